@@ -1,0 +1,36 @@
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import type { ReactNode } from "react";
+import { auth, signOut } from "~/server/auth/auth";
+import { TrpcProvider } from "~/trpc/react";
+
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const session = await auth();
+  if (!session?.user.id) redirect("/login");
+  return (
+    <TrpcProvider>
+      <header className="topbar">
+        <Link href="/workflows" className="brand">
+          Switchyard
+        </Link>
+        <nav>
+          <Link href="/workflows">Workflows</Link>
+        </nav>
+        <form
+          action={async () => {
+            "use server";
+            await signOut({ redirectTo: "/login" });
+          }}
+        >
+          <span className="muted">{session.user.email}</span>{" "}
+          <button type="submit" className="link">
+            Sign out
+          </button>
+        </form>
+      </header>
+      <main className="page">{children}</main>
+    </TrpcProvider>
+  );
+}

@@ -1,0 +1,66 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { StatusBadge } from "~/components/status-badge";
+import { useTRPC } from "~/trpc/react";
+
+const ACTIVE = new Set(["queued", "running"]);
+
+const duration = (from?: Date | null, to?: Date | null) => {
+  if (!from) return "–";
+  const ms = (to ?? new Date()).getTime() - from.getTime();
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+};
+
+export function RunView({ id }: { id: string }) {
+  const trpc = useTRPC();
+  const run = useQuery({
+    ...trpc.runs.get.queryOptions({ id }),
+    refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : 1000),
+  });
+  if (run.isPending) return <p className="muted">Loading…</p>;
+  if (run.isError) return <p className="error">{run.error.message}</p>;
+  const r = run.data;
+  return (
+    <>
+      <p className="muted small">
+        <Link href="/workflows">Workflows</Link> / {r.workflow.name}
+      </p>
+      <h1>
+        Run of {r.workflow.name} <StatusBadge status={r.status} />
+      </h1>
+      <dl className="facts">
+        <dt>Version</dt>
+        <dd>v{r.version.number}</dd>
+        <dt>Lane</dt>
+        <dd>{r.lane}</dd>
+        <dt>Started</dt>
+        <dd>{r.startedAt ? r.startedAt.toLocaleString() : "waiting for a worker"}</dd>
+        <dt>Duration</dt>
+        <dd>{duration(r.startedAt, r.finishedAt)}</dd>
+      </dl>
+      {r.errorMessage ? (
+        <p className="error" role="alert">
+          <code>{r.errorCode}</code> {r.errorMessage}
+        </p>
+      ) : null}
+      <h2>Steps</h2>
+      {r.steps.length === 0 ? <p className="muted">No steps yet.</p> : null}
+      <ol className="steps">
+        {r.steps.map((s) => (
+          <li key={s.id} className="card step" data-step={s.stateName}>
+            <div className="step-head">
+              <strong>{s.stateName}</strong> <StatusBadge status={s.status} />
+              <span className="muted small">
+                exit {s.exitCode ?? "–"} · {duration(s.startedAt, s.finishedAt)} · sandbox {s.sandboxLevel ?? "–"}
+              </span>
+            </div>
+            {s.stdout ? <pre className="output">{s.stdout}</pre> : null}
+            {s.stderr ? <pre className="output stderr">{s.stderr}</pre> : null}
+            {s.errorMessage ? <p className="error small">{s.errorMessage}</p> : null}
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+}

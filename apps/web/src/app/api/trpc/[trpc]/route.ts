@@ -1,0 +1,22 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { auth } from "~/server/auth/auth";
+import { db, runQueue } from "~/server/services";
+import { appRouter } from "~/server/trpc/root";
+
+const handler = (req: Request) =>
+  fetchRequestHandler({
+    endpoint: "/api/trpc",
+    req,
+    router: appRouter,
+    createContext: async () => {
+      const session = await auth();
+      return {
+        db: db(),
+        queue: runQueue,
+        userId: session?.user.id,
+        teamSlug: req.headers.get("x-switchyard-team") ?? undefined,
+      };
+    },
+  });
+
+export { handler as GET, handler as POST };

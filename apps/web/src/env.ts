@@ -1,0 +1,31 @@
+/**
+ * The web app's environment, validated once. `instrumentation.ts` reads it at server boot,
+ * so a bad value stops the server with a message that names the variable.
+ */
+import { z } from "zod";
+
+const schema = z.object({
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/[^/]+\/.+/, "must be a postgresql://user:password@host:port/database URL"),
+  REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, "must be a redis://:password@host:port/db URL"),
+  SWITCHYARD_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default("switchyard"),
+  AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),
+});
+
+export type WebEnv = z.infer<typeof schema>;
+
+let cached: WebEnv | undefined;
+
+export const env = (): WebEnv => {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => {
+      const name = i.path.join(".");
+      return `  ${name}: ${process.env[name] ? i.message : "is not set"}`;
+    });
+    throw new Error(`invalid environment:\n${lines.join("\n")}`);
+  }
+  cached = parsed.data;
+  return cached;
+};

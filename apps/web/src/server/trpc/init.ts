@@ -1,0 +1,66 @@
+/**
+ * tRPC setup: the request context (session, active team and role), the error formatter
+ * that turns AppError into a code and a user message, and the procedure builders.
+ */
+import { initTRPC, TRPCError } from "@trpc/server";
+import superjson from "superjson";
+import { AppError, surfaceOf } from "@switchyard/core/errors";
+import { membershipsOf, roleAtLeast, type Db, type Role } from "@switchyard/db";
+import type { Queue } from "bullmq";
+import type { RunJob } from "@switchyard/core/runs";
+
+export type TrpcContext = {
+  db: Db;
+  queue: () => Queue<RunJob>;
+  userId: string | undefined;
+  /** team slug the client asks for; the user's first team otherwise */
+  teamSlug: string | undefined;
+};
+
+const t = initTRPC.context<TrpcContext>().create({
+  transformer: superjson,
+  errorFormatter: ({ shape, error }) => {
+    const app = error.cause instanceof AppError ? error.cause : undefined;
+    return {
+      ...shape,
+      message: app ? app.userMessage : shape.message,
+      data: {
+        code: shape.data.code,
+        httpStatus: app ? app.httpStatus : shape.data.httpStatus,
+        appCode: app?.code ?? null,
+        location: app?.location ?? null,
+        zodIssues: error.code === "BAD_REQUEST" && !app ? (error.cause as { issues?: unknown })?.issues ?? null : null,
+      },
+    };
+  },
+});
+
+/** Rethrows an AppError as a TRPCError with the mapped code, keeping it as the cause. */
+const appErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) {
+    const app = result.error.cause;
+    throw new TRPCError({ code: surfaceOf(app.code).trpc, message: app.userMessage, cause: app });
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const publicProcedure = t.procedure.use(appErrors);
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
+  return next({ ctx: { ...ctx, userId: ctx.userId } });
+});
+
+export const teamProcedure = authedProcedure.use(async ({ ctx, next }) => {
+  const memberships = await membershipsOf(ctx.db, ctx.userId);
+  const membership = ctx.teamSlug ? memberships.find((m) => m.team.slug === ctx.teamSlug) : memberships[0];
+  if (!membership) throw new TRPCError({ code: "FORBIDDEN", message: "you are not a member of this team" });
+  return next({ ctx: { ...ctx, teamId: membership.teamId, team: membership.team, role: membership.role } });
+});
+
+export const requireRole = (role: Role, actual: Role) => {
+  if (!roleAtLeast(actual, role)) throw new AppError("FORBIDDEN", `this needs the ${role} role`);
+};

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { AppError } from "@switchyard/core/errors";
+import { getRun, listRuns } from "@switchyard/db";
+import { startRun } from "../../runs/start-run";
+import { router, teamProcedure } from "../init";
+
+export const runsRouter = router({
+  start: teamProcedure
+    .input(z.object({ workflowId: z.string().min(1), inputs: z.record(z.string(), z.unknown()).optional() }))
+    .mutation(async ({ ctx, input }) => {
+      const run = await startRun(
+        { db: ctx.db, queue: ctx.queue() },
+        { teamId: ctx.teamId, userId: ctx.userId, role: ctx.role, workflowId: input.workflowId, inputs: input.inputs, trigger: "dashboard" },
+      );
+      return { id: run.id, status: run.status };
+    }),
+  get: teamProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ ctx, input }) => {
+    const run = await getRun(ctx.db, ctx.teamId, input.id);
+    if (!run) throw new AppError("NOT_FOUND", "run not found");
+    return run;
+  }),
+  list: teamProcedure
+    .input(z.object({ workflowId: z.string().optional() }).optional())
+    .query(({ ctx, input }) => listRuns(ctx.db, ctx.teamId, { workflowId: input?.workflowId })),
+});

@@ -1,0 +1,52 @@
+/**
+ * The worker's environment, read once and validated at boot. A bad value stops the process
+ * with a message that names the variable.
+ */
+import { z } from "zod";
+
+const postgresUrl = z
+  .string()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === "postgres:" || u.protocol === "postgresql:") && u.hostname !== "" && u.pathname.length > 1;
+    } catch {
+      return false;
+    }
+  }, "must be a postgresql://user:password@host:port/database URL");
+
+const redisUrl = z
+  .string()
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return (u.protocol === "redis:" || u.protocol === "rediss:") && u.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be a redis://:password@host:port/db URL");
+
+export const workerEnvSchema = z.object({
+  DATABASE_URL: postgresUrl,
+  REDIS_URL: redisUrl,
+  SWITCHYARD_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default("switchyard"),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  SWITCHYARD_WORKSPACES_DIR: z.string().min(1).default(".data/workspaces"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type WorkerEnv = z.infer<typeof workerEnvSchema>;
+
+export class EnvError extends Error {}
+
+export const readWorkerEnv = (source: NodeJS.ProcessEnv = process.env): WorkerEnv => {
+  const parsed = workerEnvSchema.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => {
+    const name = i.path.join(".");
+    const missing = source[name] === undefined || source[name] === "";
+    return `  ${name}: ${missing ? "is not set" : i.message}`;
+  });
+  throw new EnvError(`invalid environment:\n${lines.join("\n")}`);
+};

@@ -1,0 +1,79 @@
+/**
+ * Worker entry: validates the environment, connects to Postgres and Redis, and executes
+ * runs from the BullMQ queue until SIGTERM/SIGINT, then drains and exits.
+ */
+import { hostname } from "node:os";
+import { Worker, UnrecoverableError } from "bullmq";
+import { Redis } from "ioredis";
+import { RUN_QUEUE, runJobSchema } from "@switchyard/core/runs";
+import { createDb } from "@switchyard/db";
+import { EnvError, readWorkerEnv } from "./env";
+import { executeRun } from "./execute-run";
+import { createLogger } from "./logger";
+import { startTelemetry } from "./telemetry";
+
+const fatal = (message: string): never => {
+  process.stderr.write(`switchyard-worker: ${message}\n`);
+  process.exit(1);
+};
+
+const env = (() => {
+  try {
+    return readWorkerEnv();
+  } catch (e) {
+    return fatal(e instanceof EnvError ? e.message : String(e));
+  }
+})();
+
+const workerId = `${hostname()}:${process.pid}`;
+const log = createLogger(env.LOG_LEVEL, { service: "worker", workerId });
+const telemetry = await startTelemetry(env.OTEL_EXPORTER_OTLP_ENDPOINT, "switchyard-worker");
+
+const db = createDb(env.DATABASE_URL, { max: env.WORKER_CONCURRENCY + 2 });
+try {
+  await db.$queryRaw`SELECT 1`;
+} catch (e) {
+  const where = new URL(env.DATABASE_URL);
+  fatal(`DATABASE_URL: cannot connect to ${where.hostname}:${where.port || 5432}${where.pathname} (${(e as Error).message.split("\n")[0]})`);
+}
+
+const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: true });
+try {
+  await connection.connect();
+  await connection.ping();
+} catch (e) {
+  const where = new URL(env.REDIS_URL);
+  fatal(`REDIS_URL: cannot connect to ${where.hostname}:${where.port || 6379} (${(e as Error).message})`);
+}
+
+const worker = new Worker(
+  RUN_QUEUE,
+  async (job, _token, signal) => {
+    const data = runJobSchema.safeParse(job.data);
+    if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
+    const status = await executeRun(
+      { db, log, workerId, workspacesDir: env.SWITCHYARD_WORKSPACES_DIR },
+      data.data,
+      signal ?? new AbortController().signal,
+    );
+    return { status };
+  },
+  { connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY },
+);
+worker.on("failed", (job, err) => log.error("job failed", { jobId: job?.id, error: err.message }));
+await worker.waitUntilReady();
+log.info("worker ready", { queue: RUN_QUEUE, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY });
+
+let stopping = false;
+const shutdown = async (sig: string) => {
+  if (stopping) return;
+  stopping = true;
+  log.info("shutting down", { signal: sig });
+  await worker.close();
+  await connection.quit().catch(() => undefined);
+  await db.$disconnect();
+  await telemetry.shutdown();
+  process.exit(0);
+};
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));

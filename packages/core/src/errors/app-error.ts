@@ -1,0 +1,46 @@
+/**
+ * The one error class of the product. `code` decides how every surface reports it (see
+ * error-codes.ts); `userMessage` is what a client may see; `retryable` tells the worker
+ * whether BullMQ may try again.
+ */
+import { surfaceOf } from "./error-codes";
+
+export type AppErrorOptions = {
+  userMessage?: string;
+  retryable?: boolean;
+  cause?: unknown;
+  /** Where it happened: file, line, column, field path. */
+  location?: ErrorLocation;
+};
+
+export type ErrorLocation = { file?: string; line?: number; column?: number; path?: string };
+
+export class AppError extends Error {
+  readonly code: string;
+  readonly userMessage: string;
+  readonly retryable: boolean;
+  readonly location: ErrorLocation | undefined;
+
+  constructor(code: string, message: string, options: AppErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.userMessage = options.userMessage ?? message;
+    this.retryable = options.retryable ?? false;
+    this.location = options.location;
+  }
+
+  get httpStatus(): number {
+    return surfaceOf(this.code).http;
+  }
+
+  get exitCode(): number {
+    return surfaceOf(this.code).exit;
+  }
+
+  toJSON() {
+    return { code: this.code, message: this.userMessage, location: this.location };
+  }
+}
+
+export const isAppError = (value: unknown): value is AppError => value instanceof AppError;

@@ -1,0 +1,39 @@
+/**
+ * The one table that maps an error code to what each surface shows: HTTP status, tRPC
+ * code and process exit code. Codes follow AWF's taxonomy (USER.* exit 1, WORKFLOW.* 2,
+ * EXECUTION.* 3, SYSTEM.* 4) plus the request-facing ones.
+ */
+export type TrpcCode =
+  | "BAD_REQUEST"
+  | "UNAUTHORIZED"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "CONFLICT"
+  | "TOO_MANY_REQUESTS"
+  | "INTERNAL_SERVER_ERROR";
+
+export type ErrorSurface = { http: number; trpc: TrpcCode; exit: number };
+
+const REQUEST_CODES: Record<string, ErrorSurface> = {
+  BAD_REQUEST: { http: 400, trpc: "BAD_REQUEST", exit: 1 },
+  UNAUTHORIZED: { http: 401, trpc: "UNAUTHORIZED", exit: 1 },
+  FORBIDDEN: { http: 403, trpc: "FORBIDDEN", exit: 1 },
+  NOT_FOUND: { http: 404, trpc: "NOT_FOUND", exit: 1 },
+  CONFLICT: { http: 409, trpc: "CONFLICT", exit: 1 },
+  RATE_LIMITED: { http: 429, trpc: "TOO_MANY_REQUESTS", exit: 1 },
+  INTERNAL: { http: 500, trpc: "INTERNAL_SERVER_ERROR", exit: 4 },
+};
+
+const FAMILY: Record<string, ErrorSurface> = {
+  USER: { http: 400, trpc: "BAD_REQUEST", exit: 1 },
+  WORKFLOW: { http: 422, trpc: "BAD_REQUEST", exit: 2 },
+  EXECUTION: { http: 500, trpc: "INTERNAL_SERVER_ERROR", exit: 3 },
+  SYSTEM: { http: 500, trpc: "INTERNAL_SERVER_ERROR", exit: 4 },
+};
+
+export const surfaceOf = (code: string): ErrorSurface => {
+  const direct = REQUEST_CODES[code];
+  if (direct) return direct;
+  const family = FAMILY[code.split(".")[0] ?? ""];
+  return family ?? REQUEST_CODES.INTERNAL!;
+};

@@ -1,0 +1,2 @@
+export { RUN_QUEUE, runJobSchema } from "./run-job";
+export type { RunJob } from "./run-job";

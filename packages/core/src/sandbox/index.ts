@@ -1,0 +1,2 @@
+export { runProcess } from "./run-process";
+export type { ProcessResult, RunProcessOptions } from "./run-process";

@@ -1,0 +1,1 @@
+export { Scrubber } from "./scrubber";

@@ -1,0 +1,91 @@
+/**
+ * Workflow bundles: the YAML plus every file it references, each stored once per team by
+ * its SHA-256, and a version that maps paths to hashes. A bundle's own hash covers the
+ * sorted path→hash list, so the same files always make the same bundle.
+ */
+import { createHash } from "node:crypto";
+import type { Db } from "../client";
+
+export type BundleFiles = Record<string, string>;
+
+const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+
+export const hashBundle = (files: BundleFiles) => {
+  const manifest: Record<string, string> = {};
+  for (const path of Object.keys(files).sort()) manifest[path] = sha256(files[path]!);
+  return { bundleHash: sha256(JSON.stringify(manifest)), manifest };
+};
+
+export type SaveVersionInput = {
+  teamId: string;
+  name: string;
+  description?: string;
+  lane?: string;
+  entryPath?: string;
+  files: BundleFiles;
+  createdById?: string;
+};
+
+/** Creates the workflow if needed and a new version unless the bundle is unchanged. */
+export const saveWorkflowVersion = async (db: Db, input: SaveVersionInput) => {
+  const { bundleHash, manifest } = hashBundle(input.files);
+  return db.$transaction(async (tx) => {
+    const workflow = await tx.workflow.upsert({
+      where: { teamId_name: { teamId: input.teamId, name: input.name } },
+      create: {
+        teamId: input.teamId,
+        name: input.name,
+        description: input.description ?? "",
+        lane: input.lane ?? "default",
+      },
+      update: { description: input.description ?? undefined, lane: input.lane ?? undefined },
+      include: { currentVersion: true },
+    });
+    if (workflow.currentVersion?.bundleHash === bundleHash) return workflow.currentVersion;
+    for (const [path, content] of Object.entries(input.files)) {
+      const hash = manifest[path]!;
+      await tx.bundleBlob.upsert({
+        where: { teamId_hash: { teamId: input.teamId, hash } },
+        create: { teamId: input.teamId, hash, content: Buffer.from(content), size: Buffer.byteLength(content) },
+        update: {},
+      });
+    }
+    const last = await tx.workflowVersion.aggregate({
+      where: { workflowId: workflow.id, teamId: input.teamId },
+      _max: { number: true },
+    });
+    const version = await tx.workflowVersion.create({
+      data: {
+        teamId: input.teamId,
+        workflowId: workflow.id,
+        number: (last._max.number ?? 0) + 1,
+        bundleHash,
+        files: manifest,
+        entryPath: input.entryPath ?? "workflow.yaml",
+        createdById: input.createdById,
+      },
+    });
+    await tx.workflow.update({ where: { id: workflow.id }, data: { currentVersionId: version.id } });
+    return version;
+  });
+};
+
+/** Reads a version's files back, checking each blob against its hash. */
+export const loadBundle = async (db: Db, teamId: string, versionId: string) => {
+  const version = await db.workflowVersion.findFirst({ where: { id: versionId, teamId } });
+  if (!version) return undefined;
+  const manifest = version.files as Record<string, string>;
+  const blobs = await db.bundleBlob.findMany({
+    where: { teamId, hash: { in: Object.values(manifest) } },
+  });
+  const byHash = new Map(blobs.map((b) => [b.hash, Buffer.from(b.content).toString("utf8")]));
+  const files: BundleFiles = {};
+  for (const [path, hash] of Object.entries(manifest)) {
+    const content = byHash.get(hash);
+    if (content === undefined || sha256(content) !== hash) {
+      throw new Error(`bundle ${version.bundleHash}: file ${path} is missing or corrupt`);
+    }
+    files[path] = content;
+  }
+  return { version, files, entry: files[version.entryPath] ?? "" };
+};

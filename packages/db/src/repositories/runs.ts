@@ -1,0 +1,116 @@
+/**
+ * Team-scoped run and step-run persistence. Every query filters on teamId.
+ */
+import type { Db } from "../client";
+import type { RunTrigger, StepStatus } from "../generated/prisma/client";
+
+export type CreateRunInput = {
+  teamId: string;
+  workflowId: string;
+  workflowVersionId: string;
+  lane: string;
+  trigger: RunTrigger;
+  inputs?: Record<string, unknown>;
+  startedById?: string;
+};
+
+export const createRun = (db: Db, input: CreateRunInput) =>
+  db.run.create({
+    data: {
+      teamId: input.teamId,
+      workflowId: input.workflowId,
+      workflowVersionId: input.workflowVersionId,
+      lane: input.lane,
+      trigger: input.trigger,
+      inputs: (input.inputs ?? {}) as object,
+      startedById: input.startedById,
+    },
+  });
+
+export const getRun = (db: Db, teamId: string, runId: string) =>
+  db.run.findFirst({
+    where: { id: runId, teamId },
+    include: {
+      workflow: { select: { id: true, name: true } },
+      version: { select: { number: true, bundleHash: true } },
+      steps: { orderBy: { createdAt: "asc" } },
+    },
+  });
+
+export const listRuns = (db: Db, teamId: string, options: { workflowId?: string; take?: number } = {}) =>
+  db.run.findMany({
+    where: { teamId, workflowId: options.workflowId },
+    orderBy: { createdAt: "desc" },
+    take: options.take ?? 50,
+    include: { workflow: { select: { name: true } } },
+  });
+
+/** Moves a queued run to running; returns false if it was not queued (already taken or cancelled). */
+export const markRunRunning = async (db: Db, teamId: string, runId: string, workerId: string) => {
+  const { count } = await db.run.updateMany({
+    where: { id: runId, teamId, status: { in: ["queued", "running"] } },
+    data: { status: "running", startedAt: new Date(), workerId },
+  });
+  return count === 1;
+};
+
+export const finishRun = (
+  db: Db,
+  teamId: string,
+  runId: string,
+  result: { status: "succeeded" | "failed" | "cancelled"; errorCode?: string; errorMessage?: string },
+) =>
+  db.run.updateMany({
+    where: { id: runId, teamId },
+    data: {
+      status: result.status,
+      errorCode: result.errorCode ?? null,
+      errorMessage: result.errorMessage ?? null,
+      finishedAt: new Date(),
+    },
+  });
+
+export const startStepRun = (
+  db: Db,
+  input: { teamId: string; runId: string; stateName: string; stepType: string; attempt?: number; sandboxLevel?: string },
+) =>
+  db.stepRun.create({
+    data: {
+      teamId: input.teamId,
+      runId: input.runId,
+      stateName: input.stateName,
+      stepType: input.stepType,
+      attempt: input.attempt ?? 1,
+      status: "running",
+      sandboxLevel: input.sandboxLevel,
+      startedAt: new Date(),
+    },
+  });
+
+export const finishStepRun = (
+  db: Db,
+  teamId: string,
+  stepRunId: string,
+  result: {
+    status: StepStatus;
+    exitCode: number | null;
+    stdout: string;
+    stderr: string;
+    output?: string;
+    errorCode?: string;
+    errorMessage?: string;
+  },
+) =>
+  db.stepRun.updateMany({
+    where: { id: stepRunId, teamId },
+    data: {
+      status: result.status,
+      exitCode: result.exitCode,
+      stdout: result.stdout,
+      stderr: result.stderr,
+      output: result.output ?? result.stdout,
+      errorCode: result.errorCode ?? null,
+      errorMessage: result.errorMessage ?? null,
+      finishedAt: new Date(),
+    },
+  });

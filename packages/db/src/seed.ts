@@ -1,0 +1,59 @@
+/**
+ * Seeds a demo team, its admin, lanes and demo workflows. Idempotent: safe on every start.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Db } from "./client";
+import { hashPassword } from "./repositories/members";
+import { saveWorkflowVersion } from "./repositories/bundle-store";
+
+export type SeedOptions = { adminEmail: string; adminPassword: string };
+
+const WORKFLOW_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "seed-workflows");
+
+export const seed = async (db: Db, options: SeedOptions) => {
+  const team = await db.team.upsert({
+    where: { slug: "demo" },
+    create: { slug: "demo", name: "Demo team" },
+    update: {},
+  });
+  const email = options.adminEmail.toLowerCase();
+  const admin = await db.user.upsert({
+    where: { email },
+    create: { email, name: "Demo admin", passwordHash: await hashPassword(options.adminPassword) },
+    update: { passwordHash: await hashPassword(options.adminPassword) },
+  });
+  await db.membership.upsert({
+    where: { teamId_userId: { teamId: team.id, userId: admin.id } },
+    create: { teamId: team.id, userId: admin.id, role: "owner" },
+    update: {},
+  });
+  for (const lane of [
+    { name: "default", saveRoles: ["owner", "admin", "member"], startRoles: ["owner", "admin", "member"] },
+    { name: "operator", saveRoles: ["owner", "admin"], startRoles: ["owner", "admin"] },
+  ] as const) {
+    await db.lane.upsert({
+      where: { teamId_name: { teamId: team.id, name: lane.name } },
+      create: { teamId: team.id, name: lane.name, saveRoles: [...lane.saveRoles], startRoles: [...lane.startRoles] },
+      update: {},
+    });
+  }
+  const workflows = [];
+  for (const file of readdirSync(WORKFLOW_DIR).filter((f) => f.endsWith(".yaml")).sort()) {
+    const yaml = readFileSync(path.join(WORKFLOW_DIR, file), "utf8");
+    const name = file.replace(/\.yaml$/, "");
+    const description = /^description:\s*(.+)$/m.exec(yaml)?.[1] ?? "";
+    workflows.push(
+      await saveWorkflowVersion(db, {
+        teamId: team.id,
+        name,
+        description,
+        lane: "default",
+        files: { "workflow.yaml": yaml },
+        createdById: admin.id,
+      }),
+    );
+  }
+  return { team, admin, workflows };
+};
