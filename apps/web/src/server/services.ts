@@ -13,6 +13,7 @@ export const db = (): Db => (globals.__syDb ??= createDb(env().DATABASE_URL));
 
 export const runQueue = (): Queue<RunJob> =>
   (globals.__syQueue ??= new Queue<RunJob>(RUN_QUEUE, {
-    connection: new Redis(env().REDIS_URL, { maxRetriesPerRequest: null }),
+    // Fail fast when Redis is down rather than queueing the command in memory.
+    connection: new Redis(env().REDIS_URL, { maxRetriesPerRequest: null, enableOfflineQueue: false }),
     prefix: env().SWITCHYARD_QUEUE_PREFIX,
   }));

@@ -51,7 +51,9 @@ export const parseWorkflow = (source: string, file = "workflow.yaml"): ParseResu
   }
   const str = (map: YAMLMap, key: string): string | undefined => {
     const v = map.get(key, true);
-    return isScalar(v) && v.value !== null && v.value !== undefined ? String(v.value) : undefined;
+    if (!isScalar(v)) return undefined;
+    const value: unknown = v.value;
+    return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined;
   };
   const name = str(root, "name");
   if (!name) fail("WORKFLOW.VALIDATION_FAILED", "`name` is required", root, "name");
@@ -116,7 +118,7 @@ export const parseWorkflow = (source: string, file = "workflow.yaml"): ParseResu
         fail(
           "WORKFLOW.VALIDATION_FAILED",
           `target state "${target}" does not exist`,
-          statesNode.get(state.name, true) as Node,
+          statesNode.get(state.name, true),
           `states.${state.name}.${field}`,
         );
       }

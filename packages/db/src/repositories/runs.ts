@@ -2,7 +2,7 @@
  * Team-scoped run and step-run persistence. Every query filters on teamId.
  */
 import type { Db } from "../client";
-import type { RunTrigger, StepStatus } from "../generated/prisma/client";
+import type { Prisma, RunTrigger, StepStatus } from "../generated/prisma/client";
 
 export type CreateRunInput = {
   teamId: string;
@@ -22,7 +22,7 @@ export const createRun = (db: Db, input: CreateRunInput) =>
       workflowVersionId: input.workflowVersionId,
       lane: input.lane,
       trigger: input.trigger,
-      inputs: (input.inputs ?? {}) as object,
+      inputs: (input.inputs ?? {}) as Prisma.InputJsonObject,
       startedById: input.startedById,
     },
   });

@@ -1,2 +1,2 @@
-export { createTestDatabase, prepareTemplate, dropStaleTestDatabases } from "./test-database";
+export { createTestDatabase, dropStaleTestDatabases, freshDatabase, prepareTemplate } from "./test-database";
 export type { TestDatabase } from "./test-database";

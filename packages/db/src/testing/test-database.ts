@@ -95,3 +95,9 @@ export const dropStaleTestDatabases = async (baseUrl: string, keepTemplate: stri
     await adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
   }
 };
+
+/** For a test file: a database of its own, cloned from the (cached) migrated template. */
+export const freshDatabase = async (baseUrl = process.env.DATABASE_URL) => {
+  if (!baseUrl) throw new Error("DATABASE_URL is not set: run the suite with `npm test`");
+  return createTestDatabase(baseUrl, await prepareTemplate(baseUrl));
+};

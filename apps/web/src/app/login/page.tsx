@@ -4,12 +4,17 @@ import { signIn } from "~/server/auth/auth";
 
 export const dynamic = "force-dynamic";
 
+const field = (formData: FormData, name: string) => {
+  const value = formData.get(name);
+  return typeof value === "string" ? value : "";
+};
+
 async function login(formData: FormData) {
   "use server";
   try {
     await signIn("credentials", {
-      email: String(formData.get("email") ?? ""),
-      password: String(formData.get("password") ?? ""),
+      email: field(formData, "email"),
+      password: field(formData, "password"),
       redirectTo: "/workflows",
     });
   } catch (error) {

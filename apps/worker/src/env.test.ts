@@ -1,0 +1,43 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
+import { readWorkerEnv } from "./env";
+
+const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "main.ts");
+const good = {
+  DATABASE_URL: "postgresql://u:p@127.0.0.1:5432/db",
+  REDIS_URL: "redis://:p@127.0.0.1:6379/0",
+};
+
+const boot = (env: Record<string, string>) =>
+  spawnSync(process.execPath, ["--import", "tsx", MAIN], {
+    env: { PATH: process.env.PATH, ...env },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+
+it("accepts a complete environment and fills defaults", () => {
+  const env = readWorkerEnv(good);
+  expect(env.WORKER_CONCURRENCY).toBe(4);
+  expect(env.SWITCHYARD_QUEUE_PREFIX).toBe("switchyard");
+});
+
+it("names every bad or missing variable", () => {
+  expect(() => readWorkerEnv({ ...good, DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgresql:/);
+  expect(() => readWorkerEnv({ DATABASE_URL: good.DATABASE_URL })).toThrow(/REDIS_URL: is not set/);
+  expect(() => readWorkerEnv({ ...good, WORKER_CONCURRENCY: "0" })).toThrow(/WORKER_CONCURRENCY/);
+});
+
+it("stops the worker process at boot when DATABASE_URL is malformed, naming it", () => {
+  const result = boot({ ...good, DATABASE_URL: "not a url" });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain("DATABASE_URL: must be a postgresql://");
+});
+
+it("stops the worker process at boot when DATABASE_URL points nowhere, naming it", () => {
+  const result = boot({ ...good, DATABASE_URL: "postgresql://u:p@127.0.0.1:1/db" });
+  expect(result.status).toBe(1);
+  expect(result.stderr).toContain("DATABASE_URL: cannot connect to 127.0.0.1:1/db");
+  expect(result.stderr).not.toContain(":p@");
+});

@@ -1,0 +1,128 @@
+/**
+ * The thin vertical slice: a run started through the dashboard's own tRPC procedure is
+ * written, enqueued, executed by a real worker process and recorded step by step.
+ */
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { createDb, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
+import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { createCaller } from "~/server/trpc/root";
+import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
+
+let database: TestDatabase;
+let db: Db;
+let queue: Queue<RunJob>;
+let worker: WorkerHandle;
+let adminId: string;
+let teamId: string;
+
+const caller = (userId: string) => createCaller({ db, queue: () => queue, userId, teamSlug: undefined });
+
+const finished = (userId: string, runId: string) =>
+  waitFor(
+    async () => {
+      const run = await caller(userId).runs.get({ id: runId });
+      return run.status === "queued" || run.status === "running" ? undefined : run;
+    },
+    30_000,
+    `run ${runId} to finish`,
+  );
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  db = createDb(database.url, { max: 4 });
+  const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
+  adminId = seeded.admin.id;
+  teamId = seeded.team.id;
+  const prefix = randomPrefix();
+  queue = new Queue<RunJob>(RUN_QUEUE, {
+    connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
+    prefix,
+  });
+  worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix });
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  await queue?.obliterate({ force: true }).catch(() => undefined);
+  await queue?.close();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+describe("a run started from the dashboard", () => {
+  it("runs every shell step in a real worker and ends succeeded with each step's output", async () => {
+    const workflows = await caller(adminId).workflows.list();
+    const hello = workflows.find((w) => w.name === "hello-world");
+    expect(hello).toBeDefined();
+
+    const started = await caller(adminId).runs.start({ workflowId: hello!.id });
+    expect(started.status).toBe("queued");
+    const run = await finished(adminId, started.id);
+
+    expect(run.status).toBe("succeeded");
+    expect(run.trigger).toBe("dashboard");
+    expect(run.startedById).toBe(adminId);
+    expect(run.startedAt).toBeInstanceOf(Date);
+    expect(run.finishedAt!.getTime()).toBeGreaterThanOrEqual(run.startedAt!.getTime());
+    expect(run.steps.map((s) => [s.stateName, s.status, s.exitCode])).toEqual([
+      ["greet", "succeeded", 0],
+      ["inspect", "succeeded", 0],
+    ]);
+    expect(run.steps[0]!.stdout).toContain("hello from workspace");
+    expect(run.steps[1]!.stdout).toMatch(/v\d+\.\d+\.\d+/);
+    expect((await caller(adminId).workflows.list()).find((w) => w.id === hello!.id)?.lastRun?.id).toBe(started.id);
+  });
+
+  it("marks the run failed when a shell step fails, keeping its exit code and stderr", async () => {
+    const flaky = (await caller(adminId).workflows.list()).find((w) => w.name === "flaky-build")!;
+    const run = await finished(adminId, (await caller(adminId).runs.start({ workflowId: flaky.id })).id);
+
+    expect(run.status).toBe("failed");
+    expect(run.errorMessage).toBe("the build failed");
+    const test = run.steps.find((s) => s.stateName === "test")!;
+    expect(test.status).toBe("failed");
+    expect(test.exitCode).toBe(3);
+    expect(test.stderr).toContain("1 of 3 tests failed");
+    expect(run.steps.find((s) => s.stateName === "build")?.status).toBe("succeeded");
+  });
+
+  it("fails the run with the exit code when a failing step has nowhere to go", async () => {
+    const version = await saveWorkflowVersion(db, {
+      teamId,
+      name: "exits-seven",
+      files: {
+        "workflow.yaml": "name: exits-seven\nstates:\n  initial: boom\n  boom:\n    type: step\n    command: echo partial; exit 7\n",
+      },
+    });
+    const run = await finished(adminId, (await caller(adminId).runs.start({ workflowId: version.workflowId })).id);
+    expect(run.status).toBe("failed");
+    expect(run.errorCode).toBe("EXECUTION.COMMAND_FAILED");
+    expect(run.errorMessage).toContain("exited with code 7");
+    expect(run.steps[0]).toMatchObject({ stateName: "boom", status: "failed", exitCode: 7, stdout: "partial\n" });
+  });
+
+  it("keeps teams apart: another team's member can neither read nor start this team's runs", async () => {
+    const hello = (await caller(adminId).workflows.list()).find((w) => w.name === "hello-world")!;
+    const run = await caller(adminId).runs.start({ workflowId: hello.id });
+    const other = await db.team.create({ data: { slug: "other", name: "Other" } });
+    const outsider = await db.user.create({ data: { email: "outsider@test.local", name: "Outsider" } });
+    await db.membership.create({ data: { teamId: other.id, userId: outsider.id, role: "owner" } });
+
+    await expect(caller(outsider.id).runs.get({ id: run.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller(outsider.id).runs.start({ workflowId: hello.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(await caller(outsider.id).workflows.list()).toEqual([]);
+    await finished(adminId, run.id);
+  });
+
+  it("refuses a viewer, and leaves no run row behind", async () => {
+    const hello = (await caller(adminId).workflows.list()).find((w) => w.name === "hello-world")!;
+    const viewer = await db.user.create({ data: { email: "viewer@test.local", name: "Viewer" } });
+    await db.membership.create({ data: { teamId, userId: viewer.id, role: "viewer" } });
+    const before = await db.run.count();
+    await expect(caller(viewer.id).runs.start({ workflowId: hello.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    expect(await db.run.count()).toBe(before);
+  });
+});
