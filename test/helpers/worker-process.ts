@@ -21,6 +21,7 @@ export const startWorker = async (env: Record<string, string>): Promise<WorkerHa
       PATH: process.env.PATH ?? "/usr/bin:/bin",
       HOME: process.env.HOME ?? "/root",
       REDIS_URL: process.env.REDIS_URL ?? "",
+      SWITCHYARD_MASTER_KEY: process.env.SWITCHYARD_MASTER_KEY ?? "",
       SWITCHYARD_WORKSPACES_DIR: workspaces,
       LOG_LEVEL: "info",
       ...env,

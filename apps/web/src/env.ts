@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 
-const schema = z.object({
+export const webEnvSchema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\/[^/]+\/.+/, "must be a postgresql://user:password@host:port/database URL"),
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, "must be a redis://:password@host:port/db URL"),
   SWITCHYARD_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default("switchyard"),
@@ -12,13 +12,13 @@ const schema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),
 });
 
-export type WebEnv = z.infer<typeof schema>;
+export type WebEnv = z.infer<typeof webEnvSchema>;
 
 let cached: WebEnv | undefined;
 
 export const env = (): WebEnv => {
   if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+  const parsed = webEnvSchema.safeParse(process.env);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => {
       const name = i.path.join(".");

@@ -8,6 +8,7 @@ const MAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "main.ts");
 const good = {
   DATABASE_URL: "postgresql://u:p@127.0.0.1:5432/db",
   REDIS_URL: "redis://:p@127.0.0.1:6379/0",
+  SWITCHYARD_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
 };
 
 const boot = (env: Record<string, string>) =>
@@ -27,6 +28,7 @@ it("names every bad or missing variable", () => {
   expect(() => readWorkerEnv({ ...good, DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgresql:/);
   expect(() => readWorkerEnv({ DATABASE_URL: good.DATABASE_URL })).toThrow(/REDIS_URL: is not set/);
   expect(() => readWorkerEnv({ ...good, WORKER_CONCURRENCY: "0" })).toThrow(/WORKER_CONCURRENCY/);
+  expect(() => readWorkerEnv({ ...good, SWITCHYARD_MASTER_KEY: "c2hvcnQ=" })).toThrow(/SWITCHYARD_MASTER_KEY: must be 32 random bytes/);
 });
 
 it("stops the worker process at boot when DATABASE_URL is malformed, naming it", () => {

@@ -34,6 +34,10 @@ export const workerEnvSchema = z.object({
   SWITCHYARD_WORKSPACES_DIR: z.string().min(1).default(".data/workspaces"),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  SWITCHYARD_MASTER_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 random bytes, base64-encoded"),
+  SWITCHYARD_MASTER_KEY_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/).default("k1"),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

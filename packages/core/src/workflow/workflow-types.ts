@@ -1,32 +1,161 @@
 /**
- * The parsed shape of a workflow as the engine consumes it. Grows with the language; the
- * parser is the only producer.
+ * The parsed shape of a workflow as the validator checks it and the engine runs it. The
+ * reader (read-workflow.ts) is the only producer; every field is already typed and
+ * defaulted, so the engine never looks at YAML.
  */
-export type TerminalStatus = "success" | "failure";
+export type SourceRef = { line?: number; column?: number; path: string };
 
-export type StepState = {
-  kind: "step";
+export type TerminalStatus = "success" | "failure";
+export type Backoff = "constant" | "linear" | "exponential";
+export type ParallelStrategy = "all_succeed" | "any_succeed" | "best_effort";
+export type InputType = "string" | "integer" | "number" | "boolean" | "array";
+
+export type RetryPolicy = {
+  maxAttempts: number;
+  initialDelayMs: number;
+  maxDelayMs?: number;
+  backoff: Backoff;
+  multiplier: number;
+  jitter: number;
+  retryableExitCodes: number[];
+};
+
+/** `on_failure: {message, status}`: end the run here with this message and exit status. */
+export type InlineError = { message: string; status: number };
+
+export type Transition = { when?: string; goto: string };
+
+export type HookAction = { kind: "command"; command: string; timeoutMs?: number } | { kind: "log"; message: string };
+
+export type Capture = { stdout?: string; stderr?: string; maxSize?: number };
+
+export type McpProxyConfig = {
+  enable: boolean;
+  interceptBuiltins: boolean;
+  connectors: string[];
+  initialTools: string[];
+  toolSearch: boolean;
+};
+
+/** Fields every executable state shares (step, agent, parallel, loops, call_workflow). */
+export type StateCommon = {
   name: string;
-  command: string;
+  description?: string;
   onSuccess?: string;
-  onFailure?: string;
+  onFailure?: string | InlineError;
+  transitions: Transition[];
   continueOnError: boolean;
   timeoutMs?: number;
+  retry?: RetryPolicy;
+  capture?: Capture;
+  hooks: { pre: HookAction[]; post: HookAction[] };
+  source: SourceRef;
+};
+
+export type StepState = StateCommon & {
+  kind: "step";
+  /** Exactly one of command and scriptFile is set. */
+  command?: string;
+  scriptFile?: string;
+  dir?: string;
+};
+
+export type AgentState = StateCommon & {
+  kind: "agent";
+  provider: string;
+  prompt?: string;
+  promptFile?: string;
+  systemPrompt?: string;
+  role?: string;
+  options: Record<string, unknown>;
+  outputFormat?: "json" | "text";
+  mcpProxy?: McpProxyConfig;
 };
 
 export type TerminalState = {
   kind: "terminal";
   name: string;
   status: TerminalStatus;
+  /** A numeric `status` in AWF's form: failure with this process exit status. */
+  exitStatus?: number;
   message?: string;
+  source: SourceRef;
 };
 
-export type State = StepState | TerminalState;
+export type ParallelState = StateCommon & {
+  kind: "parallel";
+  branches: string[];
+  strategy: ParallelStrategy;
+  maxConcurrent?: number;
+};
+
+export type LoopCommon = {
+  body: string[];
+  /** A number, or a template resolved when the loop starts. */
+  maxIterations: number | string;
+  breakWhen?: string;
+  onComplete?: string;
+};
+
+export type ForEachState = StateCommon & LoopCommon & { kind: "for_each"; items: string };
+export type WhileState = StateCommon & LoopCommon & { kind: "while"; condition: string };
+
+export type CallWorkflowState = StateCommon & {
+  kind: "call_workflow";
+  workflow: string;
+  inputs: Record<string, string>;
+  outputs: Record<string, string>;
+};
+
+export type State =
+  | StepState
+  | AgentState
+  | TerminalState
+  | ParallelState
+  | ForEachState
+  | WhileState
+  | CallWorkflowState;
+
+export type ExecutableState = Exclude<State, TerminalState>;
+
+export type InputDefinition = {
+  name: string;
+  type: InputType;
+  required: boolean;
+  default?: unknown;
+  description?: string;
+  validation: {
+    pattern?: string;
+    enum?: unknown[];
+    min?: number;
+    max?: number;
+    fileExists?: boolean;
+    fileExtension?: string[];
+  };
+};
+
+export type OutputDefinition = { name: string; from: string };
+
+export type WorkflowHooks = {
+  workflowStart: HookAction[];
+  workflowEnd: HookAction[];
+  workflowError: HookAction[];
+  workflowCancel: HookAction[];
+};
 
 export type Workflow = {
   name: string;
   description: string;
+  version?: string;
+  author?: string;
+  tags: string[];
   lane?: string;
+  file: string;
+  inputs: InputDefinition[];
+  outputs: OutputDefinition[];
+  /** Names resolved through the variables port, with optional literal or template values. */
+  env: { name: string; value?: string }[];
+  hooks: WorkflowHooks;
   initial: string;
   states: Map<string, State>;
 };

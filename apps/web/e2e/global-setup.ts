@@ -1,0 +1,70 @@
+/**
+ * Browser-test stack: a fresh database cloned from the migrated template and seeded, a
+ * real worker on a random queue prefix, and the built dashboard (`next start`). Returns
+ * the teardown that stops both and drops the database.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createDb, seed } from "@switchyard/db";
+import { freshDatabase } from "@switchyard/db/testing";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+
+const waitForOutput = (child: ChildProcess, needle: string, what: string) =>
+  new Promise<void>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`${what} not ready in 60 s:\n${out}`)), 60_000);
+    const on = (c: Buffer) => {
+      out += c.toString();
+      if (out.includes(needle)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout?.on("data", on);
+    child.stderr?.on("data", on);
+    child.once("exit", (code) => reject(new Error(`${what} exited with ${code}:\n${out}`)));
+  });
+
+const stop = async (child: ChildProcess) => {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  const t = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(t);
+};
+
+export default async function globalSetup() {
+  const database = await freshDatabase();
+  const db = createDb(database.url, { max: 2 });
+  const password = `e2e-${Math.random().toString(36).slice(2)}`;
+  await seed(db, { adminEmail: "admin@e2e.local", adminPassword: password });
+  await db.$disconnect();
+  process.env.E2E_ADMIN_EMAIL = "admin@e2e.local";
+  process.env.E2E_ADMIN_PASSWORD = password;
+
+  const workspaces = await mkdtemp(path.join(tmpdir(), "sy-e2e-ws-"));
+  const env = {
+    ...process.env,
+    DATABASE_URL: database.url,
+    SWITCHYARD_QUEUE_PREFIX: `sy-e2e-${Math.random().toString(36).slice(2, 8)}`,
+    SWITCHYARD_WORKSPACES_DIR: workspaces,
+  };
+  const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env });
+  const web = spawn(
+    process.execPath,
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", process.env.E2E_PORT!, "-H", "127.0.0.1"],
+    { cwd: path.join(ROOT, "apps/web"), env },
+  );
+  await Promise.all([waitForOutput(worker, '"worker ready"', "worker"), waitForOutput(web, "Ready in", "web")]);
+
+  return async () => {
+    await Promise.all([stop(worker), stop(web)]);
+    await database.drop();
+    await rm(workspaces, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The `Bash` built-in: runs a shell command in the workspace through the injected
+ * ShellRunner, with a timeout, capped output and the exit code in the result. Output is
+ * scrubbed by the caller (the proxy scrubs every result).
+ */
+import { z } from "zod";
+import { lstat } from "node:fs/promises";
+import { PathRefused, type Confinement } from "./confine-path";
+import type { ShellRunner } from "./shell-runner";
+import type { ToolResult } from "./tool-provider";
+
+export const BASH_OUTPUT_CAP = 30_000;
+const DEFAULT_TIMEOUT_SECONDS = 120;
+const MAX_TIMEOUT_SECONDS = 600;
+
+export const bashArgs = z.object({
+  command: z.string().min(1).describe("The shell command (bash -c). Runs non-interactively; stdin is empty."),
+  cwd: z.string().optional().describe("Working folder relative to the workspace root. Default: the root."),
+  timeout_seconds: z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_SECONDS)
+    .optional()
+    .describe(`Kill the command after this many seconds. Default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}.`),
+});
+
+export const BASH_DESCRIPTION = [
+  "Run a shell command with bash in the workspace and return its exit code, stdout and stderr.",
+  `Output is capped at ${BASH_OUTPUT_CAP} characters per stream; the command is killed at its timeout.`,
+  "Prefer Read, Write, Edit, Glob and Grep for files; use Bash for builds, tests, git and other programs.",
+].join(" ");
+
+export type BashDeps = { confinement: Confinement; shell: ShellRunner; env: Record<string, string> };
+
+export const runBash = async (deps: BashDeps, args: z.infer<typeof bashArgs>, signal: AbortSignal): Promise<ToolResult> => {
+  const cwd = await deps.confinement.resolve(args.cwd);
+  if (!cwd.exists || !(await lstat(cwd.real)).isDirectory()) throw new PathRefused(`${args.cwd ?? "."}: not a folder`);
+  const timeoutSeconds = args.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
+  const result = await deps.shell({
+    command: args.command,
+    cwd: cwd.real,
+    env: deps.env,
+    timeoutMs: Math.round(timeoutSeconds * 1000),
+    signal,
+    outputCap: BASH_OUTPUT_CAP,
+  });
+  const status = result.timedOut
+    ? `timed out after ${timeoutSeconds} s`
+    : result.cancelled
+      ? "cancelled"
+      : result.exitCode === null
+        ? `killed by ${result.signal ?? "a signal"}`
+        : `exit code ${result.exitCode}`;
+  const parts = [status];
+  if (result.stdout) parts.push(`stdout:\n${result.stdout}`);
+  if (result.stderr) parts.push(`stderr:\n${result.stderr}`);
+  if (result.truncated) parts.push(`[output truncated to ${BASH_OUTPUT_CAP} bytes per stream]`);
+  return {
+    content: [{ type: "text", text: parts.join("\n") }],
+    isError: result.exitCode !== 0,
+  };
+};

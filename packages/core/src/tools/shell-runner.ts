@@ -1,0 +1,49 @@
+/**
+ * The port `Bash` runs commands through, so the confinement of shell commands is decided in
+ * one place. The default goes through the sandbox module; the worker or CLI may pass another.
+ */
+import { runProcess } from "../sandbox";
+
+export type ShellRequest = {
+  command: string;
+  /** Real, already-confined working folder. */
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal: AbortSignal;
+  /** Bytes kept of stdout and of stderr. */
+  outputCap: number;
+};
+
+export type ShellResult = {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  truncated: boolean;
+  timedOut: boolean;
+  cancelled: boolean;
+};
+
+export type ShellRunner = (request: ShellRequest) => Promise<ShellResult>;
+
+export const sandboxShellRunner: ShellRunner = async (request) => {
+  const result = await runProcess({
+    argv: ["/bin/bash", "-c", request.command],
+    cwd: request.cwd,
+    env: request.env,
+    timeoutMs: request.timeoutMs,
+    signal: request.signal,
+    outputCap: request.outputCap,
+    killGraceMs: 2000,
+  });
+  return {
+    exitCode: result.exitCode,
+    signal: result.signal,
+    stdout: result.stdout,
+    stderr: result.stderr,
+    truncated: result.truncated,
+    timedOut: result.timedOut,
+    cancelled: result.cancelled,
+  };
+};

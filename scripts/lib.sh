@@ -1,0 +1,33 @@
+# Shared by start.sh and test.sh: install what is missing, bring up services, load .env.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1 PRISMA_HIDE_UPDATE_MESSAGE=1
+
+say() { printf '\033[1m[switchyard]\033[0m %s\n' "$*"; }
+
+ensure_node_modules() {
+  local stamp="$ROOT/node_modules/.switchyard-lock"
+  if [ ! -f "$stamp" ] || ! cmp -s "$ROOT/package-lock.json" "$stamp"; then
+    say "installing npm dependencies (npm ci)"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+    cp "$ROOT/package-lock.json" "$stamp"
+  fi
+}
+
+load_env() {
+  set -a
+  # shellcheck disable=SC1091
+  . "$ROOT/.env"
+  set +a
+}
+
+prisma() { (cd "$ROOT" && timeout 180 node node_modules/prisma/build/index.js "$@"); }
+
+generate_client() {
+  say "generating the Prisma client"
+  prisma generate >/dev/null
+}
+
+migrate_deploy() {
+  say "applying migrations"
+  prisma migrate deploy | grep -E "applied|No pending|migrations found" || true
+}

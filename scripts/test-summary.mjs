@@ -1,0 +1,29 @@
+// Prints one closing line over every runner's report: "Tests: N passed, N failed, N skipped".
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+const dir = process.argv[2];
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+const missing = [];
+
+const vitest = path.join(dir, "vitest.json");
+if (existsSync(vitest)) {
+  const r = JSON.parse(readFileSync(vitest, "utf8"));
+  passed += r.numPassedTests;
+  failed += r.numFailedTests + (r.numFailedTestSuites ?? 0);
+  skipped += r.numPendingTests + r.numTodoTests;
+} else missing.push("vitest");
+
+const pw = path.join(dir, "playwright.json");
+if (existsSync(pw)) {
+  const s = JSON.parse(readFileSync(pw, "utf8")).stats;
+  passed += s.expected;
+  failed += s.unexpected + s.flaky;
+  skipped += s.skipped;
+} else missing.push("playwright");
+
+if (missing.length) console.log(`missing reports: ${missing.join(", ")}`);
+console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failed > 0 || missing.length > 0 || passed === 0 ? 1 : 0);

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# `npm test`: the whole suite on a fresh machine. Installs what is missing, starts the
+# services the tests need, then lint, typecheck, unit and integration tests (Vitest) and
+# browser tests (Playwright with Debian's Chromium), and ends with one summary line.
+set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+cd "$ROOT"
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Debian's chromium for the browser tests"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >/dev/null
+  else
+    say "error: the browser tests need Chromium: sudo apt-get install -y chromium"
+    exit 1
+  fi
+fi
+ensure_node_modules
+bash scripts/services.sh up
+load_env
+generate_client
+
+reports="$ROOT/.data/reports"
+rm -rf "$reports" && mkdir -p "$reports"
+status=0
+
+say "lint"
+npx eslint --max-warnings 0 . || status=1
+say "typecheck"
+npx turbo run typecheck --output-logs=errors-only && npx tsc -p tsconfig.json || status=1
+
+say "unit and integration tests"
+npx vitest run --reporter=default --reporter=json --outputFile="$reports/vitest.json" || status=1
+
+say "building the dashboard for the browser tests"
+if (cd apps/web && node ../../node_modules/next/dist/bin/next build >"$reports/next-build.log" 2>&1); then
+  say "browser tests"
+  PLAYWRIGHT_JSON_OUTPUT_NAME="$reports/playwright.json" \
+    npx playwright test -c apps/web/playwright.config.ts --reporter=list,json || status=1
+else
+  cat "$reports/next-build.log"
+  status=1
+fi
+
+node scripts/test-summary.mjs "$reports" || status=1
+exit $status
