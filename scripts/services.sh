@@ -101,7 +101,7 @@ install_missing() {
 # folder. When the checkout sits below a folder that user cannot enter (e.g. a 0700 temp
 # folder), the data lives in /var/tmp and .data/pg-home links to it.
 as_pg() {
-  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 pg_home() {
   if [ "$(id -u)" != 0 ]; then echo "$DATA/pg"; return; fi

@@ -1,6 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 
-const signIn = async (page: import("@playwright/test").Page) => {
+const signIn = async (page: Page) => {
   await page.goto("/login");
   await page.getByLabel("Email").fill(process.env.E2E_ADMIN_EMAIL!);
   await page.getByLabel("Password").fill(process.env.E2E_ADMIN_PASSWORD!);
