@@ -4,6 +4,7 @@
  */
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createDb, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
@@ -17,8 +18,18 @@ let queue: Queue<RunJob>;
 let worker: WorkerHandle;
 let adminId: string;
 let teamId: string;
+let prefix: string;
+let publisher: Redis;
 
-const caller = (userId: string) => createCaller({ db, queue: () => queue, userId, teamSlug: undefined });
+const caller = (userId: string) =>
+  createCaller({
+    db,
+    queue: () => queue,
+    queuePrefix: prefix,
+    publish: (channel, message) => publisher.publish(channel, message),
+    userId,
+    teamSlug: undefined,
+  });
 
 const finished = (userId: string, runId: string) =>
   waitFor(
@@ -36,7 +47,8 @@ beforeAll(async () => {
   const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
   adminId = seeded.admin.id;
   teamId = seeded.team.id;
-  const prefix = randomPrefix();
+  prefix = randomPrefix();
+  publisher = new Redis(process.env.REDIS_URL!);
   queue = new Queue<RunJob>(RUN_QUEUE, {
     connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
     prefix,
@@ -48,6 +60,7 @@ afterAll(async () => {
   await worker?.stop();
   await queue?.obliterate({ force: true }).catch(() => undefined);
   await queue?.close();
+  publisher?.disconnect();
   await db?.$disconnect();
   await database?.drop();
 });
@@ -124,5 +137,53 @@ describe("a run started from the dashboard", () => {
     const before = await db.run.count();
     await expect(caller(viewer.id).runs.start({ workflowId: hello.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
     expect(await db.run.count()).toBe(before);
+  });
+});
+
+const processesWithArg = (needle: string) =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(needle);
+      } catch {
+        return false;
+      }
+    });
+
+describe("cancelling a run", () => {
+  it("stops a running step's processes and records the run and step as cancelled", async () => {
+    const version = await saveWorkflowVersion(db, {
+      teamId,
+      name: "sleeps",
+      files: {
+        "workflow.yaml": "name: sleeps\nstates:\n  initial: nap\n  nap:\n    type: step\n    command: echo napping; sleep 4242\n",
+      },
+    });
+    const { id } = await caller(adminId).runs.start({ workflowId: version.workflowId });
+    await waitFor(async () => ((await caller(adminId).runs.get({ id })).steps[0]?.status === "running" ? true : undefined));
+    await waitFor(async () => (processesWithArg("4242").length > 0 ? true : undefined), 10_000, "sleep to start");
+
+    expect(await caller(adminId).runs.cancel({ id })).toEqual({ status: "cancelling" });
+    const run = await finished(adminId, id);
+    expect(run.status).toBe("cancelled");
+    expect(run.steps[0]).toMatchObject({ stateName: "nap", status: "cancelled" });
+    expect(processesWithArg("4242")).toEqual([]);
+    await expect(caller(adminId).runs.cancel({ id })).rejects.toMatchObject({ code: "CONFLICT" });
+  });
+
+  it("cancels a queued run before any worker takes it", async () => {
+    const hello = (await caller(adminId).workflows.list()).find((w) => w.name === "hello-world")!;
+    await worker.stop();
+    try {
+      const { id } = await caller(adminId).runs.start({ workflowId: hello.id });
+      expect(await caller(adminId).runs.cancel({ id })).toEqual({ status: "cancelled" });
+      expect(await queue.getJob(id)).toBeUndefined();
+      const run = await caller(adminId).runs.get({ id });
+      expect(run).toMatchObject({ status: "cancelled", errorCode: "EXECUTION.CANCELLED" });
+      expect(run.steps).toEqual([]);
+    } finally {
+      worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix });
+    }
   });
 });

@@ -5,7 +5,7 @@
 import { hostname } from "node:os";
 import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
-import { RUN_QUEUE, runJobSchema } from "@switchyard/core/runs";
+import { RUN_QUEUE, runCancelChannel, runJobSchema } from "@switchyard/core/runs";
 import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
 import { executeRun } from "./execute-run";
@@ -62,14 +62,26 @@ const worker = new Worker(
 );
 worker.on("failed", (job, err) => log.error("job failed", { jobId: job?.id, error: err.message }));
 await worker.waitUntilReady();
+
+// Cancellation requests reach every worker; the one holding the run aborts its signal.
+const subscriber = connection.duplicate();
+await subscriber.subscribe(runCancelChannel(env.SWITCHYARD_QUEUE_PREFIX));
+subscriber.on("message", (_channel: string, runId: string) => {
+  if (worker.cancelJob(runId, "cancelled by request")) log.info("cancelling run", { runId });
+});
 log.info("worker ready", { queue: RUN_QUEUE, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY });
 
+// On SIGTERM, active runs get this long to finish before their processes are stopped.
+const SHUTDOWN_GRACE_MS = 10_000;
 let stopping = false;
 const shutdown = async (sig: string) => {
   if (stopping) return;
   stopping = true;
   log.info("shutting down", { signal: sig });
+  await subscriber.quit().catch(() => undefined);
+  const grace = setTimeout(() => worker.cancelAllJobs("worker shutting down"), SHUTDOWN_GRACE_MS);
   await worker.close();
+  clearTimeout(grace);
   await connection.quit().catch(() => undefined);
   await db.$disconnect();
   await telemetry.shutdown();

@@ -1,5 +1,5 @@
 /**
- * Process-wide handles to Postgres and the run queue, created on first use.
+ * Process-wide handles to Postgres, Redis and the run queue, created on first use.
  */
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
@@ -7,13 +7,15 @@ import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createDb, type Db } from "@switchyard/db";
 import { env } from "~/env";
 
-const globals = globalThis as unknown as { __syDb?: Db; __syQueue?: Queue<RunJob> };
+const globals = globalThis as unknown as { __syDb?: Db; __syRedis?: Redis; __syQueue?: Queue<RunJob> };
 
 export const db = (): Db => (globals.__syDb ??= createDb(env().DATABASE_URL));
 
+// Fail fast when Redis is down rather than queueing commands in memory.
+export const redis = (): Redis =>
+  (globals.__syRedis ??= new Redis(env().REDIS_URL, { maxRetriesPerRequest: null, enableOfflineQueue: false }));
+
 export const runQueue = (): Queue<RunJob> =>
-  (globals.__syQueue ??= new Queue<RunJob>(RUN_QUEUE, {
-    // Fail fast when Redis is down rather than queueing the command in memory.
-    connection: new Redis(env().REDIS_URL, { maxRetriesPerRequest: null, enableOfflineQueue: false }),
-    prefix: env().SWITCHYARD_QUEUE_PREFIX,
-  }));
+  (globals.__syQueue ??= new Queue<RunJob>(RUN_QUEUE, { connection: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX }));
+
+export const publish = (channel: string, message: string) => redis().publish(channel, message);

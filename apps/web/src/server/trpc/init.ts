@@ -12,6 +12,8 @@ import type { RunJob } from "@switchyard/core/runs";
 export type TrpcContext = {
   db: Db;
   queue: () => Queue<RunJob>;
+  queuePrefix: string;
+  publish: (channel: string, message: string) => Promise<unknown>;
   userId: string | undefined;
   /** team slug the client asks for; the user's first team otherwise */
   teamSlug: string | undefined;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
 import { getRun, listRuns } from "@switchyard/db";
+import { cancelRun } from "../../runs/cancel-run";
 import { startRun } from "../../runs/start-run";
 import { router, teamProcedure } from "../init";
 
@@ -14,6 +15,9 @@ export const runsRouter = router({
       );
       return { id: run.id, status: run.status };
     }),
+  cancel: teamProcedure.input(z.object({ id: z.string().min(1) })).mutation(({ ctx, input }) =>
+    cancelRun({ db: ctx.db, queue: ctx.queue(), prefix: ctx.queuePrefix, publish: ctx.publish }, { teamId: ctx.teamId, role: ctx.role, runId: input.id }),
+  ),
   get: teamProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ ctx, input }) => {
     const run = await getRun(ctx.db, ctx.teamId, input.id);
     if (!run) throw new AppError("NOT_FOUND", "run not found");

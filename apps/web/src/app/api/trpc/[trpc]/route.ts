@@ -1,6 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { env } from "~/env";
 import { auth } from "~/server/auth/auth";
-import { db, runQueue } from "~/server/services";
+import { db, publish, runQueue } from "~/server/services";
 import { appRouter } from "~/server/trpc/root";
 
 const handler = (req: Request) =>
@@ -13,6 +14,8 @@ const handler = (req: Request) =>
       return {
         db: db(),
         queue: runQueue,
+        queuePrefix: env().SWITCHYARD_QUEUE_PREFIX,
+        publish,
         userId: session?.user.id,
         teamSlug: req.headers.get("x-switchyard-team") ?? undefined,
       };

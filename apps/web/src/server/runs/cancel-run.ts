@@ -1,0 +1,36 @@
+/**
+ * Cancels a run. A queued run is marked cancelled at once (the worker skips it when it
+ * arrives); a running one is signalled to whichever worker holds it, and that worker
+ * records the cancellation when its processes have stopped.
+ */
+import type { Queue } from "bullmq";
+import { AppError } from "@switchyard/core/errors";
+import { runCancelChannel, type RunJob } from "@switchyard/core/runs";
+import type { Db, Role } from "@switchyard/db";
+
+export type CancelRunDeps = {
+  db: Db;
+  queue: Queue<RunJob>;
+  prefix: string;
+  publish: (channel: string, message: string) => Promise<unknown>;
+};
+
+export const cancelRun = async (deps: CancelRunDeps, input: { teamId: string; role: Role; runId: string }) => {
+  const run = await deps.db.run.findFirst({ where: { id: input.runId, teamId: input.teamId } });
+  if (!run) throw new AppError("NOT_FOUND", "run not found");
+  const lane = await deps.db.lane.findUnique({ where: { teamId_name: { teamId: input.teamId, name: run.lane } } });
+  if (!lane?.startRoles.includes(input.role)) {
+    throw new AppError("FORBIDDEN", `your role (${input.role}) may not cancel runs in lane "${run.lane}"`);
+  }
+  const { count } = await deps.db.run.updateMany({
+    where: { id: run.id, teamId: input.teamId, status: "queued" },
+    data: { status: "cancelled", errorCode: "EXECUTION.CANCELLED", errorMessage: "cancelled before it started", finishedAt: new Date() },
+  });
+  if (count === 1) {
+    await deps.queue.remove(run.id).catch(() => 0);
+    return { status: "cancelled" as const };
+  }
+  if (run.status !== "running") throw new AppError("CONFLICT", `run already ${run.status}`);
+  await deps.publish(runCancelChannel(deps.prefix), run.id);
+  return { status: "cancelling" as const };
+};

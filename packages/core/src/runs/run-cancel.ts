@@ -1,0 +1,5 @@
+/**
+ * Cancelling a run that is executing on some worker: the request is published on a Redis
+ * channel every worker listens to, and the worker running it aborts the job's signal.
+ */
+export const runCancelChannel = (prefix: string) => `${prefix}:run-cancel`;
