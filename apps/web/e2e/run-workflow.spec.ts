@@ -45,3 +45,13 @@ test("a failing workflow shows the failed step with its exit code and stderr", a
   await expect(step.locator("pre.stderr")).toContainText("1 of 3 tests failed");
   await expect(page.locator("main [role=alert]")).toContainText("the build failed");
 });
+
+test("a running workflow can be cancelled from its page", async ({ page }) => {
+  await signIn(page);
+  await page.locator('tr[data-workflow="slow-countdown"]').getByRole("button", { name: "Run" }).click();
+  await expect(page.locator('[data-step="count"] .badge')).toHaveText("running");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await expect(page.locator("h1 .badge")).toHaveText("cancelled");
+  await expect(page.locator('[data-step="count"] .badge')).toHaveText("cancelled");
+  await expect(page.getByRole("button", { name: "Cancel" })).toHaveCount(0);
+});

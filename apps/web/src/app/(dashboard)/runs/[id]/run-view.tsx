@@ -1,5 +1,5 @@
 "use client";
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { StatusBadge } from "~/components/status-badge";
 import { useTRPC } from "~/trpc/react";
@@ -14,6 +14,12 @@ const duration = (from?: Date | null, to?: Date | null) => {
 
 export function RunView({ id }: { id: string }) {
   const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const cancel = useMutation(
+    trpc.runs.cancel.mutationOptions({
+      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ id }) }),
+    }),
+  );
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ id }),
     refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : 1000),
@@ -28,7 +34,17 @@ export function RunView({ id }: { id: string }) {
       </p>
       <h1>
         Run of {r.workflow.name} <StatusBadge status={r.status} />
+        {ACTIVE.has(r.status) ? (
+          <button type="button" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>
+            {cancel.isPending || cancel.data?.status === "cancelling" ? "Cancelling…" : "Cancel"}
+          </button>
+        ) : null}
       </h1>
+      {cancel.isError ? (
+        <p className="error" role="alert">
+          {cancel.error.message}
+        </p>
+      ) : null}
       <dl className="facts">
         <dt>Version</dt>
         <dd>v{r.version.number}</dd>
