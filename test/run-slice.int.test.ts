@@ -27,6 +27,7 @@ const caller = (userId: string) =>
     queue: () => queue,
     queuePrefix: prefix,
     publish: (channel, message) => publisher.publish(channel, message),
+    redis: () => publisher,
     userId,
     teamSlug: undefined,
   });
@@ -151,6 +152,15 @@ const processesWithArg = (needle: string) =>
       }
     });
 
+describe("workers", () => {
+  it("announce themselves with their sandbox level, and vanish when they stop", async () => {
+    const workers = await caller(adminId).system.workers();
+    expect(workers).toHaveLength(1);
+    expect(workers[0]).toMatchObject({ pid: worker.child.pid, concurrency: 4 });
+    expect(["strict", "namespaces", "none"]).toContain(workers[0]!.sandboxLevel);
+  });
+});
+
 describe("cancelling a run", () => {
   it("stops a running step's processes and records the run and step as cancelled", async () => {
     const version = await saveWorkflowVersion(db, {
@@ -176,6 +186,7 @@ describe("cancelling a run", () => {
     const hello = (await caller(adminId).workflows.list()).find((w) => w.name === "hello-world")!;
     await worker.stop();
     try {
+      expect(await caller(adminId).system.workers()).toEqual([]);
       const { id } = await caller(adminId).runs.start({ workflowId: hello.id });
       expect(await caller(adminId).runs.cancel({ id })).toEqual({ status: "cancelled" });
       expect(await queue.getJob(id)).toBeUndefined();

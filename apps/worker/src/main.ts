@@ -9,6 +9,7 @@ import { RUN_QUEUE, runCancelChannel, runJobSchema } from "@switchyard/core/runs
 import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
 import { executeRun } from "./execute-run";
+import { startHeartbeat } from "./heartbeat";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
 
@@ -69,6 +70,12 @@ await subscriber.subscribe(runCancelChannel(env.SWITCHYARD_QUEUE_PREFIX));
 subscriber.on("message", (_channel: string, runId: string) => {
   if (worker.cancelJob(runId, "cancelled by request")) log.info("cancelling run", { runId });
 });
+const heartbeat = startHeartbeat(connection, env.SWITCHYARD_QUEUE_PREFIX, {
+  workerId,
+  sandboxLevel: "none",
+  concurrency: env.WORKER_CONCURRENCY,
+});
+await heartbeat.first;
 log.info("worker ready", { queue: RUN_QUEUE, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY });
 
 // On SIGTERM, active runs get this long to finish before their processes are stopped.
@@ -78,6 +85,7 @@ const shutdown = async (sig: string) => {
   if (stopping) return;
   stopping = true;
   log.info("shutting down", { signal: sig });
+  await heartbeat.stop();
   await subscriber.quit().catch(() => undefined);
   const grace = setTimeout(() => worker.cancelAllJobs("worker shutting down"), SHUTDOWN_GRACE_MS);
   await worker.close();

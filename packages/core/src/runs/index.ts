@@ -1,3 +1,11 @@
 export { RUN_QUEUE, runJobSchema } from "./run-job";
 export type { RunJob } from "./run-job";
 export { runCancelChannel } from "./run-cancel";
+export {
+  WORKER_HEARTBEAT_MS,
+  WORKER_HEARTBEAT_TTL_S,
+  workerHeartbeatKey,
+  workerHeartbeatPattern,
+  workerInfoSchema,
+} from "./worker-heartbeat";
+export type { WorkerInfo } from "./worker-heartbeat";

@@ -2,6 +2,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { auth, signOut } from "~/server/auth/auth";
+import { WorkerStatus } from "~/components/worker-status";
 import { TrpcProvider } from "~/trpc/react";
 
 export const dynamic = "force-dynamic";
@@ -18,6 +19,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <nav>
           <Link href="/workflows">Workflows</Link>
         </nav>
+        <WorkerStatus />
         <form
           action={async () => {
             "use server";

@@ -3,6 +3,7 @@
  * workflow's lane, writes the run row and enqueues its job. If the job cannot be enqueued
  * the row is removed again, so no run is left queued that no worker will ever see.
  */
+import { context, propagation } from "@opentelemetry/api";
 import type { Queue } from "bullmq";
 import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
@@ -40,10 +41,12 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
     inputs: input.inputs,
     startedById: input.userId,
   });
+  const carrier: { traceparent?: string } = {};
+  propagation.inject(context.active(), carrier);
   try {
     await deps.queue.add(
       "run",
-      { runId: run.id, teamId: input.teamId },
+      { runId: run.id, teamId: input.teamId, traceparent: carrier.traceparent },
       { jobId: run.id, attempts: 1, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
     );
   } catch (cause) {

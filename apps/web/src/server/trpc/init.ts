@@ -7,6 +7,7 @@ import superjson from "superjson";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
 import { membershipsOf, roleAtLeast, type Db, type Role } from "@switchyard/db";
 import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import type { RunJob } from "@switchyard/core/runs";
 
 export type TrpcContext = {
@@ -14,6 +15,7 @@ export type TrpcContext = {
   queue: () => Queue<RunJob>;
   queuePrefix: string;
   publish: (channel: string, message: string) => Promise<unknown>;
+  redis: () => Redis;
   userId: string | undefined;
   /** team slug the client asks for; the user's first team otherwise */
   teamSlug: string | undefined;

@@ -3,11 +3,13 @@
  */
 import { createCallerFactory, router } from "./init";
 import { runsRouter } from "./routers/runs";
+import { systemRouter } from "./routers/system";
 import { workflowsRouter } from "./routers/workflows";
 
 export const appRouter = router({
   workflows: workflowsRouter,
   runs: runsRouter,
+  system: systemRouter,
 });
 
 export type AppRouter = typeof appRouter;

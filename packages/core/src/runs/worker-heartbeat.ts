@@ -1,0 +1,23 @@
+/**
+ * Workers announce themselves in Redis with a short-lived key, so the dashboard can show
+ * which workers are alive and at which sandbox level they run steps.
+ */
+import { z } from "zod";
+
+export const WORKER_HEARTBEAT_MS = 5_000;
+export const WORKER_HEARTBEAT_TTL_S = 15;
+
+export const workerHeartbeatKey = (prefix: string, workerId: string) => `${prefix}:workers:${workerId}`;
+export const workerHeartbeatPattern = (prefix: string) => `${prefix}:workers:*`;
+
+export const workerInfoSchema = z.object({
+  workerId: z.string(),
+  hostname: z.string(),
+  pid: z.number().int(),
+  sandboxLevel: z.enum(["strict", "namespaces", "none"]),
+  concurrency: z.number().int(),
+  startedAt: z.string(),
+  seenAt: z.string(),
+});
+
+export type WorkerInfo = z.infer<typeof workerInfoSchema>;
