@@ -1,0 +1,12 @@
+/**
+ * `npm run bench`: measures the product against baselines in the same run and prints one
+ * table of ratios. Needs the services (scripts/bench.sh starts them).
+ */
+import { benchRuns } from "./bench-runs";
+import { benchSpawn } from "./bench-spawn";
+import { printTable, type Sample } from "./measure";
+
+const samples: Sample[] = [];
+for (const bench of [benchSpawn, benchRuns]) samples.push(...(await bench()));
+printTable(samples);
+process.exit(0);
