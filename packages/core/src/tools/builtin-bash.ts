@@ -14,14 +14,22 @@ const DEFAULT_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 600;
 
 export const bashArgs = z.object({
-  command: z.string().min(1).describe("The shell command (bash -c). Runs non-interactively; stdin is empty."),
-  cwd: z.string().optional().describe("Working folder relative to the workspace root. Default: the root."),
+  command: z
+    .string()
+    .min(1)
+    .describe("The shell command (bash -c). Runs non-interactively; stdin is empty."),
+  cwd: z
+    .string()
+    .optional()
+    .describe("Working folder relative to the workspace root. Default: the root."),
   timeout_seconds: z
     .number()
     .positive()
     .max(MAX_TIMEOUT_SECONDS)
     .optional()
-    .describe(`Kill the command after this many seconds. Default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}.`),
+    .describe(
+      `Kill the command after this many seconds. Default ${DEFAULT_TIMEOUT_SECONDS}, max ${MAX_TIMEOUT_SECONDS}.`,
+    ),
 });
 
 export const BASH_DESCRIPTION = [
@@ -30,11 +38,20 @@ export const BASH_DESCRIPTION = [
   "Prefer Read, Write, Edit, Glob and Grep for files; use Bash for builds, tests, git and other programs.",
 ].join(" ");
 
-export type BashDeps = { confinement: Confinement; shell: ShellRunner; env: Record<string, string> };
+export type BashDeps = {
+  confinement: Confinement;
+  shell: ShellRunner;
+  env: Record<string, string>;
+};
 
-export const runBash = async (deps: BashDeps, args: z.infer<typeof bashArgs>, signal: AbortSignal): Promise<ToolResult> => {
+export const runBash = async (
+  deps: BashDeps,
+  args: z.infer<typeof bashArgs>,
+  signal: AbortSignal,
+): Promise<ToolResult> => {
   const cwd = await deps.confinement.resolve(args.cwd);
-  if (!cwd.exists || !(await lstat(cwd.real)).isDirectory()) throw new PathRefused(`${args.cwd ?? "."}: not a folder`);
+  if (!cwd.exists || !(await lstat(cwd.real)).isDirectory())
+    throw new PathRefused(`${args.cwd ?? "."}: not a folder`);
   const timeoutSeconds = args.timeout_seconds ?? DEFAULT_TIMEOUT_SECONDS;
   const result = await deps.shell({
     command: args.command,

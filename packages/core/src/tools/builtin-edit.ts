@@ -12,7 +12,10 @@ export const editArgs = z.object({
   path: z.string().describe("File path, relative to the workspace root (or absolute inside it)."),
   old: z.string().min(1).describe("The exact text to replace (literal, whitespace included)."),
   new: z.string().describe("The replacement text."),
-  replace_all: z.boolean().optional().describe("Replace every occurrence. Default false: `old` must occur exactly once."),
+  replace_all: z
+    .boolean()
+    .optional()
+    .describe("Replace every occurrence. Default false: `old` must occur exactly once."),
 });
 
 export const EDIT_DESCRIPTION = [
@@ -23,25 +26,45 @@ export const EDIT_DESCRIPTION = [
 
 const countOccurrences = (haystack: string, needle: string): number => {
   let count = 0;
-  for (let at = haystack.indexOf(needle); at !== -1; at = haystack.indexOf(needle, at + needle.length)) count++;
+  for (
+    let at = haystack.indexOf(needle);
+    at !== -1;
+    at = haystack.indexOf(needle, at + needle.length)
+  )
+    count++;
   return count;
 };
 
-export const editFile = async (confinement: Confinement, args: z.infer<typeof editArgs>): Promise<ToolResult> => {
+export const editFile = async (
+  confinement: Confinement,
+  args: z.infer<typeof editArgs>,
+): Promise<ToolResult> => {
   const { handle, stat, resolved } = await confinement.openFile(args.path);
   let text: string;
   try {
-    if (stat.size > READ_BYTE_CAP) return toolError(`${resolved.relative}: larger than ${READ_BYTE_CAP} bytes; use Write or Bash`);
+    if (stat.size > READ_BYTE_CAP)
+      return toolError(
+        `${resolved.relative}: larger than ${READ_BYTE_CAP} bytes; use Write or Bash`,
+      );
     text = (await handle.readFile()).toString("utf8");
   } finally {
     await handle.close();
   }
   const count = countOccurrences(text, args.old);
-  if (count === 0) return toolError(`${resolved.relative}: the text in "old" was not found; nothing changed. Read the file and copy the text exactly.`);
+  if (count === 0)
+    return toolError(
+      `${resolved.relative}: the text in "old" was not found; nothing changed. Read the file and copy the text exactly.`,
+    );
   if (count > 1 && !args.replace_all) {
-    return toolError(`${resolved.relative}: "old" occurs ${count} times; add surrounding lines to make it unique, or set replace_all. Nothing changed.`);
+    return toolError(
+      `${resolved.relative}: "old" occurs ${count} times; add surrounding lines to make it unique, or set replace_all. Nothing changed.`,
+    );
   }
-  const updated = args.replace_all ? text.split(args.old).join(args.new) : text.replace(args.old, () => args.new);
+  const updated = args.replace_all
+    ? text.split(args.old).join(args.new)
+    : text.replace(args.old, () => args.new);
   await writeAtomically(confinement, args.path, updated);
-  return toolText(`Edited ${resolved.relative}: ${args.replace_all ? count : 1} replacement${count > 1 && args.replace_all ? "s" : ""}`);
+  return toolText(
+    `Edited ${resolved.relative}: ${args.replace_all ? count : 1} replacement${count > 1 && args.replace_all ? "s" : ""}`,
+  );
 };

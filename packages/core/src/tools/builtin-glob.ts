@@ -12,8 +12,16 @@ import { walkFiles } from "./walk-files";
 export const GLOB_RESULT_CAP = 1000;
 
 export const globArgs = z.object({
-  pattern: z.string().min(1).describe('Glob pattern, e.g. "**/*.ts" or "src/*.{js,json}". `**` matches any number of folders.'),
-  cwd: z.string().optional().describe("Folder to search from, relative to the workspace root. Default: the root."),
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'Glob pattern, e.g. "**/*.ts" or "src/*.{js,json}". `**` matches any number of folders.',
+    ),
+  cwd: z
+    .string()
+    .optional()
+    .describe("Folder to search from, relative to the workspace root. Default: the root."),
 });
 
 export const GLOB_DESCRIPTION = [
@@ -22,17 +30,30 @@ export const GLOB_DESCRIPTION = [
   `at most ${GLOB_RESULT_CAP}. Symlinked folders are not followed.`,
 ].join(" ");
 
-export const globFiles = async (confinement: Confinement, args: z.infer<typeof globArgs>, signal: AbortSignal): Promise<ToolResult> => {
+export const globFiles = async (
+  confinement: Confinement,
+  args: z.infer<typeof globArgs>,
+  signal: AbortSignal,
+): Promise<ToolResult> => {
   const base = await confinement.resolve(args.cwd);
-  if (!base.exists || !(await lstat(base.real)).isDirectory()) throw new PathRefused(`${args.cwd ?? "."}: not a folder`);
-  const re = globToRegExp(args.pattern.replace(/^\.\//, ""));
+  if (!base.exists || !(await lstat(base.real)).isDirectory())
+    throw new PathRefused(`${args.cwd ?? "."}: not a folder`);
+  // An absolute pattern inside the folder is taken relative to it.
+  const pattern = args.pattern.startsWith(`${base.real}/`)
+    ? args.pattern.slice(base.real.length + 1)
+    : args.pattern.replace(/^\.\//, "");
+  const re = globToRegExp(pattern);
   const walk = await walkFiles(base.real, base.real, signal);
   const prefix = base.relative === "." ? "" : `${base.relative}/`;
-  const matches = walk.entries.filter((e) => re.test(e.relative)).map((e) => `${prefix}${e.relative}`);
+  const matches = walk.entries
+    .filter((e) => re.test(e.relative))
+    .map((e) => `${prefix}${e.relative}`);
   const shown = matches.slice(0, GLOB_RESULT_CAP);
   const notes: string[] = [];
-  if (matches.length > GLOB_RESULT_CAP) notes.push(`[${matches.length - GLOB_RESULT_CAP} more matches not shown; narrow the pattern]`);
+  if (matches.length > GLOB_RESULT_CAP)
+    notes.push(`[${matches.length - GLOB_RESULT_CAP} more matches not shown; narrow the pattern]`);
   if (walk.truncated) notes.push("[the folder has too many entries; the search stopped early]");
-  if (shown.length === 0) return toolText(`No files match ${args.pattern}${notes.length ? `\n${notes.join("\n")}` : ""}`);
+  if (shown.length === 0)
+    return toolText(`No files match ${args.pattern}${notes.length ? `\n${notes.join("\n")}` : ""}`);
   return toolText([...shown, ...notes].join("\n"));
 };

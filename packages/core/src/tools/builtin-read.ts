@@ -12,7 +12,12 @@ const DEFAULT_LINE_LIMIT = 2000;
 export const readArgs = z.object({
   path: z.string().describe("File path, relative to the workspace root (or absolute inside it)."),
   offset: z.number().int().min(1).optional().describe("First line to return, 1-based. Default 1."),
-  limit: z.number().int().min(1).optional().describe(`Number of lines to return. Default ${DEFAULT_LINE_LIMIT}.`),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`Number of lines to return. Default ${DEFAULT_LINE_LIMIT}.`),
 });
 
 export const READ_DESCRIPTION = [
@@ -21,7 +26,10 @@ export const READ_DESCRIPTION = [
   "Paths are relative to the workspace root. Binary files, folders, devices, hard-linked files and paths outside the workspace are refused.",
 ].join(" ");
 
-export const readFile = async (confinement: Confinement, args: z.infer<typeof readArgs>): Promise<ToolResult> => {
+export const readFile = async (
+  confinement: Confinement,
+  args: z.infer<typeof readArgs>,
+): Promise<ToolResult> => {
   const { handle, stat, resolved } = await confinement.openFile(args.path);
   try {
     const size = Math.min(stat.size, READ_BYTE_CAP);
@@ -33,7 +41,8 @@ export const readFile = async (confinement: Confinement, args: z.infer<typeof re
       filled += bytesRead;
     }
     const bytes = buffer.subarray(0, filled);
-    if (bytes.subarray(0, 8192).includes(0)) return toolError(`${resolved.relative}: binary file, not shown`);
+    if (bytes.subarray(0, 8192).includes(0))
+      return toolError(`${resolved.relative}: binary file, not shown`);
     const text = bytes.toString("utf8");
     const lines = text.split("\n");
     if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
@@ -42,10 +51,14 @@ export const readFile = async (confinement: Confinement, args: z.infer<typeof re
     const window = lines.slice(first, first + limit);
     const notes: string[] = [];
     if (first >= lines.length && lines.length > 0) {
-      return toolError(`${resolved.relative}: offset ${first + 1} is past the end (${lines.length} lines)`);
+      return toolError(
+        `${resolved.relative}: offset ${first + 1} is past the end (${lines.length} lines)`,
+      );
     }
     if (first + limit < lines.length) {
-      notes.push(`[${lines.length - first - limit} more lines; continue with offset ${first + limit + 1}]`);
+      notes.push(
+        `[${lines.length - first - limit} more lines; continue with offset ${first + limit + 1}]`,
+      );
     }
     if (stat.size > READ_BYTE_CAP) {
       notes.push(`[file is ${stat.size} bytes; only the first ${READ_BYTE_CAP} bytes were read]`);

@@ -22,7 +22,11 @@ export const WRITE_DESCRIPTION = [
 ].join(" ");
 
 /** Writes `content` at a resolved path atomically; the target must be a plain file if it exists. */
-export const writeAtomically = async (confinement: Confinement, input: string, content: string): Promise<string> => {
+export const writeAtomically = async (
+  confinement: Confinement,
+  input: string,
+  content: string,
+): Promise<string> => {
   const resolved = await confinement.resolve(input);
   let mode = 0o644;
   if (resolved.exists) {
@@ -37,7 +41,10 @@ export const writeAtomically = async (confinement: Confinement, input: string, c
   if (again.real !== dir) throw new PathRefused(`${input}: its folder moved while writing`);
   const dirStat = await stat(dir);
   if (!dirStat.isDirectory()) throw new PathRefused(`${input}: parent is not a folder`);
-  const temp = path.join(dir, `.${path.basename(resolved.real)}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = path.join(
+    dir,
+    `.${path.basename(resolved.real)}.${randomBytes(6).toString("hex")}.tmp`,
+  );
   try {
     await writeFile(temp, content, { mode, flag: "wx" });
     await rename(temp, resolved.real);
@@ -48,7 +55,10 @@ export const writeAtomically = async (confinement: Confinement, input: string, c
   return resolved.relative;
 };
 
-export const writeFileTool = async (confinement: Confinement, args: z.infer<typeof writeArgs>): Promise<ToolResult> => {
+export const writeFileTool = async (
+  confinement: Confinement,
+  args: z.infer<typeof writeArgs>,
+): Promise<ToolResult> => {
   const relative = await writeAtomically(confinement, args.path, args.content);
   return toolText(`Wrote ${Buffer.byteLength(args.content)} bytes to ${relative}`);
 };

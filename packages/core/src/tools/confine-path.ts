@@ -5,7 +5,7 @@
  * a regular file or folder are refused. Opening re-checks the identity of what was opened.
  */
 import { constants, type Stats } from "node:fs";
-import { lstat, open, realpath, type FileHandle } from "node:fs/promises";
+import { lstat, open, readlink, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
 export class PathRefused extends Error {
@@ -53,7 +53,8 @@ export class Confinement {
   async resolve(input: string | undefined): Promise<ResolvedPath> {
     const raw = input === undefined || input === "" ? "." : input;
     if (raw.includes("\0")) throw new PathRefused("path contains a NUL byte");
-    if (raw.length > MAX_PATH_LENGTH) throw new PathRefused(`path is longer than ${MAX_PATH_LENGTH} characters`);
+    if (raw.length > MAX_PATH_LENGTH)
+      throw new PathRefused(`path is longer than ${MAX_PATH_LENGTH} characters`);
     const lexical = path.resolve(this.root, raw);
     if (underSystemPath(lexical) && !isInside(this.root, lexical)) {
       throw new PathRefused(`${raw}: system paths (/proc, /sys, /dev) are not reachable`);
@@ -68,7 +69,9 @@ export class Confinement {
         const real = await realpath(existing);
         const full = rest.length > 0 ? path.join(real, ...rest.reverse()) : real;
         if (!isInside(this.root, real)) {
-          throw new PathRefused(`${raw}: resolves through a symlink to ${real}, outside the workspace`);
+          throw new PathRefused(
+            `${raw}: resolves through a symlink to ${real}, outside the workspace`,
+          );
         }
         return { real: full, relative: this.relativeOf(full), exists: rest.length === 0 };
       } catch (error) {
@@ -89,18 +92,37 @@ export class Confinement {
     }
   }
 
+  /**
+   * What was actually opened, as the kernel names it: a folder swapped for a symlink between
+   * the check and the open cannot lead outside. Skipped where /proc is not mounted.
+   */
+  private async checkOpened(input: string, fd: number): Promise<void> {
+    const actual = await readlink(`/proc/self/fd/${fd}`).catch(() => undefined);
+    if (actual !== undefined && actual.startsWith("/") && !isInside(this.root, actual)) {
+      throw new PathRefused(`${input}: opened ${actual}, outside the workspace`);
+    }
+  }
+
   /** Opens an existing regular file for reading after every check. */
-  async openFile(input: string, flags: number = constants.O_RDONLY): Promise<{ handle: FileHandle; resolved: ResolvedPath; stat: Stats }> {
+  async openFile(
+    input: string,
+    flags: number = constants.O_RDONLY,
+  ): Promise<{ handle: FileHandle; resolved: ResolvedPath; stat: Stats }> {
     const resolved = await this.resolve(input);
     if (!resolved.exists) throw new PathRefused(`${input}: no such file`);
-    const handle = await open(resolved.real, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ELOOP") throw new PathRefused(`${input}: changed into a symlink while opening`);
+    const handle = await open(
+      resolved.real,
+      flags | constants.O_NOFOLLOW | constants.O_NONBLOCK,
+    ).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ELOOP")
+        throw new PathRefused(`${input}: changed into a symlink while opening`);
       if (error.code === "EISDIR") throw new PathRefused(`${input}: is a folder, not a file`);
       throw error;
     });
     try {
       const stat = await handle.stat();
       checkRegularFile(input, stat);
+      await this.checkOpened(input, handle.fd);
       return { handle, resolved, stat };
     } catch (error) {
       await handle.close();
@@ -111,8 +133,13 @@ export class Confinement {
 
 export const checkRegularFile = (input: string, stat: Stats): void => {
   if (stat.isDirectory()) throw new PathRefused(`${input}: is a folder, not a file`);
-  if (!stat.isFile()) throw new PathRefused(`${input}: is not a regular file (devices, pipes and sockets are refused)`);
+  if (!stat.isFile())
+    throw new PathRefused(
+      `${input}: is not a regular file (devices, pipes and sockets are refused)`,
+    );
   if (stat.nlink > 1) {
-    throw new PathRefused(`${input}: has ${stat.nlink} hard links; hard-linked files are refused because a link can alias a file outside the workspace`);
+    throw new PathRefused(
+      `${input}: has ${stat.nlink} hard links; hard-linked files are refused because a link can alias a file outside the workspace`,
+    );
   }
 };

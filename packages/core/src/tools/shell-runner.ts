@@ -29,7 +29,7 @@ export type ShellRunner = (request: ShellRequest) => Promise<ShellResult>;
 
 export const sandboxShellRunner: ShellRunner = async (request) => {
   const result = await runProcess({
-    argv: ["/bin/bash", "-c", request.command],
+    argv: ["/bin/bash", "--norc", "--noprofile", "-c", request.command],
     cwd: request.cwd,
     env: request.env,
     timeoutMs: request.timeoutMs,

@@ -14,6 +14,8 @@ export type ToolDescriptor = {
   inputSchema: JsonObject;
   outputSchema?: JsonObject;
   annotations?: JsonObject;
+  /** Overrides the provider's source for this tool (a catalog spans several connectors). */
+  source?: string;
 };
 
 export type ToolCallContext = {
@@ -36,3 +38,17 @@ export const toolError = (message: string): ToolResult => ({
 });
 
 export const toolText = (text: string): ToolResult => ({ content: [{ type: "text", text }] });
+
+/**
+ * Thrown by a provider when a call fails for a reason with a code (a lane refusal, a
+ * connector outage); the proxy turns it into an `isError` result and records the code.
+ */
+export class ToolFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "ToolFailure";
+  }
+}

@@ -12,7 +12,11 @@ export const WALK_ENTRY_LIMIT = 200_000;
 export type WalkEntry = { relative: string; full: string; dirent: Dirent };
 export type WalkResult = { entries: WalkEntry[]; truncated: boolean };
 
-export const walkFiles = async (root: string, start: string, signal?: AbortSignal): Promise<WalkResult> => {
+export const walkFiles = async (
+  root: string,
+  start: string,
+  signal?: AbortSignal,
+): Promise<WalkResult> => {
   const entries: WalkEntry[] = [];
   let visited = 0;
   let truncated = false;

@@ -1,0 +1,47 @@
+/**
+ * The shape of what the proxy reports about each tools/call: the record the worker stores
+ * and the span it exports. Field names are snake_case because they cross a process
+ * boundary as JSON (the step channel or the record file).
+ */
+export type ToolCallRecord = {
+  type: "tool_call";
+  tool: string;
+  /** `builtin`, `proxy` (tool_search, call_tool, unknown tools) or the connector id. */
+  source: string;
+  fidelity: "proxy";
+  /** Set when the call arrived through call_tool. */
+  via?: "call_tool";
+  arguments: unknown;
+  result: unknown;
+  is_error: boolean;
+  /** null on success; `tool_error`, `cancelled`, `unknown_tool`, `exception`, or a code such as USER.MCP_PROXY.LANE_DENIED. */
+  error_type: string | null;
+  started_at: string;
+  duration_ms: number;
+  jsonrpc_id: string | number;
+  protocol_version: string;
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+};
+
+export type SpanAttributes = Record<string, string | number | boolean>;
+
+export type SpanRecord = {
+  name: string;
+  trace_id: string;
+  span_id: string;
+  parent_span_id: string | null;
+  kind: "server";
+  start_time_unix_nano: string;
+  end_time_unix_nano: string;
+  attributes: SpanAttributes;
+  status: "ok" | "error";
+};
+
+/** Where records and spans go: the step channel, or a JSONL file when run by hand. */
+export interface RecordSink {
+  record(record: ToolCallRecord): void;
+  span(span: SpanRecord): void;
+  close(): Promise<void>;
+}

@@ -1,0 +1,95 @@
+/**
+ * Turns one finished tools/call into its record, its span and its log line, scrubbed and
+ * capped, and hands them to the sink. Runs after the response is sent, so recording adds
+ * as little as possible to the call's latency.
+ */
+import type { ToolResult } from "../tools";
+import type { RecordSink, SpanAttributes, ToolCallRecord } from "./call-record";
+import { capValue, type Redactor } from "./redact";
+import type { TraceContext } from "./trace-context";
+
+export type CallOutcome = {
+  tool: string;
+  source: string;
+  via?: "call_tool";
+  arguments: unknown;
+  result: ToolResult | undefined;
+  isError: boolean;
+  errorType: string | null;
+  startedAtMs: number;
+  durationMs: number;
+  jsonrpcId: string | number;
+  protocolVersion: string;
+  spanId: string;
+};
+
+export type CallLogger = (entry: Record<string, unknown>) => void;
+
+export type CallRecorderDeps = {
+  sink: RecordSink;
+  redactor: Redactor;
+  trace: TraceContext;
+  log?: CallLogger;
+};
+
+const nanos = (ms: number): string => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
+
+export class CallRecorder {
+  constructor(private readonly deps: CallRecorderDeps) {}
+
+  emit(outcome: CallOutcome): void {
+    const { sink, redactor, trace, log } = this.deps;
+    const record: ToolCallRecord = {
+      type: "tool_call",
+      tool: outcome.tool,
+      source: outcome.source,
+      fidelity: "proxy",
+      ...(outcome.via ? { via: outcome.via } : {}),
+      arguments: capValue(redactor.value(outcome.arguments)),
+      result: capValue(redactor.value(outcome.result ?? null)),
+      is_error: outcome.isError,
+      error_type: outcome.errorType,
+      started_at: new Date(outcome.startedAtMs).toISOString(),
+      duration_ms: Math.round(outcome.durationMs * 1000) / 1000,
+      jsonrpc_id: outcome.jsonrpcId,
+      protocol_version: outcome.protocolVersion,
+      trace_id: trace.traceId,
+      span_id: outcome.spanId,
+      parent_span_id: trace.parentSpanId ?? null,
+    };
+    sink.record(record);
+    const attributes: SpanAttributes = {
+      "mcp.method.name": "tools/call",
+      "gen_ai.tool.name": outcome.tool,
+      "gen_ai.operation.name": "execute_tool",
+      "mcp.protocol.version": outcome.protocolVersion,
+      "jsonrpc.request.id": String(outcome.jsonrpcId),
+      "network.transport": "pipe",
+      "switchyard.tool.source": outcome.source,
+    };
+    if (outcome.errorType) attributes["error.type"] = outcome.errorType;
+    sink.span({
+      name: `tools/call ${outcome.tool}`,
+      trace_id: trace.traceId,
+      span_id: outcome.spanId,
+      parent_span_id: trace.parentSpanId ?? null,
+      kind: "server",
+      start_time_unix_nano: nanos(outcome.startedAtMs),
+      end_time_unix_nano: nanos(outcome.startedAtMs + outcome.durationMs),
+      attributes,
+      status: outcome.isError ? "error" : "ok",
+    });
+    log?.({
+      level: outcome.isError ? "warn" : "info",
+      msg: "tools/call",
+      tool: outcome.tool,
+      source: outcome.source,
+      is_error: outcome.isError,
+      error_type: outcome.errorType,
+      duration_ms: record.duration_ms,
+      jsonrpc_id: outcome.jsonrpcId,
+      trace_id: trace.traceId,
+      span_id: outcome.spanId,
+    });
+  }
+}

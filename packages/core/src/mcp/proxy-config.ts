@@ -1,0 +1,79 @@
+/**
+ * The config of `switchyard mcp-serve`, validated strictly: an unknown key is an error (a
+ * typo must not silently drop a setting). It never holds a secret; the worker writes it for
+ * each step, and a person can write one by hand.
+ */
+import { readFile } from "node:fs/promises";
+import { isAbsolute } from "node:path";
+import { z } from "zod";
+import { AppError } from "../errors";
+import { BUILTIN_NAMES } from "../tools";
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+const catalogEntry = z.strictObject({
+  name: z.string().min(1),
+  description: z.string().default(""),
+  input_schema: jsonObject.optional(),
+  output_schema: jsonObject.optional(),
+  connector: z.string().min(1),
+  tool: z.string().min(1),
+});
+
+export const proxyConfigSchema = z.strictObject({
+  root_dir: z.string().refine(isAbsolute, "must be an absolute path"),
+  builtins: z.union([z.boolean(), z.array(z.enum(BUILTIN_NAMES))]).default(true),
+  catalog: z.array(catalogEntry).default([]),
+  initial_tools: z.array(z.string()).optional(),
+  tool_search: z.boolean().default(false),
+  channel: z.strictObject({ path: z.string().min(1), token: z.string().min(16) }).optional(),
+  record_file: z.string().refine(isAbsolute, "must be an absolute path").optional(),
+  trace: z.strictObject({ traceparent: z.string() }).optional(),
+  /** Environment names (values come from the proxy's own environment) Bash commands get. */
+  shell_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
+  /** A structured log line per call on stderr. */
+  log_calls: z.boolean().default(true),
+  server_name: z.string().default("switchyard"),
+});
+
+export type ProxyConfig = z.infer<typeof proxyConfigSchema>;
+
+export const parseProxyConfig = (raw: unknown, file = "config"): ProxyConfig => {
+  const parsed = proxyConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  const where = first && first.path.length > 0 ? first.path.join(".") : "(root)";
+  const code =
+    first?.code === "unrecognized_keys"
+      ? "USER.MCP_PROXY.UNKNOWN_KEY"
+      : "USER.INPUT_VALIDATION_FAILED";
+  const detail = parsed.error.issues
+    .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
+    .join("; ");
+  throw new AppError(code, `${file}: invalid mcp-serve config: ${detail}`, {
+    location: { file, path: where },
+  });
+};
+
+export const loadProxyConfig = async (file: string): Promise<ProxyConfig> => {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new AppError(
+      "USER.INPUT_VALIDATION_FAILED",
+      `cannot read config ${file}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new AppError(
+      "USER.INPUT_VALIDATION_FAILED",
+      `${file} is not valid JSON: ${(error as Error).message}`,
+    );
+  }
+  return parseProxyConfig(raw, file);
+};

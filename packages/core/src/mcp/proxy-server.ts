@@ -1,0 +1,277 @@
+/**
+ * The MCP server side of the proxy: tools/list (paginated, only active tools), tools/call
+ * routed through the ToolRouter, tool search, and a record for every call, whatever its
+ * outcome. Protocol errors stay McpError; tool failures are `isError` results.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  LATEST_PROTOCOL_VERSION,
+  ListToolsRequestSchema,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  CALL_TOOL,
+  META_TOOLS,
+  TOOL_SEARCH,
+  ToolFailure,
+  toolError,
+  toolText,
+  type JsonObject,
+  type RoutedTool,
+  type ToolResult,
+  type ToolRouter,
+  type ToolSearch,
+} from "../tools";
+import { adaptResult, adaptTool } from "./adapt-result";
+import type { CallRecorder } from "./call-recorder";
+import type { Redactor } from "./redact";
+import { newSpanId } from "./trace-context";
+
+export const TOOLS_PAGE_SIZE = 100;
+
+export type ProxyServerDeps = {
+  router: ToolRouter;
+  search: ToolSearch;
+  recorder: CallRecorder;
+  redactor: Redactor;
+  name: string;
+  version: string;
+  pageSize?: number;
+};
+
+type Resolved = {
+  result: ToolResult;
+  tool: string;
+  source: string;
+  via?: "call_tool";
+  errorType: string | null;
+};
+
+const asObject = (value: unknown): JsonObject =>
+  value && typeof value === "object" && !Array.isArray(value) ? (value as JsonObject) : {};
+
+const toMcpTool = (
+  t: Pick<RoutedTool, "name" | "description" | "inputSchema" | "outputSchema" | "annotations">,
+): Tool =>
+  ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema,
+    ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+    ...(t.annotations ? { annotations: t.annotations } : {}),
+  }) as Tool;
+
+export class ProxyServer {
+  readonly server: Server;
+  private protocolVersion: string = LATEST_PROTOCOL_VERSION;
+  private readonly inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly deps: ProxyServerDeps) {
+    this.server = new Server(
+      { name: deps.name, version: deps.version },
+      { capabilities: { tools: { listChanged: true } } },
+    );
+    this.server.setRequestHandler(ListToolsRequestSchema, (request) =>
+      this.listTools(request.params?.cursor),
+    );
+    this.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+      const call = this.callTool(
+        request.params.name,
+        asObject(request.params.arguments),
+        extra.signal,
+        extra.requestId,
+      );
+      this.inFlight.add(call);
+      void call.finally(() => this.inFlight.delete(call)).catch(() => undefined);
+      return call;
+    });
+  }
+
+  /**
+   * Lets in-flight calls finish for up to `graceMs` (their replies still go out), then closes
+   * the server, which aborts the rest, and waits for them and their records.
+   */
+  async close(graceMs = 0): Promise<void> {
+    if (graceMs > 0 && this.inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...this.inFlight]),
+        new Promise((resolve) => (timer = setTimeout(resolve, graceMs))),
+      ]);
+      clearTimeout(timer);
+    }
+    await this.server.close();
+    await Promise.allSettled([...this.inFlight]);
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Connects and watches `initialize` to learn the negotiated protocol version. */
+  async connect(transport: Transport): Promise<void> {
+    await this.server.connect(transport);
+    const inner = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      if ("method" in message && message.method === "initialize" && "id" in message) {
+        const requested = (message.params as { protocolVersion?: unknown } | undefined)
+          ?.protocolVersion;
+        this.protocolVersion =
+          typeof requested === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+            ? requested
+            : LATEST_PROTOCOL_VERSION;
+      }
+      inner?.(message, extra);
+    };
+  }
+
+  get negotiatedVersion(): string {
+    return this.protocolVersion;
+  }
+
+  private visibleTools(): Tool[] {
+    const { search } = this.deps;
+    const tools = search.visible().map(toMcpTool);
+    if (search.enabled) tools.push(...META_TOOLS.map((m) => toMcpTool(m)));
+    return tools.map((t) => adaptTool(t, this.protocolVersion));
+  }
+
+  private listTools(cursor: string | undefined): { tools: Tool[]; nextCursor?: string } {
+    const all = this.visibleTools();
+    const size = this.deps.pageSize ?? TOOLS_PAGE_SIZE;
+    let start = 0;
+    if (cursor !== undefined) {
+      start = /^\d+$/.test(cursor) ? Number(cursor) : NaN;
+      if (!Number.isSafeInteger(start) || start > all.length)
+        throw new McpError(ErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
+    }
+    const page = all.slice(start, start + size);
+    return start + size < all.length
+      ? { tools: page, nextCursor: String(start + size) }
+      : { tools: page };
+  }
+
+  private async callTool(
+    name: string,
+    args: JsonObject,
+    signal: AbortSignal,
+    requestId: string | number,
+  ): Promise<ToolResult> {
+    const startedAtMs = Date.now();
+    const t0 = performance.now();
+    const spanId = newSpanId();
+    let resolved: Resolved | undefined;
+    let unknown: McpError | undefined;
+    try {
+      resolved = await this.resolveCall(name, args, signal);
+    } catch (error) {
+      if (error instanceof McpError) unknown = error;
+      else
+        resolved = {
+          result: toolError(`${name} failed: ${(error as Error).message}`),
+          tool: name,
+          source: "proxy",
+          errorType: "exception",
+        };
+    }
+    const durationMs = performance.now() - t0;
+    const result = resolved
+      ? adaptResult(this.deps.redactor.secrets(resolved.result), this.protocolVersion)
+      : undefined;
+    const errorType = signal.aborted ? "cancelled" : resolved ? resolved.errorType : "unknown_tool";
+    const outcome = {
+      tool: resolved?.tool ?? name,
+      source: resolved?.source ?? "proxy",
+      ...(resolved?.via ? { via: resolved.via } : {}),
+      arguments: args,
+      result,
+      isError: unknown !== undefined || result?.isError === true || signal.aborted,
+      errorType,
+      startedAtMs,
+      durationMs,
+      jsonrpcId: requestId,
+      protocolVersion: this.protocolVersion,
+      spanId,
+    };
+    setImmediate(() => this.deps.recorder.emit(outcome));
+    if (unknown) throw unknown;
+    return result!;
+  }
+
+  private async resolveCall(
+    name: string,
+    args: JsonObject,
+    signal: AbortSignal,
+  ): Promise<Resolved> {
+    const { search, router } = this.deps;
+    if (search.enabled && name === TOOL_SEARCH) {
+      const query = typeof args.query === "string" ? args.query : "";
+      if (!query.trim())
+        return {
+          result: toolError("tool_search needs a non-empty query"),
+          tool: name,
+          source: "proxy",
+          errorType: "tool_error",
+        };
+      const limit = typeof args.limit === "number" ? args.limit : 5;
+      const { matches, changed } = search.search(query, limit);
+      if (changed) await this.server.sendToolListChanged();
+      const text =
+        matches.length === 0
+          ? `No tools match "${query}".`
+          : JSON.stringify({ tools: matches }, null, 1);
+      return {
+        result: { ...toolText(text), structuredContent: { tools: matches } },
+        tool: name,
+        source: "proxy",
+        errorType: null,
+      };
+    }
+    let via: "call_tool" | undefined;
+    let target = name;
+    let targetArgs = args;
+    if (search.enabled && name === CALL_TOOL) {
+      via = "call_tool";
+      target = typeof args.name === "string" ? args.name : "";
+      targetArgs = asObject(args.arguments);
+    }
+    const tool = router.get(target);
+    if (!tool || !search.isActive(target)) {
+      const hint = search.enabled ? " (use tool_search to find and activate tools)" : "";
+      if (via)
+        return {
+          result: toolError(`Unknown or inactive tool: ${target}${hint}`),
+          tool: target || name,
+          source: "proxy",
+          via,
+          errorType: "unknown_tool",
+        };
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}${hint}`);
+    }
+    try {
+      const result = await router.call(tool, targetArgs, { signal });
+      return {
+        result,
+        tool: target,
+        source: tool.source,
+        ...(via ? { via } : {}),
+        errorType: result.isError ? "tool_error" : null,
+      };
+    } catch (error) {
+      if (error instanceof ToolFailure) {
+        const message =
+          error.code === "cancelled" ? "cancelled" : `[${error.code}] ${error.message}`;
+        return {
+          result: toolError(message),
+          tool: target,
+          source: tool.source,
+          ...(via ? { via } : {}),
+          errorType: error.code,
+        };
+      }
+      throw error;
+    }
+  }
+}

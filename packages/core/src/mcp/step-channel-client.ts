@@ -1,0 +1,169 @@
+/**
+ * The proxy's end of the step channel: connects with the one-time token, learns the values
+ * it must scrub, sends connector calls and gets their results, and streams records and
+ * spans. It is also the proxy's RecordSink when a channel is configured.
+ */
+import { createConnection, type Socket } from "node:net";
+import { AppError } from "../errors";
+import { ToolFailure, type JsonObject, type ToolResult } from "../tools";
+import type { RecordSink, SpanRecord, ToolCallRecord } from "./call-record";
+import { readLines, writeLine } from "./json-lines";
+import { hostMessage, STEP_CHANNEL_VERSION, type ProxyMessage } from "./step-channel-protocol";
+
+export type StepChannelOptions = { path: string; token: string; timeoutMs?: number };
+
+type Pending = { resolve: (r: ToolResult) => void; reject: (e: Error) => void };
+
+export class StepChannelClient implements RecordSink {
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private closed = false;
+  private readonly closeListeners: ((reason: string) => void)[] = [];
+
+  private constructor(
+    private readonly socket: Socket,
+    readonly secrets: readonly string[],
+  ) {}
+
+  /** Connects and completes hello/welcome; throws SYSTEM.MCP_PROXY.CHANNEL on any failure. */
+  static connect(options: StepChannelOptions): Promise<StepChannelClient> {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    return new Promise((resolve, reject) => {
+      const socket = createConnection({ path: options.path });
+      let client: StepChannelClient | undefined;
+      const fail = (message: string) => {
+        clearTimeout(timer);
+        socket.destroy();
+        if (client) client.shutdown(message);
+        else reject(new AppError("SYSTEM.MCP_PROXY.CHANNEL", `step channel: ${message}`));
+      };
+      const timer = setTimeout(() => fail(`no welcome within ${timeoutMs} ms`), timeoutMs);
+      socket.once("connect", () => {
+        writeLine(socket, {
+          type: "hello",
+          v: STEP_CHANNEL_VERSION,
+          token: options.token,
+          pid: process.pid,
+        } satisfies ProxyMessage);
+      });
+      socket.on("error", (error) => fail(error.message));
+      socket.on("close", () => fail("closed by the worker"));
+      readLines(
+        socket,
+        (raw) => {
+          const parsed = hostMessage.safeParse(raw);
+          if (!parsed.success)
+            return fail("the worker sent a message this proxy does not understand");
+          const message = parsed.data;
+          switch (message.type) {
+            case "welcome":
+              if (client) return;
+              if (message.v !== STEP_CHANNEL_VERSION)
+                return fail(`protocol version ${message.v} is not ${STEP_CHANNEL_VERSION}`);
+              clearTimeout(timer);
+              client = new StepChannelClient(socket, message.secrets);
+              resolve(client);
+              return;
+            case "reject":
+              return fail(`refused: ${message.message}`);
+            case "result":
+              client?.settle(message.id, (p) => p.resolve(message.result as ToolResult));
+              return;
+            case "error":
+              client?.settle(message.id, (p) =>
+                p.reject(new ToolFailure(message.code, message.message)),
+              );
+              return;
+          }
+        },
+        (error) => fail(error.message),
+      );
+    });
+  }
+
+  private settle(id: number, fn: (p: Pending) => void): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    fn(p);
+  }
+
+  private shutdown(reason: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.pending.values())
+      p.reject(new ToolFailure("SYSTEM.MCP_PROXY.CHANNEL", `the step channel closed: ${reason}`));
+    this.pending.clear();
+    for (const listener of this.closeListeners) listener(reason);
+  }
+
+  onClose(listener: (reason: string) => void): void {
+    this.closeListeners.push(listener);
+  }
+
+  private send(message: ProxyMessage): void {
+    writeLine(this.socket, message);
+  }
+
+  ready(tools: string[]): void {
+    this.send({ type: "ready", tools });
+  }
+
+  fatal(code: string, message: string): void {
+    this.send({ type: "fatal", code, message });
+  }
+
+  call(
+    tool: string,
+    args: JsonObject,
+    signal: AbortSignal,
+    trace?: { traceId: string; spanId: string },
+  ): Promise<ToolResult> {
+    if (this.closed)
+      return Promise.reject(
+        new ToolFailure("SYSTEM.MCP_PROXY.CHANNEL", "the step channel is closed"),
+      );
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const onAbort = () => {
+        this.send({ type: "cancel", id });
+        this.settle(id, (p) => p.reject(new ToolFailure("cancelled", "cancelled")));
+      };
+      this.pending.set(id, {
+        resolve: (r) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(r);
+        },
+        reject: (e) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(e);
+        },
+      });
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.send({
+        type: "call",
+        id,
+        tool,
+        arguments: args,
+        ...(trace ? { trace_id: trace.traceId, span_id: trace.spanId } : {}),
+      });
+    });
+  }
+
+  record(record: ToolCallRecord): void {
+    this.send({ type: "record", record });
+  }
+
+  span(span: SpanRecord): void {
+    this.send({ type: "span", span });
+  }
+
+  /** Flushes what was written and closes the socket. */
+  close(): Promise<void> {
+    if (this.socket.destroyed) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.socket.end(() => resolve());
+      setTimeout(resolve, 1000).unref();
+    });
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The step channel's wire format, version 1: JSON lines over a unix socket between the
+ * proxy (inside the step sandbox) and the worker. The proxy opens with `hello` and its
+ * one-time token; the worker answers `welcome` (with the values the proxy must scrub) or
+ * `reject`; the proxy then says `ready` or `fatal`. After that: `call`/`cancel` from the
+ * proxy and `result`/`error` back, and `record`/`span` pushed by the proxy as they happen.
+ */
+import { z } from "zod";
+
+export const STEP_CHANNEL_VERSION = 1;
+
+const id = z.number().int().nonnegative();
+const jsonObject = z.record(z.string(), z.unknown());
+
+export const proxyMessage = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("hello"),
+    v: z.number().int(),
+    token: z.string(),
+    pid: z.number().int().optional(),
+  }),
+  z.object({ type: z.literal("ready"), tools: z.array(z.string()) }),
+  z.object({ type: z.literal("fatal"), code: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal("call"),
+    id,
+    tool: z.string(),
+    arguments: jsonObject,
+    trace_id: z.string().optional(),
+    span_id: z.string().optional(),
+  }),
+  z.object({ type: z.literal("cancel"), id }),
+  z.object({ type: z.literal("record"), record: jsonObject }),
+  z.object({ type: z.literal("span"), span: jsonObject }),
+]);
+export type ProxyMessage = z.infer<typeof proxyMessage>;
+
+export const hostMessage = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("welcome"), v: z.number().int(), secrets: z.array(z.string()) }),
+  z.object({ type: z.literal("reject"), message: z.string() }),
+  z.object({ type: z.literal("result"), id, result: jsonObject }),
+  z.object({ type: z.literal("error"), id, code: z.string(), message: z.string() }),
+]);
+export type HostMessage = z.infer<typeof hostMessage>;

@@ -1,0 +1,24 @@
+/**
+ * W3C trace context without an OpenTelemetry SDK: parses the step's `traceparent` and
+ * makes span ids for each call, so the worker can export spans with the ids chosen here.
+ */
+import { randomBytes } from "node:crypto";
+
+export type TraceContext = { traceId: string; parentSpanId: string | undefined; sampled: boolean };
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+export const newTraceId = (): string => randomBytes(16).toString("hex");
+export const newSpanId = (): string => randomBytes(8).toString("hex");
+
+/** The parent context, or a fresh trace when `traceparent` is absent or invalid. */
+export const parseTraceparent = (header: string | undefined): TraceContext => {
+  const m = header ? TRACEPARENT.exec(header.trim().toLowerCase()) : null;
+  if (!m || m[1] === "ff" || /^0+$/.test(m[2]!) || /^0+$/.test(m[3]!)) {
+    return { traceId: newTraceId(), parentSpanId: undefined, sampled: true };
+  }
+  return { traceId: m[2]!, parentSpanId: m[3]!, sampled: (parseInt(m[4]!, 16) & 1) === 1 };
+};
+
+export const formatTraceparent = (traceId: string, spanId: string, sampled: boolean): string =>
+  `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`;

@@ -1,0 +1,25 @@
+export { BuiltinTools, BUILTIN_NAMES } from "./builtin-tools";
+export type { BuiltinName, BuiltinToolsDeps } from "./builtin-tools";
+export { CatalogTools } from "./catalog-tools";
+export type { CatalogEntry, ConnectorCaller } from "./catalog-tools";
+export { Confinement, PathRefused } from "./confine-path";
+export { sandboxShellRunner } from "./shell-runner";
+export type { ShellRequest, ShellResult, ShellRunner } from "./shell-runner";
+export {
+  connectorToolName,
+  MAX_TOOL_NAME_LENGTH,
+  sanitizeToolName,
+  toolNameFor,
+} from "./tool-names";
+export { toolError, ToolFailure, toolText } from "./tool-provider";
+export type {
+  JsonObject,
+  ToolCallContext,
+  ToolDescriptor,
+  ToolProvider,
+  ToolResult,
+} from "./tool-provider";
+export { capResult, DESCRIPTION_CAP, RESULT_TEXT_CAP, ToolRouter } from "./tool-router";
+export type { RoutedTool } from "./tool-router";
+export { CALL_TOOL, META_TOOLS, SEARCH_LIMIT_MAX, TOOL_SEARCH, ToolSearch } from "./tool-search";
+export type { SearchMatch } from "./tool-search";
