@@ -1,2 +1,27 @@
 export { runProcess } from "./run-process";
 export type { ProcessResult, RunProcessOptions } from "./run-process";
+export { runSandboxed } from "./run-sandboxed";
+export type { RunSandboxedOptions } from "./run-sandboxed";
+export { startSandboxed } from "./start-sandboxed";
+export type { SandboxProcess, StartOptions } from "./start-sandboxed";
+export { detectSandbox, describeHostRoot } from "./detect-sandbox";
+export type { DetectSandboxOptions, SandboxAttempt } from "./detect-sandbox";
+export { sweepLeftovers } from "./sweep-leftovers";
+export type { SweepOptions } from "./sweep-leftovers";
+export { createUidPool } from "./uid-pool";
+export type { UidPool } from "./uid-pool";
+export { chownTree } from "./chown-tree";
+export { makeStepFolders } from "./make-step-folders";
+export type { StepFolders } from "./make-step-folders";
+export { buildLaunch, OWNER_TAG, SANDBOX_TAG } from "./build-launch";
+export { DEFAULT_LIMITS, DEFAULT_TOOLS, SANDBOX_LEVELS, SANDBOX_PATHS } from "./sandbox-types";
+export type {
+  SandboxBind,
+  SandboxExit,
+  SandboxHost,
+  SandboxLevel,
+  SandboxLimits,
+  SandboxResult,
+  SandboxSpec,
+  SandboxTools,
+} from "./sandbox-types";

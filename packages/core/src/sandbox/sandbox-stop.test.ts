@@ -1,0 +1,196 @@
+/**
+ * Stopping and leftovers: timeouts, cancellation, the SIGTERM-then-SIGKILL escalation,
+ * detached children, fork bombs and a worker SIGKILLed mid-step. Every case ends by
+ * scanning /proc for the step's tag and finding nothing.
+ */
+import { spawn } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runSandboxed } from "./run-sandboxed";
+import type { SandboxHost } from "./sandbox-types";
+import { startSandboxed } from "./start-sandboxed";
+import { sweepLeftovers } from "./sweep-leftovers";
+import {
+  detectForTest,
+  isRoot,
+  makeStepDirs,
+  newOwnerId,
+  ownedBy,
+  removeStepDirs,
+  sh,
+  spec,
+  waitNoneLeft,
+  withOwner,
+  type StepDirs,
+} from "./testing/kit";
+
+const UID = 61200;
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const REPO_ROOT = path.resolve(HERE, "../../../..");
+
+let base: SandboxHost;
+let dirs: StepDirs;
+beforeAll(async () => {
+  base = await detectForTest(UID);
+  dirs = await makeStepDirs();
+});
+afterAll(() => removeStepDirs(dirs));
+
+// A classic fork bomb, started in one fork so the step's own shell never has to fork
+// again; that shell then spins for 2 s on builtins and reports.
+const BOMB =
+  "bomb() { bomb | bomb & }; (bomb) & SECONDS=0; while [ $SECONDS -lt 2 ]; do :; done; echo host still answers";
+
+describe("stopping a sandboxed step", () => {
+  it("stops a never-ending command at its timeout and leaves nothing", async () => {
+    const host = withOwner(base);
+    const r = await runSandboxed(host, spec(dirs, UID, sh("sleep 1000")), { timeoutMs: 1000 });
+    expect(r.timedOut).toBe(true);
+    expect(r.exitCode).not.toBe(0);
+    expect(r.durationMs).toBeGreaterThanOrEqual(900);
+    expect(r.durationMs).toBeLessThan(6000);
+    expect(ownedBy(host.ownerId)).toEqual([]);
+  });
+
+  it("sends SIGTERM first, so a step can clean up", async () => {
+    const host = withOwner(base);
+    const script = "trap 'echo got-term; exit 7' TERM; echo up; sleep 1000 & wait";
+    const r = await runSandboxed(host, spec(dirs, UID, sh(script), { killGraceMs: 10_000 }), {
+      timeoutMs: 1000,
+    });
+    expect(r.stdout).toContain("got-term");
+    expect(r.exitCode).toBe(7);
+    expect(r.durationMs).toBeLessThan(8000);
+    expect(ownedBy(host.ownerId)).toEqual([]);
+  });
+
+  it("SIGKILLs a step that ignores SIGTERM 5 s later", async () => {
+    const host = withOwner(base);
+    const script = "trap '' TERM; echo up; while :; do sleep 1; done";
+    const r = await runSandboxed(host, spec(dirs, UID, sh(script), { killGraceMs: undefined }), {
+      timeoutMs: 500,
+    });
+    expect(r.timedOut).toBe(true);
+    expect(r.durationMs).toBeGreaterThanOrEqual(5000);
+    expect(r.durationMs).toBeLessThan(12_000);
+    expect(ownedBy(host.ownerId)).toEqual([]);
+  });
+
+  it("stops when cancelled through its AbortSignal", async () => {
+    const host = withOwner(base);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 500);
+    const r = await runSandboxed(host, spec(dirs, UID, sh("sleep 1000")), {
+      signal: controller.signal,
+    });
+    expect(r.cancelled).toBe(true);
+    expect(r.durationMs).toBeLessThan(6000);
+    expect(ownedBy(host.ownerId)).toEqual([]);
+  });
+
+  it("kills a child that detached with setsid and nohup when the step ends", async () => {
+    const host = withOwner(base);
+    const r = await runSandboxed(
+      host,
+      spec(
+        dirs,
+        UID,
+        sh(
+          "setsid nohup sleep 1000 >/dev/null 2>&1 & nohup sh -c 'sleep 1000' >/dev/null 2>&1 & echo left",
+        ),
+      ),
+      { timeoutMs: 20_000 },
+    );
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toContain("left");
+    expect(await waitNoneLeft(host.ownerId, 2000)).toEqual([]);
+  });
+
+  // The process limit counts the step uid's processes: only meaningful with a uid of its own.
+  it.skipIf(!isRoot)(
+    "stops a fork bomb at the process limit, and nothing of it survives the step",
+    async () => {
+      const host = withOwner(base);
+      const limit = 64;
+      let peak = 0;
+      const sampler = setInterval(() => (peak = Math.max(peak, ownedBy(host.ownerId).length)), 100);
+      const r = await runSandboxed(
+        host,
+        spec(dirs, UID, ["/bin/bash", "-c", BOMB], { limits: { processes: limit } }),
+        { timeoutMs: 20_000 },
+      ).finally(() => clearInterval(sampler));
+      expect(r.stderr).toMatch(/fork: .*Resource temporarily unavailable/);
+      expect(r.stdout).toContain("host still answers");
+      // bwrap's own two processes plus the step's: never past the limit
+      expect(peak).toBeGreaterThan(0);
+      expect(peak).toBeLessThanOrEqual(limit + 2);
+      expect(await waitNoneLeft(host.ownerId, 3000)).toEqual([]);
+    },
+  );
+});
+
+const holdStep = (host: SandboxHost) => {
+  const script = "setsid nohup sleep 300 >/dev/null 2>&1 & echo ready; sleep 300";
+  const arg = JSON.stringify({ host, spec: spec(dirs, UID, sh(script)) });
+  const driver = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(HERE, "testing/hold-step.ts"), arg],
+    {
+      cwd: REPO_ROOT,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const ready = new Promise<void>((resolve, reject) => {
+    let out = "";
+    driver.stdout.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.includes("ready")) resolve();
+    });
+    driver.once("exit", (code) => reject(new Error(`driver exited early (${code})`)));
+  });
+  return { driver, ready };
+};
+
+describe("a worker SIGKILLed mid-step", () => {
+  it("leaves no process behind at a confined level (checked by scanning /proc for the tag)", async () => {
+    const host = withOwner(base);
+    const { driver, ready } = holdStep(host);
+    await ready;
+    expect(ownedBy(host.ownerId).length).toBeGreaterThanOrEqual(3);
+    driver.kill("SIGKILL");
+    expect(await waitNoneLeft(host.ownerId, 5000)).toEqual([]);
+  });
+
+  it("at level none, leaves a detached child that sweepLeftovers then kills", async () => {
+    const host: SandboxHost = { ...withOwner(base), level: "none" };
+    const { driver, ready } = holdStep(host);
+    await ready;
+    driver.kill("SIGKILL");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const left = ownedBy(host.ownerId);
+    expect(left.length).toBeGreaterThanOrEqual(1);
+    const { killed } = await sweepLeftovers(host.ownerId);
+    expect(killed).toEqual(expect.arrayContaining(left));
+    expect(await waitNoneLeft(host.ownerId, 2000)).toEqual([]);
+  });
+
+  it("sweepLeftovers touches nothing of another owner", async () => {
+    const host = withOwner(base);
+    const proc = await startSandboxed(host, spec(dirs, UID, ["/bin/sleep", "1000"]));
+    try {
+      let mine = ownedBy(host.ownerId);
+      for (let i = 0; i < 100 && mine.length < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        mine = ownedBy(host.ownerId);
+      }
+      expect(mine.length).toBeGreaterThanOrEqual(3);
+      const { killed } = await sweepLeftovers(newOwnerId());
+      expect(killed).toEqual([]);
+      expect(ownedBy(host.ownerId)).toEqual(expect.arrayContaining(mine));
+    } finally {
+      await proc.stop();
+    }
+    expect(ownedBy(host.ownerId)).toEqual([]);
+  });
+});

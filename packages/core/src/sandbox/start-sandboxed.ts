@@ -1,0 +1,190 @@
+/**
+ * Starts one step process inside the sandbox and hands back its stdio, a `stop()` that
+ * follows the product's escalation (end stdin, SIGTERM every process of the sandbox,
+ * SIGKILL after the grace period) and a promise of its exit. When that promise settles,
+ * every process the step made is gone. Servers that speak over stdio (the MCP proxy,
+ * agent CLIs) use this directly; `runSandboxed` builds on it.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import type { Readable, Writable } from "node:stream";
+import { AppError } from "../errors";
+import { buildLaunch, FD, SANDBOX_TAG } from "./build-launch";
+import { prepareStepDirs } from "./prepare-step-dirs";
+import { killTagged, pidNamespaceOf, pidsInNamespace, signalPid } from "./proc-scan";
+import type { SandboxExit, SandboxHost, SandboxLevel, SandboxSpec } from "./sandbox-types";
+
+export type StartOptions = { signal?: AbortSignal; timeoutMs?: number };
+
+export type SandboxProcess = {
+  level: SandboxLevel;
+  sandboxId: string;
+  /** Host pid of the launcher (the sandbox's outermost process). */
+  pid: number;
+  /** The private folders and working folder as the step sees them. */
+  paths: { workspace: string; home: string; tmp: string; cwd: string };
+  stdin: Writable;
+  stdout: Readable;
+  stderr: Readable;
+  /** Stops the sandbox (idempotent); resolves once nothing of it is left. */
+  stop: () => Promise<SandboxExit>;
+  /** Settles when the step is gone. Consume stdout and stderr, or it waits 2 s for them. */
+  exited: Promise<SandboxExit>;
+};
+
+const DEFAULT_GRACE_MS = 5000;
+const CLOSE_WAIT_MS = 2000;
+
+export const startSandboxed = async (
+  host: SandboxHost,
+  spec: SandboxSpec,
+  options: StartOptions = {},
+): Promise<SandboxProcess> => {
+  const sandboxId = randomBytes(12).toString("hex");
+  const self = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+  const launch = buildLaunch(host, spec, sandboxId, self);
+  if (host.level !== "none") await prepareStepDirs(host, spec);
+  const grace = spec.killGraceMs ?? DEFAULT_GRACE_MS;
+  const started = performance.now();
+
+  const confined = launch.files !== undefined;
+  const child = spawn(launch.file, launch.args, {
+    cwd: launch.cwd,
+    env: launch.env,
+    detached: true,
+    shell: false,
+    stdio: confined
+      ? ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe"]
+      : ["pipe", "pipe", "pipe"],
+  });
+  const { stdin, stdout, stderr } = child;
+  stdin.on("error", () => undefined);
+  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+
+  let nsInit: number | undefined;
+  let namespace: string | undefined;
+  let markStarted: () => void = () => undefined;
+  const sandboxStarted = new Promise<void>((resolve) => (markStarted = resolve));
+  let gone = false;
+  child.once("exit", () => {
+    gone = true;
+    markStarted();
+  });
+  if (!launch.files) markStarted();
+  if (launch.files) {
+    const stdio = child.stdio as unknown as Array<(Writable & Readable) | null>;
+    const status = stdio[FD.status];
+    stdio[FD.passwd]?.on("error", () => undefined).end(launch.files.passwd);
+    stdio[FD.group]?.on("error", () => undefined).end(launch.files.group);
+    stdio[FD.args]?.on("error", () => undefined).end(launch.files.args);
+    let buffered = "";
+    status?.on("error", () => undefined);
+    status?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      const m = /"child-pid"\s*:\s*(\d+)/.exec(buffered);
+      if (m && nsInit === undefined) {
+        nsInit = Number(m[1]);
+        namespace = pidNamespaceOf(nsInit);
+        markStarted();
+      }
+    });
+  }
+
+  let timedOut = false;
+  let cancelled = false;
+  let stopping = false;
+  let killTimer: NodeJS.Timeout | undefined;
+
+  const killAll = (signal: NodeJS.Signals) => {
+    if (child.pid === undefined || gone) return;
+    if (namespace !== undefined && nsInit !== undefined && signal !== "SIGKILL") {
+      // Every process of the step, but not bwrap itself: its death would SIGKILL them all at once.
+      for (const pid of pidsInNamespace(namespace)) if (pid !== nsInit) signalPid(pid, signal);
+      return;
+    }
+    if (nsInit !== undefined) signalPid(nsInit, "SIGKILL");
+    signalPid(-child.pid, signal);
+  };
+
+  const requestStop = () => {
+    if (stopping) return;
+    stopping = true;
+    stdin.end();
+    killAll("SIGTERM");
+    killTimer = setTimeout(() => killAll("SIGKILL"), grace);
+  };
+
+  const timer =
+    options.timeoutMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          timedOut = true;
+          requestStop();
+        }, options.timeoutMs);
+  const onAbort = () => {
+    cancelled = true;
+    requestStop();
+  };
+
+  const exited = new Promise<SandboxExit>((resolve, reject) => {
+    child.once("error", (error) => {
+      if (timer) clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      reject(
+        new AppError("SYSTEM.SANDBOX_UNAVAILABLE", `cannot start the sandbox: ${error.message}`, {
+          cause: error,
+        }),
+      );
+    });
+    child.once("exit", (exitCode, signal) => {
+      if (timer) clearTimeout(timer);
+      if (killTimer) clearTimeout(killTimer);
+      options.signal?.removeEventListener("abort", onAbort);
+      const durationMs = Math.round(performance.now() - started);
+      // Whatever the step left goes with it: its group, then anything still carrying its tag.
+      if (child.pid !== undefined) signalPid(-child.pid, "SIGKILL");
+      const finish = () =>
+        resolve({
+          level: host.level,
+          warnings: host.warnings,
+          exitCode,
+          signal,
+          timedOut,
+          cancelled,
+          durationMs,
+        });
+      void killTagged(SANDBOX_TAG, sandboxId).then(async () => {
+        let giveUp: NodeJS.Timeout | undefined;
+        const late = new Promise<void>((done) => {
+          giveUp = setTimeout(() => {
+            for (const stream of child.stdio) stream?.destroy();
+            done();
+          }, CLOSE_WAIT_MS);
+        });
+        await Promise.race([closed, late]);
+        clearTimeout(giveUp);
+        finish();
+      });
+    });
+  });
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener("abort", onAbort, { once: true });
+
+  if (child.pid === undefined) await exited;
+  // bwrap reports its namespace's init once it exists: from then on a stop reaches every process.
+  await sandboxStarted;
+  return {
+    level: host.level,
+    sandboxId,
+    pid: child.pid ?? -1,
+    paths: launch.paths,
+    stdin,
+    stdout,
+    stderr,
+    stop: () => {
+      requestStop();
+      return exited;
+    },
+    exited,
+  };
+};
