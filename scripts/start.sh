@@ -31,7 +31,6 @@ cleanup() {
 }
 trap cleanup INT TERM EXIT
 
-mkdir -p "$SWITCHYARD_WORKSPACES_DIR"
 node --import tsx apps/worker/src/main.ts &
 pids+=($!)
 (cd apps/web && exec node ../../node_modules/next/dist/bin/next start -p "$WEB_PORT" -H 127.0.0.1) &

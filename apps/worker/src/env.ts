@@ -31,7 +31,10 @@ export const workerEnvSchema = z.object({
   REDIS_URL: redisUrl,
   SWITCHYARD_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default("switchyard"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
-  SWITCHYARD_WORKSPACES_DIR: z.string().min(1).default(".data/workspaces"),
+  SWITCHYARD_WORKSPACES_DIR: z.string().default(""),
+  SWITCHYARD_SANDBOX: z.enum(["auto", "strict", "namespaces", "none"]).default("auto"),
+  SWITCHYARD_STEP_UID_BASE: z.coerce.number().int().min(1000).max(2 ** 31 - 1).default(60000),
+  SWITCHYARD_WORKER_ID: z.string().regex(/^([A-Za-z0-9._-]{1,64})?$/, "letters, digits, . _ - only").default(""),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   SWITCHYARD_MASTER_KEY: z

@@ -10,6 +10,7 @@ import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
 import { executeRun } from "./execute-run";
 import { startHeartbeat } from "./heartbeat";
+import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
 
@@ -26,7 +27,8 @@ const env = (() => {
   }
 })();
 
-const workerId = `${hostname()}:${process.pid}`;
+const ownerId = env.SWITCHYARD_WORKER_ID || hostname();
+const workerId = `${ownerId}:${process.pid}`;
 const log = createLogger(env.LOG_LEVEL, { service: "worker", workerId });
 const telemetry = await startTelemetry(env.OTEL_EXPORTER_OTLP_ENDPOINT, "switchyard-worker");
 
@@ -47,13 +49,18 @@ try {
   fatal(`REDIS_URL: cannot connect to ${where.hostname}:${where.port || 6379} (${(e as Error).message})`);
 }
 
+const confinement = await bootConfinement(env, ownerId, log).catch((e: unknown) =>
+  fatal(e instanceof Error ? e.message : String(e)),
+);
+log.info("sandbox ready", { sandboxLevel: confinement.sandbox.level, workspaces: confinement.workspacesDir });
+
 const worker = new Worker(
   RUN_QUEUE,
   async (job, _token, signal) => {
     const data = runJobSchema.safeParse(job.data);
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
     const status = await executeRun(
-      { db, log, workerId, workspacesDir: env.SWITCHYARD_WORKSPACES_DIR },
+      { db, log, workerId, workspacesDir: confinement.workspacesDir },
       data.data,
       signal ?? new AbortController().signal,
     );
@@ -72,7 +79,7 @@ subscriber.on("message", (_channel: string, runId: string) => {
 });
 const heartbeat = startHeartbeat(connection, env.SWITCHYARD_QUEUE_PREFIX, {
   workerId,
-  sandboxLevel: "none",
+  sandboxLevel: confinement.sandbox.level,
   concurrency: env.WORKER_CONCURRENCY,
 });
 await heartbeat.first;

@@ -1,0 +1,58 @@
+/**
+ * Readies step confinement at worker boot: the workspaces root (absolute, traversable so
+ * step uids can reach their run folders, not listable), the step-uid pool, a sweep of
+ * whatever a previous worker with this owner id left running, and the self-test that
+ * decides the sandbox level every step of this worker runs at.
+ */
+import { access, chmod, mkdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { AppError } from "@switchyard/core/errors";
+import { createUidPool, detectSandbox, sweepLeftovers, type SandboxHost, type UidPool } from "@switchyard/core/sandbox";
+import type { WorkerEnv } from "./env";
+import type { Logger } from "./logger";
+
+export type StepConfinement = { sandbox: SandboxHost; uids: UidPool | undefined; workspacesDir: string };
+
+/** Every ancestor must be enterable by other users, or bwrap cannot resolve binds as the step uid. */
+const checkTraversable = async (dir: string) => {
+  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+    const s = await stat(d);
+    if ((s.mode & 0o001) === 0) {
+      throw new AppError(
+        "SYSTEM.SANDBOX_UNAVAILABLE",
+        `SWITCHYARD_WORKSPACES_DIR: ${dir} is below ${d}, which step users cannot enter (mode ${(s.mode & 0o777).toString(8)}); choose a folder outside it (e.g. /var/lib/switchyard/workspaces)`,
+      );
+    }
+    if (d === path.dirname(d)) return;
+  }
+};
+
+export const bootConfinement = async (env: WorkerEnv, ownerId: string, log: Logger): Promise<StepConfinement> => {
+  const workspacesDir = path.resolve(
+    env.SWITCHYARD_WORKSPACES_DIR || (process.getuid?.() === 0 ? "/var/lib/switchyard/workspaces" : ".data/workspaces"),
+  );
+  await mkdir(workspacesDir, { recursive: true, mode: 0o711 });
+  await chmod(workspacesDir, 0o711);
+  await access(workspacesDir);
+  const root = process.getuid?.() === 0;
+  const strictPossible = root && env.SWITCHYARD_SANDBOX !== "namespaces" && env.SWITCHYARD_SANDBOX !== "none";
+  if (strictPossible) await checkTraversable(workspacesDir);
+
+  const uids = root ? createUidPool(env.SWITCHYARD_STEP_UID_BASE, env.WORKER_CONCURRENCY) : undefined;
+  const swept = await sweepLeftovers(ownerId, { uids: uids ? [...uids.uids] : undefined });
+  if (swept.killed.length > 0) {
+    log.warn("killed processes left by a previous worker", { ownerId, killed: swept.killed.length });
+  }
+
+  const sandbox = await detectSandbox({
+    mode: env.SWITCHYARD_SANDBOX,
+    ownerId,
+    scratchDir: workspacesDir,
+    probeUid: uids?.uids[0],
+  });
+  for (const warning of sandbox.warnings) log.warn(warning, { sandboxLevel: sandbox.level });
+  if (sandbox.level === "none") {
+    log.warn("SANDBOX DISABLED: steps run unconfined with the worker's privileges (SWITCHYARD_SANDBOX=none); development only");
+  }
+  return { sandbox, uids: sandbox.level === "strict" ? uids : undefined, workspacesDir };
+};
