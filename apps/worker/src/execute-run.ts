@@ -6,7 +6,7 @@ import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
 import { runProcess } from "@switchyard/core/sandbox";
-import { parseWorkflow, runWorkflow, type StepState } from "@switchyard/core/workflow";
+import { parseWorkflow, runWorkflow, type ProcessRequest } from "@switchyard/core/workflow";
 import { finishRun, finishStepRun, getRun, loadBundle, markRunRunning, startStepRun, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 
@@ -54,15 +54,17 @@ export const executeRun = async (deps: ExecuteRunDeps, job: { runId: string; tea
     }
     await Promise.all([workspace, home, tmp].map((d) => mkdir(d, { recursive: true, mode: 0o700 })));
 
-    const executeStep = async (state: StepState, stepSignal: AbortSignal) => {
+    const runStepProcess = async (request: ProcessRequest) => {
+      const state = { name: request.stateName, timeoutMs: request.timeoutMs };
       const step = await startStepRun(db, { teamId, runId, stateName: state.name, stepType: "step", sandboxLevel: "none" });
       log.info("step started", { runId, step: state.name });
       const result = await runProcess({
-        argv: ["/bin/sh", "-c", state.command],
+        argv: request.argv,
         cwd: workspace,
-        env: { ...STEP_ENV_BASE, HOME: home, TMPDIR: tmp, SWITCHYARD_RUN_ID: runId },
+        env: { ...request.env, ...STEP_ENV_BASE, HOME: home, TMPDIR: tmp, SWITCHYARD_RUN_ID: runId },
+        stdin: request.stdin,
         timeoutMs: state.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
-        signal: stepSignal,
+        signal: request.signal,
         outputCap: OUTPUT_CAP,
       });
       const ok = result.exitCode === 0 && !result.timedOut && !result.cancelled;
@@ -81,11 +83,13 @@ export const executeRun = async (deps: ExecuteRunDeps, job: { runId: string; tea
               : `exited with code ${result.exitCode ?? result.signal}`,
       });
       log.info("step finished", { runId, step: state.name, exitCode: result.exitCode, ms: result.durationMs });
-      return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut };
+      return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut, cancelled: result.cancelled };
     };
 
-    const outcome = await runWorkflow(parsed.workflow, { executeStep, signal });
-    await finishRun(db, teamId, runId, outcome);
+    const entryDir = path.posix.dirname(bundle.version.entryPath);
+    const files = { read: (p: string) => bundle.files[path.posix.normalize(path.posix.join(entryDir, p))] };
+    const outcome = await runWorkflow(parsed.workflow, { runProcess: runStepProcess, signal, runId, files });
+    await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
     log.info("run finished", { runId, status: outcome.status });
     return outcome.status;
   } catch (error) {

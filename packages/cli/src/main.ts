@@ -3,10 +3,31 @@
  * errors to AWF's exit codes (USER 1, WORKFLOW 2, EXECUTION 3, SYSTEM 4).
  */
 import { AppError } from "@switchyard/core/errors";
+import { runMcpServe } from "./mcp-serve-command";
+import { runRun } from "./run-command";
+import { runValidate, type Io } from "./validate-command";
 
 type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
-const commands: Record<string, Command> = {};
+const io: Io = {
+  out: (text) => void process.stdout.write(text),
+  err: (text) => void process.stderr.write(text),
+};
+
+const commands: Record<string, Command> = {
+  validate: {
+    summary: "check workflow files: validate [--json] [--catalog file.json] <file>...",
+    run: (argv) => runValidate(argv, io),
+  },
+  run: {
+    summary: "run a workflow locally: run <file> [--input key=value]...",
+    run: (argv) => runRun(argv, io, process.env),
+  },
+  "mcp-serve": {
+    summary: "serve a step's tools over stdio MCP: mcp-serve --config <file>",
+    run: (argv) => runMcpServe(argv),
+  },
+};
 
 const usage = () =>
   [

@@ -1,5 +1,18 @@
-export { parseWorkflow } from "./parse-workflow";
-export type { ParseResult } from "./parse-workflow";
+/**
+ * The public surface of `@switchyard/core/workflow`: parsing and validation, the run
+ * engine and its ports, and the expression and template helpers the editor reuses.
+ */
+export { parseWorkflow, DEFAULT_LIMITS } from "./parse-workflow";
+export type { ParseResult, ParseLimits } from "./parse-workflow";
 export { runWorkflow } from "./run-workflow";
-export type { RunOutcome, RunWorkflowDeps, StepOutcome } from "./run-workflow";
-export type { State, StepState, TerminalState, Workflow } from "./workflow-types";
+export { freshCheckpoint } from "./fresh-checkpoint";
+export { realClock } from "./real-clock";
+export { parseExpression } from "./expression";
+export { evaluate, truthy, toText } from "./evaluate-expression";
+export { parseTemplate, renderTemplate, renderShell } from "./template";
+export type * from "./engine-ports";
+export type * from "./workflow-types";
+export { validateWorkflow } from "./validate-workflow";
+export type { ConnectorCatalog, ConnectorVerdict, ValidatePorts } from "./validate-workflow";
+export { resolveInputs } from "./resolve-inputs";
+export type { InputCheckPorts, ResolvedInputs } from "./resolve-inputs";

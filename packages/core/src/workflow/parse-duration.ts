@@ -5,7 +5,8 @@
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 
 export const parseDuration = (value: unknown): number | undefined => {
-  if (typeof value === "number") return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
+  if (typeof value === "number")
+    return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
   if (typeof value !== "string") return undefined;
   const text = value.trim();
   if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;

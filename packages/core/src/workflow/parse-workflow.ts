@@ -1,141 +1,142 @@
 /**
- * Reads workflow YAML into the engine's shape, collecting every problem with its code,
- * YAML path, line and column rather than stopping at the first.
+ * Reads workflow YAML into the engine's shape, collecting every problem (code, YAML path,
+ * line, column, suggestion) rather than stopping at the first. Safe on hostile input: the
+ * source size, alias expansion and nesting depth are bounded before anything is read.
  */
-import { LineCounter, parseDocument, isMap, isScalar, type Node, type YAMLMap } from "yaml";
+import {
+  LineCounter,
+  isAlias,
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  parseDocument,
+  type Node,
+} from "yaml";
 import { AppError } from "../errors/app-error";
-import type { State, Workflow } from "./workflow-types";
+import { checkStructure } from "./check-structure";
+import { readWorkflow } from "./read-workflow";
+import type { Workflow } from "./workflow-types";
+import { YamlReader, type Diagnostics } from "./yaml-reader";
 
-export type ParseResult = { workflow?: Workflow; errors: AppError[] };
+export type ParseResult = { workflow?: Workflow; errors: AppError[]; warnings: AppError[] };
+export type ParseLimits = { maxBytes: number; maxAliases: number; maxDepth: number };
 
-const MAX_SOURCE_BYTES = 1024 * 1024;
+export const DEFAULT_LIMITS: ParseLimits = { maxBytes: 1024 * 1024, maxAliases: 100, maxDepth: 64 };
 
-export const parseWorkflow = (source: string, file = "workflow.yaml"): ParseResult => {
-  const errors: AppError[] = [];
-  if (Buffer.byteLength(source) > MAX_SOURCE_BYTES) {
+const limitError = (file: string, message: string, line?: number, column?: number) =>
+  new AppError("WORKFLOW.PARSE.LIMIT_EXCEEDED", message, {
+    location: { file, path: "$", line, column },
+  });
+
+/** Depth of the node tree and alias count, iteratively so a deep file cannot blow the stack. */
+const measure = (
+  root: unknown,
+  maxDepth: number,
+): { depth: number; aliases: number; deepest?: Node } => {
+  let depth = 0;
+  let aliases = 0;
+  let deepest: Node | undefined;
+  const stack: { node: unknown; d: number }[] = [{ node: root, d: 1 }];
+  while (stack.length > 0) {
+    const { node, d } = stack.pop()!;
+    if (d > depth) {
+      depth = d;
+      deepest = node as Node;
+    }
+    if (depth > maxDepth) break;
+    if (isAlias(node)) aliases++;
+    else if (isMap(node) || isSeq(node))
+      for (const item of node.items) stack.push({ node: item, d: d + 1 });
+    else if (isPair(node)) {
+      stack.push({ node: node.key, d });
+      stack.push({ node: node.value, d });
+    }
+  }
+  return { depth, aliases, deepest };
+};
+
+export const parseWorkflow = (
+  source: string,
+  file = "workflow.yaml",
+  limits: ParseLimits = DEFAULT_LIMITS,
+): ParseResult => {
+  // No Buffer here: the parser also runs in the browser editor.
+  if (
+    source.length > limits.maxBytes ||
+    new TextEncoder().encode(source).length > limits.maxBytes
+  ) {
     return {
-      errors: [
-        new AppError("USER.INPUT_VALIDATION_FAILED", `${file} is larger than 1 MiB`, {
-          location: { file },
-        }),
-      ],
+      errors: [limitError(file, `${file} is larger than ${limits.maxBytes} bytes`)],
+      warnings: [],
     };
   }
   const lineCounter = new LineCounter();
-  const doc = parseDocument(source, { lineCounter, uniqueKeys: true });
-  const at = (node: Node | null | undefined, path: string) => {
-    const offset = node?.range?.[0];
-    const pos = offset === undefined ? undefined : lineCounter.linePos(offset);
-    return { file, path, line: pos?.line, column: pos?.col };
-  };
-  const fail = (code: string, message: string, node: Node | null | undefined, path: string) => {
-    const location = at(node, path);
-    const where = location.line ? `${file}:${location.line}:${location.column}` : file;
-    errors.push(new AppError(code, `${where} ${path}: ${message}`, { location }));
-  };
-
+  const doc = parseDocument(source, {
+    lineCounter,
+    uniqueKeys: true,
+    prettyErrors: false,
+    strict: true,
+  });
+  const diag: Diagnostics = { file, errors: [], warnings: [], lineCounter, doc };
   for (const e of doc.errors) {
     const pos = lineCounter.linePos(e.pos[0]);
-    errors.push(
-      new AppError("WORKFLOW.PARSE_ERROR", `${file}:${pos.line}:${pos.col} ${e.message}`, {
-        location: { file, line: pos.line, column: pos.col },
+    const code =
+      e.code === "DUPLICATE_KEY" ? "WORKFLOW.PARSE.DUPLICATE_KEY" : "WORKFLOW.PARSE.YAML_SYNTAX";
+    const message = e.message.split("\n")[0] ?? e.message;
+    diag.errors.push(
+      new AppError(code, message, {
+        location: { file, path: "$", line: pos.line, column: pos.col },
       }),
     );
   }
-  if (errors.length > 0) return { errors };
+  if (diag.errors.length > 0) return { errors: diag.errors, warnings: [] };
 
+  const { depth, aliases, deepest } = measure(doc.contents, limits.maxDepth);
+  if (depth > limits.maxDepth) {
+    const pos = deepest?.range ? lineCounter.linePos(deepest.range[0]) : undefined;
+    return {
+      errors: [
+        limitError(file, `nesting deeper than ${limits.maxDepth} levels`, pos?.line, pos?.col),
+      ],
+      warnings: [],
+    };
+  }
+  if (aliases > 0) {
+    try {
+      doc.toJS({ maxAliasCount: limits.maxAliases });
+    } catch {
+      return {
+        errors: [limitError(file, `aliases expand beyond ${limits.maxAliases} nodes`)],
+        warnings: [],
+      };
+    }
+  }
   const root = doc.contents;
   if (!isMap(root)) {
-    fail("WORKFLOW.VALIDATION_FAILED", "a workflow must be a mapping", root, "$");
-    return { errors };
+    const message =
+      isScalar(root) || root === null
+        ? "a workflow must be a mapping with name and states"
+        : "a workflow must be a mapping";
+    diag.errors.push(
+      new AppError("WORKFLOW.VALIDATION.INVALID_VALUE", `$: ${message}`, {
+        location: { file, path: "$", line: 1, column: 1 },
+      }),
+    );
+    return { errors: diag.errors, warnings: [] };
   }
-  const str = (map: YAMLMap, key: string): string | undefined => {
-    const v = map.get(key, true);
-    if (!isScalar(v)) return undefined;
-    const value: unknown = v.value;
-    return typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : undefined;
-  };
-  const name = str(root, "name");
-  if (!name) fail("WORKFLOW.VALIDATION_FAILED", "`name` is required", root, "name");
-
-  const statesNode = root.get("states", true);
-  if (!isMap(statesNode)) {
-    fail("WORKFLOW.VALIDATION_FAILED", "`states` must be a mapping", statesNode ?? root, "states");
-    return { errors };
-  }
-  const initial = str(statesNode, "initial");
-  if (!initial) fail("WORKFLOW.VALIDATION_FAILED", "`states.initial` is required", statesNode, "states.initial");
-
-  const states = new Map<string, State>();
-  for (const pair of statesNode.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : "";
-    if (key === "initial") continue;
-    const path = `states.${key}`;
-    const node = pair.value;
-    if (!isMap(node)) {
-      fail("WORKFLOW.VALIDATION_FAILED", "a state must be a mapping", node as Node, path);
-      continue;
-    }
-    const type = str(node, "type");
-    if (type === "step") {
-      const command = str(node, "command");
-      if (!command) fail("WORKFLOW.VALIDATION_FAILED", "a step needs `command`", node, `${path}.command`);
-      const timeout = str(node, "timeout");
-      states.set(key, {
-        kind: "step",
-        name: key,
-        command: command ?? "",
-        onSuccess: str(node, "on_success"),
-        onFailure: str(node, "on_failure"),
-        continueOnError: str(node, "continue_on_error") === "true",
-        timeoutMs: timeout ? parseDuration(timeout) : undefined,
-      });
-    } else if (type === "terminal") {
-      const status = str(node, "status") ?? "success";
-      if (status !== "success" && status !== "failure") {
-        fail("WORKFLOW.VALIDATION_FAILED", "`status` must be success or failure", node, `${path}.status`);
-      }
-      states.set(key, {
-        kind: "terminal",
-        name: key,
-        status: status === "failure" ? "failure" : "success",
-        message: str(node, "message"),
-      });
-    } else {
-      fail("WORKFLOW.VALIDATION_FAILED", `unknown state type ${JSON.stringify(type)}`, node, `${path}.type`);
-    }
-  }
-  if (initial && !states.has(initial)) {
-    fail("WORKFLOW.VALIDATION_FAILED", `initial state "${initial}" does not exist`, statesNode, "states.initial");
-  }
-  for (const state of states.values()) {
-    if (state.kind !== "step") continue;
-    for (const [field, target] of [
-      ["on_success", state.onSuccess],
-      ["on_failure", state.onFailure],
-    ] as const) {
-      if (target && !states.has(target)) {
-        fail(
-          "WORKFLOW.VALIDATION_FAILED",
-          `target state "${target}" does not exist`,
-          statesNode.get(state.name, true),
-          `states.${state.name}.${field}`,
-        );
-      }
-    }
-  }
-  if (errors.length > 0 || !name || !initial) return { errors };
+  const workflow = readWorkflow(new YamlReader(diag, root, ""));
+  if (workflow) checkStructure(workflow, diag);
+  const sorted = (list: AppError[]) =>
+    [...list].sort(
+      (a, b) =>
+        (a.location?.line ?? 0) - (b.location?.line ?? 0) ||
+        (a.location?.column ?? 0) - (b.location?.column ?? 0),
+    );
+  const errors = sorted(diag.errors);
   return {
-    workflow: { name, description: str(root, "description") ?? "", lane: str(root, "lane"), initial, states },
+    workflow: errors.length === 0 ? workflow : undefined,
     errors,
+    warnings: sorted(diag.warnings),
   };
-};
-
-const parseDuration = (text: string): number | undefined => {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  const unit = m[2] ?? "s";
-  const factor = unit === "ms" ? 1 : unit === "s" ? 1000 : unit === "m" ? 60_000 : 3_600_000;
-  return n * factor;
 };

@@ -1,74 +1,297 @@
 /**
- * The run engine's state machine: from `initial`, execute each state through the
- * injected executor and follow its transitions until a terminal state. It knows nothing
- * of processes, databases or queues.
+ * The run engine: walks a parsed workflow from `initial` (or from a checkpoint) through
+ * steps, agents, parallel branches, loops and sub-workflows, following transitions until a
+ * terminal. Every process, agent, file, variable and clock comes through a port
+ * (engine-ports.ts); progress is saved as a serialisable checkpoint at every transition,
+ * and an engine given that checkpoint continues exactly where the last one stopped.
  */
-import { AppError } from "../errors/app-error";
-import type { StepState, Workflow } from "./workflow-types";
+import { AppError, isAppError } from "../errors/app-error";
+import { Scrubber } from "../secrets/scrubber";
+import type { Checkpoint, RunOutcome, RunWorkflowDeps, StateResult } from "./engine-ports";
+import { freshCheckpoint } from "./fresh-checkpoint";
+import { realClock } from "./real-clock";
+import { parseExpression } from "./expression";
+import { evaluate, truthy } from "./evaluate-expression";
+import { runHooks, type ActionDeps } from "./execute-action";
+import { resolveInputs } from "./resolve-inputs";
+import { resolveRunEnv } from "./resolve-run-env";
+import { runState, type StateRun } from "./run-state";
+import { scopeEnv, type LoopFrame, type RunError } from "./run-scope";
+import { renderTemplate } from "./template";
+import type { TerminalState, Workflow } from "./workflow-types";
 
-export type StepOutcome = {
-  exitCode: number | null;
-  stdout: string;
-  stderr: string;
-  timedOut?: boolean;
-};
+export type { RunOutcome, RunWorkflowDeps } from "./engine-ports";
 
-export type RunOutcome = {
-  status: "succeeded" | "failed" | "cancelled";
-  finalState?: string;
-  errorCode?: string;
-  errorMessage?: string;
-};
-
-export type RunWorkflowDeps = {
-  executeStep: (state: StepState, signal: AbortSignal) => Promise<StepOutcome>;
-  signal: AbortSignal;
-  /** Bound on state transitions, so a cyclic workflow cannot run forever. */
-  maxTransitions?: number;
-};
-
-export const runWorkflow = async (workflow: Workflow, deps: RunWorkflowDeps): Promise<RunOutcome> => {
-  const max = deps.maxTransitions ?? 10_000;
-  let current = workflow.initial;
-  for (let transitions = 0; transitions < max; transitions++) {
-    if (deps.signal.aborted) {
-      return { status: "cancelled", finalState: current, errorCode: "EXECUTION.CANCELLED", errorMessage: "run cancelled" };
+type ChainEnd =
+  | { kind: "terminal"; state: TerminalState }
+  | {
+      kind: "end";
+      state: string;
+      ok: boolean;
+      error?: RunError;
+      timedOut?: boolean;
+      exitCode?: number | null;
     }
-    const state = workflow.states.get(current);
-    if (!state) {
-      return { status: "failed", finalState: current, errorCode: "WORKFLOW.VALIDATION_FAILED", errorMessage: `state "${current}" does not exist` };
-    }
-    switch (state.kind) {
-      case "terminal":
-        return state.status === "success"
-          ? { status: "succeeded", finalState: state.name }
-          : { status: "failed", finalState: state.name, errorCode: "EXECUTION.TERMINAL_FAILURE", errorMessage: state.message ?? `reached terminal state "${state.name}"` };
-      case "step": {
-        const outcome = await deps.executeStep(state, deps.signal);
-        if (deps.signal.aborted) {
-          return { status: "cancelled", finalState: state.name, errorCode: "EXECUTION.CANCELLED", errorMessage: "run cancelled" };
-        }
-        const ok = outcome.exitCode === 0 && !outcome.timedOut;
-        const next = ok || state.continueOnError ? state.onSuccess : state.onFailure;
-        if (!next) {
-          if (ok) return { status: "succeeded", finalState: state.name };
-          return {
-            status: "failed",
-            finalState: state.name,
-            errorCode: outcome.timedOut ? "EXECUTION.TIMEOUT" : "EXECUTION.COMMAND_FAILED",
-            errorMessage: outcome.timedOut
-              ? `step "${state.name}" timed out`
-              : `step "${state.name}" exited with code ${outcome.exitCode}`,
-          };
-        }
-        current = next;
-        break;
-      }
-      default: {
-        const exhaustive: never = state;
-        throw new AppError("SYSTEM.INTERNAL", `unhandled state ${JSON.stringify(exhaustive)}`);
-      }
-    }
+  | { kind: "inline"; state: string; message: string; status: number }
+  | { kind: "cancelled"; state?: string }
+  | { kind: "guard"; state: string };
+
+export const runWorkflow = async (
+  workflow: Workflow,
+  deps: RunWorkflowDeps,
+): Promise<RunOutcome> => {
+  const clock = deps.clock ?? realClock;
+  const now = () => clock.now();
+  const scrubber = new Scrubber();
+  const events = (e: Parameters<NonNullable<RunWorkflowDeps["events"]>>[0]) => deps.events?.(e);
+  const resumed = deps.checkpoint !== undefined;
+  if (
+    deps.checkpoint &&
+    (deps.checkpoint.version !== 1 || deps.checkpoint.workflow !== workflow.name)
+  ) {
+    throw new AppError(
+      "SYSTEM.CHECKPOINT_MISMATCH",
+      `the checkpoint belongs to workflow "${deps.checkpoint.workflow}", not "${workflow.name}"`,
+    );
   }
-  return { status: "failed", finalState: current, errorCode: "EXECUTION.INFINITE_LOOP_GUARD", errorMessage: `more than ${max} transitions` };
+  const inputs = resumed
+    ? { values: {}, errors: [] }
+    : resolveInputs(workflow.inputs, deps.inputs ?? {});
+  const cp: Checkpoint = deps.checkpoint
+    ? (JSON.parse(JSON.stringify(deps.checkpoint)) as Checkpoint)
+    : freshCheckpoint(workflow, deps.runId ?? crypto.randomUUID(), inputs.values, clock.now());
+  const files = deps.files;
+  const readFile = (p: string) => files?.read(p);
+
+  const env = await resolveRunEnv(workflow, deps.variables, scrubber, (values) =>
+    scopeEnv({ checkpoint: cp, workflowName: workflow.name, env: values, now, readFile }),
+  );
+  const actions: ActionDeps = {
+    runProcess: deps.runProcess,
+    agents: deps.agents,
+    files,
+    events,
+    scrubber,
+    env: Object.fromEntries(workflow.env.map((e) => [e.name, env[e.name] ?? ""])),
+    outputCap: deps.outputCap ?? 1024 * 1024,
+  };
+  const scope = (loop?: LoopFrame, error?: RunError) =>
+    scopeEnv({ checkpoint: cp, workflowName: workflow.name, env, now, readFile, loop, error });
+  const save = async () => deps.store?.save(JSON.parse(JSON.stringify(cp)) as Checkpoint);
+  const maxTransitions = deps.maxTransitions ?? 10_000;
+
+  const run: StateRun = {
+    workflow,
+    deps,
+    cp,
+    clock,
+    actions,
+    scope,
+    save,
+    scrubber,
+  };
+
+  const chain = async (
+    key: string,
+    start: string,
+    signal: AbortSignal,
+    loop?: LoopFrame,
+  ): Promise<ChainEnd> => {
+    const cursor = cp.cursors[key];
+    let current = cursor?.kind === "chain" ? cursor.at : start;
+    for (;;) {
+      if (signal.aborted) return { kind: "cancelled", state: current };
+      if (++cp.transitions > maxTransitions) return { kind: "guard", state: current };
+      const state = workflow.states.get(current);
+      if (!state)
+        throw new AppError(
+          "WORKFLOW.VALIDATION.MISSING_STATE",
+          `state "${current}" does not exist`,
+        );
+      if (state.kind === "terminal") return { kind: "terminal", state };
+      const base = `${key}/${current}`;
+      let next: string | undefined;
+      let inline: { message: string; status: number } | undefined;
+      // Decided as soon as the result is recorded, so the checkpoint that stores the result
+      // also stores where the chain goes next: a resumed run never repeats a finished state.
+      const decide = (result: StateResult) => {
+        const ok = result.status === "success";
+        if (!ok)
+          cp.lastError = {
+            type: result.timedOut ? "EXECUTION.TIMEOUT" : "EXECUTION.COMMAND_FAILED",
+            message: result.error ?? "",
+            state: current,
+          };
+        next = state.transitions.find(
+          (t) => t.when === undefined || truthy(evaluate(parseExpression(t.when), scope(loop))),
+        )?.goto;
+        if (next === undefined) {
+          const onSuccess =
+            state.kind === "for_each" || state.kind === "while"
+              ? (state.onComplete ?? state.onSuccess)
+              : state.onSuccess;
+          if (ok || state.continueOnError) next = onSuccess;
+          else if (typeof state.onFailure === "object") {
+            inline = {
+              message: scrubber.scrub(
+                renderTemplate(state.onFailure.message, scope(loop, cp.lastError)),
+              ),
+              status: state.onFailure.status,
+            };
+          } else next = state.onFailure;
+        }
+        for (const k of Object.keys(cp.cursors))
+          if (k === base || k.startsWith(`${base}/`) || k.startsWith(`${base}#`))
+            delete cp.cursors[k];
+        if (next !== undefined && inline === undefined)
+          cp.cursors[key] = { kind: "chain", at: next };
+      };
+      const result = await runState(run, state, base, signal, loop, decide);
+      if (result.status === "cancelled" || signal.aborted)
+        return { kind: "cancelled", state: current };
+      if (inline) return { kind: "inline", state: current, ...inline };
+      if (next === undefined) {
+        const ok = result.status === "success" || state.continueOnError;
+        return {
+          kind: "end",
+          state: current,
+          ok,
+          timedOut: result.timedOut,
+          exitCode: result.exitCode,
+          error: { type: "", message: result.error ?? "", state: current },
+        };
+      }
+      current = next;
+    }
+  };
+
+  const outputsOf = (): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const o of workflow.outputs) {
+      try {
+        out[o.name] = evaluate(parseExpression(o.from.replace(/^\{\{|\}\}$/g, "")), scope());
+      } catch {
+        out[o.name] = undefined;
+      }
+    }
+    return out;
+  };
+
+  const finish = async (
+    outcome: Omit<RunOutcome, "outputs" | "checkpoint">,
+  ): Promise<RunOutcome> => {
+    const error: RunError | undefined = outcome.errorCode
+      ? { type: outcome.errorCode, message: outcome.errorMessage ?? "", state: outcome.finalState }
+      : undefined;
+    const hookSignal = new AbortController().signal;
+    const hooks =
+      outcome.status === "succeeded"
+        ? workflow.hooks.workflowEnd
+        : outcome.status === "cancelled"
+          ? workflow.hooks.workflowCancel
+          : workflow.hooks.workflowError;
+    const label =
+      outcome.status === "succeeded"
+        ? "workflow_end"
+        : outcome.status === "cancelled"
+          ? "workflow_cancel"
+          : "workflow_error";
+    await runHooks(actions, hooks, label, scope(undefined, error), hookSignal);
+    const errorMessage =
+      outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
+    events({
+      type: "run.finished",
+      status: outcome.status,
+      errorCode: outcome.errorCode,
+      errorMessage,
+    });
+    return {
+      ...outcome,
+      errorMessage,
+      outputs: outputsOf(),
+      checkpoint: JSON.parse(JSON.stringify(cp)) as Checkpoint,
+    };
+  };
+
+  events({
+    type: resumed ? "run.resumed" : "run.started",
+    workflow: workflow.name,
+    runId: cp.runId,
+  });
+  if (inputs.errors.length > 0) {
+    return finish({
+      status: "failed",
+      errorCode: "USER.INPUT.VALIDATION_FAILED",
+      errorMessage: inputs.errors.map((e) => e.message).join("; "),
+    });
+  }
+  try {
+    if (!cp.startHooksDone) {
+      await runHooks(actions, workflow.hooks.workflowStart, "workflow_start", scope(), deps.signal);
+      cp.startHooksDone = true;
+      await save();
+    }
+    const end = await chain("", workflow.initial, deps.signal);
+    switch (end.kind) {
+      case "terminal": {
+        const message =
+          end.state.message === undefined
+            ? undefined
+            : renderTemplate(end.state.message, scope(undefined, cp.lastError));
+        return end.state.status === "success"
+          ? finish({ status: "succeeded", finalState: end.state.name })
+          : finish({
+              status: "failed",
+              finalState: end.state.name,
+              exitStatus: end.state.exitStatus,
+              errorCode: "EXECUTION.TERMINAL_FAILURE",
+              errorMessage: message ?? `reached terminal state "${end.state.name}"`,
+            });
+      }
+      case "end":
+        if (end.ok) return finish({ status: "succeeded", finalState: end.state });
+        return finish({
+          status: "failed",
+          finalState: end.state,
+          errorCode: end.timedOut ? "EXECUTION.TIMEOUT" : "EXECUTION.COMMAND_FAILED",
+          errorMessage: `state "${end.state}" ${end.error?.message || "failed"}`,
+        });
+      case "inline":
+        return finish({
+          status: "failed",
+          finalState: end.state,
+          exitStatus: end.status,
+          errorCode: "EXECUTION.STEP_FAILED",
+          errorMessage: end.message,
+        });
+      case "cancelled":
+        return finish({
+          status: "cancelled",
+          finalState: end.state,
+          errorCode: "EXECUTION.CANCELLED",
+          errorMessage: "run cancelled",
+        });
+      case "guard":
+        return finish({
+          status: "failed",
+          finalState: end.state,
+          errorCode: "EXECUTION.INFINITE_LOOP_GUARD",
+          errorMessage: `more than ${maxTransitions} transitions`,
+        });
+      default: {
+        const never: never = end;
+        return never;
+      }
+    }
+  } catch (error) {
+    if (deps.signal.aborted)
+      return finish({
+        status: "cancelled",
+        errorCode: "EXECUTION.CANCELLED",
+        errorMessage: "run cancelled",
+      });
+    const code = isAppError(error) ? error.code : "SYSTEM.INTERNAL";
+    const message = error instanceof Error ? error.message : String(error);
+    return finish({ status: "failed", errorCode: code, errorMessage: message });
+  }
 };

@@ -27,6 +27,6 @@ export const suggestName = (word: string, candidates: Iterable<string>): string 
       bestScore = score;
     }
   }
-  const limit = Math.max(2, Math.floor(word.length / 3));
+  const limit = word.length <= 3 ? 1 : Math.max(2, Math.floor(word.length / 3));
   return best !== undefined && bestScore <= limit ? best : undefined;
 };

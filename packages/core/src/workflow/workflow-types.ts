@@ -25,7 +25,8 @@ export type InlineError = { message: string; status: number };
 
 export type Transition = { when?: string; goto: string };
 
-export type HookAction = { kind: "command"; command: string; timeoutMs?: number } | { kind: "log"; message: string };
+export type HookAction =
+  { kind: "command"; command: string; timeoutMs?: number } | { kind: "log"; message: string };
 
 export type Capture = { stdout?: string; stderr?: string; maxSize?: number };
 
@@ -46,6 +47,8 @@ export type StateCommon = {
   transitions: Transition[];
   continueOnError: boolean;
   timeoutMs?: number;
+  /** `timeout: "{{.inputs.timeout}}"`: resolved when the state runs (seconds or a duration). */
+  timeoutTemplate?: string;
   retry?: RetryPolicy;
   capture?: Capture;
   hooks: { pre: HookAction[]; post: HookAction[] };

@@ -3,7 +3,16 @@
  * each error carries its code, YAML path, line and column, and for an unknown key the
  * closest documented one. Readers of the workflow language are built on it.
  */
-import { isMap, isScalar, isSeq, type LineCounter, type Node, type YAMLMap } from "yaml";
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  type Document,
+  type LineCounter,
+  type Node,
+  type YAMLMap,
+} from "yaml";
 import { AppError } from "../errors/app-error";
 import type { SourceRef } from "./workflow-types";
 import { suggestName } from "./suggest-name";
@@ -14,6 +23,16 @@ export type Diagnostics = {
   errors: AppError[];
   warnings: AppError[];
   lineCounter: LineCounter;
+  doc?: Document;
+  /** Every name under `states`, including states too broken to read, so targets are not reported twice. */
+  declaredStates?: Set<string>;
+};
+
+/** Follows an alias (`*name`) to the node it names; other nodes are returned as they are. */
+export const deref = (diag: Diagnostics, node: unknown): Node | undefined => {
+  if (node === undefined || node === null) return undefined;
+  if (isAlias(node) && diag.doc) return node.resolve(diag.doc) ?? undefined;
+  return node as Node;
 };
 
 export const codes = {
@@ -26,11 +45,26 @@ export const codes = {
 
 const DOCS = "docs/workflow-language.md";
 
-export const sourceOf = (diag: Diagnostics, node: Node | null | undefined, path: string): SourceRef => {
+export const sourceOf = (
+  diag: Diagnostics,
+  node: Node | null | undefined,
+  path: string,
+): SourceRef => {
   const offset = node?.range?.[0];
   if (offset === undefined) return { path };
   const pos = diag.lineCounter.linePos(offset);
   return { path, line: pos.line, column: pos.col };
+};
+
+/** The position of a YAML path such as `states.a.transitions[0].goto`, or the fallback's. */
+export const locate = (diag: Diagnostics, path: string, fallback: SourceRef): SourceRef => {
+  const keys = path
+    .split(/\.|\[(\d+)\]/)
+    .filter((k) => k !== undefined && k !== "")
+    .map((k) => (/^\d+$/.test(k) ? Number(k) : k));
+  const node = diag.doc?.getIn(keys, true) as Node | undefined;
+  if (!node || typeof node !== "object" || !node.range) return { ...fallback, path };
+  return sourceOf(diag, node, path);
 };
 
 export const report = (
@@ -74,8 +108,7 @@ export class YamlReader {
   }
 
   raw(key: string): Node | undefined {
-    const value: unknown = this.node.get(key, true);
-    return value === undefined || value === null ? undefined : (value as Node);
+    return deref(this.diag, this.node.get(key, true));
   }
 
   keys(): string[] {
@@ -83,18 +116,34 @@ export class YamlReader {
   }
 
   /** Reports keys outside `allowed`, naming the feature for known out-of-scope ones. */
-  checkKeys(allowed: readonly string[], unsupported: Record<string, string> = {}, unknownCode: string = codes.unknownKey) {
+  checkKeys(
+    allowed: readonly string[],
+    unsupported: Record<string, string> = {},
+    unknownCode: string = codes.unknownKey,
+  ) {
     for (const pair of this.node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
       if (allowed.includes(key)) continue;
       const where = sourceOf(this.diag, pair.key as Node, this.at(key));
       const feature = unsupported[key];
       if (feature) {
-        report(this.diag, "error", codes.unsupported, `${feature} is not supported (see ${DOCS})`, where);
+        report(
+          this.diag,
+          "error",
+          codes.unsupported,
+          `${feature} is not supported (see ${DOCS})`,
+          where,
+        );
         continue;
       }
       const hint = suggestName(key, allowed);
-      report(this.diag, "error", unknownCode, `unknown key "${key}"${hint ? ` (did you mean "${hint}"?)` : ""}`, where);
+      report(
+        this.diag,
+        "error",
+        unknownCode,
+        `unknown key "${key}"${hint ? ` (did you mean "${hint}"?)` : ""}`,
+        where,
+      );
     }
   }
 
@@ -126,10 +175,18 @@ export class YamlReader {
     return fallback;
   }
 
-  num(key: string, opts: { integer?: boolean; min?: number; max?: number } = {}): number | undefined {
+  num(
+    key: string,
+    opts: { integer?: boolean; min?: number; max?: number } = {},
+  ): number | undefined {
     const value = this.scalar(key);
     if (value === undefined || value === null) return undefined;
-    const n = typeof value === "number" ? value : typeof value === "string" && value.trim() !== "" ? Number(value) : NaN;
+    const n =
+      typeof value === "number"
+        ? value
+        : typeof value === "string" && value.trim() !== ""
+          ? Number(value)
+          : NaN;
     const kind = opts.integer ? "an integer" : "a number";
     if (!Number.isFinite(n) || (opts.integer && !Number.isInteger(n))) {
       this.error(codes.invalid, `"${key}" must be ${kind}`, key);
@@ -148,7 +205,8 @@ export class YamlReader {
     const value = this.scalar(key);
     if (value === undefined || value === null) return undefined;
     const ms = parseDuration(value);
-    if (ms === undefined) this.error(codes.invalid, `"${key}" must be a duration such as 30, "30s" or "1m30s"`, key);
+    if (ms === undefined)
+      this.error(codes.invalid, `"${key}" must be a duration such as 30, "30s" or "1m30s"`, key);
     return ms;
   }
 
@@ -157,7 +215,11 @@ export class YamlReader {
     if (value === undefined) return fallback;
     if ((values as readonly string[]).includes(value)) return value as T;
     const hint = suggestName(value, values);
-    this.error(codes.invalid, `"${key}" must be one of ${values.join(", ")}${hint ? ` (did you mean "${hint}"?)` : ""}`, key);
+    this.error(
+      codes.invalid,
+      `"${key}" must be one of ${values.join(", ")}${hint ? ` (did you mean "${hint}"?)` : ""}`,
+      key,
+    );
     return fallback;
   }
 
@@ -182,7 +244,10 @@ export class YamlReader {
       this.error(codes.invalid, `"${key}" must be a list`, key);
       return undefined;
     }
-    return node.items.map((item, i) => ({ node: item as Node, path: `${this.at(key)}[${i}]` }));
+    return node.items.map((item, i) => ({
+      node: deref(this.diag, item) ?? (item as Node),
+      path: `${this.at(key)}[${i}]`,
+    }));
   }
 
   strList(key: string): string[] | undefined {
@@ -192,14 +257,22 @@ export class YamlReader {
     for (const { node, path } of items) {
       const value: unknown = isScalar(node) ? node.value : undefined;
       if (typeof value === "string" || typeof value === "number") out.push(String(value));
-      else report(this.diag, "error", codes.invalid, "must be a string", sourceOf(this.diag, node, path));
+      else
+        report(
+          this.diag,
+          "error",
+          codes.invalid,
+          "must be a string",
+          sourceOf(this.diag, node, path),
+        );
     }
     return out;
   }
 
-  child(node: Node, path: string): YamlReader | undefined {
+  child(raw: Node, path: string): YamlReader | undefined {
+    const node = deref(this.diag, raw);
     if (isMap(node)) return new YamlReader(this.diag, node, path);
-    report(this.diag, "error", codes.invalid, "must be a mapping", sourceOf(this.diag, node, path));
+    report(this.diag, "error", codes.invalid, "must be a mapping", sourceOf(this.diag, raw, path));
     return undefined;
   }
 }

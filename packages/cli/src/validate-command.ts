@@ -1,0 +1,75 @@
+/**
+ * `switchyard validate <file>...`: every problem of every file at once, one line each
+ * (`file:line:col: CODE message`), or `--json` for machines. Exits 0 when every file is
+ * valid, else with the taxonomy exit code of the first error (USER 1, WORKFLOW 2, ...).
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { AppError } from "@switchyard/core/errors";
+import { validateWorkflow, type ConnectorCatalog } from "@switchyard/core/workflow";
+import { fileCatalog, folderFiles, folderResolver } from "./local-ports";
+
+export type Io = { out: (text: string) => void; err: (text: string) => void };
+
+const line = (file: string, e: AppError, severity: "error" | "warning") => {
+  const pos = e.location?.line ? `:${e.location.line}:${e.location.column ?? 1}` : "";
+  return `${file}${pos}: ${severity === "warning" ? "warning " : ""}${e.code} ${e.message}`;
+};
+
+export const runValidate = async (argv: string[], io: Io): Promise<number> => {
+  const files: string[] = [];
+  let json = false;
+  let catalog: ConnectorCatalog | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--json") json = true;
+    else if (arg === "--catalog") catalog = fileCatalog(argv[++i] ?? "");
+    else if (arg.startsWith("-"))
+      throw new AppError("USER.INPUT.VALIDATION_FAILED", `unknown option ${arg}`);
+    else files.push(arg);
+  }
+  if (files.length === 0)
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      "usage: switchyard validate [--json] [--catalog file.json] <file>...",
+    );
+  let exit = 0;
+  const report: unknown[] = [];
+  for (const file of files) {
+    let source: string;
+    try {
+      source = readFileSync(file, "utf8");
+    } catch {
+      const e = new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} not found`, {
+        location: { file },
+      });
+      if (json) report.push({ file, valid: false, errors: [e.toJSON()], warnings: [] });
+      else io.err(`${file}: ${e.code} ${e.message}\n`);
+      exit ||= e.exitCode;
+      continue;
+    }
+    const result = await validateWorkflow(source, file, {
+      files: folderFiles(path.dirname(path.resolve(file))),
+      resolver: folderResolver(),
+      catalog,
+    });
+    exit ||= result.errors[0]?.exitCode ?? 0;
+    if (json) {
+      report.push({
+        file,
+        valid: result.errors.length === 0,
+        errors: result.errors.map((e) => e.toJSON()),
+        warnings: result.warnings.map((e) => e.toJSON()),
+      });
+      continue;
+    }
+    for (const e of result.errors) io.out(`${line(file, e, "error")}\n`);
+    for (const w of result.warnings) io.out(`${line(file, w, "warning")}\n`);
+    if (result.errors.length === 0)
+      io.out(
+        `${file}: valid${result.warnings.length ? ` (${result.warnings.length} warnings)` : ""}\n`,
+      );
+  }
+  if (json) io.out(`${JSON.stringify(report, null, 2)}\n`);
+  return exit;
+};

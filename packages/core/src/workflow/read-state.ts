@@ -1,0 +1,289 @@
+/**
+ * Reads one entry of `states` by its `type`, accepting exactly the keys AWF documents
+ * for that type and rejecting out-of-scope features by name.
+ */
+import { isMap } from "yaml";
+import { COMMON_KEYS, UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
+import { readMcpProxy } from "./read-mcp-proxy";
+import { suggestName } from "./suggest-name";
+import type { LoopCommon, State } from "./workflow-types";
+import { codes, type YamlReader } from "./yaml-reader";
+
+const STATE_TYPES = [
+  "step",
+  "agent",
+  "terminal",
+  "parallel",
+  "for_each",
+  "while",
+  "call_workflow",
+] as const;
+const LOOP_KEYS = ["body", "max_iterations", "break_when", "on_complete", "loop"] as const;
+const AGENT_UNSUPPORTED: Record<string, string> = {
+  ...UNSUPPORTED_STATE_KEYS,
+  conversation: "conversation mode (`conversation`)",
+  initial_prompt: "conversation mode (`initial_prompt`)",
+  skills: "agent skills (`skills`)",
+  command: "the custom provider's `command` template",
+};
+const PROVIDERS = ["claude", "codex", "gemini", "opencode", "openai_compatible"];
+const OTHER_PROVIDERS: Record<string, string> = {
+  custom: "the custom provider",
+  github_copilot: "the github_copilot provider",
+};
+
+/** AWF's model checks for the providers it validates; others accept any model. */
+const modelProblem = (provider: string, model: string): string | undefined => {
+  switch (provider) {
+    case "claude":
+      return ["sonnet", "opus", "haiku"].includes(model) || model.startsWith("claude-")
+        ? undefined
+        : "a claude model is sonnet, opus, haiku or claude-*";
+    case "gemini":
+      return model.startsWith("gemini-") ? undefined : 'a gemini model must start with "gemini-"';
+    case "codex":
+      return /^(gpt-|codex-|o\d)/.test(model)
+        ? undefined
+        : 'a codex model starts with "gpt-", "codex-" or is an o-series model such as o3-mini';
+    default:
+      return undefined;
+  }
+};
+
+const checkProvider = (
+  r: YamlReader,
+  provider: string | undefined,
+  options: Record<string, unknown>,
+) => {
+  if (provider === undefined || provider.includes("{{")) return;
+  const other = OTHER_PROVIDERS[provider];
+  if (other)
+    return r.error(
+      codes.unsupported,
+      `${other} is not supported (see docs/workflow-language.md)`,
+      "provider",
+    );
+  if (!PROVIDERS.includes(provider)) {
+    const hint = suggestName(provider, PROVIDERS);
+    return r.error(
+      codes.invalid,
+      `unknown provider "${provider}" (one of ${PROVIDERS.join(", ")})${hint ? ` (did you mean "${hint}"?)` : ""}`,
+      "provider",
+    );
+  }
+  const model = options.model;
+  if (typeof model === "string" && !model.includes("{{")) {
+    const problem = modelProblem(provider, model);
+    if (problem) r.map("options")?.error(codes.invalid, `${problem}, got "${model}"`, "model");
+  }
+};
+
+const readLoop = (r: YamlReader): { loop: LoopCommon; from: YamlReader } => {
+  const nested = r.map("loop");
+  const from = nested ?? r;
+  if (nested)
+    nested.checkKeys([
+      "over",
+      "items",
+      "while",
+      "body",
+      "max_iterations",
+      "break_when",
+      "on_complete",
+    ]);
+  const maxRaw = from.scalar("max_iterations");
+  const maxIterations: number | string =
+    typeof maxRaw === "string" && maxRaw.includes("{{")
+      ? maxRaw
+      : (from.num("max_iterations", { integer: true, min: 1, max: 10_000 }) ?? 100);
+  const body = from.strList("body");
+  if (!body || body.length === 0)
+    from.error(codes.missing, 'a loop needs a non-empty "body" list of state names', "body");
+  return {
+    loop: {
+      body: body ?? [],
+      maxIterations,
+      breakWhen: from.str("break_when"),
+      onComplete: from.str("on_complete") ?? r.str("on_complete"),
+    },
+    from,
+  };
+};
+
+export const readState = (r: YamlReader, name: string): State | undefined => {
+  const type = r.str("type");
+  if (type === undefined) {
+    r.error(codes.missing, `state "${name}" needs a "type" (one of ${STATE_TYPES.join(", ")})`);
+    return undefined;
+  }
+  switch (type) {
+    case "operation":
+      r.error(
+        codes.unsupported,
+        "operation steps (http, github, notify plugins) are not supported (see docs/workflow-language.md)",
+        "type",
+      );
+      return undefined;
+    case "terminal": {
+      r.checkKeys(["type", "status", "message", "description"], UNSUPPORTED_STATE_KEYS);
+      const raw = r.scalar("status");
+      let status: "success" | "failure";
+      let exitStatus: number | undefined;
+      if (typeof raw === "number") {
+        if (!Number.isInteger(raw) || raw < 0 || raw > 255)
+          r.error(codes.invalid, "a numeric status must be an exit status 0..255", "status");
+        status = raw === 0 ? "success" : "failure";
+        exitStatus = raw === 0 ? undefined : raw;
+      } else status = r.oneOf("status", ["success", "failure"] as const, "success") ?? "success";
+      return {
+        kind: "terminal",
+        name,
+        status,
+        exitStatus,
+        message: r.str("message"),
+        source: r.where(),
+      };
+    }
+    case "step": {
+      r.checkKeys([...COMMON_KEYS, "command", "script_file", "dir"], UNSUPPORTED_STATE_KEYS);
+      const command = r.str("command");
+      const scriptFile = r.str("script_file");
+      if ((command === undefined) === (scriptFile === undefined)) {
+        r.error(
+          codes.invalid,
+          'a step needs exactly one of "command" or "script_file"',
+          command === undefined ? undefined : "script_file",
+        );
+      }
+      return { ...readCommon(r, name), kind: "step", command, scriptFile, dir: r.str("dir") };
+    }
+    case "agent": {
+      r.checkKeys(
+        [
+          ...COMMON_KEYS,
+          "provider",
+          "prompt",
+          "prompt_file",
+          "system_prompt",
+          "role",
+          "options",
+          "output_format",
+          "mode",
+          "mcp_proxy",
+        ],
+        AGENT_UNSUPPORTED,
+      );
+      const mode = r.str("mode");
+      if (mode === "conversation")
+        r.error(
+          codes.unsupported,
+          "conversation mode is not supported (see docs/workflow-language.md)",
+          "mode",
+        );
+      else if (mode !== undefined && mode !== "single")
+        r.error(codes.invalid, '"mode" must be single', "mode");
+      const prompt = r.str("prompt");
+      const promptFile = r.str("prompt_file");
+      if ((prompt === undefined) === (promptFile === undefined)) {
+        r.error(
+          codes.invalid,
+          'an agent step needs exactly one of "prompt" or "prompt_file"',
+          prompt === undefined ? undefined : "prompt_file",
+        );
+      }
+      const optionsNode = r.raw("options");
+      if (optionsNode !== undefined && !isMap(optionsNode))
+        r.error(codes.invalid, '"options" must be a mapping', "options");
+      const options =
+        optionsNode && isMap(optionsNode) ? (optionsNode.toJSON() as Record<string, unknown>) : {};
+      const mcp = r.map("mcp_proxy");
+      const provider = r.str("provider", true);
+      checkProvider(r, provider, options);
+      return {
+        ...readCommon(r, name),
+        kind: "agent",
+        provider: provider ?? "",
+        prompt,
+        promptFile,
+        systemPrompt: r.str("system_prompt"),
+        role: r.str("role"),
+        options,
+        outputFormat: r.oneOf("output_format", ["json", "text"] as const),
+        mcpProxy: mcp ? readMcpProxy(mcp) : undefined,
+      };
+    }
+    case "parallel": {
+      r.checkKeys(
+        [...COMMON_KEYS, "parallel", "strategy", "max_concurrent"],
+        UNSUPPORTED_STATE_KEYS,
+      );
+      const branches = r.strList("parallel");
+      if (!branches || branches.length === 0)
+        r.error(
+          codes.missing,
+          'a parallel state needs a non-empty "parallel" list of state names',
+          "parallel",
+        );
+      return {
+        ...readCommon(r, name),
+        kind: "parallel",
+        branches: branches ?? [],
+        strategy:
+          r.oneOf(
+            "strategy",
+            ["all_succeed", "any_succeed", "best_effort"] as const,
+            "all_succeed",
+          ) ?? "all_succeed",
+        maxConcurrent: r.num("max_concurrent", { integer: true, min: 1 }),
+      };
+    }
+    case "for_each": {
+      r.checkKeys([...COMMON_KEYS, ...LOOP_KEYS, "items"], UNSUPPORTED_STATE_KEYS);
+      const { loop, from } = readLoop(r);
+      const items = from.str("over") ?? from.str("items");
+      if (items === undefined)
+        from.error(codes.missing, 'a for_each loop needs "items" (or "over" in the loop form)');
+      return { ...readCommon(r, name), ...loop, kind: "for_each", items: items ?? "[]" };
+    }
+    case "while": {
+      r.checkKeys([...COMMON_KEYS, ...LOOP_KEYS, "while"], UNSUPPORTED_STATE_KEYS);
+      const { loop, from } = readLoop(r);
+      const condition = from.str("while", true);
+      return { ...readCommon(r, name), ...loop, kind: "while", condition: condition ?? "false" };
+    }
+    case "call_workflow": {
+      r.checkKeys(
+        [...COMMON_KEYS, "call_workflow", "workflow", "inputs", "outputs"],
+        UNSUPPORTED_STATE_KEYS,
+      );
+      const nested = r.map("call_workflow");
+      nested?.checkKeys(["workflow", "inputs", "outputs", "timeout"]);
+      const from = nested ?? r;
+      const strMap = (key: string): Record<string, string> => {
+        const m = from.map(key);
+        const out: Record<string, string> = {};
+        for (const k of m?.keys() ?? []) {
+          const v = m!.str(k);
+          if (v !== undefined) out[k] = v;
+        }
+        return out;
+      };
+      const common = readCommon(r, name);
+      return {
+        ...common,
+        timeoutMs: common.timeoutMs ?? nested?.duration("timeout"),
+        kind: "call_workflow",
+        workflow: from.str("workflow", true) ?? "",
+        inputs: strMap("inputs"),
+        outputs: strMap("outputs"),
+      };
+    }
+    default:
+      r.error(
+        codes.invalid,
+        `unknown state type "${type}" (one of ${STATE_TYPES.join(", ")})`,
+        "type",
+      );
+      return undefined;
+  }
+};

@@ -1,0 +1,20 @@
+/**
+ * The engine's default clock: wall time, and a sleep that an abort ends early (so a
+ * cancelled run never waits out a retry delay).
+ */
+import type { Clock } from "./engine-ports";
+
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise<void>((resolve) => {
+      if (signal.aborted || ms <= 0) return resolve();
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      }
+      signal.addEventListener("abort", done, { once: true });
+    }),
+};

@@ -1,0 +1,270 @@
+/**
+ * Engine behaviour on real shells: retries, timeouts, transitions, inline errors, hooks
+ * order, secret masking, cancellation that leaves no process, and agent steps.
+ */
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runYaml } from "./test-support/run-yaml";
+
+/** A zombie (exited, not yet reaped by a non-reaping pid 1) counts as gone. */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+};
+const tmp = () => mkdtempSync(path.join(tmpdir(), "wf-"));
+
+describe("steps", () => {
+  it("retries with exponential backoff until the command succeeds", async () => {
+    const dir = tmp();
+    const { outcome, events } = await runYaml(`
+name: retry
+states:
+  initial: flaky
+  flaky:
+    type: step
+    dir: ${dir}
+    command: 'n=$(cat n 2>/dev/null || echo 0); n=$((n+1)); echo $n > n; [ $n -ge 3 ]'
+    retry: { max_attempts: 5, initial_delay: 20ms, backoff: exponential, multiplier: 2 }
+    on_success: done
+  done: { type: terminal }
+`);
+    expect(outcome.status).toBe("succeeded");
+    expect(outcome.checkpoint.results.flaky?.attempts).toBe(3);
+    expect(
+      events
+        .filter((e) => e.type === "step.retry")
+        .map((e) => (e.type === "step.retry" ? e.delayMs : 0)),
+    ).toEqual([20, 40]);
+    expect(readFileSync(path.join(dir, "n"), "utf8").trim()).toBe("3");
+  });
+
+  it("does not retry exit codes outside retryable_exit_codes", async () => {
+    const { outcome } = await runYaml(`
+name: no-retry
+states:
+  initial: s
+  s:
+    type: step
+    command: exit 5
+    retry: { max_attempts: 3, retryable_exit_codes: [1, 22] }
+`);
+    expect(outcome).toMatchObject({ status: "failed", errorCode: "EXECUTION.COMMAND_FAILED" });
+    expect(outcome.checkpoint.results.s?.attempts).toBe(1);
+    expect(outcome.errorMessage).toContain("exited with code 5");
+  });
+
+  it("times a step out and fails the run with EXECUTION.TIMEOUT", async () => {
+    const started = Date.now();
+    const { outcome } = await runYaml(`
+name: slow
+states:
+  initial: s
+  s: { type: step, command: sleep 10, timeout: 300ms }
+`);
+    expect(outcome.errorCode).toBe("EXECUTION.TIMEOUT");
+    expect(Date.now() - started).toBeLessThan(4000);
+  });
+
+  it("follows transitions (first match wins), continue_on_error and inline errors", async () => {
+    const { outcome } = await runYaml(`
+name: flow
+inputs: [{ name: mode, default: full }]
+states:
+  initial: a
+  a:
+    type: step
+    command: exit 2
+    continue_on_error: true
+    on_success: b
+  b:
+    type: step
+    command: echo ok
+    transitions:
+      - when: "states.a.ExitCode == 2 and inputs.mode == 'quick'"
+        goto: wrong
+      - when: "states.a.exit_code == 2 and states.b.Output == 'ok'"
+        goto: c
+      - goto: wrong
+  c:
+    type: step
+    command: exit 1
+    on_failure: { message: "c failed after {{.states.b.Output}}", status: 3 }
+  wrong: { type: terminal, status: failure }
+`);
+    expect(outcome).toMatchObject({
+      status: "failed",
+      finalState: "c",
+      exitStatus: 3,
+      errorMessage: "c failed after ok",
+    });
+  });
+
+  it("binds error.* in failure terminals and workflow_error hooks, and resolves a templated timeout", async () => {
+    const { outcome, events } = await runYaml(`
+name: errors
+inputs: [{ name: t, default: "0.2" }]
+hooks:
+  workflow_error: [{ log: "hook saw {{.error.type}} at {{.error.state}}" }]
+states:
+  initial: slow
+  slow: { type: step, command: sleep 5, timeout: "{{.inputs.t}}", on_failure: failed }
+  failed: { type: terminal, status: 4, message: "{{.error.state}}: {{.error.message}}" }
+`);
+    expect(outcome).toMatchObject({
+      status: "failed",
+      exitStatus: 4,
+      errorMessage: "slow: timed out after 200 ms",
+    });
+    expect(events).toContainEqual({
+      type: "log",
+      state: undefined,
+      message: "hook saw EXECUTION.TERMINAL_FAILURE at failed",
+    });
+  });
+
+  it("runs hooks in order: workflow_start, pre, step, post, workflow_end", async () => {
+    const { processes, events, outcome } = await runYaml(`
+name: hooks
+hooks:
+  workflow_start: [{ command: echo start }]
+  workflow_end: [{ command: echo end }, { log: "finished {{.workflow.name}}" }]
+states:
+  initial: s
+  s:
+    type: step
+    command: echo main
+    hooks: { pre: [{ command: echo pre }], post: [{ command: echo post }] }
+    on_success: done
+  done: { type: terminal }
+`);
+    expect(outcome.status).toBe("succeeded");
+    expect(processes.map((p) => p.argv[2])).toEqual([
+      "echo start",
+      "echo pre",
+      "echo main",
+      "echo post",
+      "echo end",
+    ]);
+    expect(events).toContainEqual({ type: "log", state: undefined, message: "finished hooks" });
+  });
+
+  it("masks secret values in outputs, events and errors", async () => {
+    const secret = "s3cr3t-value-123";
+    const { outcome, events } = await runYaml(
+      `
+name: mask
+env: [TOKEN]
+hooks:
+  workflow_error: [{ log: "error {{.error.message}}" }]
+states:
+  initial: s
+  s:
+    type: step
+    command: echo "token={{.env.TOKEN}}"; echo "$TOKEN" >&2; exit 1
+    on_failure: { message: "failed with {{.env.TOKEN}}", status: 2 }
+`,
+      { variables: { resolve: async () => ({ values: { TOKEN: secret }, secrets: [secret] }) } },
+    );
+    const everything = JSON.stringify({ outcome, events });
+    expect(everything).not.toContain(secret);
+    expect(outcome.checkpoint.results.s?.output).toBe("token=[REDACTED]");
+    expect(outcome.checkpoint.results.s?.stderr).toBe("[REDACTED]\n");
+    expect(outcome.errorMessage).toBe("failed with [REDACTED]");
+  });
+
+  it("resolves variables a template reads without declaring them, and passes only declared ones to processes", async () => {
+    const asked: string[][] = [];
+    const { outcome } = await runYaml(
+      `
+name: vars
+env: [DECLARED]
+states:
+  initial: s
+  s: { type: step, command: 'echo "{{.env.UNDECLARED}} $DECLARED [$UNDECLARED]"' }
+`,
+      {
+        variables: {
+          resolve: async (names) => (
+            asked.push(names),
+            { values: { DECLARED: "d", UNDECLARED: "u" }, secrets: [] }
+          ),
+        },
+      },
+    );
+    expect(asked).toEqual([["DECLARED", "UNDECLARED"]]);
+    expect(outcome.checkpoint.results.s?.output).toBe("u d []");
+  });
+
+  it("cancels a running step, leaving no process behind", async () => {
+    const dir = tmp();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 400);
+    const { outcome, processes } = await runYaml(
+      `
+name: cancel
+hooks:
+  workflow_cancel: [{ command: echo cancelled }]
+states:
+  initial: s
+  s: { type: step, dir: ${dir}, command: "sleep 30 & echo $! > pid; wait" }
+`,
+      { signal: controller.signal },
+    );
+    expect(outcome.status).toBe("cancelled");
+    expect(processes.at(-1)?.argv[2]).toBe("echo cancelled");
+    const pid = Number(readFileSync(path.join(dir, "pid"), "utf8"));
+    await new Promise((r) => setTimeout(r, 800));
+    expect(alive(pid)).toBe(false);
+  });
+});
+
+describe("agent steps", () => {
+  it("run through the AgentExecutor port with output_format json", async () => {
+    const prompts: string[] = [];
+    const options: unknown[] = [];
+    const { outcome } = await runYaml(
+      `
+name: agent
+states:
+  initial: ask
+  ask:
+    type: agent
+    provider: claude
+    prompt: "rate {{.workflow.Name}}"
+    options: { model: sonnet, api_key: "{{.env.KEY}}", nested: ["{{.workflow.name}}"] }
+    output_format: json
+    on_success: use
+  use: { type: step, command: "echo {{.states.ask.JSON.score}} {{.states.ask.TokensUsed}}" }
+`,
+      {
+        agents: {
+          execute: async (req) => {
+            prompts.push(req.prompt);
+            options.push(req.options);
+            return { output: 'Here:\n```json\n{"score": 9}\n```', tokensUsed: 42 };
+          },
+        },
+        variables: { resolve: async () => ({ values: { KEY: "key-from-env" }, secrets: [] }) },
+      },
+    );
+    expect(prompts).toEqual(["rate agent"]);
+    expect(options).toEqual([{ model: "sonnet", api_key: "key-from-env", nested: ["agent"] }]);
+    expect(outcome.checkpoint.results.use?.output).toBe("9 42");
+  });
+
+  it("fail clearly when no provider is configured", async () => {
+    const { outcome } = await runYaml(`
+name: agent
+states:
+  initial: ask
+  ask: { type: agent, provider: claude, prompt: hi }
+`);
+    expect(outcome.status).toBe("failed");
+    expect(outcome.checkpoint.results.ask?.error).toMatch(/EXECUTION.AGENT_UNAVAILABLE/);
+  });
+});

@@ -1,0 +1,12 @@
+/**
+ * "Did you mean" suggestions stay useful and never far-fetched.
+ */
+import { expect, it } from "vitest";
+import { suggestName } from "./suggest-name";
+
+it("suggests the closest candidate only when it is a plausible typo", () => {
+  expect(suggestName("on_sucess", ["on_success", "on_failure"])).toBe("on_success");
+  expect(suggestName("Outptu", ["Output", "Stdout"])).toBe("Output");
+  expect(suggestName("zz", ["a", "done"])).toBeUndefined();
+  expect(suggestName("completely_different", ["command"])).toBeUndefined();
+});

@@ -1,0 +1,28 @@
+/**
+ * Parses and runs a workflow text on real local shells, for engine tests.
+ */
+import { expect } from "vitest";
+import type { ProcessRequest, RunOutcome, RunWorkflowDeps } from "../engine-ports";
+import { parseWorkflow } from "../parse-workflow";
+import { runWorkflow } from "../run-workflow";
+import type { Workflow } from "../workflow-types";
+import { localRunner, recorder } from "./local-runner";
+
+export const parseOk = (source: string, file = "test.yaml"): Workflow => {
+  const parsed = parseWorkflow(source, file);
+  expect(parsed.errors.map((e) => e.message)).toEqual([]);
+  return parsed.workflow!;
+};
+
+export const runYaml = async (source: string, deps: Partial<RunWorkflowDeps> = {}) => {
+  const workflow = parseOk(source);
+  const processes: ProcessRequest[] = [];
+  const rec = recorder();
+  const outcome: RunOutcome = await runWorkflow(workflow, {
+    runProcess: localRunner(processes),
+    signal: new AbortController().signal,
+    events: rec.sink,
+    ...deps,
+  });
+  return { outcome, processes, events: rec.events, workflow };
+};

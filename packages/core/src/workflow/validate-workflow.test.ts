@@ -1,0 +1,87 @@
+/**
+ * Validation through ports: bundle files, sub-workflow resolution and cycles, and the
+ * connector catalog with lanes.
+ */
+import { describe, expect, it } from "vitest";
+import type { WorkflowResolver } from "./engine-ports";
+import { parseOk } from "./test-support/run-yaml";
+import { memoryFiles } from "./test-support/local-runner";
+import { validateWorkflow, type ConnectorCatalog } from "./validate-workflow";
+
+const codes = async (source: string, ports: Parameters<typeof validateWorkflow>[2]) =>
+  (await validateWorkflow(source, "w.yaml", ports)).errors.map((e) => e.code);
+
+describe("hosted validation", () => {
+  it("requires every referenced bundle file", async () => {
+    const source = `
+name: files
+states:
+  initial: a
+  a: { type: step, script_file: scripts/run.sh, on_success: b }
+  b: { type: agent, provider: claude, prompt_file: prompts/p.md, on_success: done }
+  done: { type: terminal }
+`;
+    expect(await codes(source, { files: memoryFiles({ "scripts/run.sh": "echo" }) })).toEqual([
+      "USER.INPUT.MISSING_FILE",
+    ]);
+    expect(
+      await codes(source, {
+        files: memoryFiles({ "scripts/run.sh": "echo", "prompts/p.md": "hi" }),
+      }),
+    ).toEqual([]);
+  });
+
+  it("finds call_workflow cycles through the resolver and checks the inputs a child declares", async () => {
+    const b = parseOk(
+      "name: b\ninputs: [{ name: need, required: true }]\nstates:\n  initial: c\n  c: { type: call_workflow, workflow: a, inputs: { need: x } }\n",
+      "b.yaml",
+    );
+    const resolver: WorkflowResolver = { resolve: async (name) => (name === "b" ? b : undefined) };
+    const source =
+      "name: a\nstates:\n  initial: c\n  c: { type: call_workflow, workflow: b, inputs: { nede: x }, on_success: d }\n  d: { type: call_workflow, workflow: zzz }\n";
+    const result = await validateWorkflow(source, "a.yaml", { resolver });
+    expect(result.errors.map((e) => e.code).sort()).toEqual([
+      "WORKFLOW.VALIDATION.CYCLE_DETECTED",
+      "WORKFLOW.VALIDATION.INVALID_REFERENCE",
+      "WORKFLOW.VALIDATION.MISSING_FIELD",
+      "WORKFLOW.VALIDATION.UNDEFINED_SUBWORKFLOW",
+    ]);
+    expect(
+      result.errors.find((e) => e.code === "WORKFLOW.VALIDATION.CYCLE_DETECTED")?.message,
+    ).toContain("a -> b -> a");
+    expect(
+      result.errors.find((e) => e.code === "WORKFLOW.VALIDATION.INVALID_REFERENCE")?.message,
+    ).toContain('did you mean "need"');
+  });
+
+  it("checks connector ids against the catalog port in the workflow's lane", async () => {
+    const catalog: ConnectorCatalog = {
+      check: async (ids, lane) =>
+        Object.fromEntries(
+          ids.map((id) => [
+            id,
+            id === "github"
+              ? "ok"
+              : id === "admin_db" && lane !== "operator"
+                ? "denied"
+                : "unknown",
+          ]),
+        ),
+    };
+    const source = `
+name: conn
+lane: default
+states:
+  initial: a
+  a:
+    type: agent
+    provider: claude
+    prompt: hi
+    mcp_proxy: { enable: true, connectors: [github, admin_db, nope] }
+`;
+    expect(await codes(source, { catalog })).toEqual([
+      "USER.MCP_PROXY.LANE_DENIED",
+      "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
+    ]);
+  });
+});

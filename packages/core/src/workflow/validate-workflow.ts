@@ -1,0 +1,166 @@
+/**
+ * Full validation of a workflow in its hosted context: everything parseWorkflow checks,
+ * plus what needs the outside world through ports: referenced bundle files exist,
+ * sub-workflows resolve without cycles and receive inputs they declare, and connector ids
+ * exist in the catalog and are open to the workflow's lane.
+ */
+import { AppError, isAppError } from "../errors/app-error";
+import type { BundleFiles, WorkflowResolver } from "./engine-ports";
+import { parseWorkflow, type ParseResult } from "./parse-workflow";
+import { suggestName } from "./suggest-name";
+import type { SourceRef, Workflow } from "./workflow-types";
+
+export type ConnectorVerdict = "ok" | "unknown" | "denied";
+/** Answers for connector ids in a lane: the database in the worker, a local file or nothing in the CLI. */
+export type ConnectorCatalog = {
+  check(ids: string[], lane: string | undefined): Promise<Record<string, ConnectorVerdict>>;
+};
+export type ValidatePorts = {
+  files?: BundleFiles;
+  resolver?: WorkflowResolver;
+  catalog?: ConnectorCatalog;
+};
+
+const push = (
+  result: ParseResult,
+  file: string,
+  code: string,
+  where: SourceRef,
+  message: string,
+) => {
+  result.errors.push(
+    new AppError(code, `${where.path}: ${message}`, { location: { file, ...where } }),
+  );
+};
+
+const checkCalls = async (
+  wf: Workflow,
+  resolver: WorkflowResolver,
+  result: ParseResult,
+  stack: string[],
+) => {
+  for (const state of wf.states.values()) {
+    if (state.kind !== "call_workflow") continue;
+    const where = { ...state.source, path: `${state.source.path}.workflow` };
+    if ([...stack, wf.name].includes(state.workflow)) {
+      push(
+        result,
+        wf.file,
+        "WORKFLOW.VALIDATION.CYCLE_DETECTED",
+        where,
+        `call_workflow cycle: ${[...stack, wf.name, state.workflow].join(" -> ")}`,
+      );
+      continue;
+    }
+    let child: Workflow | undefined;
+    try {
+      child = await resolver.resolve(state.workflow, { file: wf.file });
+    } catch (error) {
+      const code = isAppError(error) ? error.code : "WORKFLOW.VALIDATION.UNDEFINED_SUBWORKFLOW";
+      push(
+        result,
+        wf.file,
+        code,
+        where,
+        `sub-workflow "${state.workflow}" cannot be loaded: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      continue;
+    }
+    if (!child) {
+      push(
+        result,
+        wf.file,
+        "WORKFLOW.VALIDATION.UNDEFINED_SUBWORKFLOW",
+        where,
+        `sub-workflow "${state.workflow}" was not found`,
+      );
+      continue;
+    }
+    const declared = child.inputs.map((i) => i.name);
+    for (const name of Object.keys(state.inputs)) {
+      if (!declared.includes(name)) {
+        const hint = suggestName(name, declared);
+        push(
+          result,
+          wf.file,
+          "WORKFLOW.VALIDATION.INVALID_REFERENCE",
+          { ...state.source, path: `${state.source.path}.inputs.${name}` },
+          `"${child.name}" has no input "${name}"${hint ? ` (did you mean "${hint}"?)` : ""}`,
+        );
+      }
+    }
+    for (const input of child.inputs) {
+      if (input.required && input.default === undefined && !(input.name in state.inputs)) {
+        push(
+          result,
+          wf.file,
+          "WORKFLOW.VALIDATION.MISSING_FIELD",
+          { ...state.source, path: `${state.source.path}.inputs` },
+          `"${child.name}" requires input "${input.name}"`,
+        );
+      }
+    }
+    if (stack.length < 10) await checkCalls(child, resolver, result, [...stack, wf.name]);
+  }
+};
+
+export const validateWorkflow = async (
+  source: string,
+  file: string,
+  ports: ValidatePorts = {},
+): Promise<ParseResult> => {
+  const result = parseWorkflow(source, file);
+  const wf = result.workflow;
+  if (!wf) return result;
+  if (ports.files) {
+    for (const state of wf.states.values()) {
+      const refs: [string, string | undefined][] =
+        state.kind === "step"
+          ? [["script_file", state.scriptFile]]
+          : state.kind === "agent"
+            ? [["prompt_file", state.promptFile]]
+            : [];
+      for (const [key, path] of refs) {
+        if (path !== undefined && !path.includes("{{") && ports.files.read(path) === undefined) {
+          push(
+            result,
+            file,
+            "USER.INPUT.MISSING_FILE",
+            { ...state.source, path: `${state.source.path}.${key}` },
+            `"${path}" is not in the workflow bundle`,
+          );
+        }
+      }
+    }
+  }
+  if (ports.resolver) await checkCalls(wf, ports.resolver, result, []);
+  if (ports.catalog) {
+    for (const state of wf.states.values()) {
+      if (state.kind !== "agent" || !state.mcpProxy || state.mcpProxy.connectors.length === 0)
+        continue;
+      const verdicts = await ports.catalog.check(state.mcpProxy.connectors, wf.lane);
+      for (const id of state.mcpProxy.connectors) {
+        const where = { ...state.source, path: `${state.source.path}.mcp_proxy.connectors` };
+        const verdict = verdicts[id] ?? "unknown";
+        if (verdict === "unknown")
+          push(
+            result,
+            file,
+            "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
+            where,
+            `connector "${id}" does not exist`,
+          );
+        else if (verdict === "denied")
+          push(
+            result,
+            file,
+            "USER.MCP_PROXY.LANE_DENIED",
+            where,
+            `connector "${id}" is not open to lane "${wf.lane ?? "default"}"`,
+          );
+      }
+    }
+  }
+  if (result.errors.length > 0) return { ...result, workflow: undefined };
+  return result;
+};
