@@ -23,6 +23,10 @@ export const startWorker = async (env: Record<string, string>): Promise<WorkerHa
       REDIS_URL: process.env.REDIS_URL ?? "",
       SWITCHYARD_MASTER_KEY: process.env.SWITCHYARD_MASTER_KEY ?? "",
       SWITCHYARD_WORKSPACES_DIR: workspaces,
+      // Workers of parallel test files share this host: each needs its own owner id and
+      // step-uid range, or one worker's boot sweep would stop another's steps.
+      SWITCHYARD_WORKER_ID: `test-${Math.random().toString(36).slice(2, 10)}`,
+      SWITCHYARD_STEP_UID_BASE: String(100_000 + Math.floor(Math.random() * 50_000) * 16),
       LOG_LEVEL: "info",
       ...env,
     },

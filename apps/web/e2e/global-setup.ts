@@ -53,6 +53,8 @@ export default async function globalSetup() {
     DATABASE_URL: database.url,
     SWITCHYARD_QUEUE_PREFIX: `sy-e2e-${Math.random().toString(36).slice(2, 8)}`,
     SWITCHYARD_WORKSPACES_DIR: workspaces,
+    SWITCHYARD_WORKER_ID: `e2e-${Math.random().toString(36).slice(2, 8)}`,
+    SWITCHYARD_STEP_UID_BASE: String(900_000 + Math.floor(Math.random() * 1000) * 16),
   };
   const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env });
   const web = spawn(

@@ -33,6 +33,12 @@ export const workerEnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   SWITCHYARD_WORKSPACES_DIR: z.string().default(""),
   SWITCHYARD_SANDBOX: z.enum(["auto", "strict", "namespaces", "none"]).default("auto"),
+  /** How long a job's lock lasts; a worker that dies holding a run loses it after this. */
+  SWITCHYARD_JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+  SWITCHYARD_STEP_NETWORK: z
+    .enum(["true", "false"])
+    .default("true")
+    .transform((v) => v === "true"),
   SWITCHYARD_STEP_UID_BASE: z.coerce.number().int().min(1000).max(2 ** 31 - 1).default(60000),
   SWITCHYARD_WORKER_ID: z.string().regex(/^([A-Za-z0-9._-]{1,64})?$/, "letters, digits, . _ - only").default(""),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),

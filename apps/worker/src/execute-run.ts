@@ -1,31 +1,34 @@
 /**
- * Executes one run: loads its pinned workflow version, walks the state machine, runs each
- * shell step in the run's private workspace and records every step, then the run's end.
+ * Executes one run: loads its pinned workflow version, prepares the run's private folders
+ * for its step uid, and drives the engine with the worker's ports (sandboxed processes,
+ * Postgres checkpoints and events, team-scoped sub-workflows and variables). A run that a
+ * previous worker left `running` resumes from its checkpoint.
  */
-import { mkdir, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
-import { runProcess } from "@switchyard/core/sandbox";
-import { parseWorkflow, runWorkflow, type ProcessRequest } from "@switchyard/core/workflow";
-import { finishRun, finishStepRun, getRun, loadBundle, markRunRunning, startStepRun, type Db } from "@switchyard/db";
+import { makeStepFolders } from "@switchyard/core/sandbox";
+import { Scrubber } from "@switchyard/core/secrets";
+import { parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
+import { closeLostStepRuns, finishRun, getRun, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
+import { checkpointStore, runEventLog, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
+import type { StepConfinement } from "./sandbox-boot";
+import { createStepProcessRunner } from "./step-process-runner";
+import { endSpan, startRunSpan, traceIdOf } from "./tracing";
 
 export type ExecuteRunDeps = {
   db: Db;
   log: Logger;
   workerId: string;
-  workspacesDir: string;
+  confinement: StepConfinement;
+  stepNetwork: boolean;
 };
 
-const STEP_ENV_BASE = {
-  PATH: "/usr/local/bin:/usr/bin:/bin",
-  LANG: "C.UTF-8",
-};
-const DEFAULT_STEP_TIMEOUT_MS = 30 * 60_000;
-const OUTPUT_CAP = 256 * 1024;
+export type RunJobInput = { runId: string; teamId: string; traceparent?: string };
 
-export const executeRun = async (deps: ExecuteRunDeps, job: { runId: string; teamId: string }, signal: AbortSignal) => {
-  const { db, log } = deps;
+export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal: AbortSignal) => {
+  const { db, log, confinement } = deps;
   const { runId, teamId } = job;
   const run = await getRun(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", `run ${runId} not found`);
@@ -33,72 +36,82 @@ export const executeRun = async (deps: ExecuteRunDeps, job: { runId: string; tea
     log.warn("run is not runnable", { runId, status: run.status });
     return run.status;
   }
+  const resuming = run.status === "running" && run.checkpoint !== null;
   if (!(await markRunRunning(db, teamId, runId, deps.workerId))) return "skipped";
+  if (run.status === "running") {
+    await closeLostStepRuns(db, teamId, runId);
+    log.warn(resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet", { runId });
+  }
 
-  const runDir = path.resolve(deps.workspacesDir, runId);
-  const workspace = path.join(runDir, "workspace");
-  const home = path.join(runDir, "home");
-  const tmp = path.join(runDir, "tmp");
+  const { span, context: trace } = startRunSpan(run.workflow.name, job.traceparent, {
+    "switchyard.run.id": runId,
+    "switchyard.team.id": teamId,
+    "switchyard.workflow.name": run.workflow.name,
+    "switchyard.sandbox.level": confinement.sandbox.level,
+  });
+  const traceId = traceIdOf(span);
+  if (traceId) await db.run.updateMany({ where: { id: runId, teamId }, data: { traceId } });
+
+  const uid = confinement.uids?.acquire();
+  const runDir = path.join(confinement.workspacesDir, runId);
+  const scrubber = new Scrubber();
+  const scope = { db, teamId, runId };
+  const events = runEventLog(scope, await nextEventSeq(db, teamId, runId), log, scrubber);
+  let outcome: Pick<RunOutcome, "status" | "errorCode" | "errorMessage">;
   try {
     const bundle = await loadBundle(db, teamId, run.workflowVersionId);
     if (!bundle) throw new AppError("NOT_FOUND", `workflow version ${run.workflowVersionId} not found`);
     const parsed = parseWorkflow(bundle.entry, bundle.version.entryPath);
     if (!parsed.workflow) {
-      const first = parsed.errors[0];
-      await finishRun(db, teamId, runId, {
-        status: "failed",
-        errorCode: first?.code ?? "WORKFLOW.VALIDATION_FAILED",
-        errorMessage: parsed.errors.map((e) => e.message).join("\n"),
-      });
-      return "failed";
+      throw new AppError(parsed.errors[0]?.code ?? "WORKFLOW.VALIDATION_FAILED", parsed.errors.map((e) => e.message).join("\n"));
     }
-    await Promise.all([workspace, home, tmp].map((d) => mkdir(d, { recursive: true, mode: 0o700 })));
-
-    const runStepProcess = async (request: ProcessRequest) => {
-      const state = { name: request.stateName, timeoutMs: request.timeoutMs };
-      const step = await startStepRun(db, { teamId, runId, stateName: state.name, stepType: "step", sandboxLevel: "none" });
-      log.info("step started", { runId, step: state.name });
-      const result = await runProcess({
-        argv: request.argv,
-        cwd: workspace,
-        env: { ...request.env, ...STEP_ENV_BASE, HOME: home, TMPDIR: tmp, SWITCHYARD_RUN_ID: runId },
-        stdin: request.stdin,
-        timeoutMs: state.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS,
-        signal: request.signal,
-        outputCap: OUTPUT_CAP,
-      });
-      const ok = result.exitCode === 0 && !result.timedOut && !result.cancelled;
-      await finishStepRun(db, teamId, step.id, {
-        status: result.cancelled ? "cancelled" : ok ? "succeeded" : "failed",
-        exitCode: result.exitCode,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        errorCode: ok ? undefined : result.timedOut ? "EXECUTION.TIMEOUT" : result.cancelled ? "EXECUTION.CANCELLED" : "EXECUTION.COMMAND_FAILED",
-        errorMessage: ok
-          ? undefined
-          : result.timedOut
-            ? `timed out after ${state.timeoutMs ?? DEFAULT_STEP_TIMEOUT_MS} ms`
-            : result.cancelled
-              ? "cancelled"
-              : `exited with code ${result.exitCode ?? result.signal}`,
-      });
-      log.info("step finished", { runId, step: state.name, exitCode: result.exitCode, ms: result.durationMs });
-      return { exitCode: result.exitCode, stdout: result.stdout, stderr: result.stderr, timedOut: result.timedOut, cancelled: result.cancelled };
-    };
-
+    const folders = await makeStepFolders(runDir, uid === undefined ? undefined : { uid });
     const entryDir = path.posix.dirname(bundle.version.entryPath);
-    const files = { read: (p: string) => bundle.files[path.posix.normalize(path.posix.join(entryDir, p))] };
-    const outcome = await runWorkflow(parsed.workflow, { runProcess: runStepProcess, signal, runId, files });
-    await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage: outcome.errorMessage });
-    log.info("run finished", { runId, status: outcome.status });
-    return outcome.status;
+    const nextAttempt = new Map<string, number>();
+    const result = await runWorkflow(parsed.workflow, {
+      runId,
+      signal,
+      inputs: run.inputs as Record<string, unknown>,
+      checkpoint: resuming ? (run.checkpoint as Checkpoint) : undefined,
+      runProcess: createStepProcessRunner({
+        db,
+        log,
+        teamId,
+        runId,
+        sandbox: confinement.sandbox,
+        uid,
+        folders,
+        network: deps.stepNetwork,
+        scrubber,
+        trace,
+        attemptOf: (state) => nextAttempt.get(state) ?? 1,
+      }),
+      files: { read: (p) => bundle.files[path.posix.normalize(path.posix.join(entryDir, p))] },
+      store: checkpointStore(scope),
+      resolver: teamWorkflowResolver(scope),
+      variables: teamVariablesPort(scope),
+      events: (event) => {
+        if (event.type === "state.started") nextAttempt.set(event.state, 1);
+        if (event.type === "step.retry") nextAttempt.set(event.state, event.attempt + 1);
+        events.sink(event);
+      },
+    });
+    outcome = result;
   } catch (error) {
-    const code = error instanceof AppError ? error.code : "SYSTEM.INTERNAL";
-    const message = error instanceof Error ? error.message : String(error);
-    await finishRun(db, teamId, runId, { status: "failed", errorCode: code, errorMessage: message });
-    log.error("run failed", { runId, code, error: message });
-    return "failed";
+    outcome = {
+      status: "failed",
+      errorCode: error instanceof AppError ? error.code : "SYSTEM.INTERNAL",
+      errorMessage: error instanceof Error ? error.message : String(error),
+    };
+    log.error("run failed", { runId, code: outcome.errorCode, error: scrubber.scrub(outcome.errorMessage ?? "") });
   } finally {
+    await events.flush();
     await rm(runDir, { recursive: true, force: true });
+    if (uid !== undefined) confinement.uids?.release(uid);
   }
+  const errorMessage = outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
+  await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage });
+  endSpan(span, outcome.status === "succeeded", errorMessage);
+  log.info("run finished", { runId, status: outcome.status });
+  return outcome.status;
 };

@@ -3,7 +3,13 @@
  */
 import { hostname } from "node:os";
 import type { Redis } from "ioredis";
-import { WORKER_HEARTBEAT_MS, WORKER_HEARTBEAT_TTL_S, workerHeartbeatKey, type WorkerInfo } from "@switchyard/core/runs";
+import {
+  WORKER_HEARTBEAT_MS,
+  WORKER_HEARTBEAT_TTL_S,
+  workerHeartbeatKey,
+  workerInfoSchema,
+  type WorkerInfo,
+} from "@switchyard/core/runs";
 
 export const startHeartbeat = (
   redis: Redis,
@@ -25,4 +31,34 @@ export const startHeartbeat = (
       await redis.del(key).catch(() => undefined);
     },
   };
+};
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Another live worker on this host with the same owner id would have its steps killed by
+ * this worker's boot sweep; returns that worker's description if there is one.
+ */
+export const liveTwin = async (redis: Redis, prefix: string, ownerId: string): Promise<string | undefined> => {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const [next, batch] = await redis.scan(cursor, "MATCH", workerHeartbeatKey(prefix, `${ownerId}:*`), "COUNT", 100);
+    cursor = next;
+    keys.push(...batch);
+  } while (cursor !== "0");
+  for (const value of keys.length > 0 ? await redis.mget(keys) : []) {
+    const info = value ? workerInfoSchema.safeParse(JSON.parse(value)) : undefined;
+    if (info?.success && info.data.hostname === hostname() && info.data.pid !== process.pid && alive(info.data.pid)) {
+      return `${info.data.workerId} (pid ${info.data.pid})`;
+    }
+  }
+  return undefined;
 };

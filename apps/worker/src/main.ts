@@ -9,7 +9,7 @@ import { RUN_QUEUE, runCancelChannel, runJobSchema } from "@switchyard/core/runs
 import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
 import { executeRun } from "./execute-run";
-import { startHeartbeat } from "./heartbeat";
+import { liveTwin, startHeartbeat } from "./heartbeat";
 import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
@@ -49,6 +49,10 @@ try {
   fatal(`REDIS_URL: cannot connect to ${where.hostname}:${where.port || 6379} (${(e as Error).message})`);
 }
 
+const twin = await liveTwin(connection, env.SWITCHYARD_QUEUE_PREFIX, ownerId);
+if (twin) {
+  fatal(`SWITCHYARD_WORKER_ID: "${ownerId}" is in use by live worker ${twin} on this host; give each worker its own SWITCHYARD_WORKER_ID and SWITCHYARD_STEP_UID_BASE`);
+}
 const confinement = await bootConfinement(env, ownerId, log).catch((e: unknown) =>
   fatal(e instanceof Error ? e.message : String(e)),
 );
@@ -60,13 +64,22 @@ const worker = new Worker(
     const data = runJobSchema.safeParse(job.data);
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
     const status = await executeRun(
-      { db, log, workerId, workspacesDir: confinement.workspacesDir },
+      { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK },
       data.data,
       signal ?? new AbortController().signal,
     );
     return { status };
   },
-  { connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY },
+  {
+    connection,
+    prefix: env.SWITCHYARD_QUEUE_PREFIX,
+    concurrency: env.WORKER_CONCURRENCY,
+    // A run whose worker died is taken up again by another worker, which resumes it from
+    // its checkpoint, once the lock has lapsed.
+    lockDuration: env.SWITCHYARD_JOB_LOCK_MS,
+    stalledInterval: env.SWITCHYARD_JOB_LOCK_MS,
+    maxStalledCount: 3,
+  },
 );
 worker.on("failed", (job, err) => log.error("job failed", { jobId: job?.id, error: err.message }));
 await worker.waitUntilReady();

@@ -7,3 +7,4 @@ export * from "./repositories/members";
 export type { Role, RunStatus, StepStatus, RunTrigger } from "./generated/prisma/client";
 export { seed } from "./seed";
 export type { SeedOptions } from "./seed";
+export * from "./repositories/run-progress";

@@ -14,9 +14,18 @@ export type CreateRunInput = {
   startedById?: string;
 };
 
-export const createRun = (db: Db, input: CreateRunInput) =>
-  db.run.create({
+/**
+ * Writes a queued run. The team's workflow versions current at this moment are pinned on
+ * it, so call_workflow resolves them even if a workflow is saved again mid-run.
+ */
+export const createRun = async (db: Db, input: CreateRunInput) => {
+  const workflows = await db.workflow.findMany({
+    where: { teamId: input.teamId, archivedAt: null, currentVersionId: { not: null } },
+    select: { name: true, currentVersionId: true },
+  });
+  return db.run.create({
     data: {
+      pinnedVersions: Object.fromEntries(workflows.map((w) => [w.name, w.currentVersionId])),
       teamId: input.teamId,
       workflowId: input.workflowId,
       workflowVersionId: input.workflowVersionId,
@@ -26,6 +35,7 @@ export const createRun = (db: Db, input: CreateRunInput) =>
       startedById: input.startedById,
     },
   });
+};
 
 export const getRun = (db: Db, teamId: string, runId: string) =>
   db.run.findFirst({
@@ -111,6 +121,18 @@ export const finishStepRun = (
       output: result.output ?? result.stdout,
       errorCode: result.errorCode ?? null,
       errorMessage: result.errorMessage ?? null,
+      finishedAt: new Date(),
+    },
+  });
+
+/** Step runs a dead worker left `running`: they will never finish, so they are closed as lost. */
+export const closeLostStepRuns = (db: Db, teamId: string, runId: string) =>
+  db.stepRun.updateMany({
+    where: { teamId, runId, status: "running" },
+    data: {
+      status: "failed",
+      errorCode: "EXECUTION.WORKER_LOST",
+      errorMessage: "the worker running this step stopped; the run resumed elsewhere",
       finishedAt: new Date(),
     },
   });

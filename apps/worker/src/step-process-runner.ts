@@ -1,0 +1,84 @@
+/**
+ * The engine's process port in the worker: every process a run starts (steps, hooks)
+ * runs through the step sandbox in the run's private folders as the run's step uid. A
+ * step process is recorded as a StepRun (one per attempt) with its output scrubbed; each
+ * process gets a span under the run span.
+ */
+import type { Context } from "@opentelemetry/api";
+import { runSandboxed, type SandboxHost, type StepFolders } from "@switchyard/core/sandbox";
+import type { Scrubber } from "@switchyard/core/secrets";
+import type { ProcessRequest, ProcessRunner } from "@switchyard/core/workflow";
+import { finishStepRun, startStepRun, type Db } from "@switchyard/db";
+import type { Logger } from "./logger";
+import { withChildSpan } from "./tracing";
+
+export type StepRunnerDeps = {
+  db: Db;
+  log: Logger;
+  teamId: string;
+  runId: string;
+  sandbox: SandboxHost;
+  uid: number | undefined;
+  folders: StepFolders;
+  network: boolean;
+  scrubber: Scrubber;
+  trace: Context;
+  /** Which attempt the next process of a state is (kept from the engine's retry events). */
+  attemptOf: (state: string) => number;
+};
+
+const DEFAULT_TIMEOUT_MS = 30 * 60_000;
+const OUTPUT_CAP = 256 * 1024;
+
+const failure = (r: { timedOut: boolean; cancelled: boolean; exitCode: number | null; signal: string | null }, timeoutMs: number) => {
+  if (r.cancelled) return { code: "EXECUTION.CANCELLED", message: "cancelled" };
+  if (r.timedOut) return { code: "EXECUTION.TIMEOUT", message: `timed out after ${timeoutMs} ms` };
+  if (r.exitCode === 0) return undefined;
+  return { code: "EXECUTION.COMMAND_FAILED", message: `exited with code ${r.exitCode ?? r.signal}` };
+};
+
+export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => async (request: ProcessRequest) => {
+  const { db, teamId, runId, sandbox } = deps;
+  const isStep = request.purpose === "step";
+  const attempt = deps.attemptOf(request.stateName);
+  const timeoutMs = request.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const step = isStep
+    ? await startStepRun(db, { teamId, runId, stateName: request.stateName, stepType: "step", attempt, sandboxLevel: sandbox.level })
+    : undefined;
+  const name = `${isStep ? "step" : request.purpose === "hook" ? "hook" : "workflow hook"} ${request.stateName}`;
+  return withChildSpan(deps.trace, name, { "switchyard.run.id": runId, "switchyard.step.attempt": attempt, "switchyard.sandbox.level": sandbox.level }, async (span) => {
+    if (step) span.setAttribute("switchyard.step_run.id", step.id);
+    const result = await runSandboxed(
+      sandbox,
+      {
+        argv: request.argv,
+        workspace: deps.folders.workspace,
+        home: deps.folders.home,
+        tmp: deps.folders.tmp,
+        cwd: request.cwd,
+        env: { ...request.env, SWITCHYARD_RUN_ID: runId },
+        network: deps.network,
+        uid: deps.uid,
+        limits: { outputBytes: OUTPUT_CAP },
+      },
+      { stdin: request.stdin, timeoutMs, signal: request.signal },
+    );
+    span.setAttribute("process.exit.code", result.exitCode ?? -1);
+    const stdout = deps.scrubber.scrub(result.stdout);
+    const stderr = deps.scrubber.scrub(result.stderr);
+    const failed = failure(result, timeoutMs);
+    for (const warning of result.warnings) deps.log.warn(warning, { runId, step: request.stateName });
+    if (step) {
+      await finishStepRun(db, teamId, step.id, {
+        status: result.cancelled ? "cancelled" : failed ? "failed" : "succeeded",
+        exitCode: result.exitCode,
+        stdout,
+        stderr,
+        errorCode: failed?.code,
+        errorMessage: failed ? deps.scrubber.scrub(failed.message) : undefined,
+      });
+    }
+    deps.log.info(`${name} finished`, { runId, exitCode: result.exitCode, ms: result.durationMs, sandboxLevel: sandbox.level });
+    return { exitCode: result.exitCode, stdout, stderr, timedOut: result.timedOut, cancelled: result.cancelled };
+  });
+};

@@ -1,0 +1,230 @@
+/**
+ * The full language through the real worker: steps confined at the detected sandbox level,
+ * retries recorded per attempt, inputs passed shell-safely, call_workflow pinned to the
+ * versions current at run start, the ordered event log, and a run resumed from its
+ * checkpoint by a second worker after the first was killed mid-step.
+ */
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { createDb, listRunEvents, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
+import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { createCaller } from "~/server/trpc/root";
+import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
+
+let database: TestDatabase;
+let db: Db;
+let queue: Queue<RunJob>;
+let redis: Redis;
+let prefix: string;
+let worker: WorkerHandle;
+let adminId: string;
+let teamId: string;
+const workerEnv = () => ({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix, SWITCHYARD_JOB_LOCK_MS: "1500" });
+
+const caller = () =>
+  createCaller({ db, queue: () => queue, queuePrefix: prefix, publish: (c, m) => redis.publish(c, m), redis: () => redis, userId: adminId, teamSlug: undefined });
+
+const save = async (name: string, yaml: string) =>
+  (await saveWorkflowVersion(db, { teamId, name, files: { "workflow.yaml": yaml } })).workflowId;
+
+const runToEnd = async (workflowId: string, inputs?: Record<string, unknown>) => {
+  const { id } = await caller().runs.start({ workflowId, inputs });
+  return finished(id);
+};
+
+const finished = (id: string, timeoutMs = 30_000) =>
+  waitFor(
+    async () => {
+      const run = await caller().runs.get({ id });
+      return run.status === "queued" || run.status === "running" ? undefined : run;
+    },
+    timeoutMs,
+    `run ${id}`,
+  );
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  db = createDb(database.url, { max: 4 });
+  const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
+  adminId = seeded.admin.id;
+  teamId = seeded.team.id;
+  prefix = randomPrefix();
+  redis = new Redis(process.env.REDIS_URL!);
+  queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
+  worker = await startWorker(workerEnv());
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  await queue?.obliterate({ force: true }).catch(() => undefined);
+  await queue?.close();
+  redis?.disconnect();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+it("runs steps as an unprivileged step user that sees none of the worker's secrets", async () => {
+  const id = await save(
+    "whoami",
+    `name: whoami
+states:
+  initial: look
+  look:
+    type: step
+    command: 'id -u; echo "pwd=$PWD"; env | sort; ls /'
+`,
+  );
+  const run = await runToEnd(id);
+  expect(run.status).toBe("succeeded");
+  const step = run.steps[0]!;
+  const root = process.getuid?.() === 0;
+  expect(step.sandboxLevel).toBe(root ? "strict" : "namespaces");
+  const [uid] = step.stdout.split("\n");
+  if (root) expect(Number(uid)).toBeGreaterThanOrEqual(100_000);
+  expect(step.stdout).toContain("pwd=/workspace");
+  for (const secret of [process.env.DATABASE_URL!, process.env.REDIS_URL!, "REDIS_PASSWORD", "SWITCHYARD_MASTER_KEY", "AUTH_SECRET"]) {
+    expect(step.stdout).not.toContain(secret);
+  }
+  expect(step.stdout).not.toMatch(/^work$/m); // the host's /work is not in the sandbox root
+});
+
+it("records each attempt of a retried step as its own step run", async () => {
+  const id = await save(
+    "flaky",
+    `name: flaky
+states:
+  initial: try
+  try:
+    type: step
+    command: 'if [ -f marker ]; then echo second; else touch marker; echo first; exit 4; fi'
+    retry:
+      max_attempts: 3
+      initial_delay: 10ms
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+  );
+  const run = await runToEnd(id);
+  expect(run.status).toBe("succeeded");
+  expect(run.steps.map((s) => [s.stateName, s.attempt, s.status, s.exitCode, s.stdout.trim()])).toEqual([
+    ["try", 1, "failed", 4, "first"],
+    ["try", 2, "succeeded", 0, "second"],
+  ]);
+});
+
+it("passes inputs into commands without letting a value break out of its argument", async () => {
+  const id = await save(
+    "greeter",
+    `name: greeter
+inputs:
+  - name: who
+    type: string
+    required: true
+states:
+  initial: greet
+  greet:
+    type: step
+    command: echo "hello {{.inputs.who}}"
+`,
+  );
+  const hostile = `"; touch pwned; echo "`;
+  const run = await runToEnd(id, { who: hostile });
+  expect(run.status).toBe("succeeded");
+  expect(run.steps[0]!.stdout).toBe(`hello ${hostile}\n`);
+
+  const check = await save("check-pwned", "name: check-pwned\nstates:\n  initial: c\n  c:\n    type: step\n    command: 'ls'\n");
+  expect((await runToEnd(check)).steps[0]!.stdout).not.toContain("pwned");
+
+  const missing = await caller().runs.start({ workflowId: id });
+  const failed = await finished(missing.id);
+  expect(failed.status).toBe("failed");
+  expect(failed.errorMessage).toMatch(/who/);
+});
+
+it("resolves call_workflow by name within the team, pinned to the version current at run start", async () => {
+  await save("child", "name: child\nstates:\n  initial: say\n  say:\n    type: step\n    command: echo child-v1\n");
+  const parent = await save(
+    "parent",
+    `name: parent
+states:
+  initial: wait
+  wait:
+    type: step
+    command: sleep 1
+    on_success: call
+  call:
+    type: call_workflow
+    workflow: child
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+  );
+  const { id } = await caller().runs.start({ workflowId: parent });
+  await save("child", "name: child\nstates:\n  initial: say\n  say:\n    type: step\n    command: echo child-v2\n");
+  const run = await finished(id);
+  expect(run.status).toBe("succeeded");
+  const say = run.steps.find((s) => s.stateName === "say");
+  expect(say?.stdout).toBe("child-v1\n");
+});
+
+it("keeps an ordered event log of the run", async () => {
+  const hello = (await caller().workflows.list()).find((w) => w.name === "hello-world")!;
+  const run = await runToEnd(hello.id);
+  const events = await listRunEvents(db, teamId, run.id);
+  expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+  const types = events.map((e) => {
+    const state = (e.payload as { state?: string }).state;
+    return state === undefined ? e.type : `${e.type}:${state}`;
+  });
+  expect(types[0]).toBe("run.started");
+  expect(types).toContain("state.started:greet");
+  expect(types.indexOf("state.finished:greet")).toBeLessThan(types.indexOf("state.started:inspect"));
+  expect(types.at(-1)).toBe("run.finished");
+});
+
+it("resumes a run from its checkpoint on another worker after its worker is killed mid-step", async () => {
+  const id = await save(
+    "resumable",
+    `name: resumable
+states:
+  initial: first
+  first:
+    type: step
+    command: echo one
+    on_success: second
+  second:
+    type: step
+    command: 'sleep 2; echo slept'
+    on_success: third
+  third:
+    type: step
+    command: echo three
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+  );
+  const { id: runId } = await caller().runs.start({ workflowId: id });
+  await waitFor(async () => ((await caller().runs.get({ id: runId })).steps.find((s) => s.stateName === "second")?.status === "running" ? true : undefined));
+  worker.child.kill("SIGKILL");
+  await new Promise((r) => worker.child.once("exit", r));
+  worker = await startWorker(workerEnv());
+
+  const run = await finished(runId, 60_000);
+  expect(run.status).toBe("succeeded");
+  expect(run.steps.filter((s) => s.stateName === "first")).toHaveLength(1);
+  expect(run.steps.filter((s) => s.stateName === "third")).toHaveLength(1);
+  const seconds = run.steps.filter((s) => s.stateName === "second");
+  expect(seconds.map((s) => [s.status, s.errorCode])).toEqual([
+    ["failed", "EXECUTION.WORKER_LOST"],
+    ["succeeded", null],
+  ]);
+  expect(seconds[1]!.stdout).toBe("slept\n");
+});
