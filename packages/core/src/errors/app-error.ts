@@ -11,6 +11,8 @@ export type AppErrorOptions = {
   cause?: unknown;
   /** Where it happened: file, line, column, field path. */
   location?: ErrorLocation;
+  /** Structured, client-safe detail (e.g. every validation problem), shown with the code. */
+  details?: unknown;
 };
 
 export type ErrorLocation = { file?: string; line?: number; column?: number; path?: string };
@@ -20,6 +22,7 @@ export class AppError extends Error {
   readonly userMessage: string;
   readonly retryable: boolean;
   readonly location: ErrorLocation | undefined;
+  readonly details: unknown;
 
   constructor(code: string, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -28,6 +31,7 @@ export class AppError extends Error {
     this.userMessage = options.userMessage ?? message;
     this.retryable = options.retryable ?? false;
     this.location = options.location;
+    this.details = options.details;
   }
 
   get httpStatus(): number {
@@ -39,7 +43,7 @@ export class AppError extends Error {
   }
 
   toJSON() {
-    return { code: this.code, message: this.userMessage, location: this.location };
+    return { code: this.code, message: this.userMessage, location: this.location, details: this.details };
   }
 }
 

@@ -33,6 +33,7 @@ const t = initTRPC.context<TrpcContext>().create({
         httpStatus: app ? app.httpStatus : shape.data.httpStatus,
         appCode: app?.code ?? null,
         location: app?.location ?? null,
+        details: app?.details ?? null,
         zodIssues: error.code === "BAD_REQUEST" && !app ? (error.cause as { issues?: unknown })?.issues ?? null : null,
       },
     };

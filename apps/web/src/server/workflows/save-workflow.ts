@@ -1,0 +1,58 @@
+/**
+ * Saves a new version of a workflow from its bundle. Nothing is stored unless the whole
+ * bundle validates; the caller must be allowed to save in the workflow's lane; the name
+ * in the YAML is the workflow's name within the team.
+ */
+import { AppError } from "@switchyard/core/errors";
+import { saveWorkflowVersion, type Db, type Role } from "@switchyard/db";
+import { toDiagnostic, validateBundle, type Diagnostic } from "./validate-bundle";
+
+export const BUNDLE_LIMITS = { files: 50, fileBytes: 1024 * 1024, totalBytes: 5 * 1024 * 1024 };
+
+const invalid = (diagnostics: Diagnostic[]) =>
+  new AppError(
+    "WORKFLOW.VALIDATION_FAILED",
+    `the workflow has ${diagnostics.length} error${diagnostics.length === 1 ? "" : "s"}: ${diagnostics[0]?.message ?? ""}`,
+    { details: { diagnostics } },
+  );
+
+const checkPaths = (files: Record<string, string>) => {
+  const paths = Object.keys(files);
+  if (paths.length > BUNDLE_LIMITS.files) throw new AppError("USER.INPUT_VALIDATION_FAILED", `a bundle holds at most ${BUNDLE_LIMITS.files} files`);
+  let total = 0;
+  for (const p of paths) {
+    if (p === "" || p.startsWith("/") || p.split("/").some((seg) => seg === ".." || seg === "." || seg === "") || p.includes("\\") || p.includes("\0")) {
+      throw new AppError("USER.INPUT_VALIDATION_FAILED", `bundle path "${p}" must be relative, without "." or ".." segments`, { location: { file: p } });
+    }
+    const size = Buffer.byteLength(files[p]!);
+    if (size > BUNDLE_LIMITS.fileBytes) throw new AppError("USER.INPUT_VALIDATION_FAILED", `${p} is larger than 1 MiB`, { location: { file: p } });
+    total += size;
+  }
+  if (total > BUNDLE_LIMITS.totalBytes) throw new AppError("USER.INPUT_VALIDATION_FAILED", "the bundle is larger than 5 MiB");
+};
+
+export const saveWorkflow = async (
+  db: Db,
+  input: { teamId: string; userId: string; role: Role; entry: string; files: Record<string, string> },
+) => {
+  checkPaths(input.files);
+  const result = await validateBundle(db, input.teamId, input);
+  if (!result.workflow) throw invalid(result.errors.map(toDiagnostic));
+  const wf = result.workflow;
+  const laneName = wf.lane ?? "default";
+  const lane = await db.lane.findUnique({ where: { teamId_name: { teamId: input.teamId, name: laneName } } });
+  if (!lane) throw new AppError("USER.INPUT_VALIDATION_FAILED", `lane "${laneName}" does not exist in this team`, { location: { file: input.entry, path: "lane" } });
+  if (!lane.saveRoles.includes(input.role)) {
+    throw new AppError("FORBIDDEN", `your role (${input.role}) may not save workflows in lane "${laneName}"`);
+  }
+  const version = await saveWorkflowVersion(db, {
+    teamId: input.teamId,
+    name: wf.name,
+    description: wf.description,
+    lane: laneName,
+    entryPath: input.entry,
+    files: input.files,
+    createdById: input.userId,
+  });
+  return { version, warnings: result.warnings.map(toDiagnostic) };
+};

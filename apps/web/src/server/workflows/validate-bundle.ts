@@ -1,0 +1,55 @@
+/**
+ * Validates a workflow bundle in its team's context with the same code the worker and the
+ * CLI use: the YAML itself, the files it references (in the bundle), its sub-workflows (by
+ * name among the team's workflows) and its connectors (the team's, open to its lane).
+ */
+import type { AppError } from "@switchyard/core/errors";
+import {
+  parseWorkflow,
+  validateWorkflow,
+  type ConnectorCatalog,
+  type ParseResult,
+  type WorkflowResolver,
+} from "@switchyard/core/workflow";
+import { loadBundle, type Db } from "@switchyard/db";
+
+export type Diagnostic = { code: string; message: string; file?: string; line?: number; column?: number; path?: string };
+
+export const toDiagnostic = (e: AppError): Diagnostic => ({ code: e.code, message: e.message, ...e.location });
+
+const teamResolver = (db: Db, teamId: string): WorkflowResolver => ({
+  resolve: async (name) => {
+    const wf = await db.workflow.findFirst({ where: { teamId, name, archivedAt: null }, select: { currentVersionId: true } });
+    if (!wf?.currentVersionId) return undefined;
+    const bundle = await loadBundle(db, teamId, wf.currentVersionId);
+    return bundle ? parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow : undefined;
+  },
+});
+
+const teamCatalog = (db: Db, teamId: string): ConnectorCatalog => ({
+  check: async (ids, lane) => {
+    const rows = await db.connector.findMany({ where: { teamId, slug: { in: ids }, enabled: true } });
+    const bySlug = new Map(rows.map((r) => [r.slug, r]));
+    return Object.fromEntries(
+      ids.map((id) => {
+        const row = bySlug.get(id);
+        return [id, !row ? "unknown" : row.lanes.includes(lane ?? "default") ? "ok" : "denied"];
+      }),
+    );
+  },
+});
+
+export const validateBundle = async (
+  db: Db,
+  teamId: string,
+  bundle: { entry: string; files: Record<string, string> },
+): Promise<ParseResult> => {
+  const source = bundle.files[bundle.entry];
+  if (source === undefined) return parseWorkflow("", bundle.entry);
+  const dir = bundle.entry.includes("/") ? bundle.entry.slice(0, bundle.entry.lastIndexOf("/") + 1) : "";
+  return validateWorkflow(source, bundle.entry, {
+    files: { read: (p) => bundle.files[`${dir}${p}`.replace(/^\.\//, "")] },
+    resolver: teamResolver(db, teamId),
+    catalog: teamCatalog(db, teamId),
+  });
+};
