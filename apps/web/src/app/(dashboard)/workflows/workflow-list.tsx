@@ -37,7 +37,9 @@ export function WorkflowList() {
           {workflows.data.map((w) => (
             <tr key={w.id} data-workflow={w.name}>
               <td>
-                <strong>{w.name}</strong>
+                <Link href={`/workflows/${w.id}`}>
+                  <strong>{w.name}</strong>
+                </Link>
                 <div className="muted small">{w.description}</div>
               </td>
               <td>{w.lane}</td>
