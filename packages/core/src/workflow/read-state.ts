@@ -60,7 +60,7 @@ const checkProvider = (
   if (other)
     return r.error(
       codes.unsupported,
-      `${other} is not supported (see docs/workflow-language.md)`,
+      `${other} is not supported (see docs/workflows.md)`,
       "provider",
     );
   if (!PROVIDERS.includes(provider)) {
@@ -120,7 +120,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
     case "operation":
       r.error(
         codes.unsupported,
-        "operation steps (http, github, notify plugins) are not supported (see docs/workflow-language.md)",
+        "operation steps (http, github, notify plugins) are not supported (see docs/workflows.md)",
         "type",
       );
       return undefined;
@@ -177,7 +177,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       if (mode === "conversation")
         r.error(
           codes.unsupported,
-          "conversation mode is not supported (see docs/workflow-language.md)",
+          "conversation mode is not supported (see docs/workflows.md)",
           "mode",
         );
       else if (mode !== undefined && mode !== "single")

@@ -43,7 +43,7 @@ export const codes = {
   unsupported: "USER.UNSUPPORTED_FEATURE",
 } as const;
 
-const DOCS = "docs/workflow-language.md";
+const DOCS = "docs/workflows.md";
 
 export const sourceOf = (
   diag: Diagnostics,
