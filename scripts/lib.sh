@@ -31,3 +31,10 @@ migrate_deploy() {
   say "applying migrations"
   prisma migrate deploy | grep -E "applied|No pending|migrations found" || true
 }
+
+# True when both services already answer (so whoever brings them up now must not stop them).
+services_running() {
+  local status
+  status=$(bash "$ROOT/scripts/services.sh" status 2>/dev/null) || return 1
+  [[ "$status" == *"postgres: up"* && "$status" == *"redis: up"* ]]
+}

@@ -8,12 +8,14 @@ cd "$ROOT"
 
 ensure_node_modules
 services_were_up=false
-if bash scripts/services.sh status 2>/dev/null | grep -q "postgres: up" &&
-  bash scripts/services.sh status 2>/dev/null | grep -q "redis: up"; then
-  services_were_up=true
-fi
+services_running && services_were_up=true
 bash scripts/services.sh up
 load_env
+if (exec 3<>"/dev/tcp/127.0.0.1/$WEB_PORT") 2>/dev/null; then
+  say "error: port $WEB_PORT is already in use; stop what listens there or set WEB_PORT in .env"
+  [ "$services_were_up" = false ] && bash scripts/services.sh down
+  exit 1
+fi
 generate_client
 migrate_deploy
 say "seeding the demo team"
@@ -36,10 +38,15 @@ pids+=($!)
 (cd apps/web && exec node ../../node_modules/next/dist/bin/next start -p "$WEB_PORT" -H 127.0.0.1) &
 pids+=($!)
 
-for _ in $(seq 1 100); do
-  curl -fsS -o /dev/null "http://127.0.0.1:$WEB_PORT/login" 2>/dev/null && break
+ready=false
+for _ in $(seq 1 150); do
+  if curl -fsS -o /dev/null "http://127.0.0.1:$WEB_PORT/login" 2>/dev/null; then ready=true; break; fi
   sleep 0.2
 done
+if [ "$ready" = false ]; then
+  say "error: the dashboard did not come up on port $WEB_PORT"
+  exit 1
+fi
 say "Switchyard is running at http://127.0.0.1:$WEB_PORT"
 say "sign in as $SEED_ADMIN_EMAIL with password $SEED_ADMIN_PASSWORD"
 say "press Ctrl-C to stop"
