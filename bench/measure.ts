@@ -4,7 +4,8 @@
  */
 export type Sample = { name: string; unit: string; baseline: number; subject: number; note?: string };
 
-export const timeIt = async (iterations: number, fn: (i: number) => Promise<unknown>) => {
+export const timeIt = async (iterations: number, fn: (i: number) => Promise<unknown>, warmup = 3) => {
+  for (let i = 0; i < warmup; i++) await fn(-1 - i);
   const durations: number[] = [];
   for (let i = 0; i < iterations; i++) {
     const t0 = performance.now();
