@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createDb, listRunEvents, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
 import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
-import { createCaller } from "~/server/trpc/root";
+import { dashboardCaller } from "./helpers/dashboard-caller";
 import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
 
 let database: TestDatabase;
@@ -23,8 +23,7 @@ let adminId: string;
 let teamId: string;
 const workerEnv = () => ({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix, SWITCHYARD_JOB_LOCK_MS: "1500" });
 
-const caller = () =>
-  createCaller({ db, queue: () => queue, queuePrefix: prefix, publish: (c, m) => redis.publish(c, m), redis: () => redis, userId: adminId, teamSlug: undefined });
+const caller = () => dashboardCaller({ db, queue, redis, prefix }, adminId);
 
 const save = async (name: string, yaml: string) =>
   (await saveWorkflowVersion(db, { teamId, name, files: { "workflow.yaml": yaml } })).workflowId;

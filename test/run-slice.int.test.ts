@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createDb, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
 import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
-import { createCaller } from "~/server/trpc/root";
+import { dashboardCaller } from "./helpers/dashboard-caller";
 import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
 
 let database: TestDatabase;
@@ -21,16 +21,7 @@ let teamId: string;
 let prefix: string;
 let publisher: Redis;
 
-const caller = (userId: string) =>
-  createCaller({
-    db,
-    queue: () => queue,
-    queuePrefix: prefix,
-    publish: (channel, message) => publisher.publish(channel, message),
-    redis: () => publisher,
-    userId,
-    teamSlug: undefined,
-  });
+const caller = (userId: string) => dashboardCaller({ db, queue, redis: publisher, prefix }, userId);
 
 const finished = (userId: string, runId: string) =>
   waitFor(

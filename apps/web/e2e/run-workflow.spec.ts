@@ -1,12 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-
-const signIn = async (page: Page) => {
-  await page.goto("/login");
-  await page.getByLabel("Email").fill(process.env.E2E_ADMIN_EMAIL!);
-  await page.getByLabel("Password").fill(process.env.E2E_ADMIN_PASSWORD!);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/workflows$/);
-};
+import { expect, test } from "@playwright/test";
+import { signIn } from "./sign-in";
 
 test("an anonymous visitor is sent to the login page", async ({ page }) => {
   await page.goto("/workflows");

@@ -6,8 +6,8 @@ import type { Redis } from "ioredis";
 import {
   WORKER_HEARTBEAT_MS,
   WORKER_HEARTBEAT_TTL_S,
+  listWorkers,
   workerHeartbeatKey,
-  workerInfoSchema,
   type WorkerInfo,
 } from "@switchyard/core/runs";
 
@@ -47,18 +47,8 @@ const alive = (pid: number) => {
  * this worker's boot sweep; returns that worker's description if there is one.
  */
 export const liveTwin = async (redis: Redis, prefix: string, ownerId: string): Promise<string | undefined> => {
-  const keys: string[] = [];
-  let cursor = "0";
-  do {
-    const [next, batch] = await redis.scan(cursor, "MATCH", workerHeartbeatKey(prefix, `${ownerId}:*`), "COUNT", 100);
-    cursor = next;
-    keys.push(...batch);
-  } while (cursor !== "0");
-  for (const value of keys.length > 0 ? await redis.mget(keys) : []) {
-    const info = value ? workerInfoSchema.safeParse(JSON.parse(value)) : undefined;
-    if (info?.success && info.data.hostname === hostname() && info.data.pid !== process.pid && alive(info.data.pid)) {
-      return `${info.data.workerId} (pid ${info.data.pid})`;
-    }
-  }
-  return undefined;
+  const twin = (await listWorkers(redis, prefix, ownerId)).find(
+    (w) => w.hostname === hostname() && w.pid !== process.pid && alive(w.pid),
+  );
+  return twin && `${twin.workerId} (pid ${twin.pid})`;
 };

@@ -5,7 +5,8 @@ export {
   WORKER_HEARTBEAT_MS,
   WORKER_HEARTBEAT_TTL_S,
   workerHeartbeatKey,
-  workerHeartbeatPattern,
   workerInfoSchema,
 } from "./worker-heartbeat";
 export type { WorkerInfo } from "./worker-heartbeat";
+export { listWorkers } from "./list-workers";
+export type { HeartbeatReader } from "./list-workers";

@@ -8,7 +8,6 @@ export const WORKER_HEARTBEAT_MS = 5_000;
 export const WORKER_HEARTBEAT_TTL_S = 15;
 
 export const workerHeartbeatKey = (prefix: string, workerId: string) => `${prefix}:workers:${workerId}`;
-export const workerHeartbeatPattern = (prefix: string) => `${prefix}:workers:*`;
 
 export const workerInfoSchema = z.object({
   workerId: z.string(),

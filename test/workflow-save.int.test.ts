@@ -7,27 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@switchyard/core/errors";
 import { createDb, seed, type Db } from "@switchyard/db";
 import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
-import { createCaller } from "~/server/trpc/root";
+import { dashboardCaller } from "./helpers/dashboard-caller";
 
 let database: TestDatabase;
 let db: Db;
 let adminId: string;
 let teamId: string;
 
-const caller = (userId = adminId) =>
-  createCaller({
-    db,
-    queue: () => {
-      throw new Error("no queue in this test");
-    },
-    queuePrefix: "unused",
-    publish: async () => 0,
-    redis: () => {
-      throw new Error("no redis in this test");
-    },
-    userId,
-    teamSlug: undefined,
-  });
+const caller = (userId = adminId) => dashboardCaller({ db }, userId);
 
 const builder = (name: string, extra = "") => `name: ${name}
 description: Builds things.

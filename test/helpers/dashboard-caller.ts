@@ -1,0 +1,26 @@
+/**
+ * The dashboard's tRPC procedures called in-process as a signed-in user, with the same
+ * context the HTTP route builds (database, queue, cancel channel, Redis).
+ */
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { RunJob } from "@switchyard/core/runs";
+import type { Db } from "@switchyard/db";
+import { createCaller } from "~/server/trpc/root";
+
+export type CallerServices = { db: Db; queue?: Queue<RunJob>; redis?: Redis; prefix?: string };
+
+const missing = (what: string) => () => {
+  throw new Error(`this test gave the caller no ${what}`);
+};
+
+export const dashboardCaller = (services: CallerServices, userId: string) =>
+  createCaller({
+    db: services.db,
+    queue: services.queue ? () => services.queue! : missing("queue"),
+    queuePrefix: services.prefix ?? "unused",
+    publish: (channel, message) => (services.redis ? services.redis.publish(channel, message) : Promise.resolve(0)),
+    redis: services.redis ? () => services.redis! : missing("redis"),
+    userId,
+    teamSlug: undefined,
+  });
