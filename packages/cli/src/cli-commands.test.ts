@@ -11,6 +11,8 @@ const bin = path.resolve(import.meta.dirname, "../bin/switchyard.mjs");
 const cli = (args: string[], env: Record<string, string> = {}) => {
   const r = spawnSync(process.execPath, [bin, ...args], {
     encoding: "utf8",
+    // `run` binds the current folder into its sandbox as the workspace.
+    cwd: dir,
     env: { ...process.env, ...env },
     timeout: 30_000,
   });

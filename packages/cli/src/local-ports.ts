@@ -2,12 +2,13 @@
  * The engine's ports for running on a person's machine: bundle files read from the
  * workflow's folder (never outside it), sub-workflows found by name next to the file,
  * variables from the user's environment, an optional connector catalog from a JSON file,
- * and shell steps run through core's process runner.
+ * and shell steps and hooks run through the step sandbox over the user's workspace.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
-import { runProcess } from "@switchyard/core/sandbox";
+import { runSandboxed } from "@switchyard/core/sandbox";
+import type { LocalSandbox } from "./local-sandbox";
 import {
   parseWorkflow,
   type BundleFiles,
@@ -83,19 +84,42 @@ export const fileCatalog = (file: string): ConnectorCatalog => {
   };
 };
 
-export type LocalRunnerOptions = { cwd: string; baseEnv: Record<string, string> };
+export type LocalRunnerOptions = { sandbox: LocalSandbox; network: boolean };
 
+/** A step's `dir`: relative to the workspace, or an absolute path inside it. */
+const workspaceCwd = (workspace: string, dir: string | undefined): string | undefined => {
+  if (dir === undefined || dir === "") return undefined;
+  const full = path.resolve(workspace, dir);
+  if (full !== workspace && !full.startsWith(workspace + path.sep))
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      `dir ${dir} is outside the workspace ${workspace}; steps see only the workspace`,
+    );
+  return path.relative(workspace, full) || undefined;
+};
+
+/**
+ * Every process of the run goes through the sandbox, with only the variables the workflow
+ * passes (never the caller's own environment).
+ */
 export const localProcessRunner =
   (opts: LocalRunnerOptions): ProcessRunner =>
   async (request) => {
-    const result = await runProcess({
-      argv: request.argv,
-      cwd: request.cwd ? path.resolve(opts.cwd, request.cwd) : opts.cwd,
-      env: { ...opts.baseEnv, ...request.env },
-      stdin: request.stdin,
-      timeoutMs: request.timeoutMs,
-      signal: request.signal,
-    });
+    const { sandbox } = opts;
+    const result = await runSandboxed(
+      sandbox.host,
+      {
+        argv: request.argv,
+        workspace: sandbox.workspace,
+        home: sandbox.home,
+        tmp: sandbox.tmp,
+        cwd: workspaceCwd(sandbox.workspace, request.cwd),
+        env: request.env,
+        network: opts.network,
+        uid: sandbox.uid,
+      },
+      { stdin: request.stdin, timeoutMs: request.timeoutMs, signal: request.signal },
+    );
     return {
       exitCode: result.exitCode,
       stdout: result.stdout,

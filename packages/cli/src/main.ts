@@ -20,7 +20,8 @@ const commands: Record<string, Command> = {
     run: (argv) => runValidate(argv, io),
   },
   run: {
-    summary: "run a workflow locally: run <file> [--input key=value]...",
+    summary:
+      "run a workflow locally, every step sandboxed: run <file> [--input key=value]... (run --help)",
     run: (argv) => runRun(argv, io, process.env),
   },
   "mcp-serve": {

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,6 +19,8 @@ const clients: Client[] = [];
 
 beforeEach(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "sy-serve-"));
+  // Bash runs in a sandbox of its own: as root its step uid must be able to reach root_dir.
+  await chmod(dir, 0o711);
   root = path.join(dir, "ws");
   records = path.join(dir, "records.jsonl");
   await mkdir(root);
@@ -64,6 +67,20 @@ const waitFor = async <T>(fn: () => Promise<T | undefined>, ms = 5000): Promise<
     await new Promise((r) => setTimeout(r, 50));
   }
 };
+
+/** Host pids of `sleep <arg>`: found from outside whatever pid namespace the command is in. */
+const sleepers = (arg: string) =>
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        return readFileSync(`/proc/${name}/cmdline`, "utf8") === `sleep\0${arg}\0`;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+const uniqueSleep = (seconds: number) => `${seconds}.${String(Math.random()).slice(2, 10)}`;
 
 const alive = (pid: number) => {
   try {
@@ -216,21 +233,18 @@ describe("switchyard mcp-serve over stdio with the SDK client", () => {
   it("cancels a running call: the command is killed and the record says cancelled", async () => {
     const { client } = await start();
     const controller = new AbortController();
+    const arg = uniqueSleep(30);
     const call = client.callTool(
-      { name: "Bash", arguments: { command: "echo $$ > pid; exec sleep 30" } },
+      { name: "Bash", arguments: { command: `exec sleep ${arg}` } },
       undefined,
       { signal: controller.signal },
     );
-    const pid = await waitFor(
-      async () =>
-        Number((await readFile(path.join(root, "pid"), "utf8").catch(() => "")).trim()) ||
-        undefined,
-    );
+    await waitFor(async () => (sleepers(arg).length > 0 ? true : undefined), 15_000);
     controller.abort();
     await expect(call).rejects.toThrow();
     const rec = await waitFor(async () => (await readRecords()).find((r) => r.tool === "Bash"));
     expect(rec.error_type).toBe("cancelled");
-    await waitFor(async () => (alive(pid) ? undefined : true));
+    await waitFor(async () => (sleepers(arg).length > 0 ? undefined : true));
   });
 });
 
@@ -294,19 +308,16 @@ describe("mcp-serve lifecycle and startup errors", () => {
     expect(out).toContain("h.txt:1:hello");
 
     const { client, transport } = await start();
+    const arg = uniqueSleep(60);
     const call = client
-      .callTool({ name: "Bash", arguments: { command: "echo $$ > pid2; exec sleep 60" } })
+      .callTool({ name: "Bash", arguments: { command: `exec sleep ${arg}` } })
       .catch(() => undefined);
-    const pid = await waitFor(
-      async () =>
-        Number((await readFile(path.join(root, "pid2"), "utf8").catch(() => "")).trim()) ||
-        undefined,
-    );
+    await waitFor(async () => (sleepers(arg).length > 0 ? true : undefined), 15_000);
     const started = Date.now();
     process.kill(transport.pid!, "SIGTERM");
     await waitFor(async () => (alive(transport.pid!) ? undefined : true), 6000);
     expect(Date.now() - started).toBeLessThan(5500);
-    expect(alive(pid)).toBe(false);
+    expect(sleepers(arg)).toEqual([]);
     await call;
   });
 });

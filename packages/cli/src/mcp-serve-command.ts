@@ -1,10 +1,13 @@
 /**
  * `switchyard mcp-serve --config <file>`: the per-step MCP proxy. Reads the config, picks
- * the environment Bash commands may see, and serves MCP on stdin/stdout until stdin closes,
- * the step channel closes, or SIGTERM/SIGINT arrives.
+ * the environment Bash commands may see and where their sandbox keeps its folders, and
+ * serves MCP on stdin/stdout until stdin closes, the step channel closes, or SIGTERM/SIGINT
+ * arrives.
  */
+import { tmpdir } from "node:os";
 import { AppError } from "@switchyard/core/errors";
 import { loadProxyConfig, serveProxy } from "@switchyard/core/mcp";
+import { stepUidBaseFrom } from "./local-sandbox";
 
 const DEFAULT_SHELL_ENV = [
   "PATH",
@@ -68,6 +71,15 @@ export const runMcpServe = async (argv: string[]): Promise<number> => {
       stdin: process.stdin,
       stdout: process.stdout,
       shellEnv: pickEnv(config.shell_env ?? DEFAULT_SHELL_ENV),
+      bashSandbox: {
+        scratchDir: tmpdir(),
+        stepUidBase: stepUidBaseFrom(process.env),
+        onLevel: (level, uid, warnings) => {
+          const where = uid === undefined ? level : `${level} (uid ${uid})`;
+          process.stderr.write(`switchyard mcp-serve: Bash sandbox: ${where}\n`);
+          for (const w of warnings) process.stderr.write(`switchyard mcp-serve: ${w}\n`);
+        },
+      },
       signal: stop.signal,
       ...(config.log_calls
         ? {

@@ -1,7 +1,8 @@
 /**
  * `switchyard run <file> [--input k=v]...`: runs a workflow locally with no services.
- * Shell steps run through core's process runner in the current folder with the user's
- * environment; sub-workflows are found next to the file; step events stream to stderr and
+ * Shell steps and hooks run in the step sandbox over the workspace (the current folder by
+ * default; see run-options.ts for the level, the workspace and the network), with only the
+ * variables the workflow passes; sub-workflows are found next to the file; events stream to stderr and
  * each step's (masked) output to stdout. Exits 0 on success, else the run's exit status or the
  * taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
  */
@@ -20,7 +21,11 @@ import {
   folderResolver,
   localProcessRunner,
 } from "./local-ports";
+import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
+import { parseRunOptions, RUN_USAGE } from "./run-options";
 import type { Io } from "./validate-command";
+
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 const describe = (e: RunEvent): string | undefined => {
   switch (e.type) {
@@ -49,38 +54,13 @@ const describe = (e: RunEvent): string | undefined => {
 };
 
 export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Promise<number> => {
-  let file: string | undefined;
-  const given: Record<string, string> = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === "--input" || arg === "-i") {
-      const pair = argv[++i] ?? "";
-      const eq = pair.indexOf("=");
-      if (eq <= 0)
-        throw new AppError(
-          "USER.INPUT.VALIDATION_FAILED",
-          `--input expects key=value, got "${pair}"`,
-        );
-      given[pair.slice(0, eq)] = pair.slice(eq + 1);
-    } else if (arg.startsWith("--input=")) {
-      const pair = arg.slice("--input=".length);
-      const eq = pair.indexOf("=");
-      if (eq <= 0)
-        throw new AppError(
-          "USER.INPUT.VALIDATION_FAILED",
-          `--input expects key=value, got "${pair}"`,
-        );
-      given[pair.slice(0, eq)] = pair.slice(eq + 1);
-    } else if (arg.startsWith("-"))
-      throw new AppError("USER.INPUT.VALIDATION_FAILED", `unknown option ${arg}`);
-    else if (file === undefined) file = arg;
-    else throw new AppError("USER.INPUT.VALIDATION_FAILED", `unexpected argument ${arg}`);
+  const options = parseRunOptions(argv, env, process.cwd());
+  if (options.help) {
+    io.out(`${RUN_USAGE}\n`);
+    return 0;
   }
-  if (!file)
-    throw new AppError(
-      "USER.INPUT.VALIDATION_FAILED",
-      "usage: switchyard run <file> [--input key=value]...",
-    );
+  const file = options.file;
+  if (!file) throw new AppError("USER.INPUT.VALIDATION_FAILED", RUN_USAGE);
   if (!existsSync(file))
     throw new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} not found`);
   const dir = path.dirname(path.resolve(file));
@@ -94,26 +74,30 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
       );
     return checked.errors[0]?.exitCode ?? 2;
   }
-  const inputs = resolveInputs(checked.workflow.inputs, given, {
+  const inputs = resolveInputs(checked.workflow.inputs, options.inputs, {
     fileExists: (p) => existsSync(path.resolve(p)),
   });
   if (inputs.errors.length > 0) {
     for (const e of inputs.errors) io.err(`${e.code} ${e.message}\n`);
     return 1;
   }
+  const sandbox = await openLocalSandbox({
+    mode: options.sandbox,
+    workspace: options.workspace,
+    stepUidBase: stepUidBaseFrom(env),
+    io,
+  });
   const controller = new AbortController();
   const onSignal = () => controller.abort();
-  process.once("SIGINT", onSignal);
-  process.once("SIGTERM", onSignal);
-  const baseEnv = Object.fromEntries(
-    Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined),
-  );
+  // The sandbox's temp folders and a lent workspace are given back in `finally`: neither a
+  // closed pipe (`| head`) nor a closed terminal may end the process before it runs.
+  const onWriteError = () => undefined;
+  for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
+  process.stdout.on("error", onWriteError);
+  process.stderr.on("error", onWriteError);
   try {
     const outcome = await runWorkflow(checked.workflow, {
-      runProcess: localProcessRunner({
-        cwd: process.cwd(),
-        baseEnv,
-      }),
+      runProcess: localProcessRunner({ sandbox, network: options.network }),
       signal: controller.signal,
       inputs: inputs.values,
       files,
@@ -132,7 +116,9 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
     if (outcome.exitStatus !== undefined) return outcome.exitStatus;
     return surfaceOf(outcome.errorCode ?? "EXECUTION.COMMAND_FAILED").exit;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    await sandbox.close();
+    process.stdout.off("error", onWriteError);
+    process.stderr.off("error", onWriteError);
   }
 };

@@ -2,7 +2,12 @@ export { adaptResult, adaptTool } from "./adapt-result";
 export type { RecordSink, SpanAttributes, SpanRecord, ToolCallRecord } from "./call-record";
 export { CallRecorder } from "./call-recorder";
 export type { CallLogger, CallOutcome, CallRecorderDeps } from "./call-recorder";
-export { loadProxyConfig, parseProxyConfig, proxyConfigSchema } from "./proxy-config";
+export {
+  bashSandboxOf,
+  loadProxyConfig,
+  parseProxyConfig,
+  proxyConfigSchema,
+} from "./proxy-config";
 export type { ProxyConfig } from "./proxy-config";
 export { ProxyServer, TOOLS_PAGE_SIZE } from "./proxy-server";
 export type { ProxyServerDeps } from "./proxy-server";

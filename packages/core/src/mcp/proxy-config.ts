@@ -20,21 +20,40 @@ const catalogEntry = z.strictObject({
   tool: z.string().min(1),
 });
 
-export const proxyConfigSchema = z.strictObject({
-  root_dir: z.string().refine(isAbsolute, "must be an absolute path"),
-  builtins: z.union([z.boolean(), z.array(z.enum(BUILTIN_NAMES))]).default(true),
-  catalog: z.array(catalogEntry).default([]),
-  initial_tools: z.array(z.string()).optional(),
-  tool_search: z.boolean().default(false),
-  channel: z.strictObject({ path: z.string().min(1), token: z.string().min(16) }).optional(),
-  record_file: z.string().refine(isAbsolute, "must be an absolute path").optional(),
-  trace: z.strictObject({ traceparent: z.string() }).optional(),
-  /** Environment names (values come from the proxy's own environment) Bash commands get. */
-  shell_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
-  /** A structured log line per call on stderr. */
-  log_calls: z.boolean().default(true),
-  server_name: z.string().default("switchyard"),
-});
+/** Where Bash runs for this config (see `sandbox`). */
+export const bashSandboxOf = (config: {
+  sandbox?: "own" | "inherit" | undefined;
+  channel?: unknown;
+}): "own" | "inherit" => config.sandbox ?? (config.channel === undefined ? "own" : "inherit");
+
+export const proxyConfigSchema = z
+  .strictObject({
+    root_dir: z.string().refine(isAbsolute, "must be an absolute path"),
+    builtins: z.union([z.boolean(), z.array(z.enum(BUILTIN_NAMES))]).default(true),
+    catalog: z.array(catalogEntry).default([]),
+    initial_tools: z.array(z.string()).optional(),
+    tool_search: z.boolean().default(false),
+    channel: z.strictObject({ path: z.string().min(1), token: z.string().min(16) }).optional(),
+    record_file: z.string().refine(isAbsolute, "must be an absolute path").optional(),
+    trace: z.strictObject({ traceparent: z.string() }).optional(),
+    /** Environment names (values come from the proxy's own environment) Bash commands get. */
+    shell_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
+    /** A structured log line per call on stderr. */
+    log_calls: z.boolean().default(true),
+    server_name: z.string().default("switchyard"),
+    /**
+     * Where `Bash` runs: `own`, a sandbox of its own over root_dir (a proxy started by hand);
+     * `inherit`, a plain child sharing the step sandbox the worker started the proxy in.
+     * Unset: `inherit` with a step channel (only the worker gives one), else `own`.
+     */
+    sandbox: z.enum(["own", "inherit"]).optional(),
+    /** With `sandbox: "own"`: whether Bash commands may use the network (default false). */
+    bash_network: z.boolean().optional(),
+  })
+  .refine((c) => bashSandboxOf(c) === "own" || c.bash_network === undefined, {
+    path: ["bash_network"],
+    message: 'has no effect when Bash inherits the step sandbox ("sandbox": "inherit")',
+  });
 
 export type ProxyConfig = z.infer<typeof proxyConfigSchema>;
 

@@ -13,17 +13,19 @@ import {
   CALL_TOOL,
   CatalogTools,
   Confinement,
+  createSandboxedShell,
   sandboxShellRunner,
   TOOL_SEARCH,
   ToolFailure,
   ToolRouter,
   ToolSearch,
+  type SandboxedShellOptions,
   type ShellRunner,
   type ToolProvider,
 } from "../tools";
 import type { RecordSink } from "./call-record";
 import { CallRecorder, type CallLogger } from "./call-recorder";
-import type { ProxyConfig } from "./proxy-config";
+import { bashSandboxOf, type ProxyConfig } from "./proxy-config";
 import { ProxyServer } from "./proxy-server";
 import { nullSink, RecordFileSink } from "./record-file-sink";
 import { Redactor } from "./redact";
@@ -36,7 +38,10 @@ export type ServeProxyDeps = {
   stdout: Writable;
   /** Environment for Bash commands, already reduced to an allow-list by the caller. */
   shellEnv: Record<string, string>;
+  /** Replaces the runner the config's `sandbox` picks (tests, embedders). */
   shell?: ShellRunner;
+  /** For `sandbox: "own"`: where its private folders go, the step uid range, level report. */
+  bashSandbox?: Pick<SandboxedShellOptions, "scratchDir" | "stepUidBase" | "ownerId" | "onLevel">;
   log?: CallLogger;
   /** Aborting ends the proxy (SIGTERM, SIGINT). */
   signal?: AbortSignal;
@@ -48,9 +53,32 @@ const STDIN_CLOSE_GRACE_MS = 1500;
 
 export type ProxyExit = { reason: "stdin_closed" | "channel_closed" | "signal"; detail?: string };
 
+type Shell = { run: ShellRunner; close: () => Promise<void> };
+
+/** Bash's runner: a sandbox of its own (found lazily, on the first command) or a plain child. */
+const shellFor = (config: ProxyConfig, deps: ServeProxyDeps): Shell => {
+  if (deps.shell) return { run: deps.shell, close: async () => undefined };
+  const sandbox = bashSandboxOf(config);
+  switch (sandbox) {
+    case "inherit":
+      return { run: sandboxShellRunner, close: async () => undefined };
+    case "own":
+      return createSandboxedShell({
+        ...deps.bashSandbox,
+        root: config.root_dir,
+        network: config.bash_network ?? false,
+      });
+    default: {
+      const never: never = sandbox;
+      throw new AppError("USER.INPUT_VALIDATION_FAILED", `unknown sandbox ${String(never)}`);
+    }
+  }
+};
+
 const buildProviders = async (
   config: ProxyConfig,
-  deps: ServeProxyDeps,
+  shell: Shell,
+  shellEnv: Record<string, string>,
   channel: StepChannelClient | undefined,
 ): Promise<ToolProvider[]> => {
   const providers: ToolProvider[] = [];
@@ -58,8 +86,8 @@ const buildProviders = async (
     providers.push(
       new BuiltinTools({
         confinement: await Confinement.create(config.root_dir),
-        shell: deps.shell ?? sandboxShellRunner,
-        shellEnv: deps.shellEnv,
+        shell: shell.run,
+        shellEnv,
         enabled: config.builtins === true ? BUILTIN_NAMES : config.builtins,
       }),
     );
@@ -96,9 +124,10 @@ export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
     : undefined;
   let sink: RecordSink;
   let proxy: ProxyServer;
+  const shell = shellFor(config, deps);
   try {
     const redactor = new Redactor().addSecrets(channel?.secrets ?? []);
-    const providers = await buildProviders(config, deps, channel);
+    const providers = await buildProviders(config, shell, deps.shellEnv, channel);
     const router = ToolRouter.build(providers, config.tool_search ? [TOOL_SEARCH, CALL_TOOL] : []);
     const builtinNames = router
       .list()
@@ -130,6 +159,7 @@ export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
       channel.fatal(code, error instanceof Error ? error.message : String(error));
       await channel.close();
     }
+    await shell.close();
     throw error;
   }
 
@@ -142,6 +172,7 @@ export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
   });
   // A client that closed stdin after its last request still gets the replies that are quick.
   await proxy.close(exit.reason === "stdin_closed" ? STDIN_CLOSE_GRACE_MS : 0);
+  await shell.close();
   await sink.close();
   return exit;
 };

@@ -1,6 +1,9 @@
 /**
  * The port `Bash` runs commands through, so the confinement of shell commands is decided in
- * one place. The default goes through the sandbox module; the worker or CLI may pass another.
+ * one place. `sandboxShellRunner` runs a command as a plain child of the proxy, through the
+ * sandbox module's process runner: right when the proxy itself runs inside a step sandbox
+ * (`sandbox: "inherit"`), whose confinement the child shares. A proxy started by hand uses
+ * `createSandboxedShell` (sandboxed-shell.ts), which gives each command a sandbox of its own.
  */
 import { runProcess } from "../sandbox";
 

@@ -1,0 +1,103 @@
+/**
+ * The command line of `switchyard run`: the workflow file, inputs, and how its processes
+ * are confined (sandbox level, workspace folder, network), with the help text that says so.
+ */
+import { AppError } from "@switchyard/core/errors";
+import { parseSandboxMode, type SandboxMode } from "./local-sandbox";
+
+export type RunOptions = {
+  file: string | undefined;
+  inputs: Record<string, string>;
+  /** From --sandbox, else SWITCHYARD_SANDBOX, else auto. */
+  sandbox: SandboxMode;
+  /** From --workspace, else the current folder. */
+  workspace: string;
+  network: boolean;
+  help: boolean;
+};
+
+export const RUN_USAGE = `usage: switchyard run <file> [--input key=value]... [--sandbox auto|strict|namespaces|none]
+                      [--workspace <dir>] [--no-network]
+
+Runs a workflow locally. Every shell step and hook runs in the step sandbox (bubblewrap):
+  - the workspace (the current folder, or --workspace <dir>) is bound read-write at
+    /workspace and is the steps' working folder: your files there are visible and what
+    steps write lands there; nothing else of your machine is (no home folder, no /etc/shadow)
+  - HOME and /tmp are private to the run and removed at its end
+  - steps get only the variables the workflow passes (its env: list), never your environment
+  - the network is shared with your machine unless --no-network is given
+
+--sandbox (default: SWITCHYARD_SANDBOX, else auto)
+  auto        strict when run as root, else namespaces
+  strict      own unprivileged uid (SWITCHYARD_LOCAL_STEP_UID_BASE, default 61000, picks a free
+              one of the next 64) plus namespaces; needs root. While the run lasts the workspace
+              belongs to that uid; every file gets its owner back at the end
+  namespaces  namespaces only, as your own uid
+  none        no confinement at all (development without bubblewrap); says so loudly
+The level used is printed on stderr at the start. Without bubblewrap the run fails unless
+--sandbox none (or SWITCHYARD_SANDBOX=none) is given.`;
+
+const pairOf = (pair: string): [string, string] => {
+  const eq = pair.indexOf("=");
+  if (eq <= 0)
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", `--input expects key=value, got "${pair}"`);
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
+};
+
+export const parseRunOptions = (
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): RunOptions => {
+  const options: RunOptions = {
+    file: undefined,
+    inputs: {},
+    sandbox: env.SWITCHYARD_SANDBOX
+      ? parseSandboxMode(env.SWITCHYARD_SANDBOX, "SWITCHYARD_SANDBOX")
+      : "auto",
+    workspace: cwd,
+    network: true,
+    help: false,
+  };
+  const valueOf = (i: number, name: string) => {
+    const value = argv[i];
+    if (value === undefined || value === "")
+      throw new AppError("USER.INPUT.VALIDATION_FAILED", `${name} needs a value`);
+    return value;
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const inline = eq > 0 ? arg.slice(eq + 1) : undefined;
+    const value = () => (inline !== undefined ? inline : valueOf(++i, name));
+    switch (name) {
+      case "--input":
+      case "-i": {
+        const [key, v] = pairOf(value());
+        options.inputs[key] = v;
+        break;
+      }
+      case "--sandbox":
+        options.sandbox = parseSandboxMode(value(), "--sandbox");
+        break;
+      case "--workspace":
+        options.workspace = value();
+        break;
+      case "--no-network":
+        options.network = false;
+        break;
+      case "--help":
+      case "-h":
+        options.help = true;
+        break;
+      default:
+        if (arg.startsWith("-"))
+          throw new AppError("USER.INPUT.VALIDATION_FAILED", `unknown option ${arg}`);
+        if (options.file !== undefined)
+          throw new AppError("USER.INPUT.VALIDATION_FAILED", `unexpected argument ${arg}`);
+        options.file = arg;
+    }
+  }
+  return options;
+};

@@ -1,0 +1,199 @@
+/**
+ * `switchyard run` confines every step, through the real bin: the level line, the step uid,
+ * what a step can and cannot see, the workspace mapping, and `--sandbox none`.
+ */
+import { spawnSync } from "node:child_process";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+const bin = path.resolve(import.meta.dirname, "../bin/switchyard.mjs");
+const asRoot = process.getuid?.() === 0;
+const myUid = process.getuid?.() ?? 0;
+
+let ws: string;
+let flows: string;
+let outside: string;
+
+const cli = (args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}) => {
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: "utf8",
+    cwd: opts.cwd ?? ws,
+    env: { ...process.env, SWITCHYARD_SANDBOX: "", ...opts.env },
+    timeout: 60_000,
+  });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+};
+
+/** A one-step workflow file outside the workspace; `env` names the variables it passes. */
+const flow = (command: string, env: string[] = []) => {
+  const file = path.join(flows, `f${Math.random().toString(36).slice(2)}.yaml`);
+  writeFileSync(
+    file,
+    `name: f
+env: [${env.join(", ")}]
+states:
+  initial: s
+  s: { type: step, command: ${JSON.stringify(command)}, on_success: done }
+  done: { type: terminal }
+`,
+  );
+  return file;
+};
+
+beforeEach(() => {
+  ws = mkdtempSync(path.join(tmpdir(), "sy-run-ws-"));
+  flows = mkdtempSync(path.join(tmpdir(), "sy-run-flows-"));
+  outside = mkdtempSync(path.join(tmpdir(), "sy-run-outside-"));
+  writeFileSync(path.join(outside, "secret.txt"), "outside-secret-3b9f\n", { mode: 0o644 });
+});
+afterEach(() => {
+  for (const d of [ws, flows, outside]) rmSync(d, { recursive: true, force: true });
+});
+
+describe("switchyard run in the step sandbox", () => {
+  it("prints the level once at the start and runs steps as a uid of their own when root", () => {
+    const r = cli(["run", flow("id -u")]);
+    expect(r.code).toBe(0);
+    const lines = r.err.split("\n").filter((l) => l.startsWith("sandbox: "));
+    expect(lines).toHaveLength(1);
+    if (asRoot) {
+      expect(lines[0]).toMatch(/^sandbox: strict \(uid \d+\)$/);
+      const uid = lines[0]!.match(/uid (\d+)/)![1];
+      expect(r.out.trim()).toBe(uid);
+      expect(r.out.trim()).not.toBe("0");
+    } else {
+      expect(lines[0]).toBe("sandbox: namespaces");
+      expect(r.out.trim()).toBe(String(myUid));
+    }
+    expect(r.err.indexOf("sandbox: ")).toBeLessThan(r.err.indexOf("● run"));
+  });
+
+  it("hides files outside the workspace and the caller's environment", () => {
+    const secretFile = path.join(outside, "secret.txt");
+    const r = cli(
+      [
+        "run",
+        flow(
+          `cat ${secretFile} || echo no-outside; cat /etc/shadow || echo no-shadow; ls /root || echo no-root; env`,
+          ["SY_PASSED"],
+        ),
+      ],
+      { env: { SY_PASSED: "passed-value-71", SY_CALLER_ONLY: "caller-only-value-93" } },
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).not.toContain("outside-secret-3b9f");
+    expect(r.out).toContain("no-outside");
+    expect(r.out).toContain("no-shadow");
+    expect(r.out).toContain("no-root");
+    expect(r.out).toContain("SY_PASSED=passed-value-71");
+    expect(r.out).not.toContain("caller-only-value-93");
+    expect(r.out).not.toContain("SY_CALLER_ONLY");
+  });
+
+  it("binds the current folder as the workspace: the user's files are there and writes land there", () => {
+    writeFileSync(path.join(ws, "notes.txt"), "from the user\n", { mode: 0o644 });
+    mkdirSync(path.join(ws, "src"));
+    writeFileSync(path.join(ws, "src/a.txt"), "a\n");
+    const before = statSync(ws);
+    const r = cli([
+      "run",
+      flow(
+        "pwd; cat notes.txt src/a.txt; echo from the step >> notes.txt; mkdir -p out && echo made > out/new.txt",
+      ),
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("/workspace\nfrom the user\na\n");
+    expect(readFileSync(path.join(ws, "notes.txt"), "utf8")).toBe("from the user\nfrom the step\n");
+    expect(readFileSync(path.join(ws, "out/new.txt"), "utf8")).toBe("made\n");
+    // Everything belongs to its owner again once the run is over, the folder keeps its mode.
+    for (const f of [".", "notes.txt", "src", "src/a.txt", "out", "out/new.txt"])
+      expect(statSync(path.join(ws, f)).uid).toBe(myUid);
+    expect(statSync(ws).mode).toBe(before.mode);
+  });
+
+  it("takes another folder with --workspace and refuses a step dir outside it", () => {
+    writeFileSync(path.join(ws, "there.txt"), "in the workspace\n");
+    const r = cli(["run", flow("cat there.txt; echo ok > w.txt"), "--workspace", ws], {
+      cwd: outside,
+    });
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("in the workspace\n");
+    expect(readFileSync(path.join(ws, "w.txt"), "utf8")).toBe("ok\n");
+    const file = path.join(flows, "dir.yaml");
+    writeFileSync(
+      file,
+      `name: d\nstates:\n  initial: s\n  s: { type: step, command: pwd, dir: ${outside}, on_success: done }\n  done: { type: terminal }\n`,
+    );
+    const refused = cli(["run", file]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain("outside the workspace");
+  });
+
+  it("shares the network unless --no-network is given", async () => {
+    const server = createServer((socket) => socket.end());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    try {
+      // The kernel completes the connection from its backlog while spawnSync blocks us.
+      const probe = flow(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port}' && echo connected`);
+      const shared = cli(["run", probe]);
+      expect(shared.code).toBe(0);
+      expect(shared.out).toBe("connected\n");
+      const cut = cli(["run", probe, "--no-network"]);
+      expect(cut.code).not.toBe(0);
+      expect(cut.out).toBe("");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("runs unconfined with --sandbox none or SWITCHYARD_SANDBOX=none, and says so", () => {
+    const secretFile = path.join(outside, "secret.txt");
+    for (const [args, env] of [
+      [["--sandbox", "none"], {}],
+      [[], { SWITCHYARD_SANDBOX: "none" }],
+    ] as const) {
+      const r = cli(["run", flow(`id -u; cat ${secretFile}; pwd`), ...args], { env });
+      expect(r.code).toBe(0);
+      expect(r.err).toMatch(/^sandbox: NONE: steps run UNCONFINED/m);
+      expect(r.out).toBe(`${myUid}\noutside-secret-3b9f\n${ws}\n`);
+    }
+  });
+
+  it("says in --help how the workspace, the levels and the network work", () => {
+    const r = cli(["run", "--help"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("bound read-write at\n    /workspace");
+    expect(r.out).toMatch(/--sandbox.*auto\|strict\|namespaces\|none/);
+    expect(r.out).toContain("--no-network");
+  });
+
+  it("rejects an unknown level and leaves no temp folder behind", () => {
+    const bad = cli(["run", flow("true"), "--sandbox", "sometimes"]);
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain("--sandbox must be one of auto, strict, namespaces, none");
+    const scratch = mkdtempSync(path.join(tmpdir(), "sy-run-tmp-"));
+    chmodSync(scratch, 0o711);
+    try {
+      const r = cli(["run", flow("echo hi > $TMPDIR/x; echo hi > $HOME/y")], {
+        env: { TMPDIR: scratch },
+      });
+      expect(r.code).toBe(0);
+      expect(readdirSync(scratch).filter((n) => n.startsWith("switchyard-"))).toEqual([]);
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
