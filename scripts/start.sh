@@ -20,8 +20,9 @@ generate_client
 migrate_deploy
 say "seeding the demo team"
 node --import tsx packages/db/src/seed-main.ts
-say "building the dashboard"
+say "building the dashboard and the switchyard command"
 (cd apps/web && node ../../node_modules/next/dist/bin/next build >/dev/null)
+node packages/cli/bin/build.mjs >/dev/null
 
 pids=()
 cleanup() {

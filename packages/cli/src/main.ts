@@ -3,9 +3,7 @@
  * errors to AWF's exit codes (USER 1, WORKFLOW 2, EXECUTION 3, SYSTEM 4).
  */
 import { AppError } from "@switchyard/core/errors";
-import { runMcpServe } from "./mcp-serve-command";
-import { runRun } from "./run-command";
-import { runValidate, type Io } from "./validate-command";
+import type { Io } from "./validate-command";
 
 type Command = { summary: string; run: (argv: string[]) => Promise<number> };
 
@@ -14,19 +12,21 @@ const io: Io = {
   err: (text) => void process.stderr.write(text),
 };
 
+// Each command loads only its own code, so `mcp-serve` (started once per agent step)
+// never pays for the workflow engine.
 const commands: Record<string, Command> = {
   validate: {
     summary: "check workflow files: validate [--json] [--catalog file.json] <file>...",
-    run: (argv) => runValidate(argv, io),
+    run: async (argv) => (await import("./validate-command")).runValidate(argv, io),
   },
   run: {
     summary:
       "run a workflow locally, every step sandboxed: run <file> [--input key=value]... (run --help)",
-    run: (argv) => runRun(argv, io, process.env),
+    run: async (argv) => (await import("./run-command")).runRun(argv, io, process.env),
   },
   "mcp-serve": {
     summary: "serve a step's tools over stdio MCP: mcp-serve --config <file>",
-    run: (argv) => runMcpServe(argv),
+    run: async (argv) => (await import("./mcp-serve-command")).runMcpServe(argv),
   },
 };
 
