@@ -4,11 +4,12 @@
  */
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import type { Db } from "@switchyard/db";
 import { createCaller } from "~/server/trpc/root";
 
-export type CallerServices = { db: Db; queue?: Queue<RunJob>; redis?: Redis; prefix?: string };
+export type CallerServices = { db: Db; queue?: Queue<RunJob>; redis?: Redis; prefix?: string; keyring?: Keyring };
 
 const missing = (what: string) => () => {
   throw new Error(`this test gave the caller no ${what}`);
@@ -21,6 +22,7 @@ export const dashboardCaller = (services: CallerServices, userId: string) =>
     queuePrefix: services.prefix ?? "unused",
     publish: (channel, message) => (services.redis ? services.redis.publish(channel, message) : Promise.resolve(0)),
     redis: services.redis ? () => services.redis! : missing("redis"),
+    keyring: services.keyring ? () => services.keyring! : missing("keyring"),
     userId,
     teamSlug: undefined,
   });

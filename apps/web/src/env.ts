@@ -9,6 +9,8 @@ export const webEnvSchema = z.object({
   REDIS_URL: z.string().regex(/^rediss?:\/\/.+/, "must be a redis://:password@host:port/db URL"),
   SWITCHYARD_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default("switchyard"),
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
+  SWITCHYARD_MASTER_KEY: z.string().refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 random bytes, base64-encoded"),
+  SWITCHYARD_MASTER_KEY_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/).default("k1"),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),
 });
 

@@ -47,6 +47,23 @@ export const workerEnvSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 random bytes, base64-encoded"),
   SWITCHYARD_MASTER_KEY_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/).default("k1"),
+  /** Earlier master keys that may still open credentials, as `id:base64,id:base64`. */
+  SWITCHYARD_MASTER_KEYS_RETIRED: z
+    .string()
+    .default("")
+    .transform((v, ctx) =>
+      v
+        .split(",")
+        .filter(Boolean)
+        .flatMap((pair) => {
+          const [id, key] = pair.split(":");
+          if (!id || !key || Buffer.from(key, "base64").length !== 32) {
+            ctx.addIssue({ code: "custom", message: "must be id:base64-of-32-bytes pairs, comma-separated" });
+            return [];
+          }
+          return [{ id, key }];
+        }),
+    ),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

@@ -6,6 +6,7 @@
  */
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { makeStepFolders } from "@switchyard/core/sandbox";
 import { Scrubber } from "@switchyard/core/secrets";
@@ -23,6 +24,7 @@ export type ExecuteRunDeps = {
   workerId: string;
   confinement: StepConfinement;
   stepNetwork: boolean;
+  keyring: Keyring;
 };
 
 export type RunJobInput = { runId: string; teamId: string; traceparent?: string };
@@ -89,7 +91,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       files: { read: (p) => bundle.files[path.posix.normalize(path.posix.join(entryDir, p))] },
       store: checkpointStore(scope),
       resolver: teamWorkflowResolver(scope),
-      variables: teamVariablesPort(scope),
+      variables: teamVariablesPort(scope, deps.keyring, scrubber),
       events: (event) => {
         if (event.type === "state.started") nextAttempt.set(event.state, 1);
         if (event.type === "step.retry") nextAttempt.set(event.state, event.attempt + 1);

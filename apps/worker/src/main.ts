@@ -5,6 +5,7 @@
 import { hostname } from "node:os";
 import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
+import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { RUN_QUEUE, runCancelChannel, runJobSchema } from "@switchyard/core/runs";
 import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
@@ -29,6 +30,10 @@ const env = (() => {
 
 const ownerId = env.SWITCHYARD_WORKER_ID || hostname();
 const workerId = `${ownerId}:${process.pid}`;
+const keyring = keyringOf(
+  parseMasterKey(env.SWITCHYARD_MASTER_KEY_ID, env.SWITCHYARD_MASTER_KEY),
+  env.SWITCHYARD_MASTER_KEYS_RETIRED.map((k) => parseMasterKey(k.id, k.key)),
+);
 const log = createLogger(env.LOG_LEVEL, { service: "worker", workerId });
 const telemetry = await startTelemetry(env.OTEL_EXPORTER_OTLP_ENDPOINT, "switchyard-worker");
 
@@ -64,7 +69,7 @@ const worker = new Worker(
     const data = runJobSchema.safeParse(job.data);
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
     const status = await executeRun(
-      { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK },
+      { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring },
       data.data,
       signal ?? new AbortController().signal,
     );

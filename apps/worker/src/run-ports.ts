@@ -4,6 +4,7 @@
  * from the team's variables, and the ordered event log the dashboard replays.
  */
 import { AppError } from "@switchyard/core/errors";
+import type { Keyring } from "@switchyard/core/crypto";
 import type { Scrubber } from "@switchyard/core/secrets";
 import {
   parseWorkflow,
@@ -13,7 +14,7 @@ import {
   type VariablesPort,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
-import { appendRunEvents, loadBundle, pinnedVersions, saveCheckpoint, teamVariables, type Db } from "@switchyard/db";
+import { appendRunEvents, loadBundle, pinnedVersions, resolveVariables, saveCheckpoint, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 
 type Scope = { db: Db; teamId: string; runId: string };
@@ -38,18 +39,12 @@ export const teamWorkflowResolver = ({ db, teamId, runId }: Scope): WorkflowReso
   },
 });
 
-/**
- * The team's plain variables by name. Secret variables need the credential broker, which
- * this worker does not have yet: a workflow naming one fails clearly instead of getting "".
- */
-export const teamVariablesPort = ({ db, teamId }: Scope): VariablesPort => ({
+/** The team's variables by name, secrets opened here and added to the run's scrubber. */
+export const teamVariablesPort = ({ db, teamId }: Scope, keyring: Keyring, scrubber: Scrubber): VariablesPort => ({
   resolve: async (names) => {
-    const rows = await teamVariables(db, teamId, names);
-    const secret = rows.find((row) => row.secret);
-    if (secret) {
-      throw new AppError("USER.UNSUPPORTED_FEATURE", `secret variable "${secret.name}" cannot be resolved by this worker yet`);
-    }
-    return { values: Object.fromEntries(rows.map((row) => [row.name, row.value ?? ""])), secrets: [] };
+    const resolved = await resolveVariables(db, keyring, teamId, names);
+    for (const secret of resolved.secrets) scrubber.add(secret);
+    return resolved;
   },
 });
 

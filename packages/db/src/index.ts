@@ -8,3 +8,4 @@ export type { Role, RunStatus, StepStatus, RunTrigger } from "./generated/prisma
 export { seed } from "./seed";
 export type { SeedOptions } from "./seed";
 export * from "./repositories/run-progress";
+export * from "./repositories/variables";

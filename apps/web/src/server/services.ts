@@ -3,6 +3,7 @@
  */
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { keyringOf, parseMasterKey, type Keyring } from "@switchyard/core/crypto";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createDb, type Db } from "@switchyard/db";
 import { env } from "~/env";
@@ -19,3 +20,7 @@ export const runQueue = (): Queue<RunJob> =>
   (globals.__syQueue ??= new Queue<RunJob>(RUN_QUEUE, { connection: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX }));
 
 export const publish = (channel: string, message: string) => redis().publish(channel, message);
+
+/** The current master key only: the web app seals credentials, the worker opens them. */
+export const keyring = (): Keyring =>
+  keyringOf(parseMasterKey(env().SWITCHYARD_MASTER_KEY_ID, env().SWITCHYARD_MASTER_KEY));

@@ -32,7 +32,3 @@ export const nextEventSeq = async (db: Db, teamId: string, runId: string) => {
 
 export const listRunEvents = (db: Db, teamId: string, runId: string, afterSeq = 0) =>
   db.runEvent.findMany({ where: { teamId, runId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take: 1000 });
-
-/** Plain (non-secret) team variables by name. */
-export const teamVariables = (db: Db, teamId: string, names: string[]) =>
-  db.teamVariable.findMany({ where: { teamId, name: { in: names } } });

@@ -8,6 +8,7 @@ import { AppError, surfaceOf } from "@switchyard/core/errors";
 import { membershipsOf, roleAtLeast, type Db, type Role } from "@switchyard/db";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 
 export type TrpcContext = {
@@ -16,6 +17,7 @@ export type TrpcContext = {
   queuePrefix: string;
   publish: (channel: string, message: string) => Promise<unknown>;
   redis: () => Redis;
+  keyring: () => Keyring;
   userId: string | undefined;
   /** team slug the client asks for; the user's first team otherwise */
   teamSlug: string | undefined;

@@ -4,12 +4,14 @@
 import { createCallerFactory, router } from "./init";
 import { runsRouter } from "./routers/runs";
 import { systemRouter } from "./routers/system";
+import { variablesRouter } from "./routers/variables";
 import { workflowsRouter } from "./routers/workflows";
 
 export const appRouter = router({
   workflows: workflowsRouter,
   runs: runsRouter,
   system: systemRouter,
+  variables: variablesRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,7 +1,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { env } from "~/env";
 import { auth } from "~/server/auth/auth";
-import { db, publish, redis, runQueue } from "~/server/services";
+import { db, keyring, publish, redis, runQueue } from "~/server/services";
 import { appRouter } from "~/server/trpc/root";
 
 const handler = (req: Request) =>
@@ -17,6 +17,7 @@ const handler = (req: Request) =>
         queuePrefix: env().SWITCHYARD_QUEUE_PREFIX,
         publish,
         redis,
+        keyring,
         userId: session?.user.id,
         teamSlug: req.headers.get("x-switchyard-team") ?? undefined,
       };

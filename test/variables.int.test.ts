@@ -1,0 +1,113 @@
+/**
+ * Team variables and secrets: written through the dashboard's procedures (secrets sealed,
+ * write-only, audited without their value), resolved by the worker for a workflow's `env`
+ * names, and scrubbed from everything the run stores.
+ */
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
+import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { createDb, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
+import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { dashboardCaller } from "./helpers/dashboard-caller";
+import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
+
+const SECRET = "tok-s3cr3t-Value-9f8e7d";
+let database: TestDatabase;
+let db: Db;
+let queue: Queue<RunJob>;
+let redis: Redis;
+let prefix: string;
+let worker: WorkerHandle;
+let adminId: string;
+let teamId: string;
+const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const caller = (userId = adminId) => dashboardCaller({ db, queue, redis, prefix, keyring }, userId);
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  db = createDb(database.url, { max: 4 });
+  const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
+  adminId = seeded.admin.id;
+  teamId = seeded.team.id;
+  prefix = randomPrefix();
+  redis = new Redis(process.env.REDIS_URL!);
+  queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
+  worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix });
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  await queue?.obliterate({ force: true }).catch(() => undefined);
+  await queue?.close();
+  redis?.disconnect();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+it("stores secrets sealed and write-only, audited without their value", async () => {
+  await caller().variables.set({ name: "GREETING", value: "hello there", secret: false });
+  await caller().variables.set({ name: "API_TOKEN", value: SECRET, secret: true });
+  expect(await caller().variables.list()).toEqual([
+    expect.objectContaining({ name: "API_TOKEN", secret: true, value: null }),
+    expect.objectContaining({ name: "GREETING", secret: false, value: "hello there" }),
+  ]);
+  const dump = JSON.stringify(
+    await Promise.all([db.teamVariable.findMany(), db.credential.findMany(), db.auditLog.findMany()]),
+    (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v),
+  );
+  expect(dump).not.toContain(SECRET);
+  expect(await db.auditLog.count({ where: { teamId, action: "variable.set" } })).toBe(2);
+
+  const member = await db.user.create({ data: { email: "member@test.local", name: "Member" } });
+  await db.membership.create({ data: { teamId, userId: member.id, role: "member" } });
+  await expect(caller(member.id).variables.set({ name: "X", value: "y", secret: true })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  await expect(caller().variables.set({ name: "1BAD", value: "y", secret: false })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+});
+
+it("gives a run its variables and secrets, and scrubs the secret from everything stored", async () => {
+  const version = await saveWorkflowVersion(db, {
+    teamId,
+    name: "uses-secrets",
+    files: {
+      "workflow.yaml": `name: uses-secrets
+env:
+  - GREETING
+  - API_TOKEN
+states:
+  initial: use
+  use:
+    type: step
+    command: 'echo "$GREETING"; echo "token=$API_TOKEN"; printf %s "$API_TOKEN" | base64; echo "$API_TOKEN" >&2; exit 3'
+`,
+    },
+  });
+  const { id } = await caller().runs.start({ workflowId: version.workflowId });
+  const run = await waitFor(async () => {
+    const r = await caller().runs.get({ id });
+    return r.status === "queued" || r.status === "running" ? undefined : r;
+  });
+  expect(run.status).toBe("failed");
+  const step = run.steps[0]!;
+  expect(step.exitCode).toBe(3);
+  expect(step.stdout).toContain("hello there");
+  expect(step.stdout).toContain("token=[REDACTED]");
+  const stored = JSON.stringify([
+    await db.run.findMany({ where: { id } }),
+    await db.stepRun.findMany({ where: { runId: id } }),
+    await db.runEvent.findMany({ where: { runId: id } }),
+  ], (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  expect(stored).not.toContain(SECRET);
+  expect(stored).not.toContain(Buffer.from(SECRET).toString("base64"));
+  expect(worker.logs()).not.toContain(SECRET);
+});
+
+it("replacing a secret removes the old sealed value, and deleting removes both", async () => {
+  const before = await db.credential.count({ where: { teamId } });
+  await caller().variables.set({ name: "API_TOKEN", value: "another-secret-value", secret: true });
+  expect(await db.credential.count({ where: { teamId } })).toBe(before);
+  await caller().variables.delete({ name: "API_TOKEN" });
+  expect(await db.credential.count({ where: { teamId } })).toBe(before - 1);
+  expect((await caller().variables.list()).map((v) => v.name)).toEqual(["GREETING"]);
+});
