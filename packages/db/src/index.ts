@@ -9,3 +9,4 @@ export { seed } from "./seed";
 export type { SeedOptions } from "./seed";
 export * from "./repositories/run-progress";
 export * from "./repositories/variables";
+export * from "./repositories/api-tokens";

@@ -19,6 +19,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         <nav>
           <Link href="/workflows">Workflows</Link>
           <Link href="/settings/variables">Variables</Link>
+          <Link href="/settings/tokens">API tokens</Link>
         </nav>
         <WorkerStatus />
         <form

@@ -4,6 +4,7 @@
 import { createCallerFactory, router } from "./init";
 import { runsRouter } from "./routers/runs";
 import { systemRouter } from "./routers/system";
+import { tokensRouter } from "./routers/tokens";
 import { variablesRouter } from "./routers/variables";
 import { workflowsRouter } from "./routers/workflows";
 
@@ -11,6 +12,7 @@ export const appRouter = router({
   workflows: workflowsRouter,
   runs: runsRouter,
   system: systemRouter,
+  tokens: tokensRouter,
   variables: variablesRouter,
 });
 

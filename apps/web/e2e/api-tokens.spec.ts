@@ -1,0 +1,29 @@
+import { expect, test } from "@playwright/test";
+import { signIn } from "./sign-in";
+
+test("a token made in the dashboard drives the REST API until it is revoked", async ({ page, request }) => {
+  await signIn(page);
+  await page.getByRole("link", { name: "API tokens" }).click();
+  await page.getByLabel("Token name").fill("e2e-ci");
+  await page.getByRole("button", { name: "Create token" }).click();
+  const token = (await page.getByTestId("new-token").innerText()).trim();
+  expect(token).toMatch(/^sy_[0-9a-f]{8}_/);
+
+  const headers = { authorization: `Bearer ${token}` };
+  const list = await request.get("/api/v1/workflows", { headers });
+  expect(list.status()).toBe(200);
+  const { workflows } = (await list.json()) as { workflows: { id: string; name: string }[] };
+  const hello = workflows.find((w) => w.name === "hello-world")!;
+  const started = await request.post(`/api/v1/workflows/${hello.id}/runs`, { headers, data: {} });
+  expect(started.status()).toBe(202);
+  const { id } = (await started.json()) as { id: string };
+  await expect
+    .poll(async () => ((await (await request.get(`/api/v1/runs/${id}`, { headers })).json()) as { status: string }).status, { timeout: 20_000 })
+    .toBe("succeeded");
+
+  await page.reload();
+  await expect(page.locator('tr[data-token="e2e-ci"]')).not.toContainText("never");
+  await page.locator('tr[data-token="e2e-ci"]').getByRole("button", { name: "Revoke" }).click();
+  await expect(page.locator('tr[data-token="e2e-ci"]')).toHaveCount(0);
+  expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(401);
+});

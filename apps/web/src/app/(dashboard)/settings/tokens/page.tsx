@@ -1,0 +1,14 @@
+import { TokensEditor } from "./tokens-editor";
+
+export default function TokensPage() {
+  return (
+    <>
+      <h1>API tokens</h1>
+      <p className="muted">
+        A token acts as you, in this team, on the REST API at <code>/api/v1</code> (described at{" "}
+        <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>). Send it as <code>Authorization: Bearer …</code>.
+      </p>
+      <TokensEditor />
+    </>
+  );
+}

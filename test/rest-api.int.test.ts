@@ -1,0 +1,115 @@
+/**
+ * The REST API end to end: bearer-token authentication as a team member, saving a
+ * workflow, starting a run that a real worker executes, reading it back, team isolation,
+ * roles, and errors as `{ error: { code, message, details } }` with the mapped status.
+ */
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { createApiToken, createDb, revokeApiToken, seed, type Db } from "@switchyard/db";
+import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { handleRest } from "~/server/rest/rest-api";
+import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
+
+let database: TestDatabase;
+let db: Db;
+let queue: Queue<RunJob>;
+let redis: Redis;
+let prefix: string;
+let worker: WorkerHandle;
+let token: string;
+let teamId: string;
+let adminId: string;
+
+type Body = { error?: { code: string; message: string; details?: { diagnostics?: { code: string; line?: number }[] } } } & Record<string, unknown>;
+
+const call = async (method: string, path: string, options: { token?: string; body?: unknown } = {}) => {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const bearer = options.token ?? token;
+  if (bearer) headers.authorization = `Bearer ${bearer}`;
+  const res = await handleRest(
+    { db, queue: () => queue, prefix, publish: (c, m) => redis.publish(c, m) },
+    new Request(`http://localhost/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }),
+    path,
+  );
+  return { status: res.status, body: (await res.json()) as Body };
+};
+
+beforeAll(async () => {
+  database = await freshDatabase();
+  db = createDb(database.url, { max: 4 });
+  const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
+  teamId = seeded.team.id;
+  adminId = seeded.admin.id;
+  token = (await createApiToken(db, { teamId, userId: adminId, name: "ci" })).token;
+  prefix = randomPrefix();
+  redis = new Redis(process.env.REDIS_URL!);
+  queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
+  worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix });
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  await queue?.obliterate({ force: true }).catch(() => undefined);
+  await queue?.close();
+  redis?.disconnect();
+  await db?.$disconnect();
+  await database?.drop();
+});
+
+it("refuses requests without a valid token, and describes itself without one", async () => {
+  expect(await call("GET", "/workflows", { token: "" })).toMatchObject({ status: 401, body: { error: { code: "UNAUTHORIZED" } } });
+  expect((await call("GET", "/workflows", { token: `sy_00000000_${"a".repeat(43)}` })).status).toBe(401);
+  const spec = await call("GET", "/openapi.json", { token: "" });
+  expect(spec.status).toBe(200);
+  expect(spec.body).toMatchObject({ openapi: "3.1.0" });
+  expect(Object.keys(spec.body.paths as object)).toContain("/workflows/{id}/runs");
+});
+
+it("saves a workflow, starts a run a worker executes, and reads it back", async () => {
+  const bad = await call("POST", "/workflows", { body: { files: { "workflow.yaml": "name: api-made\nstates:\n  initial: a\n  a:\n    type: step\n    comand: x\n" } } });
+  expect(bad.status).toBe(422);
+  expect(bad.body.error?.code).toBe("WORKFLOW.VALIDATION_FAILED");
+  expect(bad.body.error?.details?.diagnostics?.map((d) => [d.code, d.line])).toContainEqual(["WORKFLOW.PARSE.UNKNOWN_FIELD", 6]);
+
+  const saved = await call("POST", "/workflows", {
+    body: { files: { "workflow.yaml": "name: api-made\ninputs:\n  - name: n\n    type: integer\n    default: 2\nstates:\n  initial: a\n  a:\n    type: step\n    command: echo \"n={{.inputs.n}}\"\n" } },
+  });
+  expect(saved.status).toBe(201);
+  const list = await call("GET", "/workflows");
+  expect((list.body.workflows as { name: string }[]).map((w) => w.name)).toContain("api-made");
+
+  const started = await call("POST", `/workflows/${saved.body.workflowId as string}/runs`, { body: { inputs: { n: 2 } } });
+  expect(started).toMatchObject({ status: 202, body: { status: "queued" } });
+  const run = await waitFor(async () => {
+    const r = await call("GET", `/runs/${started.body.id as string}`);
+    return r.body.status === "queued" || r.body.status === "running" ? undefined : r.body;
+  });
+  expect(run).toMatchObject({ status: "succeeded", workflow: "api-made", trigger: "api" });
+  expect((run.steps as { stdout: string }[])[0]!.stdout).toBe("n=2\n");
+  expect(run).not.toHaveProperty("checkpoint");
+});
+
+it("keeps teams apart and applies the token member's role", async () => {
+  const other = await db.team.create({ data: { slug: "other", name: "Other" } });
+  const stranger = await db.user.create({ data: { email: "s@test.local", name: "S" } });
+  await db.membership.create({ data: { teamId: other.id, userId: stranger.id, role: "owner" } });
+  const strangerToken = (await createApiToken(db, { teamId: other.id, userId: stranger.id, name: "x" })).token;
+  const hello = (await db.workflow.findFirstOrThrow({ where: { teamId, name: "hello-world" } })).id;
+  expect((await call("POST", `/workflows/${hello}/runs`, { token: strangerToken })).status).toBe(404);
+  expect((await call("GET", "/workflows", { token: strangerToken })).body.workflows).toEqual([]);
+
+  const viewer = await db.user.create({ data: { email: "v@test.local", name: "V" } });
+  await db.membership.create({ data: { teamId, userId: viewer.id, role: "viewer" } });
+  const viewerToken = await createApiToken(db, { teamId, userId: viewer.id, name: "v" });
+  expect(await call("POST", `/workflows/${hello}/runs`, { token: viewerToken.token })).toMatchObject({ status: 403, body: { error: { code: "FORBIDDEN" } } });
+  await revokeApiToken(db, teamId, viewer.id, viewerToken.id);
+  expect((await call("GET", "/workflows", { token: viewerToken.token })).status).toBe(401);
+});
+
+it("answers unknown paths, wrong methods and bad bodies with clear errors", async () => {
+  expect(await call("GET", "/nope")).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+  expect((await call("DELETE", "/workflows")).status).toBe(405);
+  expect(await call("POST", "/workflows", { body: { files: "x" } })).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST" } } });
+});
