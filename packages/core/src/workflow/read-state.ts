@@ -278,12 +278,14 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
         outputs: strMap("outputs"),
       };
     }
-    default:
+    default: {
+      const guess = type === undefined ? undefined : suggestName(type, STATE_TYPES);
       r.error(
         codes.invalid,
-        `unknown state type "${type}" (one of ${STATE_TYPES.join(", ")})`,
+        `unknown state type "${type}" (one of ${STATE_TYPES.join(", ")})${guess ? ` (did you mean "${guess}"?)` : ""}`,
         "type",
       );
       return undefined;
+    }
   }
 };

@@ -10,3 +10,9 @@ it("suggests the closest candidate only when it is a plausible typo", () => {
   expect(suggestName("zz", ["a", "done"])).toBeUndefined();
   expect(suggestName("completely_different", ["command"])).toBeUndefined();
 });
+
+it("suggests the closest state type for a misspelt one", async () => {
+  const { parseWorkflow } = await import("./parse-workflow");
+  const result = parseWorkflow("name: t\nstates:\n  initial: a\n  a:\n    type: stepp\n", "t.yaml");
+  expect(result.errors.map((e) => [e.location?.line, e.message])).toContainEqual([5, expect.stringContaining('did you mean "step"?')]);
+});
