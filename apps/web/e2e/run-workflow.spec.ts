@@ -26,6 +26,13 @@ test("the demo admin signs in, starts the demo workflow and sees it finish", asy
   await expect(greet.locator(".badge")).toHaveText("succeeded");
   await expect(greet.locator("pre")).toContainText("hello from workspace");
   await expect(page.locator('[data-step="inspect"] .badge')).toHaveText("succeeded");
+
+  const runId = page.url().split("/").at(-1)!;
+  await page.getByRole("link", { name: "Runs", exact: true }).click();
+  const listed = page.locator(`tr[data-run="${runId}"]`);
+  await expect(listed).toContainText("hello-world");
+  await expect(listed.locator(".badge")).toHaveText("succeeded");
+  await expect(listed).toContainText("dashboard");
 });
 
 test("a failing workflow shows the failed step with its exit code and stderr", async ({ page }) => {

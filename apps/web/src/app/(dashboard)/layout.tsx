@@ -18,6 +18,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </Link>
         <nav>
           <Link href="/workflows">Workflows</Link>
+          <Link href="/runs">Runs</Link>
           <Link href="/settings/variables">Variables</Link>
           <Link href="/settings/tokens">API tokens</Link>
         </nav>
