@@ -103,6 +103,45 @@ states:
   expect(worker.logs()).not.toContain(SECRET);
 });
 
+it("keeps secrets out of checkpoints, even when passed on to a sub-workflow", async () => {
+  await saveWorkflowVersion(db, {
+    teamId,
+    name: "child-with-key",
+    files: { "workflow.yaml": "name: child-with-key\ninputs:\n  - name: k\n    type: string\nstates:\n  initial: s\n  s:\n    type: step\n    command: echo got-it\n" },
+  });
+  const parent = await saveWorkflowVersion(db, {
+    teamId,
+    name: "passes-key",
+    files: {
+      "workflow.yaml": `name: passes-key
+env:
+  - API_TOKEN
+states:
+  initial: call
+  call:
+    type: call_workflow
+    workflow: child-with-key
+    inputs:
+      k: "{{.env.API_TOKEN}}"
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+    },
+  });
+  const { id } = await caller().runs.start({ workflowId: parent.workflowId });
+  const run = await waitFor(async () => {
+    const r = await caller().runs.get({ id });
+    return r.status === "queued" || r.status === "running" ? undefined : r;
+  });
+  expect(run.status).toBe("succeeded");
+  expect(run).not.toHaveProperty("checkpoint");
+  const row = await db.run.findUniqueOrThrow({ where: { id } });
+  expect(row.checkpoint).not.toBeNull();
+  expect(JSON.stringify(row)).not.toContain(SECRET);
+});
+
 it("replacing a secret removes the old sealed value, and deleting removes both", async () => {
   const before = await db.credential.count({ where: { teamId } });
   await caller().variables.set({ name: "API_TOKEN", value: "another-secret-value", secret: true });

@@ -128,6 +128,10 @@ states:
     const denied = await details(caller(member.id).workflows.save({ entry: "workflow.yaml", files: files("operator") }));
     expect(denied?.appCode).toBe("FORBIDDEN");
     expect((await caller().workflows.save({ entry: "workflow.yaml", files: files("operator") })).version).toBe(1);
+    // nor move an operator workflow out of its lane by saving it again elsewhere
+    const moved = { "workflow.yaml": builder("in-operator", "lane: default\n"), "scripts/build.sh": "echo mine\n" };
+    expect((await details(caller(member.id).workflows.save({ entry: "workflow.yaml", files: moved })))?.appCode).toBe("FORBIDDEN");
+    expect(await db.workflow.findFirst({ where: { teamId, name: "in-operator" } })).toMatchObject({ lane: "operator" });
   });
 
   it("refuses bundle paths that climb out of the bundle", async () => {

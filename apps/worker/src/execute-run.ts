@@ -11,7 +11,7 @@ import { AppError } from "@switchyard/core/errors";
 import { makeStepFolders } from "@switchyard/core/sandbox";
 import { Scrubber } from "@switchyard/core/secrets";
 import { parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
-import { closeLostStepRuns, finishRun, getRun, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
+import { closeLostStepRuns, finishRun, getRunForExecution, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 import { checkpointStore, runEventLog, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
 import type { StepConfinement } from "./sandbox-boot";
@@ -32,7 +32,7 @@ export type RunJobInput = { runId: string; teamId: string; traceparent?: string 
 export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal: AbortSignal) => {
   const { db, log, confinement } = deps;
   const { runId, teamId } = job;
-  const run = await getRun(db, teamId, runId);
+  const run = await getRunForExecution(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", `run ${runId} not found`);
   if (run.status !== "queued" && run.status !== "running") {
     log.warn("run is not runnable", { runId, status: run.status });
@@ -89,7 +89,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         attemptOf: (state) => nextAttempt.get(state) ?? 1,
       }),
       files: { read: (p) => bundle.files[path.posix.normalize(path.posix.join(entryDir, p))] },
-      store: checkpointStore(scope),
+      store: checkpointStore(scope, scrubber),
       resolver: teamWorkflowResolver(scope),
       variables: teamVariablesPort(scope, deps.keyring, scrubber),
       events: (event) => {

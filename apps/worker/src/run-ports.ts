@@ -19,9 +19,10 @@ import type { Logger } from "./logger";
 
 type Scope = { db: Db; teamId: string; runId: string };
 
-export const checkpointStore = ({ db, teamId, runId }: Scope): CheckpointStore => ({
+/** Checkpoints are scrubbed like everything else stored: values rendered from secrets end up in them. */
+export const checkpointStore = ({ db, teamId, runId }: Scope, scrubber: Scrubber): CheckpointStore => ({
   save: async (checkpoint) => {
-    await saveCheckpoint(db, teamId, runId, checkpoint);
+    await saveCheckpoint(db, teamId, runId, JSON.parse(scrubber.scrub(JSON.stringify(checkpoint))));
   },
 });
 

@@ -40,12 +40,17 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
 export const getRun = (db: Db, teamId: string, runId: string) =>
   db.run.findFirst({
     where: { id: runId, teamId },
+    omit: { checkpoint: true, pinnedVersions: true },
     include: {
       workflow: { select: { id: true, name: true } },
       version: { select: { number: true, bundleHash: true } },
       steps: { orderBy: { createdAt: "asc" } },
     },
   });
+
+/** For the worker only: the run with its checkpoint and the worker that last held it. */
+export const getRunForExecution = (db: Db, teamId: string, runId: string) =>
+  db.run.findFirst({ where: { id: runId, teamId }, include: { workflow: { select: { id: true, name: true } } } });
 
 export const listRuns = (db: Db, teamId: string, options: { workflowId?: string; take?: number } = {}) =>
   db.run.findMany({

@@ -90,8 +90,7 @@ const routes: { method: string; pattern: RegExp; handler: Handler }[] = [
     handler: async ({ deps, caller, params }) => {
       const run = await getRun(deps.db, caller.teamId, params[0]!);
       if (!run) throw new AppError("NOT_FOUND", "run not found");
-      const { checkpoint: _checkpoint, pinnedVersions: _pinned, ...rest } = run;
-      return reply(200, { ...rest, workflow: run.workflow.name });
+      return reply(200, { ...run, workflow: run.workflow.name });
     },
   },
   {

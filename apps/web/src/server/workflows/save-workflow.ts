@@ -45,6 +45,15 @@ export const saveWorkflow = async (
   if (!lane.saveRoles.includes(input.role)) {
     throw new AppError("FORBIDDEN", `your role (${input.role}) may not save workflows in lane "${laneName}"`);
   }
+  // Saving a new version of an existing workflow also needs the right to save in the lane
+  // it is in now, or a member could move an operator workflow out of its lane by saving it.
+  const existing = await db.workflow.findUnique({ where: { teamId_name: { teamId: input.teamId, name: wf.name } } });
+  if (existing && existing.lane !== laneName) {
+    const current = await db.lane.findUnique({ where: { teamId_name: { teamId: input.teamId, name: existing.lane } } });
+    if (!current?.saveRoles.includes(input.role)) {
+      throw new AppError("FORBIDDEN", `"${wf.name}" is in lane "${existing.lane}", where your role (${input.role}) may not save workflows`);
+    }
+  }
   const version = await saveWorkflowVersion(db, {
     teamId: input.teamId,
     name: wf.name,
