@@ -3,6 +3,7 @@
  * the step's workspace. Arguments are validated here; every failure, refused path included,
  * comes back as an `isError` result the model can read, never as a protocol error.
  */
+import { ToolGate } from "./tool-gate";
 import { z } from "zod";
 import { bashArgs, BASH_DESCRIPTION, runBash } from "./builtin-bash";
 import { editArgs, EDIT_DESCRIPTION, editFile } from "./builtin-edit";
@@ -54,6 +55,7 @@ export class BuiltinTools implements ToolProvider {
   readonly source = "builtin";
   private readonly enabled: readonly BuiltinName[];
   private descriptors: ToolDescriptor[] | undefined;
+  private readonly gate = new ToolGate();
 
   constructor(private readonly deps: BuiltinToolsDeps) {
     this.enabled = deps.enabled ?? BUILTIN_NAMES;
@@ -80,7 +82,7 @@ export class BuiltinTools implements ToolProvider {
     if (!parsed.success)
       return toolError(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
     try {
-      return await this.dispatch(name, parsed.data, ctx);
+      return await this.gate.run(name === "Bash" ? "shell" : "files", () => this.dispatch(name, parsed.data, ctx));
     } catch (error) {
       if (error instanceof PathRefused) return toolError(`${name} refused: ${error.message}`);
       const e = error as NodeJS.ErrnoException;

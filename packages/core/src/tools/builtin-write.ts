@@ -32,7 +32,7 @@ export const writeAtomically = async (
   if (resolved.exists) {
     const current = await lstat(resolved.real);
     checkRegularFile(input, current);
-    mode = current.mode & 0o7777;
+    mode = current.mode & 0o777;
   }
   const dir = path.dirname(resolved.real);
   await mkdir(dir, { recursive: true });

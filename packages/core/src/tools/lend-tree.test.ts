@@ -40,8 +40,9 @@ describe.skipIf(!asRoot)("lendTree (needs root)", () => {
     await chmod(root, 0o750);
     await writeFile(path.join(root, "suid"), "x", { mode: 0o4755 });
     const lent = await lendTree(root, { uid: STEP });
-    for (const f of [".", "sub", "sub/a.txt", "suid"])
-      expect((await stat(path.join(root, f))).uid).toBe(STEP);
+    for (const f of [".", "sub", "sub/a.txt"]) expect((await stat(path.join(root, f))).uid).toBe(STEP);
+    // a set-uid file is never lent: the step could rewrite it and keep the bit
+    expect((await stat(path.join(root, "suid"))).uid).toBe(process.getuid!());
     await writeFile(path.join(root, "sub/new.txt"), "n");
     await chown(path.join(root, "sub/new.txt"), STEP, STEP);
     await lent.giveBack();
@@ -50,6 +51,21 @@ describe.skipIf(!asRoot)("lendTree (needs root)", () => {
       expect((await stat(path.join(root, f))).uid).toBe(me);
     expect((await stat(root)).mode & 0o7777).toBe(0o750);
     expect((await stat(path.join(root, "suid"))).mode & 0o7777).toBe(0o4755);
+  });
+
+  it("strips set-uid and set-gid bits from what the step leaves behind", async () => {
+    const lent = await lendTree(root, { uid: STEP });
+    const planted = path.join(root, "sub/planted");
+    await writeFile(planted, "#!/bin/sh\n");
+    await chown(planted, STEP, STEP);
+    await chmod(planted, 0o6755);
+    await chmod(path.join(root, "sub/a.txt"), 0o4777);
+    await lent.giveBack();
+    for (const f of ["sub/planted", "sub/a.txt"]) {
+      const s = await stat(path.join(root, f));
+      expect(s.uid).toBe(process.getuid!());
+      expect(s.mode & 0o6000).toBe(0);
+    }
   });
 
   it("never hands over a hard-linked file or what a symlink points to", async () => {

@@ -7,7 +7,9 @@
  *
  * Never follows a symlink (lstat/lchown only). Regular files with more than one hard link
  * are left alone: the other link may sit outside the folder, and handing over the inode
- * would hand over that file too. Every folder above the lent one must be traversable by
+ * would hand over that file too. Set-uid and set-gid entries are left alone too, and no
+ * mode bit is ever put back: a step could otherwise rewrite a lent set-uid file, or reuse
+ * the inode of one, and have the bit restored on a file of its own. Every folder above the lent one must be traversable by
  * the uid, or bwrap could not bind it; that is checked first, with a readable error.
  */
 import type { Stats } from "node:fs";
@@ -22,9 +24,10 @@ export type LentTree = {
   giveBack: () => Promise<void>;
 };
 
-type Saved = { uid: number; gid: number; special: number };
+type Saved = { uid: number; gid: number; type: number };
 
 const SPECIAL_BITS = 0o6000;
+const TYPE_BITS = 0o170000;
 const keyOf = (s: Stats) => `${s.dev}:${s.ino}`;
 
 /** Fails unless `uid` can enter every folder above `dir` (bwrap resolves bind sources as it). */
@@ -74,8 +77,8 @@ export const lendTree = async (
   const saved = new Map<string, Saved>();
 
   const lend = async (file: string, s: Stats) => {
-    if (s.isSymbolicLink() || (s.isFile() && s.nlink > 1)) return;
-    saved.set(keyOf(s), { uid: s.uid, gid: s.gid, special: s.mode & SPECIAL_BITS });
+    if (s.isSymbolicLink() || (s.isFile() && s.nlink > 1) || (s.mode & SPECIAL_BITS) !== 0) return;
+    saved.set(keyOf(s), { uid: s.uid, gid: s.gid, type: s.mode & TYPE_BITS });
     if (s.uid !== uid || s.gid !== gid) await lchown(file, uid, gid);
   };
   let given = false;
@@ -83,23 +86,24 @@ export const lendTree = async (
     if (given) return;
     given = true;
     const restore = async (file: string, s: Stats) => {
+      // An inode of another type is a new entry that happens to reuse a lent one's number.
       const before = saved.get(keyOf(s));
-      if (before) {
+      if (before && before.type === (s.mode & TYPE_BITS)) {
         if (s.uid !== before.uid || s.gid !== before.gid)
           await lchown(file, before.uid, before.gid);
-        // chown clears set-uid/set-gid bits of files; put back the ones the file had.
-        if (before.special !== 0 && (s.mode & SPECIAL_BITS) !== before.special)
-          await chmod(file, (s.mode & 0o7777) | before.special);
       } else if (s.uid === uid) {
         await lchown(file, owner.uid, owner.gid);
       }
+      // Whatever the step left set-uid or set-gid loses those bits on the way back.
+      if (!s.isSymbolicLink() && (s.mode & SPECIAL_BITS) !== 0 && (before ? true : s.uid === uid))
+        await chmod(file, s.mode & 0o777);
     };
     await walk(root, restore);
     await lchown(root, owner.uid, owner.gid);
     await chmod(root, topMode);
   };
 
-  saved.set(keyOf(top), { uid: top.uid, gid: top.gid, special: 0 });
+  saved.set(keyOf(top), { uid: top.uid, gid: top.gid, type: top.mode & TYPE_BITS });
   try {
     await lchown(root, uid, gid);
     await walk(root, lend);
