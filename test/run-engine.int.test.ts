@@ -8,7 +8,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createDb, listRunEvents, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
+import { createDb, listRunEvents, markRunRunning, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
 import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
@@ -226,4 +226,62 @@ states:
     ["succeeded", null],
   ]);
   expect(seconds[1]!.stdout).toBe("slept\n");
+});
+
+const sleeper = (name: string) =>
+  save(
+    name,
+    `name: ${name}
+states:
+  initial: nap
+  nap:
+    type: step
+    command: 'sleep 2; echo rested'
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+  );
+
+const napping = (runId: string) =>
+  waitFor(async () => ((await caller().runs.get({ id: runId })).steps.some((s) => s.status === "running") ? true : undefined));
+
+it("hands a run to another worker when its worker is stopped, instead of cancelling it", async () => {
+  await worker.stop();
+  worker = await startWorker({ ...workerEnv(), SWITCHYARD_SHUTDOWN_GRACE_MS: "300" });
+  const { id } = await caller().runs.start({ workflowId: await sleeper("graceful") });
+  await napping(id);
+  worker.child.kill("SIGTERM");
+  await new Promise((r) => worker.child.once("exit", r));
+  expect((await caller().runs.get({ id })).status).toBe("running");
+  worker = await startWorker(workerEnv());
+  const run = await finished(id, 60_000);
+  expect(run.status).toBe("succeeded");
+  expect(run.steps.map((s) => [s.status, s.errorCode])).toEqual([
+    ["failed", "EXECUTION.WORKER_LOST"],
+    ["succeeded", null],
+  ]);
+});
+
+it("keeps a cancel made while the run's worker is gone", async () => {
+  const { id } = await caller().runs.start({ workflowId: await sleeper("cancel-orphan") });
+  await napping(id);
+  worker.child.kill("SIGKILL");
+  await new Promise((r) => worker.child.once("exit", r));
+  expect(await caller().runs.cancel({ id })).toEqual({ status: "cancelling" });
+  worker = await startWorker(workerEnv());
+  const run = await finished(id, 60_000);
+  expect(run).toMatchObject({ status: "cancelled", errorCode: "EXECUTION.CANCELLED" });
+  expect(run.steps.filter((s) => s.status === "succeeded")).toEqual([]);
+});
+
+it("lets only one worker claim a run", async () => {
+  const hello = (await caller().workflows.list()).find((w) => w.name === "hello-world")!;
+  const run = await db.run.create({
+    data: { teamId, workflowId: hello.id, workflowVersionId: (await db.workflow.findUniqueOrThrow({ where: { id: hello.id } })).currentVersionId!, lane: "default", trigger: "api", status: "running", workerId: "dead:1" },
+  });
+  const seen = { status: "running", workerId: "dead:1" };
+  const claims = await Promise.all(["w1", "w2", "w3"].map((w) => markRunRunning(db, teamId, run.id, w, seen)));
+  expect(claims.filter(Boolean)).toHaveLength(1);
 });

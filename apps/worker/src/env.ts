@@ -35,6 +35,8 @@ export const workerEnvSchema = z.object({
   SWITCHYARD_SANDBOX: z.enum(["auto", "strict", "namespaces", "none"]).default("auto"),
   /** How long a job's lock lasts; a worker that dies holding a run loses it after this. */
   SWITCHYARD_JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+  /** On SIGTERM, how long active runs may go on before the worker leaves them to be resumed elsewhere. */
+  SWITCHYARD_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   SWITCHYARD_STEP_NETWORK: z
     .enum(["true", "false"])
     .default("true")

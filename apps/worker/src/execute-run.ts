@@ -39,10 +39,15 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     return run.status;
   }
   const resuming = run.status === "running" && run.checkpoint !== null;
-  if (!(await markRunRunning(db, teamId, runId, deps.workerId))) return "skipped";
+  if (!(await markRunRunning(db, teamId, runId, deps.workerId, run))) return "skipped";
   if (run.status === "running") {
     await closeLostStepRuns(db, teamId, runId);
     log.warn(resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet", { runId });
+  }
+  if (run.cancelRequestedAt) {
+    // Cancelled while no worker held it (its worker had died): honour that now.
+    await finishRun(db, teamId, runId, { status: "cancelled", errorCode: "EXECUTION.CANCELLED", errorMessage: "cancelled while no worker held the run" }, deps.workerId);
+    return "cancelled";
   }
 
   const { span, context: trace } = startRunSpan(run.workflow.name, job.traceparent, {
@@ -54,13 +59,16 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   const traceId = traceIdOf(span);
   if (traceId) await db.run.updateMany({ where: { id: runId, teamId }, data: { traceId } });
 
-  const uid = confinement.uids?.acquire();
   const runDir = path.join(confinement.workspacesDir, runId);
   const scrubber = new Scrubber();
   const scope = { db, teamId, runId };
-  const events = runEventLog(scope, await nextEventSeq(db, teamId, runId), log, scrubber);
+  let uid: number | undefined;
+  let events: ReturnType<typeof runEventLog> | undefined;
   let outcome: Pick<RunOutcome, "status" | "errorCode" | "errorMessage">;
   try {
+    uid = confinement.uids?.acquire();
+    events = runEventLog(scope, await nextEventSeq(db, teamId, runId), log, scrubber);
+    const sink = events.sink;
     const bundle = await loadBundle(db, teamId, run.workflowVersionId);
     if (!bundle) throw new AppError("NOT_FOUND", `workflow version ${run.workflowVersionId} not found`);
     const parsed = parseWorkflow(bundle.entry, bundle.version.entryPath);
@@ -89,13 +97,13 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         attemptOf: (state) => nextAttempt.get(state) ?? 1,
       }),
       files: { read: (p) => bundle.files[path.posix.normalize(path.posix.join(entryDir, p))] },
-      store: checkpointStore(scope, scrubber),
+      store: checkpointStore(scope, deps.workerId, scrubber),
       resolver: teamWorkflowResolver(scope),
       variables: teamVariablesPort(scope, deps.keyring, scrubber),
       events: (event) => {
         if (event.type === "state.started") nextAttempt.set(event.state, 1);
         if (event.type === "step.retry") nextAttempt.set(event.state, event.attempt + 1);
-        events.sink(event);
+        sink(event);
       },
     });
     outcome = result;
@@ -107,12 +115,17 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     };
     log.error("run failed", { runId, code: outcome.errorCode, error: scrubber.scrub(outcome.errorMessage ?? "") });
   } finally {
-    await events.flush();
+    await events?.flush();
     await rm(runDir, { recursive: true, force: true });
     if (uid !== undefined) confinement.uids?.release(uid);
   }
+  if (outcome.errorCode === "EXECUTION.RUN_TAKEN_OVER") {
+    endSpan(span, false, outcome.errorMessage);
+    log.warn("run taken over by another worker; stopped here", { runId });
+    return "taken over";
+  }
   const errorMessage = outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
-  await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage });
+  await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage }, deps.workerId);
   endSpan(span, outcome.status === "succeeded", errorMessage);
   log.info("run finished", { runId, status: outcome.status });
   return outcome.status;

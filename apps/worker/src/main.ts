@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
+import { AppError } from "@switchyard/core/errors";
 import { RUN_QUEUE, runCancelChannel, runJobSchema } from "@switchyard/core/runs";
 import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
@@ -68,12 +69,18 @@ const worker = new Worker(
   async (job, _token, signal) => {
     const data = runJobSchema.safeParse(job.data);
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
-    const status = await executeRun(
-      { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring },
-      data.data,
-      signal ?? new AbortController().signal,
-    );
-    return { status };
+    try {
+      const status = await executeRun(
+        { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring },
+        data.data,
+        signal ?? new AbortController().signal,
+      );
+      return { status };
+    } catch (error) {
+      // Retrying cannot mend a bad request (an unknown run, say); infrastructure errors retry.
+      if (error instanceof AppError && !error.retryable) throw new UnrecoverableError(`${error.code}: ${error.message}`);
+      throw error;
+    }
   },
   {
     connection,
@@ -103,18 +110,22 @@ const heartbeat = startHeartbeat(connection, env.SWITCHYARD_QUEUE_PREFIX, {
 await heartbeat.first;
 log.info("worker ready", { queue: RUN_QUEUE, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY });
 
-// On SIGTERM, active runs get this long to finish before their processes are stopped.
-const SHUTDOWN_GRACE_MS = 10_000;
 let stopping = false;
 const shutdown = async (sig: string) => {
   if (stopping) return;
   stopping = true;
   log.info("shutting down", { signal: sig });
-  await heartbeat.stop();
-  await subscriber.quit().catch(() => undefined);
-  const grace = setTimeout(() => worker.cancelAllJobs("worker shutting down"), SHUTDOWN_GRACE_MS);
+  // Active runs get a grace period to finish. Past it the worker exits without ending them:
+  // their steps die with it, and once their job locks lapse another worker resumes each
+  // run from its checkpoint. Shutting down is not cancelling.
+  const grace = setTimeout(() => {
+    log.warn("runs still active after the grace period; leaving them to be resumed by another worker");
+    process.exit(0);
+  }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await worker.close();
   clearTimeout(grace);
+  await heartbeat.stop();
+  await subscriber.quit().catch(() => undefined);
   await connection.quit().catch(() => undefined);
   await db.$disconnect();
   await telemetry.shutdown();

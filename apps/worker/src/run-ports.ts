@@ -20,9 +20,10 @@ import type { Logger } from "./logger";
 type Scope = { db: Db; teamId: string; runId: string };
 
 /** Checkpoints are scrubbed like everything else stored: values rendered from secrets end up in them. */
-export const checkpointStore = ({ db, teamId, runId }: Scope, scrubber: Scrubber): CheckpointStore => ({
+export const checkpointStore = ({ db, teamId, runId }: Scope, workerId: string, scrubber: Scrubber): CheckpointStore => ({
   save: async (checkpoint) => {
-    await saveCheckpoint(db, teamId, runId, JSON.parse(scrubber.scrub(JSON.stringify(checkpoint))));
+    const held = await saveCheckpoint(db, teamId, runId, workerId, JSON.parse(scrubber.scrub(JSON.stringify(checkpoint))));
+    if (!held) throw new AppError("EXECUTION.RUN_TAKEN_OVER", "another worker has taken this run over; this worker stops it");
   },
 });
 

@@ -5,8 +5,14 @@
 import type { Db } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 
-export const saveCheckpoint = (db: Db, teamId: string, runId: string, checkpoint: unknown) =>
-  db.run.updateMany({ where: { id: runId, teamId }, data: { checkpoint: checkpoint as Prisma.InputJsonValue } });
+/** Saves the checkpoint while `workerId` holds the run; false when another worker took it over. */
+export const saveCheckpoint = async (db: Db, teamId: string, runId: string, workerId: string, checkpoint: unknown) => {
+  const { count } = await db.run.updateMany({
+    where: { id: runId, teamId, workerId, status: "running" },
+    data: { checkpoint: checkpoint as Prisma.InputJsonValue },
+  });
+  return count === 1;
+};
 
 /** The team's workflow name → version id map pinned when the run was created. */
 export const pinnedVersions = async (db: Db, teamId: string, runId: string): Promise<Record<string, string>> => {

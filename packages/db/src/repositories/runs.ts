@@ -60,11 +60,24 @@ export const listRuns = (db: Db, teamId: string, options: { workflowId?: string;
     include: { workflow: { select: { name: true } } },
   });
 
-/** Moves a queued run to running; returns false if it was not queued (already taken or cancelled). */
-export const markRunRunning = async (db: Db, teamId: string, runId: string, workerId: string) => {
+/**
+ * Claims a run for a worker: a queued run, or a running one still held by the worker seen
+ * when it was read (a dead worker, or this one on a retry). Compare-and-set, so two
+ * workers can never both claim it; returns false when someone else did.
+ */
+export const markRunRunning = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  workerId: string,
+  seen: { status: string; workerId: string | null },
+) => {
   const { count } = await db.run.updateMany({
-    where: { id: runId, teamId, status: { in: ["queued", "running"] } },
-    data: { status: "running", startedAt: new Date(), workerId },
+    where:
+      seen.status === "queued"
+        ? { id: runId, teamId, status: "queued" }
+        : { id: runId, teamId, status: "running", workerId: seen.workerId },
+    data: seen.status === "queued" ? { status: "running", startedAt: new Date(), workerId } : { workerId },
   });
   return count === 1;
 };
@@ -74,9 +87,11 @@ export const finishRun = (
   teamId: string,
   runId: string,
   result: { status: "succeeded" | "failed" | "cancelled"; errorCode?: string; errorMessage?: string },
+  /** Only while this worker still holds the run. */
+  workerId?: string,
 ) =>
   db.run.updateMany({
-    where: { id: runId, teamId },
+    where: { id: runId, teamId, ...(workerId ? { workerId, status: "running" as const } : {}) },
     data: {
       status: result.status,
       errorCode: result.errorCode ?? null,

@@ -6,7 +6,7 @@
 import type { Queue } from "bullmq";
 import { AppError } from "@switchyard/core/errors";
 import { runCancelChannel, type RunJob } from "@switchyard/core/runs";
-import type { Db, Role } from "@switchyard/db";
+import { roleAtLeast, type Db, type Role } from "@switchyard/db";
 
 export type CancelRunDeps = {
   db: Db;
@@ -19,7 +19,8 @@ export const cancelRun = async (deps: CancelRunDeps, input: { teamId: string; ro
   const run = await deps.db.run.findFirst({ where: { id: input.runId, teamId: input.teamId } });
   if (!run) throw new AppError("NOT_FOUND", "run not found");
   const lane = await deps.db.lane.findUnique({ where: { teamId_name: { teamId: input.teamId, name: run.lane } } });
-  if (!lane?.startRoles.includes(input.role)) {
+  const allowed = lane ? lane.startRoles.includes(input.role) : roleAtLeast(input.role, "admin");
+  if (!allowed) {
     throw new AppError("FORBIDDEN", `your role (${input.role}) may not cancel runs in lane "${run.lane}"`);
   }
   const { count } = await deps.db.run.updateMany({
@@ -30,7 +31,15 @@ export const cancelRun = async (deps: CancelRunDeps, input: { teamId: string; ro
     await deps.queue.remove(run.id).catch(() => 0);
     return { status: "cancelled" as const };
   }
-  if (run.status !== "running") throw new AppError("CONFLICT", `run already ${run.status}`);
+  // The run may have been taken by a worker since it was read: decide on its state now.
+  const { count: requested } = await deps.db.run.updateMany({
+    where: { id: run.id, teamId: input.teamId, status: "running" },
+    data: { cancelRequestedAt: new Date() },
+  });
+  if (requested === 0) {
+    const now = await deps.db.run.findFirst({ where: { id: run.id, teamId: input.teamId }, select: { status: true } });
+    throw new AppError("CONFLICT", `run already ${now?.status ?? "gone"}`);
+  }
   await deps.publish(runCancelChannel(deps.prefix), run.id);
   return { status: "cancelling" as const };
 };

@@ -47,7 +47,9 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
     await deps.queue.add(
       "run",
       { runId: run.id, teamId: input.teamId, traceparent: carrier.traceparent },
-      { jobId: run.id, attempts: 1, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
+      // A job fails only when the worker's own infrastructure does (a database blip, say);
+      // a failing workflow still completes its job. Retries resume the run where it was.
+      { jobId: run.id, attempts: 5, backoff: { type: "exponential", delay: 2000 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
     );
   } catch (cause) {
     await deps.db.run.deleteMany({ where: { id: run.id, teamId: input.teamId } });
