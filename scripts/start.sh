@@ -10,10 +10,19 @@ ensure_node_modules
 services_were_up=false
 services_running && services_were_up=true
 bash scripts/services.sh up
+# From here on, Ctrl-C or a failure stops whatever this script started.
+pids=()
+cleanup() {
+  trap - INT TERM EXIT
+  say "stopping"
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  if [ "$services_were_up" = false ]; then bash scripts/services.sh down; fi
+}
+trap cleanup INT TERM EXIT
 load_env
 if (exec 3<>"/dev/tcp/127.0.0.1/$WEB_PORT") 2>/dev/null; then
   say "error: port $WEB_PORT is already in use; stop what listens there or set WEB_PORT in .env"
-  [ "$services_were_up" = false ] && bash scripts/services.sh down
   exit 1
 fi
 generate_client
@@ -24,15 +33,6 @@ say "building the dashboard and the switchyard command"
 (cd apps/web && node ../../node_modules/next/dist/bin/next build >/dev/null)
 node packages/cli/bin/build.mjs >/dev/null
 
-pids=()
-cleanup() {
-  trap - INT TERM EXIT
-  say "stopping"
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  if [ "$services_were_up" = false ]; then bash scripts/services.sh down; fi
-}
-trap cleanup INT TERM EXIT
 
 node --import tsx apps/worker/src/main.ts &
 pids+=($!)

@@ -24,6 +24,13 @@ if (existsSync(pw)) {
   skipped += s.skipped;
 } else missing.push("playwright");
 
+// Lint and typecheck are checks, not tests: a failure counts as one failed test each.
+const checks = path.join(dir, "checks-failed");
+if (existsSync(checks)) {
+  const failedChecks = readFileSync(checks, "utf8").split("\n").filter(Boolean);
+  console.log(`failed checks: ${failedChecks.join(", ")}`);
+  failed += failedChecks.length;
+}
 if (missing.length) console.log(`missing reports: ${missing.join(", ")}`);
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 || passed === 0 ? 1 : 0);

@@ -30,9 +30,9 @@ rm -rf "$reports" && mkdir -p "$reports"
 status=0
 
 say "lint"
-npx eslint --max-warnings 0 . || status=1
+npx eslint --max-warnings 0 . || { status=1; echo lint >>"$reports/checks-failed"; }
 say "typecheck"
-npx turbo run typecheck --output-logs=errors-only && npx tsc -p tsconfig.json || status=1
+{ npx turbo run typecheck --output-logs=errors-only && npx tsc -p tsconfig.json; } || { status=1; echo typecheck >>"$reports/checks-failed"; }
 
 say "unit and integration tests"
 npx vitest run --reporter=default --reporter=json --outputFile="$reports/vitest.json" || status=1

@@ -134,6 +134,12 @@ states:
     expect(await db.workflow.findFirst({ where: { teamId, name: "in-operator" } })).toMatchObject({ lane: "operator" });
   });
 
+  it("resolves referenced files relative to the workflow file, as the worker does", async () => {
+    const yaml = builder("nested").replace("script_file: scripts/build.sh", "script_file: ./../shared/build.sh");
+    const result = await caller().workflows.validate({ entry: "flows/workflow.yaml", files: { "flows/workflow.yaml": yaml, "shared/build.sh": "echo\n" } });
+    expect(result).toMatchObject({ ok: true, errors: [] });
+  });
+
   it("refuses bundle paths that climb out of the bundle", async () => {
     const data = await details(
       caller().workflows.save({ entry: "workflow.yaml", files: { "workflow.yaml": builder("climber"), "../scripts/build.sh": "x" } }),

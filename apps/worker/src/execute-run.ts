@@ -11,7 +11,7 @@ import { AppError } from "@switchyard/core/errors";
 import { makeStepFolders } from "@switchyard/core/sandbox";
 import { Scrubber } from "@switchyard/core/secrets";
 import { parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
-import { closeLostStepRuns, finishRun, getRunForExecution, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
+import { bundleReader, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 import { checkpointStore, runEventLog, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
 import type { StepConfinement } from "./sandbox-boot";
@@ -76,7 +76,6 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       throw new AppError(parsed.errors[0]?.code ?? "WORKFLOW.VALIDATION_FAILED", parsed.errors.map((e) => e.message).join("\n"));
     }
     const folders = await makeStepFolders(runDir, uid === undefined ? undefined : { uid });
-    const entryDir = path.posix.dirname(bundle.version.entryPath);
     const nextAttempt = new Map<string, number>();
     const result = await runWorkflow(parsed.workflow, {
       runId,
@@ -96,7 +95,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         trace,
         attemptOf: (state) => nextAttempt.get(state) ?? 1,
       }),
-      files: { read: (p) => bundle.files[path.posix.normalize(path.posix.join(entryDir, p))] },
+      files: bundleReader(bundle.files, bundle.version.entryPath),
       store: checkpointStore(scope, deps.workerId, scrubber),
       resolver: teamWorkflowResolver(scope),
       variables: teamVariablesPort(scope, deps.keyring, scrubber),

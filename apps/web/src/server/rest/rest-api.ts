@@ -121,7 +121,13 @@ export const handleRest = async (deps: RestDeps, req: Request, path: string): Pr
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
     const caller = token ? await authenticateApiToken(deps.db, token) : undefined;
     if (!caller) throw new AppError("UNAUTHORIZED", "send an API token as `Authorization: Bearer sy_...`");
-    const params = route.pattern.exec(path)!.slice(1).map(decodeURIComponent);
+    const params = route.pattern.exec(path)!.slice(1).map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        throw new AppError("BAD_REQUEST", `${path} is not a valid path`);
+      }
+    });
     return await route.handler({ deps, caller, params, body: readJson(req) });
   } catch (error) {
     if (error instanceof AppError) {

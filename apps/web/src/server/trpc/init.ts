@@ -27,9 +27,12 @@ const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
   errorFormatter: ({ shape, error }) => {
     const app = error.cause instanceof AppError ? error.cause : undefined;
+    // An unexpected failure (a database error, say) says what went wrong only in the log.
+    const internal = !app && error.code === "INTERNAL_SERVER_ERROR";
+    if (internal) console.error("switchyard-web: procedure failed", error.cause ?? error);
     return {
       ...shape,
-      message: app ? app.userMessage : shape.message,
+      message: app ? app.userMessage : internal ? "something went wrong on the server" : shape.message,
       data: {
         code: shape.data.code,
         httpStatus: app ? app.httpStatus : shape.data.httpStatus,

@@ -11,7 +11,7 @@ import {
   type ParseResult,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
-import { loadBundle, type Db } from "@switchyard/db";
+import { bundleReader, loadBundle, type Db } from "@switchyard/db";
 
 export type Diagnostic = { code: string; message: string; file?: string; line?: number; column?: number; path?: string };
 
@@ -46,9 +46,8 @@ export const validateBundle = async (
 ): Promise<ParseResult> => {
   const source = bundle.files[bundle.entry];
   if (source === undefined) return parseWorkflow("", bundle.entry);
-  const dir = bundle.entry.includes("/") ? bundle.entry.slice(0, bundle.entry.lastIndexOf("/") + 1) : "";
   return validateWorkflow(source, bundle.entry, {
-    files: { read: (p) => bundle.files[`${dir}${p}`.replace(/^\.\//, "")] },
+    files: bundleReader(bundle.files, bundle.entry),
     resolver: teamResolver(db, teamId),
     catalog: teamCatalog(db, teamId),
   });
