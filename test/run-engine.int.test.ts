@@ -172,6 +172,28 @@ states:
   expect(say?.stdout).toBe("child-v1\n");
 });
 
+it("runs a sub-workflow's script_file from the sub-workflow's own bundle", async () => {
+  await saveWorkflowVersion(db, {
+    teamId,
+    name: "scripted-child",
+    files: {
+      "workflow.yaml": "name: scripted-child\nstates:\n  initial: s\n  s:\n    type: step\n    script_file: run.sh\n",
+      "run.sh": "echo from-the-child-script\n",
+    },
+  });
+  const parent = await saveWorkflowVersion(db, {
+    teamId,
+    name: "calls-scripted",
+    files: {
+      "workflow.yaml": "name: calls-scripted\nstates:\n  initial: c\n  c:\n    type: call_workflow\n    workflow: scripted-child\n    on_success: done\n  done:\n    type: terminal\n    status: success\n",
+      "run.sh": "echo from-the-parent-script\n",
+    },
+  });
+  const run = await runToEnd(parent.workflowId);
+  expect(run.status).toBe("succeeded");
+  expect(run.steps.find((s) => s.stateName === "s")?.stdout).toBe("from-the-child-script\n");
+});
+
 it("keeps an ordered event log of the run", async () => {
   const hello = (await caller().workflows.list()).find((w) => w.name === "hello-world")!;
   const run = await runToEnd(hello.id);

@@ -12,9 +12,11 @@ import {
   type EventSink,
   type RunEvent,
   type VariablesPort,
+  type BundleFiles,
+  type Workflow,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
-import { appendRunEvents, loadBundle, pinnedVersions, resolveVariables, saveCheckpoint, type Db } from "@switchyard/db";
+import { appendRunEvents, bundleReader, loadBundle, pinnedVersions, resolveVariables, saveCheckpoint, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 
 type Scope = { db: Db; teamId: string; runId: string };
@@ -27,19 +29,24 @@ export const checkpointStore = ({ db, teamId, runId }: Scope, workerId: string, 
   },
 });
 
-export const teamWorkflowResolver = ({ db, teamId, runId }: Scope): WorkflowResolver => ({
-  resolve: async (name) => {
-    const versionId = (await pinnedVersions(db, teamId, runId))[name];
-    if (!versionId) return undefined;
-    const bundle = await loadBundle(db, teamId, versionId);
-    if (!bundle) return undefined;
-    const parsed = parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`);
-    if (!parsed.workflow) {
-      throw new AppError("WORKFLOW.VALIDATION_FAILED", `sub-workflow "${name}" is invalid: ${parsed.errors[0]?.message ?? ""}`);
-    }
-    return parsed.workflow;
-  },
-});
+export const teamWorkflowResolver = ({ db, teamId, runId }: Scope): WorkflowResolver => {
+  const files = new WeakMap<Workflow, BundleFiles>();
+  return {
+    resolve: async (name) => {
+      const versionId = (await pinnedVersions(db, teamId, runId))[name];
+      if (!versionId) return undefined;
+      const bundle = await loadBundle(db, teamId, versionId);
+      if (!bundle) return undefined;
+      const parsed = parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`);
+      if (!parsed.workflow) {
+        throw new AppError("WORKFLOW.VALIDATION_FAILED", `sub-workflow "${name}" is invalid: ${parsed.errors[0]?.message ?? ""}`);
+      }
+      files.set(parsed.workflow, bundleReader(bundle.files, bundle.version.entryPath));
+      return parsed.workflow;
+    },
+    filesOf: (workflow) => files.get(workflow),
+  };
+};
 
 /** The team's variables by name, secrets opened here and added to the run's scrubber. */
 export const teamVariablesPort = ({ db, teamId }: Scope, keyring: Keyring, scrubber: Scrubber): VariablesPort => ({

@@ -58,6 +58,8 @@ export type AgentExecutor = { execute(request: AgentRequest): Promise<AgentResul
 /** Finds a sub-workflow: by name within the team (worker) or by path next to the file (CLI). */
 export type WorkflowResolver = {
   resolve(name: string, from: { file: string }): Promise<Workflow | undefined>;
+  /** The bundle files of a workflow this resolver returned, when it has its own bundle. */
+  filesOf?(workflow: Workflow): BundleFiles | undefined;
 };
 
 export type ResolvedVariables = { values: Record<string, string>; secrets: string[] };

@@ -76,6 +76,8 @@ const callWorkflow = async (
   const { runWorkflow } = await import("./run-workflow");
   const outcome = await runWorkflow(child, {
     ...run.deps,
+    // The child reads its own bundle's files (script_file, prompt_file), not the caller's.
+    files: run.deps.resolver?.filesOf?.(child) ?? run.deps.files,
     signal: withTimeout(signal, state.timeoutMs),
     inputs,
     runId: `${run.cp.runId}/${state.name}`,
