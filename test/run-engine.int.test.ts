@@ -307,3 +307,46 @@ it("lets only one worker claim a run", async () => {
   const claims = await Promise.all(["w1", "w2", "w3"].map((w) => markRunRunning(db, teamId, run.id, w, seen)));
   expect(claims.filter(Boolean)).toHaveLength(1);
 });
+
+it("stops a stalled worker's copy of a run once another worker has taken it over, so no step runs twice", async () => {
+  const id = await save(
+    "stalls",
+    `name: stalls
+states:
+  initial: a
+  a:
+    type: step
+    command: 'sleep 3; echo a'
+    on_success: b
+  b:
+    type: step
+    command: echo b
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+  );
+  const { id: runId } = await caller().runs.start({ workflowId: id });
+  await napping(runId);
+  const stalled = worker;
+  stalled.child.kill("SIGSTOP");
+  const rescuer = await startWorker(workerEnv());
+  try {
+    await waitFor(async () => {
+      const row = await db.run.findUniqueOrThrow({ where: { id: runId } });
+      return row.workerId?.endsWith(`:${rescuer.child.pid}`) ? true : undefined;
+    }, 30_000, "another worker to take the run over");
+    stalled.child.kill("SIGCONT");
+    const run = await finished(runId, 60_000);
+    expect(run.status).toBe("succeeded");
+    expect(run.steps.filter((s) => s.stateName === "b")).toHaveLength(1);
+    await new Promise((r) => setTimeout(r, 4000)); // the stalled worker's copy would finish its sleep by now
+    expect((await caller().runs.get({ id: runId })).steps.filter((s) => s.stateName === "b")).toHaveLength(1);
+    expect((await caller().runs.get({ id: runId })).status).toBe("succeeded");
+  } finally {
+    stalled.child.kill("SIGCONT");
+    await stalled.stop();
+    worker = rescuer;
+  }
+});

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { makeStepFolders } from "@switchyard/core/sandbox";
+import { LOCK_LOST } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
 import { bundleReader, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
@@ -118,7 +119,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     await rm(runDir, { recursive: true, force: true });
     if (uid !== undefined) confinement.uids?.release(uid);
   }
-  if (outcome.errorCode === "EXECUTION.RUN_TAKEN_OVER") {
+  if (outcome.errorCode === "EXECUTION.RUN_TAKEN_OVER" || signal.reason === LOCK_LOST) {
     endSpan(span, false, outcome.errorMessage);
     log.warn("run taken over by another worker; stopped here", { runId });
     return "taken over";

@@ -7,7 +7,7 @@ import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import { RUN_QUEUE, runCancelChannel, runJobSchema } from "@switchyard/core/runs";
+import { LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema } from "@switchyard/core/runs";
 import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
 import { executeRun } from "./execute-run";
@@ -94,6 +94,11 @@ const worker = new Worker(
   },
 );
 worker.on("failed", (job, err) => log.error("job failed", { jobId: job?.id, error: err.message }));
+// A job whose lock could not be renewed (this worker stalled) may already be resumed by
+// another worker: stop its processes here without ending the run.
+worker.on("lockRenewalFailed", (jobIds) => {
+  for (const id of jobIds) if (worker.cancelJob(id, LOCK_LOST)) log.warn("lost the lock of a run; stopping it here", { runId: id });
+});
 await worker.waitUntilReady();
 
 // Cancellation requests reach every worker; the one holding the run aborts its signal.

@@ -3,3 +3,6 @@
  * channel every worker listens to, and the worker running it aborts the job's signal.
  */
 export const runCancelChannel = (prefix: string) => `${prefix}:run-cancel`;
+
+/** The abort reason a worker gives a run whose job lock it lost: stop, but do not end the run. */
+export const LOCK_LOST = "lock lost";
