@@ -3,14 +3,15 @@
  * workflow, starting a run that a real worker executes, reading it back, team isolation,
  * roles, and errors as `{ error: { code, message, details } }` with the mapped status.
  */
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createApiToken, createDb, revokeApiToken, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import type { RunJob } from "@switchyard/core/runs";
+import { createApiToken, revokeApiToken, type Db } from "@switchyard/db";
+import type { TestDatabase } from "@switchyard/db/testing";
 import { handleRest } from "~/server/rest/rest-api";
-import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
+import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
+import type { WorkerHandle } from "./helpers/worker-process";
 
 let database: TestDatabase;
 let db: Db;
@@ -37,26 +38,10 @@ const call = async (method: string, path: string, options: { token?: string; bod
 };
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  db = createDb(database.url, { max: 4 });
-  const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
-  teamId = seeded.team.id;
-  adminId = seeded.admin.id;
+  ({ database, db, queue, redis, prefix, adminId, teamId, worker } = await openRunStack());
   token = (await createApiToken(db, { teamId, userId: adminId, name: "ci" })).token;
-  prefix = randomPrefix();
-  redis = new Redis(process.env.REDIS_URL!);
-  queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
-  worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix });
 });
-
-afterAll(async () => {
-  await worker?.stop();
-  await queue?.obliterate({ force: true }).catch(() => undefined);
-  await queue?.close();
-  redis?.disconnect();
-  await db?.$disconnect();
-  await database?.drop();
-});
+afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
 
 it("refuses requests without a valid token, and describes itself without one", async () => {
   expect(await call("GET", "/workflows", { token: "" })).toMatchObject({ status: 401, body: { error: { code: "UNAUTHORIZED" } } });
@@ -82,10 +67,7 @@ it("saves a workflow, starts a run a worker executes, and reads it back", async 
 
   const started = await call("POST", `/workflows/${saved.body.workflowId as string}/runs`, { body: { inputs: { n: 2 } } });
   expect(started).toMatchObject({ status: 202, body: { status: "queued" } });
-  const run = await waitFor(async () => {
-    const r = await call("GET", `/runs/${started.body.id as string}`);
-    return r.body.status === "queued" || r.body.status === "running" ? undefined : r.body;
-  });
+  const run = await runEnded(async () => (await call("GET", `/runs/${started.body.id as string}`)).body as Body & { status: string }, "the run");
   expect(run).toMatchObject({ status: "succeeded", workflow: "api-made", trigger: "api" });
   expect((run.steps as { stdout: string }[])[0]!.stdout).toBe("n=2\n");
   expect(run).not.toHaveProperty("checkpoint");

@@ -4,14 +4,15 @@
  * versions current at run start, the ordered event log, and a run resumed from its
  * checkpoint by a second worker after the first was killed mid-step.
  */
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createDb, listRunEvents, markRunRunning, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import type { RunJob } from "@switchyard/core/runs";
+import { listRunEvents, markRunRunning, saveWorkflowVersion, type Db } from "@switchyard/db";
+import type { TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
-import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
+import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
+import { startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
 
 let database: TestDatabase;
 let db: Db;
@@ -33,36 +34,12 @@ const runToEnd = async (workflowId: string, inputs?: Record<string, unknown>) =>
   return finished(id);
 };
 
-const finished = (id: string, timeoutMs = 30_000) =>
-  waitFor(
-    async () => {
-      const run = await caller().runs.get({ id });
-      return run.status === "queued" || run.status === "running" ? undefined : run;
-    },
-    timeoutMs,
-    `run ${id}`,
-  );
+const finished = (id: string, timeoutMs = 30_000) => runEnded(() => caller().runs.get({ id }), `run ${id}`, timeoutMs);
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  db = createDb(database.url, { max: 4 });
-  const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
-  adminId = seeded.admin.id;
-  teamId = seeded.team.id;
-  prefix = randomPrefix();
-  redis = new Redis(process.env.REDIS_URL!);
-  queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
-  worker = await startWorker(workerEnv());
+  ({ database, db, queue, redis, prefix, adminId, teamId, worker } = await openRunStack({ SWITCHYARD_JOB_LOCK_MS: "1500" }));
 });
-
-afterAll(async () => {
-  await worker?.stop();
-  await queue?.obliterate({ force: true }).catch(() => undefined);
-  await queue?.close();
-  redis?.disconnect();
-  await db?.$disconnect();
-  await database?.drop();
-});
+afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
 
 it("runs steps as an unprivileged step user that sees none of the worker's secrets", async () => {
   const id = await save(

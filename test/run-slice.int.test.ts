@@ -2,15 +2,16 @@
  * The thin vertical slice: a run started through the dashboard's own tRPC procedure is
  * written, enqueued, executed by a real worker process and recorded step by step.
  */
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
 import { readdirSync, readFileSync } from "node:fs";
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createDb, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import type { RunJob } from "@switchyard/core/runs";
+import { saveWorkflowVersion, type Db } from "@switchyard/db";
+import type { TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
-import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
+import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
+import { startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
 
 let database: TestDatabase;
 let db: Db;
@@ -23,39 +24,12 @@ let publisher: Redis;
 
 const caller = (userId: string) => dashboardCaller({ db, queue, redis: publisher, prefix }, userId);
 
-const finished = (userId: string, runId: string) =>
-  waitFor(
-    async () => {
-      const run = await caller(userId).runs.get({ id: runId });
-      return run.status === "queued" || run.status === "running" ? undefined : run;
-    },
-    30_000,
-    `run ${runId} to finish`,
-  );
+const finished = (userId: string, runId: string) => runEnded(() => caller(userId).runs.get({ id: runId }), `run ${runId} to finish`);
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  db = createDb(database.url, { max: 4 });
-  const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
-  adminId = seeded.admin.id;
-  teamId = seeded.team.id;
-  prefix = randomPrefix();
-  publisher = new Redis(process.env.REDIS_URL!);
-  queue = new Queue<RunJob>(RUN_QUEUE, {
-    connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
-    prefix,
-  });
-  worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix });
+  ({ database, db, queue, redis: publisher, prefix, adminId, teamId, worker } = await openRunStack());
 });
-
-afterAll(async () => {
-  await worker?.stop();
-  await queue?.obliterate({ force: true }).catch(() => undefined);
-  await queue?.close();
-  publisher?.disconnect();
-  await db?.$disconnect();
-  await database?.drop();
-});
+afterAll(() => closeRunStack({ database, db, queue, redis: publisher, worker }));
 
 describe("a run started from the dashboard", () => {
   it("runs every shell step in a real worker and ends succeeded with each step's output", async () => {

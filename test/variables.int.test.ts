@@ -3,15 +3,16 @@
  * write-only, audited without their value), resolved by the worker for a workflow's `env`
  * names, and scrubbed from everything the run stores.
  */
-import { Queue } from "bullmq";
-import { Redis } from "ioredis";
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
-import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createDb, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import type { RunJob } from "@switchyard/core/runs";
+import { saveWorkflowVersion, type Db } from "@switchyard/db";
+import type { TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
-import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
+import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
+import type { WorkerHandle } from "./helpers/worker-process";
 
 const SECRET = "tok-s3cr3t-Value-9f8e7d";
 let database: TestDatabase;
@@ -26,25 +27,9 @@ const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID ||
 const caller = (userId = adminId) => dashboardCaller({ db, queue, redis, prefix, keyring }, userId);
 
 beforeAll(async () => {
-  database = await freshDatabase();
-  db = createDb(database.url, { max: 4 });
-  const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
-  adminId = seeded.admin.id;
-  teamId = seeded.team.id;
-  prefix = randomPrefix();
-  redis = new Redis(process.env.REDIS_URL!);
-  queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
-  worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix });
+  ({ database, db, queue, redis, prefix, adminId, teamId, worker } = await openRunStack());
 });
-
-afterAll(async () => {
-  await worker?.stop();
-  await queue?.obliterate({ force: true }).catch(() => undefined);
-  await queue?.close();
-  redis?.disconnect();
-  await db?.$disconnect();
-  await database?.drop();
-});
+afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
 
 it("stores secrets sealed and write-only, audited without their value", async () => {
   await caller().variables.set({ name: "GREETING", value: "hello there", secret: false });
@@ -84,10 +69,7 @@ states:
     },
   });
   const { id } = await caller().runs.start({ workflowId: version.workflowId });
-  const run = await waitFor(async () => {
-    const r = await caller().runs.get({ id });
-    return r.status === "queued" || r.status === "running" ? undefined : r;
-  });
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`);
   expect(run.status).toBe("failed");
   const step = run.steps[0]!;
   expect(step.exitCode).toBe(3);
@@ -131,10 +113,7 @@ states:
     },
   });
   const { id } = await caller().runs.start({ workflowId: parent.workflowId });
-  const run = await waitFor(async () => {
-    const r = await caller().runs.get({ id });
-    return r.status === "queued" || r.status === "running" ? undefined : r;
-  });
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`);
   expect(run.status).toBe("succeeded");
   expect(run).not.toHaveProperty("checkpoint");
   const row = await db.run.findUniqueOrThrow({ where: { id } });
