@@ -64,8 +64,10 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
       { stdin: request.stdin, timeoutMs, signal: request.signal },
     );
     span.setAttribute("process.exit.code", result.exitCode ?? -1);
-    const stdout = deps.scrubber.scrub(result.stdout);
-    const stderr = deps.scrubber.scrub(result.stderr);
+    // Output past the cap was dropped; a secret cut at the cap must not survive in part.
+    const scrub = (text: string, bytes: number) => (bytes > Buffer.byteLength(text) ? deps.scrubber.scrubTruncated(text) : deps.scrubber.scrub(text));
+    const stdout = scrub(result.stdout, result.stdoutBytes);
+    const stderr = scrub(result.stderr, result.stderrBytes);
     const failed = failure(result, timeoutMs);
     for (const warning of result.warnings) deps.log.warn(warning, { runId, step: request.stateName });
     if (step) {

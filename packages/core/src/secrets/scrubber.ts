@@ -24,4 +24,18 @@ export class Scrubber {
     }
     return result;
   }
+
+  /**
+   * For text cut at a size cap: scrubs it, then also redacts a tail that is the start of
+   * a secret (at least 4 characters of it), which the cut would otherwise leave in clear.
+   */
+  scrubTruncated(text: string): string {
+    const result = this.scrub(text);
+    for (const needle of this.needles) {
+      for (let n = Math.min(needle.length - 1, result.length); n >= 4; n--) {
+        if (result.endsWith(needle.slice(0, n))) return `${result.slice(0, result.length - n)}[REDACTED]`;
+      }
+    }
+    return result;
+  }
 }
