@@ -12,6 +12,7 @@ import { listRunEvents, markRunRunning, saveWorkflowVersion, type Db } from "@sw
 import type { TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
+import { startTcpProxy } from "./helpers/tcp-proxy";
 import { startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";
 
 let database: TestDatabase;
@@ -325,5 +326,46 @@ states:
     stalled.child.kill("SIGCONT");
     await stalled.stop();
     worker = rescuer;
+  }
+});
+
+it("resumes a run after its worker briefly lost the database, instead of failing it", async () => {
+  const id = await save(
+    "outlives-a-blip",
+    `name: outlives-a-blip
+states:
+  initial: a
+  a:
+    type: step
+    command: 'sleep 1; echo a'
+    on_success: b
+  b:
+    type: step
+    command: echo b
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+  );
+  const url = new URL(database.url);
+  const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port) });
+  const viaProxy = new URL(database.url);
+  viaProxy.port = String(proxy.port);
+  await worker.stop();
+  worker = await startWorker({ ...workerEnv(), DATABASE_URL: viaProxy.toString() });
+  try {
+    const { id: runId } = await caller().runs.start({ workflowId: id });
+    await napping(runId);
+    proxy.cut();
+    await new Promise((r) => setTimeout(r, 2500));
+    proxy.restore();
+    const run = await finished(runId, 60_000);
+    expect(run.status).toBe("succeeded");
+    expect(run.steps.filter((s) => s.stateName === "b").map((s) => s.status)).toEqual(["succeeded"]);
+  } finally {
+    await worker.stop();
+    worker = await startWorker(workerEnv());
+    await proxy.close();
   }
 });

@@ -30,7 +30,12 @@ export type ExecuteRunDeps = {
 
 export type RunJobInput = { runId: string; teamId: string; traceparent?: string };
 
-export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal: AbortSignal) => {
+/**
+ * `finalAttempt` is false while BullMQ will try the job again: an unexpected error (the
+ * database gone for a moment, say) then leaves the run to be resumed by the retry instead
+ * of failing it.
+ */
+export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal: AbortSignal, finalAttempt = true) => {
   const { db, log, confinement } = deps;
   const { runId, teamId } = job;
   const run = await getRunForExecution(db, teamId, runId);
@@ -66,6 +71,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   let uid: number | undefined;
   let events: ReturnType<typeof runEventLog> | undefined;
   let outcome: Pick<RunOutcome, "status" | "errorCode" | "errorMessage">;
+  let retry: Error | undefined;
   try {
     uid = confinement.uids?.acquire();
     events = runEventLog(scope, await nextEventSeq(db, teamId, runId), log, scrubber);
@@ -108,16 +114,21 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     });
     outcome = result;
   } catch (error) {
+    if (!(error instanceof AppError) && !finalAttempt) retry = error instanceof Error ? error : new Error(String(error));
     outcome = {
       status: "failed",
       errorCode: error instanceof AppError ? error.code : "SYSTEM.INTERNAL",
       errorMessage: error instanceof Error ? error.message : String(error),
     };
-    log.error("run failed", { runId, code: outcome.errorCode, error: scrubber.scrub(outcome.errorMessage ?? "") });
+    log.error(retry ? "run interrupted; its job will retry" : "run failed", { runId, code: outcome.errorCode, error: scrubber.scrub(outcome.errorMessage ?? "") });
   } finally {
     await events?.flush();
     await rm(runDir, { recursive: true, force: true });
     if (uid !== undefined) confinement.uids?.release(uid);
+  }
+  if (retry) {
+    endSpan(span, false, outcome.errorMessage);
+    throw retry;
   }
   if (outcome.errorCode === "EXECUTION.RUN_TAKEN_OVER" || signal.reason === LOCK_LOST) {
     endSpan(span, false, outcome.errorMessage);

@@ -74,6 +74,7 @@ const worker = new Worker(
         { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring },
         data.data,
         signal ?? new AbortController().signal,
+        job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
       );
       return { status };
     } catch (error) {
