@@ -55,3 +55,12 @@ test("a running workflow can be cancelled from its page", async ({ page }) => {
   await expect(page.locator('[data-step="count"] .badge')).toHaveText("cancelled");
   await expect(page.getByRole("button", { name: "Cancel" })).toHaveCount(0);
 });
+
+test("the run page follows a run live, without polling", async ({ page }) => {
+  await signIn(page);
+  await page.locator('tr[data-workflow="slow-countdown"]').getByRole("button", { name: "Run" }).click();
+  await expect(page.getByTestId("live")).toBeVisible();
+  // While the stream is open the page does not poll: only pushed updates can show the end.
+  await expect(page.locator("h1 .badge")).toHaveText("succeeded", { timeout: 30_000 });
+  await expect(page.locator('[data-step="count"] pre')).toContainText("1");
+});

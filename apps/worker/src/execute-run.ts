@@ -26,6 +26,8 @@ export type ExecuteRunDeps = {
   confinement: StepConfinement;
   stepNetwork: boolean;
   keyring: Keyring;
+  /** Tells live views that something of this run was recorded. */
+  notify: (runId: string) => void;
 };
 
 export type RunJobInput = { runId: string; teamId: string; traceparent?: string };
@@ -74,7 +76,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   let retry: Error | undefined;
   try {
     uid = confinement.uids?.acquire();
-    events = runEventLog(scope, await nextEventSeq(db, teamId, runId), log, scrubber);
+    events = runEventLog(scope, await nextEventSeq(db, teamId, runId), log, scrubber, () => deps.notify(runId));
     const sink = events.sink;
     const bundle = await loadBundle(db, teamId, run.workflowVersionId);
     if (!bundle) throw new AppError("NOT_FOUND", `workflow version ${run.workflowVersionId} not found`);
@@ -101,6 +103,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         scrubber,
         trace,
         attemptOf: (state) => nextAttempt.get(state) ?? 1,
+        notify: () => deps.notify(runId),
       }),
       files: bundleReader(bundle.files, bundle.version.entryPath),
       store: checkpointStore(scope, deps.workerId, scrubber),
@@ -137,6 +140,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   }
   const errorMessage = outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
   await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage }, deps.workerId);
+  deps.notify(runId);
   endSpan(span, outcome.status === "succeeded", errorMessage);
   log.info("run finished", { runId, status: outcome.status });
   return outcome.status;

@@ -7,7 +7,7 @@ import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import { LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema } from "@switchyard/core/runs";
+import { LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel } from "@switchyard/core/runs";
 import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
 import { executeRun } from "./execute-run";
@@ -64,6 +64,9 @@ const confinement = await bootConfinement(env, ownerId, log).catch((e: unknown) 
 );
 log.info("sandbox ready", { sandboxLevel: confinement.sandbox.level, workspaces: confinement.workspacesDir });
 
+const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
+const notify = (runId: string) => void connection.publish(updates, runId).catch(() => undefined);
+
 const worker = new Worker(
   RUN_QUEUE,
   async (job, _token, signal) => {
@@ -71,7 +74,7 @@ const worker = new Worker(
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
     try {
       const status = await executeRun(
-        { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring },
+        { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring, notify },
         data.data,
         signal ?? new AbortController().signal,
         job.attemptsMade + 1 >= (job.opts.attempts ?? 1),

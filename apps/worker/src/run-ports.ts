@@ -72,7 +72,7 @@ const RECORDED: ReadonlySet<RunEvent["type"]> = new Set([
  * Writes engine events in order, batched, off the engine's path; `flush` waits for all.
  * Step output is not repeated here: it is on the step rows.
  */
-export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubber: Scrubber) => {
+export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubber: Scrubber, notify: () => void) => {
   let seq = firstSeq;
   let pending: { type: string; payload: Record<string, unknown> }[] = [];
   let chain: Promise<void> = Promise.resolve();
@@ -82,6 +82,7 @@ export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubbe
     chain = chain
       .then(async () => {
         seq = await appendRunEvents(scope.db, scope.teamId, scope.runId, seq, batch);
+        notify();
       })
       .catch((e: unknown) => log.error("could not record run events", { runId: scope.runId, error: String(e) }));
   };

@@ -25,6 +25,8 @@ export type StepRunnerDeps = {
   trace: Context;
   /** Which attempt the next process of a state is (kept from the engine's retry events). */
   attemptOf: (state: string) => number;
+  /** Tells live views the run's steps changed. */
+  notify: () => void;
 };
 
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
@@ -45,6 +47,7 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
   const step = isStep
     ? await startStepRun(db, { teamId, runId, stateName: request.stateName, stepType: "step", attempt, sandboxLevel: sandbox.level })
     : undefined;
+  if (step) deps.notify();
   const name = `${isStep ? "step" : request.purpose === "hook" ? "hook" : "workflow hook"} ${request.stateName}`;
   return withChildSpan(deps.trace, name, { "switchyard.run.id": runId, "switchyard.step.attempt": attempt, "switchyard.sandbox.level": sandbox.level }, async (span) => {
     if (step) span.setAttribute("switchyard.step_run.id", step.id);
@@ -79,6 +82,7 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
         errorCode: failed?.code,
         errorMessage: failed ? deps.scrubber.scrub(failed.message) : undefined,
       });
+      deps.notify();
     }
     deps.log.info(`${name} finished`, { runId, exitCode: result.exitCode, ms: result.durationMs, sandboxLevel: sandbox.level });
     return { exitCode: result.exitCode, stdout, stderr, timedOut: result.timedOut, cancelled: result.cancelled };

@@ -6,3 +6,6 @@ export const runCancelChannel = (prefix: string) => `${prefix}:run-cancel`;
 
 /** The abort reason a worker gives a run whose job lock it lost: stop, but do not end the run. */
 export const LOCK_LOST = "lock lost";
+
+/** Workers publish a run's id here whenever something of the run was recorded (live views). */
+export const runUpdatesChannel = (prefix: string) => `${prefix}:run-updates`;

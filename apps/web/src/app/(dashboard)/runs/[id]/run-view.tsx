@@ -1,5 +1,6 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import Link from "next/link";
 import { StatusBadge } from "~/components/status-badge";
 import { useTRPC } from "~/trpc/react";
@@ -20,9 +21,20 @@ export function RunView({ id }: { id: string }) {
       onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ id }) }),
     }),
   );
+  // Live while the event stream is open: workers announce every change; polling is only
+  // the fallback when the stream is down.
+  const [live, setLive] = useState(false);
+  const getOptions = trpc.runs.get;
+  useEffect(() => {
+    const source = new EventSource(`/api/runs/${id}/events`);
+    source.addEventListener("ready", () => setLive(true));
+    source.addEventListener("update", () => void queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }));
+    source.onerror = () => setLive(false);
+    return () => source.close();
+  }, [id, queryClient, getOptions]);
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ id }),
-    refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : 1000),
+    refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : live ? false : 1000),
   });
   if (run.isPending) return <p className="muted">Loading…</p>;
   if (run.isError) return <p className="error">{run.error.message}</p>;
@@ -34,6 +46,11 @@ export function RunView({ id }: { id: string }) {
       </p>
       <h1>
         Run of {r.workflow.name} <StatusBadge status={r.status} />
+        {live && ACTIVE.has(r.status) ? (
+          <span className="muted small" data-testid="live">
+            ● live
+          </span>
+        ) : null}
         {ACTIVE.has(r.status) ? (
           <button type="button" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>
             {cancel.isPending || cancel.data?.status === "cancelling" ? "Cancelling…" : "Cancel"}
