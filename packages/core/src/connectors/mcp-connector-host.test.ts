@@ -7,7 +7,7 @@ import { buildStepCatalog } from "./build-step-catalog";
 import { McpConnectorHost, type ConnectorSpec } from "./mcp-connector-host";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(HERE, "test-fixtures/fixture-mcp-server.mjs");
+const FIXTURE = path.join(HERE, "../../../../test/fixtures/fixture-mcp-server.mjs");
 const REPO = path.resolve(HERE, "../../../..");
 
 const stdio = (

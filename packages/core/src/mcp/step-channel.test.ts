@@ -21,7 +21,7 @@ const REPO = path.resolve(HERE, "../../../..");
 const ENTRY = path.join(REPO, "packages/cli/src/mcp-serve-command-entry.ts");
 const FIXTURE = path.join(
   REPO,
-  "packages/core/src/connectors/test-fixtures/fixture-mcp-server.mjs",
+  "test/fixtures/fixture-mcp-server.mjs",
 );
 const CREDENTIAL = "connector-credential-7f3a9c";
 const SHARED = "step-shared-secret-55e1";
