@@ -38,6 +38,20 @@ export const pidNamespaceOf = (pid: number): string | undefined => {
   }
 };
 
+/**
+ * When a process started (clock ticks since boot, /proc/<pid>/stat field 22): with its pid,
+ * an identity that a later process reusing the pid cannot share.
+ */
+export const processStartTime = (pid: number): string | undefined => {
+  try {
+    const stat = readFileSync(`${PROC}/${pid}/stat`, "utf8");
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
+  } catch {
+    return undefined;
+  }
+};
+
 /** Processes living in the PID namespace `ns` (as read from /proc/<pid>/ns/pid). */
 export const pidsInNamespace = (ns: string): number[] =>
   listPids().filter((pid) => pidNamespaceOf(pid) === ns);

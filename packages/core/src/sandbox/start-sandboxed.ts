@@ -11,7 +11,7 @@ import type { Readable, Writable } from "node:stream";
 import { AppError } from "../errors";
 import { buildLaunch, FD, SANDBOX_TAG } from "./build-launch";
 import { prepareStepDirs } from "./prepare-step-dirs";
-import { killTagged, pidNamespaceOf, pidsInNamespace, signalPid } from "./proc-scan";
+import { killTagged, pidNamespaceOf, pidsInNamespace, processStartTime, signalPid } from "./proc-scan";
 import type { SandboxExit, SandboxHost, SandboxLevel, SandboxSpec } from "./sandbox-types";
 
 export type StartOptions = { signal?: AbortSignal; timeoutMs?: number };
@@ -63,6 +63,7 @@ export const startSandboxed = async (
 
   let nsInit: number | undefined;
   let namespace: string | undefined;
+  let nsInitStart: string | undefined;
   let markStarted: () => void = () => undefined;
   const sandboxStarted = new Promise<void>((resolve) => (markStarted = resolve));
   let gone = false;
@@ -85,6 +86,7 @@ export const startSandboxed = async (
       if (m && nsInit === undefined) {
         nsInit = Number(m[1]);
         namespace = pidNamespaceOf(nsInit);
+        nsInitStart = processStartTime(nsInit);
         markStarted();
       }
     });
@@ -95,8 +97,21 @@ export const startSandboxed = async (
   let stopping = false;
   let killTimer: NodeJS.Timeout | undefined;
 
+  // The sandbox's PID namespace is still ours only while its init is the same process: once
+  // it has exited, the kernel may give the namespace's id to a new sandbox (another step's),
+  // and signalling "every process in it" would reach that step.
+  const namespaceIsOurs = () =>
+    nsInit !== undefined &&
+    nsInitStart !== undefined &&
+    processStartTime(nsInit) === nsInitStart &&
+    pidNamespaceOf(nsInit) === namespace;
+
   const killAll = (signal: NodeJS.Signals) => {
     if (child.pid === undefined || gone) return;
+    if (!namespaceIsOurs()) {
+      signalPid(-child.pid, signal);
+      return;
+    }
     if (namespace !== undefined && nsInit !== undefined && signal !== "SIGKILL") {
       // Every process of the step, but not bwrap itself: its death would SIGKILL them all at once.
       for (const pid of pidsInNamespace(namespace)) if (pid !== nsInit) signalPid(pid, signal);
