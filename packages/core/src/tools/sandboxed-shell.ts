@@ -21,7 +21,7 @@ import {
 } from "../sandbox";
 import { lendTree, type LentTree } from "./lend-tree";
 import { DEFAULT_STEP_UID_BASE, pickStepUid } from "./pick-step-uid";
-import type { ShellRequest, ShellResult, ShellRunner } from "./shell-runner";
+import { toShellResult, type ShellRequest, type ShellResult, type ShellRunner } from "./shell-runner";
 
 export type SandboxedShellOptions = {
   /** The folder commands work in (the proxy's root_dir). */
@@ -144,15 +144,7 @@ export const createSandboxedShell = (options: SandboxedShellOptions): SandboxedS
         },
         { timeoutMs: request.timeoutMs, signal: request.signal },
       );
-      return {
-        exitCode: result.exitCode,
-        signal: result.signal,
-        stdout: result.stdout,
-        stderr: result.stderr,
-        truncated: result.truncated,
-        timedOut: result.timedOut,
-        cancelled: result.cancelled,
-      };
+      return toShellResult(result);
     } finally {
       await release(r);
     }

@@ -40,13 +40,16 @@ export const sandboxShellRunner: ShellRunner = async (request) => {
     outputCap: request.outputCap,
     killGraceMs: 2000,
   });
-  return {
-    exitCode: result.exitCode,
-    signal: result.signal,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    truncated: result.truncated,
-    timedOut: result.timedOut,
-    cancelled: result.cancelled,
-  };
+  return toShellResult(result);
 };
+
+/** The part of a process or sandbox result that Bash reports. */
+export const toShellResult = (result: ShellResult): ShellResult => ({
+  exitCode: result.exitCode,
+  signal: result.signal,
+  stdout: result.stdout,
+  stderr: result.stderr,
+  truncated: result.truncated,
+  timedOut: result.timedOut,
+  cancelled: result.cancelled,
+});
