@@ -3,6 +3,7 @@
  * bounded loops, sub-workflows and call cycles.
  */
 import { describe, expect, it } from "vitest";
+import { AppError } from "../errors/app-error";
 import type { ProcessRunner } from "./engine-ports";
 import { localRunner } from "./test-support/local-runner";
 import { parseOk, runYaml } from "./test-support/run-yaml";
@@ -36,6 +37,26 @@ describe("parallel", () => {
     });
     expect(outcome.checkpoint.results.slow).toBeUndefined();
     expect(Date.now() - started).toBeLessThan(5000);
+  });
+
+  it("a branch that throws stops its siblings and waits for them before the run ends", async () => {
+    const inner = localRunner();
+    let slowEnded: { cancelled: boolean } | undefined;
+    const runner: ProcessRunner = async (req) => {
+      if (req.stateName === "bad") {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        throw new AppError("SYSTEM.SANDBOX_UNAVAILABLE", "the sandbox broke");
+      }
+      const r = await inner(req);
+      if (req.stateName === "slow") slowEnded = { cancelled: r.cancelled };
+      return r;
+    };
+    const { outcome } = await runYaml(parallel("all_succeed").replace("sleep 0.3", "sleep 20"), {
+      runProcess: runner,
+    });
+    expect(outcome).toMatchObject({ status: "failed", errorCode: "SYSTEM.SANDBOX_UNAVAILABLE" });
+    // By the time the run has ended, the sibling's process was stopped and has exited.
+    expect(slowEnded).toEqual({ cancelled: true });
   });
 
   it("any_succeed succeeds when one branch does", async () => {

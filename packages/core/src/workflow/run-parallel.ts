@@ -1,8 +1,12 @@
 /**
  * A parallel state: its branches run concurrently, at most `max_concurrent` at a time.
  * all_succeed cancels the rest on the first failure; any_succeed succeeds if one branch
- * did; best_effort runs every branch and succeeds. Finished branches are kept in the
- * checkpoint, so a resumed run starts only the branches that had not finished.
+ * did; best_effort runs every branch and succeeds. A branch that throws (an engine or
+ * infrastructure error) stops every other branch, under any strategy, and the error is
+ * raised only once all of them have ended: nothing of a run may still run when the run
+ * ends, since its folder and step uid are then cleaned up and handed on. Finished branches
+ * are kept in the checkpoint, so a resumed run starts only the branches that had not
+ * finished.
  */
 import type { StateResult } from "./engine-ports";
 import { emptyResult, runState, type StateRun } from "./run-state";
@@ -24,15 +28,24 @@ export const runParallel = async (
   const pending = state.branches.filter((b) => done[b] === undefined);
   const limit = state.maxConcurrent ?? pending.length;
 
+  let thrown: { error: unknown } | undefined;
+
   const runBranch = async (name: string) => {
     const branch = run.workflow.states.get(name);
     if (!branch || branch.kind === "terminal") {
       done[name] = false;
       return;
     }
-    const result = await runState(run, branch, `${key}/${name}`, branchSignal, loop, (r) => {
-      done[name] = r.status === "success" || branch.continueOnError;
-    });
+    let result: StateResult;
+    try {
+      result = await runState(run, branch, `${key}/${name}`, branchSignal, loop, (r) => {
+        done[name] = r.status === "success" || branch.continueOnError;
+      });
+    } catch (error) {
+      thrown ??= { error };
+      stopRest.abort();
+      return;
+    }
     if (result.status === "cancelled") return;
     if (!done[name] && state.strategy === "all_succeed") stopRest.abort();
   };
@@ -41,7 +54,9 @@ export const runParallel = async (
   const lane = async () => {
     while (next < pending.length && !branchSignal.aborted) await runBranch(pending[next++]!);
   };
+  // Lanes never reject (runBranch catches), so this waits for every branch to end.
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, pending.length)) }, lane));
+  if (thrown) throw thrown.error;
   if (signal.aborted) return emptyResult("cancelled");
 
   const outcomes = state.branches.map((b) => done[b]);
