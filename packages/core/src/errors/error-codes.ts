@@ -22,6 +22,9 @@ const REQUEST_CODES: Record<string, ErrorSurface> = {
   CONFLICT: { http: 409, trpc: "CONFLICT", exit: 1 },
   RATE_LIMITED: { http: 429, trpc: "TOO_MANY_REQUESTS", exit: 1 },
   INTERNAL: { http: 500, trpc: "INTERNAL_SERVER_ERROR", exit: 4 },
+  // Lane policy refusals (packages/core/src/policy): forbidden, with the rule in the code.
+  "USER.LANE.CALL_DENIED": { http: 403, trpc: "FORBIDDEN", exit: 1 },
+  "USER.LANE.SECRET_DENIED": { http: 403, trpc: "FORBIDDEN", exit: 1 },
 };
 
 const FAMILY: Record<string, ErrorSurface> = {

@@ -15,4 +15,5 @@ export type * from "./workflow-types";
 export { validateWorkflow } from "./validate-workflow";
 export type { ConnectorCatalog, ConnectorVerdict, ValidatePorts } from "./validate-workflow";
 export { resolveInputs } from "./resolve-inputs";
+export { envNamesOf } from "./env-names";
 export type { InputCheckPorts, ResolvedInputs } from "./resolve-inputs";

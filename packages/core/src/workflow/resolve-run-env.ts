@@ -6,6 +6,7 @@
 import type { Scrubber } from "../secrets/scrubber";
 import type { EvalEnv } from "./evaluate-expression";
 import type { VariablesPort } from "./engine-ports";
+import { envNamesOf } from "./env-names";
 import { renderTemplate } from "./template";
 import type { Workflow } from "./workflow-types";
 
@@ -15,14 +16,7 @@ export const resolveRunEnv = async (
   scrubber: Scrubber,
   scopeOf: (env: Record<string, string>) => EvalEnv,
 ): Promise<Record<string, string>> => {
-  const referenced = JSON.stringify({
-    states: [...workflow.states.values()],
-    hooks: workflow.hooks,
-    env: workflow.env,
-  }).matchAll(/\benv\.([A-Za-z_][A-Za-z0-9_]*)/g);
-  const names = [
-    ...new Set([...workflow.env.map((e) => e.name), ...[...referenced].map((m) => m[1]!)]),
-  ];
+  const names = envNamesOf(workflow);
   const resolved = variables ? await variables.resolve(names) : { values: {}, secrets: [] };
   for (const s of resolved.secrets) scrubber.add(s);
   const env: Record<string, string> = { ...resolved.values };

@@ -1,0 +1,58 @@
+/**
+ * The one lane policy: who may save, start and cancel workflows in a lane, which lane's
+ * workflow may call which, and which lanes may use a secret. Pure functions of the team's
+ * lane table and the caller's role; each returns the refusal to throw, or undefined. A lane
+ * the table does not hold denies everything.
+ */
+import { AppError } from "../errors/app-error";
+
+export type Role = "owner" | "admin" | "member" | "viewer";
+export type LaneRule = { name: string; saveRoles: readonly Role[]; startRoles: readonly Role[] };
+export type LaneTable = ReadonlyMap<string, LaneRule>;
+/** A secret variable and the lanes whose runs may open it. */
+export type SecretRule = { name: string; lanes: readonly string[] };
+
+export const laneTable = (rules: Iterable<LaneRule>): LaneTable => new Map([...rules].map((r) => [r.name, r]));
+
+const missing = (lane: string) => new AppError("FORBIDDEN", `lane "${lane}" does not exist in this team`);
+
+const byRoles =
+  (roles: (rule: LaneRule) => readonly Role[], what: string) =>
+  (lanes: LaneTable, role: Role, lane: string): AppError | undefined => {
+    const rule = lanes.get(lane);
+    if (!rule) return missing(lane);
+    return roles(rule).includes(role) ? undefined : new AppError("FORBIDDEN", `your role (${role}) may not ${what} in lane "${lane}"`);
+  };
+
+export const maySave = byRoles((r) => r.saveRoles, "save workflows");
+export const mayStart = byRoles((r) => r.startRoles, "start runs");
+/** Cancelling a run needs the right to start runs in its lane. */
+export const mayCancel = byRoles((r) => r.startRoles, "cancel runs");
+
+/**
+ * A workflow in `caller` may call one in `callee` only if everyone who may edit the callee
+ * may also edit the caller: code never runs code that someone outside its own save roles
+ * can change (an operator workflow never calls a member-editable one).
+ */
+export const mayCall = (lanes: LaneTable, caller: string, callee: string) => {
+  const from = lanes.get(caller);
+  const to = lanes.get(callee);
+  if (!from || !to) return new AppError("USER.LANE.CALL_DENIED", `lane "${from ? callee : caller}" does not exist in this team`);
+  const outsiders = to.saveRoles.filter((r) => !from.saveRoles.includes(r));
+  if (outsiders.length > 0) {
+    return new AppError(
+      "USER.LANE.CALL_DENIED",
+      `a workflow in lane "${caller}" may not call one in lane "${callee}": ${outsiders.join(", ")} may edit it there but not in "${caller}"`,
+    );
+  }
+  return undefined;
+};
+
+/** A secret opens only for runs in one of its lanes. */
+export const mayUseSecret = (secret: SecretRule, runLane: string) =>
+  secret.lanes.includes(runLane)
+    ? undefined
+    : new AppError(
+        "USER.LANE.SECRET_DENIED",
+        `secret "${secret.name}" is not open to lane "${runLane}" (it is open to ${secret.lanes.length > 0 ? secret.lanes.map((l) => `"${l}"`).join(", ") : "no lane"})`,
+      );

@@ -1,0 +1,76 @@
+/**
+ * What a run reaches: its workflow and every workflow it calls, transitively, each with its
+ * lane. Save, start and the worker collect it (from the team's current versions, or from
+ * the versions a run pinned) and check it with the one lane policy: every call may be made,
+ * the starter may start every lane reached, and every secret named anywhere is open to the
+ * run's lane (a called workflow runs in its caller's lane).
+ */
+import { AppError, type ErrorLocation } from "../errors/app-error";
+import { envNamesOf } from "../workflow/env-names";
+import type { Workflow } from "../workflow/workflow-types";
+import { mayCall, mayStart, mayUseSecret, type LaneTable, type Role, type SecretRule } from "./lane-policy";
+
+export type ReachedWorkflow = { workflow: Workflow; lane: string };
+export type RunReach = { root: ReachedWorkflow; callees: ReadonlyMap<string, ReachedWorkflow> };
+/** A callee by name, with its lane; undefined when the team has none by that name. */
+export type CalleeSource = (name: string) => Promise<ReachedWorkflow | undefined>;
+
+export const collectRunReach = async (root: ReachedWorkflow, load: CalleeSource): Promise<RunReach> => {
+  const callees = new Map<string, ReachedWorkflow>();
+  const pending = [root];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    for (const state of next.workflow.states.values()) {
+      const name = state.kind === "call_workflow" ? state.workflow : undefined;
+      if (name === undefined || name === root.workflow.name || callees.has(name)) continue;
+      const callee = await load(name);
+      if (!callee) continue; // validation and the engine report a missing sub-workflow
+      callees.set(name, callee);
+      pending.push(callee);
+    }
+  }
+  return { root, callees };
+};
+
+export type ReachCheck = {
+  lanes: LaneTable;
+  reach: RunReach;
+  /**
+   * Who saves or starts: they must be allowed to start every callee's lane other than the
+   * run's own (that one is checked by mayStart or maySave). Undefined for a run without a
+   * starter, where only the calls themselves are checked.
+   */
+  role: Role | undefined;
+  /** The team's secret variables by name; plain variables are not in it. */
+  secrets: ReadonlyMap<string, SecretRule>;
+};
+
+const at = (error: AppError, location: ErrorLocation) => new AppError(error.code, error.message, { location });
+
+/** The first refusal among the run's calls and secrets, located where it is written. */
+export const checkRunReach = ({ lanes, reach, role, secrets }: ReachCheck): AppError | undefined => {
+  const runLane = reach.root.lane;
+  for (const { workflow, lane } of [reach.root, ...reach.callees.values()]) {
+    for (const name of envNamesOf(workflow)) {
+      const secret = secrets.get(name);
+      const denied = secret && mayUseSecret(secret, runLane);
+      if (denied) return at(denied, { file: workflow.file, path: "env" });
+    }
+    for (const state of workflow.states.values()) {
+      if (state.kind !== "call_workflow") continue;
+      const callee = reach.callees.get(state.workflow);
+      if (!callee) continue;
+      const where = { file: workflow.file, line: state.source.line, column: state.source.column, path: `${state.source.path}.workflow` };
+      const call = mayCall(lanes, lane, callee.lane);
+      if (call) return at(call, where);
+      const start = role !== undefined && callee.lane !== runLane ? mayStart(lanes, role, callee.lane) : undefined;
+      if (start) {
+        return new AppError(
+          "USER.LANE.CALL_DENIED",
+          `"${workflow.name}" calls "${state.workflow}" in lane "${callee.lane}", where your role (${role}) may not start runs`,
+          { location: where },
+        );
+      }
+    }
+  }
+  return undefined;
+};
