@@ -1,17 +1,55 @@
 /**
- * Users, their team memberships and roles.
+ * Users, their team memberships and roles, and their passwords.
  */
-import bcrypt from "bcryptjs";
+import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
 import type { Role } from "../generated/prisma/client";
+import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPasswordHash } from "../password-hash";
 
-export const verifyPassword = async (db: Db, email: string, password: string) => {
+export { hashPassword } from "../password-hash";
+
+export type PasswordVerifier = (password: string, stored: string) => Promise<boolean>;
+
+/**
+ * The user whose email and password these are. An unknown email, or a user without a
+ * password, is checked against a dummy hash, so it takes the time a wrong password takes.
+ * A hash of an older kind or cost is replaced after a successful check.
+ */
+export const verifyPassword = async (db: Db, email: string, password: string, verify: PasswordVerifier = verifyPasswordHash) => {
   const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
-  if (!user?.passwordHash) return undefined;
-  return (await bcrypt.compare(password, user.passwordHash)) ? user : undefined;
+  if (!user?.passwordHash) {
+    await verify(password, DUMMY_PASSWORD_HASH);
+    return undefined;
+  }
+  if (!(await verify(password, user.passwordHash))) return undefined;
+  if (needsRehash(user.passwordHash)) {
+    const passwordHash = await hashPassword(password);
+    // Only if nobody changed it meanwhile.
+    await db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash } });
+  }
+  return user;
 };
 
-export const hashPassword = (password: string) => bcrypt.hash(password, 10);
+export const PASSWORD_MIN_LENGTH = 10;
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/**
+ * Sets a new password after checking the current one, and moves the user's session
+ * version on, which ends every session signed in before.
+ */
+export const changePassword = async (db: Db, userId: string, currentPassword: string, newPassword: string) => {
+  if (newPassword.length < PASSWORD_MIN_LENGTH || newPassword.length > PASSWORD_MAX_LENGTH) {
+    throw new AppError("USER.INPUT_VALIDATION_FAILED", `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, {
+      location: { path: "newPassword" },
+    });
+  }
+  const user = await db.user.findUnique({ where: { id: userId } });
+  if (!user?.passwordHash || !(await verifyPasswordHash(currentPassword, user.passwordHash))) {
+    throw new AppError("USER.WRONG_PASSWORD", "the current password is not right", { location: { path: "currentPassword" } });
+  }
+  const passwordHash = await hashPassword(newPassword);
+  await db.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+};
 
 export const membershipsOf = (db: Db, userId: string) =>
   db.membership.findMany({
@@ -22,6 +60,10 @@ export const membershipsOf = (db: Db, userId: string) =>
 
 export const getMembership = (db: Db, teamId: string, userId: string) =>
   db.membership.findUnique({ where: { teamId_userId: { teamId, userId } } });
+
+/** Takes a user out of a team; their sessions in that team end at their next request. */
+export const removeMember = async (db: Db, teamId: string, userId: string) =>
+  (await db.membership.deleteMany({ where: { teamId, userId } })).count > 0;
 
 const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
 export const roleAtLeast = (role: Role, needed: Role) => RANK[role] >= RANK[needed];
