@@ -7,6 +7,7 @@ import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { PathRefused, type Confinement } from "./confine-path";
+import { patternTimeout, SLOW_REGEXP_HINT } from "../patterns/pattern-errors";
 import { globMatcher } from "./glob-pattern";
 import { runGrepJob } from "./grep-worker";
 import { toolError, toolText, type ToolResult } from "./tool-provider";
@@ -73,6 +74,7 @@ export const grepFiles = async (
     throw new PathRefused(`${args.path}: not a regular file or folder`);
   }
   const mode = args.output_mode ?? "files_with_matches";
+  const budgetMs = options.budgetMs ?? GREP_BUDGET_MS;
   const outcome = await runGrepJob(
     {
       root: confinement.root,
@@ -84,24 +86,28 @@ export const grepFiles = async (
       maxLineLength: 500,
       maxFileBytes: 5 * 1024 * 1024,
     },
-    options.budgetMs ?? GREP_BUDGET_MS,
+    budgetMs,
     signal,
   );
   switch (outcome.kind) {
-    case "timeout":
-      return toolError(
-        `Grep stopped after ${(options.budgetMs ?? GREP_BUDGET_MS) / 1000} s: the pattern is too slow on this input (nested quantifiers such as (a+)+ backtrack exponentially). Simplify the pattern or narrow path/glob.`,
+    case "timeout": {
+      const error = patternTimeout(
+        budgetMs,
+        `the regular expression is too slow on this input (${SLOW_REGEXP_HINT}). Simplify the pattern or narrow path/glob.`,
       );
+      return toolError(`Grep stopped: ${error.code}: ${error.message}`);
+    }
     case "failed":
       return toolError(`Grep failed: ${outcome.message}`);
     case "done": {
+      const found = outcome.value;
       const notes: string[] = [];
-      if (outcome.truncated)
+      if (found.truncated)
         notes.push(`[output capped at ${GREP_LINE_CAP} lines; narrow the search]`);
       if (walkTruncated) notes.push("[the folder has too many entries; the search stopped early]");
-      if (outcome.skippedBinary > 0) notes.push(`[${outcome.skippedBinary} binary files skipped]`);
-      if (outcome.lines.length === 0) return toolText(["No matches", ...notes].join("\n"));
-      return toolText([...outcome.lines, ...notes].join("\n"));
+      if (found.skippedBinary > 0) notes.push(`[${found.skippedBinary} binary files skipped]`);
+      if (found.lines.length === 0) return toolText(["No matches", ...notes].join("\n"));
+      return toolText([...found.lines, ...notes].join("\n"));
     }
   }
 };

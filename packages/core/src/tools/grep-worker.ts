@@ -3,7 +3,7 @@
  * pattern (exponential backtracking) would otherwise freeze the whole proxy; here the
  * worker is terminated when the budget runs out and the call fails with a clear message.
  */
-import { Worker } from "node:worker_threads";
+import { runBudgetedWorker } from "../patterns/budgeted-worker";
 
 export type GrepJob = {
   /** Real workspace root: a file whose opened path is elsewhere is skipped. */
@@ -17,16 +17,12 @@ export type GrepJob = {
   maxFileBytes: number;
 };
 
-export type GrepOutcome =
-  | {
-      kind: "done";
-      lines: string[];
-      matchedFiles: number;
-      skippedBinary: number;
-      truncated: boolean;
-    }
-  | { kind: "timeout" }
-  | { kind: "failed"; message: string };
+export type GrepFound = {
+  lines: string[];
+  matchedFiles: number;
+  skippedBinary: number;
+  truncated: boolean;
+};
 
 // Plain JavaScript evaluated in the worker, so it needs no loader for TypeScript.
 const WORKER_SOURCE = `
@@ -77,33 +73,8 @@ outer: for (const file of job.files) {
     }
   }
 }
-parentPort.postMessage({ kind: "done", lines, matchedFiles, skippedBinary, truncated });
+parentPort.postMessage({ done: { lines, matchedFiles, skippedBinary, truncated } });
 `;
 
-export const runGrepJob = (
-  job: GrepJob,
-  budgetMs: number,
-  signal: AbortSignal,
-): Promise<GrepOutcome> =>
-  new Promise((resolve) => {
-    const worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: job,
-      resourceLimits: { maxOldGenerationSizeMb: 256 },
-    });
-    let settled = false;
-    const finish = (outcome: GrepOutcome) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      signal.removeEventListener("abort", onAbort);
-      void worker.terminate();
-      resolve(outcome);
-    };
-    const timer = setTimeout(() => finish({ kind: "timeout" }), budgetMs);
-    const onAbort = () => finish({ kind: "failed", message: "cancelled" });
-    signal.addEventListener("abort", onAbort, { once: true });
-    worker.on("message", (message: GrepOutcome) => finish(message));
-    worker.on("error", (error) => finish({ kind: "failed", message: error.message }));
-    worker.on("exit", () => finish({ kind: "failed", message: "the search worker stopped" }));
-  });
+export const runGrepJob = (job: GrepJob, budgetMs: number, signal: AbortSignal) =>
+  runBudgetedWorker<GrepFound>(WORKER_SOURCE, job, { budgetMs, signal });
