@@ -93,4 +93,17 @@ describe("switchyard run", () => {
     expect(r.code).toBe(7);
     expect(r.err).toContain("nope");
   });
+
+  it("stops a validation pattern that backtracks exponentially at its budget and exits 1 naming the input", () => {
+    writeFileSync(
+      path.join(dir, "pattern.yaml"),
+      "name: pattern\ninputs: [{ name: code, validation: { pattern: '^(a+)+$' } }]\nstates:\n  initial: a\n  a: { type: step, command: echo ran, on_success: done }\n  done: { type: terminal }\n",
+    );
+    const r = cli(["run", path.join(dir, "pattern.yaml"), "--input", `code=${"a".repeat(40)}!`]);
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^USER\.PATTERN\.TIMEOUT inputs\.code: pattern took longer than 1000 ms/m,
+    );
+    expect(r.out).not.toContain("ran");
+  });
 });

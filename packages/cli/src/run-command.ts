@@ -74,7 +74,7 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
       );
     return checked.errors[0]?.exitCode ?? 2;
   }
-  const inputs = resolveInputs(checked.workflow.inputs, options.inputs, {
+  const inputs = await resolveInputs(checked.workflow.inputs, options.inputs, {
     fileExists: (p) => existsSync(path.resolve(p)),
   });
   if (inputs.errors.length > 0) {

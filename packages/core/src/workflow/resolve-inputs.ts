@@ -1,12 +1,19 @@
 /**
  * Turns the inputs a run was started with (strings from `--input k=v`, or typed JSON from
  * the API) into typed values: defaults applied, types coerced, validation rules checked.
- * Every problem is reported at once as USER.INPUT.VALIDATION_FAILED.
+ * Every problem is reported at once as USER.INPUT.VALIDATION_FAILED, except a `pattern`
+ * that runs out of its time budget: USER.PATTERN.TIMEOUT at the input's field.
  */
 import { AppError } from "../errors/app-error";
+import { patternTimeout, SLOW_REGEXP_HINT } from "../patterns/pattern-errors";
+import { PATTERN_BUDGET_MS, testPatterns, type PatternResult } from "../patterns/test-patterns";
 import type { InputDefinition } from "./workflow-types";
 
-export type InputCheckPorts = { fileExists?: (path: string) => boolean };
+export type InputCheckPorts = {
+  fileExists?: (path: string) => boolean;
+  /** Time budget of each `validation.pattern`, run off the main thread. */
+  patternBudgetMs?: number;
+};
 export type ResolvedInputs = { values: Record<string, unknown>; errors: AppError[] };
 
 const coerce = (def: InputDefinition, raw: unknown): { value?: unknown; problem?: string } => {
@@ -59,12 +66,18 @@ const coerce = (def: InputDefinition, raw: unknown): { value?: unknown; problem?
   }
 };
 
-const check = (def: InputDefinition, value: unknown, ports: InputCheckPorts): string[] => {
+const check = (
+  def: InputDefinition,
+  value: unknown,
+  ports: InputCheckPorts,
+  pattern: PatternResult | undefined,
+): string[] => {
   const v = def.validation;
   const problems: string[] = [];
   const text = typeof value === "string" ? value : JSON.stringify(value);
-  if (v.pattern !== undefined && typeof value === "string" && !new RegExp(v.pattern).test(value))
-    problems.push(`does not match pattern ${v.pattern}`);
+  if (pattern?.kind === "unmatched") problems.push(`does not match pattern ${v.pattern}`);
+  if (pattern?.kind === "failed")
+    problems.push(`pattern ${v.pattern} could not run: ${pattern.message}`);
   if (v.enum && !v.enum.some((e) => e === value || String(e) === text))
     problems.push(`must be one of ${v.enum.map(String).join(", ")}`);
   if (typeof value === "number") {
@@ -86,11 +99,11 @@ const check = (def: InputDefinition, value: unknown, ports: InputCheckPorts): st
   return problems;
 };
 
-export const resolveInputs = (
+export const resolveInputs = async (
   defs: InputDefinition[],
   given: Record<string, unknown>,
   ports: InputCheckPorts = {},
-): ResolvedInputs => {
+): Promise<ResolvedInputs> => {
   const values: Record<string, unknown> = {};
   const errors: AppError[] = [];
   const fail = (name: string, problem: string) =>
@@ -106,6 +119,7 @@ export const resolveInputs = (
         `is not an input of this workflow (inputs: ${defs.map((d) => d.name).join(", ") || "none"})`,
       );
   }
+  const coerced: { def: InputDefinition; value: unknown }[] = [];
   for (const def of defs) {
     const raw = given[def.name] ?? def.default;
     if (raw === undefined || raw === null) {
@@ -113,13 +127,32 @@ export const resolveInputs = (
       continue;
     }
     const { value, problem } = coerce(def, raw);
-    if (problem) {
-      fail(def.name, problem);
-      continue;
-    }
-    const problems = check(def, value, ports);
+    if (problem) fail(def.name, problem);
+    else coerced.push({ def, value });
+  }
+  const budgetMs = ports.patternBudgetMs ?? PATTERN_BUDGET_MS;
+  const patterned = coerced.filter(
+    (c): c is { def: InputDefinition & { validation: { pattern: string } }; value: string } =>
+      c.def.validation.pattern !== undefined && typeof c.value === "string",
+  );
+  const results = await testPatterns(
+    patterned.map((c) => ({ pattern: c.def.validation.pattern, value: c.value })),
+    { budgetMs },
+  );
+  const patternOf = new Map(patterned.map((c, i) => [c.def.name, results[i]]));
+  for (const { def, value } of coerced) {
+    const pattern = patternOf.get(def.name);
+    if (pattern?.kind === "timeout")
+      errors.push(
+        patternTimeout(
+          budgetMs,
+          `the validation pattern ${def.validation.pattern} is too slow on this value (${SLOW_REGEXP_HINT}): simplify the pattern`,
+          { subject: `inputs.${def.name}`, location: { path: `inputs.${def.name}` } },
+        ),
+      );
+    const problems = check(def, value, ports, pattern);
     for (const p of problems) fail(def.name, p);
-    if (problems.length === 0) values[def.name] = value;
+    if (problems.length === 0 && pattern?.kind !== "timeout") values[def.name] = value;
   }
   return { values, errors };
 };

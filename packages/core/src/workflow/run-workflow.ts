@@ -56,7 +56,7 @@ export const runWorkflow = async (
   }
   const inputs = resumed
     ? { values: {}, errors: [] }
-    : resolveInputs(workflow.inputs, deps.inputs ?? {});
+    : await resolveInputs(workflow.inputs, deps.inputs ?? {});
   const cp: Checkpoint = deps.checkpoint
     ? (JSON.parse(JSON.stringify(deps.checkpoint)) as Checkpoint)
     : freshCheckpoint(workflow, deps.runId ?? crypto.randomUUID(), inputs.values, clock.now());
@@ -221,7 +221,10 @@ export const runWorkflow = async (
   if (inputs.errors.length > 0) {
     return finish({
       status: "failed",
-      errorCode: "USER.INPUT.VALIDATION_FAILED",
+      // A pattern that ran out of its budget is named as such, not as a mismatch.
+      errorCode:
+        inputs.errors.find((e) => e.code !== "USER.INPUT.VALIDATION_FAILED")?.code ??
+        "USER.INPUT.VALIDATION_FAILED",
       errorMessage: inputs.errors.map((e) => e.message).join("; "),
     });
   }
