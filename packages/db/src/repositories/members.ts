@@ -6,7 +6,7 @@ import type { Db } from "../client";
 import type { Role } from "../generated/prisma/client";
 import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPasswordHash } from "../password-hash";
 
-export { hashPassword } from "../password-hash";
+export { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash } from "../password-hash";
 
 export type PasswordVerifier = (password: string, stored: string) => Promise<boolean>;
 
@@ -60,6 +60,17 @@ export const membershipsOf = (db: Db, userId: string) =>
 
 export const getMembership = (db: Db, teamId: string, userId: string) =>
   db.membership.findUnique({ where: { teamId_userId: { teamId, userId } } });
+
+/** One of the user's memberships, by its id or its team, with the team; null when there is none. */
+export const findMembership = (db: Db, userId: string, by: { id: string } | { teamId: string }) =>
+  db.membership.findFirst({ where: { userId, ...by }, include: { team: true } });
+
+export const getUser = (db: Db, userId: string) =>
+  db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true } });
+
+/** The user's current session version, or undefined for a user that no longer exists. */
+export const sessionVersionOf = async (db: Db, userId: string) =>
+  (await db.user.findUnique({ where: { id: userId }, select: { sessionVersion: true } }))?.sessionVersion;
 
 /** Takes a user out of a team; their sessions in that team end at their next request. */
 export const removeMember = async (db: Db, teamId: string, userId: string) =>
