@@ -15,7 +15,8 @@ const missing = (what: string) => () => {
   throw new Error(`this test gave the caller no ${what}`);
 };
 
-export const dashboardCaller = (services: CallerServices, userId: string) =>
+/** `teamId` is the team the session acts in; without it, the user's first team. */
+export const dashboardCaller = (services: CallerServices, userId: string, teamId?: string) =>
   createCaller({
     db: services.db,
     queue: services.queue ? () => services.queue! : missing("queue"),
@@ -24,5 +25,5 @@ export const dashboardCaller = (services: CallerServices, userId: string) =>
     redis: services.redis ? () => services.redis! : missing("redis"),
     keyring: services.keyring ? () => services.keyring! : missing("keyring"),
     userId,
-    teamSlug: undefined,
+    teamId,
   });

@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { auth, signOut } from "~/server/auth/auth";
 import { WorkerStatus } from "~/components/worker-status";
 import { TrpcProvider } from "~/trpc/react";
+import { TeamSwitcher } from "./team-switcher";
 
 export const dynamic = "force-dynamic";
 
@@ -11,16 +12,19 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const session = await auth();
   if (!session?.user.id) redirect("/login");
   return (
-    <TrpcProvider>
+    // A fresh client cache per team, so nothing of the previous team shows after a switch.
+    <TrpcProvider key={session.teamId ?? "none"}>
       <header className="topbar">
         <Link href="/workflows" className="brand">
           Switchyard
         </Link>
+        <TeamSwitcher userId={session.user.id} teamId={session.teamId} />
         <nav>
           <Link href="/workflows">Workflows</Link>
           <Link href="/runs">Runs</Link>
           <Link href="/settings/variables">Variables</Link>
           <Link href="/settings/tokens">API tokens</Link>
+          <Link href="/settings/account">Account</Link>
         </nav>
         <WorkerStatus />
         <form

@@ -1,6 +1,6 @@
-import { AuthError } from "next-auth";
+import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
-import { signIn } from "~/server/auth/auth";
+import { signIn, SignInThrottled } from "~/server/auth/auth";
 
 export const dynamic = "force-dynamic";
 
@@ -18,21 +18,50 @@ async function login(formData: FormData) {
       redirectTo: "/workflows",
     });
   } catch (error) {
-    if (error instanceof AuthError) redirect("/login?error=credentials");
+    if (error instanceof SignInThrottled) redirect(`/login?error=rate_limited&retry=${error.retryAfterSeconds}`);
+    if (error instanceof CredentialsSignin) redirect("/login?error=credentials");
+    if (error instanceof AuthError) redirect("/login?error=unavailable");
     throw error;
   }
 }
 
-export default async function LoginPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
-  const { error } = await searchParams;
+type Search = { error?: string; code?: string; retry?: string; notice?: string };
+
+const waitFor = (retry: string | undefined) => {
+  const seconds = Number(retry);
+  if (!Number.isFinite(seconds) || seconds <= 0) return "a few minutes";
+  const minutes = Math.ceil(seconds / 60);
+  return minutes <= 1 ? "a minute" : `${minutes} minutes`;
+};
+
+const problem = ({ error, code, retry }: Search) => {
+  if (!error) return undefined;
+  if (error === "rate_limited" || code === "rate_limited") return `Too many sign-in attempts. Try again in ${waitFor(retry)}.`;
+  if (error === "unavailable" || error === "Configuration" || error === "CallbackRouteError") return "Sign-in is unavailable right now. Try again shortly.";
+  return "Wrong email or password.";
+};
+
+const NOTICES: Record<string, string> = {
+  "password-changed": "Your password was changed. Sign in with the new one.",
+  "session-ended": "Your session has ended. Sign in again.",
+};
+
+export default async function LoginPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const search = await searchParams;
+  const message = problem(search);
+  const notice = search.notice ? NOTICES[search.notice] : undefined;
   return (
     <main className="login">
       <form action={login} className="card login-card">
         <h1>Switchyard</h1>
         <p className="muted">Sign in to your team</p>
-        {error ? (
+        {message ? (
           <p className="error" role="alert">
-            Wrong email or password.
+            {message}
+          </p>
+        ) : notice ? (
+          <p className="muted" role="status">
+            {notice}
           </p>
         ) : null}
         <label>

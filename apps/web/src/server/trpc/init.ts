@@ -5,7 +5,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
-import { membershipsOf, roleAtLeast, type Db, type Role } from "@switchyard/db";
+import { findMembership, membershipsOf, roleAtLeast, type Db, type Role } from "@switchyard/db";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
@@ -19,8 +19,8 @@ export type TrpcContext = {
   redis: () => Redis;
   keyring: () => Keyring;
   userId: string | undefined;
-  /** team slug the client asks for; the user's first team otherwise */
-  teamSlug: string | undefined;
+  /** the team the session acts in (chosen in the dashboard header); the user's first team when unset */
+  teamId: string | undefined;
 };
 
 const t = initTRPC.context<TrpcContext>().create({
@@ -64,9 +64,9 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, userId: ctx.userId } });
 });
 
+/** Acts in the session's team; the membership is read again on every call, so a removed member is refused at once. */
 export const teamProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  const memberships = await membershipsOf(ctx.db, ctx.userId);
-  const membership = ctx.teamSlug ? memberships.find((m) => m.team.slug === ctx.teamSlug) : memberships[0];
+  const membership = ctx.teamId ? await findMembership(ctx.db, ctx.userId, { teamId: ctx.teamId }) : (await membershipsOf(ctx.db, ctx.userId))[0];
   if (!membership) throw new TRPCError({ code: "FORBIDDEN", message: "you are not a member of this team" });
   return next({ ctx: { ...ctx, teamId: membership.teamId, team: membership.team, role: membership.role } });
 });

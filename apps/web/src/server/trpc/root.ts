@@ -2,6 +2,7 @@
  * The app's tRPC router.
  */
 import { createCallerFactory, router } from "./init";
+import { accountRouter } from "./routers/account";
 import { runsRouter } from "./routers/runs";
 import { systemRouter } from "./routers/system";
 import { tokensRouter } from "./routers/tokens";
@@ -9,6 +10,7 @@ import { variablesRouter } from "./routers/variables";
 import { workflowsRouter } from "./routers/workflows";
 
 export const appRouter = router({
+  account: accountRouter,
   workflows: workflowsRouter,
   runs: runsRouter,
   system: systemRouter,

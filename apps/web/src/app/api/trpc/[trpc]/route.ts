@@ -19,7 +19,7 @@ const handler = (req: Request) =>
         redis,
         keyring,
         userId: session?.user.id,
-        teamSlug: req.headers.get("x-switchyard-team") ?? undefined,
+        teamId: session?.teamId,
       };
     },
   });

@@ -1,9 +1,8 @@
 /**
  * Server-sent events for one run: an `update` event whenever a worker records something
- * of it, so the run page refreshes at once instead of polling. Only members of the run's
- * team may listen.
+ * of it, so the run page refreshes at once instead of polling. Only a session acting in
+ * the run's team may listen.
  */
-import { membershipsOf } from "@switchyard/db";
 import { auth } from "~/server/auth/auth";
 import { runUpdates } from "~/server/runs/run-updates";
 import { db } from "~/server/services";
@@ -16,8 +15,8 @@ export async function GET(req: Request, { params }: { params: Promise<{ id: stri
   const session = await auth();
   if (!session?.user.id) return Response.json({ error: { code: "UNAUTHORIZED", message: "sign in first" } }, { status: 401 });
   const { id } = await params;
-  const teams = (await membershipsOf(db(), session.user.id)).map((m) => m.teamId);
-  const run = await db().run.findFirst({ where: { id, teamId: { in: teams } }, select: { id: true } });
+  // The session's team only (auth() has just checked the membership behind it).
+  const run = session.teamId ? await db().run.findFirst({ where: { id, teamId: session.teamId }, select: { id: true } }) : null;
   if (!run) return Response.json({ error: { code: "NOT_FOUND", message: "run not found" } }, { status: 404 });
 
   const encoder = new TextEncoder();

@@ -1,0 +1,62 @@
+/**
+ * What a session token carries and the check every use of it goes through. Besides the
+ * user id it holds the user's session version (a password change moves it on) and the
+ * membership the session acts in (a removal from that team deletes it; adding the user
+ * back makes a new one). When either no longer matches, the session is over: next-auth
+ * drops the cookie and the request is treated as signed out.
+ */
+import type { JWT } from "next-auth/jwt";
+import { AppError } from "@switchyard/core/errors";
+import { findMembership, membershipsOf, sessionVersionOf, type Db } from "@switchyard/db";
+
+export type SessionToken = JWT & { sv?: unknown; mid?: unknown; teamId?: unknown };
+
+export type SessionTokenParams = {
+  token: SessionToken;
+  user?: { id?: string };
+  trigger?: "signIn" | "signUp" | "update";
+  /** with trigger "update": what the client asked for; only `teamId` is read */
+  session?: unknown;
+};
+
+/** The membership of `teamId` that `userId` holds, or FORBIDDEN. */
+export const chooseTeam = async (db: Db, userId: string, teamId: string) => {
+  const membership = await findMembership(db, userId, { teamId });
+  if (!membership) throw new AppError("FORBIDDEN", "you are not a member of this team");
+  return membership;
+};
+
+const scope = (membership: { id: string; teamId: string } | undefined | null) => ({ mid: membership?.id, teamId: membership?.teamId });
+
+const requestedTeam = (session: unknown) => {
+  const teamId = (session as { teamId?: unknown } | null | undefined)?.teamId;
+  return typeof teamId === "string" ? teamId : undefined;
+};
+
+/** next-auth's `jwt` callback: builds the token at sign-in, checks and refreshes it on every use; null ends the session. */
+export const refreshSessionToken = async (db: Db, params: SessionTokenParams): Promise<SessionToken | null> => {
+  const { token } = params;
+  if (params.user?.id) {
+    const userId = params.user.id;
+    const [sv, memberships] = await Promise.all([sessionVersionOf(db, userId), membershipsOf(db, userId)]);
+    if (sv === undefined) return null;
+    return { ...token, sub: userId, sv, ...scope(memberships[0]) };
+  }
+  if (!token.sub || typeof token.sv !== "number") return null;
+  if ((await sessionVersionOf(db, token.sub)) !== token.sv) return null;
+
+  let membership;
+  if (typeof token.mid === "string") {
+    membership = await findMembership(db, token.sub, { id: token.mid });
+    if (!membership) return null;
+  } else {
+    // Signed in while in no team: the first team the user has joined since, if any.
+    membership = (await membershipsOf(db, token.sub))[0];
+  }
+  const wanted = params.trigger === "update" ? requestedTeam(params.session) : undefined;
+  if (wanted && wanted !== membership?.teamId) {
+    // Only a team the user is in; any other request leaves the session where it was.
+    membership = (await findMembership(db, token.sub, { teamId: wanted })) ?? membership;
+  }
+  return { ...token, ...scope(membership) };
+};
