@@ -21,14 +21,41 @@ const readEnviron = (pid: number): string | undefined => {
   }
 };
 
-/** Processes whose initial environment holds exactly `key=value`. */
-export const pidsWithEnv = (key: string, value: string): number[] => {
+/**
+ * Processes whose initial environment holds exactly `key=value`; with `below`, also
+ * `key=value/<anything>` (an owner's runs are tagged `<owner>/<run>`).
+ */
+export const pidsWithEnv = (
+  key: string,
+  value: string,
+  options: { below?: boolean } = {},
+): number[] => {
   const entry = `${key}=${value}`;
+  const prefix = `${entry}/`;
   return listPids().filter((pid) => {
     const env = readEnviron(pid);
-    return env !== undefined && env.split("\0").includes(entry);
+    if (env === undefined) return false;
+    return env
+      .split("\0")
+      .some((e) => e === entry || (options.below === true && e.startsWith(prefix)));
   });
 };
+
+/** The real, effective, saved and filesystem uids of a live process (none for a zombie). */
+const uidsOf = (pid: number): number[] => {
+  try {
+    const status = readFileSync(`${PROC}/${pid}/status`, "utf8");
+    if (/^State:\s+Z/m.test(status)) return [];
+    const m = /^Uid:\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)/m.exec(status);
+    return m ? m.slice(1).map(Number) : [];
+  } catch {
+    return [];
+  }
+};
+
+/** Live processes running as `uid` (real, effective, saved or filesystem uid). */
+export const pidsOfUid = (uid: number): number[] =>
+  listPids().filter((pid) => uidsOf(pid).includes(uid));
 
 export const pidNamespaceOf = (pid: number): string | undefined => {
   try {
@@ -68,16 +95,24 @@ export const signalPid = (pid: number, signal: NodeJS.Signals): boolean => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * SIGKILLs every process tagged `key=value` until a scan finds none (a process may fork
- * between a scan and its kill, hence the rounds). Returns the pids it signalled.
+ * SIGKILLs what `find` reports until a scan finds nothing (a process may fork between a
+ * scan and its kill, hence the rounds, 10 ms apart). Returns the pids it signalled and
+ * those still found after the last round.
  */
-export const killTagged = async (key: string, value: string, rounds = 50): Promise<number[]> => {
+export const killUntilGone = async (
+  find: () => number[],
+  rounds = 50,
+): Promise<{ killed: number[]; left: number[] }> => {
   const killed = new Set<number>();
   for (let round = 0; round < rounds; round++) {
-    const pids = pidsWithEnv(key, value);
-    if (pids.length === 0) break;
+    const pids = find();
+    if (pids.length === 0) return { killed: [...killed], left: [] };
     for (const pid of pids) if (signalPid(pid, "SIGKILL")) killed.add(pid);
     await sleep(10);
   }
-  return [...killed];
+  return { killed: [...killed], left: find() };
 };
+
+/** SIGKILLs every process tagged `key=value` until a scan finds none; returns the pids it signalled. */
+export const killTagged = async (key: string, value: string, rounds = 50): Promise<number[]> =>
+  (await killUntilGone(() => pidsWithEnv(key, value), rounds)).killed;

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runSandboxed } from "./run-sandboxed";
 import type { SandboxHost } from "./sandbox-types";
 import { startSandboxed } from "./start-sandboxed";
+import { reapOwner, runOwnerId } from "./reap-owner";
 import { sweepLeftovers } from "./sweep-leftovers";
 import {
   detectForTest,
@@ -173,6 +174,22 @@ describe("a worker SIGKILLed mid-step", () => {
     const { killed } = await sweepLeftovers(host.ownerId);
     expect(killed).toEqual(expect.arrayContaining(left));
     expect(await waitNoneLeft(host.ownerId, 2000)).toEqual([]);
+  });
+
+  it("reapOwner ends a run's processes, and sweepLeftovers those of every run of the owner", async () => {
+    const owner = newOwnerId();
+    const runs = ["run-a", "run-b"].map((id) => ({ ...base, ownerId: runOwnerId(owner, id) }));
+    const procs = await Promise.all(runs.map((h) => startSandboxed(h, spec(dirs, UID, ["/bin/sleep", "1000"]))));
+    const exits = procs.map((p) => p.exited);
+    expect(ownedBy(runs[0]!.ownerId).length).toBeGreaterThanOrEqual(1);
+    expect(await reapOwner(runs[0]!.ownerId)).toEqual([]);
+    expect(ownedBy(runs[0]!.ownerId)).toEqual([]);
+    // The other run of the same owner is not the reaped run's business.
+    expect(ownedBy(runs[1]!.ownerId).length).toBeGreaterThanOrEqual(1);
+    const { killed } = await sweepLeftovers(owner);
+    expect(killed.length).toBeGreaterThanOrEqual(1);
+    expect(ownedBy(runs[1]!.ownerId)).toEqual([]);
+    await Promise.all(exits);
   });
 
   it("sweepLeftovers touches nothing of another owner", async () => {

@@ -5,17 +5,22 @@
  * before it starts every entry of the tree is handed to that uid, and afterwards every
  * entry gets its owner back (new entries get the owner of the folder itself).
  *
- * Never follows a symlink (lstat/lchown only). Regular files with more than one hard link
- * are left alone: the other link may sit outside the folder, and handing over the inode
- * would hand over that file too. Set-uid and set-gid entries are left alone too, and no
- * mode bit is ever put back: a step could otherwise rewrite a lent set-uid file, or reuse
- * the inode of one, and have the bit restored on a file of its own. Every folder above the lent one must be traversable by
- * the uid, or bwrap could not bind it; that is checked first, with a readable error.
+ * Never follows a symlink: both walks go by descriptor (see sandbox/fd-tree), so an entry
+ * is re-owned or re-moded through the descriptor that was checked, never by a path a step
+ * could meanwhile have swapped for a symlink (and callers give the tree back only once no
+ * process of the step is left, so nothing changes under the walk at all). Regular files
+ * with more than one hard link are left alone: the other link may sit outside the folder,
+ * and handing over the inode would hand over that file too. Set-uid and set-gid entries
+ * are left alone too, and no mode bit is ever put back: a step could otherwise rewrite a
+ * lent set-uid file, or reuse the inode of one, and have the bit restored on a file of its
+ * own. Every folder above the lent one must be traversable by the uid, or bwrap could not
+ * bind it; that is checked first, with a readable error.
  */
 import type { Stats } from "node:fs";
-import { chmod, lchown, lstat, readdir, stat } from "node:fs/promises";
+import { chmod, chown, lchown, lstat, stat, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "../errors";
+import { fdPath, openNoFollow, walkTree, type TreeEntry } from "../sandbox/fd-tree";
 
 export type LentTree = {
   /** The uid the tree is lent to. */
@@ -45,18 +50,35 @@ export const assertTraversable = async (dir: string, uid: number, gid: number = 
   }
 };
 
-/** Every entry below `root` (not `root` itself), depth first, without following symlinks. */
-const walk = async (root: string, visit: (file: string, s: Stats) => Promise<void>) => {
-  const stack = [root];
-  for (let dir = stack.pop(); dir !== undefined; dir = stack.pop()) {
-    const names = await readdir(dir).catch(() => [] as string[]);
-    for (const name of names) {
-      const file = path.join(dir, name);
-      const s = await lstat(file).catch(() => undefined);
-      if (!s) continue;
-      await visit(file, s);
-      if (s.isDirectory()) stack.push(file);
-    }
+/** Every entry below `root` (not `root` itself), depth first, by descriptor. */
+const walk = async (root: string, visit: (entry: TreeEntry) => Promise<void>) => {
+  const top: FileHandle = await openNoFollow(root, { directory: true });
+  try {
+    await walkTree(top, { enter: visit });
+  } finally {
+    await top.close();
+  }
+};
+
+/**
+ * Re-owns the entry the walk checked: the inode itself through its descriptor, or a
+ * symlink by name (lchown never follows; a link gone meanwhile needs nothing).
+ */
+const chownEntry = (entry: TreeEntry, uid: number, gid: number) =>
+  entry.self === undefined
+    ? lchown(entry.at, uid, gid).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      })
+    : chown(entry.self, uid, gid);
+
+/** `root` itself, by descriptor, so a symlink put in its place is never followed. */
+const setTop = async (root: string, owner: { uid: number; gid: number }, mode: number) => {
+  const top = await openNoFollow(root, { directory: true });
+  try {
+    await chown(fdPath(top.fd), owner.uid, owner.gid);
+    await chmod(fdPath(top.fd), mode);
+  } finally {
+    await top.close();
   }
 };
 
@@ -76,36 +98,37 @@ export const lendTree = async (
   const topMode = top.mode & 0o7777;
   const saved = new Map<string, Saved>();
 
-  const lend = async (file: string, s: Stats) => {
+  const lend = async (entry: TreeEntry) => {
+    const s = entry.stats;
     if (s.isSymbolicLink() || (s.isFile() && s.nlink > 1) || (s.mode & SPECIAL_BITS) !== 0) return;
     saved.set(keyOf(s), { uid: s.uid, gid: s.gid, type: s.mode & TYPE_BITS });
-    if (s.uid !== uid || s.gid !== gid) await lchown(file, uid, gid);
+    if (s.uid !== uid || s.gid !== gid) await chownEntry(entry, uid, gid);
   };
   let given = false;
   const giveBack = async () => {
     if (given) return;
     given = true;
-    const restore = async (file: string, s: Stats) => {
+    const restore = async (entry: TreeEntry) => {
+      const s = entry.stats;
       // An inode of another type is a new entry that happens to reuse a lent one's number.
       const before = saved.get(keyOf(s));
       if (before && before.type === (s.mode & TYPE_BITS)) {
         if (s.uid !== before.uid || s.gid !== before.gid)
-          await lchown(file, before.uid, before.gid);
+          await chownEntry(entry, before.uid, before.gid);
       } else if (s.uid === uid) {
-        await lchown(file, owner.uid, owner.gid);
+        await chownEntry(entry, owner.uid, owner.gid);
       }
       // Whatever the step left set-uid or set-gid loses those bits on the way back.
-      if (!s.isSymbolicLink() && (s.mode & SPECIAL_BITS) !== 0 && (before ? true : s.uid === uid))
-        await chmod(file, s.mode & 0o777);
+      if (entry.self !== undefined && (s.mode & SPECIAL_BITS) !== 0 && (before ? true : s.uid === uid))
+        await chmod(entry.self, s.mode & 0o777);
     };
     await walk(root, restore);
-    await lchown(root, owner.uid, owner.gid);
-    await chmod(root, topMode);
+    await setTop(root, owner, topMode);
   };
 
   saved.set(keyOf(top), { uid: top.uid, gid: top.gid, type: top.mode & TYPE_BITS });
   try {
-    await lchown(root, uid, gid);
+    await setTop(root, { uid, gid }, topMode);
     await walk(root, lend);
   } catch (error) {
     await giveBack();

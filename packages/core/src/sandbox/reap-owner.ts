@@ -1,0 +1,30 @@
+/**
+ * Ends every process of one owner (a run of the worker, a `switchyard run`) before its
+ * folders are removed or its step uid is handed on: SIGKILLs whatever carries the owner's
+ * tag and, when given, whatever runs as its step uid, until a scan of /proc finds none.
+ * What is still alive at the deadline (normally nothing) is returned: the caller must then
+ * keep the folders and the uid, since a live step could still change the one and would
+ * share the other with the next run.
+ */
+import { OWNER_TAG } from "./build-launch";
+import { killUntilGone, pidsOfUid, pidsWithEnv } from "./proc-scan";
+
+/** The owner id of one run of `ownerId`; `sweepLeftovers(ownerId)` covers it. */
+export const runOwnerId = (ownerId: string, runId: string) => `${ownerId}/${runId}`;
+
+export type ReapOptions = {
+  /** A step uid that belongs to this owner alone while it holds it (never root or ourselves). */
+  uid?: number;
+  /** How long to keep killing before giving up; 10 s unless told. */
+  deadlineMs?: number;
+};
+
+export const reapOwner = async (ownerId: string, options: ReapOptions = {}): Promise<number[]> => {
+  const { uid } = options;
+  const byUid = uid !== undefined && uid > 0 && uid !== process.getuid?.();
+  const find = () => [
+    ...new Set([...pidsWithEnv(OWNER_TAG, ownerId), ...(byUid ? pidsOfUid(uid) : [])]),
+  ];
+  const { left } = await killUntilGone(find, Math.ceil((options.deadlineMs ?? 10_000) / 10));
+  return left;
+};
