@@ -48,7 +48,7 @@ describe("parallel", () => {
         throw new AppError("SYSTEM.SANDBOX_UNAVAILABLE", "the sandbox broke");
       }
       const r = await inner(req);
-      if (req.stateName === "slow") slowEnded = { cancelled: r.cancelled };
+      if (req.stateName === "slow") slowEnded = { cancelled: r.cancelled === true };
       return r;
     };
     const { outcome } = await runYaml(parallel("all_succeed").replace("sleep 0.3", "sleep 20"), {
