@@ -1,58 +1,71 @@
 /**
  * The engine's ports for running on a person's machine: bundle files read from the
- * workflow's folder (never outside it), sub-workflows found by name next to the file,
- * variables from the user's environment, an optional connector catalog from a JSON file,
- * and shell steps and hooks run through the step sandbox over the user's workspace.
+ * workflow's folder (never outside it, never through a symlink), sub-workflows found by
+ * name next to the file, variables from the user's environment, an optional connector
+ * catalog from a JSON file, and shell steps and hooks run through the step sandbox over
+ * the user's workspace.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
 import { runSandboxed } from "@switchyard/core/sandbox";
 import type { LocalSandbox } from "./local-sandbox";
+import type { WorkflowFolder } from "./workflow-folder";
 import {
   parseWorkflow,
   type BundleFiles,
   type ConnectorCatalog,
   type ProcessRunner,
   type VariablesPort,
+  type Workflow,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
 
-const MAX_FILE = 1024 * 1024;
+/** The workflow's files, relative to its folder (see workflow-folder.ts for what is refused). */
+export const folderFiles = (folder: WorkflowFolder): BundleFiles => ({
+  read: (relative) => folder.read(relative),
+});
 
-export const folderFiles = (dir: string): BundleFiles => ({
-  read: (relative) => {
-    const full = path.resolve(dir, relative);
-    if (full !== dir && !full.startsWith(dir + path.sep)) return undefined;
-    try {
-      if (statSync(full).size > MAX_FILE) return undefined;
-      return readFileSync(full, "utf8");
-    } catch {
+export type FolderResolver = WorkflowResolver & {
+  /** Every sub-workflow resolved so far, for reading their files before the first step. */
+  resolved(): Workflow[];
+};
+
+/**
+ * `workflow: name` resolves to name.yaml, name.yml or the path itself, next to (or below)
+ * the calling file, inside the workflow's folder.
+ */
+export const folderResolver = (folder: WorkflowFolder): FolderResolver => {
+  const seen = new Map<string, Workflow>();
+  return {
+    resolve: async (name, from) => {
+      const base = path.relative(folder.dir, path.dirname(path.resolve(from.file)));
+      if (base === ".." || base.startsWith(`..${path.sep}`) || path.isAbsolute(base))
+        return undefined;
+      for (const candidate of [`${name}.yaml`, `${name}.yml`, name]) {
+        const relative = path.posix.normalize(
+          path.posix.join(base.split(path.sep).join("/"), candidate),
+        );
+        if (base !== "" && !relative.startsWith(`${base}/`)) continue;
+        const source = folder.read(relative);
+        if (source === undefined) continue;
+        const file = path.join(folder.dir, relative);
+        const parsed = parseWorkflow(source, file);
+        if (!parsed.workflow) {
+          const first = parsed.errors[0];
+          throw new AppError(
+            first?.code ?? "WORKFLOW.VALIDATION.INVALID_VALUE",
+            `sub-workflow ${file}: ${first?.message ?? "invalid"}`,
+          );
+        }
+        seen.set(relative, parsed.workflow);
+        return parsed.workflow;
+      }
       return undefined;
-    }
-  },
-});
-
-/** `workflow: name` resolves to name.yaml, name.yml or the path itself, next to the calling file. */
-export const folderResolver = (): WorkflowResolver => ({
-  resolve: async (name, from) => {
-    const dir = path.dirname(path.resolve(from.file));
-    const candidates = [`${name}.yaml`, `${name}.yml`, name].map((c) => path.resolve(dir, c));
-    const file = candidates.find(
-      (c) => (c === dir || c.startsWith(dir + path.sep)) && existsSync(c) && statSync(c).isFile(),
-    );
-    if (!file) return undefined;
-    const parsed = parseWorkflow(readFileSync(file, "utf8"), file);
-    if (!parsed.workflow) {
-      const first = parsed.errors[0];
-      throw new AppError(
-        first?.code ?? "WORKFLOW.VALIDATION.INVALID_VALUE",
-        `sub-workflow ${file}: ${first?.message ?? "invalid"}`,
-      );
-    }
-    return parsed.workflow;
-  },
-});
+    },
+    resolved: () => [...seen.values()],
+  };
+};
 
 export const environmentVariables = (env: NodeJS.ProcessEnv): VariablesPort => ({
   resolve: async (names) => {

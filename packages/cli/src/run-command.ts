@@ -2,14 +2,16 @@
  * `switchyard run <file> [--input k=v]...`: runs a workflow locally with no services.
  * Shell steps and hooks run in the step sandbox over the workspace (the current folder by
  * default; see run-options.ts for the level, the workspace and the network), with only the
- * variables the workflow passes; sub-workflows are found next to the file; events stream to stderr and
+ * variables the workflow passes; sub-workflows are found next to the file, and every file of the
+ * workflow is read without following symlinks (workflow-folder.ts); events stream to stderr and
  * each step's (masked) output to stdout. Exits 0 on success, else the run's exit status or the
  * taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
 import {
+  literalFileReferences,
   resolveInputs,
   runWorkflow,
   validateWorkflow,
@@ -22,7 +24,8 @@ import {
   localProcessRunner,
 } from "./local-ports";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
-import { parseRunOptions, RUN_USAGE } from "./run-options";
+import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
+import { openWorkflowFolder, type WorkflowFolder } from "./workflow-folder";
 import type { Io } from "./validate-command";
 
 const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
@@ -63,10 +66,28 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
   if (!file) throw new AppError("USER.INPUT.VALIDATION_FAILED", RUN_USAGE);
   if (!existsSync(file))
     throw new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} not found`);
-  const dir = path.dirname(path.resolve(file));
-  const files = folderFiles(dir);
-  const resolver = folderResolver();
-  const checked = await validateWorkflow(readFileSync(file, "utf8"), file, { files, resolver });
+  // Held open for the whole run: steps may write this folder, so it is never read by path again.
+  const folder = openWorkflowFolder(path.dirname(path.resolve(file)));
+  try {
+    return await runFromFolder(file, folder, options, io, env);
+  } finally {
+    folder.close();
+  }
+};
+
+const runFromFolder = async (
+  file: string,
+  folder: WorkflowFolder,
+  options: RunOptions,
+  io: Io,
+  env: NodeJS.ProcessEnv,
+): Promise<number> => {
+  const source = folder.read(path.basename(file));
+  if (source === undefined)
+    throw new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} is not a file`);
+  const files = folderFiles(folder);
+  const resolver = folderResolver(folder);
+  const checked = await validateWorkflow(source, file, { files, resolver });
   if (!checked.workflow) {
     for (const e of checked.errors)
       io.err(
@@ -74,6 +95,11 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
       );
     return checked.errors[0]?.exitCode ?? 2;
   }
+  // What the workflow and its sub-workflows name literally is read now, before any step, and
+  // served as read from then on.
+  for (const wf of [checked.workflow, ...resolver.resolved()])
+    for (const ref of literalFileReferences(wf)) files.read(ref.path);
+  folder.snapshot();
   const inputs = await resolveInputs(checked.workflow.inputs, options.inputs, {
     fileExists: (p) => existsSync(path.resolve(p)),
   });

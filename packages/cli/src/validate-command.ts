@@ -3,11 +3,15 @@
  * (`file:line:col: CODE message`), or `--json` for machines. Exits 0 when every file is
  * valid, else with the taxonomy exit code of the first error (USER 1, WORKFLOW 2, ...).
  */
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
-import { validateWorkflow, type ConnectorCatalog } from "@switchyard/core/workflow";
+import {
+  validateWorkflow,
+  type ConnectorCatalog,
+  type ParseResult,
+} from "@switchyard/core/workflow";
 import { fileCatalog, folderFiles, folderResolver } from "./local-ports";
+import { openWorkflowFolder, type WorkflowFolder } from "./workflow-folder";
 
 export type Io = { out: (text: string) => void; err: (text: string) => void };
 
@@ -36,23 +40,37 @@ export const runValidate = async (argv: string[], io: Io): Promise<number> => {
   let exit = 0;
   const report: unknown[] = [];
   for (const file of files) {
-    let source: string;
+    let folder: WorkflowFolder | undefined;
+    let source: string | undefined;
+    let unreadable: AppError | undefined;
     try {
-      source = readFileSync(file, "utf8");
-    } catch {
-      const e = new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} not found`, {
-        location: { file },
-      });
+      folder = openWorkflowFolder(path.dirname(path.resolve(file)));
+      source = folder.read(path.basename(file));
+    } catch (error) {
+      if (error instanceof AppError) unreadable = error;
+    }
+    if (!folder || source === undefined) {
+      folder?.close();
+      const e =
+        unreadable ??
+        new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} not found`, {
+          location: { file },
+        });
       if (json) report.push({ file, valid: false, errors: [e.toJSON()], warnings: [] });
       else io.err(`${file}: ${e.code} ${e.message}\n`);
       exit ||= e.exitCode;
       continue;
     }
-    const result = await validateWorkflow(source, file, {
-      files: folderFiles(path.dirname(path.resolve(file))),
-      resolver: folderResolver(),
-      catalog,
-    });
+    let result: ParseResult;
+    try {
+      result = await validateWorkflow(source, file, {
+        files: folderFiles(folder),
+        resolver: folderResolver(folder),
+        catalog,
+      });
+    } finally {
+      folder.close();
+    }
     exit ||= result.errors[0]?.exitCode ?? 0;
     if (json) {
       report.push({

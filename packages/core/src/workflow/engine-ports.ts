@@ -66,7 +66,11 @@ export type ResolvedVariables = { values: Record<string, string>; secrets: strin
 /** Resolves `env` names: team variables and secrets in the worker, the user's environment in the CLI. */
 export type VariablesPort = { resolve(names: string[]): Promise<ResolvedVariables> };
 
-/** Files of the workflow's bundle (scripts, prompt files, readFile), by path relative to the workflow. */
+/**
+ * Files of the workflow's bundle (scripts, prompt files, readFile), by path relative to the
+ * workflow: undefined when absent; an AppError when present but refused (a local folder's
+ * symlink or FIFO, say), which fails the step or the validation that asked.
+ */
 export type BundleFiles = { read(path: string): string | undefined };
 
 export type CheckpointStore = { save(checkpoint: Checkpoint): Promise<void> };

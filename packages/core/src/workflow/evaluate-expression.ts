@@ -1,7 +1,7 @@
 /**
  * Evaluates parsed expressions against a run's values. Nothing here throws on data: a
- * missing path is undefined, a failed readFile is "", and comparisons with a missing value
- * are false (except `!=`).
+ * missing path is undefined, readFile of an absent file is "", and comparisons with a
+ * missing value are false (except `!=`). A file the bundle refuses to read throws its error.
  */
 import type { Expr } from "./expression";
 

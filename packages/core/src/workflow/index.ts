@@ -13,6 +13,8 @@ export { parseTemplate, renderTemplate, renderShell } from "./template";
 export type * from "./engine-ports";
 export type * from "./workflow-types";
 export { validateWorkflow } from "./validate-workflow";
+export { literalFileReferences } from "./file-references";
+export type { FileReference } from "./file-references";
 export type { ConnectorCatalog, ConnectorVerdict, ValidatePorts } from "./validate-workflow";
 export { resolveInputs } from "./resolve-inputs";
 export { envNamesOf } from "./env-names";

@@ -6,6 +6,7 @@
  */
 import { AppError, isAppError } from "../errors/app-error";
 import type { BundleFiles, WorkflowResolver } from "./engine-ports";
+import { literalFileReferences } from "./file-references";
 import { parseWorkflow, type ParseResult } from "./parse-workflow";
 import { suggestName } from "./suggest-name";
 import type { SourceRef, Workflow } from "./workflow-types";
@@ -113,23 +114,21 @@ export const validateWorkflow = async (
   const wf = result.workflow;
   if (!wf) return result;
   if (ports.files) {
-    for (const state of wf.states.values()) {
-      const refs: [string, string | undefined][] =
-        state.kind === "step"
-          ? [["script_file", state.scriptFile]]
-          : state.kind === "agent"
-            ? [["prompt_file", state.promptFile]]
-            : [];
-      for (const [key, path] of refs) {
-        if (path !== undefined && !path.includes("{{") && ports.files.read(path) === undefined) {
+    for (const ref of literalFileReferences(wf)) {
+      const where = { ...ref.source, path: `${ref.source.path}.${ref.key}` };
+      try {
+        if (ports.files.read(ref.path) === undefined)
           push(
             result,
             file,
             "USER.INPUT.MISSING_FILE",
-            { ...state.source, path: `${state.source.path}.${key}` },
-            `"${path}" is not in the workflow bundle`,
+            where,
+            `"${ref.path}" is not in the workflow bundle`,
           );
-        }
+      } catch (error) {
+        // A file that exists but may not be read (a FIFO, a symlink, too large) is named as such.
+        if (!isAppError(error)) throw error;
+        push(result, file, error.code, where, error.message);
       }
     }
   }
