@@ -66,7 +66,8 @@ export type TestDatabase = { url: string; name: string; drop: () => Promise<void
 
 /** A fresh database cloned from the template; `drop` removes it. */
 export const createTestDatabase = async (baseUrl: string, template: string): Promise<TestDatabase> => {
-  const name = `sy_test_${randomBytes(6).toString("hex")}`;
+  // The name carries its creation time: see dropStaleTestDatabases.
+  const name = `sy_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   for (let attempt = 0; ; attempt++) {
     try {
       await adminQuery(baseUrl, `CREATE DATABASE "${name}" TEMPLATE "${template}"`);
@@ -85,14 +86,23 @@ export const createTestDatabase = async (baseUrl: string, template: string): Pro
   };
 };
 
-/** Removes test databases left by interrupted runs. */
+const STALE_AFTER_MS = 2 * 60 * 60_000;
+
+/**
+ * Removes test databases left by interrupted runs, and only those: suites run side by side
+ * on one server, so a database is a leftover once it is older than any run (by the time in
+ * its name), or, for a template or a name without a time, once nobody is connected to it.
+ */
 export const dropStaleTestDatabases = async (baseUrl: string, keepTemplate: string) => {
   const res = await adminQuery(
     baseUrl,
-    `SELECT datname FROM pg_database WHERE datname LIKE 'sy_test_%' OR (datname LIKE 'sy_tpl_%' AND datname <> '${keepTemplate}')`,
+    `SELECT d.datname, (SELECT count(*) FROM pg_stat_activity a WHERE a.datname = d.datname)::int AS connections
+       FROM pg_database d WHERE d.datname LIKE 'sy_test_%' OR (d.datname LIKE 'sy_tpl_%' AND d.datname <> '${keepTemplate}')`,
   );
-  for (const row of res.rows as { datname: string }[]) {
-    await adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
+  for (const row of res.rows as { datname: string; connections: number }[]) {
+    const born = /^sy_test_([0-9a-z]+)_[0-9a-f]+$/.exec(row.datname)?.[1];
+    const stale = born ? Date.now() - parseInt(born, 36) > STALE_AFTER_MS : row.connections === 0;
+    if (stale) await adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${row.datname}" WITH (FORCE)`);
   }
 };
 
