@@ -178,12 +178,31 @@ describe("Anthropic Messages", () => {
     expect(model.turnsLeft).toBe(0);
   });
 
-  it("answers Claude Code's HEAD / probe and records the key as a fingerprint only", async () => {
+  it("marks tools listed with defer_loading (Claude Code's DeferredToolPlaceholder) as deferred", async () => {
+    model = await startScriptedModel({ script: [{ text: "hi" }] });
+    const placeholder = {
+      name: "DeferredToolPlaceholder",
+      input_schema: { type: "object" },
+      defer_loading: true,
+    };
+    await (
+      await post(model.url, { model: "m", tools: [...TOOLS, placeholder], messages: [] })
+    ).text();
+    expect(model.requests[0]!.view!.tools).toEqual([
+      { name: "mcp__switchyard__Write" },
+      { name: "mcp__switchyard__Read" },
+      { name: "DeferredToolPlaceholder", deferred: true },
+    ]);
+  });
+
+  it("answers Claude Code's HEAD / and /api/hello probes and records the key as a fingerprint only", async () => {
     model = await startScriptedModel({ script: [{ text: "hi" }] });
     const head = await fetch(`${model.url}/`, { method: "HEAD" });
     expect(head.status).toBe(200);
+    expect((await fetch(`${model.url}/api/hello`, { method: "HEAD" })).status).toBe(200);
     await (await post(model.url, { model: "m", messages: [] }, "sk-ant-secret-42")).text();
-    const [probe, turn] = model.requests;
+    const [probe, hello, turn] = model.requests;
+    expect(hello).toMatchObject({ path: "/api/hello", answeredBy: { kind: "probe" } });
     expect(probe).toMatchObject({
       method: "HEAD",
       path: "/",

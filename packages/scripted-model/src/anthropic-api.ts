@@ -115,7 +115,9 @@ export const anthropicApi: ApiAdapter = {
       model: str(b.model),
       stream: b.stream === true,
       tools: asArray(b.tools).flatMap((t) =>
-        isObj(t) && typeof t.name === "string" ? [{ name: t.name }] : [],
+        isObj(t) && typeof t.name === "string"
+          ? [{ name: t.name, ...(t.defer_loading === true ? { deferred: true } : {}) }]
+          : [],
       ),
       system: contentText(b.system),
       messagesText: stringLeaves(messages).join("\n"),

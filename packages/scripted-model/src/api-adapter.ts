@@ -12,6 +12,9 @@ export type OfferedTool = {
   /** Responses API namespaces (Codex groups MCP tools so): the bare name and its group. */
   namespace?: string;
   bareName?: string;
+  /** Anthropic `defer_loading`: listed, but loaded only through tool search (Claude Code
+   * adds such a `DeferredToolPlaceholder` to every request). */
+  deferred?: boolean;
 };
 
 export type RequestView = {

@@ -87,6 +87,9 @@ const REPLY_ID: Record<ApiName, string> = {
   gemini: "scripted-",
 };
 
+/** Connectivity probes: Claude Code sends `HEAD /api/hello` unless nonessential traffic is off. */
+const PROBE_PATHS = new Set(["/", "/api/hello"]);
+
 const ERROR_TYPES: Record<number, string> = {
   400: "invalid_request_error",
   401: "authentication_error",
@@ -251,7 +254,7 @@ export const startScriptedModel = async (options: ScriptedModelOptions): Promise
     };
     requests.push(record);
 
-    if ((method === "HEAD" || method === "GET") && url.pathname === "/") {
+    if ((method === "HEAD" || method === "GET") && PROBE_PATHS.has(url.pathname)) {
       record.answeredBy = { kind: "probe" };
       record.status = 200;
       res.writeHead(200, { "content-type": "text/plain" });
