@@ -248,6 +248,47 @@ describe("switchyard mcp-serve over stdio with the SDK client", () => {
   });
 });
 
+describe("hostile patterns through the proxy", () => {
+  const evil = `${"a".repeat(40)}!`;
+  const braces = `${"{*,*}".repeat(8)}!`;
+
+  it("answers a brace-and-star Glob, and the same as Grep's glob, while serving other calls", async () => {
+    const { client } = await start();
+    await writeFile(path.join(root, "a".repeat(40)), "hello\n");
+    const [glob, grep, read] = await Promise.all([
+      client.callTool({ name: "Glob", arguments: { pattern: braces } }),
+      client.callTool({ name: "Grep", arguments: { pattern: "hello", glob: braces } }),
+      client.callTool({ name: "Read", arguments: { path: "a".repeat(40) } }),
+    ]);
+    expect(text(glob)).toBe(`No files match ${braces}`);
+    expect(text(grep)).toBe("No matches");
+    expect(text(read)).toBe("hello");
+    await writeFile(path.join(root, evil), "hello\n");
+    expect(text(await client.callTool({ name: "Glob", arguments: { pattern: braces } }))).toBe(
+      evil,
+    );
+  });
+
+  it("stops a backtracking Grep regex at its budget with the code, answering a later call first", async () => {
+    const { client } = await start();
+    await writeFile(path.join(root, "evil.txt"), `${evil}\n`);
+    const order: string[] = [];
+    const grep = client
+      .callTool({ name: "Grep", arguments: { pattern: "^(a+)+$", output_mode: "content" } })
+      .then((r) => (order.push("Grep"), r));
+    const read = client
+      .callTool({ name: "Read", arguments: { path: "evil.txt" } })
+      .then((r) => (order.push("Read"), r));
+    expect(text(await read)).toBe(evil);
+    const r = await grep;
+    expect(order).toEqual(["Read", "Grep"]);
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(
+      /^Grep stopped: USER\.PATTERN\.TIMEOUT: pattern took longer than 10000 ms; the regular expression is too slow/,
+    );
+  });
+});
+
 describe("mcp-serve lifecycle and startup errors", () => {
   const spawnServe = async (config: string) =>
     spawn(process.execPath, ["--import", "tsx", ENTRY, "--config", config], {

@@ -5,7 +5,8 @@
 import { lstat } from "node:fs/promises";
 import { z } from "zod";
 import { PathRefused, type Confinement } from "./confine-path";
-import { globToRegExp } from "./glob-pattern";
+import { GLOB_BUDGET_MS, filterByGlob } from "./glob-filter";
+import { compileGlob } from "./glob-pattern";
 import { toolText, type ToolResult } from "./tool-provider";
 import { walkFiles } from "./walk-files";
 
@@ -30,10 +31,13 @@ export const GLOB_DESCRIPTION = [
   `at most ${GLOB_RESULT_CAP}. Symlinked folders are not followed.`,
 ].join(" ");
 
+export type GlobOptions = { budgetMs?: number };
+
 export const globFiles = async (
   confinement: Confinement,
   args: z.infer<typeof globArgs>,
   signal: AbortSignal,
+  options: GlobOptions = {},
 ): Promise<ToolResult> => {
   const base = await confinement.resolve(args.cwd);
   if (!base.exists || !(await lstat(base.real)).isDirectory())
@@ -42,12 +46,14 @@ export const globFiles = async (
   const pattern = args.pattern.startsWith(`${base.real}/`)
     ? args.pattern.slice(base.real.length + 1)
     : args.pattern.replace(/^\.\//, "");
-  const re = globToRegExp(pattern);
+  const glob = compileGlob(pattern);
   const walk = await walkFiles(base.real, base.real, signal);
   const prefix = base.relative === "." ? "" : `${base.relative}/`;
-  const matches = walk.entries
-    .filter((e) => re.test(e.relative))
-    .map((e) => `${prefix}${e.relative}`);
+  const kept = await filterByGlob(walk.entries, (e) => glob.test(e.relative), {
+    budgetMs: options.budgetMs ?? GLOB_BUDGET_MS,
+    signal,
+  });
+  const matches = kept.map((e) => `${prefix}${e.relative}`);
   const shown = matches.slice(0, GLOB_RESULT_CAP);
   const notes: string[] = [];
   if (matches.length > GLOB_RESULT_CAP)

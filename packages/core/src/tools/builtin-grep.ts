@@ -8,6 +8,7 @@ import path from "node:path";
 import { z } from "zod";
 import { PathRefused, type Confinement } from "./confine-path";
 import { patternTimeout, SLOW_REGEXP_HINT } from "../patterns/pattern-errors";
+import { filterByGlob } from "./glob-filter";
 import { globMatcher } from "./glob-pattern";
 import { runGrepJob } from "./grep-worker";
 import { toolError, toolText, type ToolResult } from "./tool-provider";
@@ -55,6 +56,7 @@ export const grepFiles = async (
   } catch (error) {
     return toolError(`Invalid regular expression: ${(error as Error).message}`);
   }
+  const budgetMs = options.budgetMs ?? GREP_BUDGET_MS;
   const target = await confinement.resolve(args.path);
   if (!target.exists) throw new PathRefused(`${args.path ?? "."}: no such file or folder`);
   const st = await lstat(target.real);
@@ -65,16 +67,17 @@ export const grepFiles = async (
     const walk = await walkFiles(target.real, target.real, signal);
     walkTruncated = walk.truncated;
     const matches = args.glob ? globMatcher(args.glob) : () => true;
-    files = walk.entries
-      .filter((e) => e.dirent.isFile() && matches(e.relative))
-      .map((e) => ({ full: e.full, relative: toRoot(e.full) }));
+    const kept = await filterByGlob(walk.entries, (e) => e.dirent.isFile() && matches(e.relative), {
+      budgetMs,
+      signal,
+    });
+    files = kept.map((e) => ({ full: e.full, relative: toRoot(e.full) }));
   } else if (st.isFile()) {
     files = [{ full: target.real, relative: target.relative }];
   } else {
     throw new PathRefused(`${args.path}: not a regular file or folder`);
   }
   const mode = args.output_mode ?? "files_with_matches";
-  const budgetMs = options.budgetMs ?? GREP_BUDGET_MS;
   const outcome = await runGrepJob(
     {
       root: confinement.root,

@@ -142,6 +142,31 @@ describe("built-ins", () => {
     );
   });
 
+  it("Glob and Grep's glob answer a brace-and-star pattern that used to backtrack for minutes", async () => {
+    await writeFile(path.join(root, "a".repeat(40)), "two\n");
+    await writeFile(path.join(root, `${"a".repeat(40)}!`), "two\n");
+    const hostile = `${"{*,*}".repeat(8)}!`;
+    expect(text(await call("Glob", { pattern: hostile }))).toBe(`${"a".repeat(40)}!`);
+    expect(text(await call("Grep", { pattern: "two", glob: hostile }))).toBe(`${"a".repeat(40)}!`);
+  });
+
+  it("Glob refuses an oversized pattern and stops at its budget, naming the code and the limit", async () => {
+    const tooLong = await call("Glob", { pattern: "a".repeat(5000) });
+    expect(tooLong.isError).toBe(true);
+    expect(text(tooLong)).toBe(
+      "Glob failed: USER.PATTERN.TOO_COMPLEX: the glob pattern is longer than 4096 characters",
+    );
+    const hurried = new BuiltinTools({
+      confinement: await Confinement.create(root),
+      shell: sandboxShellRunner,
+      shellEnv: {},
+      glob: { budgetMs: 0 },
+    });
+    const r = await hurried.callTool("Glob", { pattern: "**" }, { signal });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toMatch(/^Glob failed: USER\.PATTERN\.TIMEOUT: pattern took longer than 0 ms/);
+  });
+
   it("Grep finds content, files and counts, skips binaries, honours glob and case", async () => {
     await writeFile(path.join(root, "b.md"), "Two\ntwo\n");
     await writeFile(path.join(root, "bin.dat"), Buffer.from([0x74, 0x77, 0x6f, 0, 1]));

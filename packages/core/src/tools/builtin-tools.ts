@@ -7,7 +7,7 @@ import { ToolGate } from "./tool-gate";
 import { z } from "zod";
 import { bashArgs, BASH_DESCRIPTION, runBash } from "./builtin-bash";
 import { editArgs, EDIT_DESCRIPTION, editFile } from "./builtin-edit";
-import { globArgs, GLOB_DESCRIPTION, globFiles } from "./builtin-glob";
+import { globArgs, GLOB_DESCRIPTION, globFiles, type GlobOptions } from "./builtin-glob";
 import { grepArgs, GREP_DESCRIPTION, grepFiles, type GrepOptions } from "./builtin-grep";
 import { readArgs, READ_DESCRIPTION, readFile } from "./builtin-read";
 import { writeArgs, WRITE_DESCRIPTION, writeFileTool } from "./builtin-write";
@@ -32,6 +32,7 @@ export type BuiltinToolsDeps = {
   shellEnv: Record<string, string>;
   enabled?: readonly BuiltinName[];
   grep?: GrepOptions;
+  glob?: GlobOptions;
 };
 
 type Spec = { schema: z.ZodObject; description: string; readOnly: boolean };
@@ -106,7 +107,7 @@ export class BuiltinTools implements ToolProvider {
           ctx.signal,
         );
       case "Glob":
-        return globFiles(confinement, data as z.infer<typeof globArgs>, ctx.signal);
+        return globFiles(confinement, data as z.infer<typeof globArgs>, ctx.signal, this.deps.glob);
       case "Grep":
         return grepFiles(confinement, data as z.infer<typeof grepArgs>, ctx.signal, this.deps.grep);
     }
