@@ -4,16 +4,16 @@
  * Postgres checkpoints and events, team-scoped sub-workflows and variables). A run that a
  * previous worker left `running` resumes from its checkpoint.
  */
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import { makeStepFolders } from "@switchyard/core/sandbox";
+import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
 import { LOCK_LOST } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
 import { bundleReader, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
+import { cleanUpRun } from "./run-cleanup";
 import { checkpointStore, runEventLog, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
 import type { StepConfinement } from "./sandbox-boot";
 import { createStepProcessRunner } from "./step-process-runner";
@@ -67,7 +67,11 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   const traceId = traceIdOf(span);
   if (traceId) await db.run.updateMany({ where: { id: runId, teamId }, data: { traceId } });
 
-  const runDir = path.join(confinement.workspacesDir, runId);
+  const runDir = path.join(confinement.runsDir, runId);
+  // Every process of this run carries its own owner tag, so the run's end can confirm none is left.
+  const sandbox = { ...confinement.sandbox, ownerId: runOwnerId(confinement.sandbox.ownerId, runId) };
+  // Aborted when the run ends for any reason: whatever of it still runs is stopped.
+  const stop = new AbortController();
   const scrubber = new Scrubber();
   const scope = { db, teamId, runId };
   let uid: number | undefined;
@@ -88,7 +92,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     const nextAttempt = new Map<string, number>();
     const result = await runWorkflow(parsed.workflow, {
       runId,
-      signal,
+      signal: AbortSignal.any([signal, stop.signal]),
       inputs: run.inputs as Record<string, unknown>,
       checkpoint: resuming ? (run.checkpoint as Checkpoint) : undefined,
       runProcess: createStepProcessRunner({
@@ -96,7 +100,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         log,
         teamId,
         runId,
-        sandbox: confinement.sandbox,
+        sandbox,
         uid,
         folders,
         network: deps.stepNetwork,
@@ -125,9 +129,12 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     };
     log.error(retry ? "run interrupted; its job will retry" : "run failed", { runId, code: outcome.errorCode, error: scrubber.scrub(outcome.errorMessage ?? "") });
   } finally {
-    await events?.flush();
-    await rm(runDir, { recursive: true, force: true });
-    if (uid !== undefined) confinement.uids?.release(uid);
+    stop.abort();
+    try {
+      await events?.flush();
+    } finally {
+      await cleanUpRun({ runId, ownerId: sandbox.ownerId, runDir, uid, uids: confinement.uids, log });
+    }
   }
   if (retry) {
     endSpan(span, false, outcome.errorMessage);

@@ -1,17 +1,44 @@
 /**
  * Readies step confinement at worker boot: the workspaces root (absolute, traversable so
- * step uids can reach their run folders, not listable), the step-uid pool, a sweep of
- * whatever a previous worker with this owner id left running, and the self-test that
+ * step uids can reach their run folders, not listable) with this worker's own folder of
+ * runs in it, the step-uid pool, a sweep of whatever a previous worker with this owner id
+ * left (its processes, then the run folders it could not remove), and the self-test that
  * decides the sandbox level every step of this worker runs at.
  */
-import { access, chmod, mkdir, stat } from "node:fs/promises";
+import { access, chmod, mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
-import { createUidPool, detectSandbox, sweepLeftovers, type SandboxHost, type UidPool } from "@switchyard/core/sandbox";
+import { createUidPool, detectSandbox, removeFolder, sweepLeftovers, type SandboxHost, type UidPool } from "@switchyard/core/sandbox";
 import type { WorkerEnv } from "./env";
 import type { Logger } from "./logger";
 
-export type StepConfinement = { sandbox: SandboxHost; uids: UidPool | undefined; workspacesDir: string };
+export type StepConfinement = {
+  sandbox: SandboxHost;
+  uids: UidPool | undefined;
+  workspacesDir: string;
+  /** This worker's run folders (`<runsDir>/<runId>`): workers sharing a host never sweep each other's. */
+  runsDir: string;
+};
+
+/** The folder of one owner's runs inside the workspaces root. */
+export const runsDirOf = (workspacesDir: string, ownerId: string) =>
+  path.join(workspacesDir, `runs-${ownerId.replace(/[^A-Za-z0-9._-]/g, "_")}`);
+
+/** Removes the run folders a previous worker of this owner left (it crashed, or a removal failed). */
+const sweepRunFolders = async (runsDir: string, log: Logger) => {
+  for (const name of await readdir(runsDir)) {
+    const folder = path.join(runsDir, name);
+    try {
+      await removeFolder(folder);
+      log.warn("removed a run folder left by a previous worker", { folder });
+    } catch (error) {
+      log.error("cannot remove a run folder left by a previous worker; the next boot tries again", {
+        folder,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+};
 
 /** Every ancestor must be enterable by other users, or bwrap cannot resolve binds as the step uid. */
 const checkTraversable = async (dir: string) => {
@@ -43,6 +70,11 @@ export const bootConfinement = async (env: WorkerEnv, ownerId: string, log: Logg
   if (swept.killed.length > 0) {
     log.warn("killed processes left by a previous worker", { ownerId, killed: swept.killed.length });
   }
+  // Nothing of the previous worker runs any more, so its folders can go.
+  const runsDir = runsDirOf(workspacesDir, ownerId);
+  await mkdir(runsDir, { recursive: true, mode: 0o711 });
+  await chmod(runsDir, 0o711);
+  await sweepRunFolders(runsDir, log);
 
   const sandbox = await detectSandbox({
     mode: env.SWITCHYARD_SANDBOX,
@@ -54,5 +86,5 @@ export const bootConfinement = async (env: WorkerEnv, ownerId: string, log: Logg
   if (sandbox.level === "none") {
     log.warn("SANDBOX DISABLED: steps run unconfined with the worker's privileges (SWITCHYARD_SANDBOX=none); development only");
   }
-  return { sandbox, uids: sandbox.level === "strict" ? uids : undefined, workspacesDir };
+  return { sandbox, uids: sandbox.level === "strict" ? uids : undefined, workspacesDir, runsDir };
 };
