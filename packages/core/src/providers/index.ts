@@ -1,0 +1,2 @@
+export { AGENT_IDS, AGENT_RUNTIME, AGENT_STAMP_FILE, locateAgent } from "./locate-agent";
+export type { AgentId, LocateAgentOptions, LocatedAgent } from "./locate-agent";
