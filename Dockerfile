@@ -9,6 +9,7 @@ COPY apps/worker/package.json apps/worker/
 COPY packages/core/package.json packages/core/
 COPY packages/cli/package.json packages/cli/
 COPY packages/db/package.json packages/db/
+COPY packages/scripted-model/package.json packages/scripted-model/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN node node_modules/prisma/build/index.js generate && (cd apps/web && node ../../node_modules/next/dist/bin/next build)
