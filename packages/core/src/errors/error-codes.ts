@@ -14,6 +14,16 @@ export type TrpcCode =
 
 export type ErrorSurface = { http: number; trpc: TrpcCode; exit: number };
 
+/**
+ * Codes that code raises by name. Each is reported on the surfaces of its family (a
+ * USER.* code is HTTP 400, tRPC BAD_REQUEST, exit 1).
+ */
+export const CODES = {
+  /** A `{{ }}` value would be parsed as code by a second shell or an interpreter (docs/workflows.md, "Shell safety"). */
+  NESTED_SHELL: "USER.TEMPLATE.NESTED_SHELL",
+} as const;
+export type Code = (typeof CODES)[keyof typeof CODES];
+
 const REQUEST_CODES: Record<string, ErrorSurface> = {
   BAD_REQUEST: { http: 400, trpc: "BAD_REQUEST", exit: 1 },
   UNAUTHORIZED: { http: 401, trpc: "UNAUTHORIZED", exit: 1 },

@@ -1,9 +1,11 @@
 /**
  * Whole-workflow checks that need every state read first: targets exist, the initial
  * state exists, unreachable states and missing terminals warn, plain-transition cycles
- * warn (the engine bounds them); then the references of every template and condition.
+ * warn (the engine bounds them); then the references of every template and condition, and
+ * the values that shell commands would hand to a second shell.
  */
 import { checkReferences } from "./check-references";
+import { checkShellSafety } from "./check-shell-safety";
 import { suggestName } from "./suggest-name";
 import type { State, Workflow } from "./workflow-types";
 import { codes, locate, report, type Diagnostics } from "./yaml-reader";
@@ -95,6 +97,7 @@ export const checkStructure = (wf: Workflow, diag: Diagnostics) => {
   }
   checkCycles(wf, edges, diag);
   checkReferences(wf, diag);
+  checkShellSafety(wf, diag);
 };
 
 const checkCycles = (wf: Workflow, edges: Edge[], diag: Diagnostics) => {

@@ -6,7 +6,12 @@
 import type { Expr } from "./expression";
 
 export type Resolve = (parts: string[]) => unknown;
-export type EvalEnv = { resolve: Resolve; readFile: (path: string) => string | undefined };
+export type EvalEnv = {
+  resolve: Resolve;
+  readFile: (path: string) => string | undefined;
+  /** Every path with a value (`inputs.msg`, `states.build.Output`), for SY_ variables a command names. */
+  paths?: () => string[][];
+};
 
 const asNumber = (v: unknown): number | undefined => {
   if (typeof v === "number") return v;
@@ -14,6 +19,17 @@ const asNumber = (v: unknown): number | undefined => {
   if (typeof v === "boolean") return undefined;
   return undefined;
 };
+
+/**
+ * A text quoted for one POSIX shell to read back as exactly that text: as it is when it is
+ * made only of characters no shell treats specially, else in single quotes (`'` as `'\''`).
+ */
+export const shellQuote = (text: string): string =>
+  text === ""
+    ? "''"
+    : /^[A-Za-z0-9_@%+=:,./-]+$/.test(text)
+      ? text
+      : `'${text.replace(/'/g, "'\\''")}'`;
 
 /** The text a value becomes in a template: strings as they are, the rest as JSON. */
 export const toText = (v: unknown): string => {
@@ -91,6 +107,9 @@ export const evaluate = (e: Expr, env: EvalEnv): unknown => {
           return toText(args[0]).trim();
         case "readFile":
           return env.readFile(toText(args[0]).trim()) ?? "";
+        case "escape":
+        case "shellQuote":
+          return shellQuote(toText(args[0]));
         default: {
           const never: never = e.fn;
           return never;

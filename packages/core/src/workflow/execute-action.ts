@@ -63,7 +63,10 @@ export const runShellStep = async (
     }
     text = content;
   }
-  const { script, env } = renderShell(text, scope);
+  const { script, env } =
+    state.scriptFile === undefined
+      ? renderShell(text, scope)
+      : renderShell(text, scope, { script: true, file: state.scriptFile });
   const { argv, stdin } =
     state.scriptFile !== undefined
       ? scriptArgv(script)

@@ -2,7 +2,8 @@
  * The one small expression language behind conditions (`when`, `while`, `break_when`) and
  * template actions (`{{ ... }}`): paths (`inputs.x`, `.states.s.Output`), literals,
  * comparisons, `and`/`or`/`not`, `contains`/`startsWith`/`endsWith`, arithmetic for loop
- * bounds, and the helpers split, join, trimSpace and readFile. Evaluation never throws on
+ * bounds, and the helpers split, join, trimSpace, readFile and escape (AWF's shell quoting; also
+ * spelt shellQuote). Evaluation never throws on
  * a missing value: a missing path is `undefined`, which compares unequal to everything.
  */
 import { AppError } from "../errors/app-error";
@@ -14,7 +15,7 @@ export type Expr =
   | { t: "not"; e: Expr }
   | { t: "call"; fn: Helper; args: Expr[] };
 
-export const HELPERS = ["split", "join", "trimSpace", "readFile"] as const;
+export const HELPERS = ["split", "join", "trimSpace", "readFile", "escape", "shellQuote"] as const;
 export type Helper = (typeof HELPERS)[number];
 
 type Token = { k: "num" | "str" | "id" | "op" | "tpl"; v: string; at: number };

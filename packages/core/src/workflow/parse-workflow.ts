@@ -78,7 +78,7 @@ export const parseWorkflow = (
     prettyErrors: false,
     strict: true,
   });
-  const diag: Diagnostics = { file, errors: [], warnings: [], lineCounter, doc };
+  const diag: Diagnostics = { file, errors: [], warnings: [], lineCounter, doc, source };
   for (const e of doc.errors) {
     const pos = lineCounter.linePos(e.pos[0]);
     const code =

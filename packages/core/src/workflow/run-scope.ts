@@ -3,7 +3,7 @@
  * workflow, error, loop, context), with AWF's spellings accepted: `Output` or `output`,
  * `ExitCode` or `exit_code`, with or without the leading dot.
  */
-import { normaliseField } from "./check-references";
+import { normaliseField, STATE_FIELDS } from "./check-references";
 import type { EvalEnv } from "./evaluate-expression";
 import type { Checkpoint, StateResult } from "./engine-ports";
 
@@ -97,6 +97,16 @@ const loopField = (frame: LoopFrame | undefined, parts: string[]): unknown => {
 
 export const scopeEnv = (s: ScopeSources): EvalEnv => ({
   readFile: s.readFile,
+  paths: () => [
+    ...Object.keys(s.checkpoint.inputs).map((n) => ["inputs", n]),
+    ...Object.keys(s.checkpoint.results).flatMap((n) => STATE_FIELDS.map((f) => ["states", n, f])),
+    ...Object.keys(s.checkpoint.context).map((n) => ["context", n]),
+    ...(s.loop
+      ? ["Item", "Index", "Index1", "First", "Last", "Length"].map((f) => ["loop", f])
+      : []),
+    ...["ID", "Name", "Duration"].map((f) => ["workflow", f]),
+    ...(s.error ? ["type", "message", "state"].map((f) => ["error", f]) : []),
+  ],
   resolve: (parts) => {
     const [ns, name, ...rest] = parts;
     if (name === undefined) return undefined;

@@ -1,8 +1,12 @@
 /**
  * Interpolation: namespaces, helpers and, for shell commands, hostile values that stay
- * one literal word in every quoting context.
+ * one literal word in every quoting context, the variables values travel in, and escape,
+ * whose output a real nested shell reads back as the value.
  */
 import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseTemplate, renderShell, renderTemplate } from "./template";
 
@@ -60,7 +64,132 @@ describe("shell rendering", () => {
 
   it("never puts the value into the script text", () => {
     const { script, env: vars } = renderShell("echo {{.inputs.name}} '{{.inputs.name}}'", env);
-    expect(script).toBe(`echo "\${SWITCHYARD_V1}" ''"\${SWITCHYARD_V2}"''`);
-    expect(vars).toEqual({ SWITCHYARD_V1: "world", SWITCHYARD_V2: "world" });
+    expect(script).toBe(`echo "\${SY_INPUTS_NAME}" ''"\${SY_INPUTS_NAME}"''`);
+    expect(vars).toEqual({ SY_INPUTS_NAME: "world" });
+  });
+
+  it("reads quotes inside $( ) and here-documents as the shell does", () => {
+    expect(sh(`printf '%s|' "$(printf '%s' '{{.inputs.x}}')"`)).toBe(`${hostile}|`);
+    expect(sh("cat <<EOF\nit's {{.inputs.x}}\nEOF")).toBe(`it's ${hostile}\n`);
+    expect(sh("cat <<'EOF'\n{{.inputs.x}}\nEOF")).toBe('"${SY_INPUTS_X}"\n');
+  });
+
+  it("lets a number be arithmetic", () => {
+    const { script, env: vars } = renderShell("echo $(( {{.inputs.n}} * 2 ))", {
+      ...env,
+      resolve: () => 3,
+    });
+    expect(execFileSync("/bin/sh", ["-c", script], { env: vars }).toString()).toBe("6\n");
+    expect(() =>
+      renderShell("echo $(( {{.inputs.n}} * 2 ))", { ...env, resolve: () => "a[$(id)]" }),
+    ).toThrow(/USER|arithmetic/);
+  });
+});
+
+describe("variables and nested shells", () => {
+  const values: Record<string, unknown> = {
+    "inputs.msg": "hi",
+    "inputs.a-b": "dash",
+    "inputs.a_b": "underscore",
+    "states.build.ExitCode": 2,
+  };
+  const scope = {
+    resolve: (parts: string[]) => values[parts.join(".")],
+    readFile: () => undefined,
+    paths: () => [
+      ["inputs", "msg"],
+      ["inputs", "a-b"],
+      ["inputs", "a_b"],
+      ["states", "build", "ExitCode"],
+    ],
+  };
+
+  it("names each value's variable after its path, fields without underscores, clashes apart", () => {
+    const { env: vars } = renderShell(
+      "echo {{.states.build.exit_code}} {{.states.build.ExitCode}} {{.inputs.a_b}} {{.inputs.a-b}}",
+      scope,
+    );
+    expect(vars).toEqual({
+      SY_STATES_BUILD_EXITCODE: "2",
+      SY_INPUTS_A_B: "dash",
+      SY_INPUTS_A_B_2: "underscore",
+    });
+  });
+
+  it("sets a variable the command only names, and no other", () => {
+    const { env: vars } = renderShell(`sh -c 'echo "$SY_INPUTS_MSG"'`, scope);
+    expect(vars).toEqual({ SY_INPUTS_MSG: "hi" });
+  });
+
+  it("refuses a value pasted into a second shell when it renders, with line and column", () => {
+    expect(() => renderShell("true\nsh -c 'echo {{.inputs.msg}}'", scope)).toThrow(
+      expect.objectContaining({
+        code: "USER.TEMPLATE.NESTED_SHELL",
+        location: { line: 2, column: 13 },
+      }),
+    );
+  });
+
+  it("refuses {{ }} in a script that is not shell, and passes the variables it names", () => {
+    expect(() =>
+      renderShell("#!/usr/bin/env python3\nprint('{{.inputs.msg}}')\n", scope, {
+        script: true,
+        file: "s.py",
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: "USER.TEMPLATE.NESTED_SHELL",
+        location: { file: "s.py", line: 2, column: 8 },
+      }),
+    );
+    const { env: vars } = renderShell(
+      "#!/usr/bin/env python3\nimport os\nprint(os.environ['SY_INPUTS_MSG'])\n",
+      scope,
+      { script: true },
+    );
+    expect(vars).toEqual({ SY_INPUTS_MSG: "hi" });
+  });
+
+  describe("escape: a value quoted for one more shell", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "escape-"));
+    const hostiles = [
+      "it's",
+      "'",
+      "$(touch pwned1)",
+      "`touch pwned2`",
+      "a\nb; touch pwned3",
+      ";",
+      '"; touch pwned4; "',
+      "\\",
+      "",
+      "*",
+      "#x",
+      "~",
+      "-n",
+      "a b\tc",
+      "${HOME}",
+      "x'\\''y",
+    ];
+    const commands = [
+      `sh -c "printf '%s|' {{escape .inputs.x}}"`,
+      `sh -c 'printf "%s|" '{{escape .inputs.x}}`,
+      `bash -c 'printf "%s|" {{shellQuote .inputs.x}}'`,
+      `eval "printf '%s|' {{escape .inputs.x}}"`,
+      `sh -c 'sh -c "printf %s\\| "{{escape (escape .inputs.x)}}'`,
+    ];
+    it.each(commands)("%s prints every hostile value literally", (command) => {
+      for (const value of hostiles) {
+        const { script, env: vars } = renderShell(command, {
+          resolve: () => value,
+          readFile: () => undefined,
+        });
+        const out = execFileSync("/bin/sh", ["-c", script], {
+          cwd: dir,
+          env: { PATH: "/usr/bin:/bin", HOME: "/nowhere", ...vars },
+        }).toString();
+        expect({ value, out }).toEqual({ value, out: `${value}|` });
+      }
+      expect(readdirSync(dir)).toEqual([]);
+    });
   });
 });

@@ -24,6 +24,8 @@ export type Diagnostics = {
   warnings: AppError[];
   lineCounter: LineCounter;
   doc?: Document;
+  /** The YAML text, to place a problem inside a scalar (a `{{ }}` in a command). */
+  source?: string;
   /** Every name under `states`, including states too broken to read, so targets are not reported twice. */
   declaredStates?: Set<string>;
 };
