@@ -8,7 +8,8 @@ import type { Context } from "@opentelemetry/api";
 import { runSandboxed, type SandboxHost, type StepFolders } from "@switchyard/core/sandbox";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { ProcessRequest, ProcessRunner } from "@switchyard/core/workflow";
-import { finishStepRun, startStepRun, type Db } from "@switchyard/db";
+import { AppError, isAppError } from "@switchyard/core/errors";
+import { failRunningStepRun, finishStepRun, startStepRun, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 import { withChildSpan } from "./tracing";
 
@@ -39,6 +40,13 @@ const failure = (r: { timedOut: boolean; cancelled: boolean; exitCode: number | 
   return { code: "EXECUTION.COMMAND_FAILED", message: `exited with code ${r.exitCode ?? r.signal}` };
 };
 
+/** An error's last line, short: a database error can carry the whole statement before it. */
+const briefly = (error: unknown) => {
+  const text = error instanceof Error ? error.message : String(error);
+  const last = text.trim().split("\n").pop() ?? "";
+  return last.length > 300 ? `${last.slice(0, 300)}…` : last;
+};
+
 export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => async (request: ProcessRequest) => {
   const { db, teamId, runId, sandbox } = deps;
   const isStep = request.purpose === "step";
@@ -49,7 +57,7 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
     : undefined;
   if (step) deps.notify();
   const name = `${isStep ? "step" : request.purpose === "hook" ? "hook" : "workflow hook"} ${request.stateName}`;
-  return withChildSpan(deps.trace, name, { "switchyard.run.id": runId, "switchyard.step.attempt": attempt, "switchyard.sandbox.level": sandbox.level }, async (span) => {
+  const ran = withChildSpan(deps.trace, name, { "switchyard.run.id": runId, "switchyard.step.attempt": attempt, "switchyard.sandbox.level": sandbox.level }, async (span) => {
     if (step) span.setAttribute("switchyard.step_run.id", step.id);
     const result = await runSandboxed(
       sandbox,
@@ -81,10 +89,22 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
         stderr,
         errorCode: failed?.code,
         errorMessage: failed ? deps.scrubber.scrub(failed.message) : undefined,
+      }).catch((error: unknown) => {
+        throw new AppError("EXECUTION.OUTPUT_NOT_STORED", `the step's output could not be stored: ${deps.scrubber.scrub(briefly(error))}`, { cause: error });
       });
       deps.notify();
     }
     deps.log.info(`${name} finished`, { runId, exitCode: result.exitCode, ms: result.durationMs, sandboxLevel: sandbox.level });
     return { exitCode: result.exitCode, stdout, stderr, timedOut: result.timedOut, cancelled: result.cancelled };
+  });
+  if (!step) return ran;
+  // Whatever went wrong once the row was opened (the process could not start, its output
+  // could not be stored), the row is closed as failed with the error, and the state fails.
+  return ran.catch(async (error: unknown) => {
+    const code = isAppError(error) ? error.code : "EXECUTION.STEP_ERROR";
+    await failRunningStepRun(db, teamId, step.id, { code, message: deps.scrubber.scrub(briefly(error)) })
+      .then(() => deps.notify())
+      .catch((closing: unknown) => deps.log.error("a step run could not be closed", { runId, step: request.stateName, error: deps.scrubber.scrub(briefly(closing)) }));
+    throw error;
   });
 };

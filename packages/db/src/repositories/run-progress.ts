@@ -1,15 +1,17 @@
 /**
  * What a run needs to survive its worker: its checkpoint, the workflow versions pinned at
- * its start, and its ordered event log. Team-scoped like every repository.
+ * its start, and its ordered event log. Team-scoped like every repository; checkpoints and
+ * events are stored through storable.ts (no U+0000, which Postgres refuses).
  */
 import type { Db } from "../client";
 import type { Prisma } from "../generated/prisma/client";
+import { storableJson, storableText } from "../storable";
 
 /** Saves the checkpoint while `workerId` holds the run; false when another worker took it over. */
 export const saveCheckpoint = async (db: Db, teamId: string, runId: string, workerId: string, checkpoint: unknown) => {
   const { count } = await db.run.updateMany({
     where: { id: runId, teamId, workerId, status: "running" },
-    data: { checkpoint: checkpoint as Prisma.InputJsonValue },
+    data: { checkpoint: storableJson(checkpoint) as Prisma.InputJsonValue },
   });
   return count === 1;
 };
@@ -26,7 +28,13 @@ export type RunEventInput = { type: string; payload: Record<string, unknown> };
 export const appendRunEvents = async (db: Db, teamId: string, runId: string, fromSeq: number, events: RunEventInput[]) => {
   if (events.length === 0) return fromSeq;
   await db.runEvent.createMany({
-    data: events.map((e, i) => ({ teamId, runId, seq: fromSeq + i, type: e.type, payload: e.payload as Prisma.InputJsonObject })),
+    data: events.map((e, i) => ({
+      teamId,
+      runId,
+      seq: fromSeq + i,
+      type: storableText(e.type),
+      payload: storableJson(e.payload) as Prisma.InputJsonObject,
+    })),
   });
   return fromSeq + events.length;
 };

@@ -1,8 +1,10 @@
 /**
- * Team-scoped run and step-run persistence. Every query filters on teamId.
+ * Team-scoped run and step-run persistence. Every query filters on teamId; every text or
+ * JSON a run produced is stored through storable.ts (no U+0000, which Postgres refuses).
  */
 import type { Db } from "../client";
 import type { Prisma, RunTrigger, StepStatus } from "../generated/prisma/client";
+import { storableJson, storableText } from "../storable";
 
 export type CreateRunInput = {
   teamId: string;
@@ -31,7 +33,7 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
       workflowVersionId: input.workflowVersionId,
       lane: input.lane,
       trigger: input.trigger,
-      inputs: (input.inputs ?? {}) as Prisma.InputJsonObject,
+      inputs: storableJson(input.inputs ?? {}) as Prisma.InputJsonObject,
       startedById: input.startedById,
     },
   });
@@ -94,8 +96,8 @@ export const finishRun = (
     where: { id: runId, teamId, ...(workerId ? { workerId, status: "running" as const } : {}) },
     data: {
       status: result.status,
-      errorCode: result.errorCode ?? null,
-      errorMessage: result.errorMessage ?? null,
+      errorCode: storableText(result.errorCode) ?? null,
+      errorMessage: storableText(result.errorMessage) ?? null,
       finishedAt: new Date(),
     },
   });
@@ -108,7 +110,7 @@ export const startStepRun = (
     data: {
       teamId: input.teamId,
       runId: input.runId,
-      stateName: input.stateName,
+      stateName: storableText(input.stateName),
       stepType: input.stepType,
       attempt: input.attempt ?? 1,
       status: "running",
@@ -136,11 +138,31 @@ export const finishStepRun = (
     data: {
       status: result.status,
       exitCode: result.exitCode,
-      stdout: result.stdout,
-      stderr: result.stderr,
-      output: result.output ?? result.stdout,
-      errorCode: result.errorCode ?? null,
-      errorMessage: result.errorMessage ?? null,
+      stdout: storableText(result.stdout),
+      stderr: storableText(result.stderr),
+      output: storableText(result.output ?? result.stdout),
+      errorCode: storableText(result.errorCode) ?? null,
+      errorMessage: storableText(result.errorMessage) ?? null,
+      finishedAt: new Date(),
+    },
+  });
+
+/**
+ * Closes a step run that is still `running` as failed, when the worker could not record how
+ * it ended (its output could not be stored, its process could not start): never left open.
+ */
+export const failRunningStepRun = (
+  db: Db,
+  teamId: string,
+  stepRunId: string,
+  error: { code: string; message: string },
+) =>
+  db.stepRun.updateMany({
+    where: { id: stepRunId, teamId, status: "running" },
+    data: {
+      status: "failed",
+      errorCode: storableText(error.code),
+      errorMessage: storableText(error.message),
       finishedAt: new Date(),
     },
   });
