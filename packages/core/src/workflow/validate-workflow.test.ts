@@ -31,6 +31,36 @@ states:
     ).toEqual([]);
   });
 
+  it("checks a script_file's text for values a second shell would parse", async () => {
+    const source = `
+name: scripts
+inputs: [{ name: msg }]
+states:
+  initial: a
+  a: { type: step, script_file: run.sh, on_success: b }
+  b: { type: step, script_file: tool.py, on_success: done }
+  done: { type: terminal }
+`;
+    const result = await validateWorkflow(source, "w.yaml", {
+      files: memoryFiles({
+        "run.sh": "#!/bin/bash\necho {{.inputs.msg}}\nsh -c 'echo {{.inputs.msg}}'\n",
+        "tool.py": "#!/usr/bin/env python3\nprint('{{.inputs.msg}}')\n",
+      }),
+    });
+    expect(result.errors.map((e) => [e.code, e.message.split(":").slice(0, 2).join(":")])).toEqual([
+      ["USER.TEMPLATE.NESTED_SHELL", "states.a.script_file: run.sh line 3, column 13"],
+      ["USER.TEMPLATE.NESTED_SHELL", "states.b.script_file: tool.py line 2, column 8"],
+    ]);
+    expect(
+      await codes(source, {
+        files: memoryFiles({
+          "run.sh": `sh -c 'echo "$SY_INPUTS_MSG"' && echo {{.inputs.msg}}\n`,
+          "tool.py": "#!/usr/bin/env python3\nimport os\nprint(os.environ['SY_INPUTS_MSG'])\n",
+        }),
+      }),
+    ).toEqual([]);
+  });
+
   it("finds call_workflow cycles through the resolver and checks the inputs a child declares", async () => {
     const b = parseOk(
       "name: b\ninputs: [{ name: need, required: true }]\nstates:\n  initial: c\n  c: { type: call_workflow, workflow: a, inputs: { need: x } }\n",

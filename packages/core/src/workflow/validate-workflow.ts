@@ -1,14 +1,18 @@
 /**
  * Full validation of a workflow in its hosted context: everything parseWorkflow checks,
- * plus what needs the outside world through ports: referenced bundle files exist,
- * sub-workflows resolve without cycles and receive inputs they declare, and connector ids
- * exist in the catalog and are open to the workflow's lane.
+ * plus what needs the outside world through ports: referenced bundle files exist and a
+ * script_file's text hands no value to a second shell, sub-workflows resolve without
+ * cycles and receive inputs they declare, and connector ids exist in the catalog and are
+ * open to the workflow's lane.
  */
 import { AppError, isAppError } from "../errors/app-error";
+import { CODES } from "../errors/error-codes";
+import { shellCheckOf } from "./check-shell-safety";
 import type { BundleFiles, WorkflowResolver } from "./engine-ports";
 import { literalFileReferences } from "./file-references";
 import { parseWorkflow, type ParseResult } from "./parse-workflow";
 import { suggestName } from "./suggest-name";
+import { checkShellText, lineColumn } from "./template";
 import type { SourceRef, Workflow } from "./workflow-types";
 
 export type ConnectorVerdict = "ok" | "unknown" | "denied";
@@ -117,7 +121,8 @@ export const validateWorkflow = async (
     for (const ref of literalFileReferences(wf)) {
       const where = { ...ref.source, path: `${ref.source.path}.${ref.key}` };
       try {
-        if (ports.files.read(ref.path) === undefined)
+        const content = ports.files.read(ref.path);
+        if (content === undefined)
           push(
             result,
             file,
@@ -125,6 +130,17 @@ export const validateWorkflow = async (
             where,
             `"${ref.path}" is not in the workflow bundle`,
           );
+        else if (ref.key === "script_file")
+          for (const f of checkShellText(content, { ...shellCheckOf(wf), script: true })) {
+            const { line, column } = lineColumn(content, f.at);
+            push(
+              result,
+              file,
+              CODES.NESTED_SHELL,
+              where,
+              `${ref.path} line ${line}, column ${column}: ${f.message}`,
+            );
+          }
       } catch (error) {
         // A file that exists but may not be read (a FIFO, a symlink, too large) is named as such.
         if (!isAppError(error)) throw error;
