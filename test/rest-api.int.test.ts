@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunJob } from "@switchyard/core/runs";
 import { createApiToken, revokeApiToken, type Db } from "@switchyard/db";
 import type { TestDatabase } from "@switchyard/db/testing";
-import { handleRest } from "~/server/rest/rest-api";
+import { restCaller, type RestBody, type RestCall } from "./helpers/rest-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
 import type { WorkerHandle } from "./helpers/worker-process";
 
@@ -23,23 +23,13 @@ let token: string;
 let teamId: string;
 let adminId: string;
 
-type Body = { error?: { code: string; message: string; details?: { diagnostics?: { code: string; line?: number }[] } } } & Record<string, unknown>;
-
-const call = async (method: string, path: string, options: { token?: string; body?: unknown } = {}) => {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  const bearer = options.token ?? token;
-  if (bearer) headers.authorization = `Bearer ${bearer}`;
-  const res = await handleRest(
-    { db, queue: () => queue, prefix, publish: (c, m) => redis.publish(c, m) },
-    new Request(`http://localhost/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }),
-    path,
-  );
-  return { status: res.status, body: (await res.json()) as Body };
-};
+type Body = RestBody;
+let call: RestCall;
 
 beforeAll(async () => {
   ({ database, db, queue, redis, prefix, adminId, teamId, worker } = await openRunStack());
   token = (await createApiToken(db, { teamId, userId: adminId, name: "ci" })).token;
+  call = restCaller({ db, queue, redis, prefix }, () => token);
 });
 afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
 

@@ -1,7 +1,8 @@
 /**
  * The engine's other ports in the worker, all scoped to one run's team: the checkpoint
- * store, call_workflow by name (pinned to the versions current at run start), env names
- * from the team's variables, and the ordered event log the dashboard replays.
+ * store, the lane policy on what the run reaches, call_workflow by name (pinned to the
+ * versions current at run start), env names from the team's variables, and the ordered
+ * event log the dashboard replays.
  */
 import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
@@ -16,7 +17,19 @@ import {
   type Workflow,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
-import { appendRunEvents, bundleReader, loadBundle, pinnedVersions, resolveVariables, saveCheckpoint, type Db } from "@switchyard/db";
+import { mayStart, type Role } from "@switchyard/core/policy";
+import {
+  appendRunEvents,
+  bundleReader,
+  getMembership,
+  laneRules,
+  loadBundle,
+  pinnedVersions,
+  resolveVariables,
+  runReachRefusal,
+  saveCheckpoint,
+  type Db,
+} from "@switchyard/db";
 import type { Logger } from "./logger";
 
 type Scope = { db: Db; teamId: string; runId: string };
@@ -24,10 +37,28 @@ type Scope = { db: Db; teamId: string; runId: string };
 /** Checkpoints are scrubbed like everything else stored: values rendered from secrets end up in them. */
 export const checkpointStore = ({ db, teamId, runId }: Scope, workerId: string, scrubber: Scrubber): CheckpointStore => ({
   save: async (checkpoint) => {
-    const held = await saveCheckpoint(db, teamId, runId, workerId, JSON.parse(scrubber.scrub(JSON.stringify(checkpoint))));
+    const held = await saveCheckpoint(db, teamId, runId, workerId, scrubber.scrubValue(checkpoint));
     if (!held) throw new AppError("EXECUTION.RUN_TAKEN_OVER", "another worker has taken this run over; this worker stops it");
   },
 });
+
+/**
+ * The lane policy once more, here, on the versions the run pinned: every call it can make
+ * must be allowed, and whoever started it must still be a member allowed to start every
+ * lane it reaches. A run written without a starter gets only the first check.
+ */
+export const runLaneRefusal = async ({ db, teamId, runId }: Scope, run: { lane: string; startedById: string | null }, workflow: Workflow) => {
+  const lanes = await laneRules(db, teamId);
+  let role: Role | undefined;
+  if (run.startedById) {
+    const starter = await getMembership(db, teamId, run.startedById);
+    if (!starter) return new AppError("FORBIDDEN", "whoever started this run is no longer a member of the team");
+    role = starter.role;
+    const denied = mayStart(lanes, role, run.lane);
+    if (denied) return denied;
+  }
+  return runReachRefusal(db, teamId, { root: { workflow, lane: run.lane }, lanes, role, pinned: await pinnedVersions(db, teamId, runId) });
+};
 
 export const teamWorkflowResolver = ({ db, teamId, runId }: Scope): WorkflowResolver => {
   const files = new WeakMap<Workflow, BundleFiles>();
@@ -84,12 +115,12 @@ export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubbe
         seq = await appendRunEvents(scope.db, scope.teamId, scope.runId, seq, batch);
         notify();
       })
-      .catch((e: unknown) => log.error("could not record run events", { runId: scope.runId, error: String(e) }));
+      .catch((e: unknown) => log.error("could not record run events", { runId: scope.runId, error: scrubber.scrub(String(e)) }));
   };
   const sink: EventSink = (event) => {
     if (!RECORDED.has(event.type)) return;
     const { type, ...payload } = event;
-    pending.push({ type, payload: JSON.parse(scrubber.scrub(JSON.stringify(payload))) as Record<string, unknown> });
+    pending.push({ type, payload: scrubber.scrubValue(payload) });
     if (pending.length === 1) queueMicrotask(drain);
   };
   return {

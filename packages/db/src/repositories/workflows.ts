@@ -1,7 +1,18 @@
 /**
- * Team-scoped reads of workflows. Every query filters on teamId.
+ * Team-scoped reads of workflows and the lanes they run in. Every query filters on teamId.
  */
+import {
+  checkRunReach,
+  collectRunReach,
+  laneTable,
+  type CalleeSource,
+  type LaneTable,
+  type ReachedWorkflow,
+  type Role,
+} from "@switchyard/core/policy";
+import { parseWorkflow } from "@switchyard/core/workflow";
 import type { Db } from "../client";
+import { loadBundle } from "./bundle-store";
 
 export const listWorkflows = (db: Db, teamId: string) =>
   db.workflow.findMany({
@@ -19,3 +30,37 @@ export const listWorkflows = (db: Db, teamId: string) =>
 
 export const getWorkflow = (db: Db, teamId: string, workflowId: string) =>
   db.workflow.findFirst({ where: { id: workflowId, teamId }, include: { currentVersion: true } });
+
+/** The team's lanes, as the lane policy reads them. */
+export const laneRules = async (db: Db, teamId: string): Promise<LaneTable> =>
+  laneTable(await db.lane.findMany({ where: { teamId }, select: { name: true, saveRoles: true, startRoles: true } }));
+
+/**
+ * call_workflow's view of the team, for the lane policy: a workflow by name, parsed, with
+ * its lane, at its current version or at the version a run pinned.
+ */
+const calleeSource =
+  (db: Db, teamId: string, pinned?: Record<string, string>): CalleeSource =>
+  async (name) => {
+    const row = await db.workflow.findFirst({ where: { teamId, name }, select: { lane: true, currentVersionId: true, archivedAt: true } });
+    const versionId = pinned ? pinned[name] : row?.archivedAt ? undefined : row?.currentVersionId;
+    if (!row || !versionId) return undefined;
+    const bundle = await loadBundle(db, teamId, versionId);
+    const workflow = bundle && parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow;
+    return workflow && { workflow, lane: row.lane };
+  };
+
+export type RunReachInput = {
+  root: ReachedWorkflow;
+  lanes: LaneTable;
+  /** who saves or starts; undefined for a run without a starter */
+  role: Role | undefined;
+  /** the versions a run pinned; the team's current versions otherwise */
+  pinned?: Record<string, string>;
+};
+
+/** The lane policy on everything a run of `root` reaches: the first refusal, or undefined. */
+export const runReachRefusal = async (db: Db, teamId: string, input: RunReachInput) => {
+  const reach = await collectRunReach(input.root, calleeSource(db, teamId, input.pinned));
+  return checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets: new Map() });
+};

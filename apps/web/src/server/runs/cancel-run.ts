@@ -6,7 +6,8 @@
 import type { Queue } from "bullmq";
 import { AppError } from "@switchyard/core/errors";
 import { runCancelChannel, type RunJob } from "@switchyard/core/runs";
-import { roleAtLeast, type Db, type Role } from "@switchyard/db";
+import { mayCancel } from "@switchyard/core/policy";
+import { laneRules, type Db, type Role } from "@switchyard/db";
 
 export type CancelRunDeps = {
   db: Db;
@@ -18,11 +19,8 @@ export type CancelRunDeps = {
 export const cancelRun = async (deps: CancelRunDeps, input: { teamId: string; role: Role; runId: string }) => {
   const run = await deps.db.run.findFirst({ where: { id: input.runId, teamId: input.teamId } });
   if (!run) throw new AppError("NOT_FOUND", "run not found");
-  const lane = await deps.db.lane.findUnique({ where: { teamId_name: { teamId: input.teamId, name: run.lane } } });
-  const allowed = lane ? lane.startRoles.includes(input.role) : roleAtLeast(input.role, "admin");
-  if (!allowed) {
-    throw new AppError("FORBIDDEN", `your role (${input.role}) may not cancel runs in lane "${run.lane}"`);
-  }
+  const denied = mayCancel(await laneRules(deps.db, input.teamId), input.role, run.lane);
+  if (denied) throw denied;
   const { count } = await deps.db.run.updateMany({
     where: { id: run.id, teamId: input.teamId, status: "queued" },
     data: { status: "cancelled", errorCode: "EXECUTION.CANCELLED", errorMessage: "cancelled before it started", finishedAt: new Date() },

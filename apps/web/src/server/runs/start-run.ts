@@ -1,13 +1,16 @@
 /**
- * Starts a run of a workflow's current version: checks the caller may start runs in the
- * workflow's lane, writes the run row and enqueues its job. If the job cannot be enqueued
+ * Starts a run of a workflow's current version: checks with the lane policy that the caller
+ * may start runs in the workflow's lane and in every lane its call_workflow states reach,
+ * writes the run row and enqueues its job. If the job cannot be enqueued
  * the row is removed again, so no run is left queued that no worker will ever see.
  */
 import { context, propagation } from "@opentelemetry/api";
 import type { Queue } from "bullmq";
 import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
-import { createRun, getWorkflow, roleAtLeast, type Db, type Role, type RunTrigger } from "@switchyard/db";
+import { mayStart } from "@switchyard/core/policy";
+import { parseWorkflow } from "@switchyard/core/workflow";
+import { createRun, getWorkflow, laneRules, loadBundle, runReachRefusal, type Db, type Role, type RunTrigger } from "@switchyard/db";
 
 export type StartRunDeps = { db: Db; queue: Queue<RunJob> };
 export type StartRunInput = {
@@ -24,13 +27,15 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   if (!workflow || workflow.archivedAt) throw new AppError("NOT_FOUND", "workflow not found");
   if (!workflow.currentVersion) throw new AppError("CONFLICT", "workflow has no saved version");
 
-  const lane = await deps.db.lane.findUnique({
-    where: { teamId_name: { teamId: input.teamId, name: workflow.lane } },
-  });
-  const allowed = lane ? lane.startRoles.includes(input.role) : roleAtLeast(input.role, "admin");
-  if (!allowed) {
-    throw new AppError("FORBIDDEN", `your role (${input.role}) may not start runs in lane "${workflow.lane}"`);
-  }
+  const lanes = await laneRules(deps.db, input.teamId);
+  const denied = mayStart(lanes, input.role, workflow.lane);
+  if (denied) throw denied;
+  // What the run will reach, at the versions it is about to pin: the starter must be allowed
+  // to start every lane of it (the worker checks the pinned versions again).
+  const bundle = await loadBundle(deps.db, input.teamId, workflow.currentVersion.id);
+  const root = bundle && parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
+  const refused = root && (await runReachRefusal(deps.db, input.teamId, { root: { workflow: root, lane: workflow.lane }, lanes, role: input.role }));
+  if (refused) throw refused;
 
   const run = await createRun(deps.db, {
     teamId: input.teamId,

@@ -1,10 +1,12 @@
 /**
  * Saves a new version of a workflow from its bundle. Nothing is stored unless the whole
- * bundle validates; the caller must be allowed to save in the workflow's lane; the name
- * in the YAML is the workflow's name within the team.
+ * bundle validates; the lane policy must allow the caller to save in the workflow's lane
+ * and every call_workflow it makes (see @switchyard/core/policy); the name in the YAML is
+ * the workflow's name within the team.
  */
 import { AppError } from "@switchyard/core/errors";
-import { saveWorkflowVersion, type Db, type Role } from "@switchyard/db";
+import { maySave } from "@switchyard/core/policy";
+import { laneRules, runReachRefusal, saveWorkflowVersion, type Db, type Role } from "@switchyard/db";
 import { toDiagnostic, validateBundle, type Diagnostic } from "./validate-bundle";
 
 export const BUNDLE_LIMITS = { files: 50, fileBytes: 1024 * 1024, totalBytes: 5 * 1024 * 1024 };
@@ -40,20 +42,20 @@ export const saveWorkflow = async (
   if (!result.workflow) throw invalid(result.errors.map(toDiagnostic));
   const wf = result.workflow;
   const laneName = wf.lane ?? "default";
-  const lane = await db.lane.findUnique({ where: { teamId_name: { teamId: input.teamId, name: laneName } } });
-  if (!lane) throw new AppError("USER.INPUT_VALIDATION_FAILED", `lane "${laneName}" does not exist in this team`, { location: { file: input.entry, path: "lane" } });
-  if (!lane.saveRoles.includes(input.role)) {
-    throw new AppError("FORBIDDEN", `your role (${input.role}) may not save workflows in lane "${laneName}"`);
-  }
+  const lanes = await laneRules(db, input.teamId);
+  if (!lanes.has(laneName)) throw new AppError("USER.INPUT_VALIDATION_FAILED", `lane "${laneName}" does not exist in this team`, { location: { file: input.entry, path: "lane" } });
+  const denied = maySave(lanes, input.role, laneName);
+  if (denied) throw denied;
   // Saving a new version of an existing workflow also needs the right to save in the lane
   // it is in now, or a member could move an operator workflow out of its lane by saving it.
   const existing = await db.workflow.findUnique({ where: { teamId_name: { teamId: input.teamId, name: wf.name } } });
-  if (existing && existing.lane !== laneName) {
-    const current = await db.lane.findUnique({ where: { teamId_name: { teamId: input.teamId, name: existing.lane } } });
-    if (!current?.saveRoles.includes(input.role)) {
-      throw new AppError("FORBIDDEN", `"${wf.name}" is in lane "${existing.lane}", where your role (${input.role}) may not save workflows`);
-    }
+  if (existing && existing.lane !== laneName && maySave(lanes, input.role, existing.lane)) {
+    throw new AppError("FORBIDDEN", `"${wf.name}" is in lane "${existing.lane}", where your role (${input.role}) may not save workflows`);
   }
+  // Every workflow it calls, as the team has them now: the calls must be allowed and the
+  // one saving must be allowed to start what they reach.
+  const refused = await runReachRefusal(db, input.teamId, { root: { workflow: wf, lane: laneName }, lanes, role: input.role });
+  if (refused) throw refused;
   const version = await saveWorkflowVersion(db, {
     teamId: input.teamId,
     name: wf.name,

@@ -1,0 +1,28 @@
+/**
+ * Calls the REST API's handler in-process, as the Next.js route does, with a bearer token.
+ */
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { RunJob } from "@switchyard/core/runs";
+import type { Db } from "@switchyard/db";
+import { handleRest } from "~/server/rest/rest-api";
+
+export type RestBody = {
+  error?: { code: string; message: string; location?: Record<string, unknown>; details?: { diagnostics?: { code: string; line?: number }[] } };
+} & Record<string, unknown>;
+
+export type RestCall = (method: string, path: string, options?: { token?: string; body?: unknown }) => Promise<{ status: number; body: RestBody }>;
+
+export const restCaller =
+  (services: { db: Db; queue: Queue<RunJob>; redis: Redis; prefix: string }, defaultToken: () => string | undefined = () => undefined): RestCall =>
+  async (method, path, options = {}) => {
+    const headers: Record<string, string> = { "content-type": "application/json" };
+    const bearer = options.token ?? defaultToken();
+    if (bearer) headers.authorization = `Bearer ${bearer}`;
+    const res = await handleRest(
+      { db: services.db, queue: () => services.queue, prefix: services.prefix, publish: (c, m) => services.redis.publish(c, m) },
+      new Request(`http://localhost/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }),
+      path,
+    );
+    return { status: res.status, body: (await res.json()) as RestBody };
+  };

@@ -1,0 +1,140 @@
+/**
+ * The lane policy through the dashboard's procedures and the REST API, with a real worker:
+ * call_workflow cannot reach a lane the starter may not start, operator code never calls
+ * member-editable code, and a secret opens only for runs in its lanes (refused at save, at
+ * start, and by the worker itself).
+ */
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
+import { AppError } from "@switchyard/core/errors";
+import type { RunJob } from "@switchyard/core/runs";
+import { createApiToken, createRun, saveWorkflowVersion, type Db } from "@switchyard/db";
+import type { TestDatabase } from "@switchyard/db/testing";
+import { dashboardCaller } from "./helpers/dashboard-caller";
+import { restCaller, type RestCall } from "./helpers/rest-caller";
+import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
+import type { WorkerHandle } from "./helpers/worker-process";
+
+let database: TestDatabase;
+let db: Db;
+let queue: Queue<RunJob>;
+let redis: Redis;
+let prefix: string;
+let worker: WorkerHandle;
+let adminId: string;
+let memberId: string;
+let teamId: string;
+let rest: RestCall;
+let memberToken: string;
+const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const caller = (userId: string) => dashboardCaller({ db, queue, redis, prefix, keyring }, userId);
+
+/** The AppError a procedure failed with (tRPC keeps it as the cause). */
+const refusal = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  const cause = (error as { cause?: unknown } | undefined)?.cause;
+  if (!(cause instanceof AppError)) throw new Error(`expected a refusal, got ${String(error)}`);
+  return cause;
+};
+
+const bundle = (yaml: string) => ({ entry: "workflow.yaml", files: { "workflow.yaml": yaml } });
+const calling = (name: string, callee: string, lane = "default") => `name: ${name}
+lane: ${lane}
+states:
+  initial: call
+  call:
+    type: call_workflow
+    workflow: ${callee}
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`;
+const echo = (name: string, lane: string, text = name) =>
+  `name: ${name}\nlane: ${lane}\nstates:\n  initial: s\n  s:\n    type: step\n    command: echo ${text}\n`;
+
+/** A run written and queued without the web's checks, as a bug or a stale job could leave one. */
+const enqueueDirectly = async (workflowId: string, startedById: string | undefined) => {
+  const workflow = await db.workflow.findFirstOrThrow({ where: { id: workflowId } });
+  const run = await createRun(db, { teamId, workflowId, workflowVersionId: workflow.currentVersionId!, lane: workflow.lane, trigger: "api", startedById });
+  await queue.add("run", { runId: run.id, teamId }, { jobId: run.id });
+  return run;
+};
+
+beforeAll(async () => {
+  ({ database, db, queue, redis, prefix, adminId, teamId, worker } = await openRunStack());
+  const member = await db.user.create({ data: { email: "member@test.local", name: "Member" } });
+  await db.membership.create({ data: { teamId, userId: member.id, role: "member" } });
+  memberId = member.id;
+  memberToken = (await createApiToken(db, { teamId, userId: memberId, name: "member-ci" })).token;
+  rest = restCaller({ db, queue, redis, prefix });
+  await caller(adminId).workflows.save(bundle(echo("ops-task", "operator", "privileged")));
+});
+afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
+
+describe("call_workflow and lanes", () => {
+  it("refuses a member's save of a default workflow that calls an operator one, saying where", async () => {
+    const error = await refusal(caller(memberId).workflows.save(bundle(calling("sneaky", "ops-task"))));
+    expect(error.code).toBe("USER.LANE.CALL_DENIED");
+    expect(error.message).toContain('"sneaky" calls "ops-task" in lane "operator"');
+    expect(error.location).toMatchObject({ file: "workflow.yaml", path: "states.call.workflow", line: 6 });
+    expect(await db.workflow.count({ where: { teamId, name: "sneaky" } })).toBe(0);
+
+    const viaRest = await rest("POST", "/workflows", { token: memberToken, body: bundle(calling("sneaky", "ops-task")) });
+    expect(viaRest).toMatchObject({ status: 403, body: { error: { code: "USER.LANE.CALL_DENIED" } } });
+  });
+
+  it("lets an admin save and run it, but refuses a member's start of it (tRPC and REST)", async () => {
+    const saved = await caller(adminId).workflows.save(bundle(calling("ops-wrapper", "ops-task")));
+    const started = await caller(adminId).runs.start({ workflowId: saved.workflowId });
+    const run = await runEnded(() => caller(adminId).runs.get({ id: started.id }), "the admin's run");
+    expect(run.status).toBe("succeeded");
+    expect(run.steps.map((s) => s.stdout)).toContain("privileged\n");
+
+    const runsBefore = await db.run.count({ where: { teamId } });
+    const error = await refusal(caller(memberId).runs.start({ workflowId: saved.workflowId }));
+    expect(error.code).toBe("USER.LANE.CALL_DENIED");
+    expect(error.userMessage).toBe('"ops-wrapper" calls "ops-task" in lane "operator", where your role (member) may not start runs');
+    const viaRest = await rest("POST", `/workflows/${saved.workflowId}/runs`, { token: memberToken, body: {} });
+    expect(viaRest).toMatchObject({ status: 403, body: { error: { code: "USER.LANE.CALL_DENIED" } } });
+    expect(await db.run.count({ where: { teamId } })).toBe(runsBefore);
+  });
+
+  it("refuses at start a callee reached only transitively, as pinned, even if saved before the rule", async () => {
+    // written straight to the store, as a workflow saved before the rule existed would be
+    await saveWorkflowVersion(db, { teamId, name: "middle", lane: "default", files: { "workflow.yaml": calling("middle", "ops-task") } });
+    const top = await saveWorkflowVersion(db, { teamId, name: "top", lane: "default", files: { "workflow.yaml": calling("top", "middle") } });
+    const error = await refusal(caller(memberId).runs.start({ workflowId: top.workflowId }));
+    expect(error.code).toBe("USER.LANE.CALL_DENIED");
+    expect(error.location).toMatchObject({ file: "middle/workflow.yaml", path: "states.call.workflow" });
+  });
+
+  it("has the worker refuse, before any step, a run whose pinned callees its starter may not start", async () => {
+    const smuggled = await saveWorkflowVersion(db, { teamId, name: "smuggled", lane: "default", files: { "workflow.yaml": calling("smuggled", "ops-task") } });
+    const run = await enqueueDirectly(smuggled.workflowId, memberId);
+    const ended = await runEnded(() => caller(adminId).runs.get({ id: run.id }), "the member's smuggled run");
+    expect(ended).toMatchObject({ status: "failed", errorCode: "USER.LANE.CALL_DENIED" });
+    expect(ended.steps).toEqual([]);
+  });
+
+  it("refuses an operator workflow that calls member-editable code, even for an admin", async () => {
+    await caller(memberId).workflows.save(bundle(echo("member-helper", "default")));
+    const error = await refusal(caller(adminId).workflows.save(bundle(calling("ops-calls-member", "member-helper", "operator"))));
+    expect(error.code).toBe("USER.LANE.CALL_DENIED");
+    expect(error.message).toContain('a workflow in lane "operator" may not call one in lane "default"');
+  });
+
+  it("refuses cancelling a run in a lane the member may not start", async () => {
+    const ops = await db.workflow.findFirstOrThrow({ where: { teamId, name: "ops-task" } });
+    const { id } = await caller(adminId).runs.start({ workflowId: ops.id });
+    const error = await refusal(caller(memberId).runs.cancel({ id }));
+    expect(error.code).toBe("FORBIDDEN");
+    expect(error.message).toContain('may not cancel runs in lane "operator"');
+    await runEnded(() => caller(adminId).runs.get({ id }), "the operator run");
+  });
+});
