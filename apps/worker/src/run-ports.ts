@@ -37,7 +37,7 @@ type Scope = { db: Db; teamId: string; runId: string };
 /** Checkpoints are scrubbed like everything else stored: values rendered from secrets end up in them. */
 export const checkpointStore = ({ db, teamId, runId }: Scope, workerId: string, scrubber: Scrubber): CheckpointStore => ({
   save: async (checkpoint) => {
-    const held = await saveCheckpoint(db, teamId, runId, workerId, scrubber.scrubValue(checkpoint));
+    const held = await saveCheckpoint(db, teamId, runId, workerId, JSON.parse(scrubber.scrub(JSON.stringify(checkpoint))));
     if (!held) throw new AppError("EXECUTION.RUN_TAKEN_OVER", "another worker has taken this run over; this worker stops it");
   },
 });
@@ -115,12 +115,12 @@ export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubbe
         seq = await appendRunEvents(scope.db, scope.teamId, scope.runId, seq, batch);
         notify();
       })
-      .catch((e: unknown) => log.error("could not record run events", { runId: scope.runId, error: scrubber.scrub(String(e)) }));
+      .catch((e: unknown) => log.error("could not record run events", { runId: scope.runId, error: String(e) }));
   };
   const sink: EventSink = (event) => {
     if (!RECORDED.has(event.type)) return;
     const { type, ...payload } = event;
-    pending.push({ type, payload: scrubber.scrubValue(payload) });
+    pending.push({ type, payload: JSON.parse(scrubber.scrub(JSON.stringify(payload))) as Record<string, unknown> });
     if (pending.length === 1) queueMicrotask(drain);
   };
   return {
