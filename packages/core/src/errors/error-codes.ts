@@ -21,6 +21,20 @@ export type ErrorSurface = { http: number; trpc: TrpcCode; exit: number };
 export const CODES = {
   /** A `{{ }}` value would be parsed as code by a second shell or an interpreter (docs/workflows.md, "Shell safety"). */
   NESTED_SHELL: "USER.TEMPLATE.NESTED_SHELL",
+  /** An agent's tool loop did not end: more model turns than allowed, or `tool_calls` with no call (AWF's code). */
+  INFINITE_LOOP_GUARD: "USER.MCP_PROXY.INFINITE_LOOP_GUARD",
+  /** An openai_compatible `options.base_url` that is none of the team's allowed model endpoints. */
+  ENDPOINT_NOT_ALLOWED: "USER.PROVIDER.ENDPOINT_NOT_ALLOWED",
+  /** The model endpoint refused the request (a 4xx other than 429: key, model, parameters). */
+  MODEL_REQUEST_REJECTED: "USER.PROVIDER.REQUEST_REJECTED",
+  /** The model endpoint stayed unreachable, rate-limited or failing (429, 5xx) after the retries. */
+  MODEL_UNAVAILABLE: "EXECUTION.PROVIDER.UNAVAILABLE",
+  /** A model response larger than the cap. */
+  MODEL_RESPONSE_TOO_LARGE: "EXECUTION.PROVIDER.RESPONSE_TOO_LARGE",
+  /** A model response that is not a Chat Completion (unparseable, no choices, an error mid-stream). */
+  MODEL_BAD_RESPONSE: "EXECUTION.PROVIDER.BAD_RESPONSE",
+  /** The step's MCP proxy stopped answering `tools/list`. */
+  MCP_PROXY_UNAVAILABLE: "EXECUTION.MCP_PROXY.UNAVAILABLE",
 } as const;
 export type Code = (typeof CODES)[keyof typeof CODES];
 
