@@ -35,6 +35,24 @@ export type NestedShellFinding = { at: number; message: string };
 
 const PUA = 0xe000;
 const MAX_LEVELS = 16;
+/** How each language reads an environment variable, for hints. */
+const ENV_READERS: Record<string, (v: string) => string> = {
+  python: (v) => `os.environ["${v}"]`,
+  node: (v) => `process.env.${v}`,
+  bun: (v) => `process.env.${v}`,
+  deno: (v) => `Deno.env.get("${v}")`,
+  perl: (v) => `$ENV{${v}}`,
+  ruby: (v) => `ENV["${v}"]`,
+  php: (v) => `getenv("${v}")`,
+  lua: (v) => `os.getenv("${v}")`,
+  luajit: (v) => `os.getenv("${v}")`,
+  Rscript: (v) => `Sys.getenv("${v}")`,
+  R: (v) => `Sys.getenv("${v}")`,
+  awk: (v) => `ENVIRON["${v}"]`,
+  sed: (v) => `none in sed: use awk and ENVIRON["${v}"]`,
+  expect: (v) => `$env(${v})`,
+  osascript: (v) => `system attribute "${v}"`,
+};
 const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 const DECLARE = new Set(["export", "local", "declare", "typeset", "readonly"]);
 const IDENT = /[A-Za-z_]\w*/g;
@@ -189,9 +207,9 @@ class Checker {
     const escape = mark ? `{{escape ${mark.source.replace(/^\s+/, "")}}}` : undefined;
     if (lang === "other") {
       const v = variable && !/^\d|^[@*]$/.test(variable) ? variable : undefined;
-      return v
-        ? `read it from the environment in the program instead: os.environ["${v}"] in Python, process.env.${v} in Node, $ENV{${v}} in Perl, ENVIRON["${v}"] in awk`
-        : `export it first (export v=${s.label}) and read v from the environment in the program`;
+      const name = v ?? "v";
+      const reader = ENV_READERS[what.split(" ")[0]!]?.(name) ?? `its environment variable ${name}`;
+      return `${v ? "" : `export it first (export v=${s.label}), then `}read it from the environment in the program instead: ${reader}`;
     }
     if (what.startsWith("ssh"))
       return `quote it for the remote shell with ${escape ?? "{{escape …}}"} (the remote shell does not see this machine's variables)`;

@@ -236,7 +236,7 @@ const interpreter = (name: string, args: Word[]): Analysis => {
   const spec = INTERPRETERS[name]!;
   const out: Analysis = { uses: [], nested: [] };
   const code = (words: Word[], flag: string) =>
-    out.uses.push({ kind: "code", words, lang: "other", what: `${name} ${flag}` });
+    out.uses.push({ kind: "code", words, lang: "other", what: flag ? `${name} ${flag}` : name });
   // A program given by a flag, or a script file named by one (`awk -f`, `python -m`).
   let program = false;
   let j = 0;
@@ -289,7 +289,7 @@ const interpreter = (name: string, args: Word[]): Analysis => {
   }
   out.ownsRest = program && spec.stop;
   if (name === "awk") {
-    if (!program && args[j]) code([args[j]!], "program");
+    if (!program && args[j]) code([args[j]!], "");
     return out;
   }
   const first = args[j];
@@ -476,7 +476,7 @@ const SPECIAL: Record<string, (args: Word[]) => Analysis> = {
         kind: "code",
         words: [w],
         lang: "other",
-        what: "the sed script",
+        what: "sed",
       })),
       nested: [],
     };
