@@ -54,12 +54,27 @@ export const getRun = (db: Db, teamId: string, runId: string) =>
 export const getRunForExecution = (db: Db, teamId: string, runId: string) =>
   db.run.findFirst({ where: { id: runId, teamId }, include: { workflow: { select: { id: true, name: true } } } });
 
+/**
+ * The team's latest runs, with what a list shows: never a run's checkpoint (every value it
+ * captured), its inputs or its pinned versions, which only the run's own page may read.
+ */
 export const listRuns = (db: Db, teamId: string, options: { workflowId?: string; take?: number } = {}) =>
   db.run.findMany({
     where: { teamId, workflowId: options.workflowId },
     orderBy: { createdAt: "desc" },
     take: options.take ?? 50,
-    include: { workflow: { select: { name: true } } },
+    select: {
+      id: true,
+      workflowId: true,
+      status: true,
+      trigger: true,
+      lane: true,
+      errorCode: true,
+      createdAt: true,
+      startedAt: true,
+      finishedAt: true,
+      workflow: { select: { name: true } },
+    },
   });
 
 /**
