@@ -4,10 +4,12 @@
  * when asked for), says which on stderr, and runs every process of the run through it with
  * the person's workspace folder bound read-write at /workspace and a private HOME and temp
  * folder. At `strict` the workspace is lent to the step uid for the run and given back at
- * the end. `close()` undoes everything; callers run it in `finally`.
+ * the end. `close()` undoes everything; callers run it in `finally`, once the engine has
+ * ended every step. It first makes sure no process of the run is left (by the run's owner
+ * tag), then gives the workspace back and removes the temp folders by descriptor.
  */
 import { existsSync } from "node:fs";
-import { chmod, mkdtemp, realpath, rm, stat } from "node:fs/promises";
+import { chmod, mkdtemp, realpath, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
@@ -15,6 +17,8 @@ import {
   DEFAULT_TOOLS,
   detectSandbox,
   makeStepFolders,
+  reapOwner,
+  removeFolder,
   SANDBOX_LEVELS,
   type SandboxHost,
   type SandboxLevel,
@@ -96,12 +100,19 @@ export const openLocalSandbox = async (options: LocalSandboxOptions): Promise<Lo
     throw new AppError("USER.INPUT.MISSING_FILE", `workspace ${given} is not a folder`);
   const workspace = await realpath(given);
   const scratch = await mkdtemp(path.join(tmpdir(), "switchyard-run-"));
+  const ownerId = `switchyard-run-${process.pid}`;
   let lent: LentTree | undefined;
   const close = async () => {
+    const left = await reapOwner(ownerId);
+    if (left.length > 0)
+      throw new AppError(
+        "SYSTEM.SANDBOX_UNAVAILABLE",
+        `processes ${left.join(", ")} of this run did not end; ${workspace} was not given back and ${scratch} was kept`,
+      );
     try {
       await lent?.giveBack();
     } finally {
-      await rm(scratch, { recursive: true, force: true });
+      await removeFolder(scratch);
     }
   };
   try {
@@ -123,7 +134,7 @@ export const openLocalSandbox = async (options: LocalSandboxOptions): Promise<Lo
     try {
       host = await detectSandbox({
         mode: options.mode,
-        ownerId: `switchyard-run-${process.pid}`,
+        ownerId,
         scratchDir: scratch,
         probeUid,
       });

@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  lstatSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -179,6 +180,63 @@ describe("switchyard run in the step sandbox", () => {
     expect(r.out).toMatch(/--sandbox.*auto\|strict\|namespaces\|none/);
     expect(r.out).toContain("--no-network");
   });
+
+  it.skipIf(!asRoot)(
+    "gives the workspace back only once every step ended, never following a swapped entry",
+    () => {
+      // A root-owned file outside that the racer keeps pointing symlinks at.
+      const canary = path.join(outside, "secret.txt");
+      writeFileSync(
+        path.join(ws, "race.pl"),
+        `while (1) {
+           for my $i (1..60) { open(my $f, ">", "n$i"); close $f; chmod 04755, "n$i"; rename "n$i", "s$i"; }
+           for my $i (1..60) { symlink ${JSON.stringify(canary)}, "l$i"; rename "l$i", "s$i"; }
+         }\n`,
+      );
+      // A NUL byte in a value makes the sandbox refuse the failer's process: an engine error,
+      // raised while its sibling races.
+      const file = path.join(flows, "race.yaml");
+      writeFileSync(
+        file,
+        `name: race
+states:
+  initial: mk
+  mk:
+    type: step
+    command: printf 'a\\000b'
+    capture: { stdout: nul }
+    on_success: fan
+  fan: { type: parallel, parallel: [racer, failer], on_success: done, on_failure: failed }
+  racer: { type: step, command: "perl race.pl" }
+  failer:
+    type: step
+    hooks: { pre: [{ command: "sleep 1" }] }
+    command: 'echo "{{.context.nul}}"'
+  done: { type: terminal }
+  failed: { type: terminal, status: failure }
+`,
+      );
+      for (let round = 0; round < 3; round++) {
+        const r = spawnSync(process.execPath, [bin, "run", file], {
+          encoding: "utf8",
+          cwd: ws,
+          env: { ...process.env, SWITCHYARD_SANDBOX: "" },
+          timeout: 60_000,
+        });
+        expect(r.stderr).toContain("SYSTEM.SANDBOX_INVALID_SPEC");
+        expect(r.status).toBe(4);
+        expect(statSync(canary).mode & 0o7777).toBe(0o644);
+        expect(readFileSync(canary, "utf8")).toBe("outside-secret-3b9f\n");
+        // Every entry is the caller's again, and nothing the step left keeps a set-uid bit.
+        for (const name of readdirSync(ws)) {
+          const s = lstatSync(path.join(ws, name));
+          expect([name, s.uid]).toEqual([name, myUid]);
+          expect([name, s.mode & 0o6000]).toEqual([name, 0]);
+        }
+      }
+    },
+    300_000,
+  );
 
   it("rejects an unknown level and leaves no temp folder behind", () => {
     const bad = cli(["run", flow("true"), "--sandbox", "sometimes"]);
