@@ -99,3 +99,15 @@ it("checks an unknown email against the dummy hash, like a wrong password", asyn
   expect(verify).toHaveBeenCalledTimes(1);
   expect(verify).toHaveBeenCalledWith("anything", DUMMY_PASSWORD_HASH);
 });
+
+it("waits for the web's Redis connection on the first attempt after boot, which queues nothing offline", async () => {
+  const dave = await user("dave@test.local", "dave-password");
+  // As the web app opens it: no offline queue, so a command sent before the connection is up fails.
+  const booting = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null, enableOfflineQueue: false });
+  try {
+    const signedIn = await checkCredentials({ ...webA, redis: booting }, { email: "dave@test.local", password: "dave-password", address: "192.0.2.7" });
+    expect(signedIn?.id).toBe(dave.id);
+  } finally {
+    booting.disconnect();
+  }
+});

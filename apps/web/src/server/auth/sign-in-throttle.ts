@@ -31,6 +31,26 @@ for i, key in ipairs(KEYS) do
 end
 return out`;
 
+/**
+ * The web's Redis client queues nothing while it is not connected (it fails fast instead),
+ * so the first attempt after boot waits for the connection, for a few seconds at most.
+ */
+const connected = (redis: Redis, timeoutMs = 5000) =>
+  redis.status === "ready"
+    ? Promise.resolve()
+    : new Promise<void>((resolve, reject) => {
+        const done = () => {
+          clearTimeout(timer);
+          redis.off("ready", done);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          redis.off("ready", done);
+          reject(new AppError("SYSTEM.REDIS_UNAVAILABLE", "sign-in is unavailable: Redis does not answer", { retryable: true }));
+        }, timeoutMs);
+        redis.on("ready", done);
+      });
+
 const digest = (value: string) => createHash("sha256").update(value).digest("base64url");
 
 const minutes = (seconds: number) => {
@@ -49,6 +69,7 @@ export const signInThrottle = (redis: Redis, prefix: string, limits: SignInLimit
     attempt: async (email: string, address?: string) => {
       const counted = [{ key: accountKey(email), limit: limits.account }];
       if (address !== undefined) counted.push({ key: addressKey(address), limit: limits.address });
+      await connected(redis);
       const result = (await redis.eval(
         COUNT,
         counted.length,
@@ -65,6 +86,7 @@ export const signInThrottle = (redis: Redis, prefix: string, limits: SignInLimit
     },
     /** After a successful attempt: the account starts afresh, and the attempt no longer counts against the address. */
     succeeded: async (email: string, address?: string) => {
+      await connected(redis);
       const tx = redis.multi().del(accountKey(email));
       if (address !== undefined) tx.decr(addressKey(address));
       await tx.exec();
