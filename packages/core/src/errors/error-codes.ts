@@ -9,6 +9,7 @@ export type TrpcCode =
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "CONFLICT"
+  | "PAYLOAD_TOO_LARGE"
   | "TOO_MANY_REQUESTS"
   | "INTERNAL_SERVER_ERROR";
 
@@ -44,6 +45,7 @@ const REQUEST_CODES: Record<string, ErrorSurface> = {
   FORBIDDEN: { http: 403, trpc: "FORBIDDEN", exit: 1 },
   NOT_FOUND: { http: 404, trpc: "NOT_FOUND", exit: 1 },
   CONFLICT: { http: 409, trpc: "CONFLICT", exit: 1 },
+  PAYLOAD_TOO_LARGE: { http: 413, trpc: "PAYLOAD_TOO_LARGE", exit: 1 },
   RATE_LIMITED: { http: 429, trpc: "TOO_MANY_REQUESTS", exit: 1 },
   INTERNAL: { http: 500, trpc: "INTERNAL_SERVER_ERROR", exit: 4 },
   // Lane policy refusals (packages/core/src/policy): forbidden, with the rule in the code.

@@ -1,15 +1,27 @@
 /**
  * The REST API under /api/v1: the same operations as the dashboard's procedures, for
- * scripts and CI, authenticated by an API token that acts as one member of one team.
+ * scripts and CI, authenticated by an API token that acts as one member of one team:
+ * workflows, runs, team variables (a secret's lanes) and API tokens.
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
 import type { Queue } from "bullmq";
 import { z } from "zod";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
+import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import { authenticateApiToken, getRun, listWorkflows, type Db } from "@switchyard/db";
+import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import { cancelRun } from "../runs/cancel-run";
+import { listTokens, revokeToken } from "../tokens/token-operations";
+import {
+  deleteTeamVariable,
+  listTeamVariables,
+  secretLanesInput,
+  setTeamSecretLanes,
+  setTeamVariable,
+  variableValueInput,
+} from "../variables/variable-operations";
 import { startRun } from "../runs/start-run";
 import { saveWorkflow } from "../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../workflows/validate-bundle";
@@ -20,10 +32,13 @@ export type RestDeps = {
   queue: () => Queue<RunJob>;
   prefix: string;
   publish: (channel: string, message: string) => Promise<unknown>;
+  keyring: () => Keyring;
 };
 
 type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
 type Handler = (ctx: { deps: RestDeps; caller: Caller; params: string[]; body: () => Promise<unknown> }) => Promise<Response>;
+/** `bodyLimit`: bytes the request body may have (BODY_LIMITS.default when unset). */
+type Route = { method: string; pattern: RegExp; handler: Handler; bodyLimit?: number };
 
 const reply = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
@@ -40,7 +55,7 @@ const parse = async <T>(schema: z.ZodType<T>, body: () => Promise<unknown>): Pro
   return result.data;
 };
 
-const routes: { method: string; pattern: RegExp; handler: Handler }[] = [
+const routes: Route[] = [
   {
     method: "GET",
     pattern: /^\/workflows$/,
@@ -58,6 +73,7 @@ const routes: { method: string; pattern: RegExp; handler: Handler }[] = [
   {
     method: "POST",
     pattern: /^\/workflows$/,
+    bodyLimit: BODY_LIMITS.bundle,
     handler: async ({ deps, caller, body }) => {
       const input = await parse(bundleSchema, body);
       const { version, warnings } = await saveWorkflow(deps.db, { ...input, teamId: caller.teamId, userId: caller.userId, role: caller.role });
@@ -67,6 +83,7 @@ const routes: { method: string; pattern: RegExp; handler: Handler }[] = [
   {
     method: "POST",
     pattern: /^\/workflows\/validate$/,
+    bodyLimit: BODY_LIMITS.bundle,
     handler: async ({ deps, caller, body }) => {
       const result = await validateBundle(deps.db, caller.teamId, await parse(bundleSchema, body));
       return reply(200, { ok: result.workflow !== undefined, errors: result.errors.map(toDiagnostic), warnings: result.warnings.map(toDiagnostic) });
@@ -99,6 +116,38 @@ const routes: { method: string; pattern: RegExp; handler: Handler }[] = [
     handler: async ({ deps, caller, params }) =>
       reply(202, await cancelRun({ db: deps.db, queue: deps.queue(), prefix: deps.prefix, publish: deps.publish }, { teamId: caller.teamId, role: caller.role, runId: params[0]! })),
   },
+  {
+    method: "GET",
+    pattern: /^\/variables$/,
+    handler: async ({ deps, caller }) => reply(200, { variables: await listTeamVariables(deps.db, caller) }),
+  },
+  {
+    method: "PUT",
+    pattern: /^\/variables\/([^/]+)$/,
+    handler: async ({ deps, caller, params, body }) =>
+      reply(200, await setTeamVariable(deps.db, deps.keyring(), caller, { ...(await parse(variableValueInput, body)), name: params[0]! })),
+  },
+  {
+    method: "DELETE",
+    pattern: /^\/variables\/([^/]+)$/,
+    handler: async ({ deps, caller, params }) => reply(200, await deleteTeamVariable(deps.db, caller, { name: params[0]! })),
+  },
+  {
+    method: "PUT",
+    pattern: /^\/variables\/([^/]+)\/lanes$/,
+    handler: async ({ deps, caller, params, body }) =>
+      reply(200, await setTeamSecretLanes(deps.db, caller, { ...(await parse(secretLanesInput, body)), name: params[0]! })),
+  },
+  {
+    method: "GET",
+    pattern: /^\/tokens$/,
+    handler: async ({ deps, caller }) => reply(200, { tokens: await listTokens(deps.db, caller) }),
+  },
+  {
+    method: "DELETE",
+    pattern: /^\/tokens\/([^/]+)$/,
+    handler: async ({ deps, caller, params }) => reply(200, await revokeToken(deps.db, caller, { id: params[0]! })),
+  },
 ];
 
 const readJson = (req: Request) => async () => {
@@ -128,7 +177,7 @@ export const handleRest = async (deps: RestDeps, req: Request, path: string): Pr
         throw new AppError("BAD_REQUEST", `${path} is not a valid path`);
       }
     });
-    return await route.handler({ deps, caller, params, body: readJson(req) });
+    return await route.handler({ deps, caller, params, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
   } catch (error) {
     if (error instanceof AppError) {
       return reply(surfaceOf(error.code).http, { error: { code: error.code, message: error.userMessage, location: error.location, details: error.details } });

@@ -2,6 +2,7 @@
  * Validates a workflow bundle in its team's context with the same code the worker and the
  * CLI use: the YAML itself, the files it references (in the bundle), its sub-workflows (by
  * name among the team's workflows) and its connectors (the team's, open to its lane).
+ * A bundle over the size limits is refused before any of that, as saving refuses it.
  */
 import type { AppError } from "@switchyard/core/errors";
 import {
@@ -12,6 +13,7 @@ import {
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
 import { bundleReader, loadBundle, type Db } from "@switchyard/db";
+import { checkBundleLimits } from "./bundle-limits";
 
 export type Diagnostic = { code: string; message: string; file?: string; line?: number; column?: number; path?: string };
 
@@ -44,6 +46,7 @@ export const validateBundle = async (
   teamId: string,
   bundle: { entry: string; files: Record<string, string> },
 ): Promise<ParseResult> => {
+  checkBundleLimits(bundle.files);
   const source = bundle.files[bundle.entry];
   if (source === undefined) return parseWorkflow("", bundle.entry);
   return validateWorkflow(source, bundle.entry, {

@@ -1,0 +1,35 @@
+/**
+ * Request body limits for the tRPC and REST routes: 1 MiB, or for the routes that take a
+ * workflow bundle the bundle's limit plus room for its JSON encoding. A body over its limit
+ * fails with PAYLOAD_TOO_LARGE (HTTP 413) when it is read: at once if its Content-Length
+ * says so, otherwise as soon as that many bytes have arrived, so it is never held whole.
+ */
+import { AppError } from "@switchyard/core/errors";
+import { BUNDLE_LIMITS } from "../workflows/bundle-limits";
+
+const MIB = 1024 * 1024;
+
+export const BODY_LIMITS = { default: MIB, bundle: BUNDLE_LIMITS.totalBytes + MIB };
+
+export const bodyTooLarge = (limitBytes: number) =>
+  new AppError("PAYLOAD_TOO_LARGE", `the request body is larger than ${Math.round((limitBytes / MIB) * 10) / 10} MiB`, { details: { limitBytes } });
+
+/** The same request, with a body that fails with PAYLOAD_TOO_LARGE past `limitBytes`. */
+export const withBodyLimit = (req: Request, limitBytes: number): Request => {
+  if (!req.body) return req;
+  const declared = Number(req.headers.get("content-length") ?? "");
+  let seen = 0;
+  const limited = req.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      start(controller) {
+        if (declared > limitBytes) controller.error(bodyTooLarge(limitBytes));
+      },
+      transform(chunk, controller) {
+        seen += chunk.byteLength;
+        if (seen > limitBytes) controller.error(bodyTooLarge(limitBytes));
+        else controller.enqueue(chunk);
+      },
+    }),
+  );
+  return new Request(req, { body: limited, duplex: "half" } as RequestInit);
+};

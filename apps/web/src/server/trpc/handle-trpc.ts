@@ -1,0 +1,26 @@
+/**
+ * Serves a tRPC request over fetch with the request body limit of the procedures it calls:
+ * a bundle-sized body only for calls that include a procedure taking a workflow bundle.
+ * An oversized body fails as the procedure reads its input: PAYLOAD_TOO_LARGE, HTTP 413.
+ */
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
+import type { TrpcContext } from "./init";
+import { appRouter } from "./root";
+
+export const TRPC_ENDPOINT = "/api/trpc";
+
+const BUNDLE_PROCEDURES = new Set(["workflows.save", "workflows.validate"]);
+
+const bodyLimit = (req: Request) => {
+  let paths: string[];
+  try {
+    paths = decodeURIComponent(new URL(req.url).pathname.slice(TRPC_ENDPOINT.length + 1)).split(",");
+  } catch {
+    return BODY_LIMITS.default;
+  }
+  return paths.some((p) => BUNDLE_PROCEDURES.has(p)) ? BODY_LIMITS.bundle : BODY_LIMITS.default;
+};
+
+export const handleTrpc = (req: Request, createContext: () => Promise<TrpcContext>) =>
+  fetchRequestHandler({ endpoint: TRPC_ENDPOINT, req: withBodyLimit(req, bodyLimit(req)), router: appRouter, createContext });
