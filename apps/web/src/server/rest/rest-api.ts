@@ -1,27 +1,16 @@
 /**
  * The REST API under /api/v1: the same operations as the dashboard's procedures, for
- * scripts and CI, authenticated by an API token that acts as one member of one team:
- * workflows, runs, team variables (a secret's lanes) and API tokens.
+ * scripts and CI, authenticated by an API token that acts as one member of one team.
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
 import type { Queue } from "bullmq";
 import { z } from "zod";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
-import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import { authenticateApiToken, getRun, listWorkflows, type Db } from "@switchyard/db";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import { cancelRun } from "../runs/cancel-run";
-import { listTokens, revokeToken } from "../tokens/token-operations";
-import {
-  deleteTeamVariable,
-  listTeamVariables,
-  secretLanesInput,
-  setTeamSecretLanes,
-  setTeamVariable,
-  variableValueInput,
-} from "../variables/variable-operations";
 import { startRun } from "../runs/start-run";
 import { saveWorkflow } from "../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../workflows/validate-bundle";
@@ -32,7 +21,6 @@ export type RestDeps = {
   queue: () => Queue<RunJob>;
   prefix: string;
   publish: (channel: string, message: string) => Promise<unknown>;
-  keyring: () => Keyring;
 };
 
 type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
@@ -115,38 +103,6 @@ const routes: Route[] = [
     pattern: /^\/runs\/([^/]+)\/cancel$/,
     handler: async ({ deps, caller, params }) =>
       reply(202, await cancelRun({ db: deps.db, queue: deps.queue(), prefix: deps.prefix, publish: deps.publish }, { teamId: caller.teamId, role: caller.role, runId: params[0]! })),
-  },
-  {
-    method: "GET",
-    pattern: /^\/variables$/,
-    handler: async ({ deps, caller }) => reply(200, { variables: await listTeamVariables(deps.db, caller) }),
-  },
-  {
-    method: "PUT",
-    pattern: /^\/variables\/([^/]+)$/,
-    handler: async ({ deps, caller, params, body }) =>
-      reply(200, await setTeamVariable(deps.db, deps.keyring(), caller, { ...(await parse(variableValueInput, body)), name: params[0]! })),
-  },
-  {
-    method: "DELETE",
-    pattern: /^\/variables\/([^/]+)$/,
-    handler: async ({ deps, caller, params }) => reply(200, await deleteTeamVariable(deps.db, caller, { name: params[0]! })),
-  },
-  {
-    method: "PUT",
-    pattern: /^\/variables\/([^/]+)\/lanes$/,
-    handler: async ({ deps, caller, params, body }) =>
-      reply(200, await setTeamSecretLanes(deps.db, caller, { ...(await parse(secretLanesInput, body)), name: params[0]! })),
-  },
-  {
-    method: "GET",
-    pattern: /^\/tokens$/,
-    handler: async ({ deps, caller }) => reply(200, { tokens: await listTokens(deps.db, caller) }),
-  },
-  {
-    method: "DELETE",
-    pattern: /^\/tokens\/([^/]+)$/,
-    handler: async ({ deps, caller, params }) => reply(200, await revokeToken(deps.db, caller, { id: params[0]! })),
   },
 ];
 
