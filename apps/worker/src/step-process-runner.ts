@@ -6,7 +6,7 @@
  */
 import type { Context } from "@opentelemetry/api";
 import { runSandboxed, type SandboxHost, type StepFolders } from "@switchyard/core/sandbox";
-import type { Scrubber } from "@switchyard/core/secrets";
+import { scrubbedCapture, type Scrubber } from "@switchyard/core/secrets";
 import type { ProcessRequest, ProcessRunner } from "@switchyard/core/workflow";
 import { AppError, isAppError } from "@switchyard/core/errors";
 import { failRunningStepRun, finishStepRun, startStepRun, type Db } from "@switchyard/db";
@@ -59,6 +59,10 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
   const name = `${isStep ? "step" : request.purpose === "hook" ? "hook" : "workflow hook"} ${request.stateName}`;
   const ran = withChildSpan(deps.trace, name, { "switchyard.run.id": runId, "switchyard.step.attempt": attempt, "switchyard.sandbox.level": sandbox.level }, async (span) => {
     if (step) span.setAttribute("switchyard.step_run.id", step.id);
+    // Output is scrubbed as it is read, chunk by chunk, and capped after: a secret split
+    // between chunks or cut by the cap is never stored in part.
+    const out = scrubbedCapture(deps.scrubber, OUTPUT_CAP);
+    const err = scrubbedCapture(deps.scrubber, OUTPUT_CAP);
     const result = await runSandboxed(
       sandbox,
       {
@@ -72,15 +76,17 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
         uid: deps.uid,
         limits: { outputBytes: OUTPUT_CAP },
       },
-      { stdin: request.stdin, timeoutMs, signal: request.signal },
-    );
+      { stdin: request.stdin, timeoutMs, signal: request.signal, onStdout: out.push, onStderr: err.push },
+    ).catch((error: unknown) => {
+      // A process that cannot start (a bad `dir`, an environment value the sandbox refuses)
+      // fails with a message the span records and the engine stores: scrubbed here.
+      throw deps.scrubber.scrubError(error);
+    });
     span.setAttribute("process.exit.code", result.exitCode ?? -1);
-    // Output past the cap was dropped; a secret cut at the cap must not survive in part.
-    const scrub = (text: string, bytes: number) => (bytes > Buffer.byteLength(text) ? deps.scrubber.scrubTruncated(text) : deps.scrubber.scrub(text));
-    const stdout = scrub(result.stdout, result.stdoutBytes);
-    const stderr = scrub(result.stderr, result.stderrBytes);
+    const stdout = out.text();
+    const stderr = err.text();
     const failed = failure(result, timeoutMs);
-    for (const warning of result.warnings) deps.log.warn(warning, { runId, step: request.stateName });
+    for (const warning of result.warnings) deps.log.warn(deps.scrubber.scrub(warning), { runId, step: request.stateName });
     if (step) {
       await finishStepRun(db, teamId, step.id, {
         status: result.cancelled ? "cancelled" : failed ? "failed" : "succeeded",

@@ -2,7 +2,7 @@
  * Makes a value safe to store or show: every string in it (keys included) is scrubbed of the
  * step's secret values and of common token shapes, and the whole is capped in size.
  */
-import { Scrubber } from "../secrets";
+import { mapStrings, Scrubber } from "../secrets";
 
 export const RECORD_VALUE_CAP = 32_000;
 
@@ -20,19 +20,15 @@ const TOKEN_SHAPES: RegExp[] = [
 
 export class Redactor {
   private readonly scrubber = new Scrubber();
-  private hasSecrets = false;
 
   addSecrets(values: readonly string[]): this {
-    for (const v of values) {
-      this.scrubber.add(v);
-      if (v.length >= 4) this.hasSecrets = true;
-    }
+    for (const v of values) this.scrubber.add(v);
     return this;
   }
 
   /** Scrubs secret values and token shapes: for what is stored (records, spans, logs). */
   text(input: string): string {
-    let out = this.hasSecrets ? this.scrubber.scrub(input) : input;
+    let out = this.scrubber.scrub(input);
     for (const re of TOKEN_SHAPES) {
       re.lastIndex = 0;
       if (re.test(out)) {
@@ -48,24 +44,12 @@ export class Redactor {
   }
 
   value<T>(input: T): T {
-    return this.walk(input, (s) => this.text(s)) as T;
+    return mapStrings(input, (s) => this.text(s)) as T;
   }
 
   /** Scrubs only the step's secret values: for results handed back to the agent. */
   secrets<T>(input: T): T {
-    if (!this.hasSecrets) return input;
-    return this.walk(input, (s) => this.scrubber.scrub(s)) as T;
-  }
-
-  private walk(input: unknown, fn: (s: string) => string): unknown {
-    if (typeof input === "string") return fn(input);
-    if (Array.isArray(input)) return input.map((v) => this.walk(v, fn));
-    if (input && typeof input === "object") {
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(input)) out[fn(k)] = this.walk(v, fn);
-      return out;
-    }
-    return input;
+    return this.scrubber.scrubValue(input);
   }
 }
 

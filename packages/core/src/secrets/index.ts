@@ -1,1 +1,4 @@
-export { Scrubber } from "./scrubber";
+export { mapStrings } from "./map-strings";
+export { REDACTED, Scrubber, type Span } from "./scrubber";
+export { ScrubStream } from "./scrub-stream";
+export { scrubbedCapture, type ScrubbedCapture } from "./scrubbed-capture";
