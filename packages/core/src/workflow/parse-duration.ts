@@ -1,16 +1,34 @@
 /**
- * Durations as AWF writes them: a bare number means seconds (`timeout: 30`), a string is
- * Go's duration form ("500ms", "1s", "1m30s", "2h"). Returns milliseconds.
+ * Durations as AWF's reference documents them: Go's duration strings ("500ms", "1m30s",
+ * "2h", "1.5s", with ns, us/µs, ms, s, m, h and an optional leading +), or a plain number
+ * in the field's own unit: seconds for timeouts (`timeout: 30`), milliseconds for retry
+ * delays (`initial_delay: 250`). Returns milliseconds, or undefined for anything else
+ * (a negative duration included).
  */
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = {
+  ns: 1e-6,
+  us: 1e-3,
+  µs: 1e-3, // U+00B5 MICRO SIGN
+  μs: 1e-3, // U+03BC GREEK SMALL LETTER MU
+  ms: 1,
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+};
 
-export const parseDuration = (value: unknown): number | undefined => {
+export const SECONDS = 1000;
+export const MILLISECONDS = 1;
+
+export const parseDuration = (
+  value: unknown,
+  plainUnitMs: number = SECONDS,
+): number | undefined => {
   if (typeof value === "number")
-    return Number.isFinite(value) && value >= 0 ? value * 1000 : undefined;
+    return Number.isFinite(value) && value >= 0 ? value * plainUnitMs : undefined;
   if (typeof value !== "string") return undefined;
-  const text = value.trim();
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
-  const part = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
+  const text = value.trim().replace(/^\+/, "");
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * plainUnitMs;
+  const part = /(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/gy;
   let total = 0;
   let matched = 0;
   for (let m = part.exec(text); m; m = part.exec(text)) {
@@ -19,3 +37,7 @@ export const parseDuration = (value: unknown): number | undefined => {
   }
   return matched > 0 && matched === text.length ? total : undefined;
 };
+
+/** A timeout of 0 means none, as in AWF: the same as no timeout at all. */
+export const timeoutOrNone = (ms: number | undefined): number | undefined =>
+  ms === 0 ? undefined : ms;

@@ -12,6 +12,8 @@ import type {
   StateCommon,
   Transition,
 } from "./workflow-types";
+import { MILLISECONDS, parseDuration, timeoutOrNone } from "./parse-duration";
+import { parseSize, SIZE_UNITS } from "./parse-size";
 import { codes, report, sourceOf, type YamlReader } from "./yaml-reader";
 
 export const COMMON_KEYS = [
@@ -44,6 +46,20 @@ const RETRY_KEYS = [
   "retryable_exit_codes",
 ] as const;
 
+/** A retry delay: a Go duration string, or a plain number of milliseconds (AWF's retry reference). */
+const delayMs = (r: YamlReader, key: string): number | undefined => {
+  const value = r.scalar(key);
+  if (value === undefined || value === null) return undefined;
+  const ms = parseDuration(value, MILLISECONDS);
+  if (ms === undefined)
+    r.error(
+      codes.invalid,
+      `"${key}" must be a duration such as "500ms", "2s" or "1m30s", or a number of milliseconds`,
+      key,
+    );
+  return ms;
+};
+
 const readRetry = (r: YamlReader): RetryPolicy => {
   r.checkKeys(RETRY_KEYS);
   const codesList = r.seq("retryable_exit_codes") ?? [];
@@ -62,8 +78,8 @@ const readRetry = (r: YamlReader): RetryPolicy => {
   }
   return {
     maxAttempts: r.num("max_attempts", { integer: true, min: 1, max: 100 }) ?? 1,
-    initialDelayMs: r.duration("initial_delay") ?? 0,
-    maxDelayMs: r.duration("max_delay"),
+    initialDelayMs: delayMs(r, "initial_delay") ?? 0,
+    maxDelayMs: delayMs(r, "max_delay"),
     backoff:
       r.oneOf("backoff", ["constant", "linear", "exponential"] as const, "constant") ?? "constant",
     multiplier: r.num("multiplier", { min: 0 }) ?? 2,
@@ -86,7 +102,7 @@ export const readHookActions = (r: YamlReader, key: string): HookAction[] => {
     if ((command === undefined) === (log === undefined)) {
       h.error(codes.invalid, 'a hook action has exactly one of "command" or "log"');
     } else if (command !== undefined)
-      out.push({ kind: "command", command, timeoutMs: h.duration("timeout") });
+      out.push({ kind: "command", command, timeoutMs: timeoutOrNone(h.duration("timeout")) });
     else if (log !== undefined) out.push({ kind: "log", message: log });
   }
   return out;
@@ -115,15 +131,27 @@ const readOnFailure = (r: YamlReader): string | InlineError | undefined => {
   };
 };
 
+/** capture.max_size: bytes, or a size in AWF's units ("500KB", "1MB"); at least one byte. */
+const maxSizeOf = (c: YamlReader): number | undefined => {
+  const value = c.scalar("max_size");
+  if (value === undefined || value === null) return undefined;
+  const bytes = parseSize(value);
+  if (bytes === undefined || bytes < 1) {
+    c.error(
+      codes.invalid,
+      `"max_size" must be a whole number of bytes (at least 1), or a size in ${SIZE_UNITS} such as "500KB" or "1MB"`,
+      "max_size",
+    );
+    return undefined;
+  }
+  return bytes;
+};
+
 const readCapture = (r: YamlReader): Capture | undefined => {
   const c = r.map("capture");
   if (!c) return undefined;
   c.checkKeys(["stdout", "stderr", "max_size"]);
-  return {
-    stdout: c.str("stdout"),
-    stderr: c.str("stderr"),
-    maxSize: c.num("max_size", { integer: true, min: 1 }),
-  };
+  return { stdout: c.str("stdout"), stderr: c.str("stderr"), maxSize: maxSizeOf(c) };
 };
 
 export const readCommon = (r: YamlReader, name: string): StateCommon => {
@@ -145,7 +173,7 @@ export const readCommon = (r: YamlReader, name: string): StateCommon => {
     onFailure: readOnFailure(r),
     transitions: readTransitions(r),
     continueOnError: r.bool("continue_on_error", false),
-    timeoutMs: timeoutTemplate === undefined ? r.duration("timeout") : undefined,
+    timeoutMs: timeoutTemplate === undefined ? timeoutOrNone(r.duration("timeout")) : undefined,
     timeoutTemplate,
     retry: retry ? readRetry(retry) : undefined,
     capture: readCapture(r),

@@ -3,6 +3,7 @@
  * for that type and rejecting out-of-scope features by name.
  */
 import { isMap } from "yaml";
+import { timeoutOrNone } from "./parse-duration";
 import { COMMON_KEYS, UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
 import { readMcpProxy } from "./read-mcp-proxy";
 import { suggestName } from "./suggest-name";
@@ -271,7 +272,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       const common = readCommon(r, name);
       return {
         ...common,
-        timeoutMs: common.timeoutMs ?? nested?.duration("timeout"),
+        timeoutMs: common.timeoutMs ?? timeoutOrNone(nested?.duration("timeout")),
         kind: "call_workflow",
         workflow: from.str("workflow", true) ?? "",
         inputs: strMap("inputs"),

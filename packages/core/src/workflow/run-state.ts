@@ -13,7 +13,7 @@ import { runLoop } from "./run-loop";
 import { runParallel } from "./run-parallel";
 import type { LoopFrame, RunError } from "./run-scope";
 import { retryDelay, shouldRetry } from "./retry-delay";
-import { parseDuration } from "./parse-duration";
+import { parseDuration, timeoutOrNone } from "./parse-duration";
 import { renderTemplate } from "./template";
 import type { CallWorkflowState, ExecutableState, Workflow } from "./workflow-types";
 
@@ -125,7 +125,7 @@ const resolveTimeout = (
       "EXECUTION.INVALID_TIMEOUT",
       `timeout of "${state.name}" resolved to "${text}", not a duration`,
     );
-  return { ...state, timeoutMs };
+  return { ...state, timeoutMs: timeoutOrNone(timeoutMs) };
 };
 
 const runAction = async (
