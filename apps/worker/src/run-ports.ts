@@ -37,7 +37,7 @@ type Scope = { db: Db; teamId: string; runId: string };
 /** Checkpoints are scrubbed like everything else stored: values rendered from secrets end up in them. */
 export const checkpointStore = ({ db, teamId, runId }: Scope, workerId: string, scrubber: Scrubber): CheckpointStore => ({
   save: async (checkpoint) => {
-    const held = await saveCheckpoint(db, teamId, runId, workerId, JSON.parse(scrubber.scrub(JSON.stringify(checkpoint))));
+    const held = await saveCheckpoint(db, teamId, runId, workerId, scrubber.scrubValue(checkpoint));
     if (!held) throw new AppError("EXECUTION.RUN_TAKEN_OVER", "another worker has taken this run over; this worker stops it");
   },
 });
@@ -120,7 +120,7 @@ export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubbe
   const sink: EventSink = (event) => {
     if (!RECORDED.has(event.type)) return;
     const { type, ...payload } = event;
-    pending.push({ type, payload: JSON.parse(scrubber.scrub(JSON.stringify(payload))) as Record<string, unknown> });
+    pending.push({ type, payload: scrubber.scrubValue(payload) });
     if (pending.length === 1) queueMicrotask(drain);
   };
   return {

@@ -82,8 +82,9 @@ export const runShellStep = async (
     signal,
   });
   const max = state.capture?.maxSize ?? deps.outputCap;
-  const stdout = deps.scrubber.scrub(cap(result.stdout, max));
-  const stderr = deps.scrubber.scrub(cap(result.stderr, max));
+  // Scrubbed before the cap, so the cap never cuts a secret that scrubbing would then miss.
+  const stdout = cap(deps.scrubber.scrub(result.stdout), max);
+  const stderr = cap(deps.scrubber.scrub(result.stderr), max);
   const ok = result.exitCode === 0 && !result.timedOut && !result.cancelled;
   const output = stripNewline(stdout);
   if (stdout) deps.events({ type: "output", state: state.name, stream: "stdout", text: stdout });
