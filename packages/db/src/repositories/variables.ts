@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "@switchyard/core/errors";
 import { openSecret, sealSecret, type Keyring } from "@switchyard/core/crypto";
+import { checkSecretLength } from "@switchyard/core/secrets";
 import type { Db } from "../client";
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
@@ -21,6 +22,7 @@ export const setVariable = async (db: Db, keyring: Keyring, input: SetVariableIn
   if (Buffer.byteLength(input.value) > MAX_VALUE) {
     throw new AppError("USER.INPUT_VALIDATION_FAILED", "a variable's value is at most 64 KiB", { location: { path: "value" } });
   }
+  if (input.secret) checkSecretLength(input.value);
   const { teamId, name } = input;
   await db.$transaction(async (tx) => {
     const existing = await tx.teamVariable.findUnique({ where: { teamId_name: { teamId, name } } });
