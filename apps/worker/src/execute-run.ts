@@ -138,17 +138,23 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       await cleanUpRun({ runId, ownerId: sandbox.ownerId, runDir, uid, uids: confinement.uids, log });
     }
   }
+  // Whatever leaves from here (span status, the error BullMQ keeps as the job's failed
+  // reason and stack in Redis, the log of its failure) is scrubbed with the run's scrubber.
+  const errorMessage = outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
   if (retry) {
-    endSpan(span, false, outcome.errorMessage);
-    throw retry;
+    endSpan(span, false, errorMessage);
+    throw scrubber.scrubError(retry);
   }
   if (outcome.errorCode === "EXECUTION.RUN_TAKEN_OVER" || signal.reason === LOCK_LOST) {
-    endSpan(span, false, outcome.errorMessage);
+    endSpan(span, false, errorMessage);
     log.warn("run taken over by another worker; stopped here", { runId });
     return "taken over";
   }
-  const errorMessage = outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
-  await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage }, deps.workerId);
+  await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage }, deps.workerId).catch((error: unknown) => {
+    const safe = scrubber.scrubError(error);
+    endSpan(span, false, safe.message);
+    throw safe;
+  });
   deps.notify(runId);
   endSpan(span, outcome.status === "succeeded", errorMessage);
   log.info("run finished", { runId, status: outcome.status });

@@ -115,7 +115,7 @@ export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubbe
         seq = await appendRunEvents(scope.db, scope.teamId, scope.runId, seq, batch);
         notify();
       })
-      .catch((e: unknown) => log.error("could not record run events", { runId: scope.runId, error: String(e) }));
+      .catch((e: unknown) => log.error("could not record run events", { runId: scope.runId, error: scrubber.scrub(String(e)) }));
   };
   const sink: EventSink = (event) => {
     if (!RECORDED.has(event.type)) return;
