@@ -5,7 +5,7 @@
  * through and never hangs the run; files named literally are the ones from before the first step.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -137,5 +137,24 @@ describe("switchyard run and the workflow's own files", () => {
     expect(link.code).toBe(1);
     expect(link.err).toContain("USER.INPUT.FILE_REFUSED");
     expect(link.err).toContain("symlink");
+  });
+
+  it("refuses a prompt_file or a workflow file that is a symlink or a FIFO, without hanging", () => {
+    writeFileSync(
+      path.join(ws, "agent.yaml"),
+      "name: a\nstates:\n  initial: ask\n  ask: { type: agent, provider: claude, prompt_file: p.md, on_success: done }\n  done: { type: terminal }\n",
+    );
+    symlinkSync(secretFile, path.join(ws, "p.md"));
+    const prompt = cli(["validate", path.join(ws, "agent.yaml")]);
+    expect(prompt.code).toBe(1);
+    expect(prompt.out).toMatch(/agent\.yaml:4:\d+: USER\.INPUT\.FILE_REFUSED .*p\.md.*symlink/);
+    expect(prompt.out + prompt.err).not.toContain(SECRET);
+    spawnSync("mkfifo", [path.join(ws, "fifo.yaml")]);
+    for (const command of ["validate", "run"]) {
+      const r = cli([command, path.join(ws, "fifo.yaml")]);
+      expect(r.code).toBe(1);
+      expect(r.out + r.err).toContain("USER.INPUT.FILE_REFUSED");
+      expect(r.out + r.err).toContain("fifo.yaml");
+    }
   });
 });
