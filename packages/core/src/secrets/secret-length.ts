@@ -1,9 +1,9 @@
 /**
- * The shortest secret value Switchyard accepts. A secret is redacted wherever its text (or
- * an encoding of it) shows up, so finding it must mean it is the secret: a shorter value
- * matches ordinary output (a port, a year, a word) and would leave the secret in clear
- * wherever it is not redacted and garble what is. From 8 characters up, every form the
- * scrubber matches, base64 at any alignment included, is at least 10 characters long.
+ * The shortest secret value Switchyard accepts. A secret is redacted wherever it (or an
+ * encoding of it) shows up, so finding it must mean it is the secret: a shorter value
+ * matches ordinary output (a port, a year, a word), which redacting it would garble, and
+ * its encodings are too short to tell from chance. From 8 characters up, every encoded
+ * form the scrubber matches (base64 at any alignment is the shortest) is at least 10 long.
  */
 import { AppError } from "../errors/app-error";
 
