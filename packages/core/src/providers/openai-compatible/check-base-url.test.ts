@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { checkBaseUrl } from "./check-base-url";
 
-const ALLOWED = ["https://api.example.com/v1", "http://127.0.0.1:11434/v1", "https://models.example.org"];
+const ALLOWED = [
+  "https://api.example.com/v1",
+  "http://127.0.0.1:11434/v1",
+  "https://models.example.org",
+];
 
 const refusal = (baseUrl: unknown, allowed: string[] = ALLOWED) => {
   const r = checkBaseUrl(baseUrl, allowed);
@@ -52,7 +56,9 @@ describe("checkBaseUrl", () => {
   });
 
   it("refuses hosts that only start or end like an allowed one", () => {
-    expect(refusal("http://127.0.0.1.evil.com:11434/v1")).toMatch(/plain http is allowed only on loopback/);
+    expect(refusal("http://127.0.0.1.evil.com:11434/v1")).toMatch(
+      /plain http is allowed only on loopback/,
+    );
     expect(refusal("https://127.0.0.1.evil.com:11434/v1")).toMatch(/not one of the team's allowed/);
     expect(refusal("https://api.example.com.evil.com/v1")).toMatch(/not one of/);
     expect(refusal("https://evilapi.example.com/v1")).toMatch(/not one of/);
@@ -71,7 +77,9 @@ describe("checkBaseUrl", () => {
   it("refuses paths beside or above the allowed prefix, traversal included", () => {
     expect(refusal("https://api.example.com/v10")).toMatch(/not one of/);
     expect(refusal("https://api.example.com/")).toMatch(/not one of/);
-    expect(refusal("https://api.example.com/v1/../admin")).toMatch(/https:\/\/api\.example\.com\/admin is not/);
+    expect(refusal("https://api.example.com/v1/../admin")).toMatch(
+      /https:\/\/api\.example\.com\/admin is not/,
+    );
     expect(refusal("https://api.example.com/v1/%2e%2e/admin")).toMatch(/not one of/);
     expect(refusal("https://api.example.com/v1/..%2fadmin")).toMatch(/percent-encoded/);
     expect(refusal("https://api.example.com/v1%2F..%2Fadmin")).toMatch(/percent-encoded/);
@@ -91,9 +99,9 @@ describe("checkBaseUrl", () => {
     expect(refusal("api.example.com/v1")).toMatch(/not an absolute URL/);
     expect(refusal("https://api.example.com/v1", [])).toMatch(/allows no model endpoints/);
     // Entries that are not endpoints themselves never match anything.
-    expect(refusal("https://api.example.com/v1", ["https://x@api.example.com/v1", "nonsense"])).toMatch(
-      /allows no model endpoints/,
-    );
+    expect(
+      refusal("https://api.example.com/v1", ["https://x@api.example.com/v1", "nonsense"]),
+    ).toMatch(/allows no model endpoints/);
   });
 
   it("names the allowed endpoints in the refusal", () => {

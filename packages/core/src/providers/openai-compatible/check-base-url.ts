@@ -74,9 +74,7 @@ export const checkBaseUrl = (baseUrl: unknown, allowed: readonly string[]): Chec
     return refuse(
       `options.base_url ${shown}: plain http is allowed only on loopback (127.0.0.0/8, ::1, localhost); use https`,
     );
-  const endpoints = allowed
-    .map(parseEndpoint)
-    .filter((e): e is Endpoint => typeof e !== "string");
+  const endpoints = allowed.map(parseEndpoint).filter((e): e is Endpoint => typeof e !== "string");
   if (endpoints.some((e) => under(candidate, e))) return { ok: true, url: shown };
   const list = endpoints.map((e) => `${e.origin}${e.path || "/"}`).join(", ");
   return refuse(
