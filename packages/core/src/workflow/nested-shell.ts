@@ -7,7 +7,9 @@
  * variable the inner shell expands itself. Variables assigned from values are followed
  * too, as are values in bash arithmetic, which runs subscripts' command substitutions.
  */
-import { analyzeCommand, CODE_VARIABLES, commandName, type Lang } from "./shell-commands";
+import { hintFor } from "./nested-shell-hints";
+import type { Lang } from "./shell-args";
+import { analyzeCommand, CODE_VARIABLES, commandName } from "./shell-commands";
 import {
   literalOf,
   parseShell,
@@ -35,24 +37,6 @@ export type NestedShellFinding = { at: number; message: string };
 
 const PUA = 0xe000;
 const MAX_LEVELS = 16;
-/** How each language reads an environment variable, for hints. */
-const ENV_READERS: Record<string, (v: string) => string> = {
-  python: (v) => `os.environ["${v}"]`,
-  node: (v) => `process.env.${v}`,
-  bun: (v) => `process.env.${v}`,
-  deno: (v) => `Deno.env.get("${v}")`,
-  perl: (v) => `$ENV{${v}}`,
-  ruby: (v) => `ENV["${v}"]`,
-  php: (v) => `getenv("${v}")`,
-  lua: (v) => `os.getenv("${v}")`,
-  luajit: (v) => `os.getenv("${v}")`,
-  Rscript: (v) => `Sys.getenv("${v}")`,
-  R: (v) => `Sys.getenv("${v}")`,
-  awk: (v) => `ENVIRON["${v}"]`,
-  sed: (v) => `none in sed: use awk and ENVIRON["${v}"]`,
-  expect: (v) => `$env(${v})`,
-  osascript: (v) => `system attribute "${v}"`,
-};
 const ARITH_TESTS = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge"]);
 const DECLARE = new Set(["export", "local", "declare", "typeset", "readonly"]);
 const IDENT = /[A-Za-z_]\w*/g;
@@ -201,44 +185,6 @@ class Checker {
   // ---- messages -------------------------------------------------------------------
 
   /** How to get the value into that code safely instead. */
-  hint(s: Source, lang: Lang, what: string) {
-    const mark = s.mark === undefined ? undefined : this.marks[s.mark]!;
-    const variable = mark ? mark.variable : s.param;
-    const escape = mark ? `{{escape ${mark.source.replace(/^\s+/, "")}}}` : undefined;
-    if (lang === "other") {
-      const v = variable && !/^\d|^[@*]$/.test(variable) ? variable : undefined;
-      const name = v ?? "v";
-      const reader = ENV_READERS[what.split(" ")[0]!]?.(name) ?? `its environment variable ${name}`;
-      return `${v ? "" : `export it first (export v=${s.label}), then `}read it from the environment in the program instead: ${reader}`;
-    }
-    if (what.startsWith("ssh"))
-      return `quote it for the remote shell with ${escape ?? "{{escape …}}"} (the remote shell does not see this machine's variables)`;
-    const shell = /^(\S+) -c$/.exec(what)?.[1];
-    const example = (v: string) =>
-      shell
-        ? `${shell} -c 'echo "$${v}"'`
-        : what === "eval"
-          ? `eval 'echo "$${v}"'`
-          : `sh -c 'echo "$${v}"'`;
-    const ways: string[] = [];
-    if (variable && /^(\d+|[@*])$/.test(variable))
-      ways.push(
-        `keep it out of the code and use it as data there ("$${variable}" as an argument, not as code)`,
-      );
-    else if (variable)
-      ways.push(
-        `${variable.startsWith("SY_") || !s.param ? "" : `export ${variable}, then `}write "$${variable}" inside single quotes so the shell that parses the code reads the variable itself (${example(variable)})`,
-      );
-    if (shell && mark)
-      ways.push(
-        `pass it as an argument after the code (${shell} -c 'echo "$1"' ${shell} ${s.label})`,
-      );
-    if (escape) ways.push(`quote it for that shell with ${escape}`);
-    if (ways.length === 0)
-      ways.push(`export it first (export v=${s.label}) and write "$v" inside single quotes`);
-    return ways.join(", or ");
-  }
-
   pasted(ctx: Ctx, s: Source, lang: Lang, what: string) {
     const how = s.param
       ? `$${s.param} holds a {{ }} value and is expanded into the code that "${what}" runs`
@@ -247,7 +193,11 @@ class Checker {
       lang === "sh"
         ? `so that shell parses the value again and "x; rm -rf ~" in it would run as a command`
         : `which parses the value as a program${s.mark !== undefined && this.marks[s.mark]!.escapes > 0 ? " (escape quotes for a POSIX shell, not for this language)" : ""}`;
-    this.report(ctx, s.at, `${how}, ${danger}: ${this.hint(s, lang, what)}`);
+    this.report(
+      ctx,
+      s.at,
+      `${how}, ${danger}: ${hintFor(s, s.mark === undefined ? undefined : this.marks[s.mark], lang, what)}`,
+    );
   }
 
   // ---- the walk -------------------------------------------------------------------
