@@ -44,6 +44,8 @@ export default async function globalSetup() {
   const password = `e2e-${Math.random().toString(36).slice(2)}`;
   await seed(db, { adminEmail: "admin@e2e.local", adminPassword: password });
   await db.$disconnect();
+  // Specs that need more than the demo team and its admin add it to this database.
+  process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_ADMIN_EMAIL = "admin@e2e.local";
   process.env.E2E_ADMIN_PASSWORD = password;
 
