@@ -15,7 +15,7 @@ import {
   readErrorBody,
   type ChatTurn,
 } from "./read-chat-response";
-import { retryAfterMs, sleep } from "./retry-after";
+import { abortReason, retryAfterMs, sleep } from "./retry-after";
 
 export type ChatLimits = {
   /** Attempts per turn, the first included. */
@@ -56,11 +56,6 @@ export type PostChatInput = {
 
 const ERROR_BODY_BYTES = 64 * 1024;
 const MESSAGE_CHARS = 500;
-
-const reasonOf = (signal: AbortSignal): Error =>
-  isAppError(signal.reason)
-    ? signal.reason
-    : new AppError("EXECUTION.CANCELLED", "the step was cancelled");
 
 /** What an error response says, in one line, key scrubbed. */
 const serverMessage = (text: string, scrub: (t: string) => string) => {
@@ -103,7 +98,7 @@ export const postChatCompletion = async (input: PostChatInput): Promise<ChatTurn
 
   const attempt = async (): Promise<Attempt> => {
     const controller = new AbortController();
-    const forward = () => controller.abort(reasonOf(input.signal));
+    const forward = () => controller.abort(abortReason(input.signal));
     input.signal.addEventListener("abort", forward, { once: true });
     const timer = setTimeout(
       () =>
@@ -126,7 +121,7 @@ export const postChatCompletion = async (input: PostChatInput): Promise<ChatTurn
           signal: controller.signal,
         });
       } catch (error) {
-        if (controller.signal.aborted) throw reasonOf(controller.signal);
+        if (controller.signal.aborted) throw abortReason(controller.signal);
         return { retry: { message: `could not reach ${url}: ${scrub(networkMessage(error))}` } };
       }
       const status = response.status;
@@ -154,7 +149,7 @@ export const postChatCompletion = async (input: PostChatInput): Promise<ChatTurn
         { details: { status } },
       );
     } catch (error) {
-      if (controller.signal.aborted) throw reasonOf(controller.signal);
+      if (controller.signal.aborted) throw abortReason(controller.signal);
       if (isAppError(error)) throw error;
       throw new AppError(
         CODES.MODEL_UNAVAILABLE,
@@ -194,7 +189,7 @@ export const postChatCompletion = async (input: PostChatInput): Promise<ChatTurn
     try {
       await sleep(delayMs, input.signal);
     } catch {
-      throw reasonOf(input.signal);
+      throw abortReason(input.signal);
     }
   }
 };

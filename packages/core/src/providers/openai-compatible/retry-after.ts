@@ -3,6 +3,13 @@
  * `Retry-After` in seconds or as an HTTP date), and a wait that ends at once when the step
  * is cancelled. Without such a header the driver backs off like a step's `retry`.
  */
+import { AppError, isAppError } from "../../errors/app-error";
+
+/** Why the step's signal fired: its AppError (cancelled, timed out), or a plain cancellation. */
+export const abortReason = (signal: AbortSignal): AppError =>
+  isAppError(signal.reason)
+    ? signal.reason
+    : new AppError("EXECUTION.CANCELLED", "the step was cancelled");
 
 const HTTP_DATE = /[A-Za-z]{3}.*\d{1,2}:\d{2}:\d{2}/;
 

@@ -1,0 +1,266 @@
+/**
+ * The openai_compatible agent driver. The worker is the MCP client of the step's sandboxed
+ * `switchyard mcp-serve` and drives the Chat Completions tools[] loop itself: offer the
+ * proxy's tools (filtered by `allowed_tools`, re-listed when the proxy says the list changed),
+ * run each tool call through the proxy, hand the results back, until the model answers
+ * without calling a tool or the turn limit is reached. No tool runs in the worker; a failing
+ * tool is the model's problem to solve, never the end of the step. The team's key goes only
+ * into the Authorization header: every event, error and result passes the key's scrubber.
+ */
+import { AppError, isAppError } from "../../errors/app-error";
+import { CODES, surfaceOf } from "../../errors/error-codes";
+import { Scrubber } from "../../secrets/scrubber";
+import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
+import { readChatOptions } from "./chat-options";
+import { checkBaseUrl } from "./check-base-url";
+import { scrubEvent, type AgentStepEvent } from "./agent-step-event";
+import { DEFAULT_CHAT_LIMITS, postChatCompletion, type ChatLimits } from "./post-chat-completion";
+import type { ChatTurn } from "./read-chat-response";
+import { abortReason } from "./retry-after";
+import { parseToolArguments, runToolCall } from "./run-tool-call";
+import type { ProxyTool, ToolProxy } from "./tool-proxy";
+
+export type OpenAiCompatibleLimits = ChatLimits & {
+  /** Model requests per step; `options.max_turns` may lower it. */
+  maxTurns: number;
+};
+
+export const DEFAULT_OPENAI_COMPATIBLE_LIMITS: OpenAiCompatibleLimits = {
+  ...DEFAULT_CHAT_LIMITS,
+  maxTurns: 25,
+};
+
+export type RunOpenAiCompatibleInput = {
+  /** The step: prompt, systemPrompt, options (base_url, model, ...), timeoutMs, signal. */
+  request: AgentRequest;
+  /** The step's proxy, connected (see toolProxyFromClient). */
+  tools: ToolProxy;
+  /** The team's allowed model endpoints; `options.base_url` must fall under one. */
+  allowedEndpoints: readonly string[];
+  /** The team's key for that endpoint; none for endpoints without auth. */
+  apiKey?: string;
+  onEvent?: (event: AgentStepEvent) => void;
+  limits?: Partial<OpenAiCompatibleLimits>;
+  /** Other values to keep out of events and results (the step's secrets). */
+  secrets?: readonly string[];
+  random?: () => number;
+};
+
+export type OpenAiCompatibleResult = AgentResult & {
+  status: "success" | "failure" | "cancelled";
+  /** The code of `error`, e.g. USER.MCP_PROXY.INFINITE_LOOP_GUARD. */
+  errorCode?: string;
+  /** Whether trying the step again may help (the endpoint was unavailable). */
+  retryable?: boolean;
+  /** Model requests made. */
+  turns: number;
+};
+
+type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | {
+      role: "assistant";
+      content: string | null;
+      tool_calls?: {
+        id: string;
+        type: "function";
+        function: { name: string; arguments: string };
+      }[];
+    }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+type ChatTool = {
+  type: "function";
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+};
+
+const estimate = (chars: number) => Math.ceil(chars / 4);
+
+const loopGuard = (message: string) => new AppError(CODES.INFINITE_LOOP_GUARD, message);
+
+/**
+ * Runs one agent step. Bad options (`base_url` not allowed, no `model`) throw an AppError
+ * before any request; everything after is in the result: success, failure with its code, or
+ * cancelled, with the tokens counted so far.
+ */
+export const runOpenAiCompatible = async (
+  input: RunOpenAiCompatibleInput,
+): Promise<OpenAiCompatibleResult> => {
+  const { request, tools } = input;
+  const checked = checkBaseUrl(request.options.base_url, input.allowedEndpoints);
+  if (!checked.ok) throw checked.error;
+  const options = readChatOptions(request.options);
+  const limits = { ...DEFAULT_OPENAI_COMPATIBLE_LIMITS, ...input.limits };
+  const maxTurns = Math.min(options.maxTurns ?? limits.maxTurns, limits.maxTurns);
+
+  const scrubber = new Scrubber().add(input.apiKey);
+  for (const secret of input.secrets ?? []) scrubber.add(secret);
+  const scrub = (text: string) => scrubber.scrub(text);
+  const emit = (event: AgentStepEvent) => input.onEvent?.(scrubEvent(event, scrub));
+
+  const stop = new AbortController();
+  const cancel = () => stop.abort(new AppError("EXECUTION.CANCELLED", "the step was cancelled"));
+  if (request.signal.aborted) cancel();
+  else request.signal.addEventListener("abort", cancel, { once: true });
+  const deadline =
+    request.timeoutMs === undefined
+      ? undefined
+      : setTimeout(
+          () =>
+            stop.abort(
+              new AppError(
+                "EXECUTION.TIMEOUT",
+                `the step did not finish within ${request.timeoutMs! / 1000} s`,
+              ),
+            ),
+          request.timeoutMs,
+        );
+  let listChanged = true;
+  const unsubscribe = tools.onToolsChanged(() => void (listChanged = true));
+
+  const usage = { input: 0, output: 0, estimated: false };
+  let turns = 0;
+  let lastText = "";
+  const result = (
+    status: OpenAiCompatibleResult["status"],
+    error?: AppError,
+  ): OpenAiCompatibleResult => ({
+    status,
+    output: scrub(lastText),
+    turns,
+    tokensInput: usage.input,
+    tokensOutput: usage.output,
+    tokensUsed: usage.input + usage.output,
+    ...(usage.estimated ? { tokensEstimated: true } : {}),
+    ...(error
+      ? {
+          error: `${error.code}: ${scrub(error.message)}`,
+          errorCode: error.code,
+          retryable: error.retryable,
+          ...(status === "cancelled" ? {} : { exitCode: surfaceOf(error.code).exit }),
+        }
+      : { exitCode: 0 }),
+  });
+
+  const listOffered = async (): Promise<ProxyTool[]> => {
+    let listed: ProxyTool[];
+    try {
+      listed = await tools.listTools(stop.signal);
+    } catch (error) {
+      if (stop.signal.aborted) throw abortReason(stop.signal);
+      throw new AppError(
+        CODES.MCP_PROXY_UNAVAILABLE,
+        `the step's MCP proxy did not list its tools: ${scrub((error as Error).message ?? String(error))}`,
+      );
+    }
+    return options.allowedTools
+      ? listed.filter((t) => options.allowedTools!.has(t.name.toLowerCase()))
+      : listed;
+  };
+
+  const count = (turn: ChatTurn, body: Record<string, unknown>) => {
+    const u = turn.usage ?? {
+      inputTokens: estimate(JSON.stringify(body).length),
+      outputTokens: estimate(
+        turn.text.length +
+          turn.toolCalls.reduce((n, c) => n + c.name.length + c.arguments.length, 0),
+      ),
+    };
+    if (!turn.usage) usage.estimated = true;
+    usage.input += u.inputTokens;
+    usage.output += u.outputTokens;
+    emit({
+      type: "usage",
+      inputTokens: u.inputTokens,
+      outputTokens: u.outputTokens,
+      estimated: !turn.usage,
+    });
+  };
+
+  try {
+    const messages: ChatMessage[] = [];
+    if (request.systemPrompt) messages.push({ role: "system", content: request.systemPrompt });
+    messages.push({ role: "user", content: request.prompt });
+    let offered: ProxyTool[] = [];
+    for (;;) {
+      if (listChanged) {
+        listChanged = false;
+        offered = await listOffered();
+      }
+      turns++;
+      const chatTools: ChatTool[] = offered.map((t) => ({
+        type: "function",
+        function: {
+          name: t.name,
+          description: t.description ?? "",
+          parameters: t.inputSchema ?? { type: "object", properties: {} },
+        },
+      }));
+      const body: Record<string, unknown> = {
+        model: options.model,
+        messages,
+        ...(chatTools.length ? { tools: chatTools } : {}),
+        ...options.sampling,
+        stream: true,
+        stream_options: { include_usage: true },
+      };
+      const turn = await postChatCompletion({
+        baseUrl: checked.url,
+        ...(input.apiKey ? { apiKey: input.apiKey } : {}),
+        body,
+        signal: stop.signal,
+        limits,
+        scrub,
+        onText: (text) => emit({ type: "text", text }),
+        onRetry: (notice) => emit({ type: "retry", ...notice }),
+        ...(input.random ? { random: input.random } : {}),
+      });
+      count(turn, body);
+      lastText = turn.text;
+      if (turn.toolCalls.length === 0) {
+        if (turn.finishReason === "tool_calls")
+          throw loopGuard("the model ended its turn for tool calls but sent none");
+        emit({ type: "final", text: turn.text });
+        return result("success");
+      }
+      if (turns >= maxTurns)
+        throw loopGuard(`the model still called tools after ${maxTurns} turns (the step's limit)`);
+      const calls = turn.toolCalls.map((c, i) => ({ ...c, id: c.id || `call_${turns}_${i}` }));
+      messages.push({
+        role: "assistant",
+        content: turn.text || null,
+        tool_calls: calls.map((c) => ({
+          id: c.id,
+          type: "function",
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      });
+      const context = {
+        tools,
+        offered: new Set(offered.map((t) => t.name)),
+        ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
+        signal: stop.signal,
+      };
+      for (const call of calls) {
+        const args = parseToolArguments(call.arguments);
+        emit({ type: "tool_use", id: call.id, name: call.name, arguments: args.value });
+        const outcome = await runToolCall(context, call.name, args);
+        const text = scrub(outcome.isError ? `Error: ${outcome.text}` : outcome.text);
+        emit({ type: "tool_result", id: call.id, isError: outcome.isError, text });
+        messages.push({ role: "tool", tool_call_id: call.id, content: text });
+        // The proxy's list_changed may arrive after the result: look again anyway.
+        if (call.name === "tool_search") listChanged = true;
+      }
+    }
+  } catch (error) {
+    const appError = isAppError(error)
+      ? error
+      : new AppError("EXECUTION.STEP_ERROR", (error as Error)?.message ?? String(error));
+    const cancelled = appError.code === "EXECUTION.CANCELLED" || request.signal.aborted;
+    return result(cancelled ? "cancelled" : "failure", appError);
+  } finally {
+    unsubscribe();
+    clearTimeout(deadline);
+    request.signal.removeEventListener("abort", cancel);
+  }
+};
