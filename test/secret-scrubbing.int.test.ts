@@ -14,6 +14,8 @@ import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/
 import { waitFor } from "./helpers/worker-process";
 
 const SECRET = "tok-Int3gr4tion-s3cr3t-9f8e";
+/** The lane a new secret is open to. */
+const LANE = "operator";
 let stack: RunStack;
 let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
 const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
@@ -73,6 +75,7 @@ it("refuses to store a secret too short to redact, saying the minimum", async ()
 it("keeps a secret that a step prints base64- or hex-encoded out of every stored row", async () => {
   const version = await saveWorkflowVersion(stack.db, {
     teamId: stack.teamId,
+    lane: LANE,
     name: "prints-encoded",
     files: {
       "workflow.yaml": `name: prints-encoded
@@ -143,6 +146,7 @@ it("scrubs errors that carry the secret from the failed attempt in Redis, the lo
   for (const sql of statements) await stack.db.$executeRawUnsafe(sql);
   const version = await saveWorkflowVersion(stack.db, {
     teamId: stack.teamId,
+    lane: LANE,
     name: "error-carries-secret",
     files: {
       "workflow.yaml": `name: error-carries-secret
@@ -160,7 +164,7 @@ states:
 `,
     },
   });
-  const row = await createRun(stack.db, { teamId: stack.teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api", startedById: stack.adminId });
+  const row = await createRun(stack.db, { teamId: stack.teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: LANE, trigger: "api", startedById: stack.adminId });
   await stack.queue.add("run", { runId: row.id, teamId: stack.teamId }, { jobId: row.id, attempts: 2, backoff: { type: "fixed", delay: 200 } });
   const jobKey = `${stack.prefix}:${RUN_QUEUE}:${row.id}`;
 
