@@ -1,5 +1,9 @@
 export { startModelGateway } from "./model-gateway";
 export type { ModelGateway } from "./model-gateway";
+export { createLoopbackForwarder } from "./loopback-forwarder.mjs";
+export type { LoopbackForwarder } from "./loopback-forwarder.mjs";
+export { LOOPBACK_FORWARDER_SCRIPT, loopbackCommand } from "./loopback-command";
+export type { LoopbackCommandOptions } from "./loopback-command";
 export { stepBaseUrl } from "./vendor-routes";
 export { costOf, DEFAULT_PRICES, priceOf } from "./price-table";
 export { UsageReader } from "./usage-reader";

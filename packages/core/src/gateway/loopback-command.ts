@@ -1,0 +1,32 @@
+/**
+ * How a no-network step reaches the gateway: the forwarder script's host path (bind it
+ * read-only into the sandbox, next to the gateway's socket) and the argv that starts the
+ * step's command behind it, so the forwarder listens before the command runs.
+ */
+import { fileURLToPath } from "node:url";
+
+/** Host path of loopback-forwarder.mjs. */
+export const LOOPBACK_FORWARDER_SCRIPT = fileURLToPath(
+  new URL("./loopback-forwarder.mjs", import.meta.url),
+);
+
+export type LoopbackCommandOptions = {
+  /** The script's path inside the sandbox (where it was bound). */
+  script: string;
+  /** The gateway socket's path inside the sandbox. */
+  socketPath: string;
+  /** Port on 127.0.0.1 inside the step's network namespace; the CLI's base URL uses it. */
+  listenPort: number;
+  command: readonly string[];
+  /** The node binary inside the sandbox (default: `node` on its PATH). */
+  node?: string;
+};
+
+export const loopbackCommand = (options: LoopbackCommandOptions): string[] => [
+  options.node ?? "node",
+  options.script,
+  String(options.listenPort),
+  options.socketPath,
+  "--",
+  ...options.command,
+];
