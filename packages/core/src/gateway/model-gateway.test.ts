@@ -440,7 +440,7 @@ describe("listeners and registration", () => {
     expect(reg.events[0]).toMatchObject({ model: "claude-haiku-4-5", complete: true });
   });
 
-  it("refuses a bad registration naming the field, never showing the key", async () => {
+  it("refuses a bad registration naming the field, never showing the key, and any once closed", async () => {
     const h = await harness();
     const bad: Array<[string, Parameters<typeof h.gateway.register>[0]["upstream"]]> = [
       ["upstream.baseUrl", { baseUrl: "file:///etc/passwd", apiKey: REAL_KEY }],
@@ -469,5 +469,13 @@ describe("listeners and registration", () => {
       expect(caught.location).toEqual({ path: field });
       expect(caught.message).not.toContain(REAL_KEY);
     }
+    await h.close();
+    expect(() =>
+      h.gateway.register({
+        vendor: "openai",
+        upstream: { baseUrl: "https://api.openai.com/v1", apiKey: REAL_KEY },
+        meter: () => undefined,
+      }),
+    ).toThrow(expect.objectContaining({ code: "SYSTEM.MODEL_GATEWAY.CLOSED" }) as Error);
   });
 });

@@ -265,6 +265,8 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
     );
   }
 
+  let closed = false;
+
   /** Refuses the token, ends the registration's requests, and waits for their meter calls. */
   const revoke = async (entry: Entry) => {
     tokens.revoke(entry.token);
@@ -280,6 +282,7 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
     port,
     socketPath,
     register(registerOptions) {
+      if (closed) throw new AppError("SYSTEM.MODEL_GATEWAY.CLOSED", "the model gateway is closed");
       const parsed = parseRegistration(registerOptions);
       keys.add(parsed.upstream.apiKey);
       const entry: Entry = { ...parsed, token: "", revoked: false, inFlight: new Set() };
@@ -292,6 +295,7 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
       };
     },
     async close() {
+      closed = true;
       await Promise.all([...entries].map(revoke));
       await Promise.all(
         servers.map(
