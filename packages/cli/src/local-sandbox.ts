@@ -14,21 +14,19 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
 import {
+  DEFAULT_STEP_UID_BASE,
   DEFAULT_TOOLS,
   detectSandbox,
+  lendTree,
   makeStepFolders,
+  pickStepUid,
   reapOwner,
   removeFolder,
   SANDBOX_LEVELS,
+  type LentTree,
   type SandboxHost,
   type SandboxLevel,
 } from "@switchyard/core/sandbox";
-import {
-  DEFAULT_STEP_UID_BASE,
-  lendTree,
-  pickStepUid,
-  type LentTree,
-} from "@switchyard/core/tools";
 import type { Io } from "./validate-command";
 
 export type SandboxMode = "auto" | SandboxLevel;

@@ -8,7 +8,7 @@ import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { lendTree } from "../tools/lend-tree";
+import { lendTree } from "./lend-tree";
 import { removeFolder } from "./fd-tree";
 
 const asRoot = process.getuid?.() === 0;

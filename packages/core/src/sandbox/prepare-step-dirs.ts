@@ -11,19 +11,17 @@ import type { SandboxHost, SandboxSpec } from "./sandbox-types";
 
 const unavailable = (message: string) => new AppError("SYSTEM.SANDBOX_UNAVAILABLE", message);
 
-const assertTraversable = async (target: string, uid: number, gid: number) => {
-  let dir = path.dirname(path.resolve(target));
-  for (;;) {
-    const s = await stat(dir);
+/** Fails unless `uid` can enter every folder above `dir` (bwrap resolves bind sources as it). */
+export const assertTraversable = async (dir: string, uid: number, gid: number = uid) => {
+  for (let d = path.dirname(path.resolve(dir)); ; d = path.dirname(d)) {
+    const s = await stat(d);
     const bit = s.uid === uid ? 0o100 : s.gid === gid ? 0o010 : 0o001;
     if ((s.mode & bit) === 0) {
       throw unavailable(
-        `${dir} is not traversable by the step uid ${uid}; give it mode 0711 (or 0755) so ${target} can be bound`,
+        `${d} (mode ${(s.mode & 0o777).toString(8)}) cannot be entered by the step uid ${uid}, so ${dir} cannot be bound into the sandbox: give ${d} mode 0711 (chmod o+x ${d}) or use a folder outside it`,
       );
     }
-    const parent = path.dirname(dir);
-    if (parent === dir) return;
-    dir = parent;
+    if (d === path.dirname(d)) return;
   }
 };
 

@@ -53,6 +53,9 @@ const uidsOf = (pid: number): number[] => {
   }
 };
 
+/** Every uid some live process runs as (real, effective, saved or filesystem uid). */
+export const liveUids = (): Set<number> => new Set(listPids().flatMap(uidsOf));
+
 /** Live processes running as `uid` (real, effective, saved or filesystem uid). */
 export const pidsOfUid = (uid: number): number[] =>
   listPids().filter((pid) => uidsOf(pid).includes(uid));

@@ -7,9 +7,6 @@ export { sandboxShellRunner } from "./shell-runner";
 export type { ShellRequest, ShellResult, ShellRunner } from "./shell-runner";
 export { createSandboxedShell } from "./sandboxed-shell";
 export type { SandboxedShell, SandboxedShellOptions } from "./sandboxed-shell";
-export { assertTraversable, lendTree } from "./lend-tree";
-export type { LentTree } from "./lend-tree";
-export { DEFAULT_STEP_UID_BASE, pickStepUid, STEP_UID_RANGE } from "./pick-step-uid";
 export {
   connectorToolName,
   MAX_TOOL_NAME_LENGTH,

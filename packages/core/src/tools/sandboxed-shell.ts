@@ -13,14 +13,16 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { AppError } from "../errors";
 import {
+  DEFAULT_STEP_UID_BASE,
   DEFAULT_TOOLS,
   detectSandbox,
+  lendTree,
   makeStepFolders,
+  pickStepUid,
   runSandboxed,
+  type LentTree,
   type SandboxHost,
 } from "../sandbox";
-import { lendTree, type LentTree } from "./lend-tree";
-import { DEFAULT_STEP_UID_BASE, pickStepUid } from "./pick-step-uid";
 import { toShellResult, type ShellRequest, type ShellResult, type ShellRunner } from "./shell-runner";
 
 export type SandboxedShellOptions = {

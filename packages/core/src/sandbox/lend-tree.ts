@@ -17,10 +17,10 @@
  * bind it; that is checked first, with a readable error.
  */
 import type { Stats } from "node:fs";
-import { chmod, chown, lchown, lstat, stat, type FileHandle } from "node:fs/promises";
-import path from "node:path";
+import { chmod, chown, lchown, lstat, type FileHandle } from "node:fs/promises";
 import { AppError } from "../errors";
-import { fdPath, openNoFollow, walkTree, type TreeEntry } from "../sandbox/fd-tree";
+import { fdPath, openNoFollow, walkTree, type TreeEntry } from "./fd-tree";
+import { assertTraversable } from "./prepare-step-dirs";
 
 export type LentTree = {
   /** The uid the tree is lent to. */
@@ -34,21 +34,6 @@ type Saved = { uid: number; gid: number; type: number };
 const SPECIAL_BITS = 0o6000;
 const TYPE_BITS = 0o170000;
 const keyOf = (s: Stats) => `${s.dev}:${s.ino}`;
-
-/** Fails unless `uid` can enter every folder above `dir` (bwrap resolves bind sources as it). */
-export const assertTraversable = async (dir: string, uid: number, gid: number = uid) => {
-  for (let d = path.dirname(dir); ; d = path.dirname(d)) {
-    const s = await stat(d);
-    const bit = s.uid === uid ? 0o100 : s.gid === gid ? 0o010 : 0o001;
-    if ((s.mode & bit) === 0) {
-      throw new AppError(
-        "SYSTEM.SANDBOX_UNAVAILABLE",
-        `${d} (mode ${(s.mode & 0o777).toString(8)}) cannot be entered by the step uid ${uid}, so ${dir} cannot be bound into the sandbox: give ${d} mode 0711 (chmod o+x ${d}) or use a folder outside it`,
-      );
-    }
-    if (d === path.dirname(d)) return;
-  }
-};
 
 /** Every entry below `root` (not `root` itself), depth first, by descriptor. */
 const walk = async (root: string, visit: (entry: TreeEntry) => Promise<void>) => {

@@ -4,25 +4,11 @@
  * one machine at once, so none of them may sweep a uid wholesale: a uid nothing runs as has
  * nothing to sweep, and a busy one may belong to a concurrent run.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { createUidPool } from "../sandbox";
+import { liveUids } from "./proc-scan";
+import { createUidPool } from "./uid-pool";
 
 export const DEFAULT_STEP_UID_BASE = 61_000;
 export const STEP_UID_RANGE = 64;
-
-const busyUids = (): Set<number> => {
-  const busy = new Set<number>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const m = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, "utf8"));
-      if (m) busy.add(Number(m[1]));
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return busy;
-};
 
 /** A uid of [base, base + count) with no process; the base itself when all are busy. */
 export const pickStepUid = (
@@ -30,6 +16,6 @@ export const pickStepUid = (
   count: number = STEP_UID_RANGE,
 ): number => {
   const pool = createUidPool(base, count);
-  const busy = busyUids();
+  const busy = liveUids();
   return pool.uids.find((uid) => !busy.has(uid)) ?? base;
 };
