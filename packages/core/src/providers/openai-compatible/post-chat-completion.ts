@@ -9,6 +9,7 @@
 import { AppError, isAppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
 import { retryDelay } from "../../workflow/retry-delay";
+import type { RetryNotice } from "../agent-events";
 import {
   errorMessageOf,
   readChatResponse,
@@ -38,7 +39,6 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxResponseBytes: 8 * 1024 * 1024,
 };
 
-export type RetryNotice = { attempt: number; delayMs: number; status?: number; message: string };
 
 export type PostChatInput = {
   /** The normalised base URL (see checkBaseUrl); `/chat/completions` is appended. */

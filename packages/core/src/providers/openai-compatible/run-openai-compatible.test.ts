@@ -20,7 +20,7 @@ import {
 } from "@switchyard/scripted-model";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { isAppError } from "../../errors/app-error";
-import type { AgentStepEvent } from "./agent-step-event";
+import type { AgentStepEvent } from "../agent-events";
 import { runOpenAiCompatible, type OpenAiCompatibleLimits } from "./run-openai-compatible";
 import { toolProxyFromClient } from "./tool-proxy";
 

@@ -13,7 +13,7 @@ import { Scrubber } from "../../secrets/scrubber";
 import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
 import { readChatOptions } from "./chat-options";
 import { checkBaseUrl } from "./check-base-url";
-import { scrubEvent, type AgentStepEvent } from "./agent-step-event";
+import { scrubEvent, type AgentStepEvent } from "../agent-events";
 import { DEFAULT_CHAT_LIMITS, postChatCompletion, type ChatLimits } from "./post-chat-completion";
 import type { ChatTurn } from "./read-chat-response";
 import { abortReason } from "./retry-after";
