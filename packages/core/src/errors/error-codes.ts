@@ -36,6 +36,14 @@ export const CODES = {
   MODEL_BAD_RESPONSE: "EXECUTION.PROVIDER.BAD_RESPONSE",
   /** The step's MCP proxy stopped answering `tools/list`. */
   MCP_PROXY_UNAVAILABLE: "EXECUTION.MCP_PROXY.UNAVAILABLE",
+  /** An agent CLI ended without reporting a result (it crashed, was killed, or refused to start). */
+  AGENT_NO_RESULT: "EXECUTION.AGENT_NO_RESULT",
+  /** An agent CLI reported a failed result or exited non-zero. */
+  AGENT_FAILED: "EXECUTION.AGENT_FAILED",
+  /** An agent CLI refused tool calls for lack of permission (the step goes on; the model was told). */
+  AGENT_PERMISSION_DENIED: "EXECUTION.AGENT_PERMISSION_DENIED",
+  /** `dangerously_skip_permissions` for a CLI that would run as root, which the CLI itself refuses. */
+  SKIP_PERMISSIONS_AS_ROOT: "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT",
 } as const;
 export type Code = (typeof CODES)[keyof typeof CODES];
 
