@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
-import { createApiToken, createRun, saveWorkflowVersion, type Db } from "@switchyard/db";
+import { createApiToken, createRun, resolveVariables, saveWorkflowVersion, type Db } from "@switchyard/db";
 import type { TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { restCaller, type RestCall } from "./helpers/rest-caller";
@@ -136,5 +136,97 @@ describe("call_workflow and lanes", () => {
     expect(error.code).toBe("FORBIDDEN");
     expect(error.message).toContain('may not cancel runs in lane "operator"');
     await runEnded(() => caller(adminId).runs.get({ id }), "the operator run");
+  });
+});
+
+describe("secrets and lanes", () => {
+  const needsKey = (name: string, lane = "default", key = "OPS_KEY") =>
+    `name: ${name}\nlane: ${lane}\nenv:\n  - ${key}\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'test -n "$${key}" && echo "has the key: $${key}"'\n`;
+
+  beforeAll(async () => {
+    await caller(adminId).variables.set({ name: "OPS_KEY", value: "ops-key-value-1234", secret: true });
+    await caller(adminId).variables.set({ name: "REGION", value: "eu-west", secret: false });
+  });
+
+  it("opens a new secret to operator only, and lists each secret's lanes (tRPC and REST)", async () => {
+    expect(await caller(memberId).variables.list()).toEqual([
+      expect.objectContaining({ name: "OPS_KEY", secret: true, value: null, lanes: ["operator"] }),
+      expect.objectContaining({ name: "REGION", secret: false, value: "eu-west", lanes: [] }),
+    ]);
+    const listed = await rest("GET", "/variables", { token: memberToken });
+    expect(listed.body.variables).toContainEqual(expect.objectContaining({ name: "OPS_KEY", lanes: ["operator"] }));
+    expect(JSON.stringify(listed.body)).not.toContain("ops-key-value-1234");
+  });
+
+  it("refuses a member's save of a workflow naming a secret its lane cannot open, in env or in a template", async () => {
+    const declared = await refusal(caller(memberId).workflows.save(bundle(needsKey("reads-ops-key"))));
+    expect(declared.code).toBe("USER.LANE.SECRET_DENIED");
+    expect(declared.message).toBe('secret "OPS_KEY" is not open to lane "default" (it is open to "operator")');
+    expect(declared.location).toEqual({ file: "workflow.yaml", path: "env" });
+    const templated = `name: templated\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'echo {{.env.OPS_KEY}}'\n`;
+    expect((await refusal(caller(memberId).workflows.save(bundle(templated)))).code).toBe("USER.LANE.SECRET_DENIED");
+    expect(await rest("POST", "/workflows", { token: memberToken, body: bundle(needsKey("reads-ops-key")) })).toMatchObject({
+      status: 403,
+      body: { error: { code: "USER.LANE.SECRET_DENIED" } },
+    });
+    expect(await db.workflow.count({ where: { teamId, name: { in: ["reads-ops-key", "templated"] } } })).toBe(0);
+  });
+
+  it("refuses a start naming it, even by an admin, until an admin opens the secret to the lane", async () => {
+    // as a workflow saved before secrets had lanes would be
+    const old = await saveWorkflowVersion(db, { teamId, name: "old-reader", lane: "default", files: { "workflow.yaml": needsKey("old-reader") } });
+    expect((await refusal(caller(adminId).runs.start({ workflowId: old.workflowId }))).code).toBe("USER.LANE.SECRET_DENIED");
+    expect((await refusal(caller(memberId).runs.start({ workflowId: old.workflowId }))).code).toBe("USER.LANE.SECRET_DENIED");
+
+    expect((await refusal(caller(memberId).variables.setLanes({ name: "OPS_KEY", lanes: ["default", "operator"] }))).code).toBe("FORBIDDEN");
+    expect((await refusal(caller(adminId).variables.setLanes({ name: "OPS_KEY", lanes: ["nowhere"] }))).code).toBe("USER.INPUT_VALIDATION_FAILED");
+    expect(await caller(adminId).variables.setLanes({ name: "OPS_KEY", lanes: ["operator", "default"] })).toEqual({ name: "OPS_KEY", lanes: ["default", "operator"] });
+
+    const { id } = await caller(memberId).runs.start({ workflowId: old.workflowId });
+    const run = await runEnded(() => caller(memberId).runs.get({ id }), "the member's run with the secret");
+    expect(run.status).toBe("succeeded");
+    expect(run.steps[0]!.stdout).toBe("has the key: [REDACTED]\n");
+
+    // re-entering the value keeps the lanes chosen; closing it again refuses the next start
+    await caller(adminId).variables.set({ name: "OPS_KEY", value: "ops-key-value-5678", secret: true });
+    expect((await caller(adminId).variables.list()).find((v) => v.name === "OPS_KEY")?.lanes).toEqual(["default", "operator"]);
+    await caller(adminId).variables.setLanes({ name: "OPS_KEY", lanes: ["operator"] });
+    expect((await refusal(caller(memberId).runs.start({ workflowId: old.workflowId }))).code).toBe("USER.LANE.SECRET_DENIED");
+  });
+
+  it("lets an admin choose lanes through the REST API, and no one else", async () => {
+    const adminToken = (await createApiToken(db, { teamId, userId: adminId, name: "admin-ci" })).token;
+    const restWithKey = restCaller({ db, queue, redis, prefix, keyring });
+    expect(await restWithKey("PUT", "/variables/CI_KEY", { token: adminToken, body: { value: "ci-key-value-1234", secret: true, lanes: ["default"] } })).toMatchObject({
+      status: 200,
+      body: { name: "CI_KEY", secret: true, lanes: ["default"] },
+    });
+    expect(await restWithKey("PUT", "/variables/CI_KEY/lanes", { token: adminToken, body: { lanes: ["operator"] } })).toMatchObject({ status: 200, body: { lanes: ["operator"] } });
+    expect(await restWithKey("PUT", "/variables/CI_KEY/lanes", { token: memberToken, body: { lanes: ["default"] } })).toMatchObject({ status: 403 });
+    expect(await restWithKey("PUT", "/variables/REGION/lanes", { token: adminToken, body: { lanes: ["default"] } })).toMatchObject({
+      status: 400,
+      body: { error: { code: "USER.INPUT_VALIDATION_FAILED" } },
+    });
+    expect(await restWithKey("PUT", "/variables/PLAIN", { token: adminToken, body: { value: "x", secret: false, lanes: ["default"] } })).toMatchObject({ status: 400 });
+    expect((await restWithKey("DELETE", "/variables/CI_KEY", { token: adminToken })).status).toBe(200);
+  });
+
+  it("refuses a sub-workflow's secret its caller's lane cannot open", async () => {
+    await saveWorkflowVersion(db, { teamId, name: "child-reader", lane: "default", files: { "workflow.yaml": needsKey("child-reader") } });
+    const parent = await saveWorkflowVersion(db, { teamId, name: "parent-of-reader", lane: "default", files: { "workflow.yaml": calling("parent-of-reader", "child-reader") } });
+    const error = await refusal(caller(adminId).runs.start({ workflowId: parent.workflowId }));
+    expect(error.code).toBe("USER.LANE.SECRET_DENIED");
+    expect(error.location).toEqual({ file: "child-reader/workflow.yaml", path: "env" });
+  });
+
+  it("has the worker refuse to open a secret for a run of another lane", async () => {
+    await expect(resolveVariables(db, keyring, teamId, ["OPS_KEY", "REGION"], "default")).rejects.toMatchObject({ code: "USER.LANE.SECRET_DENIED" });
+    expect((await resolveVariables(db, keyring, teamId, ["OPS_KEY"], "operator")).values).toEqual({ OPS_KEY: "ops-key-value-5678" });
+
+    const smuggled = await saveWorkflowVersion(db, { teamId, name: "smuggled-reader", lane: "default", files: { "workflow.yaml": needsKey("smuggled-reader") } });
+    const run = await enqueueDirectly(smuggled.workflowId, undefined);
+    const ended = await runEnded(() => caller(adminId).runs.get({ id: run.id }), "the smuggled run");
+    expect(ended).toMatchObject({ status: "failed", errorCode: "USER.LANE.SECRET_DENIED" });
+    expect(ended.steps).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@
  */
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
+import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import type { Db } from "@switchyard/db";
 import { handleRest } from "~/server/rest/rest-api";
@@ -14,13 +15,19 @@ export type RestBody = {
 export type RestCall = (method: string, path: string, options?: { token?: string; body?: unknown }) => Promise<{ status: number; body: RestBody }>;
 
 export const restCaller =
-  (services: { db: Db; queue: Queue<RunJob>; redis: Redis; prefix: string }, defaultToken: () => string | undefined = () => undefined): RestCall =>
+  (services: { db: Db; queue: Queue<RunJob>; redis: Redis; prefix: string; keyring?: Keyring }, defaultToken: () => string | undefined = () => undefined): RestCall =>
   async (method, path, options = {}) => {
     const headers: Record<string, string> = { "content-type": "application/json" };
     const bearer = options.token ?? defaultToken();
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     const res = await handleRest(
-      { db: services.db, queue: () => services.queue, prefix: services.prefix, publish: (c, m) => services.redis.publish(c, m) },
+      {
+        db: services.db,
+        queue: () => services.queue,
+        prefix: services.prefix,
+        publish: (c, m) => services.redis.publish(c, m),
+        keyring: services.keyring ? () => services.keyring! : undefined,
+      },
       new Request(`http://localhost/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }),
       path,
     );

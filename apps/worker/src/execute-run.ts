@@ -114,7 +114,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       files: bundleReader(bundle.files, bundle.version.entryPath),
       store: checkpointStore(scope, deps.workerId, scrubber),
       resolver: teamWorkflowResolver(scope),
-      variables: teamVariablesPort(scope, deps.keyring, scrubber),
+      variables: teamVariablesPort(scope, deps.keyring, scrubber, run.lane),
       events: (event) => {
         if (event.type === "state.started") nextAttempt.set(event.state, 1);
         if (event.type === "step.retry") nextAttempt.set(event.state, event.attempt + 1);

@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel } from "@switchyard/core/runs";
-import { createDb } from "@switchyard/db";
+import { createDb, resealLegacySecrets } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
 import { executeRun } from "./execute-run";
 import { liveTwin, startHeartbeat } from "./heartbeat";
@@ -44,6 +44,15 @@ try {
 } catch (e) {
   const where = new URL(env.DATABASE_URL);
   fatal(`DATABASE_URL: cannot connect to ${where.hostname}:${where.port || 5432}${where.pathname} (${(e as Error).message.split("\n")[0]})`);
+}
+// Secrets sealed before envelopes bound the variable's name open only once re-sealed; the
+// master key lives only here and in the web app, so the worker does it before taking runs.
+try {
+  const { resealed, skipped } = await resealLegacySecrets(db, keyring);
+  if (resealed > 0) log.info("re-sealed secrets to bind their variable names", { resealed });
+  if (skipped.length > 0) log.warn("left secrets that could not be re-sealed; they will not open until set again", { credentialIds: skipped });
+} catch (e) {
+  fatal(`could not re-seal stored secrets: ${(e as Error).message}`);
 }
 
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: true });

@@ -79,10 +79,13 @@ export const teamWorkflowResolver = ({ db, teamId, runId }: Scope): WorkflowReso
   };
 };
 
-/** The team's variables by name, secrets opened here and added to the run's scrubber. */
-export const teamVariablesPort = ({ db, teamId }: Scope, keyring: Keyring, scrubber: Scrubber): VariablesPort => ({
+/**
+ * The team's variables by name, secrets opened here and added to the run's scrubber. A
+ * secret not open to the run's lane is refused here too, whatever the web checked.
+ */
+export const teamVariablesPort = ({ db, teamId }: Scope, keyring: Keyring, scrubber: Scrubber, runLane: string): VariablesPort => ({
   resolve: async (names) => {
-    const resolved = await resolveVariables(db, keyring, teamId, names);
+    const resolved = await resolveVariables(db, keyring, teamId, names, runLane);
     for (const secret of resolved.secrets) scrubber.add(secret);
     return resolved;
   },

@@ -5,7 +5,7 @@ import { keyringOf, openSecret, parseMasterKey, sealSecret } from "./credential-
 
 const k1 = parseMasterKey("k1", randomBytes(32).toString("base64"));
 const k2 = parseMasterKey("k2", randomBytes(32).toString("base64"));
-const owner = { teamId: "team_a", credentialId: "cred_1" };
+const owner = { teamId: "team_a", credentialId: "cred_1", name: "API_TOKEN" };
 
 describe("credential envelopes", () => {
   it("round-trips a secret and never holds it in clear", () => {
@@ -29,6 +29,7 @@ describe("credential envelopes", () => {
     const env = sealSecret(ring, owner, "secret");
     expect(() => openSecret(ring, { ...owner, teamId: "team_b" }, env)).toThrow(AppError);
     expect(() => openSecret(ring, { ...owner, credentialId: "cred_2" }, env)).toThrow(/could not be opened/);
+    expect(() => openSecret(ring, { ...owner, name: "OTHER_TOKEN" }, env)).toThrow(/could not be opened/);
     const tampered = { ...env, ciphertext: Buffer.from(env.ciphertext) };
     tampered.ciphertext[0]! ^= 1;
     expect(() => openSecret(ring, owner, tampered)).toThrow(/could not be opened/);
@@ -40,6 +41,16 @@ describe("credential envelopes", () => {
     expect(openSecret(rotated, owner, old)).toBe("before");
     expect(sealSecret(rotated, owner, "after").keyId).toBe("k2");
     expect(() => openSecret(keyringOf(k2), owner, old)).toThrow(/no master key "k1"/);
+  });
+
+  it("opens an envelope sealed before names were bound only when asked for that format", () => {
+    const ring = keyringOf(k1);
+    const old = sealSecret(ring, owner, "legacy", 1);
+    expect(() => openSecret(ring, owner, old)).toThrow(/could not be opened/);
+    expect(openSecret(ring, owner, old, 1)).toBe("legacy");
+    // the old format never bound the name: any name opens it, which is why it is re-sealed
+    expect(openSecret(ring, { ...owner, name: "ELSEWHERE" }, old, 1)).toBe("legacy");
+    expect(() => openSecret(ring, owner, sealSecret(ring, owner, "new"), 1)).toThrow(/could not be opened/);
   });
 
   it("refuses a master key of the wrong size", () => {

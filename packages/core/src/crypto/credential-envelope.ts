@@ -1,8 +1,10 @@
 /**
  * Credentials at rest: AES-256-GCM envelopes. Each secret gets a random data key; the data
  * key is wrapped by the master key named by `keyId` (so keys can rotate), and both layers
- * bind the team and credential ids as additional data, so a ciphertext copied to another
- * row or team does not open.
+ * bind the team and credential ids and the name the secret is held under (a variable's
+ * name) as additional data, so a ciphertext copied to another row, team or variable does
+ * not open. Format 1 envelopes, sealed before names were bound, open only when asked for
+ * by format, to be re-sealed.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { AppError } from "../errors/app-error";
@@ -12,12 +14,20 @@ export type MasterKey = { id: string; key: Buffer };
 export type Keyring = { current: MasterKey; byId: (id: string) => Buffer | undefined };
 
 export type Envelope = { keyId: string; wrappedKey: Buffer; ciphertext: Buffer; iv: Buffer; authTag: Buffer };
-export type EnvelopeOwner = { teamId: string; credentialId: string };
+/** `name`: what holds the secret, e.g. a variable's name. */
+export type EnvelopeOwner = { teamId: string; credentialId: string; name: string };
+/** 2 binds the owner's name; 1 (old rows only) binds the team and credential ids alone. */
+export type SealFormat = 1 | 2;
 
 const IV = 12;
 const TAG = 16;
 
-const aad = (owner: EnvelopeOwner, layer: "key" | "value") => Buffer.from(`switchyard:${layer}:${owner.teamId}:${owner.credentialId}`);
+const aad = (owner: EnvelopeOwner, layer: "key" | "value", format: SealFormat) =>
+  Buffer.from(
+    format === 1
+      ? `switchyard:${layer}:${owner.teamId}:${owner.credentialId}`
+      : `switchyard:${layer}:2:${JSON.stringify([owner.teamId, owner.credentialId, owner.name])}`,
+  );
 
 const seal = (key: Buffer, plaintext: Buffer, data: Buffer) => {
   const iv = randomBytes(IV);
@@ -45,11 +55,11 @@ export const keyringOf = (current: MasterKey, older: MasterKey[] = []): Keyring 
   return { current, byId: (id) => all.get(id) };
 };
 
-export const sealSecret = (keyring: Keyring, owner: EnvelopeOwner, plaintext: string): Envelope => {
+export const sealSecret = (keyring: Keyring, owner: EnvelopeOwner, plaintext: string, format: SealFormat = 2): Envelope => {
   const dataKey = randomBytes(32);
   try {
-    const wrapped = seal(keyring.current.key, dataKey, aad(owner, "key"));
-    const value = seal(dataKey, Buffer.from(plaintext, "utf8"), aad(owner, "value"));
+    const wrapped = seal(keyring.current.key, dataKey, aad(owner, "key", format));
+    const value = seal(dataKey, Buffer.from(plaintext, "utf8"), aad(owner, "value", format));
     return {
       keyId: keyring.current.id,
       wrappedKey: Buffer.concat([wrapped.iv, wrapped.authTag, wrapped.ciphertext]),
@@ -62,14 +72,14 @@ export const sealSecret = (keyring: Keyring, owner: EnvelopeOwner, plaintext: st
   }
 };
 
-export const openSecret = (keyring: Keyring, owner: EnvelopeOwner, envelope: Envelope): string => {
+export const openSecret = (keyring: Keyring, owner: EnvelopeOwner, envelope: Envelope, format: SealFormat = 2): string => {
   const master = keyring.byId(envelope.keyId);
   if (!master) throw new AppError("SYSTEM.CREDENTIAL_KEY_MISSING", `no master key "${envelope.keyId}" is configured to open this credential`);
   let dataKey: Buffer | undefined;
   try {
     const w = envelope.wrappedKey;
-    dataKey = open(master, { iv: w.subarray(0, IV), authTag: w.subarray(IV, IV + TAG), ciphertext: w.subarray(IV + TAG) }, aad(owner, "key"));
-    return open(dataKey, envelope, aad(owner, "value")).toString("utf8");
+    dataKey = open(master, { iv: w.subarray(0, IV), authTag: w.subarray(IV, IV + TAG), ciphertext: w.subarray(IV + TAG) }, aad(owner, "key", format));
+    return open(dataKey, envelope, aad(owner, "value", format)).toString("utf8");
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
     throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", "a stored credential could not be opened (wrong key, or it was altered)", { cause });

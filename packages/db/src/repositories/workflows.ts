@@ -13,6 +13,7 @@ import {
 import { parseWorkflow } from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import { loadBundle } from "./bundle-store";
+import { secretRules } from "./variables";
 
 export const listWorkflows = (db: Db, teamId: string) =>
   db.workflow.findMany({
@@ -62,5 +63,5 @@ export type RunReachInput = {
 /** The lane policy on everything a run of `root` reaches: the first refusal, or undefined. */
 export const runReachRefusal = async (db: Db, teamId: string, input: RunReachInput) => {
   const reach = await collectRunReach(input.root, calleeSource(db, teamId, input.pinned));
-  return checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets: new Map() });
+  return checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets: await secretRules(db, teamId) });
 };

@@ -1,16 +1,26 @@
 /**
  * The REST API under /api/v1: the same operations as the dashboard's procedures, for
- * scripts and CI, authenticated by an API token that acts as one member of one team.
+ * scripts and CI, authenticated by an API token that acts as one member of one team:
+ * workflows, runs and team variables (a secret's lanes).
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
 import type { Queue } from "bullmq";
 import { z } from "zod";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
+import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import { authenticateApiToken, getRun, listWorkflows, type Db } from "@switchyard/db";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import { cancelRun } from "../runs/cancel-run";
+import {
+  deleteTeamVariable,
+  listTeamVariables,
+  secretLanesInput,
+  setTeamSecretLanes,
+  setTeamVariable,
+  variableValueInput,
+} from "../variables/variable-operations";
 import { startRun } from "../runs/start-run";
 import { saveWorkflow } from "../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../workflows/validate-bundle";
@@ -21,12 +31,19 @@ export type RestDeps = {
   queue: () => Queue<RunJob>;
   prefix: string;
   publish: (channel: string, message: string) => Promise<unknown>;
+  /** the master key, for sealing secret variables (PUT /variables/{name}) */
+  keyring?: () => Keyring;
 };
 
 type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
 type Handler = (ctx: { deps: RestDeps; caller: Caller; params: string[]; body: () => Promise<unknown> }) => Promise<Response>;
 /** `bodyLimit`: bytes the request body may have (BODY_LIMITS.default when unset). */
 type Route = { method: string; pattern: RegExp; handler: Handler; bodyLimit?: number };
+
+const sealingKeyring = (deps: RestDeps) => {
+  if (!deps.keyring) throw new AppError("SYSTEM.CONFIG", "this server has no master key to seal secrets with");
+  return deps.keyring();
+};
 
 const reply = (status: number, body: unknown) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
@@ -103,6 +120,28 @@ const routes: Route[] = [
     pattern: /^\/runs\/([^/]+)\/cancel$/,
     handler: async ({ deps, caller, params }) =>
       reply(202, await cancelRun({ db: deps.db, queue: deps.queue(), prefix: deps.prefix, publish: deps.publish }, { teamId: caller.teamId, role: caller.role, runId: params[0]! })),
+  },
+  {
+    method: "GET",
+    pattern: /^\/variables$/,
+    handler: async ({ deps, caller }) => reply(200, { variables: await listTeamVariables(deps.db, caller) }),
+  },
+  {
+    method: "PUT",
+    pattern: /^\/variables\/([^/]+)$/,
+    handler: async ({ deps, caller, params, body }) =>
+      reply(200, await setTeamVariable(deps.db, sealingKeyring(deps), caller, { ...(await parse(variableValueInput, body)), name: params[0]! })),
+  },
+  {
+    method: "DELETE",
+    pattern: /^\/variables\/([^/]+)$/,
+    handler: async ({ deps, caller, params }) => reply(200, await deleteTeamVariable(deps.db, caller, { name: params[0]! })),
+  },
+  {
+    method: "PUT",
+    pattern: /^\/variables\/([^/]+)\/lanes$/,
+    handler: async ({ deps, caller, params, body }) =>
+      reply(200, await setTeamSecretLanes(deps.db, caller, { ...(await parse(secretLanesInput, body)), name: params[0]! })),
   },
 ];
 

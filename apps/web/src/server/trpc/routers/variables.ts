@@ -1,20 +1,21 @@
-import { z } from "zod";
-import { deleteVariable, listVariables, setVariable } from "@switchyard/db";
-import { requireRole, router, teamProcedure } from "../init";
+import {
+  deleteTeamVariable,
+  listTeamVariables,
+  secretLanesInput,
+  setTeamSecretLanes,
+  setTeamVariable,
+  setVariableInput,
+  variableNameInput,
+} from "../../variables/variable-operations";
+import { router, teamProcedure } from "../init";
 
 export const variablesRouter = router({
-  /** Names and plain values; a secret's value is never returned. */
-  list: teamProcedure.query(({ ctx }) => listVariables(ctx.db, ctx.teamId)),
-  set: teamProcedure
-    .input(z.object({ name: z.string().min(1).max(128), value: z.string().max(65536), secret: z.boolean() }))
-    .mutation(async ({ ctx, input }) => {
-      requireRole("admin", ctx.role);
-      await setVariable(ctx.db, ctx.keyring(), { ...input, teamId: ctx.teamId, actorUserId: ctx.userId });
-      return { name: input.name, secret: input.secret };
-    }),
-  delete: teamProcedure.input(z.object({ name: z.string().min(1) })).mutation(async ({ ctx, input }) => {
-    requireRole("admin", ctx.role);
-    await deleteVariable(ctx.db, { teamId: ctx.teamId, actorUserId: ctx.userId, name: input.name });
-    return { name: input.name };
-  }),
+  /** Names, plain values and each secret's lanes; a secret's value is never returned. */
+  list: teamProcedure.query(({ ctx }) => listTeamVariables(ctx.db, ctx)),
+  set: teamProcedure.input(setVariableInput).mutation(({ ctx, input }) => setTeamVariable(ctx.db, ctx.keyring(), ctx, input)),
+  /** The lanes whose runs may open a secret. */
+  setLanes: teamProcedure
+    .input(variableNameInput.extend(secretLanesInput.shape))
+    .mutation(({ ctx, input }) => setTeamSecretLanes(ctx.db, ctx, input)),
+  delete: teamProcedure.input(variableNameInput).mutation(({ ctx, input }) => deleteTeamVariable(ctx.db, ctx, input)),
 });
