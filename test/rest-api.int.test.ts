@@ -9,6 +9,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunJob } from "@switchyard/core/runs";
 import { createApiToken, revokeApiToken, type Db } from "@switchyard/db";
 import type { TestDatabase } from "@switchyard/db/testing";
+import { dashboardCaller } from "./helpers/dashboard-caller";
 import { restCaller, type RestBody, type RestCall } from "./helpers/rest-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
 import type { WorkerHandle } from "./helpers/worker-process";
@@ -76,7 +77,7 @@ it("keeps teams apart and applies the token member's role", async () => {
   await db.membership.create({ data: { teamId, userId: viewer.id, role: "viewer" } });
   const viewerToken = await createApiToken(db, { teamId, userId: viewer.id, name: "v" });
   expect(await call("POST", `/workflows/${hello}/runs`, { token: viewerToken.token })).toMatchObject({ status: 403, body: { error: { code: "FORBIDDEN" } } });
-  await revokeApiToken(db, teamId, viewer.id, viewerToken.id);
+  expect(await revokeApiToken(db, teamId, viewerToken.id)).toBe(true);
   expect((await call("GET", "/workflows", { token: viewerToken.token })).status).toBe(401);
 });
 
@@ -84,4 +85,42 @@ it("answers unknown paths, wrong methods and bad bodies with clear errors", asyn
   expect(await call("GET", "/nope")).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
   expect((await call("DELETE", "/workflows")).status).toBe(405);
   expect(await call("POST", "/workflows", { body: { files: "x" } })).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST" } } });
+});
+
+it("says who made each token; an admin revokes any member's, a member only their own", async () => {
+  const member = async (email: string) => {
+    const user = await db.user.create({ data: { email, name: email.split("@")[0]! } });
+    await db.membership.create({ data: { teamId, userId: user.id, role: "member" } });
+    return user.id;
+  };
+  const [aliceId, bobId] = [await member("alice@test.local"), await member("bob@test.local")];
+  const dashboard = (userId: string) => dashboardCaller({ db, queue, redis, prefix }, userId);
+  const alice = await dashboard(aliceId).tokens.create({ name: "alice-ci" });
+  const bob = await dashboard(bobId).tokens.create({ name: "bob-ci" });
+
+  const seenByAdmin = await dashboard(adminId).tokens.list();
+  expect(seenByAdmin).toContainEqual(expect.objectContaining({ id: alice.id, name: "alice-ci", createdBy: { id: aliceId, name: "alice", email: "alice@test.local" } }));
+  expect((await dashboard(bobId).tokens.list()).map((t) => t.name)).toEqual(["bob-ci"]);
+  const listed = await call("GET", "/tokens");
+  expect(listed.body.tokens).toContainEqual(expect.objectContaining({ id: bob.id, createdBy: expect.objectContaining({ email: "bob@test.local" }) as unknown }));
+  expect(JSON.stringify(listed.body)).not.toContain(bob.token);
+
+  // a member cannot revoke another's token, by either door
+  await expect(dashboard(bobId).tokens.revoke({ id: alice.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  expect(await call("DELETE", `/tokens/${alice.id}`, { token: bob.token })).toMatchObject({ status: 403, body: { error: { code: "FORBIDDEN" } } });
+  expect((await call("GET", "/workflows", { token: alice.token })).status).toBe(200);
+
+  // an admin can, and the token stops working at once
+  expect(await dashboard(adminId).tokens.revoke({ id: alice.id })).toEqual({ id: alice.id });
+  expect((await call("GET", "/workflows", { token: alice.token })).status).toBe(401);
+  expect(await call("DELETE", `/tokens/${bob.id}`)).toMatchObject({ status: 200, body: { id: bob.id } });
+  expect((await call("GET", "/workflows", { token: bob.token })).status).toBe(401);
+  expect(await db.auditLog.findFirst({ where: { teamId, action: "api_token.revoke", targetId: alice.id } })).toMatchObject({
+    actorUserId: adminId,
+    metadata: expect.objectContaining({ ownerId: aliceId }) as unknown,
+  });
+
+  // and a member still revokes their own
+  const own = await dashboard(bobId).tokens.create({ name: "bob-again" });
+  expect(await call("DELETE", `/tokens/${own.id}`, { token: own.token })).toMatchObject({ status: 200 });
 });

@@ -1,6 +1,7 @@
 /**
  * API tokens: shown once at creation, stored only as a SHA-256 of the whole token, scoped
- * to one member of one team (the token acts with that member's role), revocable.
+ * to one member of one team (the token acts with that member's role), revocable. Each
+ * lists the member who made it.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../client";
@@ -16,15 +17,29 @@ export const createApiToken = async (db: Db, input: { teamId: string; userId: st
   return { id: row.id, token, prefix };
 };
 
-export const listApiTokens = (db: Db, teamId: string, userId: string) =>
+/** The team's live tokens, or only those `userId` made, each with who made it. */
+export const listApiTokens = (db: Db, teamId: string, options: { userId?: string } = {}) =>
   db.apiToken.findMany({
-    where: { teamId, userId, revokedAt: null },
-    select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, expiresAt: true },
+    where: { teamId, userId: options.userId, revokedAt: null },
+    select: {
+      id: true,
+      name: true,
+      prefix: true,
+      createdAt: true,
+      lastUsedAt: true,
+      expiresAt: true,
+      user: { select: { id: true, name: true, email: true } },
+    },
     orderBy: { createdAt: "desc" },
   });
 
-export const revokeApiToken = (db: Db, teamId: string, userId: string, id: string) =>
-  db.apiToken.updateMany({ where: { id, teamId, userId, revokedAt: null }, data: { revokedAt: new Date() } });
+/** A live token of the team, with the member who made it; undefined when there is none. */
+export const findApiToken = async (db: Db, teamId: string, id: string) =>
+  (await db.apiToken.findFirst({ where: { id, teamId, revokedAt: null }, select: { id: true, userId: true, prefix: true } })) ?? undefined;
+
+/** Revokes a live token of the team; false when there was none to revoke. */
+export const revokeApiToken = async (db: Db, teamId: string, id: string) =>
+  (await db.apiToken.updateMany({ where: { id, teamId, revokedAt: null }, data: { revokedAt: new Date() } })).count === 1;
 
 /** The member a bearer token acts as, or undefined for an unknown, revoked or expired one. */
 export const authenticateApiToken = async (db: Db, token: string) => {

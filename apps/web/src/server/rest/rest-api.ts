@@ -1,7 +1,7 @@
 /**
  * The REST API under /api/v1: the same operations as the dashboard's procedures, for
  * scripts and CI, authenticated by an API token that acts as one member of one team:
- * workflows, runs and team variables (a secret's lanes).
+ * workflows, runs, team variables (a secret's lanes) and API tokens.
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
@@ -13,6 +13,7 @@ import type { RunJob } from "@switchyard/core/runs";
 import { authenticateApiToken, getRun, listWorkflows, type Db } from "@switchyard/db";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import { cancelRun } from "../runs/cancel-run";
+import { listTokens, revokeToken } from "../tokens/token-operations";
 import {
   deleteTeamVariable,
   listTeamVariables,
@@ -142,6 +143,16 @@ const routes: Route[] = [
     pattern: /^\/variables\/([^/]+)\/lanes$/,
     handler: async ({ deps, caller, params, body }) =>
       reply(200, await setTeamSecretLanes(deps.db, caller, { ...(await parse(secretLanesInput, body)), name: params[0]! })),
+  },
+  {
+    method: "GET",
+    pattern: /^\/tokens$/,
+    handler: async ({ deps, caller }) => reply(200, { tokens: await listTokens(deps.db, caller) }),
+  },
+  {
+    method: "DELETE",
+    pattern: /^\/tokens\/([^/]+)$/,
+    handler: async ({ deps, caller, params }) => reply(200, await revokeToken(deps.db, caller, { id: params[0]! })),
   },
 ];
 
