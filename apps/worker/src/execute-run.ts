@@ -95,6 +95,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     const result = await runWorkflow(parsed.workflow, {
       runId,
       signal: AbortSignal.any([signal, stop.signal]),
+      scrubber,
       inputs: run.inputs as Record<string, unknown>,
       checkpoint: resuming ? (run.checkpoint as Checkpoint) : undefined,
       runProcess: createStepProcessRunner({

@@ -10,6 +10,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
+import { Scrubber } from "@switchyard/core/secrets";
 import {
   literalFileReferences,
   resolveInputs,
@@ -125,6 +126,7 @@ const runFromFolder = async (
     const outcome = await runWorkflow(checked.workflow, {
       runProcess: localProcessRunner({ sandbox, network: options.network }),
       signal: controller.signal,
+      scrubber: new Scrubber(),
       inputs: inputs.values,
       files,
       resolver,

@@ -4,6 +4,7 @@
  * time. The worker implements them with the sandbox and Postgres, the CLI with local
  * processes and files, tests with real shells and in-memory stores.
  */
+import type { Scrubber } from "../secrets/scrubber";
 import type { McpProxyConfig, Workflow } from "./workflow-types";
 
 export type ProcessRequest = {
@@ -151,6 +152,11 @@ export type RunOutcome = {
 export type RunWorkflowDeps = {
   runProcess: ProcessRunner;
   signal: AbortSignal;
+  /**
+   * The run's scrubber: the engine adds the secrets it resolves and scrubs what it keeps
+   * and reports with it; the caller scrubs what it stores and streams with the same one.
+   */
+  scrubber: Scrubber;
   runId?: string;
   inputs?: Record<string, unknown>;
   agents?: AgentExecutor;

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, it } from "vitest";
+import { Scrubber } from "../secrets/scrubber";
 import type { ProcessRunner } from "./engine-ports";
 import { runWorkflow } from "./run-workflow";
 import { localRunner, memoryFiles, recorder } from "./test-support/local-runner";
@@ -28,6 +29,7 @@ it("runs valid-full.yaml from initial to its success terminal", async () => {
   const outcome = await runWorkflow(workflow, {
     runProcess: runner,
     signal: new AbortController().signal,
+    scrubber: new Scrubber(),
     inputs: { target: "app" },
     events: rec.sink,
     files: memoryFiles({

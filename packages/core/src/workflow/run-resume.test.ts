@@ -3,6 +3,7 @@
  * checks that resuming from that checkpoint ends exactly like an uninterrupted run.
  */
 import { describe, expect, it } from "vitest";
+import { Scrubber } from "../secrets/scrubber";
 import type { Checkpoint, ProcessRequest, RunOutcome } from "./engine-ports";
 import { runWorkflow } from "./run-workflow";
 import { localRunner } from "./test-support/local-runner";
@@ -48,6 +49,7 @@ const run = async (opts: { stopAt?: number; checkpoint?: Checkpoint }) => {
   const outcome = await runWorkflow(workflow, {
     runProcess: localRunner(processes),
     signal: controller.signal,
+    scrubber: new Scrubber(),
     runId: "run-1",
     checkpoint: opts.checkpoint,
     store: {
@@ -101,6 +103,7 @@ it("refuses a checkpoint that belongs to another workflow", async () => {
     runWorkflow(other, {
       runProcess: localRunner(),
       signal: new AbortController().signal,
+      scrubber: new Scrubber(),
       checkpoint: saved[0],
     }),
   ).rejects.toThrow(/belongs to workflow "resume"/);

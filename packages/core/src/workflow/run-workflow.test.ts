@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { runYaml } from "./test-support/run-yaml";
+import { Scrubber } from "../secrets/scrubber";
+import { parseOk, runYaml } from "./test-support/run-yaml";
 
 /** A zombie (exited, not yet reaped by a non-reaping pid 1) counts as gone. */
 const alive = (pid: number) => {
@@ -175,6 +176,40 @@ states:
     expect(outcome.checkpoint.results.s?.output).toBe("token=[REDACTED]");
     expect(outcome.checkpoint.results.s?.stderr).toBe("[REDACTED]\n");
     expect(outcome.errorMessage).toBe("failed with [REDACTED]");
+  });
+
+  it("scrubs with the run's scrubber, which learns the secrets the run and its sub-workflows resolve", async () => {
+    const known = "known-to-the-caller-1";
+    const childSecret = "child-only-secret-22";
+    const scrubber = new Scrubber().add(known);
+    const child = parseOk(
+      "name: child\nenv: [CHILD_TOKEN]\nstates:\n  initial: c\n  c: { type: step, command: 'echo $CHILD_TOKEN' }\n",
+      "child.yaml",
+    );
+    const { outcome } = await runYaml(
+      `
+name: parent
+states:
+  initial: s
+  s: { type: step, command: echo ${known}, on_success: call }
+  call: { type: call_workflow, workflow: child, on_success: done }
+  done: { type: terminal }
+`,
+      {
+        scrubber,
+        resolver: { resolve: async () => child },
+        variables: {
+          resolve: async (names) =>
+            names.includes("CHILD_TOKEN")
+              ? { values: { CHILD_TOKEN: childSecret }, secrets: [childSecret] }
+              : { values: {}, secrets: [] },
+        },
+      },
+    );
+    expect(outcome.status).toBe("succeeded");
+    expect(outcome.checkpoint.results.s?.output).toBe("[REDACTED]");
+    // What the caller stores after the run (the run's error, its log) is scrubbed of the child's secret too.
+    expect(scrubber.scrub(`leaked ${childSecret}`)).toBe("leaked [REDACTED]");
   });
 
   it("resolves variables a template reads without declaring them, and passes only declared ones to processes", async () => {

@@ -6,7 +6,6 @@
  * and an engine given that checkpoint continues exactly where the last one stopped.
  */
 import { AppError, isAppError } from "../errors/app-error";
-import { Scrubber } from "../secrets/scrubber";
 import type { Checkpoint, RunOutcome, RunWorkflowDeps, StateResult } from "./engine-ports";
 import { freshCheckpoint } from "./fresh-checkpoint";
 import { realClock } from "./real-clock";
@@ -42,7 +41,7 @@ export const runWorkflow = async (
 ): Promise<RunOutcome> => {
   const clock = deps.clock ?? realClock;
   const now = () => clock.now();
-  const scrubber = new Scrubber();
+  const scrubber = deps.scrubber;
   const events = (e: Parameters<NonNullable<RunWorkflowDeps["events"]>>[0]) => deps.events?.(e);
   const resumed = deps.checkpoint !== undefined;
   if (

@@ -2,6 +2,7 @@
  * Parses and runs a workflow text on real local shells, for engine tests.
  */
 import { expect } from "vitest";
+import { Scrubber } from "../../secrets/scrubber";
 import type { ProcessRequest, RunOutcome, RunWorkflowDeps } from "../engine-ports";
 import { parseWorkflow } from "../parse-workflow";
 import { runWorkflow } from "../run-workflow";
@@ -21,6 +22,7 @@ export const runYaml = async (source: string, deps: Partial<RunWorkflowDeps> = {
   const outcome: RunOutcome = await runWorkflow(workflow, {
     runProcess: localRunner(processes),
     signal: new AbortController().signal,
+    scrubber: new Scrubber(),
     events: rec.sink,
     ...deps,
   });
