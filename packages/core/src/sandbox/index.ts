@@ -11,6 +11,15 @@ export type { SweepOptions } from "./sweep-leftovers";
 export { reapOwner, runOwnerId } from "./reap-owner";
 export type { ReapOptions } from "./reap-owner";
 export { removeFolder } from "./fd-tree";
+export { findSandboxHost } from "./find-sandbox-host";
+export type { FindSandboxHostOptions } from "./find-sandbox-host";
+export { openSandboxSession } from "./open-sandbox-session";
+export type {
+  SandboxSession,
+  SandboxSessionOptions,
+  SessionLevel,
+  SessionProcessSpec,
+} from "./open-sandbox-session";
 export { lendTree } from "./lend-tree";
 export type { LentTree } from "./lend-tree";
 export { assertTraversable } from "./prepare-step-dirs";

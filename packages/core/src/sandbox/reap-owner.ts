@@ -1,7 +1,8 @@
 /**
  * Ends every process of one owner (a run of the worker, a `switchyard run`) before its
  * folders are removed or its step uid is handed on: SIGKILLs whatever carries the owner's
- * tag and, when given, whatever runs as its step uid, until a scan of /proc finds none.
+ * tag or the tag of one of its sub-owners (`<owner>/<name>`: a run's step sessions) and,
+ * when given, whatever runs as its step uid, until a scan of /proc finds none.
  * What is still alive at the deadline (normally nothing) is returned: the caller must then
  * keep the folders and the uid, since a live step could still change the one and would
  * share the other with the next run.
@@ -9,7 +10,7 @@
 import { OWNER_TAG } from "./build-launch";
 import { killUntilGone, pidsOfUid, pidsWithEnv } from "./proc-scan";
 
-/** The owner id of one run of `ownerId`; `sweepLeftovers(ownerId)` covers it. */
+/** The owner id of one run (or step) of `ownerId`; `sweepLeftovers` and `reapOwner` of `ownerId` cover it. */
 export const runOwnerId = (ownerId: string, runId: string) => `${ownerId}/${runId}`;
 
 export type ReapOptions = {
@@ -23,7 +24,7 @@ export const reapOwner = async (ownerId: string, options: ReapOptions = {}): Pro
   const { uid } = options;
   const byUid = uid !== undefined && uid > 0 && uid !== process.getuid?.();
   const find = () => [
-    ...new Set([...pidsWithEnv(OWNER_TAG, ownerId), ...(byUid ? pidsOfUid(uid) : [])]),
+    ...new Set([...pidsWithEnv(OWNER_TAG, ownerId, { below: true }), ...(byUid ? pidsOfUid(uid) : [])]),
   ];
   const { left } = await killUntilGone(find, Math.ceil((options.deadlineMs ?? 10_000) / 10));
   return left;
