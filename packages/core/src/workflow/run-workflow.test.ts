@@ -199,10 +199,12 @@ states:
         scrubber,
         resolver: { resolve: async () => child },
         variables: {
-          resolve: async (names) =>
-            names.includes("CHILD_TOKEN")
-              ? { values: { CHILD_TOKEN: childSecret }, secrets: [childSecret] }
-              : { values: {}, secrets: [] },
+          resolve: async (names) => {
+            const values: Record<string, string> = names.includes("CHILD_TOKEN")
+              ? { CHILD_TOKEN: childSecret }
+              : {};
+            return { values, secrets: Object.values(values) };
+          },
         },
       },
     );
