@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { createApiToken, createDb } from "@switchyard/db";
 import { signIn } from "./sign-in";
 
 test("a token made in the dashboard drives the REST API until it is revoked", async ({ page, request }) => {
@@ -26,4 +27,27 @@ test("a token made in the dashboard drives the REST API until it is revoked", as
   await page.locator('tr[data-token="e2e-ci"]').getByRole("button", { name: "Revoke" }).click();
   await expect(page.locator('tr[data-token="e2e-ci"]')).toHaveCount(0);
   expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(401);
+});
+
+test("an admin sees who made each token and revokes a member's", async ({ page, request }) => {
+  const db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
+  try {
+    const team = await db.team.findUniqueOrThrow({ where: { slug: "demo" } });
+    const member = await db.user.create({ data: { email: "casey@e2e.local", name: "Casey Member" } });
+    await db.membership.create({ data: { teamId: team.id, userId: member.id, role: "member" } });
+    const { token } = await createApiToken(db, { teamId: team.id, userId: member.id, name: "casey-laptop" });
+    const headers = { authorization: `Bearer ${token}` };
+    expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(200);
+
+    await signIn(page);
+    await page.getByRole("link", { name: "API tokens" }).click();
+    const row = page.locator('tr[data-token="casey-laptop"]');
+    await expect(row.locator("[data-made-by]")).toContainText("Casey Member");
+    await expect(row.locator("[data-made-by]")).toContainText("casey@e2e.local");
+    await row.getByRole("button", { name: "Revoke" }).click();
+    await expect(row).toHaveCount(0);
+    expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(401);
+  } finally {
+    await db.$disconnect();
+  }
 });

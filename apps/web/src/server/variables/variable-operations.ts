@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { Keyring } from "@switchyard/core/crypto";
-import { deleteVariable, listVariables, setSecretLanes, setVariable, type Db, type Role } from "@switchyard/db";
+import { deleteVariable, laneRules, listVariables, setSecretLanes, setVariable, type Db, type Role } from "@switchyard/db";
 import { requireRole } from "../trpc/init";
 
 export type VariableActor = { teamId: string; userId: string; role: Role };
@@ -22,6 +22,9 @@ export const secretLanesInput = z.object({ lanes });
 export const variableNameInput = z.object({ name: z.string().min(1).max(128) });
 
 export const listTeamVariables = (db: Db, actor: VariableActor) => listVariables(db, actor.teamId);
+
+/** The team's lane names, the choices for a secret's lanes. */
+export const teamLaneNames = async (db: Db, actor: VariableActor) => [...(await laneRules(db, actor.teamId)).keys()].sort();
 
 export const setTeamVariable = async (db: Db, keyring: Keyring, actor: VariableActor, input: z.infer<typeof setVariableInput>) => {
   requireRole("admin", actor.role);

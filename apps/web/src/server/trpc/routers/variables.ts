@@ -5,6 +5,7 @@ import {
   setTeamSecretLanes,
   setTeamVariable,
   setVariableInput,
+  teamLaneNames,
   variableNameInput,
 } from "../../variables/variable-operations";
 import { router, teamProcedure } from "../init";
@@ -12,6 +13,8 @@ import { router, teamProcedure } from "../init";
 export const variablesRouter = router({
   /** Names, plain values and each secret's lanes; a secret's value is never returned. */
   list: teamProcedure.query(({ ctx }) => listTeamVariables(ctx.db, ctx)),
+  /** The team's lanes, which a secret may be opened to. */
+  lanes: teamProcedure.query(({ ctx }) => teamLaneNames(ctx.db, ctx)),
   set: teamProcedure.input(setVariableInput).mutation(({ ctx, input }) => setTeamVariable(ctx.db, ctx.keyring(), ctx, input)),
   /** The lanes whose runs may open a secret. */
   setLanes: teamProcedure

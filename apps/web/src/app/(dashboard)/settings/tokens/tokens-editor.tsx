@@ -42,6 +42,7 @@ export function TokensEditor() {
           <tr>
             <th>Name</th>
             <th>Token</th>
+            <th>Made by</th>
             <th>Created</th>
             <th>Last used</th>
             <th />
@@ -53,6 +54,9 @@ export function TokensEditor() {
               <td>{t.name}</td>
               <td>
                 <code>sy_{t.prefix}_…</code>
+              </td>
+              <td data-made-by>
+                {t.createdBy.name} <span className="muted small">{t.createdBy.email}</span>
               </td>
               <td>{t.createdAt.toLocaleString()}</td>
               <td>{t.lastUsedAt ? t.lastUsedAt.toLocaleString() : "never"}</td>

@@ -3,14 +3,65 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 
+/** One checkbox per team lane; `label` names the group for assistive technology. */
+function LanePicker(props: { label: string; lanes: string[]; chosen: string[]; onChange: (chosen: string[]) => void }) {
+  return (
+    <fieldset className="lane-picker" aria-label={props.label}>
+      {props.lanes.map((lane) => (
+        <label key={lane} className="inline">
+          <input
+            type="checkbox"
+            checked={props.chosen.includes(lane)}
+            onChange={(e) => props.onChange(e.target.checked ? [...props.chosen, lane] : props.chosen.filter((l) => l !== lane))}
+          />{" "}
+          {lane}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function SecretLanes(props: { name: string; lanes: string[]; teamLanes: string[]; onSave: (lanes: string[]) => void; saving: boolean }) {
+  const [editing, setEditing] = useState<string[] | null>(null);
+  if (editing === null) {
+    return (
+      <>
+        <span data-lanes>{props.lanes.length > 0 ? props.lanes.join(", ") : "no lane"}</span>{" "}
+        <button type="button" className="link" onClick={() => setEditing(props.lanes)}>
+          Change lanes
+        </button>
+      </>
+    );
+  }
+  return (
+    <>
+      <LanePicker label={`Lanes of ${props.name}`} lanes={props.teamLanes} chosen={editing} onChange={setEditing} />
+      <button
+        type="button"
+        className="link"
+        disabled={props.saving}
+        onClick={() => {
+          props.onSave(editing);
+          setEditing(null);
+        }}
+      >
+        Save lanes
+      </button>
+    </>
+  );
+}
+
 export function VariablesEditor() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.variables.list.queryOptions());
+  const teamLanes = useQuery(trpc.variables.lanes.queryOptions()).data ?? [];
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.variables.list.queryKey() });
   const set = useMutation(trpc.variables.set.mutationOptions({ onSuccess: refresh }));
+  const setLanes = useMutation(trpc.variables.setLanes.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.variables.delete.mutationOptions({ onSuccess: refresh }));
-  const [form, setForm] = useState({ name: "", value: "", secret: true });
+  const [form, setForm] = useState({ name: "", value: "", secret: true, lanes: ["operator"] });
+  const failed = set.error ?? setLanes.error ?? remove.error;
 
   return (
     <>
@@ -18,7 +69,8 @@ export function VariablesEditor() {
         className="card var-form"
         onSubmit={(e) => {
           e.preventDefault();
-          set.mutate(form, { onSuccess: () => setForm({ name: "", value: "", secret: form.secret }) });
+          const { lanes, ...rest } = form;
+          set.mutate(form.secret ? { ...rest, lanes } : rest, { onSuccess: () => setForm({ ...form, name: "", value: "" }) });
         }}
       >
         <label>
@@ -40,10 +92,16 @@ export function VariablesEditor() {
         <button type="submit" className="primary" disabled={set.isPending}>
           Save
         </button>
+        {form.secret ? (
+          <div className="var-lanes">
+            <span className="muted small">Open to runs in</span>
+            <LanePicker label="Open to lanes" lanes={teamLanes} chosen={form.lanes} onChange={(lanes) => setForm({ ...form, lanes })} />
+          </div>
+        ) : null}
       </form>
-      {set.isError || remove.isError ? (
+      {failed ? (
         <p className="error" role="alert">
-          {(set.error ?? remove.error)?.message}
+          {failed.message}
         </p>
       ) : null}
       <table className="table">
@@ -51,6 +109,7 @@ export function VariablesEditor() {
           <tr>
             <th>Name</th>
             <th>Value</th>
+            <th>Lanes</th>
             <th />
           </tr>
         </thead>
@@ -61,6 +120,19 @@ export function VariablesEditor() {
                 <code>{v.name}</code>
               </td>
               <td>{v.secret ? <span className="badge">secret</span> : <code>{v.value}</code>}</td>
+              <td>
+                {v.secret ? (
+                  <SecretLanes
+                    name={v.name}
+                    lanes={v.lanes}
+                    teamLanes={teamLanes}
+                    saving={setLanes.isPending}
+                    onSave={(lanes) => setLanes.mutate({ name: v.name, lanes })}
+                  />
+                ) : (
+                  <span className="muted">every lane</span>
+                )}
+              </td>
               <td className="right">
                 <button type="button" className="link" onClick={() => remove.mutate({ name: v.name })}>
                   Delete
