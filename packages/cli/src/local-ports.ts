@@ -8,8 +8,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
-import { runSandboxed } from "@switchyard/core/sandbox";
-import type { LocalSandbox } from "./local-sandbox";
+import type { SandboxSession } from "@switchyard/core/sandbox";
 import type { WorkflowFolder } from "./workflow-folder";
 import {
   parseWorkflow,
@@ -97,7 +96,7 @@ export const fileCatalog = (file: string): ConnectorCatalog => {
   };
 };
 
-export type LocalRunnerOptions = { sandbox: LocalSandbox; network: boolean };
+export type LocalRunnerOptions = { sandbox: SandboxSession; network: boolean };
 
 /** A step's `dir`: relative to the workspace, or an absolute path inside it. */
 const workspaceCwd = (workspace: string, dir: string | undefined): string | undefined => {
@@ -119,17 +118,12 @@ export const localProcessRunner =
   (opts: LocalRunnerOptions): ProcessRunner =>
   async (request) => {
     const { sandbox } = opts;
-    const result = await runSandboxed(
-      sandbox.host,
+    const result = await sandbox.run(
       {
         argv: request.argv,
-        workspace: sandbox.workspace,
-        home: sandbox.home,
-        tmp: sandbox.tmp,
-        cwd: workspaceCwd(sandbox.workspace, request.cwd),
+        cwd: workspaceCwd(sandbox.folders.workspace, request.cwd),
         env: request.env,
         network: opts.network,
-        uid: sandbox.uid,
       },
       { stdin: request.stdin, timeoutMs: request.timeoutMs, signal: request.signal },
     );
