@@ -5,7 +5,7 @@
  * numbers may be numeric strings. `base_url` is checked by checkBaseUrl; `api_key` is never
  * read here (the key comes from the team's credential, as an argument).
  */
-import { AppError } from "../../errors/app-error";
+import { invalidOption as invalid, readNameList, readNumber as number } from "../option-values";
 
 export type ChatOptions = {
   model: string;
@@ -14,51 +14,6 @@ export type ChatOptions = {
   /** Lower-cased names the step may use; undefined when the step does not restrict tools. */
   allowedTools?: Set<string>;
   maxTurns?: number;
-};
-
-const invalid = (key: string, message: string) =>
-  new AppError("USER.INPUT.VALIDATION_FAILED", `options.${key} ${message}`, {
-    location: { path: `options.${key}` },
-  });
-
-const number = (
-  options: Record<string, unknown>,
-  key: string,
-  min: number,
-  max: number,
-  integer = false,
-) => {
-  const raw = options[key];
-  if (raw === undefined || raw === null || raw === "") return undefined;
-  const value = typeof raw === "string" && raw.trim() !== "" ? Number(raw) : raw;
-  if (
-    typeof value !== "number" ||
-    !Number.isFinite(value) ||
-    value < min ||
-    value > max ||
-    (integer && !Number.isInteger(value))
-  )
-    throw invalid(
-      key,
-      `must be ${integer ? "an integer" : "a number"} from ${min} to ${max}, got ${JSON.stringify(raw)}`,
-    );
-  return value;
-};
-
-const toolNames = (raw: unknown): Set<string> | undefined => {
-  if (raw === undefined || raw === null) return undefined;
-  const list =
-    typeof raw === "string"
-      ? raw.split(",")
-      : Array.isArray(raw) && raw.every((v) => typeof v === "string")
-        ? raw
-        : undefined;
-  if (!list)
-    throw invalid(
-      "allowed_tools",
-      'must be a list of tool names or a comma-separated text ("Read,Grep")',
-    );
-  return new Set(list.map((n) => n.trim().toLowerCase()).filter((n) => n !== ""));
 };
 
 export const readChatOptions = (options: Record<string, unknown>): ChatOptions => {
@@ -80,7 +35,8 @@ export const readChatOptions = (options: Record<string, unknown>): ChatOptions =
   )
     throw invalid("response_format", 'must be a mapping such as {type: "json_object"}');
   put("response_format", format);
-  const allowedTools = toolNames(options.allowed_tools);
+  const names = readNameList(options, "allowed_tools");
+  const allowedTools = names && new Set(names.map((n) => n.toLowerCase()));
   const maxTurns = number(options, "max_turns", 1, 1000, true);
   return {
     model: model.trim(),
