@@ -10,6 +10,7 @@ const errors = {
   "404": { description: "Not found in the token's team", ...json(error) },
 };
 const idParam = (name: string) => ({ name, in: "path", required: true, schema: { type: "string" } });
+const lanes = { type: "array", items: { type: "string" }, description: "lanes whose runs may open the secret" };
 const bundle = {
   type: "object",
   required: ["files"],
@@ -21,7 +22,11 @@ const bundle = {
 
 export const openApiDocument = {
   openapi: "3.1.0",
-  info: { title: "Switchyard API", version: "1.0.0", description: "Workflows and runs of the team the token belongs to." },
+  info: {
+    title: "Switchyard API",
+    version: "1.0.0",
+    description: "Workflows, runs, variables and API tokens of the team the token belongs to.",
+  },
   servers: [{ url: "/api/v1" }],
   security: [{ bearer: [] }],
   components: {
@@ -35,6 +40,21 @@ export const openApiDocument = {
             required: ["code", "message"],
             properties: { code: { type: "string" }, message: { type: "string" }, location: { type: "object" }, details: {} },
           },
+        },
+      },
+      Variable: {
+        type: "object",
+        properties: { name: { type: "string" }, secret: { type: "boolean" }, value: { type: ["string", "null"] }, lanes: { type: "array", items: { type: "string" } } },
+      },
+      Token: {
+        type: "object",
+        properties: {
+          id: { type: "string" },
+          name: { type: "string" },
+          prefix: { type: "string" },
+          createdBy: { type: "object", properties: { id: { type: "string" }, name: { type: "string" }, email: { type: "string" } } },
+          lastUsedAt: { type: ["string", "null"] },
+          expiresAt: { type: ["string", "null"] },
         },
       },
       Run: {
@@ -75,6 +95,45 @@ export const openApiDocument = {
     },
     "/runs/{id}/cancel": {
       post: { summary: "Cancel a queued or running run", parameters: [idParam("id")], responses: { "202": { description: "Cancelled or cancelling", ...json({ type: "object" }) }, ...errors } },
+    },
+    "/variables": {
+      get: {
+        summary: "The team's variables: plain values, and each secret's lanes (a secret's value is never returned)",
+        responses: { "200": { description: "Variables", ...json({ type: "object", properties: { variables: { type: "array", items: { $ref: "#/components/schemas/Variable" } } } }) }, ...errors },
+      },
+    },
+    "/variables/{name}": {
+      put: {
+        summary: "Admins: set a variable; a new secret is open to the operator lane only unless lanes are given",
+        parameters: [idParam("name")],
+        requestBody: {
+          required: true,
+          ...json({ type: "object", required: ["value", "secret"], properties: { value: { type: "string" }, secret: { type: "boolean" }, lanes: lanes } }),
+        },
+        responses: { "200": { description: "Set", ...json({ type: "object" }) }, ...errors },
+      },
+      delete: { summary: "Admins: delete a variable", parameters: [idParam("name")], responses: { "200": { description: "Deleted", ...json({ type: "object" }) }, ...errors } },
+    },
+    "/variables/{name}/lanes": {
+      put: {
+        summary: "Admins: the lanes whose runs may open a secret",
+        parameters: [idParam("name")],
+        requestBody: { required: true, ...json({ type: "object", required: ["lanes"], properties: { lanes } }) },
+        responses: { "200": { description: "The secret's lanes", ...json({ type: "object" }) }, ...errors },
+      },
+    },
+    "/tokens": {
+      get: {
+        summary: "Live API tokens with who made each: an admin sees every member's, a member their own",
+        responses: { "200": { description: "Tokens", ...json({ type: "object", properties: { tokens: { type: "array", items: { $ref: "#/components/schemas/Token" } } } }) }, ...errors },
+      },
+    },
+    "/tokens/{id}": {
+      delete: {
+        summary: "Revoke a token: a member their own, an admin anyone's",
+        parameters: [idParam("id")],
+        responses: { "200": { description: "Revoked", ...json({ type: "object" }) }, ...errors },
+      },
     },
   },
 } as const;
