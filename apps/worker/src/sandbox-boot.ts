@@ -3,12 +3,14 @@
  * step uids can reach their run folders, not listable) with this worker's own folder of
  * runs in it, the step-uid pool, a sweep of whatever a previous worker with this owner id
  * left (its processes, then the run folders it could not remove), and the self-test that
- * decides the sandbox level every step of this worker runs at.
+ * decides the sandbox level every step of this worker runs at (failing, when none works,
+ * with how to install bubblewrap). A sandbox session (openSandboxSession) opened on the
+ * host it returns runs at that level without testing again.
  */
 import { access, chmod, mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
-import { createUidPool, detectSandbox, removeFolder, sweepLeftovers, type SandboxHost, type UidPool } from "@switchyard/core/sandbox";
+import { createUidPool, findSandboxHost, removeFolder, sweepLeftovers, type SandboxHost, type UidPool } from "@switchyard/core/sandbox";
 import type { WorkerEnv } from "./env";
 import type { Logger } from "./logger";
 
@@ -76,11 +78,12 @@ export const bootConfinement = async (env: WorkerEnv, ownerId: string, log: Logg
   await chmod(runsDir, 0o711);
   await sweepRunFolders(runsDir, log);
 
-  const sandbox = await detectSandbox({
+  const sandbox = await findSandboxHost({
     mode: env.SWITCHYARD_SANDBOX,
     ownerId,
     scratchDir: workspacesDir,
     probeUid: uids?.uids[0],
+    optOut: "for development only, run steps unconfined with SWITCHYARD_SANDBOX=none",
   });
   for (const warning of sandbox.warnings) log.warn(warning, { sandboxLevel: sandbox.level });
   if (sandbox.level === "none") {
