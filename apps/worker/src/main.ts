@@ -56,6 +56,20 @@ try {
 }
 
 const connection = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null, lazyConnect: true });
+// ioredis reconnects by itself; without a listener an error event would crash the process.
+// Log each distinct error once until the connection is ready again, not on every retry.
+const watchRedis = (redis: Redis, role: string) => {
+  let last = "";
+  redis.on("error", (e: Error) => {
+    if (e.message !== last) log.warn("redis connection error", { role, error: e.message });
+    last = e.message;
+  });
+  redis.on("ready", () => {
+    if (last) log.info("redis connection back", { role });
+    last = "";
+  });
+};
+watchRedis(connection, "commands");
 try {
   await connection.connect();
   await connection.ping();
@@ -74,7 +88,9 @@ const confinement = await bootConfinement(env, ownerId, log).catch((e: unknown) 
 log.info("sandbox ready", { sandboxLevel: confinement.sandbox.level, workspaces: confinement.workspacesDir });
 
 const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
-const notify = (runId: string) => void connection.publish(updates, runId).catch(() => undefined);
+// Live views also poll while their stream is down, so a lost notice only delays them.
+const notify = (runId: string) =>
+  void connection.publish(updates, runId).catch((e: Error) => log.debug("could not announce a run change", { runId, error: e.message }));
 
 const worker = new Worker(
   RUN_QUEUE,
@@ -107,6 +123,7 @@ const worker = new Worker(
   },
 );
 worker.on("failed", (job, err) => log.error("job failed", { jobId: job?.id, error: err.message }));
+worker.on("error", (err) => log.error("queue worker error", { error: err.message }));
 // A job whose lock could not be renewed (this worker stalled) may already be resumed by
 // another worker: stop its processes here without ending the run.
 worker.on("lockRenewalFailed", (jobIds) => {
@@ -116,6 +133,7 @@ await worker.waitUntilReady();
 
 // Cancellation requests reach every worker; the one holding the run aborts its signal.
 const subscriber = connection.duplicate();
+watchRedis(subscriber, "cancel subscription");
 await subscriber.subscribe(runCancelChannel(env.SWITCHYARD_QUEUE_PREFIX));
 subscriber.on("message", (_channel: string, runId: string) => {
   if (worker.cancelJob(runId, "cancelled by request")) log.info("cancelling run", { runId });

@@ -12,9 +12,22 @@ const globals = globalThis as unknown as { __syDb?: Db; __syRedis?: Redis; __syQ
 
 export const db = (): Db => (globals.__syDb ??= createDb(env().DATABASE_URL));
 
-// Fail fast when Redis is down rather than queueing commands in memory.
-export const redis = (): Redis =>
-  (globals.__syRedis ??= new Redis(env().REDIS_URL, { maxRetriesPerRequest: null, enableOfflineQueue: false }));
+const connectRedis = () => {
+  // Fail fast when Redis is down rather than queueing commands in memory.
+  const client = new Redis(env().REDIS_URL, { maxRetriesPerRequest: null, enableOfflineQueue: false });
+  // ioredis reconnects by itself; callers see their own command fail. Say it once per error.
+  let last = "";
+  client.on("error", (e: Error) => {
+    if (e.message !== last) console.warn("switchyard-web: redis connection error:", e.message);
+    last = e.message;
+  });
+  client.on("ready", () => {
+    last = "";
+  });
+  return client;
+};
+
+export const redis = (): Redis => (globals.__syRedis ??= connectRedis());
 
 export const runQueue = (): Queue<RunJob> =>
   (globals.__syQueue ??= new Queue<RunJob>(RUN_QUEUE, { connection: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX }));
