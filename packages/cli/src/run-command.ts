@@ -3,9 +3,10 @@
  * Shell steps and hooks run in the step sandbox over the workspace (the current folder by
  * default; see run-options.ts for the level, the workspace and the network), with only the
  * variables the workflow passes; sub-workflows are found next to the file, and every file of the
- * workflow is read without following symlinks (workflow-folder.ts); events stream to stderr and
- * each step's (masked) output to stdout. Exits 0 on success, else the run's exit status or the
- * taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
+ * workflow is read without following symlinks (workflow-folder.ts); events stream to stderr,
+ * and each step attempt's (masked) output to stdout and stderr as the attempt ends, through
+ * the engine's step recorder (terminal-recorder.ts). Exits 0 on success, else the run's exit
+ * status or the taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -26,6 +27,7 @@ import {
 } from "./local-ports";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
+import { terminalRecorder } from "./terminal-recorder";
 import { openWorkflowFolder, type WorkflowFolder } from "./workflow-folder";
 import type { Io } from "./validate-command";
 
@@ -46,8 +48,6 @@ const describe = (e: RunEvent): string | undefined => {
       return `  hook ${e.hook}${e.state ? ` of ${e.state}` : ""} exit ${e.exitCode}`;
     case "log":
       return `  ${e.state ? `[${e.state}] ` : ""}${e.message}`;
-    case "output":
-      return undefined;
     case "run.finished":
       return `● ${e.status}${e.errorCode ? ` ${e.errorCode}: ${e.errorMessage ?? ""}` : ""}`;
     default: {
@@ -127,15 +127,12 @@ const runFromFolder = async (
       runProcess: localProcessRunner({ sandbox, network: options.network }),
       signal: controller.signal,
       scrubber: new Scrubber(),
+      recorder: terminalRecorder(io),
       inputs: inputs.values,
       files,
       resolver,
       variables: environmentVariables(env),
       events: (e) => {
-        if (e.type === "output") {
-          (e.stream === "stdout" ? io.out : io.err)(e.text.endsWith("\n") ? e.text : `${e.text}\n`);
-          return;
-        }
         const text = describe(e);
         if (text) io.err(`${text}\n`);
       },

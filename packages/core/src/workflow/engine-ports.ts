@@ -1,16 +1,42 @@
 /**
  * Everything the run engine needs from the outside world, as ports: processes, agents,
- * sub-workflows, variables and secrets, bundle files, the checkpoint store, events and
- * time. The worker implements them with the sandbox and Postgres, the CLI with local
- * processes and files, tests with real shells and in-memory stores.
+ * the record of step attempts, sub-workflows, variables and secrets, bundle files, the
+ * checkpoint store, events and time. The worker implements them with the sandbox and
+ * Postgres, the CLI with local processes, files and the terminal, tests with real shells
+ * and in-memory stores.
  */
 import type { Scrubber } from "../secrets/scrubber";
 import type { McpProxyConfig, Workflow } from "./workflow-types";
 
-export type ProcessRequest = {
+/** Where a state sits in a run: enough to tell apart the attempts of every state. */
+export type StepPath = {
+  /** The workflow the state belongs to. */
+  workflow: string;
+  /**
+   * The state's key in that workflow: the states around it and its loop iterations, from
+   * the top (`/fan/each/2/build` is build in iteration 2 of each, a branch of fan); "" for
+   * the workflow's own hooks.
+   */
+  key: string;
+  /** The iterations of the loops around the state in that workflow, outermost first. */
+  loop: number[];
+  /** The call_workflow states the workflow was called through, outermost first. */
+  calls: Omit<StepPath, "calls">[];
+};
+
+/** What identifies an attempt of a step or agent, on its request and on its record. */
+export type AttemptOf = {
+  /** Counted by the engine from 1 for each run of the state, across retries and resumes; 1 for hooks. */
+  attempt: number;
+  path: StepPath;
+};
+
+export type ProcessRequest = AttemptOf & {
   /** The state the process belongs to, and whether it is the step itself or one of its hooks. */
   stateName: string;
   purpose: "step" | "hook" | "workflow_hook";
+  /** The recorder's id for a step's attempt (a StepRun id in the worker); none for hooks. */
+  attemptId?: string;
   argv: string[];
   /** Only the workflow's own variables; the runner adds its base environment. */
   env: Record<string, string>;
@@ -26,12 +52,16 @@ export type ProcessOutcome = {
   stderr: string;
   timedOut?: boolean;
   cancelled?: boolean;
+  /** The signal that ended the process, when it did not exit by itself. */
+  signal?: string | null;
 };
 
 export type ProcessRunner = (request: ProcessRequest) => Promise<ProcessOutcome>;
 
-export type AgentRequest = {
+export type AgentRequest = AttemptOf & {
   stateName: string;
+  /** The recorder's id for this attempt (a StepRun id in the worker). */
+  attemptId?: string;
   provider: string;
   prompt: string;
   systemPrompt?: string;
@@ -55,6 +85,42 @@ export type AgentResult = {
 
 /** Runs agent steps through a provider; implemented by the providers module. */
 export type AgentExecutor = { execute(request: AgentRequest): Promise<AgentResult> };
+
+export type AttemptStarted = AttemptOf & {
+  state: string;
+  kind: "process" | "agent";
+  /** The provider an agent attempt runs. */
+  provider?: string;
+};
+
+export type AttemptFinished = {
+  status: "succeeded" | "failed" | "cancelled";
+  exitCode: number | null;
+  /** Scrubbed and whole: capture.max_size bounds what the state keeps, not what is recorded. */
+  stdout: string;
+  stderr: string;
+  /** An agent's answer (a process's is its stdout). */
+  output?: string;
+  tokensUsed?: number;
+  tokensInput?: number;
+  tokensOutput?: number;
+  tokensEstimated?: boolean;
+  /** Why the attempt failed or was cancelled; the message scrubbed. */
+  error?: { code: string; message: string };
+};
+
+/** What attemptStarted returns, given back to attemptFinished. */
+export type AttemptHandle = { id: string };
+
+/**
+ * Records every attempt of a step or agent as the engine starts and ends it: StepRun rows
+ * in the worker, the step's output on the terminal in the CLI. An attempt that cannot be
+ * recorded fails its state with the recorder's error.
+ */
+export type StepRecorder = {
+  attemptStarted(attempt: AttemptStarted): Promise<AttemptHandle>;
+  attemptFinished(handle: AttemptHandle, end: AttemptFinished): Promise<void>;
+};
 
 /** Finds a sub-workflow: by name within the team (worker) or by path next to the file (CLI). */
 export type WorkflowResolver = {
@@ -91,7 +157,6 @@ export type RunEvent =
   | { type: "step.retry"; state: string; attempt: number; delayMs: number; exitCode: number | null }
   | { type: "hook.finished"; state?: string; hook: string; exitCode: number | null }
   | { type: "log"; state?: string; message: string }
-  | { type: "output"; state: string; stream: "stdout" | "stderr"; text: string }
   | { type: "run.finished"; status: RunStatus; errorCode?: string; errorMessage?: string };
 
 export type EventSink = (event: RunEvent) => void;
@@ -160,6 +225,7 @@ export type RunWorkflowDeps = {
   runId?: string;
   inputs?: Record<string, unknown>;
   agents?: AgentExecutor;
+  recorder?: StepRecorder;
   resolver?: WorkflowResolver;
   variables?: VariablesPort;
   files?: BundleFiles;
@@ -175,4 +241,6 @@ export type RunWorkflowDeps = {
   random?: () => number;
   /** Names of the workflows above this one, for cycle and depth checks of call_workflow. */
   callStack?: string[];
+  /** The call_workflow state this run was called from, which the paths of its steps start with. */
+  calledFrom?: StepPath;
 };

@@ -1,25 +1,33 @@
 /**
  * Runs one attempt-level unit of work for the engine: a shell step (command or
  * script_file, through the process port with values passed as environment variables), an
- * agent step (through the AgentExecutor port) or a hook action. Retries, transitions and
- * checkpoints belong to the engine; this module only turns a state into a StateResult.
+ * agent step (through the AgentExecutor port) or a hook action. A step's or agent's
+ * attempt is recorded through the StepRecorder port (record-attempt.ts). Retries,
+ * transitions and checkpoints belong to the engine; this module only turns a state into a
+ * StateResult.
  */
 import { AppError } from "../errors/app-error";
 import type { Scrubber } from "../secrets/scrubber";
 import type { EvalEnv } from "./evaluate-expression";
 import type {
   AgentExecutor,
+  AttemptOf,
   BundleFiles,
   EventSink,
+  ProcessOutcome,
   ProcessRunner,
   StateResult,
+  StepPath,
+  StepRecorder,
 } from "./engine-ports";
+import { recordAttempt, recordedStatus } from "./record-attempt";
 import { renderShell, renderTemplate } from "./template";
 import type { AgentState, HookAction, StepState } from "./workflow-types";
 
 export type ActionDeps = {
   runProcess: ProcessRunner;
   agents?: AgentExecutor;
+  recorder?: StepRecorder;
   files?: BundleFiles;
   events: EventSink;
   scrubber: Scrubber;
@@ -45,12 +53,26 @@ const scriptArgv = (script: string): { argv: string[]; stdin?: string } => {
   return { argv: [shebang[1]!, ...args, "-"], stdin: script };
 };
 
+const processFailure = (result: ProcessOutcome, timeoutMs: number | undefined) => {
+  if (result.timedOut)
+    return {
+      code: "EXECUTION.TIMEOUT",
+      message: timeoutMs === undefined ? "timed out" : `timed out after ${timeoutMs} ms`,
+    };
+  if (result.cancelled) return { code: "EXECUTION.CANCELLED", message: "cancelled" };
+  if (result.exitCode === 0) return undefined;
+  return {
+    code: "EXECUTION.COMMAND_FAILED",
+    message: `exited with code ${result.exitCode ?? result.signal ?? null}`,
+  };
+};
+
 export const runShellStep = async (
   deps: ActionDeps,
   state: StepState,
   scope: EvalEnv,
   signal: AbortSignal,
-  attempt: number,
+  at: AttemptOf,
 ): Promise<StateResult> => {
   let text = state.command ?? "";
   if (state.scriptFile !== undefined) {
@@ -71,41 +93,49 @@ export const runShellStep = async (
     state.scriptFile !== undefined
       ? scriptArgv(script)
       : { argv: ["/bin/sh", "-c", script], stdin: undefined };
-  const result = await deps.runProcess({
+  const request = {
     stateName: state.name,
-    purpose: "step",
+    purpose: "step" as const,
+    ...at,
     argv,
     stdin,
     env: { ...deps.env, ...env },
     cwd: state.dir === undefined ? undefined : renderTemplate(state.dir, scope),
     timeoutMs: state.timeoutMs,
     signal,
-  });
-  const max = state.capture?.maxSize ?? deps.outputCap;
-  // Scrubbed before the cap, so the cap never cuts a secret that scrubbing would then miss.
-  const stdout = cap(deps.scrubber.scrub(result.stdout), max);
-  const stderr = cap(deps.scrubber.scrub(result.stderr), max);
-  const ok = result.exitCode === 0 && !result.timedOut && !result.cancelled;
-  const output = stripNewline(stdout);
-  if (stdout) deps.events({ type: "output", state: state.name, stream: "stdout", text: stdout });
-  if (stderr) deps.events({ type: "output", state: state.name, stream: "stderr", text: stderr });
-  return {
-    status: result.cancelled ? "cancelled" : ok ? "success" : "failure",
-    output,
-    stdout,
-    stderr,
-    exitCode: result.exitCode,
-    response: parseJson(output),
-    attempts: attempt,
-    timedOut: result.timedOut,
-    error: ok
-      ? undefined
-      : result.timedOut
-        ? `timed out after ${state.timeoutMs} ms`
-        : result.cancelled
-          ? "cancelled"
-          : `exited with code ${result.exitCode}`,
   };
+  return recordAttempt(deps, { state: state.name, kind: "process", ...at }, async (attemptId) => {
+    const result = await deps.runProcess({ ...request, attemptId });
+    const max = state.capture?.maxSize ?? deps.outputCap;
+    // Scrubbed before the cap, so the cap never cuts a secret that scrubbing would then miss.
+    const wholeStdout = deps.scrubber.scrub(result.stdout);
+    const wholeStderr = deps.scrubber.scrub(result.stderr);
+    const stdout = cap(wholeStdout, max);
+    const stderr = cap(wholeStderr, max);
+    const failed = processFailure(result, state.timeoutMs);
+    const output = stripNewline(stdout);
+    const status = result.cancelled ? "cancelled" : failed ? "failure" : "success";
+    return {
+      result: {
+        status,
+        output,
+        stdout,
+        stderr,
+        exitCode: result.exitCode,
+        response: parseJson(output),
+        attempts: at.attempt,
+        timedOut: result.timedOut,
+        error: failed?.message,
+      },
+      record: {
+        status: recordedStatus(status),
+        exitCode: result.exitCode,
+        stdout: wholeStdout,
+        stderr: wholeStderr,
+        error: failed,
+      },
+    };
+  });
 };
 
 /** Renders every string inside provider options (`api_key: "{{.env.KEY}}"`). */
@@ -127,9 +157,10 @@ export const runAgentStep = async (
   state: AgentState,
   scope: EvalEnv,
   signal: AbortSignal,
-  attempt: number,
+  at: AttemptOf,
 ): Promise<StateResult> => {
-  if (!deps.agents)
+  const agents = deps.agents;
+  if (!agents)
     throw new AppError(
       "EXECUTION.AGENT_UNAVAILABLE",
       `no agent provider is configured to run "${state.name}"`,
@@ -144,9 +175,11 @@ export const runAgentStep = async (
       );
     template = content;
   }
-  const result = await deps.agents.execute({
+  const provider = renderTemplate(state.provider, scope);
+  const request = {
     stateName: state.name,
-    provider: renderTemplate(state.provider, scope),
+    ...at,
+    provider,
     prompt: renderTemplate(template, scope),
     systemPrompt:
       state.systemPrompt === undefined ? undefined : renderTemplate(state.systemPrompt, scope),
@@ -156,35 +189,63 @@ export const runAgentStep = async (
     mcpProxy: state.mcpProxy,
     timeoutMs: state.timeoutMs,
     signal,
-  });
-  const raw = deps.scrubber.scrub(result.output);
-  let output = state.outputFormat ? stripFences(raw) : raw;
-  let json: unknown;
-  let error = result.error === undefined ? undefined : deps.scrubber.scrub(result.error);
-  let ok = (result.exitCode ?? 0) === 0 && result.error === undefined;
-  if (ok && state.outputFormat === "json") {
-    json = parseJson(output);
-    if (json === undefined) {
-      ok = false;
-      error = `output_format json: the output is not valid JSON: ${output.slice(0, 200)}`;
-    }
-  }
-  output = stripNewline(output);
-  return {
-    status: signal.aborted ? "cancelled" : ok ? "success" : "failure",
-    output,
-    stdout: raw,
-    stderr: "",
-    exitCode: result.exitCode ?? (ok ? 0 : 1),
-    response: parseJson(output),
-    json,
-    tokensUsed: result.tokensUsed,
-    tokensInput: result.tokensInput,
-    tokensOutput: result.tokensOutput,
-    tokensEstimated: result.tokensEstimated,
-    attempts: attempt,
-    error,
   };
+  const start = { state: state.name, kind: "agent" as const, provider, ...at };
+  return recordAttempt(deps, start, async (attemptId) => {
+    const result = await agents.execute({ ...request, attemptId });
+    const raw = deps.scrubber.scrub(result.output);
+    let output = state.outputFormat ? stripFences(raw) : raw;
+    let json: unknown;
+    let error = result.error === undefined ? undefined : deps.scrubber.scrub(result.error);
+    let ok = (result.exitCode ?? 0) === 0 && result.error === undefined;
+    if (ok && state.outputFormat === "json") {
+      json = parseJson(output);
+      if (json === undefined) {
+        ok = false;
+        error = `output_format json: the output is not valid JSON: ${output.slice(0, 200)}`;
+      }
+    }
+    output = stripNewline(output);
+    const status = signal.aborted ? "cancelled" : ok ? "success" : "failure";
+    const exitCode = result.exitCode ?? (ok ? 0 : 1);
+    const tokens = {
+      tokensUsed: result.tokensUsed,
+      tokensInput: result.tokensInput,
+      tokensOutput: result.tokensOutput,
+      tokensEstimated: result.tokensEstimated,
+    };
+    return {
+      result: {
+        status,
+        output,
+        stdout: raw,
+        stderr: "",
+        exitCode,
+        response: parseJson(output),
+        json,
+        ...tokens,
+        attempts: at.attempt,
+        error,
+      },
+      record: {
+        status: recordedStatus(status),
+        exitCode,
+        stdout: raw,
+        stderr: "",
+        output,
+        ...tokens,
+        error:
+          status === "success"
+            ? undefined
+            : status === "cancelled"
+              ? { code: "EXECUTION.CANCELLED", message: "cancelled" }
+              : {
+                  code: "EXECUTION.AGENT_FAILED",
+                  message: error ?? `exited with code ${exitCode}`,
+                },
+      },
+    };
+  });
 };
 
 /** Runs hook actions in order; a failing hook is reported, never fatal. */
@@ -194,8 +255,10 @@ export const runHooks = async (
   label: string,
   scope: EvalEnv,
   signal: AbortSignal,
-  stateName?: string,
+  /** The state the hooks belong to (none for the workflow's own) and where it sits. */
+  at: { state?: string; path: StepPath },
 ) => {
+  const stateName = at.state;
   for (const hook of hooks) {
     switch (hook.kind) {
       case "log":
@@ -210,6 +273,8 @@ export const runHooks = async (
         const r = await deps.runProcess({
           stateName: stateName ?? label,
           purpose: stateName ? "hook" : "workflow_hook",
+          attempt: 1,
+          path: at.path,
           argv: ["/bin/sh", "-c", script],
           env: { ...deps.env, ...env },
           timeoutMs: hook.timeoutMs,

@@ -1,13 +1,22 @@
 /**
  * Stops a run at every checkpoint of a workflow with parallel branches inside a loop, and
- * checks that resuming from that checkpoint ends exactly like an uninterrupted run.
+ * checks that resuming from that checkpoint ends exactly like an uninterrupted run; and
+ * that the step attempts the engine records, with their numbers and paths, are those of an
+ * uninterrupted run too, however it was stopped mid-retry.
  */
 import { describe, expect, it } from "vitest";
 import { Scrubber } from "../secrets/scrubber";
-import type { Checkpoint, ProcessRequest, RunOutcome } from "./engine-ports";
+import type {
+  AgentExecutor,
+  Checkpoint,
+  ProcessRequest,
+  RunOutcome,
+  RunWorkflowDeps,
+} from "./engine-ports";
 import { runWorkflow } from "./run-workflow";
-import { localRunner } from "./test-support/local-runner";
+import { localRunner, memoryRecorder, type MemoryAttempt } from "./test-support/local-runner";
 import { parseOk } from "./test-support/run-yaml";
+import type { Workflow } from "./workflow-types";
 
 const workflow = parseOk(`
 name: resume
@@ -42,15 +51,20 @@ const summary = (o: RunOutcome) => ({
   context: o.checkpoint.context,
 });
 
-const run = async (opts: { stopAt?: number; checkpoint?: Checkpoint }) => {
+type StopAt = { stopAt?: number; checkpoint?: Checkpoint };
+
+/** Runs from `checkpoint` if given, and stops the run once its `stopAt`-th checkpoint is saved. */
+const runStopping = async (
+  wf: Workflow,
+  opts: StopAt,
+  deps: Omit<RunWorkflowDeps, "signal" | "scrubber" | "checkpoint" | "store">,
+) => {
   const controller = new AbortController();
   const saved: Checkpoint[] = [];
-  const processes: ProcessRequest[] = [];
-  const outcome = await runWorkflow(workflow, {
-    runProcess: localRunner(processes),
+  const outcome = await runWorkflow(wf, {
+    ...deps,
     signal: controller.signal,
     scrubber: new Scrubber(),
-    runId: "run-1",
     checkpoint: opts.checkpoint,
     store: {
       save: async (cp) => {
@@ -60,7 +74,16 @@ const run = async (opts: { stopAt?: number; checkpoint?: Checkpoint }) => {
       },
     },
   });
-  return { outcome, saved, processes };
+  return { outcome, saved };
+};
+
+const run = async (opts: StopAt) => {
+  const processes: ProcessRequest[] = [];
+  const ran = await runStopping(workflow, opts, {
+    runProcess: localRunner(processes),
+    runId: "run-1",
+  });
+  return { ...ran, processes };
 };
 
 describe("resume from a checkpoint", () => {
@@ -94,6 +117,153 @@ describe("resume from a checkpoint", () => {
     expect(resumed.outcome.status).toBe("succeeded");
     expect(resumed.processes).toEqual([]);
   });
+});
+
+// Retried steps and agents in a loop inside a parallel branch, and a retried step of a
+// sub-workflow: stopping anywhere lands mid-retry somewhere.
+const attemptsWorkflow = parseOk(`
+name: attempts
+states:
+  initial: fan
+  fan:
+    type: parallel
+    parallel: [each, flaky]
+    strategy: best_effort
+    on_success: call
+  each:
+    type: for_each
+    items: '["a", "b"]'
+    body: [work, ask]
+  work:
+    type: step
+    command: "echo W-{{.loop.item}}; exit 3"
+    retry: { max_attempts: 2, initial_delay: 1ms }
+    continue_on_error: true
+  ask:
+    type: agent
+    provider: claude
+    prompt: "about {{.loop.item}}"
+    retry: { max_attempts: 2, initial_delay: 1ms }
+  flaky:
+    type: step
+    command: "echo F; exit 4"
+    retry: { max_attempts: 3, initial_delay: 1ms }
+  call: { type: call_workflow, workflow: child, on_success: done }
+  done: { type: terminal }
+`);
+const child = parseOk(
+  `name: child
+states:
+  initial: c
+  c:
+    type: step
+    command: "exit 5"
+    retry: { max_attempts: 2, initial_delay: 1ms }
+    continue_on_error: true
+    on_success: done
+  done: { type: terminal }
+`,
+  "child.yaml",
+);
+
+// Fails its first attempt, by the number the engine gives it.
+const fakeAgent: AgentExecutor = {
+  execute: async (req) => ({
+    output: `answer ${req.attempt}`,
+    error: req.attempt < 2 ? "not yet" : undefined,
+    tokensInput: 10,
+    tokensOutput: 5,
+  }),
+};
+
+const recordedRun = async (opts: StopAt) => {
+  const { attempts, recorder } = memoryRecorder();
+  const ran = await runStopping(attemptsWorkflow, opts, {
+    runProcess: localRunner(),
+    agents: fakeAgent,
+    recorder,
+    resolver: { resolve: async () => child },
+    runId: "run-2",
+  });
+  return { ...ran, attempts };
+};
+
+/** Each state's attempts in order, by where it sits: number, kind, status and error code. */
+const byPath = (attempts: MemoryAttempt[]) => {
+  const paths = new Map<string, [number, string, string | undefined, string | undefined][]>();
+  for (const a of attempts) {
+    const key = `${a.state} ${JSON.stringify(a.path)}`;
+    paths.set(key, [
+      ...(paths.get(key) ?? []),
+      [a.attempt, a.kind, a.end?.status, a.end?.error?.code],
+    ]);
+  }
+  return paths;
+};
+
+describe("step attempts across a resume", () => {
+  it("records the attempts and paths of an uninterrupted run, wherever the run was stopped", async () => {
+    const baseline = await recordedRun({});
+    expect(baseline.outcome.status).toBe("succeeded");
+    const expected = byPath(baseline.attempts);
+    expect([...expected.entries()]).toEqual([
+      [
+        'flaky {"workflow":"attempts","key":"/fan/flaky","loop":[],"calls":[]}',
+        [
+          [1, "process", "failed", "EXECUTION.COMMAND_FAILED"],
+          [2, "process", "failed", "EXECUTION.COMMAND_FAILED"],
+          [3, "process", "failed", "EXECUTION.COMMAND_FAILED"],
+        ],
+      ],
+      ...["a", "b"].flatMap((_, i) => [
+        [
+          `work {"workflow":"attempts","key":"/fan/each/${i}/work","loop":[${i}],"calls":[]}`,
+          [
+            [1, "process", "failed", "EXECUTION.COMMAND_FAILED"],
+            [2, "process", "failed", "EXECUTION.COMMAND_FAILED"],
+          ],
+        ],
+        [
+          `ask {"workflow":"attempts","key":"/fan/each/${i}/ask","loop":[${i}],"calls":[]}`,
+          [
+            [1, "agent", "failed", "EXECUTION.AGENT_FAILED"],
+            [2, "agent", "succeeded", undefined],
+          ],
+        ],
+      ]),
+      [
+        'c {"workflow":"child","key":"/c","loop":[],"calls":[{"workflow":"attempts","key":"/call","loop":[]}]}',
+        [
+          [1, "process", "failed", "EXECUTION.COMMAND_FAILED"],
+          [2, "process", "failed", "EXECUTION.COMMAND_FAILED"],
+        ],
+      ],
+    ]);
+    const total = baseline.saved.length;
+    expect(total).toBeGreaterThan(15);
+    for (let stopAt = 1; stopAt <= total; stopAt++) {
+      const stopped = await recordedRun({ stopAt });
+      expect(stopped.outcome.status).toBe("cancelled");
+      const resumed = await recordedRun({
+        checkpoint: JSON.parse(JSON.stringify(stopped.saved.at(-1))) as Checkpoint,
+      });
+      expect(resumed.outcome.status, `stopped at checkpoint ${stopAt}`).toBe("succeeded");
+      const before = byPath(stopped.attempts);
+      const after = byPath(resumed.attempts);
+      let repeated = 0;
+      for (const [path, attempts] of expected) {
+        const all = [...(before.get(path) ?? []), ...(after.get(path) ?? [])];
+        // An attempt the stop cut off (cancelled, or ended after the last checkpoint) runs
+        // again with the same number; every other attempt is recorded once, as uninterrupted.
+        const kept = all.filter((a, i) => a[2] !== "cancelled" && all[i + 1]?.[0] !== a[0]);
+        repeated += all.length - kept.length;
+        expect(kept, `${path}, stopped at checkpoint ${stopAt}`).toEqual(attempts);
+      }
+      expect(new Set([...before.keys(), ...after.keys()])).toEqual(new Set(expected.keys()));
+      expect(repeated, `stopped at checkpoint ${stopAt}`).toBeLessThanOrEqual(2);
+      expect([...stopped.attempts, ...resumed.attempts].every((a) => a.end)).toBe(true);
+    }
+  }, 120_000);
 });
 
 it("refuses a checkpoint that belongs to another workflow", async () => {

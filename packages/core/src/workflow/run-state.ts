@@ -6,7 +6,7 @@
  */
 import { AppError, isAppError } from "../errors/app-error";
 import type { Scrubber } from "../secrets/scrubber";
-import type { Checkpoint, Clock, RunWorkflowDeps, StateResult } from "./engine-ports";
+import type { Checkpoint, Clock, RunWorkflowDeps, StateResult, StepPath } from "./engine-ports";
 import type { EvalEnv } from "./evaluate-expression";
 import { runAgentStep, runHooks, runShellStep, type ActionDeps } from "./execute-action";
 import { runLoop } from "./run-loop";
@@ -25,6 +25,8 @@ export type StateRun = {
   actions: ActionDeps;
   scrubber: Scrubber;
   scope: (loop?: LoopFrame, error?: RunError) => EvalEnv;
+  /** The path of the state at `key` (step-path.ts). */
+  pathOf: (key: string, loop?: LoopFrame) => StepPath;
   save: () => Promise<void>;
 };
 
@@ -82,6 +84,7 @@ const callWorkflow = async (
     inputs,
     runId: `${run.cp.runId}/${state.name}`,
     callStack: stack,
+    calledFrom: run.pathOf(key, loop),
     checkpoint: cursor?.kind === "call" ? cursor.child : undefined,
     events: run.deps.events,
     store: {
@@ -148,14 +151,15 @@ const runAction = async (
     case "agent": {
       const cursor = run.cp.cursors[`${key}#attempt`];
       let attempt = cursor?.kind === "attempt" ? cursor.attempt : 1;
+      const path = run.pathOf(key, loop);
       for (;;) {
         const scope = run.scope(loop);
         const attemptSignal =
           state.kind === "agent" ? withTimeout(signal, state.timeoutMs) : signal;
         const result =
           state.kind === "step"
-            ? await runShellStep(run.actions, state, scope, attemptSignal, attempt)
-            : await runAgentStep(run.actions, state, scope, attemptSignal, attempt);
+            ? await runShellStep(run.actions, state, scope, attemptSignal, { attempt, path })
+            : await runAgentStep(run.actions, state, scope, attemptSignal, { attempt, path });
         if (
           result.status !== "failure" ||
           signal.aborted ||
@@ -194,9 +198,10 @@ export const runState = async (
   onRecorded?: (result: StateResult) => void,
 ): Promise<StateResult> => {
   run.actions.events({ type: "state.started", state: state.name, kind: state.kind });
+  const at = { state: state.name, path: run.pathOf(key, loop) };
   let result: StateResult;
   try {
-    await runHooks(run.actions, state.hooks.pre, "pre", run.scope(loop), signal, state.name);
+    await runHooks(run.actions, state.hooks.pre, "pre", run.scope(loop), signal, at);
     result = await runAction(run, state, key, signal, loop);
   } catch (error) {
     if (signal.aborted) return emptyResult("cancelled");
@@ -212,7 +217,7 @@ export const runState = async (
   if (state.capture?.stdout) run.cp.context[state.capture.stdout] = result.output;
   if (state.capture?.stderr) run.cp.context[state.capture.stderr] = result.stderr;
   onRecorded?.(result);
-  await runHooks(run.actions, state.hooks.post, "post", run.scope(loop), signal, state.name);
+  await runHooks(run.actions, state.hooks.post, "post", run.scope(loop), signal, at);
   run.actions.events({
     type: "state.finished",
     state: state.name,

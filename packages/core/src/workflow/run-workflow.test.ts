@@ -6,7 +6,10 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { AppError } from "../errors/app-error";
 import { Scrubber } from "../secrets/scrubber";
+import type { AgentRequest } from "./engine-ports";
+import { memoryRecorder } from "./test-support/local-runner";
 import { parseOk, runYaml } from "./test-support/run-yaml";
 
 /** A zombie (exited, not yet reaped by a non-reaping pid 1) counts as gone. */
@@ -303,5 +306,200 @@ states:
 `);
     expect(outcome.status).toBe("failed");
     expect(outcome.checkpoint.results.ask?.error).toMatch(/EXECUTION.AGENT_UNAVAILABLE/);
+  });
+});
+
+describe("the step recorder", () => {
+  it("records every attempt of an agent, its tokens and answer, and gives the agent its attempt, path and record", async () => {
+    const { attempts, recorder } = memoryRecorder();
+    const requests: AgentRequest[] = [];
+    const { outcome } = await runYaml(
+      `
+name: agents
+states:
+  initial: each
+  each:
+    type: for_each
+    items: '["x"]'
+    body: [ask]
+    on_complete: done
+  ask:
+    type: agent
+    provider: "{{.loop.item}}-provider"
+    prompt: hi
+    retry: { max_attempts: 3, initial_delay: 1ms }
+  done: { type: terminal }
+`,
+      {
+        recorder,
+        agents: {
+          execute: async (req) => {
+            requests.push(req);
+            return req.attempt < 3
+              ? { output: "", error: `busy ${req.attempt}`, tokensInput: 1 }
+              : { output: "done\n", tokensInput: 7, tokensOutput: 3, tokensUsed: 10 };
+          },
+        },
+      },
+    );
+    expect(outcome.status).toBe("succeeded");
+    const path = { workflow: "agents", key: "/each/0/ask", loop: [0], calls: [] };
+    expect(requests.map((r) => [r.attempt, r.path, r.attemptId])).toEqual([
+      [1, path, "attempt-1"],
+      [2, path, "attempt-2"],
+      [3, path, "attempt-3"],
+    ]);
+    expect(attempts).toEqual(
+      [1, 2]
+        .map((n) => ({
+          id: `attempt-${n}`,
+          state: "ask",
+          kind: "agent",
+          provider: "x-provider",
+          attempt: n,
+          path,
+          end: {
+            status: "failed",
+            exitCode: 1,
+            stdout: "",
+            stderr: "",
+            output: "",
+            tokensInput: 1,
+            error: { code: "EXECUTION.AGENT_FAILED", message: `busy ${n}` },
+          },
+        }))
+        .concat([
+          {
+            id: "attempt-3",
+            state: "ask",
+            kind: "agent",
+            provider: "x-provider",
+            attempt: 3,
+            path,
+            end: {
+              status: "succeeded",
+              exitCode: 0,
+              stdout: "done\n",
+              stderr: "",
+              output: "done",
+              tokensInput: 7,
+              tokensOutput: 3,
+              tokensUsed: 10,
+            },
+          },
+        ] as never[]),
+    );
+  });
+
+  it("records a step's whole scrubbed output, and hooks not at all", async () => {
+    const { attempts, recorder } = memoryRecorder();
+    const { outcome, processes } = await runYaml(
+      `
+name: steps
+env: [TOKEN]
+states:
+  initial: s
+  s:
+    type: step
+    command: 'echo "$TOKEN 0123456789"; echo oops >&2'
+    capture: { stdout: kept, max_size: 4 }
+    hooks: { pre: [{ command: "echo pre" }] }
+`,
+      {
+        recorder,
+        variables: {
+          resolve: async () => ({ values: { TOKEN: "tok-secret-1" }, secrets: ["tok-secret-1"] }),
+        },
+      },
+    );
+    expect(outcome.checkpoint.context.kept).toBe("[RED");
+    expect(attempts.map((a) => [a.state, a.kind, a.attempt, a.end])).toEqual([
+      [
+        "s",
+        "process",
+        1,
+        {
+          status: "succeeded",
+          exitCode: 0,
+          stdout: "[REDACTED] 0123456789\n",
+          stderr: "oops\n",
+          error: undefined,
+        },
+      ],
+    ]);
+    const [pre, step] = processes;
+    expect([pre?.purpose, pre?.attempt, pre?.attemptId, pre?.path.key]).toEqual([
+      "hook",
+      1,
+      undefined,
+      "/s",
+    ]);
+    expect([step?.purpose, step?.attempt, step?.attemptId, step?.path.key]).toEqual([
+      "step",
+      1,
+      "attempt-1",
+      "/s",
+    ]);
+  });
+
+  it("records a process that cannot start as failed with its error, and fails the state", async () => {
+    const { attempts, recorder } = memoryRecorder();
+    const { outcome } = await runYaml(
+      "name: nostart\nstates:\n  initial: s\n  s: { type: step, command: echo never }\n",
+      {
+        recorder,
+        runProcess: async () => {
+          throw new AppError("USER.INPUT.VALIDATION_FAILED", "dir is outside the workspace");
+        },
+      },
+    );
+    expect(outcome.status).toBe("failed");
+    expect(outcome.checkpoint.results.s?.error).toBe(
+      "USER.INPUT.VALIDATION_FAILED: dir is outside the workspace",
+    );
+    expect(attempts.map((a) => a.end)).toEqual([
+      {
+        status: "failed",
+        exitCode: null,
+        stdout: "",
+        stderr: "",
+        error: { code: "USER.INPUT.VALIDATION_FAILED", message: "dir is outside the workspace" },
+      },
+    ]);
+  });
+
+  it("fails the state, without retrying, when an attempt's end cannot be recorded", async () => {
+    const started: string[] = [];
+    const { outcome } = await runYaml(
+      `
+name: unrecorded
+states:
+  initial: s
+  s:
+    type: step
+    command: echo hi
+    retry: { max_attempts: 3, initial_delay: 1ms }
+    on_failure: recovered
+  recovered: { type: step, command: echo recovered }
+`,
+      {
+        recorder: {
+          attemptStarted: async (a) => (started.push(`${a.state} ${a.attempt}`), { id: a.state }),
+          attemptFinished: async (handle) => {
+            if (handle.id === "s")
+              throw new AppError(
+                "EXECUTION.OUTPUT_NOT_STORED",
+                "the step's output could not be stored",
+              );
+          },
+        },
+      },
+    );
+    expect(outcome.status).toBe("succeeded");
+    expect(started).toEqual(["s 1", "recovered 1"]);
+    expect(outcome.checkpoint.results.s?.error).toBe(
+      "EXECUTION.OUTPUT_NOT_STORED: the step's output could not be stored",
+    );
+    expect(outcome.checkpoint.results.recovered?.output).toBe("recovered");
   });
 });

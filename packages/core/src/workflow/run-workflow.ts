@@ -16,6 +16,7 @@ import { resolveInputs } from "./resolve-inputs";
 import { resolveRunEnv } from "./resolve-run-env";
 import { runState, type StateRun } from "./run-state";
 import { scopeEnv, type LoopFrame, type RunError } from "./run-scope";
+import { stepPath } from "./step-path";
 import { renderTemplate } from "./template";
 import type { TerminalState, Workflow } from "./workflow-types";
 
@@ -68,6 +69,7 @@ export const runWorkflow = async (
   const actions: ActionDeps = {
     runProcess: deps.runProcess,
     agents: deps.agents,
+    recorder: deps.recorder,
     files,
     events,
     scrubber,
@@ -76,6 +78,8 @@ export const runWorkflow = async (
   };
   const scope = (loop?: LoopFrame, error?: RunError) =>
     scopeEnv({ checkpoint: cp, workflowName: workflow.name, env, now, readFile, loop, error });
+  const pathOf = (key: string, loop?: LoopFrame) =>
+    stepPath(workflow.name, key, loop, deps.calledFrom);
   const save = async () => deps.store?.save(JSON.parse(JSON.stringify(cp)) as Checkpoint);
   const maxTransitions = deps.maxTransitions ?? 10_000;
 
@@ -86,6 +90,7 @@ export const runWorkflow = async (
     clock,
     actions,
     scope,
+    pathOf,
     save,
     scrubber,
   };
@@ -195,7 +200,9 @@ export const runWorkflow = async (
         : outcome.status === "cancelled"
           ? "workflow_cancel"
           : "workflow_error";
-    await runHooks(actions, hooks, label, scope(undefined, error), hookSignal);
+    await runHooks(actions, hooks, label, scope(undefined, error), hookSignal, {
+      path: pathOf(""),
+    });
     const errorMessage =
       outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
     events({
@@ -229,7 +236,16 @@ export const runWorkflow = async (
   }
   try {
     if (!cp.startHooksDone) {
-      await runHooks(actions, workflow.hooks.workflowStart, "workflow_start", scope(), deps.signal);
+      await runHooks(
+        actions,
+        workflow.hooks.workflowStart,
+        "workflow_start",
+        scope(),
+        deps.signal,
+        {
+          path: pathOf(""),
+        },
+      );
       cp.startHooksDone = true;
       await save();
     }

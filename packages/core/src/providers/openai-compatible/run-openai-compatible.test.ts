@@ -98,6 +98,8 @@ const run = async (model: ScriptedModel, o: RunOptions = {}) => {
   const result = await runOpenAiCompatible({
     request: {
       stateName: "agent",
+      attempt: 1,
+      path: { workflow: "test", key: "/agent", loop: [], calls: [] },
       provider: "openai_compatible",
       prompt: o.prompt ?? "Do the task.",
       ...(o.systemPrompt === undefined ? {} : { systemPrompt: o.systemPrompt }),

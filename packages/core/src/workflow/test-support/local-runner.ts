@@ -1,9 +1,17 @@
 /**
  * Test helpers for the engine: a process runner on real local shells (through core's
- * runProcess), an in-memory bundle, and an event recorder.
+ * runProcess), an in-memory bundle, an event recorder and an in-memory step recorder.
  */
 import { runProcess } from "../../sandbox/run-process";
-import type { BundleFiles, ProcessRequest, ProcessRunner, RunEvent } from "../engine-ports";
+import type {
+  AttemptFinished,
+  AttemptStarted,
+  BundleFiles,
+  ProcessRequest,
+  ProcessRunner,
+  RunEvent,
+  StepRecorder,
+} from "../engine-ports";
 
 export const localRunner =
   (log: ProcessRequest[] = []): ProcessRunner =>
@@ -34,4 +42,24 @@ export const memoryFiles = (files: Record<string, string>): BundleFiles => ({
 export const recorder = () => {
   const events: RunEvent[] = [];
   return { events, sink: (e: RunEvent) => void events.push(e) };
+};
+
+export type MemoryAttempt = AttemptStarted & { id: string; end?: AttemptFinished };
+
+/** Step attempts in the order they started, each with its end once recorded. */
+export const memoryRecorder = () => {
+  const attempts: MemoryAttempt[] = [];
+  const recorder: StepRecorder = {
+    attemptStarted: async (start) => {
+      const id = `attempt-${attempts.length + 1}`;
+      attempts.push({ ...start, id });
+      return { id };
+    },
+    attemptFinished: async (handle, end) => {
+      const attempt = attempts.find((a) => a.id === handle.id);
+      if (!attempt || attempt.end) throw new Error(`attempt ${handle.id} is not open`);
+      attempt.end = end;
+    },
+  };
+  return { attempts, recorder };
 };
