@@ -8,12 +8,13 @@
  * into the Authorization header: every event, error and result passes the key's scrubber.
  */
 import { AppError, isAppError } from "../../errors/app-error";
-import { CODES, surfaceOf } from "../../errors/error-codes";
+import { CODES } from "../../errors/error-codes";
 import { Scrubber } from "../../secrets/scrubber";
 import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
 import { readChatOptions } from "./chat-options";
 import { checkBaseUrl } from "./check-base-url";
 import { scrubEvent, type AgentStepEvent } from "../agent-events";
+import { outcomeFields } from "../agent-outcome";
 import { DEFAULT_CHAT_LIMITS, postChatCompletion, type ChatLimits } from "./post-chat-completion";
 import type { ChatTurn } from "./read-chat-response";
 import { abortReason } from "./retry-after";
@@ -132,14 +133,7 @@ export const runOpenAiCompatible = async (
     tokensOutput: usage.output,
     tokensUsed: usage.input + usage.output,
     ...(usage.estimated ? { tokensEstimated: true } : {}),
-    ...(error
-      ? {
-          error: `${error.code}: ${scrub(error.message)}`,
-          errorCode: error.code,
-          retryable: error.retryable,
-          ...(status === "cancelled" ? {} : { exitCode: surfaceOf(error.code).exit }),
-        }
-      : { exitCode: 0 }),
+    ...outcomeFields(status, error, scrub),
   });
 
   const listOffered = async (): Promise<ProxyTool[]> => {
