@@ -1,8 +1,8 @@
 /**
  * Executes one run: loads its pinned workflow version, prepares the run's private folders
  * for its step uid, and drives the engine with the worker's ports (sandboxed processes,
- * Postgres checkpoints and events, team-scoped sub-workflows and variables). A run that a
- * previous worker left `running` resumes from its checkpoint.
+ * Postgres checkpoints, events and step runs, team-scoped sub-workflows and variables). A
+ * run that a previous worker left `running` resumes from its checkpoint.
  */
 import path from "node:path";
 import type { Keyring } from "@switchyard/core/crypto";
@@ -17,6 +17,7 @@ import { cleanUpRun } from "./run-cleanup";
 import { checkpointStore, runEventLog, runLaneRefusal, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
 import type { StepConfinement } from "./sandbox-boot";
 import { createStepProcessRunner } from "./step-process-runner";
+import { stepRunRecorder } from "./step-run-recorder";
 import { endSpan, startRunSpan, traceIdOf } from "./tracing";
 
 export type ExecuteRunDeps = {
@@ -91,36 +92,19 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     const refused = await runLaneRefusal(scope, run, parsed.workflow);
     if (refused) throw refused;
     const folders = await makeStepFolders(runDir, uid === undefined ? undefined : { uid });
-    const nextAttempt = new Map<string, number>();
     const result = await runWorkflow(parsed.workflow, {
       runId,
       signal: AbortSignal.any([signal, stop.signal]),
       scrubber,
       inputs: run.inputs as Record<string, unknown>,
       checkpoint: resuming ? (run.checkpoint as Checkpoint) : undefined,
-      runProcess: createStepProcessRunner({
-        db,
-        log,
-        teamId,
-        runId,
-        sandbox,
-        uid,
-        folders,
-        network: deps.stepNetwork,
-        scrubber,
-        trace,
-        attemptOf: (state) => nextAttempt.get(state) ?? 1,
-        notify: () => deps.notify(runId),
-      }),
+      runProcess: createStepProcessRunner({ log, runId, sandbox, uid, folders, network: deps.stepNetwork, scrubber, trace }),
+      recorder: stepRunRecorder({ db, log, teamId, runId, sandboxLevel: sandbox.level, scrubber, notify: () => deps.notify(runId) }),
       files: bundleReader(bundle.files, bundle.version.entryPath),
       store: checkpointStore(scope, deps.workerId, scrubber),
       resolver: teamWorkflowResolver(scope),
       variables: teamVariablesPort(scope, deps.keyring, scrubber, run.lane),
-      events: (event) => {
-        if (event.type === "state.started") nextAttempt.set(event.state, 1);
-        if (event.type === "step.retry") nextAttempt.set(event.state, event.attempt + 1);
-        sink(event);
-      },
+      events: sink,
     });
     outcome = result;
   } catch (error) {

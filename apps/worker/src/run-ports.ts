@@ -1,8 +1,9 @@
 /**
  * The engine's other ports in the worker, all scoped to one run's team: the checkpoint
  * store, the lane policy on what the run reaches, call_workflow by name (pinned to the
- * versions current at run start), env names from the team's variables, and the ordered
- * event log the dashboard replays.
+ * versions current at run start), env names from the team's variables, and the run's
+ * ordered event log (kept with the run; the run page shows the step runs the engine records
+ * through step-run-recorder.ts, not these events).
  */
 import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
@@ -104,7 +105,7 @@ const RECORDED: ReadonlySet<RunEvent["type"]> = new Set([
 
 /**
  * Writes engine events in order, batched, off the engine's path; `flush` waits for all.
- * Step output is not repeated here: it is on the step rows.
+ * Step output is not in the events: it is on the step rows.
  */
 export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubber: Scrubber, notify: () => void) => {
   let seq = firstSeq;

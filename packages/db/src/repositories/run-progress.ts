@@ -1,10 +1,12 @@
 /**
  * What a run needs to survive its worker: its checkpoint, the workflow versions pinned at
- * its start, and its ordered event log. Team-scoped like every repository; checkpoints and
- * events are stored through storable.ts (no U+0000, which Postgres refuses).
+ * its start, its ordered event log, and the step runs the engine records (one per attempt
+ * of a step or agent, with where it sits in the run). Team-scoped like every repository;
+ * everything is stored through storable.ts (no U+0000, which Postgres refuses).
  */
+import type { StepPath } from "@switchyard/core/workflow";
 import type { Db } from "../client";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma, StepStatus } from "../generated/prisma/client";
 import { storableJson, storableText } from "../storable";
 
 /** Saves the checkpoint while `workerId` holds the run; false when another worker took it over. */
@@ -46,3 +48,93 @@ export const nextEventSeq = async (db: Db, teamId: string, runId: string) => {
 
 export const listRunEvents = (db: Db, teamId: string, runId: string, afterSeq = 0) =>
   db.runEvent.findMany({ where: { teamId, runId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take: 1000 });
+
+export type StepRunStart = {
+  teamId: string;
+  runId: string;
+  stateName: string;
+  stepType: "step" | "agent";
+  attempt: number;
+  path: StepPath;
+  provider?: string;
+  sandboxLevel?: string;
+};
+
+/** Opens the row of an attempt that starts now, `running`. */
+export const startStepRun = (db: Db, input: StepRunStart) =>
+  db.stepRun.create({
+    data: {
+      teamId: input.teamId,
+      runId: input.runId,
+      stateName: storableText(input.stateName),
+      stepType: input.stepType,
+      attempt: input.attempt,
+      path: storableJson(input.path),
+      provider: storableText(input.provider),
+      status: "running",
+      sandboxLevel: input.sandboxLevel,
+      startedAt: new Date(),
+    },
+  });
+
+export type StepRunEnd = {
+  status: StepStatus;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  /** What the attempt produced when it is not its stdout (an agent's answer). */
+  output?: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  errorCode?: string;
+  errorMessage?: string;
+};
+
+export const finishStepRun = (db: Db, teamId: string, stepRunId: string, result: StepRunEnd) =>
+  db.stepRun.updateMany({
+    where: { id: stepRunId, teamId },
+    data: {
+      status: result.status,
+      exitCode: result.exitCode,
+      stdout: storableText(result.stdout),
+      stderr: storableText(result.stderr),
+      output: storableText(result.output ?? result.stdout),
+      inputTokens: result.inputTokens ?? null,
+      outputTokens: result.outputTokens ?? null,
+      errorCode: storableText(result.errorCode) ?? null,
+      errorMessage: storableText(result.errorMessage) ?? null,
+      finishedAt: new Date(),
+    },
+  });
+
+/**
+ * Closes a step run that is still `running` as failed, when how it ended could not be
+ * recorded (its output could not be stored): never left open.
+ */
+export const failRunningStepRun = (
+  db: Db,
+  teamId: string,
+  stepRunId: string,
+  error: { code: string; message: string },
+) =>
+  db.stepRun.updateMany({
+    where: { id: stepRunId, teamId, status: "running" },
+    data: {
+      status: "failed",
+      errorCode: storableText(error.code),
+      errorMessage: storableText(error.message),
+      finishedAt: new Date(),
+    },
+  });
+
+/** Step runs a dead worker left `running`: they will never finish, so they are closed as lost. */
+export const closeLostStepRuns = (db: Db, teamId: string, runId: string) =>
+  db.stepRun.updateMany({
+    where: { teamId, runId, status: "running" },
+    data: {
+      status: "failed",
+      errorCode: "EXECUTION.WORKER_LOST",
+      errorMessage: "the worker running this step stopped; the run resumed elsewhere",
+      finishedAt: new Date(),
+    },
+  });

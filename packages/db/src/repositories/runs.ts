@@ -1,9 +1,10 @@
 /**
- * Team-scoped run and step-run persistence. Every query filters on teamId; every text or
- * JSON a run produced is stored through storable.ts (no U+0000, which Postgres refuses).
+ * Team-scoped run persistence (a run's steps are in run-progress.ts). Every query filters on
+ * teamId; every text or JSON a run produced is stored through storable.ts (no U+0000, which
+ * Postgres refuses).
  */
 import type { Db } from "../client";
-import type { Prisma, RunTrigger, StepStatus } from "../generated/prisma/client";
+import type { Prisma, RunTrigger } from "../generated/prisma/client";
 import { storableJson, storableText } from "../storable";
 
 export type CreateRunInput = {
@@ -113,83 +114,6 @@ export const finishRun = (
       status: result.status,
       errorCode: storableText(result.errorCode) ?? null,
       errorMessage: storableText(result.errorMessage) ?? null,
-      finishedAt: new Date(),
-    },
-  });
-
-export const startStepRun = (
-  db: Db,
-  input: { teamId: string; runId: string; stateName: string; stepType: string; attempt?: number; sandboxLevel?: string },
-) =>
-  db.stepRun.create({
-    data: {
-      teamId: input.teamId,
-      runId: input.runId,
-      stateName: storableText(input.stateName),
-      stepType: input.stepType,
-      attempt: input.attempt ?? 1,
-      status: "running",
-      sandboxLevel: input.sandboxLevel,
-      startedAt: new Date(),
-    },
-  });
-
-export const finishStepRun = (
-  db: Db,
-  teamId: string,
-  stepRunId: string,
-  result: {
-    status: StepStatus;
-    exitCode: number | null;
-    stdout: string;
-    stderr: string;
-    output?: string;
-    errorCode?: string;
-    errorMessage?: string;
-  },
-) =>
-  db.stepRun.updateMany({
-    where: { id: stepRunId, teamId },
-    data: {
-      status: result.status,
-      exitCode: result.exitCode,
-      stdout: storableText(result.stdout),
-      stderr: storableText(result.stderr),
-      output: storableText(result.output ?? result.stdout),
-      errorCode: storableText(result.errorCode) ?? null,
-      errorMessage: storableText(result.errorMessage) ?? null,
-      finishedAt: new Date(),
-    },
-  });
-
-/**
- * Closes a step run that is still `running` as failed, when the worker could not record how
- * it ended (its output could not be stored, its process could not start): never left open.
- */
-export const failRunningStepRun = (
-  db: Db,
-  teamId: string,
-  stepRunId: string,
-  error: { code: string; message: string },
-) =>
-  db.stepRun.updateMany({
-    where: { id: stepRunId, teamId, status: "running" },
-    data: {
-      status: "failed",
-      errorCode: storableText(error.code),
-      errorMessage: storableText(error.message),
-      finishedAt: new Date(),
-    },
-  });
-
-/** Step runs a dead worker left `running`: they will never finish, so they are closed as lost. */
-export const closeLostStepRuns = (db: Db, teamId: string, runId: string) =>
-  db.stepRun.updateMany({
-    where: { teamId, runId, status: "running" },
-    data: {
-      status: "failed",
-      errorCode: "EXECUTION.WORKER_LOST",
-      errorMessage: "the worker running this step stopped; the run resumed elsewhere",
       finishedAt: new Date(),
     },
   });
