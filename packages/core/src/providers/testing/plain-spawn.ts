@@ -5,15 +5,15 @@
  * outlives it. The worker's port is the step sandbox; this one confines nothing.
  */
 import { spawn } from "node:child_process";
-import type { AgentExit, AgentSpawn } from "../agent-process";
+import type { AgentExit, AgentProcess, AgentSpawnRequest } from "../agent-process";
 
 export type PlainSpawnOptions = { cwd: string; killGraceMs?: number };
 
 const CLOSE_WAIT_MS = 2000;
 
 export const plainSpawn =
-  (options: PlainSpawnOptions): AgentSpawn =>
-  async ({ argv, env }) => {
+  (options: PlainSpawnOptions) =>
+  async ({ argv, env }: AgentSpawnRequest): Promise<AgentProcess & { pid: number }> => {
     const [file, ...args] = argv;
     if (!file) throw new Error("plainSpawn: empty argv");
     const child = spawn(file, args, {
@@ -60,5 +60,5 @@ export const plainSpawn =
       }
       return exited;
     };
-    return { stdin: child.stdin, stdout: child.stdout, stderr: child.stderr, stop, exited };
+    return { pid, stdin: child.stdin, stdout: child.stdout, stderr: child.stderr, stop, exited };
   };
