@@ -1,0 +1,29 @@
+/**
+ * The run lifecycle: which status a run may move to from which. A queued run is claimed by
+ * a worker (running) or cancelled before it starts; a running run ends succeeded, failed or
+ * cancelled. An ended run never changes again. The database's run-lifecycle repository
+ * builds its compare-and-set conditions from this table, so no writer can step outside it.
+ */
+export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+export type RunStatusName = (typeof RUN_STATUSES)[number];
+
+export const RUN_TRANSITIONS: Readonly<Record<RunStatusName, readonly RunStatusName[]>> = {
+  queued: ["running", "cancelled"],
+  running: ["succeeded", "failed", "cancelled"],
+  succeeded: [],
+  failed: [],
+  cancelled: [],
+};
+
+export const canTransition = (from: RunStatusName, to: RunStatusName): boolean => RUN_TRANSITIONS[from].includes(to);
+
+/** The statuses a run may be in for `to` to be allowed; `among` narrows them (each must be allowed). */
+export const statusesBefore = (to: RunStatusName, among: readonly RunStatusName[] = RUN_STATUSES): RunStatusName[] => {
+  const refused = among.filter((from) => !canTransition(from, to));
+  if (among !== RUN_STATUSES && refused.length > 0) {
+    throw new Error(`a run may not go from ${refused.join(", ")} to ${to}`);
+  }
+  return among.filter((from) => canTransition(from, to));
+};
+
+export const isRunEnded = (status: RunStatusName): boolean => RUN_TRANSITIONS[status].length === 0;
