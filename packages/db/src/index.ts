@@ -10,3 +10,4 @@ export type { SeedOptions } from "./seed";
 export * from "./repositories/run-progress";
 export * from "./repositories/variables";
 export * from "./repositories/api-tokens";
+export * from "./repositories/tool-calls";
