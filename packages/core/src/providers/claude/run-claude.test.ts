@@ -4,11 +4,23 @@
  * result or reads its prompt from stdin, started through the plain spawn port. The real CLI
  * is in claude-provider.int.test.ts.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SANDBOX_PATHS, type SandboxHost } from "../../sandbox/sandbox-types";
+import { startSandboxed } from "../../sandbox/start-sandboxed";
+import {
+  detectForTest,
+  makeStepDirs,
+  ownedBy,
+  removeStepDirs,
+  spec,
+  waitNoneLeft,
+  withOwner,
+  type StepDirs,
+} from "../../sandbox/testing/kit";
 import { runYaml } from "../../workflow/test-support/run-yaml";
 import type { AgentStepEvent } from "../agent-events";
 import type { AgentSpawn } from "../agent-process";
@@ -240,5 +252,59 @@ states:
       response: { score: 9, notes: ["ok"] },
     });
     expect(outcome.checkpoint.results.use?.output).toBe('9 ["ok"]');
+  });
+});
+
+describe("runClaude through the step sandbox's process", () => {
+  const UID = 61600;
+  let base: SandboxHost;
+  let dirs: StepDirs;
+  beforeAll(async () => {
+    base = await detectForTest(UID);
+    dirs = await makeStepDirs();
+    copyFileSync(FAKE, path.join(dirs.workspace, "fake-claude.mjs"));
+    copyFileSync(FIXTURE("six-tools"), path.join(dirs.workspace, "six-tools.jsonl"));
+  });
+  afterAll(() => removeStepDirs(dirs));
+
+  /** The worker's port: startSandboxed with the launch's argv and environment. */
+  const sandboxed = (host: SandboxHost) => {
+    const inside = host.level === "none" ? dirs.workspace : SANDBOX_PATHS.workspace;
+    const spawn: AgentSpawn = ({ argv, env }) =>
+      startSandboxed(host, spec(dirs, UID, argv, { env, killGraceMs: 1000 }));
+    const fakeLaunch = (...args: string[]) =>
+      launch([], { argv: [process.execPath, `${inside}/fake-claude.mjs`, ...args] });
+    return { spawn, fakeLaunch, inside };
+  };
+
+  it("takes a SandboxProcess as its port: the answer comes back, the step's processes are gone", async () => {
+    const host = withOwner(base);
+    const { spawn, fakeLaunch, inside } = sandboxed(host);
+    const result = await runClaude({
+      launch: fakeLaunch("replay", `${inside}/six-tools.jsonl`),
+      spawn,
+      signal: new AbortController().signal,
+    });
+    expect(result).toMatchObject({
+      status: "success",
+      output: "Done: notes/a.txt now says alpha and gamma.",
+    });
+    expect(ownedBy(host.ownerId)).toEqual([]);
+  });
+
+  it("cancels through the sandbox's stop, leaving no process of the step", async () => {
+    const host = withOwner(base);
+    const { spawn, fakeLaunch, inside } = sandboxed(host);
+    const controller = new AbortController();
+    const pending = runClaude({
+      launch: fakeLaunch("hang", `${inside}/pids`, "stubborn"),
+      spawn,
+      signal: controller.signal,
+    });
+    await waitFor(() => existsSync(path.join(dirs.workspace, "pids")));
+    expect(ownedBy(host.ownerId).length).toBeGreaterThanOrEqual(2);
+    controller.abort();
+    expect(await pending).toMatchObject({ status: "cancelled", errorCode: "EXECUTION.CANCELLED" });
+    expect(await waitNoneLeft(host.ownerId)).toEqual([]);
   });
 });
