@@ -11,6 +11,7 @@ import { createApiToken, revokeApiToken, type Db } from "@switchyard/db";
 import type { TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { restCaller, type RestBody, type RestCall } from "./helpers/rest-caller";
+import { handleRest } from "~/server/rest/rest-api";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
 import type { WorkerHandle } from "./helpers/worker-process";
 
@@ -25,6 +26,18 @@ let teamId: string;
 let adminId: string;
 
 type Body = RestBody;
+
+/** The raw Response, for headers. */
+const handleRestRaw = (services: { db: Db; queue: Queue<RunJob>; redis: Redis; prefix: string }, bearer: string, method: string, path: string, body?: unknown) =>
+  handleRest(
+    { db: services.db, queue: () => services.queue, prefix: services.prefix, publish: (c, m) => services.redis.publish(c, m) },
+    new Request(`http://localhost/api/v1${path}`, {
+      method,
+      headers: { "content-type": "application/json", authorization: `Bearer ${bearer}` },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+    path,
+  );
 let call: RestCall;
 
 beforeAll(async () => {
@@ -123,4 +136,30 @@ it("says who made each token; an admin revokes any member's, a member only their
   // and a member still revokes their own
   const own = await dashboard(bobId).tokens.create({ name: "bob-again" });
   expect(await call("DELETE", `/tokens/${own.id}`, { token: own.token })).toMatchObject({ status: 200 });
+});
+
+it("answers a retryable failure (the run queue unreachable) with 503 and Retry-After, by REST and tRPC", async () => {
+  const { Queue: BullQueue } = await import("bullmq");
+  const { Redis: IoRedis } = await import("ioredis");
+  const { RUN_QUEUE } = await import("@switchyard/core/runs");
+  // A closed port, with the offline queue off as the web app configures it: fails fast.
+  const connection = new IoRedis({ host: "127.0.0.1", port: 1, maxRetriesPerRequest: null, enableOfflineQueue: false, lazyConnect: true });
+  connection.on("error", () => undefined);
+  const down = new BullQueue<RunJob>(RUN_QUEUE, { connection, prefix: "sy-unreachable" });
+  down.on("error", () => undefined);
+  try {
+    const hello = (await db.workflow.findFirstOrThrow({ where: { teamId, name: "hello-world" } })).id;
+    const res = await handleRestRaw({ db, queue: down, redis, prefix }, token, "POST", `/workflows/${hello}/runs`, {});
+    expect(res.status).toBe(503);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await res.json()).toMatchObject({ error: { code: "SYSTEM.QUEUE_UNAVAILABLE" } });
+
+    const viaTrpc = await dashboardCaller({ db, queue: down, redis, prefix }, adminId)
+      .runs.start({ workflowId: hello })
+      .catch((e: unknown) => e);
+    expect(viaTrpc).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+  } finally {
+    await down.close().catch(() => undefined);
+    connection.disconnect();
+  }
 });

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { AppError } from "./app-error";
-import { surfaceOf } from "./error-codes";
+import { surfaceOf, surfaceOfError } from "./error-codes";
 
 it("maps AWF families to exit codes 1–4 and request codes to HTTP statuses", () => {
   expect(surfaceOf("USER.MCP_PROXY.UNKNOWN_KEY").exit).toBe(1);
@@ -23,4 +23,13 @@ it("keeps the code, the user message and the location, and serialises without a 
     message: "bad input",
     location: { file: "w.yaml", line: 3, column: 5, path: "states.a" },
   });
+});
+
+it("reports a retryable server-side failure as 503 / SERVICE_UNAVAILABLE, keeping the family's exit code", () => {
+  const down = new AppError("SYSTEM.QUEUE_UNAVAILABLE", "queue down", { retryable: true });
+  expect(down.httpStatus).toBe(503);
+  expect(surfaceOfError(down)).toEqual({ http: 503, trpc: "SERVICE_UNAVAILABLE", exit: 4 });
+  expect(new AppError("SYSTEM.QUEUE_UNAVAILABLE", "queue down").httpStatus).toBe(500);
+  // a retryable request error keeps its own status
+  expect(new AppError("RATE_LIMITED", "slow down", { retryable: true }).httpStatus).toBe(429);
 });

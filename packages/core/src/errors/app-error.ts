@@ -3,7 +3,7 @@
  * error-codes.ts); `userMessage` is what a client may see; `retryable` tells the worker
  * whether BullMQ may try again.
  */
-import { surfaceOf } from "./error-codes";
+import { surfaceOfError } from "./error-codes";
 
 export type AppErrorOptions = {
   userMessage?: string;
@@ -35,11 +35,11 @@ export class AppError extends Error {
   }
 
   get httpStatus(): number {
-    return surfaceOf(this.code).http;
+    return surfaceOfError(this).http;
   }
 
   get exitCode(): number {
-    return surfaceOf(this.code).exit;
+    return surfaceOfError(this).exit;
   }
 
   toJSON() {

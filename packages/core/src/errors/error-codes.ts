@@ -11,7 +11,8 @@ export type TrpcCode =
   | "CONFLICT"
   | "PAYLOAD_TOO_LARGE"
   | "TOO_MANY_REQUESTS"
-  | "INTERNAL_SERVER_ERROR";
+  | "INTERNAL_SERVER_ERROR"
+  | "SERVICE_UNAVAILABLE";
 
 export type ErrorSurface = { http: number; trpc: TrpcCode; exit: number };
 
@@ -66,6 +67,21 @@ const FAMILY: Record<string, ErrorSurface> = {
   WORKFLOW: { http: 422, trpc: "BAD_REQUEST", exit: 2 },
   EXECUTION: { http: 500, trpc: "INTERNAL_SERVER_ERROR", exit: 3 },
   SYSTEM: { http: 500, trpc: "INTERNAL_SERVER_ERROR", exit: 4 },
+};
+
+/** What a retryable server-side failure shows: try again later, not "the server is broken". */
+const UNAVAILABLE: ErrorSurface = { http: 503, trpc: "SERVICE_UNAVAILABLE", exit: 4 };
+
+/** Seconds a client should wait before trying a retryable failure again (the Retry-After header). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The surface of one raised error: its code's row, except that a retryable failure the
+ * server would report as 500 is 503 (the exit code stays the family's).
+ */
+export const surfaceOfError = (error: { code: string; retryable: boolean }): ErrorSurface => {
+  const surface = surfaceOf(error.code);
+  return error.retryable && surface.http >= 500 ? { ...UNAVAILABLE, exit: surface.exit } : surface;
 };
 
 export const surfaceOf = (code: string): ErrorSurface => {

@@ -7,7 +7,7 @@
  */
 import type { Queue } from "bullmq";
 import { z } from "zod";
-import { AppError, surfaceOf } from "@switchyard/core/errors";
+import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import { authenticateApiToken, getRun, listWorkflows, type Db } from "@switchyard/db";
@@ -46,8 +46,8 @@ const sealingKeyring = (deps: RestDeps) => {
   return deps.keyring();
 };
 
-const reply = (status: number, body: unknown) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store" } });
+const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
 
 const bundleSchema = z.object({ entry: z.string().min(1).max(255).default("workflow.yaml"), files: z.record(z.string().max(255), z.string()) });
 const startSchema = z.object({ inputs: z.record(z.string(), z.unknown()).optional() }).default({});
@@ -186,7 +186,12 @@ export const handleRest = async (deps: RestDeps, req: Request, path: string): Pr
     return await route.handler({ deps, caller, params, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
   } catch (error) {
     if (error instanceof AppError) {
-      return reply(surfaceOf(error.code).http, { error: { code: error.code, message: error.userMessage, location: error.location, details: error.details } });
+      const status = surfaceOfError(error).http;
+      return reply(
+        status,
+        { error: { code: error.code, message: error.userMessage, location: error.location, details: error.details } },
+        status === 503 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : {},
+      );
     }
     console.error("switchyard-web: REST handler failed", error);
     return reply(500, { error: { code: "INTERNAL", message: "something went wrong" } });

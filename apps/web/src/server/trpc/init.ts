@@ -4,7 +4,7 @@
  */
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
-import { AppError, surfaceOf } from "@switchyard/core/errors";
+import { AppError, surfaceOfError } from "@switchyard/core/errors";
 import { findMembership, membershipsOf, roleAtLeast, type Db, type Role } from "@switchyard/db";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
@@ -50,7 +50,7 @@ const appErrors = t.middleware(async ({ next }) => {
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) {
     const app = result.error.cause;
-    throw new TRPCError({ code: surfaceOf(app.code).trpc, message: app.userMessage, cause: app });
+    throw new TRPCError({ code: surfaceOfError(app).trpc, message: app.userMessage, cause: app });
   }
   return result;
 });
