@@ -1,14 +1,16 @@
 /**
  * API tokens: shown once at creation, stored only as a SHA-256 of the whole token, scoped
  * to one member of one team (the token acts with that member's role), revocable. Each
- * lists the member who made it.
+ * lists the member who made it. Creating and revoking from the product are audited, each in
+ * the same transaction as its audit entry.
  */
 import { createHash, randomBytes } from "node:crypto";
 import type { Db } from "../client";
+import type { PrismaClientOrTransaction } from "../transaction";
 
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export const createApiToken = async (db: Db, input: { teamId: string; userId: string; name: string; expiresAt?: Date }) => {
+export const createApiToken = async (db: PrismaClientOrTransaction, input: { teamId: string; userId: string; name: string; expiresAt?: Date }) => {
   const prefix = randomBytes(4).toString("hex");
   const token = `sy_${prefix}_${randomBytes(32).toString("base64url")}`;
   const row = await db.apiToken.create({
@@ -38,7 +40,7 @@ export const findApiToken = async (db: Db, teamId: string, id: string) =>
   (await db.apiToken.findFirst({ where: { id, teamId, revokedAt: null }, select: { id: true, userId: true, prefix: true } })) ?? undefined;
 
 /** Revokes a live token of the team; false when there was none to revoke. */
-export const revokeApiToken = async (db: Db, teamId: string, id: string) =>
+export const revokeApiToken = async (db: PrismaClientOrTransaction, teamId: string, id: string) =>
   (await db.apiToken.updateMany({ where: { id, teamId, revokedAt: null }, data: { revokedAt: new Date() } })).count === 1;
 
 /** The member a bearer token acts as, or undefined for an unknown, revoked or expired one. */
@@ -51,3 +53,36 @@ export const authenticateApiToken = async (db: Db, token: string) => {
   await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
   return { tokenId: row.id, teamId: row.teamId, team: row.team, userId: row.userId, role: membership.role };
 };
+
+/** Creates a token for its maker and the `api_token.create` audit entry, in one transaction. */
+export const createAuditedApiToken = (db: Db, input: { teamId: string; userId: string; name: string; expiresAt?: Date }) =>
+  db.$transaction(async (tx) => {
+    const created = await createApiToken(tx, input);
+    await tx.auditLog.create({
+      data: { teamId: input.teamId, actorUserId: input.userId, action: "api_token.create", targetType: "api_token", targetId: created.id, metadata: { prefix: created.prefix } },
+    });
+    return created;
+  });
+
+/**
+ * Revokes a live token of the team and writes the `api_token.revoke` audit entry, in one
+ * transaction; false (and nothing written) when there was none to revoke.
+ */
+export const revokeAuditedApiToken = (
+  db: Db,
+  input: { teamId: string; actorUserId: string; token: { id: string; prefix: string; userId: string } },
+) =>
+  db.$transaction(async (tx) => {
+    if (!(await revokeApiToken(tx, input.teamId, input.token.id))) return false;
+    await tx.auditLog.create({
+      data: {
+        teamId: input.teamId,
+        actorUserId: input.actorUserId,
+        action: "api_token.revoke",
+        targetType: "api_token",
+        targetId: input.token.id,
+        metadata: { prefix: input.token.prefix, ownerId: input.token.userId },
+      },
+    });
+    return true;
+  });

@@ -1,11 +1,12 @@
 /**
  * API token operations for the dashboard's procedures and the REST API alike. A member
  * sees and revokes the tokens they made; an admin sees and revokes every member's, and
- * each token says who made it. Creating and revoking are audited.
+ * each token says who made it. Creating and revoking are audited, each in the same
+ * transaction as its change.
  */
 import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
-import { createApiToken, findApiToken, listApiTokens, revokeApiToken, roleAtLeast, type Db, type Role } from "@switchyard/db";
+import { createAuditedApiToken, findApiToken, listApiTokens, revokeAuditedApiToken, roleAtLeast, type Db, type Role } from "@switchyard/db";
 
 export type TokenActor = { teamId: string; userId: string; role: Role };
 
@@ -20,11 +21,7 @@ export const listTokens = async (db: Db, actor: TokenActor) =>
 
 export const createToken = async (db: Db, actor: TokenActor, input: z.infer<typeof createTokenInput>) => {
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : undefined;
-  const created = await createApiToken(db, { teamId: actor.teamId, userId: actor.userId, name: input.name, expiresAt });
-  await db.auditLog.create({
-    data: { teamId: actor.teamId, actorUserId: actor.userId, action: "api_token.create", targetType: "api_token", targetId: created.id, metadata: { prefix: created.prefix } },
-  });
-  return created;
+  return createAuditedApiToken(db, { teamId: actor.teamId, userId: actor.userId, name: input.name, expiresAt });
 };
 
 export const revokeToken = async (db: Db, actor: TokenActor, input: z.infer<typeof tokenIdInput>) => {
@@ -33,9 +30,8 @@ export const revokeToken = async (db: Db, actor: TokenActor, input: z.infer<type
   if (token.userId !== actor.userId && !roleAtLeast(actor.role, "admin")) {
     throw new AppError("FORBIDDEN", "only an admin may revoke a token another member made");
   }
-  if (!(await revokeApiToken(db, actor.teamId, token.id))) throw new AppError("NOT_FOUND", "token not found");
-  await db.auditLog.create({
-    data: { teamId: actor.teamId, actorUserId: actor.userId, action: "api_token.revoke", targetType: "api_token", targetId: token.id, metadata: { prefix: token.prefix, ownerId: token.userId } },
-  });
+  if (!(await revokeAuditedApiToken(db, { teamId: actor.teamId, actorUserId: actor.userId, token }))) {
+    throw new AppError("NOT_FOUND", "token not found");
+  }
   return { id: token.id };
 };
