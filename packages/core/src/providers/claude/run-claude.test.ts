@@ -4,7 +4,7 @@
  * result or reads its prompt from stdin, started through the plain spawn port. The real CLI
  * is in claude-provider.int.test.ts.
  */
-import { copyFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -70,8 +70,15 @@ const waitFor = async (check: () => boolean, ms = 10_000) => {
 };
 
 /** Starts the hanging stand-in and returns the pids it reports (itself and its child). */
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
 const hanging = (stubborn = false) => {
-  const pidFile = path.join(mkdtempSync(path.join(tmpdir(), "fake-claude-")), "pids");
+  const dir = mkdtempSync(path.join(tmpdir(), "fake-claude-"));
+  scratch.push(dir);
+  const pidFile = path.join(dir, "pids");
   const pids = () => readFileSync(pidFile, "utf8").split(" ").map(Number);
   return { args: ["hang", pidFile, ...(stubborn ? ["stubborn"] : [])], pidFile, pids };
 };
