@@ -121,7 +121,7 @@ states:
   it("checks the lane: unknown lanes are refused, and members may not save in operator", async () => {
     const files = (lane: string) => ({ "workflow.yaml": builder(`in-${lane}`, `lane: ${lane}\n`), "scripts/build.sh": "echo\n" });
     const unknown = await details(caller().workflows.save({ entry: "workflow.yaml", files: files("nowhere") }));
-    expect(unknown?.appCode).toBe("USER.INPUT_VALIDATION_FAILED");
+    expect(unknown?.appCode).toBe("USER.INPUT.VALIDATION_FAILED");
 
     const member = await db.user.create({ data: { email: "member@test.local", name: "Member" } });
     await db.membership.create({ data: { teamId, userId: member.id, role: "member" } });
@@ -144,6 +144,6 @@ states:
     const data = await details(
       caller().workflows.save({ entry: "workflow.yaml", files: { "workflow.yaml": builder("climber"), "../scripts/build.sh": "x" } }),
     );
-    expect(data?.appCode).toBe("USER.INPUT_VALIDATION_FAILED");
+    expect(data?.appCode).toBe("USER.INPUT.VALIDATION_FAILED");
   });
 });

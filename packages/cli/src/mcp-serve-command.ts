@@ -35,7 +35,7 @@ const configPath = (argv: string[]): string => {
       return arg.slice("--config=".length);
     }
   }
-  throw new AppError("USER.INPUT_VALIDATION_FAILED", `mcp-serve needs --config <file>\n${USAGE}`);
+  throw new AppError("USER.INPUT.VALIDATION_FAILED", `mcp-serve needs --config <file>\n${USAGE}`);
 };
 
 const pickEnv = (names: readonly string[]): Record<string, string> => {

@@ -179,7 +179,7 @@ describe('mcp-serve Bash with "sandbox": "inherit"', () => {
       child.stderr.on("data", (c: Buffer) => (err += c.toString()));
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       expect(code).toBe(1);
-      expect(err).toMatch(/USER\.INPUT_VALIDATION_FAILED.*(bash_network|sandbox)/);
+      expect(err).toMatch(/USER\.INPUT\.VALIDATION_FAILED.*(bash_network|sandbox)/);
     }
   });
 });

@@ -95,7 +95,7 @@ export class McpConnectorHost implements ConnectorHost {
           !(url.protocol === "http:" && LOOPBACK.has(url.hostname))
         ) {
           throw new AppError(
-            "USER.INPUT_VALIDATION_FAILED",
+            "USER.INPUT.VALIDATION_FAILED",
             `connector "${spec.id}": the URL must be https, or http on loopback`,
           );
         }

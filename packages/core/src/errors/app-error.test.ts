@@ -13,13 +13,13 @@ it("maps AWF families to exit codes 1–4 and request codes to HTTP statuses", (
 });
 
 it("keeps the code, the user message and the location, and serialises without a stack", () => {
-  const e = new AppError("USER.INPUT_VALIDATION_FAILED", "internal detail", {
+  const e = new AppError("USER.INPUT.VALIDATION_FAILED", "internal detail", {
     userMessage: "bad input",
     location: { file: "w.yaml", line: 3, column: 5, path: "states.a" },
   });
   expect(e.exitCode).toBe(1);
   expect(JSON.parse(JSON.stringify(e))).toEqual({
-    code: "USER.INPUT_VALIDATION_FAILED",
+    code: "USER.INPUT.VALIDATION_FAILED",
     message: "bad input",
     location: { file: "w.yaml", line: 3, column: 5, path: "states.a" },
   });

@@ -65,7 +65,7 @@ export const parseProxyConfig = (raw: unknown, file = "config"): ProxyConfig => 
   const code =
     first?.code === "unrecognized_keys"
       ? "USER.MCP_PROXY.UNKNOWN_KEY"
-      : "USER.INPUT_VALIDATION_FAILED";
+      : "USER.INPUT.VALIDATION_FAILED";
   const detail = parsed.error.issues
     .map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`)
     .join("; ");
@@ -80,7 +80,7 @@ export const loadProxyConfig = async (file: string): Promise<ProxyConfig> => {
     text = await readFile(file, "utf8");
   } catch (error) {
     throw new AppError(
-      "USER.INPUT_VALIDATION_FAILED",
+      "USER.INPUT.VALIDATION_FAILED",
       `cannot read config ${file}: ${(error as Error).message}`,
       { cause: error },
     );
@@ -90,7 +90,7 @@ export const loadProxyConfig = async (file: string): Promise<ProxyConfig> => {
     raw = JSON.parse(text);
   } catch (error) {
     throw new AppError(
-      "USER.INPUT_VALIDATION_FAILED",
+      "USER.INPUT.VALIDATION_FAILED",
       `${file} is not valid JSON: ${(error as Error).message}`,
     );
   }

@@ -70,7 +70,7 @@ const shellFor = (config: ProxyConfig, deps: ServeProxyDeps): Shell => {
       });
     default: {
       const never: never = sandbox;
-      throw new AppError("USER.INPUT_VALIDATION_FAILED", `unknown sandbox ${String(never)}`);
+      throw new AppError("USER.INPUT.VALIDATION_FAILED", `unknown sandbox ${String(never)}`);
     }
   }
 };

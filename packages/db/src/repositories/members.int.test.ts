@@ -62,7 +62,7 @@ it("changes a password only with the current one, and moves the session version 
   const wrong = await changePassword(db, user.id, "not-the-password", "second-password").catch((e: unknown) => e);
   expect(wrong).toMatchObject({ code: "USER.WRONG_PASSWORD" });
   const short = await changePassword(db, user.id, "first-password", "short").catch((e: unknown) => e);
-  expect(short).toMatchObject({ code: "USER.INPUT_VALIDATION_FAILED" });
+  expect(short).toMatchObject({ code: "USER.INPUT.VALIDATION_FAILED" });
   expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).sessionVersion).toBe(0);
 
   await changePassword(db, user.id, "first-password", "second-password");

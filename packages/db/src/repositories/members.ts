@@ -39,7 +39,7 @@ export const PASSWORD_MAX_LENGTH = 1024;
  */
 export const changePassword = async (db: Db, userId: string, currentPassword: string, newPassword: string) => {
   if (newPassword.length < PASSWORD_MIN_LENGTH || newPassword.length > PASSWORD_MAX_LENGTH) {
-    throw new AppError("USER.INPUT_VALIDATION_FAILED", `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, {
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, {
       location: { path: "newPassword" },
     });
   }

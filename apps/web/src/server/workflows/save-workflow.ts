@@ -26,7 +26,7 @@ export const saveWorkflow = async (
   const wf = result.workflow;
   const laneName = wf.lane ?? "default";
   const lanes = await laneRules(db, input.teamId);
-  if (!lanes.has(laneName)) throw new AppError("USER.INPUT_VALIDATION_FAILED", `lane "${laneName}" does not exist in this team`, { location: { file: input.entry, path: "lane" } });
+  if (!lanes.has(laneName)) throw new AppError("USER.INPUT.VALIDATION_FAILED", `lane "${laneName}" does not exist in this team`, { location: { file: input.entry, path: "lane" } });
   const denied = maySave(lanes, input.role, laneName);
   if (denied) throw denied;
   // Saving a new version of an existing workflow also needs the right to save in the lane
