@@ -134,3 +134,28 @@ describe("buildLaunch", () => {
     );
   });
 });
+
+describe("the descriptor-closing launcher", () => {
+  it("never reads a start-up file, even with a socket for stdin (bash would then read ~/.bashrc)", async () => {
+    const { mkdtemp, writeFile, rm } = await import("node:fs/promises");
+    const { existsSync } = await import("node:fs");
+    const { spawn } = await import("node:child_process");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const home = await mkdtemp(path.join(os.tmpdir(), "sy-rc-"));
+    try {
+      const marker = path.join(home, "sourced");
+      await writeFile(path.join(home, ".bashrc"), `echo sourced > ${marker}\n`);
+      await writeFile(path.join(home, ".bash_profile"), `echo sourced > ${marker}\n`);
+      const l = buildLaunch(host("none"), { ...spec, home, tmp: home, workspace: home, argv: ["/bin/true"] }, "sbx-rc", self);
+      // Node's "pipe" stdio is a socket pair: the case in which Debian's bash sources ~/.bashrc.
+      const child = spawn(l.file, l.args, { env: l.env, cwd: home, stdio: ["pipe", "pipe", "pipe"] });
+      child.stdin.end();
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      expect(code).toBe(0);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -41,8 +41,12 @@ export type Launch = {
 const CLOSE_FDS =
   'max=$1; shift; for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt "$max" ]; then eval "exec $n>&-"; fi; done; exec "$@"';
 
+// --norc --noprofile: with a socket for stdin (Node's pipes are socket pairs) Debian's bash
+// takes itself for a remote shell and would source ~/.bashrc, whoever's HOME that is.
 const closeFds = (host: SandboxHost, keep: number) => [
   host.tools.bash,
+  "--norc",
+  "--noprofile",
   "-c",
   CLOSE_FDS,
   "close-fds",
