@@ -3,12 +3,27 @@
  * read-only into the sandbox, next to the gateway's socket) and the argv that starts the
  * step's command behind it, so the forwarder listens before the command runs.
  */
+import { copyFile, chmod } from "node:fs/promises";
+import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** Host path of loopback-forwarder.mjs. */
 export const LOOPBACK_FORWARDER_SCRIPT = fileURLToPath(
   new URL("./loopback-forwarder.mjs", import.meta.url),
 );
+
+/**
+ * Copies the forwarder script into `dir` (a folder of the step's, which its uid can reach)
+ * and returns the copy's path, to bind from there: bubblewrap resolves a bind's source as
+ * the step uid, which cannot enter a checkout under a private folder (a 0700 temp folder,
+ * /root).
+ */
+export const installLoopbackForwarder = async (dir: string): Promise<string> => {
+  const copy = path.join(dir, "loopback-forwarder.mjs");
+  await copyFile(LOOPBACK_FORWARDER_SCRIPT, copy);
+  await chmod(copy, 0o644);
+  return copy;
+};
 
 export type LoopbackCommandOptions = {
   /** The script's path inside the sandbox (where it was bound). */

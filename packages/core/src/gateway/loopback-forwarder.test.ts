@@ -22,7 +22,7 @@ import {
   spec,
   type StepDirs,
 } from "../sandbox/testing/kit";
-import { LOOPBACK_FORWARDER_SCRIPT, loopbackCommand } from "./loopback-command";
+import { installLoopbackForwarder, loopbackCommand } from "./loopback-command";
 import { createLoopbackForwarder } from "./loopback-forwarder.mjs";
 import { cleanup, REAL_KEY, scripted, startHarness } from "./testing/gateway-kit";
 
@@ -98,7 +98,7 @@ const setUp = async () => {
   const h = later.add(await startHarness({ socketPath: path.join(folder, "gateway.sock") }));
   const reg = h.register("anthropic", model.url);
   const binds = [
-    { path: LOOPBACK_FORWARDER_SCRIPT, mode: "ro" as const, target: INSIDE.script },
+    { path: await installLoopbackForwarder(folder), mode: "ro" as const, target: INSIDE.script },
     { path: h.gateway.socketPath!, mode: "ro" as const, target: INSIDE.socket },
   ];
   const env = {
