@@ -8,13 +8,14 @@ import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel } from "@switchyard/core/runs";
-import { createDb, resealLegacySecrets } from "@switchyard/db";
+import { createDb } from "@switchyard/db";
 import { EnvError, readWorkerEnv } from "./env";
 import { executeRun } from "./execute-run";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
+import { resealLegacySecrets } from "./team-variables";
 
 const fatal = (message: string): never => {
   process.stderr.write(`switchyard-worker: ${message}\n`);

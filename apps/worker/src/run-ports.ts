@@ -26,12 +26,12 @@ import {
   laneRules,
   loadBundle,
   pinnedVersions,
-  resolveVariables,
   runReachRefusal,
   saveCheckpoint,
   type Db,
 } from "@switchyard/db";
 import type { Logger } from "./logger";
+import { resolveTeamVariables } from "./team-variables";
 
 type Scope = { db: Db; teamId: string; runId: string };
 
@@ -86,7 +86,7 @@ export const teamWorkflowResolver = ({ db, teamId, runId }: Scope): WorkflowReso
  */
 export const teamVariablesPort = ({ db, teamId }: Scope, keyring: Keyring, scrubber: Scrubber, runLane: string): VariablesPort => ({
   resolve: async (names) => {
-    const resolved = await resolveVariables(db, keyring, teamId, names, runLane);
+    const resolved = await resolveTeamVariables(db, keyring, teamId, names, runLane);
     for (const secret of resolved.secrets) scrubber.add(secret);
     return resolved;
   },

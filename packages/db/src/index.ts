@@ -9,5 +9,6 @@ export { seed } from "./seed";
 export type { SeedOptions } from "./seed";
 export * from "./repositories/run-progress";
 export * from "./repositories/variables";
+export * from "./repositories/audit-log";
 export * from "./repositories/api-tokens";
 export * from "./repositories/tool-calls";

@@ -1,2 +1,4 @@
 export { keyringOf, openSecret, parseMasterKey, sealSecret } from "./credential-envelope";
 export type { Envelope, EnvelopeOwner, Keyring, MasterKey, SealFormat } from "./credential-envelope";
+export { newCredentialId, openVariable, resealVariable, sealVariable, variableHolder } from "./variable-envelope";
+export type { VariableOwner } from "./variable-envelope";

@@ -1,11 +1,13 @@
 /**
  * Team variable operations for the dashboard's procedures and the REST API alike: every
  * member may list them (a secret shows its lanes, never its value); only admins write
- * them, choose a secret's lanes, or delete them.
+ * them, choose a secret's lanes, or delete them. A secret is sealed here, with core's
+ * variable envelope, and stored as an envelope; each change commits with its audit entry.
  */
 import { z } from "zod";
-import type { Keyring } from "@switchyard/core/crypto";
-import { deleteVariable, laneRules, listVariables, setSecretLanes, setVariable, type Db, type Role } from "@switchyard/db";
+import { newCredentialId, sealVariable, type Keyring } from "@switchyard/core/crypto";
+import { checkVariable } from "@switchyard/core/secrets";
+import { laneRules, listVariables, recordAudit, removeVariable, storeSecretLanes, storeVariable, type Db, type Role } from "@switchyard/db";
 import { requireRole } from "../trpc/init";
 
 export type VariableActor = { teamId: string; userId: string; role: Role };
@@ -21,6 +23,15 @@ export const setVariableInput = variableValueInput.extend({ name: z.string().min
 export const secretLanesInput = z.object({ lanes });
 export const variableNameInput = z.object({ name: z.string().min(1).max(128) });
 
+const audit = (actor: VariableActor, action: string, name: string, metadata?: { secret?: boolean; lanes: string[] }) => ({
+  teamId: actor.teamId,
+  actorUserId: actor.userId,
+  action,
+  targetType: "variable",
+  targetId: name,
+  metadata,
+});
+
 export const listTeamVariables = (db: Db, actor: VariableActor) => listVariables(db, actor.teamId);
 
 /** The team's lane names, the choices for a secret's lanes. */
@@ -28,18 +39,33 @@ export const teamLaneNames = async (db: Db, actor: VariableActor) => [...(await 
 
 export const setTeamVariable = async (db: Db, keyring: Keyring, actor: VariableActor, input: z.infer<typeof setVariableInput>) => {
   requireRole("admin", actor.role);
-  await setVariable(db, keyring, { ...input, teamId: actor.teamId, actorUserId: actor.userId });
-  const saved = (await listVariables(db, actor.teamId)).find((v) => v.name === input.name);
-  return { name: input.name, secret: input.secret, lanes: saved?.lanes ?? [] };
+  checkVariable(input);
+  const { teamId } = actor;
+  const { name, value, secret } = input;
+  const credentialId = secret ? newCredentialId() : undefined;
+  const sealed = credentialId ? { credentialId, envelope: sealVariable(keyring, { teamId, credentialId, name }, value) } : undefined;
+  const stored = await db.$transaction(async (tx) => {
+    const saved = await storeVariable(tx, { teamId, name, value: secret ? undefined : value, sealed, lanes: input.lanes });
+    await recordAudit(tx, audit(actor, "variable.set", name, { secret, lanes: saved.lanes }));
+    return saved;
+  });
+  return { name, secret, lanes: stored.lanes };
 };
 
 export const setTeamSecretLanes = (db: Db, actor: VariableActor, input: { name: string; lanes: string[] }) => {
   requireRole("admin", actor.role);
-  return setSecretLanes(db, { ...input, teamId: actor.teamId, actorUserId: actor.userId });
+  return db.$transaction(async (tx) => {
+    const saved = await storeSecretLanes(tx, { ...input, teamId: actor.teamId });
+    await recordAudit(tx, audit(actor, "variable.lanes", input.name, { lanes: saved.lanes }));
+    return saved;
+  });
 };
 
 export const deleteTeamVariable = async (db: Db, actor: VariableActor, input: { name: string }) => {
   requireRole("admin", actor.role);
-  await deleteVariable(db, { teamId: actor.teamId, actorUserId: actor.userId, name: input.name });
+  await db.$transaction(async (tx) => {
+    await removeVariable(tx, { teamId: actor.teamId, name: input.name });
+    await recordAudit(tx, audit(actor, "variable.delete", input.name));
+  });
   return { name: input.name };
 };
