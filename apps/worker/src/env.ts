@@ -41,6 +41,14 @@ export const workerEnvSchema = z.object({
     .enum(["true", "false"])
     .default("true")
     .transform((v) => v === "true"),
+  /**
+   * Model endpoints (base URLs) an openai_compatible step's `options.base_url` may fall
+   * under, comma-separated; none allowed when empty. Until teams configure their own.
+   */
+  SWITCHYARD_MODEL_ENDPOINTS: z
+    .string()
+    .default("")
+    .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean)),
   SWITCHYARD_STEP_UID_BASE: z.coerce.number().int().min(1000).max(2 ** 31 - 1).default(60000),
   SWITCHYARD_WORKER_ID: z.string().regex(/^([A-Za-z0-9._-]{1,64})?$/, "letters, digits, . _ - only").default(""),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),
