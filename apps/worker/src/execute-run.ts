@@ -12,6 +12,7 @@ import { LOCK_LOST } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
 import { bundleReader, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
+import { createAgentExecutor } from "./agent-executor";
 import type { Logger } from "./logger";
 import { cleanUpRun } from "./run-cleanup";
 import { checkpointStore, runEventLog, runLaneRefusal, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
@@ -27,6 +28,8 @@ export type ExecuteRunDeps = {
   confinement: StepConfinement;
   stepNetwork: boolean;
   keyring: Keyring;
+  /** Model endpoints openai_compatible steps may call (SWITCHYARD_MODEL_ENDPOINTS). */
+  modelEndpoints?: readonly string[];
   /** Tells live views that something of this run was recorded. */
   notify: (runId: string) => void;
 };
@@ -99,6 +102,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       inputs: run.inputs as Record<string, unknown>,
       checkpoint: resuming ? (run.checkpoint as Checkpoint) : undefined,
       runProcess: createStepProcessRunner({ log, runId, sandbox, uid, folders, network: deps.stepNetwork, scrubber, trace }),
+      agents: createAgentExecutor({ db, log, teamId, runId, sandbox, uid, runDir, folders, scrubber, modelEndpoints: deps.modelEndpoints ?? [], trace }),
       recorder: stepRunRecorder({ db, log, teamId, runId, sandboxLevel: sandbox.level, scrubber, notify: () => deps.notify(runId) }),
       files: bundleReader(bundle.files, bundle.version.entryPath),
       store: checkpointStore(scope, deps.workerId, scrubber),

@@ -100,7 +100,7 @@ const worker = new Worker(
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
     try {
       const status = await executeRun(
-        { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring, notify },
+        { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring, modelEndpoints: env.SWITCHYARD_MODEL_ENDPOINTS, notify },
         data.data,
         signal ?? new AbortController().signal,
         job.attemptsMade + 1 >= (job.opts.attempts ?? 1),

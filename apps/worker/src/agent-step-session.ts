@@ -1,0 +1,167 @@
+/**
+ * What an openai_compatible agent step runs on: a sandbox session of its own (the run's uid
+ * and workspace, a private HOME and /tmp, the owner tag `<worker>/<run>/<attempt>` that the
+ * run's reap covers), the step channel with its socket bound into that sandbox only, the
+ * proxy `switchyard mcp-serve` started inside it from the built CLI under node, and an SDK
+ * client over the proxy's stdio. The proxy's config holds no secret. `close()` undoes it all
+ * in order: client, proxy stdin, channel, session (reap, then remove).
+ */
+import { chmod, chown, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AppError } from "@switchyard/core/errors";
+import { startStepChannel, type ProxyConfig, type SpanRecord, type StepChannel, type ToolCallRecord } from "@switchyard/core/mcp";
+import { openSandboxSession, runOwnerId, type SandboxHost, type SandboxProcess, type SandboxSession } from "@switchyard/core/sandbox";
+import { BUILTIN_NAMES } from "@switchyard/core/tools";
+
+/** The built CLI (packages/cli/bin/build.mjs makes it), bound read-only into the sandbox. */
+const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist/", import.meta.url));
+const CLI_INSIDE = "/opt/switchyard/cli";
+const CONFIG_INSIDE = "/etc/switchyard/proxy.json";
+const CHANNEL_INSIDE = "/run/switchyard/channel.sock";
+const READY_TIMEOUT_MS = 10_000;
+const STDERR_TAIL = 4096;
+
+export type BuiltCli = { dir: string; entry: string; stale: boolean };
+
+/** The built CLI's entry; `stale` when a source it was built from changed since. */
+export const findBuiltCli = async (dir = CLI_DIST): Promise<BuiltCli> => {
+  let manifest: { entry?: unknown; started_at?: unknown; inputs?: unknown };
+  try {
+    manifest = JSON.parse(await readFile(path.join(dir, "inputs.json"), "utf8")) as typeof manifest;
+  } catch {
+    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the switchyard CLI is not built in ${dir}: run \`node packages/cli/bin/build.mjs\``);
+  }
+  if (typeof manifest.entry !== "string" || typeof manifest.started_at !== "number" || !Array.isArray(manifest.inputs))
+    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `${dir}inputs.json is not a CLI build manifest: run \`node packages/cli/bin/build.mjs\``);
+  let stale = false;
+  for (const input of manifest.inputs as unknown[]) {
+    if (typeof input !== "string") continue;
+    const info = await stat(path.resolve(dir, input)).catch(() => undefined);
+    if (info && info.mtimeMs > manifest.started_at) stale = true;
+  }
+  return { dir, entry: manifest.entry, stale };
+};
+
+/** Starts the bundle's `main` with the arguments after the script (node -e keeps argv[0] only). */
+const launcher = (entry: string) =>
+  `const { main } = await import(${JSON.stringify(`${CLI_INSIDE}/${entry}`)}); process.exitCode = await main(process.argv.slice(1));`;
+
+export type AgentStepSessionOptions = {
+  /** The run's host, its owner tag `<worker>/<run>`. */
+  sandbox: SandboxHost;
+  /** The StepRun id of the attempt. */
+  attemptId: string;
+  uid: number | undefined;
+  /** The run's folder (the session's folder is made in it) and the run's workspace. */
+  runDir: string;
+  workspace: string;
+  cli: BuiltCli;
+  /** Scrubbed from records and spans by the channel. */
+  secrets: readonly string[];
+  traceparent?: string;
+  onRecord: (record: ToolCallRecord) => void;
+  onSpan: (span: SpanRecord) => void;
+  signal: AbortSignal;
+  readyTimeoutMs?: number;
+};
+
+export type AgentStepSession = {
+  client: Client;
+  session: SandboxSession;
+  /** The end of the proxy's stderr, for an error message. */
+  stderrTail: () => string;
+  close: () => Promise<void>;
+};
+
+const noConnectors = {
+  listTools: () => Promise.resolve([]),
+  callTool: (): Promise<CallToolResult> => Promise.reject(new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", "this step has no connectors")),
+  close: () => Promise.resolve(),
+};
+
+export const openAgentStepSession = async (options: AgentStepSessionOptions): Promise<AgentStepSession> => {
+  const session = await openSandboxSession({
+    ownerId: runOwnerId(options.sandbox.ownerId, options.attemptId),
+    level: { host: options.sandbox },
+    uid: options.uid,
+    scratchDir: options.runDir,
+    prefix: "agent-",
+    workspace: options.workspace,
+  });
+  let channel: StepChannel | undefined;
+  let proxy: SandboxProcess | undefined;
+  let client: Client | undefined;
+  let stderr = "";
+  const close = async () => {
+    await client?.close().catch(() => undefined);
+    proxy?.stdin.end();
+    await proxy?.stop().catch(() => undefined);
+    await channel?.close().catch(() => undefined);
+    await session.close();
+  };
+  try {
+    const owner = session.uid ?? process.getuid?.() ?? 0;
+    channel = await startStepChannel({
+      host: noConnectors,
+      gate: { allows: () => false },
+      lane: "",
+      catalog: [],
+      secrets: options.secrets,
+      onRecord: options.onRecord,
+      onSpan: options.onSpan,
+      dir: session.folders.root,
+      readyTimeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
+    });
+    // The step uid must reach and connect to the socket; nobody else can enter the session's folder.
+    await chmod(path.dirname(channel.path), 0o711);
+    await chown(channel.path, owner, owner);
+    await chmod(channel.path, 0o600);
+    const channelBind = { path: channel.path, mode: "rw" as const, target: CHANNEL_INSIDE };
+    const cliBind = { path: options.cli.dir, mode: "ro" as const, target: CLI_INSIDE };
+
+    const configFile = path.join(session.folders.root, "proxy.json");
+    const configBind = { path: configFile, mode: "ro" as const, target: CONFIG_INSIDE };
+    const config: ProxyConfig = {
+      root_dir: session.paths.workspace,
+      builtins: [...BUILTIN_NAMES],
+      catalog: [],
+      tool_search: false,
+      channel: { path: session.pathInside(channelBind), token: channel.token },
+      ...(options.traceparent ? { trace: { traceparent: options.traceparent } } : {}),
+      log_calls: false,
+      server_name: "switchyard",
+      sandbox: "inherit",
+    };
+    await writeFile(configFile, JSON.stringify(config), { mode: 0o600, flag: "wx" });
+    await chown(configFile, owner, owner);
+
+    proxy = await session.start(
+      {
+        argv: [process.execPath, "--input-type=module", "-e", launcher(options.cli.entry), "mcp-serve", "--config", session.pathInside(configBind)],
+        env: {},
+        binds: [channelBind, cliBind, configBind],
+      },
+      { signal: options.signal },
+    );
+    proxy.stderr.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
+    });
+    client = new Client({ name: "switchyard-worker", version: "1" });
+    const exited = proxy.exited.then((exit) => {
+      throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the step's MCP proxy exited (code ${exit.exitCode ?? "none"}) before it was ready: ${stderr.trim().slice(-500)}`);
+    });
+    exited.catch(() => undefined);
+    // No `ready` on the channel within the deadline fails the step (EXECUTION.MCP_PROXY.NOT_READY).
+    await Promise.race([channel.ready, exited]);
+    // A generic transport over a readable and a writable: the proxy's stdout and stdin.
+    await Promise.race([client.connect(new StdioServerTransport(proxy.stdout, proxy.stdin)), exited]);
+    return { client, session, stderrTail: () => stderr, close };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+};

@@ -1,0 +1,109 @@
+/**
+ * Stores what an agent step's MCP proxy reported over the step channel: each call record
+ * becomes a ToolCall row of the step run, each span a Span row of the run. The channel has
+ * already scrubbed them; the worker scrubs once more with the run's scrubber (values a step
+ * resolved later join it). Rows are written in the order they arrived, in batches off the
+ * step's path, and `flush` waits for every one of them before the step is finished.
+ */
+import type { SpanRecord, ToolCallRecord } from "@switchyard/core/mcp";
+import type { Scrubber } from "@switchyard/core/secrets";
+import { insertSpans, insertToolCalls, type Db, type SpanRow, type ToolCallRow } from "@switchyard/db";
+import type { Logger } from "./logger";
+
+export type ToolCallRecorderDeps = {
+  db: Db;
+  log: Logger;
+  teamId: string;
+  runId: string;
+  /** The StepRun id of the agent attempt. */
+  stepRunId: string;
+  scrubber: Scrubber;
+};
+
+const NOT_CONNECTORS = new Set(["builtin", "proxy"]);
+
+const nanosToDate = (nanos: string) => {
+  try {
+    return new Date(Number(BigInt(nanos) / 1_000_000n));
+  } catch {
+    return new Date();
+  }
+};
+
+export const toolCallRow = (stepRunId: string, r: ToolCallRecord): ToolCallRow => {
+  const startedAt = new Date(r.started_at);
+  return {
+    stepRunId,
+    toolName: r.tool,
+    source: r.source,
+    connectorId: NOT_CONNECTORS.has(r.source) ? null : r.source,
+    fidelity: r.fidelity,
+    arguments: r.arguments,
+    result: r.result,
+    isError: r.is_error,
+    errorType: r.error_type,
+    startedAt: Number.isNaN(startedAt.getTime()) ? new Date() : startedAt,
+    durationMs: r.duration_ms,
+    traceId: r.trace_id,
+    spanId: r.span_id,
+  };
+};
+
+export const spanRow = (s: SpanRecord): SpanRow => ({
+  traceId: s.trace_id,
+  spanId: s.span_id,
+  parentSpanId: s.parent_span_id,
+  name: s.name,
+  kind: s.kind,
+  status: s.status,
+  attributes: s.attributes,
+  startTime: nanosToDate(s.start_time_unix_nano),
+  endTime: nanosToDate(s.end_time_unix_nano),
+});
+
+export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
+  const { db, teamId, runId, scrubber } = deps;
+  let calls: ToolCallRow[] = [];
+  let spans: SpanRow[] = [];
+  let chain: Promise<void> = Promise.resolve();
+  let failure: unknown;
+  let queued = false;
+  const drain = () => {
+    queued = false;
+    const batch = { calls, spans };
+    calls = [];
+    spans = [];
+    chain = chain.then(async () => {
+      try {
+        await insertToolCalls(db, teamId, runId, batch.calls);
+        await insertSpans(db, teamId, runId, batch.spans);
+      } catch (error) {
+        failure ??= error;
+        deps.log.error("could not record tool calls", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(error)) });
+      }
+    });
+  };
+  const later = () => {
+    if (queued) return;
+    queued = true;
+    queueMicrotask(drain);
+  };
+  return {
+    record: (record: ToolCallRecord) => {
+      calls.push(toolCallRow(deps.stepRunId, scrubber.scrubValue(record)));
+      later();
+    },
+    span: (span: SpanRecord) => {
+      spans.push(spanRow(scrubber.scrubValue(span)));
+      later();
+    },
+    /** Writes what is pending; throws when any batch of this step could not be stored. */
+    flush: async () => {
+      if (calls.length > 0 || spans.length > 0) drain();
+      await chain;
+      if (failure !== undefined) throw scrubber.scrubError(failure);
+    },
+  };
+};
+
+export type ToolCallRecorder = ReturnType<typeof toolCallRecorder>;

@@ -1,0 +1,107 @@
+/**
+ * The first end-to-end agent step: a real worker runs an openai_compatible agent step
+ * against the scripted model on 127.0.0.1. The worker starts the step's `switchyard
+ * mcp-serve` in the step's sandbox, the model Writes a file, Reads it and answers; every
+ * call is a ToolCall row of the attempt (in order, source builtin, fidelity proxy), the key
+ * (a team secret, `{{.env.MODEL_KEY}}`) is in no row, the next state reads the answer, and a
+ * Read outside the workspace is a tool error the model is told about while the run succeeds.
+ */
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
+import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { dashboardCaller } from "./helpers/dashboard-caller";
+import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const KEY = "sk-model-key-5f0c2e7a9b13d4";
+
+let stack: RunStack;
+let model: ScriptedModel;
+const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const caller = () => dashboardCaller({ ...stack, keyring }, stack.adminId);
+
+beforeAll(async () => {
+  // The worker runs the built CLI inside the sandbox: build it when a source changed.
+  const built = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
+  if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
+  model = await startScriptedModel({
+    host: "127.0.0.1",
+    script: {
+      turns: [
+        { expect: { toolOffered: ["Write", "Read"] }, toolCalls: [{ name: "Write", arguments: { path: "notes/hello.txt", content: "hello from the agent\n" } }] },
+        { expect: { lastToolResultContains: "hello.txt" }, toolCalls: [{ name: "Read", arguments: { path: "notes/hello.txt" } }] },
+        { expect: { lastToolResultContains: "hello from the agent" }, toolCalls: [{ name: "Read", arguments: { path: "/etc/passwd" } }] },
+        { text: "the file says hello" },
+      ],
+    },
+  });
+  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1` });
+  await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
+}, 300_000);
+afterAll(async () => {
+  await closeRunStack(stack);
+  await model?.close();
+});
+
+const WORKFLOW = (url: string) => `name: agent-oc
+states:
+  initial: agent
+  agent:
+    type: agent
+    provider: openai_compatible
+    prompt: Write notes/hello.txt, read it back and say what it says.
+    options:
+      base_url: ${url}/v1
+      model: scripted-1
+      api_key: "{{.env.MODEL_KEY}}"
+    timeout: 2m
+    on_success: echo
+  echo:
+    type: step
+    command: echo "answer={{.states.agent.Output}}"
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`;
+
+it("runs the agent step through the sandboxed proxy and records its tool calls", async () => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "agent-oc", files: { "workflow.yaml": WORKFLOW(model.url) } });
+  const { id } = await caller().runs.start({ workflowId });
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000);
+  expect(run.status, JSON.stringify({ run: [run.errorCode, run.errorMessage], steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage, s.stderr]) })).toBe("succeeded");
+  const agent = run.steps.find((s) => s.stateName === "agent")!;
+  const echo = run.steps.find((s) => s.stateName === "echo")!;
+  expect(agent.output).toBe("the file says hello");
+  expect(echo.stdout.trim()).toBe("answer=the file says hello");
+  expect(model.failures).toEqual([]);
+  // The key went to the model in the Authorization header only.
+  expect(model.requests.every((r) => r.auth.some((a) => a.header === "authorization" && a.fingerprint === fingerprint(KEY)))).toBe(true);
+
+  const calls = await listStepToolCalls(stack.db, stack.teamId, agent.id);
+  expect(calls.map((c) => [c.toolName, c.source, c.fidelity, c.isError])).toEqual([
+    ["Write", "builtin", "proxy", false],
+    ["Read", "builtin", "proxy", false],
+    ["Read", "builtin", "proxy", true],
+  ]);
+  expect(JSON.stringify(calls[1]!.result)).toContain("hello from the agent");
+  expect(calls[2]!.arguments).toEqual({ path: "/etc/passwd" });
+  expect(JSON.stringify(calls[2]!.result)).not.toContain("root:");
+  expect(calls.every((c) => c.runId === id && c.spanId && c.traceId)).toBe(true);
+  const spans = await stack.db.span.findMany({ where: { runId: id } });
+  expect(spans.length).toBeGreaterThanOrEqual(3);
+
+  // The key is in no row of the run.
+  const stored = JSON.stringify([
+    calls,
+    spans,
+    await stack.db.stepRun.findMany({ where: { runId: id } }),
+    await stack.db.runEvent.findMany({ where: { runId: id }, select: { type: true, payload: true } }),
+    await stack.db.run.findUnique({ where: { id } }),
+  ]);
+  expect(stored).not.toContain(KEY);
+}, 180_000);
