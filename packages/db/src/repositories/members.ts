@@ -3,7 +3,6 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
-import type { Role } from "../generated/prisma/client";
 import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPasswordHash } from "../password-hash";
 
 export { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash } from "../password-hash";
@@ -75,6 +74,3 @@ export const sessionVersionOf = async (db: Db, userId: string) =>
 /** Takes a user out of a team; their sessions in that team end at their next request. */
 export const removeMember = async (db: Db, teamId: string, userId: string) =>
   (await db.membership.deleteMany({ where: { teamId, userId } })).count > 0;
-
-const RANK: Record<Role, number> = { viewer: 0, member: 1, admin: 2, owner: 3 };
-export const roleAtLeast = (role: Role, needed: Role) => RANK[role] >= RANK[needed];

@@ -6,7 +6,8 @@
  */
 import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
-import { createAuditedApiToken, findApiToken, listApiTokens, revokeAuditedApiToken, roleAtLeast, type Db, type Role } from "@switchyard/db";
+import { roleAtLeast } from "@switchyard/core/policy";
+import { createAuditedApiToken, findApiToken, listApiTokens, revokeAuditedApiToken, type Db, type Role } from "@switchyard/db";
 
 export type TokenActor = { teamId: string; userId: string; role: Role };
 

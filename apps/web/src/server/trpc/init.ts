@@ -5,7 +5,8 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { AppError, surfaceOfError } from "@switchyard/core/errors";
-import { findMembership, membershipsOf, roleAtLeast, type Db, type Role } from "@switchyard/db";
+import { roleAtLeast } from "@switchyard/core/policy";
+import { findMembership, membershipsOf, type Db, type Role } from "@switchyard/db";
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
