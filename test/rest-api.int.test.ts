@@ -11,6 +11,8 @@ import { createApiToken, revokeApiToken, type Db } from "@switchyard/db";
 import type { TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { restCaller, type RestBody, type RestCall } from "./helpers/rest-caller";
+import { runResponse, startRunResponse } from "~/server/contract/runs.types";
+import { listTokensResponse } from "~/server/contract/tokens.types";
 import { handleRest } from "~/server/rest/rest-api";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
 import type { WorkerHandle } from "./helpers/worker-process";
@@ -71,7 +73,14 @@ it("saves a workflow, starts a run a worker executes, and reads it back", async 
 
   const started = await call("POST", `/workflows/${saved.body.workflowId as string}/runs`, { body: { inputs: { n: 2 } } });
   expect(started).toMatchObject({ status: 202, body: { status: "queued" } });
+  // answered as the document says: exactly the schema's fields
+  const documented = ((await call("GET", "/openapi.json", { token: "" })).body.paths as Record<string, { post?: { responses: Record<string, { content: Record<string, { schema: { properties: object } }> }> } }>)[
+    "/workflows/{id}/runs"
+  ]!.post!.responses["202"]!.content["application/json"]!.schema;
+  expect(Object.keys(started.body).sort()).toEqual(Object.keys(documented.properties).sort());
+  expect(startRunResponse.parse(started.body)).toEqual(started.body);
   const run = await runEnded(async () => (await call("GET", `/runs/${started.body.id as string}`)).body as Body & { status: string }, "the run");
+  expect(() => runResponse.parse(run)).not.toThrow();
   expect(run).toMatchObject({ status: "succeeded", workflow: "api-made", trigger: "api" });
   expect((run.steps as { stdout: string }[])[0]!.stdout).toBe("n=2\n");
   expect(run).not.toHaveProperty("checkpoint");
@@ -117,6 +126,7 @@ it("says who made each token; an admin revokes any member's, a member only their
   const listed = await call("GET", "/tokens");
   expect(listed.body.tokens).toContainEqual(expect.objectContaining({ id: bob.id, createdBy: expect.objectContaining({ email: "bob@test.local" }) as unknown }));
   expect(JSON.stringify(listed.body)).not.toContain(bob.token);
+  expect(() => listTokensResponse.parse(listed.body)).not.toThrow();
 
   // a member cannot revoke another's token, by either door
   await expect(dashboard(bobId).tokens.revoke({ id: alice.id })).rejects.toMatchObject({ code: "FORBIDDEN" });

@@ -6,7 +6,7 @@
  * the code's row in the error table.
  */
 import type { Queue } from "bullmq";
-import { z } from "zod";
+import type { z } from "zod";
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
@@ -25,7 +25,11 @@ import {
 import { startRun } from "../runs/start-run";
 import { saveWorkflow } from "../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../workflows/validate-bundle";
-import { openApiDocument } from "./openapi";
+import { bundleInput, listWorkflowsResponse, saveWorkflowResponse, validateBundleResponse } from "../contract/workflows.types";
+import { cancelRunResponse, runResponse, startRunBody, startRunResponse } from "../contract/runs.types";
+import { deleteVariableResponse, listVariablesResponse, secretLanesResponse, setVariableResponse } from "../contract/variables.types";
+import { listTokensResponse, revokeTokenResponse } from "../contract/tokens.types";
+import { buildOpenApiDocument, type RestOperation } from "./openapi";
 
 export type RestDeps = {
   db: Db;
@@ -39,7 +43,7 @@ export type RestDeps = {
 type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
 type Handler = (ctx: { deps: RestDeps; caller: Caller; params: string[]; body: () => Promise<unknown> }) => Promise<Response>;
 /** `bodyLimit`: bytes the request body may have (BODY_LIMITS.default when unset). */
-type Route = { method: string; pattern: RegExp; handler: Handler; bodyLimit?: number };
+type Route = RestOperation & { handler: Handler; bodyLimit?: number };
 
 const sealingKeyring = (deps: RestDeps) => {
   if (!deps.keyring) throw new AppError("SYSTEM.CONFIG", "this server has no master key to seal secrets with");
@@ -48,9 +52,6 @@ const sealingKeyring = (deps: RestDeps) => {
 
 const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
-
-const bundleSchema = z.object({ entry: z.string().min(1).max(255).default("workflow.yaml"), files: z.record(z.string().max(255), z.string()) });
-const startSchema = z.object({ inputs: z.record(z.string(), z.unknown()).optional() }).default({});
 
 const parse = async <T>(schema: z.ZodType<T>, body: () => Promise<unknown>): Promise<T> => {
   const result = schema.safeParse(await body());
@@ -61,12 +62,19 @@ const parse = async <T>(schema: z.ZodType<T>, body: () => Promise<unknown>): Pro
   return result.data;
 };
 
+/** A route's answer, typed by the response schema the document shows. */
+const answer = <S extends z.ZodType>(route: { status: number; response: S }, body: z.input<S>) => reply(route.status, body);
+
 const routes: Route[] = [
   {
     method: "GET",
-    pattern: /^\/workflows$/,
+    path: "/workflows",
+    summary: "List workflows",
+    status: 200,
+    description: "Workflows",
+    response: listWorkflowsResponse,
     handler: async ({ deps, caller }) =>
-      reply(200, {
+      answer(routeOf("GET", "/workflows"), {
         workflows: (await listWorkflows(deps.db, caller.teamId)).map((w) => ({
           id: w.id,
           name: w.name,
@@ -78,38 +86,63 @@ const routes: Route[] = [
   },
   {
     method: "POST",
-    pattern: /^\/workflows$/,
+    path: "/workflows",
+    summary: "Save a workflow bundle as a new version (validated whole; nothing is stored on error)",
+    body: bundleInput,
+    status: 201,
+    description: "Saved",
+    response: saveWorkflowResponse,
+    errors: { 422: "Invalid workflow; details.diagnostics lists every problem" },
     bodyLimit: BODY_LIMITS.bundle,
     handler: async ({ deps, caller, body }) => {
-      const input = await parse(bundleSchema, body);
+      const input = await parse(bundleInput, body);
       const { version, warnings } = await saveWorkflow(deps.db, { ...input, teamId: caller.teamId, userId: caller.userId, role: caller.role });
-      return reply(201, { workflowId: version.workflowId, version: version.number, bundleHash: version.bundleHash, warnings });
+      return answer(routeOf("POST", "/workflows"), { workflowId: version.workflowId, version: version.number, bundleHash: version.bundleHash, warnings });
     },
   },
   {
     method: "POST",
-    pattern: /^\/workflows\/validate$/,
+    path: "/workflows/validate",
+    summary: "Validate a bundle without saving",
+    body: bundleInput,
+    status: 200,
+    description: "Diagnostics",
+    response: validateBundleResponse,
     bodyLimit: BODY_LIMITS.bundle,
     handler: async ({ deps, caller, body }) => {
-      const result = await validateBundle(deps.db, caller.teamId, await parse(bundleSchema, body));
-      return reply(200, { ok: result.workflow !== undefined, errors: result.errors.map(toDiagnostic), warnings: result.warnings.map(toDiagnostic) });
+      const result = await validateBundle(deps.db, caller.teamId, await parse(bundleInput, body));
+      return answer(routeOf("POST", "/workflows/validate"), {
+        ok: result.workflow !== undefined,
+        name: result.workflow?.name ?? null,
+        errors: result.errors.map(toDiagnostic),
+        warnings: result.warnings.map(toDiagnostic),
+      });
     },
   },
   {
     method: "POST",
-    pattern: /^\/workflows\/([^/]+)\/runs$/,
+    path: "/workflows/{id}/runs",
+    summary: "Start a run of the workflow's current version; it is queued, read it with GET /runs/{id}",
+    body: startRunBody,
+    status: 202,
+    description: "Queued",
+    response: startRunResponse,
     handler: async ({ deps, caller, params, body }) => {
-      const { inputs } = await parse(startSchema, body);
+      const { inputs } = await parse(startRunBody, body);
       const run = await startRun(
         { db: deps.db, queue: deps.queue() },
         { teamId: caller.teamId, userId: caller.userId, role: caller.role, workflowId: params[0]!, inputs, trigger: "api" },
       );
-      return reply(202, { id: run.id, status: run.status });
+      return answer(routeOf("POST", "/workflows/{id}/runs"), { id: run.id, status: run.status });
     },
   },
   {
     method: "GET",
-    pattern: /^\/runs\/([^/]+)$/,
+    path: "/runs/{id}",
+    summary: "A run with its steps",
+    status: 200,
+    description: "The run",
+    response: runResponse,
     handler: async ({ deps, caller, params }) => {
       const run = await getRun(deps.db, caller.teamId, params[0]!);
       if (!run) throw new AppError("NOT_FOUND", "run not found");
@@ -118,43 +151,93 @@ const routes: Route[] = [
   },
   {
     method: "POST",
-    pattern: /^\/runs\/([^/]+)\/cancel$/,
+    path: "/runs/{id}/cancel",
+    summary: "Cancel a queued or running run",
+    status: 202,
+    description: "Cancelled or cancelling",
+    response: cancelRunResponse,
     handler: async ({ deps, caller, params }) =>
-      reply(202, await cancelRun({ db: deps.db, queue: deps.queue(), prefix: deps.prefix, publish: deps.publish }, { teamId: caller.teamId, role: caller.role, runId: params[0]! })),
+      answer(
+        routeOf("POST", "/runs/{id}/cancel"),
+        await cancelRun({ db: deps.db, queue: deps.queue(), prefix: deps.prefix, publish: deps.publish }, { teamId: caller.teamId, role: caller.role, runId: params[0]! }),
+      ),
   },
   {
     method: "GET",
-    pattern: /^\/variables$/,
+    path: "/variables",
+    summary: "The team's variables: plain values, and each secret's lanes (a secret's value is never returned)",
+    status: 200,
+    description: "Variables",
+    response: listVariablesResponse,
     handler: async ({ deps, caller }) => reply(200, { variables: await listTeamVariables(deps.db, caller) }),
   },
   {
     method: "PUT",
-    pattern: /^\/variables\/([^/]+)$/,
+    path: "/variables/{name}",
+    summary: "Admins: set a variable; a new secret is open to the operator lane only unless lanes are given",
+    body: variableValueInput,
+    status: 200,
+    description: "Set",
+    response: setVariableResponse,
     handler: async ({ deps, caller, params, body }) =>
       reply(200, await setTeamVariable(deps.db, sealingKeyring(deps), caller, { ...(await parse(variableValueInput, body)), name: params[0]! })),
   },
   {
     method: "DELETE",
-    pattern: /^\/variables\/([^/]+)$/,
-    handler: async ({ deps, caller, params }) => reply(200, await deleteTeamVariable(deps.db, caller, { name: params[0]! })),
+    path: "/variables/{name}",
+    summary: "Admins: delete a variable",
+    status: 200,
+    description: "Deleted",
+    response: deleteVariableResponse,
+    handler: async ({ deps, caller, params }) => answer(routeOf("DELETE", "/variables/{name}"), await deleteTeamVariable(deps.db, caller, { name: params[0]! })),
   },
   {
     method: "PUT",
-    pattern: /^\/variables\/([^/]+)\/lanes$/,
+    path: "/variables/{name}/lanes",
+    summary: "Admins: the lanes whose runs may open a secret",
+    body: secretLanesInput,
+    status: 200,
+    description: "The secret's lanes",
+    response: secretLanesResponse,
     handler: async ({ deps, caller, params, body }) =>
       reply(200, await setTeamSecretLanes(deps.db, caller, { ...(await parse(secretLanesInput, body)), name: params[0]! })),
   },
   {
     method: "GET",
-    pattern: /^\/tokens$/,
+    path: "/tokens",
+    summary: "Live API tokens with who made each: an admin sees every member's, a member their own",
+    status: 200,
+    description: "Tokens",
+    response: listTokensResponse,
     handler: async ({ deps, caller }) => reply(200, { tokens: await listTokens(deps.db, caller) }),
   },
   {
     method: "DELETE",
-    pattern: /^\/tokens\/([^/]+)$/,
-    handler: async ({ deps, caller, params }) => reply(200, await revokeToken(deps.db, caller, { id: params[0]! })),
+    path: "/tokens/{id}",
+    summary: "Revoke a token: a member their own, an admin anyone's",
+    status: 200,
+    description: "Revoked",
+    response: revokeTokenResponse,
+    handler: async ({ deps, caller, params }) => answer(routeOf("DELETE", "/tokens/{id}"), await revokeToken(deps.db, caller, { id: params[0]! })),
   },
 ];
+
+function routeOf(method: string, path: string): Route {
+  const route = routes.find((r) => r.method === method && r.path === path);
+  if (!route) throw new Error(`no REST route ${method} ${path}`);
+  return route;
+}
+
+/** `/runs/{id}` → a pattern that captures the id. */
+const patternOf = (path: string) =>
+  new RegExp(`^${path.split("/").map((segment) => (segment.startsWith("{") ? "([^/]+)" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}$`);
+const compiled = routes.map((route) => ({ route, pattern: patternOf(route.path) }));
+
+/** What each route is, for the document and its test. */
+export const restOperations: readonly RestOperation[] = routes;
+
+/** The document served at /openapi.json, generated from the routes above. */
+export const openApiDocument = buildOpenApiDocument(routes);
 
 const readJson = (req: Request) => async () => {
   const text = await req.text();
@@ -169,14 +252,14 @@ const readJson = (req: Request) => async () => {
 export const handleRest = async (deps: RestDeps, req: Request, path: string): Promise<Response> => {
   try {
     if (req.method === "GET" && path === "/openapi.json") return reply(200, openApiDocument);
-    const candidates = routes.filter((r) => r.pattern.test(path));
+    const candidates = compiled.filter((r) => r.pattern.test(path));
     if (candidates.length === 0) throw new AppError("NOT_FOUND", `no endpoint ${path}`);
-    const route = candidates.find((r) => r.method === req.method);
-    if (!route) return reply(405, { error: { code: "METHOD_NOT_ALLOWED", message: `${req.method} is not allowed on ${path}` } });
+    const { route, pattern } = candidates.find((r) => r.route.method === req.method) ?? {};
+    if (!route || !pattern) return reply(405, { error: { code: "METHOD_NOT_ALLOWED", message: `${req.method} is not allowed on ${path}` } });
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
     const caller = token ? await authenticateApiToken(deps.db, token) : undefined;
     if (!caller) throw new AppError("UNAUTHORIZED", "send an API token as `Authorization: Bearer sy_...`");
-    const params = route.pattern.exec(path)!.slice(1).map((p) => {
+    const params = pattern.exec(path)!.slice(1).map((p) => {
       try {
         return decodeURIComponent(p);
       } catch {

@@ -3,11 +3,13 @@ import { AppError } from "@switchyard/core/errors";
 import { getRun, listRuns } from "@switchyard/db";
 import { cancelRun } from "../../runs/cancel-run";
 import { startRun } from "../../runs/start-run";
+import { cancelRunResponse, startRunInput, startRunResponse } from "../../contract/runs.types";
 import { router, teamProcedure } from "../init";
 
 export const runsRouter = router({
   start: teamProcedure
-    .input(z.object({ workflowId: z.string().min(1), inputs: z.record(z.string(), z.unknown()).optional() }))
+    .input(startRunInput)
+    .output(startRunResponse)
     .mutation(async ({ ctx, input }) => {
       const run = await startRun(
         { db: ctx.db, queue: ctx.queue() },
@@ -15,7 +17,7 @@ export const runsRouter = router({
       );
       return { id: run.id, status: run.status };
     }),
-  cancel: teamProcedure.input(z.object({ id: z.string().min(1) })).mutation(({ ctx, input }) =>
+  cancel: teamProcedure.input(z.object({ id: z.string().min(1) })).output(cancelRunResponse).mutation(({ ctx, input }) =>
     cancelRun({ db: ctx.db, queue: ctx.queue(), prefix: ctx.queuePrefix, publish: ctx.publish }, { teamId: ctx.teamId, role: ctx.role, runId: input.id }),
   ),
   get: teamProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ ctx, input }) => {

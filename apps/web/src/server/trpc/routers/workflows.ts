@@ -3,12 +3,9 @@ import { AppError } from "@switchyard/core/errors";
 import { getWorkflow, listWorkflows, loadBundle } from "@switchyard/db";
 import { saveWorkflow } from "../../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../../workflows/validate-bundle";
+import { bundleInput, saveWorkflowResponse, validateBundleResponse } from "../../contract/workflows.types";
 import { router, teamProcedure } from "../init";
 
-const bundleInput = z.object({
-  entry: z.string().min(1).max(255).default("workflow.yaml"),
-  files: z.record(z.string().max(255), z.string()),
-});
 
 export const workflowsRouter = router({
   list: teamProcedure.query(async ({ ctx }) => {
@@ -41,7 +38,7 @@ export const workflowsRouter = router({
   }),
 
   /** Every problem with a bundle, in the team's context, without saving anything. */
-  validate: teamProcedure.input(bundleInput).mutation(async ({ ctx, input }) => {
+  validate: teamProcedure.input(bundleInput).output(validateBundleResponse).mutation(async ({ ctx, input }) => {
     const result = await validateBundle(ctx.db, ctx.teamId, input);
     return {
       ok: result.workflow !== undefined,
@@ -51,7 +48,7 @@ export const workflowsRouter = router({
     };
   }),
 
-  save: teamProcedure.input(bundleInput).mutation(async ({ ctx, input }) => {
+  save: teamProcedure.input(bundleInput).output(saveWorkflowResponse).mutation(async ({ ctx, input }) => {
     const { version, warnings } = await saveWorkflow(ctx.db, { ...input, teamId: ctx.teamId, userId: ctx.userId, role: ctx.role });
     return { workflowId: version.workflowId, version: version.number, bundleHash: version.bundleHash, warnings };
   }),

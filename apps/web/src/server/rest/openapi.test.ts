@@ -1,0 +1,70 @@
+import { expect, it } from "vitest";
+import { openApiDocument, restOperations } from "./rest-api";
+
+type Json = Record<string, unknown>;
+const METHODS = ["get", "put", "post", "delete", "patch"];
+
+/** Every node of a JSON value, with where it is. */
+const walk = function* (value: unknown, at: string): Generator<[string, Json]> {
+  if (value === null || typeof value !== "object") return;
+  if (!Array.isArray(value)) yield [at, value as Json];
+  for (const [key, child] of Object.entries(value)) yield* walk(child, `${at}/${key}`);
+};
+
+it("documents every REST route, each with its path parameters, a request schema where it takes a body, and real response schemas", () => {
+  const doc = openApiDocument as unknown as { openapi: string; info: Json; paths: Record<string, Record<string, Json>>; components: { schemas: Json } };
+  expect(doc.openapi).toBe("3.1.0");
+  expect(doc.info).toMatchObject({ title: expect.any(String) as unknown, version: expect.any(String) as unknown });
+  const documented = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
+  expect(documented.sort()).toEqual(restOperations.map((r) => `${r.method} ${r.path}`).sort());
+  expect(documented).toEqual(
+    expect.arrayContaining([
+      "GET /workflows",
+      "POST /workflows",
+      "POST /workflows/validate",
+      "POST /workflows/{id}/runs",
+      "GET /runs/{id}",
+      "POST /runs/{id}/cancel",
+      "GET /variables",
+      "PUT /variables/{name}",
+      "DELETE /variables/{name}",
+      "PUT /variables/{name}/lanes",
+      "GET /tokens",
+      "DELETE /tokens/{id}",
+    ]),
+  );
+
+  for (const [path, item] of Object.entries(doc.paths)) {
+    expect(path.startsWith("/")).toBe(true);
+    for (const [method, op] of Object.entries(item)) {
+      expect(METHODS).toContain(method);
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      expect((op.parameters as { name: string; in: string; required: boolean }[] | undefined)?.map((p) => p.name) ?? []).toEqual(names);
+      const responses = op.responses as Record<string, { description: string; content: { "application/json": { schema: Json } } }>;
+      const ok = Object.keys(responses).filter((status) => status.startsWith("2"));
+      expect(ok, `${method} ${path}`).toHaveLength(1);
+      for (const [status, response] of Object.entries(responses)) {
+        expect(status).toMatch(/^[1-5]\d\d$/);
+        expect(response.description).toBeTruthy();
+        const schema = response.content["application/json"].schema;
+        if (status.startsWith("2")) expect(schema.type === "object" && typeof schema.properties === "object", `${method} ${path} ${status}`).toBe(true);
+        else expect(schema).toEqual({ $ref: "#/components/schemas/Error" });
+      }
+    }
+  }
+  // no shape left as a bare object, in a body, a response or a component
+  const bare = [...walk(doc, "#")].filter(([, node]) => node.type === "object" && !("properties" in node) && !("additionalProperties" in node)).map(([at]) => at);
+  expect(bare).toEqual([]);
+});
+
+it("documents starting a run as the route takes and answers it: optional inputs in, the queued run's id and status out", () => {
+  const start = (openApiDocument.paths["/workflows/{id}/runs"] as Record<string, Json>).post as {
+    requestBody: { required: boolean; content: { "application/json": { schema: { properties: Json } } } };
+    responses: Record<string, { content: { "application/json": { schema: { properties: Json; required: string[] } } } }>;
+  };
+  expect(start.requestBody.required).toBe(false);
+  expect(Object.keys(start.requestBody.content["application/json"].schema.properties)).toEqual(["inputs"]);
+  const queued = start.responses["202"]!.content["application/json"].schema;
+  expect(Object.keys(queued.properties).sort()).toEqual(["id", "status"]);
+  expect(queued.required.sort()).toEqual(["id", "status"]);
+});
