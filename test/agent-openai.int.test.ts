@@ -7,6 +7,7 @@
  * Read outside the workspace is a tool error the model is told about while the run succeeds.
  */
 import { spawnSync } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
@@ -15,6 +16,7 @@ import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
+import { waitFor } from "./helpers/worker-process";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const KEY = "sk-model-key-5f0c2e7a9b13d4";
@@ -37,6 +39,7 @@ beforeAll(async () => {
         { expect: { lastToolResultContains: "hello from the agent" }, toolCalls: [{ name: "Read", arguments: { path: "/etc/passwd" } }] },
         { text: "the file says hello" },
       ],
+      rules: [{ match: { messagesContain: "WAIT-FOR-CANCEL" }, delayMs: 120_000, text: "too late" }],
     },
   });
   stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1` });
@@ -47,13 +50,13 @@ afterAll(async () => {
   await model?.close();
 });
 
-const WORKFLOW = (url: string) => `name: agent-oc
+const WORKFLOW = (url: string, prompt = "Write notes/hello.txt, read it back and say what it says.") => `name: agent-oc
 states:
   initial: agent
   agent:
     type: agent
     provider: openai_compatible
-    prompt: Write notes/hello.txt, read it back and say what it says.
+    prompt: ${prompt}
     options:
       base_url: ${url}/v1
       model: scripted-1
@@ -105,3 +108,39 @@ it("runs the agent step through the sandboxed proxy and records its tool calls",
   ]);
   expect(stored).not.toContain(KEY);
 }, 180_000);
+
+/** Processes of a run's sandboxes: their owner tag is `<worker>/<run>` or below it. */
+const processesOfRun = (runId: string) =>
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "latin1")
+          .split("\0")
+          .some((e) => e.startsWith("SWITCHYARD_SANDBOX_OWNER=") && e.includes(`/${runId}/`));
+      } catch {
+        return false;
+      }
+    });
+
+it("a cancelled agent step leaves no process of its sandbox behind", async () => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "agent-oc-cancel",
+    files: { "workflow.yaml": WORKFLOW(model.url, "WAIT-FOR-CANCEL").replace("name: agent-oc", "name: agent-oc-cancel") },
+  });
+  const { id } = await caller().runs.start({ workflowId });
+  // The proxy runs in the step's sandbox (tagged under the run) while the model takes its time.
+  await waitFor(async () => (processesOfRun(id).length > 0 ? true : undefined), 60_000, "the step's proxy to start");
+  await waitFor(
+    async () => (model.requests.some((r) => JSON.stringify(r.body).includes("WAIT-FOR-CANCEL")) ? true : undefined),
+    60_000,
+    "the model request of the step",
+  );
+  await caller().runs.cancel({ id });
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 60_000);
+  expect(run.status, JSON.stringify({ run: [run.errorCode, run.errorMessage], steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]) })).toBe("cancelled");
+  const step = run.steps.find((s) => s.stateName === "agent");
+  expect(step?.status, JSON.stringify([step?.errorCode, step?.errorMessage])).toBe("cancelled");
+  expect(processesOfRun(id)).toEqual([]);
+}, 120_000);

@@ -64,19 +64,27 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     // A key written literally in the workflow is a secret all the same.
     if (apiKey) deps.scrubber.add(apiKey);
     const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
-    const step = await openAgentStepSession({
-      sandbox: deps.sandbox,
-      attemptId: request.attemptId,
-      uid: deps.uid,
-      runDir: deps.runDir,
-      workspace: deps.folders.workspace,
-      cli: await builtCli(),
-      secrets: apiKey ? [apiKey] : [],
-      ...(traceparent ? { traceparent } : {}),
-      onRecord: recorder.record,
-      onSpan: recorder.span,
-      signal: request.signal,
-    });
+    let step: Awaited<ReturnType<typeof openAgentStepSession>>;
+    try {
+      step = await openAgentStepSession({
+        sandbox: deps.sandbox,
+        attemptId: request.attemptId,
+        uid: deps.uid,
+        runDir: deps.runDir,
+        workspace: deps.folders.workspace,
+        cli: await builtCli(),
+        secrets: apiKey ? [apiKey] : [],
+        ...(traceparent ? { traceparent } : {}),
+        onRecord: recorder.record,
+        onSpan: recorder.span,
+        signal: request.signal,
+      });
+    } catch (error) {
+      // Cancelled while the proxy was starting: the step was cancelled, not broken.
+      if (!request.signal.aborted) throw error;
+      await recorder.flush();
+      return { output: "", error: "EXECUTION.CANCELLED: the step was cancelled while its MCP proxy was starting" };
+    }
     try {
       const result = await runOpenAiCompatible({
         request,
