@@ -12,4 +12,5 @@ COPY packages/db/package.json packages/db/
 COPY packages/scripted-model/package.json packages/scripted-model/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN node node_modules/prisma/build/index.js generate && (cd apps/web && node ../../node_modules/next/dist/bin/next build)
+RUN node node_modules/prisma/build/index.js generate && (cd apps/web && node ../../node_modules/next/dist/bin/next build) \
+  && node packages/cli/bin/build.mjs
