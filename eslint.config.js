@@ -29,5 +29,21 @@ export default tseslint.config(
       "@typescript-eslint/require-await": "off",
     },
   },
+  {
+    // The apps reach the database through packages/db's repositories only (team-scoped,
+    // lifecycle rules in one place): no Prisma model call such as db.run.updateMany(...).
+    // Test fixtures (integration tests, browser tests) may set rows up directly.
+    files: ["apps/**/*.ts", "apps/**/*.tsx"],
+    ignores: ["apps/**/*.test.ts", "apps/**/e2e/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        ...[
+          "CallExpression[callee.property.name=/^(find|update|create|delete|upsert|count|aggregate|groupBy)/][callee.object.object.name=/^(db|tx|prisma)$/]",
+          "CallExpression[callee.property.name=/^(find|update|create|delete|upsert|count|aggregate|groupBy)/][callee.object.object.property.name=/^(db|tx|prisma)$/]",
+        ].map((selector) => ({ selector, message: "Prisma model calls belong in a packages/db repository; call one from the app." })),
+      ],
+    },
+  },
   { files: ["**/*.js"], ...tseslint.configs.disableTypeChecked },
 );

@@ -8,7 +8,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunJob } from "@switchyard/core/runs";
-import { listRunEvents, markRunRunning, saveWorkflowVersion, type Db } from "@switchyard/db";
+import { claimRun, listRunEvents, saveWorkflowVersion, type Db } from "@switchyard/db";
 import type { TestDatabase } from "@switchyard/db/testing";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
@@ -282,7 +282,7 @@ it("lets only one worker claim a run", async () => {
     data: { teamId, workflowId: hello.id, workflowVersionId: (await db.workflow.findUniqueOrThrow({ where: { id: hello.id } })).currentVersionId!, lane: "default", trigger: "api", status: "running", workerId: "dead:1" },
   });
   const seen = { status: "running", workerId: "dead:1" };
-  const claims = await Promise.all(["w1", "w2", "w3"].map((w) => markRunRunning(db, teamId, run.id, w, seen)));
+  const claims = await Promise.all(["w1", "w2", "w3"].map((w) => claimRun(db, teamId, run.id, w, seen)));
   expect(claims.filter(Boolean)).toHaveLength(1);
 });
 

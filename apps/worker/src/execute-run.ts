@@ -11,7 +11,7 @@ import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
 import { LOCK_LOST } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
-import { bundleReader, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, markRunRunning, nextEventSeq, type Db } from "@switchyard/db";
+import { bundleReader, claimRun, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, nextEventSeq, setRunTraceId, type Db } from "@switchyard/db";
 import { createAgentExecutor } from "./agent-executor";
 import type { Logger } from "./logger";
 import { cleanUpRun } from "./run-cleanup";
@@ -51,7 +51,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     return run.status;
   }
   const resuming = run.status === "running" && run.checkpoint !== null;
-  if (!(await markRunRunning(db, teamId, runId, deps.workerId, run))) return "skipped";
+  if (!(await claimRun(db, teamId, runId, deps.workerId, run))) return "skipped";
   if (run.status === "running") {
     await closeLostStepRuns(db, teamId, runId);
     log.warn(resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet", { runId });
@@ -69,7 +69,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     "switchyard.sandbox.level": confinement.sandbox.level,
   });
   const traceId = traceIdOf(span);
-  if (traceId) await db.run.updateMany({ where: { id: runId, teamId }, data: { traceId } });
+  if (traceId) await setRunTraceId(db, teamId, runId, traceId);
 
   const runDir = path.join(confinement.runsDir, runId);
   // Every process of this run carries its own owner tag, so the run's end can confirm none is left.

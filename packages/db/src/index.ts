@@ -8,7 +8,8 @@ export type { Role, RunStatus, StepStatus, RunTrigger } from "./generated/prisma
 export { seed } from "./seed";
 export type { SeedOptions } from "./seed";
 export * from "./repositories/run-progress";
+export * from "./repositories/run-lifecycle";
+export type { PrismaClientOrTransaction } from "./transaction";
 export * from "./repositories/variables";
-export * from "./repositories/audit-log";
 export * from "./repositories/api-tokens";
 export * from "./repositories/tool-calls";

@@ -126,15 +126,3 @@ export const failRunningStepRun = (
       finishedAt: new Date(),
     },
   });
-
-/** Step runs a dead worker left `running`: they will never finish, so they are closed as lost. */
-export const closeLostStepRuns = (db: Db, teamId: string, runId: string) =>
-  db.stepRun.updateMany({
-    where: { teamId, runId, status: "running" },
-    data: {
-      status: "failed",
-      errorCode: "EXECUTION.WORKER_LOST",
-      errorMessage: "the worker running this step stopped; the run resumed elsewhere",
-      finishedAt: new Date(),
-    },
-  });

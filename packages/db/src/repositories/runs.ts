@@ -1,11 +1,11 @@
 /**
- * Team-scoped run persistence (a run's steps are in run-progress.ts). Every query filters on
- * teamId; every text or JSON a run produced is stored through storable.ts (no U+0000, which
- * Postgres refuses).
+ * Team-scoped run persistence (a run's steps are in run-progress.ts, every change of its
+ * status in run-lifecycle.ts). Every query filters on teamId; every text or JSON a run
+ * produced is stored through storable.ts (no U+0000, which Postgres refuses).
  */
 import type { Db } from "../client";
 import type { Prisma, RunTrigger } from "../generated/prisma/client";
-import { storableJson, storableText } from "../storable";
+import { storableJson } from "../storable";
 
 export type CreateRunInput = {
   teamId: string;
@@ -75,45 +75,5 @@ export const listRuns = (db: Db, teamId: string, options: { workflowId?: string;
       startedAt: true,
       finishedAt: true,
       workflow: { select: { name: true } },
-    },
-  });
-
-/**
- * Claims a run for a worker: a queued run, or a running one still held by the worker seen
- * when it was read (a dead worker, or this one on a retry). Compare-and-set, so two
- * workers can never both claim it; returns false when someone else did.
- */
-export const markRunRunning = async (
-  db: Db,
-  teamId: string,
-  runId: string,
-  workerId: string,
-  seen: { status: string; workerId: string | null },
-) => {
-  const { count } = await db.run.updateMany({
-    where:
-      seen.status === "queued"
-        ? { id: runId, teamId, status: "queued" }
-        : { id: runId, teamId, status: "running", workerId: seen.workerId },
-    data: seen.status === "queued" ? { status: "running", startedAt: new Date(), workerId } : { workerId },
-  });
-  return count === 1;
-};
-
-export const finishRun = (
-  db: Db,
-  teamId: string,
-  runId: string,
-  result: { status: "succeeded" | "failed" | "cancelled"; errorCode?: string; errorMessage?: string },
-  /** Only while this worker still holds the run. */
-  workerId?: string,
-) =>
-  db.run.updateMany({
-    where: { id: runId, teamId, ...(workerId ? { workerId, status: "running" as const } : {}) },
-    data: {
-      status: result.status,
-      errorCode: storableText(result.errorCode) ?? null,
-      errorMessage: storableText(result.errorMessage) ?? null,
-      finishedAt: new Date(),
     },
   });

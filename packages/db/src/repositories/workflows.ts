@@ -32,6 +32,18 @@ export const listWorkflows = (db: Db, teamId: string) =>
 export const getWorkflow = (db: Db, teamId: string, workflowId: string) =>
   db.workflow.findFirst({ where: { id: workflowId, teamId }, include: { currentVersion: true } });
 
+/** The team's workflow of that name, archived or not; undefined when there is none. */
+export const findWorkflowByName = async (db: Db, teamId: string, name: string) =>
+  (await db.workflow.findUnique({ where: { teamId_name: { teamId, name } } })) ?? undefined;
+
+/** The current version of the team's live workflow of that name, as call_workflow resolves it. */
+export const currentVersionIdByName = async (db: Db, teamId: string, name: string) =>
+  (await db.workflow.findFirst({ where: { teamId, name, archivedAt: null }, select: { currentVersionId: true } }))?.currentVersionId ?? undefined;
+
+/** The team's enabled connectors among `slugs`, with the lanes each is open to. */
+export const enabledConnectors = (db: Db, teamId: string, slugs: string[]) =>
+  db.connector.findMany({ where: { teamId, slug: { in: slugs }, enabled: true }, select: { slug: true, lanes: true } });
+
 /** The team's lanes, as the lane policy reads them. */
 export const laneRules = async (db: Db, teamId: string): Promise<LaneTable> =>
   laneTable(await db.lane.findMany({ where: { teamId }, select: { name: true, saveRoles: true, startRoles: true } }));

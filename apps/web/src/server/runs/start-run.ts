@@ -10,7 +10,7 @@ import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
 import { mayStart } from "@switchyard/core/policy";
 import { parseWorkflow } from "@switchyard/core/workflow";
-import { createRun, getWorkflow, laneRules, loadBundle, runReachRefusal, type Db, type Role, type RunTrigger } from "@switchyard/db";
+import { createRun, discardQueuedRun, getWorkflow, laneRules, loadBundle, runReachRefusal, type Db, type Role, type RunTrigger } from "@switchyard/db";
 
 export type StartRunDeps = { db: Db; queue: Queue<RunJob> };
 export type StartRunInput = {
@@ -57,7 +57,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
       { jobId: run.id, attempts: 5, backoff: { type: "exponential", delay: 2000 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
     );
   } catch (cause) {
-    await deps.db.run.deleteMany({ where: { id: run.id, teamId: input.teamId } });
+    await discardQueuedRun(deps.db, input.teamId, run.id);
     throw new AppError("SYSTEM.QUEUE_UNAVAILABLE", "the run queue is unavailable; nothing was started", {
       retryable: true,
       cause,

@@ -6,7 +6,7 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import { maySave } from "@switchyard/core/policy";
-import { laneRules, runReachRefusal, saveWorkflowVersion, type Db, type Role } from "@switchyard/db";
+import { findWorkflowByName, laneRules, runReachRefusal, saveWorkflowVersion, type Db, type Role } from "@switchyard/db";
 import { toDiagnostic, validateBundle, type Diagnostic } from "./validate-bundle";
 
 const invalid = (diagnostics: Diagnostic[]) =>
@@ -31,7 +31,7 @@ export const saveWorkflow = async (
   if (denied) throw denied;
   // Saving a new version of an existing workflow also needs the right to save in the lane
   // it is in now, or a member could move an operator workflow out of its lane by saving it.
-  const existing = await db.workflow.findUnique({ where: { teamId_name: { teamId: input.teamId, name: wf.name } } });
+  const existing = await findWorkflowByName(db, input.teamId, wf.name);
   if (existing && existing.lane !== laneName && maySave(lanes, input.role, existing.lane)) {
     throw new AppError("FORBIDDEN", `"${wf.name}" is in lane "${existing.lane}", where your role (${input.role}) may not save workflows`);
   }

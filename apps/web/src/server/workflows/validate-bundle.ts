@@ -12,7 +12,7 @@ import {
   type ParseResult,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
-import { bundleReader, loadBundle, type Db } from "@switchyard/db";
+import { bundleReader, currentVersionIdByName, enabledConnectors, loadBundle, type Db } from "@switchyard/db";
 import { checkBundleLimits } from "./bundle-limits";
 
 export type Diagnostic = { code: string; message: string; file?: string; line?: number; column?: number; path?: string };
@@ -21,16 +21,16 @@ export const toDiagnostic = (e: AppError): Diagnostic => ({ code: e.code, messag
 
 const teamResolver = (db: Db, teamId: string): WorkflowResolver => ({
   resolve: async (name) => {
-    const wf = await db.workflow.findFirst({ where: { teamId, name, archivedAt: null }, select: { currentVersionId: true } });
-    if (!wf?.currentVersionId) return undefined;
-    const bundle = await loadBundle(db, teamId, wf.currentVersionId);
+    const versionId = await currentVersionIdByName(db, teamId, name);
+    if (!versionId) return undefined;
+    const bundle = await loadBundle(db, teamId, versionId);
     return bundle ? parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow : undefined;
   },
 });
 
 const teamCatalog = (db: Db, teamId: string): ConnectorCatalog => ({
   check: async (ids, lane) => {
-    const rows = await db.connector.findMany({ where: { teamId, slug: { in: ids }, enabled: true } });
+    const rows = await enabledConnectors(db, teamId, ids);
     const bySlug = new Map(rows.map((r) => [r.slug, r]));
     return Object.fromEntries(
       ids.map((id) => {

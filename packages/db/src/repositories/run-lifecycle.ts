@@ -1,0 +1,105 @@
+/**
+ * Every change of a run's status, in one place. Each write is a compare-and-set: its WHERE
+ * clause names the statuses the run may be in for the move to be allowed, taken from core's
+ * transition table (`statusesBefore`), so a late or duplicate writer changes nothing and
+ * learns so (false or a count of 0). Team-scoped like every repository; each takes a client
+ * or a transaction.
+ */
+import { statusesBefore } from "@switchyard/core/runs";
+import type { PrismaClientOrTransaction } from "../transaction";
+import { storableText } from "../storable";
+
+/** What deciding on a run's lifecycle needs; undefined when the team has no such run. */
+export const getRunLifecycle = async (db: PrismaClientOrTransaction, teamId: string, runId: string) =>
+  (await db.run.findFirst({
+    where: { id: runId, teamId },
+    select: { id: true, status: true, lane: true, workerId: true, cancelRequestedAt: true },
+  })) ?? undefined;
+
+/**
+ * Claims a run for a worker: a queued run (which starts running now), or a running one still
+ * held by the worker seen when it was read (a dead worker, or this one on a retry). Two
+ * workers can never both claim it; false when someone else did.
+ */
+export const claimRun = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  runId: string,
+  workerId: string,
+  seen: { status: string; workerId: string | null },
+) => {
+  const { count } = await db.run.updateMany({
+    where:
+      seen.status === "queued"
+        ? { id: runId, teamId, status: { in: statusesBefore("running", ["queued"]) } }
+        : { id: runId, teamId, status: "running", workerId: seen.workerId },
+    data: seen.status === "queued" ? { status: "running", startedAt: new Date(), workerId } : { workerId },
+  });
+  return count === 1;
+};
+
+/** Cancels a run no worker has started yet; false when it is no longer queued. */
+export const cancelQueuedRun = async (db: PrismaClientOrTransaction, teamId: string, runId: string) => {
+  const { count } = await db.run.updateMany({
+    where: { id: runId, teamId, status: { in: statusesBefore("cancelled", ["queued"]) } },
+    data: { status: "cancelled", errorCode: "EXECUTION.CANCELLED", errorMessage: "cancelled before it started", finishedAt: new Date() },
+  });
+  return count === 1;
+};
+
+/**
+ * Asks whichever worker holds a running run to cancel it (the mark outlives that worker);
+ * false when the run is not running.
+ */
+export const requestRunCancel = async (db: PrismaClientOrTransaction, teamId: string, runId: string) => {
+  const { count } = await db.run.updateMany({
+    where: { id: runId, teamId, status: { in: statusesBefore("cancelled", ["running"]) } },
+    data: { cancelRequestedAt: new Date() },
+  });
+  return count === 1;
+};
+
+/** Removes a run that was never handed to a worker (its queueing failed). */
+export const discardQueuedRun = (db: PrismaClientOrTransaction, teamId: string, runId: string) =>
+  db.run.deleteMany({ where: { id: runId, teamId, status: "queued" } });
+
+/**
+ * Ends a running run. Only a move the transition table allows is made, so a run that already
+ * ended (cancelled by someone else, finished by another worker) is never overwritten.
+ */
+export const finishRun = (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  runId: string,
+  result: { status: "succeeded" | "failed" | "cancelled"; errorCode?: string; errorMessage?: string },
+  /** Only while this worker still holds the run. */
+  workerId?: string,
+) =>
+  db.run.updateMany({
+    where: { id: runId, teamId, status: { in: statusesBefore(result.status, ["running"]) }, ...(workerId ? { workerId } : {}) },
+    data: {
+      status: result.status,
+      errorCode: storableText(result.errorCode) ?? null,
+      errorMessage: storableText(result.errorMessage) ?? null,
+      finishedAt: new Date(),
+    },
+  });
+
+/** Records the trace of a run that is running. */
+export const setRunTraceId = (db: PrismaClientOrTransaction, teamId: string, runId: string, traceId: string) =>
+  db.run.updateMany({ where: { id: runId, teamId, status: "running" }, data: { traceId } });
+
+/**
+ * Step runs a dead worker left `running` in a run that is running again: they will never
+ * finish, so they are closed as lost.
+ */
+export const closeLostStepRuns = (db: PrismaClientOrTransaction, teamId: string, runId: string) =>
+  db.stepRun.updateMany({
+    where: { teamId, runId, status: "running", run: { status: "running" } },
+    data: {
+      status: "failed",
+      errorCode: "EXECUTION.WORKER_LOST",
+      errorMessage: "the worker running this step stopped; the run resumed elsewhere",
+      finishedAt: new Date(),
+    },
+  });
