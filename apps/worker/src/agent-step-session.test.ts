@@ -1,0 +1,101 @@
+/**
+ * An agent step's session on its own: the real sandbox, the built `switchyard mcp-serve`
+ * inside it and the SDK client over its stdio. The proxy serves the six built-ins in the
+ * run's workspace, its call records come back over the step channel, and closing leaves
+ * neither a process nor the session's folder; a proxy that does not say ready in time
+ * fails with EXECUTION.MCP_PROXY.NOT_READY and leaves nothing either.
+ */
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { chmod, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ToolCallRecord } from "@switchyard/core/mcp";
+import { findSandboxHost, makeStepFolders, OWNER_TAG, type SandboxHost, type StepFolders } from "@switchyard/core/sandbox";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { findBuiltCli, openAgentStepSession, type BuiltCli } from "./agent-step-session";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const UID = process.getuid?.() === 0 ? 61_937 : undefined;
+let dir: string;
+let runDir: string;
+let host: SandboxHost;
+let folders: StepFolders;
+let cli: BuiltCli;
+
+beforeAll(async () => {
+  const built = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
+  if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
+  cli = await findBuiltCli();
+  dir = await mkdtemp(path.join(tmpdir(), "sy-agent-session-"));
+  await chmod(dir, 0o711);
+  const ownerId = `agent-session-test-${process.pid}`;
+  host = await findSandboxHost({ mode: "auto", ownerId, scratchDir: dir, probeUid: UID, optOut: "SWITCHYARD_SANDBOX=none" });
+  host = { ...host, ownerId: `${ownerId}/run1` };
+  runDir = path.join(dir, "run1");
+  folders = await makeStepFolders(runDir, UID === undefined ? undefined : { uid: UID });
+}, 300_000);
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+const open = (attemptId: string, records: ToolCallRecord[], readyTimeoutMs?: number) =>
+  openAgentStepSession({
+    sandbox: host,
+    attemptId,
+    uid: UID,
+    runDir,
+    workspace: folders.workspace,
+    cli,
+    secrets: ["sk-never-recorded-4821"],
+    onRecord: (r) => records.push(r),
+    onSpan: () => undefined,
+    signal: new AbortController().signal,
+    ...(readyTimeoutMs === undefined ? {} : { readyTimeoutMs }),
+  });
+
+/** Processes tagged with the attempt's owner tag or one below it. */
+const tagged = (owner: string) =>
+  readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "latin1")
+          .split("\0")
+          .some((e) => e === `${OWNER_TAG}=${owner}` || e.startsWith(`${OWNER_TAG}=${owner}/`));
+      } catch {
+        return false;
+      }
+    });
+
+const sessionFolders = async () => (await readdir(runDir)).filter((n) => n.startsWith("agent-"));
+
+it("serves the built-ins in the run's workspace and records each call over the channel", async () => {
+  const records: ToolCallRecord[] = [];
+  const step = await open("attempt-1", records);
+  try {
+    const { tools } = await step.client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(["Bash", "Edit", "Glob", "Grep", "Read", "Write"]);
+    const wrote = await step.client.callTool({ name: "Write", arguments: { path: "out.txt", content: "sk-never-recorded-4821 ok\n" } });
+    expect(wrote.isError).toBeFalsy();
+    const escape = await step.client.callTool({ name: "Read", arguments: { path: "/etc/shadow" } });
+    expect(escape.isError).toBe(true);
+  } finally {
+    await step.close();
+  }
+  expect(await readFile(path.join(folders.workspace, "out.txt"), "utf8")).toBe("sk-never-recorded-4821 ok\n");
+  expect(records.map((r) => [r.tool, r.source, r.is_error])).toEqual([
+    ["Write", "builtin", false],
+    ["Read", "builtin", true],
+  ]);
+  expect(JSON.stringify(records)).not.toContain("sk-never-recorded-4821");
+  expect(tagged(`${host.ownerId}/attempt-1`)).toEqual([]);
+  expect(await sessionFolders()).toEqual([]);
+}, 60_000);
+
+it("fails with EXECUTION.MCP_PROXY.NOT_READY when the proxy is not ready in time, leaving nothing", async () => {
+  await expect(open("attempt-2", [], 1)).rejects.toMatchObject({ code: "EXECUTION.MCP_PROXY.NOT_READY" });
+  expect(tagged(`${host.ownerId}/attempt-2`)).toEqual([]);
+  expect(await sessionFolders()).toEqual([]);
+}, 60_000);
