@@ -9,6 +9,7 @@ import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { Scrubber } from "@switchyard/core/secrets";
 import {
+  bundleReader,
   parseWorkflow,
   type CheckpointStore,
   type EventSink,
@@ -21,7 +22,6 @@ import {
 import { mayStart, type Role } from "@switchyard/core/policy";
 import {
   appendRunEvents,
-  bundleReader,
   getMembership,
   laneRules,
   loadBundle,

@@ -13,7 +13,7 @@ export { parseTemplate, renderTemplate, renderShell } from "./template";
 export type * from "./engine-ports";
 export type * from "./workflow-types";
 export { validateWorkflow } from "./validate-workflow";
-export { literalFileReferences } from "./file-references";
+export { bundleReader, literalFileReferences } from "./file-references";
 export type { FileReference } from "./file-references";
 export type { ConnectorCatalog, ConnectorVerdict, ValidatePorts } from "./validate-workflow";
 export { resolveInputs } from "./resolve-inputs";

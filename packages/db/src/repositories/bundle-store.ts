@@ -4,7 +4,6 @@
  * sorted path→hash list, so the same files always make the same bundle.
  */
 import { createHash } from "node:crypto";
-import { posix } from "node:path";
 import type { Db } from "../client";
 
 export type BundleFiles = Record<string, string>;
@@ -69,15 +68,6 @@ export const saveWorkflowVersion = async (db: Db, input: SaveVersionInput) => {
     await tx.workflow.update({ where: { id: workflow.id }, data: { currentVersionId: version.id } });
     return version;
   });
-};
-
-/**
- * How a workflow names the other files of its bundle: relative to the workflow file's own
- * folder, normalised. Validation at save time and the worker at run time both use this.
- */
-export const bundleReader = (files: BundleFiles, entryPath: string) => {
-  const dir = posix.dirname(entryPath);
-  return { read: (p: string) => files[posix.normalize(posix.join(dir, p))] };
 };
 
 /** Reads a version's files back, checking each blob against its hash. */

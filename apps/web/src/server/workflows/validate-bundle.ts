@@ -6,13 +6,14 @@
  */
 import type { AppError } from "@switchyard/core/errors";
 import {
+  bundleReader,
   parseWorkflow,
   validateWorkflow,
   type ConnectorCatalog,
   type ParseResult,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
-import { bundleReader, currentVersionIdByName, enabledConnectors, loadBundle, type Db } from "@switchyard/db";
+import { currentVersionIdByName, enabledConnectors, loadBundle, type Db } from "@switchyard/db";
 import { checkBundleLimits } from "./bundle-limits";
 
 export type Diagnostic = { code: string; message: string; file?: string; line?: number; column?: number; path?: string };
