@@ -7,6 +7,7 @@
  * `{{.env.NAME}}` to take it from the team's secrets); the endpoints a step may call are the
  * worker's SWITCHYARD_MODEL_ENDPOINTS until teams configure their own.
  */
+import path from "node:path";
 import type { Context } from "@opentelemetry/api";
 import { AppError } from "@switchyard/core/errors";
 import { runOpenAiCompatible, toolProxyFromClient } from "@switchyard/core/providers";
@@ -14,7 +15,7 @@ import type { SandboxHost, StepFolders } from "@switchyard/core/sandbox";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
-import { findBuiltCli, openAgentStepSession, type BuiltCli } from "./agent-step-session";
+import { findBuiltCli, openAgentStepSession, stageBuiltCli, type BuiltCli } from "./agent-step-session";
 import type { Logger } from "./logger";
 import { toolCallRecorder } from "./tool-call-recorder";
 import { withChildSpan } from "./tracing";
@@ -52,7 +53,8 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   const builtCli = () => {
     cli ??= findBuiltCli().then((found) => {
       if (found.stale) deps.log.warn("the built switchyard CLI is older than its sources: run `node packages/cli/bin/build.mjs`", { dir: found.dir });
-      return found;
+      // The worker's folder of runs is one the step uid can enter by construction.
+      return stageBuiltCli(found, path.dirname(deps.runDir));
     });
     cli.catch(() => (cli = undefined));
     return cli;

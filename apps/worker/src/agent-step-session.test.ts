@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import type { ToolCallRecord } from "@switchyard/core/mcp";
 import { findSandboxHost, makeStepFolders, OWNER_TAG, type SandboxHost, type StepFolders } from "@switchyard/core/sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { findBuiltCli, openAgentStepSession, type BuiltCli } from "./agent-step-session";
+import { findBuiltCli, openAgentStepSession, stageBuiltCli, type BuiltCli } from "./agent-step-session";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const UID = process.getuid?.() === 0 ? 61_937 : undefined;
@@ -27,9 +27,10 @@ let cli: BuiltCli;
 beforeAll(async () => {
   const built = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
   if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
-  cli = await findBuiltCli();
   dir = await mkdtemp(path.join(tmpdir(), "sy-agent-session-"));
   await chmod(dir, 0o711);
+  // As the worker does: bound from a copy the step uid can reach, not from the checkout.
+  cli = await stageBuiltCli(await findBuiltCli(), dir);
   const ownerId = `agent-session-test-${process.pid}`;
   host = await findSandboxHost({ mode: "auto", ownerId, scratchDir: dir, probeUid: UID, optOut: "SWITCHYARD_SANDBOX=none" });
   host = { ...host, ownerId: `${ownerId}/run1` };

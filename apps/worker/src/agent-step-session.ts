@@ -6,7 +6,7 @@
  * client over the proxy's stdio. The proxy's config holds no secret. `close()` undoes it all
  * in order: client, proxy stdin, channel, session (reap, then remove).
  */
-import { chmod, chown, readFile, stat, writeFile } from "node:fs/promises";
+import { chmod, chown, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -44,6 +44,34 @@ export const findBuiltCli = async (dir = CLI_DIST): Promise<BuiltCli> => {
     if (info && info.mtimeMs > manifest.started_at) stale = true;
   }
   return { dir, entry: manifest.entry, stale };
+};
+
+/**
+ * A copy of the built CLI in `parent` (a folder the step uid can enter), since bubblewrap
+ * resolves a bind's source as the step uid, which may not enter the checkout (a clone
+ * under /root or a 0700 temp folder). One copy per build, made once: written aside, then
+ * renamed into place, so concurrent steps never see half a copy.
+ */
+export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<BuiltCli> => {
+  const manifest = await stat(path.join(cli.dir, "inputs.json"));
+  const target = path.join(parent, `.cli-${Math.floor(manifest.mtimeMs)}`);
+  if (await stat(path.join(target, cli.entry)).catch(() => undefined)) return { ...cli, dir: `${target}/` };
+  const aside = `${target}.${process.pid}.${Date.now()}`;
+  await mkdir(aside, { recursive: true, mode: 0o755 });
+  try {
+    for (const name of await readdir(cli.dir)) {
+      if (name.endsWith(".map")) continue;
+      await copyFile(path.join(cli.dir, name), path.join(aside, name));
+      await chmod(path.join(aside, name), 0o644);
+    }
+    await rename(aside, target).catch(async (error: NodeJS.ErrnoException) => {
+      // Another step staged the same build first.
+      if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+    });
+  } finally {
+    await rm(aside, { recursive: true, force: true });
+  }
+  return { ...cli, dir: `${target}/` };
 };
 
 /** Starts the bundle's `main` with the arguments after the script (node -e keeps argv[0] only). */
