@@ -11,5 +11,6 @@ export * from "./repositories/run-progress";
 export * from "./repositories/run-lifecycle";
 export type { PrismaClientOrTransaction } from "./transaction";
 export * from "./repositories/variables";
+export * from "./repositories/audit-log";
 export * from "./repositories/api-tokens";
 export * from "./repositories/tool-calls";
