@@ -180,7 +180,7 @@ describe("secrets and lanes", () => {
     expect((await refusal(caller(memberId).runs.start({ workflowId: old.workflowId }))).code).toBe("USER.LANE.SECRET_DENIED");
 
     expect((await refusal(caller(memberId).variables.setLanes({ name: "OPS_KEY", lanes: ["default", "operator"] }))).code).toBe("FORBIDDEN");
-    expect((await refusal(caller(adminId).variables.setLanes({ name: "OPS_KEY", lanes: ["nowhere"] }))).code).toBe("USER.INPUT_VALIDATION_FAILED");
+    expect((await refusal(caller(adminId).variables.setLanes({ name: "OPS_KEY", lanes: ["nowhere"] }))).code).toBe("USER.INPUT.VALIDATION_FAILED");
     expect(await caller(adminId).variables.setLanes({ name: "OPS_KEY", lanes: ["operator", "default"] })).toEqual({ name: "OPS_KEY", lanes: ["default", "operator"] });
 
     const { id } = await caller(memberId).runs.start({ workflowId: old.workflowId });
@@ -206,7 +206,7 @@ describe("secrets and lanes", () => {
     expect(await restWithKey("PUT", "/variables/CI_KEY/lanes", { token: memberToken, body: { lanes: ["default"] } })).toMatchObject({ status: 403 });
     expect(await restWithKey("PUT", "/variables/REGION/lanes", { token: adminToken, body: { lanes: ["default"] } })).toMatchObject({
       status: 400,
-      body: { error: { code: "USER.INPUT_VALIDATION_FAILED" } },
+      body: { error: { code: "USER.INPUT.VALIDATION_FAILED" } },
     });
     expect(await restWithKey("PUT", "/variables/PLAIN", { token: adminToken, body: { value: "x", secret: false, lanes: ["default"] } })).toMatchObject({ status: 400 });
     expect((await restWithKey("DELETE", "/variables/CI_KEY", { token: adminToken })).status).toBe(200);

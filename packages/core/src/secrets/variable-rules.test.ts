@@ -17,7 +17,7 @@ describe("variable rules", () => {
   });
 
   it("refuses a bad name, a value over 64 KiB, a short secret and lanes on a plain variable, saying where", () => {
-    expect(refused({ name: "2FAST", value: "x", secret: false })).toMatchObject({ code: "USER.INPUT_VALIDATION_FAILED", location: { path: "name" } });
+    expect(refused({ name: "2FAST", value: "x", secret: false })).toMatchObject({ code: "USER.INPUT.VALIDATION_FAILED", location: { path: "name" } });
     expect(refused({ name: "A-B", value: "x", secret: false })).toMatchObject({ location: { path: "name" } });
     expect(refused({ name: "BIG", value: "x".repeat(64 * 1024 + 1), secret: false })).toMatchObject({ location: { path: "value" } });
     expect(refused({ name: "SHORT", value: "short", secret: true })).toMatchObject({ code: "USER.SECRET_TOO_SHORT" });

@@ -44,7 +44,7 @@ const checkLanes = async (db: PrismaClientOrTransaction, teamId: string, lanes: 
   const known = new Set((await db.lane.findMany({ where: { teamId }, select: { name: true } })).map((l) => l.name));
   const unknown = lanes.find((l) => !known.has(l));
   if (unknown !== undefined) {
-    throw new AppError("USER.INPUT_VALIDATION_FAILED", `lane "${unknown}" does not exist in this team`, { location: { path: "lanes" } });
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", `lane "${unknown}" does not exist in this team`, { location: { path: "lanes" } });
   }
   return [...new Set(lanes)].sort();
 };
@@ -83,7 +83,7 @@ export const removeVariable = async (tx: PrismaClientOrTransaction, input: { tea
 export const storeSecretLanes = async (tx: PrismaClientOrTransaction, input: { teamId: string; name: string; lanes: string[] }) => {
   const existing = await tx.teamVariable.findUnique({ where: { teamId_name: { teamId: input.teamId, name: input.name } } });
   if (!existing) throw new AppError("NOT_FOUND", `variable "${input.name}" does not exist`);
-  if (!existing.secret) throw new AppError("USER.INPUT_VALIDATION_FAILED", `"${input.name}" is not a secret; only a secret has lanes`, { location: { path: "name" } });
+  if (!existing.secret) throw new AppError("USER.INPUT.VALIDATION_FAILED", `"${input.name}" is not a secret; only a secret has lanes`, { location: { path: "name" } });
   const lanes = await checkLanes(tx, input.teamId, input.lanes);
   await tx.teamVariable.update({ where: { id: existing.id }, data: { lanes } });
   return { name: input.name, lanes };
