@@ -2,34 +2,14 @@
  * The worker's environment, read once and validated at boot. A bad value stops the process
  * with a message that names the variable.
  */
+import { databaseEnv, describeEnvIssues, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
 import { z } from "zod";
 
-const postgresUrl = z
-  .string()
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === "postgres:" || u.protocol === "postgresql:") && u.hostname !== "" && u.pathname.length > 1;
-    } catch {
-      return false;
-    }
-  }, "must be a postgresql://user:password@host:port/database URL");
-
-const redisUrl = z
-  .string()
-  .refine((v) => {
-    try {
-      const u = new URL(v);
-      return (u.protocol === "redis:" || u.protocol === "rediss:") && u.hostname !== "";
-    } catch {
-      return false;
-    }
-  }, "must be a redis://:password@host:port/db URL");
-
 export const workerEnvSchema = z.object({
-  DATABASE_URL: postgresUrl,
-  REDIS_URL: redisUrl,
-  SWITCHYARD_QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]+$/).default("switchyard"),
+  ...databaseEnv,
+  ...redisEnv,
+  ...masterKeyEnv,
+  ...observabilityEnv,
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   SWITCHYARD_WORKSPACES_DIR: z.string().default(""),
   SWITCHYARD_SANDBOX: z.enum(["auto", "strict", "namespaces", "none"]).default("auto"),
@@ -51,29 +31,6 @@ export const workerEnvSchema = z.object({
     .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean)),
   SWITCHYARD_STEP_UID_BASE: z.coerce.number().int().min(1000).max(2 ** 31 - 1).default(60000),
   SWITCHYARD_WORKER_ID: z.string().regex(/^([A-Za-z0-9._-]{1,64})?$/, "letters, digits, . _ - only").default(""),
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.union([z.literal(""), z.url()]).optional(),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
-  SWITCHYARD_MASTER_KEY: z
-    .string()
-    .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 random bytes, base64-encoded"),
-  SWITCHYARD_MASTER_KEY_ID: z.string().regex(/^[A-Za-z0-9_.-]{1,32}$/).default("k1"),
-  /** Earlier master keys that may still open credentials, as `id:base64,id:base64`. */
-  SWITCHYARD_MASTER_KEYS_RETIRED: z
-    .string()
-    .default("")
-    .transform((v, ctx) =>
-      v
-        .split(",")
-        .filter(Boolean)
-        .flatMap((pair) => {
-          const [id, key] = pair.split(":");
-          if (!id || !key || Buffer.from(key, "base64").length !== 32) {
-            ctx.addIssue({ code: "custom", message: "must be id:base64-of-32-bytes pairs, comma-separated" });
-            return [];
-          }
-          return [{ id, key }];
-        }),
-    ),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
@@ -83,10 +40,5 @@ export class EnvError extends Error {}
 export const readWorkerEnv = (source: NodeJS.ProcessEnv = process.env): WorkerEnv => {
   const parsed = workerEnvSchema.safeParse(source);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((i) => {
-    const name = i.path.join(".");
-    const missing = source[name] === undefined || source[name] === "";
-    return `  ${name}: ${missing ? "is not set" : i.message}`;
-  });
-  throw new EnvError(`invalid environment:\n${lines.join("\n")}`);
+  throw new EnvError(describeEnvIssues(parsed.error.issues, source));
 };
