@@ -1,7 +1,7 @@
 /**
  * The environment variables web and worker share, as zod fields each app spreads into its
- * own schema, so a variable means and is checked the same in both. Pure schemas: the apps
- * pass `process.env` in; core never reads it.
+ * own schema, so a variable means and is checked the same in both. Pure schemas: each app
+ * passes its environment in; core never reads it.
  */
 import { z } from "zod";
 
