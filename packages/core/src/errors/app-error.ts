@@ -3,7 +3,7 @@
  * error-codes.ts); `userMessage` is what a client may see; `retryable` tells the worker
  * whether BullMQ may try again.
  */
-import { surfaceOfError } from "./error-codes";
+import { surfaceOfError, type ErrorCode } from "./error-codes";
 
 export type AppErrorOptions = {
   userMessage?: string;
@@ -18,13 +18,13 @@ export type AppErrorOptions = {
 export type ErrorLocation = { file?: string; line?: number; column?: number; path?: string };
 
 export class AppError extends Error {
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly userMessage: string;
   readonly retryable: boolean;
   readonly location: ErrorLocation | undefined;
   readonly details: unknown;
 
-  constructor(code: string, message: string, options: AppErrorOptions = {}) {
+  constructor(code: ErrorCode, message: string, options: AppErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "AppError";
     this.code = code;

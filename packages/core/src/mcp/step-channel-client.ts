@@ -4,7 +4,7 @@
  * spans. It is also the proxy's RecordSink when a channel is configured.
  */
 import { createConnection, type Socket } from "node:net";
-import { AppError } from "../errors";
+import { AppError, type ErrorCode } from "../errors";
 import { ToolFailure, type JsonObject, type ToolResult } from "../tools";
 import type { RecordSink, SpanRecord, ToolCallRecord } from "./call-record";
 import { readLines, writeLine } from "./json-lines";
@@ -109,7 +109,7 @@ export class StepChannelClient implements RecordSink {
     this.send({ type: "ready", tools });
   }
 
-  fatal(code: string, message: string): void {
+  fatal(code: ErrorCode, message: string): void {
     this.send({ type: "fatal", code, message });
   }
 

@@ -6,6 +6,7 @@
  * proxy and `result`/`error` back, and `record`/`span` pushed by the proxy as they happen.
  */
 import { z } from "zod";
+import { isErrorCode, type ErrorCode } from "../errors/error-codes";
 
 export const STEP_CHANNEL_VERSION = 1;
 
@@ -20,7 +21,12 @@ export const proxyMessage = z.discriminatedUnion("type", [
     pid: z.number().int().optional(),
   }),
   z.object({ type: z.literal("ready"), tools: z.array(z.string()) }),
-  z.object({ type: z.literal("fatal"), code: z.string(), message: z.string() }),
+  z.object({
+    type: z.literal("fatal"),
+    // A code this build does not know still ends the step, as a startup failure.
+    code: z.string().transform((code): ErrorCode => (isErrorCode(code) ? code : "SYSTEM.MCP_PROXY.STARTUP")),
+    message: z.string(),
+  }),
   z.object({
     type: z.literal("call"),
     id,

@@ -6,7 +6,7 @@
  * open to the workflow's lane.
  */
 import { AppError, isAppError } from "../errors/app-error";
-import { CODES } from "../errors/error-codes";
+import { CODES, type ErrorCode } from "../errors/error-codes";
 import { shellCheckOf } from "./check-shell-safety";
 import type { BundleFiles, WorkflowResolver } from "./engine-ports";
 import { literalFileReferences } from "./file-references";
@@ -29,7 +29,7 @@ export type ValidatePorts = {
 const push = (
   result: ParseResult,
   file: string,
-  code: string,
+  code: ErrorCode,
   where: SourceRef,
   message: string,
 ) => {

@@ -14,6 +14,7 @@ import {
   type YAMLMap,
 } from "yaml";
 import { AppError } from "../errors/app-error";
+import type { ErrorCode } from "../errors/error-codes";
 import type { SourceRef } from "./workflow-types";
 import { suggestName } from "./suggest-name";
 import { parseDuration } from "./parse-duration";
@@ -72,7 +73,7 @@ export const locate = (diag: Diagnostics, path: string, fallback: SourceRef): So
 export const report = (
   diag: Diagnostics,
   severity: "error" | "warning",
-  code: string,
+  code: ErrorCode,
   message: string,
   where: SourceRef,
 ) => {
@@ -97,11 +98,11 @@ export class YamlReader {
     return sourceOf(this.diag, node, key === undefined ? this.path || "$" : this.at(key));
   }
 
-  error(code: string, message: string, key?: string) {
+  error(code: ErrorCode, message: string, key?: string) {
     report(this.diag, "error", code, message, this.where(key));
   }
 
-  warn(code: string, message: string, key?: string) {
+  warn(code: ErrorCode, message: string, key?: string) {
     report(this.diag, "warning", code, message, this.where(key));
   }
 
@@ -121,7 +122,7 @@ export class YamlReader {
   checkKeys(
     allowed: readonly string[],
     unsupported: Record<string, string> = {},
-    unknownCode: string = codes.unknownKey,
+    unknownCode: ErrorCode = codes.unknownKey,
   ) {
     for (const pair of this.node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);

@@ -7,7 +7,7 @@
  * CLI's cost estimate, permission denials (the CLI exits 0 even when it refused tools) and
  * the answer or the error. The summary keeps what the runner needs to decide the outcome.
  */
-import { CODES } from "../../errors/error-codes";
+import { CODES, type ErrorCode } from "../../errors/error-codes";
 import type { AgentStepEvent } from "../agent-events";
 import { splitLines } from "../split-lines";
 import { CLAUDE_MCP_SERVER, CLAUDE_TOOL_PREFIX } from "./build-claude-launch";
@@ -94,7 +94,7 @@ const readUsage = (usage: unknown): ClaudeUsage | undefined => {
 };
 
 /** The code a failed `result` stands for. */
-export const claudeResultCode = (result: ClaudeResultEvent): string => {
+export const claudeResultCode = (result: ClaudeResultEvent): ErrorCode => {
   if (result.subtype === "error_max_turns") return CODES.INFINITE_LOOP_GUARD;
   const status = result.apiErrorStatus;
   if (status === 429 || (status !== undefined && status >= 500)) return CODES.MODEL_UNAVAILABLE;
