@@ -5,6 +5,7 @@
  * `agent_reported`), usage, the CLI's cost estimate, retries, the final answer and errors.
  * Events leave a provider through `scrubEvent`, so no key ever rides along.
  */
+import type { ErrorCode } from "../errors/error-codes";
 
 /** A model request the provider (or the CLI) is about to try again. */
 export type RetryNotice = { attempt: number; delayMs: number; status?: number; message: string };
@@ -27,7 +28,7 @@ export type AgentStepEvent =
   | { type: "cost"; usd: number; source: "cli_estimate" }
   | ({ type: "retry" } & RetryNotice)
   | { type: "final"; text: string; turns?: number; subtype?: string }
-  | { type: "error"; code: string; message: string };
+  | { type: "error"; code: ErrorCode; message: string };
 
 const scrubDeep = (value: unknown, scrub: (text: string) => string): unknown =>
   value === undefined ? undefined : (JSON.parse(scrub(JSON.stringify(value))) as unknown);

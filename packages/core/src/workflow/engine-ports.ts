@@ -5,6 +5,7 @@
  * Postgres, the CLI with local processes, files and the terminal, tests with real shells
  * and in-memory stores.
  */
+import type { ErrorCode } from "../errors/error-codes";
 import type { Scrubber } from "../secrets/scrubber";
 import type { McpProxyConfig, Workflow } from "./workflow-types";
 
@@ -106,7 +107,7 @@ export type AttemptFinished = {
   tokensOutput?: number;
   tokensEstimated?: boolean;
   /** Why the attempt failed or was cancelled; the message scrubbed. */
-  error?: { code: string; message: string };
+  error?: { code: ErrorCode; message: string };
 };
 
 /** What attemptStarted returns, given back to attemptFinished. */

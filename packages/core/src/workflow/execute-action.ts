@@ -7,6 +7,7 @@
  * StateResult.
  */
 import { AppError } from "../errors/app-error";
+import type { ErrorCode } from "../errors/error-codes";
 import type { Scrubber } from "../secrets/scrubber";
 import type { EvalEnv } from "./evaluate-expression";
 import type {
@@ -53,7 +54,10 @@ const scriptArgv = (script: string): { argv: string[]; stdin?: string } => {
   return { argv: [shebang[1]!, ...args, "-"], stdin: script };
 };
 
-const processFailure = (result: ProcessOutcome, timeoutMs: number | undefined) => {
+const processFailure = (
+  result: ProcessOutcome,
+  timeoutMs: number | undefined,
+): { code: ErrorCode; message: string } | undefined => {
   if (result.timedOut)
     return {
       code: "EXECUTION.TIMEOUT",
