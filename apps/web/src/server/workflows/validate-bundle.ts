@@ -4,7 +4,7 @@
  * name among the team's workflows) and its connectors (the team's, open to its lane).
  * A bundle over the size limits is refused before any of that, as saving refuses it.
  */
-import type { AppError } from "@switchyard/core/errors";
+import type { AppError, ErrorCode } from "@switchyard/core/errors";
 import {
   bundleReader,
   parseWorkflow,
@@ -16,7 +16,7 @@ import {
 import { currentVersionIdByName, enabledConnectors, loadBundle, type Db } from "@switchyard/db";
 import { checkBundleLimits } from "./bundle-limits";
 
-export type Diagnostic = { code: string; message: string; file?: string; line?: number; column?: number; path?: string };
+export type Diagnostic = { code: ErrorCode; message: string; file?: string; line?: number; column?: number; path?: string };
 
 export const toDiagnostic = (e: AppError): Diagnostic => ({ code: e.code, message: e.message, ...e.location });
 
