@@ -54,11 +54,21 @@ const startProxy = async (name: string, extra: Record<string, unknown> = {}) => 
       stderr: "pipe",
     }),
   );
-  const readRecords = async () =>
+  const readOnce = async () =>
     (await readFile(records, "utf8").catch(() => ""))
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { tool: string; is_error: boolean });
+  // The proxy appends a call's record after it has answered the call: wait for `atLeast`.
+  const readRecords = async (atLeast = 0) => {
+    const deadline = Date.now() + 10_000;
+    let found = await readOnce();
+    while (found.length < atLeast && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      found = await readOnce();
+    }
+    return found;
+  };
   return { client, root, readRecords };
 };
 type Proxy = Awaited<ReturnType<typeof startProxy>>;
@@ -331,7 +341,7 @@ describe("runOpenAiCompatible with the real proxy", () => {
     const { result } = await run(model, { proxy });
     expect(model.failures).toEqual([]);
     expect(result).toMatchObject({ status: "success", output: "Found x.md." });
-    expect((await proxy.readRecords()).map((r) => [r.tool, r.is_error])).toEqual([
+    expect((await proxy.readRecords(2)).map((r) => [r.tool, r.is_error])).toEqual([
       ["tool_search", false],
       ["Glob", false],
     ]);
