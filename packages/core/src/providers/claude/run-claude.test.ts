@@ -1,5 +1,5 @@
 /**
- * runClaude's outcomes on real processes: a stand-in CLI (testing/fake-claude.mjs) replays
+ * runClaude's outcomes on real processes: a stand-in CLI (test/fixtures/fake-claude.mjs) replays
  * Claude Code's captured output, crashes, hangs with a child in its group, lingers after its
  * result or reads its prompt from stdin, started through the plain spawn port. The real CLI
  * is in claude-provider.int.test.ts.
@@ -29,7 +29,7 @@ import type { ClaudeLaunch } from "./build-claude-launch";
 import { runClaude, type RunClaudeInput } from "./run-claude";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FAKE = path.join(HERE, "testing/fake-claude.mjs");
+const FAKE = path.join(HERE, "../../../../../test/fixtures/fake-claude.mjs");
 const FIXTURE = (name: string) => path.join(HERE, "fixtures", `${name}.stream.jsonl`);
 const TOKEN = "gw-step-token-5c1e2f9a7b";
 
