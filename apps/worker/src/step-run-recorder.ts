@@ -57,6 +57,8 @@ export const stepRunRecorder = (deps: StepRunRecorderDeps): StepRecorder => {
           output: end.output,
           inputTokens: end.tokensInput,
           outputTokens: end.tokensOutput,
+          costUsd: end.costUsd,
+          agentSessionId: end.sessionId,
           errorCode: end.error?.code,
           errorMessage: end.error?.message,
         });

@@ -4,14 +4,14 @@
  * again may help, and the exit code its family stands for (none when cancelled).
  */
 import type { AppError } from "../errors/app-error";
-import { surfaceOf } from "../errors/error-codes";
+import { surfaceOf, type ErrorCode } from "../errors/error-codes";
 
 export type AgentStepStatus = "success" | "failure" | "cancelled";
 
 export type AgentOutcomeFields = {
   exitCode?: number;
   error?: string;
-  errorCode?: string;
+  errorCode?: ErrorCode;
   retryable?: boolean;
 };
 

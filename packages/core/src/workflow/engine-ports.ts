@@ -78,10 +78,16 @@ export type AgentResult = {
   output: string;
   exitCode?: number;
   error?: string;
+  /** The code of `error`, from the table (EXECUTION.AGENT_FAILED when absent). */
+  errorCode?: ErrorCode;
   tokensUsed?: number;
   tokensInput?: number;
   tokensOutput?: number;
   tokensEstimated?: boolean;
+  /** What the attempt's model requests cost, as the gateway metered them (USD). */
+  costUsd?: number;
+  /** The agent CLI's session id, to find its own logs. */
+  sessionId?: string;
 };
 
 /** Runs agent steps through a provider; implemented by the providers module. */
@@ -106,6 +112,8 @@ export type AttemptFinished = {
   tokensInput?: number;
   tokensOutput?: number;
   tokensEstimated?: boolean;
+  costUsd?: number;
+  sessionId?: string;
   /** Why the attempt failed or was cancelled; the message scrubbed. */
   error?: { code: ErrorCode; message: string };
 };

@@ -238,13 +238,15 @@ export const runAgentStep = async (
         stderr: "",
         output,
         ...tokens,
+        ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+        ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
         error:
           status === "success"
             ? undefined
             : status === "cancelled"
               ? { code: "EXECUTION.CANCELLED", message: "cancelled" }
               : {
-                  code: "EXECUTION.AGENT_FAILED",
+                  code: result.errorCode ?? "EXECUTION.AGENT_FAILED",
                   message: error ?? `exited with code ${exitCode}`,
                 },
       },

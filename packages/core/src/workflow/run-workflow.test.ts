@@ -335,9 +335,10 @@ states:
         agents: {
           execute: async (req) => {
             requests.push(req);
-            return req.attempt < 3
-              ? { output: "", error: `busy ${req.attempt}`, tokensInput: 1 }
-              : { output: "done\n", tokensInput: 7, tokensOutput: 3, tokensUsed: 10 };
+            if (req.attempt === 1) return { output: "", error: "busy 1", tokensInput: 1 };
+            if (req.attempt === 2)
+              return { output: "", error: "busy 2", errorCode: "EXECUTION.PROVIDER.UNAVAILABLE", tokensInput: 1 };
+            return { output: "done\n", tokensInput: 7, tokensOutput: 3, tokensUsed: 10, costUsd: 0.25, sessionId: "sess-1" };
           },
         },
       },
@@ -365,7 +366,8 @@ states:
             stderr: "",
             output: "",
             tokensInput: 1,
-            error: { code: "EXECUTION.AGENT_FAILED", message: `busy ${n}` },
+            // The provider's own code when it gives one.
+            error: { code: n === 1 ? "EXECUTION.AGENT_FAILED" : "EXECUTION.PROVIDER.UNAVAILABLE", message: `busy ${n}` },
           },
         }))
         .concat([
@@ -385,6 +387,8 @@ states:
               tokensInput: 7,
               tokensOutput: 3,
               tokensUsed: 10,
+              costUsd: 0.25,
+              sessionId: "sess-1",
             },
           },
         ] as never[]),

@@ -86,6 +86,9 @@ export type StepRunEnd = {
   output?: string;
   inputTokens?: number;
   outputTokens?: number;
+  /** What the attempt's model requests cost (USD), as metered. */
+  costUsd?: number;
+  agentSessionId?: string;
   errorCode?: string;
   errorMessage?: string;
 };
@@ -101,6 +104,8 @@ export const finishStepRun = (db: Db, teamId: string, stepRunId: string, result:
       output: storableText(result.output ?? result.stdout),
       inputTokens: result.inputTokens ?? null,
       outputTokens: result.outputTokens ?? null,
+      costUsd: result.costUsd ?? null,
+      agentSessionId: storableText(result.agentSessionId) ?? null,
       errorCode: storableText(result.errorCode) ?? null,
       errorMessage: storableText(result.errorMessage) ?? null,
       finishedAt: new Date(),

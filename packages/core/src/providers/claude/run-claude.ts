@@ -39,8 +39,6 @@ export type RunClaudeInput = {
 
 export type ClaudeResult = AgentResult & {
   status: AgentStepStatus;
-  /** The code of `error`, e.g. EXECUTION.AGENT_NO_RESULT. */
-  errorCode?: string;
   /** Whether trying the step again may help (the model was unavailable). */
   retryable?: boolean;
   /** Model turns, as the CLI counted them. */

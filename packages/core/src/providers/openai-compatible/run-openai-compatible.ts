@@ -49,8 +49,6 @@ export type RunOpenAiCompatibleInput = {
 
 export type OpenAiCompatibleResult = AgentResult & {
   status: "success" | "failure" | "cancelled";
-  /** The code of `error`, e.g. USER.MCP_PROXY.INFINITE_LOOP_GUARD. */
-  errorCode?: string;
   /** Whether trying the step again may help (the endpoint was unavailable). */
   retryable?: boolean;
   /** Model requests made. */
