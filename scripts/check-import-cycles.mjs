@@ -4,7 +4,8 @@
  * Reads imports with the compiler's pre-processor (no type-check), follows relative paths,
  * the web app's `~/` alias and `@switchyard/*` subpaths through each package's "exports".
  * Type-only imports count too: a cycle of types is still a tangle to untangle.
- * Cycles known when the check came in are allow-listed below so that only new ones fail.
+ * No cycle is allowed: two modules that need each other share a third that both import,
+ * or one is handed the other's function (as the workflow engine's state runners are).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -12,22 +13,6 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-/**
- * Cycles that predate the check, each as the repo-relative files in the order it prints
- * them. Remove an entry when its cycle is broken; never add one.
- */
-export const ALLOWED_CYCLES = [
-  [
-    "packages/core/src/workflow/check-references.ts",
-    "packages/core/src/workflow/template.ts",
-    "packages/core/src/workflow/shell-variables.ts",
-  ],
-  // MarkInfo (a type) lives in nested-shell.ts; moving it to a types file would break this one.
-  ["packages/core/src/workflow/nested-shell-hints.ts", "packages/core/src/workflow/nested-shell.ts"],
-  // A loop body runs states and a state may be a loop: mutual recursion.
-  ["packages/core/src/workflow/run-loop.ts", "packages/core/src/workflow/run-state.ts"],
-];
 
 const SKIP_DIRS = new Set(["node_modules", ".next", "dist", "generated", ".data", "test-results"]);
 
@@ -180,16 +165,10 @@ export const findImportCycles = (root = ROOT) => {
 
 const key = (cycle) => cycle.join(" -> ");
 
-export const newImportCycles = (root = ROOT) => {
-  const allowed = new Set(ALLOWED_CYCLES.map(key));
-  return findImportCycles(root).filter((c) => !allowed.has(key(c)));
-};
-
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const all = process.argv.includes("--all");
-  const cycles = all ? findImportCycles() : newImportCycles();
+  const cycles = findImportCycles();
   if (cycles.length === 0) {
-    console.log(all ? "no import cycles" : "no new import cycles");
+    console.log("no import cycles");
   } else {
     console.error(`${cycles.length} import cycle(s):`);
     for (const c of cycles) console.error(`  ${key([...c, c[0]])}`);

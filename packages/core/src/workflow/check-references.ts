@@ -6,27 +6,12 @@
 import { isAppError } from "../errors/app-error";
 import { parseExpression, pathsOf } from "./expression";
 import { suggestName } from "./suggest-name";
+import { normaliseField, STATE_FIELDS } from "./state-fields";
 import { parseTemplate } from "./template";
 import type { HookAction, State, Workflow } from "./workflow-types";
 import { locate, report, type Diagnostics } from "./yaml-reader";
 
 export const NAMESPACES = ["inputs", "states", "env", "workflow", "error", "loop", "context"];
-export const STATE_FIELDS = [
-  "Output",
-  "Stdout",
-  "Stderr",
-  "ExitCode",
-  "Status",
-  "Response",
-  "JSON",
-  "TokensUsed",
-  "TokensInput",
-  "TokensOutput",
-  "TokensEstimated",
-  "Attempts",
-  "Error",
-];
-export const normaliseField = (f: string) => f.replace(/_/g, "").toLowerCase();
 
 /** Every text of a state that may hold `{{ }}` (kind "template") or is a condition. */
 const textsOf = (s: State): { text: string; field: string; kind: "template" | "condition" }[] => {

@@ -5,7 +5,7 @@
  */
 import { isMap, isScalar, isSeq, type Scalar } from "yaml";
 import { CODES } from "../errors/error-codes";
-import { normaliseField, STATE_FIELDS } from "./check-references";
+import { normaliseField, STATE_FIELDS } from "./state-fields";
 import type { Expr } from "./expression";
 import { variableOf } from "./shell-variables";
 import { checkShellText, type ShellCheck } from "./template";

@@ -3,7 +3,7 @@
  * program itself, an argument after the code, or `escape`, in the words of the command
  * and language that would have parsed the value.
  */
-import type { MarkInfo } from "./nested-shell";
+import type { MarkInfo } from "./mark-info";
 import type { Lang } from "./shell-args";
 
 /** Where a refused value comes from: a `{{ }}` (label) or a variable holding one (param). */

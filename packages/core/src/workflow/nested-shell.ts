@@ -7,6 +7,7 @@
  * variable the inner shell expands itself. Variables assigned from values are followed
  * too, as are values in bash arithmetic, which runs subscripts' command substitutions.
  */
+import type { MarkInfo } from "./mark-info";
 import { hintFor } from "./nested-shell-hints";
 import type { Lang } from "./shell-args";
 import { analyzeCommand, CODE_VARIABLES, commandName } from "./shell-commands";
@@ -21,18 +22,6 @@ import {
   type Word,
 } from "./shell-syntax";
 
-export type MarkInfo = {
-  /** Offset of the `{{` in the checked text. */
-  at: number;
-  /** The action's text, `.inputs.msg`. */
-  source: string;
-  /** How many times the value is shell-quoted (`escape`): how many more shells it survives. */
-  escapes: number;
-  /** A number, a boolean or nothing: harmless wherever it lands. */
-  numeric: boolean;
-  /** The environment variable the value travels in, when it has a stable name. */
-  variable?: string;
-};
 export type NestedShellFinding = { at: number; message: string };
 
 const PUA = 0xe000;

@@ -8,8 +8,8 @@ import { AppError } from "../errors/app-error";
 import type { StateResult } from "./engine-ports";
 import { parseExpression } from "./expression";
 import { evaluate, truthy } from "./evaluate-expression";
-import { emptyResult, runState, type StateRun } from "./run-state";
 import type { LoopFrame } from "./run-scope";
+import { emptyResult, type StateRun } from "./state-run";
 import { evaluateSingle } from "./template";
 import type { ForEachState, WhileState } from "./workflow-types";
 
@@ -99,7 +99,7 @@ export const runLoop = async (
           "WORKFLOW.VALIDATION.MISSING_STATE",
           `loop body state "${name}" is not executable`,
         );
-      const result = await runState(
+      const result = await run.runState(
         run,
         child,
         `${key}/${cursor.index}/${name}`,

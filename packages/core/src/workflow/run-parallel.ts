@@ -9,8 +9,8 @@
  * finished.
  */
 import type { StateResult } from "./engine-ports";
-import { emptyResult, runState, type StateRun } from "./run-state";
 import type { LoopFrame } from "./run-scope";
+import { emptyResult, type StateRun } from "./state-run";
 import type { ParallelState } from "./workflow-types";
 
 export const runParallel = async (
@@ -38,7 +38,7 @@ export const runParallel = async (
     }
     let result: StateResult;
     try {
-      result = await runState(run, branch, `${key}/${name}`, branchSignal, loop, (r) => {
+      result = await run.runState(run, branch, `${key}/${name}`, branchSignal, loop, (r) => {
         done[name] = r.status === "success" || branch.continueOnError;
       });
     } catch (error) {

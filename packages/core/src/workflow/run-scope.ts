@@ -3,7 +3,7 @@
  * workflow, error, loop, context), with AWF's spellings accepted: `Output` or `output`,
  * `ExitCode` or `exit_code`, with or without the leading dot.
  */
-import { normaliseField, STATE_FIELDS } from "./check-references";
+import { normaliseField, STATE_FIELDS } from "./state-fields";
 import type { EvalEnv } from "./evaluate-expression";
 import type { Checkpoint, StateResult } from "./engine-ports";
 

@@ -5,44 +5,16 @@
  * position in a checkpoint cursor so a resumed run skips what already finished.
  */
 import { AppError, isAppError } from "../errors/app-error";
-import type { Scrubber } from "../secrets/scrubber";
-import type { Checkpoint, Clock, RunWorkflowDeps, StateResult, StepPath } from "./engine-ports";
-import type { EvalEnv } from "./evaluate-expression";
-import { runAgentStep, runHooks, runShellStep, type ActionDeps } from "./execute-action";
+import type { StateResult } from "./engine-ports";
+import { runAgentStep, runHooks, runShellStep } from "./execute-action";
 import { runLoop } from "./run-loop";
 import { runParallel } from "./run-parallel";
-import type { LoopFrame, RunError } from "./run-scope";
+import type { LoopFrame } from "./run-scope";
 import { retryDelay, shouldRetry } from "./retry-delay";
 import { parseDuration, timeoutOrNone } from "./parse-duration";
+import { emptyResult, type RunStateFn, type StateRun } from "./state-run";
 import { renderTemplate } from "./template";
-import type { CallWorkflowState, ExecutableState, Workflow } from "./workflow-types";
-
-export type StateRun = {
-  workflow: Workflow;
-  deps: RunWorkflowDeps;
-  cp: Checkpoint;
-  clock: Clock;
-  actions: ActionDeps;
-  scrubber: Scrubber;
-  scope: (loop?: LoopFrame, error?: RunError) => EvalEnv;
-  /** The path of the state at `key` (step-path.ts). */
-  pathOf: (key: string, loop?: LoopFrame) => StepPath;
-  save: () => Promise<void>;
-};
-
-export const emptyResult = (
-  status: StateResult["status"],
-  error?: string,
-  output = "",
-): StateResult => ({
-  status,
-  output,
-  stdout: output,
-  stderr: "",
-  exitCode: status === "success" ? 0 : 1,
-  attempts: 1,
-  error,
-});
+import type { CallWorkflowState, ExecutableState } from "./workflow-types";
 
 const withTimeout = (signal: AbortSignal, ms: number | undefined) =>
   ms === undefined || ms <= 0 ? signal : AbortSignal.any([signal, AbortSignal.timeout(ms)]);
@@ -75,8 +47,7 @@ const callWorkflow = async (
   const inputs: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(state.inputs)) inputs[k] = renderTemplate(v, run.scope(loop));
   const cursor = run.cp.cursors[key];
-  const { runWorkflow } = await import("./run-workflow");
-  const outcome = await runWorkflow(child, {
+  const outcome = await run.runWorkflow(child, {
     ...run.deps,
     // The child reads its own bundle's files (script_file, prompt_file), not the caller's.
     files: run.deps.resolver?.filesOf?.(child) ?? run.deps.files,
@@ -188,15 +159,7 @@ const runAction = async (
 };
 
 /** Runs a state once (with its retries), records the result and capture, and saves. */
-export const runState = async (
-  run: StateRun,
-  state: ExecutableState,
-  key: string,
-  signal: AbortSignal,
-  loop?: LoopFrame,
-  /** Runs synchronously once the result is recorded, before it is saved: the caller moves its cursor here. */
-  onRecorded?: (result: StateResult) => void,
-): Promise<StateResult> => {
+export const runState: RunStateFn = async (run, state, key, signal, loop, onRecorded) => {
   run.actions.events({ type: "state.started", state: state.name, kind: state.kind });
   const at = { state: state.name, path: run.pathOf(key, loop) };
   let result: StateResult;

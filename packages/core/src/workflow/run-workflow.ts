@@ -14,8 +14,9 @@ import { evaluate, truthy } from "./evaluate-expression";
 import { runHooks, type ActionDeps } from "./execute-action";
 import { resolveInputs } from "./resolve-inputs";
 import { resolveRunEnv } from "./resolve-run-env";
-import { runState, type StateRun } from "./run-state";
+import { runState } from "./run-state";
 import { scopeEnv, type LoopFrame, type RunError } from "./run-scope";
+import type { StateRun } from "./state-run";
 import { stepPath } from "./step-path";
 import { renderTemplate } from "./template";
 import type { TerminalState, Workflow } from "./workflow-types";
@@ -93,6 +94,8 @@ export const runWorkflow = async (
     pathOf,
     save,
     scrubber,
+    runState,
+    runWorkflow,
   };
 
   const chain = async (

@@ -5,7 +5,7 @@
  * (`{{.inputs.msg}}` → SY_INPUTS_MSG, `{{.states.build.exit_code}}` → SY_STATES_BUILD_EXITCODE).
  * Two paths that give the same name keep it apart with a suffix (`_2`), first come first.
  */
-import { normaliseField } from "./check-references";
+import { normaliseField } from "./state-fields";
 
 const LOOP_FIELDS = new Set(["parent", "item", "index", "index1", "first", "last", "length"]);
 
