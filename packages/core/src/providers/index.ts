@@ -7,3 +7,12 @@ export { writeLaunchFiles } from "./launch-files";
 export type { LaunchFile } from "./launch-files";
 export * from "./claude";
 export * from "./openai-compatible";
+export {
+  DEFAULT_MODEL_ENDPOINTS,
+  MODEL_VENDORS,
+  defaultModelEndpoint,
+  isModelVendor,
+  modelEndpointOf,
+} from "./model-vendors";
+export type { FirstPartyVendor, ModelVendor } from "./model-vendors";
+export { checkModelEndpoint, checkModelKey } from "./model-access-input";
