@@ -1,10 +1,9 @@
 /**
- * Response shapes of the API-token operations, shared by the REST routes and the generated
- * OpenAPI document; the request shapes are token-operations' inputs.
+ * Response shapes of the API-token operations, shared by the tRPC procedures, the REST
+ * routes and the generated OpenAPI document; the request shapes are token-operations' inputs.
  */
 import { z } from "zod";
-
-const timestamp = z.string().describe("ISO 8601");
+import { timestamp } from "./timestamp";
 
 export const apiToken = z.object({
   id: z.string(),
@@ -15,5 +14,8 @@ export const apiToken = z.object({
   expiresAt: timestamp.nullable(),
   createdBy: z.object({ id: z.string(), name: z.string(), email: z.string() }),
 });
-export const listTokensResponse = z.object({ tokens: z.array(apiToken) });
+export const tokenList = z.array(apiToken);
+export const listTokensResponse = z.object({ tokens: tokenList });
+/** A new token: its secret is in this answer only. */
+export const createTokenResponse = z.object({ id: z.string(), token: z.string(), prefix: z.string() });
 export const revokeTokenResponse = z.object({ id: z.string() });

@@ -4,6 +4,7 @@
  * what a route parses and answers.
  */
 import { z } from "zod";
+import { TIMESTAMP_JSON_SCHEMA, timestamp } from "../contract/timestamp";
 
 /** What the document needs to know of one REST route. */
 export type RestOperation = {
@@ -28,8 +29,16 @@ export const errorResponse = z.object({
   }),
 });
 
+/** A timestamp is a Date in the process and an ISO 8601 string in JSON: the document shows the string. */
+const jsonOfTimestamp: NonNullable<Parameters<typeof z.toJSONSchema>[1]>["override"] = (ctx) => {
+  if (ctx.zodSchema !== timestamp) return;
+  const json = ctx.jsonSchema as Record<string, unknown>;
+  for (const key of Object.keys(json)) delete json[key];
+  Object.assign(json, TIMESTAMP_JSON_SCHEMA);
+};
+
 const schemaOf = (schema: z.ZodType, io: "input" | "output") => {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any", override: jsonOfTimestamp });
   return json;
 };
 const json = (schema: object) => ({ content: { "application/json": { schema } } });

@@ -6,11 +6,13 @@ import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
 import { changePassword, getUser, PASSWORD_MAX_LENGTH } from "@switchyard/db";
 import { signInThrottle } from "../../auth/sign-in-throttle";
+import { changePasswordResponse } from "../../contract/account.types";
 import { authedProcedure, router } from "../init";
 
 export const accountRouter = router({
   changePassword: authedProcedure
     .input(z.object({ currentPassword: z.string().min(1).max(PASSWORD_MAX_LENGTH), newPassword: z.string().max(PASSWORD_MAX_LENGTH) }))
+    .output(changePasswordResponse)
     .mutation(async ({ ctx, input }) => {
       const user = await getUser(ctx.db, ctx.userId);
       if (!user) throw new AppError("UNAUTHORIZED", "sign in first");

@@ -3,7 +3,7 @@ import { AppError } from "@switchyard/core/errors";
 import { getRun, listRuns } from "@switchyard/db";
 import { cancelRun } from "../../runs/cancel-run";
 import { startRun } from "../../runs/start-run";
-import { cancelRunResponse, startRunInput, startRunResponse } from "../../contract/runs.types";
+import { cancelRunResponse, runDetailResponse, runList, startRunInput, startRunResponse } from "../../contract/runs.types";
 import { router, teamProcedure } from "../init";
 
 export const runsRouter = router({
@@ -20,12 +20,16 @@ export const runsRouter = router({
   cancel: teamProcedure.input(z.object({ id: z.string().min(1) })).output(cancelRunResponse).mutation(({ ctx, input }) =>
     cancelRun({ db: ctx.db, queue: ctx.queue(), prefix: ctx.queuePrefix, publish: ctx.publish }, { teamId: ctx.teamId, role: ctx.role, runId: input.id }),
   ),
-  get: teamProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ ctx, input }) => {
-    const run = await getRun(ctx.db, ctx.teamId, input.id);
-    if (!run) throw new AppError("NOT_FOUND", "run not found");
-    return run;
-  }),
+  get: teamProcedure
+    .input(z.object({ id: z.string().min(1) }))
+    .output(runDetailResponse)
+    .query(async ({ ctx, input }) => {
+      const run = await getRun(ctx.db, ctx.teamId, input.id);
+      if (!run) throw new AppError("NOT_FOUND", "run not found");
+      return run;
+    }),
   list: teamProcedure
     .input(z.object({ workflowId: z.string().optional() }).optional())
+    .output(runList)
     .query(({ ctx, input }) => listRuns(ctx.db, ctx.teamId, { workflowId: input?.workflowId })),
 });

@@ -1,4 +1,5 @@
 import { createToken, createTokenInput, listTokens, revokeToken, tokenIdInput } from "../../tokens/token-operations";
+import { createTokenResponse, revokeTokenResponse, tokenList } from "../../contract/tokens.types";
 import { router, teamProcedure } from "../init";
 
 /**
@@ -6,7 +7,13 @@ import { router, teamProcedure } from "../init";
  * admins see and revoke every member's.
  */
 export const tokensRouter = router({
-  list: teamProcedure.query(({ ctx }) => listTokens(ctx.db, ctx)),
-  create: teamProcedure.input(createTokenInput).mutation(({ ctx, input }) => createToken(ctx.db, ctx, input)),
-  revoke: teamProcedure.input(tokenIdInput).mutation(({ ctx, input }) => revokeToken(ctx.db, ctx, input)),
+  list: teamProcedure.output(tokenList).query(({ ctx }) => listTokens(ctx.db, ctx)),
+  create: teamProcedure
+    .input(createTokenInput)
+    .output(createTokenResponse)
+    .mutation(({ ctx, input }) => createToken(ctx.db, ctx, input)),
+  revoke: teamProcedure
+    .input(tokenIdInput)
+    .output(revokeTokenResponse)
+    .mutation(({ ctx, input }) => revokeToken(ctx.db, ctx, input)),
 });

@@ -3,12 +3,17 @@ import { AppError } from "@switchyard/core/errors";
 import { getWorkflow, listWorkflows, loadBundle } from "@switchyard/db";
 import { saveWorkflow } from "../../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../../workflows/validate-bundle";
-import { bundleInput, saveWorkflowResponse, validateBundleResponse } from "../../contract/workflows.types";
+import {
+  bundleInput,
+  saveWorkflowResponse,
+  validateBundleResponse,
+  workflowBundleResponse,
+  workflowList,
+} from "../../contract/workflows.types";
 import { router, teamProcedure } from "../init";
 
-
 export const workflowsRouter = router({
-  list: teamProcedure.query(async ({ ctx }) => {
+  list: teamProcedure.output(workflowList).query(async ({ ctx }) => {
     const rows = await listWorkflows(ctx.db, ctx.teamId);
     return rows.map((w) => ({
       id: w.id,
@@ -21,7 +26,7 @@ export const workflowsRouter = router({
   }),
 
   /** The current version's bundle, for the editor. */
-  get: teamProcedure.input(z.object({ id: z.string().min(1) })).query(async ({ ctx, input }) => {
+  get: teamProcedure.input(z.object({ id: z.string().min(1) })).output(workflowBundleResponse).query(async ({ ctx, input }) => {
     const workflow = await getWorkflow(ctx.db, ctx.teamId, input.id);
     if (!workflow?.currentVersion) throw new AppError("NOT_FOUND", "workflow not found");
     const bundle = await loadBundle(ctx.db, ctx.teamId, workflow.currentVersion.id);
