@@ -1,7 +1,7 @@
 /**
  * The REST API under /api/v1: the same operations as the dashboard's procedures, for
  * scripts and CI, authenticated by an API token that acts as one member of one team:
- * workflows, runs, team variables (a secret's lanes) and API tokens.
+ * workflows, runs, team variables (a secret's lanes), API tokens and the team's model access.
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
@@ -23,12 +23,15 @@ import {
   variableValueInput,
 } from "../variables/variable-operations";
 import { startRun } from "../runs/start-run";
+import { readStepActivity } from "../runs/step-activity";
 import { saveWorkflow } from "../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../workflows/validate-bundle";
 import { bundleInput, listWorkflowsResponse, saveWorkflowResponse, validateBundleResponse } from "../contract/workflows.types";
-import { cancelRunResponse, runResponse, startRunBody, startRunResponse } from "../contract/runs.types";
+import { cancelRunResponse, runResponse, startRunBody, startRunResponse, stepActivityResponse } from "../contract/runs.types";
 import { deleteVariableResponse, listVariablesResponse, secretLanesResponse, setVariableResponse } from "../contract/variables.types";
 import { listTokensResponse, revokeTokenResponse } from "../contract/tokens.types";
+import { listModelsResponse, modelAccessResponse, removeModelAccessResponse, setModelAccessBody } from "../contract/models.types";
+import { listTeamModelAccess, removeTeamModelAccess, setTeamModelAccess } from "../models/model-operations";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 
 export type RestDeps = {
@@ -164,6 +167,19 @@ const routes: Route[] = [
   },
   {
     method: "GET",
+    path: "/runs/{id}/steps/{stepId}/activity",
+    summary: "What an agent step did so far: its tool calls by start and its text, retries, usage, answer and errors in order (the latest ones when there are many)",
+    status: 200,
+    description: "The step's activity",
+    response: stepActivityResponse,
+    handler: async ({ deps, caller, params }) =>
+      answer(
+        routeOf("GET", "/runs/{id}/steps/{stepId}/activity"),
+        await readStepActivity(deps.db, { teamId: caller.teamId, runId: params[0]!, stepRunId: params[1]! }),
+      ),
+  },
+  {
+    method: "GET",
     path: "/variables",
     summary: "The team's variables: plain values, and each secret's lanes (a secret's value is never returned)",
     status: 200,
@@ -219,6 +235,38 @@ const routes: Route[] = [
     description: "Revoked",
     response: revokeTokenResponse,
     handler: async ({ deps, caller, params }) => answer(routeOf("DELETE", "/tokens/{id}"), await revokeToken(deps.db, caller, { id: params[0]! })),
+  },
+  {
+    method: "GET",
+    path: "/models",
+    summary: "How the team's agent steps reach each model vendor: endpoints, and whether a key is set with its last four characters (never the key)",
+    status: 200,
+    description: "Every vendor, configured or not",
+    response: listModelsResponse,
+    handler: async ({ deps, caller }) => answer(routeOf("GET", "/models"), { models: await listTeamModelAccess(deps.db, caller) }),
+  },
+  {
+    method: "PUT",
+    path: "/models/{vendor}",
+    summary: "Admins: set a vendor's API key (write-only) and endpoint, or openai_compatible's allowed endpoints; fields left out keep their value",
+    body: setModelAccessBody,
+    status: 200,
+    description: "The vendor's access as stored",
+    response: modelAccessResponse,
+    handler: async ({ deps, caller, params, body }) =>
+      answer(
+        routeOf("PUT", "/models/{vendor}"),
+        await setTeamModelAccess(deps.db, sealingKeyring(deps), caller, { ...(await parse(setModelAccessBody, body)), vendor: params[0]! }),
+      ),
+  },
+  {
+    method: "DELETE",
+    path: "/models/{vendor}",
+    summary: "Admins: remove a vendor's access, and its key with it",
+    status: 200,
+    description: "Removed",
+    response: removeModelAccessResponse,
+    handler: async ({ deps, caller, params }) => answer(routeOf("DELETE", "/models/{vendor}"), await removeTeamModelAccess(deps.db, caller, { vendor: params[0]! })),
   },
 ];
 

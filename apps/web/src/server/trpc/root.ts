@@ -3,6 +3,7 @@
  */
 import { createCallerFactory, router } from "./init";
 import { accountRouter } from "./routers/account";
+import { modelsRouter } from "./routers/models";
 import { runsRouter } from "./routers/runs";
 import { systemRouter } from "./routers/system";
 import { tokensRouter } from "./routers/tokens";
@@ -16,6 +17,7 @@ export const appRouter = router({
   system: systemRouter,
   tokens: tokensRouter,
   variables: variablesRouter,
+  models: modelsRouter,
 });
 
 export type AppRouter = typeof appRouter;
