@@ -14,5 +14,4 @@ export * from "./repositories/variables";
 export * from "./repositories/audit-log";
 export * from "./repositories/api-tokens";
 export * from "./repositories/tool-calls";
-export * from "./repositories/step-activity";
 export * from "./repositories/model-access";
