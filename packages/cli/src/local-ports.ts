@@ -1,9 +1,9 @@
 /**
- * The engine's ports for running on a person's machine: bundle files read from the
- * workflow's folder (never outside it, never through a symlink), sub-workflows found by
- * name next to the file, variables from the user's environment, an optional connector
- * catalog from a JSON file, and shell steps and hooks run through the step sandbox over
- * the user's workspace.
+ * The engine's ports for running on a person's machine: sub-workflows found by name next
+ * to the file, in the workflow's folder (never outside it, never through a symlink),
+ * variables from the user's environment, an optional connector catalog from a JSON file,
+ * and shell steps and hooks run through the step sandbox over the user's workspace. The
+ * bundle's other files are read through core's bundleReader over the same folder.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -12,18 +12,12 @@ import type { SandboxSession } from "@switchyard/core/sandbox";
 import type { WorkflowFolder } from "./workflow-folder";
 import {
   parseWorkflow,
-  type BundleFiles,
   type ConnectorCatalog,
   type ProcessRunner,
   type VariablesPort,
   type Workflow,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
-
-/** The workflow's files, relative to its folder (see workflow-folder.ts for what is refused). */
-export const folderFiles = (folder: WorkflowFolder): BundleFiles => ({
-  read: (relative) => folder.read(relative),
-});
 
 export type FolderResolver = WorkflowResolver & {
   /** Every sub-workflow resolved so far, for reading their files before the first step. */

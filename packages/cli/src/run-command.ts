@@ -13,18 +13,14 @@ import path from "node:path";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
 import { Scrubber } from "@switchyard/core/secrets";
 import {
+  bundleReader,
   literalFileReferences,
   resolveInputs,
   runWorkflow,
   validateWorkflow,
   type RunEvent,
 } from "@switchyard/core/workflow";
-import {
-  environmentVariables,
-  folderFiles,
-  folderResolver,
-  localProcessRunner,
-} from "./local-ports";
+import { environmentVariables, folderResolver, localProcessRunner } from "./local-ports";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
 import { terminalRecorder } from "./terminal-recorder";
@@ -86,7 +82,8 @@ const runFromFolder = async (
   const source = folder.read(path.basename(file));
   if (source === undefined)
     throw new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} is not a file`);
-  const files = folderFiles(folder);
+  // The folder is the workflow file's own, so the bundle's paths are the folder's.
+  const files = bundleReader(folder.read, path.basename(file));
   const resolver = folderResolver(folder);
   const checked = await validateWorkflow(source, file, { files, resolver });
   if (!checked.workflow) {

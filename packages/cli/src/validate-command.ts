@@ -6,11 +6,12 @@
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
 import {
+  bundleReader,
   validateWorkflow,
   type ConnectorCatalog,
   type ParseResult,
 } from "@switchyard/core/workflow";
-import { fileCatalog, folderFiles, folderResolver } from "./local-ports";
+import { fileCatalog, folderResolver } from "./local-ports";
 import { openWorkflowFolder, type WorkflowFolder } from "./workflow-folder";
 
 export type Io = { out: (text: string) => void; err: (text: string) => void };
@@ -64,7 +65,7 @@ export const runValidate = async (argv: string[], io: Io): Promise<number> => {
     let result: ParseResult;
     try {
       result = await validateWorkflow(source, file, {
-        files: folderFiles(folder),
+        files: bundleReader(folder.read, path.basename(file)),
         resolver: folderResolver(folder),
         catalog,
       });

@@ -34,7 +34,7 @@ export type WorkflowFolder = {
    * is a folder or lies outside. Throws USER.INPUT.FILE_REFUSED for a symlink, a FIFO, a
    * device, a hard-linked or an oversized file.
    */
-  read(relative: string): string | undefined;
+  readonly read: (relative: string) => string | undefined;
   /** From now on, every file read so far is served as it was then. */
   snapshot(): void;
   close(): void;

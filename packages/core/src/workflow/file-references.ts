@@ -25,8 +25,17 @@ export const literalFileReferences = (wf: Workflow): FileReference[] => {
   return refs;
 };
 
-/** A stored bundle's files, by their path in the bundle, read the way the workflow at `entryPath` names them. */
-export const bundleReader = (files: Readonly<Record<string, string>>, entryPath: string): BundleFiles => {
+/**
+ * Where a bundle's files are, by their normalised path in the bundle: the stored files, or a
+ * lookup (the CLI's workflow folder, which refuses what it may not read).
+ */
+type BundleSource =
+  | Readonly<Record<string, string>>
+  | ((bundlePath: string) => string | undefined);
+
+/** A bundle's files read the way the workflow at `entryPath` names them. */
+export const bundleReader = (files: BundleSource, entryPath: string): BundleFiles => {
   const dir = posix.dirname(entryPath);
-  return { read: (p: string) => files[posix.normalize(posix.join(dir, p))] };
+  const lookup = typeof files === "function" ? files : (p: string) => files[p];
+  return { read: (p: string) => lookup(posix.normalize(posix.join(dir, p))) };
 };
