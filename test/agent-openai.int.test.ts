@@ -6,19 +6,14 @@
  * (a team secret, `{{.env.MODEL_KEY}}`) is in no row, the next state reads the answer, and a
  * Read outside the workspace is a tool error the model is told about while the run succeeds.
  */
-import { spawnSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
-import { waitFor } from "./helpers/worker-process";
+import { buildSwitchyardCli, processesOfRun, waitFor } from "./helpers/worker-process";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const KEY = "sk-model-key-5f0c2e7a9b13d4";
 
 let stack: RunStack;
@@ -27,9 +22,7 @@ const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID ||
 const caller = () => dashboardCaller({ ...stack, keyring }, stack.adminId);
 
 beforeAll(async () => {
-  // The worker runs the built CLI inside the sandbox: build it when a source changed.
-  const built = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
-  if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
+  buildSwitchyardCli();
   model = await startScriptedModel({
     host: "127.0.0.1",
     script: {
@@ -109,19 +102,6 @@ it("runs the agent step through the sandboxed proxy and records its tool calls",
   expect(stored).not.toContain(KEY);
 }, 180_000);
 
-/** Processes of a run's sandboxes: their owner tag is `<worker>/<run>` or below it. */
-const processesOfRun = (runId: string) =>
-  readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/environ`, "latin1")
-          .split("\0")
-          .some((e) => e.startsWith("SWITCHYARD_SANDBOX_OWNER=") && e.includes(`/${runId}/`));
-      } catch {
-        return false;
-      }
-    });
 
 it("a cancelled agent step leaves no process of its sandbox behind", async () => {
   const { workflowId } = await saveWorkflowVersion(stack.db, {

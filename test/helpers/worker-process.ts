@@ -2,7 +2,8 @@
  * Starts a real worker process (the same entry point `npm start` uses) for a test, with its
  * own database, queue prefix and workspaces folder, and stops it afterwards.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -77,3 +78,23 @@ export const waitFor = async <T>(check: () => Promise<T | undefined>, timeoutMs 
 };
 
 export const randomPrefix = () => `sy-test-${Math.random().toString(36).slice(2, 10)}`;
+
+/** Processes of a run's sandboxes: their owner tag is `<worker>/<run>` or below it. */
+export const processesOfRun = (runId: string) =>
+  readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, "latin1")
+          .split("\0")
+          .some((e) => e.startsWith("SWITCHYARD_SANDBOX_OWNER=") && e.includes(`/${runId}/`));
+      } catch {
+        return false;
+      }
+    });
+
+/** The worker runs the built CLI inside the sandbox: build it when a source changed. */
+export const buildSwitchyardCli = () => {
+  const built = spawnSync(process.execPath, [path.join(REPO_ROOT, "packages/cli/bin/build.mjs")], { cwd: REPO_ROOT, encoding: "utf8", timeout: 240_000 });
+  if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
+};

@@ -1,22 +1,29 @@
 /**
- * The engine's agent port in the worker. An `openai_compatible` step runs here: the worker
- * is the MCP client of the step's sandboxed proxy (agent-step-session.ts) and drives the
- * Chat Completions loop itself (runOpenAiCompatible); no built-in runs in the worker. Every
- * call the proxy records becomes a ToolCall row of the attempt and every span a Span row,
- * flushed before the attempt is finished. The key is the step's `options.api_key` (write it
- * `{{.env.NAME}}` to take it from the team's secrets); the endpoints a step may call are the
- * worker's SWITCHYARD_MODEL_ENDPOINTS until teams configure their own.
+ * The engine's agent port in the worker, one sandbox session and proxy per attempt:
+ * - `claude`: Claude Code runs inside the step sandbox behind the model gateway
+ *   (claude-step.ts), with the team's Anthropic access from Settings → Models.
+ * - `openai_compatible`: the worker is the MCP client of the step's sandboxed proxy and
+ *   drives the Chat Completions loop itself (runOpenAiCompatible); no built-in runs in the
+ *   worker. `options.base_url` must fall under an endpoint the team allows (or the worker's
+ *   SWITCHYARD_MODEL_ENDPOINTS); the key is `options.api_key` (write it `{{.env.NAME}}` to take
+ *   it from the team's secrets), else the team's openai_compatible key.
+ * Every call the proxy records becomes a ToolCall row of the attempt and every span a Span
+ * row, a tool the CLI ran itself a ToolCall with fidelity `agent_reported`, all flushed
+ * before the attempt is finished; what the agent reports streams to the run as events.
  */
 import path from "node:path";
 import type { Context } from "@opentelemetry/api";
 import { AppError } from "@switchyard/core/errors";
-import { runOpenAiCompatible, toolProxyFromClient } from "@switchyard/core/providers";
+import type { ModelGateway } from "@switchyard/core/gateway";
+import { modelEndpointOf, runOpenAiCompatible, toolProxyFromClient, type AgentStepEvent, type ModelVendor } from "@switchyard/core/providers";
 import type { SandboxHost, StepFolders } from "@switchyard/core/sandbox";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
 import { findBuiltCli, openAgentStepSession, stageBuiltCli, type BuiltCli } from "./agent-step-session";
 import type { Logger } from "./logger";
+import { runClaudeStep } from "./claude-step";
+import { stageAgent, type StagedAgent } from "./stage-agent";
 import { toolCallRecorder } from "./tool-call-recorder";
 import { withChildSpan } from "./tracing";
 
@@ -31,9 +38,21 @@ export type AgentExecutorDeps = {
   runDir: string;
   folders: StepFolders;
   scrubber: Scrubber;
+  /** Endpoints every team's openai_compatible steps may call (SWITCHYARD_MODEL_ENDPOINTS). */
   modelEndpoints: readonly string[];
+  /** The team's model access for a vendor (Settings → Models), its key opened. */
+  modelAccess: (vendor: ModelVendor) => Promise<TeamModelAccess | undefined>;
+  /** The worker's model gateway; without one, CLI providers are unavailable. */
+  gateway: ModelGateway | undefined;
+  /** Where `npm run agents:install` put the CLIs, and where they are staged for step uids. */
+  agentsDir: string;
+  agentsStageDir: string;
+  /** What an attempt reports while it runs, for the run's live view. */
+  onAgentEvent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) => void;
   trace: Context;
 };
+
+export type TeamModelAccess = { endpoint: string | null; apiKey: string | undefined; allowedEndpoints: string[] };
 
 const traceparentOf = (traceId: string, spanId: string) =>
   /^0+$/.test(traceId) ? undefined : `00-${traceId}-${spanId}-01`;
@@ -60,9 +79,62 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     return cli;
   };
 
+  const events = (request: AgentRequest, event: AgentStepEvent, recorder: ReturnType<typeof toolCallRecorder>) => {
+    recorder.agentEvent(event);
+    deps.onAgentEvent({ stepRunId: request.attemptId!, state: request.stateName, attempt: request.attempt }, event);
+  };
+
+  const staged = new Map<string, Promise<StagedAgent>>();
+  const stagedClaude = () => {
+    let found = staged.get("claude");
+    if (!found) {
+      found = Promise.resolve().then(() => stageAgent(deps.agentsDir, "claude", deps.agentsStageDir));
+      staged.set("claude", found);
+      found.catch(() => staged.delete("claude"));
+    }
+    return found;
+  };
+
+  const runClaude = async (request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
+    if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
+    if (!deps.gateway) throw new AppError("EXECUTION.AGENT_UNAVAILABLE", "this worker has no model gateway");
+    const access = await deps.modelAccess("anthropic");
+    if (!access?.apiKey)
+      throw new AppError(
+        "USER.PROVIDER.NOT_CONFIGURED",
+        `"${request.stateName}" runs Claude Code, but the team has no Anthropic key: an admin sets one in Settings → Models`,
+        { location: { path: `states.${request.stateName}.provider` } },
+      );
+    deps.scrubber.add(access.apiKey);
+    const agent = await stagedClaude();
+    const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
+    try {
+      return await runClaudeStep({
+        request,
+        proxy: {
+          sandbox: deps.sandbox,
+          uid: deps.uid,
+          runDir: deps.runDir,
+          workspace: deps.folders.workspace,
+          cli: await builtCli(),
+          ...(traceparent ? { traceparent } : {}),
+          onRecord: recorder.record,
+          onSpan: recorder.span,
+        },
+        agent,
+        gateway: deps.gateway,
+        upstream: { baseUrl: modelEndpointOf("anthropic", access.endpoint)!, apiKey: access.apiKey },
+        onEvent: (event) => events(request, event, recorder),
+      });
+    } finally {
+      await recorder.flush();
+    }
+  };
+
   const runOpenAi = async (request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
     if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
-    const apiKey = apiKeyOf(request.options);
+    const access = await deps.modelAccess("openai_compatible");
+    const apiKey = apiKeyOf(request.options) ?? access?.apiKey;
     // A key written literally in the workflow is a secret all the same.
     if (apiKey) deps.scrubber.add(apiKey);
     const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
@@ -91,7 +163,8 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
       const result = await runOpenAiCompatible({
         request,
         tools: toolProxyFromClient(step.client),
-        allowedEndpoints: deps.modelEndpoints,
+        allowedEndpoints: [...deps.modelEndpoints, ...(access?.allowedEndpoints ?? [])],
+        onEvent: (event) => events(request, event, recorder),
         ...(apiKey ? { apiKey } : {}),
       });
       return {
@@ -102,6 +175,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         ...(result.tokensInput === undefined ? {} : { tokensInput: result.tokensInput }),
         ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
         ...(result.tokensEstimated ? { tokensEstimated: true } : {}),
+        ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
       };
     } finally {
       try {
@@ -113,32 +187,35 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     }
   };
 
+  const providers: Record<string, (request: AgentRequest, traceparent: string | undefined) => Promise<AgentResult>> = {
+    claude: runClaude,
+    openai_compatible: runOpenAi,
+  };
+
   return {
     execute: (request) => {
-      switch (request.provider) {
-        case "openai_compatible":
-          return withChildSpan(
-            deps.trace,
-            `agent ${request.stateName}`,
-            {
-              "switchyard.run.id": deps.runId,
-              "switchyard.step.attempt": request.attempt,
-              "switchyard.step.path": request.path.key,
-              "switchyard.agent.provider": request.provider,
-              "switchyard.sandbox.level": deps.sandbox.level,
-            },
-            (span) => {
-              const context = span.spanContext();
-              return runOpenAi(request, traceparentOf(context.traceId, context.spanId));
-            },
-          ).catch((error: unknown) => {
-            throw deps.scrubber.scrubError(error);
-          });
-        default:
-          return Promise.reject(
-            new AppError("EXECUTION.AGENT_UNAVAILABLE", `provider "${request.provider}" of "${request.stateName}" does not run in the worker yet (openai_compatible does)`),
-          );
-      }
+      const run = providers[request.provider];
+      if (!run)
+        return Promise.reject(
+          new AppError("EXECUTION.AGENT_UNAVAILABLE", `provider "${request.provider}" of "${request.stateName}" does not run in the worker (claude and openai_compatible do)`),
+        );
+      return withChildSpan(
+        deps.trace,
+        `agent ${request.stateName}`,
+        {
+          "switchyard.run.id": deps.runId,
+          "switchyard.step.attempt": request.attempt,
+          "switchyard.step.path": request.path.key,
+          "switchyard.agent.provider": request.provider,
+          "switchyard.sandbox.level": deps.sandbox.level,
+        },
+        (span) => {
+          const context = span.spanContext();
+          return run(request, traceparentOf(context.traceId, context.spanId));
+        },
+      ).catch((error: unknown) => {
+        throw deps.scrubber.scrubError(error);
+      });
     },
   };
 };

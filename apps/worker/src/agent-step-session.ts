@@ -1,10 +1,11 @@
 /**
- * What an openai_compatible agent step runs on: a sandbox session of its own (the run's uid
- * and workspace, a private HOME and /tmp, the owner tag `<worker>/<run>/<attempt>` that the
- * run's reap covers), the step channel with its socket bound into that sandbox only, the
- * proxy `switchyard mcp-serve` started inside it from the built CLI under node, and an SDK
- * client over the proxy's stdio. The proxy's config holds no secret. `close()` undoes it all
- * in order: client, proxy stdin, channel, session (reap, then remove).
+ * What an agent step runs on: a sandbox session of its own (the run's uid and workspace, a
+ * private HOME and /tmp, the owner tag `<worker>/<run>/<attempt>` that the run's reap
+ * covers), the step channel with its socket bound into that sandbox only, and the proxy
+ * `switchyard mcp-serve` from the built CLI under node, which the agent CLI starts as its
+ * MCP server (claude) or the worker starts itself with an SDK client over its stdio
+ * (openai_compatible). The proxy's config holds no secret. `close()` undoes it all in
+ * order: client, proxy stdin, channel, session (reap, then remove).
  */
 import { chmod, chown, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -14,7 +15,7 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "@switchyard/core/errors";
 import { startStepChannel, type ProxyConfig, type SpanRecord, type StepChannel, type ToolCallRecord } from "@switchyard/core/mcp";
-import { openSandboxSession, runOwnerId, type SandboxHost, type SandboxProcess, type SandboxSession } from "@switchyard/core/sandbox";
+import { openSandboxSession, runOwnerId, type SandboxBind, type SandboxHost, type SandboxProcess, type SandboxSession } from "@switchyard/core/sandbox";
 import { BUILTIN_NAMES } from "@switchyard/core/tools";
 
 /** The built CLI (packages/cli/bin/build.mjs makes it), bound read-only into the sandbox. */
@@ -26,6 +27,11 @@ const READY_TIMEOUT_MS = 10_000;
 const STDERR_TAIL = 4096;
 
 export type BuiltCli = { dir: string; entry: string; stale: boolean };
+
+/** The staged CLI's launcher: `node <dir>/switchyard.mjs mcp-serve …` runs the bundle's `main`. */
+const LAUNCHER = "switchyard.mjs";
+const launcher = (entry: string) =>
+  `const { main } = await import(${JSON.stringify(`./${entry}`)});\nprocess.exitCode = await main(process.argv.slice(2));\n`;
 
 /** The built CLI's entry; `stale` when a source it was built from changed since. */
 export const findBuiltCli = async (dir = CLI_DIST): Promise<BuiltCli> => {
@@ -55,7 +61,7 @@ export const findBuiltCli = async (dir = CLI_DIST): Promise<BuiltCli> => {
 export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<BuiltCli> => {
   const manifest = await stat(path.join(cli.dir, "inputs.json"));
   const target = path.join(parent, `.cli-${Math.floor(manifest.mtimeMs)}`);
-  if (await stat(path.join(target, cli.entry)).catch(() => undefined)) return { ...cli, dir: `${target}/` };
+  if (await stat(path.join(target, LAUNCHER)).catch(() => undefined)) return { ...cli, dir: `${target}/` };
   const aside = `${target}.${process.pid}.${Date.now()}`;
   await mkdir(aside, { recursive: true, mode: 0o755 });
   try {
@@ -64,6 +70,7 @@ export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<Buil
       await copyFile(path.join(cli.dir, name), path.join(aside, name));
       await chmod(path.join(aside, name), 0o644);
     }
+    await writeFile(path.join(aside, LAUNCHER), launcher(cli.entry), { mode: 0o644 });
     await rename(aside, target).catch(async (error: NodeJS.ErrnoException) => {
       // Another step staged the same build first.
       if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
@@ -74,11 +81,7 @@ export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<Buil
   return { ...cli, dir: `${target}/` };
 };
 
-/** Starts the bundle's `main` with the arguments after the script (node -e keeps argv[0] only). */
-const launcher = (entry: string) =>
-  `const { main } = await import(${JSON.stringify(`${CLI_INSIDE}/${entry}`)}); process.exitCode = await main(process.argv.slice(1));`;
-
-export type AgentStepSessionOptions = {
+export type StepProxyOptions = {
   /** The run's host, its owner tag `<worker>/<run>`. */
   sandbox: SandboxHost;
   /** The StepRun id of the attempt. */
@@ -93,15 +96,25 @@ export type AgentStepSessionOptions = {
   traceparent?: string;
   onRecord: (record: ToolCallRecord) => void;
   onSpan: (span: SpanRecord) => void;
-  signal: AbortSignal;
   readyTimeoutMs?: number;
 };
 
-export type AgentStepSession = {
-  client: Client;
+/**
+ * A step's sandbox session with its proxy ready to start: the channel listening (its socket
+ * reachable by the step uid only), the proxy's config written (0600, the step uid's, no
+ * secret), and the argv and binds that start `switchyard mcp-serve` inside the session,
+ * whoever starts it (the worker itself, or the agent CLI as its MCP server).
+ */
+export type StepProxy = {
   session: SandboxSession;
-  /** The end of the proxy's stderr, for an error message. */
-  stderrTail: () => string;
+  channel: StepChannel;
+  /** Host path of a file or folder the step uid owns in the session's folder. */
+  owner: number;
+  /** `node <cli>/switchyard.mjs mcp-serve --config <config>`, as the step sees them. */
+  argv: string[];
+  /** The channel's socket, the CLI and the config, to bind into every process that may start the proxy. */
+  binds: SandboxBind[];
+  /** Closes the channel, then the session (reap, give back, remove). */
   close: () => Promise<void>;
 };
 
@@ -111,7 +124,7 @@ const noConnectors = {
   close: () => Promise.resolve(),
 };
 
-export const openAgentStepSession = async (options: AgentStepSessionOptions): Promise<AgentStepSession> => {
+export const openStepProxy = async (options: StepProxyOptions): Promise<StepProxy> => {
   const session = await openSandboxSession({
     ownerId: runOwnerId(options.sandbox.ownerId, options.attemptId),
     level: { host: options.sandbox },
@@ -121,13 +134,7 @@ export const openAgentStepSession = async (options: AgentStepSessionOptions): Pr
     workspace: options.workspace,
   });
   let channel: StepChannel | undefined;
-  let proxy: SandboxProcess | undefined;
-  let client: Client | undefined;
-  let stderr = "";
   const close = async () => {
-    await client?.close().catch(() => undefined);
-    proxy?.stdin.end();
-    await proxy?.stop().catch(() => undefined);
     await channel?.close().catch(() => undefined);
     await session.close();
   };
@@ -166,15 +173,44 @@ export const openAgentStepSession = async (options: AgentStepSessionOptions): Pr
     };
     await writeFile(configFile, JSON.stringify(config), { mode: 0o600, flag: "wx" });
     await chown(configFile, owner, owner);
+    return {
+      session,
+      channel,
+      owner,
+      argv: [process.execPath, `${session.pathInside(cliBind)}/${LAUNCHER}`, "mcp-serve", "--config", session.pathInside(configBind)],
+      binds: [channelBind, cliBind, configBind],
+      close,
+    };
+  } catch (error) {
+    await close().catch(() => undefined);
+    throw error;
+  }
+};
 
-    proxy = await session.start(
-      {
-        argv: [process.execPath, "--input-type=module", "-e", launcher(options.cli.entry), "mcp-serve", "--config", session.pathInside(configBind)],
-        env: {},
-        binds: [channelBind, cliBind, configBind],
-      },
-      { signal: options.signal },
-    );
+export type AgentStepSessionOptions = StepProxyOptions & { signal: AbortSignal };
+
+export type AgentStepSession = {
+  client: Client;
+  session: SandboxSession;
+  /** The end of the proxy's stderr, for an error message. */
+  stderrTail: () => string;
+  close: () => Promise<void>;
+};
+
+/** The step's proxy started by the worker, with an SDK client over its stdio (openai_compatible). */
+export const openAgentStepSession = async (options: AgentStepSessionOptions): Promise<AgentStepSession> => {
+  const step = await openStepProxy(options);
+  let proxy: SandboxProcess | undefined;
+  let client: Client | undefined;
+  let stderr = "";
+  const close = async () => {
+    await client?.close().catch(() => undefined);
+    proxy?.stdin.end();
+    await proxy?.stop().catch(() => undefined);
+    await step.close();
+  };
+  try {
+    proxy = await step.session.start({ argv: step.argv, env: {}, binds: step.binds }, { signal: options.signal });
     proxy.stderr.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
     });
@@ -184,10 +220,10 @@ export const openAgentStepSession = async (options: AgentStepSessionOptions): Pr
     });
     exited.catch(() => undefined);
     // No `ready` on the channel within the deadline fails the step (EXECUTION.MCP_PROXY.NOT_READY).
-    await Promise.race([channel.ready, exited]);
+    await Promise.race([step.channel.ready, exited]);
     // A generic transport over a readable and a writable: the proxy's stdout and stdin.
     await Promise.race([client.connect(new StdioServerTransport(proxy.stdout, proxy.stdin)), exited]);
-    return { client, session, stderrTail: () => stderr, close };
+    return { client, session: step.session, stderrTail: () => stderr, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

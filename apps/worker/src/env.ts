@@ -3,7 +3,17 @@
  * with a message that names the variable.
  */
 import { databaseEnv, describeEnvIssues, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
+import { homedir } from "node:os";
+import path from "node:path";
 import { z } from "zod";
+
+const priceTableSchema = z.record(
+  z.string().min(1),
+  z.object({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() }).strict(),
+);
+
+/** The agents folder when SWITCHYARD_AGENTS_DIR is empty. */
+export const defaultAgentsDir = () => path.join(homedir(), ".cache/switchyard/agents");
 
 export const workerEnvSchema = z.object({
   ...databaseEnv,
@@ -29,6 +39,23 @@ export const workerEnvSchema = z.object({
     .string()
     .default("")
     .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean)),
+  /** Where `npm run agents:install` puts the agent CLIs; ~/.cache/switchyard/agents when empty. */
+  SWITCHYARD_AGENTS_DIR: z.string().default(""),
+  /**
+   * Prices (USD per million tokens) over the built-in table, as JSON:
+   * {"my-model": {"input": 1, "output": 2, "cacheRead": 0.1, "cacheWrite": 1.25}}.
+   */
+  SWITCHYARD_MODEL_PRICES: z
+    .string()
+    .default("{}")
+    .transform((text, ctx) => {
+      try {
+        return priceTableSchema.parse(JSON.parse(text));
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `not a price table (${error instanceof Error ? error.message.split("\n")[0] : String(error)})` });
+        return z.NEVER;
+      }
+    }),
   SWITCHYARD_STEP_UID_BASE: z.coerce.number().int().min(1000).max(2 ** 31 - 1).default(60000),
   SWITCHYARD_WORKER_ID: z.string().regex(/^([A-Za-z0-9._-]{1,64})?$/, "letters, digits, . _ - only").default(""),
 });

@@ -12,7 +12,10 @@ import { LOCK_LOST } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { bundleReader, parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
 import { claimRun, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, nextEventSeq, setRunTraceId, type Db } from "@switchyard/db";
-import { createAgentExecutor } from "./agent-executor";
+import type { ModelGateway } from "@switchyard/core/gateway";
+import type { ModelVendor } from "@switchyard/core/providers";
+import { createAgentExecutor, type TeamModelAccess } from "./agent-executor";
+import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
 import { cleanUpRun } from "./run-cleanup";
 import { checkpointStore, runEventLog, runLaneRefusal, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
@@ -30,6 +33,12 @@ export type ExecuteRunDeps = {
   keyring: Keyring;
   /** Model endpoints openai_compatible steps may call (SWITCHYARD_MODEL_ENDPOINTS). */
   modelEndpoints?: readonly string[];
+  /** A team's model access for a vendor (Settings → Models), its key opened. */
+  modelAccess?: (teamId: string, vendor: ModelVendor) => Promise<TeamModelAccess | undefined>;
+  /** The worker's model gateway (agent CLIs reach models only through it). */
+  gateway?: ModelGateway;
+  /** Where the agent CLIs are installed (SWITCHYARD_AGENTS_DIR). */
+  agentsDir?: string;
   /** Tells live views that something of this run was recorded. */
   notify: (runId: string) => void;
 };
@@ -102,7 +111,24 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       inputs: run.inputs as Record<string, unknown>,
       checkpoint: resuming ? (run.checkpoint as Checkpoint) : undefined,
       runProcess: createStepProcessRunner({ log, runId, sandbox, uid, folders, network: deps.stepNetwork, scrubber, trace }),
-      agents: createAgentExecutor({ db, log, teamId, runId, sandbox, uid, runDir, folders, scrubber, modelEndpoints: deps.modelEndpoints ?? [], trace }),
+      agents: createAgentExecutor({
+        db,
+        log,
+        teamId,
+        runId,
+        sandbox,
+        uid,
+        runDir,
+        folders,
+        scrubber,
+        modelEndpoints: deps.modelEndpoints ?? [],
+        modelAccess: (vendor) => deps.modelAccess?.(teamId, vendor) ?? Promise.resolve(undefined),
+        gateway: deps.gateway,
+        agentsDir: deps.agentsDir ?? defaultAgentsDir(),
+        agentsStageDir: path.join(confinement.workspacesDir, ".agents"),
+        onAgentEvent: (attempt, event) => events?.agent(attempt, event),
+        trace,
+      }),
       recorder: stepRunRecorder({ db, log, teamId, runId, sandboxLevel: sandbox.level, scrubber, notify: () => deps.notify(runId) }),
       files: bundleReader(bundle.files, bundle.version.entryPath),
       store: checkpointStore(scope, deps.workerId, scrubber),

@@ -2,14 +2,18 @@
  * Worker entry: validates the environment, connects to Postgres and Redis, and executes
  * runs from the BullMQ queue until SIGTERM/SIGINT, then drains and exits.
  */
+import { rm } from "node:fs/promises";
 import { hostname } from "node:os";
+import path from "node:path";
 import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel } from "@switchyard/core/runs";
 import { createDb } from "@switchyard/db";
-import { EnvError, readWorkerEnv } from "./env";
+import { startModelGateway } from "@switchyard/core/gateway";
+import { defaultAgentsDir, EnvError, readWorkerEnv } from "./env";
+import { teamModelAccess } from "./model-access";
 import { executeRun } from "./execute-run";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { bootConfinement } from "./sandbox-boot";
@@ -88,6 +92,17 @@ const confinement = await bootConfinement(env, ownerId, log).catch((e: unknown) 
 );
 log.info("sandbox ready", { sandboxLevel: confinement.sandbox.level, workspaces: confinement.workspacesDir });
 
+// The model gateway: agent CLIs get a per-step token and reach models only through it.
+// Its socket is bound into each step sandbox; a previous worker's socket is replaced.
+const gatewaySocket = path.join(confinement.workspacesDir, `gateway-${ownerId.replace(/[^A-Za-z0-9._-]/g, "_")}.sock`);
+await rm(gatewaySocket, { force: true });
+const gateway = await startModelGateway({
+  socketPath: gatewaySocket,
+  prices: env.SWITCHYARD_MODEL_PRICES,
+  log: (level, message, fields) => log[level](`model gateway: ${message}`, fields ?? {}),
+}).catch((e: unknown) => fatal(`could not start the model gateway: ${e instanceof Error ? e.message : String(e)}`));
+const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
+
 const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
 // Live views also poll while their stream is down, so a lost notice only delays them.
 const notify = (runId: string) =>
@@ -100,7 +115,19 @@ const worker = new Worker(
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
     try {
       const status = await executeRun(
-        { db, log, workerId, confinement, stepNetwork: env.SWITCHYARD_STEP_NETWORK, keyring, modelEndpoints: env.SWITCHYARD_MODEL_ENDPOINTS, notify },
+        {
+          db,
+          log,
+          workerId,
+          confinement,
+          stepNetwork: env.SWITCHYARD_STEP_NETWORK,
+          keyring,
+          modelEndpoints: env.SWITCHYARD_MODEL_ENDPOINTS,
+          modelAccess: (teamId, vendor) => teamModelAccess(db, keyring, teamId, vendor),
+          gateway,
+          agentsDir,
+          notify,
+        },
         data.data,
         signal ?? new AbortController().signal,
         job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
@@ -162,6 +189,7 @@ const shutdown = async (sig: string) => {
   await worker.close();
   clearTimeout(grace);
   await heartbeat.stop();
+  await gateway.close().catch(() => undefined);
   await subscriber.quit().catch(() => undefined);
   await connection.quit().catch(() => undefined);
   await db.$disconnect();

@@ -5,6 +5,7 @@
  * ordered event log (kept with the run; the run page shows the step runs the engine records
  * through step-run-recorder.ts, not these events).
  */
+import type { AgentStepEvent } from "@switchyard/core/providers";
 import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { Scrubber } from "@switchyard/core/secrets";
@@ -129,6 +130,14 @@ export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubbe
   };
   return {
     sink,
+    /**
+     * What an agent attempt reports while it runs (text, tool use and results, usage,
+     * errors), as `agent.event` rows the run page reads live.
+     */
+    agent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) => {
+      pending.push({ type: "agent.event", payload: scrubber.scrubValue({ ...attempt, event }) });
+      if (pending.length === 1) queueMicrotask(drain);
+    },
     flush: async () => {
       if (pending.length > 0) drain();
       await chain;

@@ -6,6 +6,7 @@
  * step's path, and `flush` waits for every one of them before the step is finished.
  */
 import type { SpanRecord, ToolCallRecord } from "@switchyard/core/mcp";
+import type { AgentStepEvent } from "@switchyard/core/providers";
 import type { Scrubber } from "@switchyard/core/secrets";
 import { insertSpans, insertToolCalls, type Db, type SpanRow, type ToolCallRow } from "@switchyard/db";
 import type { Logger } from "./logger";
@@ -19,6 +20,8 @@ export type ToolCallRecorderDeps = {
   stepRunId: string;
   scrubber: Scrubber;
 };
+
+type NativeUse = { name: string; arguments: unknown; startedAt: Date };
 
 const NOT_CONNECTORS = new Set(["builtin", "proxy"]);
 
@@ -88,7 +91,34 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
     queued = true;
     queueMicrotask(drain);
   };
+  /** Native tool calls the CLI reported, by id, until their result arrives. */
+  const native = new Map<string, NativeUse>();
+  const nativeRow = (use: NativeUse, result: { text: string; isError: boolean } | undefined): ToolCallRow => ({
+    stepRunId: deps.stepRunId,
+    toolName: scrubber.scrub(use.name),
+    source: "agent",
+    connectorId: null,
+    fidelity: "agent_reported",
+    arguments: scrubber.scrubValue(use.arguments ?? null),
+    result: result ? { text: scrubber.scrub(result.text) } : null,
+    isError: result?.isError ?? true,
+    errorType: result ? null : "no_result",
+    startedAt: use.startedAt,
+    durationMs: Date.now() - use.startedAt.getTime(),
+  });
   return {
+    /**
+     * A tool the agent CLI ran itself (not through the proxy), as it reported it: stored
+     * with fidelity `agent_reported` once its result arrives, or, unanswered, at flush.
+     */
+    agentEvent: (event: AgentStepEvent) => {
+      if (event.type === "tool_use" && event.native) native.set(event.id, { name: event.name, arguments: event.arguments, startedAt: new Date() });
+      if (event.type !== "tool_result" || !event.native) return;
+      const use = native.get(event.id) ?? { name: "unknown", arguments: null, startedAt: new Date() };
+      native.delete(event.id);
+      calls.push(nativeRow(use, event));
+      later();
+    },
     record: (record: ToolCallRecord) => {
       calls.push(toolCallRow(deps.stepRunId, scrubber.scrubValue(record)));
       later();
@@ -99,6 +129,8 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
     },
     /** Writes what is pending; throws when any batch of this step could not be stored. */
     flush: async () => {
+      for (const use of native.values()) calls.push(nativeRow(use, undefined));
+      native.clear();
       if (calls.length > 0 || spans.length > 0) drain();
       await chain;
       if (failure !== undefined) throw scrubber.scrubError(failure);

@@ -19,11 +19,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { isAppError } from "../../errors";
 import { listPids, pidsWithEnv } from "../../sandbox/proc-scan";
 import type { AgentStepEvent } from "../agent-events";
 import { writeLaunchFiles } from "../launch-files";
-import { locateAgent, type LocatedAgent } from "../locate-agent";
+import { installedAgent } from "../testing/installed-agent";
 import { plainSpawn } from "../testing/plain-spawn";
 import { buildClaudeLaunch, type ClaudeLaunch } from "./build-claude-launch";
 import { buildClaudeMcpConfig } from "./claude-mcp-config";
@@ -31,42 +30,9 @@ import { runClaude, type RunClaudeInput } from "./run-claude";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
 const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
-const PINS = JSON.parse(await readFile(path.join(REPO, "scripts/agents.json"), "utf8")) as {
-  agents: { claude: { version: string } };
-};
 const AGENTS_DIR =
   process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
-const say = (line: string) => console.log(`[claude-provider] ${line}`);
-const locate = () => locateAgent(AGENTS_DIR, "claude", { version: PINS.agents.claude.version });
-
-const claudeCode = (): LocatedAgent | undefined => {
-  try {
-    return locate();
-  } catch (error) {
-    if (!isAppError(error) || error.code !== "EXECUTION.AGENT_UNAVAILABLE") throw error;
-    say(`${error.message}; installing it now (once per machine)`);
-  }
-  const install = spawnSync(
-    "bash",
-    [path.join(REPO, "scripts/agents-install.sh"), "--only", "claude"],
-    {
-      cwd: REPO,
-      stdio: ["ignore", "inherit", "inherit"],
-      env: { ...process.env, SWITCHYARD_AGENTS_DIR: AGENTS_DIR },
-      timeout: 15 * 60_000,
-    },
-  );
-  try {
-    return locate();
-  } catch (error) {
-    say(
-      `SKIPPED: Claude Code could not be installed into ${AGENTS_DIR} (install exit ${install.status}): ${(error as Error).message}`,
-    );
-    return undefined;
-  }
-};
-
-const claude = claudeCode();
+const claude = installedAgent(AGENTS_DIR, "claude", (line) => console.log(`[claude-provider] ${line}`));
 
 const TOKEN = "gw-step-3c9a1f7e5b2d";
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];

@@ -1,0 +1,187 @@
+/**
+ * One claude attempt in the worker: the step's sandbox session and proxy (agent-step-session),
+ * a registration with the model gateway (a per-step token bound to the team's Anthropic
+ * endpoint and key), and Claude Code started inside the sandbox with no network: behind the
+ * loopback forwarder, which listens on 127.0.0.1 in the step's own network namespace and
+ * pipes to the gateway's socket bound in, so the CLI reaches the gateway and nothing else.
+ * The CLI starts the proxy as its only MCP server. The step fails, never hangs, when the proxy
+ * does not say `ready` in time or dies before the answer; cancel and timeout stop the CLI,
+ * and closing the session reaps whatever is left. Tokens and cost are the gateway's meter
+ * (the CLI's own count when nothing was metered).
+ */
+import { chown, mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { AppError, isAppError, type ErrorCode } from "@switchyard/core/errors";
+import { installLoopbackForwarder, loopbackCommand, stepBaseUrl, type MeterEvent, type ModelGateway } from "@switchyard/core/gateway";
+import { buildClaudeLaunch, buildClaudeMcpConfig, runClaude, writeLaunchFiles, type AgentSpawn, type AgentStepEvent } from "@switchyard/core/providers";
+import { BUILTIN_NAMES } from "@switchyard/core/tools";
+import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import { openStepProxy, type StepProxyOptions } from "./agent-step-session";
+import { AGENTS_INSIDE, type StagedAgent } from "./stage-agent";
+
+const MCP_CONFIG_INSIDE = "/etc/switchyard/mcp.json";
+const FORWARDER_INSIDE = "/opt/switchyard/loopback-forwarder.mjs";
+const GATEWAY_INSIDE = "/run/switchyard/gateway.sock";
+/** The forwarder's port inside the step's own network namespace. */
+const FORWARD_PORT = 8089;
+
+export type ClaudeStepInput = {
+  request: AgentRequest;
+  proxy: Omit<StepProxyOptions, "attemptId" | "secrets">;
+  agent: StagedAgent;
+  gateway: ModelGateway;
+  /** The team's Anthropic endpoint and key; the key stays in the worker. */
+  upstream: { baseUrl: string; apiKey: string };
+  onEvent: (event: AgentStepEvent) => void;
+};
+
+type Meter = { inputTokens: number; outputTokens: number; costUsd: number; priced: boolean; requests: number };
+
+const meterOf = (): Meter & { add: (event: MeterEvent) => void } => {
+  const meter = {
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    priced: true,
+    requests: 0,
+    add(event: MeterEvent) {
+      meter.requests++;
+      meter.inputTokens += event.inputTokens;
+      meter.outputTokens += event.outputTokens;
+      if (event.costUsd === null) meter.priced = false;
+      else meter.costUsd += event.costUsd;
+    },
+  };
+  return meter;
+};
+
+const failed = (code: ErrorCode, message: string): Pick<AgentResult, "error" | "errorCode" | "exitCode"> => ({
+  error: `${code}: ${message}`,
+  errorCode: code,
+  exitCode: 1,
+});
+
+/** Makes `file` (in a folder of the session) the step uid's, with its folders up to `root`. */
+const chownUp = async (file: string, root: string, owner: number) => {
+  for (let p = file; p.startsWith(`${root}/`); p = path.dirname(p)) await chown(p, owner, owner);
+};
+
+export const runClaudeStep = async (input: ClaudeStepInput): Promise<AgentResult> => {
+  const { request } = input;
+  if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
+  const meter = meterOf();
+  const registration = input.gateway.register({
+    vendor: "anthropic",
+    upstream: input.upstream,
+    meter: meter.add,
+    label: request.attemptId,
+  });
+  // The proxy dies, or never says ready: the CLI is stopped and the step fails with why.
+  const proxyTrouble = new AbortController();
+  let trouble: { code: ErrorCode; message: string } | undefined;
+  let answered = false;
+  const step = await openStepProxy({ ...input.proxy, attemptId: request.attemptId, secrets: [input.upstream.apiKey, registration.token] }).catch(
+    async (error: unknown) => {
+      await registration.revoke();
+      throw error;
+    },
+  );
+  try {
+    const { session } = step;
+    step.channel.ready.catch((error: unknown) => {
+      trouble ??= {
+        code: isAppError(error) ? error.code : "EXECUTION.MCP_PROXY.NOT_READY",
+        message: `the step's MCP proxy did not start: ${error instanceof Error ? error.message : String(error)}`,
+      };
+      proxyTrouble.abort();
+    });
+    void step.channel.closed.then(({ reason }) => {
+      if (answered) return;
+      trouble ??= { code: "EXECUTION.MCP_PROXY.UNAVAILABLE", message: `the step's MCP proxy ended before the agent answered (${reason})` };
+      proxyTrouble.abort();
+    });
+
+    const binds = [...step.binds, { path: input.agent.hostDir, mode: "ro" as const, target: AGENTS_INSIDE }];
+    const mcpConfig = path.join(session.folders.root, "mcp.json");
+    await writeFile(
+      mcpConfig,
+      buildClaudeMcpConfig({ node: step.argv[0]!, switchyardBin: step.argv[1]!, proxyConfigPath: step.argv.at(-1)! }),
+      { mode: 0o600, flag: "wx" },
+    );
+    await chown(mcpConfig, step.owner, step.owner);
+    binds.push({ path: mcpConfig, mode: "ro", target: MCP_CONFIG_INSIDE });
+
+    // No network inside: the gateway's socket and the forwarder in front of it. Unconfined
+    // (level none) the CLI shares the host's network and uses the gateway's TCP port.
+    let origin = input.gateway.origin;
+    let wrap = (argv: string[]) => argv;
+    if (session.level !== "none" && input.gateway.socketPath) {
+      const forwarder = await installLoopbackForwarder(session.folders.root);
+      binds.push({ path: forwarder, mode: "ro", target: FORWARDER_INSIDE });
+      binds.push({ path: input.gateway.socketPath, mode: "rw", target: GATEWAY_INSIDE });
+      origin = `http://127.0.0.1:${FORWARD_PORT}`;
+      wrap = (argv) =>
+        loopbackCommand({ script: FORWARDER_INSIDE, socketPath: GATEWAY_INSIDE, listenPort: FORWARD_PORT, command: argv, node: process.execPath });
+    }
+    if (!origin) throw new AppError("SYSTEM.CONFIG", "the model gateway has no TCP listener for an unconfined step");
+
+    const launch = buildClaudeLaunch({
+      request,
+      cliPath: input.agent.inside.command,
+      nodeBinDir: input.agent.inside.pathPrefix,
+      homeDir: session.paths.home,
+      tmpDir: session.paths.tmp,
+      mcpConfigPath: session.pathInside({ path: mcpConfig, mode: "ro", target: MCP_CONFIG_INSIDE }),
+      gateway: { baseUrl: stepBaseUrl("anthropic", origin), token: registration.token },
+      builtinsIntercepted: true,
+      toolNames: BUILTIN_NAMES,
+      runsAsRoot: (session.uid ?? process.getuid?.() ?? 0) === 0,
+    });
+    await mkdir(session.folders.home, { recursive: true });
+    await writeLaunchFiles(launch.files, { home: session.folders.home });
+    for (const file of launch.files) await chownUp(path.join(session.folders.home, file.relativePath), session.folders.home, step.owner);
+
+    const spawn: AgentSpawn = ({ argv, env }) => session.start({ argv: wrap(argv), env, binds }, {});
+    const signal = AbortSignal.any([request.signal, proxyTrouble.signal]);
+    const result = await runClaude({
+      launch,
+      spawn,
+      signal,
+      ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+      secrets: [input.upstream.apiKey],
+      onEvent: (event) => {
+        if (event.type === "final") answered = true;
+        input.onEvent(event);
+      },
+    });
+    await registration.revoke();
+    const metered = meter.requests > 0;
+    const tokens = metered
+      ? { tokensInput: meter.inputTokens, tokensOutput: meter.outputTokens, tokensUsed: meter.inputTokens + meter.outputTokens }
+      : {
+          ...(result.tokensInput === undefined ? {} : { tokensInput: result.tokensInput }),
+          ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
+          ...(result.tokensUsed === undefined ? {} : { tokensUsed: result.tokensUsed }),
+        };
+    let outcome: Pick<AgentResult, "error" | "errorCode" | "exitCode">;
+    if (result.status === "cancelled" && trouble && !request.signal.aborted) {
+      outcome = failed(trouble.code, trouble.message);
+      input.onEvent({ type: "error", code: trouble.code, message: trouble.message });
+    } else
+      outcome = {
+        ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
+        ...(result.error === undefined ? {} : { error: result.error }),
+        ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
+      };
+    return {
+      output: result.output,
+      ...tokens,
+      ...(metered && meter.priced ? { costUsd: meter.costUsd } : {}),
+      ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
+      ...outcome,
+    };
+  } finally {
+    await registration.revoke();
+    await step.close();
+  }
+};

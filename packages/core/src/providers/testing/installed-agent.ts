@@ -1,0 +1,40 @@
+/**
+ * The pinned agent CLIs for end-to-end tests: found in an agents folder, installed there on
+ * demand by `npm run agents:install -- --only <agent>` (once per machine, saying so), and
+ * undefined only when that install fails, for the suite to skip saying why.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { isAppError } from "../../errors";
+import { locateAgent, type AgentId, type LocatedAgent } from "../locate-agent";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
+
+/** The version scripts/agents.json pins for `agent`. */
+export const pinnedVersion = (agent: AgentId): string =>
+  (JSON.parse(readFileSync(path.join(REPO, "scripts/agents.json"), "utf8")) as { agents: Record<string, { version: string }> }).agents[agent]!
+    .version;
+
+export const installedAgent = (agentsDir: string, agent: AgentId, say: (line: string) => void): LocatedAgent | undefined => {
+  const locate = () => locateAgent(agentsDir, agent, { version: pinnedVersion(agent) });
+  try {
+    return locate();
+  } catch (error) {
+    if (!isAppError(error) || error.code !== "EXECUTION.AGENT_UNAVAILABLE") throw error;
+    say(`${error.message}; installing it now (once per machine)`);
+  }
+  const install = spawnSync("bash", [path.join(REPO, "scripts/agents-install.sh"), "--only", agent], {
+    cwd: REPO,
+    stdio: ["ignore", "inherit", "inherit"],
+    env: { ...process.env, SWITCHYARD_AGENTS_DIR: agentsDir },
+    timeout: 15 * 60_000,
+  });
+  try {
+    return locate();
+  } catch (error) {
+    say(`SKIPPED: ${agent} could not be installed into ${agentsDir} (install exit ${install.status}): ${(error as Error).message}`);
+    return undefined;
+  }
+};
