@@ -23,6 +23,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <Link href="/workflows">Workflows</Link>
           <Link href="/runs">Runs</Link>
           <Link href="/settings/variables">Variables</Link>
+          <Link href="/settings/models">Models</Link>
           <Link href="/settings/tokens">API tokens</Link>
           <Link href="/settings/account">Account</Link>
         </nav>

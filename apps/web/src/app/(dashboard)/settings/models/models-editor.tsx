@@ -1,0 +1,166 @@
+"use client";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "~/trpc/react";
+import type { AppRouter } from "~/server/trpc/root";
+import type { inferRouterOutputs } from "@trpc/server";
+
+type ModelAccess = inferRouterOutputs<AppRouter>["models"]["list"][number];
+type SetInput = { vendor: ModelAccess["vendor"]; apiKey?: string | null; endpoint?: string | null; allowedEndpoints?: string[] };
+
+const VENDOR_NAMES: Record<ModelAccess["vendor"], string> = {
+  anthropic: "Anthropic",
+  openai: "OpenAI",
+  gemini: "Gemini",
+  openai_compatible: "OpenAI-compatible",
+};
+
+/** The key as the list knows it: set with its last four characters, or not. */
+const keyText = (m: ModelAccess) => (m.keySet ? `set ••••${m.keyHint ?? ""}` : "not set");
+
+function EndpointCell({ access }: { access: ModelAccess }) {
+  if (access.vendor === "openai_compatible") {
+    return access.allowedEndpoints.length > 0 ? (
+      <ul className="model-endpoints">
+        {access.allowedEndpoints.map((e) => (
+          <li key={e}>
+            <code>{e}</code>
+          </li>
+        ))}
+      </ul>
+    ) : (
+      <span className="muted">none allowed</span>
+    );
+  }
+  return access.endpoint ? <code>{access.endpoint}</code> : <span className="muted">default ({access.defaultEndpoint})</span>;
+}
+
+/** One vendor's form: a new key (empty keeps the stored one) and its endpoint or allowed endpoints. */
+function VendorForm(props: { access: ModelAccess; saving: boolean; onSave: (input: SetInput) => void; onCancel: () => void }) {
+  const { access } = props;
+  const compatible = access.vendor === "openai_compatible";
+  const [apiKey, setApiKey] = useState("");
+  const [endpoint, setEndpoint] = useState(access.endpoint ?? "");
+  const [allowed, setAllowed] = useState(access.allowedEndpoints.join("\n"));
+  return (
+    <form
+      className="card password-form model-form"
+      aria-label={`${VENDOR_NAMES[access.vendor]} access`}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const key = apiKey.trim() === "" ? {} : { apiKey };
+        props.onSave(
+          compatible
+            ? { vendor: access.vendor, ...key, allowedEndpoints: allowed.split("\n").map((l) => l.trim()).filter((l) => l !== "") }
+            : { vendor: access.vendor, ...key, endpoint: endpoint.trim() === "" ? null : endpoint },
+        );
+      }}
+    >
+      <strong>{VENDOR_NAMES[access.vendor]}</strong>
+      <label>
+        {compatible ? "Default API key (optional)" : "API key"}
+        <input
+          type="password"
+          autoComplete="off"
+          value={apiKey}
+          onChange={(e) => setApiKey(e.target.value)}
+          placeholder={access.keySet ? `${keyText(access)}; leave empty to keep it` : "paste the key"}
+          required={!compatible && !access.keySet}
+        />
+      </label>
+      {compatible ? (
+        <label>
+          Allowed endpoints, one per line
+          <textarea rows={3} value={allowed} onChange={(e) => setAllowed(e.target.value)} placeholder="https://llm.example.com/v1" required />
+        </label>
+      ) : (
+        <label>
+          Endpoint
+          <input value={endpoint} onChange={(e) => setEndpoint(e.target.value)} placeholder={access.defaultEndpoint ?? ""} />
+        </label>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={props.saving}>
+          Save
+        </button>
+        {compatible && access.keySet ? (
+          <button type="button" className="link" disabled={props.saving} onClick={() => props.onSave({ vendor: access.vendor, apiKey: null })}>
+            Drop the key
+          </button>
+        ) : null}
+        <button type="button" className="link" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+export function ModelsEditor() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const list = useQuery(trpc.models.list.queryOptions());
+  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.models.list.queryKey() });
+  const [editing, setEditing] = useState<ModelAccess["vendor"] | null>(null);
+  const set = useMutation(trpc.models.set.mutationOptions({ onSuccess: refresh }));
+  const remove = useMutation(trpc.models.remove.mutationOptions({ onSuccess: refresh }));
+  const failed = set.error ?? remove.error;
+  const chosen = list.data?.find((m) => m.vendor === editing);
+
+  return (
+    <>
+      <table className="table">
+        <thead>
+          <tr>
+            <th>Vendor</th>
+            <th>API key</th>
+            <th>Endpoint</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {(list.data ?? []).map((m) => (
+            <tr key={m.vendor} data-vendor={m.vendor}>
+              <td>
+                {VENDOR_NAMES[m.vendor]} <span className="muted small">{m.vendor}</span>
+              </td>
+              <td data-key>{keyText(m)}</td>
+              <td>{m.configured ? <EndpointCell access={m} /> : <span className="muted">not configured</span>}</td>
+              <td className="right">
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => {
+                    set.reset();
+                    setEditing(m.vendor);
+                  }}
+                >
+                  {m.configured ? "Edit" : "Set up"}
+                </button>{" "}
+                {m.configured ? (
+                  <button type="button" className="link" disabled={remove.isPending} onClick={() => remove.mutate({ vendor: m.vendor })}>
+                    Remove
+                  </button>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {failed ? (
+        <p className="error" role="alert">
+          {failed.message}
+        </p>
+      ) : null}
+      {chosen ? (
+        <VendorForm
+          key={chosen.vendor}
+          access={chosen}
+          saving={set.isPending}
+          onSave={(input) => set.mutate(input, { onSuccess: () => setEditing(null) })}
+          onCancel={() => setEditing(null)}
+        />
+      ) : null}
+    </>
+  );
+}
