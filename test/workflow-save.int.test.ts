@@ -82,6 +82,22 @@ describe("workflows.save", () => {
     expect(await db.workflow.count({ where: { name: "no-script" } })).toBe(0);
   });
 
+  it("refuses a bundle whose literal readFile names a missing file, in the YAML or in a script", async () => {
+    const yaml = builder("reader", 'env: { NOTES: \'{{readFile "notes.md"}}\' }\n');
+    const script = '#!/bin/sh\necho "{{readFile "data/list.txt"}}"\n';
+    const data = await details(caller().workflows.save({ entry: "workflow.yaml", files: { "workflow.yaml": yaml, "scripts/build.sh": script } }));
+    expect(data?.appCode).toBe("WORKFLOW.VALIDATION_FAILED");
+    expect(data?.details?.diagnostics).toEqual([
+      expect.objectContaining({ code: "USER.INPUT.MISSING_FILE", path: "env.NOTES", message: expect.stringContaining('"notes.md"') as unknown }),
+      expect.objectContaining({ code: "USER.INPUT.MISSING_FILE", path: "states.build.script_file", message: expect.stringContaining('"data/list.txt" (read by scripts/build.sh)') as unknown }),
+    ]);
+    const saved = await caller().workflows.save({
+      entry: "workflow.yaml",
+      files: { "workflow.yaml": yaml, "scripts/build.sh": script, "notes.md": "n", "data/list.txt": "a,b" },
+    });
+    expect(saved.version).toBe(1);
+  });
+
   it("reports every problem at once, with lines and suggestions", async () => {
     const yaml = `name: sloppy
 states:

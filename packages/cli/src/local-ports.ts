@@ -11,13 +11,33 @@ import { AppError } from "@switchyard/core/errors";
 import type { SandboxSession } from "@switchyard/core/sandbox";
 import type { WorkflowFolder } from "./workflow-folder";
 import {
+  bundleReader,
   parseWorkflow,
+  type BundleFiles,
   type ConnectorCatalog,
   type ProcessRunner,
   type VariablesPort,
   type Workflow,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
+
+/**
+ * A local run's bundle files: those `hold` names (what the run executes: the script_file and
+ * prompt_file paths named literally) are read before the first step and served as they were
+ * then; everything else, readFile above all, is read from the folder when used, since a step
+ * may write it.
+ */
+export const runFiles = (folder: WorkflowFolder, entryPath: string) => {
+  const held = bundleReader(folder.read, entryPath);
+  const live = bundleReader(folder.readLive, entryPath);
+  const holding = new Set<string>();
+  const files: BundleFiles = { read: (p) => (holding.has(p) ? held : live).read(p) };
+  const hold = (p: string) => {
+    holding.add(p);
+    held.read(p);
+  };
+  return { files, hold };
+};
 
 export type FolderResolver = WorkflowResolver & {
   /** Every sub-workflow resolved so far, for reading their files before the first step. */

@@ -13,14 +13,13 @@ import path from "node:path";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
 import { Scrubber } from "@switchyard/core/secrets";
 import {
-  bundleReader,
   literalFileReferences,
   resolveInputs,
   runWorkflow,
   validateWorkflow,
   type RunEvent,
 } from "@switchyard/core/workflow";
-import { environmentVariables, folderResolver, localProcessRunner } from "./local-ports";
+import { environmentVariables, folderResolver, localProcessRunner, runFiles } from "./local-ports";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
 import { terminalRecorder } from "./terminal-recorder";
@@ -83,7 +82,7 @@ const runFromFolder = async (
   if (source === undefined)
     throw new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} is not a file`);
   // The folder is the workflow file's own, so the bundle's paths are the folder's.
-  const files = bundleReader(folder.read, path.basename(file));
+  const { files, hold } = runFiles(folder, path.basename(file));
   const resolver = folderResolver(folder);
   const checked = await validateWorkflow(source, file, { files, resolver });
   if (!checked.workflow) {
@@ -93,10 +92,10 @@ const runFromFolder = async (
       );
     return checked.errors[0]?.exitCode ?? 2;
   }
-  // What the workflow and its sub-workflows name literally is read now, before any step, and
-  // served as read from then on.
+  // The scripts and prompts the workflow and its sub-workflows name literally are read now,
+  // before any step, and served as read from then on; readFile reads when used.
   for (const wf of [checked.workflow, ...resolver.resolved()])
-    for (const ref of literalFileReferences(wf)) files.read(ref.path);
+    for (const ref of literalFileReferences(wf)) if (ref.key !== "readFile") hold(ref.path);
   folder.snapshot();
   const inputs = await resolveInputs(checked.workflow.inputs, options.inputs, {
     fileExists: (p) => existsSync(path.resolve(p)),

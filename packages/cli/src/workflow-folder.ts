@@ -5,9 +5,10 @@
  * symlink: the folder is held open from the start and every path below it is walked one
  * component at a time with O_NOFOLLOW. Only regular files with one link are read, through
  * the descriptor that was checked, non-blocking (a FIFO cannot stall the open) and at most
- * MAX_WORKFLOW_FILE bytes. Files read before the first step (`snapshot`) are served from
- * memory afterwards, so a step cannot change the scripts or sub-workflows a run was
- * validated with.
+ * MAX_WORKFLOW_FILE bytes. Files read through `read` before the first step (`snapshot`)
+ * are served from memory afterwards, so a step cannot change the scripts or sub-workflows a
+ * run was validated with; `readLive` reads the folder as it is, for what a run reads when
+ * used (readFile).
  */
 import {
   closeSync,
@@ -35,6 +36,8 @@ export type WorkflowFolder = {
    * device, a hard-linked or an oversized file.
    */
   readonly read: (relative: string) => string | undefined;
+  /** Like read, but the folder as it is now: never served from, nor kept for, the snapshot. */
+  readonly readLive: (relative: string) => string | undefined;
   /** From now on, every file read so far is served as it was then. */
   snapshot(): void;
   close(): void;
@@ -89,7 +92,7 @@ export const openWorkflowFolder = (dir: string): WorkflowFolder => {
   const finalPath = (at: number, below: string[], part: string) =>
     viaProc ? `/proc/self/fd/${at}/${part}` : path.join(root, ...below, part);
 
-  const readLive = (relative: string, parts: string[]): string | undefined => {
+  const readNow = (relative: string, parts: string[]): string | undefined => {
     const opened: number[] = [];
     try {
       let at = rootFd;
@@ -149,9 +152,13 @@ export const openWorkflowFolder = (dir: string): WorkflowFolder => {
       const key = parts.join("/");
       const held = frozen?.get(key);
       if (held !== undefined) return held;
-      const text = readLive(key, parts);
+      const text = readNow(key, parts);
       if (text !== undefined && !frozen) kept.set(key, text);
       return text;
+    },
+    readLive: (relative) => {
+      const parts = componentsOf(relative);
+      return parts && parts.length > 0 ? readNow(parts.join("/"), parts) : undefined;
     },
     snapshot: () => {
       frozen = new Map(kept);

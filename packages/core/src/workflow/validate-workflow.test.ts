@@ -31,6 +31,41 @@ states:
     ).toEqual([]);
   });
 
+  it("requires every file a literal readFile names, in the workflow and in its scripts and prompts", async () => {
+    const source = `
+name: reads
+inputs: [{ name: x }]
+states:
+  initial: a
+  a: { type: step, command: 'echo {{readFile "notes/a.txt"}} {{readFile .inputs.x}}', on_success: b }
+  b: { type: step, script_file: run.sh, on_success: c }
+  c: { type: agent, provider: claude, prompt_file: p.md, on_success: done }
+  done: { type: terminal }
+`;
+    const scripts = {
+      "run.sh": 'echo {{readFile "b.txt"}}\n',
+      "p.md": 'Read {{readFile "c.txt"}}',
+    };
+    const result = await validateWorkflow(source, "w.yaml", { files: memoryFiles(scripts) });
+    expect(result.errors.map((e) => [e.code, e.message])).toEqual([
+      ["USER.INPUT.MISSING_FILE", 'states.a.command: "notes/a.txt" is not in the workflow bundle'],
+      [
+        "USER.INPUT.MISSING_FILE",
+        'states.b.script_file: "b.txt" (read by run.sh) is not in the workflow bundle',
+      ],
+      [
+        "USER.INPUT.MISSING_FILE",
+        'states.c.prompt_file: "c.txt" (read by p.md) is not in the workflow bundle',
+      ],
+    ]);
+    expect(result.errors[0]?.location).toMatchObject({ file: "w.yaml", line: 6 });
+    expect(
+      await codes(source, {
+        files: memoryFiles({ ...scripts, "notes/a.txt": "a", "b.txt": "b", "c.txt": "c" }),
+      }),
+    ).toEqual([]);
+  });
+
   it("checks a script_file's text for values a second shell would parse", async () => {
     const source = `
 name: scripts

@@ -1,7 +1,8 @@
 /**
  * Full validation of a workflow in its hosted context: everything parseWorkflow checks,
- * plus what needs the outside world through ports: referenced bundle files exist and a
- * script_file's text hands no value to a second shell, sub-workflows resolve without
+ * plus what needs the outside world through ports: referenced bundle files exist (a literal
+ * readFile's too, in the workflow or in a script's or prompt's text) and a script_file's
+ * text hands no value to a second shell, sub-workflows resolve without
  * cycles and receive inputs they declare, and connector ids exist in the catalog and are
  * open to the workflow's lane.
  */
@@ -9,7 +10,7 @@ import { AppError, isAppError } from "../errors/app-error";
 import { CODES, type ErrorCode } from "../errors/error-codes";
 import { shellCheckOf } from "./check-shell-safety";
 import type { BundleFiles, WorkflowResolver } from "./engine-ports";
-import { literalFileReferences } from "./file-references";
+import { literalFileReferences, readFileReferences, type FileReference } from "./file-references";
 import { parseWorkflow, type ParseResult } from "./parse-workflow";
 import { suggestName } from "./suggest-name";
 import { checkShellText, lineColumn } from "./template";
@@ -118,19 +119,26 @@ export const validateWorkflow = async (
   const wf = result.workflow;
   if (!wf) return result;
   if (ports.files) {
-    for (const ref of literalFileReferences(wf)) {
-      const where = { ...ref.source, path: `${ref.source.path}.${ref.key}` };
+    const refs: (FileReference & { in?: string })[] = literalFileReferences(wf);
+    // A script's or a prompt file's text is a template too: what it reads is checked after it.
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i]!;
+      const where = ref.source;
+      const named = ref.in ? `"${ref.path}" (read by ${ref.in})` : `"${ref.path}"`;
       try {
         const content = ports.files.read(ref.path);
-        if (content === undefined)
+        if (content === undefined) {
           push(
             result,
             file,
             "USER.INPUT.MISSING_FILE",
             where,
-            `"${ref.path}" is not in the workflow bundle`,
+            `${named} is not in the workflow bundle`,
           );
-        else if (ref.key === "script_file")
+          continue;
+        }
+        if (ref.key === "readFile") continue;
+        if (ref.key === "script_file")
           for (const f of checkShellText(content, { ...shellCheckOf(wf), script: true })) {
             const { line, column } = lineColumn(content, f.at);
             push(
@@ -141,6 +149,7 @@ export const validateWorkflow = async (
               `${ref.path} line ${line}, column ${column}: ${f.message}`,
             );
           }
+        refs.push(...readFileReferences(content, where).map((r) => ({ ...r, in: ref.path })));
       } catch (error) {
         // A file that exists but may not be read (a FIFO, a symlink, too large) is named as such.
         if (!isAppError(error)) throw error;
