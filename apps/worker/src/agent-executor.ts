@@ -1,7 +1,7 @@
 /**
  * The engine's agent port in the worker, one sandbox session and proxy per attempt:
  * - `claude`: Claude Code runs inside the step sandbox behind the model gateway
- *   (claude-step.ts), with the team's Anthropic access from Settings → Models.
+ *   (runClaudeStep), with the team's Anthropic access from Settings → Models.
  * - `openai_compatible`: the worker is the MCP client of the step's sandboxed proxy and
  *   drives the Chat Completions loop itself (runOpenAiCompatible); no built-in runs in the
  *   worker. `options.base_url` must fall under an endpoint the team allows (or the worker's
@@ -12,18 +12,29 @@
  * before the attempt is finished; what the agent reports streams to the run as events.
  */
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import type { Context } from "@opentelemetry/api";
 import { AppError } from "@switchyard/core/errors";
 import type { ModelGateway } from "@switchyard/core/gateway";
-import { modelEndpointOf, runOpenAiCompatible, toolProxyFromClient, type AgentStepEvent, type ModelVendor } from "@switchyard/core/providers";
+import {
+  findBuiltCli,
+  modelEndpointOf,
+  openAgentStepSession,
+  runClaudeStep,
+  runOpenAiCompatible,
+  stageAgent,
+  stageBuiltCli,
+  toolProxyFromClient,
+  type AgentStepEvent,
+  type BuiltCli,
+  type ModelVendor,
+  type StagedAgent,
+} from "@switchyard/core/providers";
 import type { SandboxHost, StepFolders } from "@switchyard/core/sandbox";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
-import { findBuiltCli, openAgentStepSession, stageBuiltCli, type BuiltCli } from "./agent-step-session";
 import type { Logger } from "./logger";
-import { runClaudeStep } from "./claude-step";
-import { stageAgent, type StagedAgent } from "./stage-agent";
 import { toolCallRecorder } from "./tool-call-recorder";
 import { withChildSpan } from "./tracing";
 
@@ -54,6 +65,9 @@ export type AgentExecutorDeps = {
 
 export type TeamModelAccess = { endpoint: string | null; apiKey: string | undefined; allowedEndpoints: string[] };
 
+/** The built CLI (packages/cli/bin/build.mjs makes it): its `mcp-serve` is each step's proxy. */
+const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist/", import.meta.url));
+
 const traceparentOf = (traceId: string, spanId: string) =>
   /^0+$/.test(traceId) ? undefined : `00-${traceId}-${spanId}-01`;
 
@@ -70,7 +84,7 @@ const apiKeyOf = (options: Record<string, unknown>) => {
 export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   let cli: Promise<BuiltCli> | undefined;
   const builtCli = () => {
-    cli ??= findBuiltCli().then((found) => {
+    cli ??= findBuiltCli(CLI_DIST).then((found) => {
       if (found.stale) deps.log.warn("the built switchyard CLI is older than its sources: run `node packages/cli/bin/build.mjs`", { dir: found.dir });
       // The worker's folder of runs is one the step uid can enter by construction.
       return stageBuiltCli(found, path.dirname(deps.runDir));

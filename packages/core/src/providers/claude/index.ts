@@ -18,3 +18,5 @@ export type {
 } from "./parse-claude-stream";
 export { runClaude } from "./run-claude";
 export type { ClaudeResult, RunClaudeInput } from "./run-claude";
+export { runClaudeStep } from "./claude-step";
+export type { ClaudeStepInput } from "./claude-step";

@@ -11,12 +11,12 @@ import { chmod, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ToolCallRecord } from "@switchyard/core/mcp";
-import { findSandboxHost, makeStepFolders, OWNER_TAG, type SandboxHost, type StepFolders } from "@switchyard/core/sandbox";
+import type { ToolCallRecord } from "../../mcp";
+import { findSandboxHost, makeStepFolders, OWNER_TAG, type SandboxHost, type StepFolders } from "../../sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { findBuiltCli, openAgentStepSession, stageBuiltCli, type BuiltCli } from "./agent-step-session";
+import { findBuiltCli, openAgentStepSession, stageBuiltCli, type BuiltCli } from "./step-proxy";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
 const UID = process.getuid?.() === 0 ? 61_937 : undefined;
 let dir: string;
 let runDir: string;
@@ -30,7 +30,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "sy-agent-session-"));
   await chmod(dir, 0o711);
   // As the worker does: bound from a copy the step uid can reach, not from the checkout.
-  cli = await stageBuiltCli(await findBuiltCli(), dir);
+  cli = await stageBuiltCli(await findBuiltCli(path.join(REPO, "packages/cli/dist/")), dir);
   const ownerId = `agent-session-test-${process.pid}`;
   host = await findSandboxHost({ mode: "auto", ownerId, scratchDir: dir, probeUid: UID, optOut: "SWITCHYARD_SANDBOX=none" });
   host = { ...host, ownerId: `${ownerId}/run1` };

@@ -5,21 +5,26 @@
  * `switchyard mcp-serve` from the built CLI under node, which the agent CLI starts as its
  * MCP server (claude) or the worker starts itself with an SDK client over its stdio
  * (openai_compatible). The proxy's config holds no secret. `close()` undoes it all in
- * order: client, proxy stdin, channel, session (reap, then remove).
+ * order: client, proxy stdin, channel, session (reap, then remove). The worker and
+ * `switchyard run` both run agent steps on it.
  */
 import { chmod, chown, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { AppError } from "@switchyard/core/errors";
-import { startStepChannel, type ProxyConfig, type SpanRecord, type StepChannel, type ToolCallRecord } from "@switchyard/core/mcp";
-import { openSandboxSession, runOwnerId, type SandboxBind, type SandboxHost, type SandboxProcess, type SandboxSession } from "@switchyard/core/sandbox";
-import { BUILTIN_NAMES } from "@switchyard/core/tools";
+import { AppError } from "../../errors";
+import { startStepChannel, type ProxyConfig, type SpanRecord, type StepChannel, type ToolCallRecord } from "../../mcp";
+import {
+  openSandboxSession,
+  runOwnerId,
+  type SandboxBind,
+  type SandboxHost,
+  type SandboxProcess,
+  type SandboxSession,
+} from "../../sandbox";
+import { BUILTIN_NAMES } from "../../tools";
 
-/** The built CLI (packages/cli/bin/build.mjs makes it), bound read-only into the sandbox. */
-const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist/", import.meta.url));
 const CLI_INSIDE = "/opt/switchyard/cli";
 const CONFIG_INSIDE = "/etc/switchyard/proxy.json";
 const CHANNEL_INSIDE = "/run/switchyard/channel.sock";
@@ -33,8 +38,11 @@ const LAUNCHER = "switchyard.mjs";
 const launcher = (entry: string) =>
   `const { main } = await import(${JSON.stringify(`./${entry}`)});\nprocess.exitCode = await main(process.argv.slice(2));\n`;
 
-/** The built CLI's entry; `stale` when a source it was built from changed since. */
-export const findBuiltCli = async (dir = CLI_DIST): Promise<BuiltCli> => {
+/**
+ * The built CLI in `dir` (packages/cli/dist, which packages/cli/bin/build.mjs makes), bound
+ * read-only into the sandbox; `stale` when a source it was built from changed since.
+ */
+export const findBuiltCli = async (dir: string): Promise<BuiltCli> => {
   let manifest: { entry?: unknown; started_at?: unknown; inputs?: unknown };
   try {
     manifest = JSON.parse(await readFile(path.join(dir, "inputs.json"), "utf8")) as typeof manifest;

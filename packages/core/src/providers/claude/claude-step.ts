@@ -1,5 +1,5 @@
 /**
- * One claude attempt in the worker: the step's sandbox session and proxy (agent-step-session),
+ * One claude attempt, in the worker or `switchyard run`: the step's sandbox session and proxy (step/step-proxy.ts),
  * a registration with the model gateway (a per-step token bound to the team's Anthropic
  * endpoint and key), and Claude Code started inside the sandbox with no network: behind the
  * loopback forwarder, which listens on 127.0.0.1 in the step's own network namespace and
@@ -11,13 +11,18 @@
  */
 import { chown, mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { AppError, isAppError, type ErrorCode } from "@switchyard/core/errors";
-import { installLoopbackForwarder, loopbackCommand, stepBaseUrl, type MeterEvent, type ModelGateway } from "@switchyard/core/gateway";
-import { buildClaudeLaunch, buildClaudeMcpConfig, runClaude, writeLaunchFiles, type AgentSpawn, type AgentStepEvent } from "@switchyard/core/providers";
-import { BUILTIN_NAMES } from "@switchyard/core/tools";
-import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
-import { openStepProxy, type StepProxyOptions } from "./agent-step-session";
-import { AGENTS_INSIDE, type StagedAgent } from "./stage-agent";
+import { AppError, isAppError, type ErrorCode } from "../../errors";
+import { installLoopbackForwarder, loopbackCommand, stepBaseUrl, type MeterEvent, type ModelGateway } from "../../gateway";
+import { BUILTIN_NAMES } from "../../tools";
+import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
+import type { AgentStepEvent } from "../agent-events";
+import type { AgentSpawn } from "../agent-process";
+import { writeLaunchFiles } from "../launch-files";
+import { AGENTS_INSIDE, type StagedAgent } from "../step/stage-agent";
+import { openStepProxy, type StepProxyOptions } from "../step/step-proxy";
+import { buildClaudeLaunch } from "./build-claude-launch";
+import { buildClaudeMcpConfig } from "./claude-mcp-config";
+import { runClaude } from "./run-claude";
 
 const MCP_CONFIG_INSIDE = "/etc/switchyard/mcp.json";
 const FORWARDER_INSIDE = "/opt/switchyard/loopback-forwarder.mjs";

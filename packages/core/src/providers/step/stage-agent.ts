@@ -8,7 +8,7 @@
  */
 import { chmod, copyFile, link, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
-import { AGENT_RUNTIME, locateAgent, type AgentId, type LocatedAgent } from "@switchyard/core/providers";
+import { AGENT_RUNTIME, locateAgent, type AgentId, type LocatedAgent } from "../locate-agent";
 
 /** Where the staged folder is bound inside the sandbox. */
 export const AGENTS_INSIDE = "/opt/agents";
@@ -40,6 +40,24 @@ const linkTree = async (from: string, to: string): Promise<void> => {
 const insidePath = (agentsDir: string, hostPath: string) =>
   path.posix.join(AGENTS_INSIDE, path.relative(agentsDir, hostPath).split(path.sep).join("/"));
 
+const insideOf = (agentsDir: string, located: LocatedAgent): LocatedAgent => ({
+  ...located,
+  command: insidePath(agentsDir, located.command),
+  args: located.args.map((a) => insidePath(agentsDir, a)),
+  entry: insidePath(agentsDir, located.entry),
+  node: insidePath(agentsDir, located.node),
+  pathPrefix: insidePath(agentsDir, located.pathPrefix),
+});
+
+/**
+ * The agents folder itself, bound as it is: for a step that runs as the caller's own uid
+ * (`switchyard run` without root), which can read it where it is.
+ */
+export const agentInPlace = (agentsDir: string, agent: AgentId, version?: string): StagedAgent => ({
+  hostDir: agentsDir,
+  inside: insideOf(agentsDir, locateAgent(agentsDir, agent, version === undefined ? {} : { version })),
+});
+
 /**
  * Stages `agent` (as locateAgent found it in `agentsDir`) and the runtime under
  * `<stageRoot>/<agent>-<version>`; returns the staged folder and the agent's paths inside.
@@ -48,14 +66,7 @@ export const stageAgent = async (agentsDir: string, agent: AgentId, stageRoot: s
   const located = locateAgent(agentsDir, agent, version === undefined ? {} : { version });
   const runtime = await stat(located.node);
   const target = path.join(stageRoot, `${agent}-${located.version}-${Math.floor(runtime.mtimeMs)}`);
-  const inside: LocatedAgent = {
-    ...located,
-    command: insidePath(agentsDir, located.command),
-    args: located.args.map((a) => insidePath(agentsDir, a)),
-    entry: insidePath(agentsDir, located.entry),
-    node: insidePath(agentsDir, located.node),
-    pathPrefix: insidePath(agentsDir, located.pathPrefix),
-  };
+  const inside = insideOf(agentsDir, located);
   if (await stat(path.join(target, agent)).catch(() => undefined)) return { hostDir: target, inside };
   await mkdir(stageRoot, { recursive: true, mode: 0o711 });
   const aside = `${target}.${process.pid}.${Date.now()}`;
