@@ -16,7 +16,7 @@
  * `--entry`/`--outdir` build another entry (used to compare startup variants) and
  * `--external-deps` leaves npm packages to load from node_modules.
  */
-import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -85,7 +85,12 @@ try {
     .concat(path.join(ROOT, "packages/core/package.json"), path.join(ROOT, "package-lock.json"))
     .map((p) => path.relative(outdir, p))
     .sort();
-  const names = new Set(outputs.map((p) => path.basename(p)));
+  // Scripts the bundle runs by path rather than imports: the loopback forwarder goes into
+  // no-network step sandboxes next to the model gateway's socket.
+  const FORWARDER = path.join(ROOT, "packages/core/src/gateway/loopback-forwarder.mjs");
+  await copyFile(FORWARDER, path.join(staging, "loopback-forwarder.mjs"));
+  inputs.push(path.relative(outdir, FORWARDER));
+  const names = new Set([...outputs.map((p) => path.basename(p)), "loopback-forwarder.mjs"]);
   for (const name of names) await rename(path.join(staging, name), path.join(outdir, name));
   const manifest = {
     entry: path.basename(entryFile),

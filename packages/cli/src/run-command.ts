@@ -7,6 +7,7 @@
  * and each step attempt's (masked) output to stdout and stderr as the attempt ends, through
  * the engine's step recorder (terminal-recorder.ts). Exits 0 on success, else the run's exit
  * status or the taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
+ * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -20,6 +21,7 @@ import {
   type RunEvent,
 } from "@switchyard/core/workflow";
 import { environmentVariables, folderResolver, localProcessRunner, runFiles } from "./local-ports";
+import { localAgents } from "./local-agents";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
 import { terminalRecorder } from "./terminal-recorder";
@@ -115,6 +117,8 @@ const runFromFolder = async (
   // The sandbox's temp folders and a lent workspace are given back in `finally`: neither a
   // closed pipe (`| head`) nor a closed terminal may end the process before it runs.
   const onWriteError = () => undefined;
+  const scrubber = new Scrubber();
+  const agents = localAgents({ run: sandbox, env, io, scrubber });
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   process.stdout.on("error", onWriteError);
   process.stderr.on("error", onWriteError);
@@ -122,7 +126,8 @@ const runFromFolder = async (
     const outcome = await runWorkflow(checked.workflow, {
       runProcess: localProcessRunner({ sandbox, network: options.network }),
       signal: controller.signal,
-      scrubber: new Scrubber(),
+      scrubber,
+      agents,
       recorder: terminalRecorder(io),
       inputs: inputs.values,
       files,
@@ -138,6 +143,7 @@ const runFromFolder = async (
     return surfaceOf(outcome.errorCode ?? "EXECUTION.COMMAND_FAILED").exit;
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    await agents.close().catch(() => undefined);
     await sandbox.close();
     process.stdout.off("error", onWriteError);
     process.stderr.off("error", onWriteError);

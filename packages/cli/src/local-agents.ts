@@ -1,0 +1,173 @@
+/**
+ * Agent steps for `switchyard run`, on the worker's path: each attempt gets a sandbox session
+ * of its own inside the run's (same level, uid and workspace), with this CLI's own
+ * `mcp-serve` as the step's proxy, so tools are the confined built-ins here too.
+ * - `claude`: Claude Code from the agents folder (SWITCHYARD_AGENTS_DIR or
+ *   ~/.cache/switchyard/agents) reaches the model only through an in-process model gateway:
+ *   the person's ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL) stay in this process, the CLI in
+ *   the sandbox gets a per-step token.
+ * - `openai_compatible`: this process drives the Chat Completions loop against the step's
+ *   `options.base_url`, with `options.api_key` or OPENAI_API_KEY.
+ * Tool calls and the agent's text are printed on stderr as they happen; keys are scrubbed
+ * from everything printed.
+ */
+import { chmod, mkdir } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { AppError } from "@switchyard/core/errors";
+import { startModelGateway, type ModelGateway } from "@switchyard/core/gateway";
+import type { ToolCallRecord } from "@switchyard/core/mcp";
+import {
+  agentInPlace,
+  defaultModelEndpoint,
+  findBuiltCli,
+  openAgentStepSession,
+  runClaudeStep,
+  runOpenAiCompatible,
+  stageAgent,
+  stageBuiltCli,
+  toolProxyFromClient,
+  type AgentStepEvent,
+  type BuiltCli,
+  type StagedAgent,
+} from "@switchyard/core/providers";
+import type { SandboxSession } from "@switchyard/core/sandbox";
+import type { Scrubber } from "@switchyard/core/secrets";
+import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import type { Io } from "./validate-command";
+
+/** The built CLI next to these sources or this bundle: packages/cli/dist. */
+const CLI_DIST = fileURLToPath(new URL("../dist/", import.meta.url));
+
+export type LocalAgentsOptions = {
+  /** The run's sandbox session: each attempt's session is opened inside it. */
+  run: SandboxSession;
+  env: NodeJS.ProcessEnv;
+  io: Io;
+  scrubber: Scrubber;
+};
+
+const short = (value: unknown, max = 100) => {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+};
+
+const printer = (io: Io, scrubber: Scrubber, state: string) => ({
+  record: (r: ToolCallRecord) =>
+    io.err(scrubber.scrub(`  ⚒ [${state}] ${r.tool}${r.is_error ? " ✗" : ""} ${short(r.arguments)} (${r.duration_ms} ms)\n`)),
+  event: (e: AgentStepEvent) => {
+    if (e.type === "text" && e.text.trim()) io.err(scrubber.scrub(`  … [${state}] ${short(e.text.trim(), 400)}\n`));
+    if (e.type === "tool_use" && e.native) io.err(scrubber.scrub(`  ⚒ [${state}] ${e.name} (the CLI's own) ${short(e.arguments)}\n`));
+    if (e.type === "retry") io.err(scrubber.scrub(`  ↻ [${state}] model request ${e.attempt} failed (${e.message}); again in ${e.delayMs} ms\n`));
+    if (e.type === "error") io.err(scrubber.scrub(`  ✗ [${state}] ${e.code}: ${e.message}\n`));
+  },
+});
+
+const stringOption = (options: Record<string, unknown>, name: string) => {
+  const value = options[name];
+  if (value === undefined || value === "") return undefined;
+  if (typeof value !== "string")
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", `options.${name} must be a string`, { location: { path: `options.${name}` } });
+  return value;
+};
+
+export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { close: () => Promise<void> } => {
+  const { run, env, io, scrubber } = options;
+  const agentsDir = env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
+  // A step uid of its own (as root) cannot enter a private folder: stage copies it can.
+  const stageRoot = path.join(tmpdir(), "switchyard-agents");
+  let gateway: Promise<ModelGateway> | undefined;
+  let cli: Promise<BuiltCli> | undefined;
+  let claude: Promise<StagedAgent> | undefined;
+
+  const builtCli = () => {
+    cli ??= findBuiltCli(CLI_DIST).then(async (found) => {
+      if (run.uid === undefined) return found;
+      await mkdir(stageRoot, { recursive: true, mode: 0o711 });
+      await chmod(stageRoot, 0o711);
+      return stageBuiltCli(found, stageRoot);
+    });
+    return cli;
+  };
+  const proxyOptions = async (request: AgentRequest, onRecord: (r: ToolCallRecord) => void) => ({
+    sandbox: run.host,
+    uid: run.uid,
+    runDir: run.folders.root,
+    workspace: run.folders.workspace,
+    cli: await builtCli(),
+    onRecord,
+    onSpan: () => undefined,
+    attemptId: `a${request.attempt}-${Math.random().toString(36).slice(2, 8)}`,
+  });
+
+  const runClaude = async (request: AgentRequest, print: ReturnType<typeof printer>): Promise<AgentResult> => {
+    const apiKey = env.ANTHROPIC_API_KEY;
+    if (!apiKey)
+      throw new AppError("USER.PROVIDER.NOT_CONFIGURED", `"${request.stateName}" runs Claude Code: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint)`, {
+        location: { path: `states.${request.stateName}.provider` },
+      });
+    scrubber.add(apiKey);
+    claude ??= Promise.resolve().then(() =>
+      run.uid === undefined ? agentInPlace(agentsDir, "claude") : stageAgent(agentsDir, "claude", stageRoot),
+    );
+    claude.catch(() => (claude = undefined));
+    gateway ??= startModelGateway({ tcp: true, socketPath: path.join(run.folders.root, "gateway.sock") });
+    const { attemptId, ...proxy } = await proxyOptions(request, print.record);
+    return runClaudeStep({
+      request: { ...request, attemptId },
+      proxy,
+      agent: await claude,
+      gateway: await gateway,
+      upstream: { baseUrl: env.ANTHROPIC_BASE_URL || defaultModelEndpoint("anthropic")!, apiKey },
+      onEvent: print.event,
+    });
+  };
+
+  const runOpenAi = async (request: AgentRequest, print: ReturnType<typeof printer>): Promise<AgentResult> => {
+    const apiKey = stringOption(request.options, "api_key") ?? env.OPENAI_API_KEY;
+    if (apiKey) scrubber.add(apiKey);
+    const baseUrl = stringOption(request.options, "base_url");
+    const step = await openAgentStepSession({ ...(await proxyOptions(request, print.record)), secrets: apiKey ? [apiKey] : [], signal: request.signal });
+    try {
+      const result = await runOpenAiCompatible({
+        request,
+        tools: toolProxyFromClient(step.client),
+        // The person's own run: the endpoint the workflow names is theirs to call.
+        allowedEndpoints: baseUrl ? [baseUrl] : [],
+        ...(apiKey ? { apiKey } : {}),
+        onEvent: print.event,
+      });
+      const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
+      return agentResult;
+    } finally {
+      await step.close();
+    }
+  };
+
+  return {
+    execute: async (request) => {
+      const print = printer(io, scrubber, request.stateName);
+      try {
+        switch (request.provider) {
+          case "claude":
+            return await runClaude(request, print);
+          case "openai_compatible":
+            return await runOpenAi(request, print);
+          default:
+            throw new AppError(
+              "EXECUTION.AGENT_UNAVAILABLE",
+              `provider "${request.provider}" of "${request.stateName}" does not run here (claude and openai_compatible do)`,
+            );
+        }
+      } catch (error) {
+        throw scrubber.scrubError(error);
+      }
+    },
+    close: async () => {
+      const started = gateway;
+      gateway = undefined;
+      if (started) await (await started).close();
+    },
+  };
+};
