@@ -14,4 +14,5 @@ export * from "./repositories/variables";
 export * from "./repositories/audit-log";
 export * from "./repositories/api-tokens";
 export * from "./repositories/tool-calls";
+export * from "./repositories/step-activity";
 export * from "./repositories/model-access";

@@ -40,16 +40,30 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
   });
 };
 
-export const getRun = (db: Db, teamId: string, runId: string) =>
-  db.run.findFirst({
+/**
+ * The run with its steps, each with how many tool calls it made and its cost as a number
+ * (a JSON answer has no decimal type), never its checkpoint or pinned versions.
+ */
+export const getRun = async (db: Db, teamId: string, runId: string) => {
+  const run = await db.run.findFirst({
     where: { id: runId, teamId },
     omit: { checkpoint: true, pinnedVersions: true },
     include: {
       workflow: { select: { id: true, name: true } },
       version: { select: { number: true, bundleHash: true } },
-      steps: { orderBy: { createdAt: "asc" } },
+      steps: { orderBy: { createdAt: "asc" }, include: { _count: { select: { toolCalls: true } } } },
     },
   });
+  if (!run) return null;
+  return {
+    ...run,
+    steps: run.steps.map(({ _count, costUsd, ...step }) => ({
+      ...step,
+      costUsd: costUsd === null ? null : costUsd.toNumber(),
+      toolCallCount: _count.toolCalls,
+    })),
+  };
+};
 
 /** For the worker only: the run with its checkpoint and the worker that last held it. */
 export const getRunForExecution = (db: Db, teamId: string, runId: string) =>

@@ -31,6 +31,14 @@ export const stepRun = z.looseObject({
   sandboxLevel: z.string().nullable().describe("the sandbox the step ran in"),
   startedAt: timestamp.nullable(),
   finishedAt: timestamp.nullable(),
+  stepType: z.string().describe("step or agent"),
+  output: z.string().describe("what the step produced: its stdout, or an agent's answer"),
+  errorCode: z.string().nullable(),
+  provider: z.string().nullable().describe("an agent step's provider"),
+  inputTokens: z.number().int().nullable(),
+  outputTokens: z.number().int().nullable(),
+  costUsd: z.number().nullable().describe("what an agent step's model requests cost (USD), as metered"),
+  toolCallCount: z.number().int().describe("the tool calls an agent step made"),
 });
 
 /** A run with its steps (never its checkpoint), as both surfaces show it. */
@@ -72,3 +80,43 @@ export const runList = z.array(
     workflow: z.object({ name: z.string() }),
   }),
 );
+
+/** runs.stepActivity: one attempt of a run's step (the `id` of a step entry). */
+export const stepActivityInput = z.object({ runId: z.string().min(1), stepRunId: z.string().min(1) });
+
+export const toolCallEntry = z.object({
+  id: z.string(),
+  toolName: z.string(),
+  source: z.string().describe("builtin, proxy, agent, or the id of the connector that served it"),
+  fidelity: z.enum(["proxy", "agent_reported"]).describe("proxy: the step's MCP proxy saw it; agent_reported: the agent CLI ran it and said so"),
+  arguments: z.unknown().describe("what the tool was called with, secrets scrubbed"),
+  result: z.unknown().describe("what it answered, secrets scrubbed"),
+  isError: z.boolean(),
+  errorType: z.string().nullable(),
+  startedAt: timestamp,
+  durationMs: z.number().int(),
+});
+
+/** What the activity shows of an agent's events: its text, retries, usage, answer and errors. */
+export const agentActivityEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("text"), text: z.string().describe("text as it arrived (consecutive events make one message)") }),
+  z.object({ type: z.literal("retry"), attempt: z.number().int(), delayMs: z.number(), status: z.number().int().optional(), message: z.string() }),
+  z.object({
+    type: z.literal("usage"),
+    inputTokens: z.number().int(),
+    outputTokens: z.number().int(),
+    estimated: z.boolean().describe("counted from the text when the model did not say"),
+  }),
+  z.object({ type: z.literal("final"), text: z.string(), turns: z.number().int().optional() }),
+  z.object({ type: z.literal("error"), code: z.string(), message: z.string() }),
+]);
+
+/** GET /runs/{id}/steps/{stepId}/activity and runs.stepActivity: what an agent step did so far. */
+export const stepActivityResponse = z.object({
+  stepRunId: z.string(),
+  status: z.string(),
+  toolCalls: z.array(toolCallEntry).describe("in the order they started"),
+  toolCallsTruncated: z.boolean().describe("true when only the latest tool calls are listed"),
+  events: z.array(z.object({ seq: z.number().int(), at: timestamp, event: agentActivityEvent })).describe("in the order they happened"),
+  eventsTruncated: z.boolean().describe("true when only the latest events are listed"),
+});

@@ -25,6 +25,7 @@ it("documents every REST route, each with its path parameters, a request schema 
       "POST /workflows/{id}/runs",
       "GET /runs/{id}",
       "POST /runs/{id}/cancel",
+      "GET /runs/{id}/steps/{stepId}/activity",
       "GET /variables",
       "PUT /variables/{name}",
       "DELETE /variables/{name}",

@@ -23,10 +23,11 @@ import {
   variableValueInput,
 } from "../variables/variable-operations";
 import { startRun } from "../runs/start-run";
+import { readStepActivity } from "../runs/step-activity";
 import { saveWorkflow } from "../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../workflows/validate-bundle";
 import { bundleInput, listWorkflowsResponse, saveWorkflowResponse, validateBundleResponse } from "../contract/workflows.types";
-import { cancelRunResponse, runResponse, startRunBody, startRunResponse } from "../contract/runs.types";
+import { cancelRunResponse, runResponse, startRunBody, startRunResponse, stepActivityResponse } from "../contract/runs.types";
 import { deleteVariableResponse, listVariablesResponse, secretLanesResponse, setVariableResponse } from "../contract/variables.types";
 import { listTokensResponse, revokeTokenResponse } from "../contract/tokens.types";
 import { listModelsResponse, modelAccessResponse, removeModelAccessResponse, setModelAccessBody } from "../contract/models.types";
@@ -162,6 +163,19 @@ const routes: Route[] = [
       answer(
         routeOf("POST", "/runs/{id}/cancel"),
         await cancelRun({ db: deps.db, queue: deps.queue(), prefix: deps.prefix, publish: deps.publish }, { teamId: caller.teamId, role: caller.role, runId: params[0]! }),
+      ),
+  },
+  {
+    method: "GET",
+    path: "/runs/{id}/steps/{stepId}/activity",
+    summary: "What an agent step did so far: its tool calls by start and its text, retries, usage, answer and errors in order (the latest ones when there are many)",
+    status: 200,
+    description: "The step's activity",
+    response: stepActivityResponse,
+    handler: async ({ deps, caller, params }) =>
+      answer(
+        routeOf("GET", "/runs/{id}/steps/{stepId}/activity"),
+        await readStepActivity(deps.db, { teamId: caller.teamId, runId: params[0]!, stepRunId: params[1]! }),
       ),
   },
   {

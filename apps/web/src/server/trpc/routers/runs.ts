@@ -3,7 +3,16 @@ import { AppError } from "@switchyard/core/errors";
 import { getRun, listRuns } from "@switchyard/db";
 import { cancelRun } from "../../runs/cancel-run";
 import { startRun } from "../../runs/start-run";
-import { cancelRunResponse, runDetailResponse, runList, startRunInput, startRunResponse } from "../../contract/runs.types";
+import { readStepActivity } from "../../runs/step-activity";
+import {
+  cancelRunResponse,
+  runDetailResponse,
+  runList,
+  startRunInput,
+  startRunResponse,
+  stepActivityInput,
+  stepActivityResponse,
+} from "../../contract/runs.types";
 import { router, teamProcedure } from "../init";
 
 export const runsRouter = router({
@@ -32,4 +41,8 @@ export const runsRouter = router({
     .input(z.object({ workflowId: z.string().optional() }).optional())
     .output(runList)
     .query(({ ctx, input }) => listRuns(ctx.db, ctx.teamId, { workflowId: input?.workflowId })),
+  stepActivity: teamProcedure
+    .input(stepActivityInput)
+    .output(stepActivityResponse)
+    .query(({ ctx, input }) => readStepActivity(ctx.db, { teamId: ctx.teamId, ...input })),
 });
