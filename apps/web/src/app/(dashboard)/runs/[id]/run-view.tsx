@@ -4,8 +4,10 @@ import { useEffect, useState } from "react";
 import Link from "next/link";
 import { StatusBadge } from "~/components/status-badge";
 import { useTRPC } from "~/trpc/react";
+import { AgentActivity } from "./agent-activity";
 
 const ACTIVE = new Set(["queued", "running"]);
+const STEP_DONE = new Set(["succeeded", "failed", "skipped", "cancelled"]);
 
 const duration = (from?: Date | null, to?: Date | null) => {
   if (!from) return "–";
@@ -25,13 +27,21 @@ export function RunView({ id }: { id: string }) {
   // the fallback when the stream is down.
   const [live, setLive] = useState(false);
   const getOptions = trpc.runs.get;
+  const activityOptions = trpc.runs.stepActivity;
   useEffect(() => {
     const source = new EventSource(`/api/runs/${id}/events`);
     source.addEventListener("ready", () => setLive(true));
-    source.addEventListener("update", () => void queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }));
+    source.addEventListener("update", () => {
+      void queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) });
+      // Only the agent steps still going: a finished one's activity does not change.
+      void queryClient.invalidateQueries({
+        queryKey: activityOptions.pathKey(),
+        predicate: (q) => !STEP_DONE.has((q.state.data as { status?: string } | undefined)?.status ?? ""),
+      });
+    });
     source.onerror = () => setLive(false);
     return () => source.close();
-  }, [id, queryClient, getOptions]);
+  }, [id, queryClient, getOptions, activityOptions]);
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ id }),
     refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : live ? false : 1000),
@@ -88,7 +98,8 @@ export function RunView({ id }: { id: string }) {
                 exit {s.exitCode ?? "–"} · {duration(s.startedAt, s.finishedAt)} · sandbox {s.sandboxLevel ?? "–"}
               </span>
             </div>
-            {s.stdout ? <pre className="output">{s.stdout}</pre> : null}
+            {s.stepType === "agent" ? <AgentActivity runId={id} step={s} live={live} /> : null}
+            {s.stdout && !(s.stepType === "agent" && s.stdout.trim() === s.output.trim()) ? <pre className="output">{s.stdout}</pre> : null}
             {s.stderr ? <pre className="output stderr">{s.stderr}</pre> : null}
             {s.errorMessage ? <p className="error small">{s.errorMessage}</p> : null}
           </li>

@@ -1,0 +1,89 @@
+"use client";
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
+import { useTRPC } from "~/trpc/react";
+import { foldAgentEvents, formatCost } from "./agent-transcript";
+import { ToolCallList } from "./tool-call-list";
+
+/** The fields of a run's step entry this card reads. */
+export type AgentStep = {
+  id: string;
+  status: string;
+  provider: string | null;
+  output: string;
+  errorMessage: string | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  toolCallCount: number;
+};
+
+const STEP_ACTIVE = new Set(["pending", "running"]);
+
+/**
+ * What an agent step does, live: its text as it arrives, each tool call, then its answer,
+ * tokens and cost. The run page invalidates the activity on every pushed update; when the
+ * stream is down it polls while the step runs.
+ */
+export function AgentActivity({ runId, step, live }: { runId: string; step: AgentStep; live: boolean }) {
+  const trpc = useTRPC();
+  const active = STEP_ACTIVE.has(step.status);
+  const activity = useQuery({
+    ...trpc.runs.stepActivity.queryOptions({ runId, stepRunId: step.id }),
+    refetchInterval: active && !live ? 1000 : false,
+  });
+  const { refetch } = activity;
+  // What the step recorded as it ended may come with the update that ended it: read again then.
+  const wasActive = useRef(active);
+  useEffect(() => {
+    if (wasActive.current && !active) void refetch();
+    wasActive.current = active;
+  }, [active, refetch]);
+
+  if (activity.isPending) return <p className="muted small">Loading the agent's activity…</p>;
+  if (activity.isError) return <p className="error small">{activity.error.message}</p>;
+  const a = activity.data;
+  const t = foldAgentEvents(a.events);
+  const inputTokens = step.inputTokens ?? t.usage?.inputTokens ?? null;
+  const outputTokens = step.outputTokens ?? t.usage?.outputTokens ?? null;
+  const estimated = step.inputTokens === null && t.usage?.estimated === true;
+  const answer = t.final ?? (step.status === "succeeded" ? step.output || null : null);
+  const errors = t.errors.filter((e) => e.message !== step.errorMessage);
+  const lastRetry = t.retries.at(-1);
+  const quiet = t.messages.length === 0 && a.toolCalls.length === 0 && answer === null;
+  return (
+    <div className="agent" data-testid="agent-activity">
+      <p className="agent-meta muted small">
+        agent · {step.provider ?? "–"} · tokens{" "}
+        <span data-testid="agent-tokens">
+          {inputTokens ?? "–"} in / {outputTokens ?? "–"} out{estimated ? " (estimated)" : ""}
+        </span>{" "}
+        · cost <span data-testid="agent-cost">{formatCost(step.costUsd)}</span> · {Math.max(step.toolCallCount, a.toolCalls.length)} tool calls
+      </p>
+      {a.eventsTruncated ? <p className="muted small">Earlier text is not shown.</p> : null}
+      {t.messages.map((m, i) => (
+        <div key={i} className="agent-text" data-testid="agent-text">
+          {m}
+        </div>
+      ))}
+      {lastRetry ? (
+        <p className="warn small" data-testid="agent-retry">
+          Model request retried {t.retries.length}× ({lastRetry.status ?? "no status"}: {lastRetry.message})
+        </p>
+      ) : null}
+      {a.toolCalls.length > 0 ? <ToolCallList calls={a.toolCalls} truncated={a.toolCallsTruncated} /> : null}
+      {answer !== null ? (
+        <div className="agent-answer" data-testid="agent-answer">
+          <div className="muted small">Answer</div>
+          {answer}
+        </div>
+      ) : null}
+      {errors.map((e, i) => (
+        <p key={i} className="error small">
+          <code>{e.code}</code> {e.message}
+        </p>
+      ))}
+      {quiet && active ? <p className="muted small">Waiting for the agent…</p> : null}
+    </div>
+  );
+}
