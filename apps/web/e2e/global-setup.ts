@@ -1,10 +1,12 @@
 /**
  * Browser-test stack: a fresh database cloned from the migrated template and seeded, a
  * real worker on a random queue prefix, and the built dashboard (`next start`). Returns
- * the teardown that stops both and drops the database.
+ * the teardown that stops both and drops the database. The worker's openai_compatible
+ * steps may call a scripted model on E2E_MODEL_PORT, which a spec starts with its script.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -29,6 +31,16 @@ const waitForOutput = (child: ChildProcess, needle: string, what: string) =>
     child.once("exit", (code) => reject(new Error(`${what} exited with ${code}:\n${out}`)));
   });
 
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+
 const stop = async (child: ChildProcess) => {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((r) => child.once("exit", r));
@@ -48,6 +60,7 @@ export default async function globalSetup() {
   process.env.E2E_DATABASE_URL = database.url;
   process.env.E2E_ADMIN_EMAIL = "admin@e2e.local";
   process.env.E2E_ADMIN_PASSWORD = password;
+  process.env.E2E_MODEL_PORT = String(await freePort());
 
   const workspaces = await mkdtemp(path.join(tmpdir(), "sy-e2e-ws-"));
   const env = {
@@ -57,6 +70,7 @@ export default async function globalSetup() {
     SWITCHYARD_WORKSPACES_DIR: workspaces,
     SWITCHYARD_WORKER_ID: `e2e-${Math.random().toString(36).slice(2, 8)}`,
     SWITCHYARD_STEP_UID_BASE: String(900_000 + Math.floor(Math.random() * 1000) * 16),
+    SWITCHYARD_MODEL_ENDPOINTS: `http://127.0.0.1:${process.env.E2E_MODEL_PORT}/v1`,
   };
   const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env });
   const web = spawn(
