@@ -10,6 +10,7 @@ import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, processesOfRun, waitFor } from "./helpers/worker-process";
@@ -32,7 +33,12 @@ beforeAll(async () => {
         { expect: { lastToolResultContains: "hello from the agent" }, toolCalls: [{ name: "Read", arguments: { path: "/etc/passwd" } }] },
         { text: "the file says hello" },
       ],
-      rules: [{ match: { messagesContain: "WAIT-FOR-CANCEL" }, delayMs: 120_000, text: "too late" }],
+      rules: [
+        { match: { messagesContain: "WAIT-FOR-CANCEL" }, delayMs: 120_000, text: "too late" },
+        { match: { messagesContain: "RATE-LIMITED" }, times: 1, error: { status: 429, headers: { "retry-after": "1" }, message: "slow down" } },
+        { match: { messagesContain: "RATE-LIMITED" }, text: "answered after the wait" },
+        { match: { messagesContain: "LOOP-FOREVER" }, toolCalls: [{ name: "Glob", arguments: { pattern: "*" } }] },
+      ],
     },
   });
   stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1` });
@@ -46,17 +52,7 @@ afterAll(async () => {
 const WORKFLOW = (url: string, prompt = "Write notes/hello.txt, read it back and say what it says.") => `name: agent-oc
 states:
   initial: agent
-  agent:
-    type: agent
-    provider: openai_compatible
-    prompt: ${prompt}
-    options:
-      base_url: ${url}/v1
-      model: scripted-1
-      api_key: "{{.env.MODEL_KEY}}"
-    timeout: 2m
-    on_success: echo
-  echo:
+${openAiAgentState(url, prompt, "echo")}  echo:
     type: step
     command: echo "answer={{.states.agent.Output}}"
     on_success: done
@@ -123,4 +119,45 @@ it("a cancelled agent step leaves no process of its sandbox behind", async () =>
   const step = run.steps.find((s) => s.stateName === "agent");
   expect(step?.status, JSON.stringify([step?.errorCode, step?.errorMessage])).toBe("cancelled");
   expect(processesOfRun(id)).toEqual([]);
+}, 120_000);
+
+const runOf = async (name: string, prompt: string, url = model.url) => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name,
+    files: { "workflow.yaml": WORKFLOW(url, prompt).replace("name: agent-oc", `name: ${name}`) },
+  });
+  const { id } = await caller().runs.start({ workflowId });
+  return runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000);
+};
+
+it("waits as a 429's Retry-After says and carries on", async () => {
+  const before = model.requests.length;
+  const run = await runOf("agent-oc-429", "RATE-LIMITED");
+  expect(run.status, JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage]))).toBe("succeeded");
+  expect(run.steps.find((s) => s.stateName === "agent")?.output).toBe("answered after the wait");
+  const mine = model.requests.slice(before);
+  expect(mine.map((r) => r.status)).toEqual([429, 200]);
+  expect(Date.parse(mine[1]!.at) - Date.parse(mine[0]!.at)).toBeGreaterThanOrEqual(900);
+}, 180_000);
+
+it("stops a model that never stops calling tools with USER.MCP_PROXY.INFINITE_LOOP_GUARD", async () => {
+  const run = await runOf("agent-oc-loop", "LOOP-FOREVER");
+  expect(run.status).toBe("failed");
+  const step = run.steps.find((s) => s.stateName === "agent")!;
+  expect(step.errorCode).toBe("USER.MCP_PROXY.INFINITE_LOOP_GUARD");
+  // Every call the model made before the guard was recorded.
+  const calls = await listStepToolCalls(stack.db, stack.teamId, step.id);
+  expect(calls.length).toBeGreaterThanOrEqual(24);
+  expect(calls.every((c) => c.toolName === "Glob")).toBe(true);
+}, 180_000);
+
+it("refuses a base_url outside the allowed endpoints: the worker never calls it", async () => {
+  const pg = new URL(process.env.DATABASE_URL!);
+  const before = model.requests.length;
+  const run = await runOf("agent-oc-internal", "hello", `http://127.0.0.1:${pg.port || 5432}`);
+  expect(run.status).toBe("failed");
+  const step = run.steps.find((s) => s.stateName === "agent")!;
+  expect(step.errorCode).toBe("USER.PROVIDER.ENDPOINT_NOT_ALLOWED");
+  expect(model.requests.length).toBe(before);
 }, 120_000);
