@@ -6,4 +6,4 @@ import { installedAgent as installedIn } from "../../packages/core/src/providers
 
 export const AGENTS_DIR = process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
 
-export const installedAgent = (agent: AgentId, say: (line: string) => void) => installedIn(AGENTS_DIR, agent, say);
+export const installedAgent = (agent: AgentId, say: (line: string) => void) => installedIn(AGENTS_DIR, agent, say, process.env);

@@ -16,7 +16,7 @@ import { installedAgent } from "../../core/src/providers/testing/installed-agent
 const bin = path.resolve(import.meta.dirname, "../bin/switchyard.mjs");
 const build = path.resolve(import.meta.dirname, "../bin/build.mjs");
 const AGENTS_DIR = process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
-const claude = installedAgent(AGENTS_DIR, "claude", (line) => console.log(`[run-agents] ${line}`));
+const claude = installedAgent(AGENTS_DIR, "claude", (line) => console.log(`[run-agents] ${line}`), process.env);
 const KEY_HEAD = "sk-laptop";
 const KEY = `${KEY_HEAD}-4be1c07d93a2f5`;
 

@@ -32,7 +32,7 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
 const AGENTS_DIR =
   process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
-const claude = installedAgent(AGENTS_DIR, "claude", (line) => console.log(`[claude-provider] ${line}`));
+const claude = installedAgent(AGENTS_DIR, "claude", (line) => console.log(`[claude-provider] ${line}`), process.env);
 
 const TOKEN = "gw-step-3c9a1f7e5b2d";
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];

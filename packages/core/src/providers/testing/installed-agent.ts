@@ -17,7 +17,13 @@ export const pinnedVersion = (agent: AgentId): string =>
   (JSON.parse(readFileSync(path.join(REPO, "scripts/agents.json"), "utf8")) as { agents: Record<string, { version: string }> }).agents[agent]!
     .version;
 
-export const installedAgent = (agentsDir: string, agent: AgentId, say: (line: string) => void): LocatedAgent | undefined => {
+/** `env` is the environment the install runs with (the test's own). */
+export const installedAgent = (
+  agentsDir: string,
+  agent: AgentId,
+  say: (line: string) => void,
+  env: Record<string, string | undefined>,
+): LocatedAgent | undefined => {
   const locate = () => locateAgent(agentsDir, agent, { version: pinnedVersion(agent) });
   try {
     return locate();
@@ -28,7 +34,7 @@ export const installedAgent = (agentsDir: string, agent: AgentId, say: (line: st
   const install = spawnSync("bash", [path.join(REPO, "scripts/agents-install.sh"), "--only", agent], {
     cwd: REPO,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, SWITCHYARD_AGENTS_DIR: agentsDir },
+    env: { ...env, SWITCHYARD_AGENTS_DIR: agentsDir },
     timeout: 15 * 60_000,
   });
   try {
