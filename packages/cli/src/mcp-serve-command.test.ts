@@ -158,7 +158,9 @@ describe("switchyard mcp-serve over stdio with the SDK client", () => {
     await client.callTool({ name: "Write", arguments: { path: "big.txt", content } });
     expect(await readFile(path.join(root, "big.txt"), "utf8")).toBe(content);
     const read = await client.callTool({ name: "Read", arguments: { path: "big.txt" } });
-    expect(text(read)).toContain("[result truncated to 50000 characters]");
+    expect(text(read)).toMatch(
+      /\n\[switchyard: output cut at [\d,]+ of 262,144 bytes; the full text \(1 line\) is in \.switchyard\/results\/[0-9a-f]+\.txt;/,
+    );
     const rec = await waitFor(async () => (await readRecords()).find((r) => r.tool === "Write"));
     expect((rec.arguments as { truncated: boolean }).truncated).toBe(true);
   });

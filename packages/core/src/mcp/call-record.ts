@@ -13,6 +13,11 @@ export type ToolCallRecord = {
   via?: "call_tool";
   arguments: unknown;
   result: unknown;
+  /**
+   * Set when the result's text was over the proxy's cap: its full size in UTF-8 bytes and
+   * the file, relative to root_dir, that keeps it (null when it could not be written).
+   */
+  result_cut?: { bytes: number; file: string | null };
   is_error: boolean;
   /** null on success; `tool_error`, `cancelled`, `unknown_tool`, `exception`, or a code such as USER.MCP_PROXY.LANE_DENIED. */
   error_type: string | null;

@@ -6,6 +6,7 @@
 import type { ToolResult } from "../tools";
 import type { RecordSink, SpanAttributes, ToolCallRecord } from "./call-record";
 import { capValue, type Redactor } from "./redact";
+import type { ResultCut } from "./result-cap";
 import type { TraceContext } from "./trace-context";
 
 export type CallOutcome = {
@@ -14,6 +15,7 @@ export type CallOutcome = {
   via?: "call_tool";
   arguments: unknown;
   result: ToolResult | undefined;
+  resultCut?: ResultCut;
   isError: boolean;
   errorType: string | null;
   startedAtMs: number;
@@ -47,6 +49,7 @@ export class CallRecorder {
       ...(outcome.via ? { via: outcome.via } : {}),
       arguments: capValue(redactor.value(outcome.arguments)),
       result: capValue(redactor.value(outcome.result ?? null)),
+      ...(outcome.resultCut ? { result_cut: outcome.resultCut } : {}),
       is_error: outcome.isError,
       error_type: outcome.errorType,
       started_at: new Date(outcome.startedAtMs).toISOString(),
@@ -86,6 +89,7 @@ export class CallRecorder {
       source: outcome.source,
       is_error: outcome.isError,
       error_type: outcome.errorType,
+      ...(outcome.resultCut ? { result_cut: outcome.resultCut } : {}),
       duration_ms: record.duration_ms,
       jsonrpc_id: outcome.jsonrpcId,
       trace_id: trace.traceId,

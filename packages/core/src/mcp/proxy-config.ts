@@ -8,6 +8,7 @@ import { isAbsolute } from "node:path";
 import { z } from "zod";
 import { AppError } from "../errors";
 import { BUILTIN_NAMES } from "../tools";
+import { MAX_RESULT_CAP_BYTES, MIN_RESULT_CAP_BYTES } from "./result-cap";
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -49,6 +50,17 @@ export const proxyConfigSchema = z
     sandbox: z.enum(["own", "inherit"]).optional(),
     /** With `sandbox: "own"`: whether Bash commands may use the network (default false). */
     bash_network: z.boolean().optional(),
+    /**
+     * UTF-8 bytes of text a tools/call result may carry back to the agent (default
+     * DEFAULT_RESULT_CAP_BYTES); over it the text is cut with a marker and kept whole in a
+     * workspace file (see result-cap.ts).
+     */
+    result_cap_bytes: z
+      .number()
+      .int()
+      .min(MIN_RESULT_CAP_BYTES)
+      .max(MAX_RESULT_CAP_BYTES)
+      .optional(),
   })
   .refine((c) => bashSandboxOf(c) === "own" || c.bash_network === undefined, {
     path: ["bash_network"],

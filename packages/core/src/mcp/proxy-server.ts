@@ -1,7 +1,8 @@
 /**
  * The MCP server side of the proxy: tools/list (paginated, only active tools), tools/call
- * routed through the ToolRouter, tool search, and a record for every call, whatever its
- * outcome. Protocol errors stay McpError; tool failures are `isError` results.
+ * routed through the ToolRouter, tool search, long results cut with their full text kept in
+ * the workspace, and a record for every call, whatever its outcome. Protocol errors stay
+ * McpError; tool failures are `isError` results.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -30,6 +31,7 @@ import {
 import { adaptResult, adaptTool } from "./adapt-result";
 import type { CallRecorder } from "./call-recorder";
 import type { Redactor } from "./redact";
+import type { ResultCap, ResultCut } from "./result-cap";
 import { newSpanId } from "./trace-context";
 
 export const TOOLS_PAGE_SIZE = 100;
@@ -42,6 +44,8 @@ export type ProxyServerDeps = {
   name: string;
   version: string;
   pageSize?: number;
+  /** Cuts long result text for the agent and keeps it whole in the workspace. */
+  resultCap?: ResultCap;
 };
 
 type Resolved = {
@@ -177,9 +181,13 @@ export class ProxyServer {
         };
     }
     const durationMs = performance.now() - t0;
-    const result = resolved
+    const adapted = resolved
       ? adaptResult(this.deps.redactor.secrets(resolved.result), this.protocolVersion)
       : undefined;
+    let result = adapted;
+    let resultCut: ResultCut | undefined;
+    if (adapted && this.deps.resultCap)
+      ({ result, cut: resultCut } = await this.deps.resultCap.apply(adapted, spanId));
     const errorType = signal.aborted ? "cancelled" : resolved ? resolved.errorType : "unknown_tool";
     const outcome = {
       tool: resolved?.tool ?? name,
@@ -187,6 +195,7 @@ export class ProxyServer {
       ...(resolved?.via ? { via: resolved.via } : {}),
       arguments: args,
       result,
+      ...(resultCut ? { resultCut } : {}),
       isError: unknown !== undefined || result?.isError === true || signal.aborted,
       errorType,
       startedAtMs,

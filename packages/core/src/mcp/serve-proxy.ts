@@ -29,6 +29,7 @@ import { bashSandboxOf, type ProxyConfig } from "./proxy-config";
 import { ProxyServer } from "./proxy-server";
 import { nullSink, RecordFileSink } from "./record-file-sink";
 import { Redactor } from "./redact";
+import { ResultCap } from "./result-cap";
 import { StepChannelClient } from "./step-channel-client";
 import { parseTraceparent } from "./trace-context";
 
@@ -150,6 +151,7 @@ export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
       name: config.server_name,
       version: deps.version ?? "0.1.0",
       ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
+      resultCap: new ResultCap(config.root_dir, config.result_cap_bytes),
     });
     await proxy.connect(new StdioServerTransport(deps.stdin, deps.stdout));
     channel?.ready(router.list().map((t) => t.name));

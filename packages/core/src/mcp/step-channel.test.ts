@@ -195,6 +195,22 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
     expect(rec.source).toBe("web");
   });
 
+  it("caps a connector result over the cap like a built-in's, the whole text kept in the workspace", async () => {
+    const { records, file } = await setup();
+    const { client } = await connect(file);
+    const big = "a line from the connector\n".repeat(12_000);
+    const r = await client.callTool({ name: "fx_echo", arguments: { text: big } });
+    const shown = text(r);
+    expect(Buffer.byteLength(shown)).toBeLessThanOrEqual(64 * 1024);
+    const kept =
+      /the full text \(12,000 lines\) is in (\.switchyard\/results\/[0-9a-f]+\.txt);/.exec(shown);
+    expect(kept, shown.slice(-300)).not.toBeNull();
+    expect(big.startsWith(shown.slice(0, shown.lastIndexOf("\n[switchyard:")))).toBe(true);
+    expect(await readFile(path.join(dir, "ws", kept![1]!), "utf8")).toBe(big);
+    const rec = await waitFor(() => records.find((x) => x.tool === "fx_echo"));
+    expect(rec.result_cut).toEqual({ bytes: big.length, file: kept![1] });
+  });
+
   it("refuses a call when the lane gate closes after the catalog was built", async () => {
     let open = true;
     const { records, file } = await setup({ allow: () => open });

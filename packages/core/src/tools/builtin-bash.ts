@@ -9,7 +9,8 @@ import { PathRefused, type Confinement } from "./confine-path";
 import type { ShellRunner } from "./shell-runner";
 import type { ToolResult } from "./tool-provider";
 
-export const BASH_OUTPUT_CAP = 30_000;
+/** Bytes kept of stdout and of stderr; the proxy cuts what the agent sees far shorter. */
+export const BASH_OUTPUT_CAP = 2 * 1024 * 1024;
 const DEFAULT_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 600;
 
@@ -34,7 +35,8 @@ export const bashArgs = z.object({
 
 export const BASH_DESCRIPTION = [
   "Run a shell command with bash in the workspace and return its exit code, stdout and stderr.",
-  `Output is capped at ${BASH_OUTPUT_CAP} characters per stream; the command is killed at its timeout.`,
+  "Up to 2 MiB of each stream is kept; a long result is cut with a note naming the workspace file that holds all of it (Read it in parts).",
+  "The command is killed at its timeout.",
   "Prefer Read, Write, Edit, Glob and Grep for files; use Bash for builds, tests, git and other programs.",
 ].join(" ");
 
@@ -71,7 +73,8 @@ export const runBash = async (
   const parts = [status];
   if (result.stdout) parts.push(`stdout:\n${result.stdout}`);
   if (result.stderr) parts.push(`stderr:\n${result.stderr}`);
-  if (result.truncated) parts.push(`[output truncated to ${BASH_OUTPUT_CAP} bytes per stream]`);
+  if (result.truncated)
+    parts.push(`[output truncated to ${BASH_OUTPUT_CAP.toLocaleString("en-US")} bytes per stream]`);
   return {
     content: [{ type: "text", text: parts.join("\n") }],
     isError: result.exitCode !== 0,

@@ -35,7 +35,7 @@ export const writeAtomically = async (
     mode = current.mode & 0o777;
   }
   const dir = path.dirname(resolved.real);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o755 });
   // mkdir may have walked through something created meanwhile; check the folder again.
   const again = await confinement.resolve(path.relative(confinement.root, dir) || ".");
   if (again.real !== dir) throw new PathRefused(`${input}: its folder moved while writing`);

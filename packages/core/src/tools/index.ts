@@ -1,5 +1,6 @@
 export { BuiltinTools, BUILTIN_NAMES } from "./builtin-tools";
 export type { BuiltinName, BuiltinToolsDeps } from "./builtin-tools";
+export { writeAtomically } from "./builtin-write";
 export { CatalogTools } from "./catalog-tools";
 export type { CatalogEntry, ConnectorCaller } from "./catalog-tools";
 export { Confinement, PathRefused } from "./confine-path";
@@ -23,5 +24,6 @@ export type {
 } from "./tool-provider";
 export { capResult, DESCRIPTION_CAP, RESULT_TEXT_CAP, ToolRouter } from "./tool-router";
 export type { RoutedTool } from "./tool-router";
+export { utf8Head } from "./utf8-head";
 export { CALL_TOOL, META_TOOLS, SEARCH_LIMIT_MAX, TOOL_SEARCH, ToolSearch } from "./tool-search";
 export type { SearchMatch } from "./tool-search";

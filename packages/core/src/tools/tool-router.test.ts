@@ -98,15 +98,23 @@ describe("ToolRouter", () => {
     expect(router.get("big")!.description.length).toBe(DESCRIPTION_CAP);
     expect(router.get("big")!.inputSchema).toEqual({ type: "object" });
     expect(router.get("none")!.inputSchema).toEqual({ type: "object" });
+    const half = RESULT_TEXT_CAP / 2 + 1;
     const capped = capResult({
       content: [
-        { type: "text", text: "a".repeat(40_000) },
-        { type: "text", text: "b".repeat(40_000) },
+        { type: "text", text: "a".repeat(half) },
+        { type: "image", data: "AAAA", mimeType: "image/png" },
+        { type: "text", text: "€".repeat(half / 3 + 1) },
       ],
     });
     const texts = capped.content.map((b) => (b.type === "text" ? b.text : ""));
-    expect(texts.slice(0, -1).join("").length).toBe(RESULT_TEXT_CAP);
-    expect(texts.at(-1)).toMatch(/truncated to 50000 characters/);
+    const bytes = Buffer.byteLength(texts.slice(0, -1).join(""));
+    expect(bytes).toBeLessThanOrEqual(RESULT_TEXT_CAP);
+    expect(bytes).toBeGreaterThan(RESULT_TEXT_CAP - 3);
+    expect(texts.join("")).not.toContain("\ufffd");
+    expect(capped.content[1]).toEqual({ type: "image", data: "AAAA", mimeType: "image/png" });
+    expect(texts.at(-1)).toBe("\n[result truncated to 4,194,304 bytes]");
+    const small = { content: [{ type: "text" as const, text: "ok" }] };
+    expect(capResult(small)).toBe(small);
   });
 });
 

@@ -5,10 +5,12 @@
  */
 import { AppError } from "../errors";
 import { toolNameFor } from "./tool-names";
+import { utf8Head } from "./utf8-head";
 import type { JsonObject, ToolCallContext, ToolProvider, ToolResult } from "./tool-provider";
 
 export const DESCRIPTION_CAP = 4000;
-export const RESULT_TEXT_CAP = 50_000;
+/** Bytes of text one result may hold; under Read's READ_BYTE_CAP so a kept result can be read back. */
+export const RESULT_TEXT_CAP = 4 * 1024 * 1024;
 
 export type RoutedTool = {
   name: string;
@@ -30,25 +32,30 @@ const normaliseSchema = (schema: JsonObject | undefined): JsonObject => {
   return schema.type === "object" ? schema : { ...schema, type: "object" };
 };
 
-/** Caps the text of a result at RESULT_TEXT_CAP characters in total, with a note. */
+/**
+ * Caps the text of a result at RESULT_TEXT_CAP UTF-8 bytes in total, with a note: a bound on
+ * what one call may hold in memory. The proxy cuts far smaller results for the agent and
+ * keeps the full text in a workspace file (see mcp/result-cap.ts), which Read can page
+ * through because this bound is under Read's.
+ */
 export const capResult = (result: ToolResult, cap: number = RESULT_TEXT_CAP): ToolResult => {
   let used = 0;
   let cut = false;
   const content = result.content.map((block) => {
     if (block.type !== "text") return block;
-    if (used >= cap) {
-      cut = cut || block.text.length > 0;
-      return { ...block, text: "" };
+    const size = Buffer.byteLength(block.text);
+    if (used + size <= cap) {
+      used += size;
+      return block;
     }
-    const room = cap - used;
-    used += Math.min(room, block.text.length);
-    if (block.text.length <= room) return block;
     cut = true;
-    return { ...block, text: block.text.slice(0, room) };
+    const head = utf8Head(block.text, cap - used);
+    used += Buffer.byteLength(head);
+    return { ...block, text: head };
   });
   if (!cut) return result;
   const kept = content.filter((b) => b.type !== "text" || b.text.length > 0);
-  kept.push({ type: "text", text: `\n[result truncated to ${cap} characters]` });
+  kept.push({ type: "text", text: `\n[result truncated to ${cap.toLocaleString("en-US")} bytes]` });
   return { ...result, content: kept };
 };
 
