@@ -3,13 +3,16 @@
  * becomes a ToolCall row of the step run, each span a Span row of the run. The channel has
  * already scrubbed them; the worker scrubs once more with the run's scrubber (values a step
  * resolved later join it). Rows are written in the order they arrived, in batches off the
- * step's path, and `flush` waits for every one of them before the step is finished.
+ * step's path, and `flush` waits for every one of them before the step is finished. With
+ * telemetry on, the spans are exported too, scrubbed as stored (proxy-spans.ts).
  */
+import type { Context } from "@opentelemetry/api";
 import type { SpanRecord, ToolCallRecord } from "@switchyard/core/mcp";
 import type { AgentStepEvent } from "@switchyard/core/providers";
 import type { Scrubber } from "@switchyard/core/secrets";
 import { insertSpans, insertToolCalls, type Db, type SpanRow, type ToolCallRow } from "@switchyard/db";
 import type { Logger } from "./logger";
+import { exportProxySpan } from "./proxy-spans";
 
 export type ToolCallRecorderDeps = {
   db: Db;
@@ -19,6 +22,8 @@ export type ToolCallRecorderDeps = {
   /** The StepRun id of the agent attempt. */
   stepRunId: string;
   scrubber: Scrubber;
+  /** The run's trace: the proxy's spans of it are exported, scrubbed as stored, when telemetry runs. */
+  trace?: Context;
 };
 
 type NativeUse = { name: string; arguments: unknown; startedAt: Date };
@@ -124,7 +129,9 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
       later();
     },
     span: (span: SpanRecord) => {
-      spans.push(spanRow(scrubber.scrubValue(span)));
+      const scrubbed = scrubber.scrubValue(span);
+      spans.push(spanRow(scrubbed));
+      exportProxySpan(scrubbed, deps.trace);
       later();
     },
     /** Writes what is pending; throws when any batch of this step could not be stored. */
