@@ -24,6 +24,7 @@ const KEY_HEAD = "sk-ant-team";
 const KEY = `${KEY_HEAD}-7d1e4c9a2b58f3e6`;
 const claude = installedAgent("claude", (line) => console.log(`[agent-claude] ${line}`));
 const PG_PORT = new URL(process.env.DATABASE_URL!).port || "5432";
+const REDIS_PORT = new URL(process.env.REDIS_URL!).port || "6379";
 const SLEEP = `sleep 47.${Math.floor(Math.random() * 9000) + 1000}`;
 
 let stack: RunStack;
@@ -36,7 +37,9 @@ const PROBE = [
   "cat notes/a.txt",
   `env | grep -c '${KEY_HEAD}''-' || true`,
   `grep -rl '${KEY_HEAD}''-' "$HOME" /tmp 2>/dev/null | wc -l`,
+  "env | grep -c -e DATABASE_URL -e REDIS_URL -e MASTER_KEY || true",
   `timeout 3 bash -c 'echo > /dev/tcp/127.0.0.1/${PG_PORT}' 2>/dev/null && echo PG-REACHED || echo PG-UNREACHABLE`,
+  `timeout 3 bash -c 'echo > /dev/tcp/127.0.0.1/${REDIS_PORT}' 2>/dev/null && echo REDIS-REACHED || echo REDIS-UNREACHABLE`,
 ].join("; ");
 
 describe.skipIf(!claude)("claude agent steps in the worker", () => {
@@ -61,7 +64,7 @@ describe.skipIf(!claude)("claude agent steps in the worker", () => {
           { label: "bash", expect: { lastToolResultContains: "1 replacement" }, toolCalls: [{ name: tool("Bash"), arguments: { command: PROBE } }] },
           {
             label: "glob",
-            expect: { lastToolResultContains: "alpha\ngamma\n0\n0\nPG-UNREACHABLE" },
+            expect: { lastToolResultContains: "alpha\ngamma\n0\n0\n0\nPG-UNREACHABLE\nREDIS-UNREACHABLE" },
             toolCalls: [{ name: tool("Glob"), arguments: { pattern: "**/*.txt" } }],
           },
           {
@@ -157,8 +160,8 @@ states:
     expect(calls.every((c) => c.runId === id && c.spanId && c.traceId && c.durationMs >= 0)).toBe(true);
     const started = calls.map((c) => c.startedAt.getTime());
     expect([...started].sort((a, b) => a - b)).toEqual(started);
-    // No key in the environment or the files of the step, and no way to the database.
-    expect(JSON.stringify(calls[3]!.result)).toMatch(/alpha\\ngamma\\n0\\n0\\nPG-UNREACHABLE/);
+    // No key or worker setting in the environment or the files of the step, and no way to Postgres or Redis.
+    expect(JSON.stringify(calls[3]!.result)).toMatch(/alpha\\ngamma\\n0\\n0\\n0\\nPG-UNREACHABLE\\nREDIS-UNREACHABLE/);
 
     // What the agent reported streamed to the run as events, in order.
     const events = await stack.db.runEvent.findMany({ where: { runId: id, type: "agent.event" }, orderBy: { seq: "asc" } });
