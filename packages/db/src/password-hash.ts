@@ -7,10 +7,10 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from "node:crypto";
 import bcrypt from "bcryptjs";
 
-export type ScryptCost = { logN: number; r: number; p: number };
+type ScryptCost = { logN: number; r: number; p: number };
 
 /** 64 MiB and two passes: one of the cost settings OWASP lists for scrypt. */
-export const PASSWORD_COST: ScryptCost = { logN: 16, r: 8, p: 2 };
+const PASSWORD_COST: ScryptCost = { logN: 16, r: 8, p: 2 };
 
 /**
  * A hash of a random password nobody holds, at PASSWORD_COST: checking a sign-in for an

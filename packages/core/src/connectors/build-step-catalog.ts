@@ -7,7 +7,7 @@ import { AppError } from "../errors";
 import { BUILTIN_NAMES, connectorToolName, type CatalogEntry } from "../tools";
 import type { ConnectorHost, LaneGate } from "./connector-host";
 
-export type BuildStepCatalogInput = {
+type BuildStepCatalogInput = {
   host: ConnectorHost;
   gate: LaneGate;
   lane: string;
@@ -16,7 +16,7 @@ export type BuildStepCatalogInput = {
   reserved?: readonly string[];
 };
 
-export type StepCatalog = {
+type StepCatalog = {
   catalog: CatalogEntry[];
   unavailable: { connector: string; reason: string }[];
 };

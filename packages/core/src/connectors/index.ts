@@ -1,5 +1,4 @@
 export { buildStepCatalog, catalogForConfig } from "./build-step-catalog";
-export type { BuildStepCatalogInput, StepCatalog } from "./build-step-catalog";
 export type { ConnectorHost, CredentialSource, LaneGate, UpstreamTool } from "./connector-host";
 export { McpConnectorHost } from "./mcp-connector-host";
-export type { ConnectorSpec, McpConnectorHostOptions } from "./mcp-connector-host";
+export type { ConnectorSpec } from "./mcp-connector-host";

@@ -28,7 +28,7 @@ export type ConnectorSpec =
     }
   | { id: string; kind: "http"; url: string; headers?: Record<string, string> };
 
-export type McpConnectorHostOptions = {
+type McpConnectorHostOptions = {
   connectors: readonly ConnectorSpec[];
   credentials?: CredentialSource;
   connectTimeoutMs?: number;

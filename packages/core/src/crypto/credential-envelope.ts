@@ -9,13 +9,13 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { AppError } from "../errors/app-error";
 
-export type MasterKey = { id: string; key: Buffer };
+type MasterKey = { id: string; key: Buffer };
 /** Every master key still able to open envelopes, by id (the current one included). */
 export type Keyring = { current: MasterKey; byId: (id: string) => Buffer | undefined };
 
 export type Envelope = { keyId: string; wrappedKey: Buffer; ciphertext: Buffer; iv: Buffer; authTag: Buffer };
 /** `name`: what holds the secret, e.g. a variable's name. */
-export type EnvelopeOwner = { teamId: string; credentialId: string; name: string };
+type EnvelopeOwner = { teamId: string; credentialId: string; name: string };
 /** 2 binds the owner's name; 1 (old rows only) binds the team and credential ids alone. */
 export type SealFormat = 1 | 2;
 

@@ -1,6 +1,5 @@
 export { keyringOf, openSecret, parseMasterKey, sealSecret } from "./credential-envelope";
-export type { Envelope, EnvelopeOwner, Keyring, MasterKey, SealFormat } from "./credential-envelope";
+export type { Envelope, Keyring, SealFormat } from "./credential-envelope";
 export { newCredentialId, openVariable, resealVariable, sealVariable, variableHolder } from "./variable-envelope";
-export type { VariableOwner } from "./variable-envelope";
 export { modelKeyHolder, openModelKey, sealModelKey } from "./model-key-envelope";
 export type { ModelKeyOwner } from "./model-key-envelope";

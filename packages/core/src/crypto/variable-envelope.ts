@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { openSecret, sealSecret, type Envelope, type Keyring, type SealFormat } from "./credential-envelope";
 
 /** `name`: the variable's name. */
-export type VariableOwner = { teamId: string; credentialId: string; name: string };
+type VariableOwner = { teamId: string; credentialId: string; name: string };
 
 /** What a variable's envelope (and its credential row's name) is held under. */
 export const variableHolder = (name: string) => `variable:${name}`;

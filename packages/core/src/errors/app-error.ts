@@ -5,7 +5,7 @@
  */
 import { surfaceOfError, type ErrorCode } from "./error-codes";
 
-export type AppErrorOptions = {
+type AppErrorOptions = {
   userMessage?: string;
   retryable?: boolean;
   cause?: unknown;

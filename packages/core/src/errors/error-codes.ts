@@ -3,7 +3,7 @@
  * code and process exit code. Codes follow AWF's taxonomy (USER.* exit 1, WORKFLOW.* 2,
  * EXECUTION.* 3, SYSTEM.* 4) plus the request-facing ones.
  */
-export type TrpcCode =
+type TrpcCode =
   | "BAD_REQUEST"
   | "UNAUTHORIZED"
   | "FORBIDDEN"
@@ -14,7 +14,7 @@ export type TrpcCode =
   | "INTERNAL_SERVER_ERROR"
   | "SERVICE_UNAVAILABLE";
 
-export type ErrorSurface = { http: number; trpc: TrpcCode; exit: number };
+type ErrorSurface = { http: number; trpc: TrpcCode; exit: number };
 
 /**
  * Codes that code raises by name. Each is reported on the surfaces of its family (a

@@ -11,12 +11,12 @@
  */
 import { Worker } from "node:worker_threads";
 
-export type WorkerRun<T, P = undefined> =
+type WorkerRun<T, P = undefined> =
   | { kind: "done"; value: T }
   | { kind: "timeout"; step: number; progress: P | undefined }
   | { kind: "failed"; message: string };
 
-export type BudgetedWorkerOptions = {
+type BudgetedWorkerOptions = {
   budgetMs: number;
   signal?: AbortSignal;
   /** Old-generation heap of the worker; a runaway job dies instead of growing the process. */

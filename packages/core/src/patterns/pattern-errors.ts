@@ -5,7 +5,7 @@
  */
 import { AppError, type ErrorLocation } from "../errors/app-error";
 
-export const PATTERN_TIMEOUT = "USER.PATTERN.TIMEOUT";
+const PATTERN_TIMEOUT = "USER.PATTERN.TIMEOUT";
 export const PATTERN_TOO_COMPLEX = "USER.PATTERN.TOO_COMPLEX";
 export const PATTERN_INVALID = "USER.PATTERN.INVALID";
 

@@ -7,7 +7,7 @@ import { runBudgetedWorker } from "./budgeted-worker";
 
 export const PATTERN_BUDGET_MS = 1000;
 
-export type PatternCase = { pattern: string; value: string };
+type PatternCase = { pattern: string; value: string };
 export type PatternResult =
   | { kind: "matched" }
   | { kind: "unmatched" }

@@ -7,7 +7,7 @@
 import { AppError } from "../errors/app-error";
 
 export type Role = "owner" | "admin" | "member" | "viewer";
-export type LaneRule = { name: string; saveRoles: readonly Role[]; startRoles: readonly Role[] };
+type LaneRule = { name: string; saveRoles: readonly Role[]; startRoles: readonly Role[] };
 export type LaneTable = ReadonlyMap<string, LaneRule>;
 /** A secret variable and the lanes whose runs may open it. */
 export type SecretRule = { name: string; lanes: readonly string[] };

@@ -11,7 +11,7 @@ import type { Workflow } from "../workflow/workflow-types";
 import { mayCall, mayStart, mayUseSecret, type LaneTable, type Role, type SecretRule } from "./lane-policy";
 
 export type ReachedWorkflow = { workflow: Workflow; lane: string };
-export type RunReach = { root: ReachedWorkflow; callees: ReadonlyMap<string, ReachedWorkflow> };
+type RunReach = { root: ReachedWorkflow; callees: ReadonlyMap<string, ReachedWorkflow> };
 /** A callee by name, with its lane; undefined when the team has none by that name. */
 export type CalleeSource = (name: string) => Promise<ReachedWorkflow | undefined>;
 
@@ -31,7 +31,7 @@ export const collectRunReach = async (root: ReachedWorkflow, load: CalleeSource)
   return { root, callees };
 };
 
-export type ReachCheck = {
+type ReachCheck = {
   lanes: LaneTable;
   reach: RunReach;
   /**

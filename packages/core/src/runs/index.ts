@@ -9,6 +9,4 @@ export {
 } from "./worker-heartbeat";
 export type { WorkerInfo } from "./worker-heartbeat";
 export { listWorkers } from "./list-workers";
-export type { HeartbeatReader } from "./list-workers";
-export { RUN_STATUSES, RUN_TRANSITIONS, canTransition, isRunEnded, statusesBefore } from "./run-transitions";
-export type { RunStatusName } from "./run-transitions";
+export { statusesBefore } from "./run-transitions";

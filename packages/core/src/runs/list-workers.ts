@@ -4,7 +4,7 @@
  */
 import { workerHeartbeatKey, workerInfoSchema, type WorkerInfo } from "./worker-heartbeat";
 
-export type HeartbeatReader = {
+type HeartbeatReader = {
   scan(cursor: string, match: "MATCH", pattern: string, count: "COUNT", n: number): Promise<[string, string[]]>;
   mget(keys: string[]): Promise<(string | null)[]>;
 };

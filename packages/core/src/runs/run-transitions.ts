@@ -5,9 +5,9 @@
  * builds its compare-and-set conditions from this table, so no writer can step outside it.
  */
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
-export type RunStatusName = (typeof RUN_STATUSES)[number];
+type RunStatusName = (typeof RUN_STATUSES)[number];
 
-export const RUN_TRANSITIONS: Readonly<Record<RunStatusName, readonly RunStatusName[]>> = {
+const RUN_TRANSITIONS: Readonly<Record<RunStatusName, readonly RunStatusName[]>> = {
   queued: ["running", "cancelled"],
   running: ["succeeded", "failed", "cancelled"],
   succeeded: [],
@@ -25,5 +25,3 @@ export const statusesBefore = (to: RunStatusName, among: readonly RunStatusName[
   }
   return among.filter((from) => canTransition(from, to));
 };
-
-export const isRunEnded = (status: RunStatusName): boolean => RUN_TRANSITIONS[status].length === 0;

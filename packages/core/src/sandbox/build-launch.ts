@@ -22,7 +22,7 @@ export { FD } from "./bwrap-options";
 
 const LAUNCHER_PATH = "/usr/sbin:/usr/bin:/sbin:/bin";
 
-export type Launch = {
+type Launch = {
   file: string;
   args: string[];
   env: Record<string, string>;

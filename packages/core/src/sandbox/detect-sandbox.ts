@@ -31,7 +31,7 @@ export type DetectSandboxOptions = {
   nodeExecPath?: string;
 };
 
-export type SandboxAttempt = { level: SandboxLevel; ok: boolean; reason?: string; ms: number };
+type SandboxAttempt = { level: SandboxLevel; ok: boolean; reason?: string; ms: number };
 
 const SYSTEM_CANDIDATES = [
   "/usr",
@@ -65,7 +65,7 @@ const exists = (p: string) => {
 };
 
 /** The minimal read-only root: system folders, root symlinks, the Node.js install. */
-export const describeHostRoot = (nodeExecPath: string) => {
+const describeHostRoot = (nodeExecPath: string) => {
   const systemPaths = SYSTEM_CANDIDATES.filter(exists);
   const rootSymlinks: SandboxHost["rootSymlinks"] = [];
   for (const entry of ROOT_ENTRIES.filter(exists)) {

@@ -32,7 +32,7 @@ export type TreeEntry = {
   stats: Stats;
 };
 
-export type TreeVisitor = {
+type TreeVisitor = {
   /** Before a folder's entries are walked (and for every other entry). */
   enter?: (entry: TreeEntry) => Promise<void>;
   /** After a folder's entries were walked (and for every other entry). */

@@ -1,32 +1,23 @@
 export { runProcess } from "./run-process";
-export type { ProcessResult, RunProcessOptions } from "./run-process";
 export { runSandboxed } from "./run-sandboxed";
 export type { RunSandboxedOptions } from "./run-sandboxed";
 export { startSandboxed } from "./start-sandboxed";
 export type { SandboxProcess, StartOptions } from "./start-sandboxed";
-export { detectSandbox, describeHostRoot } from "./detect-sandbox";
-export type { DetectSandboxOptions, SandboxAttempt } from "./detect-sandbox";
+export { detectSandbox } from "./detect-sandbox";
+export type { DetectSandboxOptions } from "./detect-sandbox";
 export { sweepLeftovers } from "./sweep-leftovers";
-export type { SweepOptions } from "./sweep-leftovers";
 export { reapOwner, runOwnerId } from "./reap-owner";
-export type { ReapOptions } from "./reap-owner";
 export { removeFolder } from "./fd-tree";
 export { findSandboxHost } from "./find-sandbox-host";
 export type { FindSandboxHostOptions } from "./find-sandbox-host";
 export { openSandboxSession } from "./open-sandbox-session";
-export type {
-  SandboxSession,
-  SandboxSessionOptions,
-  SessionLevel,
-  SessionProcessSpec,
-} from "./open-sandbox-session";
+export type { SandboxSession } from "./open-sandbox-session";
 export { lendTree } from "./lend-tree";
 export type { LentTree } from "./lend-tree";
 export { assertTraversable } from "./prepare-step-dirs";
-export { DEFAULT_STEP_UID_BASE, pickStepUid, STEP_UID_RANGE } from "./pick-step-uid";
+export { DEFAULT_STEP_UID_BASE, pickStepUid } from "./pick-step-uid";
 export { createUidPool } from "./uid-pool";
 export type { UidPool } from "./uid-pool";
-export { chownTree } from "./chown-tree";
 export { makeStepFolders } from "./make-step-folders";
 export type { StepFolders } from "./make-step-folders";
 export { buildLaunch, OWNER_TAG, SANDBOX_TAG } from "./build-launch";

@@ -29,11 +29,11 @@ import {
 import { startSandboxed, type SandboxProcess, type StartOptions } from "./start-sandboxed";
 
 /** How the level is known: from the worker's boot self-test, or found now. */
-export type SessionLevel =
+type SessionLevel =
   | { host: SandboxHost }
   | Pick<FindSandboxHostOptions, "mode" | "optOut" | "subject" | "tools">;
 
-export type SandboxSessionOptions = {
+type SandboxSessionOptions = {
   /**
    * Tag of every process of the session; `close()` reaps it and its sub-owners
    * (`<ownerId>/<name>`). One per step in the worker (e.g. `<worker>/<run>/<step>`).
@@ -65,7 +65,7 @@ export type SandboxSessionOptions = {
 };
 
 /** A process of the session: the session supplies its folders, uid and owner tag. */
-export type SessionProcessSpec = Omit<
+type SessionProcessSpec = Omit<
   SandboxSpec,
   "workspace" | "home" | "tmp" | "uid" | "gid" | "network"
 > & { network?: boolean };

@@ -8,7 +8,7 @@ import { liveUids } from "./proc-scan";
 import { createUidPool } from "./uid-pool";
 
 export const DEFAULT_STEP_UID_BASE = 61_000;
-export const STEP_UID_RANGE = 64;
+const STEP_UID_RANGE = 64;
 
 /** A uid of [base, base + count) with no process; the base itself when all are busy. */
 export const pickStepUid = (

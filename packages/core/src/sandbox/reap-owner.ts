@@ -13,7 +13,7 @@ import { killUntilGone, pidsOfUid, pidsWithEnv } from "./proc-scan";
 /** The owner id of one run (or step) of `ownerId`; `sweepLeftovers` and `reapOwner` of `ownerId` cover it. */
 export const runOwnerId = (ownerId: string, runId: string) => `${ownerId}/${runId}`;
 
-export type ReapOptions = {
+type ReapOptions = {
   /** A step uid that belongs to this owner alone while it holds it (never root or ourselves). */
   uid?: number;
   /** How long to keep killing before giving up; 10 s unless told. */

@@ -5,7 +5,7 @@
  */
 import { spawn } from "node:child_process";
 
-export type RunProcessOptions = {
+type RunProcessOptions = {
   argv: string[];
   cwd: string;
   env: Record<string, string>;
@@ -17,7 +17,7 @@ export type RunProcessOptions = {
   killGraceMs?: number;
 };
 
-export type ProcessResult = {
+type ProcessResult = {
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   stdout: string;

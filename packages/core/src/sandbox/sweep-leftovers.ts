@@ -7,7 +7,7 @@
 import { OWNER_TAG } from "./build-launch";
 import { killUntilGone, pidsOfUid, pidsWithEnv } from "./proc-scan";
 
-export type SweepOptions = { uids?: number[] };
+type SweepOptions = { uids?: number[] };
 
 export const sweepLeftovers = async (
   ownerId: string,

@@ -8,7 +8,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { Scrubber } from "./scrubber";
 import { ScrubStream } from "./scrub-stream";
 
-export type ScrubbedCapture = {
+type ScrubbedCapture = {
   push: (chunk: Buffer) => void;
   /** The scrubbed text; call once the stream has ended. */
   text: () => string;

@@ -16,7 +16,7 @@ export type SecretForm = {
   edges?: { alphabet: RegExp; before: boolean; after: boolean };
 };
 
-export const PIECE = 64;
+const PIECE = 64;
 /** Shorter base64 cores would match ordinary base64 by chance. */
 const MIN_BASE64_CORE = 6;
 

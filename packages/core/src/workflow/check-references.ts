@@ -11,7 +11,7 @@ import { expressionsOf, workflowTexts, type WorkflowText } from "./workflow-text
 import type { Workflow } from "./workflow-types";
 import { locate, report, type Diagnostics } from "./yaml-reader";
 
-export const NAMESPACES = ["inputs", "states", "env", "workflow", "error", "loop", "context"];
+const NAMESPACES = ["inputs", "states", "env", "workflow", "error", "loop", "context"];
 
 /** States that run inside some loop body (directly, or as a branch or body nested in one). */
 const statesInLoops = (wf: Workflow): Set<string> => {

@@ -119,7 +119,7 @@ export type AttemptFinished = {
 };
 
 /** What attemptStarted returns, given back to attemptFinished. */
-export type AttemptHandle = { id: string };
+type AttemptHandle = { id: string };
 
 /**
  * Records every attempt of a step or agent as the engine starts and ends it: StepRun rows
@@ -138,7 +138,7 @@ export type WorkflowResolver = {
   filesOf?(workflow: Workflow): BundleFiles | undefined;
 };
 
-export type ResolvedVariables = { values: Record<string, string>; secrets: string[] };
+type ResolvedVariables = { values: Record<string, string>; secrets: string[] };
 /** Resolves `env` names: team variables and secrets in the worker, the user's environment in the CLI. */
 export type VariablesPort = { resolve(names: string[]): Promise<ResolvedVariables> };
 
@@ -187,14 +187,14 @@ export type StateResult = {
   error?: string;
 };
 
-export type Cursor =
+type Cursor =
   | { kind: "chain"; at: string }
   | { kind: "loop"; index: number; body: number; items?: unknown[]; max: number; stopped?: boolean }
   | { kind: "parallel"; done: Record<string, boolean> }
   | { kind: "call"; child: Checkpoint }
   | { kind: "attempt"; attempt: number };
 
-export type RunStatus = "succeeded" | "failed" | "cancelled";
+type RunStatus = "succeeded" | "failed" | "cancelled";
 
 /** Serialisable progress of one run: enough for any worker to continue exactly where it stopped. */
 export type Checkpoint = {

@@ -5,7 +5,7 @@
  */
 import type { Expr } from "./expression";
 
-export type Resolve = (parts: string[]) => unknown;
+type Resolve = (parts: string[]) => unknown;
 export type EvalEnv = {
   resolve: Resolve;
   readFile: (path: string) => string | undefined;

@@ -15,8 +15,8 @@ export type Expr =
   | { t: "not"; e: Expr }
   | { t: "call"; fn: Helper; args: Expr[] };
 
-export const HELPERS = ["split", "join", "trimSpace", "readFile", "escape", "shellQuote"] as const;
-export type Helper = (typeof HELPERS)[number];
+const HELPERS = ["split", "join", "trimSpace", "readFile", "escape", "shellQuote"] as const;
+type Helper = (typeof HELPERS)[number];
 
 type Token = { k: "num" | "str" | "id" | "op" | "tpl"; v: string; at: number };
 

@@ -3,7 +3,7 @@
  * engine and its ports, and the expression and template helpers the editor reuses.
  */
 export { parseWorkflow, DEFAULT_LIMITS } from "./parse-workflow";
-export type { ParseResult, ParseLimits } from "./parse-workflow";
+export type { ParseResult } from "./parse-workflow";
 export { runWorkflow } from "./run-workflow";
 export { freshCheckpoint } from "./fresh-checkpoint";
 export { realClock } from "./real-clock";
@@ -15,7 +15,6 @@ export type * from "./workflow-types";
 export { validateWorkflow } from "./validate-workflow";
 export { bundleReader, literalFileReferences } from "./file-references";
 export type { FileReference } from "./file-references";
-export type { ConnectorCatalog, ConnectorVerdict, ValidatePorts } from "./validate-workflow";
+export type { ConnectorCatalog } from "./validate-workflow";
 export { resolveInputs } from "./resolve-inputs";
 export { envNamesOf } from "./env-names";
-export type { InputCheckPorts, ResolvedInputs } from "./resolve-inputs";

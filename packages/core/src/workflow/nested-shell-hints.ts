@@ -7,7 +7,7 @@ import type { MarkInfo } from "./mark-info";
 import type { Lang } from "./shell-args";
 
 /** Where a refused value comes from: a `{{ }}` (label) or a variable holding one (param). */
-export type HintSource = { label: string; param?: string };
+type HintSource = { label: string; param?: string };
 
 /** How each language reads an environment variable, for hints. */
 // Node's reader is spelt `process["env"]` so that the import-graph check (no core code

@@ -500,7 +500,7 @@ class Checker {
   }
 }
 
-export type NestedShellOptions = {
+type NestedShellOptions = {
   marks: MarkInfo[];
   /** Where a mark starts in `text` and how long it is. */
   markAt: MarkAt;

@@ -20,7 +20,7 @@ import type { Workflow } from "./workflow-types";
 import { YamlReader, type Diagnostics } from "./yaml-reader";
 
 export type ParseResult = { workflow?: Workflow; errors: AppError[]; warnings: AppError[] };
-export type ParseLimits = { maxBytes: number; maxAliases: number; maxDepth: number };
+type ParseLimits = { maxBytes: number; maxAliases: number; maxDepth: number };
 
 export const DEFAULT_LIMITS: ParseLimits = { maxBytes: 1024 * 1024, maxAliases: 100, maxDepth: 64 };
 

@@ -7,7 +7,7 @@ import { isMap, isScalar } from "yaml";
 import type { McpProxyConfig } from "./workflow-types";
 import { report, sourceOf, type YamlReader } from "./yaml-reader";
 
-export const MCP_KEYS = [
+const MCP_KEYS = [
   "enable",
   "intercept_builtins",
   "plugin_tools",

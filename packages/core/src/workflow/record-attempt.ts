@@ -9,7 +9,7 @@ import { isAppError } from "../errors/app-error";
 import type { Scrubber } from "../secrets/scrubber";
 import type { AttemptFinished, AttemptStarted, StateResult, StepRecorder } from "./engine-ports";
 
-export type RecordedAttempt = { result: StateResult; record: AttemptFinished };
+type RecordedAttempt = { result: StateResult; record: AttemptFinished };
 
 export const recordedStatus = (status: StateResult["status"]): AttemptFinished["status"] => {
   switch (status) {

@@ -9,12 +9,12 @@ import { patternTimeout, SLOW_REGEXP_HINT } from "../patterns/pattern-errors";
 import { PATTERN_BUDGET_MS, testPatterns, type PatternResult } from "../patterns/test-patterns";
 import type { InputDefinition } from "./workflow-types";
 
-export type InputCheckPorts = {
+type InputCheckPorts = {
   fileExists?: (path: string) => boolean;
   /** Time budget of each `validation.pattern`, run off the main thread. */
   patternBudgetMs?: number;
 };
-export type ResolvedInputs = { values: Record<string, unknown>; errors: AppError[] };
+type ResolvedInputs = { values: Record<string, unknown>; errors: AppError[] };
 
 const coerce = (def: InputDefinition, raw: unknown): { value?: unknown; problem?: string } => {
   switch (def.type) {

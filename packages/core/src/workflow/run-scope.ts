@@ -10,7 +10,7 @@ import type { Checkpoint, StateResult } from "./engine-ports";
 export type LoopFrame = { item: unknown; index: number; length: number; parent?: LoopFrame };
 export type RunError = { type: string; message: string; state?: string };
 
-export type ScopeSources = {
+type ScopeSources = {
   checkpoint: Checkpoint;
   workflowName: string;
   env: Record<string, string>;

@@ -153,7 +153,7 @@ export const commandName = (w: Word | undefined): string | undefined => {
   return base;
 };
 
-export const isKnownCommand = (name: string | undefined) =>
+const isKnownCommand = (name: string | undefined) =>
   name !== undefined &&
   (SHELLS.has(name) ||
     OTHER_SHELLS.has(name) ||

@@ -28,7 +28,7 @@ import { isPosixShell } from "./shell-commands";
 import { ShellVariables } from "./shell-variables";
 import { parseShell, ShellSyntaxError, type MarkSeen, type Quote } from "./shell-syntax";
 
-export type TemplatePart = { text: string } | { expr: Expr; source: string; offset: number };
+type TemplatePart = { text: string } | { expr: Expr; source: string; offset: number };
 
 /** Splits text into literal parts and `{{ }}` actions; throws AppError on a malformed action. */
 export const parseTemplate = (text: string): TemplatePart[] => {
@@ -64,8 +64,6 @@ export const parseTemplate = (text: string): TemplatePart[] => {
   return parts;
 };
 
-export const hasTemplate = (text: string) => text.includes("{{");
-
 export const renderTemplate = (text: string, env: EvalEnv): string =>
   parseTemplate(text)
     .map((p) => ("text" in p ? p.text : toText(evaluate(p.expr, env))))
@@ -79,7 +77,7 @@ export const evaluateSingle = (text: string, env: EvalEnv): unknown => {
   return renderTemplate(text, env);
 };
 
-export type ShellScript = { script: string; env: Record<string, string> };
+type ShellScript = { script: string; env: Record<string, string> };
 
 type Mark = { at: number; end: number; source: string; expr: Expr };
 
@@ -121,7 +119,7 @@ const isNumericValue = (v: unknown) =>
   (typeof v === "string" && /^(-?\d+(\.\d+)?)?$/.test(v));
 
 /** The interpreter a script's shebang names (`python3` for `#!/usr/bin/env python3`), or "sh". */
-export const interpreterOf = (script: string): string => {
+const interpreterOf = (script: string): string => {
   const shebang = /^#!\s*(\S+)(.*)/.exec(script);
   if (!shebang) return "sh";
   const program = shebang[1]!.slice(shebang[1]!.lastIndexOf("/") + 1);

@@ -16,12 +16,12 @@ import { suggestName } from "./suggest-name";
 import { checkShellText, lineColumn } from "./template";
 import type { SourceRef, Workflow } from "./workflow-types";
 
-export type ConnectorVerdict = "ok" | "unknown" | "denied";
+type ConnectorVerdict = "ok" | "unknown" | "denied";
 /** Answers for connector ids in a lane: the database in the worker, a local file or nothing in the CLI. */
 export type ConnectorCatalog = {
   check(ids: string[], lane: string | undefined): Promise<Record<string, ConnectorVerdict>>;
 };
-export type ValidatePorts = {
+type ValidatePorts = {
   files?: BundleFiles;
   resolver?: WorkflowResolver;
   catalog?: ConnectorCatalog;

@@ -5,9 +5,9 @@
  */
 export type SourceRef = { line?: number; column?: number; path: string };
 
-export type TerminalStatus = "success" | "failure";
+type TerminalStatus = "success" | "failure";
 export type Backoff = "constant" | "linear" | "exponential";
-export type ParallelStrategy = "all_succeed" | "any_succeed" | "best_effort";
+type ParallelStrategy = "all_succeed" | "any_succeed" | "best_effort";
 export type InputType = "string" | "integer" | "number" | "boolean" | "array";
 
 export type RetryPolicy = {
@@ -139,7 +139,7 @@ export type InputDefinition = {
 
 export type OutputDefinition = { name: string; from: string };
 
-export type WorkflowHooks = {
+type WorkflowHooks = {
   workflowStart: HookAction[];
   workflowEnd: HookAction[];
   workflowError: HookAction[];

@@ -5,7 +5,7 @@
 import type { Prisma } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
-export type AuditEntry = { teamId: string; actorUserId: string; action: string; targetType: string; targetId: string; metadata?: Prisma.InputJsonValue };
+type AuditEntry = { teamId: string; actorUserId: string; action: string; targetType: string; targetId: string; metadata?: Prisma.InputJsonValue };
 
 export const recordAudit = async (tx: PrismaClientOrTransaction, entry: AuditEntry) => {
   await tx.auditLog.create({ data: entry });

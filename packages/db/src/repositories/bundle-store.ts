@@ -10,13 +10,13 @@ export type BundleFiles = Record<string, string>;
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
-export const hashBundle = (files: BundleFiles) => {
+const hashBundle = (files: BundleFiles) => {
   const manifest: Record<string, string> = {};
   for (const path of Object.keys(files).sort()) manifest[path] = sha256(files[path]!);
   return { bundleHash: sha256(JSON.stringify(manifest)), manifest };
 };
 
-export type SaveVersionInput = {
+type SaveVersionInput = {
   teamId: string;
   name: string;
   description?: string;

@@ -29,7 +29,7 @@ export const verifyPassword = async (db: Db, email: string, password: string, ve
   return user;
 };
 
-export const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 1024;
 
 /**

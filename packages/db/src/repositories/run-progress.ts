@@ -24,7 +24,7 @@ export const pinnedVersions = async (db: Db, teamId: string, runId: string): Pro
   return (run?.pinnedVersions as Record<string, string> | null) ?? {};
 };
 
-export type RunEventInput = { type: string; payload: Record<string, unknown> };
+type RunEventInput = { type: string; payload: Record<string, unknown> };
 
 /** Appends events in order; returns the next sequence number. */
 export const appendRunEvents = async (db: Db, teamId: string, runId: string, fromSeq: number, events: RunEventInput[]) => {
@@ -49,7 +49,7 @@ export const nextEventSeq = async (db: Db, teamId: string, runId: string) => {
 export const listRunEvents = (db: Db, teamId: string, runId: string, afterSeq = 0) =>
   db.runEvent.findMany({ where: { teamId, runId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take: 1000 });
 
-export type StepRunStart = {
+type StepRunStart = {
   teamId: string;
   runId: string;
   stateName: string;
@@ -77,7 +77,7 @@ export const startStepRun = (db: Db, input: StepRunStart) =>
     },
   });
 
-export type StepRunEnd = {
+type StepRunEnd = {
   status: StepStatus;
   exitCode: number | null;
   stdout: string;

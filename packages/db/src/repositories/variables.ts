@@ -18,7 +18,7 @@ export type SealedValue = { credentialId: string; envelope: Envelope };
  * `value` for a plain variable, `sealed` for a secret. `lanes`: a secret's lanes; unset keeps
  * a secret's lanes, and a new secret gets operator only.
  */
-export type StoreVariableInput = { teamId: string; name: string; value?: string; sealed?: SealedValue; lanes?: string[] };
+type StoreVariableInput = { teamId: string; name: string; value?: string; sealed?: SealedValue; lanes?: string[] };
 
 /** The credential row's name: the variable it was sealed for, then its own id. */
 const credentialName = (name: string, credentialId: string) => `${variableHolder(name)}:${credentialId}`;
@@ -108,7 +108,7 @@ export const secretRules = async (db: Db, teamId: string): Promise<Map<string, S
     ]),
   );
 
-export type StoredVariable = { name: string; value: string } | { name: string; sealed: SealedValue };
+type StoredVariable = { name: string; value: string } | { name: string; sealed: SealedValue };
 
 /**
  * The named variables as stored, for a run in `runLane`: plain values, and each secret's

@@ -63,7 +63,7 @@ const calleeSource =
     return workflow && { workflow, lane: row.lane };
   };
 
-export type RunReachInput = {
+type RunReachInput = {
   root: ReachedWorkflow;
   lanes: LaneTable;
   /** who saves or starts; undefined for a run without a starter */

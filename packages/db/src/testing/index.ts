@@ -1,2 +1,2 @@
-export { createTestDatabase, dropStaleTestDatabases, freshDatabase, prepareTemplate } from "./test-database";
+export { dropStaleTestDatabases, freshDatabase, prepareTemplate } from "./test-database";
 export type { TestDatabase } from "./test-database";

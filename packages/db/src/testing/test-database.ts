@@ -65,7 +65,7 @@ export const prepareTemplate = async (baseUrl: string) => {
 export type TestDatabase = { url: string; name: string; drop: () => Promise<void> };
 
 /** A fresh database cloned from the template; `drop` removes it. */
-export const createTestDatabase = async (baseUrl: string, template: string): Promise<TestDatabase> => {
+const createTestDatabase = async (baseUrl: string, template: string): Promise<TestDatabase> => {
   // The name carries its creation time: see dropStaleTestDatabases.
   const name = `sy_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
   for (let attempt = 0; ; attempt++) {
