@@ -68,8 +68,9 @@ export type TeamModelAccess = { endpoint: string | null; apiKey: string | undefi
 /** The built CLI (packages/cli/bin/build.mjs makes it): its `mcp-serve` is each step's proxy. */
 const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist/", import.meta.url));
 
-const traceparentOf = (traceId: string, spanId: string) =>
-  /^0+$/.test(traceId) ? undefined : `00-${traceId}-${spanId}-01`;
+/** The W3C traceparent of the step's span, its sampled flag as the run's trace has it. */
+export const traceparentOf = (traceId: string, spanId: string, traceFlags: number) =>
+  /^0+$/.test(traceId) ? undefined : `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
 
 const apiKeyOf = (options: Record<string, unknown>) => {
   const key = options.api_key;
@@ -225,7 +226,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         },
         (span) => {
           const context = span.spanContext();
-          return run(request, traceparentOf(context.traceId, context.spanId));
+          return run(request, traceparentOf(context.traceId, context.spanId, context.traceFlags));
         },
       ).catch((error: unknown) => {
         throw deps.scrubber.scrubError(error);
