@@ -1,7 +1,7 @@
 /**
  * The engine's agent port in the worker, one sandbox session and proxy per attempt:
  * - `claude`: Claude Code runs inside the step sandbox behind the model gateway
- *   (runClaudeStep), with the team's Anthropic access from Settings → Models.
+ *   (runCliStep with claudeCli), with the team's Anthropic access from Settings → Models.
  * - `openai_compatible`: the worker is the MCP client of the step's sandboxed proxy and
  *   drives the Chat Completions loop itself (runOpenAiCompatible); no built-in runs in the
  *   worker. `options.base_url` must fall under an endpoint the team allows (or the worker's
@@ -20,7 +20,8 @@ import {
   findBuiltCli,
   modelEndpointOf,
   openAgentStepSession,
-  runClaudeStep,
+  claudeCli,
+  runCliStep,
   runOpenAiCompatible,
   stageAgent,
   stageBuiltCli,
@@ -124,7 +125,8 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     const agent = await stagedClaude();
     const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
     try {
-      return await runClaudeStep({
+      return await runCliStep({
+        provider: claudeCli,
         request,
         proxy: {
           sandbox: deps.sandbox,

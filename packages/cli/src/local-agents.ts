@@ -23,7 +23,8 @@ import {
   defaultModelEndpoint,
   findBuiltCli,
   openAgentStepSession,
-  runClaudeStep,
+  claudeCli,
+  runCliStep,
   runOpenAiCompatible,
   stageAgent,
   stageBuiltCli,
@@ -114,7 +115,8 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
     claude.catch(() => (claude = undefined));
     gateway ??= startModelGateway({ tcp: true, socketPath: path.join(run.folders.root, "gateway.sock") });
     const { attemptId, ...proxy } = await proxyOptions(request, print.record);
-    return runClaudeStep({
+    return runCliStep({
+      provider: claudeCli,
       request: { ...request, attemptId },
       proxy,
       agent: await claude,

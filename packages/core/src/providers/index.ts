@@ -26,3 +26,12 @@ export type {
 } from "./step/step-proxy";
 export { AGENTS_INSIDE, agentInPlace, stageAgent } from "./step/stage-agent";
 export type { StagedAgent } from "./step/stage-agent";
+export { runCliStep } from "./step/cli-step";
+export type {
+  CliLaunch,
+  CliLaunchContext,
+  CliProvider,
+  CliRunInput,
+  CliRunResult,
+  CliStepInput,
+} from "./step/cli-step";

@@ -18,5 +18,4 @@ export type {
 } from "./parse-claude-stream";
 export { runClaude } from "./run-claude";
 export type { ClaudeResult, RunClaudeInput } from "./run-claude";
-export { runClaudeStep } from "./claude-step";
-export type { ClaudeStepInput } from "./claude-step";
+export { claudeCli } from "./claude-cli";

@@ -1,41 +1,100 @@
 /**
- * One claude attempt, in the worker or `switchyard run`: the step's sandbox session and proxy (step/step-proxy.ts),
- * a registration with the model gateway (a per-step token bound to the team's Anthropic
- * endpoint and key), and Claude Code started inside the sandbox with no network: behind the
- * loopback forwarder, which listens on 127.0.0.1 in the step's own network namespace and
- * pipes to the gateway's socket bound in, so the CLI reaches the gateway and nothing else.
- * The CLI starts the proxy as its only MCP server. The step fails, never hangs, when the proxy
- * does not say `ready` in time or dies before the answer; cancel and timeout stop the CLI,
- * and closing the session reaps whatever is left. Tokens and cost are the gateway's meter
- * (the CLI's own count when nothing was metered).
+ * One attempt of an agent CLI (Claude Code, and the CLIs that follow it), in the worker or
+ * `switchyard run`: the step's sandbox session and proxy (step-proxy.ts), a registration with
+ * the model gateway (a per-step token bound to the team's endpoint and key for the CLI's
+ * vendor), and the CLI started inside the sandbox with no network: behind the loopback
+ * forwarder, which listens on 127.0.0.1 in the step's own network namespace and pipes to the
+ * gateway's socket bound in, so the CLI reaches the gateway and nothing else. The CLI starts
+ * the proxy as its only MCP server. The step fails, never hangs, when the proxy does not say
+ * `ready` in time or dies before the answer; cancel and timeout stop the CLI, and closing
+ * the session reaps whatever is left. Tokens and cost are the gateway's meter (the CLI's own
+ * count when nothing was metered).
+ *
+ * What differs per CLI is a CliProvider: the vendor it speaks, how it is launched (argument
+ * list, environment, files in its private HOME) and how its output is read.
  */
-import { chown, mkdir, writeFile } from "node:fs/promises";
+import { chown, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { AppError, isAppError, type ErrorCode } from "../../errors";
-import { installLoopbackForwarder, loopbackCommand, stepBaseUrl, type MeterEvent, type ModelGateway } from "../../gateway";
+import {
+  installLoopbackForwarder,
+  loopbackCommand,
+  stepBaseUrl,
+  type MeterEvent,
+  type ModelGateway,
+  type Vendor,
+} from "../../gateway";
 import { BUILTIN_NAMES } from "../../tools";
 import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
 import type { AgentStepEvent } from "../agent-events";
+import type { AgentStepStatus } from "../agent-outcome";
 import type { AgentSpawn } from "../agent-process";
-import { writeLaunchFiles } from "../launch-files";
-import { AGENTS_INSIDE, type StagedAgent } from "../step/stage-agent";
-import { openStepProxy, type StepProxyOptions } from "../step/step-proxy";
-import { buildClaudeLaunch } from "./build-claude-launch";
-import { buildClaudeMcpConfig } from "./claude-mcp-config";
-import { runClaude } from "./run-claude";
+import { writeLaunchFiles, type LaunchFile } from "../launch-files";
+import type { LocatedAgent } from "../locate-agent";
+import { AGENTS_INSIDE, type StagedAgent } from "./stage-agent";
+import { openStepProxy, type StepProxyOptions } from "./step-proxy";
 
-const MCP_CONFIG_INSIDE = "/etc/switchyard/mcp.json";
 const FORWARDER_INSIDE = "/opt/switchyard/loopback-forwarder.mjs";
 const GATEWAY_INSIDE = "/run/switchyard/gateway.sock";
 /** The forwarder's port inside the step's own network namespace. */
 const FORWARD_PORT = 8089;
 
-export type ClaudeStepInput = {
+/** What a CLI's launch is built from, every path as the CLI sees it. */
+export type CliLaunchContext = {
+  request: Pick<AgentRequest, "prompt" | "systemPrompt" | "options">;
+  agent: LocatedAgent;
+  homeDir: string;
+  tmpDir: string;
+  workspace: string;
+  /** The step's proxy as a stdio MCP server: `command args...`. */
+  proxy: { command: string; args: string[] };
+  /** The model gateway for the CLI's vendor: base URL as the vendor's clients want it, and this step's token. */
+  gateway: { baseUrl: string; token: string };
+  /** Every tool the proxy offers, by name. */
+  toolNames: readonly string[];
+  /** The CLI would run as uid 0. */
+  runsAsRoot: boolean;
+};
+
+export type CliLaunch = {
+  argv: string[];
+  env: Record<string, string>;
+  files: LaunchFile[];
+  stdin?: string;
+};
+
+export type CliRunResult = AgentResult & {
+  status: AgentStepStatus;
+  retryable?: boolean;
+  turns?: number;
+  sessionId?: string;
+  costUsd?: number;
+  stderrTail: string;
+};
+
+export type CliRunInput = {
+  launch: CliLaunch;
+  spawn: AgentSpawn;
+  signal: AbortSignal;
+  timeoutMs?: number;
+  onEvent?: (event: AgentStepEvent) => void;
+  secrets?: readonly string[];
+};
+
+export type CliProvider = {
+  /** The vendor API the CLI speaks, which the gateway forwards to. */
+  vendor: Vendor;
+  launch: (context: CliLaunchContext) => CliLaunch;
+  run: (input: CliRunInput) => Promise<CliRunResult>;
+};
+
+export type CliStepInput = {
+  provider: CliProvider;
   request: AgentRequest;
   proxy: Omit<StepProxyOptions, "attemptId" | "secrets">;
   agent: StagedAgent;
   gateway: ModelGateway;
-  /** The team's Anthropic endpoint and key; the key stays in the worker. */
+  /** The team's endpoint and key for the provider's vendor; the key stays outside the sandbox. */
   upstream: { baseUrl: string; apiKey: string };
   onEvent: (event: AgentStepEvent) => void;
 };
@@ -60,23 +119,17 @@ const meterOf = (): Meter & { add: (event: MeterEvent) => void } => {
   return meter;
 };
 
-const failed = (code: ErrorCode, message: string): Pick<AgentResult, "error" | "errorCode" | "exitCode"> => ({
-  error: `${code}: ${message}`,
-  errorCode: code,
-  exitCode: 1,
-});
-
 /** Makes `file` (in a folder of the session) the step uid's, with its folders up to `root`. */
 const chownUp = async (file: string, root: string, owner: number) => {
   for (let p = file; p.startsWith(`${root}/`); p = path.dirname(p)) await chown(p, owner, owner);
 };
 
-export const runClaudeStep = async (input: ClaudeStepInput): Promise<AgentResult> => {
-  const { request } = input;
+export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
+  const { request, provider } = input;
   if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
   const meter = meterOf();
   const registration = input.gateway.register({
-    vendor: "anthropic",
+    vendor: provider.vendor,
     upstream: input.upstream,
     meter: meter.add,
     label: request.attemptId,
@@ -85,12 +138,14 @@ export const runClaudeStep = async (input: ClaudeStepInput): Promise<AgentResult
   const proxyTrouble = new AbortController();
   let trouble: { code: ErrorCode; message: string } | undefined;
   let answered = false;
-  const step = await openStepProxy({ ...input.proxy, attemptId: request.attemptId, secrets: [input.upstream.apiKey, registration.token] }).catch(
-    async (error: unknown) => {
-      await registration.revoke();
-      throw error;
-    },
-  );
+  const step = await openStepProxy({
+    ...input.proxy,
+    attemptId: request.attemptId,
+    secrets: [input.upstream.apiKey, registration.token],
+  }).catch(async (error: unknown) => {
+    await registration.revoke();
+    throw error;
+  });
   try {
     const { session } = step;
     step.channel.ready.catch((error: unknown) => {
@@ -102,20 +157,14 @@ export const runClaudeStep = async (input: ClaudeStepInput): Promise<AgentResult
     });
     void step.channel.closed.then(({ reason }) => {
       if (answered) return;
-      trouble ??= { code: "EXECUTION.MCP_PROXY.UNAVAILABLE", message: `the step's MCP proxy ended before the agent answered (${reason})` };
+      trouble ??= {
+        code: "EXECUTION.MCP_PROXY.UNAVAILABLE",
+        message: `the step's MCP proxy ended before the agent answered (${reason})`,
+      };
       proxyTrouble.abort();
     });
 
     const binds = [...step.binds, { path: input.agent.hostDir, mode: "ro" as const, target: AGENTS_INSIDE }];
-    const mcpConfig = path.join(session.folders.root, "mcp.json");
-    await writeFile(
-      mcpConfig,
-      buildClaudeMcpConfig({ node: step.argv[0]!, switchyardBin: step.argv[1]!, proxyConfigPath: step.argv.at(-1)! }),
-      { mode: 0o600, flag: "wx" },
-    );
-    await chown(mcpConfig, step.owner, step.owner);
-    binds.push({ path: mcpConfig, mode: "ro", target: MCP_CONFIG_INSIDE });
-
     // No network inside: the gateway's socket and the forwarder in front of it. Unconfined
     // (level none) the CLI shares the host's network and uses the gateway's TCP port.
     let origin = input.gateway.origin;
@@ -126,34 +175,39 @@ export const runClaudeStep = async (input: ClaudeStepInput): Promise<AgentResult
       binds.push({ path: input.gateway.socketPath, mode: "rw", target: GATEWAY_INSIDE });
       origin = `http://127.0.0.1:${FORWARD_PORT}`;
       wrap = (argv) =>
-        loopbackCommand({ script: FORWARDER_INSIDE, socketPath: GATEWAY_INSIDE, listenPort: FORWARD_PORT, command: argv, node: process.execPath });
+        loopbackCommand({
+          script: FORWARDER_INSIDE,
+          socketPath: GATEWAY_INSIDE,
+          listenPort: FORWARD_PORT,
+          command: argv,
+          node: process.execPath,
+        });
     }
     if (!origin) throw new AppError("SYSTEM.CONFIG", "the model gateway has no TCP listener for an unconfined step");
 
-    const launch = buildClaudeLaunch({
+    const launch = provider.launch({
       request,
-      cliPath: input.agent.inside.command,
-      nodeBinDir: input.agent.inside.pathPrefix,
+      agent: input.agent.inside,
       homeDir: session.paths.home,
       tmpDir: session.paths.tmp,
-      mcpConfigPath: session.pathInside({ path: mcpConfig, mode: "ro", target: MCP_CONFIG_INSIDE }),
-      gateway: { baseUrl: stepBaseUrl("anthropic", origin), token: registration.token },
-      builtinsIntercepted: true,
+      workspace: session.paths.workspace,
+      proxy: { command: step.argv[0]!, args: step.argv.slice(1) },
+      gateway: { baseUrl: stepBaseUrl(provider.vendor, origin), token: registration.token },
       toolNames: BUILTIN_NAMES,
       runsAsRoot: (session.uid ?? process.getuid?.() ?? 0) === 0,
     });
     await mkdir(session.folders.home, { recursive: true });
     await writeLaunchFiles(launch.files, { home: session.folders.home });
-    for (const file of launch.files) await chownUp(path.join(session.folders.home, file.relativePath), session.folders.home, step.owner);
+    for (const file of launch.files)
+      await chownUp(path.join(session.folders.home, file.relativePath), session.folders.home, step.owner);
 
     const spawn: AgentSpawn = ({ argv, env }) => session.start({ argv: wrap(argv), env, binds }, {});
-    const signal = AbortSignal.any([request.signal, proxyTrouble.signal]);
-    const result = await runClaude({
+    const result = await provider.run({
       launch,
       spawn,
-      signal,
+      signal: AbortSignal.any([request.signal, proxyTrouble.signal]),
       ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
-      secrets: [input.upstream.apiKey],
+      secrets: [input.upstream.apiKey, registration.token],
       onEvent: (event) => {
         if (event.type === "final") answered = true;
         input.onEvent(event);
@@ -170,7 +224,7 @@ export const runClaudeStep = async (input: ClaudeStepInput): Promise<AgentResult
         };
     let outcome: Pick<AgentResult, "error" | "errorCode" | "exitCode">;
     if (result.status === "cancelled" && trouble && !request.signal.aborted) {
-      outcome = failed(trouble.code, trouble.message);
+      outcome = { error: `${trouble.code}: ${trouble.message}`, errorCode: trouble.code, exitCode: 1 };
       input.onEvent({ type: "error", code: trouble.code, message: trouble.message });
     } else
       outcome = {

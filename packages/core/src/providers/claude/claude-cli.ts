@@ -1,0 +1,38 @@
+/**
+ * Claude Code as a CliProvider: the Anthropic Messages API through the gateway, launched as
+ * buildClaudeLaunch says with the step's proxy as its only MCP server (its config a file in
+ * the private HOME), run by runClaude.
+ */
+import type { CliProvider } from "../step/cli-step";
+import { buildClaudeLaunch } from "./build-claude-launch";
+import { buildClaudeMcpConfig } from "./claude-mcp-config";
+import { runClaude } from "./run-claude";
+
+const MCP_CONFIG = ".switchyard/mcp.json";
+
+export const claudeCli: CliProvider = {
+  vendor: "anthropic",
+  launch: (context) => {
+    const home = context.homeDir === "/" ? "" : context.homeDir;
+    const mcpConfigPath = `${home}/${MCP_CONFIG}`;
+    const launch = buildClaudeLaunch({
+      request: context.request,
+      cliPath: context.agent.command,
+      nodeBinDir: context.agent.pathPrefix,
+      homeDir: context.homeDir,
+      tmpDir: context.tmpDir,
+      mcpConfigPath,
+      gateway: context.gateway,
+      builtinsIntercepted: true,
+      toolNames: context.toolNames,
+      runsAsRoot: context.runsAsRoot,
+    });
+    const [script, ...rest] = context.proxy.args;
+    const config = buildClaudeMcpConfig({ node: context.proxy.command, switchyardBin: script!, proxyConfigPath: rest.at(-1)! });
+    return {
+      ...launch,
+      files: [...launch.files, { path: mcpConfigPath, root: "home", relativePath: MCP_CONFIG, content: config, mode: 0o600 }],
+    };
+  },
+  run: (input) => runClaude({ ...input, launch: input.launch }),
+};
