@@ -14,7 +14,7 @@ import ts from "typescript";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-const SKIP_DIRS = new Set(["node_modules", ".next", "dist", "generated", ".data", "test-results"]);
+export const SKIP_DIRS = new Set(["node_modules", ".next", "dist", "generated", ".data", "test-results"]);
 
 const listTs = (dir, out = []) => {
   if (!fs.existsSync(dir)) return out;
@@ -41,7 +41,7 @@ const sourceRoots = (root) => {
   return roots;
 };
 
-const packageExports = (root) => {
+export const packageExports = (root) => {
   const map = new Map();
   for (const group of ["apps", "packages"]) {
     const groupDir = path.join(root, group);
@@ -76,7 +76,7 @@ const resolveFile = (base) => {
   return undefined;
 };
 
-const resolveImport = (from, spec, exportsMap, root) => {
+export const resolveImport = (from, spec, exportsMap, root) => {
   if (spec.startsWith(".")) return resolveFile(path.resolve(path.dirname(from), spec));
   if (spec.startsWith("~/")) return resolveFile(path.join(root, "apps/web/src", spec.slice(2)));
   if (exportsMap.has(spec)) return exportsMap.get(spec);

@@ -1,23 +1,15 @@
 /**
  * The sources import each other without cycles: a new cycle fails here and in `npm run lint`.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { tempTree } from "./helpers/temp-tree";
 // @ts-expect-error: a plain .mjs script without type declarations
 import { findImportCycles } from "../scripts/check-import-cycles.mjs";
 
 type Cycles = string[][];
 const find = findImportCycles as (root?: string) => Cycles;
 
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "import-cycles-"));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-
-const write = (file: string, text: string) => {
-  fs.mkdirSync(path.dirname(path.join(tmp, file)), { recursive: true });
-  fs.writeFileSync(path.join(tmp, file), text);
-};
+const { root: tmp, write } = tempTree("import-cycles-");
 
 describe("import cycles", () => {
   it("finds none in the repository", () => {

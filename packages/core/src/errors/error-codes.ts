@@ -46,7 +46,7 @@ export const CODES = {
   /** `dangerously_skip_permissions` for a CLI that would run as root, which the CLI itself refuses. */
   SKIP_PERMISSIONS_AS_ROOT: "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT",
 } as const;
-export type Code = (typeof CODES)[keyof typeof CODES];
+type Code = (typeof CODES)[keyof typeof CODES];
 
 /** The request-facing codes, and what a code of each AWF family shows by default. */
 const REQUEST = {

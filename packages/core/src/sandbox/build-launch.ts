@@ -65,7 +65,7 @@ const insideCwd = (root: string, cwd: string | undefined): string => {
   return joined;
 };
 
-export const stepEnv = (
+const stepEnv = (
   host: SandboxHost,
   spec: SandboxSpec,
   sandboxId: string,

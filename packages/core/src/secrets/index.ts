@@ -1,5 +1,5 @@
 export { mapStrings } from "./map-strings";
-export { REDACTED, Scrubber, type Span } from "./scrubber";
+export { Scrubber } from "./scrubber";
 export { ScrubStream } from "./scrub-stream";
 export { scrubbedCapture } from "./scrubbed-capture";
 export { checkSecretLength } from "./secret-length";

@@ -8,7 +8,7 @@ import { AppError } from "../errors/app-error";
 import { mapStrings } from "./map-strings";
 import { formsOf, piecesOf, type SecretForm } from "./secret-patterns";
 
-export const REDACTED = "[REDACTED]";
+const REDACTED = "[REDACTED]";
 /** Below this a value would match ordinary text; it is not scrubbed (the save path refuses short secrets). */
 const FLOOR = 4;
 /**
@@ -19,7 +19,7 @@ const FLOOR = 4;
 const WRAPPED = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_=-]+(?:\r?\n[A-Za-z0-9+/_=-]{16,})*\r?\n[A-Za-z0-9+/_=-]+/g;
 const WRAPPED_MIN = 24;
 
-export type Span = readonly [start: number, end: number];
+type Span = readonly [start: number, end: number];
 /** One regular expression per piece of a secret, one capturing group per form. */
 type Matcher = { re: RegExp; forms: SecretForm[] };
 

@@ -24,7 +24,7 @@ const asNumber = (v: unknown): number | undefined => {
  * A text quoted for one POSIX shell to read back as exactly that text: as it is when it is
  * made only of characters no shell treats specially, else in single quotes (`'` as `'\''`).
  */
-export const shellQuote = (text: string): string =>
+const shellQuote = (text: string): string =>
   text === ""
     ? "''"
     : /^[A-Za-z0-9_@%+=:,./-]+$/.test(text)

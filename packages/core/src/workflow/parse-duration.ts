@@ -16,7 +16,7 @@ const UNIT_MS: Record<string, number> = {
   h: 3_600_000,
 };
 
-export const SECONDS = 1000;
+const SECONDS = 1000;
 export const MILLISECONDS = 1;
 
 export const parseDuration = (

@@ -46,7 +46,7 @@ const SINGLE_RUN = /[^'{\ue000-\uf8ff]+/y;
 const DOUBLE_RUN = /[^"\\$`{\ue000-\uf8ff]+/y;
 /** Deeper than this, text is refused rather than read (a stack is not unbounded). */
 export const MAX_DEPTH = 100;
-export type Pending = { redirect: Redirect; delim: string; strip: boolean };
+type Pending = { redirect: Redirect; delim: string; strip: boolean };
 
 /**
  * The word-level half of the reader: quotes, expansions, marks, comments and

@@ -6,7 +6,7 @@
 export type SourceRef = { line?: number; column?: number; path: string };
 
 type TerminalStatus = "success" | "failure";
-export type Backoff = "constant" | "linear" | "exponential";
+type Backoff = "constant" | "linear" | "exponential";
 type ParallelStrategy = "all_succeed" | "any_succeed" | "best_effort";
 export type InputType = "string" | "integer" | "number" | "boolean" | "array";
 

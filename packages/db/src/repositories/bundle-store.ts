@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import type { Db } from "../client";
 
-export type BundleFiles = Record<string, string>;
+type BundleFiles = Record<string, string>;
 
 const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
 
