@@ -1,7 +1,7 @@
 /**
  * The engine's agent port in the worker, one sandbox session and proxy per attempt:
- * - `claude`: Claude Code runs inside the step sandbox behind the model gateway
- *   (runCliStep with claudeCli), with the team's Anthropic access from Settings → Models.
+ * - agent CLIs (`claude`, see CLI_PROVIDERS): the CLI runs inside the step sandbox behind the
+ *   model gateway (runCliStep), with the team's access to its vendor from Settings → Models.
  * - `openai_compatible`: the worker is the MCP client of the step's sandboxed proxy and
  *   drives the Chat Completions loop itself (runOpenAiCompatible); no built-in runs in the
  *   worker. `options.base_url` must fall under an endpoint the team allows (or the worker's
@@ -20,8 +20,11 @@ import {
   findBuiltCli,
   modelEndpointOf,
   openAgentStepSession,
-  claudeCli,
+  CLI_PROVIDERS,
   runCliStep,
+  VENDOR_LABELS,
+  type AgentId,
+  type CliProviderEntry,
   runOpenAiCompatible,
   stageAgent,
   stageBuiltCli,
@@ -100,33 +103,34 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     deps.onAgentEvent({ stepRunId: request.attemptId!, state: request.stateName, attempt: request.attempt }, event);
   };
 
-  const staged = new Map<string, Promise<StagedAgent>>();
-  const stagedClaude = () => {
-    let found = staged.get("claude");
+  const staged = new Map<AgentId, Promise<StagedAgent>>();
+  const stagedAgent = (agent: AgentId) => {
+    let found = staged.get(agent);
     if (!found) {
-      found = Promise.resolve().then(() => stageAgent(deps.agentsDir, "claude", deps.agentsStageDir));
-      staged.set("claude", found);
-      found.catch(() => staged.delete("claude"));
+      found = Promise.resolve().then(() => stageAgent(deps.agentsDir, agent, deps.agentsStageDir));
+      staged.set(agent, found);
+      found.catch(() => staged.delete(agent));
     }
     return found;
   };
 
-  const runClaude = async (request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
+  const runCli = async (entry: CliProviderEntry, request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
     if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
     if (!deps.gateway) throw new AppError("EXECUTION.AGENT_UNAVAILABLE", "this worker has no model gateway");
-    const access = await deps.modelAccess("anthropic");
+    const vendor = entry.cli.vendor;
+    const access = await deps.modelAccess(vendor);
     if (!access?.apiKey)
       throw new AppError(
         "USER.PROVIDER.NOT_CONFIGURED",
-        `"${request.stateName}" runs Claude Code, but the team has no Anthropic key: an admin sets one in Settings → Models`,
+        `"${request.stateName}" runs ${entry.label}, but the team has no ${VENDOR_LABELS[vendor]} key: an admin sets one in Settings → Models`,
         { location: { path: `states.${request.stateName}.provider` } },
       );
     deps.scrubber.add(access.apiKey);
-    const agent = await stagedClaude();
+    const agent = await stagedAgent(entry.agent);
     const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
     try {
       return await runCliStep({
-        provider: claudeCli,
+        provider: entry.cli,
         request,
         proxy: {
           sandbox: deps.sandbox,
@@ -140,7 +144,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         },
         agent,
         gateway: deps.gateway,
-        upstream: { baseUrl: modelEndpointOf("anthropic", access.endpoint)!, apiKey: access.apiKey },
+        upstream: { baseUrl: modelEndpointOf(vendor, access.endpoint)!, apiKey: access.apiKey },
         onEvent: (event) => events(request, event, recorder),
       });
     } finally {
@@ -204,17 +208,19 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     }
   };
 
-  const providers: Record<string, (request: AgentRequest, traceparent: string | undefined) => Promise<AgentResult>> = {
-    claude: runClaude,
-    openai_compatible: runOpenAi,
+  const providerOf = (name: string) => {
+    if (name === "openai_compatible") return runOpenAi;
+    if (!Object.hasOwn(CLI_PROVIDERS, name)) return undefined;
+    const entry = CLI_PROVIDERS[name]!;
+    return (request: AgentRequest, traceparent: string | undefined) => runCli(entry, request, traceparent);
   };
 
   return {
     execute: (request) => {
-      const run = providers[request.provider];
+      const run = providerOf(request.provider);
       if (!run)
         return Promise.reject(
-          new AppError("EXECUTION.AGENT_UNAVAILABLE", `provider "${request.provider}" of "${request.stateName}" does not run in the worker (claude and openai_compatible do)`),
+          new AppError("EXECUTION.AGENT_UNAVAILABLE", `provider "${request.provider}" of "${request.stateName}" does not run in the worker (${[...Object.keys(CLI_PROVIDERS), "openai_compatible"].join(", ")} do)`),
         );
       return withChildSpan(
         deps.trace,

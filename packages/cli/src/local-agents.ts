@@ -2,10 +2,10 @@
  * Agent steps for `switchyard run`, on the worker's path: each attempt gets a sandbox session
  * of its own inside the run's (same level, uid and workspace), with this CLI's own
  * `mcp-serve` as the step's proxy, so tools are the confined built-ins here too.
- * - `claude`: Claude Code from the agents folder (SWITCHYARD_AGENTS_DIR or
- *   ~/.cache/switchyard/agents) reaches the model only through an in-process model gateway:
- *   the person's ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL) stay in this process, the CLI in
- *   the sandbox gets a per-step token.
+ * - agent CLIs (`claude`, see CLI_PROVIDERS) from the agents folder (SWITCHYARD_AGENTS_DIR or
+ *   ~/.cache/switchyard/agents) reach the model only through an in-process model gateway:
+ *   the person's key for the vendor (ANTHROPIC_API_KEY, and ANTHROPIC_BASE_URL; see
+ *   VENDOR_ENV) stays in this process, the CLI in the sandbox gets a per-step token.
  * - `openai_compatible`: this process drives the Chat Completions loop against the step's
  *   `options.base_url`, with `options.api_key` or OPENAI_API_KEY.
  * Tool calls and the agent's text are printed on stderr as they happen; keys are scrubbed
@@ -23,8 +23,11 @@ import {
   defaultModelEndpoint,
   findBuiltCli,
   openAgentStepSession,
-  claudeCli,
+  CLI_PROVIDERS,
   runCliStep,
+  VENDOR_ENV,
+  type AgentId,
+  type CliProviderEntry,
   runOpenAiCompatible,
   stageAgent,
   stageBuiltCli,
@@ -80,7 +83,7 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
   const stageRoot = path.join(tmpdir(), "switchyard-agents");
   let gateway: Promise<ModelGateway> | undefined;
   let cli: Promise<BuiltCli> | undefined;
-  let claude: Promise<StagedAgent> | undefined;
+  const agents = new Map<AgentId, Promise<StagedAgent>>();
 
   const builtCli = () => {
     cli ??= findBuiltCli(CLI_DIST).then(async (found) => {
@@ -102,26 +105,36 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
     attemptId: `a${request.attempt}-${Math.random().toString(36).slice(2, 8)}`,
   });
 
-  const runClaude = async (request: AgentRequest, print: ReturnType<typeof printer>): Promise<AgentResult> => {
-    const apiKey = env.ANTHROPIC_API_KEY;
+  const firstOf = (names: readonly string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== "");
+
+  const runCli = async (entry: CliProviderEntry, request: AgentRequest, print: ReturnType<typeof printer>): Promise<AgentResult> => {
+    const vendor = entry.cli.vendor;
+    const names = VENDOR_ENV[vendor];
+    const apiKey = firstOf(names.key);
     if (!apiKey)
-      throw new AppError("USER.PROVIDER.NOT_CONFIGURED", `"${request.stateName}" runs Claude Code: set ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL for another endpoint)`, {
-        location: { path: `states.${request.stateName}.provider` },
-      });
+      throw new AppError(
+        "USER.PROVIDER.NOT_CONFIGURED",
+        `"${request.stateName}" runs ${entry.label}: set ${names.key.join(" or ")} (and ${names.baseUrl.join(" or ")} for another endpoint)`,
+        { location: { path: `states.${request.stateName}.provider` } },
+      );
     scrubber.add(apiKey);
-    claude ??= Promise.resolve().then(() =>
-      run.uid === undefined ? agentInPlace(agentsDir, "claude") : stageAgent(agentsDir, "claude", stageRoot),
-    );
-    claude.catch(() => (claude = undefined));
+    let agent = agents.get(entry.agent);
+    if (!agent) {
+      agent = Promise.resolve().then(() =>
+        run.uid === undefined ? agentInPlace(agentsDir, entry.agent) : stageAgent(agentsDir, entry.agent, stageRoot),
+      );
+      agents.set(entry.agent, agent);
+      agent.catch(() => agents.delete(entry.agent));
+    }
     gateway ??= startModelGateway({ tcp: true, socketPath: path.join(run.folders.root, "gateway.sock") });
     const { attemptId, ...proxy } = await proxyOptions(request, print.record);
     return runCliStep({
-      provider: claudeCli,
+      provider: entry.cli,
       request: { ...request, attemptId },
       proxy,
-      agent: await claude,
+      agent: await agent,
       gateway: await gateway,
-      upstream: { baseUrl: env.ANTHROPIC_BASE_URL || defaultModelEndpoint("anthropic")!, apiKey },
+      upstream: { baseUrl: firstOf(names.baseUrl) || defaultModelEndpoint(vendor)!, apiKey },
       onEvent: print.event,
     });
   };
@@ -151,17 +164,12 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
     execute: async (request) => {
       const print = printer(io, scrubber, request.stateName);
       try {
-        switch (request.provider) {
-          case "claude":
-            return await runClaude(request, print);
-          case "openai_compatible":
-            return await runOpenAi(request, print);
-          default:
-            throw new AppError(
-              "EXECUTION.AGENT_UNAVAILABLE",
-              `provider "${request.provider}" of "${request.stateName}" does not run here (claude and openai_compatible do)`,
-            );
-        }
+        if (request.provider === "openai_compatible") return await runOpenAi(request, print);
+        if (Object.hasOwn(CLI_PROVIDERS, request.provider)) return await runCli(CLI_PROVIDERS[request.provider]!, request, print);
+        throw new AppError(
+          "EXECUTION.AGENT_UNAVAILABLE",
+          `provider "${request.provider}" of "${request.stateName}" does not run here (${[...Object.keys(CLI_PROVIDERS), "openai_compatible"].join(", ")} do)`,
+        );
       } catch (error) {
         throw scrubber.scrubError(error);
       }

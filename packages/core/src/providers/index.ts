@@ -35,3 +35,5 @@ export type {
   CliRunResult,
   CliStepInput,
 } from "./step/cli-step";
+export { CLI_PROVIDERS, VENDOR_ENV, VENDOR_LABELS } from "./cli-providers";
+export type { CliProviderEntry } from "./cli-providers";
