@@ -27,9 +27,19 @@ generate_client() {
   prisma generate >/dev/null
 }
 
+# Quiet when it works (the count and what was applied); on failure Prisma's whole output and
+# a non-zero status, so a half-migrated database never goes unnoticed.
 migrate_deploy() {
   say "applying migrations"
-  prisma migrate deploy | grep -E "applied|No pending|migrations found" || true
+  local out status=0
+  out=$(prisma migrate deploy 2>&1) || status=$?
+  if [ "$status" -ne 0 ]; then
+    printf '%s\n' "$out" >&2
+    if [ "$status" -eq 124 ]; then say "error: prisma migrate deploy timed out" >&2
+    else say "error: prisma migrate deploy failed (exit $status), see above" >&2; fi
+    return "$status"
+  fi
+  printf '%s\n' "$out" | grep -E "applied|No pending|migrations found" || true
 }
 
 # True when both services already answer (so whoever brings them up now must not stop them).
