@@ -4,7 +4,6 @@
  * `tools/call Read` latency with recording on, a connector call through the step channel
  * against calling the connector directly, and the idle resident memory of each process.
  */
-import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +14,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { McpConnectorHost, buildStepCatalog, catalogForConfig } from "@switchyard/core/connectors";
 import { startStepChannel } from "@switchyard/core/mcp";
 import { timeIt, type Sample } from "./measure";
+import { buildCli } from "./step-kit";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const CLI = path.join(REPO, "packages/cli");
@@ -76,10 +76,7 @@ const callLatency = async (
 };
 
 export const benchProxy = async (): Promise<Sample[]> => {
-  const build = spawnSync(process.execPath, [path.join(CLI, "bin/build.mjs")], {
-    encoding: "utf8",
-  });
-  if (build.status !== 0) throw new Error(`packages/cli build failed: ${build.stderr}`);
+  buildCli();
 
   const dir = await mkdtemp(path.join(tmpdir(), "sy-bench-proxy-"));
   const root = path.join(dir, "ws");

@@ -1,0 +1,82 @@
+/**
+ * What the agent benches share, laid out as the worker lays out a run: the built CLI (made
+ * once per bench run) staged where a step uid can reach it, the step sandbox at the level
+ * this machine supports (strict as root, with a uid of its own), and a run folder with its
+ * workspace, HOME and temp folder. `close` removes it all.
+ */
+import { spawnSync } from "node:child_process";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { findBuiltCli, stageBuiltCli, type BuiltCli } from "@switchyard/core/providers";
+import {
+  findSandboxHost,
+  makeStepFolders,
+  runOwnerId,
+  type SandboxHost,
+  type StepFolders,
+} from "@switchyard/core/sandbox";
+
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+/** A step uid no worker of this machine hands out by default (those start at 60000). */
+const BENCH_UID = 64_100;
+
+let built = false;
+/** Builds packages/cli/dist once per bench run: every `mcp-serve` measured is the built bin. */
+export const buildCli = () => {
+  if (built) return;
+  const build = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], {
+    encoding: "utf8",
+  });
+  if (build.status !== 0) throw new Error(`packages/cli build failed: ${build.stderr}`);
+  built = true;
+};
+
+export type StepKit = {
+  scratch: string;
+  /** The run's host: owner tag `<bench>/<run>`, as execute-run.ts makes it. */
+  host: SandboxHost;
+  uid: number | undefined;
+  runDir: string;
+  folders: StepFolders;
+  /** The built CLI, staged in the scratch folder. */
+  cli: BuiltCli;
+  close: () => Promise<void>;
+};
+
+export const openStepKit = async (name: string): Promise<StepKit> => {
+  buildCli();
+  const scratch = await mkdtemp(path.join(tmpdir(), `sy-bench-${name}-`));
+  try {
+    await chmod(scratch, 0o711); // step uids must be able to enter it
+    const uid = process.getuid?.() === 0 ? BENCH_UID : undefined;
+    const ownerId = `bench-${name}-${process.pid}`;
+    const found = await findSandboxHost({
+      mode: "auto",
+      ownerId,
+      scratchDir: scratch,
+      probeUid: uid,
+      optOut: "SWITCHYARD_SANDBOX=none",
+    });
+    const host = { ...found, ownerId: runOwnerId(ownerId, "run1") };
+    const runDir = path.join(scratch, "run1");
+    const folders = await makeStepFolders(runDir, uid === undefined ? undefined : { uid });
+    const cli = await stageBuiltCli(
+      await findBuiltCli(path.join(REPO, "packages/cli/dist/")),
+      scratch,
+    );
+    return {
+      scratch,
+      host,
+      uid,
+      runDir,
+      folders,
+      cli,
+      close: () => rm(scratch, { recursive: true, force: true }),
+    };
+  } catch (error) {
+    await rm(scratch, { recursive: true, force: true });
+    throw error;
+  }
+};
