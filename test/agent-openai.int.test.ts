@@ -37,6 +37,8 @@ beforeAll(async () => {
         { match: { messagesContain: "WAIT-FOR-CANCEL" }, delayMs: 120_000, text: "too late" },
         { match: { messagesContain: "RATE-LIMITED" }, times: 1, error: { status: 429, headers: { "retry-after": "1" }, message: "slow down" } },
         { match: { messagesContain: "RATE-LIMITED" }, text: "answered after the wait" },
+        { match: { messagesContain: "HUGE-OUTPUT" }, times: 1, toolCalls: [{ name: "Bash", arguments: { command: "head -c 200000 /dev/zero | tr '\\0' x" } }] },
+        { match: { messagesContain: "HUGE-OUTPUT" }, text: "read the marker" },
         { match: { messagesContain: "LOOP-FOREVER" }, toolCalls: [{ name: "Glob", arguments: { pattern: "*" } }] },
       ],
     },
@@ -160,4 +162,15 @@ it("refuses a base_url outside the allowed endpoints: the worker never calls it"
   const step = run.steps.find((s) => s.stateName === "agent")!;
   expect(step.errorCode).toBe("USER.PROVIDER.ENDPOINT_NOT_ALLOWED");
   expect(model.requests.length).toBe(before);
+}, 120_000);
+
+it("records where the proxy kept a result too long for the model", async () => {
+  const run = await runOf("agent-oc-huge", "HUGE-OUTPUT");
+  expect(run.status, JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage]))).toBe("succeeded");
+  const step = run.steps.find((s) => s.stateName === "agent")!;
+  const [call] = await listStepToolCalls(stack.db, stack.teamId, step.id);
+  expect(call?.toolName).toBe("Bash");
+  const cut = call?.resultCut as { bytes: number; file: string | null } | null;
+  expect(cut?.file).toMatch(/^\.switchyard\/results\/[0-9a-f]+\.txt$/);
+  expect(cut?.bytes).toBeGreaterThanOrEqual(200_000);
 }, 120_000);

@@ -48,6 +48,7 @@ export const toolCallRow = (stepRunId: string, r: ToolCallRecord): ToolCallRow =
     fidelity: r.fidelity,
     arguments: r.arguments,
     result: r.result,
+    resultCut: r.result_cut ?? null,
     isError: r.is_error,
     errorType: r.error_type,
     startedAt: Number.isNaN(startedAt.getTime()) ? new Date() : startedAt,

@@ -16,6 +16,8 @@ export type ToolCallRow = {
   fidelity: ToolFidelity;
   arguments: unknown;
   result?: unknown;
+  /** The proxy cut the result the agent got: its full size and the file keeping it. */
+  resultCut?: { bytes: number; file: string | null } | null;
   isError: boolean;
   errorType?: string | null;
   startedAt: Date;
@@ -52,6 +54,7 @@ export const insertToolCalls = async (db: Db, teamId: string, runId: string, row
       fidelity: r.fidelity,
       arguments: json(r.arguments),
       result: json(r.result),
+      ...(r.resultCut ? { resultCut: json(r.resultCut) } : {}),
       isError: r.isError,
       errorType: storableText(r.errorType ?? null),
       startedAt: r.startedAt,
