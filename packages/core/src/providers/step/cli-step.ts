@@ -38,6 +38,11 @@ const FORWARDER_INSIDE = "/opt/switchyard/loopback-forwarder.mjs";
 const GATEWAY_INSIDE = "/run/switchyard/gateway.sock";
 /** The forwarder's port inside the step's own network namespace. */
 const FORWARD_PORT = 8089;
+/**
+ * How long the proxy has to say `ready`, counted from before the CLI starts: the CLI's own
+ * start (a second or two, more on a busy host), then the proxy's 10 s.
+ */
+const CLI_READY_TIMEOUT_MS = 20_000;
 
 /** What a CLI's launch is built from, every path as the CLI sees it. */
 export type CliLaunchContext = {
@@ -139,6 +144,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   let trouble: { code: ErrorCode; message: string } | undefined;
   let answered = false;
   const step = await openStepProxy({
+    readyTimeoutMs: CLI_READY_TIMEOUT_MS,
     ...input.proxy,
     attemptId: request.attemptId,
     secrets: [input.upstream.apiKey, registration.token],
