@@ -6,6 +6,7 @@
  */
 import type { Vendor } from "../gateway";
 import { claudeCli } from "./claude/claude-cli";
+import { geminiCli } from "./gemini/gemini-cli";
 import type { AgentId } from "./locate-agent";
 import type { CliProvider } from "./step/cli-step";
 
@@ -13,6 +14,7 @@ export type CliProviderEntry = { agent: AgentId; label: string; cli: CliProvider
 
 export const CLI_PROVIDERS: Readonly<Record<string, CliProviderEntry>> = {
   claude: { agent: "claude", label: "Claude Code", cli: claudeCli },
+  gemini: { agent: "gemini", label: "Gemini CLI", cli: geminiCli },
 };
 
 export const VENDOR_LABELS: Readonly<Record<Vendor, string>> = {
