@@ -43,7 +43,11 @@ beforeAll(async () => {
       ],
     },
   });
-  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1` });
+  stack = await openRunStack({
+    SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+    // The scripted model is priced here, over the built-in table.
+    SWITCHYARD_MODEL_PRICES: JSON.stringify({ "scripted-1": { input: 2, output: 10 } }),
+  });
   await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
 }, 300_000);
 afterAll(async () => {
@@ -71,6 +75,10 @@ it("runs the agent step through the sandboxed proxy and records its tool calls",
   const agent = run.steps.find((s) => s.stateName === "agent")!;
   const echo = run.steps.find((s) => s.stateName === "echo")!;
   expect(agent.output).toBe("the file says hello");
+  // Tokens as the endpoint reported them, priced by the worker's table.
+  const row = await stack.db.stepRun.findFirstOrThrow({ where: { id: agent.id } });
+  expect(row.inputTokens).toBeGreaterThan(0);
+  expect(Number(row.costUsd)).toBeCloseTo((row.inputTokens! * 2 + row.outputTokens! * 10) / 1_000_000, 9);
   expect(echo.stdout.trim()).toBe("answer=the file says hello");
   expect(model.failures).toEqual([]);
   // The key went to the model in the Authorization header only.

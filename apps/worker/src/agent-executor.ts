@@ -15,7 +15,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Context } from "@opentelemetry/api";
 import { AppError } from "@switchyard/core/errors";
-import type { ModelGateway } from "@switchyard/core/gateway";
+import { costOf, DEFAULT_PRICES, priceOf, type ModelGateway, type PriceTable } from "@switchyard/core/gateway";
 import {
   findBuiltCli,
   modelEndpointOf,
@@ -57,6 +57,8 @@ export type AgentExecutorDeps = {
   modelEndpoints: readonly string[];
   /** The team's model access for a vendor (Settings → Models), its key opened. */
   modelAccess: (vendor: ModelVendor) => Promise<TeamModelAccess | undefined>;
+  /** Prices over the built-in table (SWITCHYARD_MODEL_PRICES), for what the worker meters itself. */
+  prices?: PriceTable;
   /** The worker's model gateway; without one, CLI providers are unavailable. */
   gateway: ModelGateway | undefined;
   /** Where `npm run agents:install` put the CLIs, and where they are staged for step uids. */
@@ -87,6 +89,13 @@ const apiKeyOf = (options: Record<string, unknown>) => {
 };
 
 export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
+  const prices = { ...DEFAULT_PRICES, ...deps.prices };
+  /** What an openai_compatible step cost at the table's price of its model, when it has one and the tokens were counted. */
+  const costFields = (options: Record<string, unknown>, result: AgentResult) => {
+    const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
+    if (!price || result.tokensEstimated || result.tokensInput === undefined || result.tokensOutput === undefined) return {};
+    return { costUsd: costOf({ inputTokens: result.tokensInput, outputTokens: result.tokensOutput, cacheReadTokens: 0, cacheWriteTokens: 0 }, price) };
+  };
   let cli: Promise<BuiltCli> | undefined;
   const builtCli = () => {
     cli ??= findBuiltCli(CLI_DIST).then((found) => {
@@ -197,6 +206,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
         ...(result.tokensEstimated ? { tokensEstimated: true } : {}),
         ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
+        ...costFields(request.options, result),
       };
     } finally {
       try {

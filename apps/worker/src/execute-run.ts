@@ -12,7 +12,7 @@ import { LOCK_LOST } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { bundleReader, parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
 import { claimRun, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, nextEventSeq, setRunTraceId, type Db } from "@switchyard/db";
-import type { ModelGateway } from "@switchyard/core/gateway";
+import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import { createAgentExecutor, type TeamModelAccess } from "./agent-executor";
 import { defaultAgentsDir } from "./env";
@@ -35,6 +35,8 @@ export type ExecuteRunDeps = {
   modelEndpoints?: readonly string[];
   /** A team's model access for a vendor (Settings → Models), its key opened. */
   modelAccess?: (teamId: string, vendor: ModelVendor) => Promise<TeamModelAccess | undefined>;
+  /** Prices over the built-in table (SWITCHYARD_MODEL_PRICES). */
+  prices?: PriceTable;
   /** The worker's model gateway (agent CLIs reach models only through it). */
   gateway?: ModelGateway;
   /** Where the agent CLIs are installed (SWITCHYARD_AGENTS_DIR). */
@@ -124,6 +126,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         modelEndpoints: deps.modelEndpoints ?? [],
         modelAccess: (vendor) => deps.modelAccess?.(teamId, vendor) ?? Promise.resolve(undefined),
         gateway: deps.gateway,
+        ...(deps.prices ? { prices: deps.prices } : {}),
         agentsDir: deps.agentsDir ?? defaultAgentsDir(),
         agentsStageDir: path.join(confinement.workspacesDir, ".agents"),
         onAgentEvent: (attempt, event) => events?.agent(attempt, event),

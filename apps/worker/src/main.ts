@@ -125,6 +125,7 @@ const worker = new Worker(
           modelEndpoints: env.SWITCHYARD_MODEL_ENDPOINTS,
           modelAccess: (teamId, vendor) => teamModelAccess(db, keyring, teamId, vendor),
           gateway,
+          prices: env.SWITCHYARD_MODEL_PRICES,
           agentsDir,
           notify,
         },
