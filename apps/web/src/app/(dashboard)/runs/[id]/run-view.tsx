@@ -5,6 +5,7 @@ import Link from "next/link";
 import { StatusBadge } from "~/components/status-badge";
 import { useTRPC } from "~/trpc/react";
 import { AgentActivity } from "./agent-activity";
+import { coalesceRefresh } from "./coalesce-refresh";
 
 const ACTIVE = new Set(["queued", "running"]);
 const STEP_DONE = new Set(["succeeded", "failed", "skipped", "cancelled"]);
@@ -30,15 +31,18 @@ export function RunView({ id }: { id: string }) {
   const activityOptions = trpc.runs.stepActivity;
   useEffect(() => {
     const source = new EventSource(`/api/runs/${id}/events`);
+    const refresh = coalesceRefresh(() =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }),
+        // Only the agent steps still going: a finished one's activity does not change.
+        queryClient.invalidateQueries({
+          queryKey: activityOptions.pathKey(),
+          predicate: (q) => !STEP_DONE.has((q.state.data as { status?: string } | undefined)?.status ?? ""),
+        }),
+      ]),
+    );
     source.addEventListener("ready", () => setLive(true));
-    source.addEventListener("update", () => {
-      void queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) });
-      // Only the agent steps still going: a finished one's activity does not change.
-      void queryClient.invalidateQueries({
-        queryKey: activityOptions.pathKey(),
-        predicate: (q) => !STEP_DONE.has((q.state.data as { status?: string } | undefined)?.status ?? ""),
-      });
-    });
+    source.addEventListener("update", refresh);
     source.onerror = () => setLive(false);
     return () => source.close();
   }, [id, queryClient, getOptions, activityOptions]);
