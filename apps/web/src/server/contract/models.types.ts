@@ -4,7 +4,7 @@
  * and never comes out: answers say whether one is set and its last four characters.
  */
 import { z } from "zod";
-import { MODEL_VENDORS } from "@switchyard/core/providers";
+import { MODEL_VENDORS } from "@switchyard/core/models";
 
 export const modelVendor = z.enum(MODEL_VENDORS);
 

@@ -15,7 +15,7 @@ import {
   defaultModelEndpoint,
   isModelVendor,
   type ModelVendor,
-} from "@switchyard/core/providers";
+} from "@switchyard/core/models";
 import {
   findModelAccess,
   listModelAccess,
