@@ -13,6 +13,13 @@ describe("bundleReader", () => {
     expect(files.read("p.md")).toBeUndefined();
   });
 
+  it("finds no file in what every object inherits", () => {
+    const files = bundleReader(stored, "main.yaml");
+    expect(files.read("constructor")).toBeUndefined();
+    expect(files.read("__proto__")).toBeUndefined();
+    expect(files.read("toString")).toBeUndefined();
+  });
+
   it("reads through a lookup the same way, asking it only for normalised bundle paths", () => {
     const asked: string[] = [];
     const files = bundleReader((p) => {

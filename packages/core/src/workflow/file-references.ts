@@ -94,6 +94,7 @@ type BundleSource = Readonly<Record<string, string>> | ((bundlePath: string) => 
 /** A bundle's files read the way the workflow at `entryPath` names them. */
 export const bundleReader = (files: BundleSource, entryPath: string): BundleFiles => {
   const dir = posix.dirname(entryPath);
-  const lookup = typeof files === "function" ? files : (p: string) => files[p];
+  // Own names only: "constructor" or "__proto__" is no file of a bundle.
+  const lookup = typeof files === "function" ? files : (p: string) => (Object.hasOwn(files, p) ? files[p] : undefined);
   return { read: (p: string) => lookup(posix.normalize(posix.join(dir, p))) };
 };
