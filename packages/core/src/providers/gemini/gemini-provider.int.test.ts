@@ -154,6 +154,24 @@ const until = async (what: string, done: () => boolean, ms: number) => {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
 };
 
+const expectNoStepProcesses = async (dirs: Dirs) => {
+  await until("the step's processes to end", () => stepProcesses(dirs).length === 0, 15_000).catch(
+    () => undefined,
+  );
+  expect(stepProcesses(dirs)).toEqual([]);
+};
+
+/** The six built-ins and an escape: tool, what the previous result says, arguments, refused. */
+const CALLS: [string, string, Record<string, unknown>, boolean][] = [
+  ["Write", "", { path: "notes/a.txt", content: "alpha\nbeta\n" }, false],
+  ["Read", "Wrote 11 bytes to notes/a.txt", { path: "notes/a.txt" }, false],
+  ["Edit", "alpha\nbeta", { path: "notes/a.txt", old: "beta", new: "gamma" }, false],
+  ["Bash", "1 replacement", { command: "cat notes/a.txt" }, false],
+  ["Glob", "alpha\ngamma", { pattern: "**/*.txt" }, false],
+  ["Grep", "notes/a.txt", { pattern: "gam+a", output_mode: "content" }, false],
+  ["Read", "notes/a.txt:2:gamma", { path: "../../../etc/passwd" }, true],
+];
+
 describe.skipIf(!gemini)("the gemini provider with the real Gemini CLI", () => {
   let dirs: Dirs;
   let model: ScriptedModel | undefined;
@@ -190,67 +208,21 @@ describe.skipIf(!gemini)("the gemini provider with the real Gemini CLI", () => {
     await writeFile(path.join(dirs.work, ".env"), "GOOGLE_GEMINI_BASE_URL=http://127.0.0.1:9\n");
     const prompt = `${"Context line.\n".repeat(6000)}Edit notes/a.txt. PROMPT-END-9`;
     const answer = "Done: notes/a.txt now says alpha and gamma.";
+    const first = {
+      toolOffered: OFFERED,
+      messagesContain: "PROMPT-END-9",
+      systemContains: "You are SYSTEM-END-9.",
+      model: MODEL,
+    };
     model = await startScriptedModel({
       script: {
         turns: [
-          {
-            label: "write",
-            expect: {
-              toolOffered: OFFERED,
-              messagesContain: "PROMPT-END-9",
-              systemContains: "You are SYSTEM-END-9.",
-              model: MODEL,
-            },
-            text: "Writing the file first.",
-            toolCalls: [
-              {
-                name: "mcp_switchyard_Write",
-                arguments: { path: "notes/a.txt", content: "alpha\nbeta\n" },
-              },
-            ],
-          },
-          {
-            label: "read",
-            expect: { lastToolResultContains: "Wrote 11 bytes to notes/a.txt" },
-            toolCalls: [{ name: "mcp_switchyard_Read", arguments: { path: "notes/a.txt" } }],
-          },
-          {
-            label: "edit",
-            expect: { lastToolResultContains: "alpha\nbeta" },
-            toolCalls: [
-              {
-                name: "mcp_switchyard_Edit",
-                arguments: { path: "notes/a.txt", old: "beta", new: "gamma" },
-              },
-            ],
-          },
-          {
-            label: "bash",
-            expect: { lastToolResultContains: "1 replacement" },
-            toolCalls: [{ name: "mcp_switchyard_Bash", arguments: { command: "cat notes/a.txt" } }],
-          },
-          {
-            label: "glob",
-            expect: { lastToolResultContains: "alpha\ngamma" },
-            toolCalls: [{ name: "mcp_switchyard_Glob", arguments: { pattern: "**/*.txt" } }],
-          },
-          {
-            label: "grep",
-            expect: { lastToolResultContains: "notes/a.txt" },
-            toolCalls: [
-              {
-                name: "mcp_switchyard_Grep",
-                arguments: { pattern: "gam+a", output_mode: "content" },
-              },
-            ],
-          },
-          {
-            label: "escape",
-            expect: { lastToolResultContains: "notes/a.txt:2:gamma" },
-            toolCalls: [
-              { name: "mcp_switchyard_Read", arguments: { path: "../../../etc/passwd" } },
-            ],
-          },
+          ...CALLS.map(([tool, after, args], i) => ({
+            label: `${i + 1}: ${tool}`,
+            expect: i === 0 ? first : { lastToolResultContains: after },
+            ...(i === 0 ? { text: "Writing the file first." } : {}),
+            toolCalls: [{ name: `mcp_switchyard_${tool}`, arguments: args }],
+          })),
           {
             label: "answer",
             expect: { lastToolResultContains: "outside the workspace" },
@@ -272,11 +244,11 @@ describe.skipIf(!gemini)("the gemini provider with the real Gemini CLI", () => {
 
     const uses = r.events.flatMap((e) => (e.type === "tool_use" ? [e] : []));
     expect(uses.map((u) => [u.name, u.native ?? false])).toEqual(
-      ["Write", "Read", "Edit", "Bash", "Glob", "Grep", "Read"].map((n) => [n, false]),
+      CALLS.map(([tool]) => [tool, false]),
     );
     const results = r.events.flatMap((e) => (e.type === "tool_result" ? [e] : []));
     expect(results.map((x) => x.id)).toEqual(uses.map((u) => u.id));
-    expect(results.map((x) => x.isError)).toEqual([false, false, false, false, false, false, true]);
+    expect(results.map((x) => x.isError)).toEqual(CALLS.map((c) => c[3]));
     expect(results[6]!.text).toContain("outside the workspace");
     expect(r.events.filter((e) => e.type === "usage")).toHaveLength(1);
     expect(r.events.filter((e) => e.type === "error")).toEqual([]);
@@ -286,27 +258,16 @@ describe.skipIf(!gemini)("the gemini provider with the real Gemini CLI", () => {
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l) as { tool: string; is_error: boolean });
-    expect(records.map((c) => [c.tool, c.is_error])).toEqual([
-      ["Write", false],
-      ["Read", false],
-      ["Edit", false],
-      ["Bash", false],
-      ["Glob", false],
-      ["Grep", false],
-      ["Read", true],
-    ]);
+    expect(records.map((c) => [c.tool, c.is_error])).toEqual(
+      CALLS.map(([tool, , , refused]) => [tool, refused]),
+    );
 
     // The first model request already offered the proxy's tools, and nothing else; the key was the step token.
-    const first = model.requests.find((q) => q.api === "gemini")!;
-    expect(first.view!.tools.map((t) => t.name).sort()).toEqual([...OFFERED].sort());
-    expect(first.auth).toEqual([{ header: "x-goog-api-key", fingerprint: fingerprint(TOKEN) }]);
+    const opening = model.requests.find((q) => q.api === "gemini")!;
+    expect(opening.view!.tools.map((t) => t.name).sort()).toEqual([...OFFERED].sort());
+    expect(opening.auth).toEqual([{ header: "x-goog-api-key", fingerprint: fingerprint(TOKEN) }]);
     expect(existsSync(pwned)).toBe(false);
-    await until(
-      "the step's processes to end",
-      () => stepProcesses(dirs).length === 0,
-      15_000,
-    ).catch(() => undefined);
-    expect(stepProcesses(dirs)).toEqual([]);
+    await expectNoStepProcesses(dirs);
   }, 180_000);
 
   it("fails with the model's code when the model refuses the request", async () => {
@@ -354,11 +315,6 @@ describe.skipIf(!gemini)("the gemini provider with the real Gemini CLI", () => {
     const r = await pending;
     expect(r, r.story()).toMatchObject({ status: "cancelled", errorCode: "EXECUTION.CANCELLED" });
     expect(r.events.some((e) => e.type === "tool_use" && e.name === "Bash")).toBe(true);
-    await until(
-      "the step's processes to end",
-      () => stepProcesses(dirs).length === 0,
-      15_000,
-    ).catch(() => undefined);
-    expect(stepProcesses(dirs)).toEqual([]);
+    await expectNoStepProcesses(dirs);
   }, 180_000);
 });
