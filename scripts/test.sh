@@ -34,6 +34,12 @@ npx eslint --max-warnings 0 . || { status=1; echo lint >>"$reports/checks-failed
 say "typecheck"
 { npx turbo run typecheck --output-logs=errors-only && npx tsc -p tsconfig.json; } || { status=1; echo typecheck >>"$reports/checks-failed"; }
 
+# The pinned agent CLIs the provider tests run, into the shared agents folder (once per
+# machine; a later run finds them by their stamps). A failed install is not fatal here:
+# each provider's tests say they skip and why.
+say "agent CLIs (npm run agents:install; cached in ${SWITCHYARD_AGENTS_DIR:-~/.cache/switchyard/agents})"
+bash scripts/agents-install.sh || say "warning: installing the agent CLIs failed; their tests will say they skip"
+
 say "unit and integration tests"
 npx vitest run --reporter=default --reporter=json --outputFile="$reports/vitest.json" || status=1
 
