@@ -6,6 +6,7 @@
  */
 import type { Vendor } from "../gateway";
 import { claudeCli } from "./claude/claude-cli";
+import { codexCli } from "./codex/codex-cli";
 import { geminiCli } from "./gemini/gemini-cli";
 import type { AgentId } from "./locate-agent";
 import { opencodeCli } from "./opencode/opencode-cli";
@@ -15,6 +16,7 @@ export type CliProviderEntry = { agent: AgentId; label: string; cli: CliProvider
 
 export const CLI_PROVIDERS: Readonly<Record<string, CliProviderEntry>> = {
   claude: { agent: "claude", label: "Claude Code", cli: claudeCli },
+  codex: { agent: "codex", label: "Codex", cli: codexCli },
   gemini: { agent: "gemini", label: "Gemini CLI", cli: geminiCli },
   opencode: { agent: "opencode", label: "OpenCode", cli: opencodeCli },
 };
