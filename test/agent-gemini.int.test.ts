@@ -113,13 +113,9 @@ describe.skipIf(!gemini)("gemini agent steps in the worker", () => {
     });
     const id = (await caller().runs.start({ workflowId })).id;
     const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 240_000);
-    const trace = JSON.stringify({
-      run: [run.errorCode, run.errorMessage],
-      steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]),
-      failures: model.failures,
-    });
-    expect(run.status, trace).toBe("succeeded");
-    expect(model.failures).toEqual([]);
+    const failed = run.steps.filter((s) => s.status !== "succeeded");
+    const why = JSON.stringify([run.errorCode, run.errorMessage, failed, model.failures]);
+    expect([run.status, model.failures], why).toEqual(["succeeded", []]);
     const agent = run.steps.find((s) => s.stateName === "agent")!;
     expect(JSON.parse(agent.output)).toEqual({ verdict: "gamma", files: 1 });
     expect(run.steps.find((s) => s.stateName === "echo")!.stdout.trim()).toBe("verdict=gamma");

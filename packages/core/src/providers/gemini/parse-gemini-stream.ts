@@ -9,7 +9,7 @@
  */
 import { CODES, type ErrorCode } from "../../errors/error-codes";
 import type { AgentStepEvent } from "../agent-events";
-import { splitLines } from "../split-lines";
+import { splitLines, type LineSplitter } from "../split-lines";
 import { GEMINI_TOOL_PREFIX } from "./build-gemini-launch";
 
 export type GeminiResult = { ok: boolean; errorType?: string; message: string };
@@ -31,11 +31,7 @@ export type GeminiStreamSummary = {
   lastNoise: string[];
 };
 
-export type GeminiStreamParser = {
-  push: (chunk: Buffer | string) => void;
-  end: () => void;
-  readonly summary: GeminiStreamSummary;
-};
+export type GeminiStreamParser = LineSplitter & { readonly summary: GeminiStreamSummary };
 
 type Json = Record<string, unknown>;
 
@@ -107,14 +103,17 @@ export const parseGeminiStream = (onEvent: (event: AgentStepEvent) => void): Gem
     summary.toolCalls++;
     const id = text(event.tool_id);
     const full = text(event.tool_name);
-    const ours = full.startsWith(GEMINI_TOOL_PREFIX);
-    if (!ours) native.add(id);
+    const bare = full.startsWith(GEMINI_TOOL_PREFIX)
+      ? full.slice(GEMINI_TOOL_PREFIX.length)
+      : undefined;
+    if (bare === undefined) native.add(id);
+    const nativeFlag = bare === undefined ? { native: true } : {};
     onEvent({
       type: "tool_use",
       id,
-      name: ours ? full.slice(GEMINI_TOOL_PREFIX.length) : full,
+      name: bare ?? full,
       arguments: event.parameters ?? {},
-      ...(ours ? {} : { native: true }),
+      ...nativeFlag,
     });
   };
 
