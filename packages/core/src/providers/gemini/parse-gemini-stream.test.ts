@@ -68,6 +68,13 @@ describe("parseGeminiStream", () => {
     expect(events.map((e) => e.type)).toEqual(["session"]);
   });
 
+  it("reads the turn limit (model.maxSessionTurns) as a failed result after the call it allowed", () => {
+    const { events, summary } = parse(fixture("max-turns"));
+    expect(events.map((e) => e.type)).toEqual(["session", "tool_use", "tool_result", "usage"]);
+    expect(summary.result).toMatchObject({ ok: false, errorType: "FatalTurnLimitedError" });
+    expect(geminiResultCode(summary.result!)).toBe("USER.MCP_PROXY.INFINITE_LOOP_GUARD");
+  });
+
   it("codes the turn limit, an unavailable model and an unknown failure", () => {
     expect(
       geminiResultCode({
