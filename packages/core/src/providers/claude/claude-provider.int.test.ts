@@ -13,17 +13,24 @@
  */
 import { spawnSync } from "node:child_process";
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { listPids, pidsWithEnv } from "../../sandbox/proc-scan";
+import { pidsWithEnv } from "../../sandbox/proc-scan";
 import type { AgentStepEvent } from "../agent-events";
 import { writeLaunchFiles } from "../launch-files";
 import { installedAgent } from "../testing/installed-agent";
 import { plainSpawn } from "../testing/plain-spawn";
+import {
+  cmdline,
+  expectNothingLeft,
+  sleepMark,
+  sleepRuns,
+  waitFor,
+} from "../testing/step-processes";
 import { buildClaudeLaunch, type ClaudeLaunch } from "./build-claude-launch";
 import { buildClaudeMcpConfig } from "./claude-mcp-config";
 import { runClaude, type RunClaudeInput } from "./run-claude";
@@ -32,15 +39,16 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
 const AGENTS_DIR =
   process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
-const claude = installedAgent(AGENTS_DIR, "claude", (line) => console.log(`[claude-provider] ${line}`), process.env);
+const claude = installedAgent(
+  AGENTS_DIR,
+  "claude",
+  (line) => console.log(`[claude-provider] ${line}`),
+  process.env,
+);
 
 const TOKEN = "gw-step-3c9a1f7e5b2d";
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
 const PROXY_TOOLS = BUILTINS.map((t) => `mcp__switchyard__${t}`);
-/** A sleep of a length no other test uses, to find the proxy's command in /proc. */
-const sleepMark = () =>
-  `6${Math.floor(Math.random() * 9)}.${Math.floor(Math.random() * 9000) + 1000}`;
-
 type Step = {
   dir: string;
   home: string;
@@ -129,55 +137,6 @@ const run = async (
     ...over,
   });
   return { ...result, events, stdout, pids };
-};
-
-const cmdline = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
-  } catch {
-    return "";
-  }
-};
-const isZombie = (pid: number) => {
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-};
-/** Live processes of the step: by its HOME (the CLI, the proxy) or by the marked sleep of its Bash command. */
-const leftovers = (step: Step) =>
-  [
-    ...pidsWithEnv("HOME", step.home),
-    ...listPids().filter((pid) => cmdline(pid).includes(step.sleep)),
-  ].filter((pid) => !isZombie(pid));
-
-const describePid = (pid: number) => {
-  const status = (() => {
-    try {
-      return readFileSync(`/proc/${pid}/status`, "utf8");
-    } catch {
-      return "";
-    }
-  })();
-  const field = (name: string) => new RegExp(`^${name}:\\s+(\\S+)`, "m").exec(status)?.[1];
-  return `${pid} (ppid ${field("PPid")}, uid ${field("Uid")}): ${cmdline(pid)}`;
-};
-
-/** Waits (a generous deadline) until nothing of the step runs, else fails naming what is left. */
-const expectNothingLeft = async (step: Step, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (leftovers(step).length > 0 && Date.now() < end)
-    await new Promise((r) => setTimeout(r, 50));
-  expect(leftovers(step).map(describePid)).toEqual([]);
-};
-
-const waitFor = async (what: string, check: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 };
 
 const trace = (r: Ran, model: ScriptedModel) =>
@@ -421,11 +380,7 @@ describe.skipIf(!claude)("the claude provider with the real Claude Code", () => 
       },
     });
     const pending = run(step, launchFor(step, model, { prompt: "Run the long command." }));
-    await waitFor(
-      "the proxy's command to start",
-      () => listPids().some((pid) => cmdline(pid).includes(step.sleep)),
-      60_000,
-    );
+    await waitFor("the proxy's command to start", () => sleepRuns(step), 60_000);
     const cli = pidsWithEnv("HOME", step.home).find((pid) =>
       cmdline(pid).includes(claude!.command),
     );
@@ -455,11 +410,7 @@ describe.skipIf(!claude)("the claude provider with the real Claude Code", () => 
     const pending = run(step, launchFor(step, model, { prompt: "Run the long command." }), {
       signal: controller.signal,
     });
-    await waitFor(
-      "the proxy's command to start",
-      () => listPids().some((pid) => cmdline(pid).includes(step.sleep)),
-      60_000,
-    );
+    await waitFor("the proxy's command to start", () => sleepRuns(step), 60_000);
     const running = pidsWithEnv("HOME", step.home).map(cmdline);
     expect(running.some((c) => c.includes(claude!.command))).toBe(true);
     expect(running.some((c) => c.includes("mcp-serve"))).toBe(true);
