@@ -19,19 +19,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** `file: name` of exports that predate the check; never add one. */
 export const ALLOWED_UNUSED = new Set([
-  "packages/core/src/crypto/model-key-envelope.ts: ModelKeyOwner",
-  "packages/db/src/repositories/model-access.ts: StoreModelAccessInput",
-  "packages/db/src/repositories/model-access.ts: StoredModelAccess",
-  "packages/db/src/repositories/runs.ts: CreateRunInput",
-  "packages/db/src/repositories/step-activity.ts: LatestRows",
   "packages/db/src/seed.ts: SeedOptions",
 ]);
 /** Folders whose exports are not checked yet: they are being reworked. */
 export const UNCHECKED = [
   "packages/core/src/gateway/",
-  "packages/core/src/mcp/",
   "packages/core/src/providers/",
-  "packages/core/src/tools/",
 ];
 
 const CHECKED = ["packages/core/src/", "packages/db/src/"];

@@ -2,4 +2,3 @@ export { keyringOf, openSecret, parseMasterKey, sealSecret } from "./credential-
 export type { Envelope, Keyring, SealFormat } from "./credential-envelope";
 export { newCredentialId, openVariable, resealVariable, sealVariable, variableHolder } from "./variable-envelope";
 export { modelKeyHolder, openModelKey, sealModelKey } from "./model-key-envelope";
-export type { ModelKeyOwner } from "./model-key-envelope";

@@ -5,7 +5,7 @@
  */
 import { openSecret, sealSecret, type Envelope, type Keyring } from "./credential-envelope";
 
-export type ModelKeyOwner = { teamId: string; credentialId: string; vendor: string };
+type ModelKeyOwner = { teamId: string; credentialId: string; vendor: string };
 
 /** What a vendor's key (and its credential row's name) is held under. */
 export const modelKeyHolder = (vendor: string) => `model:${vendor}`;

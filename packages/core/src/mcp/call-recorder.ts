@@ -9,7 +9,7 @@ import { capValue, type Redactor } from "./redact";
 import type { ResultCut } from "./result-cap";
 import type { TraceContext } from "./trace-context";
 
-export type CallOutcome = {
+type CallOutcome = {
   tool: string;
   source: string;
   via?: "call_tool";
@@ -27,7 +27,7 @@ export type CallOutcome = {
 
 export type CallLogger = (entry: Record<string, unknown>) => void;
 
-export type CallRecorderDeps = {
+type CallRecorderDeps = {
   sink: RecordSink;
   redactor: Redactor;
   trace: TraceContext;

@@ -4,7 +4,7 @@
  */
 import type { Socket } from "node:net";
 
-export const MAX_LINE_BYTES = 64 * 1024 * 1024;
+const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 export const writeLine = (socket: Socket, message: unknown): boolean => {
   if (socket.destroyed || !socket.writable) return false;

@@ -27,7 +27,7 @@ export const bashSandboxOf = (config: {
   channel?: unknown;
 }): "own" | "inherit" => config.sandbox ?? (config.channel === undefined ? "own" : "inherit");
 
-export const proxyConfigSchema = z
+const proxyConfigSchema = z
   .strictObject({
     root_dir: z.string().refine(isAbsolute, "must be an absolute path"),
     builtins: z.union([z.boolean(), z.array(z.enum(BUILTIN_NAMES))]).default(true),
@@ -69,7 +69,7 @@ export const proxyConfigSchema = z
 
 export type ProxyConfig = z.infer<typeof proxyConfigSchema>;
 
-export const parseProxyConfig = (raw: unknown, file = "config"): ProxyConfig => {
+const parseProxyConfig = (raw: unknown, file = "config"): ProxyConfig => {
   const parsed = proxyConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const first = parsed.error.issues[0];

@@ -34,9 +34,9 @@ import type { Redactor } from "./redact";
 import type { ResultCap, ResultCut } from "./result-cap";
 import { newSpanId } from "./trace-context";
 
-export const TOOLS_PAGE_SIZE = 100;
+const TOOLS_PAGE_SIZE = 100;
 
-export type ProxyServerDeps = {
+type ProxyServerDeps = {
   router: ToolRouter;
   search: ToolSearch;
   recorder: CallRecorder;

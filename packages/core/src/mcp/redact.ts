@@ -4,7 +4,7 @@
  */
 import { mapStrings, Scrubber } from "../secrets";
 
-export const RECORD_VALUE_CAP = 32_000;
+const RECORD_VALUE_CAP = 32_000;
 
 const TOKEN_SHAPES: RegExp[] = [
   /\b(?:sk|rk|pk)-(?:[A-Za-z0-9_-]{2,}-)?[A-Za-z0-9_-]{20,}/g,

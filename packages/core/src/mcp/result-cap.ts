@@ -7,9 +7,9 @@
 import { randomBytes } from "node:crypto";
 import { Confinement, utf8Head, writeAtomically, type ToolResult } from "../tools";
 
-export const DEFAULT_RESULT_CAP_BYTES = 64 * 1024;
+const DEFAULT_RESULT_CAP_BYTES = 64 * 1024;
 /** Where full texts go, relative to root_dir. */
-export const RESULTS_DIR = ".switchyard/results";
+const RESULTS_DIR = ".switchyard/results";
 export const MIN_RESULT_CAP_BYTES = 4 * 1024;
 export const MAX_RESULT_CAP_BYTES = 1024 * 1024;
 /** Room left under the cap for the marker line. */
@@ -20,7 +20,7 @@ const SAFE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** What a cut result's record says: the full size and the kept file (null if none). */
 export type ResultCut = { bytes: number; file: string | null };
 
-export type CappedResult = { result: ToolResult; cut?: ResultCut };
+type CappedResult = { result: ToolResult; cut?: ResultCut };
 
 type Block = ToolResult["content"][number];
 

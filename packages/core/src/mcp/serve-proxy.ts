@@ -33,7 +33,7 @@ import { ResultCap } from "./result-cap";
 import { StepChannelClient } from "./step-channel-client";
 import { parseTraceparent } from "./trace-context";
 
-export type ServeProxyDeps = {
+type ServeProxyDeps = {
   config: ProxyConfig;
   stdin: Readable;
   stdout: Writable;
@@ -52,7 +52,7 @@ export type ServeProxyDeps = {
 
 const STDIN_CLOSE_GRACE_MS = 1500;
 
-export type ProxyExit = { reason: "stdin_closed" | "channel_closed" | "signal"; detail?: string };
+type ProxyExit = { reason: "stdin_closed" | "channel_closed" | "signal"; detail?: string };
 
 type Shell = { run: ShellRunner; close: () => Promise<void> };
 

@@ -10,7 +10,7 @@ import type { RecordSink, SpanRecord, ToolCallRecord } from "./call-record";
 import { readLines, writeLine } from "./json-lines";
 import { hostMessage, STEP_CHANNEL_VERSION, type ProxyMessage } from "./step-channel-protocol";
 
-export type StepChannelOptions = { path: string; token: string; timeoutMs?: number };
+type StepChannelOptions = { path: string; token: string; timeoutMs?: number };
 
 type Pending = { resolve: (r: ToolResult) => void; reject: (e: Error) => void };
 

@@ -40,8 +40,8 @@ export type StepChannelServerOptions = {
   readyTimeoutMs?: number;
 };
 
-export type ChannelReady = { tools: string[] };
-export type ChannelClosed = { reason: string };
+type ChannelReady = { tools: string[] };
+type ChannelClosed = { reason: string };
 
 export type StepChannel = {
   path: string;

@@ -8,7 +8,7 @@ export type TraceContext = { traceId: string; parentSpanId: string | undefined; 
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
-export const newTraceId = (): string => randomBytes(16).toString("hex");
+const newTraceId = (): string => randomBytes(16).toString("hex");
 export const newSpanId = (): string => randomBytes(8).toString("hex");
 
 /** The parent context, or a fresh trace when `traceparent` is absent or invalid. */
@@ -20,5 +20,5 @@ export const parseTraceparent = (header: string | undefined): TraceContext => {
   return { traceId: m[2]!, parentSpanId: m[3]!, sampled: (parseInt(m[4]!, 16) & 1) === 1 };
 };
 
-export const formatTraceparent = (traceId: string, spanId: string, sampled: boolean): string =>
+const formatTraceparent = (traceId: string, spanId: string, sampled: boolean): string =>
   `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`;

@@ -10,7 +10,7 @@ import type { ShellRunner } from "./shell-runner";
 import type { ToolResult } from "./tool-provider";
 
 /** Bytes kept of stdout and of stderr; the proxy cuts what the agent sees far shorter. */
-export const BASH_OUTPUT_CAP = 2 * 1024 * 1024;
+const BASH_OUTPUT_CAP = 2 * 1024 * 1024;
 const DEFAULT_TIMEOUT_SECONDS = 120;
 const MAX_TIMEOUT_SECONDS = 600;
 
@@ -40,7 +40,7 @@ export const BASH_DESCRIPTION = [
   "Prefer Read, Write, Edit, Glob and Grep for files; use Bash for builds, tests, git and other programs.",
 ].join(" ");
 
-export type BashDeps = {
+type BashDeps = {
   confinement: Confinement;
   shell: ShellRunner;
   env: Record<string, string>;

@@ -10,7 +10,7 @@ import { compileGlob } from "./glob-pattern";
 import { toolText, type ToolResult } from "./tool-provider";
 import { walkFiles } from "./walk-files";
 
-export const GLOB_RESULT_CAP = 1000;
+const GLOB_RESULT_CAP = 1000;
 
 export const globArgs = z.object({
   pattern: z

@@ -14,8 +14,8 @@ import { runGrepJob } from "./grep-worker";
 import { toolError, toolText, type ToolResult } from "./tool-provider";
 import { walkFiles } from "./walk-files";
 
-export const GREP_LINE_CAP = 500;
-export const GREP_BUDGET_MS = 10_000;
+const GREP_LINE_CAP = 500;
+const GREP_BUDGET_MS = 10_000;
 
 export const grepArgs = z.object({
   pattern: z.string().min(1).describe("JavaScript regular expression, matched against each line."),

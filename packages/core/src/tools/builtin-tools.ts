@@ -23,9 +23,9 @@ import {
 } from "./tool-provider";
 
 export const BUILTIN_NAMES = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"] as const;
-export type BuiltinName = (typeof BUILTIN_NAMES)[number];
+type BuiltinName = (typeof BUILTIN_NAMES)[number];
 
-export type BuiltinToolsDeps = {
+type BuiltinToolsDeps = {
   confinement: Confinement;
   shell: ShellRunner;
   /** The environment Bash commands get (an allow-list chosen by the caller). */
@@ -83,7 +83,9 @@ export class BuiltinTools implements ToolProvider {
     if (!parsed.success)
       return toolError(`Invalid arguments for ${name}: ${describeIssues(parsed.error)}`);
     try {
-      return await this.gate.run(name === "Bash" ? "shell" : "files", () => this.dispatch(name, parsed.data, ctx));
+      return await this.gate.run(name === "Bash" ? "shell" : "files", () =>
+        this.dispatch(name, parsed.data, ctx),
+      );
     } catch (error) {
       if (error instanceof PathRefused) return toolError(`${name} refused: ${error.message}`);
       const e = error as NodeJS.ErrnoException;

@@ -22,7 +22,7 @@ export type CatalogEntry = {
   tool: string;
 };
 
-export type ConnectorCaller = (
+type ConnectorCaller = (
   name: string,
   args: JsonObject,
   ctx: ToolCallContext,

@@ -24,7 +24,7 @@ const isInside = (root: string, candidate: string): boolean =>
 const underSystemPath = (p: string): boolean =>
   SYSTEM_PREFIXES.some((prefix) => p === prefix || p.startsWith(`${prefix}/`));
 
-export type ResolvedPath = {
+type ResolvedPath = {
   /** The real path (symlinks followed) of the target, or of its nearest existing ancestor plus the rest. */
   real: string;
   /** The path relative to the root, for messages and listings. */

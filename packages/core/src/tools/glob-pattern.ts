@@ -176,7 +176,7 @@ class Automaton {
   }
 }
 
-export type GlobMatch = { test: (path: string) => boolean };
+type GlobMatch = { test: (path: string) => boolean };
 
 export const compileGlob = (pattern: string): GlobMatch => {
   const a = new Automaton();

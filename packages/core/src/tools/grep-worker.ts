@@ -5,7 +5,7 @@
  */
 import { runBudgetedWorker } from "../patterns/budgeted-worker";
 
-export type GrepJob = {
+type GrepJob = {
   /** Real workspace root: a file whose opened path is elsewhere is skipped. */
   root: string;
   pattern: string;
@@ -17,7 +17,7 @@ export type GrepJob = {
   maxFileBytes: number;
 };
 
-export type GrepFound = {
+type GrepFound = {
   lines: string[];
   matchedFiles: number;
   skippedBinary: number;

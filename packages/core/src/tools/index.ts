@@ -1,13 +1,12 @@
 export { BuiltinTools, BUILTIN_NAMES } from "./builtin-tools";
-export type { BuiltinName, BuiltinToolsDeps } from "./builtin-tools";
 export { writeAtomically } from "./builtin-write";
 export { CatalogTools } from "./catalog-tools";
-export type { CatalogEntry, ConnectorCaller } from "./catalog-tools";
+export type { CatalogEntry } from "./catalog-tools";
 export { Confinement, PathRefused } from "./confine-path";
 export { sandboxShellRunner } from "./shell-runner";
 export type { ShellRequest, ShellResult, ShellRunner } from "./shell-runner";
 export { createSandboxedShell } from "./sandboxed-shell";
-export type { SandboxedShell, SandboxedShellOptions } from "./sandboxed-shell";
+export type { SandboxedShellOptions } from "./sandboxed-shell";
 export {
   connectorToolName,
   MAX_TOOL_NAME_LENGTH,
@@ -25,5 +24,4 @@ export type {
 export { capResult, DESCRIPTION_CAP, RESULT_TEXT_CAP, ToolRouter } from "./tool-router";
 export type { RoutedTool } from "./tool-router";
 export { utf8Head } from "./utf8-head";
-export { CALL_TOOL, META_TOOLS, SEARCH_LIMIT_MAX, TOOL_SEARCH, ToolSearch } from "./tool-search";
-export type { SearchMatch } from "./tool-search";
+export { CALL_TOOL, META_TOOLS, TOOL_SEARCH, ToolSearch } from "./tool-search";

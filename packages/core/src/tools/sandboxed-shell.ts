@@ -12,7 +12,12 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { AppError } from "../errors";
 import { openSandboxSession, type SandboxHost, type SandboxSession } from "../sandbox";
-import { toShellResult, type ShellRequest, type ShellResult, type ShellRunner } from "./shell-runner";
+import {
+  toShellResult,
+  type ShellRequest,
+  type ShellResult,
+  type ShellRunner,
+} from "./shell-runner";
 
 export type SandboxedShellOptions = {
   /** The folder commands work in (the proxy's root_dir). */
@@ -28,7 +33,7 @@ export type SandboxedShellOptions = {
   onLevel?: (level: SandboxHost["level"], uid: number | undefined, warnings: string[]) => void;
 };
 
-export type SandboxedShell = { run: ShellRunner; close: () => Promise<void> };
+type SandboxedShell = { run: ShellRunner; close: () => Promise<void> };
 
 /** The sandbox sets these itself; values from the proxy's environment would be wrong inside. */
 const SANDBOX_OWN_ENV = new Set(["PATH", "HOME", "TMPDIR", "USER", "LOGNAME", "SHELL"]);
@@ -39,11 +44,13 @@ export const createSandboxedShell = (options: SandboxedShellOptions): SandboxedS
   const open = () =>
     openSandboxSession({
       // Its own tag even next to another proxy in this process: close() reaps by it.
-      ownerId: options.ownerId ?? `switchyard-bash-${process.pid}-${randomBytes(4).toString("hex")}`,
+      ownerId:
+        options.ownerId ?? `switchyard-bash-${process.pid}-${randomBytes(4).toString("hex")}`,
       level: {
         mode: "auto",
         subject: "Bash",
-        optOut: 'when this proxy already runs inside a step sandbox, set "sandbox": "inherit" in its config',
+        optOut:
+          'when this proxy already runs inside a step sandbox, set "sandbox": "inherit" in its config',
       },
       scratchDir: options.scratchDir,
       prefix: "switchyard-bash-",

@@ -5,7 +5,7 @@
  * proxy's user, possibly root) would follow it. So calls of one kind wait until no call of
  * the other kind is running; calls of the same kind still run together.
  */
-export type GateKind = "shell" | "files";
+type GateKind = "shell" | "files";
 
 export class ToolGate {
   private readonly active: Record<GateKind, number> = { shell: 0, files: 0 };

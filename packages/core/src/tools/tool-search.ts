@@ -10,7 +10,7 @@ import type { JsonObject, ToolDescriptor } from "./tool-provider";
 
 export const TOOL_SEARCH = "tool_search";
 export const CALL_TOOL = "call_tool";
-export const SEARCH_LIMIT_MAX = 10;
+const SEARCH_LIMIT_MAX = 10;
 
 export const META_TOOLS: ToolDescriptor[] = [
   {
@@ -51,7 +51,7 @@ export const META_TOOLS: ToolDescriptor[] = [
   },
 ];
 
-export type SearchMatch = { name: string; description: string; inputSchema: JsonObject };
+type SearchMatch = { name: string; description: string; inputSchema: JsonObject };
 
 export class ToolSearch {
   private readonly active = new Set<string>();

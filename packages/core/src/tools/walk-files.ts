@@ -7,10 +7,10 @@ import type { Dirent } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 
-export const WALK_ENTRY_LIMIT = 200_000;
+const WALK_ENTRY_LIMIT = 200_000;
 
-export type WalkEntry = { relative: string; full: string; dirent: Dirent };
-export type WalkResult = { entries: WalkEntry[]; truncated: boolean };
+type WalkEntry = { relative: string; full: string; dirent: Dirent };
+type WalkResult = { entries: WalkEntry[]; truncated: boolean };
 
 export const walkFiles = async (
   root: string,

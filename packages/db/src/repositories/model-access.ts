@@ -17,7 +17,7 @@ export type SealedModelKey = SealedValue & { hint: string };
  * `key`: a new key, `null` to drop the stored one, unset to keep it. `endpoint` and
  * `allowedEndpoints` are stored as given, already checked.
  */
-export type StoreModelAccessInput = {
+type StoreModelAccessInput = {
   teamId: string;
   vendor: string;
   endpoint: string | null;
@@ -95,7 +95,7 @@ export const removeModelAccess = async (tx: PrismaClientOrTransaction, input: { 
   if (existing.credentialId) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
 };
 
-export type StoredModelAccess = { vendor: string; endpoint: string | null; allowedEndpoints: string[]; sealed: SealedValue | undefined };
+type StoredModelAccess = { vendor: string; endpoint: string | null; allowedEndpoints: string[]; sealed: SealedValue | undefined };
 
 /** A vendor's access for a step of the team, with the key's envelope to open; undefined when none is set. */
 export const modelAccessForStep = async (db: PrismaClientOrTransaction, teamId: string, vendor: string): Promise<StoredModelAccess | undefined> => {

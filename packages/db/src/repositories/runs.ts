@@ -7,7 +7,7 @@ import type { Db } from "../client";
 import type { Prisma, RunTrigger } from "../generated/prisma/client";
 import { storableJson } from "../storable";
 
-export type CreateRunInput = {
+type CreateRunInput = {
   teamId: string;
   workflowId: string;
   workflowVersionId: string;

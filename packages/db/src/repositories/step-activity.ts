@@ -7,7 +7,7 @@
 import type { Db } from "../client";
 
 /** The newest `limit` rows, oldest first, and whether older rows were left out. */
-export type LatestRows<T> = { rows: T[]; truncated: boolean };
+type LatestRows<T> = { rows: T[]; truncated: boolean };
 
 const latest = <T>(newestFirst: T[], limit: number): LatestRows<T> => ({
   rows: newestFirst.slice(0, limit).reverse(),
