@@ -20,5 +20,3 @@ export const parseTraceparent = (header: string | undefined): TraceContext => {
   return { traceId: m[2]!, parentSpanId: m[3]!, sampled: (parseInt(m[4]!, 16) & 1) === 1 };
 };
 
-const formatTraceparent = (traceId: string, spanId: string, sampled: boolean): string =>
-  `00-${traceId}-${spanId}-${sampled ? "01" : "00"}`;
