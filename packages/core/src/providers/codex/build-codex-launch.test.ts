@@ -7,8 +7,11 @@ const TOKEN = "gw-step-2b7d4e9a1c60";
 
 const input = (over: Partial<CodexLaunchInput> = {}, options: Record<string, unknown> = {}): CodexLaunchInput => ({
   request: { prompt: "Fix the bug.", options },
-  cli: { command: "/opt/agents/node/bin/node", args: ["/opt/agents/codex/node_modules/@openai/codex/bin/codex.js"] },
-  nodeBinDir: "/opt/agents/node/bin",
+  agent: {
+    command: "/opt/agents/node/bin/node",
+    args: ["/opt/agents/codex/node_modules/@openai/codex/bin/codex.js"],
+    pathPrefix: "/opt/agents/node/bin",
+  },
   homeDir: "/home/step",
   tmpDir: "/tmp",
   proxy: { command: "/usr/bin/node", args: ["/opt/switchyard/switchyard.mjs", "mcp-serve", "--config", "/run/proxy.json"] },

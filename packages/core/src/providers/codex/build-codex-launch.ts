@@ -11,8 +11,9 @@
  * CLI sees them, so the same launch runs in any sandbox.
  */
 import { AppError } from "../../errors/app-error";
-import type { AgentRequest } from "../../workflow/engine-ports";
 import type { LaunchFile } from "../launch-files";
+import type { LocatedAgent } from "../locate-agent";
+import type { CliLaunchContext } from "../step/cli-step";
 import { readCodexOptions } from "./codex-options";
 import { toToml, type TomlTable } from "./codex-toml";
 
@@ -31,19 +32,9 @@ const MCP_STARTUP_SEC = 60;
 /** Codex cuts a tool call at 60 s by default; the step's timeout is the one that holds. */
 const MCP_TOOL_SEC = 24 * 60 * 60;
 
-export type CodexLaunchInput = {
-  request: Pick<AgentRequest, "prompt" | "systemPrompt" | "options">;
-  /** The CLI as the step starts it: the program and the arguments before Codex's own. */
-  cli: { command: string; args: readonly string[] };
-  /** The Node 22 runtime's bin folder, first on PATH. */
-  nodeBinDir: string;
-  homeDir: string;
-  tmpDir: string;
-  /** The step's proxy as a stdio MCP server. */
-  proxy: { command: string; args: readonly string[] };
-  /** The model gateway: its loopback base URL as OpenAI clients want it (…/v1) and this step's token. */
-  gateway: { baseUrl: string; token: string };
-  /** PATH after the Node bin folder. */
+/** The step's launch context (paths as the CLI sees them), and PATH after the Node bin folder. */
+export type CodexLaunchInput = Pick<CliLaunchContext, "request" | "homeDir" | "tmpDir" | "proxy" | "gateway"> & {
+  agent: Pick<LocatedAgent, "command" | "args" | "pathPrefix">;
   systemPath?: readonly string[];
 };
 
@@ -135,8 +126,8 @@ export const buildCodexLaunch = (input: CodexLaunchInput): CodexLaunch => {
   if (input.gateway.token.trim() === "") throw config("the model gateway token is empty");
   const homeDir = absolute("HOME", input.homeDir);
   const tmpDir = absolute("temp folder", input.tmpDir);
-  const nodeBinDir = absolute("Node bin folder", input.nodeBinDir);
-  absolute("CLI path", input.cli.command);
+  const nodeBinDir = absolute("Node bin folder", input.agent.pathPrefix);
+  absolute("CLI path", input.agent.command);
   absolute("proxy command", input.proxy.command);
   const codexHome = `${homeDir === "/" ? "" : homeDir}/.codex`;
 
@@ -148,8 +139,8 @@ export const buildCodexLaunch = (input: CodexLaunchInput): CodexLaunch => {
     mode: 0o600,
   };
   const argv = [
-    input.cli.command,
-    ...input.cli.args,
+    input.agent.command,
+    ...input.agent.args,
     "exec",
     "--json",
     "--strict-config",

@@ -9,15 +9,6 @@ import { runCodex } from "./run-codex";
 
 export const codexCli: CliProvider = {
   vendor: "openai",
-  launch: (context) =>
-    buildCodexLaunch({
-      request: context.request,
-      cli: { command: context.agent.command, args: context.agent.args },
-      nodeBinDir: context.agent.pathPrefix,
-      homeDir: context.homeDir,
-      tmpDir: context.tmpDir,
-      proxy: context.proxy,
-      gateway: context.gateway,
-    }),
-  run: (input) => runCodex(input),
+  launch: buildCodexLaunch,
+  run: runCodex,
 };

@@ -64,8 +64,7 @@ const launchFor = (
 ) =>
   buildCodexLaunch({
     request: { options: {}, ...request },
-    cli: { command: codex!.command, args: codex!.args },
-    nodeBinDir: codex!.pathPrefix,
+    agent: codex!,
     homeDir: step.home,
     tmpDir: path.join(step.dir, "tmp"),
     proxy: { command: process.execPath, args: [CLI_BIN, "mcp-serve", "--config", proxyConfig] },

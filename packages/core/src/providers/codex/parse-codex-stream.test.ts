@@ -48,7 +48,7 @@ describe("parseCodexStream", () => {
     expect(events.filter((e) => e.type === "error")).toEqual([]);
     expect(summary.result).toEqual({ isError: false, text: "Done: notes/a.txt now says alpha and gamma." });
     expect(summary.notices).toEqual([expect.stringContaining("Model metadata for `gpt-5-codex` not found")]);
-    expect(summary.noiseLines).toBe(0);
+    expect(summary.lastNoise).toEqual([]);
   });
 
   it("reports a failed turn once, with the API's message and the rejection code", () => {
@@ -96,7 +96,7 @@ describe("parseCodexStream", () => {
       { type: "tool_use", id: "m1", name: "mcp__other__x", arguments: {}, native: true },
       { type: "tool_result", id: "m1", isError: true, text: "boom", native: true },
     ]);
-    expect(summary.noiseLines).toBe(1);
+    expect(summary.lastNoise).toEqual(["Warning: not an event"]);
     expect(summary.result).toBeUndefined();
   });
 

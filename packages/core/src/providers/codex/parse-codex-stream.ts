@@ -11,7 +11,7 @@
  */
 import { CODES, type ErrorCode } from "../../errors/error-codes";
 import type { AgentStepEvent } from "../agent-events";
-import { splitLines } from "../split-lines";
+import { jsonEventLines, keepLast, type JsonEvent } from "../json-event-lines";
 import { CODEX_MCP_SERVER } from "./build-codex-launch";
 
 export type CodexTurnResult = { isError: boolean; text: string };
@@ -31,7 +31,7 @@ export type CodexStreamSummary = {
   text: string;
   /** Codex's non-fatal notices, the last few. */
   notices: string[];
-  noiseLines: number;
+  /** Stdout lines that were not events, the last few. */
   lastNoise: string[];
 };
 
@@ -43,18 +43,11 @@ export type CodexStreamParser = {
 
 type Json = Record<string, unknown>;
 
-const KEPT = 5;
-const NOISE_CHARS = 500;
 const RETRY = /^Reconnecting\.\.\.\s*(\d+)\/(\d+)/;
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
-
-const keep = (list: string[], line: string) => {
-  list.push(line.slice(0, NOISE_CHARS));
-  if (list.length > KEPT) list.shift();
-};
 
 /** The code a failed turn stands for, from its message (Codex reports no status of its own). */
 export const codexErrorCode = (message: string): ErrorCode => {
@@ -147,13 +140,7 @@ export const parseCodexStream = (
   onEvent: (event: AgentStepEvent) => void,
   options: { maxLineChars?: number } = {},
 ): CodexStreamParser => {
-  const summary: CodexStreamSummary = { text: "", notices: [], noiseLines: 0, lastNoise: [] };
   const started = new Set<string>();
-
-  const noise = (line: string) => {
-    summary.noiseLines++;
-    keep(summary.lastNoise, line);
-  };
 
   const onItem = (item: Json, completed: boolean) => {
     const id = str(item.id) ?? "";
@@ -165,7 +152,7 @@ export const parseCodexStream = (
       return;
     }
     if (item.type === "error") {
-      if (completed) keep(summary.notices, str(item.message) ?? "");
+      if (completed) keepLast(summary.notices, str(item.message) ?? "");
       return;
     }
     const tool = toolOf(item, completed);
@@ -210,23 +197,10 @@ export const parseCodexStream = (
         ...(status === undefined ? {} : { status: Number(status) }),
         message,
       });
-    } else keep(summary.notices, message);
+    } else keepLast(summary.notices, message);
   };
 
-  const line = (raw: string) => {
-    const text = raw.trim();
-    if (text === "") return;
-    let event: unknown;
-    try {
-      event = JSON.parse(text);
-    } catch {
-      noise(text);
-      return;
-    }
-    if (!isObject(event) || typeof event.type !== "string") {
-      noise(text);
-      return;
-    }
+  const lines = jsonEventLines((event: JsonEvent) => {
     switch (event.type) {
       case "thread.started": {
         const id = str(event.thread_id);
@@ -250,11 +224,7 @@ export const parseCodexStream = (
       default:
         return; // turn.started and what later versions add
     }
-  };
-
-  const lines = splitLines(line, {
-    maxLineChars: options.maxLineChars ?? 16 * 1024 * 1024,
-    onOverlong: (start, max) => noise(`${start.slice(0, NOISE_CHARS)}… (a line over ${max} characters, skipped)`),
-  });
+  }, options.maxLineChars);
+  const summary: CodexStreamSummary = { text: "", notices: [], lastNoise: lines.noise.last };
   return { push: lines.push, end: lines.end, summary };
 };

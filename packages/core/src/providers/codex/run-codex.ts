@@ -9,10 +9,9 @@
  */
 import { AppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
-import { Scrubber } from "../../secrets/scrubber";
-import { scrubEvent, type AgentStepEvent } from "../agent-events";
-import { outcomeFields } from "../agent-outcome";
+import type { AgentStepEvent } from "../agent-events";
 import type { AgentSpawn } from "../agent-process";
+import { cliRunResult, scrubbedEvents, type CliRunEnd } from "../cli-run-result";
 import { endedText, runAgentProcess } from "../run-agent-process";
 import type { CliRunResult } from "../step/cli-step";
 import { CODEX_TOKEN_ENV, type CodexLaunch } from "./build-codex-launch";
@@ -25,64 +24,45 @@ export type RunCodexInput = {
   timeoutMs?: number;
   onEvent?: (event: AgentStepEvent) => void;
   secrets?: readonly string[];
-  stderrTailBytes?: number;
   resultGraceMs?: number;
 };
 
 export const runCodex = async (input: RunCodexInput): Promise<CliRunResult> => {
-  const { launch } = input;
-  const scrubber = new Scrubber().add(launch.env[CODEX_TOKEN_ENV]);
-  for (const secret of input.secrets ?? []) scrubber.add(secret);
-  const scrub = (text: string) => scrubber.scrub(text);
-  const emit = (event: AgentStepEvent) => input.onEvent?.(scrubEvent(event, scrub));
+  const { launch, onEvent, secrets = [], ...lifecycle } = input;
+  const { scrub, emit } = scrubbedEvents([launch.env[CODEX_TOKEN_ENV], ...secrets], onEvent);
   const parser = parseCodexStream(emit);
-  let stderrTail = "";
-
-  const finish = (status: CliRunResult["status"], error?: AppError): CliRunResult => {
-    const { summary } = parser;
-    const usage = summary.usage;
-    if (error && status === "failure" && !summary.result?.isError)
-      emit({ type: "error", code: error.code, message: error.message });
-    return {
-      status,
-      output: scrub(summary.text),
-      stderrTail: scrub(stderrTail),
-      ...(usage
-        ? {
-            tokensInput: usage.inputTokens,
-            tokensOutput: usage.outputTokens,
-            tokensUsed: usage.inputTokens + usage.outputTokens,
-          }
-        : {}),
-      ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
-      ...outcomeFields(status, error, scrub),
-    };
-  };
-
   const ran = await runAgentProcess({
+    ...lifecycle,
     label: "Codex",
     launch,
-    spawn: input.spawn,
-    signal: input.signal,
-    ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-    ...(input.stderrTailBytes === undefined ? {} : { stderrTailBytes: input.stderrTailBytes }),
-    ...(input.resultGraceMs === undefined ? {} : { resultGraceMs: input.resultGraceMs }),
     parser,
     hasResult: () => parser.summary.result !== undefined,
     lastNoise: () => [...parser.summary.notices, ...parser.summary.lastNoise],
   });
-  stderrTail = ran.stderrTail;
+  const { summary } = parser;
+  const finish = (status: CliRunEnd["status"], error?: AppError) =>
+    cliRunResult(
+      {
+        status,
+        ...(error ? { error, errorReported: summary.result?.isError === true } : {}),
+        output: summary.text,
+        stderrTail: ran.stderrTail,
+        ...(summary.usage ? { usage: summary.usage } : {}),
+        ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
+      },
+      scrub,
+      emit,
+    );
+
   if (ran.ended !== "result") {
+    // Codex will not start without its required MCP server: that is the proxy failing.
     const proxyDown =
       ran.ended === "failure" &&
       ran.error.code === CODES.AGENT_NO_RESULT &&
       /required MCP servers failed to initialize/.test(ran.stderrTail);
-    return finish(
-      ran.ended,
-      proxyDown ? new AppError(CODES.MCP_PROXY_UNAVAILABLE, ran.error.message) : ran.error,
-    );
+    return finish(ran.ended, proxyDown ? new AppError(CODES.MCP_PROXY_UNAVAILABLE, ran.error.message) : ran.error);
   }
-  const result = parser.summary.result!;
+  const result = summary.result!;
   if (result.isError) {
     const code = codexErrorCode(result.text);
     return finish(
@@ -91,9 +71,6 @@ export const runCodex = async (input: RunCodexInput): Promise<CliRunResult> => {
     );
   }
   if (!ran.stopped && ran.exit.exitCode !== 0)
-    return finish(
-      "failure",
-      new AppError(CODES.AGENT_FAILED, `Codex reported success but ${endedText(ran.exit)}`),
-    );
+    return finish("failure", new AppError(CODES.AGENT_FAILED, `Codex reported success but ${endedText(ran.exit)}`));
   return finish("success");
 };
