@@ -11,18 +11,19 @@
  * installed there on demand, and only when that fails is the suite skipped, saying why.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { listPids, pidsWithEnv } from "../../sandbox/proc-scan";
+import { pidsWithEnv } from "../../sandbox/proc-scan";
 import type { AgentStepEvent } from "../agent-events";
 import { writeLaunchFiles } from "../launch-files";
 import { installedAgent } from "../testing/installed-agent";
 import { plainSpawn } from "../testing/plain-spawn";
+import { cmdline, expectNothingLeft, sleepMark, sleepRuns, waitFor } from "../testing/step-processes";
 import { buildCodexLaunch, type CodexLaunch } from "./build-codex-launch";
 import { runCodex, type RunCodexInput } from "./run-codex";
 
@@ -35,7 +36,6 @@ const CAPTURE = process.env.SWITCHYARD_CAPTURE_CODEX;
 
 const TOKEN = "gw-step-5d1e8b3c7a90";
 const BUILTINS = ["Bash", "Edit", "Glob", "Grep", "Read", "Write"];
-const sleepMark = () => `7${Math.floor(Math.random() * 9)}.${Math.floor(Math.random() * 9000) + 1000}`;
 
 type Step = { dir: string; home: string; work: string; conf: string; records: string; sleep: string };
 
@@ -91,37 +91,6 @@ const run = async (step: Step, launch: CodexLaunch, over: Partial<RunCodexInput>
     ...over,
   });
   return { ...result, events, stdout };
-};
-
-const cmdline = (pid: number) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
-  } catch {
-    return "";
-  }
-};
-const isZombie = (pid: number) => {
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-};
-const leftovers = (step: Step) =>
-  [...pidsWithEnv("HOME", step.home), ...listPids().filter((pid) => cmdline(pid).includes(step.sleep))].filter(
-    (pid) => !isZombie(pid),
-  );
-const expectNothingLeft = async (step: Step, ms = 15_000) => {
-  const end = Date.now() + ms;
-  while (leftovers(step).length > 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
-  expect(leftovers(step).map((pid) => `${pid}: ${cmdline(pid)}`)).toEqual([]);
-};
-const waitFor = async (what: string, check: () => boolean, ms: number) => {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 };
 
 const trace = (r: Ran, model: ScriptedModel) =>
@@ -277,7 +246,7 @@ describe.skipIf(!codex)("the codex provider with the real Codex", () => {
     });
     const controller = new AbortController();
     const pending = run(step, launchFor(step, model, { prompt: "Run the long command.", options: { model: "gpt-5-codex" } }), { signal: controller.signal });
-    await waitFor("the proxy's command to start", () => listPids().some((pid) => cmdline(pid).includes(step.sleep)), 60_000);
+    await waitFor("the proxy's command to start", () => sleepRuns(step), 60_000);
     const running = pidsWithEnv("HOME", step.home).map(cmdline);
     expect(running.some((c) => c.includes("codex"))).toBe(true);
     expect(running.some((c) => c.includes("mcp-serve"))).toBe(true);
