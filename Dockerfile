@@ -10,6 +10,7 @@ COPY packages/core/package.json packages/core/
 COPY packages/cli/package.json packages/cli/
 COPY packages/db/package.json packages/db/
 COPY packages/scripted-model/package.json packages/scripted-model/
+COPY packages/testing/package.json packages/testing/
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN node node_modules/prisma/build/index.js generate && (cd apps/web && node ../../node_modules/next/dist/bin/next build) \

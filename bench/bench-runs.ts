@@ -5,8 +5,9 @@
 import { Queue, QueueEvents, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createDb, saveWorkflowVersion, seed } from "@switchyard/db";
-import { freshDatabase } from "@switchyard/db/testing";
+import { createDb, saveWorkflowVersion } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase } from "@switchyard/testing/db";
 import { startRun } from "../apps/web/src/server/runs/start-run";
 import { randomPrefix, startWorker } from "../test/helpers/worker-process";
 import { timeIt, type Sample } from "./measure";

@@ -2,7 +2,7 @@
  * Integration suite setup: the services are up (scripts/test.sh started them); build the
  * migrated template database once and drop databases left by interrupted runs.
  */
-import { dropStaleTestDatabases, prepareTemplate } from "@switchyard/db/testing";
+import { dropStaleTestDatabases, prepareTemplate } from "@switchyard/testing/db";
 
 export default async function setup() {
   const base = process.env.DATABASE_URL;

@@ -12,7 +12,7 @@ import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
 import { createApiToken, createRun, saveWorkflowVersion, type Db } from "@switchyard/db";
 import { resolveTeamVariables as resolveVariables } from "../apps/worker/src/team-variables";
-import type { TestDatabase } from "@switchyard/db/testing";
+import type { TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { restCaller, type RestCall } from "./helpers/rest-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import pg from "pg";
-import { freshDatabase } from "@switchyard/db/testing";
+import { freshDatabase } from "@switchyard/testing/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrationNames } from "./helpers/migration-sql";
 

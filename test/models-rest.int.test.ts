@@ -6,8 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
-import { createApiToken, createDb, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { createApiToken, createDb, type Db } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { teamModelAccess } from "../apps/worker/src/model-access";
 import { listModelsResponse, modelAccessResponse } from "~/server/contract/models.types";
 import { restCaller, type RestCall } from "./helpers/rest-caller";

@@ -8,7 +8,7 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunJob } from "@switchyard/core/runs";
 import { createApiToken, revokeApiToken, type Db } from "@switchyard/db";
-import type { TestDatabase } from "@switchyard/db/testing";
+import type { TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { restCaller, type RestBody, type RestCall } from "./helpers/rest-caller";
 import { runResponse, startRunResponse } from "~/server/contract/runs.types";

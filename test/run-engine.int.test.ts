@@ -9,7 +9,7 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { RunJob } from "@switchyard/core/runs";
 import { claimRun, listRunEvents, saveWorkflowVersion, type Db } from "@switchyard/db";
-import type { TestDatabase } from "@switchyard/db/testing";
+import type { TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
 import { startTcpProxy } from "./helpers/tcp-proxy";

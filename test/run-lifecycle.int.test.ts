@@ -5,8 +5,9 @@
  * rolls the token back).
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { cancelQueuedRun, createDb, createRun, finishRun, listApiTokens, saveWorkflowVersion, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { cancelQueuedRun, createDb, createRun, finishRun, listApiTokens, saveWorkflowVersion, type Db } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { createToken, revokeToken } from "~/server/tokens/token-operations";
 
 let database: TestDatabase;

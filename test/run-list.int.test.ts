@@ -3,15 +3,9 @@
  * of the run) or its pinned workflow versions.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import {
-  createDb,
-  createRun,
-  saveCheckpoint,
-  saveWorkflowVersion,
-  seed,
-  type Db,
-} from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { createDb, createRun, saveCheckpoint, saveWorkflowVersion, type Db } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 
 let database: TestDatabase;

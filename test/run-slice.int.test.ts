@@ -8,7 +8,7 @@ import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunJob } from "@switchyard/core/runs";
 import { saveWorkflowVersion, type Db } from "@switchyard/db";
-import type { TestDatabase } from "@switchyard/db/testing";
+import type { TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
 import { startWorker, waitFor, type WorkerHandle } from "./helpers/worker-process";

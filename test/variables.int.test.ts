@@ -11,7 +11,7 @@ import { keyringOf, parseMasterKey, sealSecret } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import { saveWorkflowVersion, type Db } from "@switchyard/db";
 import { resolveTeamVariables as resolveVariables } from "../apps/worker/src/team-variables";
-import type { TestDatabase } from "@switchyard/db/testing";
+import type { TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
 import { startWorker, type WorkerHandle } from "./helpers/worker-process";

@@ -5,8 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "@switchyard/core/errors";
-import { createDb, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { createDb, type Db } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 
 let database: TestDatabase;

@@ -6,8 +6,9 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createDb, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { createDb, type Db } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { randomPrefix, startWorker, waitFor, type WorkerHandle } from "./worker-process";
 
 export type RunStack = {

@@ -2,8 +2,9 @@
  * A database of the test file's own, cloned from the migrated template and seeded with
  * the demo team and its admin, for tests that need no worker.
  */
-import { createDb, seed, type Db } from "@switchyard/db";
-import { freshDatabase } from "@switchyard/db/testing";
+import { createDb, type Db } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase } from "@switchyard/testing/db";
 
 export type SeededDatabase = { db: Db; adminId: string; teamId: string; close: () => Promise<void> };
 

@@ -10,8 +10,9 @@ import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createDb, seed } from "@switchyard/db";
-import { freshDatabase } from "@switchyard/db/testing";
+import { createDb } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase } from "@switchyard/testing/db";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 

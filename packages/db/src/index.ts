@@ -5,8 +5,6 @@ export * from "./repositories/workflows";
 export * from "./repositories/runs";
 export * from "./repositories/members";
 export type { Role, RunStatus, StepStatus, RunTrigger } from "./generated/prisma/client";
-export { seed } from "./seed";
-export type { SeedOptions } from "./seed";
 export * from "./repositories/run-progress";
 export * from "./repositories/run-lifecycle";
 export type { PrismaClientOrTransaction } from "./transaction";

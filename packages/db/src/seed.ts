@@ -8,7 +8,7 @@ import type { Db } from "./client";
 import { hashPassword } from "./repositories/members";
 import { saveWorkflowVersion } from "./repositories/bundle-store";
 
-export type SeedOptions = { adminEmail: string; adminPassword: string };
+type SeedOptions = { adminEmail: string; adminPassword: string };
 
 const WORKFLOW_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "seed-workflows");
 

@@ -21,7 +21,7 @@ import {
   removeStepDirs,
   spec,
   type StepDirs,
-} from "../sandbox/testing/kit";
+} from "@switchyard/testing/sandbox";
 import { installLoopbackForwarder, loopbackCommand } from "./loopback-command";
 import { createLoopbackForwarder } from "./loopback-forwarder.mjs";
 import { cleanup, REAL_KEY, scripted, startHarness } from "./testing/gateway-kit";

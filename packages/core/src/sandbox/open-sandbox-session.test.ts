@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { openSandboxSession, type SandboxSession } from "./open-sandbox-session";
 import { reapOwner } from "./reap-owner";
-import { isRoot, newOwnerId, ownedBy, sh } from "./testing/kit";
+import { isRoot, newOwnerId, ownedBy, sh } from "@switchyard/testing/sandbox";
 
 /** Apart from the other sandbox tests' uids and from `switchyard run`'s default range. */
 const UID_BASE = 62_200;

@@ -15,13 +15,14 @@ import { runSandboxed } from "./run-sandboxed";
 import type { SandboxHost } from "./sandbox-types";
 import {
   detectForTest,
+  HOLD_STEP,
   isRoot,
   makeStepDirs,
   removeStepDirs,
   sh,
   spec,
   type StepDirs,
-} from "./testing/kit";
+} from "@switchyard/testing/sandbox";
 
 const UID = 61100;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -203,7 +204,7 @@ describe("the step sandbox", () => {
         process.execPath,
         "--import",
         "tsx",
-        path.join(HERE, "testing/hold-step.ts"),
+        HOLD_STEP,
         arg,
       ],
       { cwd: REPO_ROOT, stdio: ["ignore", "pipe", "inherit"] },

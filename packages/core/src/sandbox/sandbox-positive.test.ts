@@ -23,7 +23,7 @@ import {
   spec,
   withOwner,
   type StepDirs,
-} from "./testing/kit";
+} from "@switchyard/testing/sandbox";
 
 const UID = 61300;
 

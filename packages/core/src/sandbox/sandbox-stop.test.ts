@@ -14,6 +14,7 @@ import { reapOwner, runOwnerId } from "./reap-owner";
 import { sweepLeftovers } from "./sweep-leftovers";
 import {
   detectForTest,
+  HOLD_STEP,
   isRoot,
   makeStepDirs,
   newOwnerId,
@@ -24,7 +25,7 @@ import {
   waitNoneLeft,
   withOwner,
   type StepDirs,
-} from "./testing/kit";
+} from "@switchyard/testing/sandbox";
 
 const UID = 61200;
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -136,7 +137,7 @@ const holdStep = (host: SandboxHost) => {
   const arg = JSON.stringify({ host, spec: spec(dirs, UID, sh(script)) });
   const driver = spawn(
     process.execPath,
-    ["--import", "tsx", path.join(HERE, "testing/hold-step.ts"), arg],
+    ["--import", "tsx", HOLD_STEP, arg],
     {
       cwd: REPO_ROOT,
       stdio: ["ignore", "pipe", "inherit"],

@@ -7,7 +7,7 @@ import { chmod, mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { newOwnerId, ownedBy } from "../sandbox/testing/kit";
+import { newOwnerId, ownedBy } from "@switchyard/testing/sandbox";
 import { createSandboxedShell } from "./sandboxed-shell";
 
 let base: string;

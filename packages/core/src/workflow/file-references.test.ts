@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bundleReader, literalFileReferences, readFileReferences } from "./file-references";
-import { parseOk } from "./test-support/run-yaml";
+import { parseOk } from "@switchyard/testing/workflow";
 
 describe("bundleReader", () => {
   const stored = { "flows/main.yaml": "wf", "flows/s.sh": "script", "shared/p.md": "prompt" };

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseWorkflow } from "./parse-workflow";
-import { runYaml } from "./test-support/run-yaml";
+import { runYaml } from "@switchyard/testing/workflow";
 import type { StepState } from "./workflow-types";
 
 const step = (fields: string) => {

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { resolveInputs } from "./resolve-inputs";
-import { parseOk, runYaml } from "./test-support/run-yaml";
+import { parseOk, runYaml } from "@switchyard/testing/workflow";
 
 const wf = parseOk(`
 name: inputs

@@ -5,8 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../errors/app-error";
 import type { ProcessRunner } from "./engine-ports";
-import { localRunner } from "./test-support/local-runner";
-import { parseOk, runYaml } from "./test-support/run-yaml";
+import { localRunner, parseOk, runYaml } from "@switchyard/testing/workflow";
 
 const parallel = (strategy: string, extra = "") => `
 name: par

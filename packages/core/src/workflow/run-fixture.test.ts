@@ -9,8 +9,7 @@ import { expect, it } from "vitest";
 import { Scrubber } from "../secrets/scrubber";
 import type { ProcessRunner } from "./engine-ports";
 import { runWorkflow } from "./run-workflow";
-import { localRunner, memoryFiles, recorder } from "./test-support/local-runner";
-import { parseOk } from "./test-support/run-yaml";
+import { localRunner, memoryFiles, recorder, parseOk } from "@switchyard/testing/workflow";
 
 it("runs valid-full.yaml from initial to its success terminal", async () => {
   const workflow = parseOk(

@@ -14,8 +14,7 @@ import type {
   RunWorkflowDeps,
 } from "./engine-ports";
 import { runWorkflow } from "./run-workflow";
-import { localRunner, memoryRecorder, type MemoryAttempt } from "./test-support/local-runner";
-import { parseOk } from "./test-support/run-yaml";
+import { localRunner, memoryRecorder, type MemoryAttempt, parseOk } from "@switchyard/testing/workflow";
 import type { Workflow } from "./workflow-types";
 
 const workflow = parseOk(`

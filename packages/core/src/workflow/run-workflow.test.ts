@@ -9,8 +9,7 @@ import { describe, expect, it } from "vitest";
 import { AppError } from "../errors/app-error";
 import { Scrubber } from "../secrets/scrubber";
 import type { AgentRequest } from "./engine-ports";
-import { memoryRecorder } from "./test-support/local-runner";
-import { parseOk, runYaml } from "./test-support/run-yaml";
+import { memoryRecorder, parseOk, runYaml } from "@switchyard/testing/workflow";
 
 /** A zombie (exited, not yet reaped by a non-reaping pid 1) counts as gone. */
 const alive = (pid: number) => {

@@ -4,8 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { WorkflowResolver } from "./engine-ports";
-import { parseOk } from "./test-support/run-yaml";
-import { memoryFiles } from "./test-support/local-runner";
+import { parseOk, memoryFiles } from "@switchyard/testing/workflow";
 import { validateWorkflow, type ConnectorCatalog } from "./validate-workflow";
 
 const codes = async (source: string, ports: Parameters<typeof validateWorkflow>[2]) =>

@@ -6,7 +6,7 @@
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDb, type Db } from "../index";
-import { freshDatabase, type TestDatabase } from "../testing";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { DUMMY_PASSWORD_HASH, verifyPasswordHash } from "../password-hash";
 import { changePassword, hashPassword, removeMember, verifyPassword } from "./members";
 

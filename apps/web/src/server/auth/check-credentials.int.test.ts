@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { createDb, DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { checkCredentials, type CredentialDeps } from "./check-credentials";
 
 const CHEAP = { logN: 10, r: 8, p: 1 };

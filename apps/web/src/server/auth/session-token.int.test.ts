@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { changePassword, createDb, hashPassword, removeMember, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "../../../../../test/helpers/dashboard-caller";
 import { chooseTeam, refreshSessionToken, type SessionToken } from "./session-token";
 

@@ -4,8 +4,9 @@
  * and validating a bundle applies the same size limits as saving it.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createApiToken, createDb, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { createApiToken, createDb, type Db } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "../../../../../test/helpers/dashboard-caller";
 import { handleRest } from "../rest/rest-api";
 import { handleTrpc } from "../trpc/handle-trpc";

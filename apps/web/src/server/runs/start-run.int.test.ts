@@ -3,8 +3,9 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { AppError } from "@switchyard/core/errors";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createDb, seed, type Db } from "@switchyard/db";
-import { freshDatabase, type TestDatabase } from "@switchyard/db/testing";
+import { createDb, type Db } from "@switchyard/db";
+import { seed } from "@switchyard/db/seed";
+import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { startRun } from "./start-run";
 
 let database: TestDatabase;

@@ -20,8 +20,8 @@ import {
   waitNoneLeft,
   withOwner,
   type StepDirs,
-} from "../../sandbox/testing/kit";
-import { runYaml } from "../../workflow/test-support/run-yaml";
+} from "@switchyard/testing/sandbox";
+import { runYaml } from "@switchyard/testing/workflow";
 import type { AgentStepEvent } from "../agent-events";
 import type { AgentSpawn } from "../agent-process";
 import { plainSpawn } from "../testing/plain-spawn";

@@ -2,11 +2,15 @@
  * Parses and runs a workflow text on real local shells, for engine tests.
  */
 import { expect } from "vitest";
-import { Scrubber } from "../../secrets/scrubber";
-import type { ProcessRequest, RunOutcome, RunWorkflowDeps } from "../engine-ports";
-import { parseWorkflow } from "../parse-workflow";
-import { runWorkflow } from "../run-workflow";
-import type { Workflow } from "../workflow-types";
+import { Scrubber } from "@switchyard/core/secrets";
+import {
+  parseWorkflow,
+  runWorkflow,
+  type ProcessRequest,
+  type RunOutcome,
+  type RunWorkflowDeps,
+  type Workflow,
+} from "@switchyard/core/workflow";
 import { localRunner, recorder } from "./local-runner";
 
 export const parseOk = (source: string, file = "test.yaml"): Workflow => {

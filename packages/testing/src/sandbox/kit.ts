@@ -6,11 +6,19 @@ import { randomBytes } from "node:crypto";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { OWNER_TAG } from "../build-launch";
-import { detectSandbox } from "../detect-sandbox";
-import { makeStepFolders } from "../make-step-folders";
-import { pidsWithEnv } from "../proc-scan";
-import type { SandboxHost, SandboxLevel, SandboxSpec } from "../sandbox-types";
+import { fileURLToPath } from "node:url";
+import {
+  detectSandbox,
+  makeStepFolders,
+  OWNER_TAG,
+  pidsWithEnv,
+  type SandboxHost,
+  type SandboxLevel,
+  type SandboxSpec,
+} from "@switchyard/core/sandbox";
+
+/** The stand-in worker the crash tests start and SIGKILL: `node --import tsx HOLD_STEP '<json>'`. */
+export const HOLD_STEP = fileURLToPath(new URL("./hold-step.ts", import.meta.url));
 
 export const isRoot = process.getuid?.() === 0;
 

@@ -3,8 +3,7 @@
  * child and keeps running, relays its output, and waits to be SIGKILLed by the test.
  * Usage: node --import tsx hold-step.ts '<json {host, spec}>'
  */
-import { runSandboxed } from "../run-sandboxed";
-import type { SandboxHost, SandboxSpec } from "../sandbox-types";
+import { runSandboxed, type SandboxHost, type SandboxSpec } from "@switchyard/core/sandbox";
 
 const { host, spec } = JSON.parse(process.argv[2] ?? "{}") as {
   host: SandboxHost;

@@ -2,7 +2,7 @@
  * Test helpers for the engine: a process runner on real local shells (through core's
  * runProcess), an in-memory bundle, an event recorder and an in-memory step recorder.
  */
-import { runProcess } from "../../sandbox/run-process";
+import { runProcess } from "@switchyard/core/sandbox";
 import type {
   AttemptFinished,
   AttemptStarted,
@@ -11,7 +11,7 @@ import type {
   ProcessRunner,
   RunEvent,
   StepRecorder,
-} from "../engine-ports";
+} from "@switchyard/core/workflow";
 
 export const localRunner =
   (log: ProcessRequest[] = []): ProcessRunner =>
