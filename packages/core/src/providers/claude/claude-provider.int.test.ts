@@ -11,12 +11,9 @@
  * installed there on demand (`npm run agents:install -- --only claude`), and only when that
  * fails is the suite skipped, saying why.
  */
-import { spawnSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pidsWithEnv } from "../../sandbox/proc-scan";
@@ -25,20 +22,21 @@ import { writeLaunchFiles } from "../launch-files";
 import { installedAgent } from "../testing/installed-agent";
 import { plainSpawn } from "../testing/plain-spawn";
 import {
+  AGENTS_DIR,
+  buildSwitchyardBin,
+  CLI_BIN,
   cmdline,
   expectNothingLeft,
-  sleepMark,
+  makeTestStep,
   sleepRuns,
+  traceRun,
   waitFor,
+  type TestStep,
 } from "../testing/step-processes";
 import { buildClaudeLaunch, type ClaudeLaunch } from "./build-claude-launch";
 import { buildClaudeMcpConfig } from "./claude-mcp-config";
 import { runClaude, type RunClaudeInput } from "./run-claude";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
-const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
-const AGENTS_DIR =
-  process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
 const claude = installedAgent(
   AGENTS_DIR,
   "claude",
@@ -49,34 +47,10 @@ const claude = installedAgent(
 const TOKEN = "gw-step-3c9a1f7e5b2d";
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
 const PROXY_TOOLS = BUILTINS.map((t) => `mcp__switchyard__${t}`);
-type Step = {
-  dir: string;
-  home: string;
-  work: string;
-  conf: string;
-  records: string;
-  sleep: string;
-};
+type Step = TestStep;
 
-/** Folders as the worker lays them out: a private HOME and temp folder, a workspace, the proxy's config. */
 const makeStep = async (): Promise<Step> => {
-  const dir = await mkdtemp(path.join(tmpdir(), "claude-provider-"));
-  // The proxy's Bash sandbox (as root, its own uid) must be able to enter the folders above the workspace.
-  await chmod(dir, 0o711);
-  const step = {
-    dir,
-    home: path.join(dir, "home"),
-    work: path.join(dir, "work"),
-    conf: path.join(dir, "conf"),
-    records: path.join(dir, "conf/records.jsonl"),
-    sleep: `sleep ${sleepMark()}`,
-  };
-  for (const d of [step.home, step.conf, path.join(dir, "tmp")]) await mkdir(d, { mode: 0o700 });
-  await mkdir(step.work, { mode: 0o755 });
-  await writeFile(
-    path.join(step.conf, "proxy.json"),
-    JSON.stringify({ root_dir: step.work, record_file: step.records }),
-  );
+  const step = await makeTestStep("claude-provider-");
   await writeFile(
     path.join(step.conf, "mcp.json"),
     buildClaudeMcpConfig({
@@ -139,27 +113,13 @@ const run = async (
   return { ...result, events, stdout, pids };
 };
 
-const trace = (r: Ran, model: ScriptedModel) =>
-  [
-    `status ${r.status} ${r.error ?? ""}`,
-    `stderr: ${r.stderrTail.slice(-2000)}`,
-    `stdout: ${r.stdout.slice(-3000)}`,
-    `requests: ${model.requests.map((q) => `${q.method} ${q.path} ${JSON.stringify(q.answeredBy)} ${q.status}`).join("\n  ")}`,
-    `failures: ${JSON.stringify(model.failures, null, 1)}`,
-  ].join("\n");
+const trace = traceRun;
 
 describe.skipIf(!claude)("the claude provider with the real Claude Code", () => {
   let step: Step;
   let model: ScriptedModel | undefined;
 
-  beforeAll(() => {
-    // The proxy starts from its bundle (a fast start keeps it ahead of Claude's first request).
-    const build = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], {
-      cwd: path.join(REPO, "packages/cli"),
-      encoding: "utf8",
-    });
-    if (build.status !== 0) throw new Error(`building the switchyard bin failed: ${build.stderr}`);
-  }, 120_000);
+  beforeAll(buildSwitchyardBin, 120_000);
 
   beforeEach(async () => {
     step = await makeStep();

@@ -11,12 +11,9 @@
  * The agents folder is SWITCHYARD_AGENTS_DIR or ~/.cache/switchyard/agents; OpenCode is
  * installed there on demand, and only when that fails is the suite skipped, saying why.
  */
-import { spawnSync } from "node:child_process";
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
-import { homedir, tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pidsWithEnv } from "../../sandbox/proc-scan";
@@ -25,19 +22,20 @@ import { writeLaunchFiles } from "../launch-files";
 import { installedAgent } from "../testing/installed-agent";
 import { plainSpawn } from "../testing/plain-spawn";
 import {
+  AGENTS_DIR,
+  buildSwitchyardBin,
+  CLI_BIN,
   cmdline,
   expectNothingLeft,
-  sleepMark,
+  makeTestStep,
   sleepRuns,
+  traceRun,
   waitFor,
+  type TestStep,
 } from "../testing/step-processes";
 import { buildOpencodeLaunch, type OpencodeLaunch } from "./build-opencode-launch";
 import { runOpencode, type RunOpencodeInput } from "./run-opencode";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
-const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
-const AGENTS_DIR =
-  process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
 const opencode = installedAgent(
   AGENTS_DIR,
   "opencode",
@@ -49,34 +47,8 @@ const TOKEN = "gw-step-8e1d4c7a2f90";
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
 const PROXY_TOOLS = BUILTINS.map((t) => `switchyard_${t}`);
 
-type Step = {
-  dir: string;
-  home: string;
-  work: string;
-  conf: string;
-  records: string;
-  sleep: string;
-};
-
-const makeStep = async (): Promise<Step> => {
-  const dir = await mkdtemp(path.join(tmpdir(), "opencode-provider-"));
-  await chmod(dir, 0o711);
-  const step = {
-    dir,
-    home: path.join(dir, "home"),
-    work: path.join(dir, "work"),
-    conf: path.join(dir, "conf"),
-    records: path.join(dir, "conf/records.jsonl"),
-    sleep: `sleep ${sleepMark()}`,
-  };
-  for (const d of [step.home, step.conf, path.join(dir, "tmp")]) await mkdir(d, { mode: 0o700 });
-  await mkdir(step.work, { mode: 0o755 });
-  await writeFile(
-    path.join(step.conf, "proxy.json"),
-    JSON.stringify({ root_dir: step.work, record_file: step.records }),
-  );
-  return step;
-};
+type Step = TestStep;
+const makeStep = () => makeTestStep("opencode-provider-");
 
 const launchFor = (
   step: Step,
@@ -123,14 +95,7 @@ const run = async (
   return { ...result, events, stdout };
 };
 
-const trace = (r: Ran, model: ScriptedModel) =>
-  [
-    `status ${r.status} ${r.error ?? ""}`,
-    `stderr: ${r.stderrTail.slice(-2000)}`,
-    `stdout: ${r.stdout.slice(-3000)}`,
-    `requests: ${model.requests.map((q) => `${q.method} ${q.path} ${JSON.stringify(q.answeredBy)} ${q.status}`).join("\n  ")}`,
-    `failures: ${JSON.stringify(model.failures, null, 1)}`,
-  ].join("\n");
+const trace = traceRun;
 
 const longBash = (step: Step) => ({
   script: {
@@ -147,13 +112,7 @@ describe.skipIf(!opencode)("the opencode provider with the real OpenCode", () =>
   let step: Step;
   let model: ScriptedModel | undefined;
 
-  beforeAll(() => {
-    const build = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], {
-      cwd: path.join(REPO, "packages/cli"),
-      encoding: "utf8",
-    });
-    if (build.status !== 0) throw new Error(`building the switchyard bin failed: ${build.stderr}`);
-  }, 120_000);
+  beforeAll(buildSwitchyardBin, 120_000);
 
   beforeEach(async () => {
     step = await makeStep();

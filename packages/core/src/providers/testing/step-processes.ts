@@ -1,11 +1,76 @@
 /**
- * For the real-CLI tests: the processes a step leaves, found in /proc by its private HOME
- * (the CLI, its MCP server) or by the marked sleep of its Bash command, and waits with a
- * deadline until none is left.
+ * For the real-CLI tests: a step's folders as the worker lays them out, the switchyard bin
+ * they start the proxy from, a trace of a failed run, and the processes a step leaves, found
+ * in /proc by its private HOME (the CLI, its MCP server) or by the marked sleep of its Bash
+ * command, with waits that have a deadline.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { homedir, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ScriptedModel } from "@switchyard/scripted-model";
 import { expect } from "vitest";
 import { listPids, pidsWithEnv } from "../../sandbox/proc-scan";
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
+export const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
+export const AGENTS_DIR =
+  process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
+
+/** The proxy starts from its bundle (a fast start keeps it ahead of the CLI's first request). */
+export const buildSwitchyardBin = () => {
+  const build = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], {
+    cwd: path.join(REPO, "packages/cli"),
+    encoding: "utf8",
+  });
+  if (build.status !== 0) throw new Error(`building the switchyard bin failed: ${build.stderr}`);
+};
+
+export type TestStep = {
+  dir: string;
+  home: string;
+  work: string;
+  conf: string;
+  records: string;
+  sleep: string;
+};
+
+/** Folders as the worker lays them out: a private HOME and temp folder, a workspace, the proxy's config (conf/proxy.json). */
+export const makeTestStep = async (prefix: string): Promise<TestStep> => {
+  const dir = await mkdtemp(path.join(tmpdir(), prefix));
+  // The proxy's Bash sandbox (as root, its own uid) must be able to enter the folders above the workspace.
+  await chmod(dir, 0o711);
+  const step = {
+    dir,
+    home: path.join(dir, "home"),
+    work: path.join(dir, "work"),
+    conf: path.join(dir, "conf"),
+    records: path.join(dir, "conf/records.jsonl"),
+    sleep: `sleep ${sleepMark()}`,
+  };
+  for (const d of [step.home, step.conf, path.join(dir, "tmp")]) await mkdir(d, { mode: 0o700 });
+  await mkdir(step.work, { mode: 0o755 });
+  await writeFile(
+    path.join(step.conf, "proxy.json"),
+    JSON.stringify({ root_dir: step.work, record_file: step.records }),
+  );
+  return step;
+};
+
+/** What a failed run's assertion prints: its outcome, stderr, stdout and the model's view. */
+export const traceRun = (
+  r: { status: string; error?: string; stderrTail: string; stdout: string },
+  model: ScriptedModel,
+) =>
+  [
+    `status ${r.status} ${r.error ?? ""}`,
+    `stderr: ${r.stderrTail.slice(-2000)}`,
+    `stdout: ${r.stdout.slice(-3000)}`,
+    `requests: ${model.requests.map((q) => `${q.method} ${q.path} ${JSON.stringify(q.answeredBy)} ${q.status}`).join("\n  ")}`,
+    `failures: ${JSON.stringify(model.failures, null, 1)}`,
+  ].join("\n");
 
 /** A sleep of a length no other test uses, to find the proxy's command in /proc. */
 export const sleepMark = () =>
@@ -27,7 +92,7 @@ const isZombie = (pid: number) => {
   }
 };
 
-export type StepMarks = { home: string; sleep: string };
+type StepMarks = Pick<TestStep, "home" | "sleep">;
 
 /** Live processes of the step: by its HOME (the CLI, the proxy) or by the marked sleep of its Bash command. */
 export const leftovers = (step: StepMarks) =>
