@@ -29,13 +29,8 @@ export const runOpencode = async (input: RunOpencodeInput): Promise<CliRunResult
   const { summary } = parser;
 
   const ran = await runAgentProcess({
+    ...input,
     label: LABEL,
-    launch: input.launch,
-    spawn: input.spawn,
-    signal: input.signal,
-    ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-    ...(input.stderrTailBytes === undefined ? {} : { stderrTailBytes: input.stderrTailBytes }),
-    ...(input.resultGraceMs === undefined ? {} : { resultGraceMs: input.resultGraceMs }),
     parser,
     hasResult: () => summary.result !== undefined,
     lastNoise: () => summary.lastNoise,
