@@ -30,8 +30,9 @@ const AGENT_UNSUPPORTED: Record<string, string> = {
 const PROVIDERS = ["claude", "codex", "gemini", "opencode", "openai_compatible"];
 const OTHER_PROVIDERS: Record<string, string> = {
   custom: "the custom provider",
-  github_copilot: "the github_copilot provider",
 };
+/** AWF providers whose CLI has no headless install here yet (docs/providers.md). */
+const NOT_YET_PROVIDERS = ["github_copilot", "mistral_vibe"];
 
 /** AWF's model checks for the providers it validates; others accept any model. */
 const modelProblem = (provider: string, model: string): string | undefined => {
@@ -57,6 +58,12 @@ const checkProvider = (
   options: Record<string, unknown>,
 ) => {
   if (provider === undefined || provider.includes("{{")) return;
+  if (NOT_YET_PROVIDERS.includes(provider))
+    return r.error(
+      codes.unsupportedProvider,
+      `the ${provider} provider is not yet supported (supported: ${PROVIDERS.join(", ")})`,
+      "provider",
+    );
   const other = OTHER_PROVIDERS[provider];
   if (other)
     return r.error(

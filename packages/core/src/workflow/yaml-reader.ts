@@ -44,6 +44,7 @@ export const codes = {
   missing: "WORKFLOW.VALIDATION.MISSING_FIELD",
   missingState: "WORKFLOW.VALIDATION.MISSING_STATE",
   unsupported: "USER.UNSUPPORTED_FEATURE",
+  unsupportedProvider: "USER.MCP_PROXY.UNSUPPORTED_PROVIDER",
 } as const;
 
 const DOCS = "docs/workflows.md";
