@@ -91,6 +91,8 @@ export type CliProvider = {
   vendor: Vendor;
   launch: (context: CliLaunchContext) => CliLaunch;
   run: (input: CliRunInput) => Promise<CliRunResult>;
+  /** How long the proxy has to say `ready` when the CLI starts its MCP servers late; 20 s unless told. */
+  proxyReadyMs?: number;
 };
 
 export type CliStepInput = {
@@ -144,7 +146,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   let trouble: { code: ErrorCode; message: string } | undefined;
   let answered = false;
   const step = await openStepProxy({
-    readyTimeoutMs: CLI_READY_TIMEOUT_MS,
+    readyTimeoutMs: input.provider.proxyReadyMs ?? CLI_READY_TIMEOUT_MS,
     ...input.proxy,
     attemptId: request.attemptId,
     secrets: [input.upstream.apiKey, registration.token],
