@@ -48,3 +48,13 @@ services_running() {
   status=$(bash "$ROOT/scripts/services.sh" status 2>/dev/null) || return 1
   [[ "$status" == *"postgres: up"* && "$status" == *"redis: up"* ]]
 }
+
+# Brings the services up for a test run; the ones this run started are stopped again when it
+# ends, whatever the outcome.
+services_up_for_run() {
+  local were_up=false
+  services_running && were_up=true
+  bash "$ROOT/scripts/services.sh" up
+  [ "$were_up" = false ] && trap 'bash "$ROOT/scripts/services.sh" down >/dev/null 2>&1 || true' EXIT
+  return 0
+}

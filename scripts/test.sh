@@ -17,11 +17,7 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 ensure_node_modules
-services_were_up=false
-services_running && services_were_up=true
-bash scripts/services.sh up
-# Services this run started are stopped again at the end, whatever the outcome.
-[ "$services_were_up" = false ] && trap 'bash scripts/services.sh down >/dev/null 2>&1 || true' EXIT
+services_up_for_run
 load_env
 generate_client
 

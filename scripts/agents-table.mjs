@@ -1,0 +1,137 @@
+// The compatibility table of `npm run test:agents`: one row per agent CLI with the version
+// its stamp in the agents folder names, one column per capability, each cell from the
+// results of the tests that cover it (Vitest's JSON report). A capability is covered by the
+// tests whose titles match it, found in the test files themselves, so a test that did not
+// run (its file failed to load) counts as failed, and a capability no test of a CLI covers
+// shows "—". Prints the table and writes it between the markers of its kind in the doc.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { parseArgs } from "node:util";
+
+const { values, positionals: agents } = parseArgs({
+  allowPositionals: true,
+  options: {
+    kind: { type: "string" },
+    report: { type: "string" },
+    "agents-dir": { type: "string" },
+    "install-status": { type: "string", default: "0" },
+    out: { type: "string" },
+  },
+});
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
+const files = (agent) => ({
+  core: `packages/core/src/providers/${agent}/${agent}-provider.int.test.ts`,
+  worker: `test/agent-${agent}.int.test.ts`,
+});
+
+// What each capability means, and the tests (file, title) that show it.
+const CAPABILITIES = [
+  [
+    "tools offered on the first request",
+    [
+      ["core", /drives the six built-ins/],
+      ["worker", /in the step sandbox/],
+    ],
+  ],
+  [
+    "built-ins through the proxy",
+    [
+      ["core", /six built-ins through the proxy/],
+      ["worker", /in the step sandbox/],
+    ],
+  ],
+  [
+    "escape refused",
+    [
+      ["core", /refused escape/],
+      ["worker", /in the step sandbox/],
+    ],
+  ],
+  ["usage parsed", [["core", /returns usage/]]],
+  [
+    "cancel leaves nothing",
+    [
+      ["core", /step is cancelled/],
+      ["worker", /cancelled .*leaves no process/],
+    ],
+  ],
+  ["no result fails cleanly", [["core", /AGENT_NO_RESULT/]]],
+  ["under the worker", [["worker", /./]]],
+];
+
+const titlesIn = (file) => {
+  const full = path.join(ROOT, file);
+  if (!existsSync(full)) return [];
+  const source = readFileSync(full, "utf8");
+  return [...source.matchAll(/\bit(?:\.\w+)?\(\s*(["'`])((?:\\.|(?!\1).)*)\1/g)].map((m) => m[2]);
+};
+
+const report = existsSync(values.report)
+  ? JSON.parse(readFileSync(values.report, "utf8"))
+  : { testResults: [] };
+const resultOf = (file, title) => {
+  const suite = report.testResults.find((s) => path.relative(ROOT, s.name) === file);
+  const test = suite?.assertionResults.find((a) => a.title === title);
+  if (!test) return "not run";
+  return { passed: "pass", failed: "fail" }[test.status] ?? "skipped";
+};
+
+const cell = (agent, matchers) => {
+  const f = files(agent);
+  const results = matchers.flatMap(([where, re]) =>
+    titlesIn(f[where])
+      .filter((t) => re.test(t))
+      .map((t) => resultOf(f[where], t)),
+  );
+  if (results.length === 0) return "—";
+  if (results.some((r) => r === "fail" || r === "not run"))
+    return results.includes("fail") ? "fail" : "not run";
+  return results.every((r) => r === "pass") ? "pass" : "skipped";
+};
+
+const versionOf = (agent) => {
+  try {
+    return JSON.parse(
+      readFileSync(path.join(values["agents-dir"], agent, "switchyard-agent.json"), "utf8"),
+    ).version;
+  } catch {
+    return "not installed";
+  }
+};
+
+const date = new Date().toISOString().slice(0, 10);
+const head = ["CLI", "version", ...CAPABILITIES.map(([name]) => name)];
+const rows = agents.map((agent) => [
+  agent,
+  versionOf(agent),
+  ...CAPABILITIES.map(([, m]) => cell(agent, m)),
+]);
+const line = (cells) => `| ${cells.join(" | ")} |`;
+const title =
+  values.kind === "latest"
+    ? "Latest releases (`npm run test:agents -- --latest`)"
+    : "Pinned versions (`npm run test:agents`)";
+const installNote =
+  values["install-status"] === "0"
+    ? ""
+    : ` The install step failed (exit ${values["install-status"]}): a CLI it did not reach keeps the version shown, or is not installed.`;
+const table = [
+  `### ${title}`,
+  "",
+  `Run on ${date} (UTC), agents folder \`${values["agents-dir"].replace(process.env.HOME ?? "\0", "~")}\`.${installNote}`,
+  "",
+  line(head),
+  line(head.map(() => "---")),
+  ...rows.map(line),
+].join("\n");
+console.log(`\n${table}\n`);
+
+const doc = path.join(ROOT, values.out);
+const start = `<!-- test:agents ${values.kind} start -->`;
+const end = `<!-- test:agents ${values.kind} end -->`;
+const text = readFileSync(doc, "utf8");
+const from = text.indexOf(start);
+const to = text.indexOf(end);
+if (from < 0 || to < from) throw new Error(`${values.out} has no ${start} … ${end} section`);
+writeFileSync(doc, `${text.slice(0, from + start.length)}\n${table}\n${text.slice(to)}`);
+console.log(`written to ${values.out}`);
