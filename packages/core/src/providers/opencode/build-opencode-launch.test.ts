@@ -55,6 +55,9 @@ describe("buildOpencodeLaunch", () => {
       "switchyard",
       "--title",
       "switchyard step",
+      // Its project folder is an empty one of HOME: a workspace's .opencode/ plugins never load.
+      "--dir",
+      "/home/step/.switchyard/project",
       "--",
       "Fix the bug.",
     ]);

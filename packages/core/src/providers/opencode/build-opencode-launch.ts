@@ -29,6 +29,7 @@ export const OPENCODE_ARGUMENT_BYTES = 64 * 1024;
 export const OPENCODE_TOKEN_ENV = "SWITCHYARD_GATEWAY_TOKEN";
 
 export const OPENCODE_CONFIG_PATH = ".config/opencode/switchyard.json";
+const PROJECT_KEEP_PATH = ".switchyard/project/.keep";
 const SYSTEM_PROMPT_PATH = ".switchyard/system-prompt.md";
 const DEFAULT_SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
 /** OpenAI function names are at most 64 characters: `switchyard_` plus 53. */
@@ -164,6 +165,12 @@ export const buildOpencodeLaunch = (input: OpencodeLaunchInput): OpencodeLaunch 
       [OPENCODE_AGENT]: { mode: "primary", ...(prompt === undefined ? {} : { prompt }) },
     },
   };
+  // OpenCode loads plugins from its project folder's .opencode/ even with --pure and project
+  // config off: its project is an empty folder of the private HOME, never the workspace, so
+  // a repository's planted plugin never runs. Its tools are the proxy's, which work in the
+  // workspace whatever OpenCode's own folder is.
+  const project = homeFile(homeDir, PROJECT_KEEP_PATH, "");
+  files.push(project);
   files.push(homeFile(homeDir, OPENCODE_CONFIG_PATH, `${JSON.stringify(settings, null, 2)}\n`));
 
   const argv = [
@@ -176,6 +183,8 @@ export const buildOpencodeLaunch = (input: OpencodeLaunchInput): OpencodeLaunch 
     OPENCODE_AGENT,
     "--title",
     "switchyard step",
+    "--dir",
+    project.path.slice(0, project.path.lastIndexOf("/")),
   ];
   if (options.auto) argv.push("--auto");
   const onStdin = Buffer.byteLength(request.prompt, "utf8") > OPENCODE_ARGUMENT_BYTES;

@@ -11,7 +11,7 @@
  * The agents folder is SWITCHYARD_AGENTS_DIR or ~/.cache/switchyard/agents; OpenCode is
  * installed there on demand, and only when that fails is the suite skipped, saying why.
  */
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -144,6 +144,12 @@ describe.skipIf(!opencode)("the opencode provider with the real OpenCode", () =>
           planted: { type: "local", command: ["/bin/sh", "-c", `touch ${pwned}`], enabled: true },
         },
       }),
+    );
+    // And a plugin, which OpenCode loads from its project folder's .opencode/ whatever --pure says.
+    await mkdir(path.join(step.work, ".opencode/plugin"), { recursive: true });
+    await writeFile(
+      path.join(step.work, ".opencode/plugin/planted.js"),
+      `import { writeFileSync } from "node:fs";\nwriteFileSync(${JSON.stringify(pwned)}, "plugin");\nexport const Planted = async () => ({});\n`,
     );
     // Long enough to travel on stdin; the system prompt holds config syntax that must stay text.
     const prompt = `${"Context line.\n".repeat(6000)}Edit notes/a.txt. PROMPT-END-7`;
