@@ -22,6 +22,16 @@ it("accepts a complete environment and fills defaults", () => {
   const env = readWorkerEnv(good);
   expect(env.WORKER_CONCURRENCY).toBe(4);
   expect(env.SWITCHYARD_QUEUE_PREFIX).toBe("switchyard");
+  expect(env.SWITCHYARD_MODEL_PRICES).toEqual({});
+});
+
+it("reads model prices as JSON, empty as none, and names a bad table", () => {
+  expect(readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: "" }).SWITCHYARD_MODEL_PRICES).toEqual({});
+  expect(readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: '{"m-1": {"input": 1, "output": 2}}' }).SWITCHYARD_MODEL_PRICES).toEqual({
+    "m-1": { input: 1, output: 2 },
+  });
+  expect(() => readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: "{nope" })).toThrow(/SWITCHYARD_MODEL_PRICES: not a price table/);
+  expect(() => readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: '{"m": {"input": -1, "output": 2}}' })).toThrow(/SWITCHYARD_MODEL_PRICES/);
 });
 
 it("names every bad or missing variable", () => {

@@ -49,6 +49,7 @@ export const workerEnvSchema = z.object({
     .string()
     .default("{}")
     .transform((text, ctx) => {
+      if (text.trim() === "") return {};
       try {
         return priceTableSchema.parse(JSON.parse(text));
       } catch (error) {
