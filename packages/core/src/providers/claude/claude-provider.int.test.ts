@@ -22,7 +22,7 @@ import { writeLaunchFiles } from "../launch-files";
 import { installedAgent } from "../testing/installed-agent";
 import { plainSpawn } from "../testing/plain-spawn";
 import {
-  AGENTS_DIR,
+  agentsDirOf,
   buildSwitchyardBin,
   CLI_BIN,
   cmdline,
@@ -37,6 +37,7 @@ import { buildClaudeLaunch, type ClaudeLaunch } from "./build-claude-launch";
 import { buildClaudeMcpConfig } from "./claude-mcp-config";
 import { runClaude, type RunClaudeInput } from "./run-claude";
 
+const AGENTS_DIR = agentsDirOf(process.env);
 const claude = installedAgent(
   AGENTS_DIR,
   "claude",

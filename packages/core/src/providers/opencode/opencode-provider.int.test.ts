@@ -22,7 +22,7 @@ import { writeLaunchFiles } from "../launch-files";
 import { installedAgent } from "../testing/installed-agent";
 import { plainSpawn } from "../testing/plain-spawn";
 import {
-  AGENTS_DIR,
+  agentsDirOf,
   buildSwitchyardBin,
   CLI_BIN,
   cmdline,
@@ -36,6 +36,7 @@ import {
 import { buildOpencodeLaunch, type OpencodeLaunch } from "./build-opencode-launch";
 import { runOpencode, type RunOpencodeInput } from "./run-opencode";
 
+const AGENTS_DIR = agentsDirOf(process.env);
 const opencode = installedAgent(
   AGENTS_DIR,
   "opencode",

@@ -16,8 +16,9 @@ import { listPids, pidsWithEnv } from "../../sandbox/proc-scan";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
 export const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
-export const AGENTS_DIR =
-  process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
+/** The agents folder of a test: SWITCHYARD_AGENTS_DIR of the given environment, else ~/.cache/switchyard/agents. */
+export const agentsDirOf = (env: Record<string, string | undefined>) =>
+  env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
 
 /** The proxy starts from its bundle (a fast start keeps it ahead of the CLI's first request). */
 export const buildSwitchyardBin = () => {
