@@ -8,7 +8,7 @@
  * key is in no row, event or log, nor in the step's environment or files.
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
-import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { fingerprint, startScriptedModel, type ScriptedModel, type Turn } from "@switchyard/scripted-model";
 import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS_DIR, installedAgent } from "./helpers/agent-cli";
@@ -66,7 +66,7 @@ describe.skipIf(!opencode)("opencode agent steps in the worker", () => {
 
   beforeAll(async () => {
     buildSwitchyardCli();
-    const turns = CALLS.map(([label, after, name, args]) => ({
+    const turns: Turn[] = CALLS.map(([label, after, name, args]) => ({
       label,
       expect:
         after === undefined
@@ -78,7 +78,7 @@ describe.skipIf(!opencode)("opencode agent steps in the worker", () => {
       label: "answer",
       expect: { lastToolResultContains: "outside the workspace" },
       text: '{"verdict": "gamma", "files": 1}',
-    } as (typeof turns)[number]);
+    });
     model = await startScriptedModel({ host: "127.0.0.1", script: { turns } });
     stack = await openRunStack({ SWITCHYARD_AGENTS_DIR: AGENTS_DIR });
     await caller().models.set({ vendor: "openai", endpoint: `${model.url}/v1`, apiKey: KEY });
