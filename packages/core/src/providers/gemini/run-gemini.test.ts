@@ -1,5 +1,5 @@
 /**
- * runGemini's outcomes on real processes: a stand-in CLI (fixtures/fake-gemini.mjs) replays
+ * runGemini's outcomes on real processes: a stand-in CLI (test/fixtures/fake-gemini.mjs) replays
  * Gemini CLI's captured stream-json output, ends without a result, fails, or lingers after
  * its result, started through the plain spawn port. The real CLI is in
  * gemini-provider.int.test.ts.
@@ -12,7 +12,7 @@ import type { AgentStepEvent } from "../agent-events";
 import { plainSpawn } from "../testing/plain-spawn";
 import { runGemini, type RunGeminiInput } from "./run-gemini";
 
-const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures/fake-gemini.mjs");
+const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../../../test/fixtures/fake-gemini.mjs");
 const TOKEN = "gw-step-token-8a7b6c5d4e";
 
 const run = async (args: string[], over: Partial<RunGeminiInput> = {}) => {
