@@ -8,7 +8,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { createDb, saveWorkflowVersion, type Db } from "@switchyard/db";
+import { createDb, saveWorkflowVersion, type Db, teamBySlug } from "@switchyard/db";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { signIn } from "./sign-in";
 
@@ -66,7 +66,7 @@ test.beforeAll(async () => {
     },
   });
   db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
-  const team = await db.team.findUniqueOrThrow({ where: { slug: "demo" } });
+  const team = await teamBySlug(db, "demo");
   await saveWorkflowVersion(db, { teamId: team.id, name: "agent-live", files: { "workflow.yaml": WORKFLOW(model.url) } });
 });
 test.afterAll(async () => {

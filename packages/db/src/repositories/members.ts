@@ -74,3 +74,6 @@ export const sessionVersionOf = async (db: Db, userId: string) =>
 /** Takes a user out of a team; their sessions in that team end at their next request. */
 export const removeMember = async (db: Db, teamId: string, userId: string) =>
   (await db.membership.deleteMany({ where: { teamId, userId } })).count > 0;
+
+/** A team by its slug (the demo team is `demo`); throws when there is none. */
+export const teamBySlug = (db: Db, slug: string) => db.team.findUniqueOrThrow({ where: { slug } });
