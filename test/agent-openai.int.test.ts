@@ -39,6 +39,9 @@ beforeAll(async () => {
         { match: { messagesContain: "RATE-LIMITED" }, text: "answered after the wait" },
         { match: { messagesContain: "HUGE-OUTPUT" }, times: 1, toolCalls: [{ name: "Bash", arguments: { command: "head -c 200000 /dev/zero | tr '\\0' x" } }] },
         { match: { messagesContain: "HUGE-OUTPUT" }, text: "read the marker" },
+        { match: { messagesContain: "TOOL-SEARCH" }, times: 1, toolCalls: [{ name: "tool_search", arguments: { query: "write" } }] },
+        { match: { messagesContain: "TOOL-SEARCH" }, times: 1, toolCalls: [{ name: "Write", arguments: { path: "found.txt", content: "found by search\n" } }] },
+        { match: { messagesContain: "TOOL-SEARCH" }, times: 1, text: "wrote it" },
         { match: { messagesContain: "LOOP-FOREVER" }, toolCalls: [{ name: "Glob", arguments: { pattern: "*" } }] },
       ],
     },
@@ -131,11 +134,15 @@ it("a cancelled agent step leaves no process of its sandbox behind", async () =>
   expect(processesOfRun(id)).toEqual([]);
 }, 120_000);
 
-const runOf = async (name: string, prompt: string, url = model.url) => {
+const runOf = async (name: string, prompt: string, url = model.url, mcpProxy = "") => {
   const { workflowId } = await saveWorkflowVersion(stack.db, {
     teamId: stack.teamId,
     name,
-    files: { "workflow.yaml": WORKFLOW(url, prompt).replace("name: agent-oc", `name: ${name}`) },
+    files: {
+      "workflow.yaml": WORKFLOW(url, prompt)
+        .replace("name: agent-oc", `name: ${name}`)
+        .replace("    timeout: 2m\n", `    timeout: 2m\n${mcpProxy}`),
+    },
   });
   const { id } = await caller().runs.start({ workflowId });
   return runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000);
@@ -181,4 +188,21 @@ it("records where the proxy kept a result too long for the model", async () => {
   const cut = call?.resultCut as { bytes: number; file: string | null } | null;
   expect(cut?.file).toMatch(/^\.switchyard\/results\/[0-9a-f]+\.txt$/);
   expect(cut?.bytes).toBeGreaterThanOrEqual(200_000);
+}, 120_000);
+
+it("offers the tools its mcp_proxy block names, and activates one found by tool_search", async () => {
+  const before = model.requests.length;
+  const mcpProxy = "    mcp_proxy:\n      tool_search: true\n      initial_tools: [Read]\n";
+  const run = await runOf("agent-oc-search", "TOOL-SEARCH", model.url, mcpProxy);
+  expect(run.status, JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage]))).toBe("succeeded");
+  const offered = model.requests.slice(before).map((r) => ((r.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort());
+  expect(offered[0]).toEqual(["Read", "call_tool", "tool_search"]);
+  expect(offered[1]).toContain("Write");
+  const step = run.steps.find((s) => s.stateName === "agent")!;
+  const calls = await listStepToolCalls(stack.db, stack.teamId, step.id);
+  expect(calls.map((c) => [c.toolName, c.isError])).toEqual([
+    ["tool_search", false],
+    ["Write", false],
+  ]);
+  expect(JSON.stringify(calls[0]!.result)).toContain("Write");
 }, 120_000);

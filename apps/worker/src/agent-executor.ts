@@ -28,6 +28,7 @@ import {
   runOpenAiCompatible,
   stageAgent,
   stageBuiltCli,
+  stepToolsOf,
   toolProxyFromClient,
   type AgentStepEvent,
   type BuiltCli,
@@ -150,6 +151,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
           ...(traceparent ? { traceparent } : {}),
           onRecord: recorder.record,
           onSpan: recorder.span,
+          tools: stepToolsOf(request.mcpProxy),
         },
         agent,
         gateway: deps.gateway,
@@ -181,6 +183,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         ...(traceparent ? { traceparent } : {}),
         onRecord: recorder.record,
         onSpan: recorder.span,
+        tools: stepToolsOf(request.mcpProxy),
         signal: request.signal,
       });
     } catch (error) {

@@ -25,6 +25,7 @@ import {
   openAgentStepSession,
   CLI_PROVIDERS,
   runCliStep,
+  stepToolsOf,
   VENDOR_ENV,
   type AgentId,
   type CliProviderEntry,
@@ -102,6 +103,7 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
     cli: await builtCli(),
     onRecord,
     onSpan: () => undefined,
+    tools: stepToolsOf(request.mcpProxy),
     attemptId: `a${request.attempt}-${Math.random().toString(36).slice(2, 8)}`,
   });
 

@@ -16,13 +16,15 @@ export {
 } from "./model-vendors";
 export type { FirstPartyVendor, ModelVendor } from "./model-vendors";
 export { checkModelEndpoint, checkModelKey } from "./model-access-input";
-export { findBuiltCli, openAgentStepSession, openStepProxy, stageBuiltCli } from "./step/step-proxy";
+export { findBuiltCli, openAgentStepSession, openStepProxy, stageBuiltCli, stepToolsOf } from "./step/step-proxy";
 export type {
   AgentStepSession,
   AgentStepSessionOptions,
   BuiltCli,
   StepProxy,
+  StepConnectors,
   StepProxyOptions,
+  StepTools,
 } from "./step/step-proxy";
 export { AGENTS_INSIDE, agentInPlace, stageAgent } from "./step/stage-agent";
 export type { StagedAgent } from "./step/stage-agent";

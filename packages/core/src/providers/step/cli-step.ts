@@ -24,7 +24,6 @@ import {
   type ModelGateway,
   type Vendor,
 } from "../../gateway";
-import { BUILTIN_NAMES } from "../../tools";
 import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
 import type { AgentStepEvent } from "../agent-events";
 import type { AgentStepStatus } from "../agent-outcome";
@@ -32,7 +31,7 @@ import type { AgentSpawn } from "../agent-process";
 import { writeLaunchFiles, type LaunchFile } from "../launch-files";
 import type { LocatedAgent } from "../locate-agent";
 import { AGENTS_INSIDE, type StagedAgent } from "./stage-agent";
-import { openStepProxy, type StepProxyOptions } from "./step-proxy";
+import { openStepProxy, stepToolNames, type StepProxyOptions } from "./step-proxy";
 
 const FORWARDER_INSIDE = "/opt/switchyard/loopback-forwarder.mjs";
 const GATEWAY_INSIDE = "/run/switchyard/gateway.sock";
@@ -201,7 +200,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
       workspace: session.paths.workspace,
       proxy: { command: step.argv[0]!, args: step.argv.slice(1) },
       gateway: { baseUrl: stepBaseUrl(provider.vendor, origin), token: registration.token },
-      toolNames: BUILTIN_NAMES,
+      toolNames: stepToolNames(input.proxy.tools),
       runsAsRoot: (session.uid ?? process.getuid?.() ?? 0) === 0,
     });
     await mkdir(session.folders.home, { recursive: true });

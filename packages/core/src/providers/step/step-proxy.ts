@@ -13,6 +13,8 @@ import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { catalogForConfig } from "../../connectors/build-step-catalog";
+import type { ConnectorHost, LaneGate } from "../../connectors/connector-host";
 import { AppError } from "../../errors";
 import { startStepChannel, type ProxyConfig, type SpanRecord, type StepChannel, type ToolCallRecord } from "../../mcp";
 import {
@@ -23,7 +25,8 @@ import {
   type SandboxProcess,
   type SandboxSession,
 } from "../../sandbox";
-import { BUILTIN_NAMES } from "../../tools";
+import { BUILTIN_NAMES, CALL_TOOL, TOOL_SEARCH, type CatalogEntry } from "../../tools";
+import type { McpProxyConfig } from "../../workflow/workflow-types";
 
 const CLI_INSIDE = "/opt/switchyard/cli";
 const CONFIG_INSIDE = "/etc/switchyard/proxy.json";
@@ -89,6 +92,39 @@ export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<Buil
   return { ...cli, dir: `${target}/` };
 };
 
+/** A step's connector tools, resolved before launch (buildStepCatalog), and what serves them. */
+export type StepConnectors = {
+  host: ConnectorHost;
+  /** Asked again at every call, so a connector disabled or a lane removed stops calls in running steps. */
+  gate: LaneGate;
+  lane: string;
+  catalog: readonly CatalogEntry[];
+  /** The connectors' credentials, scrubbed from results, records and spans by the channel. */
+  secrets: readonly string[];
+};
+
+/** What the step's proxy serves: the workflow's `mcp_proxy` block, and the connectors resolved for it. */
+export type StepTools = {
+  toolSearch: boolean;
+  /** With tool search: the tools listed from the start (default: the built-ins). */
+  initialTools: readonly string[];
+  connectors?: StepConnectors;
+};
+
+/** The step's tools as its `mcp_proxy` block asks (none given: the six built-ins, all listed). */
+export const stepToolsOf = (mcpProxy: McpProxyConfig | undefined, connectors?: StepConnectors): StepTools => ({
+  toolSearch: mcpProxy?.toolSearch ?? false,
+  initialTools: mcpProxy?.initialTools ?? [],
+  ...(connectors ? { connectors } : {}),
+});
+
+/** Every name the step's proxy may offer: the built-ins, the connectors' tools, and with tool search its two tools. */
+export const stepToolNames = (tools: StepTools | undefined): string[] => [
+  ...BUILTIN_NAMES,
+  ...(tools?.connectors?.catalog.map((e) => e.name) ?? []),
+  ...(tools?.toolSearch ? [TOOL_SEARCH, CALL_TOOL] : []),
+];
+
 export type StepProxyOptions = {
   /** The run's host, its owner tag `<worker>/<run>`. */
   sandbox: SandboxHost;
@@ -105,6 +141,8 @@ export type StepProxyOptions = {
   onRecord: (record: ToolCallRecord) => void;
   onSpan: (span: SpanRecord) => void;
   readyTimeoutMs?: number;
+  /** Unset: the six built-ins, no tool search, no connectors. */
+  tools?: StepTools;
 };
 
 /**
@@ -148,12 +186,13 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
   };
   try {
     const owner = session.uid ?? process.getuid?.() ?? 0;
+    const connectors = options.tools?.connectors;
     channel = await startStepChannel({
-      host: noConnectors,
-      gate: { allows: () => false },
-      lane: "",
-      catalog: [],
-      secrets: options.secrets,
+      host: connectors?.host ?? noConnectors,
+      gate: connectors?.gate ?? { allows: () => false },
+      lane: connectors?.lane ?? "",
+      catalog: connectors?.catalog ?? [],
+      secrets: [...options.secrets, ...(connectors?.secrets ?? [])],
       onRecord: options.onRecord,
       onSpan: options.onSpan,
       dir: session.folders.root,
@@ -171,8 +210,9 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
     const config: ProxyConfig = {
       root_dir: session.paths.workspace,
       builtins: [...BUILTIN_NAMES],
-      catalog: [],
-      tool_search: false,
+      catalog: catalogForConfig(connectors?.catalog ?? []),
+      tool_search: options.tools?.toolSearch ?? false,
+      ...(options.tools?.toolSearch && options.tools.initialTools.length > 0 ? { initial_tools: [...options.tools.initialTools] } : {}),
       channel: { path: session.pathInside(channelBind), token: channel.token },
       ...(options.traceparent ? { trace: { traceparent: options.traceparent } } : {}),
       log_calls: false,
