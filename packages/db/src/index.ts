@@ -14,3 +14,4 @@ export * from "./repositories/api-tokens";
 export * from "./repositories/tool-calls";
 export * from "./repositories/step-activity";
 export * from "./repositories/model-access";
+export * from "./repositories/connectors";

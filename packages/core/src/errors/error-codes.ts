@@ -45,6 +45,18 @@ export const CODES = {
   AGENT_PERMISSION_DENIED: "EXECUTION.AGENT_PERMISSION_DENIED",
   /** `dangerously_skip_permissions` for a CLI that would run as root, which the CLI itself refuses. */
   SKIP_PERMISSIONS_AS_ROOT: "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT",
+  /** A connector's OAuth grant is gone (refresh refused, revoked, no refresh token): someone must reconnect it. */
+  CONNECTOR_NEEDS_RECONNECT: "USER.CONNECTOR.NEEDS_RECONNECT",
+  /** A connector's server or authorization server lacks what the MCP authorization spec requires of it (PKCE S256, metadata, a way to get a client id). */
+  CONNECTOR_OAUTH_UNSUPPORTED: "USER.CONNECTOR.OAUTH_UNSUPPORTED",
+  /** A connector's OAuth metadata could not be found or does not hold together (issuer or resource mismatch). */
+  CONNECTOR_OAUTH_DISCOVERY_FAILED: "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+  /** Connecting a connector over OAuth failed: denied, state or issuer mismatch, code or registration refused. */
+  CONNECTOR_OAUTH_FAILED: "USER.CONNECTOR.OAUTH_FAILED",
+  /** A connector definition that breaks its schema (connectors/definition.ts); `location.path` names the field. */
+  CONNECTOR_INVALID: "USER.CONNECTOR.INVALID",
+  /** A connector field that is stored in plain text holds what looks like a credential; `location.path` names it. */
+  CONNECTOR_SECRET_IN_FIELD: "USER.CONNECTOR.SECRET_IN_FIELD",
 } as const;
 type Code = (typeof CODES)[keyof typeof CODES];
 
@@ -116,6 +128,14 @@ export const ERROR_CODES = {
   "SYSTEM.SANDBOX_INVALID_SPEC": FAMILY.SYSTEM,
   "SYSTEM.SANDBOX_UNAVAILABLE": FAMILY.SYSTEM,
   // USER.*
+  "USER.CONNECTOR.INVALID": FAMILY.USER,
+  "USER.CONNECTOR.LIMIT": FAMILY.USER,
+  "USER.CONNECTOR.NEEDS_RECONNECT": FAMILY.USER,
+  "USER.CONNECTOR.NOT_CONNECTED": FAMILY.USER,
+  "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED": FAMILY.USER,
+  "USER.CONNECTOR.OAUTH_FAILED": FAMILY.USER,
+  "USER.CONNECTOR.OAUTH_UNSUPPORTED": FAMILY.USER,
+  "USER.CONNECTOR.SECRET_IN_FIELD": FAMILY.USER,
   "USER.INPUT.FILE_REFUSED": FAMILY.USER,
   "USER.INPUT.MISSING_FILE": FAMILY.USER,
   "USER.INPUT.VALIDATION_FAILED": FAMILY.USER,

@@ -1,5 +1,5 @@
-export { laneTable, mayCall, mayCancel, maySave, mayStart, mayUseSecret } from "./lane-policy";
-export type { LaneTable, Role, SecretRule } from "./lane-policy";
+export { ALL_LANES, laneTable, mayCall, mayCancel, mayReachConnector, maySave, mayStart, mayUseSecret } from "./lane-policy";
+export type { ConnectorRule, LaneTable, Role, SecretRule } from "./lane-policy";
 export { checkRunReach, collectRunReach } from "./run-reach";
 export type { CalleeSource, ReachedWorkflow } from "./run-reach";
 export { roleAtLeast } from "./roles";

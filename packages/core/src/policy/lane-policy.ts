@@ -11,6 +11,10 @@ type LaneRule = { name: string; saveRoles: readonly Role[]; startRoles: readonly
 export type LaneTable = ReadonlyMap<string, LaneRule>;
 /** A secret variable and the lanes whose runs may open it. */
 export type SecretRule = { name: string; lanes: readonly string[] };
+/** A team connector, whether it is on, and the lanes whose runs may reach it (`*`: every lane). */
+export type ConnectorRule = { slug: string; lanes: readonly string[]; enabled: boolean };
+/** In a connector's lanes: open to every lane of the team. */
+export const ALL_LANES = "*";
 
 export const laneTable = (rules: Iterable<LaneRule>): LaneTable => new Map([...rules].map((r) => [r.name, r]));
 
@@ -56,3 +60,18 @@ export const mayUseSecret = (secret: SecretRule, runLane: string) =>
         "USER.LANE.SECRET_DENIED",
         `secret "${secret.name}" is not open to lane "${runLane}" (it is open to ${secret.lanes.length > 0 ? secret.lanes.map((l) => `"${l}"`).join(", ") : "no lane"})`,
       );
+
+/**
+ * A run's agent steps reach a connector only when the team has it, it is enabled, and the
+ * run's lane is one of its lanes. Asked at save, at start, when a step's catalog is built
+ * and again at every call.
+ */
+export const mayReachConnector = (connector: ConnectorRule | undefined, id: string, runLane: string) => {
+  if (!connector) return new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `connector "${id}" does not exist in this team`);
+  if (!connector.enabled) return new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `connector "${id}" is disabled`);
+  if (connector.lanes.includes(ALL_LANES) || connector.lanes.includes(runLane)) return undefined;
+  return new AppError(
+    "USER.MCP_PROXY.LANE_DENIED",
+    `connector "${id}" is not open to lane "${runLane}" (it is open to ${connector.lanes.length > 0 ? connector.lanes.map((l) => `"${l}"`).join(", ") : "no lane"})`,
+  );
+};

@@ -2,13 +2,13 @@
  * What a run reaches: its workflow and every workflow it calls, transitively, each with its
  * lane. Save, start and the worker collect it (from the team's current versions, or from
  * the versions a run pinned) and check it with the one lane policy: every call may be made,
- * the starter may start every lane reached, and every secret named anywhere is open to the
- * run's lane (a called workflow runs in its caller's lane).
+ * the starter may start every lane reached, and every secret and connector named anywhere is
+ * open to the run's lane (a called workflow runs in its caller's lane).
  */
 import { AppError, type ErrorLocation } from "../errors/app-error";
 import { envNamesOf } from "../workflow/env-names";
 import type { Workflow } from "../workflow/workflow-types";
-import { mayCall, mayStart, mayUseSecret, type LaneTable, type Role, type SecretRule } from "./lane-policy";
+import { mayCall, mayReachConnector, mayStart, mayUseSecret, type ConnectorRule, type LaneTable, type Role, type SecretRule } from "./lane-policy";
 
 export type ReachedWorkflow = { workflow: Workflow; lane: string };
 type RunReach = { root: ReachedWorkflow; callees: ReadonlyMap<string, ReachedWorkflow> };
@@ -42,12 +42,14 @@ type ReachCheck = {
   role: Role | undefined;
   /** The team's secret variables by name; plain variables are not in it. */
   secrets: ReadonlyMap<string, SecretRule>;
+  /** The team's connectors by id; every connector an agent step names must be reachable from the run's lane. */
+  connectors: ReadonlyMap<string, ConnectorRule>;
 };
 
 const at = (error: AppError, location: ErrorLocation) => new AppError(error.code, error.message, { location });
 
 /** The first refusal among the run's calls and secrets, located where it is written. */
-export const checkRunReach = ({ lanes, reach, role, secrets }: ReachCheck): AppError | undefined => {
+export const checkRunReach = ({ lanes, reach, role, secrets, connectors }: ReachCheck): AppError | undefined => {
   const runLane = reach.root.lane;
   for (const { workflow, lane } of [reach.root, ...reach.callees.values()]) {
     for (const name of envNamesOf(workflow)) {
@@ -56,6 +58,13 @@ export const checkRunReach = ({ lanes, reach, role, secrets }: ReachCheck): AppE
       if (denied) return at(denied, { file: workflow.file, path: "env" });
     }
     for (const state of workflow.states.values()) {
+      if (state.kind === "agent") {
+        for (const id of state.mcpProxy?.connectors ?? []) {
+          const denied = mayReachConnector(connectors.get(id), id, runLane);
+          const where = { file: workflow.file, line: state.source.line, column: state.source.column, path: `${state.source.path}.mcp_proxy.connectors` };
+          if (denied) return at(denied, where);
+        }
+      }
       if (state.kind !== "call_workflow") continue;
       const callee = reach.callees.get(state.workflow);
       if (!callee) continue;

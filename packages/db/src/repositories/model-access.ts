@@ -8,6 +8,7 @@
 import { modelKeyHolder } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { PrismaClientOrTransaction } from "../transaction";
+import { envelopeOf, sealedColumns } from "./sealed-columns";
 import type { SealedValue } from "./variables";
 
 /** A new key: its envelope and the hint shown for it. */
@@ -68,11 +69,7 @@ export const storeModelAccess = async (tx: PrismaClientOrTransaction, input: Sto
         teamId,
         name: credentialName(vendor, key.credentialId),
         kind: "api_key",
-        keyId: envelope.keyId,
-        wrappedKey: new Uint8Array(envelope.wrappedKey),
-        ciphertext: new Uint8Array(envelope.ciphertext),
-        iv: new Uint8Array(envelope.iv),
-        authTag: new Uint8Array(envelope.authTag),
+        ...sealedColumns(envelope),
       },
     });
   }
@@ -108,13 +105,7 @@ export const modelAccessForStep = async (db: PrismaClientOrTransaction, teamId: 
   const sealed = credential
     ? {
         credentialId: credential.id,
-        envelope: {
-          keyId: credential.keyId,
-          wrappedKey: Buffer.from(credential.wrappedKey),
-          ciphertext: Buffer.from(credential.ciphertext),
-          iv: Buffer.from(credential.iv),
-          authTag: Buffer.from(credential.authTag),
-        },
+        envelope: envelopeOf(credential),
       }
     : undefined;
   return { vendor: row.vendor, endpoint: row.endpoint, allowedEndpoints: row.allowedEndpoints, sealed };

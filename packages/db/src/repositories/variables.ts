@@ -10,6 +10,7 @@ import { variableHolder, type Envelope } from "@switchyard/core/crypto";
 import { mayUseSecret, type SecretRule } from "@switchyard/core/policy";
 import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
+import { envelopeOf, sealedColumns } from "./sealed-columns";
 
 /** A secret's envelope and the id of the credential that holds it (both bound into the envelope). */
 export type SealedValue = { credentialId: string; envelope: Envelope };
@@ -22,22 +23,6 @@ type StoreVariableInput = { teamId: string; name: string; value?: string; sealed
 
 /** The credential row's name: the variable it was sealed for, then its own id. */
 const credentialName = (name: string, credentialId: string) => `${variableHolder(name)}:${credentialId}`;
-
-const envelopeOf = (row: { keyId: string; wrappedKey: Uint8Array; ciphertext: Uint8Array; iv: Uint8Array; authTag: Uint8Array }): Envelope => ({
-  keyId: row.keyId,
-  wrappedKey: Buffer.from(row.wrappedKey),
-  ciphertext: Buffer.from(row.ciphertext),
-  iv: Buffer.from(row.iv),
-  authTag: Buffer.from(row.authTag),
-});
-
-const sealedColumns = (envelope: Envelope) => ({
-  keyId: envelope.keyId,
-  wrappedKey: new Uint8Array(envelope.wrappedKey),
-  ciphertext: new Uint8Array(envelope.ciphertext),
-  iv: new Uint8Array(envelope.iv),
-  authTag: new Uint8Array(envelope.authTag),
-});
 
 /** Lanes must exist in the team; they are stored sorted and once each. */
 const checkLanes = async (db: PrismaClientOrTransaction, teamId: string, lanes: string[]) => {

@@ -6,12 +6,14 @@ import {
   collectRunReach,
   laneTable,
   type CalleeSource,
+  type ConnectorRule,
   type LaneTable,
   type ReachedWorkflow,
   type Role,
 } from "@switchyard/core/policy";
 import { parseWorkflow } from "@switchyard/core/workflow";
 import type { Db } from "../client";
+import type { PrismaClientOrTransaction } from "../transaction";
 import { loadBundle } from "./bundle-store";
 import { secretRules } from "./variables";
 
@@ -40,9 +42,16 @@ export const findWorkflowByName = async (db: Db, teamId: string, name: string) =
 export const currentVersionIdByName = async (db: Db, teamId: string, name: string) =>
   (await db.workflow.findFirst({ where: { teamId, name, archivedAt: null }, select: { currentVersionId: true } }))?.currentVersionId ?? undefined;
 
-/** The team's enabled connectors among `slugs`, with the lanes each is open to. */
-export const enabledConnectors = (db: Db, teamId: string, slugs: string[]) =>
-  db.connector.findMany({ where: { teamId, slug: { in: slugs }, enabled: true }, select: { slug: true, lanes: true } });
+/** The team's connectors as the lane policy reads them, by id. */
+export const connectorRules = async (db: PrismaClientOrTransaction, teamId: string, slugs?: readonly string[]): Promise<Map<string, ConnectorRule>> =>
+  new Map(
+    (
+      await db.connector.findMany({
+        where: { teamId, ...(slugs ? { slug: { in: [...slugs] } } : {}) },
+        select: { slug: true, lanes: true, enabled: true },
+      })
+    ).map((c) => [c.slug, c]),
+  );
 
 /** The team's lanes, as the lane policy reads them. */
 export const laneRules = async (db: Db, teamId: string): Promise<LaneTable> =>
@@ -75,5 +84,5 @@ type RunReachInput = {
 /** The lane policy on everything a run of `root` reaches: the first refusal, or undefined. */
 export const runReachRefusal = async (db: Db, teamId: string, input: RunReachInput) => {
   const reach = await collectRunReach(input.root, calleeSource(db, teamId, input.pinned));
-  return checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets: await secretRules(db, teamId) });
+  return checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets: await secretRules(db, teamId), connectors: await connectorRules(db, teamId) });
 };

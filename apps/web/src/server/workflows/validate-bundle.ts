@@ -13,7 +13,8 @@ import {
   type ParseResult,
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
-import { currentVersionIdByName, enabledConnectors, loadBundle, type Db } from "@switchyard/db";
+import { mayReachConnector } from "@switchyard/core/policy";
+import { connectorRules, currentVersionIdByName, loadBundle, type Db } from "@switchyard/db";
 import { checkBundleLimits } from "./bundle-limits";
 
 export type Diagnostic = { code: ErrorCode; message: string; file?: string; line?: number; column?: number; path?: string };
@@ -31,12 +32,11 @@ const teamResolver = (db: Db, teamId: string): WorkflowResolver => ({
 
 const teamCatalog = (db: Db, teamId: string): ConnectorCatalog => ({
   check: async (ids, lane) => {
-    const rows = await enabledConnectors(db, teamId, ids);
-    const bySlug = new Map(rows.map((r) => [r.slug, r]));
+    const rules = await connectorRules(db, teamId, ids);
     return Object.fromEntries(
       ids.map((id) => {
-        const row = bySlug.get(id);
-        return [id, !row ? "unknown" : row.lanes.includes(lane ?? "default") ? "ok" : "denied"];
+        const refused = mayReachConnector(rules.get(id), id, lane ?? "default");
+        return [id, !refused ? "ok" : refused.code === "USER.MCP_PROXY.LANE_DENIED" ? "denied" : "unknown"];
       }),
     );
   },

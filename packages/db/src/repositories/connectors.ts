@@ -1,0 +1,224 @@
+/**
+ * A team's connectors as stored: the non-secret definition (transport, config, lanes, tool
+ * allow-list, whose account a run uses) and, per connector, its credentials: the team's
+ * (owner "team") or each member's own (owner = user id), each a sealed Credential plus what
+ * anyone may see of it. Listing never reads a credential; an envelope is handed out only
+ * to be opened for a call. Validation of the definition, sealing and opening, and audit
+ * entries happen in the callers.
+ */
+import { AppError } from "@switchyard/core/errors";
+import type { Prisma } from "../generated/prisma/client";
+import type { PrismaClientOrTransaction } from "../transaction";
+import { envelopeOf, sealedColumns } from "./sealed-columns";
+import type { SealedValue } from "./variables";
+
+/** Whose account a credential is: the team's, or one member's (their user id). */
+export const TEAM_OWNER = "team";
+
+export type ConnectorFields = {
+  name: string;
+  description: string;
+  transport: "stdio" | "http";
+  /** Non-secret: command, args, env, credential_env, url, auth, oauth_client_id. */
+  config: Prisma.InputJsonValue;
+  lanes: string[];
+  credentialMode: "team" | "member";
+  initialTools: string[];
+  toolAllow: Prisma.InputJsonValue;
+  enabled: boolean;
+  curatedKey: string | null;
+};
+
+const credentialSummary = {
+  owner: true,
+  kind: true,
+  fingerprint: true,
+  status: true,
+  setById: true,
+  setAt: true,
+  expiresAt: true,
+  lastUsedAt: true,
+} as const;
+
+const listed = {
+  id: true,
+  slug: true,
+  name: true,
+  description: true,
+  curatedKey: true,
+  transport: true,
+  config: true,
+  lanes: true,
+  credentialMode: true,
+  initialTools: true,
+  toolAllow: true,
+  enabled: true,
+  createdById: true,
+  createdAt: true,
+  updatedAt: true,
+  credentials: { select: credentialSummary, orderBy: { setAt: "asc" } },
+} as const;
+
+export type ConnectorRow = Prisma.ConnectorGetPayload<{ select: typeof listed }>;
+export type ConnectorCredentialSummary = ConnectorRow["credentials"][number];
+
+export const listConnectors = (db: PrismaClientOrTransaction, teamId: string): Promise<ConnectorRow[]> =>
+  db.connector.findMany({ where: { teamId }, select: listed, orderBy: { slug: "asc" } });
+
+export const findConnector = async (db: PrismaClientOrTransaction, teamId: string, slug: string): Promise<ConnectorRow | undefined> =>
+  (await db.connector.findUnique({ where: { teamId_slug: { teamId, slug } }, select: listed })) ?? undefined;
+
+const notFound = (slug: string) => new AppError("NOT_FOUND", `the team has no connector "${slug}"`, { location: { path: "id" } });
+
+/** Creates a connector; USER.CONNECTOR.LIMIT past `max` per team, CONFLICT when the id is taken. Run it in a transaction. */
+export const createConnector = async (
+  tx: PrismaClientOrTransaction,
+  input: ConnectorFields & { teamId: string; slug: string; createdById: string; max: number },
+): Promise<ConnectorRow> => {
+  const { teamId, slug, max, ...fields } = input;
+  if ((await tx.connector.count({ where: { teamId } })) >= max)
+    throw new AppError("USER.CONNECTOR.LIMIT", `a team has at most ${max} connectors: remove one first`);
+  if (await tx.connector.findUnique({ where: { teamId_slug: { teamId, slug } }, select: { id: true } }))
+    throw new AppError("CONFLICT", `the team already has a connector "${slug}"`, { location: { path: "id" } });
+  return tx.connector.create({ data: { teamId, slug, ...fields }, select: listed });
+};
+
+export const updateConnector = async (
+  tx: PrismaClientOrTransaction,
+  input: Partial<ConnectorFields> & { teamId: string; slug: string },
+): Promise<ConnectorRow> => {
+  const { teamId, slug, ...fields } = input;
+  const existing = await tx.connector.findUnique({ where: { teamId_slug: { teamId, slug } }, select: { id: true } });
+  if (!existing) throw notFound(slug);
+  return tx.connector.update({ where: { id: existing.id }, data: fields, select: listed });
+};
+
+/** Removes a connector with every credential of it. Run it in a transaction. */
+export const removeConnector = async (tx: PrismaClientOrTransaction, input: { teamId: string; slug: string }) => {
+  const existing = await tx.connector.findUnique({
+    where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
+    select: { id: true, credentials: { select: { credentialId: true } } },
+  });
+  if (!existing) throw notFound(input.slug);
+  await tx.connector.delete({ where: { id: existing.id } });
+  const ids = existing.credentials.map((c) => c.credentialId);
+  if (ids.length > 0) await tx.credential.deleteMany({ where: { id: { in: ids }, teamId: input.teamId } });
+};
+
+/** What a credential's envelope is bound to besides the team and credential ids. */
+export const connectorCredentialHolder = (slug: string, owner: string) => `connector:${slug}:${owner}`;
+
+type StoreConnectorCredentialInput = {
+  teamId: string;
+  slug: string;
+  owner: string;
+  kind: "api_key" | "oauth";
+  sealed: SealedValue;
+  fingerprint: string;
+  setById: string;
+  expiresAt?: Date | null;
+  /** Non-secret facts kept with the credential: an OAuth issuer, scopes, client id. */
+  metadata?: Prisma.InputJsonValue;
+};
+
+/** Stores (or replaces) an owner's credential of a connector, dropping the one it replaces. Run it in a transaction. */
+export const storeConnectorCredential = async (tx: PrismaClientOrTransaction, input: StoreConnectorCredentialInput): Promise<ConnectorCredentialSummary> => {
+  const connector = await tx.connector.findUnique({ where: { teamId_slug: { teamId: input.teamId, slug: input.slug } }, select: { id: true } });
+  if (!connector) throw notFound(input.slug);
+  const existing = await tx.connectorCredential.findUnique({ where: { connectorId_owner: { connectorId: connector.id, owner: input.owner } } });
+  const { credentialId, envelope } = input.sealed;
+  await tx.credential.create({
+    data: {
+      id: credentialId,
+      teamId: input.teamId,
+      name: connectorCredentialHolder(input.slug, input.owner),
+      kind: input.kind,
+      metadata: input.metadata ?? {},
+      expiresAt: input.expiresAt ?? null,
+      ...sealedColumns(envelope),
+    },
+  });
+  if (existing) await tx.connectorCredential.delete({ where: { id: existing.id } });
+  const row = await tx.connectorCredential.create({
+    data: {
+      teamId: input.teamId,
+      connectorId: connector.id,
+      owner: input.owner,
+      credentialId,
+      kind: input.kind,
+      fingerprint: input.fingerprint,
+      setById: input.setById,
+      expiresAt: input.expiresAt ?? null,
+    },
+    select: credentialSummary,
+  });
+  if (existing) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
+  return row;
+};
+
+/** Revokes an owner's credential of a connector; NOT_FOUND when there is none. Run it in a transaction. */
+export const revokeConnectorCredential = async (tx: PrismaClientOrTransaction, input: { teamId: string; slug: string; owner: string }) => {
+  const connector = await tx.connector.findUnique({ where: { teamId_slug: { teamId: input.teamId, slug: input.slug } }, select: { id: true } });
+  const existing =
+    connector && (await tx.connectorCredential.findUnique({ where: { connectorId_owner: { connectorId: connector.id, owner: input.owner } } }));
+  if (!existing) throw new AppError("NOT_FOUND", `connector "${input.slug}" has no credential of ${input.owner === TEAM_OWNER ? "the team" : "this member"}`);
+  await tx.connectorCredential.delete({ where: { id: existing.id } });
+  await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
+};
+
+export type CredentialForUse = {
+  id: string;
+  kind: string;
+  status: string;
+  expiresAt: Date | null;
+  metadata: Prisma.JsonValue;
+  sealed: SealedValue;
+};
+
+/** An owner's credential of a connector with its envelope to open (the worker only); undefined when none is set. */
+export const connectorCredentialForUse = async (
+  db: PrismaClientOrTransaction,
+  input: { teamId: string; slug: string; owner: string },
+): Promise<CredentialForUse | undefined> => {
+  const connector = await db.connector.findUnique({ where: { teamId_slug: { teamId: input.teamId, slug: input.slug } }, select: { id: true } });
+  if (!connector) return undefined;
+  const row = await db.connectorCredential.findUnique({
+    where: { connectorId_owner: { connectorId: connector.id, owner: input.owner } },
+    include: { credential: true },
+  });
+  if (!row) return undefined;
+  if (row.credential.teamId !== input.teamId || row.teamId !== input.teamId)
+    throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", `a credential of connector "${input.slug}" is held by another team`);
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    expiresAt: row.expiresAt,
+    metadata: row.credential.metadata,
+    sealed: { credentialId: row.credentialId, envelope: envelopeOf(row.credential) },
+  };
+};
+
+/** A credential was used for a call. */
+export const markConnectorCredentialUsed = (db: PrismaClientOrTransaction, id: string, at = new Date()) =>
+  db.connectorCredential.updateMany({ where: { id }, data: { lastUsedAt: at } });
+
+/** A refresh that failed: the credential stays, and says it needs its owner to reconnect. */
+export const markConnectorCredentialNeedsReconnect = (db: PrismaClientOrTransaction, id: string) =>
+  db.connectorCredential.updateMany({ where: { id }, data: { status: "needs_reconnect" } });
+
+/** New sealed material for the same credential row (refreshed OAuth tokens), bound to the same holder. */
+export const resealConnectorCredential = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; id: string; sealed: SealedValue; expiresAt: Date | null },
+) => {
+  const row = await tx.connectorCredential.findFirst({ where: { id: input.id, teamId: input.teamId }, select: { credentialId: true } });
+  if (!row || row.credentialId !== input.sealed.credentialId)
+    throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", "a refreshed credential must keep its credential id");
+  await tx.credential.update({ where: { id: row.credentialId }, data: { ...sealedColumns(input.sealed.envelope), expiresAt: input.expiresAt, rotatedAt: new Date() } });
+  await tx.connectorCredential.update({ where: { id: input.id }, data: { expiresAt: input.expiresAt, status: "active" } });
+};
+
+/** The team's connectors among `slugs` as a run reaches them (enabled or not: the caller decides). */
+export const connectorsBySlug = (db: PrismaClientOrTransaction, teamId: string, slugs: readonly string[]) =>
+  db.connector.findMany({ where: { teamId, slug: { in: [...slugs] } }, select: listed });
