@@ -159,6 +159,71 @@ describe("McpConnectorHost", () => {
   });
 });
 
+describe("McpConnectorHost as the worker's pool", () => {
+  it("keeps a connector's tool list until the server says it changed", async () => {
+    const host = track(new McpConnectorHost({ connectors: [stdio("g")] }));
+    const names = async () => (await host.listTools("g")).map((t) => t.name);
+    expect(await names()).not.toContain("grown_0");
+    expect(text(await host.callTool("g", "grow", {}))).toBe("added grown_0");
+    const until = Date.now() + 5000;
+    while (!(await names()).includes("grown_0") && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    expect(await names()).toContain("grown_0");
+  });
+
+  it("restarts a connector whose definition or credential changed, and closes idle ones", async () => {
+    let now = 0;
+    let token = "first-secret-0000";
+    const host = track(new McpConnectorHost({ credentials: { resolve: async () => token }, idleMs: 60_000, now: () => now }));
+    host.define(stdio("v", { credentialEnv: "FIXTURE_TOKEN", version: "1" }));
+    expect(text(await host.callTool("v", "reveal", {}))).toBe("credential=first-secret-0000");
+    token = "second-secret-1111";
+    // Same version: the running server keeps the credential it was started with.
+    host.define(stdio("v", { credentialEnv: "FIXTURE_TOKEN", version: "1" }));
+    expect(text(await host.callTool("v", "reveal", {}))).toBe("credential=first-secret-0000");
+    host.define(stdio("v", { credentialEnv: "FIXTURE_TOKEN", version: "2" }));
+    expect(text(await host.callTool("v", "reveal", {}))).toBe("credential=second-secret-1111");
+    expect(host.liveCount).toBe(1);
+    now += 59_000;
+    host.closeIdle();
+    expect(host.liveCount).toBe(1);
+    now += 2_000;
+    host.closeIdle();
+    expect(host.liveCount).toBe(0);
+  });
+
+  it("holds at most maxLive connectors, closing the least recently used", async () => {
+    let now = 0;
+    const host = track(new McpConnectorHost({ connectors: [stdio("a"), stdio("b"), stdio("c")], maxLive: 2, now: () => (now += 1) }));
+    for (const id of ["a", "b", "a", "c"]) expect(text(await host.callTool(id, "echo", { text: id }))).toBe(id);
+    expect(host.liveCount).toBe(2);
+    // b was the least recently used when c came; a and c are still up.
+    expect(text(await host.callTool("a", "echo", { text: "a again" }))).toBe("a again");
+    expect(host.liveCount).toBe(2);
+  });
+
+  it("backs off longer at each failure in a row", async () => {
+    let now = 0;
+    const host = track(
+      new McpConnectorHost({ connectors: [{ id: "x", kind: "stdio", command: "/nonexistent/server" }], cooldownMs: 1000, now: () => now }),
+    );
+    const retryIn = async () => {
+      const message = await host.callTool("x", "echo", {}).then(
+        () => "answered",
+        (e: Error) => e.message,
+      );
+      return /retrying in (\d+) s/.exec(message)?.[1];
+    };
+    await host.callTool("x", "echo", {}).catch(() => undefined);
+    expect(await retryIn()).toBe("1");
+    now += 1001;
+    await host.callTool("x", "echo", {}).catch(() => undefined);
+    expect(await retryIn()).toBe("2");
+    now += 2001;
+    await host.callTool("x", "echo", {}).catch(() => undefined);
+    expect(await retryIn()).toBe("4");
+  });
+});
+
 describe("buildStepCatalog", () => {
   it("names tools <connector>_<tool>, checks the lane, and fails on collisions", async () => {
     const host = track(new McpConnectorHost({ connectors: [stdio("fx"), stdio("fx.")] }));
@@ -170,6 +235,7 @@ describe("buildStepCatalog", () => {
       "fx_weather",
       "fx_sleep",
       "fx_crash",
+      "fx_grow",
     ]);
     expect(catalog[0]).toMatchObject({
       connector: "fx",

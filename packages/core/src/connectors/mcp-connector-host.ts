@@ -1,20 +1,30 @@
 /**
  * A ConnectorHost over real MCP clients (stdio and streamable HTTP). It owns every
  * transport and credential: a stdio connector gets its credential in its environment at
- * spawn, an HTTP connector gets a bearer resolved per request (so a refreshed token is used
- * at once). A connector that fails to connect, times out or drops is cooled down for a
- * while and fails fast meanwhile, without affecting the others.
+ * spawn (started by `openStdio`, the worker's own sandbox, when given), an HTTP connector
+ * gets a bearer resolved per request (so a refreshed token is used at once). Connectors
+ * are pooled: one live client per connector id (the worker's ids name the team, the
+ * connector and whose credential), closed after `idleMs` unused and, at `maxLive`, the
+ * least recently used one makes room. A connector that fails to connect, times out or
+ * drops is cooled down, for longer at each failure in a row (backoff), and fails fast
+ * meanwhile, without affecting the others. `tools/list` is cached per live client until
+ * the server says its list changed.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../errors";
 import { DESCRIPTION_CAP } from "../tools";
 import type { ConnectorHost, CredentialSource, UpstreamTool } from "./connector-host";
 
-export type ConnectorSpec =
+export type ConnectorSpec = (
   | {
       id: string;
       kind: "stdio";
@@ -26,18 +36,32 @@ export type ConnectorSpec =
       /** The environment variable the credential goes into. */
       credentialEnv?: string;
     }
-  | { id: string; kind: "http"; url: string; headers?: Record<string, string> };
+  | { id: string; kind: "http"; url: string; headers?: Record<string, string> }
+) & {
+  /** Changes when the definition or its credential does: a live client of another version is closed. */
+  version?: string;
+};
+
+type StdioSpec = Extract<ConnectorSpec, { kind: "stdio" }>;
 
 type McpConnectorHostOptions = {
-  connectors: readonly ConnectorSpec[];
+  connectors?: readonly ConnectorSpec[];
   credentials?: CredentialSource;
+  /** Starts a stdio connector (e.g. in a sandbox of its own) with its environment; the SDK's plain spawn when unset. */
+  openStdio?: (spec: StdioSpec, env: Record<string, string>) => Promise<Transport>;
   connectTimeoutMs?: number;
   callTimeoutMs?: number;
+  /** The first cooldown after a failure; doubled at each further failure in a row, up to maxCooldownMs. */
   cooldownMs?: number;
+  maxCooldownMs?: number;
+  /** A live connector unused this long is closed (default 5 min). */
+  idleMs?: number;
+  /** Live connectors at most (default 32); the least recently used one is closed to make room. */
+  maxLive?: number;
   now?: () => number;
 };
 
-type Live = { client: Client; transport: Transport };
+type Live = { client: Client; transport: Transport; version: string | undefined; tools?: UpstreamTool[] };
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
 
@@ -52,23 +76,66 @@ const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<
 export class McpConnectorHost implements ConnectorHost {
   private readonly specs: Map<string, ConnectorSpec>;
   private readonly live = new Map<string, Promise<Live>>();
-  private readonly coolingUntil = new Map<string, { until: number; reason: string }>();
+  private readonly lastUsed = new Map<string, number>();
+  private readonly coolingUntil = new Map<string, { until: number; reason: string; failures: number }>();
   private readonly now: () => number;
+  private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly options: McpConnectorHostOptions) {
-    this.specs = new Map(options.connectors.map((c) => [c.id, c]));
+  constructor(private readonly options: McpConnectorHostOptions = {}) {
+    this.specs = new Map((options.connectors ?? []).map((c) => [c.id, c]));
     this.now = options.now ?? Date.now;
+    this.sweeper = setInterval(() => this.closeIdle(), Math.min(this.idleMs, 30_000));
+    this.sweeper.unref();
   }
 
-  private get cooldownMs() {
-    return this.options.cooldownMs ?? 60_000;
+  private get idleMs() {
+    return this.options.idleMs ?? 300_000;
+  }
+
+  /** Adds or replaces a connector; a live client of an older version is closed (and a cooldown of it forgotten). */
+  define(spec: ConnectorSpec): void {
+    const previous = this.specs.get(spec.id);
+    this.specs.set(spec.id, spec);
+    if (previous && previous.version !== spec.version) {
+      this.coolingUntil.delete(spec.id);
+      this.drop(spec.id);
+    }
+  }
+
+  /** How many connectors have a live client now. */
+  get liveCount(): number {
+    return this.live.size;
+  }
+
+  private drop(id: string): void {
+    const live = this.live.get(id);
+    this.live.delete(id);
+    this.lastUsed.delete(id);
+    void live?.then((l) => l.client.close()).catch(() => undefined);
+  }
+
+  /** Closes live connectors unused for idleMs. */
+  closeIdle(): void {
+    const horizon = this.now() - this.idleMs;
+    for (const [id, at] of this.lastUsed) if (at <= horizon) this.drop(id);
   }
 
   private coolDown(id: string, reason: string): void {
-    this.coolingUntil.set(id, { until: this.now() + this.cooldownMs, reason });
-    const live = this.live.get(id);
-    this.live.delete(id);
-    void live?.then((l) => l.client.close()).catch(() => undefined);
+    const failures = (this.coolingUntil.get(id)?.failures ?? 0) + 1;
+    const base = this.options.cooldownMs ?? 1_000;
+    const ms = Math.min(base * 2 ** (failures - 1), Math.max(base, this.options.maxCooldownMs ?? 60_000));
+    this.coolingUntil.set(id, { until: this.now() + ms, reason, failures });
+    this.drop(id);
+  }
+
+  /** Room for one more live client: the least recently used one goes. */
+  private makeRoom(): void {
+    const max = this.options.maxLive ?? 32;
+    while (this.live.size >= max) {
+      const oldest = [...this.lastUsed].sort((a, b) => a[1] - b[1])[0];
+      if (!oldest) break;
+      this.drop(oldest[0]);
+    }
   }
 
   private async transportFor(spec: ConnectorSpec): Promise<Transport> {
@@ -80,6 +147,7 @@ export class McpConnectorHost implements ConnectorHost {
           const secret = await credentials.resolve(spec.id);
           if (secret !== undefined) env[spec.credentialEnv] = secret;
         }
+        if (this.options.openStdio) return this.options.openStdio(spec, env);
         return new StdioClientTransport({
           command: spec.command,
           args: spec.args ?? [],
@@ -125,15 +193,23 @@ export class McpConnectorHost implements ConnectorHost {
       );
     }
     const existing = this.live.get(id);
-    if (existing) return existing;
+    if (existing) {
+      this.lastUsed.set(id, this.now());
+      return existing;
+    }
     const spec = this.specs.get(id);
     if (!spec)
       return Promise.reject(
         new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `unknown connector "${id}"`),
       );
+    this.makeRoom();
     const attempt = (async (): Promise<Live> => {
       const transport = await this.transportFor(spec);
       const client = new Client({ name: "switchyard", version: "0.1.0" });
+      const live: Live = { client, transport, version: spec.version };
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        delete live.tools;
+      });
       try {
         await withTimeout(
           client.connect(transport),
@@ -147,16 +223,20 @@ export class McpConnectorHost implements ConnectorHost {
       client.onclose = () => {
         if (this.live.get(id) === attempt) this.coolDown(id, "the connection closed");
       };
-      return { client, transport };
+      return live;
     })();
     this.live.set(id, attempt);
-    attempt.catch((error: Error) => {
-      if (this.live.get(id) === attempt) this.coolDown(id, error.message);
-    });
+    this.lastUsed.set(id, this.now());
+    attempt.then(
+      () => this.coolingUntil.delete(id),
+      (error: Error) => {
+        if (this.live.get(id) === attempt) this.coolDown(id, error.message);
+      },
+    );
     return attempt;
   }
 
-  private async guarded<T>(id: string, run: (client: Client) => Promise<T>): Promise<T> {
+  private async guarded<T>(id: string, run: (client: Client, live: Live) => Promise<T>): Promise<T> {
     let live: Live;
     try {
       live = await this.connect(id);
@@ -169,7 +249,7 @@ export class McpConnectorHost implements ConnectorHost {
       );
     }
     try {
-      return await run(live.client);
+      return await run(live.client, live);
     } catch (error) {
       const timedOut =
         error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number);
@@ -188,7 +268,8 @@ export class McpConnectorHost implements ConnectorHost {
   }
 
   async listTools(connectorId: string, signal?: AbortSignal): Promise<UpstreamTool[]> {
-    return this.guarded(connectorId, async (client) => {
+    return this.guarded(connectorId, async (client, live) => {
+      if (live.tools) return live.tools;
       const tools: UpstreamTool[] = [];
       let cursor: string | undefined;
       do {
@@ -206,6 +287,7 @@ export class McpConnectorHost implements ConnectorHost {
         }
         cursor = page.nextCursor;
       } while (cursor);
+      live.tools = tools;
       return tools;
     });
   }
@@ -226,8 +308,10 @@ export class McpConnectorHost implements ConnectorHost {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.sweeper);
     const all = [...this.live.values()];
     this.live.clear();
+    this.lastUsed.clear();
     await Promise.allSettled(all.map(async (p) => (await p).client.close()));
   }
 }
