@@ -1,0 +1,13 @@
+export { startOAuthServer } from "./oauth-server";
+export type {
+  OAuthServerOptions,
+  TestAuthorizationServer,
+  TestClient,
+  TokenRequest,
+  VerifiedAccessToken,
+} from "./oauth-server";
+export {
+  startMetadataOnlyAuthorizationServer,
+  startProtectedMcpServer,
+} from "./protected-mcp-server";
+export type { ProtectedMcpServer, ResourceAuthority } from "./protected-mcp-server";
