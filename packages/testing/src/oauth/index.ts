@@ -11,3 +11,4 @@ export {
   startProtectedMcpServer,
 } from "./protected-mcp-server";
 export type { ProtectedMcpServer, ResourceAuthority } from "./protected-mcp-server";
+export { connectWithOAuth, TEST_REDIRECT_URI } from "./connect-with-oauth";

@@ -1,0 +1,233 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  startMetadataOnlyAuthorizationServer,
+  startOAuthServer,
+  startProtectedMcpServer,
+  TEST_REDIRECT_URI as REDIRECT,
+  type TestAuthorizationServer,
+} from "@switchyard/testing/oauth";
+import { afterEach, describe, expect, it } from "vitest";
+import { AppError } from "../../errors";
+import { beginAuthorization } from "./begin-authorization";
+import { completeAuthorization } from "./complete-authorization";
+import { discoverOAuthServer } from "./discover-oauth-server";
+import { obtainOAuthClient } from "./obtain-oauth-client";
+
+const closers: (() => Promise<void>)[] = [];
+const track = <T extends { close(): Promise<void> }>(thing: T) => (
+  closers.push(() => thing.close()),
+  thing
+);
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+const whoami = async (url: string, accessToken: string) => {
+  const client = new Client({ name: "oauth-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { Authorization: `Bearer ${accessToken}` } },
+    }),
+  );
+  try {
+    const result = await client.callTool({ name: "whoami", arguments: {} });
+    return (result.content as { text: string }[])[0]?.text;
+  } finally {
+    await client.close();
+  }
+};
+
+const rejection = async (promise: Promise<unknown>) => {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AppError);
+  return error as AppError;
+};
+
+const protectedPair = async (options: Parameters<typeof startOAuthServer>[0] = {}) => {
+  const as = track(await startOAuthServer(options));
+  const mcp = track(await startProtectedMcpServer({ authorizationServer: as }));
+  return { as, mcp };
+};
+
+describe("discoverOAuthServer", () => {
+  it("finds the protected resource metadata from the 401 and the authorization server from it", async () => {
+    const { as, mcp } = await protectedPair();
+    const server = await discoverOAuthServer(mcp.url);
+    expect(server).toMatchObject({
+      serverUrl: mcp.url,
+      resource: mcp.url,
+      resourceMetadataUrl: mcp.resourceMetadataUrl,
+      issuer: as.issuer,
+      scope: "mcp:tools",
+    });
+    expect(server.metadata.code_challenge_methods_supported).toContain("S256");
+    expect(server.metadata.registration_endpoint).toBe(`${as.issuer}/reg`);
+    expect(mcp.unauthorized).toBe(1);
+  });
+
+  it("falls back to the well-known metadata URLs, and to OpenID discovery", async () => {
+    const as = track(await startMetadataOnlyAuthorizationServer({}, "openid-configuration"));
+    const mcp = track(
+      await startProtectedMcpServer({ authorizationServer: as, announceMetadata: false }),
+    );
+    const server = await discoverOAuthServer(mcp.url);
+    expect(server.resourceMetadataUrl).toBe(mcp.resourceMetadataUrl);
+    expect(server.issuer).toBe(as.issuer);
+    expect(server.metadata.token_endpoint).toBe(`${as.issuer}/token`);
+  });
+
+  it("refuses an authorization server that does not offer PKCE with S256", async () => {
+    for (const methods of [["plain"], undefined]) {
+      const as = track(
+        await startMetadataOnlyAuthorizationServer({ code_challenge_methods_supported: methods }),
+      );
+      const mcp = track(await startProtectedMcpServer({ authorizationServer: as }));
+      const error = await rejection(discoverOAuthServer(mcp.url));
+      expect(error.code).toBe("USER.CONNECTOR.OAUTH_UNSUPPORTED");
+      expect(error.message).toContain("S256");
+      expect(error.message).toContain("code_challenge_methods_supported");
+      expect(error.message).toContain(as.issuer);
+    }
+  });
+
+  it("refuses metadata whose issuer is not the authorization server it was fetched from", async () => {
+    const as = track(
+      await startMetadataOnlyAuthorizationServer({ issuer: "http://127.0.0.1:9/elsewhere" }),
+    );
+    const mcp = track(await startProtectedMcpServer({ authorizationServer: as }));
+    const error = await rejection(discoverOAuthServer(mcp.url));
+    expect(error.code).toBe("USER.CONNECTOR.OAUTH_DISCOVERY_FAILED");
+    expect(error.message).toContain("issuer");
+  });
+
+  it("says so when the server does not ask for OAuth at all", async () => {
+    const as = track(await startMetadataOnlyAuthorizationServer());
+    const error = await rejection(discoverOAuthServer(`${as.issuer}/mcp`));
+    expect(error.code).toBe("USER.CONNECTOR.OAUTH_UNSUPPORTED");
+    expect(error.message).toContain("protected resource metadata");
+  });
+});
+
+const authorize = async (
+  as: TestAuthorizationServer,
+  mcpUrl: string,
+  preRegistered?: { clientId: string; clientSecret?: string },
+) => {
+  const server = await discoverOAuthServer(mcpUrl);
+  const client = await obtainOAuthClient(server, {
+    redirectUri: REDIRECT,
+    clientName: "Switchyard test",
+    ...(preRegistered ? { preRegistered } : {}),
+  });
+  const begun = await beginAuthorization({ server, client, redirectUri: REDIRECT });
+  const callback = await as.approve(begun.url, REDIRECT);
+  const complete = (over: Partial<Parameters<typeof completeAuthorization>[0]> = {}) =>
+    completeAuthorization({
+      server,
+      client,
+      redirectUri: REDIRECT,
+      state: begun.state,
+      codeVerifier: begun.codeVerifier,
+      callback,
+      ...over,
+    });
+  return { server, client, begun, callback, complete };
+};
+
+describe("the authorization code flow", () => {
+  it("registers a client, authorizes with PKCE and the resource, and the token opens the MCP server", async () => {
+    const { as, mcp } = await protectedPair();
+    const { client, begun, callback, complete } = await authorize(as, mcp.url);
+
+    expect(client.issuer).toBe(as.issuer);
+    expect(client.clientId).toBeTruthy();
+    const asked = begun.url.searchParams;
+    expect(asked.get("code_challenge_method")).toBe("S256");
+    expect(asked.get("code_challenge")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(asked.get("resource")).toBe(mcp.url);
+    expect(asked.get("scope")).toBe("mcp:tools");
+    expect(asked.get("state")).toBe(begun.state);
+    expect(begun.state.length).toBeGreaterThanOrEqual(32);
+    expect(begun.codeVerifier.length).toBeGreaterThanOrEqual(43);
+    expect(callback.searchParams.get("state")).toBe(begun.state);
+
+    const before = Date.now();
+    const tokens = await complete();
+    expect(tokens.tokenType.toLowerCase()).toBe("bearer");
+    expect(tokens.refreshToken).toBeTruthy();
+    expect(tokens.scope).toBe("mcp:tools");
+    expect(tokens.expiresAt!.getTime()).toBeGreaterThanOrEqual(before + 3590_000);
+    expect(tokens.expiresAt!.getTime()).toBeLessThanOrEqual(Date.now() + 3600_000);
+    expect(as.tokenRequests).toEqual([
+      { grantType: "authorization_code", resource: mcp.url, clientId: client.clientId },
+    ]);
+
+    expect(await whoami(mcp.url, tokens.accessToken)).toBe("test-user");
+  });
+
+  it("refuses a callback with another state, a refusal, or a code replayed", async () => {
+    const { as, mcp } = await protectedPair();
+    const { server, client, callback, complete } = await authorize(as, mcp.url);
+
+    const wrongState = await rejection(complete({ state: "another" }));
+    expect(wrongState.code).toBe("USER.CONNECTOR.OAUTH_FAILED");
+    expect(wrongState.message).toContain("state");
+
+    const forged = new URL(callback);
+    forged.searchParams.set("iss", "http://127.0.0.1:9");
+    const wrongIssuer = await rejection(complete({ callback: forged }));
+    expect(wrongIssuer.message).toContain("issuer");
+
+    await complete();
+    const replayed = await rejection(complete());
+    expect(replayed.code).toBe("USER.CONNECTOR.OAUTH_FAILED");
+    expect(replayed.message).toContain("invalid_grant");
+
+    const again = await beginAuthorization({ server, client, redirectUri: REDIRECT });
+    const denied = await as.approve(again.url, REDIRECT, { deny: true });
+    const refusal = await rejection(
+      complete({ state: again.state, codeVerifier: again.codeVerifier, callback: denied }),
+    );
+    expect(refusal.code).toBe("USER.CONNECTOR.OAUTH_FAILED");
+    expect(refusal.message).toContain("access_denied");
+  });
+
+  it("uses a pre-registered client where the authorization server offers no registration", async () => {
+    const { as, mcp } = await protectedPair({
+      registration: false,
+      clients: [
+        {
+          client_id: "switchyard-team",
+          client_secret: "a-long-client-secret-0123456789",
+          redirect_uris: [REDIRECT],
+        },
+      ],
+    });
+    const server = await discoverOAuthServer(mcp.url);
+    expect(server.metadata.registration_endpoint).toBeUndefined();
+    const none = await rejection(obtainOAuthClient(server, { redirectUri: REDIRECT }));
+    expect(none.code).toBe("USER.CONNECTOR.OAUTH_UNSUPPORTED");
+    expect(none.message).toContain("client id");
+
+    const { client, complete } = await authorize(as, mcp.url, {
+      clientId: "switchyard-team",
+      clientSecret: "a-long-client-secret-0123456789",
+    });
+    expect(client).toMatchObject({ clientId: "switchyard-team", issuer: as.issuer });
+    const tokens = await complete();
+    expect(await whoami(mcp.url, tokens.accessToken)).toBe("test-user");
+    expect(as.tokenRequests.map((r) => r.clientId)).toEqual(["switchyard-team"]);
+
+    const wrongSecret = await authorize(as, mcp.url, {
+      clientId: "switchyard-team",
+      clientSecret: "nope",
+    });
+    const refused = await rejection(wrongSecret.complete());
+    expect(refused.message).toContain("invalid_client");
+    expect(refused.message).not.toContain("nope");
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * Discovery as the MCP authorization spec asks of a client: an unauthenticated request to
+ * the MCP server, the 401's `WWW-Authenticate` naming the protected resource metadata
+ * (RFC 9728) or else its well-known URLs, then the first listed authorization server's
+ * metadata (RFC 8414 with path insertion, falling back to OpenID discovery, by the SDK).
+ * The result is checked before anyone is sent to authorize: the metadata is for this
+ * resource, the issuer is the one asked, and the server offers the code flow with PKCE S256.
+ */
+import {
+  buildDiscoveryUrls,
+  discoverAuthorizationServerMetadata,
+  extractWWWAuthenticateParams,
+} from "@modelcontextprotocol/sdk/client/auth.js";
+import {
+  checkResourceAllowed,
+  resourceUrlFromServerUrl,
+} from "@modelcontextprotocol/sdk/shared/auth-utils.js";
+import {
+  OAuthProtectedResourceMetadataSchema,
+  type OAuthProtectedResourceMetadata,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { AppError } from "../../errors";
+import type { FetchLike, OAuthServerInfo } from "./oauth-types";
+import { sameIssuer, unreachable } from "./oauth-wire";
+
+type Challenge = { resourceMetadataUrl?: URL; scope?: string } | undefined;
+
+/** What a client's first request would be: `initialize`, without a token. */
+const probe = async (serverUrl: URL, fetchFn: FetchLike): Promise<Challenge> => {
+  const response = await fetchFn(serverUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: LATEST_PROTOCOL_VERSION,
+        capabilities: {},
+        clientInfo: { name: "switchyard", version: "0.1.0" },
+      },
+    }),
+  }).catch((error: unknown) => {
+    throw unreachable(`reaching ${serverUrl.href}`, error);
+  });
+  await response.body?.cancel();
+  return response.status === 401 ? extractWWWAuthenticateParams(response) : undefined;
+};
+
+/** The named metadata URL, else the path-inserted well-known URL, then the root one. */
+const metadataUrls = (serverUrl: URL, challenge: Challenge): URL[] => {
+  if (challenge?.resourceMetadataUrl) return [challenge.resourceMetadataUrl];
+  const path = serverUrl.pathname.replace(/\/$/, "");
+  const root = new URL("/.well-known/oauth-protected-resource", serverUrl);
+  return path ? [new URL(`/.well-known/oauth-protected-resource${path}`, serverUrl), root] : [root];
+};
+
+const readResourceMetadata = async (
+  serverUrl: URL,
+  challenge: Challenge,
+  fetchFn: FetchLike,
+): Promise<{ url: URL; metadata: OAuthProtectedResourceMetadata }> => {
+  const urls = metadataUrls(serverUrl, challenge);
+  for (const url of urls) {
+    const response = await fetchFn(url, { headers: { accept: "application/json" } }).catch(
+      (error: unknown) => {
+        throw unreachable(`reading ${url.href}`, error);
+      },
+    );
+    if (!response.ok) {
+      await response.body?.cancel();
+      if (response.status >= 500)
+        throw unreachable(`reading ${url.href}`, new Error(`HTTP ${response.status}`));
+      continue;
+    }
+    const parsed = OAuthProtectedResourceMetadataSchema.safeParse(
+      await response.json().catch(() => null),
+    );
+    if (!parsed.success)
+      throw new AppError(
+        "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+        `${url.href} is not protected resource metadata (RFC 9728): ${parsed.error.message}`,
+      );
+    return { url, metadata: parsed.data };
+  }
+  const where = urls.map((u) => u.href).join(", ");
+  throw challenge
+    ? new AppError(
+        "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+        `${serverUrl.href} asks for authorization but serves no protected resource metadata (RFC 9728) at ${where}`,
+      )
+    : new AppError(
+        "USER.CONNECTOR.OAUTH_UNSUPPORTED",
+        `${serverUrl.href} does not ask for OAuth: no 401 with WWW-Authenticate and no protected resource metadata at ${where}`,
+      );
+};
+
+const refuse = (issuer: string, what: string) =>
+  new AppError(
+    "USER.CONNECTOR.OAUTH_UNSUPPORTED",
+    `the authorization server ${issuer} ${what}; the MCP authorization spec requires it, so Switchyard will not connect through it`,
+  );
+
+export const discoverOAuthServer = async (
+  serverUrl: string | URL,
+  options: { fetch?: FetchLike } = {},
+): Promise<OAuthServerInfo> => {
+  const fetchFn = options.fetch ?? fetch;
+  const url = new URL(serverUrl);
+  const challenge = await probe(url, fetchFn);
+  const prm = await readResourceMetadata(url, challenge, fetchFn);
+
+  const resource = prm.metadata.resource;
+  if (
+    !checkResourceAllowed({
+      requestedResource: resourceUrlFromServerUrl(url),
+      configuredResource: resource,
+    })
+  )
+    throw new AppError(
+      "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+      `the protected resource metadata at ${prm.url.href} is for ${resource}, not for ${url.href}`,
+    );
+  const issuer = prm.metadata.authorization_servers?.[0];
+  if (!issuer)
+    throw new AppError(
+      "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+      `the protected resource metadata at ${prm.url.href} names no authorization server`,
+    );
+
+  const metadata = await discoverAuthorizationServerMetadata(issuer, { fetchFn }).catch(
+    (error: unknown) => {
+      throw new AppError(
+        "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+        `the authorization server metadata of ${issuer} could not be read: ${(error as Error).message}`,
+        { cause: error },
+      );
+    },
+  );
+  if (!metadata)
+    throw new AppError(
+      "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+      `no authorization server metadata found for ${issuer} (tried ${buildDiscoveryUrls(issuer)
+        .map((u) => u.url.href)
+        .join(", ")})`,
+    );
+  if (!sameIssuer(metadata.issuer, issuer))
+    throw new AppError(
+      "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+      `the metadata of authorization server ${issuer} names another issuer, ${metadata.issuer}`,
+    );
+
+  const methods = metadata.code_challenge_methods_supported;
+  if (!methods?.includes("S256"))
+    throw refuse(
+      issuer,
+      `does not list S256 in code_challenge_methods_supported (${methods ? `it lists ${methods.join(", ") || "none"}` : "the field is absent"}), so it cannot be used with PKCE S256`,
+    );
+  if (!metadata.response_types_supported.includes("code"))
+    throw refuse(
+      issuer,
+      `does not list "code" in response_types_supported (the authorization code flow)`,
+    );
+
+  const scope = challenge?.scope ?? prm.metadata.scopes_supported?.join(" ");
+  return {
+    serverUrl: url.href,
+    resource,
+    resourceMetadataUrl: prm.url.href,
+    ...(scope ? { scope } : {}),
+    issuer,
+    metadata,
+  };
+};

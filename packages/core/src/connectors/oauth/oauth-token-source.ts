@@ -1,0 +1,101 @@
+/**
+ * The worker's view of one OAuth connection: `resolve()` hands out the access token and
+ * refreshes it first when it expires within a minute. Concurrent callers share one refresh;
+ * a rotated refresh token replaces the old one and every new token set goes to `onTokens`
+ * (the caller seals and stores it). When the authorization server refuses the refresh the
+ * grant is gone: every later call fails with USER.CONNECTOR.NEEDS_RECONNECT, and
+ * `onFailed` is told once. An outage of the server is retryable and changes nothing.
+ */
+import { refreshAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
+import { AppError } from "../../errors";
+import type { FetchLike, OAuthClientInfo, OAuthServerInfo, OAuthTokenSet } from "./oauth-types";
+import { oauthRefusal, sdkClient, toTokenSet, unreachable } from "./oauth-wire";
+
+type OAuthTokenSourceOptions = {
+  server: OAuthServerInfo;
+  client: OAuthClientInfo;
+  tokens: OAuthTokenSet;
+  /** Receives every refreshed token set, to seal and store. */
+  onTokens: (tokens: OAuthTokenSet) => void | Promise<void>;
+  /** Told once, with the reason, when the grant can no longer be refreshed. */
+  onFailed?: (reason: string) => void | Promise<void>;
+  /** Names the connector in error messages. */
+  connectorName?: string;
+  now?: () => number;
+  fetch?: FetchLike;
+  /** How long before expiry a token is refreshed (default 60 s). */
+  refreshMarginMs?: number;
+};
+
+export class OAuthTokenSource {
+  private current: OAuthTokenSet;
+  private refreshing: Promise<OAuthTokenSet> | undefined;
+  private failure: AppError | undefined;
+  private readonly now: () => number;
+
+  constructor(private readonly options: OAuthTokenSourceOptions) {
+    this.current = options.tokens;
+    this.now = options.now ?? Date.now;
+  }
+
+  /** The token set in use (after any refresh). */
+  get tokens(): OAuthTokenSet {
+    return this.current;
+  }
+
+  async resolve(): Promise<string> {
+    if (this.failure) throw this.failure;
+    const expiresAt = this.current.expiresAt?.getTime();
+    const margin = this.options.refreshMarginMs ?? 60_000;
+    if (expiresAt === undefined || expiresAt - this.now() > margin) return this.current.accessToken;
+    this.refreshing ??= this.refresh().finally(() => {
+      this.refreshing = undefined;
+    });
+    return (await this.refreshing).accessToken;
+  }
+
+  private async refresh(): Promise<OAuthTokenSet> {
+    const { server, client } = this.options;
+    const refreshToken = this.current.refreshToken;
+    if (!refreshToken) return this.fail("the access token expired and there is no refresh token");
+    const asked = this.now();
+    let answer;
+    try {
+      answer = await refreshAuthorization(server.issuer, {
+        metadata: server.metadata,
+        clientInformation: sdkClient(client),
+        refreshToken,
+        resource: server.resource,
+        ...(this.options.fetch ? { fetchFn: this.options.fetch } : {}),
+      });
+    } catch (error) {
+      const refusal = oauthRefusal(error);
+      if (refusal)
+        return this.fail(`the authorization server refused the refresh (${refusal})`, error);
+      throw unreachable(`refreshing the token of ${this.label()} at ${server.issuer}`, error);
+    }
+    const next = toTokenSet(answer, asked, {
+      refreshToken,
+      ...(this.current.scope !== undefined ? { scope: this.current.scope } : {}),
+    });
+    this.current = next;
+    await this.options.onTokens(next);
+    return next;
+  }
+
+  private label() {
+    return this.options.connectorName
+      ? `connector "${this.options.connectorName}"`
+      : "the connector";
+  }
+
+  private async fail(reason: string, cause?: unknown): Promise<never> {
+    this.failure = new AppError(
+      "USER.CONNECTOR.NEEDS_RECONNECT",
+      `the authorization of ${this.label()} has ended: reconnect the connector (${reason})`,
+      { details: { reason }, ...(cause === undefined ? {} : { cause }) },
+    );
+    await this.options.onFailed?.(reason);
+    throw this.failure;
+  }
+}
