@@ -8,7 +8,7 @@
 import { namesASecret, secretLookalike } from "./secret-lookalike";
 import type { ToolAllow } from "./tool-allow";
 
-export type SecretFinding = { path: string; what: string };
+type SecretFinding = { path: string; what: string };
 
 /** What is read of a definition (its parsed form). */
 type CheckedDefinition = {

@@ -162,7 +162,6 @@ export const connectorDefinitionSchema = z
   });
 
 export type ConnectorDefinition = z.output<typeof connectorDefinitionSchema>;
-export type StdioConnectorDefinition = Extract<ConnectorDefinition, { transport: "stdio" }>;
 export type HttpConnectorDefinition = Extract<ConnectorDefinition, { transport: "http" }>;
 /** What a person writes: the defaults may be left out. */
 export type ConnectorDefinitionInput = z.input<typeof connectorDefinitionSchema>;

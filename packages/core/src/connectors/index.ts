@@ -12,3 +12,5 @@ export {
   type OAuthServerInfo,
   type OAuthTokenSet,
 } from "./oauth";
+export { CURATED_CONNECTORS, curatedConnector, curatedDefinition, mergeCuratedConnectors } from "./curated";
+export type { ConnectorListing, CuratedChoice, CuratedConnector } from "./curated";
