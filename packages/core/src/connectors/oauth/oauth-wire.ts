@@ -28,6 +28,7 @@ export const sameIssuer = (a: string, b: string): boolean => {
   return norm(a) === norm(b);
 };
 
+/** The SDK's client shape; a registered auth method makes it pick that method at the token endpoint. */
 export const sdkClient = (client: OAuthClientInfo): OAuthClientInformationMixed => ({
   client_id: client.clientId,
   ...(client.clientSecret !== undefined ? { client_secret: client.clientSecret } : {}),
