@@ -34,6 +34,7 @@ import {
   type BuiltCli,
   type ModelVendor,
   type StagedAgent,
+  type StepConnectors,
 } from "@switchyard/core/providers";
 import type { SandboxHost, StepFolders } from "@switchyard/core/sandbox";
 import type { Scrubber } from "@switchyard/core/secrets";
@@ -65,6 +66,8 @@ export type AgentExecutorDeps = {
   /** Where `npm run agents:install` put the CLIs, and where they are staged for step uids. */
   agentsDir: string;
   agentsStageDir: string;
+  /** The connectors an attempt's `mcp_proxy` names, resolved before it starts (undefined: none). */
+  stepConnectors: (request: AgentRequest) => Promise<StepConnectors | undefined>;
   /** What an attempt reports while it runs, for the run's live view. */
   onAgentEvent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) => void;
   trace: Context;
@@ -136,6 +139,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         { location: { path: `states.${request.stateName}.provider` } },
       );
     deps.scrubber.add(access.apiKey);
+    const connectors = await deps.stepConnectors(request);
     const agent = await stagedAgent(entry.agent);
     const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
     try {
@@ -151,7 +155,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
           ...(traceparent ? { traceparent } : {}),
           onRecord: recorder.record,
           onSpan: recorder.span,
-          tools: stepToolsOf(request.mcpProxy),
+          tools: stepToolsOf(request.mcpProxy, connectors),
         },
         agent,
         gateway: deps.gateway,
@@ -169,6 +173,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     const apiKey = apiKeyOf(request.options) ?? access?.apiKey;
     // A key written literally in the workflow is a secret all the same.
     if (apiKey) deps.scrubber.add(apiKey);
+    const connectors = await deps.stepConnectors(request);
     const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
     let step: Awaited<ReturnType<typeof openAgentStepSession>>;
     try {
@@ -183,7 +188,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         ...(traceparent ? { traceparent } : {}),
         onRecord: recorder.record,
         onSpan: recorder.span,
-        tools: stepToolsOf(request.mcpProxy),
+        tools: stepToolsOf(request.mcpProxy, connectors),
         signal: request.signal,
       });
     } catch (error) {

@@ -14,6 +14,8 @@ const priceTableSchema = z.record(
 
 /** The agents folder when SWITCHYARD_AGENTS_DIR is empty. */
 export const defaultAgentsDir = () => path.join(homedir(), ".cache/switchyard/agents");
+/** The connectors folder when SWITCHYARD_CONNECTORS_DIR is empty. */
+export const defaultConnectorsDir = () => path.join(homedir(), ".cache/switchyard/connectors");
 
 export const workerEnvSchema = z.object({
   ...databaseEnv,
@@ -41,6 +43,11 @@ export const workerEnvSchema = z.object({
     .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean)),
   /** Where `npm run agents:install` puts the agent CLIs; ~/.cache/switchyard/agents when empty. */
   SWITCHYARD_AGENTS_DIR: z.string().default(""),
+  /** Where an admin installs stdio connector packages (`npm install --prefix`), seen by connectors at /opt/connectors; ~/.cache/switchyard/connectors when empty. */
+  SWITCHYARD_CONNECTORS_DIR: z.string().default(""),
+  /** Live connector processes and clients a worker keeps at most, and how long an unused one stays up. */
+  SWITCHYARD_CONNECTORS_MAX: z.coerce.number().int().min(1).max(1024).default(32),
+  SWITCHYARD_CONNECTOR_IDLE_MS: z.coerce.number().int().min(1000).default(300_000),
   /**
    * Prices (USD per million tokens) over the built-in table, as JSON:
    * {"my-model": {"input": 1, "output": 2, "cacheRead": 0.1, "cacheWrite": 1.25}}.

@@ -22,6 +22,7 @@ import { checkpointStore, runEventLog, runLaneRefusal, teamVariablesPort, teamWo
 import type { StepConfinement } from "./sandbox-boot";
 import { createStepProcessRunner } from "./step-process-runner";
 import { stepRunRecorder } from "./step-run-recorder";
+import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
 import { endSpan, startRunSpan, traceIdOf } from "./tracing";
 
 export type ExecuteRunDeps = {
@@ -41,6 +42,8 @@ export type ExecuteRunDeps = {
   gateway?: ModelGateway;
   /** Where the agent CLIs are installed (SWITCHYARD_AGENTS_DIR). */
   agentsDir?: string;
+  /** The worker's connector pool; without one, a step naming a connector fails. */
+  connectors?: WorkerConnectors;
   /** Tells live views that something of this run was recorded. */
   notify: (runId: string) => void;
 };
@@ -129,6 +132,24 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         ...(deps.prices ? { prices: deps.prices } : {}),
         agentsDir: deps.agentsDir ?? defaultAgentsDir(),
         agentsStageDir: path.join(confinement.workspacesDir, ".agents"),
+        stepConnectors: async (request) => {
+          const slugs = request.mcpProxy?.connectors ?? [];
+          if (slugs.length === 0) return undefined;
+          if (!deps.connectors) throw new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", "this worker hosts no connectors");
+          return openStepConnectors({
+            db,
+            keyring: deps.keyring,
+            log,
+            connectors: deps.connectors,
+            scrubber,
+            teamId,
+            runId,
+            lane: run.lane,
+            starterId: run.startedById,
+            slugs,
+            stateName: request.stateName,
+          });
+        },
         onAgentEvent: (attempt, event) => events?.agent(attempt, event),
         trace,
       }),

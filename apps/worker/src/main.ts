@@ -9,11 +9,14 @@ import { Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import { LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel } from "@switchyard/core/runs";
+import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel } from "@switchyard/core/runs";
 import { createDb } from "@switchyard/db";
+import { McpConnectorHost } from "@switchyard/core/connectors/host";
 import { startModelGateway } from "@switchyard/core/gateway";
-import { defaultAgentsDir, EnvError, readWorkerEnv } from "./env";
+import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from "./env";
 import { teamModelAccess } from "./model-access";
+import { callConnectorByHand } from "./connector-console";
+import { sandboxedStdio } from "./connector-sandbox";
 import { executeRun } from "./execute-run";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { bootConfinement } from "./sandbox-boot";
@@ -103,6 +106,24 @@ const gateway = await startModelGateway({
 }).catch((e: unknown) => fatal(`could not start the model gateway: ${e instanceof Error ? e.message : String(e)}`));
 const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
 
+// Connectors: one pool per worker; a stdio connector runs in a sandbox of its own, and its
+// credential (the team's or a member's) is resolved per pool id by the step that uses it.
+const connectorResolvers = new Map<string, () => Promise<string | undefined>>();
+const connectors = {
+  resolvers: connectorResolvers,
+  pool: new McpConnectorHost({
+    credentials: { resolve: async (id) => connectorResolvers.get(id)?.() },
+    openStdio: sandboxedStdio({
+      host: confinement.sandbox,
+      uids: confinement.uids,
+      scratchDir: confinement.workspacesDir,
+      connectorsDir: env.SWITCHYARD_CONNECTORS_DIR || defaultConnectorsDir(),
+    }),
+    maxLive: env.SWITCHYARD_CONNECTORS_MAX,
+    idleMs: env.SWITCHYARD_CONNECTOR_IDLE_MS,
+  }),
+};
+
 const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
 // Live views also poll while their stream is down, so a lost notice only delays them.
 const notify = (runId: string) =>
@@ -127,6 +148,7 @@ const worker = new Worker(
           gateway,
           prices: env.SWITCHYARD_MODEL_PRICES,
           agentsDir,
+          connectors,
           notify,
         },
         data.data,
@@ -160,6 +182,24 @@ worker.on("lockRenewalFailed", (jobIds) => {
 });
 await worker.waitUntilReady();
 
+// The connector console: an admin's call of a connector tool by hand, answered here where
+// connector processes and credentials live. Failures reach the web app as the job's reason.
+const consoleWorker = new Worker(
+  CONNECTOR_CALL_QUEUE,
+  async (job) => {
+    const data = connectorCallJobSchema.safeParse(job.data);
+    if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
+    try {
+      return await callConnectorByHand({ db, keyring, log, connectors }, data.data);
+    } catch (error) {
+      throw new UnrecoverableError(error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error));
+    }
+  },
+  { connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: 4 },
+);
+consoleWorker.on("error", (err) => log.error("connector console queue error", { error: err.message }));
+await consoleWorker.waitUntilReady();
+
 // Cancellation requests reach every worker; the one holding the run aborts its signal.
 const subscriber = connection.duplicate();
 watchRedis(subscriber, "cancel subscription");
@@ -188,9 +228,11 @@ const shutdown = async (sig: string) => {
     process.exit(0);
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await worker.close();
+  await consoleWorker.close();
   clearTimeout(grace);
   await heartbeat.stop();
   await gateway.close().catch(() => undefined);
+  await connectors.pool.close().catch(() => undefined);
   await subscriber.quit().catch(() => undefined);
   await connection.quit().catch(() => undefined);
   await db.$disconnect();

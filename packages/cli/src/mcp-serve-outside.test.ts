@@ -18,8 +18,8 @@ import {
   McpConnectorHost,
   buildStepCatalog,
   catalogForConfig,
-  type ConnectorSpec,
-} from "@switchyard/core/connectors";
+} from "@switchyard/core/connectors/host";
+import type { ConnectorSpec } from "@switchyard/core/connectors";
 import { startStepChannel, type StepChannel, type ToolCallRecord } from "@switchyard/core/mcp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 

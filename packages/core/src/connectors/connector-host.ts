@@ -33,3 +33,22 @@ export interface CredentialSource {
   /** The connector's current credential, or undefined when it needs none. */
   resolve(connectorId: string): Promise<string | undefined>;
 }
+
+/** How the host starts or reaches a connector: a command over stdio, or a streamable HTTP URL. */
+export type ConnectorSpec = (
+  | {
+      id: string;
+      kind: "stdio";
+      command: string;
+      args?: string[];
+      /** Non-secret environment for the server (the SDK adds PATH, HOME and a few more). */
+      env?: Record<string, string>;
+      cwd?: string;
+      /** The environment variable the credential goes into. */
+      credentialEnv?: string;
+    }
+  | { id: string; kind: "http"; url: string; headers?: Record<string, string> }
+) & {
+  /** Changes when the definition or its credential does: a live client of another version is closed. */
+  version?: string;
+};

@@ -17,7 +17,7 @@ import type { ToolAllow } from "./tool-allow";
 
 type CuratedAuth = "oauth" | "bearer";
 
-export type CuratedConnector = {
+type CuratedConnector = {
   id: string;
   name: string;
   description: string;
@@ -132,7 +132,7 @@ export const curatedConnector = (id: string): CuratedConnector | undefined =>
   CURATED_CONNECTORS.find((c) => c.id === id);
 
 /** What a team decides when it sets up a curated connector. */
-export type CuratedChoice = {
+type CuratedChoice = {
   auth?: CuratedAuth;
   oauth_client_id?: string;
   lanes?: string[];
@@ -186,7 +186,7 @@ export const curatedDefinition = (
 };
 
 /** A connector a team can use: its own, or a catalog entry it has not set up. */
-export type ConnectorListing = {
+type ConnectorListing = {
   definition: ConnectorDefinition;
   source: "team" | "curated";
   /** The catalog entry of the same id, if any (its docs, its ways to sign in). */

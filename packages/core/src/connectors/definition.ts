@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { AppError } from "../errors";
-import type { ConnectorSpec } from "./mcp-connector-host";
+import type { ConnectorSpec } from "./connector-host";
 import { findSecret } from "./definition-secrets";
 import { ALL_LANES } from "../policy";
 import { laneSchema, toolAllowSchema, toolNameSchema } from "./tool-allow";
@@ -116,7 +116,7 @@ const httpDefinition = z.strictObject({
  * The shape of a definition. `parseConnectorDefinition` is the way in: it adds the checks
  * for secrets in fields, which this schema alone does not make.
  */
-export const connectorDefinitionSchema = z
+const connectorDefinitionSchema = z
   .discriminatedUnion("transport", [stdioDefinition, httpDefinition], {
     error: (issue) =>
       typeof issue.input === "object" && issue.input !== null && !Array.isArray(issue.input)
@@ -163,8 +163,6 @@ export const connectorDefinitionSchema = z
 
 export type ConnectorDefinition = z.output<typeof connectorDefinitionSchema>;
 export type HttpConnectorDefinition = Extract<ConnectorDefinition, { transport: "http" }>;
-/** What a person writes: the defaults may be left out. */
-export type ConnectorDefinitionInput = z.input<typeof connectorDefinitionSchema>;
 
 /** `args[2]`, `env.FOO`, `tool_allow.*.deny[0]`; `(root)` for the whole value. */
 const fieldPath = (path: readonly PropertyKey[]): string => {

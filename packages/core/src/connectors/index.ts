@@ -1,7 +1,9 @@
-export { buildStepCatalog, catalogForConfig } from "./build-step-catalog";
-export type { ConnectorHost, CredentialSource, LaneGate, UpstreamTool } from "./connector-host";
-export { McpConnectorHost } from "./mcp-connector-host";
-export type { ConnectorSpec } from "./mcp-connector-host";
+/**
+ * What a connector is (definitions, the curated catalog, tool rules, OAuth, stored grants):
+ * no process, no sandbox, safe for the web app. The worker's runtime (the pool, step
+ * catalogs) is `@switchyard/core/connectors/host`.
+ */
+export type { ConnectorHost, ConnectorSpec, CredentialSource, LaneGate, UpstreamTool } from "./connector-host";
 export {
   beginAuthorization,
   completeAuthorization,
@@ -12,5 +14,8 @@ export {
   type OAuthServerInfo,
   type OAuthTokenSet,
 } from "./oauth";
+export { MAX_CONNECTORS_PER_TEAM, parseConnectorDefinition, toConnectorSpec } from "./definition";
+export type { ConnectorDefinition } from "./definition";
+export { toolAllowed } from "./tool-allow";
+export { grantFromJson, grantSecrets, grantToJson } from "./stored-grant";
 export { CURATED_CONNECTORS, curatedConnector, curatedDefinition, mergeCuratedConnectors } from "./curated";
-export type { ConnectorListing, CuratedChoice, CuratedConnector } from "./curated";

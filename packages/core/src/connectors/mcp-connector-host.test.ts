@@ -4,7 +4,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { buildStepCatalog } from "./build-step-catalog";
-import { McpConnectorHost, type ConnectorSpec } from "./mcp-connector-host";
+import type { ConnectorSpec } from "./connector-host";
+import { McpConnectorHost } from "./mcp-connector-host";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const FIXTURE = path.join(HERE, "../../../../test/fixtures/fixture-mcp-server.mjs");

@@ -22,25 +22,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../errors";
 import { DESCRIPTION_CAP } from "../tools";
-import type { ConnectorHost, CredentialSource, UpstreamTool } from "./connector-host";
-
-export type ConnectorSpec = (
-  | {
-      id: string;
-      kind: "stdio";
-      command: string;
-      args?: string[];
-      /** Non-secret environment for the server (the SDK adds PATH, HOME and a few more). */
-      env?: Record<string, string>;
-      cwd?: string;
-      /** The environment variable the credential goes into. */
-      credentialEnv?: string;
-    }
-  | { id: string; kind: "http"; url: string; headers?: Record<string, string> }
-) & {
-  /** Changes when the definition or its credential does: a live client of another version is closed. */
-  version?: string;
-};
+import type { ConnectorHost, ConnectorSpec, CredentialSource, UpstreamTool } from "./connector-host";
 
 type StdioSpec = Extract<ConnectorSpec, { kind: "stdio" }>;
 

@@ -2,3 +2,4 @@ export { keyringOf, openSecret, parseMasterKey, sealSecret } from "./credential-
 export type { Envelope, Keyring, SealFormat } from "./credential-envelope";
 export { newCredentialId, openVariable, resealVariable, sealVariable, variableHolder } from "./variable-envelope";
 export { modelKeyHolder, openModelKey, sealModelKey } from "./model-key-envelope";
+export { connectorCredentialHolder, openConnectorCredential, sealConnectorCredential } from "./connector-credential-envelope";

@@ -26,7 +26,7 @@ export type {
   StepProxyOptions,
   StepTools,
 } from "./step/step-proxy";
-export { AGENTS_INSIDE, agentInPlace, stageAgent } from "./step/stage-agent";
+export { AGENTS_INSIDE, agentInPlace, stageAgent, stageTree } from "./step/stage-agent";
 export type { StagedAgent } from "./step/stage-agent";
 export { runCliStep } from "./step/cli-step";
 export type {

@@ -10,3 +10,5 @@ export {
 export type { WorkerInfo } from "./worker-heartbeat";
 export { listWorkers } from "./list-workers";
 export { statusesBefore } from "./run-transitions";
+export { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, connectorCallResultSchema } from "./connector-call-job";
+export type { ConnectorCallJob, ConnectorCallResult } from "./connector-call-job";

@@ -6,6 +6,7 @@
  * to be opened for a call. Validation of the definition, sealing and opening, and audit
  * entries happen in the callers.
  */
+import { connectorCredentialHolder } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { Prisma } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
@@ -104,9 +105,6 @@ export const removeConnector = async (tx: PrismaClientOrTransaction, input: { te
   const ids = existing.credentials.map((c) => c.credentialId);
   if (ids.length > 0) await tx.credential.deleteMany({ where: { id: { in: ids }, teamId: input.teamId } });
 };
-
-/** What a credential's envelope is bound to besides the team and credential ids. */
-export const connectorCredentialHolder = (slug: string, owner: string) => `connector:${slug}:${owner}`;
 
 type StoreConnectorCredentialInput = {
   teamId: string;
@@ -222,3 +220,20 @@ export const resealConnectorCredential = async (
 /** The team's connectors among `slugs` as a run reaches them (enabled or not: the caller decides). */
 export const connectorsBySlug = (db: PrismaClientOrTransaction, teamId: string, slugs: readonly string[]) =>
   db.connector.findMany({ where: { teamId, slug: { in: [...slugs] } }, select: listed });
+
+/**
+ * A stored connector as the definition a person writes (core's parseConnectorDefinition
+ * reads it): the columns, and the transport's fields kept in `config`.
+ */
+export const connectorDefinitionOf = (row: Pick<ConnectorRow, "slug" | "name" | "description" | "transport" | "config" | "lanes" | "credentialMode" | "initialTools" | "toolAllow" | "enabled">) => ({
+  ...(row.config as Record<string, unknown>),
+  id: row.slug,
+  name: row.name,
+  description: row.description,
+  transport: row.transport,
+  lanes: row.lanes,
+  credential_mode: row.credentialMode,
+  initial_tools: row.initialTools,
+  enabled: row.enabled,
+  tool_allow: row.toolAllow,
+});

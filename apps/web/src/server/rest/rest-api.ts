@@ -6,6 +6,7 @@
  * the code's row in the error table.
  */
 import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import type { z } from "zod";
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
@@ -32,6 +33,30 @@ import { deleteVariableResponse, listVariablesResponse, secretLanesResponse, set
 import { listTokensResponse, revokeTokenResponse } from "../contract/tokens.types";
 import { listModelsResponse, modelAccessResponse, removeModelAccessResponse, setModelAccessBody } from "../contract/models.types";
 import { listTeamModelAccess, removeTeamModelAccess, setTeamModelAccess } from "../models/model-operations";
+import {
+  callToolBody,
+  callToolResponse,
+  connectorListing,
+  createConnectorBody,
+  credentialResponse,
+  listConnectorsResponse,
+  removeConnectorResponse,
+  revokeCredentialBody,
+  revokeCredentialResponse,
+  setCredentialBody,
+  setUpCuratedBody,
+  updateConnectorBody,
+} from "../contract/connectors.types";
+import { callConnectorTool } from "../connectors/connector-console";
+import {
+  createTeamConnector,
+  listTeamConnectors,
+  removeTeamConnector,
+  revokeTeamConnectorCredential,
+  setConnectorCredential,
+  setUpCuratedConnector,
+  updateTeamConnector,
+} from "../connectors/connector-operations";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 
 export type RestDeps = {
@@ -39,8 +64,10 @@ export type RestDeps = {
   queue: () => Queue<RunJob>;
   prefix: string;
   publish: (channel: string, message: string) => Promise<unknown>;
-  /** the master key, for sealing secret variables (PUT /variables/{name}) */
+  /** the master key, for sealing secret variables (PUT /variables/{name}) and connector credentials */
   keyring?: () => Keyring;
+  /** for the connector console (POST /connectors/{id}/call), which waits on a worker's answer */
+  redis?: () => Redis;
 };
 
 type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
@@ -267,6 +294,98 @@ const routes: Route[] = [
     description: "Removed",
     response: removeModelAccessResponse,
     handler: async ({ deps, caller, params }) => answer(routeOf("DELETE", "/models/{vendor}"), await removeTeamModelAccess(deps.db, caller, { vendor: params[0]! })),
+  },
+  {
+    method: "GET",
+    path: "/connectors",
+    summary: "The team's connectors: the curated catalog merged with the team's own, each with its credentials' status (never a value)",
+    status: 200,
+    description: "Connectors",
+    response: listConnectorsResponse,
+    handler: async ({ deps, caller }) => answer(routeOf("GET", "/connectors"), { connectors: await listTeamConnectors(deps.db, caller) }),
+  },
+  {
+    method: "POST",
+    path: "/connectors",
+    summary: "Admins: add a team-authored connector (stdio or http), checked whole; a value that looks like a secret is refused",
+    body: createConnectorBody,
+    status: 201,
+    description: "The connector as stored",
+    response: connectorListing,
+    handler: async ({ deps, caller, body }) => answer(routeOf("POST", "/connectors"), await createTeamConnector(deps.db, caller, await parse(createConnectorBody, body))),
+  },
+  {
+    method: "PUT",
+    path: "/connectors/{id}",
+    summary: "Admins: replace a connector's definition (enable, disable, lanes, tool rules go this way)",
+    body: updateConnectorBody,
+    status: 200,
+    description: "The connector as stored",
+    response: connectorListing,
+    handler: async ({ deps, caller, params, body }) =>
+      answer(routeOf("PUT", "/connectors/{id}"), await updateTeamConnector(deps.db, caller, { ...(await parse(updateConnectorBody, body)), id: params[0]! })),
+  },
+  {
+    method: "POST",
+    path: "/connectors/{id}/setup",
+    summary: "Admins: set up a curated connector for the team with its choices (auth, lanes, rules)",
+    body: setUpCuratedBody,
+    status: 200,
+    description: "The connector as stored",
+    response: connectorListing,
+    handler: async ({ deps, caller, params, body }) =>
+      answer(routeOf("POST", "/connectors/{id}/setup"), await setUpCuratedConnector(deps.db, caller, { ...(await parse(setUpCuratedBody, body)), id: params[0]! })),
+  },
+  {
+    method: "DELETE",
+    path: "/connectors/{id}",
+    summary: "Admins: remove a connector and every credential of it",
+    status: 200,
+    description: "Removed",
+    response: removeConnectorResponse,
+    handler: async ({ deps, caller, params }) => answer(routeOf("DELETE", "/connectors/{id}"), await removeTeamConnector(deps.db, caller, { id: params[0]! })),
+  },
+  {
+    method: "PUT",
+    path: "/connectors/{id}/credential",
+    summary: "Set a connector's credential, write-only: the team's (admins), or your own account's where each member uses theirs",
+    body: setCredentialBody,
+    status: 200,
+    description: "What anyone may see of the credential",
+    response: credentialResponse,
+    handler: async ({ deps, caller, params, body }) =>
+      answer(
+        routeOf("PUT", "/connectors/{id}/credential"),
+        await setConnectorCredential(deps.db, sealingKeyring(deps), caller, { ...(await parse(setCredentialBody, body)), id: params[0]! }),
+      ),
+  },
+  {
+    method: "DELETE",
+    path: "/connectors/{id}/credential",
+    summary: "Revoke a connector's credential: the team's (admins), your own, or (admins) a member's",
+    body: revokeCredentialBody,
+    status: 200,
+    description: "Revoked",
+    response: revokeCredentialResponse,
+    handler: async ({ deps, caller, params, body }) =>
+      answer(
+        routeOf("DELETE", "/connectors/{id}/credential"),
+        await revokeTeamConnectorCredential(deps.db, caller, { ...(await parse(revokeCredentialBody, body)), id: params[0]! }),
+      ),
+  },
+  {
+    method: "POST",
+    path: "/connectors/{id}/call",
+    summary: "Admins: call one tool of a connector by hand, through a worker, and see its result",
+    body: callToolBody,
+    status: 200,
+    description: "The tool's result, scrubbed of the credential",
+    response: callToolResponse,
+    handler: async ({ deps, caller, params, body }) => {
+      if (!deps.redis) throw new AppError("SYSTEM.CONFIG", "this server has no Redis connection for the connector console");
+      const input = await parse(callToolBody, body);
+      return answer(routeOf("POST", "/connectors/{id}/call"), await callConnectorTool({ db: deps.db, redis: deps.redis(), prefix: deps.prefix }, caller, { ...input, id: params[0]! }));
+    },
   },
 ];
 

@@ -3,6 +3,7 @@
  */
 import { createCallerFactory, router } from "./init";
 import { accountRouter } from "./routers/account";
+import { connectorsRouter } from "./routers/connectors";
 import { modelsRouter } from "./routers/models";
 import { runsRouter } from "./routers/runs";
 import { systemRouter } from "./routers/system";
@@ -18,6 +19,7 @@ export const appRouter = router({
   tokens: tokensRouter,
   variables: variablesRouter,
   models: modelsRouter,
+  connectors: connectorsRouter,
 });
 
 export type AppRouter = typeof appRouter;

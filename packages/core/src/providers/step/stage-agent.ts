@@ -59,6 +59,26 @@ export const agentInPlace = (agentsDir: string, agent: AgentId, version?: string
 });
 
 /**
+ * A tree of hard links of `from` at `target` (root's files, read-only to step uids), made
+ * once: built aside, then renamed into place, so concurrent callers never see half of it.
+ * Returns false when `target` was already there.
+ */
+export const stageTree = async (from: string, target: string): Promise<boolean> => {
+  if (await stat(target).catch(() => undefined)) return false;
+  await mkdir(path.dirname(target), { recursive: true, mode: 0o711 });
+  const aside = `${target}.${process.pid}.${Date.now()}`;
+  try {
+    await linkTree(from, aside);
+    await rename(aside, target).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
+    });
+  } finally {
+    await rm(aside, { recursive: true, force: true });
+  }
+  return true;
+};
+
+/**
  * Stages `agent` (as locateAgent found it in `agentsDir`) and the runtime under
  * `<stageRoot>/<agent>-<version>`; returns the staged folder and the agent's paths inside.
  */

@@ -1,0 +1,61 @@
+/**
+ * The connector console: an admin calls one tool of a connector by hand and sees the
+ * result. The web app holds no connector process or credential, so the call goes to a
+ * worker as a job on the connector-call queue and the answer comes back through it (a
+ * minute at most). The call is an audit entry (connector, tool, lane; never arguments).
+ */
+import { Queue, QueueEvents } from "bullmq";
+import type { Redis } from "ioredis";
+import { AppError, isErrorCode } from "@switchyard/core/errors";
+import { CONNECTOR_CALL_QUEUE, connectorCallResultSchema, type ConnectorCallJob, type ConnectorCallResult } from "@switchyard/core/runs";
+import { recordAudit, type Db } from "@switchyard/db";
+import { requireRole } from "../trpc/init";
+import type { ConnectorActor } from "./connector-operations";
+
+const ANSWER_WITHIN_MS = 60_000;
+
+export type ConsoleServices = { db: Db; redis: Redis; prefix: string };
+
+export const callConnectorTool = async (
+  services: ConsoleServices,
+  actor: ConnectorActor,
+  input: { id: string; tool: string; arguments: Record<string, unknown>; lane?: string },
+): Promise<ConnectorCallResult> => {
+  requireRole("admin", actor.role);
+  const job: ConnectorCallJob = {
+    teamId: actor.teamId,
+    userId: actor.userId,
+    connector: input.id,
+    tool: input.tool,
+    arguments: input.arguments,
+    lane: input.lane ?? "operator",
+  };
+  await recordAudit(services.db, {
+    teamId: actor.teamId,
+    actorUserId: actor.userId,
+    action: "connector.console.call",
+    targetType: "connector",
+    targetId: input.id,
+    metadata: { tool: input.tool, lane: job.lane },
+  });
+  const connection = services.redis.duplicate();
+  const queue = new Queue<ConnectorCallJob>(CONNECTOR_CALL_QUEUE, { connection, prefix: services.prefix });
+  const events = new QueueEvents(CONNECTOR_CALL_QUEUE, { connection: services.redis.duplicate(), prefix: services.prefix });
+  try {
+    await events.waitUntilReady();
+    const added = await queue.add("call", job, { removeOnComplete: true, removeOnFail: true });
+    const answer: unknown = await added.waitUntilFinished(events, ANSWER_WITHIN_MS).catch((error: Error) => {
+      if (/timed out/i.test(error.message))
+        throw new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", "no worker answered the call within a minute: is a worker running?", { retryable: true });
+      // The worker's refusal keeps its code: "USER.CONNECTOR.NOT_CONNECTED: …".
+      const coded = /^([A-Z][A-Z_.]+): ([\s\S]*)$/.exec(error.message);
+      if (coded && isErrorCode(coded[1]!)) throw new AppError(coded[1], coded[2]!);
+      throw new AppError("EXECUTION.CONNECTOR_FAILED", error.message);
+    });
+    return connectorCallResultSchema.parse(answer);
+  } finally {
+    await events.close().catch(() => undefined);
+    await queue.close().catch(() => undefined);
+    connection.disconnect();
+  }
+};

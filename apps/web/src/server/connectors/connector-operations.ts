@@ -1,0 +1,245 @@
+/**
+ * The team's connectors, for the dashboard's procedures and the REST API alike. Every member
+ * lists them (the curated catalog merged with the team's own, each with its credentials'
+ * status, never a value); admins create, change, set up and remove connectors and set the
+ * team's credential; every member sets and revokes their own account's credential for a
+ * connector used with each member's account. A definition is checked whole by core (strict
+ * schema, no secret-looking values, lanes the team has); a credential is sealed here, bound
+ * to the team, the connector and its owner. Each change commits with its audit entry.
+ */
+import { createHash } from "node:crypto";
+import type { z } from "zod";
+import {
+  curatedConnector,
+  curatedDefinition,
+  MAX_CONNECTORS_PER_TEAM,
+  mergeCuratedConnectors,
+  parseConnectorDefinition,
+  type ConnectorDefinition,
+} from "@switchyard/core/connectors";
+import { newCredentialId, sealConnectorCredential, type Keyring } from "@switchyard/core/crypto";
+import { AppError } from "@switchyard/core/errors";
+import { ALL_LANES } from "@switchyard/core/policy";
+import {
+  connectorDefinitionOf,
+  createConnector,
+  findConnector,
+  laneRules,
+  listConnectors,
+  recordAudit,
+  removeConnector,
+  revokeConnectorCredential,
+  storeConnectorCredential,
+  TEAM_OWNER,
+  updateConnector,
+  type ConnectorCredentialSummary,
+  type ConnectorFields,
+  type ConnectorRow,
+  type Db,
+  type PrismaClientOrTransaction,
+  type Role,
+} from "@switchyard/db";
+import type { connectorListing, credentialSummary, setCredentialBody } from "../contract/connectors.types";
+import { requireRole } from "../trpc/init";
+
+export type ConnectorActor = { teamId: string; userId: string; role: Role };
+type Listing = z.infer<typeof connectorListing>;
+type CredentialSummary = z.infer<typeof credentialSummary>;
+
+const shownCredential = (c: ConnectorCredentialSummary | undefined): CredentialSummary | null =>
+  c
+    ? {
+        kind: c.kind,
+        fingerprint: c.fingerprint,
+        status: c.status === "needs_reconnect" ? "needs_reconnect" : "active",
+        setBy: c.setById,
+        setAt: c.setAt,
+        expiresAt: c.expiresAt,
+        lastUsedAt: c.lastUsedAt,
+      }
+    : null;
+
+const needsCredential = (def: ConnectorDefinition) => (def.transport === "stdio" ? def.credential_env !== undefined : def.auth !== "none");
+
+/** The columns of a checked definition. */
+const fieldsOf = (def: ConnectorDefinition, curatedKey: string | null): ConnectorFields => {
+  const { id: _id, name, description, transport, lanes, credential_mode, initial_tools, tool_allow, enabled, ...config } = def;
+  return {
+    name,
+    description,
+    transport,
+    config,
+    lanes,
+    credentialMode: credential_mode,
+    initialTools: initial_tools,
+    toolAllow: tool_allow,
+    enabled,
+    curatedKey,
+  };
+};
+
+/** Lanes a connector lists must be the team's (or `*`, every lane). */
+const checkLanes = async (db: Db, teamId: string, def: ConnectorDefinition) => {
+  const known = await laneRules(db, teamId);
+  const unknown = def.lanes.findIndex((l) => l !== ALL_LANES && !known.has(l));
+  if (unknown >= 0)
+    throw new AppError("USER.CONNECTOR.INVALID", `lanes[${unknown}]: lane "${def.lanes[unknown]}" does not exist in this team`, {
+      location: { path: `lanes[${unknown}]` },
+    });
+};
+
+const definitionOfRow = (row: ConnectorRow) => parseConnectorDefinition(connectorDefinitionOf(row));
+
+export const listTeamConnectors = async (db: Db, actor: ConnectorActor): Promise<Listing[]> => {
+  const rows = new Map((await listConnectors(db, actor.teamId)).map((r) => [r.slug, r]));
+  const listed = mergeCuratedConnectors([...rows.values()].map(definitionOfRow));
+  return listed.map(({ definition, source, curated }) => {
+    const row = source === "team" ? rows.get(definition.id) : undefined;
+    const credentials = row?.credentials ?? [];
+    return {
+      id: definition.id,
+      source,
+      definition: definition,
+      docsUrl: curated?.docsUrl ?? null,
+      curatedAuth: [...(curated?.auth ?? [])],
+      needsCredential: needsCredential(definition),
+      teamCredential: shownCredential(credentials.find((c) => c.owner === TEAM_OWNER)),
+      myCredential: shownCredential(credentials.find((c) => c.owner === actor.userId)),
+      memberCredentials: credentials.filter((c) => c.owner !== TEAM_OWNER).length,
+      updatedAt: row?.updatedAt ?? null,
+    };
+  });
+};
+
+const listingOf = async (db: Db, actor: ConnectorActor, id: string) => {
+  const found = (await listTeamConnectors(db, actor)).find((c) => c.id === id);
+  if (!found) throw new AppError("NOT_FOUND", `the team has no connector "${id}"`);
+  return found;
+};
+
+const audit = (tx: PrismaClientOrTransaction, actor: ConnectorActor, action: string, id: string, metadata: Record<string, string | number | boolean | null> = {}) =>
+  recordAudit(tx, { teamId: actor.teamId, actorUserId: actor.userId, action, targetType: "connector", targetId: id, metadata });
+
+/** Admins: a team-authored connector. A curated id is set up with `setUpCurated` instead. */
+export const createTeamConnector = async (db: Db, actor: ConnectorActor, input: { definition: unknown }) => {
+  requireRole("admin", actor.role);
+  const def = parseConnectorDefinition(input.definition);
+  if (curatedConnector(def.id))
+    throw new AppError("CONFLICT", `"${def.id}" is a curated connector: set it up from the catalog, or give yours another id`, { location: { path: "id" } });
+  await checkLanes(db, actor.teamId, def);
+  await db.$transaction(async (tx) => {
+    await createConnector(tx, { teamId: actor.teamId, slug: def.id, createdById: actor.userId, max: MAX_CONNECTORS_PER_TEAM, ...fieldsOf(def, null) });
+    await audit(tx, actor, "connector.create", def.id, { transport: def.transport, lanes: def.lanes.join(",") });
+  });
+  return listingOf(db, actor, def.id);
+};
+
+/** Admins: a catalog entry set up for the team with its choices (auth, lanes, rules); enabled unless told. */
+export const setUpCuratedConnector = async (db: Db, actor: ConnectorActor, input: { id: string; choice: Record<string, unknown> }) => {
+  requireRole("admin", actor.role);
+  const entry = curatedConnector(input.id);
+  if (!entry) throw new AppError("NOT_FOUND", `"${input.id}" is not in the curated catalog`);
+  const def = curatedDefinition(entry, { enabled: true, ...input.choice });
+  await checkLanes(db, actor.teamId, def);
+  await db.$transaction(async (tx) => {
+    const existing = await findConnector(tx, actor.teamId, def.id);
+    if (existing) await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, entry.id) });
+    else await createConnector(tx, { teamId: actor.teamId, slug: def.id, createdById: actor.userId, max: MAX_CONNECTORS_PER_TEAM, ...fieldsOf(def, entry.id) });
+    await audit(tx, actor, existing ? "connector.update" : "connector.create", def.id, { curated: true, lanes: def.lanes.join(",") });
+  });
+  return listingOf(db, actor, def.id);
+};
+
+/** Admins: the whole definition replaced (its id stays); enabling, disabling and tool rules go this way too. */
+export const updateTeamConnector = async (db: Db, actor: ConnectorActor, input: { id: string; definition: Record<string, unknown> }) => {
+  requireRole("admin", actor.role);
+  const def = parseConnectorDefinition({ ...input.definition, id: input.id });
+  await checkLanes(db, actor.teamId, def);
+  await db.$transaction(async (tx) => {
+    const existing = await findConnector(tx, actor.teamId, input.id);
+    if (!existing) throw new AppError("NOT_FOUND", `the team has no connector "${input.id}"`);
+    await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, existing.curatedKey) });
+    await audit(tx, actor, "connector.update", def.id, { enabled: def.enabled, lanes: def.lanes.join(",") });
+  });
+  return listingOf(db, actor, def.id);
+};
+
+export const removeTeamConnector = async (db: Db, actor: ConnectorActor, input: { id: string }) => {
+  requireRole("admin", actor.role);
+  await db.$transaction(async (tx) => {
+    await removeConnector(tx, { teamId: actor.teamId, slug: input.id });
+    await audit(tx, actor, "connector.remove", input.id);
+  });
+  return { id: input.id };
+};
+
+/** The owner a credential change is for: the team's (admins) or the actor's own account. */
+const ownerOf = async (db: Db, actor: ConnectorActor, id: string, scope: "team" | "member") => {
+  const row = await findConnector(db, actor.teamId, id);
+  if (!row) throw new AppError("NOT_FOUND", `the team has no connector "${id}": set it up first`);
+  const mode = row.credentialMode;
+  if (scope === "team") {
+    requireRole("admin", actor.role);
+    if (mode !== "team")
+      throw new AppError("BAD_REQUEST", `connector "${id}" uses each member's own account: members connect their own`, { location: { path: "scope" } });
+    return TEAM_OWNER;
+  }
+  requireRole("member", actor.role);
+  if (mode !== "member")
+    throw new AppError("BAD_REQUEST", `connector "${id}" uses the team's account: an admin sets it`, { location: { path: "scope" } });
+  return actor.userId;
+};
+
+export const fingerprintOf = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 12);
+
+/** Stores a credential sealed for the connector and owner (replacing theirs); the value is never stored or returned in the clear. */
+export const storeSealedCredential = async (
+  db: Db,
+  keyring: Keyring,
+  actor: ConnectorActor,
+  input: { id: string; owner: string; kind: "api_key" | "oauth"; value: string; fingerprint: string; expiresAt: Date | null; metadata?: Record<string, string> },
+) => {
+  const credentialId = newCredentialId();
+  const envelope = sealConnectorCredential(keyring, { teamId: actor.teamId, credentialId, connector: input.id, owner: input.owner }, input.value);
+  const stored = await db.$transaction(async (tx) => {
+    const row = await storeConnectorCredential(tx, {
+      teamId: actor.teamId,
+      slug: input.id,
+      owner: input.owner,
+      kind: input.kind,
+      sealed: { credentialId, envelope },
+      fingerprint: input.fingerprint,
+      setById: actor.userId,
+      expiresAt: input.expiresAt,
+      ...(input.metadata ? { metadata: input.metadata } : {}),
+    });
+    await audit(tx, actor, "connector.credential.set", input.id, { owner: input.owner === TEAM_OWNER ? "team" : "member", kind: input.kind, fingerprint: input.fingerprint });
+    return row;
+  });
+  return shownCredential(stored)!;
+};
+
+export const setConnectorCredential = async (
+  db: Db,
+  keyring: Keyring,
+  actor: ConnectorActor,
+  input: z.infer<typeof setCredentialBody> & { id: string },
+): Promise<CredentialSummary> => {
+  const owner = await ownerOf(db, actor, input.id, input.scope);
+  const value = input.value.trim();
+  if (value.length < 8) throw new AppError("USER.INPUT.VALIDATION_FAILED", "a credential is at least 8 characters", { location: { path: "value" } });
+  return storeSealedCredential(db, keyring, actor, { id: input.id, owner, kind: "api_key", value, fingerprint: fingerprintOf(value), expiresAt: input.expiresAt ?? null });
+};
+
+export const revokeTeamConnectorCredential = async (db: Db, actor: ConnectorActor, input: { id: string; scope: "team" | "member"; memberId?: string }) => {
+  let owner: string;
+  if (input.memberId !== undefined && input.memberId !== actor.userId) {
+    requireRole("admin", actor.role);
+    owner = input.memberId;
+  } else owner = await ownerOf(db, actor, input.id, input.scope);
+  await db.$transaction(async (tx) => {
+    await revokeConnectorCredential(tx, { teamId: actor.teamId, slug: input.id, owner });
+    await audit(tx, actor, "connector.credential.revoke", input.id, { owner: owner === TEAM_OWNER ? "team" : "member" });
+  });
+  return { id: input.id, scope: input.scope };
+};

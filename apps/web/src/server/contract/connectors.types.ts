@@ -1,0 +1,75 @@
+/**
+ * Request and response shapes of the team's connectors (the Connectors page), shared by the
+ * tRPC procedures, the REST routes and the generated OpenAPI document. A definition goes in
+ * and comes out as written (docs/connectors.md); a credential goes in and never comes out:
+ * answers show its kind, fingerprint, who set it, when, expiry, last use and status.
+ */
+import { z } from "zod";
+import { timestamp } from "./timestamp";
+
+const connectorId = z.string().max(64).describe("the connector's id, e.g. linear");
+const definition = z
+  .record(z.string(), z.unknown())
+  .describe("the connector's definition as written: id, name, transport (stdio: command, args, env, credential_env; http: url, auth), lanes, credential_mode, initial_tools, tool_allow, enabled");
+
+export const credentialSummary = z.object({
+  kind: z.string().describe("api_key or oauth"),
+  fingerprint: z.string().describe("the first 12 hex digits of the value's SHA-256; never the value"),
+  status: z.enum(["active", "needs_reconnect"]),
+  setBy: z.string().nullable().describe("the user id of whoever set it"),
+  setAt: timestamp,
+  expiresAt: timestamp.nullable(),
+  lastUsedAt: timestamp.nullable(),
+});
+
+export const connectorListing = z.object({
+  id: z.string(),
+  source: z.enum(["team", "curated"]).describe("curated: a catalog entry the team has not set up"),
+  definition,
+  docsUrl: z.string().nullable(),
+  /** The ways a curated server takes a credential, in its order of preference. */
+  curatedAuth: z.array(z.string()),
+  needsCredential: z.boolean().describe("whether runs need a credential to reach it"),
+  teamCredential: credentialSummary.nullable().describe("the team's credential (credential_mode team)"),
+  myCredential: credentialSummary.nullable().describe("your own account's credential (credential_mode member)"),
+  memberCredentials: z.number().int().describe("how many members connected their own account"),
+  updatedAt: timestamp.nullable(),
+});
+export const connectorList = z.array(connectorListing);
+export const listConnectorsResponse = z.object({ connectors: connectorList });
+
+export const createConnectorBody = z.object({ definition });
+export const updateConnectorBody = z.object({ definition });
+export const updateConnectorInput = updateConnectorBody.extend({ id: connectorId });
+export const setUpCuratedBody = z.object({
+  choice: z
+    .record(z.string(), z.unknown())
+    .default({})
+    .describe("auth, oauth_client_id, lanes, credential_mode, initial_tools, tool_allow, enabled (default on)"),
+});
+export const setUpCuratedInput = setUpCuratedBody.extend({ id: connectorId });
+export const connectorIdInput = z.object({ id: connectorId });
+export const removeConnectorResponse = z.object({ id: z.string() });
+
+const scope = z.enum(["team", "member"]).describe("team: the team's account (admins); member: your own account");
+export const setCredentialBody = z.object({
+  scope,
+  value: z.string().min(1).max(16_384).describe("write-only: an API key or token"),
+  expiresAt: timestamp.nullable().optional(),
+});
+export const setCredentialInput = setCredentialBody.extend({ id: connectorId });
+export const revokeCredentialBody = z.object({
+  scope,
+  memberId: z.string().max(64).optional().describe("admins: revoke this member's own account instead of yours"),
+});
+export const revokeCredentialInput = revokeCredentialBody.extend({ id: connectorId });
+export const credentialResponse = credentialSummary;
+export const revokeCredentialResponse = z.object({ id: z.string(), scope });
+
+export const callToolBody = z.object({
+  tool: z.string().min(1).max(128).describe("the server's own tool name"),
+  arguments: z.record(z.string(), z.unknown()).default({}),
+  lane: z.string().max(64).optional().describe("the lane the call is made as, whose tool rules apply (default operator)"),
+});
+export const callToolInput = callToolBody.extend({ id: connectorId });
+export { connectorCallResultSchema as callToolResponse } from "@switchyard/core/runs";

@@ -1,0 +1,39 @@
+/**
+ * The worker's end of the connector console: one tool call an admin makes by hand, through
+ * the same path a step's call takes (lane rules, tool rules, the admin's or the team's
+ * credential, the pool), its result scrubbed of every credential before it leaves.
+ */
+import type { Keyring } from "@switchyard/core/crypto";
+import type { ConnectorCallJob, ConnectorCallResult } from "@switchyard/core/runs";
+import { Scrubber } from "@switchyard/core/secrets";
+import type { Db } from "@switchyard/db";
+import type { Logger } from "./logger";
+import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
+
+type ConsoleDeps = { db: Db; keyring: Keyring; log: Logger; connectors: WorkerConnectors };
+
+export const callConnectorByHand = async (deps: ConsoleDeps, job: ConnectorCallJob): Promise<ConnectorCallResult> => {
+  const scrubber = new Scrubber();
+  const started = performance.now();
+  const step = await openStepConnectors({
+    ...deps,
+    scrubber,
+    teamId: job.teamId,
+    runId: null,
+    lane: job.lane,
+    starterId: job.userId,
+    slugs: [job.connector],
+    stateName: "console",
+  });
+  try {
+    const result = await step!.host.callTool(job.connector, job.tool, job.arguments, AbortSignal.timeout(55_000));
+    return scrubber.scrubValue({
+      isError: result.isError === true,
+      content: result.content,
+      structuredContent: (result.structuredContent) ?? null,
+      durationMs: Math.round(performance.now() - started),
+    });
+  } catch (error) {
+    throw scrubber.scrubError(error);
+  }
+};

@@ -1,0 +1,186 @@
+/**
+ * A step's connectors in the worker, resolved before the agent starts: each connector the
+ * step names must exist, be enabled and be open to the run's lane (the lane policy); its
+ * credential is the team's or, for a connector used with each member's own account, the
+ * account of whoever started the run, opened here and nowhere else. The connector runs in
+ * the worker's pool (one live client per connector and credential), reached by the step
+ * through an adapter that names connectors by their ids and asks the database again at
+ * every call, so disabling a connector, removing a lane or revoking a credential stops
+ * calls in running steps. A tool an admin switched off for the lane is neither listed nor
+ * callable. Every credential value joins the run's scrubber; a credential's use is written
+ * as its last use and one audit entry per step, never its value.
+ */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { buildStepCatalog, type McpConnectorHost } from "@switchyard/core/connectors/host";
+import {
+  OAuthTokenSource,
+  parseConnectorDefinition,
+  toConnectorSpec,
+  toolAllowed,
+  type ConnectorDefinition,
+  type ConnectorHost,
+  grantFromJson,
+  grantSecrets,
+  grantToJson,
+} from "@switchyard/core/connectors";
+import { openConnectorCredential, sealConnectorCredential, type Keyring } from "@switchyard/core/crypto";
+import { AppError } from "@switchyard/core/errors";
+import { mayReachConnector } from "@switchyard/core/policy";
+import type { StepConnectors } from "@switchyard/core/providers";
+import type { Scrubber } from "@switchyard/core/secrets";
+import {
+  connectorCredentialForUse,
+  connectorDefinitionOf,
+  connectorRules,
+  connectorsBySlug,
+  markConnectorCredentialNeedsReconnect,
+  markConnectorCredentialUsed,
+  recordAudit,
+  resealConnectorCredential,
+  TEAM_OWNER,
+  type CredentialForUse,
+  type Db,
+} from "@switchyard/db";
+import type { Logger } from "./logger";
+
+/** How the pool reaches credentials: per pool id, the resolver of the step that last defined it. */
+export type WorkerConnectors = {
+  pool: McpConnectorHost;
+  resolvers: Map<string, () => Promise<string | undefined>>;
+};
+
+type StepConnectorsInput = {
+  db: Db;
+  keyring: Keyring;
+  log: Logger;
+  connectors: WorkerConnectors;
+  scrubber: Scrubber;
+  teamId: string;
+  /** The run the step belongs to; null for a call made by hand in the console. */
+  runId: string | null;
+  lane: string;
+  /** Who started the run: member connectors use their account. */
+  starterId: string | null;
+  slugs: readonly string[];
+  stateName: string;
+};
+
+const poolId = (teamId: string, slug: string, owner: string) => `${teamId}/${slug}/${owner}`;
+
+const needsCredential = (def: ConnectorDefinition) =>
+  def.transport === "stdio" ? def.credential_env !== undefined : def.auth !== "none";
+
+const notConnected = (def: ConnectorDefinition, owner: string) =>
+  new AppError(
+    "USER.CONNECTOR.NOT_CONNECTED",
+    owner === TEAM_OWNER
+      ? `connector "${def.id}" has no credential: an admin connects it on the Connectors page`
+      : `connector "${def.id}" uses each member's own account, and the member who started this run has not connected theirs: connect it on the Connectors page, then start the run again`,
+  );
+
+/** Opens a credential: an API key as it is, an OAuth grant as a token source that refreshes and re-seals itself. */
+const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition, owner: string, stored: CredentialForUse) => {
+  const { db, keyring, teamId } = input;
+  const sealedFor = { teamId, credentialId: stored.sealed.credentialId, connector: def.id, owner };
+  const value = openConnectorCredential(keyring, sealedFor, stored.sealed.envelope);
+  if (stored.kind !== "oauth") {
+    input.scrubber.add(value);
+    return { secrets: [value], resolve: () => Promise.resolve(value) };
+  }
+  const grant = grantFromJson(value);
+  const secrets = grantSecrets(grant);
+  for (const s of secrets) input.scrubber.add(s);
+  const source = new OAuthTokenSource({
+    server: grant.server,
+    client: grant.client,
+    tokens: grant.tokens,
+    connectorName: def.name,
+    onTokens: async (tokens) => {
+      for (const s of grantSecrets({ ...grant, tokens })) input.scrubber.add(s);
+      const envelope = sealConnectorCredential(keyring, sealedFor, grantToJson({ ...grant, tokens }));
+      await resealConnectorCredential(db, { teamId, id: stored.id, sealed: { credentialId: stored.sealed.credentialId, envelope }, expiresAt: tokens.expiresAt ?? null });
+    },
+    onFailed: async (reason) => {
+      input.log.warn("a connector's OAuth grant could not be refreshed", { connector: def.id, reason });
+      await markConnectorCredentialNeedsReconnect(db, stored.id);
+    },
+  });
+  return { secrets, resolve: () => source.resolve() };
+};
+
+/**
+ * The step's connectors, or undefined when it names none. Throws the lane policy's refusal,
+ * USER.CONNECTOR.NOT_CONNECTED or USER.CONNECTOR.NEEDS_RECONNECT before anything starts.
+ */
+export const openStepConnectors = async (input: StepConnectorsInput): Promise<StepConnectors | undefined> => {
+  const { db, teamId, lane, connectors } = input;
+  if (input.slugs.length === 0) return undefined;
+  const rows = new Map((await connectorsBySlug(db, teamId, input.slugs)).map((r) => [r.slug, r]));
+  const defs = new Map<string, { def: ConnectorDefinition; owner: string; credentialId: string | undefined }>();
+  const secrets: string[] = [];
+  for (const slug of input.slugs) {
+    const row = rows.get(slug);
+    const refused = mayReachConnector(row, slug, lane);
+    if (refused) throw refused;
+    const def = parseConnectorDefinition(connectorDefinitionOf(row!));
+    const owner = def.credential_mode === "member" ? input.starterId : TEAM_OWNER;
+    if (owner === null) throw notConnected(def, "member");
+    const stored = needsCredential(def) ? await connectorCredentialForUse(db, { teamId, slug, owner }) : undefined;
+    if (needsCredential(def) && !stored) throw notConnected(def, owner);
+    if (stored?.status === "needs_reconnect")
+      throw new AppError("USER.CONNECTOR.NEEDS_RECONNECT", `connector "${slug}" must be connected again: its authorization expired or was revoked`);
+    const id = poolId(teamId, slug, owner);
+    if (stored) {
+      const credential = credentialResolver(input, def, owner, stored);
+      secrets.push(...credential.secrets);
+      connectors.resolvers.set(id, credential.resolve);
+    } else connectors.resolvers.delete(id);
+    connectors.pool.define({ ...toConnectorSpec(def), id, version: `${row!.updatedAt.getTime()}/${stored?.sealed.credentialId ?? "-"}` });
+    defs.set(slug, { def, owner, credentialId: stored?.id });
+    if (stored) {
+      await markConnectorCredentialUsed(db, stored.id);
+      await recordAudit(db, {
+        teamId,
+        actorUserId: input.starterId ?? "",
+        action: "connector.credential.use",
+        targetType: "connector",
+        targetId: slug,
+        metadata: { runId: input.runId, state: input.stateName, owner: owner === TEAM_OWNER ? "team" : "member" },
+      });
+    }
+  }
+
+  /** The gate asks the database at every call: enabled, and open to the lane. */
+  const gate = {
+    allows: async (slug: string, asked: string) => !mayReachConnector((await connectorRules(db, teamId, [slug])).get(slug), slug, asked),
+  };
+  const entryOf = (slug: string) => {
+    const entry = defs.get(slug);
+    if (!entry) throw new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `connector "${slug}" is not one of this step's`);
+    return entry;
+  };
+  const host: ConnectorHost = {
+    listTools: async (slug, signal) => {
+      const { def, owner } = entryOf(slug);
+      const tools = await connectors.pool.listTools(poolId(teamId, slug, owner), signal);
+      return tools.filter((t) => toolAllowed(def, lane, t.name));
+    },
+    callTool: async (slug, tool, args, signal): Promise<CallToolResult> => {
+      const { def, owner, credentialId } = entryOf(slug);
+      // The allow-list as stored now: an admin who switches a tool off stops it in running steps.
+      const [row] = await connectorsBySlug(db, teamId, [slug]);
+      const current = row ? parseConnectorDefinition(connectorDefinitionOf(row)) : def;
+      if (!toolAllowed(current, lane, tool))
+        return { isError: true, content: [{ type: "text", text: `tool "${tool}" of connector "${slug}" is switched off for lane "${lane}"` }] };
+      if (credentialId && !(await connectorCredentialForUse(db, { teamId, slug, owner })))
+        return { isError: true, content: [{ type: "text", text: `the credential of connector "${slug}" was revoked` }] };
+      const result = await connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal);
+      if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
+      return result;
+    },
+    close: () => Promise.resolve(),
+  };
+  const { catalog, unavailable } = await buildStepCatalog({ host, gate, lane, connectors: input.slugs });
+  for (const u of unavailable) input.log.warn("a connector of the step is unavailable", { connector: u.connector, reason: input.scrubber.scrub(u.reason) });
+  return { host, gate, lane, catalog, secrets };
+};

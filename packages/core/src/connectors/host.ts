@@ -1,0 +1,6 @@
+/**
+ * The worker's connector runtime: the pool of live MCP clients (stdio and streamable HTTP)
+ * and a step's catalog resolved through it.
+ */
+export { buildStepCatalog, catalogForConfig } from "./build-step-catalog";
+export { McpConnectorHost } from "./mcp-connector-host";

@@ -1,0 +1,141 @@
+/**
+ * The team's connectors through the dashboard's procedures and the REST API: the curated
+ * catalog listed beside the team's own; admins add, change and remove connectors (a value
+ * that looks like a secret refused where it was written, lanes the team has, at most 64);
+ * members may not; a credential is write-only (team's by admins, each member's own by that
+ * member), shown by kind, fingerprint, who and when, sealed for its connector and owner, and
+ * every change is an audit entry without the value. A workflow naming a connector its lane
+ * may not reach is refused at save and at start.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { keyringOf, openConnectorCredential, parseMasterKey } from "@switchyard/core/crypto";
+import { connectorCredentialForUse, createApiToken, type Db } from "@switchyard/db";
+import { listConnectorsResponse } from "~/server/contract/connectors.types";
+import { handleRest } from "~/server/rest/rest-api";
+import { dashboardCaller } from "./helpers/dashboard-caller";
+import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
+
+const keyring = keyringOf(parseMasterKey("k1", randomBytes(32).toString("base64")));
+const TEAM_KEY = "lin_api_TeamKey_7d2f9a41c6b3e805";
+const OWN_KEY = "lin_api_OwnKey_3c8e1f7a92d4b610";
+let seeded: SeededDatabase;
+let db: Db;
+let memberId: string;
+const caller = (userId: string) => dashboardCaller({ db, keyring }, userId);
+const dump = async () =>
+  JSON.stringify(
+    await Promise.all([db.connector.findMany(), db.connectorCredential.findMany(), db.credential.findMany(), db.auditLog.findMany()]),
+    (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v),
+  );
+
+const LOCAL = {
+  id: "files",
+  name: "Files",
+  transport: "stdio",
+  command: "node",
+  args: ["/opt/connectors/server.js"],
+  credential_env: "FILES_TOKEN",
+};
+
+beforeAll(async () => {
+  seeded = await openSeededDatabase();
+  db = seeded.db;
+  const member = await db.user.create({ data: { email: "member@test.local", name: "Member" } });
+  await db.membership.create({ data: { teamId: seeded.teamId, userId: member.id, role: "member" } });
+  memberId = member.id;
+});
+afterAll(async () => {
+  await seeded?.close();
+});
+
+describe("connectors through the dashboard's procedures", () => {
+  it("lists the curated catalog, not set up, beside nothing of the team's", async () => {
+    const list = await caller(memberId).connectors.list();
+    expect(listConnectorsResponse.parse({ connectors: list }).connectors).toHaveLength(list.length);
+    const linear = list.find((c) => c.id === "linear")!;
+    expect(linear).toMatchObject({ source: "curated", needsCredential: true, teamCredential: null, docsUrl: "https://linear.app/docs/mcp" });
+    expect(linear.definition).toMatchObject({ transport: "http", url: "https://mcp.linear.app/mcp", enabled: false, lanes: ["*"] });
+  });
+
+  it("lets admins add a stdio connector, open to operator unless told, and refuses members and bad definitions where they are", async () => {
+    await expect(caller(memberId).connectors.create({ definition: LOCAL })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const created = await caller(seeded.adminId).connectors.create({ definition: LOCAL });
+    expect(created).toMatchObject({ id: "files", source: "team", needsCredential: true, teamCredential: null });
+    expect(created.definition).toMatchObject({ lanes: ["operator"], credential_mode: "team", enabled: true, args: ["/opt/connectors/server.js"] });
+
+    const secretInArgs = caller(seeded.adminId).connectors.create({ definition: { ...LOCAL, id: "leaky", args: ["--token", "ghp_abcdefghijklmnopqrstuvwxyz0123456789"] } });
+    await expect(secretInArgs).rejects.toMatchObject({ cause: { code: "USER.CONNECTOR.SECRET_IN_FIELD", location: { path: "args[1]" } } });
+    const badLane = caller(seeded.adminId).connectors.create({ definition: { ...LOCAL, id: "nolane", lanes: ["ghost"] } });
+    await expect(badLane).rejects.toMatchObject({ cause: { code: "USER.CONNECTOR.INVALID", location: { path: "lanes[0]" } } });
+    const badId = caller(seeded.adminId).connectors.create({ definition: { ...LOCAL, id: "Bad-Id" } });
+    await expect(badId).rejects.toMatchObject({ cause: { code: "USER.CONNECTOR.INVALID", location: { path: "id" } } });
+    await expect(caller(seeded.adminId).connectors.create({ definition: LOCAL })).rejects.toMatchObject({ code: "CONFLICT" });
+    expect(await dump()).not.toContain("ghp_abcdefghij");
+  });
+
+  it("keeps a credential write-only: sealed for its connector and owner, shown by fingerprint, audited without the value", async () => {
+    await expect(caller(memberId).connectors.setCredential({ id: "files", scope: "team", value: TEAM_KEY })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    const shown = await caller(seeded.adminId).connectors.setCredential({ id: "files", scope: "team", value: TEAM_KEY });
+    expect(shown).toMatchObject({ kind: "api_key", status: "active", setBy: seeded.adminId, fingerprint: expect.stringMatching(/^[0-9a-f]{12}$/) as string });
+    const listed = (await caller(memberId).connectors.list()).find((c) => c.id === "files")!;
+    expect(listed.teamCredential).toEqual(shown);
+    expect(JSON.stringify(listed)).not.toContain(TEAM_KEY);
+
+    const stored = await connectorCredentialForUse(db, { teamId: seeded.teamId, slug: "files", owner: "team" });
+    const owner = { teamId: seeded.teamId, credentialId: stored!.sealed.credentialId, connector: "files", owner: "team" };
+    expect(openConnectorCredential(keyring, owner, stored!.sealed.envelope)).toBe(TEAM_KEY);
+    expect(() => openConnectorCredential(keyring, { ...owner, owner: memberId }, stored!.sealed.envelope)).toThrow();
+
+    const actions = (await db.auditLog.findMany({ where: { teamId: seeded.teamId, targetType: "connector" }, orderBy: { createdAt: "asc" } })).map((a) => a.action);
+    expect(actions).toEqual(["connector.create", "connector.credential.set"]);
+    expect(await dump()).not.toContain(TEAM_KEY);
+  });
+
+  it("lets each member connect their own account where a connector uses each member's", async () => {
+    await caller(seeded.adminId).connectors.update({ id: "files", definition: { ...LOCAL, credential_mode: "member", lanes: ["*"] } });
+    await expect(caller(memberId).connectors.setCredential({ id: "files", scope: "team", value: OWN_KEY })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await caller(memberId).connectors.setCredential({ id: "files", scope: "member", value: OWN_KEY });
+    const forMember = (await caller(memberId).connectors.list()).find((c) => c.id === "files")!;
+    const forAdmin = (await caller(seeded.adminId).connectors.list()).find((c) => c.id === "files")!;
+    expect(forMember.myCredential).toMatchObject({ setBy: memberId });
+    expect(forAdmin.myCredential).toBeNull();
+    expect(forAdmin.memberCredentials).toBe(1);
+    await caller(memberId).connectors.revokeCredential({ id: "files", scope: "member" });
+    expect((await caller(memberId).connectors.list()).find((c) => c.id === "files")!.myCredential).toBeNull();
+    expect(await dump()).not.toContain(OWN_KEY);
+  });
+
+  it("refuses a workflow naming a connector its lane may not reach, at save", async () => {
+    await caller(seeded.adminId).connectors.update({ id: "files", definition: { ...LOCAL, lanes: ["operator"] } });
+    const workflow = (id: string) =>
+      `name: uses-${id}\nstates:\n  initial: a\n  a:\n    type: agent\n    provider: claude\n    prompt: hi\n    mcp_proxy:\n      connectors: [${id}]\n    on_success: done\n  done:\n    type: terminal\n    status: success\n`;
+    const denied = await caller(memberId).workflows.validate({ entry: "workflow.yaml", files: { "workflow.yaml": workflow("files") } });
+    expect(denied.errors.map((e) => [e.code, e.path])).toEqual([["USER.MCP_PROXY.LANE_DENIED", "states.a.mcp_proxy.connectors"]]);
+    const unknown = await caller(memberId).workflows.validate({ entry: "workflow.yaml", files: { "workflow.yaml": workflow("ghost") } });
+    expect(unknown.errors.map((e) => e.code)).toEqual(["USER.MCP_PROXY.UNKNOWN_CONNECTOR"]);
+  });
+});
+
+describe("connectors through the REST API", () => {
+  it("answers the same operations with the same contract, and errors as {code, message, location}", async () => {
+    const { token } = await createApiToken(db, { teamId: seeded.teamId, userId: seeded.adminId, name: "ci" });
+    const rest = async (method: string, path: string, body?: unknown) => {
+      const res = await handleRest(
+        { db, queue: () => { throw new Error("no queue"); }, prefix: "t", publish: () => Promise.resolve(0), keyring: () => keyring },
+        new Request(`http://localhost/api/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) }),
+        path,
+      );
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const created = await rest("POST", "/connectors", { definition: { id: "remote", name: "Remote", transport: "http", url: "https://mcp.example.com/mcp", auth: "bearer" } });
+    expect(created.status).toBe(201);
+    expect((await rest("PUT", "/connectors/remote/credential", { scope: "team", value: TEAM_KEY })).body).toMatchObject({ kind: "api_key" });
+    const list = await rest("GET", "/connectors");
+    expect(listConnectorsResponse.parse(list.body).connectors.find((c) => c.id === "remote")?.teamCredential?.kind).toBe("api_key");
+    const refused = await rest("POST", "/connectors", { definition: { id: "plain", name: "Plain", transport: "http", url: "http://mcp.example.com/mcp", auth: "none" } });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: "USER.CONNECTOR.INVALID", location: { path: "url" } } } });
+    expect((await rest("DELETE", "/connectors/remote")).status).toBe(200);
+    expect(JSON.stringify(list.body)).not.toContain(TEAM_KEY);
+  });
+});
