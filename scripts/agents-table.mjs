@@ -56,6 +56,7 @@ const CAPABILITIES = [
     ],
   ],
   ["no result fails cleanly", [["core", /AGENT_NO_RESULT/]]],
+  ["tool activated by tool_search", [["core", /tool_search/]]],
   ["under the worker", [["worker", /./]]],
 ];
 

@@ -4,8 +4,9 @@
  * runClaude through a plain spawn port, against the scripted model on loopback, with the
  * real `switchyard mcp-serve` as its only MCP server. It drives all six built-ins through the
  * proxy, an escape the proxy refuses (the model is told and carries on), usage and the
- * answer; a CLI that ends without a result, an error result, and a cancel mid-step that
- * leaves no process (the CLI, the proxy, the proxy's command), checked in /proc.
+ * answer; a CLI that ends without a result, an error result, a tool activated by
+ * tool_search, and a cancel mid-step that leaves no process (the CLI, the proxy, the proxy's
+ * command), checked in /proc.
  *
  * The agents folder is SWITCHYARD_AGENTS_DIR or ~/.cache/switchyard/agents; Claude Code is
  * installed there on demand (`npm run agents:install -- --only claude`), and only when that
@@ -17,22 +18,30 @@ import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pidsWithEnv } from "../../sandbox/proc-scan";
-import type { AgentStepEvent } from "../agent-events";
-import { writeLaunchFiles } from "../launch-files";
 import { installedAgent } from "../testing/installed-agent";
-import { plainSpawn } from "../testing/plain-spawn";
+import { runInStep } from "../testing/run-in-step";
+import { SIX_ANSWER, sixBuiltinsTurns } from "../testing/six-builtins";
 import {
   agentsDirOf,
   buildSwitchyardBin,
   CLI_BIN,
   cmdline,
   expectNothingLeft,
+  longBashScript,
   makeTestStep,
+  readRecords,
   sleepRuns,
   traceRun,
   waitFor,
   type TestStep,
 } from "../testing/step-processes";
+import {
+  expectToolSearchRun,
+  TOOL_SEARCH_TOOL_NAMES,
+  toolSearchScript,
+  useToolSearch,
+  type ListChanged,
+} from "../testing/tool-search-step";
 import { buildClaudeLaunch, type ClaudeLaunch } from "./build-claude-launch";
 import { buildClaudeMcpConfig } from "./claude-mcp-config";
 import { runClaude, type RunClaudeInput } from "./run-claude";
@@ -45,9 +54,13 @@ const claude = installedAgent(
   process.env,
 );
 
+/** What Claude Code does with notifications/tools/list_changed (see toolSearchScript). */
+const LIST_CHANGED: ListChanged = "refreshed-later";
+
 const TOKEN = "gw-step-3c9a1f7e5b2d";
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
-const PROXY_TOOLS = BUILTINS.map((t) => `mcp__switchyard__${t}`);
+const named = (tool: string) => `mcp__switchyard__${tool}`;
+const PROXY_TOOLS = BUILTINS.map(named);
 type Step = TestStep;
 
 const makeStep = async (): Promise<Step> => {
@@ -67,7 +80,7 @@ const launchFor = (
   step: Step,
   model: ScriptedModel,
   request: { prompt: string; systemPrompt?: string; options?: Record<string, unknown> },
-  over: { mcpConfigPath?: string } = {},
+  over: { mcpConfigPath?: string; toolNames?: readonly string[] } = {},
 ) =>
   buildClaudeLaunch({
     request: { options: {}, ...request },
@@ -78,41 +91,12 @@ const launchFor = (
     mcpConfigPath: over.mcpConfigPath ?? path.join(step.conf, "mcp.json"),
     gateway: { baseUrl: model.url, token: TOKEN },
     builtinsIntercepted: true,
-    toolNames: BUILTINS,
+    toolNames: over.toolNames ?? BUILTINS,
     runsAsRoot: process.getuid?.() === 0,
   });
 
-type Ran = Awaited<ReturnType<typeof runClaude>> & {
-  events: AgentStepEvent[];
-  stdout: string;
-  pids: number[];
-};
-
-const run = async (
-  step: Step,
-  launch: ClaudeLaunch,
-  over: Partial<RunClaudeInput> = {},
-): Promise<Ran> => {
-  await writeLaunchFiles(launch.files, { home: step.home });
-  const events: AgentStepEvent[] = [];
-  let stdout = "";
-  const pids: number[] = [];
-  const plain = plainSpawn({ cwd: step.work });
-  const result = await runClaude({
-    launch,
-    spawn: async (request) => {
-      const proc = await plain(request);
-      pids.push(proc.pid);
-      proc.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      return proc;
-    },
-    signal: new AbortController().signal,
-    timeoutMs: 150_000,
-    onEvent: (e) => events.push(e),
-    ...over,
-  });
-  return { ...result, events, stdout, pids };
-};
+const run = (step: Step, launch: ClaudeLaunch, over: Partial<RunClaudeInput> = {}) =>
+  runInStep(step, launch, (input) => runClaude({ ...input, ...over }));
 
 const trace = traceRun;
 
@@ -150,76 +134,15 @@ describe.skipIf(!claude)("the claude provider with the real Claude Code", () => 
     // Long enough to travel on stdin and in a file instead of arguments.
     const prompt = `${"Context line.\n".repeat(6000)}Edit notes/a.txt. PROMPT-END-7`;
     const systemPrompt = `${"Rule line.\n".repeat(8000)}You are SYSTEM-END-7.`;
-    const answer = "Done: notes/a.txt now says alpha and gamma.";
+    const answer = SIX_ANSWER;
     model = await startScriptedModel({
       script: {
-        turns: [
-          {
-            label: "write",
-            expect: {
-              toolOffered: PROXY_TOOLS,
-              messagesContain: "PROMPT-END-7",
-              systemContains: "You are SYSTEM-END-7.",
-              model: "claude-sonnet-4-5",
-            },
-            text: "Writing the file first.",
-            toolCalls: [
-              {
-                name: "mcp__switchyard__Write",
-                arguments: { path: "notes/a.txt", content: "alpha\nbeta\n" },
-              },
-            ],
-          },
-          {
-            label: "read",
-            expect: { lastToolResultContains: "Wrote 11 bytes to notes/a.txt" },
-            toolCalls: [{ name: "mcp__switchyard__Read", arguments: { path: "notes/a.txt" } }],
-          },
-          {
-            label: "edit",
-            expect: { lastToolResultContains: "alpha\nbeta" },
-            toolCalls: [
-              {
-                name: "mcp__switchyard__Edit",
-                arguments: { path: "notes/a.txt", old: "beta", new: "gamma" },
-              },
-            ],
-          },
-          {
-            label: "bash",
-            expect: { lastToolResultContains: "1 replacement" },
-            toolCalls: [
-              { name: "mcp__switchyard__Bash", arguments: { command: "cat notes/a.txt" } },
-            ],
-          },
-          {
-            label: "glob",
-            expect: { lastToolResultContains: "alpha\ngamma" },
-            toolCalls: [{ name: "mcp__switchyard__Glob", arguments: { pattern: "**/*.txt" } }],
-          },
-          {
-            label: "grep",
-            expect: { lastToolResultContains: "notes/a.txt" },
-            toolCalls: [
-              {
-                name: "mcp__switchyard__Grep",
-                arguments: { pattern: "gam+a", output_mode: "content" },
-              },
-            ],
-          },
-          {
-            label: "escape",
-            expect: { lastToolResultContains: "notes/a.txt:2:gamma" },
-            toolCalls: [
-              { name: "mcp__switchyard__Read", arguments: { path: "../../../etc/passwd" } },
-            ],
-          },
-          {
-            label: "answer",
-            expect: { lastToolResultContains: "outside the workspace" },
-            text: answer,
-          },
-        ],
+        turns: sixBuiltinsTurns(named, {
+          toolOffered: PROXY_TOOLS,
+          messagesContain: "PROMPT-END-7",
+          systemContains: "You are SYSTEM-END-7.",
+          model: "claude-sonnet-4-5",
+        }),
       },
     });
 
@@ -254,11 +177,7 @@ describe.skipIf(!claude)("the claude provider with the real Claude Code", () => 
     expect(r.events.at(-1)).toMatchObject({ type: "final", text: answer, turns: 8 });
     expect(r.events.filter((e) => e.type === "error")).toEqual([]);
     expect(await readFile(path.join(step.work, "notes/a.txt"), "utf8")).toBe("alpha\ngamma\n");
-    const records = (await readFile(step.records, "utf8"))
-      .trim()
-      .split("\n")
-      .map((l) => JSON.parse(l) as { tool: string; is_error: boolean });
-    expect(records.map((c) => [c.tool, c.is_error])).toEqual([
+    expect((await readRecords(step)).map((c) => [c.tool, c.is_error])).toEqual([
       ["Write", false],
       ["Read", false],
       ["Edit", false],
@@ -329,17 +248,20 @@ describe.skipIf(!claude)("the claude provider with the real Claude Code", () => 
     expect(rejected.events.filter((e) => e.type === "text")).toEqual([]);
   }, 180_000);
 
+  it("activates a tool found by tool_search and calls it through call_tool: Claude Code refreshes its tools on tools/list_changed, in time for a later request", async () => {
+    await useToolSearch(step);
+    model = await startScriptedModel({ script: toolSearchScript(named, LIST_CHANGED) });
+    const launch = launchFor(
+      step,
+      model,
+      { prompt: "Write the file." },
+      { toolNames: TOOL_SEARCH_TOOL_NAMES },
+    );
+    await expectToolSearchRun(step, await run(step, launch), model, LIST_CHANGED);
+  }, 180_000);
+
   it("fails with EXECUTION.AGENT_NO_RESULT when the CLI is killed mid-step, leaving no process", async () => {
-    model = await startScriptedModel({
-      script: {
-        turns: [
-          {
-            label: "long bash",
-            toolCalls: [{ name: "mcp__switchyard__Bash", arguments: { command: step.sleep } }],
-          },
-        ],
-      },
-    });
+    model = await startScriptedModel(longBashScript(named, step));
     const pending = run(step, launchFor(step, model, { prompt: "Run the long command." }));
     await waitFor("the proxy's command to start", () => sleepRuns(step), 60_000);
     const cli = pidsWithEnv("HOME", step.home).find((pid) =>
@@ -357,16 +279,7 @@ describe.skipIf(!claude)("the claude provider with the real Claude Code", () => 
   }, 180_000);
 
   it("stops the CLI, its MCP server and the server's command when the step is cancelled", async () => {
-    model = await startScriptedModel({
-      script: {
-        turns: [
-          {
-            label: "long bash",
-            toolCalls: [{ name: "mcp__switchyard__Bash", arguments: { command: step.sleep } }],
-          },
-        ],
-      },
-    });
+    model = await startScriptedModel(longBashScript(named, step));
     const controller = new AbortController();
     const pending = run(step, launchFor(step, model, { prompt: "Run the long command." }), {
       signal: controller.signal,

@@ -4,9 +4,9 @@
  * spawn port, against the scripted model's OpenAI Chat Completions API on loopback, with the
  * real `switchyard mcp-serve` as its only MCP server. It drives all six built-ins through the
  * proxy with OpenCode's own tools not offered, an escape the proxy refuses (the model is told
- * and carries on), usage and the answer; a rejected model request, a CLI killed mid-step
- * (EXECUTION.AGENT_NO_RESULT), and a cancel mid-step that leaves no process (the CLI, the
- * proxy, the proxy's command), checked in /proc.
+ * and carries on), usage and the answer; a rejected model request, a tool activated by
+ * tool_search, a CLI killed mid-step (EXECUTION.AGENT_NO_RESULT), and a cancel mid-step that
+ * leaves no process (the CLI, the proxy, the proxy's command), checked in /proc.
  *
  * The agents folder is SWITCHYARD_AGENTS_DIR or ~/.cache/switchyard/agents; OpenCode is
  * installed there on demand, and only when that fails is the suite skipped, saying why.
@@ -17,22 +17,30 @@ import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pidsWithEnv } from "../../sandbox/proc-scan";
-import type { AgentStepEvent } from "../agent-events";
-import { writeLaunchFiles } from "../launch-files";
 import { installedAgent } from "../testing/installed-agent";
-import { plainSpawn } from "../testing/plain-spawn";
+import { runInStep } from "../testing/run-in-step";
+import { SIX_ANSWER, SIX_CALLS, sixBuiltinsTurns } from "../testing/six-builtins";
 import {
   agentsDirOf,
   buildSwitchyardBin,
   CLI_BIN,
   cmdline,
   expectNothingLeft,
+  longBashScript,
   makeTestStep,
+  readRecords,
   sleepRuns,
   traceRun,
   waitFor,
   type TestStep,
 } from "../testing/step-processes";
+import {
+  expectToolSearchRun,
+  TOOL_SEARCH_TOOL_NAMES,
+  toolSearchScript,
+  useToolSearch,
+  type ListChanged,
+} from "../testing/tool-search-step";
 import { buildOpencodeLaunch, type OpencodeLaunch } from "./build-opencode-launch";
 import { runOpencode, type RunOpencodeInput } from "./run-opencode";
 
@@ -44,20 +52,13 @@ const opencode = installedAgent(
   process.env,
 );
 
+/** What OpenCode does with notifications/tools/list_changed (see toolSearchScript). */
+const LIST_CHANGED: ListChanged = "refreshed-later";
+
 const TOKEN = "gw-step-8e1d4c7a2f90";
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"];
-const PROXY_TOOLS = BUILTINS.map((t) => `switchyard_${t}`);
-
-/** The calls of the six-tool run: [tool, what the previous result holds, arguments]. */
-const SIX: [string, string, Record<string, unknown>][] = [
-  ["Write", "", { path: "notes/a.txt", content: "alpha\nbeta\n" }],
-  ["Read", "Wrote 11 bytes to notes/a.txt", { path: "notes/a.txt" }],
-  ["Edit", "alpha\nbeta", { path: "notes/a.txt", old: "beta", new: "gamma" }],
-  ["Bash", "1 replacement", { command: "cat notes/a.txt" }],
-  ["Glob", "alpha\ngamma", { pattern: "**/*.txt" }],
-  ["Grep", "notes/a.txt", { pattern: "gam+a", output_mode: "content" }],
-  ["Read", "notes/a.txt:2:gamma", { path: "../../../etc/passwd" }],
-];
+const named = (tool: string) => `switchyard_${tool}`;
+const PROXY_TOOLS = BUILTINS.map(named);
 
 type Step = TestStep;
 const makeStep = () => makeTestStep("opencode-provider-");
@@ -66,6 +67,7 @@ const launchFor = (
   step: Step,
   model: ScriptedModel,
   request: { prompt: string; systemPrompt?: string; options?: Record<string, unknown> },
+  toolNames: readonly string[] = BUILTINS,
 ) =>
   buildOpencodeLaunch({
     request: { options: {}, ...request },
@@ -78,47 +80,13 @@ const launchFor = (
       args: [CLI_BIN, "mcp-serve", "--config", path.join(step.conf, "proxy.json")],
     },
     gateway: { baseUrl: `${model.url}/v1`, token: TOKEN },
-    toolNames: BUILTINS,
+    toolNames,
   });
 
-type Ran = Awaited<ReturnType<typeof runOpencode>> & { events: AgentStepEvent[]; stdout: string };
-
-const run = async (
-  step: Step,
-  launch: OpencodeLaunch,
-  over: Partial<RunOpencodeInput> = {},
-): Promise<Ran> => {
-  await writeLaunchFiles(launch.files, { home: step.home });
-  const events: AgentStepEvent[] = [];
-  let stdout = "";
-  const plain = plainSpawn({ cwd: step.work });
-  const result = await runOpencode({
-    launch,
-    spawn: async (request) => {
-      const proc = await plain(request);
-      proc.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-      return proc;
-    },
-    signal: new AbortController().signal,
-    timeoutMs: 150_000,
-    onEvent: (e) => events.push(e),
-    ...over,
-  });
-  return { ...result, events, stdout };
-};
+const run = (step: Step, launch: OpencodeLaunch, over: Partial<RunOpencodeInput> = {}) =>
+  runInStep(step, launch, (input) => runOpencode({ ...input, ...over }));
 
 const trace = traceRun;
-
-const longBash = (step: Step) => ({
-  script: {
-    turns: [
-      {
-        label: "long bash",
-        toolCalls: [{ name: "switchyard_Bash", arguments: { command: step.sleep } }],
-      },
-    ],
-  },
-});
 
 describe.skipIf(!opencode)("the opencode provider with the real OpenCode", () => {
   let step: Step;
@@ -155,32 +123,15 @@ describe.skipIf(!opencode)("the opencode provider with the real OpenCode", () =>
     // Long enough to travel on stdin; the system prompt holds config syntax that must stay text.
     const prompt = `${"Context line.\n".repeat(6000)}Edit notes/a.txt. PROMPT-END-7`;
     const systemPrompt = `${"Rule line.\n".repeat(8000)}You are SYSTEM-END-7 {env:${"SWITCHYARD_GATEWAY_TOKEN"}}.`;
-    const answer = "Done: notes/a.txt now says alpha and gamma.";
+    const answer = SIX_ANSWER;
     model = await startScriptedModel({
       script: {
-        turns: [
-          {
-            label: "write",
-            expect: {
-              toolOffered: PROXY_TOOLS,
-              messagesContain: "PROMPT-END-7",
-              systemContains: "You are SYSTEM-END-7 {env:SWITCHYARD_GATEWAY_TOKEN}.",
-              model: "gpt-test-1",
-            },
-            text: "Writing the file first.",
-            toolCalls: [{ name: "switchyard_Write", arguments: SIX[0]![2] }],
-          },
-          ...SIX.slice(1).map(([tool, after, args]) => ({
-            label: tool,
-            expect: { lastToolResultContains: after },
-            toolCalls: [{ name: `switchyard_${tool}`, arguments: args }],
-          })),
-          {
-            label: "answer",
-            expect: { lastToolResultContains: "outside the workspace" },
-            text: answer,
-          },
-        ],
+        turns: sixBuiltinsTurns(named, {
+          toolOffered: PROXY_TOOLS,
+          messagesContain: "PROMPT-END-7",
+          systemContains: "You are SYSTEM-END-7 {env:SWITCHYARD_GATEWAY_TOKEN}.",
+          model: "gpt-test-1",
+        }),
       },
     });
 
@@ -205,7 +156,7 @@ describe.skipIf(!opencode)("the opencode provider with the real OpenCode", () =>
     expect(r.sessionId).toMatch(/^ses_\w+$/);
 
     // Each call and its result, proxied (none native), the escape the only error; the proxy recorded the same.
-    const expected = SIX.map(([tool], i) => `${tool} ${i === 6}`);
+    const expected = SIX_CALLS.map(([tool, , , refused]) => `${tool} ${refused}`);
     const uses = r.events.flatMap((e) => (e.type === "tool_use" && !e.native ? [e] : []));
     const results = r.events.flatMap((e) => (e.type === "tool_result" && !e.native ? [e] : []));
     expect(results.map((x, i) => `${uses[i]?.name} ${x.isError}`)).toEqual(expected);
@@ -217,12 +168,7 @@ describe.skipIf(!opencode)("the opencode provider with the real OpenCode", () =>
     expect(r.events.at(-1)).toMatchObject({ type: "final", text: answer, turns: 8 });
     expect(r.events.filter((e) => e.type === "error")).toEqual([]);
     expect(await readFile(path.join(step.work, "notes/a.txt"), "utf8")).toBe("alpha\ngamma\n");
-    const records = (await readFile(step.records, "utf8")).trim().split("\n");
-    expect(
-      records
-        .map((l) => JSON.parse(l) as { tool: string; is_error: boolean })
-        .map((c) => `${c.tool} ${c.is_error}`),
-    ).toEqual(expected);
+    expect((await readRecords(step)).map((c) => `${c.tool} ${c.is_error}`)).toEqual(expected);
 
     // Every model request went to the gateway with the step token and offered only the proxy's tools.
     const chat = model.requests.filter((q) => q.api === "openai-chat");
@@ -258,8 +204,20 @@ describe.skipIf(!opencode)("the opencode provider with the real OpenCode", () =>
     await expectNothingLeft(step);
   }, 180_000);
 
+  it("activates a tool found by tool_search and calls it through call_tool: OpenCode refreshes its tools on tools/list_changed, in time for a later request", async () => {
+    await useToolSearch(step);
+    model = await startScriptedModel({ script: toolSearchScript(named, LIST_CHANGED) });
+    const launch = launchFor(
+      step,
+      model,
+      { prompt: "Write the file.", options: { model: "openai/gpt-test-1" } },
+      TOOL_SEARCH_TOOL_NAMES,
+    );
+    await expectToolSearchRun(step, await run(step, launch), model, LIST_CHANGED);
+  }, 180_000);
+
   it("fails with EXECUTION.AGENT_NO_RESULT when the CLI is killed mid-step, leaving no process", async () => {
-    model = await startScriptedModel(longBash(step));
+    model = await startScriptedModel(longBashScript(named, step));
     const pending = run(step, launchFor(step, model, { prompt: "Run the long command." }));
     await waitFor("the proxy's command to start", () => sleepRuns(step), 60_000);
     const cli = pidsWithEnv("HOME", step.home).find((pid) =>
@@ -277,7 +235,7 @@ describe.skipIf(!opencode)("the opencode provider with the real OpenCode", () =>
   }, 180_000);
 
   it("stops the CLI, its MCP server and the server's command when the step is cancelled", async () => {
-    model = await startScriptedModel(longBash(step));
+    model = await startScriptedModel(longBashScript(named, step));
     const controller = new AbortController();
     const pending = run(step, launchFor(step, model, { prompt: "Run the long command." }), {
       signal: controller.signal,

@@ -1,18 +1,19 @@
 /**
  * For the real-CLI tests: a step's folders as the worker lays them out, the switchyard bin
- * they start the proxy from, a trace of a failed run, and the processes a step leaves, found
- * in /proc by its private HOME (the CLI, its MCP server) or by the marked sleep of its Bash
- * command, with waits that have a deadline.
+ * they start the proxy from, the proxy's call records, a trace of a failed run, and the
+ * processes a step leaves, found in /proc by its private HOME (the CLI, its MCP server) or by
+ * the marked sleep of its Bash command, with waits that have a deadline.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScriptedModel } from "@switchyard/scripted-model";
 import { expect } from "vitest";
 import { listPids, pidsWithEnv } from "../../sandbox/proc-scan";
+import { procStat } from "./plain-spawn";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
 export const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
@@ -60,6 +61,13 @@ export const makeTestStep = async (prefix: string): Promise<TestStep> => {
   return step;
 };
 
+/** The proxy's call records, in order. */
+export const readRecords = async (step: Pick<TestStep, "records">) =>
+  (await readFile(step.records, "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { tool: string; is_error: boolean; via?: "call_tool" });
+
 /** What a failed run's assertion prints: its outcome, stderr, stdout and the model's view. */
 export const traceRun = (
   r: { status: string; error?: string; stderrTail: string; stdout: string },
@@ -73,6 +81,18 @@ export const traceRun = (
     `failures: ${JSON.stringify(model.failures, null, 1)}`,
   ].join("\n");
 
+/** The script of a step cut short: one turn that runs the step's marked sleep through the proxy's Bash (`named("Bash")`, as the CLI names it). */
+export const longBashScript = (named: (tool: string) => string, step: Pick<TestStep, "sleep">) => ({
+  script: {
+    turns: [
+      {
+        label: "long bash",
+        toolCalls: [{ name: named("Bash"), arguments: { command: step.sleep } }],
+      },
+    ],
+  },
+});
+
 /** A sleep of a length no other test uses, to find the proxy's command in /proc. */
 export const sleepMark = () =>
   `6${Math.floor(Math.random() * 9)}.${Math.floor(Math.random() * 9000) + 1000}`;
@@ -85,13 +105,7 @@ export const cmdline = (pid: number) => {
   }
 };
 
-const isZombie = (pid: number) => {
-  try {
-    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
-  } catch {
-    return true;
-  }
-};
+const isZombie = (pid: number) => (procStat(pid)?.state ?? "Z") === "Z";
 
 type StepMarks = Pick<TestStep, "home" | "sleep">;
 
@@ -130,6 +144,14 @@ export const waitFor = async (what: string, check: () => boolean, ms: number) =>
   }
 };
 
-/** Whether the step's Bash command (its marked sleep) is running. */
+/**
+ * Whether the step's Bash command (its marked sleep) itself runs: not just a process that
+ * names it (the sandbox's launcher and bwrap do while they set up), so a stop now finds the
+ * command's sandbox complete.
+ */
 export const sleepRuns = (step: StepMarks) =>
-  listPids().some((pid) => cmdline(pid).includes(step.sleep));
+  listPids().some((pid) => cmdline(pid).startsWith(`${step.sleep} `) && !isZombie(pid));
+
+/** The process the spawn port started for the step (the CLI, or what execs it): the leader of its group. */
+export const stepLeader = (step: Pick<TestStep, "home">) =>
+  pidsWithEnv("HOME", step.home).find((pid) => procStat(pid)?.pgrp === pid && !isZombie(pid));
