@@ -15,3 +15,4 @@ export * from "./repositories/tool-calls";
 export * from "./repositories/step-activity";
 export * from "./repositories/model-access";
 export * from "./repositories/connectors";
+export * from "./repositories/lanes";

@@ -1,7 +1,8 @@
 /**
  * The team's audit log: who changed what, never a value. Written in the same transaction
- * as the change it records.
+ * as the change it records; read by admins a page at a time.
  */
+import { AppError } from "@switchyard/core/errors";
 import type { Prisma } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
@@ -9,4 +10,52 @@ type AuditEntry = { teamId: string; actorUserId: string; action: string; targetT
 
 export const recordAudit = async (tx: PrismaClientOrTransaction, entry: AuditEntry) => {
   await tx.auditLog.create({ data: entry });
+};
+
+type AuditQuery = {
+  teamId: string;
+  /** the id of the last entry of the page before */
+  cursor?: string;
+  /** only actions that start with this */
+  actionPrefix?: string;
+  limit: number;
+};
+
+/**
+ * A page of the team's entries, newest first (entries of one moment by id), each with its
+ * actor's name and email; `nextCursor` is null on the last page. A cursor that is not an
+ * entry of the team is refused.
+ */
+export const listAuditLog = async (db: PrismaClientOrTransaction, query: AuditQuery) => {
+  const { teamId, cursor, actionPrefix, limit } = query;
+  let before: Prisma.AuditLogWhereInput = {};
+  if (cursor !== undefined) {
+    const last = await db.auditLog.findFirst({ where: { id: cursor, teamId }, select: { id: true, createdAt: true } });
+    if (!last) throw new AppError("BAD_REQUEST", "the cursor is not an entry of this team's audit log", { location: { path: "cursor" } });
+    before = { OR: [{ createdAt: { lt: last.createdAt } }, { createdAt: last.createdAt, id: { lt: last.id } }] };
+  }
+  const rows = await db.auditLog.findMany({
+    where: { teamId, ...(actionPrefix ? { action: { startsWith: actionPrefix } } : {}), ...before },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  const actorIds = [...new Set(page.map((r) => r.actorUserId).filter((id): id is string => id !== null))];
+  const actors = new Map(
+    (actorIds.length > 0 ? await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, name: true, email: true } }) : []).map((u) => [u.id, u]),
+  );
+  return {
+    entries: page.map((r) => ({
+      id: r.id,
+      action: r.action,
+      targetType: r.targetType,
+      targetId: r.targetId,
+      actorUserId: r.actorUserId,
+      actor: r.actorUserId ? (actors.get(r.actorUserId) ?? null) : null,
+      actorToken: r.actorToken,
+      metadata: r.metadata,
+      createdAt: r.createdAt,
+    })),
+    nextCursor: rows.length > limit ? (page.at(-1)?.id ?? null) : null,
+  };
 };

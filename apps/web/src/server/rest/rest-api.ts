@@ -1,7 +1,8 @@
 /**
  * The REST API under /api/v1: the same operations as the dashboard's procedures, for
  * scripts and CI, authenticated by an API token that acts as one member of one team:
- * workflows, runs, team variables (a secret's lanes), API tokens and the team's model access.
+ * workflows, runs, team variables (a secret's lanes), API tokens, the team's model access,
+ * connectors and lanes.
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
@@ -57,6 +58,8 @@ import {
   setUpCuratedConnector,
   updateTeamConnector,
 } from "../connectors/connector-operations";
+import { createLaneBody, laneListing, listLanesResponse, removeLaneResponse, updateLaneBody } from "../contract/lanes.types";
+import { createTeamLane, listTeamLanes, removeTeamLane, updateTeamLane } from "../lanes/lane-operations";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 
 export type RestDeps = {
@@ -386,6 +389,46 @@ const routes: Route[] = [
       const input = await parse(callToolBody, body);
       return answer(routeOf("POST", "/connectors/{id}/call"), await callConnectorTool({ db: deps.db, redis: deps.redis(), prefix: deps.prefix }, caller, { ...input, id: params[0]! }));
     },
+  },
+  {
+    method: "GET",
+    path: "/lanes",
+    summary: "The team's lanes: who may save and start workflows in each, and what names each",
+    status: 200,
+    description: "Lanes",
+    response: listLanesResponse,
+    handler: async ({ deps, caller }) => answer(routeOf("GET", "/lanes"), { lanes: await listTeamLanes(deps.db, caller) }),
+  },
+  {
+    method: "POST",
+    path: "/lanes",
+    summary: "Admins: add a lane; operator's roles stay owner and admin",
+    body: createLaneBody,
+    status: 201,
+    description: "The lane as stored",
+    response: laneListing,
+    handler: async ({ deps, caller, body }) => answer(routeOf("POST", "/lanes"), await createTeamLane(deps.db, caller, await parse(createLaneBody, body))),
+  },
+  {
+    method: "PUT",
+    path: "/lanes/{name}",
+    summary: "Admins: change a lane's description and who may save and start in it (its name stays)",
+    body: updateLaneBody,
+    status: 200,
+    description: "The lane as stored",
+    response: laneListing,
+    handler: async ({ deps, caller, params, body }) =>
+      answer(routeOf("PUT", "/lanes/{name}"), await updateTeamLane(deps.db, caller, { ...(await parse(updateLaneBody, body)), name: params[0]! })),
+  },
+  {
+    method: "DELETE",
+    path: "/lanes/{name}",
+    summary: "Admins: remove a lane nothing names (never default or operator)",
+    status: 200,
+    description: "Removed",
+    response: removeLaneResponse,
+    errors: { 409: "Built in, or still named by a workflow, a connector or a secret" },
+    handler: async ({ deps, caller, params }) => answer(routeOf("DELETE", "/lanes/{name}"), await removeTeamLane(deps.db, caller, { name: params[0]! })),
   },
 ];
 

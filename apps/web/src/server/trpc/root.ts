@@ -3,7 +3,9 @@
  */
 import { createCallerFactory, router } from "./init";
 import { accountRouter } from "./routers/account";
+import { auditRouter } from "./routers/audit";
 import { connectorsRouter } from "./routers/connectors";
+import { lanesRouter } from "./routers/lanes";
 import { modelsRouter } from "./routers/models";
 import { runsRouter } from "./routers/runs";
 import { systemRouter } from "./routers/system";
@@ -20,6 +22,8 @@ export const appRouter = router({
   variables: variablesRouter,
   models: modelsRouter,
   connectors: connectorsRouter,
+  lanes: lanesRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

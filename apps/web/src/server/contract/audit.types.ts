@@ -1,0 +1,28 @@
+/**
+ * Request and response shapes of the team's audit log (Settings → Audit log), for the tRPC
+ * procedures: who changed what, on what, when, with the entry's facts (never a value).
+ */
+import { z } from "zod";
+import { timestamp } from "./timestamp";
+
+export const auditListInput = z.object({
+  cursor: z.string().min(1).max(64).nullish().describe("the nextCursor of the page before"),
+  action: z.string().max(128).optional().describe("only actions starting with this, e.g. connector. or lane.create"),
+  limit: z.number().int().min(1).max(100).default(50),
+});
+
+export const auditEntry = z.object({
+  id: z.string(),
+  action: z.string().describe("e.g. lane.create, connector.credential.set"),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  actorUserId: z.string().nullable(),
+  actor: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable().describe("null when the user is gone"),
+  actorToken: z.string().nullable(),
+  metadata: z.unknown().describe("the entry's facts: names, lanes, kinds, fingerprints; never a value"),
+  createdAt: timestamp,
+});
+export const auditPage = z.object({
+  entries: z.array(auditEntry),
+  nextCursor: z.string().nullable().describe("pass as cursor for the next page; null on the last"),
+});

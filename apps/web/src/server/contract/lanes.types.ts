@@ -1,0 +1,41 @@
+/**
+ * Request and response shapes of the team's lanes (Settings → Lanes), shared by the tRPC
+ * procedures, the REST routes and the generated OpenAPI document. A lane names who may
+ * save and who may start workflows in it; every member lists them, with what names each.
+ */
+import { z } from "zod";
+import { timestamp } from "./timestamp";
+
+const role = z.enum(["owner", "admin", "member", "viewer"]);
+const roles = z.array(role).max(8);
+/** A lane as a workflow's `lane:`, a connector's and a secret's lanes name it. */
+const newLaneName = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, "a lane name is 1 to 32 lower-case letters, digits, _ or -, starting with a letter")
+  .describe("the lane's name, e.g. review");
+const laneName = z.string().min(1).max(64).describe("the lane's name");
+
+export const laneListing = z.object({
+  name: z.string(),
+  description: z.string(),
+  saveRoles: z.array(role).describe("roles that may save workflows in the lane"),
+  startRoles: z.array(role).describe("roles that may start (and cancel) runs in the lane"),
+  builtIn: z.boolean().describe("default and operator: never removed; operator's roles stay owner and admin"),
+  usedBy: z
+    .object({ workflows: z.array(z.string()), connectors: z.array(z.string()), secrets: z.array(z.string()) })
+    .describe("what names the lane: a lane is removed only when nothing does"),
+  createdAt: timestamp,
+});
+export const laneList = z.array(laneListing);
+export const listLanesResponse = z.object({ lanes: laneList });
+
+const laneFields = {
+  description: z.string().max(500).default(""),
+  saveRoles: roles.describe("roles that may save workflows in the lane"),
+  startRoles: roles.describe("roles that may start (and cancel) runs in the lane"),
+};
+export const createLaneBody = z.object({ name: newLaneName, ...laneFields });
+export const updateLaneBody = z.object(laneFields);
+export const updateLaneInput = updateLaneBody.extend({ name: laneName });
+export const laneNameInput = z.object({ name: laneName });
+export const removeLaneResponse = z.object({ name: z.string() });
