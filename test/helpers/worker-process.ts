@@ -27,7 +27,10 @@ export const startWorker = async (env: Record<string, string>): Promise<WorkerHa
       // Workers of parallel test files share this host: each needs its own owner id and
       // step-uid range, or one worker's boot sweep would stop another's steps.
       SWITCHYARD_WORKER_ID: `test-${Math.random().toString(36).slice(2, 10)}`,
+      // 16 uids each: the steps' 4 and the connectors' 8.
       SWITCHYARD_STEP_UID_BASE: String(100_000 + Math.floor(Math.random() * 50_000) * 16),
+      WORKER_CONCURRENCY: "4",
+      SWITCHYARD_CONNECTORS_MAX: "8",
       LOG_LEVEL: "info",
       ...env,
     },

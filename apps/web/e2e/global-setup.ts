@@ -71,6 +71,7 @@ export default async function globalSetup() {
     SWITCHYARD_WORKSPACES_DIR: workspaces,
     SWITCHYARD_WORKER_ID: `e2e-${Math.random().toString(36).slice(2, 8)}`,
     SWITCHYARD_STEP_UID_BASE: String(900_000 + Math.floor(Math.random() * 1000) * 16),
+    SWITCHYARD_CONNECTORS_MAX: "8",
     SWITCHYARD_MODEL_ENDPOINTS: `http://127.0.0.1:${process.env.E2E_MODEL_PORT}/v1`,
   };
   const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env });

@@ -115,7 +115,7 @@ const connectors = {
     credentials: { resolve: async (id) => connectorResolvers.get(id)?.() },
     openStdio: sandboxedStdio({
       host: confinement.sandbox,
-      uids: confinement.uids,
+      uids: confinement.connectorUids,
       scratchDir: confinement.workspacesDir,
       connectorsDir: env.SWITCHYARD_CONNECTORS_DIR || defaultConnectorsDir(),
     }),

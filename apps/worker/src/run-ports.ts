@@ -59,7 +59,7 @@ export const runLaneRefusal = async ({ db, teamId, runId }: Scope, run: { lane: 
     const denied = mayStart(lanes, role, run.lane);
     if (denied) return denied;
   }
-  return runReachRefusal(db, teamId, { root: { workflow, lane: run.lane }, lanes, role, pinned: await pinnedVersions(db, teamId, runId) });
+  return runReachRefusal(db, teamId, { root: { workflow, lane: run.lane }, lanes, role, pinned: await pinnedVersions(db, teamId, runId), starterId: run.startedById });
 };
 
 export const teamWorkflowResolver = ({ db, teamId, runId }: Scope): WorkflowResolver => {

@@ -17,6 +17,8 @@ import type { Logger } from "./logger";
 export type StepConfinement = {
   sandbox: SandboxHost;
   uids: UidPool | undefined;
+  /** Uids of stdio connector processes, after the steps' range: SWITCHYARD_STEP_UID_BASE + WORKER_CONCURRENCY, SWITCHYARD_CONNECTORS_MAX of them. */
+  connectorUids: UidPool | undefined;
   workspacesDir: string;
   /** This worker's run folders (`<runsDir>/<runId>`): workers sharing a host never sweep each other's. */
   runsDir: string;
@@ -68,7 +70,8 @@ export const bootConfinement = async (env: WorkerEnv, ownerId: string, log: Logg
   if (strictPossible) await checkTraversable(workspacesDir);
 
   const uids = root ? createUidPool(env.SWITCHYARD_STEP_UID_BASE, env.WORKER_CONCURRENCY) : undefined;
-  const swept = await sweepLeftovers(ownerId, { uids: uids ? [...uids.uids] : undefined });
+  const connectorUids = root ? createUidPool(env.SWITCHYARD_STEP_UID_BASE + env.WORKER_CONCURRENCY, env.SWITCHYARD_CONNECTORS_MAX) : undefined;
+  const swept = await sweepLeftovers(ownerId, { uids: uids && connectorUids ? [...uids.uids, ...connectorUids.uids] : undefined });
   if (swept.killed.length > 0) {
     log.warn("killed processes left by a previous worker", { ownerId, killed: swept.killed.length });
   }
@@ -89,5 +92,6 @@ export const bootConfinement = async (env: WorkerEnv, ownerId: string, log: Logg
   if (sandbox.level === "none") {
     log.warn("SANDBOX DISABLED: steps run unconfined with the worker's privileges (SWITCHYARD_SANDBOX=none); development only");
   }
-  return { sandbox, uids: sandbox.level === "strict" ? uids : undefined, workspacesDir, runsDir };
+  const strict = sandbox.level === "strict";
+  return { sandbox, uids: strict ? uids : undefined, connectorUids: strict ? connectorUids : undefined, workspacesDir, runsDir };
 };

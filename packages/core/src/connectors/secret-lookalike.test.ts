@@ -41,6 +41,9 @@ const TRUE_POSITIVES: [string, string][] = [
 ];
 
 const FALSE_POSITIVES: string[] = [
+  "/opt/connectors/fixture-3f8a1c6e9d2b.mjs",
+  "/opt/connectors/node_modules/@modelcontextprotocol/server-everything/dist/index.js",
+  "./node_modules/.bin/mcp-server-filesystem",
   "",
   "--model=claude-sonnet-4-5",
   "550e8400-e29b-41d4-a716-446655440000",

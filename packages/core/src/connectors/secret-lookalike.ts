@@ -107,7 +107,9 @@ export const secretLookalike = (
   });
   if (hexSecret) return "a long hex string";
   for (const run of rest.match(TOKEN_RUN) ?? []) {
-    if (looksRandom(run)) return "a long random-looking string";
+    // An absolute or relative path is judged segment by segment (base64 rarely starts with "/").
+    const parts = /^(\/|\.{1,2}\/)/.test(run) ? run.split("/") : [run];
+    if (parts.some(looksRandom)) return "a long random-looking string";
   }
   return undefined;
 };

@@ -11,6 +11,7 @@ import {
   type ReachedWorkflow,
   type Role,
 } from "@switchyard/core/policy";
+import { AppError } from "@switchyard/core/errors";
 import { parseWorkflow } from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
@@ -79,10 +80,42 @@ type RunReachInput = {
   role: Role | undefined;
   /** the versions a run pinned; the team's current versions otherwise */
   pinned?: Record<string, string>;
+  /** who starts the run: connectors used with each member's own account need theirs */
+  starterId?: string | null;
+};
+
+/** A connector's definition as stored needs a credential to be reached. */
+const needsCredential = (transport: string, config: unknown) => {
+  const c = (config ?? {}) as { credential_env?: unknown; auth?: unknown };
+  return transport === "stdio" ? typeof c.credential_env === "string" : c.auth !== "none";
+};
+
+/** The first connector the run names that uses each member's own account and the starter has not connected. */
+const unconnectedAccount = async (db: Db, teamId: string, slugs: ReadonlySet<string>, starterId: string | null) => {
+  if (slugs.size === 0) return undefined;
+  const rows = await db.connector.findMany({
+    where: { teamId, slug: { in: [...slugs] }, credentialMode: "member" },
+    select: { slug: true, transport: true, config: true, credentials: { where: { owner: starterId ?? "" }, select: { id: true } } },
+  });
+  const missing = rows.find((r) => needsCredential(r.transport, r.config) && r.credentials.length === 0);
+  return (
+    missing &&
+    new AppError(
+      "USER.CONNECTOR.NOT_CONNECTED",
+      starterId
+        ? `connector "${missing.slug}" uses each member's own account, and the member starting this run has not connected theirs: connect it on the Connectors page first`
+        : `connector "${missing.slug}" uses each member's own account, and this run has no member who started it`,
+    )
+  );
 };
 
 /** The lane policy on everything a run of `root` reaches: the first refusal, or undefined. */
 export const runReachRefusal = async (db: Db, teamId: string, input: RunReachInput) => {
   const reach = await collectRunReach(input.root, calleeSource(db, teamId, input.pinned));
-  return checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets: await secretRules(db, teamId), connectors: await connectorRules(db, teamId) });
+  const refused = checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets: await secretRules(db, teamId), connectors: await connectorRules(db, teamId) });
+  if (refused || input.starterId === undefined) return refused;
+  const named = new Set<string>();
+  for (const { workflow } of [reach.root, ...reach.callees.values()])
+    for (const state of workflow.states.values()) if (state.kind === "agent") for (const id of state.mcpProxy?.connectors ?? []) named.add(id);
+  return unconnectedAccount(db, teamId, named, input.starterId);
 };

@@ -38,9 +38,9 @@ export const callConnectorTool = async (
     targetId: input.id,
     metadata: { tool: input.tool, lane: job.lane },
   });
-  const connection = services.redis.duplicate();
+  const connection = services.redis.duplicate({ maxRetriesPerRequest: null });
   const queue = new Queue<ConnectorCallJob>(CONNECTOR_CALL_QUEUE, { connection, prefix: services.prefix });
-  const events = new QueueEvents(CONNECTOR_CALL_QUEUE, { connection: services.redis.duplicate(), prefix: services.prefix });
+  const events = new QueueEvents(CONNECTOR_CALL_QUEUE, { connection: services.redis.duplicate({ maxRetriesPerRequest: null }), prefix: services.prefix });
   try {
     await events.waitUntilReady();
     const added = await queue.add("call", job, { removeOnComplete: true, removeOnFail: true });

@@ -34,7 +34,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   // to start every lane of it (the worker checks the pinned versions again).
   const bundle = await loadBundle(deps.db, input.teamId, workflow.currentVersion.id);
   const root = bundle && parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
-  const refused = root && (await runReachRefusal(deps.db, input.teamId, { root: { workflow: root, lane: workflow.lane }, lanes, role: input.role }));
+  const refused = root && (await runReachRefusal(deps.db, input.teamId, { root: { workflow: root, lane: workflow.lane }, lanes, role: input.role, starterId: input.userId }));
   if (refused) throw refused;
 
   const run = await createRun(deps.db, {
