@@ -15,6 +15,7 @@ import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { createRun, listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENTS_DIR, installedAgent } from "./helpers/agent-cli";
 import { openAiAgentState } from "./helpers/agent-workflow";
 import { connectorPackages } from "./helpers/connector-packages";
 import { dashboardCaller } from "./helpers/dashboard-caller";
@@ -24,6 +25,8 @@ import { buildSwitchyardCli, waitFor } from "./helpers/worker-process";
 const TEAM_TOKEN = "fx-team-token-5b9d2e7c41a8f036";
 const MEMBER_TOKEN = "fx-member-token-8e1c6a3f92d7b405";
 const MODEL_KEY = "sk-model-key-3f8a1c6e9d2b7045";
+const ANTHROPIC_KEY = "sk-ant-team-9c2e5f8a1d4b7036";
+const claude = installedAgent("claude", (line) => console.log(`[connectors] ${line}`));
 const printOf = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 12);
 
 let stack: RunStack;
@@ -72,10 +75,17 @@ beforeAll(async () => {
         ...rules("MEMBER-B", [{ name: "mine_fingerprint" }]),
         ...rules("MID-STEP", [{ name: "files_echo", arguments: { text: "first" } }, { name: "files_echo", arguments: { text: "second" }, delayMs: 4000 }]),
         ...rules("SWITCHED-OFF", [{ name: "files_crash" }]),
+        ...rules("CLAUDE-CONNECTOR", [{ name: "mcp__switchyard__files_fingerprint" }]),
       ],
     },
   });
-  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`, SWITCHYARD_CONNECTORS_DIR: packages.dir, SWITCHYARD_CONNECTOR_IDLE_MS: "60000" });
+  stack = await openRunStack({
+    SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+    SWITCHYARD_CONNECTORS_DIR: packages.dir,
+    SWITCHYARD_CONNECTOR_IDLE_MS: "60000",
+    SWITCHYARD_AGENTS_DIR: AGENTS_DIR,
+  });
+  if (claude) await admin().models.set({ vendor: "anthropic", endpoint: model.url, apiKey: ANTHROPIC_KEY });
   const member = await stack.db.user.create({ data: { email: "member@test.local", name: "Member" } });
   await stack.db.membership.create({ data: { teamId: stack.teamId, userId: member.id, role: "member" } });
   memberId = member.id;
@@ -113,6 +123,32 @@ describe("connectors in agent steps", () => {
     expect(offered).toContain("files_fingerprint");
     expect(offered).toContain("everything_echo");
   }, 180_000);
+
+  it.skipIf(!claude)("lets Claude Code call a connector tool through the proxy, recorded with the connector as its source", async () => {
+    const yaml = `name: claude-connector
+states:
+  initial: agent
+  agent:
+    type: agent
+    provider: claude
+    prompt: CLAUDE-CONNECTOR
+    options:
+      model: claude-sonnet-4-5
+    mcp_proxy:
+      connectors: [files]
+    timeout: 3m
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`;
+    const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "claude-connector", lane: "operator", files: { "workflow.yaml": yaml } });
+    const run = await ended((await admin().runs.start({ workflowId })).id);
+    expect(run.status, why(run)).toBe("succeeded");
+    const calls = await agentCalls(run);
+    expect(calls.map((c) => [c.toolName, c.source, c.fidelity, c.isError])).toEqual([["files_fingerprint", "files", "proxy", false]]);
+    expect(JSON.stringify(calls[0]!.result)).toContain(`fingerprint=${printOf(TEAM_TOKEN)}`);
+  }, 300_000);
 
   it("uses the account of the member who started the run, and refuses one who has not connected theirs", async () => {
     await expect(runAs(memberId, "member-a0", "MEMBER-A", ["mine"], "default")).rejects.toMatchObject({
@@ -196,7 +232,7 @@ describe("connectors in agent steps", () => {
       stack.db.connectorCredential.findMany(),
     ]);
     const stored = JSON.stringify(tables, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
-    for (const secret of [TEAM_TOKEN, MEMBER_TOKEN, MODEL_KEY]) {
+    for (const secret of [TEAM_TOKEN, MEMBER_TOKEN, MODEL_KEY, ANTHROPIC_KEY]) {
       expect(stored).not.toContain(secret);
       expect(stack.worker.logs()).not.toContain(secret);
     }
