@@ -6,7 +6,7 @@ import { createDb, type Db } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
 
-export type SeededDatabase = { db: Db; adminId: string; teamId: string; close: () => Promise<void> };
+export type SeededDatabase = { db: Db; url: string; adminId: string; teamId: string; close: () => Promise<void> };
 
 export const openSeededDatabase = async (): Promise<SeededDatabase> => {
   const database = await freshDatabase();
@@ -14,6 +14,7 @@ export const openSeededDatabase = async (): Promise<SeededDatabase> => {
   const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
   return {
     db,
+    url: database.url,
     adminId: seeded.admin.id,
     teamId: seeded.team.id,
     close: async () => {

@@ -16,3 +16,4 @@ export * from "./repositories/step-activity";
 export * from "./repositories/model-access";
 export * from "./repositories/connectors";
 export * from "./repositories/lanes";
+export * from "./repositories/rewrap";

@@ -87,3 +87,25 @@ export const openSecret = (keyring: Keyring, owner: EnvelopeOwner, envelope: Env
     dataKey?.fill(0);
   }
 };
+
+/**
+ * The same envelope with its data key wrapped by the keyring's current master key: what
+ * rotating the master key does to each stored credential. The value's ciphertext is not
+ * touched; the owner and format must be those it was sealed with.
+ */
+export const rewrapSecret = (keyring: Keyring, owner: EnvelopeOwner, envelope: Envelope, format: SealFormat = 2): Envelope => {
+  const master = keyring.byId(envelope.keyId);
+  if (!master) throw new AppError("SYSTEM.CREDENTIAL_KEY_MISSING", `no master key "${envelope.keyId}" is configured to open this credential`);
+  let dataKey: Buffer | undefined;
+  try {
+    const w = envelope.wrappedKey;
+    dataKey = open(master, { iv: w.subarray(0, IV), authTag: w.subarray(IV, IV + TAG), ciphertext: w.subarray(IV + TAG) }, aad(owner, "key", format));
+    const wrapped = seal(keyring.current.key, dataKey, aad(owner, "key", format));
+    return { ...envelope, keyId: keyring.current.id, wrappedKey: Buffer.concat([wrapped.iv, wrapped.authTag, wrapped.ciphertext]) };
+  } catch (cause) {
+    if (cause instanceof AppError) throw cause;
+    throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", "a stored credential could not be opened (wrong key, or it was altered)", { cause });
+  } finally {
+    dataKey?.fill(0);
+  }
+};

@@ -129,7 +129,7 @@ export const storeConnectorCredential = async (tx: PrismaClientOrTransaction, in
     data: {
       id: credentialId,
       teamId: input.teamId,
-      name: connectorCredentialHolder(input.slug, input.owner),
+      name: `${connectorCredentialHolder(input.slug, input.owner)}:${credentialId}`,
       kind: input.kind,
       metadata: input.metadata ?? {},
       expiresAt: input.expiresAt ?? null,
