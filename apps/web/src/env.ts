@@ -11,6 +11,8 @@ export const webEnvSchema = z.object({
   ...masterKeyEnv,
   ...observabilityEnv,
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
+  /** The address people reach the dashboard at; OAuth callbacks of connectors are built from it. */
+  AUTH_URL: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).optional(),
   SWITCHYARD_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
 });
 

@@ -73,3 +73,12 @@ export const callToolBody = z.object({
 });
 export const callToolInput = callToolBody.extend({ id: connectorId });
 export { connectorCallResultSchema as callToolResponse } from "@switchyard/core/runs";
+
+export const beginOAuthBody = z.object({ scope });
+export const beginOAuthInput = beginOAuthBody.extend({ id: connectorId });
+export const beginOAuthResponse = z.object({
+  authorizationUrl: z.string().describe("where to send the browser of the user connecting; the callback completes in that user's signed-in session"),
+  redirectUri: z.string().describe("the callback the authorization server sends the browser back to (register it where a vendor needs it)"),
+  /** The authorization must be completed before this. */
+  expiresAt: timestamp,
+});

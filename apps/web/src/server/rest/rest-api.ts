@@ -35,6 +35,8 @@ import { listTokensResponse, revokeTokenResponse } from "../contract/tokens.type
 import { listModelsResponse, modelAccessResponse, removeModelAccessResponse, setModelAccessBody } from "../contract/models.types";
 import { listTeamModelAccess, removeTeamModelAccess, setTeamModelAccess } from "../models/model-operations";
 import {
+  beginOAuthBody,
+  beginOAuthResponse,
   callToolBody,
   callToolResponse,
   connectorListing,
@@ -49,6 +51,7 @@ import {
   updateConnectorBody,
 } from "../contract/connectors.types";
 import { callConnectorTool } from "../connectors/connector-console";
+import { beginConnectorOAuth } from "../connectors/connector-oauth";
 import {
   createTeamConnector,
   listTeamConnectors,
@@ -375,6 +378,22 @@ const routes: Route[] = [
         routeOf("DELETE", "/connectors/{id}/credential"),
         await revokeTeamConnectorCredential(deps.db, caller, { ...(await parse(revokeCredentialBody, body)), id: params[0]! }),
       ),
+  },
+  {
+    method: "POST",
+    path: "/connectors/{id}/oauth",
+    summary:
+      "Begin connecting an http connector over OAuth, the team's account (admins) or your own where each member uses theirs: open authorizationUrl in the browser where you are signed in to the dashboard; its callback stores the grant",
+    body: beginOAuthBody,
+    status: 200,
+    description: "Where to authorize, within ten minutes",
+    response: beginOAuthResponse,
+    handler: async ({ deps, caller, params, body }) => {
+      if (!deps.redis) throw new AppError("SYSTEM.CONFIG", "this server has no Redis connection to keep an authorization in");
+      const input = { ...(await parse(beginOAuthBody, body)), id: params[0]! };
+      const begun = await beginConnectorOAuth({ db: deps.db, redis: deps.redis(), keyring: sealingKeyring(deps), prefix: deps.prefix }, caller, input);
+      return answer(routeOf("POST", "/connectors/{id}/oauth"), begun);
+    },
   },
   {
     method: "POST",

@@ -1,4 +1,6 @@
 import {
+  beginOAuthInput,
+  beginOAuthResponse,
   callToolInput,
   callToolResponse,
   connectorIdInput,
@@ -23,12 +25,14 @@ import {
   updateTeamConnector,
 } from "../../connectors/connector-operations";
 import { callConnectorTool } from "../../connectors/connector-console";
+import { beginConnectorOAuth } from "../../connectors/connector-oauth";
 import { router, teamProcedure } from "../init";
 
 /**
  * The team's connectors: any member lists them (never a credential) and connects their own
  * account where a connector uses each member's; admins add, change, set up and remove
- * connectors, set the team's credential, and call a tool by hand.
+ * connectors, set the team's credential, and call a tool by hand. Connecting over OAuth
+ * begins here and completes at /api/connectors/oauth/callback.
  */
 export const connectorsRouter = router({
   list: teamProcedure.output(connectorList).query(({ ctx }) => listTeamConnectors(ctx.db, ctx)),
@@ -60,4 +64,8 @@ export const connectorsRouter = router({
     .input(callToolInput)
     .output(callToolResponse)
     .mutation(({ ctx, input }) => callConnectorTool({ db: ctx.db, redis: ctx.redis(), prefix: ctx.queuePrefix }, ctx, input)),
+  beginOAuth: teamProcedure
+    .input(beginOAuthInput)
+    .output(beginOAuthResponse)
+    .mutation(({ ctx, input }) => beginConnectorOAuth({ db: ctx.db, redis: ctx.redis(), keyring: ctx.keyring(), prefix: ctx.queuePrefix }, ctx, input)),
 });
