@@ -10,6 +10,7 @@
  * tool by hand through the worker; no credential value is in Postgres outside ciphertext,
  * in the worker's log, or in what the step stored.
  */
+import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -75,6 +76,7 @@ beforeAll(async () => {
         ...rules("MEMBER-B", [{ name: "mine_fingerprint" }]),
         ...rules("MID-STEP", [{ name: "files_echo", arguments: { text: "first" } }, { name: "files_echo", arguments: { text: "second" }, delayMs: 4000 }]),
         ...rules("SWITCHED-OFF", [{ name: "files_crash" }]),
+        ...rules("REVOKED", [{ name: "files_echo", arguments: { text: "first" } }, { name: "files_echo", arguments: { text: "second" }, delayMs: 4000 }]),
         ...rules("CLAUDE-CONNECTOR", [{ name: "mcp__switchyard__files_fingerprint" }]),
       ],
     },
@@ -194,6 +196,20 @@ states:
     await admin().connectors.update({ id: "files", definition: { ...files.definition, lanes: ["operator"] } });
   }, 180_000);
 
+  it("stops calls of a running step once its credential is revoked", async () => {
+    const id = await runAs(stack.adminId, "revoked", "REVOKED", ["files"]);
+    await waitFor(async () => ((await stack.db.toolCall.count({ where: { runId: id } })) > 0 ? true : undefined), 60_000, "the first connector call");
+    await admin().connectors.revokeCredential({ id: "files", scope: "team" });
+    const run = await ended(id);
+    const calls = await agentCalls(run);
+    expect(calls.map((c) => [c.toolName, c.isError])).toEqual([
+      ["files_echo", false],
+      ["files_echo", true],
+    ]);
+    expect(JSON.stringify(calls[1]!.result)).toContain('the credential of connector \\"files\\" was revoked');
+    await admin().connectors.setCredential({ id: "files", scope: "team", value: TEAM_TOKEN });
+  }, 180_000);
+
   it("neither lists nor calls a tool an admin switched off for the lane", async () => {
     const files = (await admin().connectors.list()).find((c) => c.id === "files")!;
     await admin().connectors.update({ id: "files", definition: { ...files.definition, tool_allow: { operator: { deny: ["crash", "sleep*"] } } } });
@@ -232,6 +248,9 @@ states:
       stack.db.connectorCredential.findMany(),
     ]);
     const stored = JSON.stringify(tables, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+    // The worker's folders (runs, workspaces, connector sessions), as files on disk.
+    const grep = spawnSync("grep", ["-rl", "-e", TEAM_TOKEN, "-e", MEMBER_TOKEN, "-e", ANTHROPIC_KEY, stack.worker.workspaces], { encoding: "utf8" });
+    expect([grep.status, grep.stdout]).toEqual([1, ""]);
     for (const secret of [TEAM_TOKEN, MEMBER_TOKEN, MODEL_KEY, ANTHROPIC_KEY]) {
       expect(stored).not.toContain(secret);
       expect(stack.worker.logs()).not.toContain(secret);

@@ -12,7 +12,7 @@ import { fileURLToPath } from "node:url";
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const WORKER_ENTRY = path.join(REPO_ROOT, "apps/worker/src/main.ts");
 
-export type WorkerHandle = { child: ChildProcess; logs: () => string; stop: () => Promise<void> };
+export type WorkerHandle = { child: ChildProcess; logs: () => string; stop: () => Promise<void>; /** its SWITCHYARD_WORKSPACES_DIR */ workspaces: string };
 
 export const startWorker = async (env: Record<string, string>): Promise<WorkerHandle> => {
   const workspaces = await mkdtemp(path.join(tmpdir(), "sy-ws-"));
@@ -56,6 +56,7 @@ export const startWorker = async (env: Record<string, string>): Promise<WorkerHa
   });
   return {
     child,
+    workspaces,
     logs: () => output,
     stop: async () => {
       if (child.exitCode === null && child.signalCode === null) {
