@@ -90,23 +90,32 @@ const needsCredential = (transport: string, config: unknown) => {
   return transport === "stdio" ? typeof c.credential_env === "string" : c.auth !== "none";
 };
 
-/** The first connector the run names that uses each member's own account and the starter has not connected. */
-const unconnectedAccount = async (db: Db, teamId: string, slugs: ReadonlySet<string>, starterId: string | null) => {
+/**
+ * The first connector the run names whose account is not ready: one used with each member's
+ * own account that the starter has not connected, or a credential whose OAuth grant must be
+ * connected again.
+ */
+const unreadyAccount = async (db: Db, teamId: string, slugs: ReadonlySet<string>, starterId: string | null) => {
   if (slugs.size === 0) return undefined;
   const rows = await db.connector.findMany({
-    where: { teamId, slug: { in: [...slugs] }, credentialMode: "member" },
-    select: { slug: true, transport: true, config: true, credentials: { where: { owner: starterId ?? "" }, select: { id: true } } },
+    where: { teamId, slug: { in: [...slugs] } },
+    select: { slug: true, transport: true, config: true, credentialMode: true, credentials: { select: { owner: true, status: true } } },
   });
-  const missing = rows.find((r) => needsCredential(r.transport, r.config) && r.credentials.length === 0);
-  return (
-    missing &&
-    new AppError(
-      "USER.CONNECTOR.NOT_CONNECTED",
-      starterId
-        ? `connector "${missing.slug}" uses each member's own account, and the member starting this run has not connected theirs: connect it on the Connectors page first`
-        : `connector "${missing.slug}" uses each member's own account, and this run has no member who started it`,
-    )
-  );
+  for (const row of rows) {
+    if (!needsCredential(row.transport, row.config)) continue;
+    const owner = row.credentialMode === "member" ? starterId : "team";
+    const credential = row.credentials.find((c) => c.owner === owner);
+    if (row.credentialMode === "member" && !credential)
+      return new AppError(
+        "USER.CONNECTOR.NOT_CONNECTED",
+        starterId
+          ? `connector "${row.slug}" uses each member's own account, and the member starting this run has not connected theirs: connect it on the Connectors page first`
+          : `connector "${row.slug}" uses each member's own account, and this run has no member who started it`,
+      );
+    if (credential?.status === "needs_reconnect")
+      return new AppError("USER.CONNECTOR.NEEDS_RECONNECT", `connector "${row.slug}" must be connected again on the Connectors page: its authorization expired or was revoked`);
+  }
+  return undefined;
 };
 
 /** The lane policy on everything a run of `root` reaches: the first refusal, or undefined. */
@@ -117,5 +126,5 @@ export const runReachRefusal = async (db: Db, teamId: string, input: RunReachInp
   const named = new Set<string>();
   for (const { workflow } of [reach.root, ...reach.callees.values()])
     for (const state of workflow.states.values()) if (state.kind === "agent") for (const id of state.mcpProxy?.connectors ?? []) named.add(id);
-  return unconnectedAccount(db, teamId, named, input.starterId);
+  return unreadyAccount(db, teamId, named, input.starterId);
 };
