@@ -76,6 +76,7 @@ beforeAll(async () => {
         ...rules("MEMBER-B", [{ name: "mine_fingerprint" }]),
         ...rules("MID-STEP", [{ name: "files_echo", arguments: { text: "first" } }, { name: "files_echo", arguments: { text: "second" }, delayMs: 4000 }]),
         ...rules("SWITCHED-OFF", [{ name: "files_crash" }]),
+        ...rules("SEARCH-FIRST", [{ name: "tool_search", arguments: { query: "fingerprint" } }, { name: "call_tool", arguments: { name: "files_fingerprint", arguments: {} } }]),
         ...rules("REVOKED", [{ name: "files_echo", arguments: { text: "first" } }, { name: "files_echo", arguments: { text: "second" }, delayMs: 4000 }]),
         ...rules("CLAUDE-CONNECTOR", [{ name: "mcp__switchyard__files_fingerprint" }]),
       ],
@@ -208,6 +209,24 @@ states:
     ]);
     expect(JSON.stringify(calls[1]!.result)).toContain('the credential of connector \\"files\\" was revoked');
     await admin().connectors.setCredential({ id: "files", scope: "team", value: TEAM_TOKEN });
+  }, 180_000);
+
+  it("lists a connector's initial tools first under tool search, and finds the others", async () => {
+    const files = (await admin().connectors.list()).find((c) => c.id === "files")!;
+    await admin().connectors.update({ id: "files", definition: { ...files.definition, initial_tools: ["echo"] } });
+    const name = "search-first";
+    const yaml = WORKFLOW(name, "SEARCH-FIRST", ["files"]).replace("      connectors: [files]\n", "      connectors: [files]\n      tool_search: true\n");
+    const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name, lane: "operator", files: { "workflow.yaml": yaml } });
+    const before = model.requests.length;
+    const run = await ended((await admin().runs.start({ workflowId })).id);
+    expect(run.status, why(run)).toBe("succeeded");
+    const tools = ((model.requests.slice(before)[0]?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name);
+    expect(tools.filter((t) => t.startsWith("files_"))).toEqual(["files_echo"]);
+    expect(tools).toEqual(expect.arrayContaining(["Read", "Bash", "tool_search", "call_tool"]));
+    const calls = await agentCalls(run);
+    expect(calls.map((c) => c.toolName)).toEqual(["tool_search", "files_fingerprint"]);
+    expect(JSON.stringify(calls[1]!.result)).toContain(`fingerprint=${printOf(TEAM_TOKEN)}`);
+    await admin().connectors.update({ id: "files", definition: { ...files.definition } });
   }, 180_000);
 
   it("neither lists nor calls a tool an admin switched off for the lane", async () => {

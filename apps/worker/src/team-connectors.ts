@@ -182,5 +182,7 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
   };
   const { catalog, unavailable } = await buildStepCatalog({ host, gate, lane, connectors: input.slugs });
   for (const u of unavailable) input.log.warn("a connector of the step is unavailable", { connector: u.connector, reason: input.scrubber.scrub(u.reason) });
-  return { host, gate, lane, catalog, secrets };
+  // A connector's own first tools, where its server has them (a name it no longer lists is skipped).
+  const initialTools = catalog.filter((e) => defs.get(e.connector)?.def.initial_tools.includes(e.tool)).map((e) => e.name);
+  return { host, gate, lane, catalog, secrets, initialTools };
 };

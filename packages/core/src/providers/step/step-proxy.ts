@@ -101,6 +101,8 @@ export type StepConnectors = {
   catalog: readonly CatalogEntry[];
   /** The connectors' credentials, scrubbed from results, records and spans by the channel. */
   secrets: readonly string[];
+  /** Tools (final names) the connectors' definitions list first under tool search. */
+  initialTools?: readonly string[];
 };
 
 /** What the step's proxy serves: the workflow's `mcp_proxy` block, and the connectors resolved for it. */
@@ -114,7 +116,9 @@ export type StepTools = {
 /** The step's tools as its `mcp_proxy` block asks (none given: the six built-ins, all listed). */
 export const stepToolsOf = (mcpProxy: McpProxyConfig | undefined, connectors?: StepConnectors): StepTools => ({
   toolSearch: mcpProxy?.toolSearch ?? false,
-  initialTools: mcpProxy?.initialTools ?? [],
+  // The workflow's list wins; else the built-ins and what each connector lists first.
+  initialTools:
+    mcpProxy?.initialTools.length || !connectors?.initialTools?.length ? (mcpProxy?.initialTools ?? []) : [...BUILTIN_NAMES, ...connectors.initialTools],
   ...(connectors ? { connectors } : {}),
 });
 
