@@ -120,16 +120,24 @@ describe("connectors through the dashboard's procedures", () => {
 describe("connectors through the REST API", () => {
   it("answers the same operations with the same contract, and errors as {code, message, location}", async () => {
     const { token } = await createApiToken(db, { teamId: seeded.teamId, userId: seeded.adminId, name: "ci" });
-    const rest = async (method: string, path: string, body?: unknown) => {
+    const rest = async (method: string, path: string, body?: unknown, requestId?: string) => {
       const res = await handleRest(
         { db, queue: () => { throw new Error("no queue"); }, prefix: "t", publish: () => Promise.resolve(0), keyring: () => keyring },
-        new Request(`http://localhost/api/v1${path}`, { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body ? { body: JSON.stringify(body) } : {}) }),
+        new Request(`http://localhost/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...(requestId ? { "x-request-id": requestId } : {}) },
+          ...(body ? { body: JSON.stringify(body) } : {}),
+        }),
         path,
       );
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      return { status: res.status, requestId: res.headers.get("x-request-id"), body: (await res.json()) as Record<string, unknown> };
     };
-    const created = await rest("POST", "/connectors", { definition: { id: "remote", name: "Remote", transport: "http", url: "https://mcp.example.com/mcp", auth: "bearer" } });
-    expect(created.status).toBe(201);
+    const created = await rest("POST", "/connectors", { definition: { id: "remote", name: "Remote", transport: "http", url: "https://mcp.example.com/mcp", auth: "bearer" } }, "ci-run-42");
+    expect(created).toMatchObject({ status: 201, requestId: "ci-run-42" });
+    // The audit entry names the request that made the change; a request without an id gets one.
+    const entry = await db.auditLog.findFirstOrThrow({ where: { teamId: seeded.teamId, action: "connector.create", targetId: "remote" } });
+    expect(entry).toMatchObject({ actorUserId: seeded.adminId, requestId: "ci-run-42" });
+    expect((await rest("GET", "/connectors")).requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect((await rest("PUT", "/connectors/remote/credential", { scope: "team", value: TEAM_KEY })).body).toMatchObject({ kind: "api_key" });
     const list = await rest("GET", "/connectors");
     expect(listConnectorsResponse.parse(list.body).connectors.find((c) => c.id === "remote")?.teamCredential?.kind).toBe("api_key");

@@ -3,13 +3,15 @@
  * as the change it records; read by admins a page at a time.
  */
 import { AppError } from "@switchyard/core/errors";
+import { currentRequestId } from "@switchyard/core/context";
 import type { Prisma } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
 type AuditEntry = { teamId: string; actorUserId: string; action: string; targetType: string; targetId: string; metadata?: Prisma.InputJsonValue };
 
+/** Written with the id of the request being served (undefined outside one: the worker, a script). */
 export const recordAudit = async (tx: PrismaClientOrTransaction, entry: AuditEntry) => {
-  await tx.auditLog.create({ data: entry });
+  await tx.auditLog.create({ data: { ...entry, requestId: currentRequestId() ?? null } });
 };
 
 type AuditQuery = {

@@ -9,6 +9,7 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { z } from "zod";
+import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
@@ -478,7 +479,15 @@ const readJson = (req: Request) => async () => {
   }
 };
 
+/** Served under the request's id (the caller's `x-request-id`, or a new one), which the answer carries back. */
 export const handleRest = async (deps: RestDeps, req: Request, path: string): Promise<Response> => {
+  const id = requestIdOf(req.headers);
+  const res = await withRequestId(id, () => serveRest(deps, req, path));
+  res.headers.set("x-request-id", id);
+  return res;
+};
+
+const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Response> => {
   try {
     if (req.method === "GET" && path === "/openapi.json") return reply(200, openApiDocument);
     const candidates = compiled.filter((r) => r.pattern.test(path));

@@ -4,6 +4,7 @@
  * An oversized body fails as the procedure reads its input: PAYLOAD_TOO_LARGE, HTTP 413.
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import type { TrpcContext } from "./init";
 import { appRouter } from "./root";
@@ -22,5 +23,16 @@ const bodyLimit = (req: Request) => {
   return paths.some((p) => BUNDLE_PROCEDURES.has(p)) ? BODY_LIMITS.bundle : BODY_LIMITS.default;
 };
 
-export const handleTrpc = (req: Request, createContext: () => Promise<TrpcContext>) =>
-  fetchRequestHandler({ endpoint: TRPC_ENDPOINT, req: withBodyLimit(req, bodyLimit(req)), router: appRouter, createContext });
+/** Served under the request's id (the caller's `x-request-id`, or a new one), which the answer carries back. */
+export const handleTrpc = (req: Request, createContext: () => Promise<TrpcContext>) => {
+  const id = requestIdOf(req.headers);
+  return withRequestId(id, () =>
+    fetchRequestHandler({
+      endpoint: TRPC_ENDPOINT,
+      req: withBodyLimit(req, bodyLimit(req)),
+      router: appRouter,
+      createContext,
+      responseMeta: () => ({ headers: new Headers({ "x-request-id": id }) }),
+    }),
+  );
+};

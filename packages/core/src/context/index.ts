@@ -1,0 +1,1 @@
+export { currentRequestId, requestIdOf, withRequestId } from "./request-context";
