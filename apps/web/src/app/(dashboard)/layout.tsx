@@ -23,8 +23,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           <Link href="/workflows">Workflows</Link>
           <Link href="/runs">Runs</Link>
           <Link href="/settings/variables">Variables</Link>
+          <Link href="/settings/connectors">Connectors</Link>
+          <Link href="/settings/lanes">Lanes</Link>
           <Link href="/settings/models">Models</Link>
           <Link href="/settings/tokens">API tokens</Link>
+          <Link href="/settings/audit">Audit log</Link>
           <Link href="/settings/account">Account</Link>
         </nav>
         <WorkerStatus />

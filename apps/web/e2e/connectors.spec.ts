@@ -1,0 +1,168 @@
+/**
+ * Settings → Connectors in a browser: an admin adds a stdio connector (a credential typed
+ * into an argument is refused at that field), sets its team credential (shown by
+ * fingerprint, never by value, not even in the page's HTML), calls its tool through the
+ * worker from the console and switches it off; a member sees the page read-only and
+ * connects their own account where each member uses theirs; the audit log lists it all.
+ */
+import { createHash } from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import { createApiToken, createDb, hashPassword, type Db } from "@switchyard/db";
+import { signIn } from "./sign-in";
+
+const TEAM_KEY = "e2e-echo-team-key-51c9";
+const OWN_KEY = "e2e-notes-own-key-7d30";
+const MEMBER = { email: "morgan@e2e.local", password: "morgan-e2e-password" };
+/**
+ * A whole MCP server over stdio in one `node -e` argument (the worker runs it in the
+ * connector sandbox, which has Debian's node but none of the project's files): it answers
+ * initialize, lists one tool `echo` and returns its arguments as text.
+ */
+const ECHO_SERVER =
+  'require("readline").createInterface({input:process.stdin}).on("line",l=>{const m=JSON.parse(l),t=m.method,p=m.params,r=t=="initialize"?{protocolVersion:p.protocolVersion,capabilities:{tools:{}},serverInfo:{name:"echo",version:"1"}}:t=="tools/list"?{tools:[{name:"echo",inputSchema:{type:"object"}}]}:t=="tools/call"?{content:[{type:"text",text:"echo "+JSON.stringify(p.arguments)}]}:0;m.id!=null&&console.log(JSON.stringify({jsonrpc:"2.0",id:m.id,...r?{result:r}:{error:{code:-32601,message:t}}}))})';
+
+const fingerprint = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 12);
+
+let db: Db;
+let teamId: string;
+let adminToken: string;
+
+test.beforeAll(async () => {
+  db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
+  const team = await db.team.findUniqueOrThrow({ where: { slug: "demo" } });
+  teamId = team.id;
+  const admin = await db.user.findUniqueOrThrow({ where: { email: process.env.E2E_ADMIN_EMAIL! } });
+  adminToken = (await createApiToken(db, { teamId, userId: admin.id, name: "e2e-connectors" })).token;
+  // A worker restarted after a failure runs this again.
+  const passwordHash = await hashPassword(MEMBER.password);
+  const member = await db.user.upsert({ where: { email: MEMBER.email }, create: { email: MEMBER.email, name: "Morgan Member", passwordHash }, update: {} });
+  await db.membership.upsert({ where: { teamId_userId: { teamId, userId: member.id } }, create: { teamId, userId: member.id, role: "member" }, update: {} });
+});
+test.afterAll(async () => {
+  await db.$disconnect();
+});
+
+const openConnectors = async (page: Page) => {
+  await page.getByRole("link", { name: "Connectors" }).click();
+  await expect(page.getByRole("heading", { name: "Connectors", level: 1 })).toBeVisible();
+};
+
+test("an admin adds a stdio connector, sets its credential by fingerprint only, calls it from the console and switches it off", async ({ page }) => {
+  await signIn(page);
+  await openConnectors(page);
+  const linear = page.locator('[data-catalog="linear"]');
+  await expect(linear).toContainText("Issues, projects, teams and comments in Linear.");
+  await expect(linear.getByRole("link", { name: "Docs for Linear" })).toHaveAttribute("href", "https://linear.app/docs/mcp");
+
+  // A catalog entry set up with an API key: it moves to the team's connectors, open to every lane.
+  await page.getByRole("button", { name: "Set up Stripe" }).click();
+  const setUp = page.getByRole("form", { name: "Set up Stripe" });
+  await setUp.getByLabel("An API key or token").check();
+  await setUp.getByRole("button", { name: "Set up" }).click();
+  const stripe = page.locator('[data-connector="stripe"]');
+  await expect(stripe).toContainText("catalog");
+  await expect(stripe).toContainText("sign-in: bearer");
+  await expect(stripe.locator("[data-lanes]")).toHaveText("every lane");
+  await expect(page.locator('[data-catalog="stripe"]')).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Add a connector" }).click();
+  const form = page.getByRole("form", { name: "Add a connector" });
+  await form.getByLabel("Id", { exact: true }).fill("echo");
+  await form.getByLabel("Name", { exact: true }).fill("Echo");
+  await form.getByLabel("Command").fill("node");
+  const args = form.getByLabel("Arguments, one per line");
+  await args.fill("--token\nghp_abcdefghijklmnopqrstuvwxyz0123456789");
+  await form.getByLabel(/^Credential variable/).fill("ECHO_TOKEN");
+  await form.getByRole("button", { name: "Add connector" }).click();
+  // Refused at the field the server names, saying where a credential goes instead.
+  await expect(args).toHaveAttribute("aria-invalid", "true");
+  await expect(args).toHaveAccessibleDescription(/args\[1\] looks like a secret.*ECHO_TOKEN/);
+  await expect(form.getByLabel("Command")).not.toHaveAttribute("aria-invalid", "true");
+
+  await args.fill(`-e\n${ECHO_SERVER}`);
+  await form.getByRole("button", { name: "Add connector" }).click();
+  await expect(form).toHaveCount(0);
+  const card = page.locator('[data-connector="echo"]');
+  await expect(card).toContainText("stdio");
+  await expect(card.locator("[data-lanes]")).toHaveText("operator");
+  await expect(card.locator("[data-credential-missing]")).toContainText("Not set");
+
+  const credential = card.getByRole("form", { name: "Team credential of Echo" });
+  await credential.getByLabel("API key or token").fill(TEAM_KEY);
+  await credential.getByRole("button", { name: "Set credential" }).click();
+  await expect(card.locator("[data-fingerprint]")).toHaveText(fingerprint(TEAM_KEY));
+  await expect(card.locator("[data-credential]")).toContainText("you");
+  await expect(credential.getByLabel("API key or token")).toHaveValue("");
+  expect(await page.content()).not.toContain(TEAM_KEY);
+  await page.reload();
+  await expect(card.locator("[data-fingerprint]")).toHaveText(fingerprint(TEAM_KEY));
+  expect(await page.content()).not.toContain(TEAM_KEY);
+
+  // The console: a bad argument text is refused at its field, then a real call through the worker.
+  const consoleForm = page.getByRole("form", { name: "Connector console" });
+  await consoleForm.getByLabel("Connector").selectOption("echo");
+  await consoleForm.getByLabel("Tool", { exact: true }).fill("echo");
+  const callArgs = consoleForm.getByLabel("Arguments (JSON)");
+  await callArgs.fill("[1, 2]");
+  await consoleForm.getByRole("button", { name: "Call" }).click();
+  await expect(callArgs).toHaveAccessibleDescription(/arguments are a JSON object/);
+  await callArgs.fill('{"say": "hello"}');
+  await consoleForm.getByRole("button", { name: "Call" }).click();
+  await expect(page.getByTestId("console-result")).toContainText('echo {\\"say\\":\\"hello\\"}', { timeout: 60_000 });
+
+  await card.getByRole("switch", { name: "Enabled" }).uncheck();
+  await expect(card.locator("[data-enabled]")).toHaveText("disabled");
+  // A disabled connector is refused by the worker, with the code and message shown.
+  await consoleForm.getByRole("button", { name: "Call" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "disabled" })).toContainText("USER.MCP_PROXY.UNKNOWN_CONNECTOR", { timeout: 60_000 });
+  await expect(page.getByTestId("console-result")).toHaveCount(0);
+
+  await page.getByRole("link", { name: "Audit log" }).click();
+  const log = page.getByRole("table", { name: "Audit log" });
+  for (const action of ["connector.create", "connector.credential.set", "connector.console.call", "connector.update"])
+    await expect(log.locator(`tr[data-action="${action}"][data-target="echo"]`).first()).toBeVisible();
+  await expect(log.locator('tr[data-action="connector.credential.set"][data-target="echo"]')).toContainText(fingerprint(TEAM_KEY));
+  expect(await page.content()).not.toContain(TEAM_KEY);
+});
+
+test("a member sees connectors read-only and connects their own account where each member uses theirs", async ({ page, request }) => {
+  const created = await request.post("/api/v1/connectors", {
+    headers: { authorization: `Bearer ${adminToken}` },
+    data: { definition: { id: "notes", name: "Notes", transport: "stdio", command: "node", credential_env: "NOTES_TOKEN", credential_mode: "member", lanes: ["*"] } },
+  });
+  expect(created.status()).toBe(201);
+
+  // What the worker marks when a grant is gone shows as a badge.
+  await db.connectorCredential.updateMany({ where: { teamId, owner: "team", connector: { slug: "echo" } }, data: { status: "needs_reconnect" } });
+
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(MEMBER.email);
+  await page.getByLabel("Password").fill(MEMBER.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/workflows$/);
+  await openConnectors(page);
+
+  await expect(page.locator('[data-connector="echo"] [data-credential]')).toContainText("needs reconnect");
+  const card = page.locator('[data-connector="notes"]');
+  await expect(card.locator("[data-lanes]")).toHaveText("every lane");
+  await expect(page.getByRole("button", { name: "Add a connector" })).toHaveCount(0);
+  await expect(page.getByRole("switch")).toHaveCount(0);
+  await expect(page.getByRole("button", { name: /^Set up/ })).toHaveCount(0);
+  await expect(page.getByRole("form", { name: "Connector console" })).toHaveCount(0);
+  await expect(page.getByRole("form", { name: /^Team credential/ })).toHaveCount(0);
+
+  const own = card.getByRole("form", { name: "Your account on Notes" });
+  await own.getByLabel("API key or token").fill(OWN_KEY);
+  await own.getByRole("button", { name: "Connect my account" }).click();
+  await expect(card.locator("[data-fingerprint]")).toHaveText(fingerprint(OWN_KEY));
+  await expect(card).toContainText("1 member has connected theirs");
+  expect(await page.content()).not.toContain(OWN_KEY);
+  await card.getByRole("button", { name: "Revoke mine" }).click();
+  await expect(card.locator("[data-credential-missing]")).toHaveText("You have not connected your account.");
+
+  await page.getByRole("link", { name: "Lanes" }).click();
+  await expect(page.locator('tr[data-lane="operator"]')).toBeVisible();
+  await expect(page.getByRole("button", { name: "Add a lane" })).toHaveCount(0);
+  await page.getByRole("link", { name: "Audit log" }).click();
+  await expect(page.getByRole("status")).toHaveText("Only admins see the audit log.");
+});

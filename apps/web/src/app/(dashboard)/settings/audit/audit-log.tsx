@@ -1,0 +1,126 @@
+"use client";
+/**
+ * The Audit log page's body: the team's entries newest first, fifty at a time, narrowed to
+ * the actions that start with what the admin types (`connector.`, `lane.create`).
+ */
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { useTRPC } from "~/trpc/react";
+
+const PREFIXES = ["connector.", "connector.credential.", "connector.console.call", "lane.", "variable.", "model."];
+
+/** An entry's facts as `key: value` lines; nothing of a value is ever in them. */
+function Facts({ metadata }: { metadata: unknown }) {
+  const entries = metadata !== null && typeof metadata === "object" ? Object.entries(metadata as Record<string, unknown>) : [];
+  if (entries.length === 0) return <span className="muted">—</span>;
+  return (
+    <ul className="audit-meta">
+      {entries.map(([k, v]) => (
+        <li key={k}>
+          <span className="muted">{k}:</span> {typeof v === "string" ? v : JSON.stringify(v)}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function AuditLog() {
+  const trpc = useTRPC();
+  const [typed, setTyped] = useState("");
+  const [action, setAction] = useState("");
+  const log = useInfiniteQuery(
+    trpc.audit.list.infiniteQueryOptions({ limit: 50, ...(action ? { action } : {}) }, { getNextPageParam: (page) => page.nextCursor }),
+  );
+  const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
+
+  return (
+    <>
+      <form
+        className="audit-filter"
+        role="search"
+        aria-label="Filter the audit log"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setAction(typed.trim());
+        }}
+      >
+        <label>
+          Action starts with
+          <input value={typed} onChange={(e) => setTyped(e.target.value)} list="audit-prefixes" placeholder="connector." />
+          <datalist id="audit-prefixes">
+            {PREFIXES.map((p) => (
+              <option key={p} value={p} />
+            ))}
+          </datalist>
+        </label>
+        <div className="form-actions">
+          <button type="submit">Filter</button>
+          {action ? (
+            <button
+              type="button"
+              className="link"
+              onClick={() => {
+                setTyped("");
+                setAction("");
+              }}
+            >
+              Show all
+            </button>
+          ) : null}
+        </div>
+      </form>
+      {log.error ? (
+        <p className="error" role="alert">
+          {log.error.message}
+        </p>
+      ) : null}
+      <div className="table-scroll">
+        <table className="table stack-table" aria-label="Audit log">
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>Who</th>
+              <th>Action</th>
+              <th>On</th>
+              <th>Details</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((e) => (
+              <tr key={e.id} data-action={e.action} data-target={e.targetId ?? ""}>
+                <td className="small" data-label="When">{e.createdAt.toLocaleString()}</td>
+                <td className="small" data-label="Who">
+                  {e.actor ? (
+                    <>
+                      {e.actor.name} <span className="muted">{e.actor.email}</span>
+                    </>
+                  ) : (
+                    <span className="muted">{e.actorUserId ?? e.actorToken ?? "unknown"}</span>
+                  )}
+                </td>
+                <td data-label="Action">
+                  <code>{e.action}</code>
+                </td>
+                <td className="small" data-label="On">
+                  {e.targetType} <code>{e.targetId}</code>
+                </td>
+                <td data-label="Details">
+                  <Facts metadata={e.metadata} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {log.isPending ? <p className="muted">Loading…</p> : null}
+      {log.data && entries.length === 0 ? <p className="muted">No entries{action ? ` for actions starting with "${action}"` : ""}.</p> : null}
+      {log.hasNextPage ? (
+        <div className="page-actions">
+          <button type="button" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+            {log.isFetchingNextPage ? "Loading…" : "Older entries"}
+          </button>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,128 @@
+"use client";
+/**
+ * A connector's credential as anyone may see it (kind, fingerprint, who set it and when,
+ * expiry, last use, whether it needs a reconnect), with the forms to set, replace and
+ * revoke it: the team's by admins, your own account's where each member uses theirs. A
+ * value is typed into a password field that React does not control, sent once and cleared:
+ * it is never shown or kept in the page.
+ */
+import { useMutation } from "@tanstack/react-query";
+import { useTRPC } from "~/trpc/react";
+import { FormAlert, formError } from "./form-parts";
+import { nameOf, type Listing } from "./listing";
+import { useConnectorsRefresh } from "./use-connectors-refresh";
+
+type Credential = NonNullable<Listing["teamCredential"]>;
+
+const when = (d: Date | null) => (d ? d.toLocaleString() : "never");
+
+function CredentialFacts(props: { credential: Credential; userId: string | undefined }) {
+  const c = props.credential;
+  return (
+    <dl className="facts small credential-facts" data-credential>
+      <dt>Kind</dt>
+      <dd>
+        {c.kind}{" "}
+        {c.status === "needs_reconnect" ? <span className="badge badge-failed">needs reconnect</span> : <span className="badge badge-succeeded">active</span>}
+      </dd>
+      <dt>Fingerprint</dt>
+      <dd>
+        <code data-fingerprint>{c.fingerprint}</code>
+      </dd>
+      <dt>Set by</dt>
+      <dd>{c.setBy === null ? "unknown" : c.setBy === props.userId ? "you" : <code>{c.setBy}</code>}</dd>
+      <dt>Set</dt>
+      <dd>{when(c.setAt)}</dd>
+      <dt>Expires</dt>
+      <dd>{when(c.expiresAt)}</dd>
+      <dt>Last used</dt>
+      <dd>{when(c.lastUsedAt)}</dd>
+    </dl>
+  );
+}
+
+function SecretForm(props: { label: string; submit: string; pending: boolean; onSubmit: (value: string, expiresAt: Date | null, clear: () => void) => void }) {
+  return (
+    <form
+      className="secret-form"
+      aria-label={props.label}
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = e.currentTarget;
+        const data = new FormData(form);
+        const field = (name: string) => {
+          const value = data.get(name);
+          return typeof value === "string" ? value : "";
+        };
+        const expires = field("expires");
+        props.onSubmit(field("value"), expires ? new Date(expires) : null, () => form.reset());
+      }}
+    >
+      <label>
+        API key or token
+        <input name="value" type="password" autoComplete="off" spellCheck={false} required />
+      </label>
+      <label>
+        Expires (optional)
+        <input name="expires" type="date" />
+      </label>
+      <button type="submit" className="primary" disabled={props.pending}>
+        {props.submit}
+      </button>
+    </form>
+  );
+}
+
+export function CredentialPanel(props: { listing: Listing; canAdmin: boolean; userId: string | undefined }) {
+  const { listing, canAdmin } = props;
+  const trpc = useTRPC();
+  const refresh = useConnectorsRefresh();
+  const set = useMutation(trpc.connectors.setCredential.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(trpc.connectors.revokeCredential.mutationOptions({ onSuccess: refresh }));
+  const error = formError(set.error ?? revoke.error);
+  const name = nameOf(listing);
+  if (!listing.needsCredential) return <p className="muted small">Needs no credential.</p>;
+
+  const scope = listing.definition.credential_mode === "member" ? "member" : "team";
+  const credential = scope === "team" ? listing.teamCredential : listing.myCredential;
+  const mayChange = scope === "member" || canAdmin;
+  const save = (value: string, expiresAt: Date | null, clear: () => void) =>
+    set.mutate(
+      { id: listing.id, scope, value, expiresAt },
+      {
+        onSuccess: () => {
+          clear();
+          // The value stays out of the mutation cache too.
+          set.reset();
+        },
+      },
+    );
+  const label = scope === "team" ? `Team credential of ${name}` : `Your account on ${name}`;
+
+  return (
+    <section className="credential" aria-label={label}>
+      <h4>{scope === "team" ? "Team credential" : "Your account"}</h4>
+      {scope === "member" ? (
+        <p className="muted small">
+          Runs use the account of whoever starts them: {listing.memberCredentials} member{listing.memberCredentials === 1 ? " has" : "s have"} connected theirs.
+        </p>
+      ) : null}
+      {credential ? (
+        <CredentialFacts credential={credential} userId={props.userId} />
+      ) : (
+        <p className="muted small" data-credential-missing>
+          {scope === "team" ? "Not set: runs cannot reach it until an admin sets it." : "You have not connected your account."}
+        </p>
+      )}
+      {mayChange ? (
+        <SecretForm label={label} submit={credential ? "Replace" : scope === "team" ? "Set credential" : "Connect my account"} pending={set.isPending} onSubmit={save} />
+      ) : null}
+      {mayChange && credential ? (
+        <button type="button" className="link" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: listing.id, scope })}>
+          {scope === "team" ? "Revoke the team credential" : "Revoke mine"}
+        </button>
+      ) : null}
+      <FormAlert error={error} fields={[]} />
+    </section>
+  );
+}
