@@ -2,9 +2,11 @@
  * The team's audit log through the dashboard's procedures: admins page through their
  * team's entries newest first (who, what, on what, when, with the entry's facts), by a
  * cursor that neither repeats nor skips an entry when several share a moment, narrowed to
- * actions starting with a prefix; another team's entries never show, and members are refused.
+ * actions starting with a prefix, each naming the request that made it; another team's
+ * entries never show, and members are refused.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { withRequestId } from "@switchyard/core/context";
 import type { Db } from "@switchyard/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
@@ -81,9 +83,9 @@ it("narrows the list to actions starting with a prefix, across pages", async () 
 });
 
 it("records what the API changes, and refuses members and a cursor of another team", async () => {
-  await admin().lanes.create({ name: "audited", description: "", saveRoles: ["owner"], startRoles: ["owner"] });
+  await withRequestId("req-audit-1", () => admin().lanes.create({ name: "audited", description: "", saveRoles: ["owner"], startRoles: ["owner"] }));
   const { entries } = await admin().audit.list({ action: "lane.create" });
-  expect(entries.map((e) => [e.action, e.targetId, e.actor?.email])).toEqual([["lane.create", "audited", "admin@test.local"]]);
+  expect(entries.map((e) => [e.action, e.targetId, e.actor?.email, e.requestId])).toEqual([["lane.create", "audited", "admin@test.local", "req-audit-1"]]);
 
   await expect(caller(memberId).audit.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
   const theirs = await db.auditLog.findFirstOrThrow({ where: { targetId: "theirs" } });

@@ -55,6 +55,7 @@ export const listAuditLog = async (db: PrismaClientOrTransaction, query: AuditQu
       actorUserId: r.actorUserId,
       actor: r.actorUserId ? (actors.get(r.actorUserId) ?? null) : null,
       actorToken: r.actorToken,
+      requestId: r.requestId,
       metadata: r.metadata,
       createdAt: r.createdAt,
     })),

@@ -19,6 +19,7 @@ export const auditEntry = z.object({
   actorUserId: z.string().nullable(),
   actor: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable().describe("null when the user is gone"),
   actorToken: z.string().nullable(),
+  requestId: z.string().nullable().describe("the request that made the change (its x-request-id); null outside a request"),
   metadata: z.unknown().describe("the entry's facts: names, lanes, kinds, fingerprints; never a value"),
   createdAt: timestamp,
 });

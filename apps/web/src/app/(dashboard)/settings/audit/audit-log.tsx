@@ -106,6 +106,7 @@ export function AuditLog() {
                 </td>
                 <td data-label="Details">
                   <Facts metadata={e.metadata} />
+                  {e.requestId ? <div className="muted small wrap">request {e.requestId}</div> : null}
                 </td>
               </tr>
             ))}
