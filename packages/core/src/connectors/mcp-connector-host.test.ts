@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AppError } from "../errors";
 import { buildStepCatalog } from "./build-step-catalog";
@@ -8,8 +9,11 @@ import type { ConnectorSpec } from "./connector-host";
 import { McpConnectorHost } from "./mcp-connector-host";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURE = path.join(HERE, "../../../../test/fixtures/fixture-mcp-server.mjs");
 const REPO = path.resolve(HERE, "../../../..");
+/** Servers of the 2025 revisions (v1 SDK) and of 2026-07-28 (v2 SDK), and one that takes nothing before initialize. */
+const FIXTURE = path.join(REPO, "test/fixtures/fixture-mcp-server.mjs");
+const FIXTURE_2026 = path.join(REPO, "test/fixtures/fixture-mcp-server-2026.mjs");
+const FIXTURE_STRICT = path.join(REPO, "test/fixtures/fixture-mcp-server-strict.mjs");
 
 const stdio = (
   id: string,
@@ -23,54 +27,70 @@ const stdio = (
   ...extra,
 });
 
-let httpServer: ChildProcess;
+const httpServers: ChildProcess[] = [];
 let httpUrl: string;
+let httpUrl2026: string;
 const hosts: McpConnectorHost[] = [];
 const track = (h: McpConnectorHost) => (hosts.push(h), h);
 const text = (r: { content: unknown }) =>
   (r.content as { text?: string }[]).map((b) => b.text ?? "").join("");
 
-beforeAll(async () => {
-  httpServer = spawn(process.execPath, [FIXTURE, "--http"], {
+/** Starts a fixture over streamable HTTP; its URL. */
+const startHttp = async (fixture: string) => {
+  const server = spawn(process.execPath, [fixture, "--http"], {
     cwd: REPO,
     stdio: ["ignore", "pipe", "inherit"],
   });
+  httpServers.push(server);
   const port = await new Promise<string>((resolve) =>
-    httpServer.stdout!.once("data", (c: Buffer) => resolve(c.toString().trim())),
+    server.stdout.once("data", (c: Buffer) => resolve(c.toString().trim())),
   );
-  httpUrl = `http://127.0.0.1:${port}/mcp`;
+  return `http://127.0.0.1:${port}/mcp`;
+};
+
+beforeAll(async () => {
+  [httpUrl, httpUrl2026] = await Promise.all([startHttp(FIXTURE), startHttp(FIXTURE_2026)]);
 });
 afterAll(() => {
-  httpServer.kill("SIGTERM");
+  for (const server of httpServers) server.kill("SIGTERM");
 });
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
 });
 
 describe("McpConnectorHost", () => {
-  it("calls a stdio connector with its credential in the environment, and an HTTP one with a bearer per request", async () => {
-    let httpToken = "first-token-aaaa";
-    const host = track(
-      new McpConnectorHost({
-        connectors: [
-          stdio("local", { credentialEnv: "FIXTURE_TOKEN" }),
-          { id: "remote", kind: "http", url: httpUrl },
-        ],
-        credentials: { resolve: async (id) => (id === "local" ? "stdio-secret-1234" : httpToken) },
-      }),
-    );
-    expect(text(await host.callTool("local", "echo", { text: "hi" }))).toBe("hi");
-    expect(text(await host.callTool("local", "reveal", {}))).toBe("credential=stdio-secret-1234");
-    expect(text(await host.callTool("remote", "reveal", {}))).toBe(
-      "credential=Bearer first-token-aaaa",
-    );
-    httpToken = "refreshed-token-bbbb";
-    expect(text(await host.callTool("remote", "reveal", {}))).toBe(
-      "credential=Bearer refreshed-token-bbbb",
-    );
-    const weather = await host.callTool("remote", "weather", { city: "Oslo" });
-    expect(weather.structuredContent).toEqual({ city: "Oslo", celsius: 21 });
-  });
+  it.each([
+    { era: "legacy", fixture: FIXTURE, url: () => httpUrl },
+    { era: "modern", fixture: FIXTURE_2026, url: () => httpUrl2026 },
+  ] as const)(
+    "calls a stdio connector with its credential in the environment, and an HTTP one with a bearer per request ($era era)",
+    async ({ era, fixture, url }) => {
+      let httpToken = "first-token-aaaa";
+      const host = track(
+        new McpConnectorHost({
+          connectors: [
+            stdio("local", { args: [fixture], credentialEnv: "FIXTURE_TOKEN" }),
+            { id: "remote", kind: "http", url: url() },
+          ],
+          credentials: {
+            resolve: async (id) => (id === "local" ? "stdio-secret-1234" : httpToken),
+          },
+        }),
+      );
+      expect(text(await host.callTool("local", "echo", { text: "hi" }))).toBe("hi");
+      expect(text(await host.callTool("local", "reveal", {}))).toBe("credential=stdio-secret-1234");
+      expect(text(await host.callTool("remote", "reveal", {}))).toBe(
+        "credential=Bearer first-token-aaaa",
+      );
+      httpToken = "refreshed-token-bbbb";
+      expect(text(await host.callTool("remote", "reveal", {}))).toBe(
+        "credential=Bearer refreshed-token-bbbb",
+      );
+      const weather = await host.callTool("remote", "weather", { city: "Oslo" });
+      expect(weather.structuredContent).toEqual({ city: "Oslo", celsius: 21 });
+      expect([host.eraOf("local"), host.eraOf("remote")]).toEqual([era, era]);
+    },
+  );
 
   it("refuses plain http to anything but loopback", async () => {
     const host = track(
@@ -157,6 +177,18 @@ describe("McpConnectorHost", () => {
     expect(text(await host.callTool("c", "echo", { text: "back" }))).toBe("back");
     await expect(host.callTool("c", "crash", {})).rejects.toBeInstanceOf(AppError);
     await expect(host.callTool("c", "echo", { text: "x" })).rejects.toThrow(/retrying in/);
+    // A failed connector's era is found again at its next connect.
+    expect(host.eraOf("c")).toBeUndefined();
+  });
+
+  it("leaves a connector up when its caller aborts a call", async () => {
+    const host = track(new McpConnectorHost({ connectors: [stdio("c")] }));
+    const controller = new AbortController();
+    const call = host.callTool("c", "sleep", { ms: 5000 }, controller.signal);
+    setTimeout(() => controller.abort(), 200);
+    await expect(call).rejects.toThrow();
+    expect(text(await host.callTool("c", "echo", { text: "still up" }))).toBe("still up");
+    expect(host.liveCount).toBe(1);
   });
 });
 
@@ -167,14 +199,21 @@ describe("McpConnectorHost as the worker's pool", () => {
     expect(await names()).not.toContain("grown_0");
     expect(text(await host.callTool("g", "grow", {}))).toBe("added grown_0");
     const until = Date.now() + 5000;
-    while (!(await names()).includes("grown_0") && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    while (!(await names()).includes("grown_0") && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
     expect(await names()).toContain("grown_0");
   });
 
   it("restarts a connector whose definition or credential changed, and closes idle ones", async () => {
     let now = 0;
     let token = "first-secret-0000";
-    const host = track(new McpConnectorHost({ credentials: { resolve: async () => token }, idleMs: 60_000, now: () => now }));
+    const host = track(
+      new McpConnectorHost({
+        credentials: { resolve: async () => token },
+        idleMs: 60_000,
+        now: () => now,
+      }),
+    );
     host.define(stdio("v", { credentialEnv: "FIXTURE_TOKEN", version: "1" }));
     expect(text(await host.callTool("v", "reveal", {}))).toBe("credential=first-secret-0000");
     token = "second-secret-1111";
@@ -194,8 +233,15 @@ describe("McpConnectorHost as the worker's pool", () => {
 
   it("holds at most maxLive connectors, closing the least recently used", async () => {
     let now = 0;
-    const host = track(new McpConnectorHost({ connectors: [stdio("a"), stdio("b"), stdio("c")], maxLive: 2, now: () => (now += 1) }));
-    for (const id of ["a", "b", "a", "c"]) expect(text(await host.callTool(id, "echo", { text: id }))).toBe(id);
+    const host = track(
+      new McpConnectorHost({
+        connectors: [stdio("a"), stdio("b"), stdio("c")],
+        maxLive: 2,
+        now: () => (now += 1),
+      }),
+    );
+    for (const id of ["a", "b", "a", "c"])
+      expect(text(await host.callTool(id, "echo", { text: id }))).toBe(id);
     expect(host.liveCount).toBe(2);
     // b was the least recently used when c came; a and c are still up.
     expect(text(await host.callTool("a", "echo", { text: "a again" }))).toBe("a again");
@@ -205,7 +251,11 @@ describe("McpConnectorHost as the worker's pool", () => {
   it("backs off longer at each failure in a row", async () => {
     let now = 0;
     const host = track(
-      new McpConnectorHost({ connectors: [{ id: "x", kind: "stdio", command: "/nonexistent/server" }], cooldownMs: 1000, now: () => now }),
+      new McpConnectorHost({
+        connectors: [{ id: "x", kind: "stdio", command: "/nonexistent/server" }],
+        cooldownMs: 1000,
+        now: () => now,
+      }),
     );
     const retryIn = async () => {
       const message = await host.callTool("x", "echo", {}).then(
@@ -233,6 +283,7 @@ describe("buildStepCatalog", () => {
     expect(catalog.map((e) => e.name)).toEqual([
       "fx_echo",
       "fx_reveal",
+      "fx_fingerprint",
       "fx_weather",
       "fx_sleep",
       "fx_crash",
@@ -251,5 +302,147 @@ describe("buildStepCatalog", () => {
     ).rejects.toMatchObject({
       code: "USER.MCP_PROXY.NAME_COLLISION",
     });
+  });
+});
+
+/**
+ * Emulates the worker's `openStdio`: the connector's own pipes under the v1 SDK's generic
+ * stdio transport (which the client probes in place), noting every method the host sends.
+ */
+const ownPipes =
+  (sent: string[]) =>
+  async (spec: Extract<ConnectorSpec, { kind: "stdio" }>, env: Record<string, string>) => {
+    const child = spawn(spec.command, spec.args ?? [], {
+      cwd: spec.cwd,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", ...env },
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    const transport = new StdioServerTransport(child.stdout, child.stdin);
+    const send = transport.send.bind(transport);
+    transport.send = (message) => {
+      if ("method" in message) sent.push(message.method);
+      return send(message);
+    };
+    const close = transport.close.bind(transport);
+    transport.close = async () => {
+      await close();
+      child.kill();
+    };
+    child.once("exit", () => void transport.close());
+    return transport;
+  };
+
+/** A 2026-07-28 server over stdio ("local") and over streamable HTTP ("remote"). */
+const modernConnectors = (): ConnectorSpec[] => [
+  stdio("local", { args: [FIXTURE_2026] }),
+  { id: "remote", kind: "http", url: httpUrl2026 },
+];
+
+describe("McpConnectorHost across protocol eras", () => {
+  it("speaks 2026-07-28 to the servers that offer it, over stdio and streamable HTTP, and 2025 to the others", async () => {
+    const host = track(
+      new McpConnectorHost({
+        connectors: [
+          ...modernConnectors(),
+          stdio("old"),
+          { id: "old-remote", kind: "http", url: httpUrl },
+        ],
+      }),
+    );
+    for (const id of ["local", "remote"]) {
+      // The server's own word: served in 2026-07-28, the revision in the request's _meta.
+      expect(text(await host.callTool(id, "era", {}))).toBe("era=modern version=2026-07-28");
+      expect((await host.listTools(id)).map((t) => t.name)).toEqual(
+        expect.arrayContaining(["echo", "reveal", "era", "weather", "grow"]),
+      );
+    }
+    for (const id of ["old", "old-remote"]) {
+      expect(text(await host.callTool(id, "echo", { text: id }))).toBe(id);
+      expect(host.eraOf(id)).toBe("legacy");
+    }
+  });
+
+  it("keeps a 2026-07-28 connector's tool list until its subscriptions/listen stream says it changed", async () => {
+    const host = track(new McpConnectorHost({ connectors: modernConnectors() }));
+    for (const id of ["local", "remote"]) {
+      const names = async () => (await host.listTools(id)).map((t) => t.name);
+      const before = await names();
+      const added = /^added (grown_\d+)$/.exec(text(await host.callTool(id, "grow", {})))![1]!;
+      expect(before).not.toContain(added);
+      const until = Date.now() + 5000;
+      while (!(await names()).includes(added) && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await names()).toContain(added);
+    }
+  });
+
+  it("probes each connector once: a reconnect goes straight to its era, on the worker's own stdio pipes too", async () => {
+    let now = 0;
+    const sent: string[] = [];
+    const host = track(
+      new McpConnectorHost({
+        connectors: [stdio("old"), stdio("new", { args: [FIXTURE_2026] })],
+        openStdio: ownPipes(sent),
+        idleMs: 1000,
+        now: () => now,
+      }),
+    );
+    const connectOnce = async () => {
+      sent.length = 0;
+      expect(text(await host.callTool("old", "echo", { text: "a" }))).toBe("a");
+      const legacy = [...sent];
+      sent.length = 0;
+      expect(text(await host.callTool("new", "era", {}))).toBe("era=modern version=2026-07-28");
+      return { legacy, modern: [...sent] };
+    };
+    expect(await connectOnce()).toEqual({
+      legacy: ["server/discover", "initialize", "notifications/initialized", "tools/call"],
+      modern: ["server/discover", "subscriptions/listen", "tools/call"],
+    });
+    now += 2000;
+    host.closeIdle();
+    expect(host.liveCount).toBe(0);
+    expect(await connectOnce()).toEqual({
+      legacy: ["initialize", "notifications/initialized", "tools/call"],
+      modern: ["subscriptions/listen", "tools/call"],
+    });
+    // The stream opened at the reconnect carries the list changes.
+    expect((await host.listTools("new")).map((t) => t.name)).not.toContain("grown_0");
+    expect(text(await host.callTool("new", "grow", {}))).toBe("added grown_0");
+    const until = Date.now() + 5000;
+    while (!(await host.listTools("new")).some((t) => t.name === "grown_0") && Date.now() < until)
+      await new Promise((r) => setTimeout(r, 20));
+    expect((await host.listTools("new")).map((t) => t.name)).toContain("grown_0");
+  });
+
+  it("takes a stdio server that exits on the probe or never answers it for a legacy one, and starts it again", async () => {
+    const sent: string[] = [];
+    const host = track(
+      new McpConnectorHost({
+        connectors: [
+          stdio("exits", { args: [FIXTURE_STRICT] }),
+          stdio("silent", { args: [FIXTURE_STRICT, "--silent"] }),
+        ],
+        openStdio: ownPipes(sent),
+        probeTimeoutMs: 500,
+      }),
+    );
+    for (const id of ["exits", "silent"]) {
+      sent.length = 0;
+      expect(text(await host.callTool(id, "echo", { text: id }))).toBe(id);
+      expect(host.eraOf(id)).toBe("legacy");
+      expect(sent).toEqual([
+        "server/discover",
+        "initialize",
+        "notifications/initialized",
+        "tools/call",
+      ]);
+    }
+    // The SDK's own stdio transport probes on a process of its own.
+    const plain = track(
+      new McpConnectorHost({ connectors: [stdio("exits", { args: [FIXTURE_STRICT] })] }),
+    );
+    expect(text(await plain.callTool("exits", "echo", { text: "plain" }))).toBe("plain");
+    expect(plain.eraOf("exits")).toBe("legacy");
   });
 });

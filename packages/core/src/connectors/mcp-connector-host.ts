@@ -1,37 +1,47 @@
 /**
  * A ConnectorHost over real MCP clients (stdio and streamable HTTP). It owns every
- * transport and credential: a stdio connector gets its credential in its environment at
- * spawn (started by `openStdio`, the worker's own sandbox, when given), an HTTP connector
- * gets a bearer resolved per request (so a refreshed token is used at once). Connectors
- * are pooled: one live client per connector id (the worker's ids name the team, the
+ * transport and credential (see connector-transport.ts: a stdio connector's in its
+ * environment, an HTTP one's as a bearer per request). Connectors are pooled: one live client per connector id (the worker's ids name the team, the
  * connector and whose credential), closed after `idleMs` unused and, at `maxLive`, the
  * least recently used one makes room. A connector that fails to connect, times out or
  * drops is cooled down, for longer at each failure in a row (backoff), and fails fast
  * meanwhile, without affecting the others. `tools/list` is cached per live client until
  * the server says its list changed.
+ *
+ * Both protocol eras: the client probes with `server/discover` and speaks 2026-07-28
+ * (stateless, no `initialize`, list changes on a `subscriptions/listen` stream) to a server
+ * that offers it, else the 2025 `initialize` handshake. The era found is kept per connector,
+ * so a reconnect skips the probe (a legacy verdict for an hour at most: an upgraded server
+ * still answers `initialize`); a stdio server started by `openStdio` that exits on, or never
+ * answers, the probe is taken as legacy and started again.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  ErrorCode,
-  McpError,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-} from "@modelcontextprotocol/sdk/types.js";
+  SdkErrorCode,
+  type Client,
+  type McpSubscription,
+  type PriorDiscovery,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../errors";
 import { DESCRIPTION_CAP } from "../tools";
-import type { ConnectorHost, ConnectorSpec, CredentialSource, UpstreamTool } from "./connector-host";
-
-type StdioSpec = Extract<ConnectorSpec, { kind: "stdio" }>;
+import { connectClient, eraMismatch, probeRefused, sdkCode } from "./connect-client";
+import type {
+  ConnectorHost,
+  ConnectorSpec,
+  CredentialSource,
+  UpstreamTool,
+} from "./connector-host";
+import { openTransport, type OpenStdio } from "./connector-transport";
 
 type McpConnectorHostOptions = {
   connectors?: readonly ConnectorSpec[];
   credentials?: CredentialSource;
   /** Starts a stdio connector (e.g. in a sandbox of its own) with its environment; the SDK's plain spawn when unset. */
-  openStdio?: (spec: StdioSpec, env: Record<string, string>) => Promise<Transport>;
+  openStdio?: OpenStdio;
   connectTimeoutMs?: number;
+  /** How long a stdio connector may take to answer the era probe before it is taken as legacy (default 10 s). */
+  probeTimeoutMs?: number;
   callTimeoutMs?: number;
   /** The first cooldown after a failure; doubled at each further failure in a row, up to maxCooldownMs. */
   cooldownMs?: number;
@@ -43,23 +53,30 @@ type McpConnectorHostOptions = {
   now?: () => number;
 };
 
-type Live = { client: Client; transport: Transport; version: string | undefined; tools?: UpstreamTool[] };
-
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
-
-const withTimeout = <T>(promise: Promise<T>, ms: number, what: string): Promise<T> => {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+type Live = {
+  client: Client;
+  transport: Transport;
+  version: string | undefined;
+  tools?: UpstreamTool[];
+  /** On 2026-07-28: the stream list changes come on. */
+  changes?: McpSubscription;
 };
+
+/** The era a connector answered in, and when: a reconnect passes it as the client's `prior`. */
+type EraVerdict = { prior: PriorDiscovery; at: number };
+
+const LEGACY_VERDICT_MS = 3_600_000;
+const PROBE_TIMEOUT_MS = 10_000;
 
 export class McpConnectorHost implements ConnectorHost {
   private readonly specs: Map<string, ConnectorSpec>;
   private readonly live = new Map<string, Promise<Live>>();
   private readonly lastUsed = new Map<string, number>();
-  private readonly coolingUntil = new Map<string, { until: number; reason: string; failures: number }>();
+  private readonly coolingUntil = new Map<
+    string,
+    { until: number; reason: string; failures: number }
+  >();
+  private readonly eras = new Map<string, EraVerdict>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -80,6 +97,7 @@ export class McpConnectorHost implements ConnectorHost {
     this.specs.set(spec.id, spec);
     if (previous && previous.version !== spec.version) {
       this.coolingUntil.delete(spec.id);
+      this.eras.delete(spec.id);
       this.drop(spec.id);
     }
   }
@@ -87,6 +105,11 @@ export class McpConnectorHost implements ConnectorHost {
   /** How many connectors have a live client now. */
   get liveCount(): number {
     return this.live.size;
+  }
+
+  /** The protocol era a connector last answered in, if it was reached. */
+  eraOf(id: string): "modern" | "legacy" | undefined {
+    return this.eras.get(id)?.prior.kind;
   }
 
   private drop(id: string): void {
@@ -105,8 +128,12 @@ export class McpConnectorHost implements ConnectorHost {
   private coolDown(id: string, reason: string): void {
     const failures = (this.coolingUntil.get(id)?.failures ?? 0) + 1;
     const base = this.options.cooldownMs ?? 1_000;
-    const ms = Math.min(base * 2 ** (failures - 1), Math.max(base, this.options.maxCooldownMs ?? 60_000));
+    const ms = Math.min(
+      base * 2 ** (failures - 1),
+      Math.max(base, this.options.maxCooldownMs ?? 60_000),
+    );
     this.coolingUntil.set(id, { until: this.now() + ms, reason, failures });
+    this.eras.delete(id);
     this.drop(id);
   }
 
@@ -117,48 +144,6 @@ export class McpConnectorHost implements ConnectorHost {
       const oldest = [...this.lastUsed].sort((a, b) => a[1] - b[1])[0];
       if (!oldest) break;
       this.drop(oldest[0]);
-    }
-  }
-
-  private async transportFor(spec: ConnectorSpec): Promise<Transport> {
-    const credentials = this.options.credentials;
-    switch (spec.kind) {
-      case "stdio": {
-        const env = { ...(spec.env ?? {}) };
-        if (spec.credentialEnv && credentials) {
-          const secret = await credentials.resolve(spec.id);
-          if (secret !== undefined) env[spec.credentialEnv] = secret;
-        }
-        if (this.options.openStdio) return this.options.openStdio(spec, env);
-        return new StdioClientTransport({
-          command: spec.command,
-          args: spec.args ?? [],
-          env,
-          stderr: "ignore",
-          ...(spec.cwd ? { cwd: spec.cwd } : {}),
-        });
-      }
-      case "http": {
-        const url = new URL(spec.url);
-        if (
-          url.protocol !== "https:" &&
-          !(url.protocol === "http:" && LOOPBACK.has(url.hostname))
-        ) {
-          throw new AppError(
-            "USER.INPUT.VALIDATION_FAILED",
-            `connector "${spec.id}": the URL must be https, or http on loopback`,
-          );
-        }
-        return new StreamableHTTPClientTransport(url, {
-          fetch: async (url, init) => {
-            const headers = new Headers(init?.headers);
-            for (const [k, v] of Object.entries(spec.headers ?? {})) headers.set(k, v);
-            const secret = credentials ? await credentials.resolve(spec.id) : undefined;
-            if (secret !== undefined) headers.set("Authorization", `Bearer ${secret}`);
-            return fetch(url, { ...init, headers });
-          },
-        });
-      }
     }
   }
 
@@ -185,28 +170,37 @@ export class McpConnectorHost implements ConnectorHost {
         new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `unknown connector "${id}"`),
       );
     this.makeRoom();
-    const attempt = (async (): Promise<Live> => {
-      const transport = await this.transportFor(spec);
-      const client = new Client({ name: "switchyard", version: "0.1.0" });
-      const live: Live = { client, transport, version: spec.version };
-      client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-        delete live.tools;
+    const ms = this.options.connectTimeoutMs ?? 30_000;
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new Error(`connecting to "${id}" timed out after ${ms} ms`)),
+      ms,
+    );
+    const attempt = this.open(spec, deadline.signal)
+      .catch((error: unknown) => {
+        // A stdio server probed on its own pipe that closed on the probe or never answered
+        // it is a legacy server: start it again and go straight to `initialize`.
+        const legacyServer =
+          spec.kind === "stdio" &&
+          this.options.openStdio &&
+          !this.eras.has(id) &&
+          probeRefused(error);
+        if (!legacyServer || deadline.signal.aborted) throw error;
+        this.eras.set(id, { prior: { kind: "legacy" }, at: this.now() });
+        return this.open(spec, deadline.signal);
+      })
+      .finally(() => clearTimeout(timer))
+      .then((live) => {
+        live.client.onclose = () => {
+          if (this.live.get(id) === attempt) this.coolDown(id, "the connection closed");
+        };
+        // On 2026-07-28 list changes come on a stream of their own: when it ends the
+        // connection is dropped (not cooled down), so the next use reconnects and listens again.
+        void live.changes?.closed.then((how) => {
+          if (how !== "local" && this.live.get(id) === attempt) this.drop(id);
+        });
+        return live;
       });
-      try {
-        await withTimeout(
-          client.connect(transport),
-          this.options.connectTimeoutMs ?? 30_000,
-          `connecting to "${id}"`,
-        );
-      } catch (error) {
-        await client.close().catch(() => undefined);
-        throw error;
-      }
-      client.onclose = () => {
-        if (this.live.get(id) === attempt) this.coolDown(id, "the connection closed");
-      };
-      return live;
-    })();
     this.live.set(id, attempt);
     this.lastUsed.set(id, this.now());
     attempt.then(
@@ -218,7 +212,36 @@ export class McpConnectorHost implements ConnectorHost {
     return attempt;
   }
 
-  private async guarded<T>(id: string, run: (client: Client, live: Live) => Promise<T>): Promise<T> {
+  /** One connection attempt in the era known for the connector, or with a probe that finds it. */
+  private async open(spec: ConnectorSpec, deadline: AbortSignal): Promise<Live> {
+    const known = this.eras.get(spec.id);
+    const prior =
+      known && (known.prior.kind === "modern" || this.now() - known.at < LEGACY_VERDICT_MS)
+        ? known.prior
+        : undefined;
+    const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
+    const live: Partial<Live> = { version: spec.version };
+    const transport = await openTransport(spec, this.options);
+    const { client, era, changes } = await connectClient({
+      transport,
+      ...(prior ? { prior } : {}),
+      timeoutMs,
+      probeTimeoutMs:
+        spec.kind === "stdio"
+          ? Math.min(this.options.probeTimeoutMs ?? PROBE_TIMEOUT_MS, timeoutMs)
+          : timeoutMs,
+      deadline,
+      onToolsChanged: () => delete live.tools,
+    });
+    if (!prior) this.eras.set(spec.id, { prior: era, at: this.now() });
+    return Object.assign(live, { client, transport, ...(changes ? { changes } : {}) }) as Live;
+  }
+
+  private async guarded<T>(
+    id: string,
+    signal: AbortSignal | undefined,
+    run: (client: Client, live: Live) => Promise<T>,
+  ): Promise<T> {
     let live: Live;
     try {
       live = await this.connect(id);
@@ -233,42 +256,41 @@ export class McpConnectorHost implements ConnectorHost {
     try {
       return await run(live.client, live);
     } catch (error) {
-      const timedOut =
-        error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number);
+      // The client reports a call its caller aborted as a timeout: that says nothing of the connector.
+      if (signal?.aborted) throw error;
+      const timedOut = sdkCode(error) === SdkErrorCode.RequestTimeout;
       const dropped =
-        error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number);
-      if (timedOut || dropped) {
+        sdkCode(error) === SdkErrorCode.ConnectionClosed ||
+        sdkCode(error) === SdkErrorCode.NotConnected;
+      if (timedOut || dropped)
         this.coolDown(id, timedOut ? "a call timed out" : "the connection closed");
-        throw new AppError(
-          "EXECUTION.CONNECTOR_UNAVAILABLE",
-          `connector "${id}": ${error.message}`,
-          { retryable: true, cause: error },
-        );
-      }
-      throw error;
+      else if (eraMismatch(error)) {
+        this.eras.delete(id);
+        this.drop(id);
+      } else throw error;
+      throw new AppError(
+        "EXECUTION.CONNECTOR_UNAVAILABLE",
+        `connector "${id}": ${(error as Error).message}`,
+        { retryable: true, cause: error },
+      );
     }
   }
 
   async listTools(connectorId: string, signal?: AbortSignal): Promise<UpstreamTool[]> {
-    return this.guarded(connectorId, async (client, live) => {
+    return this.guarded(connectorId, signal, async (client, live) => {
       if (live.tools) return live.tools;
-      const tools: UpstreamTool[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : {}, {
-          timeout: this.options.callTimeoutMs ?? 60_000,
-          ...(signal ? { signal } : {}),
-        });
-        for (const t of page.tools) {
-          tools.push({
-            name: t.name,
-            description: (t.description ?? "").slice(0, DESCRIPTION_CAP),
-            inputSchema: t.inputSchema ?? { type: "object" },
-            ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
-          });
-        }
-        cursor = page.nextCursor;
-      } while (cursor);
+      // Without a cursor the client walks every page itself.
+      const { tools: all } = await client.listTools(undefined, {
+        timeout: this.options.callTimeoutMs ?? 60_000,
+        cacheMode: "refresh",
+        ...(signal ? { signal } : {}),
+      });
+      const tools = all.map((t): UpstreamTool => ({
+        name: t.name,
+        description: (t.description ?? "").slice(0, DESCRIPTION_CAP),
+        inputSchema: t.inputSchema,
+        ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+      }));
       live.tools = tools;
       return tools;
     });
@@ -280,11 +302,11 @@ export class McpConnectorHost implements ConnectorHost {
     args: Record<string, unknown>,
     signal?: AbortSignal,
   ): Promise<CallToolResult> {
-    return this.guarded(connectorId, async (client) => {
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
-        timeout: this.options.callTimeoutMs ?? 60_000,
-        ...(signal ? { signal } : {}),
-      });
+    return this.guarded(connectorId, signal, async (client) => {
+      const result = await client.callTool(
+        { name: tool, arguments: args },
+        { timeout: this.options.callTimeoutMs ?? 60_000, ...(signal ? { signal } : {}) },
+      );
       return result as CallToolResult;
     });
   }

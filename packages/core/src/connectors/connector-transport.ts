@@ -1,0 +1,59 @@
+/**
+ * How the connector host reaches a connector, and where its credential goes: a stdio
+ * server gets it in its environment at spawn (started by `openStdio`, the worker's own
+ * sandbox, when given), a streamable HTTP one as a bearer resolved at every request, so a
+ * refreshed token is used at once. Plain http is for loopback only.
+ */
+import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { AppError } from "../errors";
+import type { ConnectorSpec, CredentialSource } from "./connector-host";
+
+/** Starts a stdio connector with its environment; the transport speaks over its pipes. */
+export type OpenStdio = (
+  spec: Extract<ConnectorSpec, { kind: "stdio" }>,
+  env: Record<string, string>,
+) => Promise<Transport>;
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+export const openTransport = async (
+  spec: ConnectorSpec,
+  { credentials, openStdio }: { credentials?: CredentialSource; openStdio?: OpenStdio },
+): Promise<Transport> => {
+  switch (spec.kind) {
+    case "stdio": {
+      const env = { ...(spec.env ?? {}) };
+      if (spec.credentialEnv && credentials) {
+        const secret = await credentials.resolve(spec.id);
+        if (secret !== undefined) env[spec.credentialEnv] = secret;
+      }
+      if (openStdio) return openStdio(spec, env);
+      return new StdioClientTransport({
+        command: spec.command,
+        args: spec.args ?? [],
+        env,
+        stderr: "ignore",
+        ...(spec.cwd ? { cwd: spec.cwd } : {}),
+      });
+    }
+    case "http": {
+      const url = new URL(spec.url);
+      if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.has(url.hostname))) {
+        throw new AppError(
+          "USER.INPUT.VALIDATION_FAILED",
+          `connector "${spec.id}": the URL must be https, or http on loopback`,
+        );
+      }
+      return new StreamableHTTPClientTransport(url, {
+        fetch: async (url, init) => {
+          const headers = new Headers(init?.headers);
+          for (const [k, v] of Object.entries(spec.headers ?? {})) headers.set(k, v);
+          const secret = credentials ? await credentials.resolve(spec.id) : undefined;
+          if (secret !== undefined) headers.set("Authorization", `Bearer ${secret}`);
+          return fetch(url, { ...init, headers });
+        },
+      });
+    }
+  }
+};
