@@ -2,7 +2,8 @@
  * The MCP server side of the proxy: tools/list (paginated, only active tools), tools/call
  * routed through the ToolRouter, tool search, long results cut with their full text kept in
  * the workspace, and a record for every call, whatever its outcome. Protocol errors stay
- * McpError; tool failures are `isError` results.
+ * McpError; tool failures are `isError` results. Clients of the 2025 revisions and of
+ * 2026-07-28 (stateless, through the era bridge) are both served.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -30,11 +31,13 @@ import {
 } from "../tools";
 import { adaptResult, adaptTool } from "./adapt-result";
 import type { CallRecorder } from "./call-recorder";
+import { bridgeEras, MODERN_PROTOCOL_VERSIONS } from "./era-bridge";
 import type { Redactor } from "./redact";
 import type { ResultCap, ResultCut } from "./result-cap";
 import { newSpanId } from "./trace-context";
 
 const TOOLS_PAGE_SIZE = 100;
+const CAPABILITIES = { tools: { listChanged: true } };
 
 type ProxyServerDeps = {
   router: ToolRouter;
@@ -78,7 +81,7 @@ export class ProxyServer {
   constructor(private readonly deps: ProxyServerDeps) {
     this.server = new Server(
       { name: deps.name, version: deps.version },
-      { capabilities: { tools: { listChanged: true } } },
+      { capabilities: CAPABILITIES },
     );
     this.server.setRequestHandler(ListToolsRequestSchema, (request) =>
       this.listTools(request.params?.cursor),
@@ -114,21 +117,18 @@ export class ProxyServer {
     await new Promise((resolve) => setImmediate(resolve));
   }
 
-  /** Connects and watches `initialize` to learn the negotiated protocol version. */
+  /** Connects through the era bridge, which tells the protocol version each request is made in. */
   async connect(transport: Transport): Promise<void> {
-    await this.server.connect(transport);
-    const inner = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      if ("method" in message && message.method === "initialize" && "id" in message) {
-        const requested = (message.params as { protocolVersion?: unknown } | undefined)
-          ?.protocolVersion;
-        this.protocolVersion =
-          typeof requested === "string" && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
-            ? requested
-            : LATEST_PROTOCOL_VERSION;
-      }
-      inner?.(message, extra);
-    };
+    const bridged = bridgeEras(transport, {
+      serverInfo: { name: this.deps.name, version: this.deps.version },
+      capabilities: CAPABILITIES,
+      onVersion: (requested) => {
+        // As `initialize` answers: the version asked for when known, else the latest.
+        const known = [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_PROTOCOL_VERSIONS];
+        this.protocolVersion = known.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+      },
+    });
+    await this.server.connect(bridged);
   }
 
   get negotiatedVersion(): string {
