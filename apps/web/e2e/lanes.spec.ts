@@ -108,5 +108,7 @@ test("the connectors, lanes and audit pages fit a phone's width", async ({ page 
     await expect(page.locator(ready)).toBeVisible();
     await expect(page.getByText("Loading…")).toHaveCount(0);
     expect(await overflow(page), path).toBeLessThanOrEqual(0);
+    // The header too: its links wrap instead of running off the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${path} page width`).toBeLessThanOrEqual(0);
   }
 });

@@ -4,6 +4,7 @@
  * catalog entries not set up yet, and for admins the console.
  */
 import { useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 import { CatalogCard, ConnectorCard } from "./connector-card";
@@ -17,9 +18,22 @@ export function ConnectorsEditor(props: { canAdmin: boolean; userId: string | un
   const [adding, setAdding] = useState(false);
   const team = (list.data ?? []).filter((c) => c.source === "team");
   const catalog = (list.data ?? []).filter((c) => c.source === "curated");
+  // Where the OAuth callback sent the browser back: ?connector=<id>&connected=team|member, or &error=<code>.
+  const params = useSearchParams();
+  const returned = params.get("connector");
 
   return (
     <>
+      {returned && params.get("connected") ? (
+        <p className="notice" role="status">
+          Connected {returned} ({params.get("connected") === "team" ? "the team's account" : "your account"}).
+        </p>
+      ) : null}
+      {returned && params.get("error") ? (
+        <p className="error" role="alert">
+          Connecting {returned} failed: {params.get("error")}.
+        </p>
+      ) : null}
       {list.error ? (
         <p className="error" role="alert">
           {list.error.message}

@@ -79,11 +79,18 @@ export function CredentialPanel(props: { listing: Listing; canAdmin: boolean; us
   const refresh = useConnectorsRefresh();
   const set = useMutation(trpc.connectors.setCredential.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.connectors.revokeCredential.mutationOptions({ onSuccess: refresh }));
-  const error = formError(set.error ?? revoke.error);
+  // OAuth: the server hands out the authorization URL; the browser goes there and comes back to the callback.
+  const begin = useMutation(
+    trpc.connectors.beginOAuth.mutationOptions({
+      onSuccess: ({ authorizationUrl }) => window.location.assign(authorizationUrl),
+    }),
+  );
+  const error = formError(set.error ?? revoke.error ?? begin.error);
   const name = nameOf(listing);
   if (!listing.needsCredential) return <p className="muted small">Needs no credential.</p>;
 
   const scope = listing.definition.credential_mode === "member" ? "member" : "team";
+  const oauth = listing.definition.auth === "oauth";
   const credential = scope === "team" ? listing.teamCredential : listing.myCredential;
   const mayChange = scope === "member" || canAdmin;
   const save = (value: string, expiresAt: Date | null, clear: () => void) =>
@@ -114,7 +121,12 @@ export function CredentialPanel(props: { listing: Listing; canAdmin: boolean; us
           {scope === "team" ? "Not set: runs cannot reach it until an admin sets it." : "You have not connected your account."}
         </p>
       )}
-      {mayChange ? (
+      {mayChange && oauth ? (
+        <button type="button" className="primary" disabled={begin.isPending} onClick={() => begin.mutate({ id: listing.id, scope })}>
+          {credential?.status === "needs_reconnect" ? "Reconnect" : credential ? "Connect again" : scope === "team" ? "Connect with OAuth" : "Connect my account"}
+        </button>
+      ) : null}
+      {mayChange && !oauth ? (
         <SecretForm label={label} submit={credential ? "Replace" : scope === "team" ? "Set credential" : "Connect my account"} pending={set.isPending} onSubmit={save} />
       ) : null}
       {mayChange && credential ? (

@@ -1,3 +1,4 @@
+import { Suspense } from "react";
 import { sessionMember } from "~/server/lanes/session-role";
 import { ConnectorsEditor } from "./connectors-editor";
 import "./settings-pages.css";
@@ -13,7 +14,9 @@ export default async function ConnectorsPage() {
         when. A connector uses the team&apos;s account, or each member&apos;s own, which every member connects here.
         {isAdmin ? "" : " Only admins add, change and remove connectors."}
       </p>
-      <ConnectorsEditor canAdmin={isAdmin} userId={userId} />
+      <Suspense>
+        <ConnectorsEditor canAdmin={isAdmin} userId={userId} />
+      </Suspense>
     </>
   );
 }
