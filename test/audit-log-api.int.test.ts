@@ -7,7 +7,9 @@
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { withRequestId } from "@switchyard/core/context";
-import type { Db } from "@switchyard/db";
+import { createApiToken, type Db } from "@switchyard/db";
+import { auditPage } from "~/server/contract/audit.types";
+import { handleRest } from "~/server/rest/rest-api";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { addMember } from "./helpers/team-member";
@@ -90,4 +92,25 @@ it("records what the API changes, and refuses members and a cursor of another te
   await expect(caller(memberId).audit.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
   const theirs = await db.auditLog.findFirstOrThrow({ where: { targetId: "theirs" } });
   await expect(admin().audit.list({ cursor: theirs.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+});
+
+it("answers the same list over REST, filters as query parameters, and refuses a member's token", async () => {
+  const adminToken = (await createApiToken(db, { teamId: seeded.teamId, userId: seeded.adminId, name: "audit" })).token;
+  const memberToken = (await createApiToken(db, { teamId: seeded.teamId, userId: memberId, name: "audit" })).token;
+  const rest = async (path: string, token: string) => {
+    const res = await handleRest(
+      { db, queue: () => { throw new Error("no queue"); }, prefix: "t", publish: () => Promise.resolve(0) },
+      new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } }),
+      path.split("?")[0]!,
+    );
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  const page = await rest("/audit?action=variable.&limit=4", adminToken);
+  expect(page.status).toBe(200);
+  const parsed = auditPage.parse(page.body);
+  expect(parsed.entries.map((e) => e.targetId)).toEqual(["t11", "t9", "t7", "t5"]);
+  const next = auditPage.parse((await rest(`/audit?action=variable.&limit=4&cursor=${parsed.nextCursor}`, adminToken)).body);
+  expect(next.entries.map((e) => e.targetId)).toEqual(["t3", "t1"]);
+  expect(await rest("/audit?limit=500", adminToken)).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST" } } });
+  expect(await rest("/audit", memberToken)).toMatchObject({ status: 403, body: { error: { code: "FORBIDDEN" } } });
 });

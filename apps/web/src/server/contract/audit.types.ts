@@ -27,3 +27,10 @@ export const auditPage = z.object({
   entries: z.array(auditEntry),
   nextCursor: z.string().nullable().describe("pass as cursor for the next page; null on the last"),
 });
+
+/** GET /audit: the same filters as query parameters. */
+export const auditListQuery = z.object({
+  cursor: z.string().min(1).max(64).optional().describe("the nextCursor of the page before"),
+  action: z.string().max(128).optional().describe("only actions starting with this, e.g. connector. or lane.create"),
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+});

@@ -43,7 +43,11 @@ it("documents every REST route, each with its path parameters, a request schema 
     for (const [method, op] of Object.entries(item)) {
       expect(METHODS).toContain(method);
       const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
-      expect((op.parameters as { name: string; in: string; required: boolean }[] | undefined)?.map((p) => p.name) ?? []).toEqual(names);
+      const parameters = (op.parameters as { name: string; in: string; required: boolean }[] | undefined) ?? [];
+      expect(parameters.filter((p) => p.in === "path").map((p) => p.name)).toEqual(names);
+      // Query parameters are the route's own, documented with their schema.
+      const route = restOperations.find((r) => r.path === path && r.method.toLowerCase() === method)!;
+      expect(parameters.filter((p) => p.in === "query").map((p) => p.name)).toEqual(Object.keys(route.query?.shape ?? {}));
       const responses = op.responses as Record<string, { description: string; content: { "application/json": { schema: Json } } }>;
       const ok = Object.keys(responses).filter((status) => status.startsWith("2"));
       expect(ok, `${method} ${path}`).toHaveLength(1);

@@ -18,6 +18,8 @@ export type RestOperation = {
   response: z.ZodType;
   /** statuses this route answers besides the common ones, with what they mean */
   errors?: Record<number, string>;
+  /** query parameters: an object schema whose fields are each a string in the URL */
+  query?: z.ZodObject<Record<string, z.ZodType>>;
 };
 
 export const errorResponse = z.object({
@@ -54,7 +56,11 @@ const COMMON_ERRORS: Record<number, string> = {
 export const buildOpenApiDocument = (operations: RestOperation[]) => {
   const paths: Record<string, Record<string, object>> = {};
   for (const op of operations) {
-    const parameters = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: "path", required: true, schema: { type: "string" } }));
+    const queryFields = op.query ? Object.entries(op.query.shape) : [];
+    const parameters = [
+      ...[...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: "path", required: true, schema: { type: "string" } })),
+      ...queryFields.map(([name, field]) => ({ name, in: "query", required: !field.safeParse(undefined).success, schema: schemaOf(field, "input") })),
+    ];
     const errors = Object.fromEntries(
       Object.entries({ ...COMMON_ERRORS, ...op.errors }).map(([status, description]) => [status, { description, ...json(error) }]),
     );

@@ -64,6 +64,8 @@ import {
 } from "../connectors/connector-operations";
 import { createLaneBody, laneListing, listLanesResponse, removeLaneResponse, updateLaneBody } from "../contract/lanes.types";
 import { createTeamLane, listTeamLanes, removeTeamLane, updateTeamLane } from "../lanes/lane-operations";
+import { auditListQuery, auditPage } from "../contract/audit.types";
+import { listTeamAuditLog } from "../audit/list-audit-log";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 
 export type RestDeps = {
@@ -78,7 +80,7 @@ export type RestDeps = {
 };
 
 type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
-type Handler = (ctx: { deps: RestDeps; caller: Caller; params: string[]; body: () => Promise<unknown> }) => Promise<Response>;
+type Handler = (ctx: { deps: RestDeps; caller: Caller; params: string[]; query: URLSearchParams; body: () => Promise<unknown> }) => Promise<Response>;
 /** `bodyLimit`: bytes the request body may have (BODY_LIMITS.default when unset). */
 type Route = RestOperation & { handler: Handler; bodyLimit?: number };
 
@@ -304,6 +306,17 @@ const routes: Route[] = [
   },
   {
     method: "GET",
+    path: "/audit",
+    summary: "Admins: the team's audit log, newest first, a page at a time: who changed what, on what, when, and the request that did it",
+    query: auditListQuery,
+    status: 200,
+    description: "A page of entries and the cursor of the next",
+    response: auditPage,
+    handler: async ({ deps, caller, query }) =>
+      answer(routeOf("GET", "/audit"), await listTeamAuditLog(deps.db, caller, await parse(auditListQuery, () => Promise.resolve(Object.fromEntries(query))))),
+  },
+  {
+    method: "GET",
     path: "/connectors",
     summary: "The team's connectors: the curated catalog merged with the team's own, each with its credentials' status (never a value)",
     status: 200,
@@ -504,7 +517,8 @@ const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Re
         throw new AppError("BAD_REQUEST", `${path} is not a valid path`);
       }
     });
-    return await route.handler({ deps, caller, params, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
+    const query = new URL(req.url, "http://localhost").searchParams;
+    return await route.handler({ deps, caller, params, query, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
   } catch (error) {
     if (error instanceof AppError) {
       const status = surfaceOfError(error).http;
