@@ -18,6 +18,7 @@ import { teamModelAccess } from "./model-access";
 import { callConnectorByHand } from "./connector-console";
 import { sandboxedStdio } from "./connector-sandbox";
 import { executeRun } from "./execute-run";
+import type { WorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
@@ -108,11 +109,14 @@ const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
 
 // Connectors: one pool per worker; a stdio connector runs in a sandbox of its own, and its
 // credential (the team's or a member's) is resolved per pool id by the step that uses it.
-const connectorResolvers = new Map<string, () => Promise<string | undefined>>();
+const connectorResolvers: WorkerConnectors["resolvers"] = new Map();
 const connectors = {
   resolvers: connectorResolvers,
   pool: new McpConnectorHost({
-    credentials: { resolve: async (id) => connectorResolvers.get(id)?.() },
+    credentials: {
+      resolve: async (id) => connectorResolvers.get(id)?.resolve(),
+      rejected: (id, value) => connectorResolvers.get(id)?.rejected?.(value),
+    },
     openStdio: sandboxedStdio({
       host: confinement.sandbox,
       uids: confinement.connectorUids,

@@ -43,10 +43,13 @@ import {
 } from "@switchyard/db";
 import type { Logger } from "./logger";
 
+/** A credential as the pool asks for it: its current value, and word that the server refused one. */
+type CredentialResolver = { resolve: () => Promise<string | undefined>; rejected?: (value: string) => void };
+
 /** How the pool reaches credentials: per pool id, the resolver of the step that last defined it. */
 export type WorkerConnectors = {
   pool: McpConnectorHost;
-  resolvers: Map<string, () => Promise<string | undefined>>;
+  resolvers: Map<string, CredentialResolver>;
 };
 
 type StepConnectorsInput = {
@@ -85,7 +88,7 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
   const value = openConnectorCredential(keyring, sealedFor, stored.sealed.envelope);
   if (stored.kind !== "oauth") {
     input.scrubber.add(value);
-    return { secrets: [value], resolve: () => Promise.resolve(value) };
+    return { secrets: [value], resolver: { resolve: () => Promise.resolve(value) } };
   }
   const grant = grantFromJson(value);
   const secrets = grantSecrets(grant);
@@ -105,7 +108,7 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
       await markConnectorCredentialNeedsReconnect(db, stored.id);
     },
   });
-  return { secrets, resolve: () => source.resolve() };
+  return { secrets, resolver: { resolve: () => source.resolve(), rejected: (token: string) => source.invalidate(token) } };
 };
 
 /**
@@ -133,7 +136,7 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
     if (stored) {
       const credential = credentialResolver(input, def, owner, stored);
       secrets.push(...credential.secrets);
-      connectors.resolvers.set(id, credential.resolve);
+      connectors.resolvers.set(id, credential.resolver);
     } else connectors.resolvers.delete(id);
     connectors.pool.define({ ...toConnectorSpec(def), id, version: `${row!.updatedAt.getTime()}/${stored?.sealed.credentialId ?? "-"}` });
     defs.set(slug, { def, owner, credentialId: stored?.id });
@@ -176,7 +179,8 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
         return { isError: true, content: [{ type: "text", text: `the credential of connector "${slug}" was revoked` }] };
       const result = await connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal);
       if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
-      return result;
+      // With the run's scrubber, which also knows tokens refreshed since the step started.
+      return input.scrubber.scrubValue(result);
     },
     close: () => Promise.resolve(),
   };

@@ -32,6 +32,8 @@ export interface LaneGate {
 export interface CredentialSource {
   /** The connector's current credential, or undefined when it needs none. */
   resolve(connectorId: string): Promise<string | undefined>;
+  /** The server refused `credential` (HTTP 401): a source that can renew it does so at the next resolve. */
+  rejected?(connectorId: string, credential: string): void | Promise<void>;
 }
 
 /** How the host starts or reaches a connector: a command over stdio, or a streamable HTTP URL. */

@@ -47,11 +47,21 @@ export const openTransport = async (
       }
       return new StreamableHTTPClientTransport(url, {
         fetch: async (url, init) => {
-          const headers = new Headers(init?.headers);
-          for (const [k, v] of Object.entries(spec.headers ?? {})) headers.set(k, v);
+          const send = (secret: string | undefined) => {
+            const headers = new Headers(init?.headers);
+            for (const [k, v] of Object.entries(spec.headers ?? {})) headers.set(k, v);
+            if (secret !== undefined) headers.set("Authorization", `Bearer ${secret}`);
+            return fetch(url, { ...init, headers });
+          };
           const secret = credentials ? await credentials.resolve(spec.id) : undefined;
-          if (secret !== undefined) headers.set("Authorization", `Bearer ${secret}`);
-          return fetch(url, { ...init, headers });
+          const res = await send(secret);
+          // A credential refused before its time (revoked or rotated at the server): renewed once, then sent again.
+          if (res.status !== 401 || secret === undefined || !credentials?.rejected) return res;
+          await credentials.rejected(spec.id, secret);
+          const renewed = await credentials.resolve(spec.id);
+          if (renewed === undefined || renewed === secret) return res;
+          await res.body?.cancel();
+          return send(renewed);
         },
       });
     }

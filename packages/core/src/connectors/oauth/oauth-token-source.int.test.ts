@@ -157,4 +157,27 @@ describe("OAuthTokenSource", () => {
       await host.close();
     }
   });
+
+  it("refreshes once and sends the call again when the server refuses a token before its expiry", async () => {
+    const { stored, source } = await connected();
+    const host = new McpConnectorHost({
+      connectors: [{ id: "protected", kind: "http", url: mcp.url }],
+      credentials: { resolve: () => source.resolve(), rejected: (_id, token) => source.invalidate(token) },
+    });
+    try {
+      expect(text(await host.callTool("protected", "whoami", {}))).toBe("test-user");
+      const before = refreshes().length;
+      const refusedBefore = mcp.unauthorized;
+      // Revoked at the server while the worker still thinks the token has an hour left.
+      expect(as.expireAccessTokens()).toBe(1);
+      expect(text(await host.callTool("protected", "echo", { text: "after the 401" }))).toBe("after the 401");
+      expect(refreshes().length - before).toBe(1);
+      expect(mcp.unauthorized - refusedBefore).toBe(1);
+      expect(stored).toHaveLength(1);
+      expect(text(await host.callTool("protected", "whoami", {}))).toBe("test-user");
+      expect(refreshes().length - before).toBe(1);
+    } finally {
+      await host.close();
+    }
+  });
 });

@@ -31,6 +31,8 @@ export class OAuthTokenSource {
   private current: OAuthTokenSet;
   private refreshing: Promise<OAuthTokenSet> | undefined;
   private failure: AppError | undefined;
+  /** An access token the server refused before its expiry: the next resolve refreshes. */
+  private refused: string | undefined;
   private readonly now: () => number;
 
   constructor(private readonly options: OAuthTokenSourceOptions) {
@@ -43,11 +45,20 @@ export class OAuthTokenSource {
     return this.current;
   }
 
+  /**
+   * The server refused `accessToken` (a 401) before it expired, revoked or rotated on its
+   * side: unless it has been replaced already, the next resolve refreshes it.
+   */
+  invalidate(accessToken: string): void {
+    if (this.current.accessToken === accessToken) this.refused = accessToken;
+  }
+
   async resolve(): Promise<string> {
     if (this.failure) throw this.failure;
     const expiresAt = this.current.expiresAt?.getTime();
     const margin = this.options.refreshMarginMs ?? 60_000;
-    if (expiresAt === undefined || expiresAt - this.now() > margin) return this.current.accessToken;
+    const refused = this.refused === this.current.accessToken;
+    if (!refused && (expiresAt === undefined || expiresAt - this.now() > margin)) return this.current.accessToken;
     this.refreshing ??= this.refresh().finally(() => {
       this.refreshing = undefined;
     });
