@@ -103,6 +103,14 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
       const envelope = sealConnectorCredential(keyring, sealedFor, grantToJson({ ...grant, tokens }));
       await resealConnectorCredential(db, { teamId, id: stored.id, sealed: { credentialId: stored.sealed.credentialId, envelope }, expiresAt: tokens.expiresAt ?? null });
     },
+    // What another worker may have stored meanwhile for the same grant (same credential row).
+    reload: async () => {
+      const now = await connectorCredentialForUse(db, { teamId, slug: def.id, owner });
+      if (!now || now.sealed.credentialId !== stored.sealed.credentialId) return undefined;
+      const latest = grantFromJson(openConnectorCredential(keyring, sealedFor, now.sealed.envelope));
+      for (const s of grantSecrets(latest)) input.scrubber.add(s);
+      return latest.tokens;
+    },
     onFailed: async (reason) => {
       input.log.warn("a connector's OAuth grant could not be refreshed", { connector: def.id, reason });
       await markConnectorCredentialNeedsReconnect(db, stored.id);

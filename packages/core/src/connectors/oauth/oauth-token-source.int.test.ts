@@ -180,4 +180,28 @@ describe("OAuthTokenSource", () => {
       await host.close();
     }
   });
+
+  it("takes the tokens another worker stored instead of refreshing the same grant again", async () => {
+    const first = await connected();
+    const shared: OAuthTokenSet[] = [];
+    const worker = (clock: { skew: number }) =>
+      new OAuthTokenSource({
+        server: first.server,
+        client: first.client,
+        tokens: first.tokens,
+        onTokens: (next) => void shared.push(next),
+        reload: () => Promise.resolve(shared.at(-1)),
+        now: () => Date.now() + clock.skew,
+      });
+    const clock = { skew: HOUR };
+    const a = worker(clock);
+    const b = worker(clock);
+    const before = refreshes().length;
+    const fromA = await a.resolve();
+    expect(refreshes().length - before).toBe(1);
+    // b holds the same, now rotated, grant: it takes a's tokens rather than spend the old refresh token.
+    expect(await b.resolve()).toBe(fromA);
+    expect(refreshes().length - before).toBe(1);
+    expect(b.tokens.refreshToken).toBe(shared.at(-1)!.refreshToken);
+  });
 });

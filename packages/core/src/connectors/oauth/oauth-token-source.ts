@@ -25,6 +25,11 @@ type OAuthTokenSourceOptions = {
   fetch?: FetchLike;
   /** How long before expiry a token is refreshed (default 60 s). */
   refreshMarginMs?: number;
+  /**
+   * The token set as stored now: asked before giving up on a refused refresh, since another
+   * process holding the same grant may have rotated the refresh token first.
+   */
+  reload?: () => Promise<OAuthTokenSet | undefined>;
 };
 
 export class OAuthTokenSource {
@@ -67,6 +72,12 @@ export class OAuthTokenSource {
 
   private async refresh(): Promise<OAuthTokenSet> {
     const { server, client } = this.options;
+    // Another worker holding the same grant may have refreshed it already: take what it stored.
+    const stored = await this.options.reload?.().catch(() => undefined);
+    if (stored && stored.accessToken !== this.current.accessToken) {
+      this.current = stored;
+      if (this.usable(stored)) return stored;
+    }
     const refreshToken = this.current.refreshToken;
     if (!refreshToken) return this.fail("the access token expired and there is no refresh token");
     const asked = this.now();
@@ -81,9 +92,14 @@ export class OAuthTokenSource {
       });
     } catch (error) {
       const refusal = oauthRefusal(error);
-      if (refusal)
-        return this.fail(`the authorization server refused the refresh (${refusal})`, error);
-      throw unreachable(`refreshing the token of ${this.label()} at ${server.issuer}`, error);
+      if (!refusal) throw unreachable(`refreshing the token of ${this.label()} at ${server.issuer}`, error);
+      // Rotated meanwhile by another worker holding the same grant: carry on with what it stored.
+      const rotated = await this.options.reload?.().catch(() => undefined);
+      if (rotated?.refreshToken && rotated.refreshToken !== refreshToken) {
+        this.current = rotated;
+        if (this.usable(rotated)) return rotated;
+      }
+      return this.fail(`the authorization server refused the refresh (${refusal})`, error);
     }
     const next = toTokenSet(answer, asked, {
       refreshToken,
@@ -92,6 +108,13 @@ export class OAuthTokenSource {
     this.current = next;
     await this.options.onTokens(next);
     return next;
+  }
+
+  /** Fresh beyond the margin, and not refused by the server. */
+  private usable(tokens: OAuthTokenSet): boolean {
+    const expiresAt = tokens.expiresAt?.getTime();
+    const fresh = expiresAt === undefined || expiresAt - this.now() > (this.options.refreshMarginMs ?? 60_000);
+    return fresh && this.refused !== tokens.accessToken;
   }
 
   private label() {
