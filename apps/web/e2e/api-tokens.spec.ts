@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createApiToken, createDb } from "@switchyard/db";
+import { createApiToken, createDb, ensureMember, teamBySlug } from "@switchyard/db";
 import { signIn } from "./sign-in";
 
 test("a token made in the dashboard drives the REST API until it is revoked", async ({ page, request }) => {
@@ -32,10 +32,9 @@ test("a token made in the dashboard drives the REST API until it is revoked", as
 test("an admin sees who made each token and revokes a member's", async ({ page, request }) => {
   const db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   try {
-    const team = await db.team.findUniqueOrThrow({ where: { slug: "demo" } });
-    const member = await db.user.create({ data: { email: "casey@e2e.local", name: "Casey Member" } });
-    await db.membership.create({ data: { teamId: team.id, userId: member.id, role: "member" } });
-    const { token } = await createApiToken(db, { teamId: team.id, userId: member.id, name: "casey-laptop" });
+    const team = await teamBySlug(db, "demo");
+    const memberId = await ensureMember(db, team.id, { email: "casey@e2e.local", name: "Casey Member", role: "member" });
+    const { token } = await createApiToken(db, { teamId: team.id, userId: memberId, name: "casey-laptop" });
     const headers = { authorization: `Bearer ${token}` };
     expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(200);
 

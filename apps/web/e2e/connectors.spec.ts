@@ -7,7 +7,17 @@
  */
 import { createHash } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
-import { createApiToken, createDb, hashPassword, type Db } from "@switchyard/db";
+import {
+  connectorCredentialForUse,
+  createApiToken,
+  createDb,
+  ensureMember,
+  hashPassword,
+  markConnectorCredentialNeedsReconnect,
+  teamBySlug,
+  userIdByEmail,
+  type Db,
+} from "@switchyard/db";
 import { signIn } from "./sign-in";
 
 const TEAM_KEY = "e2e-echo-team-key-51c9";
@@ -29,14 +39,11 @@ let adminToken: string;
 
 test.beforeAll(async () => {
   db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
-  const team = await db.team.findUniqueOrThrow({ where: { slug: "demo" } });
-  teamId = team.id;
-  const admin = await db.user.findUniqueOrThrow({ where: { email: process.env.E2E_ADMIN_EMAIL! } });
-  adminToken = (await createApiToken(db, { teamId, userId: admin.id, name: "e2e-connectors" })).token;
+  teamId = (await teamBySlug(db, "demo")).id;
+  const adminId = await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!);
+  adminToken = (await createApiToken(db, { teamId, userId: adminId, name: "e2e-connectors" })).token;
   // A worker restarted after a failure runs this again.
-  const passwordHash = await hashPassword(MEMBER.password);
-  const member = await db.user.upsert({ where: { email: MEMBER.email }, create: { email: MEMBER.email, name: "Morgan Member", passwordHash }, update: {} });
-  await db.membership.upsert({ where: { teamId_userId: { teamId, userId: member.id } }, create: { teamId, userId: member.id, role: "member" }, update: {} });
+  await ensureMember(db, teamId, { email: MEMBER.email, name: "Morgan Member", role: "member", passwordHash: await hashPassword(MEMBER.password) });
 });
 test.afterAll(async () => {
   await db.$disconnect();
@@ -133,7 +140,8 @@ test("a member sees connectors read-only and connects their own account where ea
   expect(created.status()).toBe(201);
 
   // What the worker marks when a grant is gone shows as a badge.
-  await db.connectorCredential.updateMany({ where: { teamId, owner: "team", connector: { slug: "echo" } }, data: { status: "needs_reconnect" } });
+  const echo = await connectorCredentialForUse(db, { teamId, slug: "echo", owner: "team" });
+  await markConnectorCredentialNeedsReconnect(db, echo!.id);
 
   await page.goto("/login");
   await page.getByLabel("Email").fill(MEMBER.email);

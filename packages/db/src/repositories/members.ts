@@ -3,6 +3,7 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
+import type { Role } from "../generated/prisma/client";
 import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPasswordHash } from "../password-hash";
 
 export { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash } from "../password-hash";
@@ -77,3 +78,18 @@ export const removeMember = async (db: Db, teamId: string, userId: string) =>
 
 /** A team by its slug (the demo team is `demo`); throws when there is none. */
 export const teamBySlug = (db: Db, slug: string) => db.team.findUniqueOrThrow({ where: { slug } });
+
+/** A user's id by email; throws when there is none. */
+export const userIdByEmail = async (db: Db, email: string) => (await db.user.findUniqueOrThrow({ where: { email }, select: { id: true } })).id;
+
+/** Makes sure a user with this email exists and is a member of the team (kept as they are when already there); returns their id. */
+export const ensureMember = async (db: Db, teamId: string, user: { email: string; name: string; role: Role; passwordHash?: string }) => {
+  const { id } = await db.user.upsert({
+    where: { email: user.email },
+    create: { email: user.email, name: user.name, ...(user.passwordHash ? { passwordHash: user.passwordHash } : {}) },
+    update: {},
+    select: { id: true },
+  });
+  await db.membership.upsert({ where: { teamId_userId: { teamId, userId: id } }, create: { teamId, userId: id, role: user.role }, update: {} });
+  return id;
+};
