@@ -6,14 +6,9 @@
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
-import type { Queue } from "bullmq";
-import type { Redis } from "ioredis";
-import type { z } from "zod";
 import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
-import type { Keyring } from "@switchyard/core/crypto";
-import type { RunJob } from "@switchyard/core/runs";
-import { authenticateApiToken, getRun, listWorkflows, type Db } from "@switchyard/db";
+import { authenticateApiToken, getRun, listWorkflows } from "@switchyard/db";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import { cancelRun } from "../runs/cancel-run";
 import { listTokens, revokeToken } from "../tokens/token-operations";
@@ -67,44 +62,11 @@ import { createTeamLane, listTeamLanes, removeTeamLane, updateTeamLane } from ".
 import { auditListQuery, auditPage } from "../contract/audit.types";
 import { listTeamAuditLog } from "../audit/list-audit-log";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
+import { answer, parse, reply, routeFinder, sealingKeyring, type RestDeps, type Route } from "./route-kit";
 
-export type RestDeps = {
-  db: Db;
-  queue: () => Queue<RunJob>;
-  prefix: string;
-  publish: (channel: string, message: string) => Promise<unknown>;
-  /** the master key, for sealing secret variables (PUT /variables/{name}) and connector credentials */
-  keyring?: () => Keyring;
-  /** for the connector console (POST /connectors/{id}/call), which waits on a worker's answer */
-  redis?: () => Redis;
-};
+export type { RestDeps } from "./route-kit";
 
-type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
-type Handler = (ctx: { deps: RestDeps; caller: Caller; params: string[]; query: URLSearchParams; body: () => Promise<unknown> }) => Promise<Response>;
-/** `bodyLimit`: bytes the request body may have (BODY_LIMITS.default when unset). */
-type Route = RestOperation & { handler: Handler; bodyLimit?: number };
-
-const sealingKeyring = (deps: RestDeps) => {
-  if (!deps.keyring) throw new AppError("SYSTEM.CONFIG", "this server has no master key to seal secrets with");
-  return deps.keyring();
-};
-
-const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
-
-const parse = async <T>(schema: z.ZodType<T>, body: () => Promise<unknown>): Promise<T> => {
-  const result = schema.safeParse(await body());
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new AppError("BAD_REQUEST", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`, { details: { issues: result.error.issues } });
-  }
-  return result.data;
-};
-
-/** A route's answer, typed by the response schema the document shows. */
-const answer = <S extends z.ZodType>(route: { status: number; response: S }, body: z.input<S>) => reply(route.status, body);
-
-const routes: Route[] = [
+const coreRoutes: Route[] = [
   {
     method: "GET",
     path: "/workflows",
@@ -465,10 +427,11 @@ const routes: Route[] = [
   },
 ];
 
+/** Every route: the ones above, then each area's module. */
+const routes: Route[] = [...coreRoutes];
+
 function routeOf(method: string, path: string): Route {
-  const route = routes.find((r) => r.method === method && r.path === path);
-  if (!route) throw new Error(`no REST route ${method} ${path}`);
-  return route;
+  return routeFinder(coreRoutes)(method, path);
 }
 
 /** `/runs/{id}` → a pattern that captures the id. */

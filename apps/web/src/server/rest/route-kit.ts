@@ -1,0 +1,56 @@
+/**
+ * What a REST route module needs: the dependencies a handler gets, the route shape, and
+ * the helpers that parse a body and answer by the route's own response schema. Each area
+ * keeps its routes in `routes/<area>.ts`; `rest-api.ts` serves them all.
+ */
+import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import type { z } from "zod";
+import { AppError } from "@switchyard/core/errors";
+import type { Keyring } from "@switchyard/core/crypto";
+import type { RunJob } from "@switchyard/core/runs";
+import type { authenticateApiToken, Db } from "@switchyard/db";
+import type { RestOperation } from "./openapi";
+
+export type RestDeps = {
+  db: Db;
+  queue: () => Queue<RunJob>;
+  prefix: string;
+  publish: (channel: string, message: string) => Promise<unknown>;
+  /** the master key, for sealing secret variables (PUT /variables/{name}) and connector credentials */
+  keyring?: () => Keyring;
+  /** for the connector console (POST /connectors/{id}/call), which waits on a worker's answer */
+  redis?: () => Redis;
+};
+
+export type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
+export type Handler = (ctx: { deps: RestDeps; caller: Caller; params: string[]; query: URLSearchParams; body: () => Promise<unknown> }) => Promise<Response>;
+/** `bodyLimit`: bytes the request body may have (BODY_LIMITS.default when unset). */
+export type Route = RestOperation & { handler: Handler; bodyLimit?: number };
+
+export const sealingKeyring = (deps: RestDeps) => {
+  if (!deps.keyring) throw new AppError("SYSTEM.CONFIG", "this server has no master key to seal secrets with");
+  return deps.keyring();
+};
+
+export const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+
+export const parse = async <T>(schema: z.ZodType<T>, body: () => Promise<unknown>): Promise<T> => {
+  const result = schema.safeParse(await body());
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new AppError("BAD_REQUEST", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`, { details: { issues: result.error.issues } });
+  }
+  return result.data;
+};
+
+/** A route's answer, typed by the response schema the document shows. */
+export const answer = <S extends z.ZodType>(route: { status: number; response: S }, body: z.input<S>) => reply(route.status, body);
+
+/** A route module's own lookup, for `answer(routeOf(...), body)`. */
+export const routeFinder = (routes: readonly Route[]) => (method: string, path: string): Route => {
+  const route = routes.find((r) => r.method === method && r.path === path);
+  if (!route) throw new Error(`no REST route ${method} ${path}`);
+  return route;
+};
