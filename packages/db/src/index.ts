@@ -17,3 +17,4 @@ export * from "./repositories/model-access";
 export * from "./repositories/connectors";
 export * from "./repositories/lanes";
 export * from "./repositories/rewrap";
+export * from "./runs/start-run";

@@ -1,0 +1,75 @@
+/**
+ * Starts a run of a workflow's current version, for every way a run starts (the dashboard,
+ * the API, a schedule or webhook in the worker): checks with the lane policy that the caller
+ * may start runs in the workflow's lane and in every lane its call_workflow states reach,
+ * writes the run row and enqueues its job. If the job cannot be enqueued
+ * the row is removed again, so no run is left queued that no worker will ever see.
+ */
+import { AppError } from "@switchyard/core/errors";
+import type { RunJob } from "@switchyard/core/runs";
+import { mayStart } from "@switchyard/core/policy";
+import { parseWorkflow } from "@switchyard/core/workflow";
+import type { Db } from "../client";
+import type { Role, RunTrigger } from "../generated/prisma/client";
+import { loadBundle } from "../repositories/bundle-store";
+import { discardQueuedRun } from "../repositories/run-lifecycle";
+import { createRun } from "../repositories/runs";
+import { getWorkflow, laneRules, runReachRefusal } from "../repositories/workflows";
+
+/** The run queue, as far as starting a run needs it (a BullMQ `Queue<RunJob>`). */
+export type RunEnqueuer = {
+  add: (name: "run", data: RunJob, opts: { jobId: string; attempts: number; backoff: { type: "exponential"; delay: number }; removeOnComplete: { count: number }; removeOnFail: { count: number } }) => Promise<unknown>;
+};
+export type StartRunDeps = { db: Db; queue: RunEnqueuer };
+export type StartRunInput = {
+  teamId: string;
+  userId: string;
+  role: Role;
+  workflowId: string;
+  inputs?: Record<string, unknown>;
+  trigger: RunTrigger;
+  /** the W3C traceparent of the span the start happened in, carried to the worker */
+  traceparent?: string;
+};
+
+export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
+  const workflow = await getWorkflow(deps.db, input.teamId, input.workflowId);
+  if (!workflow || workflow.archivedAt) throw new AppError("NOT_FOUND", "workflow not found");
+  if (!workflow.currentVersion) throw new AppError("CONFLICT", "workflow has no saved version");
+
+  const lanes = await laneRules(deps.db, input.teamId);
+  const denied = mayStart(lanes, input.role, workflow.lane);
+  if (denied) throw denied;
+  // What the run will reach, at the versions it is about to pin: the starter must be allowed
+  // to start every lane of it (the worker checks the pinned versions again).
+  const bundle = await loadBundle(deps.db, input.teamId, workflow.currentVersion.id);
+  const root = bundle && parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
+  const refused = root && (await runReachRefusal(deps.db, input.teamId, { root: { workflow: root, lane: workflow.lane }, lanes, role: input.role, starterId: input.userId }));
+  if (refused) throw refused;
+
+  const run = await createRun(deps.db, {
+    teamId: input.teamId,
+    workflowId: workflow.id,
+    workflowVersionId: workflow.currentVersion.id,
+    lane: workflow.lane,
+    trigger: input.trigger,
+    inputs: input.inputs,
+    startedById: input.userId,
+  });
+  try {
+    await deps.queue.add(
+      "run",
+      { runId: run.id, teamId: input.teamId, traceparent: input.traceparent },
+      // A job fails only when the worker's own infrastructure does (a database blip, say);
+      // a failing workflow still completes its job. Retries resume the run where it was.
+      { jobId: run.id, attempts: 5, backoff: { type: "exponential", delay: 2000 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
+    );
+  } catch (cause) {
+    await discardQueuedRun(deps.db, input.teamId, run.id);
+    throw new AppError("SYSTEM.QUEUE_UNAVAILABLE", "the run queue is unavailable; nothing was started", {
+      retryable: true,
+      cause,
+    });
+  }
+  return run;
+};
