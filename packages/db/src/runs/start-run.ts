@@ -17,7 +17,7 @@ import { createRun } from "../repositories/runs";
 import { getWorkflow, laneRules, runReachRefusal } from "../repositories/workflows";
 
 /** The run queue, as far as starting a run needs it (a BullMQ `Queue<RunJob>`). */
-export type RunEnqueuer = {
+type RunEnqueuer = {
   add: (name: "run", data: RunJob, opts: { jobId: string; attempts: number; backoff: { type: "exponential"; delay: number }; removeOnComplete: { count: number }; removeOnFail: { count: number } }) => Promise<unknown>;
 };
 export type StartRunDeps = { db: Db; queue: RunEnqueuer };
