@@ -9,6 +9,8 @@ const securityHeaders = [
 ];
 
 const config: NextConfig = {
+  // A build of its own per checkout or test stack (SWITCHYARD_NEXT_DIST_DIR), so two builds never share a folder.
+  distDir: process.env.SWITCHYARD_NEXT_DIST_DIR ?? ".next",
   transpilePackages: ["@switchyard/core", "@switchyard/db"],
   serverExternalPackages: [
     "bullmq",
