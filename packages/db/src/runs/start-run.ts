@@ -28,6 +28,8 @@ export type StartRunInput = {
   workflowId: string;
   inputs?: Record<string, unknown>;
   trigger: RunTrigger;
+  /** a saved version of the workflow to run; its current version when unset */
+  versionId?: string;
   /** the W3C traceparent of the span the start happened in, carried to the worker */
   traceparent?: string;
 };
@@ -36,21 +38,23 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const workflow = await getWorkflow(deps.db, input.teamId, input.workflowId);
   if (!workflow || workflow.archivedAt) throw new AppError("NOT_FOUND", "workflow not found");
   if (!workflow.currentVersion) throw new AppError("CONFLICT", "workflow has no saved version");
+  const versionId = input.versionId ?? workflow.currentVersion.id;
 
   const lanes = await laneRules(deps.db, input.teamId);
   const denied = mayStart(lanes, input.role, workflow.lane);
   if (denied) throw denied;
   // What the run will reach, at the versions it is about to pin: the starter must be allowed
   // to start every lane of it (the worker checks the pinned versions again).
-  const bundle = await loadBundle(deps.db, input.teamId, workflow.currentVersion.id);
-  const root = bundle && parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
+  const bundle = await loadBundle(deps.db, input.teamId, versionId);
+  if (!bundle || bundle.version.workflowId !== workflow.id) throw new AppError("NOT_FOUND", "workflow version not found");
+  const root = parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
   const refused = root && (await runReachRefusal(deps.db, input.teamId, { root: { workflow: root, lane: workflow.lane }, lanes, role: input.role, starterId: input.userId }));
   if (refused) throw refused;
 
   const run = await createRun(deps.db, {
     teamId: input.teamId,
     workflowId: workflow.id,
-    workflowVersionId: workflow.currentVersion.id,
+    workflowVersionId: versionId,
     lane: workflow.lane,
     trigger: input.trigger,
     inputs: input.inputs,
