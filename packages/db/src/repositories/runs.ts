@@ -15,6 +15,8 @@ type CreateRunInput = {
   trigger: RunTrigger;
   inputs?: Record<string, unknown>;
   startedById?: string;
+  /** the schedule or webhook trigger that started it */
+  triggerId?: string;
 };
 
 /**
@@ -36,6 +38,7 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
       trigger: input.trigger,
       inputs: storableJson(input.inputs ?? {}) as Prisma.InputJsonObject,
       startedById: input.startedById,
+      triggerId: input.triggerId,
     },
   });
 };

@@ -30,6 +30,8 @@ export type StartRunInput = {
   trigger: RunTrigger;
   /** a saved version of the workflow to run; its current version when unset */
   versionId?: string;
+  /** the schedule or webhook trigger that fired it */
+  triggerId?: string;
   /** the W3C traceparent of the span the start happened in, carried to the worker */
   traceparent?: string;
 };
@@ -59,6 +61,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
     trigger: input.trigger,
     inputs: input.inputs,
     startedById: input.userId,
+    triggerId: input.triggerId,
   });
   try {
     await deps.queue.add(
