@@ -136,9 +136,13 @@ export const ERROR_CODES = {
   "USER.CONNECTOR.OAUTH_FAILED": FAMILY.USER,
   "USER.CONNECTOR.OAUTH_UNSUPPORTED": FAMILY.USER,
   "USER.CONNECTOR.SECRET_IN_FIELD": FAMILY.USER,
+  /** An Idempotency-Key sent again with another request (workflow, version or inputs). */
+  "USER.IDEMPOTENCY_KEY_REUSED": { ...FAMILY.USER, http: 422 },
   "USER.INPUT.FILE_REFUSED": FAMILY.USER,
   "USER.INPUT.MISSING_FILE": FAMILY.USER,
   "USER.INPUT.VALIDATION_FAILED": FAMILY.USER,
+  // An invitation or password-reset link that expired, was revoked or was used; details.reason says which.
+  "USER.LINK.UNUSABLE": FAMILY.USER,
   // Lane policy refusals (packages/core/src/policy): forbidden, with the rule in the code.
   "USER.LANE.CALL_DENIED": REQUEST.FORBIDDEN,
   "USER.LANE.SECRET_DENIED": REQUEST.FORBIDDEN,
