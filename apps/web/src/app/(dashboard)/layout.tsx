@@ -1,9 +1,13 @@
 import Link from "next/link";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { auth, signOut } from "~/server/auth/auth";
+import { NavMenu } from "~/components/nav-menu";
+import { ThemeToggle, themeOf } from "~/components/theme-toggle";
 import { WorkerStatus } from "~/components/worker-status";
 import { TrpcProvider } from "~/trpc/react";
+import { navItems } from "./nav-items";
 import { TeamSwitcher } from "./team-switcher";
 
 export const dynamic = "force-dynamic";
@@ -11,39 +15,37 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await auth();
   if (!session?.user.id) redirect("/login");
+  const theme = themeOf((await cookies()).get("theme")?.value);
   return (
     // A fresh client cache per team, so nothing of the previous team shows after a switch.
     <TrpcProvider key={session.teamId ?? "none"}>
+      <a href="#main" className="skip-link">
+        Skip to content
+      </a>
       <header className="topbar">
-        <Link href="/workflows" className="brand">
+        <Link href="/overview" className="brand">
           Switchyard
         </Link>
-        <TeamSwitcher userId={session.user.id} teamId={session.teamId} />
-        <nav>
-          <Link href="/workflows">Workflows</Link>
-          <Link href="/runs">Runs</Link>
-          <Link href="/settings/variables">Variables</Link>
-          <Link href="/settings/connectors">Connectors</Link>
-          <Link href="/settings/lanes">Lanes</Link>
-          <Link href="/settings/models">Models</Link>
-          <Link href="/settings/tokens">API tokens</Link>
-          <Link href="/settings/audit">Audit log</Link>
-          <Link href="/settings/account">Account</Link>
-        </nav>
-        <WorkerStatus />
-        <form
-          action={async () => {
-            "use server";
-            await signOut({ redirectTo: "/login" });
-          }}
-        >
-          <span className="muted">{session.user.email}</span>{" "}
-          <button type="submit" className="link">
-            Sign out
-          </button>
-        </form>
+        <NavMenu items={navItems}>
+          <TeamSwitcher userId={session.user.id} teamId={session.teamId} />
+          <WorkerStatus />
+          <form
+            action={async () => {
+              "use server";
+              await signOut({ redirectTo: "/login" });
+            }}
+          >
+            <span className="muted user-email">{session.user.email}</span>
+            <button type="submit" className="link">
+              Sign out
+            </button>
+          </form>
+          <ThemeToggle initial={theme} />
+        </NavMenu>
       </header>
-      <main className="page">{children}</main>
+      <main id="main" className="page" tabIndex={-1}>
+        {children}
+      </main>
     </TrpcProvider>
   );
 }

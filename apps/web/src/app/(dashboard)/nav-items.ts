@@ -1,0 +1,20 @@
+/**
+ * The dashboard's navigation, one list: a page adds its entry here and the header (wide
+ * screens) and its menu (narrow screens) both show it. `section` groups settings pages
+ * after the main ones.
+ */
+export type NavItem = { href: string; label: string; section: "main" | "settings" };
+
+export const navItems: readonly NavItem[] = [
+  { href: "/overview", label: "Overview", section: "main" },
+  { href: "/workflows", label: "Workflows", section: "main" },
+  { href: "/runs", label: "Runs", section: "main" },
+  { href: "/settings/variables", label: "Variables", section: "settings" },
+  { href: "/settings/connectors", label: "Connectors", section: "settings" },
+  { href: "/settings/lanes", label: "Lanes", section: "settings" },
+  { href: "/settings/models", label: "Models", section: "settings" },
+  { href: "/settings/tokens", label: "API tokens", section: "settings" },
+  { href: "/api-reference", label: "API reference", section: "settings" },
+  { href: "/settings/audit", label: "Audit log", section: "settings" },
+  { href: "/settings/account", label: "Account", section: "settings" },
+];
