@@ -1,0 +1,17 @@
+export { checkSchedule, checkTimeZone, nextFireTimes } from "./cron-schedule";
+export { checkInputMap, mapInputs, resolvePointer } from "./json-pointer";
+export { newSigningSecret, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S, signatureHeader, verifySignature } from "./signature";
+export { openSigningSecret, sealSigningSecret, signingSecretHolder } from "./signing-secret-envelope";
+export {
+  eventOfRunStatus,
+  NOTIFICATION_ATTEMPTS,
+  NOTIFICATION_BACKOFF_MS,
+  NOTIFICATION_EVENTS,
+  NOTIFICATION_QUEUE,
+  NOTIFICATION_TIMEOUT_MS,
+  notificationJobSchema,
+  TRIGGER_QUEUE,
+  triggerJobSchema,
+  triggerSchedulerId,
+} from "./trigger-jobs";
+export type { NotificationEvent, NotificationJob, NotificationPayload, TriggerJob } from "./trigger-jobs";

@@ -1,0 +1,46 @@
+/**
+ * The queues of triggers and notifications, shared by the web app (which schedules and
+ * enqueues) and the worker (which fires and delivers). A schedule is a BullMQ job scheduler
+ * whose id is the trigger's, so however many workers listen each fire is one job.
+ */
+import { z } from "zod";
+
+export const TRIGGER_QUEUE = "triggers";
+export const NOTIFICATION_QUEUE = "notifications";
+
+export const triggerJobSchema = z.object({ triggerId: z.string().min(1), teamId: z.string().min(1) });
+export type TriggerJob = z.infer<typeof triggerJobSchema>;
+
+/** The job scheduler of a schedule trigger. */
+export const triggerSchedulerId = (triggerId: string) => `trigger:${triggerId}`;
+
+export const NOTIFICATION_EVENTS = ["run.succeeded", "run.failed", "run.cancelled"] as const;
+export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
+
+/** The event a run's final status sends, if any. */
+export const eventOfRunStatus = (status: string): NotificationEvent | undefined =>
+  status === "succeeded" ? "run.succeeded" : status === "failed" ? "run.failed" : status === "cancelled" ? "run.cancelled" : undefined;
+
+export const notificationJobSchema = z.object({ deliveryId: z.string().min(1), teamId: z.string().min(1) });
+export type NotificationJob = z.infer<typeof notificationJobSchema>;
+
+/** Delivery attempts before a notification is given up as failed, and the first retry's delay. */
+export const NOTIFICATION_ATTEMPTS = 6;
+export const NOTIFICATION_BACKOFF_MS = 1000;
+/** How long a receiver has to answer one delivery. */
+export const NOTIFICATION_TIMEOUT_MS = 10_000;
+
+/** What a notification's POST carries. `test` marks the one sent by "send test". */
+export type NotificationPayload = {
+  event: NotificationEvent;
+  test?: boolean;
+  run: {
+    id: string;
+    workflow: string;
+    status: string;
+    errorCode: string | null;
+    startedAt: string | null;
+    finishedAt: string | null;
+    url: string;
+  };
+};
