@@ -18,3 +18,5 @@ export * from "./repositories/connectors";
 export * from "./repositories/lanes";
 export * from "./repositories/rewrap";
 export * from "./runs/start-run";
+export * from "./repositories/triggers";
+export * from "./repositories/notifications";
