@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import type { Db } from "./client";
 import { hashPassword } from "./repositories/members";
 import { saveWorkflowVersion } from "./repositories/bundle-store";
+import { ensureBuiltInLanes } from "./repositories/teams";
 
 type SeedOptions = { adminEmail: string; adminPassword: string };
 
@@ -29,16 +30,7 @@ export const seed = async (db: Db, options: SeedOptions) => {
     create: { teamId: team.id, userId: admin.id, role: "owner" },
     update: {},
   });
-  for (const lane of [
-    { name: "default", saveRoles: ["owner", "admin", "member"], startRoles: ["owner", "admin", "member"] },
-    { name: "operator", saveRoles: ["owner", "admin"], startRoles: ["owner", "admin"] },
-  ] as const) {
-    await db.lane.upsert({
-      where: { teamId_name: { teamId: team.id, name: lane.name } },
-      create: { teamId: team.id, name: lane.name, saveRoles: [...lane.saveRoles], startRoles: [...lane.startRoles] },
-      update: {},
-    });
-  }
+  await ensureBuiltInLanes(db, team.id);
   const workflows = [];
   for (const file of readdirSync(WORKFLOW_DIR).filter((f) => f.endsWith(".yaml")).sort()) {
     const yaml = readFileSync(path.join(WORKFLOW_DIR, file), "utf8");

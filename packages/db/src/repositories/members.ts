@@ -33,16 +33,21 @@ export const verifyPassword = async (db: Db, email: string, password: string, ve
 const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_LENGTH = 1024;
 
+/** Refuses a new password outside the length limits; `path` names the field it came from. */
+export const checkNewPassword = (password: string, path = "newPassword") => {
+  if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, {
+      location: { path },
+    });
+  }
+};
+
 /**
  * Sets a new password after checking the current one, and moves the user's session
  * version on, which ends every session signed in before.
  */
 export const changePassword = async (db: Db, userId: string, currentPassword: string, newPassword: string) => {
-  if (newPassword.length < PASSWORD_MIN_LENGTH || newPassword.length > PASSWORD_MAX_LENGTH) {
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, {
-      location: { path: "newPassword" },
-    });
-  }
+  checkNewPassword(newPassword);
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user?.passwordHash || !(await verifyPasswordHash(currentPassword, user.passwordHash))) {
     throw new AppError("USER.WRONG_PASSWORD", "the current password is not right", { location: { path: "currentPassword" } });

@@ -4,6 +4,9 @@
 import { createCallerFactory, router } from "./init";
 import { accountRouter } from "./routers/account";
 import { auditRouter } from "./routers/audit";
+import { invitationsRouter } from "./routers/invitations";
+import { membersRouter } from "./routers/members";
+import { teamsRouter } from "./routers/teams";
 import { connectorsRouter } from "./routers/connectors";
 import { lanesRouter } from "./routers/lanes";
 import { modelsRouter } from "./routers/models";
@@ -24,6 +27,9 @@ export const appRouter = router({
   connectors: connectorsRouter,
   lanes: lanesRouter,
   audit: auditRouter,
+  teams: teamsRouter,
+  members: membersRouter,
+  invitations: invitationsRouter,
 });
 
 export type AppRouter = typeof appRouter;
