@@ -14,37 +14,20 @@ import type {
 } from "./workflow-types";
 import { MILLISECONDS, parseDuration, timeoutOrNone } from "./parse-duration";
 import { parseSize, SIZE_UNITS } from "./parse-size";
+import {
+  CAPTURE_KEYS,
+  HOOK_ACTION_KEYS,
+  INLINE_ERROR_KEYS,
+  RETRY_KEYS,
+  STEP_HOOK_KEYS,
+  TRANSITION_KEYS,
+} from "./vocabulary";
 import { codes, report, sourceOf, type YamlReader } from "./yaml-reader";
-
-export const COMMON_KEYS = [
-  "type",
-  "description",
-  "on_success",
-  "on_failure",
-  "transitions",
-  "continue_on_error",
-  "timeout",
-  "retry",
-  "capture",
-  "hooks",
-  "pre_hook",
-  "post_hook",
-] as const;
 
 export const UNSUPPORTED_STATE_KEYS: Record<string, string> = {
   use_template: "templates (`use_template`)",
   operation: "operation steps (http, github, notify plugins)",
 };
-
-const RETRY_KEYS = [
-  "max_attempts",
-  "initial_delay",
-  "max_delay",
-  "backoff",
-  "multiplier",
-  "jitter",
-  "retryable_exit_codes",
-] as const;
 
 /** A retry delay: a Go duration string, or a plain number of milliseconds (AWF's retry reference). */
 const delayMs = (r: YamlReader, key: string): number | undefined => {
@@ -96,7 +79,7 @@ export const readHookActions = (r: YamlReader, key: string): HookAction[] => {
   for (const { node, path } of items) {
     const h = r.child(node, path);
     if (!h) continue;
-    h.checkKeys(["command", "log", "timeout"]);
+    h.checkKeys(HOOK_ACTION_KEYS);
     const command = h.str("command");
     const log = h.str("log");
     if ((command === undefined) === (log === undefined)) {
@@ -113,7 +96,7 @@ const readTransitions = (r: YamlReader): Transition[] => {
   for (const { node, path } of r.seq("transitions") ?? []) {
     const t = r.child(node, path);
     if (!t) continue;
-    t.checkKeys(["when", "goto"]);
+    t.checkKeys(TRANSITION_KEYS);
     const goto = t.str("goto", true);
     if (goto !== undefined) out.push({ when: t.str("when"), goto });
   }
@@ -124,7 +107,7 @@ const readOnFailure = (r: YamlReader): string | InlineError | undefined => {
   const raw = r.raw("on_failure");
   if (raw === undefined || !isMap(raw)) return r.str("on_failure");
   const e = r.map("on_failure")!;
-  e.checkKeys(["message", "status"]);
+  e.checkKeys(INLINE_ERROR_KEYS);
   return {
     message: e.str("message") ?? "step failed",
     status: e.num("status", { integer: true, min: 1, max: 255 }) ?? 1,
@@ -150,13 +133,13 @@ const maxSizeOf = (c: YamlReader): number | undefined => {
 const readCapture = (r: YamlReader): Capture | undefined => {
   const c = r.map("capture");
   if (!c) return undefined;
-  c.checkKeys(["stdout", "stderr", "max_size"]);
+  c.checkKeys(CAPTURE_KEYS);
   return { stdout: c.str("stdout"), stderr: c.str("stderr"), maxSize: maxSizeOf(c) };
 };
 
 export const readCommon = (r: YamlReader, name: string): StateCommon => {
   const hooks = r.map("hooks");
-  hooks?.checkKeys(["pre", "post"]);
+  hooks?.checkKeys(STEP_HOOK_KEYS);
   const pre = [...(hooks ? readHookActions(hooks, "pre") : []), ...readHookActions(r, "pre_hook")];
   const post = [
     ...(hooks ? readHookActions(hooks, "post") : []),

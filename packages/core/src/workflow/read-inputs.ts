@@ -3,10 +3,9 @@
  * Interactive input collection is out of scope and named as such.
  */
 import type { InputDefinition, InputType, OutputDefinition } from "./workflow-types";
+import { INPUT_KEYS, INPUT_TYPES, INPUT_VALIDATION_KEYS, OUTPUT_KEYS } from "./vocabulary";
 import { codes, type YamlReader } from "./yaml-reader";
 
-const INPUT_TYPES = ["string", "integer", "number", "boolean", "array"] as const;
-const VALIDATION_KEYS = ["pattern", "enum", "min", "max", "file_exists", "file_extension"] as const;
 
 export const readInputs = (root: YamlReader): InputDefinition[] => {
   const out: InputDefinition[] = [];
@@ -14,7 +13,7 @@ export const readInputs = (root: YamlReader): InputDefinition[] => {
   for (const { node, path } of root.seq("inputs") ?? []) {
     const r = root.child(node, path);
     if (!r) continue;
-    r.checkKeys(["name", "type", "required", "default", "description", "validation"], {
+    r.checkKeys(INPUT_KEYS, {
       prompt: "interactive inputs (`prompt`)",
       interactive: "interactive inputs",
     });
@@ -26,7 +25,7 @@ export const readInputs = (root: YamlReader): InputDefinition[] => {
     seen.add(name);
     const type: InputType = r.oneOf("type", INPUT_TYPES, "string") ?? "string";
     const v = r.map("validation");
-    v?.checkKeys(VALIDATION_KEYS);
+    v?.checkKeys(INPUT_VALIDATION_KEYS);
     const pattern = v?.str("pattern");
     if (pattern !== undefined) {
       try {
@@ -61,7 +60,7 @@ export const readOutputs = (root: YamlReader): OutputDefinition[] => {
   for (const { node, path } of root.seq("outputs") ?? []) {
     const r = root.child(node, path);
     if (!r) continue;
-    r.checkKeys(["name", "from", "description"]);
+    r.checkKeys(OUTPUT_KEYS);
     const name = r.str("name", true);
     const from = r.str("from", true);
     if (name !== undefined && from !== undefined) out.push({ name, from });

@@ -5,19 +5,11 @@
  */
 import { isMap, isScalar } from "yaml";
 import type { McpProxyConfig } from "./workflow-types";
+import { MCP_PROXY_KEYS } from "./vocabulary";
 import { report, sourceOf, type YamlReader } from "./yaml-reader";
 
-const MCP_KEYS = [
-  "enable",
-  "intercept_builtins",
-  "plugin_tools",
-  "connectors",
-  "initial_tools",
-  "tool_search",
-] as const;
-
 export const readMcpProxy = (r: YamlReader): McpProxyConfig => {
-  r.checkKeys(MCP_KEYS, {}, "USER.MCP_PROXY.UNKNOWN_KEY");
+  r.checkKeys(MCP_PROXY_KEYS, {}, "USER.MCP_PROXY.UNKNOWN_KEY");
   const pluginTools = r.seq("plugin_tools") ?? [];
   for (const { node, path } of pluginTools) {
     const plugin = isMap(node) ? node.get("plugin") : isScalar(node) ? node.value : undefined;

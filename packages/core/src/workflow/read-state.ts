@@ -4,22 +4,13 @@
  */
 import { isMap } from "yaml";
 import { timeoutOrNone } from "./parse-duration";
-import { COMMON_KEYS, UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
+import { UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
 import { readMcpProxy } from "./read-mcp-proxy";
 import { suggestName } from "./suggest-name";
 import type { LoopCommon, State } from "./workflow-types";
+import { CALL_WORKFLOW_FORM_KEYS, LOOP_FORM_KEYS, PROVIDERS, STATE_KEYS, STATE_TYPES } from "./vocabulary";
 import { codes, type YamlReader } from "./yaml-reader";
 
-const STATE_TYPES = [
-  "step",
-  "agent",
-  "terminal",
-  "parallel",
-  "for_each",
-  "while",
-  "call_workflow",
-] as const;
-const LOOP_KEYS = ["body", "max_iterations", "break_when", "on_complete", "loop"] as const;
 const AGENT_UNSUPPORTED: Record<string, string> = {
   ...UNSUPPORTED_STATE_KEYS,
   conversation: "conversation mode (`conversation`)",
@@ -27,7 +18,6 @@ const AGENT_UNSUPPORTED: Record<string, string> = {
   skills: "agent skills (`skills`)",
   command: "the custom provider's `command` template",
 };
-const PROVIDERS = ["claude", "codex", "gemini", "opencode", "openai_compatible"];
 const OTHER_PROVIDERS: Record<string, string> = {
   custom: "the custom provider",
 };
@@ -71,7 +61,7 @@ const checkProvider = (
       `${other} is not supported (see docs/workflows.md)`,
       "provider",
     );
-  if (!PROVIDERS.includes(provider)) {
+  if (!(PROVIDERS as readonly string[]).includes(provider)) {
     const hint = suggestName(provider, PROVIDERS);
     return r.error(
       codes.invalid,
@@ -90,15 +80,7 @@ const readLoop = (r: YamlReader): { loop: LoopCommon; from: YamlReader } => {
   const nested = r.map("loop");
   const from = nested ?? r;
   if (nested)
-    nested.checkKeys([
-      "over",
-      "items",
-      "while",
-      "body",
-      "max_iterations",
-      "break_when",
-      "on_complete",
-    ]);
+    nested.checkKeys(LOOP_FORM_KEYS);
   const maxRaw = from.scalar("max_iterations");
   const maxIterations: number | string =
     typeof maxRaw === "string" && maxRaw.includes("{{")
@@ -133,7 +115,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       );
       return undefined;
     case "terminal": {
-      r.checkKeys(["type", "status", "message", "description"], UNSUPPORTED_STATE_KEYS);
+      r.checkKeys(STATE_KEYS.terminal, UNSUPPORTED_STATE_KEYS);
       const raw = r.scalar("status");
       let status: "success" | "failure";
       let exitStatus: number | undefined;
@@ -153,7 +135,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       };
     }
     case "step": {
-      r.checkKeys([...COMMON_KEYS, "command", "script_file", "dir"], UNSUPPORTED_STATE_KEYS);
+      r.checkKeys(STATE_KEYS.step, UNSUPPORTED_STATE_KEYS);
       const command = r.str("command");
       const scriptFile = r.str("script_file");
       if ((command === undefined) === (scriptFile === undefined)) {
@@ -166,21 +148,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       return { ...readCommon(r, name), kind: "step", command, scriptFile, dir: r.str("dir") };
     }
     case "agent": {
-      r.checkKeys(
-        [
-          ...COMMON_KEYS,
-          "provider",
-          "prompt",
-          "prompt_file",
-          "system_prompt",
-          "role",
-          "options",
-          "output_format",
-          "mode",
-          "mcp_proxy",
-        ],
-        AGENT_UNSUPPORTED,
-      );
+      r.checkKeys(STATE_KEYS.agent, AGENT_UNSUPPORTED);
       const mode = r.str("mode");
       if (mode === "conversation")
         r.error(
@@ -221,10 +189,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       };
     }
     case "parallel": {
-      r.checkKeys(
-        [...COMMON_KEYS, "parallel", "strategy", "max_concurrent"],
-        UNSUPPORTED_STATE_KEYS,
-      );
+      r.checkKeys(STATE_KEYS.parallel, UNSUPPORTED_STATE_KEYS);
       const branches = r.strList("parallel");
       if (!branches || branches.length === 0)
         r.error(
@@ -246,7 +211,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       };
     }
     case "for_each": {
-      r.checkKeys([...COMMON_KEYS, ...LOOP_KEYS, "items"], UNSUPPORTED_STATE_KEYS);
+      r.checkKeys(STATE_KEYS.for_each, UNSUPPORTED_STATE_KEYS);
       const { loop, from } = readLoop(r);
       const items = from.str("over") ?? from.str("items");
       if (items === undefined)
@@ -254,18 +219,15 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       return { ...readCommon(r, name), ...loop, kind: "for_each", items: items ?? "[]" };
     }
     case "while": {
-      r.checkKeys([...COMMON_KEYS, ...LOOP_KEYS, "while"], UNSUPPORTED_STATE_KEYS);
+      r.checkKeys(STATE_KEYS.while, UNSUPPORTED_STATE_KEYS);
       const { loop, from } = readLoop(r);
       const condition = from.str("while", true);
       return { ...readCommon(r, name), ...loop, kind: "while", condition: condition ?? "false" };
     }
     case "call_workflow": {
-      r.checkKeys(
-        [...COMMON_KEYS, "call_workflow", "workflow", "inputs", "outputs"],
-        UNSUPPORTED_STATE_KEYS,
-      );
+      r.checkKeys(STATE_KEYS.call_workflow, UNSUPPORTED_STATE_KEYS);
       const nested = r.map("call_workflow");
-      nested?.checkKeys(["workflow", "inputs", "outputs", "timeout"]);
+      nested?.checkKeys(CALL_WORKFLOW_FORM_KEYS);
       const from = nested ?? r;
       const strMap = (key: string): Record<string, string> => {
         const m = from.map(key);

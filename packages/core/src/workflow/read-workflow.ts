@@ -7,21 +7,9 @@ import { readHookActions } from "./read-common-fields";
 import { readInputs, readOutputs } from "./read-inputs";
 import { readState } from "./read-state";
 import type { State, Workflow } from "./workflow-types";
+import { TOP_LEVEL_KEYS, WORKFLOW_HOOK_KEYS } from "./vocabulary";
 import { codes, report, sourceOf, type YamlReader } from "./yaml-reader";
 
-const TOP_KEYS = [
-  "name",
-  "description",
-  "version",
-  "author",
-  "tags",
-  "inputs",
-  "outputs",
-  "env",
-  "states",
-  "hooks",
-  "lane",
-];
 const TOP_UNSUPPORTED: Record<string, string> = {
   use_template: "templates (`use_template`)",
   template: "workflow templates",
@@ -30,7 +18,6 @@ const TOP_UNSUPPORTED: Record<string, string> = {
   packs: "workflow packs",
   skills: "agent skills",
 };
-const HOOK_KEYS = ["workflow_start", "workflow_end", "workflow_error", "workflow_cancel"];
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -64,11 +51,11 @@ const readEnv = (root: YamlReader): Workflow["env"] => {
 };
 
 export const readWorkflow = (root: YamlReader): Workflow | undefined => {
-  root.checkKeys(TOP_KEYS, TOP_UNSUPPORTED);
+  root.checkKeys(TOP_LEVEL_KEYS, TOP_UNSUPPORTED);
   const name = root.str("name", true);
   const tags = root.strList("tags") ?? [];
   const hooksReader = root.map("hooks");
-  hooksReader?.checkKeys(HOOK_KEYS);
+  hooksReader?.checkKeys(WORKFLOW_HOOK_KEYS);
   const hooks = {
     workflowStart: hooksReader ? readHookActions(hooksReader, "workflow_start") : [],
     workflowEnd: hooksReader ? readHookActions(hooksReader, "workflow_end") : [],
