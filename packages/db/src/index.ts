@@ -23,3 +23,4 @@ export * from "./repositories/team-members";
 export * from "./repositories/invitations";
 export * from "./repositories/triggers";
 export * from "./repositories/notifications";
+export * from "./repositories/overview";

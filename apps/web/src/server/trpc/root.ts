@@ -10,6 +10,7 @@ import { teamsRouter } from "./routers/teams";
 import { connectorsRouter } from "./routers/connectors";
 import { lanesRouter } from "./routers/lanes";
 import { modelsRouter } from "./routers/models";
+import { overviewRouter } from "./routers/overview";
 import { runsRouter } from "./routers/runs";
 import { systemRouter } from "./routers/system";
 import { tokensRouter } from "./routers/tokens";
@@ -27,6 +28,7 @@ export const appRouter = router({
   connectors: connectorsRouter,
   lanes: lanesRouter,
   audit: auditRouter,
+  overview: overviewRouter,
   teams: teamsRouter,
   members: membersRouter,
   invitations: invitationsRouter,
