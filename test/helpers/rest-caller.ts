@@ -12,12 +12,12 @@ export type RestBody = {
   error?: { code: string; message: string; location?: Record<string, unknown>; details?: { diagnostics?: { code: string; line?: number }[] } };
 } & Record<string, unknown>;
 
-export type RestCall = (method: string, path: string, options?: { token?: string; body?: unknown }) => Promise<{ status: number; body: RestBody }>;
+export type RestCall = (method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: RestBody }>;
 
 export const restCaller =
   (services: { db: Db; queue: Queue<RunJob>; redis: Redis; prefix: string; keyring?: Keyring }, defaultToken: () => string | undefined = () => undefined): RestCall =>
   async (method, path, options = {}) => {
-    const headers: Record<string, string> = { "content-type": "application/json" };
+    const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
     const bearer = options.token ?? defaultToken();
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     const res = await handleRest(
@@ -29,7 +29,7 @@ export const restCaller =
         keyring: services.keyring ? () => services.keyring! : undefined,
       },
       new Request(`http://localhost/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }),
-      path,
+      path.split("?")[0]!,
     );
     return { status: res.status, body: (await res.json()) as RestBody };
   };

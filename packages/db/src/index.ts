@@ -13,6 +13,8 @@ export * from "./repositories/audit-log";
 export * from "./repositories/api-tokens";
 export * from "./repositories/tool-calls";
 export * from "./repositories/step-activity";
+export * from "./repositories/run-events";
+export * from "./repositories/spans";
 export * from "./repositories/model-access";
 export * from "./repositories/connectors";
 export * from "./repositories/lanes";

@@ -4,7 +4,8 @@
  * produced is stored through storable.ts (no U+0000, which Postgres refuses).
  */
 import type { Db } from "../client";
-import type { Prisma, RunTrigger } from "../generated/prisma/client";
+import { AppError } from "@switchyard/core/errors";
+import type { Prisma, RunStatus, RunTrigger } from "../generated/prisma/client";
 import { storableJson } from "../storable";
 
 type CreateRunInput = {
@@ -17,6 +18,10 @@ type CreateRunInput = {
   startedById?: string;
   /** the schedule or webhook trigger that started it */
   triggerId?: string;
+  /** the run this one re-runs */
+  rerunOfId?: string;
+  /** the caller's Idempotency-Key and the hash of the request it came with */
+  idempotency?: { key: string; hash: string };
 };
 
 /**
@@ -39,9 +44,20 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
       inputs: storableJson(input.inputs ?? {}) as Prisma.InputJsonObject,
       startedById: input.startedById,
       triggerId: input.triggerId,
+      rerunOfId: input.rerunOfId,
+      idempotencyKey: input.idempotency?.key,
+      idempotencyHash: input.idempotency?.hash,
     },
   });
 };
+
+/** The team's run started with this Idempotency-Key, if any. */
+export const findRunByIdempotencyKey = (db: Db, teamId: string, key: string) =>
+  db.run.findFirst({ where: { teamId, idempotencyKey: key } });
+
+/** What a re-run starts again: the run's workflow, version and inputs. */
+export const getRunToRerun = (db: Db, teamId: string, runId: string) =>
+  db.run.findFirst({ where: { id: runId, teamId }, select: { id: true, workflowId: true, workflowVersionId: true, inputs: true } });
 
 /**
  * The run with its steps, each with how many tool calls it made and its cost as a number
@@ -50,16 +66,21 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
 export const getRun = async (db: Db, teamId: string, runId: string) => {
   const run = await db.run.findFirst({
     where: { id: runId, teamId },
-    omit: { checkpoint: true, pinnedVersions: true },
+    omit: { checkpoint: true, pinnedVersions: true, idempotencyHash: true },
     include: {
       workflow: { select: { id: true, name: true } },
+      startedBy: { select: { id: true, name: true } },
       version: { select: { number: true, bundleHash: true } },
       steps: { orderBy: { createdAt: "asc" }, include: { _count: { select: { toolCalls: true } } } },
     },
   });
   if (!run) return null;
+  const firedBy = run.triggerId
+    ? await db.trigger.findFirst({ where: { id: run.triggerId, teamId }, select: { id: true, name: true, kind: true } })
+    : null;
   return {
     ...run,
+    firedBy,
     steps: run.steps.map(({ _count, costUsd, ...step }) => ({
       ...step,
       costUsd: costUsd === null ? null : costUsd.toNumber(),
@@ -72,15 +93,68 @@ export const getRun = async (db: Db, teamId: string, runId: string) => {
 export const getRunForExecution = (db: Db, teamId: string, runId: string) =>
   db.run.findFirst({ where: { id: runId, teamId }, include: { workflow: { select: { id: true, name: true } } } });
 
+/** What the run list can be narrowed by; every field is optional and they combine (AND). */
+export type RunListFilter = {
+  status?: RunStatus[];
+  workflowId?: string;
+  lane?: string;
+  trigger?: RunTrigger[];
+  /** the user who started it (an API token's runs are its owner's) */
+  startedById?: string;
+  /** created at or after */
+  from?: Date;
+  /** created before */
+  to?: Date;
+};
+
+/** Where a page of the list ends: the last run's creation time and id (the list's order). */
+type RunCursor = { createdAt: Date; id: string };
+
+/** An opaque cursor string: base64url of `<ISO time>|<id>`. */
+const encodeRunCursor = (cursor: RunCursor) => Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
+
+/** The cursor in a string from encodeRunCursor; a string that is none is a BAD_REQUEST naming `cursor`. */
+export const decodeRunCursor = (text: string): RunCursor => {
+  const [at, id, ...rest] = Buffer.from(text, "base64url").toString("utf8").split("|");
+  const createdAt = new Date(at ?? "");
+  if (!id || rest.length > 0 || Number.isNaN(createdAt.getTime())) {
+    throw new AppError("BAD_REQUEST", "cursor: not a cursor this list gave out", { location: { path: "cursor" } });
+  }
+  return { createdAt, id };
+};
+
+const whereOf = (teamId: string, filter: RunListFilter): Prisma.RunWhereInput => ({
+  teamId,
+  ...(filter.status?.length ? { status: { in: filter.status } } : {}),
+  ...(filter.workflowId ? { workflowId: filter.workflowId } : {}),
+  ...(filter.lane ? { lane: filter.lane } : {}),
+  ...(filter.trigger?.length ? { trigger: { in: filter.trigger } } : {}),
+  ...(filter.startedById ? { startedById: filter.startedById } : {}),
+  ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
+});
+
 /**
- * The team's latest runs, with what a list shows: never a run's checkpoint (every value it
- * captured), its inputs or its pinned versions, which only the run's own page may read.
+ * A page of the team's runs, newest first, with what a list shows: never a run's checkpoint
+ * (every value it captured), its inputs or its pinned versions, which only the run's own
+ * page may read. Keyset paging on (createdAt desc, id desc), so a page neither repeats nor
+ * skips runs created meanwhile; `nextCursor` is null on the last page.
  */
-export const listRuns = (db: Db, teamId: string, options: { workflowId?: string; take?: number } = {}) =>
-  db.run.findMany({
-    where: { teamId, workflowId: options.workflowId },
-    orderBy: { createdAt: "desc" },
-    take: options.take ?? 50,
+export const listRuns = async (
+  db: Db,
+  teamId: string,
+  options: RunListFilter & { cursor?: RunCursor; take?: number } = {},
+) => {
+  const take = Math.min(Math.max(options.take ?? 50, 1), 200);
+  const after = options.cursor;
+  const rows = await db.run.findMany({
+    where: {
+      AND: [
+        whereOf(teamId, options),
+        after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+      ],
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: take + 1,
     select: {
       id: true,
       workflowId: true,
@@ -91,6 +165,28 @@ export const listRuns = (db: Db, teamId: string, options: { workflowId?: string;
       createdAt: true,
       startedAt: true,
       finishedAt: true,
+      rerunOfId: true,
       workflow: { select: { name: true } },
+      startedBy: { select: { id: true, name: true } },
     },
+  });
+  const page = rows.slice(0, take);
+  const last = page[page.length - 1];
+  return { runs: page, nextCursor: rows.length > take && last ? encodeRunCursor(last) : null };
+};
+
+/** How many of the team's runs match the filter, per status (the filter's own status ignored). */
+export const countRunsByStatus = async (db: Db, teamId: string, filter: RunListFilter = {}) => {
+  const groups = await db.run.groupBy({ by: ["status"], where: whereOf(teamId, { ...filter, status: undefined }), _count: { _all: true } });
+  const counts: Record<RunStatus, number> = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+  for (const group of groups) counts[group.status] = group._count._all;
+  return counts;
+};
+
+/** The people who started the team's runs, for the list's "started by" filter. */
+export const listRunStarters = (db: Db, teamId: string) =>
+  db.user.findMany({
+    where: { memberships: { some: { teamId } } },
+    select: { id: true, name: true, email: true },
+    orderBy: { name: "asc" },
   });

@@ -89,3 +89,23 @@ export const insertSpans = async (db: Db, teamId: string, runId: string, rows: r
 /** A step run's tool calls in the order they started. */
 export const listStepToolCalls = (db: Db, teamId: string, stepRunId: string) =>
   db.toolCall.findMany({ where: { teamId, stepRunId }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
+
+/**
+ * A page of a run's tool calls (every step's), in the order they started: `after` is the
+ * id of the last call of the previous page; `nextAfter` is null on the last page.
+ */
+export const listRunToolCalls = async (db: Db, teamId: string, runId: string, options: { after?: string; take?: number } = {}) => {
+  const take = Math.min(Math.max(options.take ?? 100, 1), 500);
+  const from = options.after ? await db.toolCall.findFirst({ where: { id: options.after, teamId, runId }, select: { startedAt: true, id: true } }) : null;
+  const rows = await db.toolCall.findMany({
+    where: {
+      teamId,
+      runId,
+      ...(from ? { OR: [{ startedAt: { gt: from.startedAt } }, { startedAt: from.startedAt, id: { gt: from.id } }] } : {}),
+    },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+    take: take + 1,
+  });
+  const page = rows.slice(0, take);
+  return { toolCalls: page, nextAfter: rows.length > take ? (page[page.length - 1]?.id ?? null) : null };
+};

@@ -4,7 +4,11 @@
  * may start runs in the workflow's lane and in every lane its call_workflow states reach,
  * writes the run row and enqueues its job. If the job cannot be enqueued
  * the row is removed again, so no run is left queued that no worker will ever see.
+ * With an Idempotency-Key, a start is done at most once per team and key: the same request
+ * again gets the first run back (`replayed`), another request with the key is refused, and
+ * of concurrent starts with one key the unique index lets exactly one write its row.
  */
+import { createHash } from "node:crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
 import { mayStart } from "@switchyard/core/policy";
@@ -13,7 +17,7 @@ import type { Db } from "../client";
 import type { Role, RunTrigger } from "../generated/prisma/client";
 import { loadBundle } from "../repositories/bundle-store";
 import { discardQueuedRun } from "../repositories/run-lifecycle";
-import { createRun } from "../repositories/runs";
+import { createRun, findRunByIdempotencyKey } from "../repositories/runs";
 import { getWorkflow, laneRules, runReachRefusal } from "../repositories/workflows";
 
 /** The run queue, as far as starting a run needs it (a BullMQ `Queue<RunJob>`). */
@@ -34,6 +38,43 @@ export type StartRunInput = {
   triggerId?: string;
   /** the W3C traceparent of the span the start happened in, carried to the worker */
   traceparent?: string;
+  /** the caller's Idempotency-Key: a retry of the same request starts nothing new */
+  idempotencyKey?: string;
+  /** the run this start re-runs */
+  rerunOfId?: string;
+};
+
+/** JSON with object keys sorted, so equal values hash equally whatever their key order. */
+const canonical = (value: unknown): string => {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+};
+
+/** What an Idempotency-Key is bound to: the workflow, the version asked for and the inputs. */
+const requestHash = (input: StartRunInput) =>
+  createHash("sha256")
+    .update(canonical({ workflowId: input.workflowId, versionId: input.versionId ?? null, inputs: input.inputs ?? {} }))
+    .digest("hex");
+
+const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2002";
+
+/** The run an earlier start with the key made, or a refusal when the key came with another request. */
+const replay = async (db: Db, teamId: string, key: string, hash: string) => {
+  const first = await findRunByIdempotencyKey(db, teamId, key);
+  if (!first) return undefined;
+  if (first.idempotencyHash !== hash) {
+    throw new AppError("USER.IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another request (workflow, version or inputs); send a new key", {
+      details: { runId: first.id },
+    });
+  }
+  return { ...first, replayed: true };
 };
 
 export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
@@ -45,6 +86,11 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const lanes = await laneRules(deps.db, input.teamId);
   const denied = mayStart(lanes, input.role, workflow.lane);
   if (denied) throw denied;
+  const idempotency = input.idempotencyKey ? { key: input.idempotencyKey, hash: requestHash(input) } : undefined;
+  if (idempotency) {
+    const first = await replay(deps.db, input.teamId, idempotency.key, idempotency.hash);
+    if (first) return first;
+  }
   // What the run will reach, at the versions it is about to pin: the starter must be allowed
   // to start every lane of it (the worker checks the pinned versions again).
   const bundle = await loadBundle(deps.db, input.teamId, versionId);
@@ -53,7 +99,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const refused = root && (await runReachRefusal(deps.db, input.teamId, { root: { workflow: root, lane: workflow.lane }, lanes, role: input.role, starterId: input.userId }));
   if (refused) throw refused;
 
-  const run = await createRun(deps.db, {
+  const creating = createRun(deps.db, {
     teamId: input.teamId,
     workflowId: workflow.id,
     workflowVersionId: versionId,
@@ -62,7 +108,18 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
     inputs: input.inputs,
     startedById: input.userId,
     triggerId: input.triggerId,
+    rerunOfId: input.rerunOfId,
+    idempotency,
   });
+  let run;
+  try {
+    run = await creating;
+  } catch (error) {
+    // Another start with the same key wrote its row first: that one is the run.
+    const first = idempotency && isUniqueViolation(error) ? await replay(deps.db, input.teamId, idempotency.key, idempotency.hash) : undefined;
+    if (first) return first;
+    throw error;
+  }
   try {
     await deps.queue.add(
       "run",
@@ -78,5 +135,5 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
       cause,
     });
   }
-  return run;
+  return { ...run, replayed: false };
 };

@@ -9,10 +9,27 @@ export const runStatus = z.enum(["queued", "running", "succeeded", "failed", "ca
 
 /** POST /workflows/{id}/runs: the body (the workflow is in the path). */
 export const startRunBody = z
-  .object({ inputs: z.record(z.string(), z.unknown()).optional().describe("the workflow's inputs by name") })
+  .object({
+    inputs: z.record(z.string(), z.unknown()).optional().describe("the workflow's inputs by name"),
+    versionId: z.string().min(1).optional().describe("a saved version of the workflow to run; its current version when unset"),
+  })
   .default({});
+
+/** An Idempotency-Key: the same key for the same team starts at most one run. */
+export const idempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces")
+  .describe("retrying with the same key returns the first run; the same key with another request is refused (422 USER.IDEMPOTENCY_KEY_REUSED)");
+
 /** runs.start: the workflow and its inputs. */
-export const startRunInput = z.object({ workflowId: z.string().min(1), inputs: z.record(z.string(), z.unknown()).optional() });
+export const startRunInput = z.object({
+  workflowId: z.string().min(1),
+  inputs: z.record(z.string(), z.unknown()).optional(),
+  versionId: z.string().min(1).optional(),
+  idempotencyKey: idempotencyKey.optional(),
+});
 /** A run just queued: read it with GET /runs/{id}. */
 export const startRunResponse = z.object({ id: z.string(), status: runStatus });
 
@@ -45,8 +62,14 @@ export const stepRun = z.looseObject({
 const runFields = {
   id: z.string(),
   status: runStatus,
-  trigger: z.string(),
+  trigger: z.string().describe("the surface that started it: dashboard, api (an API token), cli, call_workflow, schedule or webhook"),
   lane: z.string(),
+  inputs: z.unknown().describe("the inputs it started with"),
+  outputs: z.unknown().nullable().describe("what it produced, once finished"),
+  startedBy: z.object({ id: z.string(), name: z.string() }).nullable().describe("who started it (an API token's owner)"),
+  firedBy: z.object({ id: z.string(), name: z.string(), kind: z.string() }).nullable().describe("the schedule or webhook trigger that started it"),
+  rerunOfId: z.string().nullable().describe("the run this one re-ran"),
+  parentRunId: z.string().nullable().describe("the run whose call_workflow started it"),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
   createdAt: timestamp,
@@ -65,21 +88,84 @@ export const runDetailResponse = z.looseObject({
   version: z.object({ number: z.number().int(), bundleHash: z.string() }),
 });
 
-/** runs.list: the team's latest runs, without inputs, outputs or checkpoint. */
-export const runList = z.array(
-  z.object({
-    id: z.string(),
-    workflowId: z.string(),
-    status: runStatus,
-    trigger: z.string(),
-    lane: z.string(),
-    errorCode: z.string().nullable(),
-    createdAt: timestamp,
-    startedAt: timestamp.nullable(),
-    finishedAt: timestamp.nullable(),
-    workflow: z.object({ name: z.string() }),
-  }),
-);
+const runTrigger = z.enum(["dashboard", "api", "cli", "call_workflow", "schedule", "webhook"]);
+
+/** A list of values as one query parameter: `a,b` (or the parameter repeated, merged by the caller). */
+const commaList = <T extends z.ZodType>(item: T) =>
+  z.preprocess((value) => (typeof value === "string" ? value.split(",").filter((v) => v !== "") : value), z.array(item).optional());
+
+/** runs.list and GET /runs: what the list is narrowed by, and where the page starts. */
+export const runListQuery = z.object({
+  status: commaList(runStatus).describe("statuses, comma-separated (queued,running,succeeded,failed,cancelled)"),
+  workflowId: z.string().min(1).optional(),
+  lane: z.string().min(1).optional(),
+  trigger: commaList(runTrigger).describe("triggers, comma-separated (dashboard,api,cli,call_workflow,schedule,webhook)"),
+  startedBy: z.string().min(1).optional().describe("the id of the user who started the runs"),
+  from: z.iso.datetime({ offset: true }).optional().describe("created at or after (ISO 8601)"),
+  to: z.iso.datetime({ offset: true }).optional().describe("created before (ISO 8601)"),
+  cursor: z.string().min(1).optional().describe("nextCursor of the previous page"),
+  limit: z.coerce.number().int().min(1).max(200).optional().describe("runs per page (50 when unset, at most 200)"),
+});
+
+export const runListEntry = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  status: runStatus,
+  trigger: z.string(),
+  lane: z.string(),
+  errorCode: z.string().nullable(),
+  createdAt: timestamp,
+  startedAt: timestamp.nullable(),
+  finishedAt: timestamp.nullable(),
+  rerunOfId: z.string().nullable(),
+  workflow: z.object({ name: z.string() }),
+  startedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+});
+
+/** runs.list and GET /runs: a page of runs (never inputs, outputs or checkpoint), newest first. */
+export const runListResponse = z.object({
+  runs: z.array(runListEntry),
+  nextCursor: z.string().nullable().describe("pass as cursor for the next page; null on the last page"),
+  counts: z.object({ queued: z.number().int(), running: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), cancelled: z.number().int() }).describe("runs per status under the same filters (status aside)"),
+});
+
+/** The list's "started by" choices. */
+export const runStartersResponse = z.array(z.object({ id: z.string(), name: z.string(), email: z.string() }));
+
+/** GET /runs/{id}/spans and runs.spans: the run's spans, oldest first, for a waterfall. */
+export const runSpansResponse = z.object({
+  spans: z.array(
+    z.object({
+      spanId: z.string(),
+      parentSpanId: z.string().nullable(),
+      name: z.string(),
+      kind: z.string(),
+      status: z.string(),
+      attributes: z.unknown(),
+      startTime: timestamp,
+      endTime: timestamp.nullable(),
+    }),
+  ),
+  truncated: z.boolean().describe("true when only the first spans are listed"),
+});
+
+/** GET /runs/{id}/tool-calls and runs.toolCalls: a page of the run's tool calls. */
+export const runToolCallsQuery = z.object({
+  after: z.string().min(1).optional().describe("nextAfter of the previous page"),
+  limit: z.coerce.number().int().min(1).max(500).optional().describe("calls per page (100 when unset)"),
+});
+
+/** A stored run event (also an SSE message: `id` is its seq, `event` its type). */
+export const runEventEntry = z.object({ seq: z.number().int(), type: z.string(), payload: z.unknown(), at: timestamp });
+
+/** runs.events: stored events after a seq, in order. */
+export const runEventsInput = z.object({ id: z.string().min(1), after: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(500) });
+export const runEventsResponse = z.object({ events: z.array(runEventEntry), lastSeq: z.number().int() });
+
+/** GET /runs/{id}/events: where to resume (besides the Last-Event-ID header). */
+export const runEventsQuery = z.object({ after: z.coerce.number().int().min(0).optional().describe("replay the events after this seq (the Last-Event-ID header wins)") });
+/** The SSE stream, described for the document (it is text/event-stream, not JSON). */
+export const runEventStream = z.string().describe("text/event-stream: one message per stored event (`id: <seq>`, `event: <type>`, `data: <json>`), then `event: end` when the run has ended");
 
 /** runs.stepActivity: one attempt of a run's step (the `id` of a step entry). */
 export const stepActivityInput = z.object({ runId: z.string().min(1), stepRunId: z.string().min(1) });
@@ -119,4 +205,9 @@ export const stepActivityResponse = z.object({
   toolCallsTruncated: z.boolean().describe("true when only the latest tool calls are listed"),
   events: z.array(z.object({ seq: z.number().int(), at: timestamp, event: agentActivityEvent })).describe("in the order they happened"),
   eventsTruncated: z.boolean().describe("true when only the latest events are listed"),
+});
+
+export const runToolCallsResponse = z.object({
+  toolCalls: z.array(toolCallEntry.extend({ stepRunId: z.string() })).describe("in the order they started"),
+  nextAfter: z.string().nullable().describe("pass as after for the next page; null on the last page"),
 });

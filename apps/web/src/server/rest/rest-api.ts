@@ -8,9 +8,8 @@
  */
 import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
-import { authenticateApiToken, getRun, listWorkflows } from "@switchyard/db";
+import { authenticateApiToken, listWorkflows } from "@switchyard/db";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
-import { cancelRun } from "../runs/cancel-run";
 import { listTokens, revokeToken } from "../tokens/token-operations";
 import {
   deleteTeamVariable,
@@ -20,12 +19,9 @@ import {
   setTeamVariable,
   variableValueInput,
 } from "../variables/variable-operations";
-import { startRun } from "../runs/start-run";
-import { readStepActivity } from "../runs/step-activity";
 import { saveWorkflow } from "../workflows/save-workflow";
 import { toDiagnostic, validateBundle } from "../workflows/validate-bundle";
 import { bundleInput, listWorkflowsResponse, saveWorkflowResponse, validateBundleResponse } from "../contract/workflows.types";
-import { cancelRunResponse, runResponse, startRunBody, startRunResponse, stepActivityResponse } from "../contract/runs.types";
 import { deleteVariableResponse, listVariablesResponse, secretLanesResponse, setVariableResponse } from "../contract/variables.types";
 import { listTokensResponse, revokeTokenResponse } from "../contract/tokens.types";
 import { listModelsResponse, modelAccessResponse, removeModelAccessResponse, setModelAccessBody } from "../contract/models.types";
@@ -61,7 +57,7 @@ import { createLaneBody, laneListing, listLanesResponse, removeLaneResponse, upd
 import { createTeamLane, listTeamLanes, removeTeamLane, updateTeamLane } from "../lanes/lane-operations";
 import { auditListQuery, auditPage } from "../contract/audit.types";
 import { listTeamAuditLog } from "../audit/list-audit-log";
-import { overviewRoutes } from "./routes/overview";
+import { runRoutes } from "./routes/runs";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 import { answer, parse, reply, routeFinder, sealingKeyring, type RestDeps, type Route } from "./route-kit";
 
@@ -120,62 +116,6 @@ const coreRoutes: Route[] = [
         warnings: result.warnings.map(toDiagnostic),
       });
     },
-  },
-  {
-    method: "POST",
-    path: "/workflows/{id}/runs",
-    summary: "Start a run of the workflow's current version; it is queued, read it with GET /runs/{id}",
-    body: startRunBody,
-    status: 202,
-    description: "Queued",
-    response: startRunResponse,
-    handler: async ({ deps, caller, params, body }) => {
-      const { inputs } = await parse(startRunBody, body);
-      const run = await startRun(
-        { db: deps.db, queue: deps.queue() },
-        { teamId: caller.teamId, userId: caller.userId, role: caller.role, workflowId: params[0]!, inputs, trigger: "api" },
-      );
-      return answer(routeOf("POST", "/workflows/{id}/runs"), { id: run.id, status: run.status });
-    },
-  },
-  {
-    method: "GET",
-    path: "/runs/{id}",
-    summary: "A run with its steps",
-    status: 200,
-    description: "The run",
-    response: runResponse,
-    handler: async ({ deps, caller, params }) => {
-      const run = await getRun(deps.db, caller.teamId, params[0]!);
-      if (!run) throw new AppError("NOT_FOUND", "run not found");
-      return reply(200, { ...run, workflow: run.workflow.name });
-    },
-  },
-  {
-    method: "POST",
-    path: "/runs/{id}/cancel",
-    summary: "Cancel a queued or running run",
-    status: 202,
-    description: "Cancelled or cancelling",
-    response: cancelRunResponse,
-    handler: async ({ deps, caller, params }) =>
-      answer(
-        routeOf("POST", "/runs/{id}/cancel"),
-        await cancelRun({ db: deps.db, queue: deps.queue(), prefix: deps.prefix, publish: deps.publish }, { teamId: caller.teamId, role: caller.role, runId: params[0]! }),
-      ),
-  },
-  {
-    method: "GET",
-    path: "/runs/{id}/steps/{stepId}/activity",
-    summary: "What an agent step did so far: its tool calls by start and its text, retries, usage, answer and errors in order (the latest ones when there are many)",
-    status: 200,
-    description: "The step's activity",
-    response: stepActivityResponse,
-    handler: async ({ deps, caller, params }) =>
-      answer(
-        routeOf("GET", "/runs/{id}/steps/{stepId}/activity"),
-        await readStepActivity(deps.db, { teamId: caller.teamId, runId: params[0]!, stepRunId: params[1]! }),
-      ),
   },
   {
     method: "GET",
@@ -429,7 +369,7 @@ const coreRoutes: Route[] = [
 ];
 
 /** Every route: the ones above, then each area's module. */
-const routes: Route[] = [...coreRoutes, ...overviewRoutes];
+const routes: Route[] = [...coreRoutes, ...runRoutes];
 
 function routeOf(method: string, path: string): Route {
   return routeFinder(coreRoutes)(method, path);
@@ -482,7 +422,7 @@ const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Re
       }
     });
     const query = new URL(req.url, "http://localhost").searchParams;
-    return await route.handler({ deps, caller, params, query, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
+    return await route.handler({ deps, caller, params, query, headers: req.headers, signal: req.signal, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
   } catch (error) {
     if (error instanceof AppError) {
       const status = surfaceOfError(error).http;

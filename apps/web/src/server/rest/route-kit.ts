@@ -24,7 +24,16 @@ export type RestDeps = {
 };
 
 export type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
-export type Handler = (ctx: { deps: RestDeps; caller: Caller; params: string[]; query: URLSearchParams; body: () => Promise<unknown> }) => Promise<Response>;
+/** `headers` and `signal` are the request's (Idempotency-Key, Last-Event-ID; a stream ends when its client goes). */
+export type Handler = (ctx: {
+  deps: RestDeps;
+  caller: Caller;
+  params: string[];
+  query: URLSearchParams;
+  headers: Headers;
+  signal: AbortSignal;
+  body: () => Promise<unknown>;
+}) => Promise<Response>;
 /** `bodyLimit`: bytes the request body may have (BODY_LIMITS.default when unset). */
 export type Route = RestOperation & { handler: Handler; bodyLimit?: number };
 

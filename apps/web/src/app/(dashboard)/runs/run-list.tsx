@@ -15,11 +15,11 @@ export function RunList() {
   const trpc = useTRPC();
   const runs = useQuery({
     ...trpc.runs.list.queryOptions(),
-    refetchInterval: (q) => (q.state.data?.some((r) => r.status === "queued" || r.status === "running") ? 1000 : 5000),
+    refetchInterval: (q) => (q.state.data?.runs.some((r) => r.status === "queued" || r.status === "running") ? 1000 : 5000),
   });
   if (runs.isPending) return <p className="muted">Loading…</p>;
   if (runs.isError) return <p className="error">{runs.error.message}</p>;
-  if (runs.data.length === 0) return <p className="muted">No runs yet.</p>;
+  if (runs.data.runs.length === 0) return <p className="muted">No runs yet.</p>;
   return (
     <table className="table">
       <thead>
@@ -32,7 +32,7 @@ export function RunList() {
         </tr>
       </thead>
       <tbody>
-        {runs.data.map((r) => (
+        {runs.data.runs.map((r) => (
           <tr key={r.id} data-run={r.id}>
             <td>
               <Link href={`/runs/${r.id}`}>{r.workflow.name}</Link>

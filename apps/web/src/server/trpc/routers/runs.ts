@@ -1,19 +1,30 @@
 import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
-import { getRun, listRuns } from "@switchyard/db";
+import { getRun, listRunEventsAfter, listRunSpans, listRunStarters, listRunToolCalls, runStatusOf } from "@switchyard/db";
 import { cancelRun } from "../../runs/cancel-run";
+import { readRunList } from "../../runs/list-runs";
+import { rerunRun } from "../../runs/rerun-run";
 import { startRun } from "../../runs/start-run";
 import { readStepActivity } from "../../runs/step-activity";
 import {
   cancelRunResponse,
   runDetailResponse,
-  runList,
+  runEventsInput,
+  runEventsResponse,
+  runListQuery,
+  runListResponse,
+  runSpansResponse,
+  runStartersResponse,
+  runToolCallsQuery,
+  runToolCallsResponse,
   startRunInput,
   startRunResponse,
   stepActivityInput,
   stepActivityResponse,
 } from "../../contract/runs.types";
 import { router, teamProcedure } from "../init";
+
+const runId = z.object({ id: z.string().min(1) });
 
 export const runsRouter = router({
   start: teamProcedure
@@ -22,15 +33,31 @@ export const runsRouter = router({
     .mutation(async ({ ctx, input }) => {
       const run = await startRun(
         { db: ctx.db, queue: ctx.queue() },
-        { teamId: ctx.teamId, userId: ctx.userId, role: ctx.role, workflowId: input.workflowId, inputs: input.inputs, trigger: "dashboard" },
+        {
+          teamId: ctx.teamId,
+          userId: ctx.userId,
+          role: ctx.role,
+          workflowId: input.workflowId,
+          versionId: input.versionId,
+          inputs: input.inputs,
+          idempotencyKey: input.idempotencyKey,
+          trigger: "dashboard",
+        },
       );
       return { id: run.id, status: run.status };
     }),
-  cancel: teamProcedure.input(z.object({ id: z.string().min(1) })).output(cancelRunResponse).mutation(({ ctx, input }) =>
+  rerun: teamProcedure
+    .input(runId)
+    .output(startRunResponse)
+    .mutation(async ({ ctx, input }) => {
+      const run = await rerunRun({ db: ctx.db, queue: ctx.queue() }, { teamId: ctx.teamId, userId: ctx.userId, role: ctx.role, runId: input.id, trigger: "dashboard" });
+      return { id: run.id, status: run.status };
+    }),
+  cancel: teamProcedure.input(runId).output(cancelRunResponse).mutation(({ ctx, input }) =>
     cancelRun({ db: ctx.db, queue: ctx.queue(), prefix: ctx.queuePrefix, publish: ctx.publish }, { teamId: ctx.teamId, role: ctx.role, runId: input.id }),
   ),
   get: teamProcedure
-    .input(z.object({ id: z.string().min(1) }))
+    .input(runId)
     .output(runDetailResponse)
     .query(async ({ ctx, input }) => {
       const run = await getRun(ctx.db, ctx.teamId, input.id);
@@ -38,9 +65,32 @@ export const runsRouter = router({
       return run;
     }),
   list: teamProcedure
-    .input(z.object({ workflowId: z.string().optional() }).optional())
-    .output(runList)
-    .query(({ ctx, input }) => listRuns(ctx.db, ctx.teamId, { workflowId: input?.workflowId })),
+    .input(runListQuery.optional())
+    .output(runListResponse)
+    .query(({ ctx, input }) => readRunList(ctx.db, ctx.teamId, input ?? {})),
+  starters: teamProcedure.output(runStartersResponse).query(({ ctx }) => listRunStarters(ctx.db, ctx.teamId)),
+  spans: teamProcedure
+    .input(runId)
+    .output(runSpansResponse)
+    .query(async ({ ctx, input }) => {
+      if ((await runStatusOf(ctx.db, ctx.teamId, input.id)) === null) throw new AppError("NOT_FOUND", "run not found");
+      return listRunSpans(ctx.db, ctx.teamId, input.id);
+    }),
+  toolCalls: teamProcedure
+    .input(runId.extend(runToolCallsQuery.shape))
+    .output(runToolCallsResponse)
+    .query(async ({ ctx, input }) => {
+      if ((await runStatusOf(ctx.db, ctx.teamId, input.id)) === null) throw new AppError("NOT_FOUND", "run not found");
+      return listRunToolCalls(ctx.db, ctx.teamId, input.id, { after: input.after, take: input.limit });
+    }),
+  events: teamProcedure
+    .input(runEventsInput)
+    .output(runEventsResponse)
+    .query(async ({ ctx, input }) => {
+      if ((await runStatusOf(ctx.db, ctx.teamId, input.id)) === null) throw new AppError("NOT_FOUND", "run not found");
+      const rows = await listRunEventsAfter(ctx.db, ctx.teamId, input.id, input.after, input.limit);
+      return { events: rows.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, at: e.createdAt })), lastSeq: rows[rows.length - 1]?.seq ?? input.after };
+    }),
   stepActivity: teamProcedure
     .input(stepActivityInput)
     .output(stepActivityResponse)
