@@ -147,7 +147,7 @@ test("a member sees connectors read-only and connects their own account where ea
   await page.getByLabel("Email").fill(MEMBER.email);
   await page.getByLabel("Password").fill(MEMBER.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/workflows$/);
+  await expect(page).toHaveURL(/\/overview$/);
   await openConnectors(page);
 
   await expect(page.locator('[data-connector="echo"] [data-credential]')).toContainText("needs reconnect");

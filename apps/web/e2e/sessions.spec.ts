@@ -41,7 +41,7 @@ const signInAs = async (page: Page, email: string, password: string) => {
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/workflows$/);
+  await expect(page).toHaveURL(/\/overview$/);
 };
 
 test("a user in two teams switches teams in the header and sees only that team's workflows", async ({ page }) => {

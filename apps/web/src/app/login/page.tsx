@@ -15,7 +15,7 @@ async function login(formData: FormData) {
     await signIn("credentials", {
       email: field(formData, "email"),
       password: field(formData, "password"),
-      redirectTo: "/workflows",
+      redirectTo: "/overview",
     });
   } catch (error) {
     if (error instanceof SignInThrottled) redirect(`/login?error=rate_limited&retry=${error.retryAfterSeconds}`);
