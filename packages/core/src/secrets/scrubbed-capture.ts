@@ -2,7 +2,9 @@
  * Collects one output stream of a process as scrubbed text of at most `capBytes` bytes. The
  * chunks are decoded (a character split between chunks stays whole) and scrubbed as they
  * arrive, so what is kept never holds a secret, whole, split across chunks, or cut in part by
- * the cap: past the cap, the text still held back is dropped, never stored.
+ * the cap: past the cap, the text still held back is dropped, never stored. `onKept` sees each
+ * piece as it is kept (what a live view may show while the process runs), and `full` once the
+ * cap is reached.
  */
 import { StringDecoder } from "node:string_decoder";
 import type { Scrubber } from "./scrubber";
@@ -16,7 +18,7 @@ type ScrubbedCapture = {
   readonly bytes: number;
 };
 
-export const scrubbedCapture = (scrubber: Scrubber, capBytes: number): ScrubbedCapture => {
+export const scrubbedCapture = (scrubber: Scrubber, capBytes: number, onKept?: (text: string, full: boolean) => void): ScrubbedCapture => {
   const decoder = new StringDecoder("utf8");
   const stream = new ScrubStream(scrubber);
   const kept: string[] = [];
@@ -30,6 +32,7 @@ export const scrubbedCapture = (scrubber: Scrubber, capBytes: number): ScrubbedC
     kept.push(fits);
     keptBytes = Math.min(capBytes, keptBytes + size);
     if (keptBytes >= capBytes) done = true;
+    onKept?.(fits, keptBytes >= capBytes);
   };
   return {
     push(chunk) {
@@ -39,6 +42,7 @@ export const scrubbedCapture = (scrubber: Scrubber, capBytes: number): ScrubbedC
       if (chunk.length <= room) return keep(stream.write(decoder.write(chunk)));
       keep(stream.write(decoder.write(chunk.subarray(0, Math.max(0, room)))));
       keep(stream.cut());
+      if (!done) onKept?.("", true);
       done = true;
     },
     text() {
