@@ -115,7 +115,17 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       scrubber,
       inputs: run.inputs as Record<string, unknown>,
       checkpoint: resuming ? (run.checkpoint as Checkpoint) : undefined,
-      runProcess: createStepProcessRunner({ log, runId, sandbox, uid, folders, network: deps.stepNetwork, scrubber, trace }),
+      runProcess: createStepProcessRunner({
+        log,
+        runId,
+        sandbox,
+        uid,
+        folders,
+        network: deps.stepNetwork,
+        scrubber,
+        trace,
+        onOutput: (attempt, chunk) => events?.output(attempt, chunk),
+      }),
       agents: createAgentExecutor({
         db,
         log,

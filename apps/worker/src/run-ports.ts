@@ -106,7 +106,7 @@ const RECORDED: ReadonlySet<RunEvent["type"]> = new Set([
 
 /**
  * Writes engine events in order, batched, off the engine's path; `flush` waits for all.
- * Step output is not in the events: it is on the step rows.
+ * A step's stored output is on its row; `step.output` events carry it while the step runs.
  */
 export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubber: Scrubber, notify: () => void) => {
   let seq = firstSeq;
@@ -136,6 +136,11 @@ export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubbe
      */
     agent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) => {
       pending.push({ type: "agent.event", payload: scrubber.scrubValue({ ...attempt, event }) });
+      if (pending.length === 1) queueMicrotask(drain);
+    },
+    /** A running step's output, as `step.output` rows (already scrubbed and coalesced by the runner). */
+    output: (attempt: { stepRunId: string; state: string; attempt: number }, chunk: { stream: string; text: string; truncated?: true }) => {
+      pending.push({ type: "step.output", payload: { ...attempt, ...chunk } });
       if (pending.length === 1) queueMicrotask(drain);
     },
     flush: async () => {

@@ -9,6 +9,7 @@ import { runSandboxed, type SandboxHost, type StepFolders } from "@switchyard/co
 import { scrubbedCapture, type Scrubber } from "@switchyard/core/secrets";
 import type { ProcessRequest, ProcessRunner } from "@switchyard/core/workflow";
 import type { Logger } from "./logger";
+import { stepOutputStream, type StepOutputAttempt, type StepOutputChunk } from "./step-output-stream";
 import { withChildSpan } from "./tracing";
 
 export type StepRunnerDeps = {
@@ -20,6 +21,8 @@ export type StepRunnerDeps = {
   network: boolean;
   scrubber: Scrubber;
   trace: Context;
+  /** A step's output while it runs (scrubbed, coalesced, capped), for live views. */
+  onOutput?: (attempt: StepOutputAttempt, chunk: StepOutputChunk) => void;
 };
 
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
@@ -36,8 +39,14 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
     if (request.attemptId) span.setAttribute("switchyard.step_run.id", request.attemptId);
     // Output is scrubbed as it is read, chunk by chunk, and capped after: a secret split
     // between chunks or cut by the cap is never stored in part.
-    const out = scrubbedCapture(deps.scrubber, OUTPUT_CAP);
-    const err = scrubbedCapture(deps.scrubber, OUTPUT_CAP);
+    // A step's own process (not a hook) streams what is kept to live views as it runs.
+    const { attemptId } = request;
+    const live =
+      deps.onOutput && request.purpose === "step" && attemptId
+        ? stepOutputStream((chunk) => deps.onOutput?.({ stepRunId: attemptId, state: request.stateName, attempt: request.attempt }, chunk))
+        : undefined;
+    const out = scrubbedCapture(deps.scrubber, OUTPUT_CAP, live?.stdout);
+    const err = scrubbedCapture(deps.scrubber, OUTPUT_CAP, live?.stderr);
     const result = await runSandboxed(
       sandbox,
       {
@@ -57,9 +66,12 @@ export const createStepProcessRunner = (deps: StepRunnerDeps): ProcessRunner => 
       // fails with a message the span records and the engine stores: scrubbed here.
       throw deps.scrubber.scrubError(error);
     });
+    const stdout = out.text();
+    const stderr = err.text();
+    live?.close();
     span.setAttribute("process.exit.code", result.exitCode ?? -1);
     for (const warning of result.warnings) deps.log.warn(deps.scrubber.scrub(warning), { runId, step: request.stateName });
     deps.log.info(`${name} finished`, { runId, exitCode: result.exitCode, ms: result.durationMs, sandboxLevel: sandbox.level });
-    return { exitCode: result.exitCode, stdout: out.text(), stderr: err.text(), timedOut: result.timedOut, cancelled: result.cancelled, signal: result.signal };
+    return { exitCode: result.exitCode, stdout, stderr, timedOut: result.timedOut, cancelled: result.cancelled, signal: result.signal };
   });
 };
