@@ -57,6 +57,7 @@ import { createLaneBody, laneListing, listLanesResponse, removeLaneResponse, upd
 import { createTeamLane, listTeamLanes, removeTeamLane, updateTeamLane } from "../lanes/lane-operations";
 import { auditListQuery, auditPage } from "../contract/audit.types";
 import { listTeamAuditLog } from "../audit/list-audit-log";
+import { overviewRoutes } from "./routes/overview";
 import { runRoutes } from "./routes/runs";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 import { answer, parse, reply, routeFinder, sealingKeyring, type RestDeps, type Route } from "./route-kit";
@@ -369,7 +370,7 @@ const coreRoutes: Route[] = [
 ];
 
 /** Every route: the ones above, then each area's module. */
-const routes: Route[] = [...coreRoutes, ...runRoutes];
+const routes: Route[] = [...coreRoutes, ...runRoutes, ...overviewRoutes];
 
 function routeOf(method: string, path: string): Route {
   return routeFinder(coreRoutes)(method, path);
