@@ -58,6 +58,7 @@ import { createTeamLane, listTeamLanes, removeTeamLane, updateTeamLane } from ".
 import { auditListQuery, auditPage } from "../contract/audit.types";
 import { listTeamAuditLog } from "../audit/list-audit-log";
 import { overviewRoutes } from "./routes/overview";
+import { memberRoutes } from "./routes/members";
 import { runRoutes } from "./routes/runs";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 import { answer, parse, reply, routeFinder, sealingKeyring, type RestDeps, type Route } from "./route-kit";
@@ -370,7 +371,7 @@ const coreRoutes: Route[] = [
 ];
 
 /** Every route: the ones above, then each area's module. */
-const routes: Route[] = [...coreRoutes, ...runRoutes, ...overviewRoutes];
+const routes: Route[] = [...coreRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes];
 
 function routeOf(method: string, path: string): Route {
   return routeFinder(coreRoutes)(method, path);
