@@ -18,3 +18,4 @@ export type { FileReference } from "./file-references";
 export type { ConnectorCatalog } from "./validate-workflow";
 export { resolveInputs } from "./resolve-inputs";
 export { envNamesOf } from "./env-names";
+export { checkStartInputs } from "./inputs-at-start";

@@ -16,6 +16,7 @@ import { parseWorkflow } from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { loadBundle } from "./bundle-store";
+import { recordAudit } from "./audit-log";
 import { secretRules } from "./variables";
 
 export const listWorkflows = (db: Db, teamId: string) =>
@@ -128,3 +129,36 @@ export const runReachRefusal = async (db: Db, teamId: string, input: RunReachInp
     for (const state of workflow.states.values()) if (state.kind === "agent") for (const id of state.mcpProxy?.connectors ?? []) named.add(id);
   return unreadyAccount(db, teamId, named, input.starterId);
 };
+
+/** A workflow's saved versions, newest first, each with who saved it (name and email, when known). */
+export const listWorkflowVersions = async (db: Db, teamId: string, workflowId: string) => {
+  const versions = await db.workflowVersion.findMany({
+    where: { teamId, workflowId },
+    orderBy: { number: "desc" },
+    select: { id: true, number: true, bundleHash: true, entryPath: true, createdAt: true, createdById: true },
+  });
+  const ids = [...new Set(versions.map((v) => v.createdById).filter((id): id is string => id !== null))];
+  const users = ids.length
+    ? await db.user.findMany({ where: { id: { in: ids }, memberships: { some: { teamId } } }, select: { id: true, name: true, email: true } })
+    : [];
+  const byId = new Map(users.map((u) => [u.id, u]));
+  return versions.map((v) => ({ ...v, createdBy: v.createdById ? (byId.get(v.createdById) ?? null) : null }));
+};
+
+/** The version of a team's workflow with that number, or undefined. */
+export const findWorkflowVersion = async (db: Db, teamId: string, workflowId: string, number: number) =>
+  (await db.workflowVersion.findFirst({ where: { teamId, workflowId, number } })) ?? undefined;
+
+/**
+ * Archives a workflow: it leaves the list, cannot be started or called, and keeps its
+ * versions and runs. Recorded in the audit log with the change. Archiving twice is a no-op.
+ */
+export const archiveWorkflow = async (db: Db, input: { teamId: string; workflowId: string; actorUserId: string }) =>
+  db.$transaction(async (tx) => {
+    const row = await tx.workflow.findFirst({ where: { id: input.workflowId, teamId: input.teamId } });
+    if (!row) throw new AppError("NOT_FOUND", "workflow not found");
+    if (row.archivedAt) return row;
+    const updated = await tx.workflow.update({ where: { id: row.id }, data: { archivedAt: new Date() } });
+    await recordAudit(tx, { teamId: input.teamId, actorUserId: input.actorUserId, action: "workflow.archive", targetType: "workflow", targetId: row.id, metadata: { name: row.name } });
+    return updated;
+  });

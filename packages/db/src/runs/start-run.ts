@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
 import { mayStart } from "@switchyard/core/policy";
-import { parseWorkflow } from "@switchyard/core/workflow";
+import { checkStartInputs, parseWorkflow } from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import type { Role, RunTrigger } from "../generated/prisma/client";
 import { loadBundle } from "../repositories/bundle-store";
@@ -98,6 +98,9 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const root = parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
   const refused = root && (await runReachRefusal(deps.db, input.teamId, { root: { workflow: root, lane: workflow.lane }, lanes, role: input.role, starterId: input.userId }));
   if (refused) throw refused;
+  // The inputs against the version's declaration, so a wrong one is refused by name now.
+  const badInputs = root && (await checkStartInputs(root.inputs, input.inputs ?? {}));
+  if (badInputs) throw badInputs;
 
   const creating = createRun(deps.db, {
     teamId: input.teamId,

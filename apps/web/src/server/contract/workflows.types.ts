@@ -1,5 +1,6 @@
 /**
- * Request and response shapes of the workflow operations (list, read, save, validate),
+ * Request and response shapes of the workflow operations (list, read, save, validate,
+ * versions, diff, archive),
  * shared by the tRPC procedures, the REST routes and the generated OpenAPI document.
  */
 import { z } from "zod";
@@ -18,6 +19,48 @@ export const diagnostic = z.object({
   line: z.number().int().optional(),
   column: z.number().int().optional(),
   path: z.string().optional(),
+});
+
+/** A workflow's states and transitions (core's workflowGraph), for drawing it. */
+export const workflowGraph = z.object({
+  initial: z.string(),
+  nodes: z.array(
+    z.object({
+      id: z.string(),
+      kind: z.enum(["step", "agent", "terminal", "parallel", "for_each", "while", "call_workflow"]),
+      group: z.string().optional().describe("the parallel or loop state it runs under"),
+      children: z.array(z.string()).optional(),
+      terminalStatus: z.enum(["success", "failure"]).optional(),
+      workflow: z.string().optional().describe("the workflow a call_workflow state calls"),
+      provider: z.string().optional(),
+      failMessage: z.string().optional(),
+    }),
+  ),
+  edges: z.array(
+    z.object({
+      from: z.string(),
+      to: z.string(),
+      kind: z.enum(["success", "failure", "transition", "branch", "body", "next", "loop_back", "complete"]),
+      label: z.string().optional(),
+    }),
+  ),
+});
+
+/** One entry of the workflow's `inputs` declaration, for a start form. */
+export const inputDefinition = z.object({
+  name: z.string(),
+  type: z.enum(["string", "integer", "number", "boolean", "array"]),
+  required: z.boolean(),
+  default: z.unknown().optional(),
+  description: z.string().optional(),
+  validation: z.object({
+    pattern: z.string().optional(),
+    enum: z.array(z.unknown()).optional(),
+    min: z.number().optional(),
+    max: z.number().optional(),
+    fileExists: z.boolean().optional(),
+    fileExtension: z.array(z.string()).optional(),
+  }),
 });
 
 export const workflowSummary = z.object({
@@ -40,11 +83,15 @@ export const workflowList = z.array(
 export const workflowBundleResponse = z.object({
   id: z.string(),
   name: z.string(),
+  description: z.string(),
   lane: z.string(),
   version: z.number().int(),
+  versionId: z.string(),
   bundleHash: z.string(),
   entry: z.string().describe("path of the workflow YAML within files"),
   files: z.record(z.string(), z.string()).describe("path → content"),
+  graph: workflowGraph.nullable(),
+  inputs: z.array(inputDefinition),
 });
 
 export const saveWorkflowResponse = z.object({
@@ -59,4 +106,56 @@ export const validateBundleResponse = z.object({
   name: z.string().nullable().describe("the workflow's name, when it parsed"),
   errors: z.array(diagnostic),
   warnings: z.array(diagnostic),
+  graph: workflowGraph.nullable().describe("the states and transitions, when it parsed"),
+  inputs: z.array(inputDefinition).describe("the input declaration, when it parsed"),
 });
+
+export const workflowIdInput = z.object({ id: z.string().min(1) });
+export const workflowVersionInput = z.object({ id: z.string().min(1), number: z.number().int().min(1) });
+export const diffVersionsInput = z.object({
+  id: z.string().min(1),
+  from: z.number().int().min(1).describe("the older version's number"),
+  to: z.number().int().min(1).describe("the newer version's number"),
+});
+
+const person = z.object({ id: z.string(), name: z.string().nullable(), email: z.string() }).nullable();
+
+export const versionSummary = z.object({
+  id: z.string(),
+  number: z.number().int(),
+  bundleHash: z.string(),
+  createdAt: timestamp,
+  createdBy: person.describe("who saved it; null when unknown or no longer a member"),
+  current: z.boolean(),
+});
+export const listVersionsResponse = z.object({ versions: z.array(versionSummary) });
+
+/** A saved version with its files, graph and input declaration. */
+export const workflowVersionResponse = versionSummary.extend({
+  workflowId: z.string(),
+  entry: z.string(),
+  files: z.record(z.string(), z.string()).describe("path → content"),
+  graph: workflowGraph.nullable().describe("null when the version no longer parses"),
+  inputs: z.array(inputDefinition),
+});
+
+export const diffLine = z.object({
+  kind: z.enum(["add", "del", "context", "hunk"]),
+  text: z.string(),
+  oldLine: z.number().int().optional(),
+  newLine: z.number().int().optional(),
+});
+export const diffVersionsResponse = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      change: z.enum(["added", "removed", "changed", "unchanged"]),
+      patch: z.string().describe("a unified diff"),
+      lines: z.array(diffLine),
+    }),
+  ),
+});
+
+export const archiveWorkflowResponse = z.object({ id: z.string(), archivedAt: timestamp });

@@ -8,7 +8,7 @@
  */
 import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
-import { authenticateApiToken, listWorkflows } from "@switchyard/db";
+import { authenticateApiToken } from "@switchyard/db";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import { listTokens, revokeToken } from "../tokens/token-operations";
 import {
@@ -19,9 +19,6 @@ import {
   setTeamVariable,
   variableValueInput,
 } from "../variables/variable-operations";
-import { saveWorkflow } from "../workflows/save-workflow";
-import { toDiagnostic, validateBundle } from "../workflows/validate-bundle";
-import { bundleInput, listWorkflowsResponse, saveWorkflowResponse, validateBundleResponse } from "../contract/workflows.types";
 import { deleteVariableResponse, listVariablesResponse, secretLanesResponse, setVariableResponse } from "../contract/variables.types";
 import { listTokensResponse, revokeTokenResponse } from "../contract/tokens.types";
 import { listModelsResponse, modelAccessResponse, removeModelAccessResponse, setModelAccessBody } from "../contract/models.types";
@@ -60,65 +57,13 @@ import { listTeamAuditLog } from "../audit/list-audit-log";
 import { overviewRoutes } from "./routes/overview";
 import { memberRoutes } from "./routes/members";
 import { runRoutes } from "./routes/runs";
+import { workflowRoutes } from "./routes/workflows";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 import { answer, parse, reply, routeFinder, sealingKeyring, type RestDeps, type Route } from "./route-kit";
 
 export type { RestDeps } from "./route-kit";
 
 const coreRoutes: Route[] = [
-  {
-    method: "GET",
-    path: "/workflows",
-    summary: "List workflows",
-    status: 200,
-    description: "Workflows",
-    response: listWorkflowsResponse,
-    handler: async ({ deps, caller }) =>
-      answer(routeOf("GET", "/workflows"), {
-        workflows: (await listWorkflows(deps.db, caller.teamId)).map((w) => ({
-          id: w.id,
-          name: w.name,
-          description: w.description,
-          lane: w.lane,
-          version: w.currentVersion?.number ?? null,
-        })),
-      }),
-  },
-  {
-    method: "POST",
-    path: "/workflows",
-    summary: "Save a workflow bundle as a new version (validated whole; nothing is stored on error)",
-    body: bundleInput,
-    status: 201,
-    description: "Saved",
-    response: saveWorkflowResponse,
-    errors: { 422: "Invalid workflow; details.diagnostics lists every problem" },
-    bodyLimit: BODY_LIMITS.bundle,
-    handler: async ({ deps, caller, body }) => {
-      const input = await parse(bundleInput, body);
-      const { version, warnings } = await saveWorkflow(deps.db, { ...input, teamId: caller.teamId, userId: caller.userId, role: caller.role });
-      return answer(routeOf("POST", "/workflows"), { workflowId: version.workflowId, version: version.number, bundleHash: version.bundleHash, warnings });
-    },
-  },
-  {
-    method: "POST",
-    path: "/workflows/validate",
-    summary: "Validate a bundle without saving",
-    body: bundleInput,
-    status: 200,
-    description: "Diagnostics",
-    response: validateBundleResponse,
-    bodyLimit: BODY_LIMITS.bundle,
-    handler: async ({ deps, caller, body }) => {
-      const result = await validateBundle(deps.db, caller.teamId, await parse(bundleInput, body));
-      return answer(routeOf("POST", "/workflows/validate"), {
-        ok: result.workflow !== undefined,
-        name: result.workflow?.name ?? null,
-        errors: result.errors.map(toDiagnostic),
-        warnings: result.warnings.map(toDiagnostic),
-      });
-    },
-  },
   {
     method: "GET",
     path: "/variables",
@@ -371,7 +316,7 @@ const coreRoutes: Route[] = [
 ];
 
 /** Every route: the ones above, then each area's module. */
-const routes: Route[] = [...coreRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes];
+const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes];
 
 function routeOf(method: string, path: string): Route {
   return routeFinder(coreRoutes)(method, path);
