@@ -123,7 +123,7 @@ export const diffVersions = async (db: Db, caller: Caller, input: { id: string; 
     files: paths.map((path) => {
       const before = a.bundle.files[path];
       const after = b.bundle.files[path];
-      const change = before === undefined ? "added" : after === undefined ? "removed" : before === after ? "unchanged" : "changed";
+      const change: "added" | "removed" | "changed" | "unchanged" = before === undefined ? "added" : after === undefined ? "removed" : before === after ? "unchanged" : "changed";
       const oldText = before ?? "";
       const newText = after ?? "";
       return {
