@@ -150,6 +150,7 @@ const TRPC: Record<string, Row> = {
     after: ["CONFLICT"],
   },
   "runs.get": { least: "viewer", cross: true, input: (f) => ({ id: f.runId }) },
+  "runs.graph": { least: "viewer", cross: true, input: (f) => ({ id: f.runId }) },
   "runs.list": { least: "viewer" },
   "runs.starters": { least: "viewer" },
   "runs.spans": { least: "viewer", cross: true, input: (f) => ({ id: f.runId }) },

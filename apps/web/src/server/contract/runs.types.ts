@@ -40,6 +40,7 @@ export const cancelRunResponse = z.object({
 export const stepRun = z.looseObject({
   id: z.string(),
   stateName: z.string(),
+  attempt: z.number().int().describe("1 for the first try, then each retry"),
   status: z.string(),
   exitCode: z.number().int().nullable(),
   stdout: z.string(),

@@ -3,6 +3,7 @@ import { AppError } from "@switchyard/core/errors";
 import { getRun, listRunEventsAfter, listRunSpans, listRunStarters, listRunToolCalls, runStatusOf } from "@switchyard/db";
 import { cancelRun } from "../../runs/cancel-run";
 import { readRunList } from "../../runs/list-runs";
+import { readRunGraph } from "../../runs/run-graph";
 import { rerunRun } from "../../runs/rerun-run";
 import { startRun } from "../../runs/start-run";
 import { readStepActivity } from "../../runs/step-activity";
@@ -22,6 +23,7 @@ import {
   stepActivityInput,
   stepActivityResponse,
 } from "../../contract/runs.types";
+import { workflowGraph } from "../../contract/workflows.types";
 import { router, teamProcedure } from "../init";
 
 const runId = z.object({ id: z.string().min(1) });
@@ -68,6 +70,10 @@ export const runsRouter = router({
     .input(runListQuery.optional())
     .output(runListResponse)
     .query(({ ctx, input }) => readRunList(ctx.db, ctx.teamId, input ?? {})),
+  graph: teamProcedure
+    .input(runId)
+    .output(z.object({ graph: workflowGraph.nullable() }))
+    .query(({ ctx, input }) => readRunGraph(ctx.db, ctx.teamId, input.id)),
   starters: teamProcedure.output(runStartersResponse).query(({ ctx }) => listRunStarters(ctx.db, ctx.teamId)),
   spans: teamProcedure
     .input(runId)

@@ -1,14 +1,38 @@
 "use client";
+/**
+ * One run: who or what started it, its inputs and outputs, the workflow's graph coloured by
+ * the run's step statuses, a timeline of step attempts, each step's output (streaming while
+ * it runs), agent activity, the span waterfall and the stored events; Re-run, Cancel and a
+ * logs download. Live through the run's event stream; polling only while that is down.
+ */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
+import { useCallback, useMemo } from "react";
 import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { LocalTime } from "~/components/local-time";
+import { StateGraph, type StateRunStatus } from "~/components/state-graph";
+import { ErrorState, Loading } from "~/components/states";
 import { StatusBadge } from "~/components/status-badge";
 import { useTRPC } from "~/trpc/react";
+import styles from "../runs.module.css";
 import { AgentActivity } from "./agent-activity";
 import { coalesceRefresh } from "./coalesce-refresh";
+import { EventList } from "./event-list";
+import { JsonBlock } from "./json-block";
+import { SpanWaterfall } from "./span-waterfall";
+import { StepTimeline } from "./step-timeline";
+import { useRunEvents, type LiveOutput } from "./use-run-events";
 
 const ACTIVE = new Set(["queued", "running"]);
 const STEP_DONE = new Set(["succeeded", "failed", "skipped", "cancelled"]);
+const STEP_STATUS: Record<string, StateRunStatus> = {
+  pending: "queued",
+  running: "running",
+  succeeded: "succeeded",
+  failed: "failed",
+  skipped: "skipped",
+  cancelled: "cancelled",
+};
 
 const duration = (from?: Date | null, to?: Date | null) => {
   if (!from) return "–";
@@ -16,73 +40,165 @@ const duration = (from?: Date | null, to?: Date | null) => {
   return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
 };
 
+type Origin = {
+  trigger: string;
+  startedBy: { name: string } | null;
+  firedBy: { name: string; kind: string } | null;
+  rerunOfId: string | null;
+  parentRunId: string | null;
+};
+
+/** Who or what started the run, in words, with links to the runs it came from. */
+function StartedBy({ run }: { run: Origin }) {
+  const who = run.startedBy?.name ?? "someone no longer in the team";
+  const how =
+    run.firedBy ? (
+      <>
+        the {run.firedBy.kind} trigger <strong>{run.firedBy.name || "(unnamed)"}</strong>
+      </>
+    ) : run.trigger === "api" ? (
+      <>an API token of {who}</>
+    ) : run.trigger === "cli" ? (
+      <>{who}, from the CLI</>
+    ) : run.trigger === "call_workflow" ? (
+      <>
+        a call_workflow state
+        {run.parentRunId ? (
+          <>
+            {" "}
+            of <Link href={`/runs/${run.parentRunId}`}>its parent run</Link>
+          </>
+        ) : null}
+      </>
+    ) : run.trigger === "schedule" || run.trigger === "webhook" ? (
+      <>a {run.trigger} trigger (since removed)</>
+    ) : (
+      <>{who}, from the dashboard</>
+    );
+  return (
+    <p className={styles.origin} data-testid="run-origin">
+      Started by {how}
+      {run.rerunOfId ? (
+        <>
+          {" "}
+          as a{" "}
+          <Link href={`/runs/${run.rerunOfId}`} data-testid="rerun-of">
+            re-run of run {run.rerunOfId.slice(-8)}
+          </Link>
+        </>
+      ) : null}
+      .
+    </p>
+  );
+}
+
+function StepOutput({ stdout, stderr, live, running }: { stdout: string; stderr: string; live: LiveOutput | undefined; running: boolean }) {
+  // While the step runs its row has no output yet: what streamed is shown instead.
+  const out = running && live ? live.stdout : stdout;
+  const err = running && live ? live.stderr : stderr;
+  return (
+    <>
+      {out ? (
+        <pre className="output" data-testid={running ? "live-output" : "step-output"}>
+          {out}
+        </pre>
+      ) : null}
+      {err ? <pre className="output stderr">{err}</pre> : null}
+      {live?.truncated ? <p className={styles.notice}>The output reached the stored limit (256 KiB per stream); the rest is neither stored nor shown.</p> : null}
+    </>
+  );
+}
+
 export function RunView({ id }: { id: string }) {
   const trpc = useTRPC();
+  const router = useRouter();
   const queryClient = useQueryClient();
-  const cancel = useMutation(
-    trpc.runs.cancel.mutationOptions({
-      onSettled: () => queryClient.invalidateQueries({ queryKey: trpc.runs.get.queryKey({ id }) }),
-    }),
-  );
-  // Live while the event stream is open: workers announce every change; polling is only
-  // the fallback when the stream is down.
-  const [live, setLive] = useState(false);
   const getOptions = trpc.runs.get;
   const activityOptions = trpc.runs.stepActivity;
-  useEffect(() => {
-    const source = new EventSource(`/api/runs/${id}/events`);
-    const refresh = coalesceRefresh(() =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }),
-        // Only the agent steps still going: a finished one's activity does not change.
-        queryClient.invalidateQueries({
-          queryKey: activityOptions.pathKey(),
-          predicate: (q) => !STEP_DONE.has((q.state.data as { status?: string } | undefined)?.status ?? ""),
-        }),
-      ]),
-    );
-    source.addEventListener("ready", () => setLive(true));
-    source.addEventListener("update", refresh);
-    source.onerror = () => setLive(false);
-    return () => source.close();
-  }, [id, queryClient, getOptions, activityOptions]);
+  const cancel = useMutation(
+    trpc.runs.cancel.mutationOptions({
+      onSettled: () => queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }),
+    }),
+  );
+  const rerun = useMutation(trpc.runs.rerun.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }));
+  const refresh = useMemo(
+    () =>
+      coalesceRefresh(() =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }),
+          // Only the agent steps still going: a finished one's activity does not change.
+          queryClient.invalidateQueries({
+            queryKey: activityOptions.pathKey(),
+            predicate: (q) => !STEP_DONE.has((q.state.data as { status?: string } | undefined)?.status ?? ""),
+          }),
+        ]),
+      ),
+    [queryClient, getOptions, activityOptions, id],
+  );
+  const onChange = useCallback(() => refresh(), [refresh]);
+  const { live, events, output } = useRunEvents(id, onChange);
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ id }),
     refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : live ? false : 1000),
   });
-  if (run.isPending) return <p className="muted">Loading…</p>;
-  if (run.isError) return <p className="error">{run.error.message}</p>;
+  const graph = useQuery(trpc.runs.graph.queryOptions({ id }));
+  if (run.isPending) return <Loading label="Loading the run…" />;
+  if (run.isError) return <ErrorState title="The run could not be loaded" error={run.error} retry={() => void run.refetch()} />;
   const r = run.data;
+  const active = ACTIVE.has(r.status);
+  const statusByState: Record<string, StateRunStatus> = {};
+  for (const s of r.steps) statusByState[s.stateName] = STEP_STATUS[s.status] ?? "queued";
   return (
     <>
       <p className="muted small">
-        <Link href="/workflows">Workflows</Link> / {r.workflow.name}
+        <Link href="/runs">Runs</Link> / {r.workflow.name}
       </p>
       <h1>
         Run of {r.workflow.name} <StatusBadge status={r.status} />
-        {live && ACTIVE.has(r.status) ? (
+        {live && active ? (
           <span className="muted small" data-testid="live">
+            {" "}
             ● live
           </span>
         ) : null}
-        {ACTIVE.has(r.status) ? (
-          <button type="button" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>
-            {cancel.isPending || cancel.data?.status === "cancelling" ? "Cancelling…" : "Cancel"}
+        <span className={styles.actions}>
+          {active ? (
+            <button type="button" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>
+              {cancel.isPending || cancel.data?.status === "cancelling" ? "Cancelling…" : "Cancel"}
+            </button>
+          ) : null}
+          <button type="button" disabled={rerun.isPending} onClick={() => rerun.mutate({ id })}>
+            {rerun.isPending ? "Starting…" : "Re-run"}
           </button>
-        ) : null}
+          <a href={`/api/runs/${id}/logs`} download>
+            Download logs
+          </a>
+        </span>
       </h1>
       {cancel.isError ? (
         <p className="error" role="alert">
           {cancel.error.message}
         </p>
       ) : null}
+      {rerun.isError ? (
+        <p className="error" role="alert">
+          Could not re-run: {rerun.error.message}
+        </p>
+      ) : null}
+      <StartedBy run={r} />
       <dl className="facts">
         <dt>Version</dt>
         <dd>v{r.version.number}</dd>
         <dt>Lane</dt>
         <dd>{r.lane}</dd>
+        <dt>Trigger</dt>
+        <dd>{r.trigger}</dd>
+        <dt>Created</dt>
+        <dd>
+          <LocalTime value={r.createdAt} />
+        </dd>
         <dt>Started</dt>
-        <dd>{r.startedAt ? r.startedAt.toLocaleString() : "waiting for a worker"}</dd>
+        <dd>{r.startedAt ? <LocalTime value={r.startedAt} /> : "waiting for a worker"}</dd>
         <dt>Duration</dt>
         <dd>{duration(r.startedAt, r.finishedAt)}</dd>
       </dl>
@@ -91,24 +207,57 @@ export function RunView({ id }: { id: string }) {
           <code>{r.errorCode}</code> {r.errorMessage}
         </p>
       ) : null}
-      <h2>Steps</h2>
-      {r.steps.length === 0 ? <p className="muted">No steps yet.</p> : null}
-      <ol className="steps">
-        {r.steps.map((s) => (
-          <li key={s.id} className="card step" data-step={s.stateName}>
-            <div className="step-head">
-              <strong>{s.stateName}</strong> <StatusBadge status={s.status} />
-              <span className="muted small">
-                exit {s.exitCode ?? "–"} · {duration(s.startedAt, s.finishedAt)} · sandbox {s.sandboxLevel ?? "–"}
-              </span>
-            </div>
-            {s.stepType === "agent" ? <AgentActivity runId={id} step={s} live={live} /> : null}
-            {s.stdout && !(s.stepType === "agent" && s.stdout.trim() === s.output.trim()) ? <pre className="output">{s.stdout}</pre> : null}
-            {s.stderr ? <pre className="output stderr">{s.stderr}</pre> : null}
-            {s.errorMessage ? <p className="error small">{s.errorMessage}</p> : null}
-          </li>
-        ))}
-      </ol>
+      <JsonBlock label="Inputs" value={r.inputs ?? {}} />
+      {r.outputs !== null && r.outputs !== undefined ? <JsonBlock label="Outputs" value={r.outputs} /> : null}
+
+      <section className={styles.section} aria-labelledby="run-graph">
+        <h2 id="run-graph">States</h2>
+        {graph.data?.graph ? (
+          <StateGraph graph={graph.data.graph} statusByState={statusByState} label={`States of ${r.workflow.name}`} />
+        ) : graph.isPending ? (
+          <Loading label="Loading the graph…" />
+        ) : (
+          <p className="muted">The graph of this version cannot be drawn.</p>
+        )}
+      </section>
+
+      <section className={styles.section} aria-labelledby="run-timeline">
+        <h2 id="run-timeline">Timeline</h2>
+        <StepTimeline steps={r.steps} now={Date.now()} />
+      </section>
+
+      <section className={styles.section} aria-labelledby="run-steps">
+        <h2 id="run-steps">Steps</h2>
+        {r.steps.length === 0 ? <p className="muted">No steps yet.</p> : null}
+        <ol className="steps">
+          {r.steps.map((s) => (
+            <li key={s.id} className="card step" data-step={s.stateName}>
+              <div className="step-head">
+                <strong>{s.stateName}</strong>
+                {s.attempt > 1 ? <span className="muted small"> attempt {s.attempt}</span> : null} <StatusBadge status={s.status} />
+                <span className="muted small">
+                  exit {s.exitCode ?? "–"} · {duration(s.startedAt, s.finishedAt)} · sandbox {s.sandboxLevel ?? "–"}
+                </span>
+              </div>
+              {s.stepType === "agent" ? <AgentActivity runId={id} step={s} live={live} /> : null}
+              {s.stepType === "agent" && s.stdout.trim() === s.output.trim() ? null : (
+                <StepOutput stdout={s.stdout} stderr={s.stderr} live={output[s.id]} running={s.status === "running"} />
+              )}
+              {s.errorMessage ? <p className="error small">{s.errorMessage}</p> : null}
+            </li>
+          ))}
+        </ol>
+      </section>
+
+      <section className={styles.section} aria-labelledby="run-spans">
+        <h2 id="run-spans">Trace</h2>
+        <SpanWaterfall runId={id} active={active} />
+      </section>
+
+      <section className={styles.section} aria-labelledby="run-events">
+        <h2 id="run-events">Events</h2>
+        <EventList events={events} />
+      </section>
     </>
   );
 }

@@ -1,0 +1,55 @@
+"use client";
+/**
+ * The run's trace as a waterfall: each span a row, nested under its parent (parentSpanId),
+ * with a bar from its start to its end on the run's time axis. Long traces show a page of
+ * rows at a time.
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { ErrorState, Loading } from "~/components/states";
+import { useTRPC } from "~/trpc/react";
+import styles from "../runs.module.css";
+import { treeOrder } from "./timeline-layout";
+
+const PAGE = 200;
+
+export function SpanWaterfall({ runId, active }: { runId: string; active: boolean }) {
+  const trpc = useTRPC();
+  const [shown, setShown] = useState(PAGE);
+  const spans = useQuery({ ...trpc.runs.spans.queryOptions({ id: runId }), refetchInterval: active ? 3000 : false });
+  if (spans.isPending) return <Loading label="Loading spans…" />;
+  if (spans.isError) return <ErrorState title="The spans could not be loaded" error={spans.error} retry={() => void spans.refetch()} />;
+  if (spans.data.spans.length === 0) return <p className="muted">No spans recorded for this run (tracing may be off).</p>;
+  const rows = treeOrder(spans.data.spans);
+  const now = Date.now();
+  const t0 = Math.min(...rows.map((r) => r.span.startTime.getTime()));
+  const t1 = Math.max(...rows.map((r) => r.span.endTime?.getTime() ?? now));
+  const total = Math.max(t1 - t0, 1);
+  return (
+    <div data-testid="span-waterfall">
+      {rows.slice(0, shown).map(({ span, depth }) => {
+        const start = span.startTime.getTime();
+        const end = span.endTime?.getTime() ?? now;
+        return (
+          <div key={span.spanId} className={styles.spanRow}>
+            <span className={styles.spanName} style={{ paddingLeft: `${Math.min(depth, 12) * 0.8}rem` }} title={span.name}>
+              {span.name}
+            </span>
+            <span className={styles.spanTrack} title={`${span.name}: ${end - start} ms${span.status === "error" ? " (error)" : ""}`}>
+              <span
+                className={`${styles.spanBar} ${span.status === "error" ? styles.spanError : ""}`}
+                style={{ left: `${((start - t0) / total) * 100}%`, width: `${((end - start) / total) * 100}%` }}
+              />
+            </span>
+          </div>
+        );
+      })}
+      {rows.length > shown ? (
+        <button type="button" onClick={() => setShown(shown + PAGE)}>
+          Show {Math.min(PAGE, rows.length - shown)} more spans
+        </button>
+      ) : null}
+      {spans.data.truncated ? <p className={styles.notice}>Only the first spans are shown; the run has more.</p> : null}
+    </div>
+  );
+}
