@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AppError } from "@switchyard/core/errors";
 import { membershipsOf } from "@switchyard/db";
@@ -21,7 +22,17 @@ async function switchTeam(formData: FormData) {
 export async function TeamSwitcher({ userId, teamId }: { userId: string; teamId: string | undefined }) {
   const memberships = await membershipsOf(db(), userId);
   const current = memberships.find((m) => m.teamId === teamId);
-  if (memberships.length < 2) return <span className="team-name">{current?.team.name ?? "No team"}</span>;
+  const newTeam = (
+    <Link href="/teams/new" className="small">
+      New team
+    </Link>
+  );
+  if (memberships.length < 2)
+    return (
+      <span className="team-switcher">
+        <span className="team-name">{current?.team.name ?? "No team"}</span> {newTeam}
+      </span>
+    );
   return (
     <form action={switchTeam} className="team-switcher">
       <select name="teamId" defaultValue={current?.teamId} aria-label="Team">
@@ -31,7 +42,7 @@ export async function TeamSwitcher({ userId, teamId }: { userId: string; teamId:
           </option>
         ))}
       </select>
-      <button type="submit">Switch team</button>
+      <button type="submit">Switch team</button> {newTeam}
     </form>
   );
 }

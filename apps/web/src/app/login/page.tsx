@@ -9,23 +9,28 @@ const field = (formData: FormData, name: string) => {
   return typeof value === "string" ? value : "";
 };
 
+/** Where to go after signing in: a path of this site (an invitation link, say), never another site. */
+const nextPath = (next: string | undefined) => (next && /^\/(?![/\\])/.test(next) ? next : "/overview");
+
 async function login(formData: FormData) {
   "use server";
+  const next = nextPath(field(formData, "next"));
+  const again = next === "/overview" ? "" : `&next=${encodeURIComponent(next)}`;
   try {
     await signIn("credentials", {
       email: field(formData, "email"),
       password: field(formData, "password"),
-      redirectTo: "/overview",
+      redirectTo: next,
     });
   } catch (error) {
-    if (error instanceof SignInThrottled) redirect(`/login?error=rate_limited&retry=${error.retryAfterSeconds}`);
-    if (error instanceof CredentialsSignin) redirect("/login?error=credentials");
-    if (error instanceof AuthError) redirect("/login?error=unavailable");
+    if (error instanceof SignInThrottled) redirect(`/login?error=rate_limited&retry=${error.retryAfterSeconds}${again}`);
+    if (error instanceof CredentialsSignin) redirect(`/login?error=credentials${again}`);
+    if (error instanceof AuthError) redirect(`/login?error=unavailable${again}`);
     throw error;
   }
 }
 
-type Search = { error?: string; code?: string; retry?: string; notice?: string };
+type Search = { error?: string; code?: string; retry?: string; notice?: string; next?: string };
 
 const waitFor = (retry: string | undefined) => {
   const seconds = Number(retry);
@@ -64,6 +69,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
             {notice}
           </p>
         ) : null}
+        <input type="hidden" name="next" value={nextPath(search.next)} />
         <label>
           Email
           <input name="email" type="email" autoComplete="username" required />
