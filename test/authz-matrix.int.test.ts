@@ -124,6 +124,13 @@ class Fixture {
     });
 }
 
+/** Team A's owner makes a webhook trigger of hello-world, or a notification endpoint. */
+const ownerOf = (f: Fixture) =>
+  dashboardCaller({ db: stack.db, queue: stack.queue, redis: stack.redis, prefix: stack.prefix, keyring }, f.ownerA, f.teamA);
+const newTrigger = async (f: Fixture) => (await ownerOf(f).triggers.create({ workflowId: f.helloId, kind: "webhook" })).trigger.id;
+const newEndpoint = async (f: Fixture) =>
+  (await ownerOf(f).notifications.create({ url: "https://hooks.example.com/switchyard", events: ["run.failed"] })).endpoint.id;
+
 const TRPC: Record<string, Row> = {
   "account.changePassword": {
     least: "signed-in",
@@ -256,6 +263,22 @@ const TRPC: Record<string, Row> = {
     }),
   },
   "lanes.remove": { least: "admin", cross: true, input: async (f) => ({ name: await f.lane() }) },
+
+  "triggers.list": { least: "viewer", cross: true, input: (f) => ({ workflowId: f.helloId }) },
+  "triggers.get": { least: "viewer", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
+  "triggers.create": { least: "member", cross: true, input: (f) => ({ workflowId: f.helloId, kind: "webhook" }) },
+  "triggers.update": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f), name: "changed" }) },
+  "triggers.pause": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
+  "triggers.resume": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
+  "triggers.rotateSecret": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
+  "triggers.delete": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
+
+  "notifications.endpoints": { least: "admin" },
+  "notifications.deliveries": { least: "admin" },
+  "notifications.create": { least: "admin", input: () => ({ url: "https://hooks.example.com/x", events: ["run.succeeded"] }) },
+  "notifications.update": { least: "admin", cross: true, input: async (f) => ({ id: await newEndpoint(f), enabled: false }) },
+  "notifications.delete": { least: "admin", cross: true, input: async (f) => ({ id: await newEndpoint(f) }) },
+  "notifications.sendTest": { least: "admin", cross: true, input: async (f) => ({ id: await newEndpoint(f) }) },
 
   "audit.list": { least: "admin", input: () => ({}) },
   "overview.get": { least: "viewer", input: () => ({}) },
@@ -395,6 +418,20 @@ const REST: Record<string, RestRow> = {
     req: () => ({ path: "/models/anthropic" }),
     after: ["NOT_FOUND"],
   },
+  "GET /workflows/{id}/triggers": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/triggers` }) },
+  "POST /workflows/{id}/triggers": { least: "member", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/triggers`, body: { kind: "webhook" } }) },
+  "GET /triggers/{id}": { least: "viewer", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}` }) },
+  "PUT /triggers/{id}": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}`, body: { name: "changed" } }) },
+  "DELETE /triggers/{id}": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}` }) },
+  "POST /triggers/{id}/pause": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/pause` }) },
+  "POST /triggers/{id}/resume": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/resume` }) },
+  "POST /triggers/{id}/rotate-secret": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/rotate-secret` }) },
+  "GET /notifications/endpoints": { least: "admin" },
+  "POST /notifications/endpoints": { least: "admin", req: () => ({ body: { url: "https://hooks.example.com/x", events: ["run.failed"] } }) },
+  "PUT /notifications/endpoints/{id}": { least: "admin", cross: true, req: async (f) => ({ path: `/notifications/endpoints/${await newEndpoint(f)}`, body: { enabled: false } }) },
+  "DELETE /notifications/endpoints/{id}": { least: "admin", cross: true, req: async (f) => ({ path: `/notifications/endpoints/${await newEndpoint(f)}` }) },
+  "POST /notifications/endpoints/{id}/test": { least: "admin", cross: true, req: async (f) => ({ path: `/notifications/endpoints/${await newEndpoint(f)}/test` }) },
+  "GET /notifications/deliveries": { least: "admin" },
   "GET /audit": { least: "admin" },
   "GET /connectors": { least: "viewer" },
   "POST /connectors": {

@@ -22,6 +22,8 @@ export const workerEnvSchema = z.object({
   ...redisEnv,
   ...masterKeyEnv,
   ...observabilityEnv,
+  /** The dashboard's address (as the web app's AUTH_URL); notifications link to runs under it. */
+  AUTH_URL: z.string().default(""),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   SWITCHYARD_WORKSPACES_DIR: z.string().default(""),
   SWITCHYARD_SANDBOX: z.enum(["auto", "strict", "namespaces", "none"]).default("auto"),

@@ -24,6 +24,7 @@ import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
 import { resealLegacySecrets } from "./team-variables";
+import { startTriggerWorkers } from "./triggers/trigger-workers";
 
 const fatal = (message: string): never => {
   process.stderr.write(`switchyard-worker: ${message}\n`);
@@ -133,6 +134,8 @@ const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
 const notify = (runId: string) =>
   void connection.publish(updates, runId).catch((e: Error) => log.debug("could not announce a run change", { runId, error: e.message }));
 
+const triggerWorkers = await startTriggerWorkers({ connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, db, keyring, log, baseUrl: env.AUTH_URL || "http://localhost:3000" });
+
 const worker = new Worker(
   RUN_QUEUE,
   async (job, _token, signal) => {
@@ -159,6 +162,7 @@ const worker = new Worker(
         signal ?? new AbortController().signal,
         job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
       );
+      await triggerWorkers.runEnded(data.data.teamId, data.data.runId);
       return { status };
     } catch (error) {
       // Retrying cannot mend a bad request (an unknown run, say); infrastructure errors retry.
@@ -233,6 +237,7 @@ const shutdown = async (sig: string) => {
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await worker.close();
   await consoleWorker.close();
+  await triggerWorkers.close();
   clearTimeout(grace);
   await heartbeat.stop();
   await gateway.close().catch(() => undefined);

@@ -13,7 +13,7 @@ const invalid = (message: string, path: "cron" | "timezone") =>
   new AppError("USER.TRIGGER.INVALID_SCHEDULE", message, { location: { path } });
 
 /** Throws USER.TRIGGER.INVALID_SCHEDULE naming the time zone when it is not an IANA zone. */
-export const checkTimeZone = (timezone: string) => {
+const checkTimeZone = (timezone: string) => {
   try {
     if (timezone.trim() === "") throw new RangeError("empty");
     new Intl.DateTimeFormat("en-US", { timeZone: timezone });

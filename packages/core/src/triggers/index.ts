@@ -1,6 +1,6 @@
-export { checkSchedule, checkTimeZone, nextFireTimes } from "./cron-schedule";
+export { checkSchedule, nextFireTimes } from "./cron-schedule";
 export { checkInputMap, mapInputs, resolvePointer } from "./json-pointer";
-export { newSigningSecret, SIGNATURE_HEADER, SIGNATURE_TOLERANCE_S, signatureHeader, verifySignature } from "./signature";
+export { newSigningSecret, SIGNATURE_HEADER, signatureHeader, verifySignature } from "./signature";
 export { openSigningSecret, sealSigningSecret, signingSecretHolder } from "./signing-secret-envelope";
 export {
   eventOfRunStatus,
@@ -15,3 +15,4 @@ export {
   triggerSchedulerId,
 } from "./trigger-jobs";
 export type { NotificationEvent, NotificationJob, NotificationPayload, TriggerJob } from "./trigger-jobs";
+export { checkEndpointUrl } from "./endpoint-url";

@@ -37,3 +37,15 @@ describe("JSON pointers (RFC 6901)", () => {
     expect(refused({ "1bad": "/a" })).toBe("inputMap.1bad");
   });
 });
+
+describe("notification endpoint URLs", async () => {
+  const { checkEndpointUrl } = await import("./endpoint-url");
+  it("takes https anywhere and http only on loopback", () => {
+    expect(checkEndpointUrl("https://hooks.example.com/x")).toBe("https://hooks.example.com/x");
+    expect(checkEndpointUrl("http://127.0.0.1:9000/hook")).toBe("http://127.0.0.1:9000/hook");
+    expect(checkEndpointUrl("http://localhost/hook")).toBe("http://localhost/hook");
+    expect(() => checkEndpointUrl("http://example.com/hook")).toThrow(/https/);
+    expect(() => checkEndpointUrl("https://u:p@example.com/")).toThrow(/password/);
+    expect(() => checkEndpointUrl("ftp://example.com/")).toThrow(/https/);
+  });
+});

@@ -9,7 +9,7 @@ import { AppError } from "../errors/app-error";
 
 export const SIGNATURE_HEADER = "X-Switchyard-Signature";
 /** How far a signature's timestamp may be from the receiver's clock. */
-export const SIGNATURE_TOLERANCE_S = 300;
+const SIGNATURE_TOLERANCE_S = 300;
 
 const hmac = (secret: string, t: number, body: string | Uint8Array) =>
   createHmac("sha256", secret).update(`${t}.`).update(body).digest("hex");

@@ -62,7 +62,7 @@ export const listNotificationDeliveries = async (db: Db, teamId: string, limit: 
   ).map(({ endpoint, teamId: _team, ...d }) => ({ ...d, url: endpoint.url }));
 
 /** A delivery job's queue, as far as enqueuing needs it (a BullMQ `Queue<NotificationJob>`). */
-export type NotificationEnqueuer = {
+type NotificationEnqueuer = {
   add: (name: "deliver", data: NotificationJob, opts: { jobId: string; attempts: number; backoff: { type: "exponential"; delay: number }; removeOnComplete: { count: number }; removeOnFail: { count: number } }) => Promise<unknown>;
 };
 

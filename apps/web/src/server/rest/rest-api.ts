@@ -10,6 +10,7 @@ import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
 import { authenticateApiToken } from "@switchyard/db";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
+import { triggerRoutes } from "./routes/triggers";
 import { listTokens, revokeToken } from "../tokens/token-operations";
 import {
   deleteTeamVariable,
@@ -316,7 +317,7 @@ const coreRoutes: Route[] = [
 ];
 
 /** Every route: the ones above, then each area's module. */
-const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes];
+const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...triggerRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes];
 
 function routeOf(method: string, path: string): Route {
   return routeFinder(coreRoutes)(method, path);

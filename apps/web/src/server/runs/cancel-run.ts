@@ -4,10 +4,12 @@
  * records the cancellation when its processes have stopped.
  */
 import type { Queue } from "bullmq";
+import type { Redis } from "ioredis";
 import { AppError } from "@switchyard/core/errors";
 import { runCancelChannel, type RunJob } from "@switchyard/core/runs";
 import { mayCancel } from "@switchyard/core/policy";
 import { cancelQueuedRun, getRunLifecycle, laneRules, requestRunCancel, type Db, type Role } from "@switchyard/db";
+import { notifyRunEnded } from "../notifications/notification-queue";
 
 export type CancelRunDeps = {
   db: Db;
@@ -23,6 +25,8 @@ export const cancelRun = async (deps: CancelRunDeps, input: { teamId: string; ro
   if (denied) throw denied;
   if (await cancelQueuedRun(deps.db, input.teamId, run.id)) {
     await deps.queue.remove(run.id).catch(() => 0);
+    // No worker will see it end: the team's notification endpoints are told from here.
+    await notifyRunEnded({ db: deps.db, redis: deps.queue.opts.connection as Redis, prefix: deps.prefix }, { teamId: input.teamId, runId: run.id });
     return { status: "cancelled" as const };
   }
   // The run may have been taken by a worker since it was read: decide on its state now.

@@ -11,7 +11,9 @@ import { connectorsRouter } from "./routers/connectors";
 import { lanesRouter } from "./routers/lanes";
 import { modelsRouter } from "./routers/models";
 import { overviewRouter } from "./routers/overview";
+import { notificationsRouter } from "./routers/notifications";
 import { runsRouter } from "./routers/runs";
+import { triggersRouter } from "./routers/triggers";
 import { systemRouter } from "./routers/system";
 import { tokensRouter } from "./routers/tokens";
 import { variablesRouter } from "./routers/variables";
@@ -28,6 +30,8 @@ export const appRouter = router({
   connectors: connectorsRouter,
   lanes: lanesRouter,
   audit: auditRouter,
+  triggers: triggersRouter,
+  notifications: notificationsRouter,
   overview: overviewRouter,
   teams: teamsRouter,
   members: membersRouter,

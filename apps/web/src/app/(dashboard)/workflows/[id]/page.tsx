@@ -1,4 +1,6 @@
-import { EditWorkflow } from "./edit-workflow";
+import { cspNonce } from "~/server/workflows/csp-nonce";
+import { TriggersPanel } from "./triggers-panel";
+import { WorkflowView } from "./workflow-view";
 
 export default async function WorkflowPage({
   params,
@@ -7,6 +9,6 @@ export default async function WorkflowPage({
   params: Promise<{ id: string }>;
   searchParams: Promise<{ saved?: string }>;
 }) {
-  const [{ id }, { saved }] = await Promise.all([params, searchParams]);
-  return <EditWorkflow id={id} saved={saved} />;
+  const [{ id }, { saved }, nonce] = await Promise.all([params, searchParams, cspNonce()]);
+  return <WorkflowView id={id} saved={saved} nonce={nonce} triggers={<TriggersPanel workflowId={id} />} />;
 }

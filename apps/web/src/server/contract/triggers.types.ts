@@ -1,0 +1,56 @@
+/**
+ * Request and response shapes of trigger operations (schedules and inbound webhooks),
+ * shared by the tRPC procedures, the REST routes and the generated OpenAPI document.
+ */
+import { z } from "zod";
+import { timestamp } from "./timestamp";
+
+const inputs = z.record(z.string(), z.unknown()).describe("input values every run gets (webhook: the defaults under the mapped ones)");
+const inputMap = z.record(z.string(), z.string().max(512)).describe("webhook: input name -> RFC 6901 JSON pointer into the request body");
+
+export const createTriggerBody = z.object({
+  kind: z.enum(["schedule", "webhook"]),
+  name: z.string().max(128).optional(),
+  cron: z.string().max(128).optional().describe("schedule: 5 fields, or 6 with seconds first"),
+  timezone: z.string().max(64).optional().describe("schedule: an IANA time zone, UTC when unset"),
+  inputs: inputs.optional(),
+  inputMap: inputMap.optional(),
+  paused: z.boolean().optional(),
+});
+export const createTriggerInput = createTriggerBody.extend({ workflowId: z.string().min(1) });
+
+export const updateTriggerBody = z.object({
+  name: z.string().max(128).optional(),
+  cron: z.string().max(128).optional(),
+  timezone: z.string().max(64).optional(),
+  inputs: inputs.optional(),
+  inputMap: inputMap.optional(),
+});
+export const triggerIdInput = z.object({ id: z.string().min(1) });
+export const workflowIdInput = z.object({ workflowId: z.string().min(1) });
+
+export const trigger = z.object({
+  id: z.string(),
+  workflowId: z.string(),
+  kind: z.enum(["schedule", "webhook"]),
+  name: z.string(),
+  cron: z.string().nullable(),
+  timezone: z.string().nullable(),
+  inputs: z.record(z.string(), z.unknown()),
+  inputMap: z.record(z.string(), z.string()),
+  paused: z.boolean(),
+  lastFiredAt: timestamp.nullable(),
+  lastRunId: z.string().nullable(),
+  lastError: z.string().nullable(),
+  createdAt: timestamp,
+  nextFires: z.array(timestamp).describe("schedule: the next three fire times"),
+  webhookPath: z.string().nullable().describe("webhook: POST here (under the dashboard's address) with X-Switchyard-Signature"),
+});
+export const triggerList = z.object({ canManage: z.boolean(), triggers: z.array(trigger) });
+export const triggerWithSecret = z.object({
+  trigger,
+  secret: z.string().nullable().describe("webhook: the signing secret, shown only in this answer"),
+});
+export const rotatedSecret = z.object({ id: z.string(), secret: z.string().describe("the new signing secret, shown only in this answer") });
+export const deletedTrigger = z.object({ id: z.string() });
+export const webhookAccepted = z.object({ runId: z.string() });

@@ -1,0 +1,28 @@
+/**
+ * The web app's handle on the notifications queue (same prefix as the run queue): a run
+ * cancelled before any worker took it ends here, and "send test" is enqueued here.
+ */
+import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { NOTIFICATION_QUEUE, type NotificationJob } from "@switchyard/core/triggers";
+import { enqueueRunNotifications, type Db } from "@switchyard/db";
+
+const queues = new WeakMap<Redis, Map<string, Queue<NotificationJob>>>();
+
+export const notificationQueue = (redis: Redis, prefix: string) => {
+  const byPrefix = queues.get(redis) ?? new Map<string, Queue<NotificationJob>>();
+  queues.set(redis, byPrefix);
+  let queue = byPrefix.get(prefix);
+  if (!queue) {
+    queue = new Queue<NotificationJob>(NOTIFICATION_QUEUE, { connection: redis, prefix });
+    byPrefix.set(prefix, queue);
+  }
+  return queue;
+};
+
+/** Tells the team's endpoints that a run ended here (a queued run cancelled); a failure is only logged. */
+export const notifyRunEnded = (deps: { db: Db; redis: Redis; prefix: string }, input: { teamId: string; runId: string }) =>
+  enqueueRunNotifications(deps.db, notificationQueue(deps.redis, deps.prefix), input).catch((error: unknown) => {
+    console.warn("switchyard-web: could not enqueue run notifications", input.runId, error instanceof Error ? error.message : String(error));
+    return 0;
+  });

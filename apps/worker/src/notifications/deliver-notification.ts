@@ -1,0 +1,66 @@
+/**
+ * Sends one notification: a signed JSON POST of the run's end to the endpoint, answered
+ * within ten seconds. A 2xx marks it delivered; anything else is recorded on the delivery
+ * and thrown, so BullMQ retries it with backoff until the last attempt marks it failed.
+ */
+import { AppError } from "@switchyard/core/errors";
+import type { Keyring } from "@switchyard/core/crypto";
+import {
+  NOTIFICATION_TIMEOUT_MS,
+  openSigningSecret,
+  SIGNATURE_HEADER,
+  signatureHeader,
+  type NotificationEvent,
+  type NotificationJob,
+  type NotificationPayload,
+} from "@switchyard/core/triggers";
+import { deliveryToSend, recordDeliveryAttempt, type Db } from "@switchyard/db";
+
+export type DeliverDeps = { db: Db; keyring: Keyring; /** the dashboard's address, for the run's link */ baseUrl: string };
+
+/** Thrown for an attempt that may succeed later; the caller lets BullMQ retry it. */
+export class DeliveryAttemptFailed extends Error {}
+
+export const deliverNotification = async (deps: DeliverDeps, job: NotificationJob, finalAttempt: boolean) => {
+  const found = await deliveryToSend(deps.db, job.teamId, job.deliveryId);
+  if (!found || found.delivery.status === "delivered") return { skipped: true as const };
+  if (!found.sealed) throw new AppError("SYSTEM.CREDENTIAL_MISSING", "the endpoint has no signing secret");
+  const secret = openSigningSecret(deps.keyring, { teamId: job.teamId, credentialId: found.sealed.credentialId, holder: { kind: "notification", id: found.endpoint.id } }, found.sealed.envelope);
+  const run = found.run;
+  const payload: NotificationPayload = {
+    event: found.delivery.event as NotificationEvent,
+    ...(run ? {} : { test: true }),
+    run: {
+      id: found.delivery.runId,
+      workflow: run?.workflow ?? "test",
+      status: run?.status ?? "succeeded",
+      errorCode: run?.errorCode ?? null,
+      startedAt: run?.startedAt?.toISOString() ?? null,
+      finishedAt: run?.finishedAt?.toISOString() ?? null,
+      url: `${deps.baseUrl.replace(/\/$/, "")}/runs/${found.delivery.runId}`,
+    },
+  };
+  const body = JSON.stringify(payload);
+  let statusCode: number | undefined;
+  let error: string | undefined;
+  try {
+    const res = await fetch(found.endpoint.url, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": "switchyard-notifications", [SIGNATURE_HEADER]: signatureHeader(secret, body) },
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(NOTIFICATION_TIMEOUT_MS),
+    });
+    statusCode = res.status;
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status < 200 || res.status >= 300) error = `the endpoint answered ${res.status}`;
+  } catch (cause) {
+    error = cause instanceof Error && cause.name === "TimeoutError" ? "the endpoint did not answer within 10 s" : `could not reach the endpoint: ${cause instanceof Error ? cause.message : String(cause)}`;
+  }
+  if (!error) {
+    await recordDeliveryAttempt(deps.db, job.teamId, job.deliveryId, { status: "delivered", statusCode });
+    return { delivered: true as const, statusCode };
+  }
+  await recordDeliveryAttempt(deps.db, job.teamId, job.deliveryId, { status: finalAttempt ? "failed" : "pending", statusCode, error });
+  throw new DeliveryAttemptFailed(error);
+};

@@ -1,0 +1,45 @@
+/**
+ * One fire of a schedule: the trigger is read again (gone or paused: nothing happens), its
+ * creator's membership is checked now (a member who left, or lost the right to start runs
+ * in the lane, makes the fire fail, with the reason left on the trigger for the page), and
+ * the run starts through the shared startRun with the trigger's inputs.
+ */
+import { AppError } from "@switchyard/core/errors";
+import type { TriggerJob } from "@switchyard/core/triggers";
+import { getMembership, getTrigger, recordTriggerFire, startRun, type Db, type StartRunDeps } from "@switchyard/db";
+import type { Logger } from "../logger";
+
+export type FireTriggerDeps = { db: Db; queue: StartRunDeps["queue"]; log: Logger };
+
+export const fireTrigger = async (deps: FireTriggerDeps, job: TriggerJob) => {
+  const { db, log } = deps;
+  const trigger = await getTrigger(db, job.teamId, job.triggerId);
+  if (!trigger || trigger.kind !== "schedule" || trigger.paused) return { skipped: true as const };
+  try {
+    const membership = trigger.createdById ? await getMembership(db, job.teamId, trigger.createdById) : null;
+    if (!trigger.createdById || !membership) {
+      throw new AppError("FORBIDDEN", "the member who created this trigger is no longer in the team; create it again as a current member");
+    }
+    const run = await startRun(
+      { db, queue: deps.queue },
+      {
+        teamId: job.teamId,
+        userId: trigger.createdById,
+        role: membership.role,
+        workflowId: trigger.workflowId,
+        inputs: (trigger.inputs ?? {}) as Record<string, unknown>,
+        trigger: "schedule",
+        triggerId: trigger.id,
+      },
+    );
+    await recordTriggerFire(db, job.teamId, trigger.id, { runId: run.id });
+    log.info("schedule fired", { triggerId: trigger.id, runId: run.id });
+    return { runId: run.id };
+  } catch (error) {
+    // A refusal (lane, role, workflow gone) is the trigger's to show; infrastructure errors throw.
+    if (!(error instanceof AppError) || error.retryable) throw error;
+    await recordTriggerFire(db, job.teamId, trigger.id, { error: `${error.code}: ${error.userMessage}` });
+    log.warn("schedule could not start a run", { triggerId: trigger.id, code: error.code });
+    return { error: error.code };
+  }
+};

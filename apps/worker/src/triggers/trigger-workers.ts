@@ -1,0 +1,78 @@
+/**
+ * The worker's part of triggers and notifications: a queue worker firing schedule jobs
+ * (BullMQ job schedulers make each fire one job, whichever worker takes it), a queue worker
+ * delivering notifications with retries, the boot-time re-sync of schedules, and what the
+ * run queue's processor calls when a run has ended.
+ */
+import { Queue, UnrecoverableError, Worker } from "bullmq";
+import type { Redis } from "ioredis";
+import type { Keyring } from "@switchyard/core/crypto";
+import { AppError } from "@switchyard/core/errors";
+import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { NOTIFICATION_QUEUE, notificationJobSchema, TRIGGER_QUEUE, triggerJobSchema, type NotificationJob, type TriggerJob } from "@switchyard/core/triggers";
+import { enqueueRunNotifications, type Db } from "@switchyard/db";
+import type { Logger } from "../logger";
+import { deliverNotification, DeliveryAttemptFailed } from "../notifications/deliver-notification";
+import { fireTrigger } from "./fire-trigger";
+import { syncSchedules } from "./sync-schedules";
+
+type TriggerWorkersDeps = { connection: Redis; prefix: string; db: Db; keyring: Keyring; log: Logger; baseUrl: string };
+
+const asUnrecoverable = (error: unknown) =>
+  error instanceof AppError && !error.retryable ? new UnrecoverableError(`${error.code}: ${error.message}`) : error;
+
+export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
+  const { connection, prefix, db, log } = deps;
+  const runQueue = new Queue<RunJob>(RUN_QUEUE, { connection, prefix });
+  const triggerQueue = new Queue<TriggerJob>(TRIGGER_QUEUE, { connection, prefix });
+  const notificationQueue = new Queue<NotificationJob>(NOTIFICATION_QUEUE, { connection, prefix });
+
+  const triggers = new Worker<TriggerJob>(
+    TRIGGER_QUEUE,
+    async (job) => {
+      const data = triggerJobSchema.safeParse(job.data);
+      if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
+      try {
+        return await fireTrigger({ db, queue: runQueue, log }, data.data);
+      } catch (error) {
+        throw asUnrecoverable(error);
+      }
+    },
+    { connection, prefix, concurrency: 4 },
+  );
+  triggers.on("error", (err) => log.error("trigger queue error", { error: err.message }));
+
+  const notifications = new Worker<NotificationJob>(
+    NOTIFICATION_QUEUE,
+    async (job) => {
+      const data = notificationJobSchema.safeParse(job.data);
+      if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
+      try {
+        return await deliverNotification({ db, keyring: deps.keyring, baseUrl: deps.baseUrl }, data.data, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+      } catch (error) {
+        if (error instanceof DeliveryAttemptFailed) throw error;
+        throw asUnrecoverable(error);
+      }
+    },
+    { connection, prefix, concurrency: 8 },
+  );
+  notifications.on("failed", (job, err) => log.warn("notification attempt failed", { deliveryId: job?.id, error: err.message }));
+  notifications.on("error", (err) => log.error("notification queue error", { error: err.message }));
+
+  await Promise.all([triggers.waitUntilReady(), notifications.waitUntilReady()]);
+  const synced = await syncSchedules(db, triggerQueue);
+  log.info("schedules synced", synced);
+
+  return {
+    /** Enqueues the notifications of a run that has ended (nothing for one still going). */
+    runEnded: (teamId: string, runId: string) =>
+      enqueueRunNotifications(db, notificationQueue, { teamId, runId }).catch((e: unknown) =>
+        log.error("could not enqueue run notifications", { runId, error: e instanceof Error ? e.message : String(e) }),
+      ),
+    close: async () => {
+      await triggers.close();
+      await notifications.close();
+      await Promise.all([runQueue.close(), triggerQueue.close(), notificationQueue.close()]);
+    },
+  };
+};
