@@ -16,6 +16,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/settings/members", label: "Members", section: "settings" },
   { href: "/settings/tokens", label: "API tokens", section: "settings" },
   { href: "/api-reference", label: "API reference", section: "settings" },
+  { href: "/settings/notifications", label: "Notifications", section: "settings" },
   { href: "/settings/audit", label: "Audit log", section: "settings" },
   { href: "/settings/account", label: "Account", section: "settings" },
 ];
