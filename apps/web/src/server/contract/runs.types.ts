@@ -165,8 +165,13 @@ export const runEventsResponse = z.object({ events: z.array(runEventEntry), last
 
 /** GET /runs/{id}/events: where to resume (besides the Last-Event-ID header). */
 export const runEventsQuery = z.object({ after: z.coerce.number().int().min(0).optional().describe("replay the events after this seq (the Last-Event-ID header wins)") });
-/** The SSE stream, described for the document (it is text/event-stream, not JSON). */
-export const runEventStream = z.string().describe("text/event-stream: one message per stored event (`id: <seq>`, `event: <type>`, `data: <json>`), then `event: end` when the run has ended");
+/** GET /runs/{id}/events is text/event-stream: this is the `data` of each message (its `id` is the seq). */
+export const runEventStream = runEventEntry.describe(
+  "text/event-stream: one message per stored event, `id: <seq>` and this object as `data`; then `event: end` once the run has ended",
+);
+
+/** GET /runs/{id}/logs is NDJSON: this is one line. */
+export const runLogLine = z.looseObject({ kind: z.enum(["run", "step", "event"]) }).describe("one line: the run, a step attempt with its output, or a stored event");
 
 /** runs.stepActivity: one attempt of a run's step (the `id` of a step entry). */
 export const stepActivityInput = z.object({ runId: z.string().min(1), stepRunId: z.string().min(1) });

@@ -20,6 +20,8 @@ export type RestOperation = {
   errors?: Record<number, string>;
   /** query parameters: an object schema whose fields are each a string in the URL */
   query?: z.ZodObject<Record<string, z.ZodType>>;
+  /** the success answer's media type when it is not JSON (an event stream, NDJSON): `response` then describes one message or line */
+  mediaType?: string;
 };
 
 export const errorResponse = z.object({
@@ -68,7 +70,13 @@ export const buildOpenApiDocument = (operations: RestOperation[]) => {
       summary: op.summary,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body ? { requestBody: { required: !op.body.safeParse(undefined).success, ...json(schemaOf(op.body, "input")) } } : {}),
-      responses: { [String(op.status)]: { description: op.description, ...json(schemaOf(op.response, "output")) }, ...errors },
+      responses: {
+        [String(op.status)]: {
+          description: op.description,
+          ...(op.mediaType ? { content: { [op.mediaType]: { schema: schemaOf(op.response, "output") } } } : json(schemaOf(op.response, "output"))),
+        },
+        ...errors,
+      },
     };
   }
   return {

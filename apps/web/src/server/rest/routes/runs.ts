@@ -14,6 +14,7 @@ import {
   runEventStream as runEventStreamSchema,
   runListQuery,
   runListResponse,
+  runLogLine,
   runResponse,
   runSpansResponse,
   runToolCallsQuery,
@@ -170,6 +171,7 @@ export const runRoutes: Route[] = [
     status: 200,
     description: "An event stream",
     response: runEventStreamSchema,
+    mediaType: "text/event-stream",
     handler: async ({ deps, caller, params, query, headers, signal }) => {
       await mustExist(deps, caller.teamId, params[0]!);
       const { after } = await parse(runEventsQuery, queryObject(query));
@@ -181,8 +183,9 @@ export const runRoutes: Route[] = [
     path: "/runs/{id}/logs",
     summary: "Download the run's logs: NDJSON lines for the run, each step attempt's output and every stored event (Content-Disposition: attachment)",
     status: 200,
-    description: "application/x-ndjson",
-    response: z.string().describe("NDJSON, one object per line: kind run, step or event"),
+    description: "The logs, as an attachment",
+    response: runLogLine,
+    mediaType: "application/x-ndjson",
     handler: async ({ deps, caller, params }) => runLogResponse(deps.db, caller.teamId, params[0]!),
   },
 ];
