@@ -84,6 +84,7 @@ class Fixture {
       role,
     });
   run = async () => (await this.owner().runs.start({ workflowId: this.slowId })).id;
+  workflow = async () => (await this.owner().workflows.save(bundle(`w-${unique()}`))).workflowId;
   connector = async () => {
     // A team has at most 64 connectors: start again from none when near.
     if ((await stack.db.connector.count({ where: { teamId: this.teamA } })) > 48)
@@ -142,6 +143,10 @@ const TRPC: Record<string, Row> = {
   "workflows.get": { least: "viewer", cross: true, input: (f) => ({ id: f.helloId }) },
   "workflows.validate": { least: "viewer", input: () => bundle("checked") },
   "workflows.save": { least: "member", input: () => bundle(`saved-${unique()}`) },
+  "workflows.versions": { least: "viewer", cross: true, input: (f) => ({ id: f.helloId }) },
+  "workflows.version": { least: "viewer", cross: true, input: (f) => ({ id: f.helloId, number: 1 }) },
+  "workflows.diff": { least: "viewer", cross: true, input: (f) => ({ id: f.helloId, from: 1, to: 1 }) },
+  "workflows.archive": { least: "member", cross: true, input: async (f) => ({ id: await f.workflow() }) },
 
   "runs.start": { least: "member", cross: true, input: (f) => ({ workflowId: f.helloId }) },
   "runs.rerun": {
@@ -331,6 +336,11 @@ const REST: Record<string, RestRow> = {
   "GET /workflows": { least: "viewer" },
   "POST /workflows": { least: "member", req: () => ({ body: bundle(`rest-${unique()}`) }) },
   "POST /workflows/validate": { least: "viewer", req: () => ({ body: bundle("checked") }) },
+  "GET /workflows/{id}": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}` }) },
+  "GET /workflows/{id}/versions": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/versions` }) },
+  "GET /workflows/{id}/versions/{number}": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/versions/1` }) },
+  "GET /workflows/{id}/diff": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/diff` }) },
+  "POST /workflows/{id}/archive": { least: "member", cross: true, req: async (f) => ({ path: `/workflows/${await f.workflow()}/archive` }) },
   "POST /workflows/{id}/runs": {
     least: "member",
     cross: true,
@@ -403,6 +413,7 @@ const REST: Record<string, RestRow> = {
     }),
   },
   "GET /tokens": { least: "viewer" },
+  "POST /tokens": { least: "viewer", req: () => ({ body: { name: "matrix" } }) },
   "DELETE /tokens/{id}": {
     least: "admin",
     cross: true,

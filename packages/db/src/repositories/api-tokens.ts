@@ -1,22 +1,37 @@
 /**
  * API tokens: shown once at creation, stored only as a SHA-256 of the whole token, scoped
- * to one member of one team (the token acts with that member's role), revocable. Each
+ * to one member of one team, revocable, optionally expiring. A token may carry a role, the
+ * most it may do; it acts with the lower of that role and its owner's role at the time of
+ * each call, so demoting the owner demotes their tokens. Each
  * lists the member who made it. Creating and revoking from the product are audited, each in
  * the same transaction as its audit entry.
  */
 import { createHash, randomBytes } from "node:crypto";
+import { roleAtLeast } from "@switchyard/core/policy";
 import type { Db } from "../client";
+import type { Role } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
 const hash = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export const createApiToken = async (db: PrismaClientOrTransaction, input: { teamId: string; userId: string; name: string; expiresAt?: Date }) => {
+type NewToken = { teamId: string; userId: string; name: string; expiresAt?: Date; role?: Role };
+
+export const createApiToken = async (db: PrismaClientOrTransaction, input: NewToken) => {
   const prefix = randomBytes(4).toString("hex");
   const token = `sy_${prefix}_${randomBytes(32).toString("base64url")}`;
   const row = await db.apiToken.create({
-    data: { teamId: input.teamId, userId: input.userId, name: input.name, prefix, tokenHash: hash(token), scopes: ["api"], expiresAt: input.expiresAt },
+    data: {
+      teamId: input.teamId,
+      userId: input.userId,
+      name: input.name,
+      prefix,
+      tokenHash: hash(token),
+      scopes: ["api"],
+      expiresAt: input.expiresAt,
+      role: input.role ?? null,
+    },
   });
-  return { id: row.id, token, prefix };
+  return { id: row.id, token, prefix, role: row.role, expiresAt: row.expiresAt };
 };
 
 /** The team's live tokens, or only those `userId` made, each with who made it. */
@@ -30,6 +45,7 @@ export const listApiTokens = (db: Db, teamId: string, options: { userId?: string
       createdAt: true,
       lastUsedAt: true,
       expiresAt: true,
+      role: true,
       user: { select: { id: true, name: true, email: true } },
     },
     orderBy: { createdAt: "desc" },
@@ -43,6 +59,8 @@ export const findApiToken = async (db: Db, teamId: string, id: string) =>
 export const revokeApiToken = async (db: PrismaClientOrTransaction, teamId: string, id: string) =>
   (await db.apiToken.updateMany({ where: { id, teamId, revokedAt: null }, data: { revokedAt: new Date() } })).count === 1;
 
+const lowerRole = (a: Role, b: Role) => (roleAtLeast(a, b) ? b : a);
+
 /** The member a bearer token acts as, or undefined for an unknown, revoked or expired one. */
 export const authenticateApiToken = async (db: Db, token: string) => {
   if (!/^sy_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
@@ -51,15 +69,15 @@ export const authenticateApiToken = async (db: Db, token: string) => {
   const membership = await db.membership.findUnique({ where: { teamId_userId: { teamId: row.teamId, userId: row.userId } } });
   if (!membership) return undefined;
   await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
-  return { tokenId: row.id, teamId: row.teamId, team: row.team, userId: row.userId, role: membership.role };
+  return { tokenId: row.id, teamId: row.teamId, team: row.team, userId: row.userId, role: lowerRole(row.role ?? membership.role, membership.role) };
 };
 
 /** Creates a token for its maker and the `api_token.create` audit entry, in one transaction. */
-export const createAuditedApiToken = (db: Db, input: { teamId: string; userId: string; name: string; expiresAt?: Date }) =>
+export const createAuditedApiToken = (db: Db, input: NewToken) =>
   db.$transaction(async (tx) => {
     const created = await createApiToken(tx, input);
     await tx.auditLog.create({
-      data: { teamId: input.teamId, actorUserId: input.userId, action: "api_token.create", targetType: "api_token", targetId: created.id, metadata: { prefix: created.prefix } },
+      data: { teamId: input.teamId, actorUserId: input.userId, action: "api_token.create", targetType: "api_token", targetId: created.id, metadata: { prefix: created.prefix, role: created.role } },
     });
     return created;
   });

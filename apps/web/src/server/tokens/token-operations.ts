@@ -1,7 +1,8 @@
 /**
  * API token operations for the dashboard's procedures and the REST API alike. A member
  * sees and revokes the tokens they made; an admin sees and revokes every member's, and
- * each token says who made it. Creating and revoking are audited, each in the same
+ * each token says who made it. A token may be given a role up to its maker's own (it never
+ * acts above its owner's current role either) and an expiry. Creating and revoking are audited, each in the same
  * transaction as its change.
  */
 import { z } from "zod";
@@ -11,7 +12,11 @@ import { createAuditedApiToken, findApiToken, listApiTokens, revokeAuditedApiTok
 
 export type TokenActor = { teamId: string; userId: string; role: Role };
 
-export const createTokenInput = z.object({ name: z.string().trim().min(1).max(80), expiresInDays: z.number().int().min(1).max(365).optional() });
+export const createTokenInput = z.object({
+  name: z.string().trim().min(1).max(80),
+  expiresInDays: z.number().int().min(1).max(365).optional().describe("days until the token stops working; never when left out"),
+  role: z.enum(["owner", "admin", "member", "viewer"]).optional().describe("the most the token may do, up to your own role (your role when left out)"),
+});
 export const tokenIdInput = z.object({ id: z.string().min(1) });
 
 export const listTokens = async (db: Db, actor: TokenActor) =>
@@ -21,8 +26,11 @@ export const listTokens = async (db: Db, actor: TokenActor) =>
   }));
 
 export const createToken = async (db: Db, actor: TokenActor, input: z.infer<typeof createTokenInput>) => {
+  if (input.role && !roleAtLeast(actor.role, input.role)) {
+    throw new AppError("FORBIDDEN", `a token's role is at most your own (${actor.role})`, { location: { path: "role" } });
+  }
   const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : undefined;
-  return createAuditedApiToken(db, { teamId: actor.teamId, userId: actor.userId, name: input.name, expiresAt });
+  return createAuditedApiToken(db, { teamId: actor.teamId, userId: actor.userId, name: input.name, expiresAt, role: input.role ?? actor.role });
 };
 
 export const revokeToken = async (db: Db, actor: TokenActor, input: z.infer<typeof tokenIdInput>) => {

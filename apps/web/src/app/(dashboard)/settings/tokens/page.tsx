@@ -5,7 +5,8 @@ export default function TokensPage() {
     <>
       <h1>API tokens</h1>
       <p className="muted">
-        A token acts as you, in this team, on the REST API at <code>/api/v1</code> (described at{" "}
+        A token acts as you, in this team, with the role you give it (at most yours, and never more than your role at the time
+        of each call), on the REST API at <code>/api/v1</code> (described at{" "}
         <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>). Send it as <code>Authorization: Bearer …</code>. You see
         and revoke the tokens you made; admins see every member&apos;s, with who made it, and may revoke any of them.
       </p>

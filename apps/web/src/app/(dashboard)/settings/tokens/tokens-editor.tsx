@@ -2,6 +2,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { useRole } from "~/trpc/use-role";
+
+type Role = "owner" | "admin" | "member" | "viewer";
+const ROLES: readonly Role[] = ["owner", "admin", "member", "viewer"];
+const EXPIRIES = [
+  { days: 0, label: "Never" },
+  { days: 7, label: "7 days" },
+  { days: 30, label: "30 days" },
+  { days: 90, label: "90 days" },
+  { days: 365, label: "1 year" },
+] as const;
 
 export function TokensEditor() {
   const trpc = useTRPC();
@@ -11,6 +22,11 @@ export function TokensEditor() {
   const create = useMutation(trpc.tokens.create.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
   const [name, setName] = useState("");
+  const mine = useRole();
+  const [role, setRole] = useState<Role | "">("");
+  const [days, setDays] = useState(0);
+  // Roles up to the caller's own.
+  const offered = mine ? ROLES.slice(ROLES.indexOf(mine)) : [];
 
   return (
     <>
@@ -18,17 +34,57 @@ export function TokensEditor() {
         className="card token-form"
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate({ name }, { onSuccess: () => setName("") });
+          create.mutate(
+            {
+              name,
+              role: role === "" ? undefined : role,
+              expiresInDays: days === 0 ? undefined : days,
+            },
+            { onSuccess: () => setName("") },
+          );
         }}
       >
         <label>
           Token name
-          <input value={name} onChange={(e) => setName(e.target.value)} placeholder="ci-deploy" required />
+          <input
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="ci-deploy"
+            required
+          />
+        </label>
+        <label>
+          Role
+          <select value={role} onChange={(e) => setRole(e.target.value as Role | "")}>
+            <option value="">{mine ? `${mine} (yours)` : "yours"}</option>
+            {offered
+              .filter((r) => r !== mine)
+              .map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+          </select>
+        </label>
+        <label>
+          Expires
+          <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
+            {EXPIRIES.map((x) => (
+              <option key={x.days} value={x.days}>
+                {x.label}
+              </option>
+            ))}
+          </select>
         </label>
         <button type="submit" className="primary" disabled={create.isPending}>
           Create token
         </button>
       </form>
+      {create.error ? (
+        <p className="error" role="alert">
+          {create.error.message}
+        </p>
+      ) : null}
       {create.data ? (
         <div className="card new-token" role="status">
           Copy this token now; it will not be shown again:
@@ -37,38 +93,48 @@ export function TokensEditor() {
           </pre>
         </div>
       ) : null}
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Token</th>
-            <th>Made by</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {(list.data ?? []).map((t) => (
-            <tr key={t.id} data-token={t.name}>
-              <td>{t.name}</td>
-              <td>
-                <code>sy_{t.prefix}_…</code>
-              </td>
-              <td data-made-by>
-                {t.createdBy.name} <span className="muted small">{t.createdBy.email}</span>
-              </td>
-              <td>{t.createdAt.toLocaleString()}</td>
-              <td>{t.lastUsedAt ? t.lastUsedAt.toLocaleString() : "never"}</td>
-              <td className="right">
-                <button type="button" className="link" onClick={() => revoke.mutate({ id: t.id })}>
-                  Revoke
-                </button>
-              </td>
+      <div className="table-scroll">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Token</th>
+              <th>Role</th>
+              <th>Made by</th>
+              <th>Created</th>
+              <th>Last used</th>
+              <th>Expires</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(list.data ?? []).map((t) => (
+              <tr key={t.id} data-token={t.name}>
+                <td>{t.name}</td>
+                <td>
+                  <code>sy_{t.prefix}_…</code>
+                </td>
+                <td>{t.role ?? "owner's role"}</td>
+                <td data-made-by>
+                  {t.createdBy.name} <span className="muted small">{t.createdBy.email}</span>
+                </td>
+                <td>{t.createdAt.toLocaleString()}</td>
+                <td>{t.lastUsedAt ? t.lastUsedAt.toLocaleString() : "never"}</td>
+                <td>{t.expiresAt ? t.expiresAt.toLocaleString() : "never"}</td>
+                <td className="right">
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => revoke.mutate({ id: t.id })}
+                  >
+                    Revoke
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

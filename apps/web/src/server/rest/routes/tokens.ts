@@ -1,0 +1,22 @@
+/**
+ * POST /tokens: a new API token for the caller, with a role up to the caller's own and an
+ * optional expiry; its secret is in this answer only. (Listing and revoking are in rest-api.ts.)
+ */
+import { createTokenResponse } from "../../contract/tokens.types";
+import { createToken, createTokenInput } from "../../tokens/token-operations";
+import { answer, parse, routeFinder, type Route } from "../route-kit";
+
+export const tokenRoutes: Route[] = [
+  {
+    method: "POST",
+    path: "/tokens",
+    summary: "Make an API token that acts as you in this team, with a role up to yours (and never above your current role) and an optional expiry; the token is shown in this answer only",
+    body: createTokenInput,
+    status: 201,
+    description: "The token",
+    response: createTokenResponse,
+    handler: async ({ deps, caller, body }) => answer(routeOf("POST", "/tokens"), await createToken(deps.db, caller, await parse(createTokenInput, body))),
+  },
+];
+
+const routeOf = routeFinder(tokenRoutes);
