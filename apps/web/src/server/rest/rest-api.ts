@@ -57,6 +57,7 @@ import { auditListQuery, auditPage } from "../contract/audit.types";
 import { listTeamAuditLog } from "../audit/list-audit-log";
 import { overviewRoutes } from "./routes/overview";
 import { memberRoutes } from "./routes/members";
+import { tokenRoutes } from "./routes/tokens";
 import { runRoutes } from "./routes/runs";
 import { workflowRoutes } from "./routes/workflows";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
@@ -317,7 +318,7 @@ const coreRoutes: Route[] = [
 ];
 
 /** Every route: the ones above, then each area's module. */
-const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...triggerRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes];
+const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...triggerRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes, ...tokenRoutes];
 
 function routeOf(method: string, path: string): Route {
   return routeFinder(coreRoutes)(method, path);
