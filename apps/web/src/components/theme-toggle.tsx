@@ -32,6 +32,3 @@ export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
     </button>
   );
 }
-
-/** The cookie's value as a choice; anything else is "system". */
-export const themeOf = (cookie: string | undefined): ThemeChoice => (cookie === "light" || cookie === "dark" ? cookie : "system");

@@ -4,13 +4,16 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { auth, signOut } from "~/server/auth/auth";
 import { NavMenu } from "~/components/nav-menu";
-import { ThemeToggle, themeOf } from "~/components/theme-toggle";
+import { ThemeToggle, type ThemeChoice } from "~/components/theme-toggle";
 import { WorkerStatus } from "~/components/worker-status";
 import { TrpcProvider } from "~/trpc/react";
 import { navItems } from "./nav-items";
 import { TeamSwitcher } from "./team-switcher";
 
 export const dynamic = "force-dynamic";
+
+/** The theme cookie as a choice; anything else is "system". */
+const themeOf = (cookie: string | undefined): ThemeChoice => (cookie === "light" || cookie === "dark" ? cookie : "system");
 
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await auth();
