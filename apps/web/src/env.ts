@@ -14,6 +14,15 @@ export const webEnvSchema = z.object({
   /** The address people reach the dashboard at; OAuth callbacks of connectors are built from it. */
   AUTH_URL: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).optional(),
   SWITCHYARD_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  /** Mail for password reset links (smtp:// or smtps://, user and password in the URL); unset: the admin is shown the link. */
+  SWITCHYARD_SMTP_URL: z.union([z.literal(""), z.url({ protocol: /^smtps?$/ })]).optional(),
+  SWITCHYARD_SMTP_FROM: z.string().min(3).default("Switchyard <switchyard@localhost>"),
+  /** Sign-in through any OpenID Connect issuer, when all three are set. */
+  SWITCHYARD_OIDC_ISSUER: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).optional(),
+  SWITCHYARD_OIDC_CLIENT_ID: z.string().optional(),
+  SWITCHYARD_OIDC_CLIENT_SECRET: z.string().optional(),
+  /** The sign-in button's label, e.g. "Acme SSO". */
+  SWITCHYARD_OIDC_NAME: z.string().min(1).max(40).default("single sign-on"),
 });
 
 export type WebEnv = z.infer<typeof webEnvSchema>;
