@@ -79,7 +79,8 @@ describe("workflow versions", () => {
     const v = await admin().workflows.version({ id: workflowId, number: 1 });
     expect(v.files["workflow.yaml"]).toBe(v1);
     expect(v.graph?.nodes.map((n) => n.id)).toEqual(["build", "done"]);
-    expect(v.inputs).toEqual([expect.objectContaining({ name: "target", type: "string", required: true, validation: expect.objectContaining({ enum: ["staging", "production"] }) })]);
+    expect(v.inputs).toHaveLength(1);
+    expect(v.inputs[0]).toMatchObject({ name: "target", type: "string", required: true, validation: { enum: ["staging", "production"] } });
     const current = await admin().workflows.get({ id: workflowId });
     expect(current.graph?.edges).toContainEqual({ from: "build", to: "check", kind: "success" });
   });
@@ -105,6 +106,8 @@ describe("workflow versions", () => {
     const diff = await rest("GET", `/workflows/${workflowId}/diff?from=1&to=2`);
     expect(diff.status).toBe(200);
     expect((diff.body.files as { path: string }[]).map((f) => f.path)).toEqual(["notes.md", "workflow.yaml"]);
+    const latest = await rest("GET", `/workflows/${workflowId}/diff`);
+    expect([latest.body.from, latest.body.to]).toEqual([1, 2]);
     const bad = await rest("GET", `/workflows/${workflowId}/diff?from=x&to=2`);
     expect(bad.status).toBe(400);
     const validated = await rest("POST", "/workflows/validate", { body: { entry: "workflow.yaml", files: { "workflow.yaml": v2 } } });
@@ -116,9 +119,7 @@ describe("workflow versions", () => {
     const first = versions.find((v) => v.number === 1)!;
     const run = await admin().runs.start({ workflowId, versionId: first.id, inputs: { target: "staging" } });
     expect((await getRun(seeded.db, seeded.teamId, run.id))?.workflowVersionId).toBe(first.id);
-    await expect(admin().runs.start({ workflowId, inputs: { target: "qa" } })).rejects.toMatchObject({
-      message: expect.stringContaining("inputs.target"),
-    });
+    await expect(admin().runs.start({ workflowId, inputs: { target: "qa" } })).rejects.toThrow(/inputs\.target/);
     const viaRest = await rest("POST", `/workflows/${workflowId}/runs`, { body: { inputs: {} } });
     expect(viaRest.status).toBe(400);
     expect(viaRest.body.error?.code).toBe("USER.INPUT.VALIDATION_FAILED");

@@ -114,7 +114,14 @@ const linesOf = (oldText: string, newText: string): DiffLine[] => {
 };
 
 /** A unified diff of every file between two versions of the workflow. */
-export const diffVersions = async (db: Db, caller: Caller, input: { id: string; from: number; to: number }) => {
+export const diffVersions = async (db: Db, caller: Caller, asked: { id: string; from?: number; to?: number }) => {
+  // Unset: the current version against the one before it.
+  let to = asked.to;
+  if (to === undefined) {
+    const workflow = await liveWorkflow(db, caller, asked.id);
+    to = (await listWorkflowVersions(db, caller.teamId, workflow.id)).find((v) => v.id === workflow.currentVersionId)?.number ?? 1;
+  }
+  const input = { id: asked.id, to, from: asked.from ?? Math.max(to - 1, 1) };
   const [a, b] = await Promise.all([bundleOf(db, caller, input.id, input.from), bundleOf(db, caller, input.id, input.to)]);
   const paths = [...new Set([...Object.keys(a.bundle.files), ...Object.keys(b.bundle.files)])].sort();
   return {

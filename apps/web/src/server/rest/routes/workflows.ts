@@ -25,8 +25,8 @@ import { answer, parse, routeFinder, type Route } from "../route-kit";
 
 const versionNumber = z.coerce.number().int().min(1);
 const diffQuery = z.object({
-  from: versionNumber.describe("the older version's number"),
-  to: versionNumber.describe("the newer version's number"),
+  from: versionNumber.optional().describe("the older version's number; the one before `to` when unset"),
+  to: versionNumber.optional().describe("the newer version's number; the current version when unset"),
 });
 
 const numberAt = async (raw: string | undefined) => (await parse(z.object({ number: versionNumber }), () => Promise.resolve({ number: raw }))).number;
@@ -118,7 +118,7 @@ export const workflowRoutes: Route[] = [
   {
     method: "GET",
     path: "/workflows/{id}/diff",
-    summary: "A unified diff of each file between two versions (?from=1&to=2)",
+    summary: "A unified diff of each file between two versions (?from=1&to=2; by default the current version against the one before)",
     query: diffQuery,
     status: 200,
     description: "The diff",
