@@ -1,13 +1,17 @@
 "use client";
 /**
- * Edits a workflow bundle: the YAML and the files it references. Every change is
- * validated on the server with the same code that runs the workflow, so the problems
- * shown (with line and column) are exactly what saving would refuse.
+ * Edits a workflow bundle: the YAML and the files it references, each in a code editor.
+ * Every change is validated on the server (debounced) with the same code that runs the
+ * workflow, so the problems drawn at their line and column are exactly what saving would
+ * refuse; beside it, the graph of the last version of the text that parsed.
  */
 import { useMutation } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { CodeEditor, type EditorDiagnostic } from "./code-editor";
+import { StateGraph } from "./state-graph";
+import styles from "./workflow-editor.module.css";
 
 type Bundle = { entry: string; files: Record<string, string> };
 type Diagnostic = { code: string; message: string; line?: number; column?: number; file?: string };
@@ -27,19 +31,30 @@ states:
 
 const where = (d: Diagnostic) => (d.line ? `${d.file ?? ""}:${d.line}:${d.column ?? 1}` : (d.file ?? ""));
 
-export function WorkflowEditor({ initial }: { initial?: Bundle }) {
+export function WorkflowEditor({ initial, nonce, canSave = true }: { initial?: Bundle; nonce?: string; canSave?: boolean }) {
   const trpc = useTRPC();
   const router = useRouter();
   const [bundle, setBundle] = useState<Bundle>(initial ?? { entry: "workflow.yaml", files: { "workflow.yaml": TEMPLATE } });
+  const [checked, setChecked] = useState<Bundle | null>(null);
   const [newPath, setNewPath] = useState("");
   const validate = useMutation(trpc.workflows.validate.mutationOptions());
   const save = useMutation(
     trpc.workflows.save.mutationOptions({ onSuccess: (r) => router.push(`/workflows/${r.workflowId}?saved=${r.version}`) }),
   );
   const { mutate } = validate;
+  const [graph, setGraph] = useState(validate.data?.graph ?? null);
 
   useEffect(() => {
-    const t = setTimeout(() => mutate(bundle), 300);
+    const t = setTimeout(
+      () =>
+        mutate(bundle, {
+          onSuccess: (r) => {
+            setChecked(bundle);
+            if (r.graph) setGraph(r.graph);
+          },
+        }),
+      300,
+    );
     return () => clearTimeout(t);
   }, [bundle, mutate]);
 
@@ -50,41 +65,51 @@ export function WorkflowEditor({ initial }: { initial?: Bundle }) {
   const warnings: Diagnostic[] = validate.data?.warnings ?? [];
   const saveError = save.error?.shape?.data as { details?: { diagnostics?: Diagnostic[] } } | undefined;
   const others = Object.keys(bundle.files).filter((p) => p !== bundle.entry).sort();
+  const forFile = (path: string): EditorDiagnostic[] => [
+    ...errors.filter((d) => (d.file ?? bundle.entry) === path).map((d) => ({ ...d, severity: "error" as const })),
+    ...warnings.filter((d) => (d.file ?? bundle.entry) === path).map((d) => ({ ...d, severity: "warning" as const })),
+  ];
+  const stale = checked !== bundle;
 
   return (
-    <div className="editor">
-      <div className="editor-files">
-        <label>
-          {bundle.entry}
-          <textarea
-            aria-label="Workflow YAML"
-            className="code"
-            spellCheck={false}
-            rows={22}
+    <div className={styles.layout}>
+      <div className={styles.files}>
+        <div>
+          <p className={styles.fileHead} id="entry-file-label">
+            <strong>{bundle.entry}</strong>
+          </p>
+          <CodeEditor
+            label={`Workflow YAML (${bundle.entry})`}
             value={bundle.files[bundle.entry] ?? ""}
-            onChange={(e) => setFile(bundle.entry, e.target.value)}
+            onChange={(v) => setFile(bundle.entry, v)}
+            nonce={nonce}
+            diagnostics={forFile(bundle.entry)}
+            diagnosticsFor={checked?.files[bundle.entry]}
+            minLines={18}
           />
-        </label>
+        </div>
         {others.map((path) => (
-          <label key={path}>
-            <span className="file-head">
-              {path}{" "}
-              <button type="button" className="link" onClick={() => removeFile(path)}>
+          <div key={path}>
+            <p className={styles.fileHead}>
+              <strong>{path}</strong>
+              <button type="button" className="link" onClick={() => removeFile(path)} aria-label={`Remove file ${path}`}>
                 remove
               </button>
-            </span>
-            <textarea
-              aria-label={`File ${path}`}
-              className="code"
-              spellCheck={false}
-              rows={8}
-              value={bundle.files[path]}
-              onChange={(e) => setFile(path, e.target.value)}
+            </p>
+            <CodeEditor
+              label={`File ${path}`}
+              value={bundle.files[path] ?? ""}
+              onChange={(v) => setFile(path, v)}
+              nonce={nonce}
+              complete={false}
+              diagnostics={forFile(path)}
+              diagnosticsFor={checked?.files[path]}
+              minLines={6}
             />
-          </label>
+          </div>
         ))}
         <form
-          className="add-file"
+          className={styles.addFile}
           onSubmit={(e) => {
             e.preventDefault();
             const p = newPath.trim();
@@ -92,15 +117,23 @@ export function WorkflowEditor({ initial }: { initial?: Bundle }) {
             setNewPath("");
           }}
         >
-          <input aria-label="New file path" placeholder="scripts/build.sh" value={newPath} onChange={(e) => setNewPath(e.target.value)} />
+          <label className="inline">
+            <span className="visually-hidden">New file path</span>
+            <input placeholder="scripts/build.sh" value={newPath} onChange={(e) => setNewPath(e.target.value)} />
+          </label>
           <button type="submit">Add file</button>
         </form>
       </div>
-      <aside className="editor-side">
-        <div className="validation" data-testid="validation" aria-live="polite">
+      <aside className={styles.side} aria-label="Checks and graph">
+        <div className={styles.validation} data-testid="validation" aria-live="polite">
           {validate.isPending && !validate.data ? <p className="muted">Checking…</p> : null}
-          {validate.data?.ok ? <p className="ok-text">✓ Valid{warnings.length ? `, ${warnings.length} warning(s)` : ""}</p> : null}
-          <ul className="diagnostics">
+          {validate.data?.ok && !stale ? <p className="ok-text">✓ Valid{warnings.length ? `, ${warnings.length} warning(s)` : ""}</p> : null}
+          {validate.data && !validate.data.ok ? (
+            <p className="error">
+              ✗ {errors.length} problem{errors.length === 1 ? "" : "s"}
+            </p>
+          ) : null}
+          <ul className={styles.diagnostics}>
             {errors.map((d, i) => (
               <li key={`e${i}`} className="error">
                 <code>{where(d)}</code> <strong>{d.code}</strong> {d.message}
@@ -119,9 +152,18 @@ export function WorkflowEditor({ initial }: { initial?: Bundle }) {
             {saveError?.details?.diagnostics ? <span> ({saveError.details.diagnostics.length} problems listed above)</span> : null}
           </div>
         ) : null}
-        <button type="button" className="primary" disabled={save.isPending || validate.data?.ok === false} onClick={() => save.mutate(bundle)}>
-          {save.isPending ? "Saving…" : "Save"}
-        </button>
+        {canSave ? (
+          <div className={styles.actions}>
+            <button type="button" className="primary" disabled={save.isPending || validate.data?.ok === false} onClick={() => save.mutate(bundle)}>
+              {save.isPending ? "Saving…" : "Save"}
+            </button>
+            <span className="muted small">Saving makes a new version; runs already started keep theirs.</span>
+          </div>
+        ) : (
+          <p className="muted small">Viewers can read workflows; saving needs the member role.</p>
+        )}
+        <h2 className={styles.graphHead}>Graph{validate.data && !validate.data.ok && graph ? " (last valid text)" : ""}</h2>
+        {graph ? <StateGraph graph={graph} label="Graph of the workflow being edited" /> : <p className="muted small">The graph appears once the YAML is valid.</p>}
       </aside>
     </div>
   );

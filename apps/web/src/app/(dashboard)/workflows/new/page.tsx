@@ -1,10 +1,12 @@
 import { WorkflowEditor } from "~/components/workflow-editor";
+import { cspNonce } from "~/server/workflows/csp-nonce";
 
-export default function NewWorkflowPage() {
+export default async function NewWorkflowPage() {
+  const nonce = await cspNonce();
   return (
     <>
       <h1>New workflow</h1>
-      <WorkflowEditor />
+      <WorkflowEditor nonce={nonce} />
     </>
   );
 }
