@@ -127,10 +127,20 @@ class Fixture {
 
 /** Team A's owner makes a webhook trigger of hello-world, or a notification endpoint. */
 const ownerOf = (f: Fixture) =>
-  dashboardCaller({ db: stack.db, queue: stack.queue, redis: stack.redis, prefix: stack.prefix, keyring }, f.ownerA, f.teamA);
-const newTrigger = async (f: Fixture) => (await ownerOf(f).triggers.create({ workflowId: f.helloId, kind: "webhook" })).trigger.id;
+  dashboardCaller(
+    { db: stack.db, queue: stack.queue, redis: stack.redis, prefix: stack.prefix, keyring },
+    f.ownerA,
+    f.teamA,
+  );
+const newTrigger = async (f: Fixture) =>
+  (await ownerOf(f).triggers.create({ workflowId: f.helloId, kind: "webhook" })).trigger.id;
 const newEndpoint = async (f: Fixture) =>
-  (await ownerOf(f).notifications.create({ url: "https://hooks.example.com/switchyard", events: ["run.failed"] })).endpoint.id;
+  (
+    await ownerOf(f).notifications.create({
+      url: "https://hooks.example.com/switchyard",
+      events: ["run.failed"],
+    })
+  ).endpoint.id;
 
 const TRPC: Record<string, Row> = {
   "account.changePassword": {
@@ -144,9 +154,21 @@ const TRPC: Record<string, Row> = {
   "workflows.validate": { least: "viewer", input: () => bundle("checked") },
   "workflows.save": { least: "member", input: () => bundle(`saved-${unique()}`) },
   "workflows.versions": { least: "viewer", cross: true, input: (f) => ({ id: f.helloId }) },
-  "workflows.version": { least: "viewer", cross: true, input: (f) => ({ id: f.helloId, number: 1 }) },
-  "workflows.diff": { least: "viewer", cross: true, input: (f) => ({ id: f.helloId, from: 1, to: 1 }) },
-  "workflows.archive": { least: "member", cross: true, input: async (f) => ({ id: await f.workflow() }) },
+  "workflows.version": {
+    least: "viewer",
+    cross: true,
+    input: (f) => ({ id: f.helloId, number: 1 }),
+  },
+  "workflows.diff": {
+    least: "viewer",
+    cross: true,
+    input: (f) => ({ id: f.helloId, from: 1, to: 1 }),
+  },
+  "workflows.archive": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ id: await f.workflow() }),
+  },
 
   "runs.start": { least: "member", cross: true, input: (f) => ({ workflowId: f.helloId }) },
   "runs.rerun": {
@@ -270,20 +292,63 @@ const TRPC: Record<string, Row> = {
   "lanes.remove": { least: "admin", cross: true, input: async (f) => ({ name: await f.lane() }) },
 
   "triggers.list": { least: "viewer", cross: true, input: (f) => ({ workflowId: f.helloId }) },
-  "triggers.get": { least: "viewer", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
-  "triggers.create": { least: "member", cross: true, input: (f) => ({ workflowId: f.helloId, kind: "webhook" }) },
-  "triggers.update": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f), name: "changed" }) },
-  "triggers.pause": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
-  "triggers.resume": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
-  "triggers.rotateSecret": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
-  "triggers.delete": { least: "member", cross: true, input: async (f) => ({ id: await newTrigger(f) }) },
+  "triggers.get": {
+    least: "viewer",
+    cross: true,
+    input: async (f) => ({ id: await newTrigger(f) }),
+  },
+  "triggers.create": {
+    least: "member",
+    cross: true,
+    input: (f) => ({ workflowId: f.helloId, kind: "webhook" }),
+  },
+  "triggers.update": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ id: await newTrigger(f), name: "changed" }),
+  },
+  "triggers.pause": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ id: await newTrigger(f) }),
+  },
+  "triggers.resume": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ id: await newTrigger(f) }),
+  },
+  "triggers.rotateSecret": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ id: await newTrigger(f) }),
+  },
+  "triggers.delete": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ id: await newTrigger(f) }),
+  },
 
   "notifications.endpoints": { least: "admin" },
   "notifications.deliveries": { least: "admin" },
-  "notifications.create": { least: "admin", input: () => ({ url: "https://hooks.example.com/x", events: ["run.succeeded"] }) },
-  "notifications.update": { least: "admin", cross: true, input: async (f) => ({ id: await newEndpoint(f), enabled: false }) },
-  "notifications.delete": { least: "admin", cross: true, input: async (f) => ({ id: await newEndpoint(f) }) },
-  "notifications.sendTest": { least: "admin", cross: true, input: async (f) => ({ id: await newEndpoint(f) }) },
+  "notifications.create": {
+    least: "admin",
+    input: () => ({ url: "https://hooks.example.com/x", events: ["run.succeeded"] }),
+  },
+  "notifications.update": {
+    least: "admin",
+    cross: true,
+    input: async (f) => ({ id: await newEndpoint(f), enabled: false }),
+  },
+  "notifications.delete": {
+    least: "admin",
+    cross: true,
+    input: async (f) => ({ id: await newEndpoint(f) }),
+  },
+  "notifications.sendTest": {
+    least: "admin",
+    cross: true,
+    input: async (f) => ({ id: await newEndpoint(f) }),
+  },
 
   "audit.list": { least: "admin", input: () => ({}) },
   "overview.get": { least: "viewer", input: () => ({}) },
@@ -304,6 +369,11 @@ const TRPC: Record<string, Row> = {
     input: async (f) => ({ userId: await f.member(f.teamA, "viewer") }),
   },
   "members.leave": { least: "viewer" },
+  "members.issuePasswordReset": {
+    least: "admin",
+    cross: true,
+    input: async (f) => ({ userId: await f.member(f.teamA, "viewer") }),
+  },
 
   "invitations.list": { least: "admin" },
   "invitations.create": { least: "admin", input: () => ({ role: "member" }) },
@@ -336,11 +406,31 @@ const REST: Record<string, RestRow> = {
   "GET /workflows": { least: "viewer" },
   "POST /workflows": { least: "member", req: () => ({ body: bundle(`rest-${unique()}`) }) },
   "POST /workflows/validate": { least: "viewer", req: () => ({ body: bundle("checked") }) },
-  "GET /workflows/{id}": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}` }) },
-  "GET /workflows/{id}/versions": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/versions` }) },
-  "GET /workflows/{id}/versions/{number}": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/versions/1` }) },
-  "GET /workflows/{id}/diff": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/diff` }) },
-  "POST /workflows/{id}/archive": { least: "member", cross: true, req: async (f) => ({ path: `/workflows/${await f.workflow()}/archive` }) },
+  "GET /workflows/{id}": {
+    least: "viewer",
+    cross: true,
+    req: (f) => ({ path: `/workflows/${f.helloId}` }),
+  },
+  "GET /workflows/{id}/versions": {
+    least: "viewer",
+    cross: true,
+    req: (f) => ({ path: `/workflows/${f.helloId}/versions` }),
+  },
+  "GET /workflows/{id}/versions/{number}": {
+    least: "viewer",
+    cross: true,
+    req: (f) => ({ path: `/workflows/${f.helloId}/versions/1` }),
+  },
+  "GET /workflows/{id}/diff": {
+    least: "viewer",
+    cross: true,
+    req: (f) => ({ path: `/workflows/${f.helloId}/diff` }),
+  },
+  "POST /workflows/{id}/archive": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/workflows/${await f.workflow()}/archive` }),
+  },
   "POST /workflows/{id}/runs": {
     least: "member",
     cross: true,
@@ -429,19 +519,69 @@ const REST: Record<string, RestRow> = {
     req: () => ({ path: "/models/anthropic" }),
     after: ["NOT_FOUND"],
   },
-  "GET /workflows/{id}/triggers": { least: "viewer", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/triggers` }) },
-  "POST /workflows/{id}/triggers": { least: "member", cross: true, req: (f) => ({ path: `/workflows/${f.helloId}/triggers`, body: { kind: "webhook" } }) },
-  "GET /triggers/{id}": { least: "viewer", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}` }) },
-  "PUT /triggers/{id}": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}`, body: { name: "changed" } }) },
-  "DELETE /triggers/{id}": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}` }) },
-  "POST /triggers/{id}/pause": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/pause` }) },
-  "POST /triggers/{id}/resume": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/resume` }) },
-  "POST /triggers/{id}/rotate-secret": { least: "member", cross: true, req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/rotate-secret` }) },
+  "GET /workflows/{id}/triggers": {
+    least: "viewer",
+    cross: true,
+    req: (f) => ({ path: `/workflows/${f.helloId}/triggers` }),
+  },
+  "POST /workflows/{id}/triggers": {
+    least: "member",
+    cross: true,
+    req: (f) => ({ path: `/workflows/${f.helloId}/triggers`, body: { kind: "webhook" } }),
+  },
+  "GET /triggers/{id}": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({ path: `/triggers/${await newTrigger(f)}` }),
+  },
+  "PUT /triggers/{id}": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/triggers/${await newTrigger(f)}`, body: { name: "changed" } }),
+  },
+  "DELETE /triggers/{id}": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/triggers/${await newTrigger(f)}` }),
+  },
+  "POST /triggers/{id}/pause": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/pause` }),
+  },
+  "POST /triggers/{id}/resume": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/resume` }),
+  },
+  "POST /triggers/{id}/rotate-secret": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/rotate-secret` }),
+  },
   "GET /notifications/endpoints": { least: "admin" },
-  "POST /notifications/endpoints": { least: "admin", req: () => ({ body: { url: "https://hooks.example.com/x", events: ["run.failed"] } }) },
-  "PUT /notifications/endpoints/{id}": { least: "admin", cross: true, req: async (f) => ({ path: `/notifications/endpoints/${await newEndpoint(f)}`, body: { enabled: false } }) },
-  "DELETE /notifications/endpoints/{id}": { least: "admin", cross: true, req: async (f) => ({ path: `/notifications/endpoints/${await newEndpoint(f)}` }) },
-  "POST /notifications/endpoints/{id}/test": { least: "admin", cross: true, req: async (f) => ({ path: `/notifications/endpoints/${await newEndpoint(f)}/test` }) },
+  "POST /notifications/endpoints": {
+    least: "admin",
+    req: () => ({ body: { url: "https://hooks.example.com/x", events: ["run.failed"] } }),
+  },
+  "PUT /notifications/endpoints/{id}": {
+    least: "admin",
+    cross: true,
+    req: async (f) => ({
+      path: `/notifications/endpoints/${await newEndpoint(f)}`,
+      body: { enabled: false },
+    }),
+  },
+  "DELETE /notifications/endpoints/{id}": {
+    least: "admin",
+    cross: true,
+    req: async (f) => ({ path: `/notifications/endpoints/${await newEndpoint(f)}` }),
+  },
+  "POST /notifications/endpoints/{id}/test": {
+    least: "admin",
+    cross: true,
+    req: async (f) => ({ path: `/notifications/endpoints/${await newEndpoint(f)}/test` }),
+  },
   "GET /notifications/deliveries": { least: "admin" },
   "GET /audit": { least: "admin" },
   "GET /connectors": { least: "viewer" },

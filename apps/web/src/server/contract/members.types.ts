@@ -38,3 +38,7 @@ export const signUpInput = invitationTokenInput.extend({
   email: z.email().max(320),
   password: z.string().max(PASSWORD_MAX_LENGTH),
 });
+
+export const issueResetInput = z.object({ userId: z.string().min(1) });
+/** Mailed (mailedTo) when the server has an SMTP server; otherwise the link's path, in this answer only. */
+export const issueResetResponse = z.object({ mailedTo: z.string().nullable(), path: z.string().nullable(), expiresAt: timestamp });

@@ -10,4 +10,8 @@ export const myTeams = async (db: Db, userId: string) => (await membershipsOf(db
 
 export const createTeam = async (db: Db, userId: string, input: { name: string }) => ({ team: teamOf(await createTeamWithOwner(db, { name: input.name, ownerId: userId })) });
 
-export const currentTeam = (ctx: { team: { id: string; name: string; slug: string }; role: Role }) => ({ team: teamOf(ctx.team), role: ctx.role });
+export const currentTeam = (ctx: { team: { id: string; name: string; slug: string }; role: Role; userId: string }) => ({
+  team: teamOf(ctx.team),
+  role: ctx.role,
+  userId: ctx.userId,
+});

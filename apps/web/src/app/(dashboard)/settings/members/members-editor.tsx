@@ -15,13 +15,17 @@ type Role = inferRouterOutputs<AppRouter>["members"]["list"][number]["role"];
 const ROLES: readonly Role[] = ["owner", "admin", "member", "viewer"];
 
 /** The roles `actor` may give: owner only by an owner. */
-const grantable = (actor: Role | undefined) => ROLES.filter((r) => can(actor, "admin") && (r !== "owner" || actor === "owner"));
+const grantable = (actor: Role | undefined) =>
+  ROLES.filter((r) => can(actor, "admin") && (r !== "owner" || actor === "owner"));
 
 function InviteForm({ actor }: { actor: Role }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const create = useMutation(
-    trpc.invitations.create.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invitations.list.queryKey() }) }),
+    trpc.invitations.create.mutationOptions({
+      onSuccess: () =>
+        queryClient.invalidateQueries({ queryKey: trpc.invitations.list.queryKey() }),
+    }),
   );
   const [role, setRole] = useState<Role>("member");
   const [email, setEmail] = useState("");
@@ -35,7 +39,11 @@ function InviteForm({ actor }: { actor: Role }) {
         aria-label="Invite someone"
         onSubmit={(e) => {
           e.preventDefault();
-          create.mutate({ role, email: email.trim() === "" ? undefined : email.trim(), expiresInDays: days });
+          create.mutate({
+            role,
+            email: email.trim() === "" ? undefined : email.trim(),
+            expiresInDays: days,
+          });
         }}
       >
         <h2>Invite someone</h2>
@@ -55,13 +63,25 @@ function InviteForm({ actor }: { actor: Role }) {
           <div className="field">
             <label>
               Email (optional: only this address may accept)
-              <input type="email" value={email} onChange={(e) => setEmail(e.target.value)} placeholder="anyone holding the link" />
+              <input
+                type="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                placeholder="anyone holding the link"
+              />
             </label>
           </div>
           <div className="field">
             <label>
               Expires after (days)
-              <input type="number" min={1} max={30} value={days} onChange={(e) => setDays(Number(e.target.value))} required />
+              <input
+                type="number"
+                min={1}
+                max={30}
+                value={days}
+                onChange={(e) => setDays(Number(e.target.value))}
+                required
+              />
             </label>
           </div>
         </div>
@@ -92,10 +112,14 @@ function PendingInvitations() {
   const queryClient = useQueryClient();
   const list = useQuery(trpc.invitations.list.queryOptions());
   const revoke = useMutation(
-    trpc.invitations.revoke.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.invitations.list.queryKey() }) }),
+    trpc.invitations.revoke.mutationOptions({
+      onSuccess: () =>
+        queryClient.invalidateQueries({ queryKey: trpc.invitations.list.queryKey() }),
+    }),
   );
   if (list.isPending) return <p className="muted">Loading invitations…</p>;
-  if (list.error) return <p className="error">Could not load the invitations: {list.error.message}</p>;
+  if (list.error)
+    return <p className="error">Could not load the invitations: {list.error.message}</p>;
   if (list.data.length === 0) return <p className="muted">No pending invitations.</p>;
   return (
     <div className="table-scroll">
@@ -118,7 +142,12 @@ function PendingInvitations() {
               <td>{i.email ?? "anyone with the link"}</td>
               <td>{i.expiresAt.toLocaleString()}</td>
               <td className="right">
-                <button type="button" className="link" onClick={() => revoke.mutate({ id: i.id })} disabled={revoke.isPending}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => revoke.mutate({ id: i.id })}
+                  disabled={revoke.isPending}
+                >
                   Revoke
                 </button>
               </td>
@@ -139,8 +168,11 @@ export function MembersEditor() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
   const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: refresh }));
-  const leave = useMutation(trpc.members.leave.mutationOptions({ onSuccess: () => window.location.assign("/overview") }));
-  const error = changeRole.error ?? remove.error ?? leave.error;
+  const leave = useMutation(
+    trpc.members.leave.mutationOptions({ onSuccess: () => window.location.assign("/overview") }),
+  );
+  const reset = useMutation(trpc.members.issuePasswordReset.mutationOptions());
+  const error = changeRole.error ?? remove.error ?? leave.error ?? reset.error;
   const admin = can(actor, "admin");
 
   return (
@@ -150,6 +182,24 @@ export function MembersEditor() {
           {error.message}
         </p>
       ) : null}
+      {reset.data ? (
+        <div className="card new-token" role="status">
+          {reset.data.mailedTo ? (
+            <>
+              A link to set a new password was mailed to {reset.data.mailedTo}; it works once,
+              within the hour.
+            </>
+          ) : (
+            <>
+              Send this link to the member; it will not be shown again and works once, until{" "}
+              {reset.data.expiresAt.toLocaleTimeString()}:
+              <pre className="output" data-testid="reset-link">
+                {`${window.location.origin}${reset.data.path}`}
+              </pre>
+            </>
+          )}
+        </div>
+      ) : null}
       {list.isPending ? (
         <p className="muted">Loading members…</p>
       ) : list.error ? (
@@ -157,7 +207,9 @@ export function MembersEditor() {
       ) : (
         <div className="table-scroll">
           <table className="table">
-            <caption className="visually-hidden">Members of {me.data?.team.name ?? "the team"}</caption>
+            <caption className="visually-hidden">
+              Members of {me.data?.team.name ?? "the team"}
+            </caption>
             <thead>
               <tr>
                 <th>Name</th>
@@ -172,6 +224,9 @@ export function MembersEditor() {
             <tbody>
               {list.data.map((m) => {
                 const mayTouch = admin && (m.role !== "owner" || actor === "owner");
+                const mayReset =
+                  m.userId !== me.data?.userId &&
+                  (actor === "owner" || (admin && !can(m.role, "admin")));
                 return (
                   <tr key={m.userId} data-member={m.email}>
                     <td>{m.name}</td>
@@ -182,27 +237,46 @@ export function MembersEditor() {
                           aria-label={`Role of ${m.name}`}
                           value={m.role}
                           disabled={changeRole.isPending}
-                          onChange={(e) => changeRole.mutate({ userId: m.userId, role: e.target.value as Role })}
+                          onChange={(e) =>
+                            changeRole.mutate({ userId: m.userId, role: e.target.value as Role })
+                          }
                         >
-                          {grantable(actor).concat(grantable(actor).includes(m.role) ? [] : [m.role]).map((r) => (
-                            <option key={r} value={r}>
-                              {r}
-                            </option>
-                          ))}
+                          {grantable(actor)
+                            .concat(grantable(actor).includes(m.role) ? [] : [m.role])
+                            .map((r) => (
+                              <option key={r} value={r}>
+                                {r}
+                              </option>
+                            ))}
                         </select>
                       ) : (
                         m.role
                       )}
                     </td>
                     <td>{m.joinedAt.toLocaleDateString()}</td>
-                    <td className="right">
+                    <td className="right wrap-actions">
+                      {mayReset ? (
+                        <button
+                          type="button"
+                          className="link"
+                          disabled={reset.isPending}
+                          onClick={() => reset.mutate({ userId: m.userId })}
+                        >
+                          Reset password
+                        </button>
+                      ) : null}{" "}
                       {mayTouch ? (
                         <button
                           type="button"
                           className="link"
                           disabled={remove.isPending}
                           onClick={() => {
-                            if (window.confirm(`Remove ${m.name} from the team? Their sessions end at once.`)) remove.mutate({ userId: m.userId });
+                            if (
+                              window.confirm(
+                                `Remove ${m.name} from the team? Their sessions end at once.`,
+                              )
+                            )
+                              remove.mutate({ userId: m.userId });
                           }}
                         >
                           Remove
@@ -222,7 +296,8 @@ export function MembersEditor() {
           className="link"
           disabled={leave.isPending}
           onClick={() => {
-            if (window.confirm("Leave this team? You will need a new invitation to come back.")) leave.mutate();
+            if (window.confirm("Leave this team? You will need a new invitation to come back."))
+              leave.mutate();
           }}
         >
           Leave this team
