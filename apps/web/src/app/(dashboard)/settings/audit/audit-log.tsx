@@ -5,6 +5,7 @@
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
+import { LocalTime } from "~/components/local-time";
 import { useTRPC } from "~/trpc/react";
 
 const PREFIXES = ["connector.", "connector.credential.", "connector.console.call", "lane.", "variable.", "model."];
@@ -88,7 +89,9 @@ export function AuditLog() {
           <tbody>
             {entries.map((e) => (
               <tr key={e.id} data-action={e.action} data-target={e.targetId ?? ""}>
-                <td className="small" data-label="When">{e.createdAt.toLocaleString()}</td>
+                <td className="small" data-label="When">
+                  <LocalTime value={e.createdAt} />
+                </td>
                 <td className="small" data-label="Who">
                   {e.actor ? (
                     <>

@@ -1,6 +1,7 @@
 "use client";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { LocalTime } from "~/components/local-time";
 import { useTRPC } from "~/trpc/react";
 import { useRole } from "~/trpc/use-role";
 
@@ -118,9 +119,15 @@ export function TokensEditor() {
                 <td data-made-by>
                   {t.createdBy.name} <span className="muted small">{t.createdBy.email}</span>
                 </td>
-                <td>{t.createdAt.toLocaleString()}</td>
-                <td>{t.lastUsedAt ? t.lastUsedAt.toLocaleString() : "never"}</td>
-                <td>{t.expiresAt ? t.expiresAt.toLocaleString() : "never"}</td>
+                <td>
+                  <LocalTime value={t.createdAt} />
+                </td>
+                <td>
+                  <LocalTime value={t.lastUsedAt} relative fallback="never" />
+                </td>
+                <td>
+                  <LocalTime value={t.expiresAt} fallback="never" />
+                </td>
                 <td className="right">
                   <button
                     type="button"
