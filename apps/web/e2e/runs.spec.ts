@@ -3,11 +3,14 @@
  * step still runs, a finished run is re-run with the same inputs (the new page links back),
  * another run is cancelled while it runs, and the list filters by status through the URL.
  */
-import { expect, test } from "@playwright/test";
-import { createDb, saveWorkflowVersion, teamBySlug, type Db } from "@switchyard/db";
+import { expect, test, type Page } from "@playwright/test";
+import { createApiToken, createDb, saveWorkflowVersion, teamBySlug, userIdByEmail, type Db } from "@switchyard/db";
 import { signIn } from "./sign-in";
 
 let db: Db;
+let token: string;
+let talkerId: string;
+let sleeperId: string;
 
 const TALKER = `name: e2e-talker
 inputs:
@@ -18,13 +21,32 @@ states:
   initial: talk
   talk:
     type: step
-    command: 'echo "first {{.inputs.word}}"; sleep 3; echo "second {{.inputs.word}}"'
+    command: 'echo "first {{.inputs.word}}"; sleep 5; echo "second {{.inputs.word}}"'
 `;
+
+const SLEEPER = `name: e2e-sleeper
+states:
+  initial: nap
+  nap:
+    type: step
+    command: 'echo resting; sleep 60'
+`;
+
+/** Starts a run over the REST API (as a script would) and opens its page. */
+const startAndOpen = async (page: Page, workflowId: string, inputs: Record<string, unknown> = {}) => {
+  const res = await page.request.post(`/api/v1/workflows/${workflowId}/runs`, { headers: { authorization: `Bearer ${token}` }, data: { inputs } });
+  expect(res.status()).toBe(202);
+  const { id } = (await res.json()) as { id: string };
+  await page.goto(`/runs/${id}`);
+  return id;
+};
 
 test.beforeAll(async () => {
   db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   const team = await teamBySlug(db, "demo");
-  await saveWorkflowVersion(db, { teamId: team.id, name: "e2e-talker", files: { "workflow.yaml": TALKER } });
+  talkerId = (await saveWorkflowVersion(db, { teamId: team.id, name: "e2e-talker", files: { "workflow.yaml": TALKER } })).workflowId;
+  sleeperId = (await saveWorkflowVersion(db, { teamId: team.id, name: "e2e-sleeper", files: { "workflow.yaml": SLEEPER } })).workflowId;
+  token = (await createApiToken(db, { teamId: team.id, userId: await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!), name: "e2e-runs" })).token;
 });
 test.afterAll(async () => {
   await db?.$disconnect();
@@ -32,17 +54,14 @@ test.afterAll(async () => {
 
 test("a step's output streams onto the page before the step finishes; the run is re-run with the same inputs", async ({ page }) => {
   await signIn(page);
-  await page.goto("/workflows");
-  await page.locator('tr[data-workflow="e2e-talker"]').getByRole("button", { name: "Run" }).click();
-  await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
-  const firstId = page.url().split("/").at(-1)!;
+  const firstId = await startAndOpen(page, talkerId, { word: "bonjour" });
   const step = page.locator('[data-step="talk"]');
-  // The first line is on the page while the step is still running (it sleeps 3 s before the second).
-  await expect(step.getByTestId("live-output")).toContainText("first hello", { timeout: 20_000 });
-  await expect(step.locator(".badge")).toHaveText("running");
-  await expect(step).not.toContainText("second hello");
+  await expect(page.getByTestId("run-origin")).toContainText("an API token of");
+  // The first line is on the page while the step is still running (it sleeps 5 s before the second).
+  // (live-output is drawn only while the step's status is running; one query checks both lines)
+  await expect(step.getByTestId("live-output").filter({ hasText: "first bonjour" }).filter({ hasNotText: "second bonjour" })).toBeVisible({ timeout: 20_000 });
   await expect(page.locator("h1 .badge")).toHaveText("succeeded", { timeout: 30_000 });
-  await expect(step.getByTestId("step-output")).toContainText("second hello");
+  await expect(step.getByTestId("step-output")).toContainText("second bonjour");
   await expect(page.getByTestId("step-timeline")).toContainText("talk");
   await expect(page.getByTestId("run-events")).toContainText("run.finished");
 
@@ -50,17 +69,16 @@ test("a step's output streams onto the page before the step finishes; the run is
   await expect(page).not.toHaveURL(new RegExp(`/runs/${firstId}$`));
   await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
   await expect(page.getByTestId("rerun-of")).toHaveAttribute("href", `/runs/${firstId}`);
-  await expect(page.getByTestId("json-inputs")).toContainText('"word": "hello"');
+  await expect(page.getByTestId("run-origin")).toContainText("from the dashboard");
+  await expect(page.getByTestId("json-inputs")).toContainText('"word": "bonjour"');
   await expect(page.locator("h1 .badge")).toHaveText("succeeded", { timeout: 30_000 });
 });
 
 test("another running run is cancelled from its page, and the list filters by status", async ({ page }) => {
   await signIn(page);
-  await page.goto("/workflows");
-  await page.locator('tr[data-workflow="slow-countdown"]').getByRole("button", { name: "Run" }).click();
-  await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
-  const cancelledId = page.url().split("/").at(-1)!;
-  await expect(page.locator('[data-step="count"] .badge')).toHaveText("running", { timeout: 20_000 });
+  const cancelledId = await startAndOpen(page, sleeperId);
+  await expect(page.locator('[data-step="nap"] .badge')).toHaveText("running", { timeout: 20_000 });
+  await expect(page.locator('[data-step="nap"]').getByTestId("live-output")).toContainText("resting");
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(page.locator("h1 .badge")).toHaveText("cancelled", { timeout: 30_000 });
 
