@@ -1,6 +1,6 @@
 import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
-import { signIn, SignInThrottled } from "~/server/auth/auth";
+import { OIDC_PROVIDER_ID, oidcSignInName, signIn, SignInThrottled } from "~/server/auth/auth";
 
 export const dynamic = "force-dynamic";
 
@@ -30,7 +30,12 @@ async function login(formData: FormData) {
   }
 }
 
-type Search = { error?: string; code?: string; retry?: string; notice?: string; next?: string };
+async function loginWithIssuer(formData: FormData) {
+  "use server";
+  await signIn(OIDC_PROVIDER_ID, { redirectTo: nextPath(field(formData, "next")) });
+}
+
+type Search = { error?: string; code?: string; retry?: string; notice?: string; next?: string; reason?: string };
 
 const waitFor = (retry: string | undefined) => {
   const seconds = Number(retry);
@@ -39,8 +44,9 @@ const waitFor = (retry: string | undefined) => {
   return minutes <= 1 ? "a minute" : `${minutes} minutes`;
 };
 
-const problem = ({ error, code, retry }: Search) => {
+const problem = ({ error, code, retry, reason }: Search) => {
   if (!error) return undefined;
+  if (error === "oidc") return reason ? `Single sign-on refused: ${reason}.` : "Single sign-on was refused.";
   if (error === "rate_limited" || code === "rate_limited") return `Too many sign-in attempts. Try again in ${waitFor(retry)}.`;
   if (error === "unavailable" || error === "Configuration" || error === "CallbackRouteError") return "Sign-in is unavailable right now. Try again shortly.";
   return "Wrong email or password.";
@@ -55,6 +61,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const search = await searchParams;
   const message = problem(search);
   const notice = search.notice ? NOTICES[search.notice] : undefined;
+  const issuer = oidcSignInName();
   return (
     <main className="login">
       <form action={login} className="card login-card">
@@ -82,6 +89,12 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           Sign in
         </button>
       </form>
+      {issuer ? (
+        <form action={loginWithIssuer} className="card login-card">
+          <input type="hidden" name="next" value={nextPath(search.next)} />
+          <button type="submit">Sign in with {issuer}</button>
+        </form>
+      ) : null}
     </main>
   );
 }

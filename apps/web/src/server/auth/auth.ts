@@ -1,14 +1,17 @@
 /**
- * Sign-in for the dashboard: email and password against the users table, JWT sessions.
+ * Sign-in for the dashboard: email and password against the users table, and any OpenID
+ * Connect issuer configured in the environment (users found by issuer and subject, see
+ * identities.ts in the db package); JWT sessions.
  * Attempts are throttled per account and per client address (see check-credentials.ts);
  * a session is checked against the user's session version and its team membership on
  * every use (see session-token.ts).
  */
 import NextAuth, { CredentialsSignin, type DefaultSession } from "next-auth";
 import Credentials from "next-auth/providers/credentials";
+import type { Provider } from "next-auth/providers";
 import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
-import { PASSWORD_MAX_LENGTH } from "@switchyard/db";
+import { linkOidcSignIn, PASSWORD_MAX_LENGTH } from "@switchyard/db";
 import { env } from "~/env";
 import { db, redis } from "../services";
 import { checkCredentials } from "./check-credentials";
@@ -31,9 +34,49 @@ export class SignInThrottled extends CredentialsSignin {
   }
 }
 
+/** The id the issuer's callback is served under: /api/auth/callback/oidc. */
+export const OIDC_PROVIDER_ID = "oidc";
+
 const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(PASSWORD_MAX_LENGTH) });
 
-export const { handlers, auth, signIn, signOut, unstable_update: updateSession } = NextAuth({
+/** The configured OpenID Connect issuer, when its issuer, client id and secret are all set. */
+const oidcProvider = (): Provider[] => {
+  const { SWITCHYARD_OIDC_ISSUER: issuer, SWITCHYARD_OIDC_CLIENT_ID: clientId, SWITCHYARD_OIDC_CLIENT_SECRET: clientSecret, SWITCHYARD_OIDC_NAME: name } = env();
+  if (!issuer || !clientId || !clientSecret) return [];
+  return [
+    {
+      id: OIDC_PROVIDER_ID,
+      name,
+      type: "oidc",
+      issuer,
+      clientId,
+      clientSecret,
+      checks: ["pkce", "state", "nonce"],
+      authorization: { params: { scope: "openid email profile" } },
+      profile: (profile: Record<string, unknown>) => ({ id: String(profile.sub), email: typeof profile.email === "string" ? profile.email : null, name: typeof profile.name === "string" ? profile.name : null }),
+    },
+  ];
+};
+
+/** Signs in through the issuer: the user it stands for (found, linked or made), as sessions know users. */
+const oidcUser = async (profile: Record<string, unknown> | undefined) => {
+  const issuer = env().SWITCHYARD_OIDC_ISSUER;
+  if (!profile || !issuer || typeof profile.sub !== "string") throw new AppError("UNAUTHORIZED", "the sign-in service gave no subject");
+  const emailVerified = profile.email_verified === true || profile.email_verified === "true";
+  const { userId } = await linkOidcSignIn(db(), {
+    issuer,
+    subject: profile.sub,
+    email: typeof profile.email === "string" ? profile.email : null,
+    emailVerified,
+    name: typeof profile.name === "string" ? profile.name : null,
+  });
+  return { id: userId };
+};
+
+/** The issuer's button label on the login page, when one is configured. */
+export const oidcSignInName = () => (oidcProvider()[0] ? env().SWITCHYARD_OIDC_NAME : undefined);
+
+export const { handlers, auth, signIn, signOut, unstable_update: updateSession } = NextAuth(() => ({
   trustHost: true,
   session: { strategy: "jwt" },
   pages: { signIn: "/login" },
@@ -44,6 +87,7 @@ export const { handlers, auth, signIn, signOut, unstable_update: updateSession }
     },
   },
   providers: [
+    ...oidcProvider(),
     Credentials({
       credentials: { email: { label: "Email" }, password: { label: "Password", type: "password" } },
       authorize: async (raw, request) => {
@@ -65,13 +109,25 @@ export const { handlers, auth, signIn, signOut, unstable_update: updateSession }
     }),
   ],
   callbacks: {
+    // A refused issuer sign-in goes back to the login page with the reason.
+    signIn: async ({ account, profile }) => {
+      if (account?.provider !== OIDC_PROVIDER_ID) return true;
+      try {
+        await oidcUser(profile);
+        return true;
+      } catch (error) {
+        if (error instanceof AppError) return `/login?error=oidc&reason=${encodeURIComponent(error.userMessage)}`;
+        throw error;
+      }
+    },
     // Runs on sign-in and on every use of the session: a password change or a removal
     // from the session's team ends it here.
-    jwt: ({ token, user, trigger, session }) => refreshSessionToken(db(), { token, user, trigger, session }),
+    jwt: async ({ token, user, account, profile, trigger, session }) =>
+      refreshSessionToken(db(), { token, user: account?.provider === OIDC_PROVIDER_ID ? await oidcUser(profile) : user, trigger, session }),
     session: ({ session, token }) => {
       if (token.sub) session.user.id = token.sub;
       session.teamId = typeof token.teamId === "string" ? token.teamId : undefined;
       return session;
     },
   },
-});
+}));
