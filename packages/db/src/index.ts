@@ -24,6 +24,7 @@ export * from "./repositories/teams";
 export * from "./repositories/team-members";
 export * from "./repositories/invitations";
 export * from "./repositories/password-resets";
+export * from "./repositories/identities";
 export * from "./repositories/triggers";
 export * from "./repositories/notifications";
 export * from "./repositories/overview";
