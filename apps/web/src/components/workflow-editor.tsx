@@ -5,7 +5,7 @@
  * workflow, so the problems drawn at their line and column are exactly what saving would
  * refuse; beside it, the graph of the last version of the text that parsed.
  */
-import { useMutation } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/trpc/react";
@@ -38,8 +38,15 @@ export function WorkflowEditor({ initial, nonce, canSave = true }: { initial?: B
   const [checked, setChecked] = useState<Bundle | null>(null);
   const [newPath, setNewPath] = useState("");
   const validate = useMutation(trpc.workflows.validate.mutationOptions());
+  const queryClient = useQueryClient();
   const save = useMutation(
-    trpc.workflows.save.mutationOptions({ onSuccess: (r) => router.push(`/workflows/${r.workflowId}?saved=${r.version}`) }),
+    trpc.workflows.save.mutationOptions({
+      onSuccess: async (r) => {
+        // The page's workflow, versions and list now have a newer version.
+        await queryClient.invalidateQueries({ queryKey: trpc.workflows.pathKey() });
+        router.push(`/workflows/${r.workflowId}?saved=${r.version}`);
+      },
+    }),
   );
   const { mutate } = validate;
   const [graph, setGraph] = useState(validate.data?.graph ?? null);
