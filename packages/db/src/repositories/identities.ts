@@ -8,7 +8,7 @@
 import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
 
-export type OidcClaims = { issuer: string; subject: string; email?: string | null; emailVerified?: boolean | null; name?: string | null };
+type OidcClaims = { issuer: string; subject: string; email?: string | null; emailVerified?: boolean | null; name?: string | null };
 
 export const linkOidcSignIn = (db: Db, claims: OidcClaims) =>
   db.$transaction(async (tx) => {
