@@ -150,9 +150,9 @@ export function RunView({ id }: { id: string }) {
   for (const s of r.steps) statusByState[s.stateName] = STEP_STATUS[s.status] ?? "queued";
   return (
     <>
-      <p className="muted small">
+      <nav aria-label="Breadcrumb" className={`muted small ${styles.crumbs}`}>
         <Link href="/runs">Runs</Link> / {r.workflow.name}
-      </p>
+      </nav>
       <h1>
         Run of {r.workflow.name} <StatusBadge status={r.status} />
         {live && active ? (
