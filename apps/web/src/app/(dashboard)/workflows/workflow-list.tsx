@@ -4,11 +4,14 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { StatusBadge } from "~/components/status-badge";
 import { useTRPC } from "~/trpc/react";
+import { can, useRole } from "~/trpc/use-role";
 
 export function WorkflowList() {
   const trpc = useTRPC();
   const router = useRouter();
   const workflows = useQuery(trpc.workflows.list.queryOptions());
+  // Viewers only look: no Run buttons (the server refuses them anyway).
+  const canRun = can(useRole(), "member");
   const start = useMutation(
     trpc.runs.start.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }),
   );
@@ -54,14 +57,16 @@ export function WorkflowList() {
                 )}
               </td>
               <td className="right">
-                <button
-                  type="button"
-                  className="primary"
-                  disabled={start.isPending}
-                  onClick={() => start.mutate({ workflowId: w.id })}
-                >
-                  Run
-                </button>
+                {canRun ? (
+                  <button
+                    type="button"
+                    className="primary"
+                    disabled={start.isPending}
+                    onClick={() => start.mutate({ workflowId: w.id })}
+                  >
+                    Run
+                  </button>
+                ) : null}
               </td>
             </tr>
           ))}
