@@ -63,11 +63,13 @@ export default async function globalSetup() {
   process.env.E2E_ADMIN_PASSWORD = password;
   process.env.E2E_MODEL_PORT = String(await freePort());
 
+  // A spec that starts a second worker (triggers.spec.ts) joins the same queues.
+  process.env.E2E_QUEUE_PREFIX = `sy-e2e-${Math.random().toString(36).slice(2, 8)}`;
   const workspaces = await mkdtemp(path.join(tmpdir(), "sy-e2e-ws-"));
   const env = {
     ...process.env,
     DATABASE_URL: database.url,
-    SWITCHYARD_QUEUE_PREFIX: `sy-e2e-${Math.random().toString(36).slice(2, 8)}`,
+    SWITCHYARD_QUEUE_PREFIX: process.env.E2E_QUEUE_PREFIX,
     SWITCHYARD_WORKSPACES_DIR: workspaces,
     SWITCHYARD_WORKER_ID: `e2e-${Math.random().toString(36).slice(2, 8)}`,
     SWITCHYARD_STEP_UID_BASE: String(900_000 + Math.floor(Math.random() * 1000) * 16),
