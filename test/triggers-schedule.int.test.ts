@@ -85,13 +85,15 @@ describe("schedule triggers", () => {
     await caller().triggers.delete({ id: trigger.id });
   }, 60_000);
 
-  it("a worker booting re-creates the scheduler of an active schedule that Redis lost", async () => {
+  it("a worker booting re-creates the scheduler of an active schedule that Redis lost, and drops one with no trigger", async () => {
     const hello = (await caller().workflows.list()).find((w) => w.name === "hello-world")!;
     const { trigger } = await caller().triggers.create({ workflowId: hello.id, kind: "schedule", cron: "0 0 1 1 *", timezone: "UTC" });
     await triggerQueue.removeJobScheduler(triggerSchedulerId(trigger.id));
+    await triggerQueue.upsertJobScheduler(triggerSchedulerId("gone"), { pattern: "0 0 1 1 *" }, { name: "fire", data: { triggerId: "gone", teamId: stack.teamId } });
     await second?.stop();
     second = await startWorker({ DATABASE_URL: stack.database.url, SWITCHYARD_QUEUE_PREFIX: stack.prefix });
     const restored = await waitFor(async () => (await triggerQueue.getJobScheduler(triggerSchedulerId(trigger.id))) ?? undefined, 10_000, "the scheduler to be restored");
     expect(restored).toMatchObject({ pattern: "0 0 1 1 *" });
+    expect(await triggerQueue.getJobScheduler(triggerSchedulerId("gone"))).toBeFalsy();
   }, 60_000);
 });
