@@ -6,9 +6,11 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
+import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { SIGNATURE_HEADER, verifySignature, type NotificationPayload } from "@switchyard/core/triggers";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
@@ -95,6 +97,24 @@ describe("run notifications", () => {
     expect(received.filter((r) => r.path === "/flaky")).toHaveLength(3);
     expect(received.some((r) => r.path === "/failed-only" || r.path === "/off")).toBe(false);
   }, 90_000);
+
+  it("tells run.cancelled for a run cancelled before any worker took it", async () => {
+    const cancelled = await caller().notifications.create({ url: `${base}/cancelled`, events: ["run.cancelled"] });
+    // A run queue no worker listens to, so the run is still queued when it is cancelled.
+    const idle = new Queue<RunJob>(RUN_QUEUE, { connection, prefix: `${stack.prefix}-idle` });
+    try {
+      const idleCaller = dashboardCaller({ db: stack.db, queue: idle, redis: connection, prefix: stack.prefix, keyring }, stack.adminId);
+      const hello = (await idleCaller.workflows.list()).find((w) => w.name === "hello-world")!;
+      const started = await idleCaller.runs.start({ workflowId: hello.id });
+      expect((await idleCaller.runs.cancel({ id: started.id })).status).toBe("cancelled");
+      const post = await waitFor(async () => received.find((r) => r.path === "/cancelled"), 20_000, "the run.cancelled notification");
+      expect(JSON.parse(post.body)).toMatchObject({ event: "run.cancelled", run: { id: started.id, status: "cancelled" } });
+      expect(() => verifySignature({ secret: cancelled.secret, header: post.signature, body: post.body })).not.toThrow();
+    } finally {
+      await idle.obliterate({ force: true }).catch(() => undefined);
+      await idle.close();
+    }
+  }, 60_000);
 
   it("sends a test on request, and lets only admins manage endpoints", async () => {
     const endpoint = await caller().notifications.create({ url: `${base}/test`, events: ["run.failed"] });
