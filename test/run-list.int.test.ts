@@ -5,7 +5,7 @@
  */
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createApiToken, createDb, createRun, saveCheckpoint, saveWorkflowVersion, type Db, type RunStatus } from "@switchyard/db";
+import { createApiToken, createDb, createRun, insertSpans, insertToolCalls, saveCheckpoint, saveWorkflowVersion, startStepRun, type Db, type RunStatus } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import type { Queue } from "bullmq";
@@ -106,4 +106,53 @@ it("filters, pages by cursor without repeats or gaps, and counts per status unde
   const next = await call("GET", `/runs?workflowId=${a.workflowId}&status=succeeded,failed&limit=3&cursor=${body.nextCursor!}`);
   expect((next.body as { runs: unknown[] }).runs).toHaveLength(2);
   expect((await call("GET", "/runs?status=bogus")).body.error?.code).toBe("BAD_REQUEST");
+});
+
+it("pages a run's tool calls in start order, answering only their contract fields, and lists its spans", async () => {
+  const version = await saveWorkflowVersion(db, { teamId, name: "called", files: WORKFLOW("called") });
+  const run = await createRun(db, { teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api" });
+  const step = await startStepRun(db, { teamId, runId: run.id, stateName: "s", stepType: "agent", attempt: 1, path: { workflow: "called", key: "s", loop: [], calls: [] } });
+  const at = new Date("2026-11-30T12:00:00.000Z");
+  await insertToolCalls(
+    db,
+    teamId,
+    run.id,
+    Array.from({ length: 5 }, (_, i) => ({
+      stepRunId: step.id,
+      toolName: `tool_${i}`,
+      source: "builtin",
+      fidelity: "proxy" as const,
+      arguments: { i },
+      isError: false,
+      // two share a start: the id orders them
+      startedAt: new Date(at.getTime() + Math.min(i, 3) * 1000),
+      durationMs: 5,
+      traceId: "t".repeat(32),
+    })),
+  );
+  await insertSpans(db, teamId, run.id, [
+    { traceId: "a".repeat(32), spanId: "1".repeat(16), name: "run", kind: "internal", status: "ok", attributes: {}, startTime: at, endTime: new Date(at.getTime() + 5000) },
+    { traceId: "a".repeat(32), spanId: "2".repeat(16), parentSpanId: "1".repeat(16), name: "step s", kind: "internal", status: "ok", attributes: {}, startTime: at },
+  ]);
+  const caller = dashboardCaller({ db }, adminId);
+  const names: string[] = [];
+  let after: string | undefined;
+  do {
+    const page = await caller.runs.toolCalls({ id: run.id, limit: 2, after });
+    names.push(...page.toolCalls.map((c) => c.toolName));
+    expect(page.toolCalls.every((c) => c.stepRunId === step.id)).toBe(true);
+    after = page.nextAfter ?? undefined;
+  } while (after);
+  expect(names.sort()).toEqual(["tool_0", "tool_1", "tool_2", "tool_3", "tool_4"]);
+  const spans = await caller.runs.spans({ id: run.id });
+  expect(spans.spans.map((s) => [s.name, s.parentSpanId])).toEqual([["run", null], ["step s", "1".repeat(16)]]);
+
+  const token = (await createApiToken(db, { teamId, userId: adminId, name: "calls" })).token;
+  const call = restCaller({ db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" }, () => token);
+  const rest = await call("GET", `/runs/${run.id}/tool-calls?limit=3`);
+  expect(rest.status).toBe(200);
+  const first = (rest.body as { toolCalls: Record<string, unknown>[] }).toolCalls[0]!;
+  expect(first).toMatchObject({ toolName: "tool_0", arguments: { i: 0 } });
+  expect(first).not.toHaveProperty("teamId");
+  expect(first).not.toHaveProperty("traceId");
 });

@@ -105,6 +105,19 @@ export const listRunToolCalls = async (db: Db, teamId: string, runId: string, op
     },
     orderBy: [{ startedAt: "asc" }, { id: "asc" }],
     take: take + 1,
+    select: {
+      id: true,
+      stepRunId: true,
+      toolName: true,
+      source: true,
+      fidelity: true,
+      arguments: true,
+      result: true,
+      isError: true,
+      errorType: true,
+      startedAt: true,
+      durationMs: true,
+    },
   });
   const page = rows.slice(0, take);
   return { toolCalls: page, nextAfter: rows.length > take ? (page[page.length - 1]?.id ?? null) : null };
