@@ -108,12 +108,18 @@ export function CodeEditor({
 
   useEffect(() => {
     if (!host.current) return;
+    // The nonce of the policy this document was loaded with: after a client-side navigation
+    // the server renders with a fresh nonce that this document's policy does not know.
+    const docNonce = Array.from(document.querySelectorAll<HTMLElement>("script[nonce], style[nonce], link[nonce]"))
+      .map((e) => e.nonce)
+      .find(Boolean);
+    const styleNonce = docNonce ?? nonce;
     const v = new EditorView({
       parent: host.current,
       state: EditorState.create({
         doc: value,
         extensions: [
-          ...(nonce ? [EditorView.cspNonce.of(nonce)] : []),
+          ...(styleNonce ? [EditorView.cspNonce.of(styleNonce)] : []),
           indentKeys,
           basicSetup,
           yaml(),
