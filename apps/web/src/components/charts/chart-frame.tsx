@@ -10,7 +10,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 
 export type Series = { key: string; label: string; /** 1..6: --chart-N */ color: number };
 
-export const PAD = { top: 12, right: 12, bottom: 40, left: 56 };
+export const PAD = { top: 12, right: 12, bottom: 40, left: 72 };
 export const HEIGHT = 240;
 
 /** A round step for about `count` ticks up to `max`. */
@@ -20,7 +20,8 @@ export const ticksUpTo = (max: number, count = 4): number[] => {
   const magnitude = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 2.5, 5, 10].map((m) => m * magnitude).find((s) => s >= raw) ?? raw;
   const ticks: number[] = [];
-  for (let t = 0; t <= max + step / 2 && ticks.length < 12; t += step) ticks.push(Number(t.toPrecision(12)));
+  for (let t = 0; t <= max + step / 2 && ticks.length < 12; t += step)
+    ticks.push(Number(t.toPrecision(12)));
   if (ticks.at(-1)! < max) ticks.push(Number((ticks.at(-1)! + step).toPrecision(12)));
   return ticks;
 };
@@ -28,11 +29,16 @@ export const ticksUpTo = (max: number, count = 4): number[] => {
 /** "2026-11-24" → "Nov 24", read as a calendar date (no zone shift). */
 export const shortDate = (date: string) => {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  return new Intl.DateTimeFormat(undefined, { month: "short", day: "numeric", timeZone: "UTC" }).format(new Date(Date.UTC(y, m - 1, d)));
+  return new Intl.DateTimeFormat(undefined, {
+    month: "short",
+    day: "numeric",
+    timeZone: "UTC",
+  }).format(new Date(Date.UTC(y, m - 1, d)));
 };
 
 /** Every nth label, so at most about `fit` show. */
-export const labelEvery = (count: number, width: number) => Math.max(1, Math.ceil(count / Math.max(2, Math.floor(width / 56))));
+export const labelEvery = (count: number, width: number) =>
+  Math.max(1, Math.ceil(count / Math.max(2, Math.floor(width / 56))));
 
 const useWidth = () => {
   const ref = useRef<HTMLDivElement>(null);
@@ -78,35 +84,45 @@ export function ChartFrame({ title, description, series, table, children }: Fram
         ) : null}
       </figcaption>
       <div ref={ref} className="chart-body">
-        <svg width={width} height={HEIGHT} viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-labelledby={`${id}-t ${id}-d`} focusable="false">
+        <svg
+          width={width}
+          height={HEIGHT}
+          viewBox={`0 0 ${width} ${HEIGHT}`}
+          role="img"
+          aria-labelledby={`${id}-t ${id}-d`}
+          focusable="false"
+        >
           <title id={`${id}-t`}>{title}</title>
           <desc id={`${id}-d`}>{description}</desc>
           {children(width)}
         </svg>
       </div>
-      <table className="visually-hidden">
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{table.head[0]}</th>
-            {table.head.slice(1).map((h) => (
-              <th key={h} scope="col">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {table.rows.map((row) => (
-            <tr key={row.label}>
-              <th scope="row">{row.label}</th>
-              {row.cells.map((cell, i) => (
-                <td key={i}>{cell}</td>
+      {/* A table is never narrower than its content, so the hiding box is a div around it. */}
+      <div className="visually-hidden">
+        <table>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{table.head[0]}</th>
+              {table.head.slice(1).map((h) => (
+                <th key={h} scope="col">
+                  {h}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {table.rows.map((row) => (
+              <tr key={row.label}>
+                <th scope="row">{row.label}</th>
+                {row.cells.map((cell, i) => (
+                  <td key={i}>{cell}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
@@ -145,7 +161,11 @@ export function Axes({
           </g>
         );
       })}
-      <text className="chart-axis-label" transform={`translate(12 ${PAD.top + plotH / 2}) rotate(-90)`} textAnchor="middle">
+      <text
+        className="chart-axis-label"
+        transform={`translate(12 ${PAD.top + plotH / 2}) rotate(-90)`}
+        textAnchor="middle"
+      >
         {yLabel}
       </text>
       {categories.map((c, i) =>
@@ -155,7 +175,12 @@ export function Axes({
           </text>
         ) : null,
       )}
-      <text className="chart-axis-label" x={PAD.left + (width - PAD.left - PAD.right) / 2} y={HEIGHT - 4} textAnchor="middle">
+      <text
+        className="chart-axis-label"
+        x={PAD.left + (width - PAD.left - PAD.right) / 2}
+        y={HEIGHT - 4}
+        textAnchor="middle"
+      >
         {xLabel}
       </text>
     </g>
