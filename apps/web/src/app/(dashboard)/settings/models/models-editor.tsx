@@ -109,6 +109,7 @@ export function ModelsEditor() {
 
   return (
     <>
+      <div className="table-scroll">
       <table className="table">
         <thead>
           <tr>
@@ -147,6 +148,7 @@ export function ModelsEditor() {
           ))}
         </tbody>
       </table>
+      </div>
       {failed ? (
         <p className="error" role="alert">
           {failed.message}
