@@ -8,10 +8,12 @@
  */
 import { autocompletion } from "@codemirror/autocomplete";
 import { yaml } from "@codemirror/lang-yaml";
+import { HighlightStyle, syntaxHighlighting } from "@codemirror/language";
 import { lintGutter, setDiagnostics, type Diagnostic as CmDiagnostic } from "@codemirror/lint";
 import { EditorSelection, EditorState, type Text } from "@codemirror/state";
 import { EditorView, keymap } from "@codemirror/view";
 import { basicSetup } from "codemirror";
+import { tags } from "@lezer/highlight";
 import { useEffect, useRef } from "react";
 import { workflowCompletion } from "./code-editor-completion";
 
@@ -71,6 +73,17 @@ const theme = EditorView.theme({
   ".cm-scroller": { minHeight: "12rem" },
 });
 
+/** Syntax colours from the theme's text colours, so each reads on the editor's background in light and in dark. */
+const highlight = HighlightStyle.define([
+  { tag: [tags.definition(tags.propertyName), tags.propertyName], color: "var(--accent)" },
+  { tag: [tags.string, tags.special(tags.string)], color: "var(--ok)" },
+  { tag: [tags.number, tags.bool, tags.null, tags.atom], color: "var(--chart-5)" },
+  { tag: [tags.keyword, tags.typeName, tags.meta, tags.labelName], color: "var(--warn)" },
+  { tag: tags.comment, color: "var(--muted)", fontStyle: "italic" },
+  { tag: [tags.punctuation, tags.separator, tags.operator], color: "var(--fg)" },
+  { tag: tags.invalid, color: "var(--bad)" },
+]);
+
 /** A diagnostic's line and column as a range of the document: the word there, else the rest of the line. */
 const rangeOf = (doc: Text, d: EditorDiagnostic): { from: number; to: number } => {
   if (!d.line) return { from: 0, to: Math.min(doc.length, doc.line(1).to) };
@@ -123,6 +136,7 @@ export function CodeEditor({
           indentKeys,
           basicSetup,
           yaml(),
+          syntaxHighlighting(highlight),
           lintGutter(),
           ...(complete ? [autocompletion({ override: [workflowCompletion] })] : []),
           theme,

@@ -26,52 +26,54 @@ export function WorkflowList() {
           {start.error.message}
         </p>
       ) : null}
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Lane</th>
-            <th>Version</th>
-            <th>Last run</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {workflows.data.map((w) => (
-            <tr key={w.id} data-workflow={w.name}>
-              <td>
-                <Link href={`/workflows/${w.id}`}>
-                  <strong>{w.name}</strong>
-                </Link>
-                <div className="muted small">{w.description}</div>
-              </td>
-              <td>{w.lane}</td>
-              <td>v{w.version ?? "–"}</td>
-              <td>
-                {w.lastRun ? (
-                  <Link href={`/runs/${w.lastRun.id}`}>
-                    <StatusBadge status={w.lastRun.status} />
-                  </Link>
-                ) : (
-                  <span className="muted">never</span>
-                )}
-              </td>
-              <td className="right">
-                {canRun ? (
-                  <button
-                    type="button"
-                    className="primary"
-                    disabled={start.isPending}
-                    onClick={() => start.mutate({ workflowId: w.id })}
-                  >
-                    Run
-                  </button>
-                ) : null}
-              </td>
+      <div className="table-scroll">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Lane</th>
+              <th>Version</th>
+              <th>Last run</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {workflows.data.map((w) => (
+              <tr key={w.id} data-workflow={w.name}>
+                <td>
+                  <Link href={`/workflows/${w.id}`}>
+                    <strong>{w.name}</strong>
+                  </Link>
+                  <div className="muted small">{w.description}</div>
+                </td>
+                <td>{w.lane}</td>
+                <td>v{w.version ?? "–"}</td>
+                <td>
+                  {w.lastRun ? (
+                    <Link href={`/runs/${w.lastRun.id}`}>
+                      <StatusBadge status={w.lastRun.status} />
+                    </Link>
+                  ) : (
+                    <span className="muted">never</span>
+                  )}
+                </td>
+                <td className="right">
+                  {canRun ? (
+                    <button
+                      type="button"
+                      className="primary"
+                      disabled={start.isPending}
+                      onClick={() => start.mutate({ workflowId: w.id })}
+                    >
+                      Run
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }

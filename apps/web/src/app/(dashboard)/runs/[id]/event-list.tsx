@@ -23,7 +23,7 @@ export function EventList({ events }: { events: RunEvent[] }) {
   const visible = list.slice(Math.max(0, list.length - shown));
   return (
     <div className={styles.events}>
-      <label className="small">
+      <label className="small inline">
         <input type="checkbox" checked={withOutput} onChange={(e) => setWithOutput(e.target.checked)} /> Show output chunks
       </label>
       {list.length === 0 ? (
@@ -35,7 +35,7 @@ export function EventList({ events }: { events: RunEvent[] }) {
               Show {Math.min(PAGE, list.length - visible.length)} earlier events
             </button>
           ) : null}
-          <div style={{ overflowX: "auto" }}>
+          <div className="table-scroll">
             <table className="table" data-testid="run-events">
               <thead>
                 <tr>

@@ -97,9 +97,9 @@ export function NotificationsEditor() {
         </p>
       ) : null}
       {endpoints.data?.endpoints.length === 0 ? <p className="muted">No endpoints yet: nobody is told when runs end.</p> : null}
-      <ul style={{ listStyle: "none", padding: 0, display: "grid", gap: "0.75rem" }}>
+      <ul className="card-list">
         {(endpoints.data?.endpoints ?? []).map((ep) => (
-          <li key={ep.id} className="card" data-endpoint={ep.url} style={{ overflowWrap: "anywhere" }}>
+          <li key={ep.id} className="card wrap-anywhere" data-endpoint={ep.url}>
             <p>
               <code>{ep.url}</code> {ep.enabled ? null : <span className="badge">disabled</span>}
             </p>
@@ -153,7 +153,7 @@ export function NotificationsEditor() {
                 <tr key={d.id} data-delivery={d.id} data-status={d.status}>
                   <td>{d.event}</td>
                   <td>{d.runId.startsWith("test_") ? <span className="muted">test</span> : <a href={`/runs/${d.runId}`}>{d.runId.slice(0, 10)}…</a>}</td>
-                  <td style={{ overflowWrap: "anywhere" }}>{d.url}</td>
+                  <td className="wrap-anywhere">{d.url}</td>
                   <td>
                     <span className="badge">{d.status}</span>
                     {d.lastStatusCode ? <span className="small muted"> HTTP {d.lastStatusCode}</span> : null}

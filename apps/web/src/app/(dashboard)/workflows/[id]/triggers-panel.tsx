@@ -158,11 +158,11 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
         </p>
       ) : null}
       {list.data && list.data.triggers.length === 0 ? <p className="muted">No triggers yet: this workflow runs only when started by hand or through the API.</p> : null}
-      <ul className="plain-list" style={{ listStyle: "none", padding: 0, display: "grid", gap: "0.75rem" }}>
+      <ul className="card-list">
         {(list.data?.triggers ?? []).map((t) => {
           const url = `${origin}${t.webhookPath ?? ""}`;
           return (
-            <li key={t.id} className="card" data-trigger={t.id} data-kind={t.kind} style={{ overflowWrap: "anywhere" }}>
+            <li key={t.id} className="card wrap-anywhere" data-trigger={t.id} data-kind={t.kind}>
               <p>
                 <span className="badge">{t.kind}</span> <strong>{t.name || (t.kind === "schedule" ? "Schedule" : "Webhook")}</strong>{" "}
                 {t.paused ? <span className="badge" data-paused>paused</span> : null}
