@@ -15,6 +15,16 @@ export const dynamic = "force-dynamic";
 /** The theme cookie as a choice; anything else is "system". */
 const themeOf = (cookie: string | undefined): ThemeChoice => (cookie === "light" || cookie === "dark" ? cookie : "system");
 
+/** A signed-in user in no team (a first sign-in through the issuer, say): what they can do next. */
+const NoTeam = () => (
+  <section className="card" aria-labelledby="no-team-title">
+    <h1 id="no-team-title">You are not in a team yet</h1>
+    <p>
+      <Link href="/teams/new">Create a team</Link> of your own, or open the invitation link someone in a team sent you.
+    </p>
+  </section>
+);
+
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const session = await auth();
   if (!session?.user.id) redirect("/login");
@@ -47,7 +57,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
         </NavMenu>
       </header>
       <main id="main" className="page" tabIndex={-1}>
-        {children}
+        {session.teamId ? children : <NoTeam />}
       </main>
     </TrpcProvider>
   );
