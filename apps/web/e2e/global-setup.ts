@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { createDb } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
+import { startOidcIssuer } from "@switchyard/testing/oauth";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -66,6 +67,16 @@ export default async function globalSetup() {
   // A spec that starts a second worker (triggers.spec.ts) joins the same queues.
   process.env.E2E_QUEUE_PREFIX = `sy-e2e-${Math.random().toString(36).slice(2, 8)}`;
   const workspaces = await mkdtemp(path.join(tmpdir(), "sy-e2e-ws-"));
+  // A real OpenID Connect issuer the login page offers beside passwords (oidc.spec.ts).
+  const oidcSecret = `e2e-${Math.random().toString(36).slice(2)}`;
+  const issuer = await startOidcIssuer({
+    clientId: "switchyard-e2e",
+    clientSecret: oidcSecret,
+    // Next.js names a loopback request's host "localhost" (NextURL), so the auth routes see
+    // the callback there; oidc.spec.ts drives the app at localhost for the whole round trip.
+    redirectUris: [`http://localhost:${process.env.E2E_PORT}/api/auth/callback/oidc`],
+  });
+  process.env.E2E_OIDC_ISSUER = issuer.issuer;
   const env = {
     ...process.env,
     DATABASE_URL: database.url,
@@ -75,6 +86,10 @@ export default async function globalSetup() {
     SWITCHYARD_STEP_UID_BASE: String(900_000 + Math.floor(Math.random() * 1000) * 16),
     SWITCHYARD_CONNECTORS_MAX: "8",
     SWITCHYARD_MODEL_ENDPOINTS: `http://127.0.0.1:${process.env.E2E_MODEL_PORT}/v1`,
+    SWITCHYARD_OIDC_ISSUER: issuer.issuer,
+    SWITCHYARD_OIDC_CLIENT_ID: "switchyard-e2e",
+    SWITCHYARD_OIDC_CLIENT_SECRET: oidcSecret,
+    SWITCHYARD_OIDC_NAME: "Test IdP",
   };
   const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env });
   const web = spawn(
@@ -86,6 +101,7 @@ export default async function globalSetup() {
 
   return async () => {
     await Promise.all([stop(worker), stop(web)]);
+    await issuer.close();
     await database.drop();
     await rm(workspaces, { recursive: true, force: true });
   };

@@ -12,3 +12,5 @@ export {
 } from "./protected-mcp-server";
 export type { ProtectedMcpServer, ResourceAuthority } from "./protected-mcp-server";
 export { connectWithOAuth, TEST_REDIRECT_URI } from "./connect-with-oauth";
+export { startOidcIssuer } from "./oidc-issuer";
+export type { OidcIssuerOptions, TestOidcIssuer } from "./oidc-issuer";

@@ -92,7 +92,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
       {issuer ? (
         <form action={loginWithIssuer} className="card login-card">
           <input type="hidden" name="next" value={nextPath(search.next)} />
-          <button type="submit">Sign in with {issuer}</button>
+          <button type="submit">Continue with {issuer}</button>
         </form>
       ) : null}
     </main>
