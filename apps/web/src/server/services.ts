@@ -34,6 +34,13 @@ export const runQueue = (): Queue<RunJob> =>
 
 export const publish = (channel: string, message: string) => redis().publish(channel, message);
 
-/** The current master key only: the web app seals credentials, the worker opens them. */
+/**
+ * The current master key seals; retired ones (SWITCHYARD_MASTER_KEYS_RETIRED) still open
+ * what the web app itself must read, a webhook trigger's signing secret, until
+ * `npm run keys:rewrap` has moved it to the current key.
+ */
 export const keyring = (): Keyring =>
-  keyringOf(parseMasterKey(env().SWITCHYARD_MASTER_KEY_ID, env().SWITCHYARD_MASTER_KEY));
+  keyringOf(
+    parseMasterKey(env().SWITCHYARD_MASTER_KEY_ID, env().SWITCHYARD_MASTER_KEY),
+    env().SWITCHYARD_MASTER_KEYS_RETIRED.map((k) => parseMasterKey(k.id, k.key)),
+  );
