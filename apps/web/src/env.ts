@@ -5,6 +5,9 @@
 import { databaseEnv, describeEnvIssues, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
 import { z } from "zod";
 
+/** Sign-in tokens travel from the issuer: plain http only when it runs on this machine. */
+const LOOPBACK_HTTP = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?(\/|$)/;
+
 export const webEnvSchema = z.object({
   ...databaseEnv,
   ...redisEnv,
@@ -18,7 +21,10 @@ export const webEnvSchema = z.object({
   SWITCHYARD_SMTP_URL: z.union([z.literal(""), z.url({ protocol: /^smtps?$/ })]).optional(),
   SWITCHYARD_SMTP_FROM: z.string().min(3).default("Switchyard <switchyard@localhost>"),
   /** Sign-in through any OpenID Connect issuer, when all three are set. */
-  SWITCHYARD_OIDC_ISSUER: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).optional(),
+  SWITCHYARD_OIDC_ISSUER: z
+    .union([z.literal(""), z.url({ protocol: /^https?$/ })])
+    .optional()
+    .refine((url) => !url || url.startsWith("https://") || LOOPBACK_HTTP.test(url), "must be https (plain http only on this machine: localhost or 127.0.0.1)"),
   SWITCHYARD_OIDC_CLIENT_ID: z.string().optional(),
   SWITCHYARD_OIDC_CLIENT_SECRET: z.string().optional(),
   /** The sign-in button's label, e.g. "Acme SSO". */

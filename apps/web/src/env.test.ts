@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { webEnvSchema } from "./env";
+
+const base = {
+  DATABASE_URL: "postgresql://u:p@127.0.0.1:5432/db",
+  REDIS_URL: "redis://127.0.0.1:6379",
+  SWITCHYARD_MASTER_KEY: Buffer.alloc(32, 7).toString("base64"),
+  SWITCHYARD_MASTER_KEY_ID: "k1",
+  AUTH_SECRET: "x".repeat(40),
+};
+
+describe("the web app's environment", () => {
+  it("takes an https OIDC issuer, or plain http on this machine only", () => {
+    expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "https://idp.example.com/realms/acme" }).success).toBe(true);
+    expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://127.0.0.1:4010" }).success).toBe(true);
+    expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://localhost:4010/" }).success).toBe(true);
+    const remote = webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://idp.example.com" });
+    expect(remote.success).toBe(false);
+    expect(remote.error?.issues[0]?.path).toEqual(["SWITCHYARD_OIDC_ISSUER"]);
+    expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://localhost.evil.com" }).success).toBe(false);
+  });
+});
