@@ -50,11 +50,13 @@ test("a user in two teams switches teams in the header and sees only that team's
     { slug: "e2e-south", name: "South team", workflow: "south-only" },
   ]);
   await signInAs(page, "two-teams@e2e.local", "two-teams-password");
+  await page.goto("/workflows");
   await expect(page.getByRole("link", { name: "north-only" })).toBeVisible();
   await expect(page.getByRole("link", { name: "south-only" })).toHaveCount(0);
 
   await page.getByLabel("Team").selectOption({ label: "South team" });
   await page.getByRole("button", { name: "Switch team" }).click();
+  await expect(page).toHaveURL(/\/workflows$/);
   await expect(page.getByRole("link", { name: "south-only" })).toBeVisible();
   await expect(page.getByRole("link", { name: "north-only" })).toHaveCount(0);
   // The choice is kept in the session.
@@ -83,5 +85,6 @@ test("changing the password ends the user's other sessions and this one", async 
   await elsewhere.goto("/workflows");
   await expect(elsewhere).toHaveURL(/\/login/);
   await signInAs(here, "changer@e2e.local", "changer-password-2");
+  await here.goto("/workflows");
   await expect(here.getByRole("link", { name: "changer-flow" })).toBeVisible();
 });
