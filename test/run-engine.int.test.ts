@@ -116,10 +116,10 @@ states:
   const check = await save("check-pwned", "name: check-pwned\nstates:\n  initial: c\n  c:\n    type: step\n    command: 'ls'\n");
   expect((await runToEnd(check)).steps[0]!.stdout).not.toContain("pwned");
 
-  const missing = await caller().runs.start({ workflowId: id });
-  const failed = await finished(missing.id);
-  expect(failed.status).toBe("failed");
-  expect(failed.errorMessage).toMatch(/who/);
+  // A missing required input is refused at start, by name, before anything is queued.
+  const refused = caller().runs.start({ workflowId: id });
+  await expect(refused).rejects.toMatchObject({ cause: { code: "USER.INPUT.VALIDATION_FAILED" } });
+  await expect(refused).rejects.toThrow(/who/);
 });
 
 it("resolves call_workflow by name within the team, pinned to the version current at run start", async () => {
