@@ -77,6 +77,7 @@ test.afterAll(async () => {
 test("the run page shows an agent's text and tool calls as they happen, then its answer, tokens and cost", async ({ page }) => {
   test.setTimeout(120_000);
   await signIn(page);
+  await page.goto("/workflows");
   await page.locator('tr[data-workflow="agent-live"]').getByRole("button", { name: "Run" }).click();
   await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
   const runStatus = page.locator("h1 .badge");

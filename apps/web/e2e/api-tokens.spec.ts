@@ -23,7 +23,7 @@ test("a token made in the dashboard drives the REST API until it is revoked", as
     .toBe("succeeded");
 
   await page.reload();
-  await expect(page.locator('tr[data-token="e2e-ci"]')).not.toContainText("never");
+  await expect(page.locator('tr[data-token="e2e-ci"] td[data-last-used]')).not.toHaveText("never");
   await page.locator('tr[data-token="e2e-ci"]').getByRole("button", { name: "Revoke" }).click();
   await expect(page.locator('tr[data-token="e2e-ci"]')).toHaveCount(0);
   expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(401);

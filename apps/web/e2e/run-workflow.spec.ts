@@ -16,6 +16,7 @@ test("a wrong password is refused with a message", async ({ page }) => {
 
 test("the demo admin signs in, starts the demo workflow and sees it finish", async ({ page }) => {
   await signIn(page);
+  await page.goto("/workflows");
   const row = page.locator('tr[data-workflow="hello-world"]');
   await expect(row).toContainText("hello-world");
   await row.getByRole("button", { name: "Run" }).click();
@@ -28,7 +29,7 @@ test("the demo admin signs in, starts the demo workflow and sees it finish", asy
   await expect(page.locator('[data-step="inspect"] .badge')).toHaveText("succeeded");
 
   const runId = page.url().split("/").at(-1)!;
-  await page.getByRole("link", { name: "Runs", exact: true }).click();
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Runs", exact: true }).click();
   const listed = page.locator(`tr[data-run="${runId}"]`);
   await expect(listed).toContainText("hello-world");
   await expect(listed.locator(".badge")).toHaveText("succeeded");
@@ -37,6 +38,7 @@ test("the demo admin signs in, starts the demo workflow and sees it finish", asy
 
 test("a failing workflow shows the failed step with its exit code and stderr", async ({ page }) => {
   await signIn(page);
+  await page.goto("/workflows");
   await page.locator('tr[data-workflow="flaky-build"]').getByRole("button", { name: "Run" }).click();
   await expect(page.locator("h1 .badge")).toHaveText("failed");
   const step = page.locator('[data-step="test"]');
@@ -48,6 +50,7 @@ test("a failing workflow shows the failed step with its exit code and stderr", a
 
 test("a running workflow can be cancelled from its page", async ({ page }) => {
   await signIn(page);
+  await page.goto("/workflows");
   await page.locator('tr[data-workflow="slow-countdown"]').getByRole("button", { name: "Run" }).click();
   await expect(page.locator('[data-step="count"] .badge')).toHaveText("running");
   await page.getByRole("button", { name: "Cancel" }).click();
@@ -58,6 +61,7 @@ test("a running workflow can be cancelled from its page", async ({ page }) => {
 
 test("the run page follows a run live, without polling", async ({ page }) => {
   await signIn(page);
+  await page.goto("/workflows");
   await page.locator('tr[data-workflow="slow-countdown"]').getByRole("button", { name: "Run" }).click();
   await expect(page.getByTestId("live")).toBeVisible();
   // While the stream is open the page does not poll: only pushed updates can show the end.

@@ -54,6 +54,7 @@ test("the dashboard runs under its CSP without a single violation", async ({ pag
     if (/Content.Security.Policy/i.test(m.text())) violations.push(m.text());
   });
   await signIn(page);
+  await page.goto("/workflows");
   await expect(page.getByRole("link", { name: "hello-world" })).toBeVisible();
   await page.getByRole("link", { name: "Runs" }).click();
   await expect(page.getByRole("heading", { name: "Runs" })).toBeVisible();
@@ -64,6 +65,7 @@ test("the dashboard runs under its CSP without a single violation", async ({ pag
 
 test("bodies over their limit get 413 with PAYLOAD_TOO_LARGE on tRPC and REST", async ({ page }) => {
   await signIn(page);
+  await page.goto("/workflows");
   const big = "x".repeat(1024 * 1024 + 10);
   const trpc = await page.request.post("/api/trpc/tokens.create", { data: { json: { name: big } } });
   expect(trpc.status()).toBe(413);

@@ -137,6 +137,8 @@ export function CodeEditor({
           basicSetup,
           yaml(),
           syntaxHighlighting(highlight),
+          // Long lines wrap: no sideways scrolling box (which a keyboard could not reach) on a phone.
+          EditorView.lineWrapping,
           lintGutter(),
           ...(complete ? [autocompletion({ override: [workflowCompletion] })] : []),
           theme,

@@ -122,7 +122,7 @@ export function TokensEditor() {
                 <td>
                   <LocalTime value={t.createdAt} />
                 </td>
-                <td>
+                <td data-last-used>
                   <LocalTime value={t.lastUsedAt} relative fallback="never" />
                 </td>
                 <td>
