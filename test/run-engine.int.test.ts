@@ -23,7 +23,11 @@ let prefix: string;
 let worker: WorkerHandle;
 let adminId: string;
 let teamId: string;
-const workerEnv = () => ({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix, SWITCHYARD_JOB_LOCK_MS: "1500" });
+const workerEnv = () => ({
+  DATABASE_URL: database.url,
+  SWITCHYARD_QUEUE_PREFIX: prefix,
+  SWITCHYARD_JOB_LOCK_MS: "1500",
+});
 
 const caller = () => dashboardCaller({ db, queue, redis, prefix }, adminId);
 
@@ -35,10 +39,13 @@ const runToEnd = async (workflowId: string, inputs?: Record<string, unknown>) =>
   return finished(id);
 };
 
-const finished = (id: string, timeoutMs = 30_000) => runEnded(() => caller().runs.get({ id }), `run ${id}`, timeoutMs);
+const finished = (id: string, timeoutMs = 30_000) =>
+  runEnded(() => caller().runs.get({ id }), `run ${id}`, timeoutMs);
 
 beforeAll(async () => {
-  ({ database, db, queue, redis, prefix, adminId, teamId, worker } = await openRunStack({ SWITCHYARD_JOB_LOCK_MS: "1500" }));
+  ({ database, db, queue, redis, prefix, adminId, teamId, worker } = await openRunStack({
+    SWITCHYARD_JOB_LOCK_MS: "1500",
+  }));
 });
 afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
 
@@ -61,7 +68,13 @@ states:
   const [uid] = step.stdout.split("\n");
   if (root) expect(Number(uid)).toBeGreaterThanOrEqual(100_000);
   expect(step.stdout).toContain("pwd=/workspace");
-  for (const secret of [process.env.DATABASE_URL!, process.env.REDIS_URL!, "REDIS_PASSWORD", "SWITCHYARD_MASTER_KEY", "AUTH_SECRET"]) {
+  for (const secret of [
+    process.env.DATABASE_URL!,
+    process.env.REDIS_URL!,
+    "REDIS_PASSWORD",
+    "SWITCHYARD_MASTER_KEY",
+    "AUTH_SECRET",
+  ]) {
     expect(step.stdout).not.toContain(secret);
   }
   expect(step.stdout).not.toMatch(/^work$/m); // the host's /work is not in the sandbox root
@@ -87,7 +100,9 @@ states:
   );
   const run = await runToEnd(id);
   expect(run.status).toBe("succeeded");
-  expect(run.steps.map((s) => [s.stateName, s.attempt, s.status, s.exitCode, s.stdout.trim()])).toEqual([
+  expect(
+    run.steps.map((s) => [s.stateName, s.attempt, s.status, s.exitCode, s.stdout.trim()]),
+  ).toEqual([
     ["try", 1, "failed", 4, "first"],
     ["try", 2, "succeeded", 0, "second"],
   ]);
@@ -113,7 +128,10 @@ states:
   expect(run.status).toBe("succeeded");
   expect(run.steps[0]!.stdout).toBe(`hello ${hostile}\n`);
 
-  const check = await save("check-pwned", "name: check-pwned\nstates:\n  initial: c\n  c:\n    type: step\n    command: 'ls'\n");
+  const check = await save(
+    "check-pwned",
+    "name: check-pwned\nstates:\n  initial: c\n  c:\n    type: step\n    command: 'ls'\n",
+  );
   expect((await runToEnd(check)).steps[0]!.stdout).not.toContain("pwned");
 
   // A missing required input is refused at start, by name, before anything is queued.
@@ -123,7 +141,10 @@ states:
 });
 
 it("resolves call_workflow by name within the team, pinned to the version current at run start", async () => {
-  await save("child", "name: child\nstates:\n  initial: say\n  say:\n    type: step\n    command: echo child-v1\n");
+  await save(
+    "child",
+    "name: child\nstates:\n  initial: say\n  say:\n    type: step\n    command: echo child-v1\n",
+  );
   const parent = await save(
     "parent",
     `name: parent
@@ -143,7 +164,10 @@ states:
 `,
   );
   const { id } = await caller().runs.start({ workflowId: parent });
-  await save("child", "name: child\nstates:\n  initial: say\n  say:\n    type: step\n    command: echo child-v2\n");
+  await save(
+    "child",
+    "name: child\nstates:\n  initial: say\n  say:\n    type: step\n    command: echo child-v2\n",
+  );
   const run = await finished(id);
   expect(run.status).toBe("succeeded");
   const say = run.steps.find((s) => s.stateName === "say");
@@ -155,7 +179,8 @@ it("runs a sub-workflow's script_file from the sub-workflow's own bundle", async
     teamId,
     name: "scripted-child",
     files: {
-      "workflow.yaml": "name: scripted-child\nstates:\n  initial: s\n  s:\n    type: step\n    script_file: run.sh\n",
+      "workflow.yaml":
+        "name: scripted-child\nstates:\n  initial: s\n  s:\n    type: step\n    script_file: run.sh\n",
       "run.sh": "echo from-the-child-script\n",
     },
   });
@@ -163,7 +188,8 @@ it("runs a sub-workflow's script_file from the sub-workflow's own bundle", async
     teamId,
     name: "calls-scripted",
     files: {
-      "workflow.yaml": "name: calls-scripted\nstates:\n  initial: c\n  c:\n    type: call_workflow\n    workflow: scripted-child\n    on_success: done\n  done:\n    type: terminal\n    status: success\n",
+      "workflow.yaml":
+        "name: calls-scripted\nstates:\n  initial: c\n  c:\n    type: call_workflow\n    workflow: scripted-child\n    on_success: done\n  done:\n    type: terminal\n    status: success\n",
       "run.sh": "echo from-the-parent-script\n",
     },
   });
@@ -183,7 +209,9 @@ it("keeps an ordered event log of the run", async () => {
   });
   expect(types[0]).toBe("run.started");
   expect(types).toContain("state.started:greet");
-  expect(types.indexOf("state.finished:greet")).toBeLessThan(types.indexOf("state.started:inspect"));
+  expect(types.indexOf("state.finished:greet")).toBeLessThan(
+    types.indexOf("state.started:inspect"),
+  );
   expect(types.at(-1)).toBe("run.finished");
 });
 
@@ -211,7 +239,12 @@ states:
 `,
   );
   const { id: runId } = await caller().runs.start({ workflowId: id });
-  await waitFor(async () => ((await caller().runs.get({ id: runId })).steps.find((s) => s.stateName === "second")?.status === "running" ? true : undefined));
+  await waitFor(async () =>
+    (await caller().runs.get({ id: runId })).steps.find((s) => s.stateName === "second")?.status ===
+    "running"
+      ? true
+      : undefined,
+  );
   worker.child.kill("SIGKILL");
   await new Promise((r) => worker.child.once("exit", r));
   worker = await startWorker(workerEnv());
@@ -245,7 +278,11 @@ states:
   );
 
 const napping = (runId: string) =>
-  waitFor(async () => ((await caller().runs.get({ id: runId })).steps.some((s) => s.status === "running") ? true : undefined));
+  waitFor(async () =>
+    (await caller().runs.get({ id: runId })).steps.some((s) => s.status === "running")
+      ? true
+      : undefined,
+  );
 
 it("hands a run to another worker when its worker is stopped, instead of cancelling it", async () => {
   await worker.stop();
@@ -279,10 +316,21 @@ it("keeps a cancel made while the run's worker is gone", async () => {
 it("lets only one worker claim a run", async () => {
   const hello = (await caller().workflows.list()).find((w) => w.name === "hello-world")!;
   const run = await db.run.create({
-    data: { teamId, workflowId: hello.id, workflowVersionId: (await db.workflow.findUniqueOrThrow({ where: { id: hello.id } })).currentVersionId!, lane: "default", trigger: "api", status: "running", workerId: "dead:1" },
+    data: {
+      teamId,
+      workflowId: hello.id,
+      workflowVersionId: (await db.workflow.findUniqueOrThrow({ where: { id: hello.id } }))
+        .currentVersionId!,
+      lane: "default",
+      trigger: "api",
+      status: "running",
+      workerId: "dead:1",
+    },
   });
   const seen = { status: "running", workerId: "dead:1" };
-  const claims = await Promise.all(["w1", "w2", "w3"].map((w) => claimRun(db, teamId, run.id, w, seen)));
+  const claims = await Promise.all(
+    ["w1", "w2", "w3"].map((w) => claimRun(db, teamId, run.id, w, seen)),
+  );
   expect(claims.filter(Boolean)).toHaveLength(1);
 });
 
@@ -311,16 +359,22 @@ states:
   stalled.child.kill("SIGSTOP");
   const rescuer = await startWorker(workerEnv());
   try {
-    await waitFor(async () => {
-      const row = await db.run.findUniqueOrThrow({ where: { id: runId } });
-      return row.workerId?.endsWith(`:${rescuer.child.pid}`) ? true : undefined;
-    }, 30_000, "another worker to take the run over");
+    await waitFor(
+      async () => {
+        const row = await db.run.findUniqueOrThrow({ where: { id: runId } });
+        return row.workerId?.endsWith(`:${rescuer.child.pid}`) ? true : undefined;
+      },
+      30_000,
+      "another worker to take the run over",
+    );
     stalled.child.kill("SIGCONT");
     const run = await finished(runId, 60_000);
     expect(run.status).toBe("succeeded");
     expect(run.steps.filter((s) => s.stateName === "b")).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 4000)); // the stalled worker's copy would finish its sleep by now
-    expect((await caller().runs.get({ id: runId })).steps.filter((s) => s.stateName === "b")).toHaveLength(1);
+    expect(
+      (await caller().runs.get({ id: runId })).steps.filter((s) => s.stateName === "b"),
+    ).toHaveLength(1);
     expect((await caller().runs.get({ id: runId })).status).toBe("succeeded");
   } finally {
     stalled.child.kill("SIGCONT");
@@ -362,7 +416,9 @@ states:
     proxy.restore();
     const run = await finished(runId, 60_000);
     expect(run.status).toBe("succeeded");
-    expect(run.steps.filter((s) => s.stateName === "b").map((s) => s.status)).toEqual(["succeeded"]);
+    expect(run.steps.filter((s) => s.stateName === "b").map((s) => s.status)).toEqual([
+      "succeeded",
+    ]);
   } finally {
     await worker.stop();
     worker = await startWorker(workerEnv());

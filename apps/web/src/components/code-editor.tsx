@@ -17,7 +17,13 @@ import { tags } from "@lezer/highlight";
 import { useEffect, useRef } from "react";
 import { workflowCompletion } from "./code-editor-completion";
 
-export type EditorDiagnostic = { severity: "error" | "warning"; code: string; message: string; line?: number; column?: number };
+export type EditorDiagnostic = {
+  severity: "error" | "warning";
+  code: string;
+  message: string;
+  line?: number;
+  column?: number;
+};
 
 /** Tab indents the selected lines (or inserts two spaces); Shift-Tab outdents. */
 const indentKeys = keymap.of([
@@ -57,16 +63,41 @@ const indentKeys = keymap.of([
 ]);
 
 const theme = EditorView.theme({
-  "&": { color: "var(--fg)", backgroundColor: "var(--card)", border: "1px solid var(--line)", borderRadius: "6px", fontSize: "0.85rem" },
+  "&": {
+    color: "var(--fg)",
+    backgroundColor: "var(--card)",
+    border: "1px solid var(--line)",
+    borderRadius: "6px",
+    fontSize: "0.85rem",
+  },
   "&.cm-focused": { outline: "2px solid var(--focus, var(--accent))", outlineOffset: "1px" },
-  ".cm-content": { fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace", caretColor: "var(--fg)" },
-  ".cm-gutters": { backgroundColor: "var(--bg)", color: "var(--muted)", borderRight: "1px solid var(--line)" },
+  ".cm-content": {
+    fontFamily: "ui-monospace, SFMono-Regular, Menlo, monospace",
+    caretColor: "var(--fg)",
+  },
+  ".cm-gutters": {
+    backgroundColor: "var(--bg)",
+    color: "var(--muted)",
+    borderRight: "1px solid var(--line)",
+  },
   ".cm-activeLine": { backgroundColor: "color-mix(in srgb, var(--accent) 7%, transparent)" },
-  ".cm-activeLineGutter": { backgroundColor: "color-mix(in srgb, var(--accent) 12%, transparent)", color: "var(--fg)" },
+  ".cm-activeLineGutter": {
+    backgroundColor: "color-mix(in srgb, var(--accent) 12%, transparent)",
+    color: "var(--fg)",
+  },
   "&.cm-focused .cm-cursor": { borderLeftColor: "var(--fg)" },
-  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": { backgroundColor: "color-mix(in srgb, var(--accent) 28%, transparent)" },
-  ".cm-tooltip": { backgroundColor: "var(--card)", color: "var(--fg)", border: "1px solid var(--line)" },
-  ".cm-tooltip-autocomplete ul li[aria-selected]": { backgroundColor: "var(--accent)", color: "var(--accent-fg, #fff)" },
+  "&.cm-focused .cm-selectionBackground, .cm-selectionBackground, ::selection": {
+    backgroundColor: "color-mix(in srgb, var(--accent) 28%, transparent)",
+  },
+  ".cm-tooltip": {
+    backgroundColor: "var(--card)",
+    color: "var(--fg)",
+    border: "1px solid var(--line)",
+  },
+  ".cm-tooltip-autocomplete ul li[aria-selected]": {
+    backgroundColor: "var(--accent)",
+    color: "var(--accent-fg, #fff)",
+  },
   ".cm-diagnostic-error": { borderLeftColor: "var(--bad)" },
   ".cm-diagnostic-warning": { borderLeftColor: "var(--warn)" },
   ".cm-panels": { backgroundColor: "var(--card)", color: "var(--fg)" },
@@ -123,7 +154,9 @@ export function CodeEditor({
     if (!host.current) return;
     // The nonce of the policy this document was loaded with: after a client-side navigation
     // the server renders with a fresh nonce that this document's policy does not know.
-    const docNonce = Array.from(document.querySelectorAll<HTMLElement>("script[nonce], style[nonce], link[nonce]"))
+    const docNonce = Array.from(
+      document.querySelectorAll<HTMLElement>("script[nonce], style[nonce], link[nonce]"),
+    )
       .map((e) => e.nonce)
       .find(Boolean);
     const styleNonce = docNonce ?? nonce;
@@ -143,7 +176,9 @@ export function CodeEditor({
           ...(complete ? [autocompletion({ override: [workflowCompletion] })] : []),
           theme,
           EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" }),
-          ...(minLines ? [EditorView.theme({ ".cm-content": { minHeight: `${minLines * 1.4}em` } })] : []),
+          ...(minLines
+            ? [EditorView.theme({ ".cm-content": { minHeight: `${minLines * 1.4}em` } })]
+            : []),
           EditorView.updateListener.of((u) => {
             if (u.docChanged) changed.current(u.state.doc.toString());
           }),
@@ -163,7 +198,10 @@ export function CodeEditor({
     const v = view.current;
     if (!v || v.state.doc.toString() === value) return;
     const head = Math.min(v.state.selection.main.head, value.length);
-    v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value }, selection: EditorSelection.cursor(head) });
+    v.dispatch({
+      changes: { from: 0, to: v.state.doc.length, insert: value },
+      selection: EditorSelection.cursor(head),
+    });
   }, [value]);
 
   useEffect(() => {
