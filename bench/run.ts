@@ -4,9 +4,11 @@
  * arguments (`npm run bench -- agent tool-call`) run only those benches.
  */
 import { benchAgent } from "./bench-agent";
+import { benchIngest } from "./bench-ingest";
 import { benchProxy } from "./bench-proxy";
 import { benchRuns } from "./bench-runs";
 import { benchSpawn } from "./bench-spawn";
+import { benchThroughput } from "./bench-throughput";
 import { benchToolCall } from "./bench-tool-call";
 import { benchValidate } from "./bench-validate";
 import { printTable, type Sample } from "./measure";
@@ -18,6 +20,8 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   proxy: benchProxy,
   "tool-call": benchToolCall,
   agent: benchAgent,
+  throughput: benchThroughput,
+  ingest: benchIngest,
 };
 
 const wanted = process.argv.slice(2);
