@@ -2,8 +2,11 @@
  * Stores what an agent step's MCP proxy reported over the step channel: each call record
  * becomes a ToolCall row of the step run, each span a Span row of the run. The channel has
  * already scrubbed them; the worker scrubs once more with the run's scrubber (values a step
- * resolved later join it). Rows are written in the order they arrived, in batches off the
- * step's path, and `flush` waits for every one of them before the step is finished. With
+ * resolved later join it). Rows are written in the order they arrived, off the step's path,
+ * by one writer at a time: what arrives while a write is under way is stored by the next
+ * one, together (up to BATCH rows a statement), so the statements grow with the rate of
+ * records rather than their number. `flush` waits for every one of them before the step is
+ * finished. With
  * telemetry on, the spans are exported too, scrubbed as stored (proxy-spans.ts).
  */
 import type { Context } from "@opentelemetry/api";
@@ -29,6 +32,8 @@ export type ToolCallRecorderDeps = {
 type NativeUse = { name: string; arguments: unknown; startedAt: Date };
 
 const NOT_CONNECTORS = new Set(["builtin", "proxy"]);
+/** Rows a write takes at most; what arrives while one is under way waits for the next. */
+const BATCH = 2000;
 
 const nanosToDate = (nanos: string) => {
   try {
@@ -74,28 +79,30 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
   const { db, teamId, runId, scrubber } = deps;
   let calls: ToolCallRow[] = [];
   let spans: SpanRow[] = [];
-  let chain: Promise<void> = Promise.resolve();
+  /** The one writer, while it runs: each round stores all that is pending, up to a batch. */
+  let writing: Promise<void> | undefined;
   let failure: unknown;
-  let queued = false;
-  const drain = () => {
-    queued = false;
-    const batch = { calls, spans };
-    calls = [];
-    spans = [];
-    chain = chain.then(async () => {
+  const take = <T>(rows: T[]): [batch: T[], rest: T[]] => (rows.length <= BATCH ? [rows, []] : [rows.slice(0, BATCH), rows.slice(BATCH)]);
+  const write = async () => {
+    // Records of the same task (one socket chunk's) join the first batch.
+    await Promise.resolve();
+    while (calls.length > 0 || spans.length > 0) {
+      const [batchCalls, restCalls] = take(calls);
+      const [batchSpans, restSpans] = take(spans);
+      calls = restCalls;
+      spans = restSpans;
       try {
-        await insertToolCalls(db, teamId, runId, batch.calls);
-        await insertSpans(db, teamId, runId, batch.spans);
+        await insertToolCalls(db, teamId, runId, batchCalls);
+        await insertSpans(db, teamId, runId, batchSpans);
       } catch (error) {
         failure ??= error;
         deps.log.error("could not record tool calls", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(error)) });
       }
-    });
+    }
+    writing = undefined;
   };
   const later = () => {
-    if (queued) return;
-    queued = true;
-    queueMicrotask(drain);
+    writing ??= write();
   };
   /** Native tool calls the CLI reported, by id, until their result arrives. */
   const native = new Map<string, NativeUse>();
@@ -139,8 +146,8 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
     flush: async () => {
       for (const use of native.values()) calls.push(nativeRow(use, undefined));
       native.clear();
-      if (calls.length > 0 || spans.length > 0) drain();
-      await chain;
+      if (calls.length > 0 || spans.length > 0) later();
+      while (writing) await writing;
       if (failure !== undefined) throw scrubber.scrubError(failure);
     },
   };

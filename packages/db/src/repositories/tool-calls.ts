@@ -1,10 +1,12 @@
 /**
  * The tool calls and spans an agent step's MCP proxy reported, as the worker stores them:
- * team-scoped, written in ordered multi-row batches, every text and JSON value through
- * storable.ts (the records are already scrubbed by the step channel).
+ * team-scoped, written in ordered multi-row statements (unnest() of one array a column: a
+ * Prisma createMany of the same rows costs several times more), every text and JSON value
+ * through storable.ts (the records are already scrubbed by the step channel).
  */
+import { randomInt } from "node:crypto";
 import type { Db } from "../client";
-import type { Prisma, ToolFidelity } from "../generated/prisma/client";
+import type { ToolFidelity } from "../generated/prisma/client";
 import { storableJson, storableText } from "../storable";
 
 export type ToolCallRow = {
@@ -38,70 +40,120 @@ export type SpanRow = {
   endTime?: Date | null;
 };
 
-const json = (value: unknown) => storableJson(value ?? null) as Prisma.InputJsonValue;
+/**
+ * Ids shaped as Prisma's `cuid()` makes them ('c', time, counter, process, random), made
+ * in strictly rising order within a process (the time part never goes back, and steps on
+ * when the counter wraps): rows that started in the same millisecond list in the order
+ * they were reported.
+ */
+const COUNTER_SPAN = 36 ** 4;
+let counter = 0;
+let lastMs = 0;
+const PROCESS = randomInt(COUNTER_SPAN).toString(36).padStart(4, "0");
+const newId = () => {
+  counter = (counter + 1) % COUNTER_SPAN;
+  lastMs = Math.max(counter === 0 ? lastMs + 1 : lastMs, Date.now());
+  return `c${lastMs.toString(36).padStart(8, "0")}${counter.toString(36).padStart(4, "0")}${PROCESS}${Math.random().toString(36).slice(2, 10).padEnd(8, "0")}`;
+};
 
-/** Inserts the rows in the order given (one statement). */
-export const insertToolCalls = async (db: Db, teamId: string, runId: string, rows: readonly ToolCallRow[]) => {
-  if (rows.length === 0) return;
-  await db.toolCall.createMany({
-    data: rows.map((r) => ({
+/** JSON text for a jsonb column, through storable.ts only when the text holds a U+0000. */
+const jsonText = (value: unknown) => {
+  const text = JSON.stringify(value ?? null);
+  return text.includes("\\u0000") ? JSON.stringify(storableJson(value ?? null)) : text;
+};
+
+/** `timestamp(3)` columns hold UTC; a cast to `timestamp` ignores the ISO text's zone. */
+const utc = (date: Date) => date.toISOString();
+
+/** At most this many rows a statement: larger batches are written in turn. */
+const ROWS_PER_STATEMENT = 2000;
+
+const inChunks = async <T>(rows: readonly T[], write: (chunk: readonly T[]) => Promise<unknown>) => {
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) await write(at === 0 && rows.length <= ROWS_PER_STATEMENT ? rows : rows.slice(at, at + ROWS_PER_STATEMENT));
+};
+
+const INSERT_TOOL_CALLS = `INSERT INTO "ToolCall" ("id", "teamId", "runId", "stepRunId", "toolName", "source", "connectorId", "fidelity", "arguments", "result", "resultCut", "isError", "errorType", "startedAt", "durationMs", "traceId", "spanId")
+SELECT u.id, $1, $2, u.step, u.tool, u.source, u.connector, u.fidelity::"ToolFidelity", u.args, u.result, u.cut, u.error, u.error_type, u.started, u.duration, u.trace, u.span
+FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::boolean[], $13::text[], $14::timestamp(3)[], $15::int4[], $16::text[], $17::text[])
+  AS u(id, step, tool, source, connector, fidelity, args, result, cut, error, error_type, started, duration, trace, span)`;
+
+/**
+ * Inserts the rows in the order given: one multi-row statement (unnest of one array a
+ * column) for up to 2,000 rows, the statements in turn.
+ */
+export const insertToolCalls = async (db: Db, teamId: string, runId: string, rows: readonly ToolCallRow[]) =>
+  inChunks(rows, (chunk) =>
+    db.$executeRawUnsafe(
+      INSERT_TOOL_CALLS,
       teamId,
       runId,
-      stepRunId: r.stepRunId,
-      toolName: storableText(r.toolName),
-      source: storableText(r.source),
-      connectorId: storableText(r.connectorId ?? null),
-      fidelity: r.fidelity,
-      arguments: json(r.arguments),
-      result: json(r.result),
-      ...(r.resultCut ? { resultCut: json(r.resultCut) } : {}),
-      isError: r.isError,
-      errorType: storableText(r.errorType ?? null),
-      startedAt: r.startedAt,
-      durationMs: Math.max(0, Math.round(r.durationMs)),
-      traceId: r.traceId ?? null,
-      spanId: r.spanId ?? null,
-    })),
-  });
-};
+      chunk.map(newId),
+      chunk.map((r) => r.stepRunId),
+      chunk.map((r) => storableText(r.toolName)),
+      chunk.map((r) => storableText(r.source)),
+      chunk.map((r) => storableText(r.connectorId ?? null)),
+      chunk.map((r) => r.fidelity),
+      chunk.map((r) => jsonText(r.arguments)),
+      chunk.map((r) => jsonText(r.result)),
+      chunk.map((r) => (r.resultCut ? jsonText(r.resultCut) : null)),
+      chunk.map((r) => r.isError),
+      chunk.map((r) => storableText(r.errorType ?? null)),
+      chunk.map((r) => utc(r.startedAt)),
+      chunk.map((r) => Math.max(0, Math.round(r.durationMs))),
+      chunk.map((r) => storableText(r.traceId ?? null)),
+      chunk.map((r) => storableText(r.spanId ?? null)),
+    ),
+  );
+
+const INSERT_SPANS = `INSERT INTO "Span" ("id", "teamId", "runId", "traceId", "spanId", "parentSpanId", "name", "kind", "status", "attributes", "startTime", "endTime")
+SELECT u.id, $1, $2, u.trace, u.span, u.parent, u.name, u.kind, u.status, u.attributes, u.start, u.finish
+FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::jsonb[], $11::timestamp(3)[], $12::timestamp(3)[])
+  AS u(id, trace, span, parent, name, kind, status, attributes, start, finish)
+ON CONFLICT ("traceId", "spanId") DO NOTHING`;
 
 /** Inserts spans once each: a span already stored (same trace and span id) is skipped. */
-export const insertSpans = async (db: Db, teamId: string, runId: string, rows: readonly SpanRow[]) => {
-  if (rows.length === 0) return;
-  await db.span.createMany({
-    skipDuplicates: true,
-    data: rows.map((s) => ({
+export const insertSpans = async (db: Db, teamId: string, runId: string, rows: readonly SpanRow[]) =>
+  inChunks(rows, (chunk) =>
+    db.$executeRawUnsafe(
+      INSERT_SPANS,
       teamId,
       runId,
-      traceId: s.traceId,
-      spanId: s.spanId,
-      parentSpanId: s.parentSpanId ?? null,
-      name: storableText(s.name),
-      kind: storableText(s.kind),
-      status: storableText(s.status),
-      attributes: json(s.attributes) as Prisma.InputJsonObject,
-      startTime: s.startTime,
-      endTime: s.endTime ?? null,
-    })),
-  });
-};
+      chunk.map(newId),
+      chunk.map((s) => storableText(s.traceId)),
+      chunk.map((s) => storableText(s.spanId)),
+      chunk.map((s) => storableText(s.parentSpanId ?? null)),
+      chunk.map((s) => storableText(s.name)),
+      chunk.map((s) => storableText(s.kind)),
+      chunk.map((s) => storableText(s.status)),
+      chunk.map((s) => jsonText(s.attributes)),
+      chunk.map((s) => utc(s.startTime)),
+      chunk.map((s) => (s.endTime ? utc(s.endTime) : null)),
+    ),
+  );
 
 /** A step run's tool calls in the order they started. */
 export const listStepToolCalls = (db: Db, teamId: string, stepRunId: string) =>
   db.toolCall.findMany({ where: { teamId, stepRunId }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
 
 /**
- * A page of a run's tool calls (every step's), in the order they started: `after` is the
- * id of the last call of the previous page; `nextAfter` is null on the last page.
+ * A page of a run's tool calls (every step's, or one step run's), in the order they started:
+ * `after` is the id of the last call of the previous page; `nextAfter` is null on the last page.
  */
-export const listRunToolCalls = async (db: Db, teamId: string, runId: string, options: { after?: string; take?: number } = {}) => {
+export const listRunToolCalls = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  options: { after?: string; take?: number; stepRunId?: string } = {},
+) => {
   const take = Math.min(Math.max(options.take ?? 100, 1), 500);
   const from = options.after ? await db.toolCall.findFirst({ where: { id: options.after, teamId, runId }, select: { startedAt: true, id: true } }) : null;
   const rows = await db.toolCall.findMany({
     where: {
       teamId,
       runId,
-      ...(from ? { OR: [{ startedAt: { gt: from.startedAt } }, { startedAt: from.startedAt, id: { gt: from.id } }] } : {}),
+      ...(options.stepRunId ? { stepRunId: options.stepRunId } : {}),
+      // The redundant bound starts the index range (runId, startedAt, id) at the cursor.
+      ...(from ? { startedAt: { gte: from.startedAt }, OR: [{ startedAt: { gt: from.startedAt } }, { startedAt: from.startedAt, id: { gt: from.id } }] } : {}),
     },
     orderBy: [{ startedAt: "asc" }, { id: "asc" }],
     take: take + 1,
