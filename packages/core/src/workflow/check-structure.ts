@@ -64,13 +64,20 @@ export const checkStructure = (wf: Workflow, diag: Diagnostics) => {
     if (!wf.states.has(e.to)) missing(e.to, at(wf.states.get(e.from)!, e.field));
 
   // Reachability over every edge; branch and body children are reached through their owner.
+  const out = new Map<string, string[]>();
+  for (const e of edges) {
+    if (!wf.states.has(e.to)) continue;
+    const list = out.get(e.from);
+    if (list) list.push(e.to);
+    else out.set(e.from, [e.to]);
+  }
   const reached = new Set<string>();
   const queue = wf.states.has(wf.initial) ? [wf.initial] : [];
   while (queue.length > 0) {
     const name = queue.pop()!;
     if (reached.has(name)) continue;
     reached.add(name);
-    for (const e of edges) if (e.from === name && wf.states.has(e.to)) queue.push(e.to);
+    queue.push(...(out.get(name) ?? []));
   }
   for (const s of wf.states.values()) {
     if (!reached.has(s.name) && wf.states.has(wf.initial)) {
@@ -106,7 +113,9 @@ const checkCycles = (wf: Workflow, edges: Edge[], diag: Diagnostics) => {
   const next = new Map<string, string[]>();
   for (const e of edges) {
     if (!e.flow || children.has(e.from) || !wf.states.has(e.to)) continue;
-    next.set(e.from, [...(next.get(e.from) ?? []), e.to]);
+    const list = next.get(e.from);
+    if (list) list.push(e.to);
+    else next.set(e.from, [e.to]);
   }
   const colour = new Map<string, 1 | 2>();
   const stack: string[] = [];

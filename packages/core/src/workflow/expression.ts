@@ -90,10 +90,24 @@ const tokenize = (src: string): Token[] => {
   return out;
 };
 
+/** Bounds that keep parsing and evaluation (both recursive) far from the stack's end. */
+const MAX_TOKENS = 1000;
+const MAX_NESTING = 64;
+
 /** Parses an expression; throws AppError(WORKFLOW.VALIDATION.INVALID_EXPRESSION). */
-export const parseExpression = (src: string): Expr => {
+export const parseExpression = (src: string, nesting = 0): Expr => {
   const tokens = tokenize(src);
+  if (tokens.length > MAX_TOKENS)
+    fail(`more than ${MAX_TOKENS} tokens in one expression`, tokens[MAX_TOKENS]!.at);
   let pos = 0;
+  let depth = nesting;
+  /** Runs one nested level (a parenthesis, a `not`, a helper's arguments), refusing more than the limit. */
+  const nested = <T>(at: number, read: () => T): T => {
+    if (++depth > MAX_NESTING) fail(`nesting deeper than ${MAX_NESTING} levels`, at);
+    const out = read();
+    depth--;
+    return out;
+  };
   const peek = () => tokens[pos];
   const isOp = (...ops: string[]) => {
     const t = peek();
@@ -119,8 +133,8 @@ export const parseExpression = (src: string): Expr => {
   };
   const not = (): Expr => {
     if (isOp("not", "!")) {
-      next();
-      return { t: "not", e: not() };
+      const t = next();
+      return { t: "not", e: nested(t.at, not) };
     }
     return cmp();
   };
@@ -161,7 +175,7 @@ export const parseExpression = (src: string): Expr => {
         next();
         while (!isOp(")")) {
           if (peek() === undefined) fail("unclosed (", t.at);
-          args.push(or());
+          args.push(nested(t.at, or));
           if (isOp(",")) next();
         }
         next();
@@ -182,14 +196,14 @@ export const parseExpression = (src: string): Expr => {
       case "str":
         return { t: "lit", v: t.v };
       case "tpl":
-        return parseExpression(t.v);
+        return nested(t.at, () => parseExpression(t.v, depth));
       case "id":
         if (t.v === "true" || t.v === "false") return { t: "lit", v: t.v === "true" };
         if (t.v === "nil" || t.v === "null") return { t: "lit", v: undefined };
         return { t: "path", parts: t.v.replace(/^\./, "").split(".") };
       case "op":
         if (t.v === "(") {
-          const e = or();
+          const e = nested(t.at, or);
           if (!isOp(")")) fail("missing )", t.at);
           next();
           return e;

@@ -22,7 +22,7 @@ import {
   STEP_HOOK_KEYS,
   TRANSITION_KEYS,
 } from "./vocabulary";
-import { codes, report, sourceOf, type YamlReader } from "./yaml-reader";
+import { codes, MAX_DURATION_MS, report, sourceOf, type YamlReader } from "./yaml-reader";
 
 export const UNSUPPORTED_STATE_KEYS: Record<string, string> = {
   use_template: "templates (`use_template`)",
@@ -40,6 +40,10 @@ const delayMs = (r: YamlReader, key: string): number | undefined => {
       `"${key}" must be a duration such as "500ms", "2s" or "1m30s", or a number of milliseconds`,
       key,
     );
+  else if (ms > MAX_DURATION_MS) {
+    r.error(codes.invalid, `"${key}" must be at most 576h (24 days)`, key);
+    return undefined;
+  }
   return ms;
 };
 

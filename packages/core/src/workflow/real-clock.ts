@@ -9,7 +9,8 @@ export const realClock: Clock = {
   sleep: (ms, signal) =>
     new Promise<void>((resolve) => {
       if (signal.aborted || ms <= 0) return resolve();
-      const timer = setTimeout(done, ms);
+      // A longer timer would fire at once; a retry delay that long waits the longest a timer can.
+      const timer = setTimeout(done, Math.min(ms, 2_147_483_647));
       function done() {
         clearTimeout(timer);
         signal.removeEventListener("abort", done);

@@ -83,6 +83,25 @@ export const report = (
   (severity === "error" ? diag.errors : diag.warnings).push(error);
 };
 
+/** The longest duration a field may hold: timers of longer waits fire at once (Node and browsers cap them at 2^31-1 ms). */
+export const MAX_DURATION_MS = 24 * 24 * 3_600_000;
+
+/** Each mapping's pairs by key, built once, so reading a mapping of n keys stays linear. */
+const indexes = new WeakMap<YAMLMap, Map<string, unknown>>();
+const keyOf = (key: unknown) => (isScalar(key) ? String(key.value) : String(key));
+const indexOf = (node: YAMLMap): Map<string, unknown> => {
+  let index = indexes.get(node);
+  if (!index) {
+    index = new Map();
+    for (const pair of node.items) {
+      const key = keyOf(pair.key);
+      if (!index.has(key)) index.set(key, pair.value);
+    }
+    indexes.set(node, index);
+  }
+  return index;
+};
+
 export class YamlReader {
   constructor(
     readonly diag: Diagnostics,
@@ -108,15 +127,15 @@ export class YamlReader {
   }
 
   has(key: string): boolean {
-    return this.node.has(key);
+    return indexOf(this.node).has(key);
   }
 
   raw(key: string): Node | undefined {
-    return deref(this.diag, this.node.get(key, true));
+    return deref(this.diag, indexOf(this.node).get(key));
   }
 
   keys(): string[] {
-    return this.node.items.map((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)));
+    return this.node.items.map((p) => keyOf(p.key));
   }
 
   /** Reports keys outside `allowed`, naming the feature for known out-of-scope ones. */
@@ -164,7 +183,11 @@ export class YamlReader {
       if (required) this.error(codes.missing, `"${key}" is required`, key);
       return undefined;
     }
-    if (typeof value === "string") return value;
+    if (typeof value === "string") {
+      if (!value.includes("\0")) return value;
+      this.error(codes.invalid, `"${key}" must not contain a NUL character`, key);
+      return undefined;
+    }
     if (typeof value === "number" || typeof value === "boolean") return String(value);
     this.error(codes.invalid, `"${key}" must be a string`, key);
     return undefined;
@@ -211,6 +234,10 @@ export class YamlReader {
     const ms = parseDuration(value);
     if (ms === undefined)
       this.error(codes.invalid, `"${key}" must be a duration such as 30, "30s" or "1m30s"`, key);
+    else if (ms > MAX_DURATION_MS) {
+      this.error(codes.invalid, `"${key}" must be at most 576h (24 days)`, key);
+      return undefined;
+    }
     return ms;
   }
 
