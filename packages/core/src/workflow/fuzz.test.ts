@@ -209,7 +209,7 @@ describe("property: parseWorkflow on hostile text", () => {
           parseChecked(s);
         },
       ),
-      { seed: SEED, numRuns: 500 },
+      { seed: SEED, numRuns: 300 },
     );
   });
 
@@ -286,7 +286,7 @@ describe("property: parseWorkflow on hostile text", () => {
         for (const e of result.errors.filter((x) => x.code === "WORKFLOW.PARSE.UNKNOWN_FIELD"))
           expect(e.message).toMatch(/unknown key "/);
       }),
-      { seed: SEED, numRuns: 120 },
+      { seed: SEED, numRuns: 80 },
     );
   });
 });
