@@ -37,7 +37,9 @@ describe("buildLaunch", () => {
       "KILL",
       "--",
     ]);
-    expect(l.args).toContain("--nproc=1024");
+    // The launcher's limits: CPU s, data KiB, file size KiB, open files, processes, no address-space cap.
+    const limits = l.args.indexOf("launcher") + 1;
+    expect(l.args.slice(limits, limits + 7)).toEqual(["3600", "8388608", "2097152", "4096", "1024", "", "6"]);
     expect(l.args.slice(-7)).toEqual([
       DEFAULT_TOOLS.bwrap,
       "--args",
@@ -157,5 +159,47 @@ describe("the descriptor-closing launcher", () => {
     } finally {
       await rm(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe("the launcher's limits", () => {
+  const runNone = async (limits: SandboxSpec["limits"], script: string) => {
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const { spawn } = await import("node:child_process");
+    const os = await import("node:os");
+    const path = await import("node:path");
+    const dir = await mkdtemp(path.join(os.tmpdir(), "sy-lim-"));
+    try {
+      const l = buildLaunch(host("none"), { ...spec, home: dir, tmp: dir, workspace: dir, uid: undefined, limits, argv: ["/bin/bash", "-c", script] }, "sbx-lim", self);
+      const child = spawn(l.file, l.args, { env: l.env, cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+      return { code, out };
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  };
+
+  it("applies every limit, soft and hard, to the command", async () => {
+    const r = await runNone(
+      { cpuSeconds: 77, dataBytes: 900 * 1024 * 1024, fileSizeBytes: 3 * 1024 * 1024, openFiles: 333, processes: 444, addressSpaceBytes: 5 * 1024 ** 3 },
+      "/bin/cat /proc/self/limits",
+    );
+    expect(r.code).toBe(0);
+    const row = (name: string) => r.out.split("\n").find((line) => line.startsWith(name))?.split(/\s{2,}/).slice(1, 3);
+    expect(row("Max cpu time")).toEqual(["77", "77"]);
+    expect(row("Max data size")).toEqual([String(900 * 1024 * 1024), String(900 * 1024 * 1024)]);
+    expect(row("Max file size")).toEqual([String(3 * 1024 * 1024), String(3 * 1024 * 1024)]);
+    expect(row("Max open files")).toEqual(["333", "333"]);
+    expect(row("Max processes")).toEqual(["444", "444"]);
+    expect(row("Max address space")).toEqual([String(5 * 1024 ** 3), String(5 * 1024 ** 3)]);
+  });
+
+  it("does not start the command when a limit cannot be set", async () => {
+    // Past the kernel's nr_open: refused even to root.
+    const r = await runNone({ openFiles: 2 ** 40 }, "echo started");
+    expect(r.code).toBe(126);
+    expect(r.out).not.toContain("started");
   });
 });

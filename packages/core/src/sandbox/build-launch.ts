@@ -1,8 +1,8 @@
 /**
  * Turns a sandbox spec into the exact argument list that starts it: `setpriv` (uid switch,
- * no new privileges, parent-death signal), `prlimit` (limits), then `bwrap` (namespaces, a
- * read-only minimal root, the private folders). Pure, so the policy can be read and tested
- * without starting anything.
+ * no new privileges, parent-death signal), a bash launcher (limits, closing inherited
+ * descriptors), then `bwrap` (namespaces, a read-only minimal root, the private folders).
+ * Pure, so the policy can be read and tested without starting anything.
  */
 import path from "node:path";
 import { AppError } from "../errors";
@@ -35,21 +35,33 @@ type Launch = {
 };
 
 /**
- * Closes every descriptor above `$1` and execs the rest: Node passes on descriptors the
- * worker itself inherited (they lack close-on-exec), and none of them may reach a step.
+ * The launcher between setpriv and the command, one bash with builtins only (no fork, no
+ * exec but the last): sets the limits, soft and hard, as the step uid (`ulimit`, $1-$6:
+ * CPU seconds, data KiB, file size KiB, open files, processes, address space KiB or empty);
+ * refuses to go on if one cannot be set; closes every descriptor above `$7` (Node passes on
+ * descriptors the worker itself inherited, which lack close-on-exec, and none of them may
+ * reach a step); then execs the rest. Doing the limits here rather than with `prlimit`
+ * saves an exec per step.
  */
-const CLOSE_FDS =
-  'max=$1; shift; for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt "$max" ]; then eval "exec $n>&-"; fi; done; exec "$@"';
+const LAUNCHER = [
+  'ulimit -t "$1" -d "$2" -f "$3" -n "$4" -u "$5" || exit 126',
+  'if [ -n "$6" ]; then ulimit -v "$6" || exit 126; fi',
+  "max=$7; shift 7",
+  'for f in /proc/$$/fd/*; do n=${f##*/}; if [ "$n" -gt "$max" ]; then eval "exec $n>&-"; fi; done',
+  'exec "$@"',
+].join("; ");
 
 // --norc --noprofile: with a socket for stdin (Node's pipes are socket pairs) Debian's bash
 // takes itself for a remote shell and would source ~/.bashrc, whoever's HOME that is.
-const closeFds = (host: SandboxHost, keep: number) => [
+// Not in POSIX mode (the launcher's environment is fixed), so ulimit counts in KiB.
+const launcher = (host: SandboxHost, limits: SandboxLimits | undefined, keep: number) => [
   host.tools.bash,
   "--norc",
   "--noprofile",
   "-c",
-  CLOSE_FDS,
-  "close-fds",
+  LAUNCHER,
+  "launcher",
+  ...limitArgs(limits),
   String(keep),
 ];
 
@@ -67,7 +79,7 @@ const insideCwd = (root: string, cwd: string | undefined): string => {
 
 const stepEnv = (
   host: SandboxHost,
-  spec: SandboxSpec,
+  spec: Pick<SandboxSpec, "env">,
   sandboxId: string,
   home: string,
   tmp: string,
@@ -88,16 +100,18 @@ const stepEnv = (
   return { ...base, HOME: home, TMPDIR: tmp, [OWNER_TAG]: host.ownerId, [SANDBOX_TAG]: sandboxId };
 };
 
+/** The launcher's $1-$6; byte limits in whole KiB, rounded down (never looser than asked). */
 const limitArgs = (limits: SandboxLimits | undefined): string[] => {
   const l = { ...DEFAULT_LIMITS, ...limits };
   const n = (v: number) => String(Math.max(0, Math.floor(v)));
+  const kib = (v: number) => n(v / 1024);
   return [
-    `--cpu=${n(l.cpuSeconds)}`,
-    `--data=${n(l.dataBytes)}`,
-    ...(l.addressSpaceBytes === undefined ? [] : [`--as=${n(l.addressSpaceBytes)}`]),
-    `--fsize=${n(l.fileSizeBytes)}`,
-    `--nofile=${n(l.openFiles)}`,
-    `--nproc=${n(l.processes)}`,
+    n(l.cpuSeconds),
+    kib(l.dataBytes),
+    kib(l.fileSizeBytes),
+    n(l.openFiles),
+    n(l.processes),
+    l.addressSpaceBytes === undefined ? "" : kib(l.addressSpaceBytes),
   ];
 };
 
@@ -124,7 +138,6 @@ export const buildLaunch = (
 ): Launch => {
   const [command] = spec.argv;
   if (!command) throw fail("empty argv");
-  const limits = limitArgs(spec.limits);
 
   switch (host.level) {
     case "none": {
@@ -135,10 +148,7 @@ export const buildLaunch = (
           "--pdeathsig",
           "KILL",
           "--",
-          host.tools.prlimit,
-          ...limits,
-          "--",
-          ...closeFds(host, 2),
+          ...launcher(host, spec.limits, 2),
           ...spec.argv,
         ],
         env: stepEnv(host, spec, sandboxId, spec.home, spec.tmp),
@@ -165,10 +175,7 @@ export const buildLaunch = (
           "--pdeathsig",
           "KILL",
           "--",
-          host.tools.prlimit,
-          ...limits,
-          "--",
-          ...closeFds(host, FD.args),
+          ...launcher(host, spec.limits, FD.args),
           host.tools.bwrap,
           "--args",
           String(FD.args),
@@ -188,4 +195,23 @@ export const buildLaunch = (
       throw fail(`unknown sandbox level ${String(never)}`);
     }
   }
+};
+
+/**
+ * What one step started by a run's resident launcher (open-step-launcher.ts) is given: the
+ * same environment and working folder a sandbox of its own would give it, tagged with its
+ * own id. The launcher's sandbox supplies the rest (uid, namespaces, folders, limits).
+ */
+export const buildLauncherStep = (
+  host: SandboxHost,
+  spec: Pick<SandboxSpec, "argv" | "cwd" | "env">,
+  stepId: string,
+): { argv: string[]; env: Record<string, string>; cwd: string } => {
+  if (!spec.argv[0]) throw fail("empty argv");
+  if (spec.argv.some((a) => a.includes("\0"))) throw fail("an argument contains a NUL byte");
+  return {
+    argv: spec.argv,
+    env: stepEnv(host, spec, stepId, SANDBOX_PATHS.home, SANDBOX_PATHS.tmp),
+    cwd: insideCwd(SANDBOX_PATHS.workspace, spec.cwd),
+  };
 };

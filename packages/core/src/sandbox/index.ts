@@ -12,6 +12,8 @@ export { pidsWithEnv } from "./proc-scan";
 export { findSandboxHost } from "./find-sandbox-host";
 export type { FindSandboxHostOptions } from "./find-sandbox-host";
 export { openSandboxSession } from "./open-sandbox-session";
+export { openStepLauncher } from "./open-step-launcher";
+export type { StepLauncher } from "./open-step-launcher";
 export type { SandboxSession } from "./open-sandbox-session";
 export { lendTree } from "./lend-tree";
 export type { LentTree } from "./lend-tree";

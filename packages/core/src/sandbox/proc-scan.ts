@@ -82,6 +82,20 @@ export const processStartTime = (pid: number): string | undefined => {
   }
 };
 
+/**
+ * Whether the process that had `pid` and started at `startTime` still runs: false once it
+ * is gone, a zombie (it has finished exiting) or the pid belongs to another process.
+ */
+export const runsAs = (pid: number, startTime: string): boolean => {
+  try {
+    const stat = readFileSync(`${PROC}/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[19] === startTime && fields[0] !== "Z" && fields[0] !== "X";
+  } catch {
+    return false;
+  }
+};
+
 /** Processes living in the PID namespace `ns` (as read from /proc/<pid>/ns/pid). */
 export const pidsInNamespace = (ns: string): number[] =>
   listPids().filter((pid) => pidNamespaceOf(pid) === ns);

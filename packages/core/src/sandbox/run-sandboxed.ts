@@ -16,7 +16,8 @@ export type RunSandboxedOptions = {
   onStderr?: (chunk: Buffer) => void;
 };
 
-const capture = (cap: number) => {
+/** Keeps the first `cap` bytes of a stream and counts the rest. */
+export const capture = (cap: number) => {
   const chunks: Buffer[] = [];
   let bytes = 0;
   return {

@@ -11,7 +11,7 @@ import type { Readable, Writable } from "node:stream";
 import { AppError } from "../errors";
 import { buildLaunch, FD, SANDBOX_TAG } from "./build-launch";
 import { prepareStepDirs } from "./prepare-step-dirs";
-import { killTagged, pidNamespaceOf, pidsInNamespace, processStartTime, signalPid } from "./proc-scan";
+import { killTagged, pidNamespaceOf, pidsInNamespace, processStartTime, runsAs, signalPid } from "./proc-scan";
 import type { SandboxExit, SandboxHost, SandboxLevel, SandboxSpec } from "./sandbox-types";
 
 export type StartOptions = { signal?: AbortSignal; timeoutMs?: number };
@@ -34,6 +34,17 @@ export type SandboxProcess = {
 
 const DEFAULT_GRACE_MS = 5000;
 const CLOSE_WAIT_MS = 2000;
+/** How many times (1 ms apart) to look for the sandbox's init to have exited before scanning. */
+const INIT_EXIT_POLLS = 100;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const within = (promise: Promise<void>, ms: number) => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([promise, new Promise<void>((done) => (timer = setTimeout(done, ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
+};
 
 export const startSandboxed = async (
   host: SandboxHost,
@@ -64,6 +75,7 @@ export const startSandboxed = async (
   let nsInit: number | undefined;
   let namespace: string | undefined;
   let nsInitStart: string | undefined;
+  let statusRead: Promise<void> = Promise.resolve();
   let markStarted: () => void = () => undefined;
   const sandboxStarted = new Promise<void>((resolve) => (markStarted = resolve));
   let gone = false;
@@ -79,6 +91,7 @@ export const startSandboxed = async (
     stdio[FD.group]?.on("error", () => undefined).end(launch.files.group);
     stdio[FD.args]?.on("error", () => undefined).end(launch.files.args);
     let buffered = "";
+    if (status) statusRead = new Promise((done) => status.once("close", () => done()));
     status?.on("error", () => undefined);
     status?.on("data", (chunk: Buffer) => {
       buffered += chunk.toString("utf8");
@@ -158,6 +171,21 @@ export const startSandboxed = async (
       const durationMs = Math.round(performance.now() - started);
       // Whatever the step left goes with it: its group, then anything still carrying its tag.
       if (child.pid !== undefined) signalPid(-child.pid, "SIGKILL");
+      // Every process of a confined step lives in the sandbox's PID namespace, and the kernel
+      // ends a namespace's processes before its init finishes exiting (becomes a zombie). So
+      // once that init is a zombie or gone, nothing of the step is left, and the scan of
+      // /proc for the step's tag (a read of every process's environment) is needed only
+      // when it does not get there soon (bwrap reports the exit as its init exits), or when
+      // no init was reported. The report may still be unread: only bwrap holds the status
+      // descriptor, so it ends as soon as the rest is read.
+      const mayBeLeft = async () => {
+        if (nsInit === undefined || nsInitStart === undefined) return true;
+        for (let tries = 0; tries < INIT_EXIT_POLLS; tries++) {
+          if (!runsAs(nsInit, nsInitStart)) return false;
+          await sleep(1);
+        }
+        return true;
+      };
       const finish = () =>
         resolve({
           level: host.level,
@@ -168,7 +196,8 @@ export const startSandboxed = async (
           cancelled,
           durationMs,
         });
-      void killTagged(SANDBOX_TAG, sandboxId).then(async () => {
+      void within(statusRead, CLOSE_WAIT_MS).then(async () => {
+        if (await mayBeLeft()) await killTagged(SANDBOX_TAG, sandboxId);
         let giveUp: NodeJS.Timeout | undefined;
         const late = new Promise<void>((done) => {
           giveUp = setTimeout(() => {
