@@ -7,6 +7,7 @@ import { benchAgent } from "./bench-agent";
 import { benchIngest } from "./bench-ingest";
 import { benchProxy } from "./bench-proxy";
 import { benchRuns } from "./bench-runs";
+import { benchSandbox } from "./bench-sandbox";
 import { benchSpawn } from "./bench-spawn";
 import { benchThroughput } from "./bench-throughput";
 import { benchToolCall } from "./bench-tool-call";
@@ -16,6 +17,7 @@ import { printTable, type Sample } from "./measure";
 const BENCHES: Record<string, () => Promise<Sample[]>> = {
   validate: benchValidate,
   spawn: benchSpawn,
+  sandbox: benchSandbox,
   runs: benchRuns,
   proxy: benchProxy,
   "tool-call": benchToolCall,
