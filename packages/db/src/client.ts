@@ -1,12 +1,23 @@
 /**
- * Opens a Prisma client over the pg driver adapter (no native query engine).
+ * Opens a Prisma client over the pg driver adapter (no native query engine). The adapter's
+ * pool is kept by the client, so bulk writes (tool-call records) can go straight to
+ * node-postgres: a Prisma raw query passes every parameter through its query compiler,
+ * which costs more than the insert for thousands of rows. `$disconnect` ends the pool.
  */
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { PrismaClient } from "./generated/prisma/client";
 
 export type Db = PrismaClient;
 
-export const createDb = (databaseUrl: string, options: { max?: number } = {}): Db =>
-  new PrismaClient({
-    adapter: new PrismaPg({ connectionString: databaseUrl, max: options.max ?? 10 }),
-  });
+const pools = new WeakMap<Db, pg.Pool>();
+
+export const createDb = (databaseUrl: string, options: { max?: number } = {}): Db => {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
+  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  pools.set(db, pool);
+  return db;
+};
+
+/** The pool under a client made by createDb (none for other clients). */
+export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);

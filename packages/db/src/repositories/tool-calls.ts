@@ -5,7 +5,7 @@
  * through storable.ts (the records are already scrubbed by the step channel).
  */
 import { randomInt } from "node:crypto";
-import type { Db } from "../client";
+import { poolOf, type Db } from "../client";
 import type { ToolFidelity } from "../generated/prisma/client";
 import { storableJson, storableText } from "../storable";
 
@@ -68,6 +68,13 @@ const utc = (date: Date) => date.toISOString();
 /** At most this many rows a statement: larger batches are written in turn. */
 const ROWS_PER_STATEMENT = 2000;
 
+/** Straight through node-postgres when the client's pool is at hand (see client.ts), else as a Prisma raw query. */
+const execute = async (db: Db, sql: string, params: unknown[]) => {
+  const pool = poolOf(db);
+  if (pool && !pool.ending) await pool.query(sql, params);
+  else await db.$executeRawUnsafe(sql, ...params);
+};
+
 const inChunks = async <T>(rows: readonly T[], write: (chunk: readonly T[]) => Promise<unknown>) => {
   for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) await write(at === 0 && rows.length <= ROWS_PER_STATEMENT ? rows : rows.slice(at, at + ROWS_PER_STATEMENT));
 };
@@ -83,8 +90,7 @@ FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text
  */
 export const insertToolCalls = async (db: Db, teamId: string, runId: string, rows: readonly ToolCallRow[]) =>
   inChunks(rows, (chunk) =>
-    db.$executeRawUnsafe(
-      INSERT_TOOL_CALLS,
+    execute(db, INSERT_TOOL_CALLS, [
       teamId,
       runId,
       chunk.map(newId),
@@ -102,7 +108,7 @@ export const insertToolCalls = async (db: Db, teamId: string, runId: string, row
       chunk.map((r) => Math.max(0, Math.round(r.durationMs))),
       chunk.map((r) => storableText(r.traceId ?? null)),
       chunk.map((r) => storableText(r.spanId ?? null)),
-    ),
+    ]),
   );
 
 const INSERT_SPANS = `INSERT INTO "Span" ("id", "teamId", "runId", "traceId", "spanId", "parentSpanId", "name", "kind", "status", "attributes", "startTime", "endTime")
@@ -114,8 +120,7 @@ ON CONFLICT ("traceId", "spanId") DO NOTHING`;
 /** Inserts spans once each: a span already stored (same trace and span id) is skipped. */
 export const insertSpans = async (db: Db, teamId: string, runId: string, rows: readonly SpanRow[]) =>
   inChunks(rows, (chunk) =>
-    db.$executeRawUnsafe(
-      INSERT_SPANS,
+    execute(db, INSERT_SPANS, [
       teamId,
       runId,
       chunk.map(newId),
@@ -128,7 +133,7 @@ export const insertSpans = async (db: Db, teamId: string, runId: string, rows: r
       chunk.map((s) => jsonText(s.attributes)),
       chunk.map((s) => utc(s.startTime)),
       chunk.map((s) => (s.endTime ? utc(s.endTime) : null)),
-    ),
+    ]),
   );
 
 /** A step run's tool calls in the order they started. */
