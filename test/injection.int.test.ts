@@ -69,7 +69,7 @@ ${PAYLOADS.map((_, i) => `  - name: p${i}\n    type: string\n    required: true\
     required: true
 states:
   initial: bare
-${step("bare", `printf '%s\\n@@@\\n' ${refs((r) => r)}`, "double")}${step("double", `printf '%s\\n@@@\\n' ${refs((r) => `"${r}"`)}`, "single")}${step(
+${step("bare", `touch canary; printf '%s\\n@@@\\n' ${refs((r) => r)}`, "double")}${step("double", `printf '%s\\n@@@\\n' ${refs((r) => `"${r}"`)}`, "single")}${step(
   "single",
   `printf '%s\\n@@@\\n' ${refs((r) => `'${r}'`)}`,
   "word",
@@ -130,7 +130,8 @@ it("hands every hostile value to shell steps as data, never as code", async () =
   expect(out("item").join("")).toBe(expected());
 
   const listing = out("look").join("\n");
-  expect(listing).toMatch(/^scripts$/m);
+  // The workspace is the run's: the canary the first step left is there, a pwned-* file would be too.
+  expect(listing).toMatch(/^canary$/m);
   expect(listing).not.toContain("pwned");
   for (const s of run.steps) expect(s.stdout).not.toContain(OTHER);
 }, 180_000);
