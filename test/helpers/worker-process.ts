@@ -14,7 +14,8 @@ export const WORKER_ENTRY = path.join(REPO_ROOT, "apps/worker/src/main.ts");
 
 export type WorkerHandle = { child: ChildProcess; logs: () => string; stop: () => Promise<void>; /** its SWITCHYARD_WORKSPACES_DIR */ workspaces: string };
 
-export const startWorker = async (env: Record<string, string>): Promise<WorkerHandle> => {
+/** `readyMs`: how long the worker may take to say it is ready (boots are slow on a loaded machine). */
+export const startWorker = async (env: Record<string, string>, readyMs = 30_000): Promise<WorkerHandle> => {
   const workspaces = await mkdtemp(path.join(tmpdir(), "sy-ws-"));
   const child = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY], {
     cwd: REPO_ROOT,
@@ -41,7 +42,11 @@ export const startWorker = async (env: Record<string, string>): Promise<WorkerHa
   child.stderr?.on("data", (c: Buffer) => (output += c.toString()));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker not ready in 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => {
+      // Not left running: nobody would stop it.
+      child.kill("SIGKILL");
+      reject(new Error(`worker not ready in ${readyMs / 1000} s:\n${output}`));
+    }, readyMs);
     const check = () => {
       if (output.includes('"worker ready"')) {
         clearTimeout(timer);
