@@ -127,16 +127,21 @@ it("stores a burst of records completely, in the order they arrived, scrubbed an
   expect(await listStepToolCalls(db, "another-team", stepRunId)).toEqual([]);
 });
 
-it("stores each field as the run page reads it: JSON null, a cut result, a NUL byte, a whole duration", async () => {
+it("stores each field as the run page reads it: JSON null, a cut result, a NUL byte, a whole duration within the column", async () => {
   const stepRunId = await newStep();
   const recorder = recorderFor(stepRunId);
   recorder.record(record(0, { result: null, duration_ms: 2.6, is_error: true, error_type: "tool_error" }));
   recorder.record(record(1, { arguments: { text: "a\u0000b" }, result_cut: { bytes: 90_000, file: ".switchyard/results/1.txt" } }));
+  // A duration past an int column (or none a number) does not cost the batch its rows.
+  recorder.record(record(2, { duration_ms: 3e9 }));
+  recorder.record(record(4, { duration_ms: Number.NaN }));
   recorder.agentEvent({ type: "tool_use", id: "u1", name: "Bash", arguments: { command: `echo ${SECRET}` }, native: true });
   await recorder.flush();
 
   const rows = await listStepToolCalls(db, teamId, stepRunId);
-  expect(rows).toHaveLength(3);
+  expect(rows).toHaveLength(5);
+  expect(rows.find((r) => r.toolName === "tool_2")!.durationMs).toBe(2_147_483_647);
+  expect(rows.find((r) => r.toolName === "tool_4")!.durationMs).toBe(0);
   const [first, second, native] = [rows.find((r) => r.toolName === "tool_0")!, rows.find((r) => r.toolName === "tool_1")!, rows.find((r) => r.toolName === "Bash")!];
   expect(first).toMatchObject({ result: null, resultCut: null, durationMs: 3, isError: true, errorType: "tool_error", fidelity: "proxy", source: "github", connectorId: "github" });
   expect(first.startedAt.toISOString()).toBe(SAME_START);

@@ -65,6 +65,9 @@ const jsonText = (value: unknown) => {
 /** `timestamp(3)` columns hold UTC; a cast to `timestamp` ignores the ISO text's zone. */
 const utc = (date: Date) => date.toISOString();
 
+/** A duration for an int4 column: whole, 0 when it is no number, at most the column's top. */
+const wholeMs = (ms: number) => (Number.isFinite(ms) ? Math.min(2_147_483_647, Math.max(0, Math.round(ms))) : 0);
+
 /** At most this many rows a statement: larger batches are written in turn. */
 const ROWS_PER_STATEMENT = 2000;
 
@@ -105,7 +108,7 @@ export const insertToolCalls = async (db: Db, teamId: string, runId: string, row
       chunk.map((r) => r.isError),
       chunk.map((r) => storableText(r.errorType ?? null)),
       chunk.map((r) => utc(r.startedAt)),
-      chunk.map((r) => Math.max(0, Math.round(r.durationMs))),
+      chunk.map((r) => wholeMs(r.durationMs)),
       chunk.map((r) => storableText(r.traceId ?? null)),
       chunk.map((r) => storableText(r.spanId ?? null)),
     ]),
