@@ -150,7 +150,9 @@ export const listRuns = async (
     where: {
       AND: [
         whereOf(teamId, options),
-        after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+        // The redundant bound lets Postgres start its index range at the cursor instead of
+        // filtering every newer run out first (an OR alone is no range).
+        after ? { createdAt: { lte: after.createdAt }, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
       ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],

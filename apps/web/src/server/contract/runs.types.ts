@@ -154,6 +154,7 @@ export const runSpansResponse = z.object({
 export const runToolCallsQuery = z.object({
   after: z.string().min(1).optional().describe("nextAfter of the previous page"),
   limit: z.coerce.number().int().min(1).max(500).optional().describe("calls per page (100 when unset)"),
+  stepRunId: z.string().min(1).optional().describe("only the calls of this step attempt"),
 });
 
 /** A stored run event (also an SSE message: `id` is its seq, `event` its type). */
@@ -174,7 +175,12 @@ export const runEventStream = runEventEntry.describe(
 export const runLogLine = z.looseObject({ kind: z.enum(["run", "step", "event"]) }).describe("one line: the run, a step attempt with its output, or a stored event");
 
 /** runs.stepActivity: one attempt of a run's step (the `id` of a step entry). */
-export const stepActivityInput = z.object({ runId: z.string().min(1), stepRunId: z.string().min(1) });
+export const stepActivityInput = z.object({
+  runId: z.string().min(1),
+  stepRunId: z.string().min(1),
+  /** how many of the latest tool calls to list (500 when unset): the run page pages them through runs.toolCalls instead */
+  toolCallLimit: z.number().int().min(0).max(500).optional(),
+});
 
 export const toolCallEntry = z.object({
   id: z.string(),

@@ -15,12 +15,12 @@ const EVENT_TYPES = agentActivityEvent.options.map((option) => option.shape.type
 
 export const readStepActivity = async (
   db: Db,
-  input: { teamId: string; runId: string; stepRunId: string },
+  input: { teamId: string; runId: string; stepRunId: string; toolCallLimit?: number },
 ): Promise<z.input<typeof stepActivityResponse>> => {
   const step = await findStepRunOfRun(db, input.teamId, input.runId, input.stepRunId);
   if (!step) throw new AppError("NOT_FOUND", "step not found");
   const [calls, events] = await Promise.all([
-    listLatestStepToolCalls(db, input.teamId, step.id, STEP_ACTIVITY_LIMITS.toolCalls),
+    listLatestStepToolCalls(db, input.teamId, step.id, input.toolCallLimit ?? STEP_ACTIVITY_LIMITS.toolCalls),
     listLatestStepAgentEvents(db, input.teamId, input.runId, step.id, { types: EVENT_TYPES, limit: STEP_ACTIVITY_LIMITS.events }),
   ]);
   return {

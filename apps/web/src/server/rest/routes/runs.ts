@@ -146,8 +146,8 @@ export const runRoutes: Route[] = [
     response: runToolCallsResponse,
     handler: async ({ deps, caller, params, query }) => {
       await mustExist(deps, caller.teamId, params[0]!);
-      const { after, limit } = await parse(runToolCallsQuery, queryObject(query));
-      return answer(routeOf("GET", "/runs/{id}/tool-calls"), await listRunToolCalls(deps.db, caller.teamId, params[0]!, { after, take: limit }));
+      const { after, limit, stepRunId } = await parse(runToolCallsQuery, queryObject(query));
+      return answer(routeOf("GET", "/runs/{id}/tool-calls"), await listRunToolCalls(deps.db, caller.teamId, params[0]!, { after, take: limit, stepRunId }));
     },
   },
   {

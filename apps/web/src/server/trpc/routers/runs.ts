@@ -87,7 +87,7 @@ export const runsRouter = router({
     .output(runToolCallsResponse)
     .query(async ({ ctx, input }) => {
       if ((await runStatusOf(ctx.db, ctx.teamId, input.id)) === null) throw new AppError("NOT_FOUND", "run not found");
-      return listRunToolCalls(ctx.db, ctx.teamId, input.id, { after: input.after, take: input.limit });
+      return listRunToolCalls(ctx.db, ctx.teamId, input.id, { after: input.after, take: input.limit, stepRunId: input.stepRunId });
     }),
   events: teamProcedure
     .input(runEventsInput)
