@@ -4,8 +4,10 @@
  * arguments (`npm run bench -- agent tool-call`) run only those benches.
  */
 import { benchAgent } from "./bench-agent";
+import { benchApi } from "./bench-api";
 import { benchIngest } from "./bench-ingest";
 import { benchProxy } from "./bench-proxy";
+import { benchRunPage } from "./bench-run-page";
 import { benchRuns } from "./bench-runs";
 import { benchSandbox } from "./bench-sandbox";
 import { benchSpawn } from "./bench-spawn";
@@ -22,6 +24,8 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   proxy: benchProxy,
   "tool-call": benchToolCall,
   agent: benchAgent,
+  api: benchApi,
+  "run-page": benchRunPage,
   throughput: benchThroughput,
   ingest: benchIngest,
 };
