@@ -181,3 +181,14 @@ it("stores records arriving chunk by chunk while a write waits in a few multi-ro
   expect(statements).toBeGreaterThanOrEqual(2);
   expect(statements).toBeLessThanOrEqual(5);
 });
+
+it("says at flush that records could not be stored, once the step's row is gone", async () => {
+  const stepRunId = await newStep();
+  const recorder = recorderFor(stepRunId);
+  recorder.record(record(0));
+  await recorder.flush();
+  await admin.query(`DELETE FROM "StepRun" WHERE id = $1`, [stepRunId]);
+  recorder.record(record(1));
+  recorder.span(span(1, attempt));
+  await expect(recorder.flush()).rejects.toThrow(/foreign key/i);
+});
