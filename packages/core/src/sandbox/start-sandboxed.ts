@@ -196,19 +196,19 @@ export const startSandboxed = async (
           cancelled,
           durationMs,
         });
-      void within(statusRead, CLOSE_WAIT_MS).then(async () => {
+      const reaped = within(statusRead, CLOSE_WAIT_MS).then(async () => {
         if (await mayBeLeft()) await killTagged(SANDBOX_TAG, sandboxId);
-        let giveUp: NodeJS.Timeout | undefined;
-        const late = new Promise<void>((done) => {
-          giveUp = setTimeout(() => {
-            for (const stream of child.stdio) stream?.destroy();
-            done();
-          }, CLOSE_WAIT_MS);
-        });
-        await Promise.race([closed, late]);
-        clearTimeout(giveUp);
-        finish();
       });
+      // Its output is read meanwhile; what a leftover still holds open is cut after 2 s.
+      let giveUp: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((done) => {
+        giveUp = setTimeout(() => {
+          for (const stream of child.stdio) stream?.destroy();
+          done();
+        }, CLOSE_WAIT_MS);
+      });
+      const drained = Promise.race([closed, late]).finally(() => clearTimeout(giveUp));
+      void Promise.all([reaped, drained]).then(finish);
     });
   });
   if (options.signal?.aborted) onAbort();
