@@ -22,7 +22,7 @@ import type { Sample } from "./measure";
 
 const QUICK = process.env.SWITCHYARD_BENCH_QUICK === "1";
 const CALLS = QUICK ? 5_000 : 50_000;
-const ROUNDS = QUICK ? 2 : 3;
+const ROUNDS = 2;
 const BASELINE_CHUNK = 10_000;
 /** A credential the step holds: it appears in some arguments and results and is scrubbed on the way. */
 const SECRET = "ghp_" + "Zx7Qm2Lk9Pw4Rt6Yv8Nb1Cd3Fg5Hj0Ks";
@@ -139,7 +139,7 @@ const bulkInsert = async (pool: pg.Pool, teamId: string, runId: string, calls: T
       await client.query(
         `INSERT INTO "ToolCall" ("id","teamId","runId","stepRunId","toolName","source","connectorId","fidelity","arguments","result","resultCut","isError","errorType","startedAt","durationMs","traceId","spanId")
          SELECT gen_random_uuid()::text, $1, $2, s, t, src, c, f::"ToolFidelity", a, r, NULL, e, et, st, d, tr, sp
-           FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::jsonb[], $10::boolean[], $11::text[], $12::timestamptz[], $13::int[], $14::text[], $15::text[])
+           FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::jsonb[], $9::jsonb[], $10::boolean[], $11::text[], $12::timestamp(3)[], $13::int[], $14::text[], $15::text[])
              AS u(s, t, src, c, f, a, r, e, et, st, d, tr, sp)`,
         [
           teamId,
@@ -165,7 +165,7 @@ const bulkInsert = async (pool: pg.Pool, teamId: string, runId: string, calls: T
       await client.query(
         `INSERT INTO "Span" ("id","teamId","runId","traceId","spanId","parentSpanId","name","kind","status","attributes","startTime","endTime")
          SELECT gen_random_uuid()::text, $1, $2, tr, sp, p, n, k, st, a, s, e
-           FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::timestamptz[], $11::timestamptz[])
+           FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::timestamp(3)[], $11::timestamp(3)[])
              AS u(tr, sp, p, n, k, st, a, s, e)
          ON CONFLICT ("traceId","spanId") DO NOTHING`,
         [

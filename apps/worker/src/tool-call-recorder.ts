@@ -91,12 +91,12 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
       const [batchSpans, restSpans] = take(spans);
       calls = restCalls;
       spans = restSpans;
-      try {
-        await insertToolCalls(db, teamId, runId, batchCalls);
-        await insertSpans(db, teamId, runId, batchSpans);
-      } catch (error) {
-        failure ??= error;
-        deps.log.error("could not record tool calls", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(error)) });
+      // Calls and spans go to tables of their own: both at once, on two connections.
+      const stored = await Promise.allSettled([insertToolCalls(db, teamId, runId, batchCalls), insertSpans(db, teamId, runId, batchSpans)]);
+      for (const outcome of stored) {
+        if (outcome.status === "fulfilled") continue;
+        failure ??= outcome.reason;
+        deps.log.error("could not record tool calls", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(outcome.reason)) });
       }
     }
     writing = undefined;
