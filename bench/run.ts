@@ -6,6 +6,7 @@
 import { benchAgent } from "./bench-agent";
 import { benchApi } from "./bench-api";
 import { benchIngest } from "./bench-ingest";
+import { benchMemory } from "./bench-memory";
 import { benchProxy } from "./bench-proxy";
 import { benchRunPage } from "./bench-run-page";
 import { benchRuns } from "./bench-runs";
@@ -27,6 +28,7 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   api: benchApi,
   "run-page": benchRunPage,
   throughput: benchThroughput,
+  memory: benchMemory,
   ingest: benchIngest,
 };
 
