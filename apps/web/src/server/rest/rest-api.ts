@@ -10,6 +10,7 @@ import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
 import { authenticateApiToken } from "@switchyard/db";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
+import { assertStorableText } from "../http/storable-text";
 import { triggerRoutes } from "./routes/triggers";
 import { listTokens, revokeToken } from "../tokens/token-operations";
 import {
@@ -338,11 +339,14 @@ export const openApiDocument = buildOpenApiDocument(routes);
 const readJson = (req: Request) => async () => {
   const text = await req.text();
   if (text.trim() === "") return {};
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw new AppError("BAD_REQUEST", "the body is not valid JSON");
   }
+  assertStorableText(parsed, "body");
+  return parsed;
 };
 
 /** Served under the request's id (the caller's `x-request-id`, or a new one), which the answer carries back. */
@@ -370,7 +374,11 @@ const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Re
         throw new AppError("BAD_REQUEST", `${path} is not a valid path`);
       }
     });
+    assertStorableText(params, "path");
     const query = new URL(req.url, "http://localhost").searchParams;
+    assertStorableText(Object.fromEntries(query), "query");
+    // A route's declared query parameters are checked here, so no handler meets one its schema refuses.
+    if (route.query) await parse(route.query, () => Promise.resolve(Object.fromEntries(query)));
     return await route.handler({ deps, caller, params, query, headers: req.headers, signal: req.signal, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
   } catch (error) {
     if (error instanceof AppError) {

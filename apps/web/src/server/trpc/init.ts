@@ -5,6 +5,7 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import superjson from "superjson";
 import { AppError, surfaceOfError } from "@switchyard/core/errors";
+import { assertStorableText } from "../http/storable-text";
 import { roleAtLeast } from "@switchyard/core/policy";
 import { findMembership, membershipsOf, type Db, type Role } from "@switchyard/db";
 import type { Queue } from "bullmq";
@@ -56,9 +57,15 @@ const appErrors = t.middleware(async ({ next }) => {
   return result;
 });
 
+/** Input with text the database cannot store (NUL, a lone surrogate) is refused before any procedure reads it. */
+const storableInput = t.middleware(async ({ getRawInput, next }) => {
+  assertStorableText(await getRawInput(), "input");
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
-export const publicProcedure = t.procedure.use(appErrors);
+export const publicProcedure = t.procedure.use(appErrors).use(storableInput);
 
 export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.userId) throw new TRPCError({ code: "UNAUTHORIZED", message: "sign in first" });
