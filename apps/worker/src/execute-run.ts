@@ -11,7 +11,7 @@ import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
 import { LOCK_LOST } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { bundleReader, parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
-import { claimRun, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, nextEventSeq, setRunTraceId, type Db } from "@switchyard/db";
+import { claimQueuedRun, claimRun, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, nextEventSeq, type Db } from "@switchyard/db";
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import { createAgentExecutor, type TeamModelAccess } from "./agent-executor";
@@ -21,6 +21,7 @@ import { cleanUpRun } from "./run-cleanup";
 import { checkpointStore, runEventLog, runLaneRefusal, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
 import type { StepConfinement } from "./sandbox-boot";
 import { createStepProcessRunner } from "./step-process-runner";
+import { createRunWriter } from "./run-writer";
 import { stepRunRecorder } from "./step-run-recorder";
 import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
 import { endSpan, startRunSpan, traceIdOf } from "./tracing";
@@ -55,9 +56,28 @@ export type RunJobInput = { runId: string; teamId: string; traceparent?: string 
  * database gone for a moment, say) then leaves the run to be resumed by the retry instead
  * of failing it.
  */
-export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal: AbortSignal, finalAttempt = true) => {
-  const { db, log, confinement } = deps;
-  const { runId, teamId } = job;
+type Execution = {
+  workflowName: string;
+  workflowVersionId: string;
+  inputs: unknown;
+  lane: string;
+  startedById: string | null;
+  pinnedVersions: Record<string, string>;
+  /** the sequence number of the run's next event */
+  firstSeq: number;
+  /** where a run that a previous worker left `running` resumes */
+  checkpoint?: Checkpoint;
+};
+
+/**
+ * Takes the run for this worker: a queued run in one statement (the common case), else
+ * the run as it stands (resumed from its checkpoint when a worker left it running). A
+ * string is how the job ends without executing anything.
+ */
+const claimExecution = async (deps: ExecuteRunDeps, teamId: string, runId: string): Promise<Execution | string> => {
+  const { db, log } = deps;
+  const fresh = await claimQueuedRun(db, teamId, runId, deps.workerId);
+  if (fresh) return { ...fresh, pinnedVersions: fresh.pinnedVersions ?? {}, firstSeq: fresh.nextSeq };
   const run = await getRunForExecution(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", `run ${runId} not found`);
   if (run.status !== "queued" && run.status !== "running") {
@@ -75,31 +95,52 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     await finishRun(db, teamId, runId, { status: "cancelled", errorCode: "EXECUTION.CANCELLED", errorMessage: "cancelled while no worker held the run" }, deps.workerId);
     return "cancelled";
   }
+  return {
+    workflowName: run.workflow.name,
+    workflowVersionId: run.workflowVersionId,
+    inputs: run.inputs,
+    lane: run.lane,
+    startedById: run.startedById,
+    pinnedVersions: (run.pinnedVersions as Record<string, string> | null) ?? {},
+    firstSeq: await nextEventSeq(db, teamId, runId),
+    ...(resuming ? { checkpoint: run.checkpoint as Checkpoint } : {}),
+  };
+};
 
-  const { span, context: trace } = startRunSpan(run.workflow.name, job.traceparent, {
+/**
+ * `finalAttempt` is false while BullMQ will try the job again: an unexpected error (the
+ * database gone for a moment, say) then leaves the run to be resumed by the retry instead
+ * of failing it.
+ */
+export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal: AbortSignal, finalAttempt = true) => {
+  const { db, log, confinement } = deps;
+  const { runId, teamId } = job;
+  const run = await claimExecution(deps, teamId, runId);
+  if (typeof run === "string") return run;
+
+  const { span, context: trace } = startRunSpan(run.workflowName, job.traceparent, {
     "switchyard.run.id": runId,
     "switchyard.team.id": teamId,
-    "switchyard.workflow.name": run.workflow.name,
+    "switchyard.workflow.name": run.workflowName,
     "switchyard.sandbox.level": confinement.sandbox.level,
   });
+  const scrubber = new Scrubber();
+  const writer = createRunWriter({ db, log, teamId, runId, workerId: deps.workerId, firstSeq: run.firstSeq, scrubber, notify: () => deps.notify(runId) });
   const traceId = traceIdOf(span);
-  if (traceId) await setRunTraceId(db, teamId, runId, traceId);
+  if (traceId) writer.traceId(traceId);
 
   const runDir = path.join(confinement.runsDir, runId);
   // Every process of this run carries its own owner tag, so the run's end can confirm none is left.
   const sandbox = { ...confinement.sandbox, ownerId: runOwnerId(confinement.sandbox.ownerId, runId) };
   // Aborted when the run ends for any reason: whatever of it still runs is stopped.
   const stop = new AbortController();
-  const scrubber = new Scrubber();
-  const scope = { db, teamId, runId };
+  const scope = { db, teamId, runId, pinned: run.pinnedVersions };
   let uid: number | undefined;
-  let events: ReturnType<typeof runEventLog> | undefined;
+  const events = runEventLog(writer, scrubber);
   let outcome: Pick<RunOutcome, "status" | "errorCode" | "errorMessage">;
   let retry: Error | undefined;
   try {
     uid = confinement.uids?.acquire();
-    events = runEventLog(scope, await nextEventSeq(db, teamId, runId), log, scrubber, () => deps.notify(runId));
-    const sink = events.sink;
     const bundle = await loadBundle(db, teamId, run.workflowVersionId);
     if (!bundle) throw new AppError("NOT_FOUND", `workflow version ${run.workflowVersionId} not found`);
     const parsed = parseWorkflow(bundle.entry, bundle.version.entryPath);
@@ -114,7 +155,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       signal: AbortSignal.any([signal, stop.signal]),
       scrubber,
       inputs: run.inputs as Record<string, unknown>,
-      checkpoint: resuming ? (run.checkpoint as Checkpoint) : undefined,
+      checkpoint: run.checkpoint,
       runProcess: createStepProcessRunner({
         log,
         runId,
@@ -124,7 +165,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         network: deps.stepNetwork,
         scrubber,
         trace,
-        onOutput: (attempt, chunk) => events?.output(attempt, chunk),
+        onOutput: (attempt, chunk) => events.output(attempt, chunk),
       }),
       agents: createAgentExecutor({
         db,
@@ -160,15 +201,15 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
             stateName: request.stateName,
           });
         },
-        onAgentEvent: (attempt, event) => events?.agent(attempt, event),
+        onAgentEvent: (attempt, event) => events.agent(attempt, event),
         trace,
       }),
-      recorder: stepRunRecorder({ db, log, teamId, runId, sandboxLevel: sandbox.level, scrubber, notify: () => deps.notify(runId) }),
+      recorder: stepRunRecorder(writer, sandbox.level),
       files: bundleReader(bundle.files, bundle.version.entryPath),
-      store: checkpointStore(scope, deps.workerId, scrubber),
+      store: checkpointStore(writer, scrubber),
       resolver: teamWorkflowResolver(scope),
       variables: teamVariablesPort(scope, deps.keyring, scrubber, run.lane),
-      events: sink,
+      events: events.sink,
     });
     outcome = result;
   } catch (error) {
@@ -182,7 +223,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   } finally {
     stop.abort();
     try {
-      await events?.flush();
+      await events.flush();
     } finally {
       await cleanUpRun({ runId, ownerId: sandbox.ownerId, runDir, uid, uids: confinement.uids, log });
     }

@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel } from "@switchyard/core/runs";
-import { createDb } from "@switchyard/db";
+import { closeLostStepRuns, createDb, finishRun } from "@switchyard/db";
 import { McpConnectorHost } from "@switchyard/core/connectors/host";
 import { startModelGateway } from "@switchyard/core/gateway";
 import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from "./env";
@@ -129,6 +129,14 @@ const connectors = {
   }),
 };
 
+/**
+ * How often a run's job may be found with its worker gone (killed, or too busy to renew its
+ * lock) before BullMQ gives it up: each time, another worker resumes the run from its checkpoint.
+ */
+const MAX_STALLED = 10;
+/** BullMQ's reason for a job given up that way. */
+const STALLED_OUT = "job stalled more than allowable limit";
+
 const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
 // Live views also poll while their stream is down, so a lost notice only delays them.
 const notify = (runId: string) =>
@@ -162,7 +170,8 @@ const worker = new Worker(
         signal ?? new AbortController().signal,
         job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
       );
-      await triggerWorkers.runEnded(data.data.teamId, data.data.runId);
+      // The status this worker has just written, or (skipped, taken over) none: then it is read.
+      await triggerWorkers.runEnded(data.data.teamId, data.data.runId, ["succeeded", "failed", "cancelled"].includes(status) ? status : undefined);
       return { status };
     } catch (error) {
       // Retrying cannot mend a bad request (an unknown run, say); infrastructure errors retry.
@@ -178,10 +187,34 @@ const worker = new Worker(
     // its checkpoint, once the lock has lapsed.
     lockDuration: env.SWITCHYARD_JOB_LOCK_MS,
     stalledInterval: env.SWITCHYARD_JOB_LOCK_MS,
-    maxStalledCount: 3,
+    maxStalledCount: MAX_STALLED,
   },
 );
-worker.on("failed", (job, err) => log.error("job failed", { jobId: job?.id, error: err.message }));
+// A job BullMQ gives up on does not come back. When it gives up without running it (the
+// workers holding the run died more than MAX_STALLED times), nothing ended the run, which
+// would stay `running` for ever: end it here, saying why.
+const abandonRun = async ({ teamId, runId }: { teamId: string; runId: string }, reason: string) => {
+  try {
+    await closeLostStepRuns(db, teamId, runId);
+    const { count } = await finishRun(db, teamId, runId, {
+      status: "failed",
+      errorCode: "SYSTEM.WORKER_LOST",
+      errorMessage: `the run was given up: ${reason === STALLED_OUT ? `the workers running it stopped more than ${MAX_STALLED} times` : reason}`,
+    });
+    if (count === 0) return;
+    log.warn("gave up a run whose job failed", { runId, reason });
+    notify(runId);
+    await triggerWorkers.runEnded(teamId, runId);
+  } catch (e) {
+    log.error("could not end a run whose job failed", { runId, error: (e as Error).message });
+  }
+};
+worker.on("failed", (job, err) => {
+  log.error("job failed", { jobId: job?.id, error: err.message });
+  const data = runJobSchema.safeParse(job?.data);
+  const final = err.name === "UnrecoverableError" || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
+  if (data.success && final) void abandonRun(data.data, err.message);
+});
 worker.on("error", (err) => log.error("queue worker error", { error: err.message }));
 // A job whose lock could not be renewed (this worker stalled) may already be resumed by
 // another worker: stop its processes here without ending the run.

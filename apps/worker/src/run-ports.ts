@@ -22,26 +22,21 @@ import {
 } from "@switchyard/core/workflow";
 import { mayStart, type Role } from "@switchyard/core/policy";
 import {
-  appendRunEvents,
   getMembership,
   laneRules,
   loadBundle,
-  pinnedVersions,
   runReachRefusal,
-  saveCheckpoint,
   type Db,
 } from "@switchyard/db";
-import type { Logger } from "./logger";
+import type { RunWriter } from "./run-writer";
 import { resolveTeamVariables } from "./team-variables";
 
-type Scope = { db: Db; teamId: string; runId: string };
+/** One run's team, with the workflow versions it pinned at its start. */
+type Scope = { db: Db; teamId: string; runId: string; pinned: Record<string, string> };
 
 /** Checkpoints are scrubbed like everything else stored: values rendered from secrets end up in them. */
-export const checkpointStore = ({ db, teamId, runId }: Scope, workerId: string, scrubber: Scrubber): CheckpointStore => ({
-  save: async (checkpoint) => {
-    const held = await saveCheckpoint(db, teamId, runId, workerId, scrubber.scrubValue(checkpoint));
-    if (!held) throw new AppError("EXECUTION.RUN_TAKEN_OVER", "another worker has taken this run over; this worker stops it");
-  },
+export const checkpointStore = (writer: RunWriter, scrubber: Scrubber): CheckpointStore => ({
+  save: (checkpoint) => writer.checkpoint(scrubber.scrubValue(checkpoint)),
 });
 
 /**
@@ -49,24 +44,23 @@ export const checkpointStore = ({ db, teamId, runId }: Scope, workerId: string, 
  * must be allowed, and whoever started it must still be a member allowed to start every
  * lane it reaches. A run written without a starter gets only the first check.
  */
-export const runLaneRefusal = async ({ db, teamId, runId }: Scope, run: { lane: string; startedById: string | null }, workflow: Workflow) => {
-  const lanes = await laneRules(db, teamId);
+export const runLaneRefusal = async ({ db, teamId, pinned }: Scope, run: { lane: string; startedById: string | null }, workflow: Workflow) => {
+  const [lanes, starter] = await Promise.all([laneRules(db, teamId), run.startedById ? getMembership(db, teamId, run.startedById) : undefined]);
   let role: Role | undefined;
   if (run.startedById) {
-    const starter = await getMembership(db, teamId, run.startedById);
     if (!starter) return new AppError("FORBIDDEN", "whoever started this run is no longer a member of the team");
     role = starter.role;
     const denied = mayStart(lanes, role, run.lane);
     if (denied) return denied;
   }
-  return runReachRefusal(db, teamId, { root: { workflow, lane: run.lane }, lanes, role, pinned: await pinnedVersions(db, teamId, runId), starterId: run.startedById });
+  return runReachRefusal(db, teamId, { root: { workflow, lane: run.lane }, lanes, role, pinned, starterId: run.startedById });
 };
 
-export const teamWorkflowResolver = ({ db, teamId, runId }: Scope): WorkflowResolver => {
+export const teamWorkflowResolver = ({ db, teamId, pinned }: Scope): WorkflowResolver => {
   const files = new WeakMap<Workflow, BundleFiles>();
   return {
     resolve: async (name) => {
-      const versionId = (await pinnedVersions(db, teamId, runId))[name];
+      const versionId = pinned[name];
       if (!versionId) return undefined;
       const bundle = await loadBundle(db, teamId, versionId);
       if (!bundle) return undefined;
@@ -105,28 +99,15 @@ const RECORDED: ReadonlySet<RunEvent["type"]> = new Set([
 ]);
 
 /**
- * Writes engine events in order, batched, off the engine's path; `flush` waits for all.
- * A step's stored output is on its row; `step.output` events carry it while the step runs.
+ * The engine's events, in order, written by the run's writer with its next write (so off
+ * the engine's path). A step's stored output is on its row; `step.output` events carry it
+ * while the step runs.
  */
-export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubber: Scrubber, notify: () => void) => {
-  let seq = firstSeq;
-  let pending: { type: string; payload: Record<string, unknown> }[] = [];
-  let chain: Promise<void> = Promise.resolve();
-  const drain = () => {
-    const batch = pending;
-    pending = [];
-    chain = chain
-      .then(async () => {
-        seq = await appendRunEvents(scope.db, scope.teamId, scope.runId, seq, batch);
-        notify();
-      })
-      .catch((e: unknown) => log.error("could not record run events", { runId: scope.runId, error: scrubber.scrub(String(e)) }));
-  };
+export const runEventLog = (writer: RunWriter, scrubber: Scrubber) => {
   const sink: EventSink = (event) => {
     if (!RECORDED.has(event.type)) return;
     const { type, ...payload } = event;
-    pending.push({ type, payload: scrubber.scrubValue(payload) });
-    if (pending.length === 1) queueMicrotask(drain);
+    writer.event(type, scrubber.scrubValue(payload));
   };
   return {
     sink,
@@ -134,18 +115,11 @@ export const runEventLog = (scope: Scope, firstSeq: number, log: Logger, scrubbe
      * What an agent attempt reports while it runs (text, tool use and results, usage,
      * errors), as `agent.event` rows the run page reads live.
      */
-    agent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) => {
-      pending.push({ type: "agent.event", payload: scrubber.scrubValue({ ...attempt, event }) });
-      if (pending.length === 1) queueMicrotask(drain);
-    },
+    agent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) =>
+      writer.event("agent.event", scrubber.scrubValue({ ...attempt, event })),
     /** A running step's output, as `step.output` rows (already scrubbed and coalesced by the runner). */
-    output: (attempt: { stepRunId: string; state: string; attempt: number }, chunk: { stream: string; text: string; truncated?: true }) => {
-      pending.push({ type: "step.output", payload: { ...attempt, ...chunk } });
-      if (pending.length === 1) queueMicrotask(drain);
-    },
-    flush: async () => {
-      if (pending.length > 0) drain();
-      await chain;
-    },
+    output: (attempt: { stepRunId: string; state: string; attempt: number }, chunk: { stream: string; text: string; truncated?: true }) =>
+      writer.event("step.output", { ...attempt, ...chunk }),
+    flush: () => writer.flush(),
   };
 };

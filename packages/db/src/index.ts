@@ -7,6 +7,7 @@ export * from "./repositories/members";
 export type { Role, RunStatus, StepStatus, RunTrigger } from "./generated/prisma/client";
 export * from "./repositories/run-progress";
 export * from "./repositories/run-lifecycle";
+export * from "./repositories/run-writes";
 export type { PrismaClientOrTransaction } from "./transaction";
 export * from "./repositories/variables";
 export * from "./repositories/audit-log";

@@ -65,8 +65,8 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
 
   return {
     /** Enqueues the notifications of a run that has ended (nothing for one still going). */
-    runEnded: (teamId: string, runId: string) =>
-      enqueueRunNotifications(db, notificationQueue, { teamId, runId }).catch((e: unknown) =>
+    runEnded: (teamId: string, runId: string, status?: string) =>
+      enqueueRunNotifications(db, notificationQueue, { teamId, runId, ...(status ? { status } : {}) }).catch((e: unknown) =>
         log.error("could not enqueue run notifications", { runId, error: e instanceof Error ? e.message : String(e) }),
       ),
     close: async () => {

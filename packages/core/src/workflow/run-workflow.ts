@@ -250,7 +250,8 @@ export const runWorkflow = async (
         },
       );
       cp.startHooksDone = true;
-      await save();
+      // Nothing to keep when the workflow has no start hooks: the first state's save follows.
+      if (workflow.hooks.workflowStart.length > 0) await save();
     }
     const end = await chain("", workflow.initial, deps.signal);
     switch (end.kind) {

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Db } from "../client";
+import type { WorkflowVersion } from "../generated/prisma/client";
 
 type BundleFiles = Record<string, string>;
 
@@ -70,8 +71,42 @@ export const saveWorkflowVersion = async (db: Db, input: SaveVersionInput) => {
   });
 };
 
+type LoadedBundle = { version: WorkflowVersion; files: BundleFiles; entry: string };
+
+/**
+ * Versions never change once saved, so a process keeps the last ones it read (by team and
+ * version, bounded in count and size): a run's worker and a start on the web read the same
+ * few versions again and again.
+ */
+const recentBundles = new Map<string, LoadedBundle>();
+const RECENT_BUNDLES = 128;
+const RECENT_BUNDLE_BYTES = 256 * 1024;
+
+const remember = (key: string, bundle: LoadedBundle) => {
+  let size = 0;
+  for (const text of Object.values(bundle.files)) size += text.length;
+  if (size > RECENT_BUNDLE_BYTES) return;
+  Object.freeze(bundle.files);
+  recentBundles.set(key, bundle);
+  if (recentBundles.size > RECENT_BUNDLES) recentBundles.delete(recentBundles.keys().next().value!);
+};
+
 /** Reads a version's files back, checking each blob against its hash. */
-export const loadBundle = async (db: Db, teamId: string, versionId: string) => {
+export const loadBundle = async (db: Db, teamId: string, versionId: string): Promise<LoadedBundle | undefined> => {
+  const key = `${teamId}/${versionId}`;
+  const recent = recentBundles.get(key);
+  if (recent) {
+    // Most recently used last: the oldest goes first.
+    recentBundles.delete(key);
+    recentBundles.set(key, recent);
+    return recent;
+  }
+  const loaded = await readBundle(db, teamId, versionId);
+  if (loaded) remember(key, loaded);
+  return loaded;
+};
+
+const readBundle = async (db: Db, teamId: string, versionId: string): Promise<LoadedBundle | undefined> => {
   const version = await db.workflowVersion.findFirst({ where: { id: versionId, teamId } });
   if (!version) return undefined;
   const manifest = version.files as Record<string, string>;

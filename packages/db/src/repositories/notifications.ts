@@ -78,9 +78,14 @@ const enqueue = (queue: NotificationEnqueuer, teamId: string, deliveryId: string
  * listens to its event, each enqueued once (the row's unique key and the job id make a
  * second report of the same end a no-op). Returns how many were new.
  */
-export const enqueueRunNotifications = async (db: Db, queue: NotificationEnqueuer, input: { teamId: string; runId: string }) => {
-  const run = await db.run.findFirst({ where: { id: input.runId, teamId: input.teamId }, select: { status: true } });
-  const event = run ? eventOfRunStatus(run.status) : undefined;
+export const enqueueRunNotifications = async (
+  db: Db,
+  queue: NotificationEnqueuer,
+  /** `status`: how the run ended, when the caller has just written it (else it is read). */
+  input: { teamId: string; runId: string; status?: string },
+) => {
+  const status = input.status ?? (await db.run.findFirst({ where: { id: input.runId, teamId: input.teamId }, select: { status: true } }))?.status;
+  const event = status ? eventOfRunStatus(status) : undefined;
   if (!event) return 0;
   const endpoints = await db.notificationEndpoint.findMany({ where: { teamId: input.teamId, enabled: true, events: { has: event } }, select: { id: true } });
   if (endpoints.length === 0) return 0;

@@ -67,27 +67,29 @@ export const discardQueuedRun = (db: PrismaClientOrTransaction, teamId: string, 
  * Ends a running run. Only a move the transition table allows is made, so a run that already
  * ended (cancelled by someone else, finished by another worker) is never overwritten.
  */
-export const finishRun = (
+export const finishRun = async (
   db: PrismaClientOrTransaction,
   teamId: string,
   runId: string,
   result: { status: "succeeded" | "failed" | "cancelled"; errorCode?: string; errorMessage?: string },
   /** Only while this worker still holds the run. */
   workerId?: string,
-) =>
-  db.run.updateMany({
-    where: { id: runId, teamId, status: { in: statusesBefore(result.status, ["running"]) }, ...(workerId ? { workerId } : {}) },
-    data: {
-      status: result.status,
-      errorCode: storableText(result.errorCode) ?? null,
-      errorMessage: storableText(result.errorMessage) ?? null,
-      finishedAt: new Date(),
-    },
-  });
-
-/** Records the trace of a run that is running. */
-export const setRunTraceId = (db: PrismaClientOrTransaction, teamId: string, runId: string, traceId: string) =>
-  db.run.updateMany({ where: { id: runId, teamId, status: "running" }, data: { traceId } });
+) => {
+  // One statement (updateMany would wrap it in a transaction of its own: three round trips).
+  const count = await db.$executeRawUnsafe(
+    `UPDATE "Run" SET status = $3::"RunStatus", "errorCode" = $4, "errorMessage" = $5, "finishedAt" = $6::timestamp(3)
+     WHERE id = $1 AND "teamId" = $2 AND status::text = ANY($7::text[])${workerId ? ` AND "workerId" = $8` : ""}`,
+    runId,
+    teamId,
+    result.status,
+    storableText(result.errorCode) ?? null,
+    storableText(result.errorMessage) ?? null,
+    new Date().toISOString(),
+    statusesBefore(result.status, ["running"]),
+    ...(workerId ? [workerId] : []),
+  );
+  return { count };
+};
 
 /**
  * Step runs a dead worker left `running` in a run that is running again: they will never

@@ -18,12 +18,6 @@ export const saveCheckpoint = async (db: Db, teamId: string, runId: string, work
   return count === 1;
 };
 
-/** The team's workflow name → version id map pinned when the run was created. */
-export const pinnedVersions = async (db: Db, teamId: string, runId: string): Promise<Record<string, string>> => {
-  const run = await db.run.findFirst({ where: { id: runId, teamId }, select: { pinnedVersions: true } });
-  return (run?.pinnedVersions as Record<string, string> | null) ?? {};
-};
-
 type RunEventInput = { type: string; payload: Record<string, unknown> };
 
 /** Appends events in order; returns the next sequence number. */
@@ -108,26 +102,6 @@ export const finishStepRun = (db: Db, teamId: string, stepRunId: string, result:
       agentSessionId: storableText(result.agentSessionId) ?? null,
       errorCode: storableText(result.errorCode) ?? null,
       errorMessage: storableText(result.errorMessage) ?? null,
-      finishedAt: new Date(),
-    },
-  });
-
-/**
- * Closes a step run that is still `running` as failed, when how it ended could not be
- * recorded (its output could not be stored): never left open.
- */
-export const failRunningStepRun = (
-  db: Db,
-  teamId: string,
-  stepRunId: string,
-  error: { code: string; message: string },
-) =>
-  db.stepRun.updateMany({
-    where: { id: stepRunId, teamId, status: "running" },
-    data: {
-      status: "failed",
-      errorCode: storableText(error.code),
-      errorMessage: storableText(error.message),
       finishedAt: new Date(),
     },
   });

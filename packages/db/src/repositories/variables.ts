@@ -100,6 +100,7 @@ type StoredVariable = { name: string; value: string } | { name: string; sealed: 
  * envelope to open. A secret not open to the run's lane is refused before any is read.
  */
 export const variablesForRun = async (db: Db, teamId: string, names: string[], runLane: string): Promise<StoredVariable[]> => {
+  if (names.length === 0) return [];
   const rows = await db.teamVariable.findMany({ where: { teamId, name: { in: names } } });
   for (const row of rows) {
     const denied = row.secret ? mayUseSecret({ name: row.name, lanes: row.lanes ?? [] }, runLane) : undefined;
@@ -107,7 +108,7 @@ export const variablesForRun = async (db: Db, teamId: string, names: string[], r
   }
   const credentialIds = rows.flatMap((r) => (r.secret && r.credentialId ? [r.credentialId] : []));
   const credentials = new Map(
-    (await db.credential.findMany({ where: { teamId, id: { in: credentialIds } } })).map((c) => [c.id, c]),
+    (credentialIds.length === 0 ? [] : await db.credential.findMany({ where: { teamId, id: { in: credentialIds } } })).map((c) => [c.id, c]),
   );
   return rows.map((row) => {
     if (!row.secret) return { name: row.name, value: row.value ?? "" };

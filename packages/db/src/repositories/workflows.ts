@@ -121,8 +121,12 @@ const unreadyAccount = async (db: Db, teamId: string, slugs: ReadonlySet<string>
 
 /** The lane policy on everything a run of `root` reaches: the first refusal, or undefined. */
 export const runReachRefusal = async (db: Db, teamId: string, input: RunReachInput) => {
-  const reach = await collectRunReach(input.root, calleeSource(db, teamId, input.pinned));
-  const refused = checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets: await secretRules(db, teamId), connectors: await connectorRules(db, teamId) });
+  const [reach, secrets, connectors] = await Promise.all([
+    collectRunReach(input.root, calleeSource(db, teamId, input.pinned)),
+    secretRules(db, teamId),
+    connectorRules(db, teamId),
+  ]);
+  const refused = checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets, connectors });
   if (refused || input.starterId === undefined) return refused;
   const named = new Set<string>();
   for (const { workflow } of [reach.root, ...reach.callees.values()])

@@ -1,0 +1,143 @@
+/**
+ * The worker's writes on a run's hot path, each one SQL statement and one round trip: the
+ * claim of a queued run (with everything executing it needs), and a batch of progress (run
+ * events, a step run opened or closed, the checkpoint, the trace id) written together,
+ * guarded by the run still being held by this worker. Prisma wraps every updateMany and
+ * createMany in a transaction of its own (three round trips each); a run used to spend most
+ * of its orchestration time there. Team-scoped like every repository.
+ */
+import type { Db } from "../client";
+import { storableJson, storableText } from "../storable";
+
+/** A queued run this worker now holds, with what executing it needs. */
+type ClaimedRun = {
+  id: string;
+  teamId: string;
+  workflowId: string;
+  workflowVersionId: string;
+  workflowName: string;
+  inputs: unknown;
+  lane: string;
+  startedById: string | null;
+  pinnedVersions: Record<string, string> | null;
+  /** the sequence number the run's next event takes */
+  nextSeq: number;
+};
+
+/**
+ * Claims a queued run for `workerId` (queued → running) and returns it; undefined when the
+ * run is not the team's or not queued (someone else claimed it, it ended, or it is running
+ * and needs the resume path).
+ */
+export const claimQueuedRun = async (db: Db, teamId: string, runId: string, workerId: string): Promise<ClaimedRun | undefined> => {
+  const rows = await db.$queryRawUnsafe<ClaimedRun[]>(
+    `WITH claimed AS (
+       UPDATE "Run" SET status = 'running', "startedAt" = $4::timestamp(3), "workerId" = $3
+       WHERE id = $1 AND "teamId" = $2 AND status = 'queued'
+       RETURNING id, "teamId", "workflowId", "workflowVersionId", inputs, lane, "startedById", "pinnedVersions"
+     )
+     SELECT c.*, w.name AS "workflowName",
+       (SELECT COALESCE(MAX(e.seq), 0) + 1 FROM "RunEvent" e WHERE e."runId" = c.id AND e."teamId" = c."teamId")::int AS "nextSeq"
+     FROM claimed c JOIN "Workflow" w ON w.id = c."workflowId" AND w."teamId" = c."teamId"`,
+    runId,
+    teamId,
+    workerId,
+    new Date().toISOString(),
+  );
+  return rows[0];
+};
+
+export type StepRunOpen = {
+  id: string;
+  stateName: string;
+  stepType: "step" | "agent";
+  attempt: number;
+  path: unknown;
+  provider?: string;
+  sandboxLevel?: string;
+};
+
+export type StepRunClose = {
+  id: string;
+  status: "succeeded" | "failed" | "cancelled";
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  output: string;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+  agentSessionId?: string;
+  errorCode?: string;
+  errorMessage?: string;
+  /** Only while the row is still running (closing one whose end could not be stored). */
+  onlyIfRunning?: boolean;
+};
+
+export type RunBatch = {
+  events: { seq: number; type: string; payload: unknown }[];
+  open?: StepRunOpen;
+  close?: StepRunClose;
+  checkpoint?: unknown;
+  traceId?: string;
+};
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** Strings as Postgres takes them: no U+0000, no lone surrogate (which the driver cannot send). */
+const text = (value: string) => storableText(value).replace(LONE_SURROGATE, "\ufffd");
+const optionalText = (value: string | undefined | null) => (value === undefined || value === null ? null : text(value));
+const json = (value: unknown) => JSON.stringify(storableJson(value ?? null));
+
+/**
+ * Writes a batch of a run's progress in one statement while `workerId` holds the run
+ * (running, its worker): nothing is written otherwise, and `held` says which.
+ */
+export const writeRunBatch = async (
+  db: Db,
+  scope: { teamId: string; runId: string; workerId: string },
+  batch: RunBatch,
+): Promise<{ held: boolean }> => {
+  const params: unknown[] = [scope.runId, scope.teamId, scope.workerId, new Date().toISOString()];
+  const p = (value: unknown) => `$${params.push(value)}`;
+  const at = "$4::timestamp(3)";
+  const sets: string[] = [];
+  if (batch.checkpoint !== undefined) sets.push(`checkpoint = ${p(json(batch.checkpoint))}::jsonb`);
+  if (batch.traceId !== undefined) sets.push(`"traceId" = ${p(batch.traceId)}`);
+  const held = `id = $1 AND "teamId" = $2 AND "workerId" = $3 AND status = 'running'`;
+  const ctes = [
+    sets.length > 0
+      ? `g AS (UPDATE "Run" SET ${sets.join(", ")} WHERE ${held} RETURNING 1)`
+      : `g AS (SELECT 1 FROM "Run" WHERE ${held})`,
+  ];
+  const ifHeld = "EXISTS (SELECT 1 FROM g)";
+  if (batch.events.length > 0) {
+    ctes.push(
+      `e AS (INSERT INTO "RunEvent" ("teamId", "runId", seq, type, payload, "createdAt")
+        SELECT $2, $1, x.seq, x.type, x.payload::jsonb, ${at}
+        FROM unnest(${p(batch.events.map((e) => e.seq))}::int[], ${p(batch.events.map((e) => text(e.type)))}::text[], ${p(batch.events.map((e) => json(e.payload)))}::text[]) AS x(seq, type, payload)
+        WHERE ${ifHeld})`,
+    );
+  }
+  const open = batch.open;
+  if (open) {
+    ctes.push(
+      `o AS (INSERT INTO "StepRun" (id, "teamId", "runId", "stateName", "stepType", attempt, path, provider, status, "sandboxLevel", "createdAt", "startedAt")
+        SELECT ${p(open.id)}, $2, $1, ${p(text(open.stateName))}, ${p(open.stepType)}, ${p(open.attempt)}::int, ${p(json(open.path))}::jsonb,
+          ${p(optionalText(open.provider))}, 'running', ${p(open.sandboxLevel ?? null)}, ${at}, ${at}
+        WHERE ${ifHeld})`,
+    );
+  }
+  const close = batch.close;
+  if (close) {
+    ctes.push(
+      `f AS (UPDATE "StepRun" SET status = ${p(close.status)}::"StepStatus", "exitCode" = ${p(close.exitCode)}::int,
+          stdout = ${p(text(close.stdout))}, stderr = ${p(text(close.stderr))}, output = ${p(text(close.output))},
+          "inputTokens" = ${p(close.inputTokens ?? null)}::int, "outputTokens" = ${p(close.outputTokens ?? null)}::int,
+          "costUsd" = ${p(close.costUsd ?? null)}::numeric, "agentSessionId" = ${p(optionalText(close.agentSessionId))},
+          "errorCode" = ${p(optionalText(close.errorCode))}, "errorMessage" = ${p(optionalText(close.errorMessage))}, "finishedAt" = ${at}
+        WHERE id = ${p(close.id)} AND "teamId" = $2${close.onlyIfRunning ? ` AND status = 'running'` : ""} AND ${ifHeld})`,
+    );
+  }
+  const rows = await db.$queryRawUnsafe<{ held: number }[]>(`WITH ${ctes.join(",\n")} SELECT (SELECT count(*) FROM g)::int AS held, ${at} AS at`, ...params);
+  return { held: (rows[0]?.held ?? 0) > 0 };
+};
