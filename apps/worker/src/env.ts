@@ -31,6 +31,11 @@ export const workerEnvSchema = z.object({
   SWITCHYARD_JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
   /** On SIGTERM, how long active runs may go on before the worker leaves them to be resumed elsewhere. */
   SWITCHYARD_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * How a step's process starts: `per-step`, a sandbox of its own; `per-run`, a fork and
+   * exec by one resident launcher in the run's sandbox (see docs/sandbox.md).
+   */
+  SWITCHYARD_STEP_LAUNCHER: z.enum(["per-step", "per-run"]).default("per-step"),
   SWITCHYARD_STEP_NETWORK: z
     .enum(["true", "false"])
     .default("true")

@@ -32,6 +32,8 @@ export type ExecuteRunDeps = {
   workerId: string;
   confinement: StepConfinement;
   stepNetwork: boolean;
+  /** A sandbox per step process, or one per run with a resident launcher (SWITCHYARD_STEP_LAUNCHER). */
+  stepLauncher?: "per-step" | "per-run";
   keyring: Keyring;
   /** Model endpoints openai_compatible steps may call (SWITCHYARD_MODEL_ENDPOINTS). */
   modelEndpoints?: readonly string[];
@@ -136,6 +138,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   const stop = new AbortController();
   const scope = { db, teamId, runId, pinned: run.pinnedVersions };
   let uid: number | undefined;
+  let processes: ReturnType<typeof createStepProcessRunner> | undefined;
   const events = runEventLog(writer, scrubber);
   let outcome: Pick<RunOutcome, "status" | "errorCode" | "errorMessage">;
   let retry: Error | undefined;
@@ -156,17 +159,18 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
       scrubber,
       inputs: run.inputs as Record<string, unknown>,
       checkpoint: run.checkpoint,
-      runProcess: createStepProcessRunner({
+      runProcess: (processes = createStepProcessRunner({
         log,
         runId,
         sandbox,
         uid,
         folders,
         network: deps.stepNetwork,
+        ...(deps.stepLauncher ? { launcher: deps.stepLauncher } : {}),
         scrubber,
         trace,
         onOutput: (attempt, chunk) => events.output(attempt, chunk),
-      }),
+      })),
       agents: createAgentExecutor({
         db,
         log,
@@ -223,6 +227,8 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   } finally {
     stop.abort();
     try {
+      // The run's launcher, if it has one, ends before its folders go.
+      await processes?.close().catch((error: unknown) => log.warn("the run's step launcher did not close cleanly", { runId, error: String(error) }));
       await events.flush();
     } finally {
       await cleanUpRun({ runId, ownerId: sandbox.ownerId, runDir, uid, uids: confinement.uids, log });

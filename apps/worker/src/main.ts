@@ -157,6 +157,7 @@ const worker = new Worker(
           workerId,
           confinement,
           stepNetwork: env.SWITCHYARD_STEP_NETWORK,
+          stepLauncher: env.SWITCHYARD_STEP_LAUNCHER,
           keyring,
           modelEndpoints: env.SWITCHYARD_MODEL_ENDPOINTS,
           modelAccess: (teamId, vendor) => teamModelAccess(db, keyring, teamId, vendor),
