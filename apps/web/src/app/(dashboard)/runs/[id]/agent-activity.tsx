@@ -3,7 +3,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useTRPC } from "~/trpc/react";
 import { foldAgentEvents, formatCost } from "./agent-transcript";
-import { ToolCallList } from "./tool-call-list";
+import { StepToolCalls } from "./tool-call-list";
 
 /** The fields of a run's step entry this card reads. */
 export type AgentStep = {
@@ -29,7 +29,8 @@ export function AgentActivity({ runId, step, live }: { runId: string; step: Agen
   const trpc = useTRPC();
   const active = STEP_ACTIVE.has(step.status);
   const activity = useQuery({
-    ...trpc.runs.stepActivity.queryOptions({ runId, stepRunId: step.id }),
+    // The calls come a page at a time from StepToolCalls, not with the activity.
+    ...trpc.runs.stepActivity.queryOptions({ runId, stepRunId: step.id, toolCallLimit: 0 }),
     refetchInterval: active && !live ? 1000 : false,
   });
   const { refetch } = activity;
@@ -50,7 +51,7 @@ export function AgentActivity({ runId, step, live }: { runId: string; step: Agen
   const answer = t.final ?? (step.status === "succeeded" ? step.output || null : null);
   const errors = t.errors.filter((e) => e.message !== step.errorMessage);
   const lastRetry = t.retries.at(-1);
-  const quiet = t.messages.length === 0 && a.toolCalls.length === 0 && answer === null;
+  const quiet = t.messages.length === 0 && step.toolCallCount === 0 && answer === null;
   return (
     <div className="agent" data-testid="agent-activity">
       <p className="agent-meta muted small">
@@ -58,7 +59,7 @@ export function AgentActivity({ runId, step, live }: { runId: string; step: Agen
         <span data-testid="agent-tokens">
           {inputTokens ?? "–"} in / {outputTokens ?? "–"} out{estimated ? " (estimated)" : ""}
         </span>{" "}
-        · cost <span data-testid="agent-cost">{formatCost(step.costUsd)}</span> · {Math.max(step.toolCallCount, a.toolCalls.length)} tool calls
+        · cost <span data-testid="agent-cost">{formatCost(step.costUsd)}</span> · {step.toolCallCount.toLocaleString("en")} tool calls
       </p>
       {a.eventsTruncated ? <p className="muted small">Earlier text is not shown.</p> : null}
       {t.messages.map((m, i) => (
@@ -71,7 +72,7 @@ export function AgentActivity({ runId, step, live }: { runId: string; step: Agen
           Model request retried {t.retries.length}× ({lastRetry.status ?? "no status"}: {lastRetry.message})
         </p>
       ) : null}
-      {a.toolCalls.length > 0 ? <ToolCallList calls={a.toolCalls} truncated={a.toolCallsTruncated} /> : null}
+      <StepToolCalls runId={runId} stepRunId={step.id} count={step.toolCallCount} active={active} live={live} version={activity.dataUpdatedAt} />
       {answer !== null ? (
         <div className="agent-answer" data-testid="agent-answer">
           <div className="muted small">Answer</div>
