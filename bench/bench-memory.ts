@@ -46,13 +46,14 @@ export const benchMemory = async (options: MemoryOptions = {}): Promise<Sample[]
   const db = createDb(database.url, { max: 8 });
   const prefix = randomPrefix();
   const queue = new Queue<RunJob>(RUN_QUEUE, { connection: connection(), prefix });
+  queue.setMaxListeners(0); // many starts at once each wait on the queue's connection
   const events = new QueueEvents(RUN_QUEUE, { connection: connection(), prefix });
   await events.waitUntilReady();
   const worker = await startWorker({
     DATABASE_URL: database.url,
     SWITCHYARD_QUEUE_PREFIX: prefix,
     NODE_OPTIONS: `--expose-gc --require ${path.join(REPO_ROOT, "bench/fixtures/gc-on-signal.cjs")}`,
-  });
+  }, 120_000);
   try {
     const { team, admin } = await seed(db, { adminEmail: "bench@local", adminPassword: "bench-password" });
     const version = await saveWorkflowVersion(db, {

@@ -176,8 +176,8 @@ const startWorkers = async (s: Setup, count: number, concurrency: number) => {
   const base = uidBase();
   const tag = Math.random().toString(36).slice(2, 8);
   // Each as a separate host would run it: its own id, uid range and workspaces (startWorker
-  // makes the folder). One at a time, and once more on a slow boot: on a loaded machine two
-  // workers booting together can miss startWorker's 30 s.
+  // makes the folder). One at a time, with two minutes each to boot, and once more after
+  // that: on a loaded machine workers booting together are slow.
   const workers: WorkerHandle[] = [];
   try {
     for (let i = 0; i < count; i++) {
@@ -190,10 +190,10 @@ const startWorkers = async (s: Setup, count: number, concurrency: number) => {
         SWITCHYARD_CONNECTORS_MAX: String(CONNECTORS_MAX),
       };
       workers.push(
-        await startWorker(env).catch(() => {
-          // startWorker leaves a worker that missed its 30 s running: stop it before the retry.
+        await startWorker(env, 120_000).catch(() => {
+          // startWorker leaves a worker that missed its time running: stop it before the retry.
           killWorkersWithId(env.SWITCHYARD_WORKER_ID);
-          return startWorker({ ...env, SWITCHYARD_WORKER_ID: `${env.SWITCHYARD_WORKER_ID}-again` });
+          return startWorker({ ...env, SWITCHYARD_WORKER_ID: `${env.SWITCHYARD_WORKER_ID}-again` }, 120_000);
         }),
       );
     }
@@ -261,6 +261,7 @@ export const benchThroughput = async (options: ThroughputOptions = {}): Promise<
   const db = createDb(database.url, { max: 8 });
   const prefix = randomPrefix();
   const queue = new Queue<RunJob>(RUN_QUEUE, { connection: connection(), prefix });
+  queue.setMaxListeners(0); // many starts at once each wait on the queue's connection
   const events = new QueueEvents(RUN_QUEUE, { connection: connection(), prefix });
   await events.waitUntilReady();
   try {
