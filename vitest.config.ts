@@ -2,6 +2,10 @@ import { defineConfig } from "vitest/config";
 
 const alias = { "~": new URL("./apps/web/src", import.meta.url).pathname };
 
+// Fault injection against real processes and services (`npm run test:chaos`): slow, so only
+// when asked for, never in a plain `vitest run`.
+const chaos = process.env.SWITCHYARD_CHAOS === "1";
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -11,7 +15,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["packages/**/src/**/*.test.ts", "apps/**/src/**/*.test.ts", "test/**/*.test.ts"],
-          exclude: ["**/*.int.test.ts", "**/node_modules/**"],
+          exclude: ["**/*.int.test.ts", "**/*.chaos.test.ts", "**/node_modules/**"],
           testTimeout: 30_000,
         },
       },
@@ -26,6 +30,22 @@ export default defineConfig({
           hookTimeout: 90_000,
         },
       },
+      ...(chaos
+        ? [
+            {
+              resolve: { alias },
+              test: {
+                name: "chaos",
+                include: ["test/chaos/**/*.chaos.test.ts"],
+                globalSetup: ["./test/global-setup.ts"],
+                // One fault at a time: each file starts workers and services of its own.
+                fileParallelism: false,
+                testTimeout: 300_000,
+                hookTimeout: 120_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

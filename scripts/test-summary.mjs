@@ -8,13 +8,21 @@ let failed = 0;
 let skipped = 0;
 const missing = [];
 
-const vitest = path.join(dir, "vitest.json");
-if (existsSync(vitest)) {
-  const r = JSON.parse(readFileSync(vitest, "utf8"));
+// Vitest's reports: unit and integration tests, then the fault-injection (chaos) project.
+for (const [name, file] of [
+  ["vitest", "vitest.json"],
+  ["chaos", "chaos.json"],
+]) {
+  const report = path.join(dir, file);
+  if (!existsSync(report)) {
+    missing.push(name);
+    continue;
+  }
+  const r = JSON.parse(readFileSync(report, "utf8"));
   passed += r.numPassedTests;
   failed += r.numFailedTests + (r.numFailedTestSuites ?? 0);
   skipped += r.numPendingTests + r.numTodoTests;
-} else missing.push("vitest");
+}
 
 const pw = path.join(dir, "playwright.json");
 if (existsSync(pw)) {

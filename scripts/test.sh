@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `npm test`: the whole suite on a fresh machine. Installs what is missing, starts the
-# services the tests need, then lint, typecheck, unit and integration tests (Vitest) and
-# browser tests (Playwright with Debian's Chromium), and ends with one summary line.
+# services the tests need, then lint, typecheck, unit and integration tests (Vitest), the
+# fault-injection tests (Vitest's chaos project) and browser tests (Playwright with Debian's
+# Chromium), and ends with one summary line.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 cd "$ROOT"
@@ -38,6 +39,11 @@ bash scripts/agents-install.sh || say "warning: installing the agent CLIs failed
 
 say "unit and integration tests"
 npx vitest run --reporter=default --reporter=json --outputFile="$reports/vitest.json" || status=1
+
+# Faults injected into real processes and services (workers SIGKILLed, a private Redis and
+# PostgreSQL restarted mid-run): the slow part of the suite, also `npm run test:chaos`.
+say "fault-injection tests (npm run test:chaos)"
+SWITCHYARD_CHAOS=1 npx vitest run --project chaos --reporter=default --reporter=json --outputFile="$reports/chaos.json" || status=1
 
 say "building the dashboard for the browser tests"
 if (cd apps/web && node ../../node_modules/next/dist/bin/next build >"$reports/next-build.log" 2>&1); then
