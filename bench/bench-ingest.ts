@@ -35,7 +35,7 @@ const TOOLS = ["Read", "Grep", "Bash", "Edit", "Glob", "search_issues"] as const
  * whatever else the machine runs, unlike its wall time.
  */
 const cpuSeconds = async (database: string) => {
-  let postgres = 0;
+  const postgres = new Map<string, number>();
   for (const pid of await readdir("/proc").catch(() => [] as string[])) {
     if (!/^\d+$/.test(pid)) continue;
     try {
@@ -43,7 +43,7 @@ const cpuSeconds = async (database: string) => {
       const title = await readFile(`/proc/${pid}/cmdline`, "utf8");
       if (!title.includes(database) || title.includes("autovacuum")) continue;
       const fields = (await readFile(`/proc/${pid}/stat`, "utf8")).split(") ")[1]!.split(" ");
-      postgres += (Number(fields[11]) + Number(fields[12])) / 100;
+      postgres.set(pid, (Number(fields[11]) + Number(fields[12])) / 100);
     } catch {
       // gone meanwhile
     }
@@ -59,7 +59,10 @@ const measured = async <T>(database: string, run: () => Promise<T>): Promise<Cos
   await run();
   const ms = performance.now() - t0;
   const after = await cpuSeconds(database);
-  return { ms, worker: after.worker - before.worker, postgres: after.postgres - before.postgres };
+  // A connection that closed meanwhile is not counted; one opened meanwhile counts whole.
+  let postgres = 0;
+  for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
+  return { ms, worker: after.worker - before.worker, postgres };
 };
 const best = (a: Cost | undefined, b: Cost) => (a && a.ms <= b.ms ? a : b);
 const perCall = (seconds: number) => `${((seconds / CALLS) * 1e6).toFixed(0)} µs`;
