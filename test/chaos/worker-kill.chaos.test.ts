@@ -21,15 +21,32 @@ import { seed } from "@switchyard/db/seed";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { agentWorkflow, chaosMarker, shellWorkflow, tickRules } from "../helpers/chaos-workflows";
-import { attemptsSucceededTwice, conversationsOf, leftoverProcesses, runFoldersLeft, statesSucceededTwice } from "../helpers/chaos-checks";
+import {
+  attemptsSucceededTwice,
+  conversationsOf,
+  leftoverProcesses,
+  runFoldersLeft,
+  statesSucceededTwice,
+} from "../helpers/chaos-checks";
 import { dashboardCaller } from "../helpers/dashboard-caller";
-import { buildSwitchyardCli, randomPrefix, startWorker, waitFor, type WorkerHandle } from "../helpers/worker-process";
+import {
+  buildSwitchyardCli,
+  randomPrefix,
+  startWorker,
+  waitFor,
+  type WorkerHandle,
+} from "../helpers/worker-process";
 
 const KILLS = Number(process.env.CHAOS_KILLS ?? 20);
 const ACTIVE_RUNS = 5;
 const CALLS = 3;
 const KEY = "sk-chaos-model-key-7e2b9c41d05a";
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 
 /** A worker's place: its owner id and uids stay, its process is replaced after each kill. */
 type Slot = { ownerId: string; uidBase: number; worker?: WorkerHandle; booting?: Promise<void> };
@@ -44,22 +61,28 @@ let workspaces: string;
 let adminId: string;
 let teamId: string;
 // Three slots: while a killed worker boots again (seconds, on a loaded machine) the others go on.
-const slots: Slot[] = [0, 1, 2].map((i) => ({ ownerId: `chaos-${i}-${Math.random().toString(36).slice(2, 8)}`, uidBase: 100_000 + Math.floor(Math.random() * 50_000) * 16 }));
+const slots: Slot[] = [0, 1, 2].map((i) => ({
+  ownerId: `chaos-${i}-${Math.random().toString(36).slice(2, 8)}`,
+  uidBase: 100_000 + Math.floor(Math.random() * 50_000) * 16,
+}));
 const caller = () => dashboardCaller({ db, queue, redis, prefix, keyring }, adminId);
 
 const bootSlot = async (slot: Slot) => {
   slot.worker = undefined;
-  slot.worker = await startWorker({
-    DATABASE_URL: database.url,
-    SWITCHYARD_QUEUE_PREFIX: prefix,
-    SWITCHYARD_WORKER_ID: slot.ownerId,
-    SWITCHYARD_STEP_UID_BASE: String(slot.uidBase),
-    // Shared by both slots: a slot's new worker sweeps the run folders its killed one left.
-    SWITCHYARD_WORKSPACES_DIR: workspaces,
-    SWITCHYARD_JOB_LOCK_MS: "3000",
-    SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
-    WORKER_CONCURRENCY: "2",
-  }, 120_000);
+  slot.worker = await startWorker(
+    {
+      DATABASE_URL: database.url,
+      SWITCHYARD_QUEUE_PREFIX: prefix,
+      SWITCHYARD_WORKER_ID: slot.ownerId,
+      SWITCHYARD_STEP_UID_BASE: String(slot.uidBase),
+      // Shared by both slots: a slot's new worker sweeps the run folders its killed one left.
+      SWITCHYARD_WORKSPACES_DIR: workspaces,
+      SWITCHYARD_JOB_LOCK_MS: "3000",
+      SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+      WORKER_CONCURRENCY: "2",
+    },
+    120_000,
+  );
 };
 
 // Fails every time: its retry policy (2 attempts) decides how the run ends.
@@ -84,7 +107,10 @@ const kills: { at: number; slot: number; steps: string[] }[] = [];
 
 beforeAll(async () => {
   buildSwitchyardCli();
-  model = await startScriptedModel({ host: "127.0.0.1", script: { turns: [], rules: tickRules(CALLS) } });
+  model = await startScriptedModel({
+    host: "127.0.0.1",
+    script: { turns: [], rules: tickRules(CALLS) },
+  });
   database = await freshDatabase();
   db = createDb(database.url, { max: 4 });
   const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
@@ -92,7 +118,10 @@ beforeAll(async () => {
   teamId = seeded.team.id;
   prefix = randomPrefix();
   redis = new Redis(process.env.REDIS_URL!);
-  queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
+  queue = new Queue<RunJob>(RUN_QUEUE, {
+    connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
+    prefix,
+  });
   workspaces = await mkdtemp(path.join(tmpdir(), "sy-chaos-ws-"));
   await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
   await Promise.all(slots.map(bootSlot));
@@ -111,135 +140,269 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-it(`ends every run as its workflow says, leaving nothing behind, across ${KILLS} worker SIGKILLs mid-step`, { timeout: 420_000 }, async () => {
-  const workflows: Record<Kind, string> = {
-    shell: (await saveWorkflowVersion(db, { teamId, name: "chaos-shell", files: { "workflow.yaml": shellWorkflow("chaos-shell") } })).workflowId,
-    agent: (await saveWorkflowVersion(db, { teamId, name: "chaos-agent", files: { "workflow.yaml": agentWorkflow("chaos-agent", model.url) } })).workflowId,
-    "gives-up": (await saveWorkflowVersion(db, { teamId, name: "chaos-gives-up", files: { "workflow.yaml": GIVES_UP } })).workflowId,
-  };
-  const kinds: Kind[] = ["agent", "shell", "agent", "gives-up", "shell"];
-  const t0 = Date.now();
-  const topUp = async () => {
-    const active = await db.run.count({ where: { teamId, status: { in: ["queued", "running"] } } });
-    for (let i = active; i < ACTIVE_RUNS; i++) {
-      const kind = kinds[started.length % kinds.length]!;
-      const tag = `r${started.length}x${Math.random().toString(36).slice(2, 6)}`;
-      const { id } = await caller().runs.start({ workflowId: workflows[kind], ...(kind === "agent" ? { inputs: { tag } } : {}) });
-      started.push({ id, kind, tag });
-    }
-  };
+it(
+  `ends every run as its workflow says, leaving nothing behind, across ${KILLS} worker SIGKILLs mid-step`,
+  { timeout: 420_000 },
+  async () => {
+    const workflows: Record<Kind, string> = {
+      shell: (
+        await saveWorkflowVersion(db, {
+          teamId,
+          name: "chaos-shell",
+          files: { "workflow.yaml": shellWorkflow("chaos-shell") },
+        })
+      ).workflowId,
+      agent: (
+        await saveWorkflowVersion(db, {
+          teamId,
+          name: "chaos-agent",
+          files: { "workflow.yaml": agentWorkflow("chaos-agent", model.url) },
+        })
+      ).workflowId,
+      "gives-up": (
+        await saveWorkflowVersion(db, {
+          teamId,
+          name: "chaos-gives-up",
+          files: { "workflow.yaml": GIVES_UP },
+        })
+      ).workflowId,
+    };
+    const kinds: Kind[] = ["agent", "shell", "agent", "gives-up", "shell"];
+    const t0 = Date.now();
+    const topUp = async () => {
+      const active = await db.run.count({
+        where: { teamId, status: { in: ["queued", "running"] } },
+      });
+      for (let i = active; i < ACTIVE_RUNS; i++) {
+        const kind = kinds[started.length % kinds.length]!;
+        const tag = `r${started.length}x${Math.random().toString(36).slice(2, 6)}`;
+        const { id } = await caller().runs.start({
+          workflowId: workflows[kind],
+          ...(kind === "agent" ? { inputs: { tag } } : {}),
+        });
+        started.push({ id, kind, tag });
+      }
+    };
 
-  /** What the runs still going are doing, and their jobs, for a failure message. */
-  const stuck = async () => {
-    const open = await db.run.findMany({ where: { teamId, status: { in: ["queued", "running"] } }, select: { id: true, status: true, workerId: true, steps: { select: { stateName: true, attempt: true, status: true } } } });
-    const jobs = await Promise.all(open.map(async (r) => { const job = await queue.getJob(r.id); return job ? `${await job.getState()} ${job.failedReason ?? ""}` : "no job"; }));
-    return JSON.stringify(open.map((r, i) => ({ ...r, job: jobs[i] })), null, 1);
-  };
-  while (kills.length < KILLS) {
-    await topUp();
-    // A live worker holding a step that is running right now.
-    const victim = await waitFor(
-      async () => {
-        const running = await db.stepRun.findMany({ where: { teamId, status: "running", run: { status: "running" } }, select: { stateName: true, stepType: true, run: { select: { workerId: true } } } });
-        const held = slots
-          .map((s, i) => ({ i, pid: s.worker?.child.pid, steps: running.filter((r) => s.worker && r.run.workerId === `${s.ownerId}:${s.worker.child.pid}`) }))
-          .filter((h) => h.steps.length > 0);
-        // Never the last live worker: the runs it holds would wait for a whole boot.
-        const live = slots.filter((s) => s.worker).length;
-        return held.length > 0 && live >= 2 ? held[Math.floor(Math.random() * held.length)] : undefined;
-      },
-      90_000,
-      "a worker holding a running step",
-    ).catch(async (e: Error) => {
-      throw new Error(`${e.message} after ${kills.length} kills: ${await stuck()}`);
+    /** What the runs still going are doing, and their jobs, for a failure message. */
+    const stuck = async () => {
+      const open = await db.run.findMany({
+        where: { teamId, status: { in: ["queued", "running"] } },
+        select: {
+          id: true,
+          status: true,
+          workerId: true,
+          steps: { select: { stateName: true, attempt: true, status: true } },
+        },
+      });
+      const jobs = await Promise.all(
+        open.map(async (r) => {
+          const job = await queue.getJob(r.id);
+          return job ? `${await job.getState()} ${job.failedReason ?? ""}` : "no job";
+        }),
+      );
+      return JSON.stringify(
+        open.map((r, i) => ({ ...r, job: jobs[i] })),
+        null,
+        1,
+      );
+    };
+    while (kills.length < KILLS) {
+      await topUp();
+      // A live worker holding a step that is running right now.
+      const victim = await waitFor(
+        async () => {
+          const running = await db.stepRun.findMany({
+            where: { teamId, status: "running", run: { status: "running" } },
+            select: { stateName: true, stepType: true, run: { select: { workerId: true } } },
+          });
+          const held = slots
+            .map((s, i) => ({
+              i,
+              pid: s.worker?.child.pid,
+              steps: running.filter(
+                (r) => s.worker && r.run.workerId === `${s.ownerId}:${s.worker.child.pid}`,
+              ),
+            }))
+            .filter((h) => h.steps.length > 0);
+          // Never the last live worker: the runs it holds would wait for a whole boot.
+          const live = slots.filter((s) => s.worker).length;
+          return held.length > 0 && live >= 2
+            ? held[Math.floor(Math.random() * held.length)]
+            : undefined;
+        },
+        90_000,
+        "a worker holding a running step",
+      ).catch(async (e: Error) => {
+        throw new Error(`${e.message} after ${kills.length} kills: ${await stuck()}`);
+      });
+      // A random moment inside the step (or just after it, into the next).
+      await sleep(Math.floor(Math.random() * 900));
+      const slot = slots[victim.i]!;
+      const child = slot.worker?.child;
+      if (!child || child.pid !== victim.pid) continue;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGKILL");
+      await exited;
+      kills.push({
+        at: Date.now(),
+        slot: victim.i,
+        steps: victim.steps.map((s) => `${s.stepType}:${s.stateName}`),
+      });
+      console.log(
+        `[chaos] kill ${kills.length} at ${Math.round((Date.now() - t0) / 1000)} s: slot ${victim.i} in ${kills.at(-1)!.steps.join(", ")}`,
+      );
+      // Booted again in the background, with the same owner id: its boot sweep finds what the killed one left.
+      slot.booting = bootSlot(slot);
+      slot.booting.catch(() => undefined); // awaited below
+    }
+    for (const s of slots) await s.booting;
+
+    // The survivors finish everything.
+    const ids = started.map((s) => s.id);
+    await waitFor(
+      async () =>
+        (await db.run.count({
+          where: { id: { in: ids }, status: { in: ["queued", "running"] } },
+        })) === 0
+          ? true
+          : undefined,
+      180_000,
+      "every run to end",
+    );
+    const runs = await db.run.findMany({
+      where: { id: { in: ids } },
+      select: { id: true, status: true, errorCode: true, errorMessage: true },
     });
-    // A random moment inside the step (or just after it, into the next).
-    await sleep(Math.floor(Math.random() * 900));
-    const slot = slots[victim.i]!;
-    const child = slot.worker?.child;
-    if (!child || child.pid !== victim.pid) continue;
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGKILL");
-    await exited;
-    kills.push({ at: Date.now(), slot: victim.i, steps: victim.steps.map((s) => `${s.stepType}:${s.stateName}`) });
-    console.log(`[chaos] kill ${kills.length} at ${Math.round((Date.now() - t0) / 1000)} s: slot ${victim.i} in ${kills.at(-1)!.steps.join(", ")}`);
-    // Booted again in the background, with the same owner id: its boot sweep finds what the killed one left.
-    slot.booting = bootSlot(slot);
-    slot.booting.catch(() => undefined); // awaited below
-  }
-  for (const s of slots) await s.booting;
+    const byId = new Map(runs.map((r) => [r.id, r]));
+    const steps = await db.stepRun.findMany({
+      where: { runId: { in: ids } },
+      orderBy: { createdAt: "asc" },
+      select: {
+        runId: true,
+        stateName: true,
+        attempt: true,
+        status: true,
+        exitCode: true,
+        errorCode: true,
+      },
+    });
+    const stepsOf = (id: string) =>
+      steps
+        .filter((s) => s.runId === id)
+        .map(
+          (s) => `${s.stateName}#${s.attempt}:${s.status}${s.errorCode ? `(${s.errorCode})` : ""}`,
+        );
+    const summary = started.map((s) => ({
+      kind: s.kind,
+      status: byId.get(s.id)?.status,
+      error: byId.get(s.id)?.errorCode,
+      steps: stepsOf(s.id),
+    }));
+    const why = JSON.stringify({ kills, summary }, null, 1);
+    console.log(
+      `[chaos] ${kills.length} kills over ${started.length} runs in ${Math.round((Date.now() - t0) / 1000)} s:\n${why}`,
+    );
 
-  // The survivors finish everything.
-  const ids = started.map((s) => s.id);
-  await waitFor(
-    async () => ((await db.run.count({ where: { id: { in: ids }, status: { in: ["queued", "running"] } } })) === 0 ? true : undefined),
-    180_000,
-    "every run to end",
-  );
-  const runs = await db.run.findMany({ where: { id: { in: ids } }, select: { id: true, status: true, errorCode: true, errorMessage: true } });
-  const byId = new Map(runs.map((r) => [r.id, r]));
-  const steps = await db.stepRun.findMany({ where: { runId: { in: ids } }, orderBy: { createdAt: "asc" }, select: { runId: true, stateName: true, attempt: true, status: true, exitCode: true, errorCode: true } });
-  const stepsOf = (id: string) => steps.filter((s) => s.runId === id).map((s) => `${s.stateName}#${s.attempt}:${s.status}${s.errorCode ? `(${s.errorCode})` : ""}`);
-  const summary = started.map((s) => ({ kind: s.kind, status: byId.get(s.id)?.status, error: byId.get(s.id)?.errorCode, steps: stepsOf(s.id) }));
-  const why = JSON.stringify({ kills, summary }, null, 1);
-  console.log(`[chaos] ${kills.length} kills over ${started.length} runs in ${Math.round((Date.now() - t0) / 1000)} s:\n${why}`);
-
-  for (const s of started) {
-    const run = byId.get(s.id)!;
-    if (s.kind === "gives-up") {
-      // Failed by its own policy: two attempts that ran to exit 3 (attempts lost with a killed worker aside).
-      expect([run.status, run.errorCode], why).toEqual(["failed", "EXECUTION.COMMAND_FAILED"]);
-      expect(steps.filter((x) => x.runId === s.id && x.stateName === "flaky" && x.exitCode === 3).length, why).toBe(2);
-    } else {
-      expect([s.kind, run.status, run.errorCode, run.errorMessage], why).toEqual([s.kind, "succeeded", null, null]);
+    for (const s of started) {
+      const run = byId.get(s.id)!;
+      if (s.kind === "gives-up") {
+        // Failed by its own policy: two attempts that ran to exit 3 (attempts lost with a killed worker aside).
+        expect([run.status, run.errorCode], why).toEqual(["failed", "EXECUTION.COMMAND_FAILED"]);
+        expect(
+          steps.filter((x) => x.runId === s.id && x.stateName === "flaky" && x.exitCode === 3)
+            .length,
+          why,
+        ).toBe(2);
+      } else {
+        expect([s.kind, run.status, run.errorCode, run.errorMessage], why).toEqual([
+          s.kind,
+          "succeeded",
+          null,
+          null,
+        ]);
+      }
     }
-  }
-  expect(await attemptsSucceededTwice(db, ids)).toEqual([]);
-  expect(await statesSucceededTwice(db, ids)).toEqual([]);
+    expect(await attemptsSucceededTwice(db, ids)).toEqual([]);
+    expect(await statesSucceededTwice(db, ids)).toEqual([]);
 
-  // Tool-call records: one for every result the model got back, none beyond what it asked for.
-  const records = await db.toolCall.groupBy({ by: ["runId"], where: { runId: { in: ids } }, _count: { _all: true } });
-  const recorded = new Map(records.map((r) => [r.runId, r._count._all]));
-  for (const s of started.filter((x) => x.kind === "agent")) {
-    const talks = conversationsOf(model.requests, chaosMarker(s.tag), CALLS);
-    const seen = talks.reduce((n, c) => n + c.resultsSeen, 0);
-    const issued = talks.reduce((n, c) => n + c.issued, 0);
-    const count = recorded.get(s.id) ?? 0;
-    expect({ tag: s.tag, seenAtMost: Math.min(seen, count), issuedAtLeast: Math.max(issued, count) }, why).toEqual({ tag: s.tag, seenAtMost: seen, issuedAtLeast: issued });
-  }
-  expect(model.failures).toEqual([]);
+    // Tool-call records: one for every result the model got back, none beyond what it asked for.
+    const records = await db.toolCall.groupBy({
+      by: ["runId"],
+      where: { runId: { in: ids } },
+      _count: { _all: true },
+    });
+    const recorded = new Map(records.map((r) => [r.runId, r._count._all]));
+    for (const s of started.filter((x) => x.kind === "agent")) {
+      const talks = conversationsOf(model.requests, chaosMarker(s.tag), CALLS);
+      const seen = talks.reduce((n, c) => n + c.resultsSeen, 0);
+      const issued = talks.reduce((n, c) => n + c.issued, 0);
+      const count = recorded.get(s.id) ?? 0;
+      expect(
+        { tag: s.tag, seenAtMost: Math.min(seen, count), issuedAtLeast: Math.max(issued, count) },
+        why,
+      ).toEqual({ tag: s.tag, seenAtMost: seen, issuedAtLeast: issued });
+    }
+    expect(model.failures).toEqual([]);
 
-  // Nothing left: no process of any sandbox of either slot, no run folder.
-  const owners = slots.map((s) => s.ownerId);
-  const uids = slots.map((s) => ({ base: s.uidBase, count: 16 }));
-  expect(await waitFor(async () => (leftoverProcesses(owners, uids).length === 0 ? true : undefined), 15_000, "no process left").catch(() => leftoverProcesses(owners, uids))).toBe(true);
-  expect(await runFoldersLeft(workspaces, ids)).toEqual([]);
-});
+    // Nothing left: no process of any sandbox of either slot, no run folder.
+    const owners = slots.map((s) => s.ownerId);
+    const uids = slots.map((s) => ({ base: s.uidBase, count: 16 }));
+    expect(
+      await waitFor(
+        async () => (leftoverProcesses(owners, uids).length === 0 ? true : undefined),
+        15_000,
+        "no process left",
+      ).catch(() => leftoverProcesses(owners, uids)),
+    ).toBe(true);
+    expect(await runFoldersLeft(workspaces, ids)).toEqual([]);
+  },
+);
 
 it("ends a run whose job BullMQ gave up (stalled past the limit) as failed with SYSTEM.WORKER_LOST, instead of leaving it running", async () => {
-  const { workflowId } = await saveWorkflowVersion(db, { teamId, name: "chaos-given-up", files: { "workflow.yaml": shellWorkflow("chaos-given-up", 1, 6000) } });
+  const { workflowId } = await saveWorkflowVersion(db, {
+    teamId,
+    name: "chaos-given-up",
+    files: { "workflow.yaml": shellWorkflow("chaos-given-up", 1, 6000) },
+  });
   const { id } = await caller().runs.start({ workflowId });
-  const held = await waitFor(async () => {
-    const run = await db.run.findUniqueOrThrow({ where: { id }, select: { status: true } });
-    return run.status === "running" ? true : run.status === "queued" ? undefined : run.status;
-  }, 60_000, "the run to start");
+  const held = await waitFor(
+    async () => {
+      const run = await db.run.findUniqueOrThrow({ where: { id }, select: { status: true } });
+      return run.status === "running" ? true : run.status === "queued" ? undefined : run.status;
+    },
+    60_000,
+    "the run to start",
+  );
   expect(held).toBe(true);
   // What BullMQ does to a job found stalled once too often: mark it to fail, and put it back
   // in the queue (its worker dies here, so the next one takes it up).
   const run = await db.run.findUniqueOrThrow({ where: { id }, select: { workerId: true } });
-  const slot = slots.find((s) => s.worker && run.workerId === `${s.ownerId}:${s.worker.child.pid}`)!;
+  const slot = slots.find(
+    (s) => s.worker && run.workerId === `${s.ownerId}:${s.worker.child.pid}`,
+  )!;
   await redis.hset(`${prefix}:${RUN_QUEUE}:${id}`, "defa", "job stalled more than allowable limit");
   const child = slot.worker!.child;
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGKILL");
   await exited;
-  const ended = await waitFor(async () => {
-    const row = await db.run.findUniqueOrThrow({ where: { id }, select: { status: true, errorCode: true, errorMessage: true } });
-    return row.status === "running" ? undefined : row;
-  }, 60_000, "the run to end");
-  expect(ended).toMatchObject({ status: "failed", errorCode: "SYSTEM.WORKER_LOST", errorMessage: expect.stringContaining("stopped more than") as string });
+  const ended = await waitFor(
+    async () => {
+      const row = await db.run.findUniqueOrThrow({
+        where: { id },
+        select: { status: true, errorCode: true, errorMessage: true },
+      });
+      return row.status === "running" ? undefined : row;
+    },
+    60_000,
+    "the run to end",
+  );
+  expect(ended).toMatchObject({
+    status: "failed",
+    errorCode: "SYSTEM.WORKER_LOST",
+    errorMessage: expect.stringContaining("stopped more than") as string,
+  });
   expect(await db.stepRun.count({ where: { runId: id, status: "running" } })).toBe(0);
   slot.booting = bootSlot(slot);
   await slot.booting;
 });
-

@@ -11,7 +11,10 @@ import type { RecordedRequest } from "@switchyard/scripted-model";
 import type { Db } from "@switchyard/db";
 
 /** Processes tagged with one of `owners` (or a run below it) or running as a uid in `uids`. */
-export const leftoverProcesses = (owners: string[], uids: { base: number; count: number }[] = []): string[] => {
+export const leftoverProcesses = (
+  owners: string[],
+  uids: { base: number; count: number }[] = [],
+): string[] => {
   const found: string[] = [];
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
@@ -20,11 +23,13 @@ export const leftoverProcesses = (owners: string[], uids: { base: number; count:
         .split("\0")
         .find((e) => e.startsWith(`${OWNER_TAG}=`))
         ?.slice(OWNER_TAG.length + 1);
-      if (owner && owners.some((o) => owner === o || owner.startsWith(`${o}/`))) found.push(`${name} tagged ${owner}`);
+      if (owner && owners.some((o) => owner === o || owner.startsWith(`${o}/`)))
+        found.push(`${name} tagged ${owner}`);
       const status = readFileSync(`/proc/${name}/status`, "utf8");
       if (/^State:\s+Z/m.test(status)) continue;
       const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
-      if (uids.some((r) => uid >= r.base && uid < r.base + r.count)) found.push(`${name} as uid ${uid}`);
+      if (uids.some((r) => uid >= r.base && uid < r.base + r.count))
+        found.push(`${name} as uid ${uid}`);
     } catch {
       // gone while we looked
     }
@@ -35,12 +40,17 @@ export const leftoverProcesses = (owners: string[], uids: { base: number; count:
 /** Every path below `dir` that names one of `runIds` (a run folder or anything inside one). */
 export const runFoldersLeft = async (dir: string, runIds: string[]) => {
   const ids = new Set(runIds);
-  return (await readdir(dir, { recursive: true }).catch(() => [] as string[])).filter((p) => p.split("/").some((part) => ids.has(part)));
+  return (await readdir(dir, { recursive: true }).catch(() => [] as string[])).filter((p) =>
+    p.split("/").some((part) => ids.has(part)),
+  );
 };
 
 /** Step attempts recorded as succeeded more than once for the same run, state path and attempt number. */
 export const attemptsSucceededTwice = async (db: Db, runIds: string[]) => {
-  const rows = await db.stepRun.findMany({ where: { runId: { in: runIds }, status: "succeeded" }, select: { runId: true, stateName: true, attempt: true, path: true } });
+  const rows = await db.stepRun.findMany({
+    where: { runId: { in: runIds }, status: "succeeded" },
+    select: { runId: true, stateName: true, attempt: true, path: true },
+  });
   const seen = new Map<string, number>();
   for (const r of rows) {
     const key = `${r.runId} ${r.stateName} ${JSON.stringify(r.path)} #${r.attempt}`;
@@ -54,7 +64,10 @@ export const attemptsSucceededTwice = async (db: Db, runIds: string[]) => {
  * after it had already succeeded.
  */
 export const statesSucceededTwice = async (db: Db, runIds: string[]) => {
-  const rows = await db.stepRun.findMany({ where: { runId: { in: runIds }, status: "succeeded" }, select: { runId: true, stateName: true, path: true } });
+  const rows = await db.stepRun.findMany({
+    where: { runId: { in: runIds }, status: "succeeded" },
+    select: { runId: true, stateName: true, path: true },
+  });
   const seen = new Map<string, number>();
   for (const r of rows) {
     const key = `${r.runId} ${r.stateName} ${JSON.stringify(r.path)}`;
@@ -71,19 +84,26 @@ type ChatMessage = { role?: string; content?: unknown };
  * calls the model asked for (a script that plays `callsPerConversation` calls, one a
  * request, then answers) and the tool results it got back, with when each arrived.
  */
-export const conversationsOf = (requests: RecordedRequest[], marker: string, callsPerConversation: number) => {
+export const conversationsOf = (
+  requests: RecordedRequest[],
+  marker: string,
+  callsPerConversation: number,
+) => {
   const conversations: { issued: number; resultsSeen: number; resultTimes: number[] }[] = [];
   for (const r of requests) {
     const messages = (r.body as { messages?: ChatMessage[] } | undefined)?.messages;
     if (!Array.isArray(messages) || !JSON.stringify(messages).includes(marker)) continue;
     const results = messages.filter((m) => m.role === "tool").length;
-    if (results === 0 || conversations.length === 0) conversations.push({ issued: 0, resultsSeen: 0, resultTimes: [] });
+    if (results === 0 || conversations.length === 0)
+      conversations.push({ issued: 0, resultsSeen: 0, resultTimes: [] });
     const current = conversations.at(-1)!;
     if (results > current.resultsSeen) {
-      for (let i = current.resultsSeen; i < results; i++) current.resultTimes.push(Date.parse(r.at));
+      for (let i = current.resultsSeen; i < results; i++)
+        current.resultTimes.push(Date.parse(r.at));
       current.resultsSeen = results;
     }
-    if (r.answeredBy?.kind === "rule" && (r.status ?? 200) < 400) current.issued = Math.max(current.issued, Math.min(results + 1, callsPerConversation));
+    if (r.answeredBy?.kind === "rule" && (r.status ?? 200) < 400)
+      current.issued = Math.max(current.issued, Math.min(results + 1, callsPerConversation));
   }
   return conversations;
 };

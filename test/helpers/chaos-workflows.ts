@@ -14,7 +14,9 @@ export const tickRules = (calls: number, delayMs = 300, toolMs = 400) => [
     // The call's argument does not contain "tick-<n>", its result does.
     match: { messagesContain: n === 0 ? "CHAOS-" : `tick-${n}` },
     delayMs,
-    toolCalls: [{ name: "Bash", arguments: { command: `sleep ${toolMs / 1000}; printf 'tick-%s' ${n + 1}` } }],
+    toolCalls: [
+      { name: "Bash", arguments: { command: `sleep ${toolMs / 1000}; printf 'tick-%s' ${n + 1}` } },
+    ],
   })),
 ];
 
