@@ -62,13 +62,18 @@ export const revokeApiToken = async (db: PrismaClientOrTransaction, teamId: stri
 const lowerRole = (a: Role, b: Role) => (roleAtLeast(a, b) ? b : a);
 
 /** The member a bearer token acts as, or undefined for an unknown, revoked or expired one. */
+const LAST_USED_GRAIN_MS = 60_000;
+
 export const authenticateApiToken = async (db: Db, token: string) => {
   if (!/^sy_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
   const row = await db.apiToken.findUnique({ where: { tokenHash: hash(token) }, include: { team: true } });
   if (!row || row.revokedAt || (row.expiresAt && row.expiresAt < new Date())) return undefined;
   const membership = await db.membership.findUnique({ where: { teamId_userId: { teamId: row.teamId, userId: row.userId } } });
   if (!membership) return undefined;
-  await db.apiToken.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } });
+  // When it was last used, to the minute: not a write on every request.
+  const now = new Date();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRAIN_MS)
+    await db.apiToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: now } });
   return { tokenId: row.id, teamId: row.teamId, team: row.team, userId: row.userId, role: lowerRole(row.role ?? membership.role, membership.role) };
 };
 
