@@ -63,7 +63,8 @@ export const timeInTurns = async <K extends string>(
   return Object.fromEntries(names.map((n) => [n, summarise(durations[n])])) as Record<K, Timing>;
 };
 
-export const printTable = (samples: Sample[]) => {
+/** The table as Markdown lines. */
+export const tableLines = (samples: Sample[]) => {
   const rows = samples.map((s) =>
     s.skipped === undefined
       ? [
@@ -78,7 +79,9 @@ export const printTable = (samples: Sample[]) => {
   const head = ["benchmark", "baseline", "switchyard", "ratio", "baseline is"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(" | ")} |`;
-  console.log(line(head));
-  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
-  for (const r of rows) console.log(line(r));
+  return [line(head), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...rows.map(line)];
+};
+
+export const printTable = (samples: Sample[]) => {
+  for (const line of tableLines(samples)) console.log(line);
 };
