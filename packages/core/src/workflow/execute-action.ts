@@ -210,7 +210,13 @@ export const runAgentStep = async (
       }
     }
     output = stripNewline(output);
-    const status = signal.aborted ? "cancelled" : ok ? "success" : "failure";
+    // The state's timeout aborts the signal too (run-state.ts): the step timed out, it was not cancelled.
+    const timedOut = signal.aborted && (signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError";
+    if (timedOut) {
+      ok = false;
+      error = `timed out after ${state.timeoutMs} ms`;
+    }
+    const status = signal.aborted && !timedOut ? "cancelled" : ok ? "success" : "failure";
     const exitCode = result.exitCode ?? (ok ? 0 : 1);
     const tokens = {
       tokensUsed: result.tokensUsed,
@@ -246,7 +252,7 @@ export const runAgentStep = async (
             : status === "cancelled"
               ? { code: "EXECUTION.CANCELLED", message: "cancelled" }
               : {
-                  code: result.errorCode ?? "EXECUTION.AGENT_FAILED",
+                  code: timedOut ? "EXECUTION.TIMEOUT" : (result.errorCode ?? "EXECUTION.AGENT_FAILED"),
                   message: error ?? `exited with code ${exitCode}`,
                 },
       },
