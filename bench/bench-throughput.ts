@@ -54,11 +54,26 @@ const machineTicks = () => {
   return { total: cpu.reduce((a, b) => a + b, 0), idle };
 };
 
-type CpuSnapshot = { at: number; workers: number; postgres: Map<string, number>; redis: number; self: NodeJS.CpuUsage; machine: { total: number; idle: number } };
-const snapshot = (workers: WorkerHandle[]): CpuSnapshot => ({
+type CpuSnapshot = { at: number; workers: number; steps: number; postgres: Map<string, number>; redis: number; self: NodeJS.CpuUsage; machine: { total: number; idle: number } };
+/**
+ * Postgres processes that work for this bench: the backends of its database (their title names
+ * it) and the server's own (WAL writer, checkpointer...), not other databases' backends.
+ */
+const postgresOf = (database: string) =>
+  processesNamed("postgres").filter((p) => {
+    try {
+      const title = readFileSync(`/proc/${p}/cmdline`, "utf8");
+      return !/^postgres: \S+ \S+ \d/.test(title) || title.includes(` ${database} `);
+    } catch {
+      return false;
+    }
+  });
+const snapshot = (workers: WorkerHandle[], database: string): CpuSnapshot => ({
   at: performance.now(),
-  workers: workers.reduce((sum, w) => sum + ticksOf(w.child.pid!, true), 0),
-  postgres: new Map(processesNamed("postgres").map((p) => [p, ticksOf(p, false)])),
+  workers: workers.reduce((sum, w) => sum + ticksOf(w.child.pid!, false), 0),
+  // the step processes (setpriv, launcher, bwrap, the command) once the worker has reaped them
+  steps: workers.reduce((sum, w) => sum + ticksOf(w.child.pid!, true) - ticksOf(w.child.pid!, false), 0),
+  postgres: new Map(postgresOf(database).map((p) => [p, ticksOf(p, false)])),
   redis: processesNamed("redis-server").reduce((sum, p) => sum + ticksOf(p, false), 0),
   self: process.cpuUsage(),
   machine: machineTicks(),
@@ -73,6 +88,7 @@ const cpuBetween = (a: CpuSnapshot, b: CpuSnapshot) => {
   const total = b.machine.total - a.machine.total;
   return {
     workers: pct(b.workers - a.workers),
+    steps: pct(b.steps - a.steps),
     postgres: pct(pg),
     redis: pct(b.redis - a.redis),
     bench: Math.round(((self.user + self.system) / 1000 / wall) * 100),
@@ -80,7 +96,7 @@ const cpuBetween = (a: CpuSnapshot, b: CpuSnapshot) => {
   };
 };
 type Cpu = ReturnType<typeof cpuBetween>;
-const describeCpu = (c: Cpu) => `cpu % of a core: workers+steps ${c.workers}, postgres ${c.postgres}, redis ${c.redis}, bench ${c.bench}; machine busy ${c.machineBusy}`;
+const describeCpu = (c: Cpu) => `cpu % of a core: workers ${c.workers}, their steps ${c.steps}, postgres ${c.postgres}, redis ${c.redis}, bench ${c.bench}; machine busy ${c.machineBusy}`;
 
 // --- the bare baseline ---------------------------------------------------------------------
 const bareThroughput = async (n: number, concurrency: number) => {
@@ -104,7 +120,7 @@ const bareThroughput = async (n: number, concurrency: number) => {
 };
 
 // --- the subject -------------------------------------------------------------------------
-type Setup = { db: Db; queue: Queue<RunJob>; tracker: ReturnType<typeof completionTracker>; prefix: string; teamId: string; userId: string; workflowId: string; databaseUrl: string };
+type Setup = { db: Db; queue: Queue<RunJob>; tracker: ReturnType<typeof completionTracker>; prefix: string; teamId: string; userId: string; workflowId: string; databaseUrl: string; databaseName: string };
 
 const startRuns = (s: Setup, n: number) =>
   Promise.all(
@@ -218,10 +234,10 @@ const measure = async (s: Setup, workerCount: number, concurrency: number, n: nu
     await s.queue.pause();
     const ids = await startRuns(s, n);
     const done = s.tracker.until(ids);
-    const before = snapshot(workers);
+    const before = snapshot(workers, s.databaseName);
     await s.queue.resume();
     const statuses = await done;
-    const after = snapshot(workers);
+    const after = snapshot(workers, s.databaseName);
     const rate = n / ((after.at - before.at) / 1000);
     const { service } = await jobTimes(s, ids);
 
@@ -271,7 +287,7 @@ export const benchThroughput = async (options: ThroughputOptions = {}): Promise<
       name: "bench-throughput",
       files: { "workflow.yaml": "name: bench-throughput\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n" },
     });
-    const s: Setup = { db, queue, tracker: completionTracker(events), prefix, teamId: team.id, userId: admin.id, workflowId: version.workflowId, databaseUrl: database.url };
+    const s: Setup = { db, queue, tracker: completionTracker(events), prefix, teamId: team.id, userId: admin.id, workflowId: version.workflowId, databaseUrl: database.url, databaseName: new URL(database.url).pathname.slice(1) };
 
     const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
     const one = await measure(s, 1, 4, n);
