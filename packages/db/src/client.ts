@@ -21,3 +21,14 @@ export const createDb = (databaseUrl: string, options: { max?: number } = {}): D
 
 /** The pool under a client made by createDb (none for other clients). */
 export const poolOf = (db: Db): pg.Pool | undefined => pools.get(db);
+
+/**
+ * One SQL statement with positional parameters, straight on the pool when there is one
+ * (no query compiler on the way), else through Prisma. For the worker's hot path only;
+ * rows come back as node-postgres reads them (jsonb parsed, int as number).
+ */
+export const rawQuery = async <T>(db: Db, sql: string, params: unknown[]): Promise<T[]> => {
+  const pool = poolOf(db);
+  if (pool) return (await pool.query(sql, params)).rows as T[];
+  return db.$queryRawUnsafe<T[]>(sql, ...params);
+};

@@ -6,7 +6,7 @@
  * createMany in a transaction of its own (three round trips each); a run used to spend most
  * of its orchestration time there. Team-scoped like every repository.
  */
-import type { Db } from "../client";
+import { rawQuery, type Db } from "../client";
 import { storableJson, storableText } from "../storable";
 
 /** A queued run this worker now holds, with what executing it needs. */
@@ -30,7 +30,8 @@ type ClaimedRun = {
  * and needs the resume path).
  */
 export const claimQueuedRun = async (db: Db, teamId: string, runId: string, workerId: string): Promise<ClaimedRun | undefined> => {
-  const rows = await db.$queryRawUnsafe<ClaimedRun[]>(
+  const rows = await rawQuery<ClaimedRun>(
+    db,
     `WITH claimed AS (
        UPDATE "Run" SET status = 'running', "startedAt" = $4::timestamp(3), "workerId" = $3
        WHERE id = $1 AND "teamId" = $2 AND status = 'queued'
@@ -39,10 +40,7 @@ export const claimQueuedRun = async (db: Db, teamId: string, runId: string, work
      SELECT c.*, w.name AS "workflowName",
        (SELECT COALESCE(MAX(e.seq), 0) + 1 FROM "RunEvent" e WHERE e."runId" = c.id AND e."teamId" = c."teamId")::int AS "nextSeq"
      FROM claimed c JOIN "Workflow" w ON w.id = c."workflowId" AND w."teamId" = c."teamId"`,
-    runId,
-    teamId,
-    workerId,
-    new Date().toISOString(),
+    [runId, teamId, workerId, new Date().toISOString()],
   );
   return rows[0];
 };
@@ -138,6 +136,6 @@ export const writeRunBatch = async (
         WHERE id = ${p(close.id)} AND "teamId" = $2${close.onlyIfRunning ? ` AND status = 'running'` : ""} AND ${ifHeld})`,
     );
   }
-  const rows = await db.$queryRawUnsafe<{ held: number }[]>(`WITH ${ctes.join(",\n")} SELECT (SELECT count(*) FROM g)::int AS held, ${at} AS at`, ...params);
+  const rows = await rawQuery<{ held: number }>(db, `WITH ${ctes.join(",\n")} SELECT (SELECT count(*) FROM g)::int AS held, ${at} AS at`, params);
   return { held: (rows[0]?.held ?? 0) > 0 };
 };
