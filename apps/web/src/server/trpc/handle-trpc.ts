@@ -6,6 +6,7 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
+import { refuseCrossSite } from "../http/cross-site";
 import type { TrpcContext } from "./init";
 import { appRouter } from "./root";
 
@@ -23,8 +24,13 @@ const bodyLimit = (req: Request) => {
   return paths.some((p) => BUNDLE_PROCEDURES.has(p)) ? BODY_LIMITS.bundle : BODY_LIMITS.default;
 };
 
-/** Served under the request's id (the caller's `x-request-id`, or a new one), which the answer carries back. */
+/**
+ * Served under the request's id (the caller's `x-request-id`, or a new one), which the answer carries back.
+ * A mutation sent from another site is refused with 403 before anything runs (the session cookie rides along).
+ */
 export const handleTrpc = (req: Request, createContext: () => Promise<TrpcContext>) => {
+  const refused = refuseCrossSite(req);
+  if (refused) return Promise.resolve(refused);
   const id = requestIdOf(req.headers);
   return withRequestId(id, () =>
     fetchRequestHandler({
