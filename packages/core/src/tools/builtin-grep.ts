@@ -6,7 +6,7 @@
 import { lstat } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { PathRefused, type Confinement } from "./confine-path";
+import { checkRegularFile, PathRefused, type Confinement } from "./confine-path";
 import { patternTimeout, SLOW_REGEXP_HINT } from "../patterns/pattern-errors";
 import { filterByGlob } from "./glob-filter";
 import { globMatcher } from "./glob-pattern";
@@ -73,6 +73,8 @@ export const grepFiles = async (
     });
     files = kept.map((e) => ({ full: e.full, relative: toRoot(e.full) }));
   } else if (st.isFile()) {
+    // Named on its own, a hard-linked file is refused as Read refuses it, not skipped unseen.
+    checkRegularFile(args.path ?? ".", st);
     files = [{ full: target.real, relative: target.relative }];
   } else {
     throw new PathRefused(`${args.path}: not a regular file or folder`);

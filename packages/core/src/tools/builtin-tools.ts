@@ -87,7 +87,8 @@ export class BuiltinTools implements ToolProvider {
         this.dispatch(name, parsed.data, ctx),
       );
     } catch (error) {
-      if (error instanceof PathRefused) return toolError(`${name} refused: ${error.message}`);
+      if (error instanceof PathRefused)
+        return toolError(`${name} refused: ${error.message} (${error.code})`);
       const e = error as NodeJS.ErrnoException;
       return toolError(`${name} failed: ${e.code ? `${e.code}: ` : ""}${e.message}`);
     }

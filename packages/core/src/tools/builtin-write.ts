@@ -4,10 +4,10 @@
  * with `Edit`, which writes its result the same way.
  */
 import { randomBytes } from "node:crypto";
-import { lstat, mkdir, rename, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { checkRegularFile, PathRefused, type Confinement } from "./confine-path";
+import { checkRegularFile, fdPath, type Confinement } from "./confine-path";
 import { toolText, type ToolResult } from "./tool-provider";
 
 export const writeArgs = z.object({
@@ -34,23 +34,21 @@ export const writeAtomically = async (
     checkRegularFile(input, current);
     mode = current.mode & 0o777;
   }
-  const dir = path.dirname(resolved.real);
-  await mkdir(dir, { recursive: true, mode: 0o755 });
-  // mkdir may have walked through something created meanwhile; check the folder again.
-  const again = await confinement.resolve(path.relative(confinement.root, dir) || ".");
-  if (again.real !== dir) throw new PathRefused(`${input}: its folder moved while writing`);
-  const dirStat = await stat(dir);
-  if (!dirStat.isDirectory()) throw new PathRefused(`${input}: parent is not a folder`);
-  const temp = path.join(
-    dir,
-    `.${path.basename(resolved.real)}.${randomBytes(6).toString("hex")}.tmp`,
-  );
+  // The folder is made and held by descriptor, and every name below is taken through it: a
+  // folder swapped for a symlink after the checks above cannot lead the write outside.
+  const folder = await confinement.openFolder(input, path.dirname(resolved.real));
   try {
-    await writeFile(temp, content, { mode, flag: "wx" });
-    await rename(temp, resolved.real);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
+    const name = path.basename(resolved.real);
+    const temp = `${fdPath(folder)}/.${name}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, content, { mode, flag: "wx" });
+      await rename(temp, `${fdPath(folder)}/${name}`);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
+  } finally {
+    await folder.close();
   }
   return resolved.relative;
 };

@@ -5,10 +5,12 @@
  * a regular file or folder are refused. Opening re-checks the identity of what was opened.
  */
 import { constants, type Stats } from "node:fs";
-import { lstat, open, readlink, realpath, type FileHandle } from "node:fs/promises";
+import { lstat, mkdir, open, readlink, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
 export class PathRefused extends Error {
+  /** Named in the tool's error text, so a caller can tell a refusal from a failure. */
+  readonly code = "USER.INPUT.FILE_REFUSED";
   constructor(message: string) {
     super(message);
     this.name = "PathRefused";
@@ -103,6 +105,43 @@ export class Confinement {
     }
   }
 
+  /**
+   * Opens the folder `real` (a real path inside the root), creating what is missing, one
+   * name at a time below a folder already held open: every step goes through the held
+   * descriptor (/proc/self/fd/N/name) and never follows a symlink, so a folder swapped for
+   * a symlink meanwhile is refused instead of leading outside. The caller closes the handle
+   * and names entries as `${fdPath(handle)}/name` to stay in that folder.
+   */
+  async openFolder(input: string, real: string): Promise<FileHandle> {
+    const relative = path.relative(this.root, real);
+    if (relative.startsWith("..") || path.isAbsolute(relative))
+      throw new PathRefused(`${input}: outside the workspace ${this.root}`);
+    const flags = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+    const refuse = (error: NodeJS.ErrnoException): never => {
+      if (error.code === "ELOOP" || error.code === "ENOTDIR")
+        throw new PathRefused(`${input}: a folder on the way changed into a symlink or a file`);
+      throw error;
+    };
+    let current = await open(this.root, flags).catch(refuse);
+    try {
+      await this.checkOpened(input, current.fd);
+      for (const name of relative === "" ? [] : relative.split(path.sep)) {
+        const at = `${fdPath(current)}/${name}`;
+        await mkdir(at, { mode: 0o755 }).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "EEXIST") throw error;
+        });
+        const next = await open(at, flags).catch(refuse);
+        await current.close();
+        current = next;
+        await this.checkOpened(input, current.fd);
+      }
+      return current;
+    } catch (error) {
+      await current.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
   /** Opens an existing regular file for reading after every check. */
   async openFile(
     input: string,
@@ -130,6 +169,9 @@ export class Confinement {
     }
   }
 }
+
+/** The path the kernel resolves to the folder held open, whatever was renamed meanwhile. */
+export const fdPath = (handle: FileHandle): string => `/proc/self/fd/${handle.fd}`;
 
 export const checkRegularFile = (input: string, stat: Stats): void => {
   if (stat.isDirectory()) throw new PathRefused(`${input}: is a folder, not a file`);

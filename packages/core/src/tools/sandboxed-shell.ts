@@ -29,6 +29,8 @@ export type SandboxedShellOptions = {
   stepUidBase?: number;
   /** Tag of every sandboxed process (see sweepLeftovers). */
   ownerId?: string;
+  /** The level to insist on; the strongest that works unless told. */
+  mode?: "auto" | SandboxHost["level"];
   /** Told once, when the level is known. */
   onLevel?: (level: SandboxHost["level"], uid: number | undefined, warnings: string[]) => void;
 };
@@ -47,7 +49,7 @@ export const createSandboxedShell = (options: SandboxedShellOptions): SandboxedS
       ownerId:
         options.ownerId ?? `switchyard-bash-${process.pid}-${randomBytes(4).toString("hex")}`,
       level: {
-        mode: "auto",
+        mode: options.mode ?? "auto",
         subject: "Bash",
         optOut:
           'when this proxy already runs inside a step sandbox, set "sandbox": "inherit" in its config',
