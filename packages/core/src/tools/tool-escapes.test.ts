@@ -30,6 +30,7 @@ import { Confinement } from "./confine-path";
 import { createSandboxedShell } from "./sandboxed-shell";
 import { sandboxShellRunner } from "./shell-runner";
 import type { ToolResult } from "./tool-provider";
+import { walkFiles } from "./walk-files";
 
 const MARKER = `OUTSIDE-MARKER-${randomBytes(6).toString("hex")}`;
 /** Coarse: a call that hangs or blows up exceeds it by far. */
@@ -209,7 +210,7 @@ describe("a path flipped between a file and a symlink while the tools run", () =
     flip(
       `const fs=require("fs");for(;;){try{fs.symlinkSync(${JSON.stringify(secret)},"race.l");fs.renameSync("race.l","race");fs.writeFileSync("race.f","INSIDE\\n");fs.renameSync("race.f","race")}catch{}}`,
     );
-    for (let i = 0; i < 150; i++) {
+    for (let i = 0; i < 100; i++) {
       await call("Read", { path: "race" });
       await call("Edit", { path: "race", old: "INSIDE", new: "INSIDE" });
       await call("Write", { path: "race", content: "INSIDE\n" });
@@ -223,7 +224,7 @@ describe("a path flipped between a file and a symlink while the tools run", () =
     flip(
       `const fs=require("fs");for(;;){try{fs.mkdirSync("racedir.d");fs.writeFileSync("racedir.d/secret.txt","INSIDE\\n");fs.renameSync("racedir.d","racedir");fs.symlinkSync(${JSON.stringify(outside)},"racedir.l");fs.rmSync("racedir",{recursive:true,force:true});fs.renameSync("racedir.l","racedir");fs.rmSync("racedir");}catch{try{fs.rmSync("racedir",{recursive:true,force:true})}catch{}try{fs.rmSync("racedir.d",{recursive:true,force:true})}catch{}try{fs.rmSync("racedir.l",{force:true})}catch{}}}`,
     );
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 200; i++) {
       await call("Read", { path: "racedir/secret.txt" });
       await call("Write", { path: "racedir/secret.txt", content: "pwned\n" });
       await call("Write", { path: "racedir/new.txt", content: "pwned\n" });
@@ -236,6 +237,30 @@ describe("a path flipped between a file and a symlink while the tools run", () =
     expect(await readFile(secret, "utf8")).toBe(`${MARKER}\n`);
     expect((await readdir(outside)).sort()).toEqual(["secret.txt"]);
   }, 40_000);
+
+  it("never lists a name from the outside (folder swapped for a symlink during the walk)", async () => {
+    flip(
+      `const fs=require("fs");for(;;){try{fs.mkdirSync("walkdir.d");fs.writeFileSync("walkdir.d/inner.txt","x\\n");fs.renameSync("walkdir.d","walkdir");fs.symlinkSync(${JSON.stringify(outside)},"walkdir.l");fs.rmSync("walkdir",{recursive:true,force:true});fs.renameSync("walkdir.l","walkdir");fs.rmSync("walkdir");}catch{try{fs.rmSync("walkdir",{recursive:true,force:true})}catch{}try{fs.rmSync("walkdir.d",{recursive:true,force:true})}catch{}try{fs.rmSync("walkdir.l",{force:true})}catch{}}}`,
+    );
+    for (let i = 0; i < 150; i++) {
+      const g = await call("Glob", { pattern: "**", cwd: "walkdir" });
+      expect(text(g)).not.toContain("secret.txt");
+      const s = await call("Grep", { pattern: ".", path: "walkdir" });
+      expect(text(s)).not.toContain("secret.txt");
+    }
+    // From the root the walk reads the parent first and the folder later: a wider window.
+    for (let i = 0; i < 30; i++) {
+      const g = await call("Glob", { pattern: "walkdir/**" });
+      expect(text(g)).not.toContain("secret.txt");
+    }
+    flipper.kill("SIGKILL");
+  }, 40_000);
+
+  it("the walk does not follow a folder that is a symlink when it is read (the race, made certain)", async () => {
+    // What a folder swapped between its check and its listing looks like to the walk.
+    expect((await walkFiles(root, path.join(root, "link-dir"))).entries).toEqual([]);
+    expect((await walkFiles(root, path.join(root, NESTED, "out"))).entries).toEqual([]);
+  });
 });
 
 const BASH_ATTACKS = [

@@ -3,14 +3,34 @@
  * no escapes), visits at most a fixed number of entries, and yields paths relative to the
  * root in sorted order.
  */
-import type { Dirent } from "node:fs";
-import { readdir } from "node:fs/promises";
+import { constants, type Dirent } from "node:fs";
+import { open, readdir, readlink } from "node:fs/promises";
 import path from "node:path";
 
 const WALK_ENTRY_LIMIT = 200_000;
 
 type WalkEntry = { relative: string; full: string; dirent: Dirent };
 type WalkResult = { entries: WalkEntry[]; truncated: boolean };
+
+const inside = (root: string, p: string) => p === root || p.startsWith(`${root}/`);
+
+/**
+ * Lists a folder by descriptor: a folder swapped for a symlink after its parent was read is
+ * not followed (O_NOFOLLOW), and one whose opened path is not below `root` is skipped, so a
+ * walk never lists a name from outside. Where /proc is not mounted, the path is listed.
+ */
+const listFolder = async (root: string, dir: string): Promise<Dirent[]> => {
+  const handle = await open(dir, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  try {
+    const at = `/proc/self/fd/${handle.fd}`;
+    const actual = await readlink(at).catch(() => undefined);
+    if (actual === undefined) return await readdir(dir, { withFileTypes: true });
+    if (!inside(root, actual)) return [];
+    return await readdir(at, { withFileTypes: true });
+  } finally {
+    await handle.close();
+  }
+};
 
 export const walkFiles = async (
   root: string,
@@ -26,7 +46,7 @@ export const walkFiles = async (
     const dir = stack.pop()!;
     let children: Dirent[];
     try {
-      children = await readdir(dir, { withFileTypes: true });
+      children = await listFolder(root, dir);
     } catch {
       continue;
     }
