@@ -150,9 +150,9 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     if (!parsed.workflow) {
       throw new AppError(parsed.errors[0]?.code ?? "WORKFLOW.VALIDATION_FAILED", parsed.errors.map((e) => e.message).join("\n"));
     }
-    const refused = await runLaneRefusal(scope, run, parsed.workflow);
+    // The lane policy's reads and the run's folders at once (a refused run's folders go with the rest).
+    const [refused, folders] = await Promise.all([runLaneRefusal(scope, run, parsed.workflow), makeStepFolders(runDir, uid === undefined ? undefined : { uid })]);
     if (refused) throw refused;
-    const folders = await makeStepFolders(runDir, uid === undefined ? undefined : { uid });
     const result = await runWorkflow(parsed.workflow, {
       runId,
       signal: AbortSignal.any([signal, stop.signal]),
