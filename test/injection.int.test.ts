@@ -46,9 +46,9 @@ const PAYLOADS = [
 const OTHER = "EXPANDED";
 const SEP = "\n@@@\n";
 const inputs: Record<string, unknown> = Object.fromEntries<unknown>([
-  ...PAYLOADS.map((p, i) => [`p${i}`, p]),
-  ["other", OTHER],
-  ["list", PAYLOADS],
+  ...PAYLOADS.map((p, i): [string, unknown] => [`p${i}`, p]),
+  ["other", OTHER] as [string, unknown],
+  ["list", PAYLOADS] as [string, unknown],
 ]);
 const refs = (wrap: (ref: string) => string) =>
   PAYLOADS.map((_, i) => wrap(`{{.inputs.p${i}}}`)).join(" ");

@@ -81,7 +81,7 @@ test("a cookie-authenticated mutation forged from another site is refused and ch
     expect(res.status()).toBe(200);
     return JSON.stringify(await res.json());
   };
-  const forged = [
+  const forged: Record<string, string>[] = [
     { origin: "https://evil.example", "content-type": "application/json" },
     { "sec-fetch-site": "cross-site", "content-type": "application/json" },
     { origin: "https://evil.example", "content-type": "text/plain" },
