@@ -24,7 +24,7 @@ export type RunWriter = ReturnType<typeof createRunWriter>;
 const takenOver = () => new AppError("EXECUTION.RUN_TAKEN_OVER", "another worker has taken this run over; this worker stops it");
 
 /** An error's last line, short: a database error can carry the whole statement before it. */
-export const briefly = (error: unknown) => {
+const briefly = (error: unknown) => {
   const text = error instanceof Error ? error.message : String(error);
   const last = text.trim().split("\n").pop() ?? "";
   return last.length > 300 ? `${last.slice(0, 300)}…` : last;

@@ -6,19 +6,13 @@
  * whose end cannot be stored is still closed, as failed (EXECUTION.OUTPUT_NOT_STORED), and
  * the attempt fails with that error.
  */
-import { randomBytes } from "node:crypto";
 import type { StepRecorder } from "@switchyard/core/workflow";
+import { newRowId } from "@switchyard/db";
 import type { RunWriter } from "./run-writer";
-
-/** A row id made here, so opening the row needs no answer back: time-ordered like Prisma's cuid. */
-const stepRunId = () => {
-  const random = BigInt(`0x${randomBytes(10).toString("hex")}`).toString(36).padStart(16, "0").slice(-16);
-  return `c${Date.now().toString(36).padStart(8, "0")}${random}`;
-};
 
 export const stepRunRecorder = (writer: RunWriter, sandboxLevel: string): StepRecorder => ({
   attemptStarted: async (attempt) => {
-    const id = stepRunId();
+    const id = newRowId();
     await writer.open({
       id,
       stateName: attempt.state,

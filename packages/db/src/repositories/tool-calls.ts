@@ -4,7 +4,7 @@
  * Prisma createMany of the same rows costs several times more), every text and JSON value
  * through storable.ts (the records are already scrubbed by the step channel).
  */
-import { randomInt } from "node:crypto";
+import { newRowId } from "../row-id";
 import { poolOf, type Db } from "../client";
 import type { ToolFidelity } from "../generated/prisma/client";
 import { storableJson, storableText } from "../storable";
@@ -38,22 +38,6 @@ export type SpanRow = {
   attributes: Record<string, unknown>;
   startTime: Date;
   endTime?: Date | null;
-};
-
-/**
- * Ids shaped as Prisma's `cuid()` makes them ('c', time, counter, process, random), made
- * in strictly rising order within a process (the time part never goes back, and steps on
- * when the counter wraps): rows that started in the same millisecond list in the order
- * they were reported.
- */
-const COUNTER_SPAN = 36 ** 4;
-let counter = 0;
-let lastMs = 0;
-const PROCESS = randomInt(COUNTER_SPAN).toString(36).padStart(4, "0");
-const newId = () => {
-  counter = (counter + 1) % COUNTER_SPAN;
-  lastMs = Math.max(counter === 0 ? lastMs + 1 : lastMs, Date.now());
-  return `c${lastMs.toString(36).padStart(8, "0")}${counter.toString(36).padStart(4, "0")}${PROCESS}${Math.random().toString(36).slice(2, 10).padEnd(8, "0")}`;
 };
 
 /** JSON text for a jsonb column, through storable.ts only when the text holds a U+0000. */
@@ -96,7 +80,7 @@ export const insertToolCalls = async (db: Db, teamId: string, runId: string, row
     execute(db, INSERT_TOOL_CALLS, [
       teamId,
       runId,
-      chunk.map(newId),
+      chunk.map(newRowId),
       chunk.map((r) => r.stepRunId),
       chunk.map((r) => storableText(r.toolName)),
       chunk.map((r) => storableText(r.source)),
@@ -126,7 +110,7 @@ export const insertSpans = async (db: Db, teamId: string, runId: string, rows: r
     execute(db, INSERT_SPANS, [
       teamId,
       runId,
-      chunk.map(newId),
+      chunk.map(newRowId),
       chunk.map((s) => storableText(s.traceId)),
       chunk.map((s) => storableText(s.spanId)),
       chunk.map((s) => storableText(s.parentSpanId ?? null)),
