@@ -1,7 +1,8 @@
 import { defineConfig } from "@playwright/test";
 
-// Chosen once in the main process; workers inherit it through the environment.
-process.env.E2E_PORT ??= String(3200 + Math.floor(Math.random() * 700));
+// Chosen once in the main process; workers inherit it through the environment. The range
+// holds none of the ports Next.js and Chromium refuse as reserved (3659 is one of them).
+process.env.E2E_PORT ??= String(3700 + Math.floor(Math.random() * 300));
 
 export default defineConfig({
   testDir: "./e2e",
