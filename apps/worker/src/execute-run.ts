@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
-import { LOCK_LOST } from "@switchyard/core/runs";
+import { LOCK_LOST, TEAM_LIMITED } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { bundleReader, parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
 import { claimQueuedRun, claimRun, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, nextEventSeq, type Db } from "@switchyard/db";
@@ -79,6 +79,8 @@ type Execution = {
 const claimExecution = async (deps: ExecuteRunDeps, teamId: string, runId: string): Promise<Execution | string> => {
   const { db, log } = deps;
   const fresh = await claimQueuedRun(db, teamId, runId, deps.workerId);
+  // Its team is at its limit of running runs: the run stays queued and its job waits.
+  if (fresh === "limited") return TEAM_LIMITED;
   if (fresh) return { ...fresh, pinnedVersions: fresh.pinnedVersions ?? {}, firstSeq: fresh.nextSeq };
   const run = await getRunForExecution(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", `run ${runId} not found`);

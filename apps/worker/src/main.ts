@@ -5,11 +5,11 @@
 import { rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
-import { Worker, UnrecoverableError } from "bullmq";
+import { DelayedError, Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel } from "@switchyard/core/runs";
+import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel, TEAM_LIMITED, teamLimitDelayMs } from "@switchyard/core/runs";
 import { closeLostStepRuns, createDb, finishRun } from "@switchyard/db";
 import { McpConnectorHost } from "@switchyard/core/connectors/host";
 import { startModelGateway } from "@switchyard/core/gateway";
@@ -146,7 +146,7 @@ const triggerWorkers = await startTriggerWorkers({ connection, prefix: env.SWITC
 
 const worker = new Worker(
   RUN_QUEUE,
-  async (job, _token, signal) => {
+  async (job, token, signal) => {
     const data = runJobSchema.safeParse(job.data);
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
     try {
@@ -171,6 +171,11 @@ const worker = new Worker(
         signal ?? new AbortController().signal,
         job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
       );
+      // Its team is at its limit: the job waits in the delayed set, not in this worker's slot.
+      if (status === TEAM_LIMITED) {
+        await job.moveToDelayed(Date.now() + teamLimitDelayMs(Date.now() - job.timestamp), token);
+        throw new DelayedError();
+      }
       // The status this worker has just written, or (skipped, taken over) none: then it is read.
       await triggerWorkers.runEnded(data.data.teamId, data.data.runId, ["succeeded", "failed", "cancelled"].includes(status) ? status : undefined);
       return { status };

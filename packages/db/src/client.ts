@@ -32,3 +32,29 @@ export const rawQuery = async <T>(db: Db, sql: string, params: unknown[]): Promi
   if (pool) return (await pool.query(sql, params)).rows as T[];
   return db.$queryRawUnsafe<T[]>(sql, ...params);
 };
+
+type Query = <T>(sql: string, params: unknown[]) => Promise<T[]>;
+
+/**
+ * Statements in one transaction on one connection of the pool (through Prisma when there
+ * is no pool), committed when `body` resolves and rolled back when it throws. For the
+ * worker's hot path, where a statement must see what committed while it waited for a lock.
+ */
+export const inTransaction = async <R>(db: Db, body: (query: Query) => Promise<R>): Promise<R> => {
+  const pool = poolOf(db);
+  if (!pool) return db.$transaction((tx) => body(<T>(sql: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...params)));
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("BEGIN");
+    const result = await body(async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[]);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    await client.query("ROLLBACK").catch((e: unknown) => (broken = e instanceof Error ? e : new Error(String(e))));
+    throw error;
+  } finally {
+    // A connection that could not roll back is not handed to the next caller.
+    client.release(broken);
+  }
+};

@@ -12,3 +12,4 @@ export { listWorkers } from "./list-workers";
 export { statusesBefore } from "./run-transitions";
 export { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, connectorCallResultSchema } from "./connector-call-job";
 export type { ConnectorCallJob, ConnectorCallResult } from "./connector-call-job";
+export { TEAM_LIMITED, teamLimitDelayMs } from "./team-run-limit";

@@ -6,7 +6,7 @@
  * createMany in a transaction of its own (three round trips each); a run used to spend most
  * of its orchestration time there. Team-scoped like every repository.
  */
-import { rawQuery, type Db } from "../client";
+import { inTransaction, rawQuery, type Db } from "../client";
 import { storableJson, storableText } from "../storable";
 
 /** A queued run this worker now holds, with what executing it needs. */
@@ -24,25 +24,70 @@ type ClaimedRun = {
   nextSeq: number;
 };
 
+const CLAIMED_COLUMNS = `id, "teamId", "workflowId", "workflowVersionId", inputs, lane, "startedById", "pinnedVersions"`;
+const WITH_WORKFLOW = `SELECT c.*, w.name AS "workflowName",
+       (SELECT COALESCE(MAX(e.seq), 0) + 1 FROM "RunEvent" e WHERE e."runId" = c.id AND e."teamId" = c."teamId")::int AS "nextSeq"
+     FROM claimed c JOIN "Workflow" w ON w.id = c."workflowId" AND w."teamId" = c."teamId"`;
+
+/** What a claim of a run of a team with a limit reads and does, under the team's lock. */
+type LimitedClaim = Partial<ClaimedRun> & { limited: boolean };
+
 /**
  * Claims a queued run for `workerId` (queued → running) and returns it; undefined when the
  * run is not the team's or not queued (someone else claimed it, it ended, or it is running
- * and needs the resume path).
+ * and needs the resume path); "limited" when it is queued but its team already has
+ * `maxConcurrentRuns` running: it stays queued, with one `run.waiting` event saying why.
+ * A team without a limit is claimed in one statement. A team with one is claimed under a
+ * per-team transaction lock, so workers claiming at once count each other's claims (a
+ * statement alone would count what its snapshot saw, before the other claim committed).
  */
-export const claimQueuedRun = async (db: Db, teamId: string, runId: string, workerId: string): Promise<ClaimedRun | undefined> => {
+export const claimQueuedRun = async (db: Db, teamId: string, runId: string, workerId: string): Promise<ClaimedRun | "limited" | undefined> => {
+  const at = new Date().toISOString();
   const rows = await rawQuery<ClaimedRun>(
     db,
     `WITH claimed AS (
        UPDATE "Run" SET status = 'running', "startedAt" = $4::timestamp(3), "workerId" = $3
        WHERE id = $1 AND "teamId" = $2 AND status = 'queued'
-       RETURNING id, "teamId", "workflowId", "workflowVersionId", inputs, lane, "startedById", "pinnedVersions"
+         AND NOT EXISTS (SELECT 1 FROM "Team" t WHERE t.id = $2 AND t."maxConcurrentRuns" IS NOT NULL)
+       RETURNING ${CLAIMED_COLUMNS}
      )
-     SELECT c.*, w.name AS "workflowName",
-       (SELECT COALESCE(MAX(e.seq), 0) + 1 FROM "RunEvent" e WHERE e."runId" = c.id AND e."teamId" = c."teamId")::int AS "nextSeq"
-     FROM claimed c JOIN "Workflow" w ON w.id = c."workflowId" AND w."teamId" = c."teamId"`,
-    [runId, teamId, workerId, new Date().toISOString()],
+     ${WITH_WORKFLOW}`,
+    [runId, teamId, workerId, at],
   );
-  return rows[0];
+  if (rows[0]) return rows[0];
+  const claim = await inTransaction(db, async (query) => {
+    await query(`SELECT pg_advisory_xact_lock(hashtextextended('switchyard.team-runs:' || $1, 0))`, [teamId]);
+    const [row] = await query<LimitedClaim>(
+      `WITH lim AS (
+         SELECT t."maxConcurrentRuns" AS max,
+           (SELECT count(*) FROM "Run" r WHERE r."teamId" = $2 AND r.status = 'running')::int AS running,
+           EXISTS (SELECT 1 FROM "Run" r WHERE r.id = $1 AND r."teamId" = $2 AND r.status = 'queued') AS queued
+         FROM "Team" t WHERE t.id = $2
+       ),
+       claimed AS (
+         UPDATE "Run" SET status = 'running', "startedAt" = $4::timestamp(3), "workerId" = $3
+         WHERE id = $1 AND "teamId" = $2 AND status = 'queued' AND (SELECT max IS NULL OR running < max FROM lim)
+         RETURNING ${CLAIMED_COLUMNS}
+       ),
+       waiting AS (
+         INSERT INTO "RunEvent" ("teamId", "runId", seq, type, payload, "createdAt")
+         SELECT $2, $1, (SELECT COALESCE(MAX(e.seq), 0) + 1 FROM "RunEvent" e WHERE e."runId" = $1 AND e."teamId" = $2), 'run.waiting',
+           jsonb_build_object('reason', 'team_limit', 'limit', lim.max, 'running', lim.running), $4::timestamp(3)
+         FROM lim
+         WHERE lim.queued AND lim.max IS NOT NULL AND lim.running >= lim.max
+           AND NOT EXISTS (SELECT 1 FROM "RunEvent" e WHERE e."runId" = $1 AND e."teamId" = $2 AND e.type = 'run.waiting')
+       ),
+       got AS (${WITH_WORKFLOW})
+       SELECT got.*, (lim.queued AND lim.max IS NOT NULL AND lim.running >= lim.max) AS limited
+       FROM lim LEFT JOIN got ON true`,
+      [runId, teamId, workerId, at],
+    );
+    return row;
+  });
+  if (!claim) return undefined;
+  const { limited, ...run } = claim;
+  if (run.id !== undefined && run.id !== null) return run as ClaimedRun;
+  return limited ? "limited" : undefined;
 };
 
 export type StepRunOpen = {
