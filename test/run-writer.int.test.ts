@@ -39,8 +39,9 @@ it("claims a queued run once, and writes its progress with the events in order",
   expect(claimed).toMatchObject({ id: run.id, workflowName: "written", nextSeq: 1, lane: "default" });
   expect(await claimQueuedRun(db, teamId, run.id, "worker-b")).toBeUndefined();
   expect(await claimQueuedRun(db, "another-team", run.id, "worker-a")).toBeUndefined();
+  if (typeof claimed !== "object") throw new Error(`the run was not claimed: ${String(claimed)}`);
 
-  const { writer, notified } = writerFor(run.id, "worker-a", claimed!.nextSeq);
+  const { writer, notified } = writerFor(run.id, "worker-a", claimed.nextSeq);
   writer.traceId("trace-1");
   writer.event("state.started", { state: "s" });
   await writer.open({ id: "step-row-1", stateName: "s", stepType: "step", attempt: 1, path, sandboxLevel: "strict" });
