@@ -7,7 +7,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -71,6 +71,25 @@ const tagged = (owner: string) =>
     });
 
 const sessionFolders = async () => (await readdir(runDir)).filter((n) => n.startsWith("agent-"));
+
+it("stages one build once when many steps of one worker stage it at the same moment", async () => {
+  const parent = await mkdtemp(path.join(tmpdir(), "sy-stage-"));
+  try {
+    const built = await findBuiltCli(path.join(REPO, "packages/cli/dist/"));
+    // As steps of runs a restarted worker resumes all at once: the same build, the same millisecond.
+    for (let round = 0; round < 10; round++) {
+      await rm(parent, { recursive: true, force: true });
+      await mkdir(parent, { recursive: true });
+      const staged = await Promise.all(Array.from({ length: 8 }, () => stageBuiltCli(built, parent)));
+      expect(new Set(staged.map((s) => s.dir)).size).toBe(1);
+    }
+    const staged = await Promise.all(Array.from({ length: 8 }, () => stageBuiltCli(built, parent)));
+    expect((await readdir(parent)).filter((n) => n.startsWith(".cli-"))).toEqual([path.basename(staged[0]!.dir)]);
+    expect(await readdir(staged[0]!.dir)).toContain("switchyard.mjs");
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+});
 
 it("serves the built-ins in the run's workspace and records each call over the channel", async () => {
   const records: ToolCallRecord[] = [];

@@ -9,6 +9,7 @@
  * `switchyard run` both run agent steps on it.
  */
 import { chmod, chown, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -63,17 +64,12 @@ export const findBuiltCli = async (dir: string): Promise<BuiltCli> => {
   return { dir, entry: manifest.entry, stale };
 };
 
-/**
- * A copy of the built CLI in `parent` (a folder the step uid can enter), since bubblewrap
- * resolves a bind's source as the step uid, which may not enter the checkout (a clone
- * under /root or a 0700 temp folder). One copy per build, made once: written aside, then
- * renamed into place, so concurrent steps never see half a copy.
- */
-export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<BuiltCli> => {
-  const manifest = await stat(path.join(cli.dir, "inputs.json"));
-  const target = path.join(parent, `.cli-${Math.floor(manifest.mtimeMs)}`);
-  if (await stat(path.join(target, LAUNCHER)).catch(() => undefined)) return { ...cli, dir: `${target}/` };
-  const aside = `${target}.${process.pid}.${Date.now()}`;
+/** Stagings under way in this process, by target: steps that start together share one. */
+const staging = new Map<string, Promise<void>>();
+
+/** Copies the build into `target`: written aside under a name of its own, then renamed into place. */
+const copyBuild = async (cli: BuiltCli, target: string) => {
+  const aside = `${target}.${process.pid}.${randomBytes(6).toString("hex")}`;
   await mkdir(aside, { recursive: true, mode: 0o755 });
   try {
     for (const name of await readdir(cli.dir)) {
@@ -83,13 +79,33 @@ export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<Buil
     }
     await writeFile(path.join(aside, LAUNCHER), launcher(cli.entry), { mode: 0o644 });
     await rename(aside, target).catch(async (error: NodeJS.ErrnoException) => {
-      // Another step staged the same build first.
+      // Another process staged the same build first.
       if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
     });
   } finally {
     await rm(aside, { recursive: true, force: true });
   }
-  return { ...cli, dir: `${target}/` };
+};
+
+/**
+ * A copy of the built CLI in `parent` (a folder the step uid can enter), since bubblewrap
+ * resolves a bind's source as the step uid, which may not enter the checkout (a clone
+ * under /root or a 0700 temp folder). One copy per build, made once: steps of this process
+ * that stage it together wait for one copy, and other processes' copies are written aside
+ * and renamed into place, so no step ever sees half a copy.
+ */
+export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<BuiltCli> => {
+  const manifest = await stat(path.join(cli.dir, "inputs.json"));
+  const target = path.join(parent, `.cli-${Math.floor(manifest.mtimeMs)}`);
+  const staged = { ...cli, dir: `${target}/` };
+  if (await stat(path.join(target, LAUNCHER)).catch(() => undefined)) return staged;
+  let copy = staging.get(target);
+  if (!copy) {
+    copy = copyBuild(cli, target).finally(() => staging.delete(target));
+    staging.set(target, copy);
+  }
+  await copy;
+  return staged;
 };
 
 /** A step's connector tools, resolved before launch (buildStepCatalog), and what serves them. */
