@@ -73,3 +73,45 @@ it("records attempts 1, 2, 3 with the state's path when the worker is killed mid
     ["flaky", 3, "succeeded", 0, "passed", path],
   ]);
 }, 90_000);
+
+const TWO = `name: two-steps
+states:
+  initial: first
+  first:
+    type: step
+    command: date +%s%N
+    on_success: second
+  second:
+    type: step
+    command: "sleep 2; echo got {{.states.first.Output}}"
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`;
+
+it("takes a step's stored success as done, not running it again, when its worker died before the checkpoint past it", async () => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "two-steps", files: { "workflow.yaml": TWO } });
+  const { id } = await caller().runs.start({ workflowId });
+  await waitFor(
+    async () => ((await stack.db.stepRun.count({ where: { runId: id, stateName: "second", status: "running" } })) > 0 ? true : undefined),
+    30_000,
+    "the second step to start",
+  );
+  stack.worker.child.kill("SIGKILL");
+  await new Promise((r) => stack.worker.child.once("exit", r));
+  // As a kill between the first step's stored end and the checkpoint past it leaves the run.
+  await stack.db.$executeRaw`UPDATE "Run" SET checkpoint = NULL WHERE id = ${id}`;
+  stack.worker = await startWorker({ DATABASE_URL: stack.database.url, SWITCHYARD_QUEUE_PREFIX: stack.prefix, ...LOCK_MS });
+
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 60_000);
+  expect(run.status).toBe("succeeded");
+  const first = run.steps.filter((s) => s.stateName === "first");
+  expect(first.map((s) => [s.attempt, s.status])).toEqual([[1, "succeeded"]]);
+  const seconds = run.steps.filter((s) => s.stateName === "second").map((s) => [s.attempt, s.status, s.errorCode]);
+  expect(seconds).toEqual([
+    [1, "failed", "EXECUTION.WORKER_LOST"],
+    [1, "succeeded", null],
+  ]);
+  expect(run.steps.at(-1)?.stdout.trim()).toBe(`got ${first[0]!.stdout.trim()}`);
+}, 90_000);

@@ -11,7 +11,7 @@ import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
 import { LOCK_LOST, TEAM_LIMITED } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { bundleReader, parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
-import { claimQueuedRun, claimRun, closeLostStepRuns, finishRun, getRunForExecution, loadBundle, nextEventSeq, type Db } from "@switchyard/db";
+import { claimQueuedRun, claimRun, closeLostStepRuns, finishedAttemptsOf, finishRun, getRunForExecution, loadBundle, nextEventSeq, type Db } from "@switchyard/db";
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import { createAgentExecutor, type TeamModelAccess } from "./agent-executor";
@@ -69,6 +69,8 @@ type Execution = {
   firstSeq: number;
   /** where a run that a previous worker left `running` resumes */
   checkpoint?: Checkpoint;
+  /** the attempts such a run had ended, taken as recorded instead of run again */
+  finished?: Awaited<ReturnType<typeof finishedAttemptsOf>>;
 };
 
 /**
@@ -90,9 +92,10 @@ const claimExecution = async (deps: ExecuteRunDeps, teamId: string, runId: strin
   }
   const resuming = run.status === "running" && run.checkpoint !== null;
   if (!(await claimRun(db, teamId, runId, deps.workerId, run))) return "skipped";
+  let finished: Execution["finished"];
   if (run.status === "running") {
-    await closeLostStepRuns(db, teamId, runId);
-    log.warn(resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet", { runId });
+    [, finished] = await Promise.all([closeLostStepRuns(db, teamId, runId), finishedAttemptsOf(db, teamId, runId)]);
+    log.warn(resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet", { runId, attemptsEnded: finished.length });
   }
   if (run.cancelRequestedAt) {
     // Cancelled while no worker held it (its worker had died): honour that now.
@@ -108,6 +111,7 @@ const claimExecution = async (deps: ExecuteRunDeps, teamId: string, runId: strin
     pinnedVersions: (run.pinnedVersions as Record<string, string> | null) ?? {},
     firstSeq: await nextEventSeq(db, teamId, runId),
     ...(resuming ? { checkpoint: run.checkpoint as Checkpoint } : {}),
+    ...(finished ? { finished } : {}),
   };
 };
 
@@ -210,7 +214,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         onAgentEvent: (attempt, event) => events.agent(attempt, event),
         trace,
       }),
-      recorder: stepRunRecorder(writer, sandbox.level),
+      recorder: stepRunRecorder(writer, sandbox.level, run.finished),
       files: bundleReader(bundle.files, bundle.version.entryPath),
       store: checkpointStore(writer, scrubber),
       resolver: teamWorkflowResolver(scope),

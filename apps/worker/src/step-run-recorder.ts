@@ -4,39 +4,76 @@
  * number and path the engine gives it and the output as the engine scrubbed it. Both go
  * through the run's writer (with the events pending then, in one statement each). A row
  * whose end cannot be stored is still closed, as failed (EXECUTION.OUTPUT_NOT_STORED), and
- * the attempt fails with that error.
+ * the attempt fails with that error. A resumed run is given the attempts that had ended
+ * before (finishedAttemptsOf): the engine takes their recorded ends instead of running
+ * them again, so a worker stopped between an attempt's end and the checkpoint past it
+ * never makes a step succeed twice.
  */
-import type { StepRecorder } from "@switchyard/core/workflow";
-import { newRowId } from "@switchyard/db";
+import type { ErrorCode } from "@switchyard/core/errors";
+import type { AttemptFinished, AttemptStarted, StepRecorder } from "@switchyard/core/workflow";
+import { newRowId, type finishedAttemptsOf } from "@switchyard/db";
 import type { RunWriter } from "./run-writer";
 
-export const stepRunRecorder = (writer: RunWriter, sandboxLevel: string): StepRecorder => ({
-  attemptStarted: async (attempt) => {
-    const id = newRowId();
-    await writer.open({
-      id,
-      stateName: attempt.state,
-      stepType: attempt.kind === "agent" ? "agent" : "step",
-      attempt: attempt.attempt,
-      path: attempt.path,
-      provider: attempt.provider,
-      sandboxLevel,
-    });
-    return { id };
-  },
-  attemptFinished: ({ id }, end) =>
-    writer.close({
-      id,
-      status: end.status,
-      exitCode: end.exitCode,
-      stdout: end.stdout,
-      stderr: end.stderr,
-      output: end.output ?? end.stdout,
-      inputTokens: end.tokensInput,
-      outputTokens: end.tokensOutput,
-      costUsd: end.costUsd,
-      agentSessionId: end.sessionId,
-      errorCode: end.error?.code,
-      errorMessage: end.error?.message,
-    }),
+type FinishedAttempt = Awaited<ReturnType<typeof finishedAttemptsOf>>[number];
+
+/** JSON with every object's keys sorted: jsonb gives a stored path's keys back in its own order. */
+const canonical = (value: unknown) =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+const placeOf = (state: string, attempt: number, path: unknown) => `${attempt} ${state} ${canonical(path)}`;
+
+const endOf = (row: FinishedAttempt): AttemptFinished => ({
+  status: row.status === "succeeded" ? "succeeded" : "failed",
+  exitCode: row.exitCode,
+  stdout: row.stdout,
+  stderr: row.stderr,
+  output: row.output,
+  ...(row.inputTokens === null ? {} : { tokensInput: row.inputTokens }),
+  ...(row.outputTokens === null ? {} : { tokensOutput: row.outputTokens }),
+  ...(row.costUsd === null ? {} : { costUsd: Number(row.costUsd) }),
+  ...(row.agentSessionId === null ? {} : { sessionId: row.agentSessionId }),
+  ...(row.errorCode === null ? {} : { error: { code: row.errorCode as ErrorCode, message: row.errorMessage ?? "" } }),
 });
+
+export const stepRunRecorder = (writer: RunWriter, sandboxLevel: string, finished: FinishedAttempt[] = []): StepRecorder => {
+  const ends = new Map(finished.map((row) => [placeOf(row.stateName, row.attempt, row.path), row]));
+  const earlier = (attempt: AttemptStarted) => {
+    const place = placeOf(attempt.state, attempt.attempt, attempt.path);
+    const row = ends.get(place);
+    if (!row) return undefined;
+    ends.delete(place);
+    return endOf(row);
+  };
+  return {
+    ...(ends.size === 0 ? {} : { earlier }),
+    attemptStarted: async (attempt) => {
+      const id = newRowId();
+      await writer.open({
+        id,
+        stateName: attempt.state,
+        stepType: attempt.kind === "agent" ? "agent" : "step",
+        attempt: attempt.attempt,
+        path: attempt.path,
+        provider: attempt.provider,
+        sandboxLevel,
+      });
+      return { id };
+    },
+    attemptFinished: ({ id }, end) =>
+      writer.close({
+        id,
+        status: end.status,
+        exitCode: end.exitCode,
+        stdout: end.stdout,
+        stderr: end.stderr,
+        output: end.output ?? end.stdout,
+        inputTokens: end.tokensInput,
+        outputTokens: end.tokensOutput,
+        costUsd: end.costUsd,
+        agentSessionId: end.sessionId,
+        errorCode: end.error?.code,
+        errorMessage: end.error?.message,
+      }),
+  };
+};

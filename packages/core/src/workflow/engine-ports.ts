@@ -129,6 +129,13 @@ type AttemptHandle = { id: string };
 export type StepRecorder = {
   attemptStarted(attempt: AttemptStarted): Promise<AttemptHandle>;
   attemptFinished(handle: AttemptHandle, end: AttemptFinished): Promise<void>;
+  /**
+   * The recorded end of this attempt from before the run was resumed, if it finished then:
+   * a worker that stopped between storing an attempt's end and saving the checkpoint past
+   * it leaves the attempt done and the checkpoint before it. The engine takes that end
+   * instead of running the attempt a second time.
+   */
+  earlier?(attempt: AttemptStarted): AttemptFinished | undefined;
 };
 
 /** Finds a sub-workflow: by name within the team (worker) or by path next to the file (CLI). */
@@ -188,7 +195,8 @@ export type StateResult = {
 };
 
 type Cursor =
-  | { kind: "chain"; at: string }
+  /** `visit`: the how-many-th time the chain enters `at` (a cycle brings a run back to a state). */
+  | { kind: "chain"; at: string; visit?: number }
   | { kind: "loop"; index: number; body: number; items?: unknown[]; max: number; stopped?: boolean }
   | { kind: "parallel"; done: Record<string, boolean> }
   | { kind: "call"; child: Checkpoint }
@@ -207,6 +215,12 @@ export type Checkpoint = {
   results: Record<string, StateResult>;
   cursors: Record<string, Cursor>;
   transitions: number;
+  /**
+   * How many times each chain has entered each of its states (`<chain key>/<state>`), so a
+   * state a cycle comes back to runs under a key of its own (`/fix@2`): its attempts are
+   * told apart from the earlier visits', also after a resume. Absent in older checkpoints.
+   */
+  visits?: Record<string, number>;
   startHooksDone: boolean;
   /** The last failure, for `error.*` in failure terminals and inline errors. */
   lastError?: { type: string; message: string; state?: string };

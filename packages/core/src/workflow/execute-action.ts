@@ -12,6 +12,7 @@ import type { Scrubber } from "../secrets/scrubber";
 import type { EvalEnv } from "./evaluate-expression";
 import type {
   AgentExecutor,
+  AttemptFinished,
   AttemptOf,
   BundleFiles,
   EventSink,
@@ -21,7 +22,7 @@ import type {
   StepPath,
   StepRecorder,
 } from "./engine-ports";
-import { recordAttempt, recordedStatus } from "./record-attempt";
+import { recordAttempt, recordedStatus, resultStatus } from "./record-attempt";
 import { renderShell, renderTemplate } from "./template";
 import type { AgentState, HookAction, StepState } from "./workflow-types";
 
@@ -108,38 +109,42 @@ export const runShellStep = async (
     timeoutMs: state.timeoutMs,
     signal,
   };
-  return recordAttempt(deps, { state: state.name, kind: "process", ...at }, async (attemptId) => {
-    const result = await deps.runProcess({ ...request, attemptId });
+  // The state's result from the attempt's record: what it printed, capped as the state says.
+  const resultOf = (record: AttemptFinished): StateResult => {
     const max = state.capture?.maxSize ?? deps.outputCap;
-    // Scrubbed before the cap, so the cap never cuts a secret that scrubbing would then miss.
-    const wholeStdout = deps.scrubber.scrub(result.stdout);
-    const wholeStderr = deps.scrubber.scrub(result.stderr);
-    const stdout = cap(wholeStdout, max);
-    const stderr = cap(wholeStderr, max);
-    const failed = processFailure(result, state.timeoutMs);
+    const stdout = cap(record.stdout, max);
     const output = stripNewline(stdout);
-    const status = result.cancelled ? "cancelled" : failed ? "failure" : "success";
     return {
-      result: {
-        status,
-        output,
-        stdout,
-        stderr,
-        exitCode: result.exitCode,
-        response: parseJson(output),
-        attempts: at.attempt,
-        timedOut: result.timedOut,
-        error: failed?.message,
-      },
-      record: {
-        status: recordedStatus(status),
-        exitCode: result.exitCode,
-        stdout: wholeStdout,
-        stderr: wholeStderr,
-        error: failed,
-      },
+      status: resultStatus(record.status),
+      output,
+      stdout,
+      stderr: cap(record.stderr, max),
+      exitCode: record.exitCode,
+      response: parseJson(output),
+      attempts: at.attempt,
+      timedOut: record.error?.code === "EXECUTION.TIMEOUT",
+      error: record.error?.message,
     };
-  });
+  };
+  const start = { state: state.name, kind: "process" as const, ...at };
+  return recordAttempt(
+    deps,
+    start,
+    async (attemptId) => {
+      const result = await deps.runProcess({ ...request, attemptId });
+      const failed = processFailure(result, state.timeoutMs);
+      const record: AttemptFinished = {
+        status: result.cancelled ? "cancelled" : failed ? "failed" : "succeeded",
+        exitCode: result.exitCode,
+        // Scrubbed before the cap, so the cap never cuts a secret that scrubbing would then miss.
+        stdout: deps.scrubber.scrub(result.stdout),
+        stderr: deps.scrubber.scrub(result.stderr),
+        error: failed,
+      };
+      return { result: resultOf(record), record };
+    },
+    resultOf,
+  );
 };
 
 /** Renders every string inside provider options (`api_key: "{{.env.KEY}}"`). */
@@ -195,69 +200,97 @@ export const runAgentStep = async (
     signal,
   };
   const start = { state: state.name, kind: "agent" as const, provider, ...at };
-  return recordAttempt(deps, start, async (attemptId) => {
-    const result = await agents.execute({ ...request, attemptId });
-    const raw = deps.scrubber.scrub(result.output);
-    let output = state.outputFormat ? stripFences(raw) : raw;
-    let json: unknown;
-    let error = result.error === undefined ? undefined : deps.scrubber.scrub(result.error);
-    let ok = (result.exitCode ?? 0) === 0 && result.error === undefined;
-    if (ok && state.outputFormat === "json") {
-      json = parseJson(output);
-      if (json === undefined) {
-        ok = false;
-        error = `output_format json: the output is not valid JSON: ${output.slice(0, 200)}`;
-      }
-    }
-    output = stripNewline(output);
-    // The state's timeout aborts the signal too (run-state.ts): the step timed out, it was not cancelled.
-    const timedOut = signal.aborted && (signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError";
-    if (timedOut) {
-      ok = false;
-      error = `timed out after ${state.timeoutMs} ms`;
-    }
-    const status = signal.aborted && !timedOut ? "cancelled" : ok ? "success" : "failure";
-    const exitCode = result.exitCode ?? (ok ? 0 : 1);
-    const tokens = {
-      tokensUsed: result.tokensUsed,
-      tokensInput: result.tokensInput,
-      tokensOutput: result.tokensOutput,
-      tokensEstimated: result.tokensEstimated,
-    };
+  const adopt = (record: AttemptFinished): StateResult => {
+    const status = resultStatus(record.status);
+    const output = record.output ?? stripNewline(record.stdout);
     return {
-      result: {
-        status,
-        output,
-        stdout: raw,
-        stderr: "",
-        exitCode,
-        response: parseJson(output),
-        json,
-        ...tokens,
-        attempts: at.attempt,
-        error,
-      },
-      record: {
-        status: recordedStatus(status),
-        exitCode,
-        stdout: raw,
-        stderr: "",
-        output,
-        ...tokens,
-        ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
-        ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
-        error:
-          status === "success"
-            ? undefined
-            : status === "cancelled"
-              ? { code: "EXECUTION.CANCELLED", message: "cancelled" }
-              : {
-                  code: timedOut ? "EXECUTION.TIMEOUT" : (result.errorCode ?? "EXECUTION.AGENT_FAILED"),
-                  message: error ?? `exited with code ${exitCode}`,
-                },
-      },
+      status,
+      output,
+      stdout: record.stdout,
+      stderr: "",
+      exitCode: record.exitCode,
+      response: parseJson(output),
+      json: status === "success" && state.outputFormat === "json" ? parseJson(output) : undefined,
+      tokensUsed: record.tokensUsed,
+      tokensInput: record.tokensInput,
+      tokensOutput: record.tokensOutput,
+      tokensEstimated: record.tokensEstimated,
+      attempts: at.attempt,
+      error: status === "success" ? undefined : record.error?.message,
     };
-  });
+  };
+  return recordAttempt(
+    deps,
+    start,
+    async (attemptId) => {
+      const result = await agents.execute({ ...request, attemptId });
+      const raw = deps.scrubber.scrub(result.output);
+      let output = state.outputFormat ? stripFences(raw) : raw;
+      let json: unknown;
+      let error = result.error === undefined ? undefined : deps.scrubber.scrub(result.error);
+      let ok = (result.exitCode ?? 0) === 0 && result.error === undefined;
+      if (ok && state.outputFormat === "json") {
+        json = parseJson(output);
+        if (json === undefined) {
+          ok = false;
+          error = `output_format json: the output is not valid JSON: ${output.slice(0, 200)}`;
+        }
+      }
+      output = stripNewline(output);
+      // The state's timeout aborts the signal too (run-state.ts): the step timed out, it was not cancelled.
+      const timedOut =
+        signal.aborted &&
+        (signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError";
+      if (timedOut) {
+        ok = false;
+        error = `timed out after ${state.timeoutMs} ms`;
+      }
+      const status = signal.aborted && !timedOut ? "cancelled" : ok ? "success" : "failure";
+      const exitCode = result.exitCode ?? (ok ? 0 : 1);
+      const tokens = {
+        tokensUsed: result.tokensUsed,
+        tokensInput: result.tokensInput,
+        tokensOutput: result.tokensOutput,
+        tokensEstimated: result.tokensEstimated,
+      };
+      return {
+        result: {
+          status,
+          output,
+          stdout: raw,
+          stderr: "",
+          exitCode,
+          response: parseJson(output),
+          json,
+          ...tokens,
+          attempts: at.attempt,
+          error,
+        },
+        record: {
+          status: recordedStatus(status),
+          exitCode,
+          stdout: raw,
+          stderr: "",
+          output,
+          ...tokens,
+          ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+          ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
+          error:
+            status === "success"
+              ? undefined
+              : status === "cancelled"
+                ? { code: "EXECUTION.CANCELLED", message: "cancelled" }
+                : {
+                    code: timedOut
+                      ? "EXECUTION.TIMEOUT"
+                      : (result.errorCode ?? "EXECUTION.AGENT_FAILED"),
+                    message: error ?? `exited with code ${exitCode}`,
+                  },
+        },
+      };
+    },
+    adopt,
+  );
 };
 
 /** Runs hook actions in order; a failing hook is reported, never fatal. */

@@ -3,7 +3,9 @@
  * attemptFinished: the engine records attempts itself, so their numbers and paths are the
  * engine's own, the same after a resume. An attempt that throws (a process that cannot
  * start, a provider that fails) is recorded as failed with its error, which is then raised
- * again; an attempt whose end cannot be recorded fails with the recorder's error.
+ * again; an attempt whose end cannot be recorded fails with the recorder's error. An
+ * attempt that had finished before the run was resumed is not run again: its recorded end
+ * is taken.
  */
 import { isAppError } from "../errors/app-error";
 import type { Scrubber } from "../secrets/scrubber";
@@ -26,12 +28,32 @@ export const recordedStatus = (status: StateResult["status"]): AttemptFinished["
   }
 };
 
+/** The state result's status of a recorded end. */
+export const resultStatus = (status: AttemptFinished["status"]): StateResult["status"] => {
+  switch (status) {
+    case "succeeded":
+      return "success";
+    case "failed":
+      return "failure";
+    case "cancelled":
+      return "cancelled";
+    default: {
+      const never: never = status;
+      return never;
+    }
+  }
+};
+
 export const recordAttempt = async (
   deps: { recorder?: StepRecorder; scrubber: Scrubber },
   start: AttemptStarted,
   attempt: (attemptId: string | undefined) => Promise<RecordedAttempt>,
+  /** The state's result from an end recorded before a resume (StepRecorder.earlier). */
+  adopt: (earlier: AttemptFinished) => StateResult,
 ): Promise<StateResult> => {
   const { recorder } = deps;
+  const earlier = recorder?.earlier?.(start);
+  if (earlier) return adopt(earlier);
   const handle = await recorder?.attemptStarted(start);
   let done: RecordedAttempt;
   try {

@@ -265,6 +265,91 @@ describe("step attempts across a resume", () => {
   }, 120_000);
 });
 
+// A cycle brings the run back to `count` and `check`: each visit's attempts are its own.
+const cycleWorkflow = parseOk(`
+name: cycle
+outputs: [{ name: last, from: states.count.Output }]
+states:
+  initial: count
+  count:
+    type: step
+    command: "echo {{.states.count.Output}}x"
+    transitions:
+      - when: "states.count.Output == 'x' or states.count.Output == 'xx'"
+        goto: check
+    on_success: done
+  check: { type: step, command: "echo checked {{.states.count.Output}}", on_success: count }
+  done: { type: terminal }
+`);
+
+describe("an attempt that ended after the last checkpoint was saved", () => {
+  const sorted = (m: Map<string, unknown>) => [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const deps = {
+    agents: fakeAgent,
+    resolver: { resolve: async () => child },
+    runId: "run-3",
+    scrubber: new Scrubber(),
+  };
+  /** Runs `wf` to its end, or stops it right after its k-th attempt's end is recorded. */
+  const runUntilEnd = async (wf: Workflow, k?: number, before?: MemoryAttempt[], checkpoint?: Checkpoint) => {
+    const controller = new AbortController();
+    const saved: Checkpoint[] = [];
+    const memory = memoryRecorder(before);
+    const processes: ProcessRequest[] = [];
+    let ends = 0;
+    const outcome = await runWorkflow(wf, {
+      ...deps,
+      runProcess: localRunner(processes),
+      signal: controller.signal,
+      checkpoint,
+      recorder: {
+        ...memory.recorder,
+        attemptFinished: async (handle, end) => {
+          await memory.recorder.attemptFinished(handle, end);
+          if (++ends === k) controller.abort();
+        },
+      },
+      // The saves after the stop never land, as when the worker dies there.
+      store: { save: async (cp) => void (controller.signal.aborted || saved.push(cp)) },
+    });
+    return { outcome, saved, attempts: memory.attempts, processes };
+  };
+
+  it.each([
+    ["retries, loops, branches and a sub-workflow", attemptsWorkflow],
+    ["a cycle that comes back to its states", cycleWorkflow],
+  ])("is taken as recorded when the run resumes, never run a second time (%s)", async (_, wf) => {
+    const baseline = await runUntilEnd(wf);
+    expect(baseline.outcome.status).toBe("succeeded");
+    const expected = sorted(byPath(baseline.attempts));
+    for (let k = 1; k <= baseline.attempts.length; k++) {
+      const first = await runUntilEnd(wf, k);
+      const second = await runUntilEnd(wf, undefined, first.attempts, first.saved.at(-1));
+      expect(second.outcome.status, `stopped after end ${k}`).toBe("succeeded");
+      expect(second.outcome.outputs, `stopped after end ${k}`).toEqual(baseline.outcome.outputs);
+      const done = first.attempts.filter((a) => a.end?.status !== "cancelled");
+      expect(sorted(byPath([...done, ...second.attempts])), `stopped after end ${k}`).toEqual(expected);
+      // No process that had ended ran again; only those the stop cut off (a parallel branch's).
+      const cut = first.attempts.filter((a) => a.kind === "process" && a.end?.status === "cancelled");
+      expect(first.processes.length + second.processes.length, `stopped after end ${k}`).toBe(
+        baseline.processes.length + cut.length,
+      );
+    }
+  }, 120_000);
+
+  it("gives each visit of a state a cycle comes back to a path of its own", async () => {
+    const { outcome, attempts } = await runUntilEnd(cycleWorkflow);
+    expect(outcome.outputs).toEqual({ last: "xxx" });
+    expect(attempts.map((a) => [a.state, a.path.key, a.end?.stdout.trim()])).toEqual([
+      ["count", "/count", "x"],
+      ["check", "/check", "checked x"],
+      ["count", "/count@2", "xx"],
+      ["check", "/check@2", "checked xx"],
+      ["count", "/count@3", "xxx"],
+    ]);
+  });
+});
+
 it("refuses a checkpoint that belongs to another workflow", async () => {
   const other = parseOk("name: other\nstates:\n  initial: done\n  done: { type: terminal }\n");
   const { saved } = await run({});

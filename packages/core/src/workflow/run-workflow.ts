@@ -105,7 +105,10 @@ export const runWorkflow = async (
     loop?: LoopFrame,
   ): Promise<ChainEnd> => {
     const cursor = cp.cursors[key];
+    const visits = (cp.visits ??= {});
     let current = cursor?.kind === "chain" ? cursor.at : start;
+    // A chain key runs once in a run, so its start is always a first visit.
+    let visit = cursor?.kind === "chain" ? (cursor.visit ?? 1) : (visits[`${key}/${start}`] = 1);
     for (;;) {
       if (signal.aborted) return { kind: "cancelled", state: current };
       if (++cp.transitions > maxTransitions) return { kind: "guard", state: current };
@@ -116,8 +119,9 @@ export const runWorkflow = async (
           `state "${current}" does not exist`,
         );
       if (state.kind === "terminal") return { kind: "terminal", state };
-      const base = `${key}/${current}`;
+      const base = visit === 1 ? `${key}/${current}` : `${key}/${current}@${visit}`;
       let next: string | undefined;
+      let nextVisit = 1;
       let inline: { message: string; status: number } | undefined;
       // Decided as soon as the result is recorded, so the checkpoint that stores the result
       // also stores where the chain goes next: a resumed run never repeats a finished state.
@@ -150,8 +154,12 @@ export const runWorkflow = async (
         for (const k of Object.keys(cp.cursors))
           if (k === base || k.startsWith(`${base}/`) || k.startsWith(`${base}#`))
             delete cp.cursors[k];
-        if (next !== undefined && inline === undefined)
-          cp.cursors[key] = { kind: "chain", at: next };
+        for (const k of Object.keys(visits)) if (k.startsWith(`${base}/`)) delete visits[k];
+        if (next !== undefined && inline === undefined) {
+          // Counted when the transition is decided, and saved with the cursor that takes it.
+          nextVisit = visits[`${key}/${next}`] = (visits[`${key}/${next}`] ?? 0) + 1;
+          cp.cursors[key] = { kind: "chain", at: next, visit: nextVisit };
+        }
       };
       const result = await runState(run, state, base, signal, loop, decide);
       if (result.status === "cancelled" || signal.aborted)
@@ -169,6 +177,7 @@ export const runWorkflow = async (
         };
       }
       current = next;
+      visit = nextVisit;
     }
   };
 

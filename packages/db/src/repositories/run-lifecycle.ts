@@ -92,6 +92,45 @@ export const finishRun = async (
 };
 
 /**
+ * Ends that say the attempt was cut short by the worker, the database or a stop rather than
+ * ended by the step itself: such an attempt runs again on resume, under the same number.
+ */
+const CUT_SHORT = ["EXECUTION.WORKER_LOST", "EXECUTION.OUTPUT_NOT_STORED", "EXECUTION.RUN_TAKEN_OVER", "EXECUTION.CANCELLED"];
+
+/**
+ * The attempts of a run that ended on their own (succeeded, or failed by the step itself),
+ * with what they recorded: read when a run is resumed, so an attempt that finished after
+ * the last checkpoint is taken as recorded instead of being run a second time.
+ */
+export const finishedAttemptsOf = (db: PrismaClientOrTransaction, teamId: string, runId: string) =>
+  db.stepRun.findMany({
+    where: {
+      teamId,
+      runId,
+      OR: [
+        { status: "succeeded" },
+        { status: "failed", errorCode: { notIn: CUT_SHORT, not: { startsWith: "SYSTEM." } } },
+      ],
+    },
+    select: {
+      stateName: true,
+      attempt: true,
+      path: true,
+      status: true,
+      exitCode: true,
+      stdout: true,
+      stderr: true,
+      output: true,
+      inputTokens: true,
+      outputTokens: true,
+      costUsd: true,
+      agentSessionId: true,
+      errorCode: true,
+      errorMessage: true,
+    },
+  });
+
+/**
  * Step runs a dead worker left `running` in a run that is running again: they will never
  * finish, so they are closed as lost.
  */

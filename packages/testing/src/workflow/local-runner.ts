@@ -46,10 +46,18 @@ export const recorder = () => {
 
 export type MemoryAttempt = AttemptStarted & { id: string; end?: AttemptFinished };
 
-/** Step attempts in the order they started, each with its end once recorded. */
-export const memoryRecorder = () => {
+const samePlace = (a: AttemptStarted, b: AttemptStarted) =>
+  a.state === b.state && a.attempt === b.attempt && JSON.stringify(a.path) === JSON.stringify(b.path);
+
+/**
+ * Step attempts in the order they started, each with its end once recorded. Given the
+ * attempts of a run stopped before, it offers their ends (those not cancelled) as earlier.
+ */
+export const memoryRecorder = (before: MemoryAttempt[] = []) => {
   const attempts: MemoryAttempt[] = [];
   const recorder: StepRecorder = {
+    earlier: (start) =>
+      before.find((a) => samePlace(a, start) && a.end && a.end.status !== "cancelled")?.end,
     attemptStarted: async (start) => {
       const id = `attempt-${attempts.length + 1}`;
       attempts.push({ ...start, id });
