@@ -7,12 +7,14 @@
  * queued or running), and no tool-call record may be silently lost: each agent run holds one
  * for every result the scripted model got back.
  *
- * Both fail today, so they run only with CHAOS_SERVICE_RESTARTS=1 until the defects they
- * found are fixed:
- * - Redis: a restart empties the queue. The worker's running runs lose their job locks and
- *   stop ("taken over"), their queued ones lose their jobs, and nothing enqueues them again:
- *   the runs stay running or queued for ever. Needed: a sweep that re-enqueues open runs
- *   whose job is missing (after Redis comes back, and periodically).
+ * Redis: a restart empties the queue, so the worker's running runs lose their job locks and
+ * stop ("taken over") and its queued ones lose their jobs. The worker's requeue sweep
+ * (apps/worker/src/requeue-sweep.ts), run when its Redis connection is back and
+ * periodically, adds their jobs again and the runs resume from their checkpoints. This test
+ * runs in every `npm run test:chaos`.
+ *
+ * PostgreSQL fails today, so it runs only with CHAOS_SERVICE_RESTARTS=1 until the defect it
+ * found is fixed:
  * - PostgreSQL: an agent step under way when the server restarts fails as
  *   EXECUTION.STEP_ERROR with the connection error ("could not record tool calls"; its
  *   records written during the outage are lost), and the run fails EXECUTION.COMMAND_FAILED
@@ -59,7 +61,6 @@ let model: ScriptedModel;
 const restarts = process.env.CHAOS_SERVICE_RESTARTS === "1";
 
 beforeAll(async () => {
-  if (!restarts) return;
   buildSwitchyardCli();
   model = await startScriptedModel({
     host: "127.0.0.1",
@@ -245,7 +246,7 @@ const midRun = (stack: Stack, runs: { id: string; tag?: string }[]) =>
     "tool calls recorded and a step running",
   );
 
-describe.runIf(restarts)("Redis restarted mid-run", () => {
+describe("Redis restarted mid-run", () => {
   let redis: PrivateRedis | undefined;
   let stack: Stack | undefined;
   afterAll(async () => {

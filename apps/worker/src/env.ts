@@ -29,6 +29,12 @@ export const workerEnvSchema = z.object({
   SWITCHYARD_SANDBOX: z.enum(["auto", "strict", "namespaces", "none"]).default("auto"),
   /** How long a job's lock lasts; a worker that dies holding a run loses it after this. */
   SWITCHYARD_JOB_LOCK_MS: z.coerce.number().int().min(1000).default(30_000),
+  /**
+   * How often the requeue sweep looks for open runs whose job Redis lost, and how old a run
+   * (or a finished job of an open run) must be before the sweep takes it up.
+   */
+  SWITCHYARD_REQUEUE_SWEEP_MS: z.coerce.number().int().min(500).default(30_000),
+  SWITCHYARD_REQUEUE_MIN_AGE_MS: z.coerce.number().int().min(500).default(10_000),
   /** On SIGTERM, how long active runs may go on before the worker leaves them to be resumed elsewhere. */
   SWITCHYARD_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**

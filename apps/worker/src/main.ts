@@ -20,6 +20,7 @@ import { sandboxedStdio } from "./connector-sandbox";
 import { executeRun } from "./execute-run";
 import type { WorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
+import { startRequeueSweep } from "./requeue-sweep";
 import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
@@ -144,11 +145,15 @@ const notify = (runId: string) =>
 
 const triggerWorkers = await startTriggerWorkers({ connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, db, keyring, log, baseUrl: env.AUTH_URL || "http://localhost:3000" });
 
+/** The runs this worker is executing now, by id (a run's job id is its run id). */
+const executing = new Set<string>();
+
 const worker = new Worker(
   RUN_QUEUE,
   async (job, token, signal) => {
     const data = runJobSchema.safeParse(job.data);
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
+    executing.add(data.data.runId);
     try {
       const status = await executeRun(
         {
@@ -183,6 +188,8 @@ const worker = new Worker(
       // Retrying cannot mend a bad request (an unknown run, say); infrastructure errors retry.
       if (error instanceof AppError && !error.retryable) throw new UnrecoverableError(`${error.code}: ${error.message}`);
       throw error;
+    } finally {
+      executing.delete(data.data.runId);
     }
   },
   {
@@ -260,6 +267,23 @@ const heartbeat = startHeartbeat(connection, env.SWITCHYARD_QUEUE_PREFIX, {
   concurrency: env.WORKER_CONCURRENCY,
 });
 await heartbeat.first;
+
+// Open runs whose job Redis lost (a restart without persistence) get it back; a run this
+// worker still executes without its job is stopped here first, to be resumed from its checkpoint.
+const requeue = startRequeueSweep({
+  db,
+  connection,
+  prefix: env.SWITCHYARD_QUEUE_PREFIX,
+  workerId,
+  log,
+  intervalMs: env.SWITCHYARD_REQUEUE_SWEEP_MS,
+  minAgeMs: env.SWITCHYARD_REQUEUE_MIN_AGE_MS,
+  stopHere: (runId) => {
+    if (!executing.has(runId)) return false;
+    if (worker.cancelJob(runId, LOCK_LOST)) log.warn("the job of a run this worker executes is gone; stopping it here", { runId });
+    return true;
+  },
+});
 log.info("worker ready", { queue: RUN_QUEUE, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY });
 
 let stopping = false;
@@ -274,6 +298,7 @@ const shutdown = async (sig: string) => {
     log.warn("runs still active after the grace period; leaving them to be resumed by another worker");
     process.exit(0);
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
+  await requeue.stop();
   await worker.close();
   await consoleWorker.close();
   await triggerWorkers.close();

@@ -8,6 +8,7 @@ export type { Role, RunStatus, StepStatus, RunTrigger } from "./generated/prisma
 export * from "./repositories/run-progress";
 export * from "./repositories/run-lifecycle";
 export * from "./repositories/run-writes";
+export * from "./repositories/open-runs";
 export { newRowId } from "./row-id";
 export type { PrismaClientOrTransaction } from "./transaction";
 export * from "./repositories/variables";

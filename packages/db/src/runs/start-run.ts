@@ -25,6 +25,15 @@ type RunEnqueuer = {
   add: (name: "run", data: RunJob, opts: { jobId: string; attempts: number; backoff: { type: "exponential"; delay: number }; removeOnComplete: { count: number }; removeOnFail: { count: number } }) => Promise<unknown>;
 };
 export type StartRunDeps = { db: Db; queue: RunEnqueuer };
+
+/**
+ * Enqueues a run's job. Its id is the run's, so adding it again while it exists does
+ * nothing (the worker's requeue sweep adds it again when Redis lost it). A job fails only
+ * when the worker's own infrastructure does (a database blip, say); a failing workflow
+ * still completes its job. Retries resume the run where it was.
+ */
+export const enqueueRunJob = (queue: RunEnqueuer, job: RunJob) =>
+  queue.add("run", job, { jobId: job.runId, attempts: 5, backoff: { type: "exponential", delay: 2000 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } });
 export type StartRunInput = {
   teamId: string;
   userId: string;
@@ -124,13 +133,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
     throw error;
   }
   try {
-    await deps.queue.add(
-      "run",
-      { runId: run.id, teamId: input.teamId, traceparent: input.traceparent },
-      // A job fails only when the worker's own infrastructure does (a database blip, say);
-      // a failing workflow still completes its job. Retries resume the run where it was.
-      { jobId: run.id, attempts: 5, backoff: { type: "exponential", delay: 2000 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
-    );
+    await enqueueRunJob(deps.queue, { runId: run.id, teamId: input.teamId, traceparent: input.traceparent });
   } catch (cause) {
     await discardQueuedRun(deps.db, input.teamId, run.id);
     throw new AppError("SYSTEM.QUEUE_UNAVAILABLE", "the run queue is unavailable; nothing was started", {
