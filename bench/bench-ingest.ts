@@ -139,7 +139,7 @@ const connectAsProxy = (path: string, token: string) =>
 /** The worker's path: channel → recorder → Postgres, from the first byte sent until flush returns. */
 const ingest = async (db: Db, ids: { teamId: string; runId: string; stepRunId: string }, bytes: Buffer) => {
   const scrubber = new Scrubber().add(SECRET);
-  const recorder = toolCallRecorder({ db, log: createLogger("error"), scrubber, ...ids });
+  const recorder = toolCallRecorder({ db, log: createLogger("error"), scrubber, outageMs: 60_000, ...ids });
   let records = 0;
   let allIn!: () => void;
   const arrived = new Promise<void>((resolve) => (allIn = resolve));

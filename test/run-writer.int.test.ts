@@ -28,7 +28,7 @@ const queuedRun = async (name: string) => {
 
 const writerFor = (runId: string, workerId: string, firstSeq = 1) => {
   let notified = 0;
-  const writer = createRunWriter({ db: seeded.db, log, teamId: seeded.teamId, runId, workerId, firstSeq, scrubber: new Scrubber(), notify: () => notified++ });
+  const writer = createRunWriter({ db: seeded.db, log, teamId: seeded.teamId, runId, workerId, firstSeq, scrubber: new Scrubber(), notify: () => notified++, outageMs: 5_000 });
   return { writer, notified: () => notified };
 };
 

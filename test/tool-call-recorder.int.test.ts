@@ -29,7 +29,7 @@ const newStep = async () =>
   (await startStepRun(db, { teamId, runId, stateName: "agent", stepType: "agent", attempt: ++attempt, path: { workflow: "recorded", key: "agent", loop: [], calls: [] } })).id;
 
 const recorderFor = (stepRunId: string) =>
-  toolCallRecorder({ db, log: createLogger("error"), teamId, runId, stepRunId, scrubber: new Scrubber().add(SECRET) });
+  toolCallRecorder({ db, log: createLogger("error"), teamId, runId, stepRunId, scrubber: new Scrubber().add(SECRET), outageMs: 5_000 });
 
 const record = (i: number, extra: Partial<ToolCallRecord> = {}): ToolCallRecord => ({
   type: "tool_call",

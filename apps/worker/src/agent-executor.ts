@@ -71,6 +71,8 @@ export type AgentExecutorDeps = {
   /** What an attempt reports while it runs, for the run's live view. */
   onAgentEvent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) => void;
   trace: Context;
+  /** How long tool-call writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS). */
+  outageMs: number;
 };
 
 export type TeamModelAccess = { endpoint: string | null; apiKey: string | undefined; allowedEndpoints: string[] };

@@ -35,6 +35,11 @@ export const workerEnvSchema = z.object({
    */
   SWITCHYARD_REQUEUE_SWEEP_MS: z.coerce.number().int().min(500).default(30_000),
   SWITCHYARD_REQUEUE_MIN_AGE_MS: z.coerce.number().int().min(500).default(10_000),
+  /**
+   * How long a run's writes (its progress, its tool calls) wait for an unreachable database
+   * before the run is left to be resumed once it is back.
+   */
+  SWITCHYARD_DB_OUTAGE_MS: z.coerce.number().int().min(1000).default(60_000),
   /** On SIGTERM, how long active runs may go on before the worker leaves them to be resumed elsewhere. */
   SWITCHYARD_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**

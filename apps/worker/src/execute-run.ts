@@ -11,7 +11,7 @@ import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
 import { LOCK_LOST, TEAM_LIMITED } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
 import { bundleReader, parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
-import { claimQueuedRun, claimRun, closeLostStepRuns, finishedAttemptsOf, finishRun, getRunForExecution, loadBundle, nextEventSeq, type Db } from "@switchyard/db";
+import { claimQueuedRun, claimRun, closeLostStepRuns, finishedAttemptsOf, finishRun, getRunForExecution, loadBundle, nextEventSeq, whileDatabaseUnavailable, type Db } from "@switchyard/db";
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import { createAgentExecutor, type TeamModelAccess } from "./agent-executor";
@@ -49,7 +49,12 @@ export type ExecuteRunDeps = {
   connectors?: WorkerConnectors;
   /** Tells live views that something of this run was recorded. */
   notify: (runId: string) => void;
+  /** How long the run's writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS). */
+  outageMs?: number;
 };
+
+/** How long the run's writes wait for an unreachable database when the worker does not say. */
+const OUTAGE_MS = 60_000;
 
 export type RunJobInput = { runId: string; teamId: string; traceparent?: string };
 
@@ -133,7 +138,8 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     "switchyard.sandbox.level": confinement.sandbox.level,
   });
   const scrubber = new Scrubber();
-  const writer = createRunWriter({ db, log, teamId, runId, workerId: deps.workerId, firstSeq: run.firstSeq, scrubber, notify: () => deps.notify(runId) });
+  const outageMs = deps.outageMs ?? OUTAGE_MS;
+  const writer = createRunWriter({ db, log, teamId, runId, workerId: deps.workerId, firstSeq: run.firstSeq, scrubber, notify: () => deps.notify(runId), outageMs });
   const traceId = traceIdOf(span);
   if (traceId) writer.traceId(traceId);
 
@@ -213,6 +219,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         },
         onAgentEvent: (attempt, event) => events.agent(attempt, event),
         trace,
+        outageMs,
       }),
       recorder: stepRunRecorder(writer, sandbox.level, run.finished),
       files: bundleReader(bundle.files, bundle.version.entryPath),
@@ -223,7 +230,10 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     });
     outcome = result;
   } catch (error) {
-    if (!(error instanceof AppError) && !finalAttempt) retry = error instanceof Error ? error : new Error(String(error));
+    // Not the run's fault (the database gone for longer than its writes wait, say): while
+    // BullMQ will try the job again, the run is left running, to be resumed from its checkpoint.
+    const infrastructure = !(error instanceof AppError) || (error.retryable && error.code.startsWith("SYSTEM."));
+    if (infrastructure && !finalAttempt) retry = error instanceof Error ? error : new Error(String(error));
     outcome = {
       status: "failed",
       errorCode: error instanceof AppError ? error.code : "SYSTEM.INTERNAL",
@@ -252,7 +262,8 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     log.warn("run taken over by another worker; stopped here", { runId });
     return "taken over";
   }
-  await finishRun(db, teamId, runId, { status: outcome.status, errorCode: outcome.errorCode, errorMessage }, deps.workerId).catch((error: unknown) => {
+  const finish = { status: outcome.status, errorCode: outcome.errorCode, errorMessage };
+  await whileDatabaseUnavailable(() => finishRun(db, teamId, runId, finish, deps.workerId), { outageMs }).catch((error: unknown) => {
     const safe = scrubber.scrubError(error);
     endSpan(span, false, safe.message);
     throw safe;

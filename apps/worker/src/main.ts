@@ -171,6 +171,7 @@ const worker = new Worker(
           agentsDir,
           connectors,
           notify,
+          outageMs: env.SWITCHYARD_DB_OUTAGE_MS,
         },
         data.data,
         signal ?? new AbortController().signal,

@@ -5,13 +5,15 @@
  * Writes that change where the run stands are awaited by the engine; events are not.
  *
  * Nothing is written once another worker holds the run: the write that finds so throws
- * EXECUTION.RUN_TAKEN_OVER, and this worker stops the run. A step end that cannot be stored
- * closes the row as failed instead (EXECUTION.OUTPUT_NOT_STORED); events that cannot be
- * stored are dropped with a log line, never blocking the run's progress.
+ * EXECUTION.RUN_TAKEN_OVER, and this worker stops the run. A write the database cannot take
+ * because it is unreachable waits for it (up to `outageMs`, then SYSTEM.DATABASE_UNAVAILABLE,
+ * which leaves the run to be resumed later); the writes are safe to send twice. A step end
+ * the database refuses closes the row as failed instead (EXECUTION.OUTPUT_NOT_STORED);
+ * events that cannot be stored are dropped with a log line, never blocking the run's progress.
  */
-import { AppError } from "@switchyard/core/errors";
+import { AppError, isAppError } from "@switchyard/core/errors";
 import type { Scrubber } from "@switchyard/core/secrets";
-import { writeRunBatch, type Db, type RunBatch, type StepRunClose, type StepRunOpen } from "@switchyard/db";
+import { whileDatabaseUnavailable, writeRunBatch, type Db, type RunBatch, type StepRunClose, type StepRunOpen } from "@switchyard/db";
 import type { Logger } from "./logger";
 
 /** How long an event waits for a write to ride along with; live views see it no later. */
@@ -22,6 +24,9 @@ type Primary = Pick<RunBatch, "open" | "close" | "checkpoint">;
 export type RunWriter = ReturnType<typeof createRunWriter>;
 
 const takenOver = () => new AppError("EXECUTION.RUN_TAKEN_OVER", "another worker has taken this run over; this worker stops it");
+
+/** The database stayed unreachable past the outage allowance. */
+const unreachable = (error: unknown) => isAppError(error) && error.code === "SYSTEM.DATABASE_UNAVAILABLE";
 
 /** An error's last line, short: a database error can carry the whole statement before it. */
 const briefly = (error: unknown) => {
@@ -41,6 +46,8 @@ export const createRunWriter = (deps: {
   scrubber: Scrubber;
   /** Tells live views something of the run was recorded. */
   notify: () => void;
+  /** How long a database outage may last before a write fails (SWITCHYARD_DB_OUTAGE_MS). */
+  outageMs: number;
 }) => {
   const scope = { teamId: deps.teamId, runId: deps.runId, workerId: deps.workerId };
   let seq = deps.firstSeq;
@@ -48,19 +55,29 @@ export const createRunWriter = (deps: {
   let traceId: string | undefined;
   let chain: Promise<unknown> = Promise.resolve();
   let scheduled = false;
+  const outage = {
+    outageMs: deps.outageMs,
+    onRetry: (error: unknown, tries: number) => {
+      if (tries === 1) deps.log.warn("the database is unreachable; the run's writes wait for it", { runId: deps.runId, error: deps.scrubber.scrub(briefly(error)) });
+    },
+  };
+  const writeBatch = (batch: RunBatch) => whileDatabaseUnavailable(() => writeRunBatch(deps.db, scope, batch), outage);
 
   /** Writes `primary` with every pending event; a batch whose events are refused is written without them. */
   const write = async (primary: Primary) => {
     const batch = { ...primary, events, ...(traceId === undefined ? {} : { traceId }) };
     events = [];
     try {
-      const { held } = await writeRunBatch(deps.db, scope, batch);
+      const { held } = await writeBatch(batch);
       if (batch.traceId === traceId) traceId = undefined;
       deps.notify();
       return held;
     } catch (error) {
-      if (batch.events.length === 0) throw error;
-      const held = await writeRunBatch(deps.db, scope, { ...primary, events: [], ...(batch.traceId === undefined ? {} : { traceId: batch.traceId }) }).catch(
+      if (batch.events.length === 0 || unreachable(error)) {
+        events = [...batch.events, ...events];
+        throw error;
+      }
+      const held = await writeBatch({ ...primary, events: [], ...(batch.traceId === undefined ? {} : { traceId: batch.traceId }) }).catch(
         (again: unknown) => {
           // The database, not the events: keep them for the next write.
           events = [...batch.events, ...events];
@@ -120,6 +137,8 @@ export const createRunWriter = (deps: {
         try {
           held = await write({ close: row });
         } catch (error) {
+          // Not the row: the database. The run is left to be resumed once it is back.
+          if (unreachable(error)) throw error;
           const message = `the step's output could not be stored: ${deps.scrubber.scrub(briefly(error))}`;
           const failed: StepRunClose = { id: row.id, status: "failed", exitCode: null, stdout: "", stderr: "", output: "", errorCode: "EXECUTION.OUTPUT_NOT_STORED", errorMessage: message, onlyIfRunning: true };
           await write({ close: failed }).catch((closing: unknown) =>

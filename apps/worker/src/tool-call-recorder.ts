@@ -6,14 +6,16 @@
  * by one writer at a time: what arrives while a write is under way is stored by the next
  * one, together (up to BATCH rows a statement), so the statements grow with the rate of
  * records rather than their number. `flush` waits for every one of them before the step is
- * finished. With
- * telemetry on, the spans are exported too, scrubbed as stored (proxy-spans.ts).
+ * finished. A write the database cannot take because it is unreachable is tried again
+ * while the outage lasts (up to `outageMs`; each row keeps its id, so none is stored
+ * twice); past that, or refused, the step's flush fails with the error. With telemetry on,
+ * the spans are exported too, scrubbed as stored (proxy-spans.ts).
  */
 import type { Context } from "@opentelemetry/api";
 import type { SpanRecord, ToolCallRecord } from "@switchyard/core/mcp";
 import type { AgentStepEvent } from "@switchyard/core/providers";
 import type { Scrubber } from "@switchyard/core/secrets";
-import { insertSpans, insertToolCalls, type Db, type SpanRow, type ToolCallRow } from "@switchyard/db";
+import { insertSpans, insertToolCalls, newRowId, whileDatabaseUnavailable, type Db, type SpanRow, type ToolCallRow } from "@switchyard/db";
 import type { Logger } from "./logger";
 import { exportProxySpan } from "./proxy-spans";
 
@@ -27,6 +29,8 @@ export type ToolCallRecorderDeps = {
   scrubber: Scrubber;
   /** The run's trace: the proxy's spans of it are exported, scrubbed as stored, when telemetry runs. */
   trace?: Context;
+  /** How long a database outage may last before a write fails (SWITCHYARD_DB_OUTAGE_MS). */
+  outageMs: number;
 };
 
 type NativeUse = { name: string; arguments: unknown; startedAt: Date };
@@ -46,6 +50,7 @@ const nanosToDate = (nanos: string) => {
 export const toolCallRow = (stepRunId: string, r: ToolCallRecord): ToolCallRow => {
   const startedAt = new Date(r.started_at);
   return {
+    id: newRowId(),
     stepRunId,
     toolName: r.tool,
     source: r.source,
@@ -82,6 +87,12 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
   /** The one writer, while it runs: each round stores all that is pending, up to a batch. */
   let writing: Promise<void> | undefined;
   let failure: unknown;
+  const outage = {
+    outageMs: deps.outageMs,
+    onRetry: (error: unknown, tries: number) => {
+      if (tries === 1) deps.log.warn("the database is unreachable; tool calls wait to be recorded", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(error)) });
+    },
+  };
   const take = <T>(rows: T[]): [batch: T[], rest: T[]] => (rows.length <= BATCH ? [rows, []] : [rows.slice(0, BATCH), rows.slice(BATCH)]);
   const write = async () => {
     // Records of the same task (one socket chunk's) join the first batch.
@@ -92,7 +103,10 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
       calls = restCalls;
       spans = restSpans;
       // Calls and spans go to tables of their own: both at once, on two connections.
-      const stored = await Promise.allSettled([insertToolCalls(db, teamId, runId, batchCalls), insertSpans(db, teamId, runId, batchSpans)]);
+      const stored = await Promise.allSettled([
+        whileDatabaseUnavailable(() => insertToolCalls(db, teamId, runId, batchCalls), outage),
+        whileDatabaseUnavailable(() => insertSpans(db, teamId, runId, batchSpans), outage),
+      ]);
       for (const outcome of stored) {
         if (outcome.status === "fulfilled") continue;
         failure ??= outcome.reason;
@@ -107,6 +121,7 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
   /** Native tool calls the CLI reported, by id, until their result arrives. */
   const native = new Map<string, NativeUse>();
   const nativeRow = (use: NativeUse, result: { text: string; isError: boolean } | undefined): ToolCallRow => ({
+    id: newRowId(),
     stepRunId: deps.stepRunId,
     toolName: scrubber.scrub(use.name),
     source: "agent",

@@ -10,6 +10,7 @@ export * from "./repositories/run-lifecycle";
 export * from "./repositories/run-writes";
 export * from "./repositories/open-runs";
 export { newRowId } from "./row-id";
+export { isDatabaseUnavailable, whileDatabaseUnavailable } from "./outage";
 export type { PrismaClientOrTransaction } from "./transaction";
 export * from "./repositories/variables";
 export * from "./repositories/audit-log";

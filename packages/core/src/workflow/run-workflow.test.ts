@@ -506,3 +506,48 @@ states:
     expect(outcome.checkpoint.results.recovered?.output).toBe("recovered");
   });
 });
+
+describe("the host's trouble", () => {
+  it("is thrown to the caller, retryable SYSTEM.* errors, with no outcome made and no failure hook run", async () => {
+    const unreachable = new AppError("SYSTEM.DATABASE_UNAVAILABLE", "the database has been unreachable for 60 s", { retryable: true });
+    const { attempts, recorder } = memoryRecorder();
+    const saves: unknown[] = [];
+    const run = runYaml(
+      `
+name: outage
+hooks:
+  workflow_error: [{ log: "must not run" }]
+states:
+  initial: first
+  first: { type: step, command: echo one, on_success: second }
+  second: { type: step, command: echo two, on_success: done }
+  done: { type: terminal }
+`,
+      {
+        recorder: { ...recorder, attemptStarted: async (start) => (start.state === "second" ? Promise.reject(unreachable) : recorder.attemptStarted(start)) },
+        store: { save: async (cp) => void saves.push(cp) },
+      },
+    );
+    await expect(run).rejects.toBe(unreachable);
+    expect(attempts.map((a) => [a.state, a.end?.status])).toEqual([["first", "succeeded"]]);
+    // The checkpoint past the first step was saved: a retry resumes at the second.
+    expect(saves.length).toBeGreaterThan(0);
+  });
+
+  it("is the run's own failure when it is not retryable", async () => {
+    const refused = new AppError("SYSTEM.INTERNAL", "broken");
+    const { recorder } = memoryRecorder();
+    const { outcome } = await runYaml(
+      `
+name: broken
+states:
+  initial: first
+  first: { type: step, command: echo one, on_success: done }
+  done: { type: terminal }
+`,
+      { recorder: { ...recorder, attemptStarted: async () => Promise.reject(refused) } },
+    );
+    expect(outcome).toMatchObject({ status: "failed", errorCode: "SYSTEM.INTERNAL" });
+  });
+});
+

@@ -315,6 +315,9 @@ export const runWorkflow = async (
       }
     }
   } catch (error) {
+    // The host's trouble, not the run's (its database out of reach, say): the caller tries
+    // the run again from its checkpoint, so no failure hook runs and no outcome is made.
+    if (isAppError(error) && error.retryable && error.code.startsWith("SYSTEM.")) throw error;
     if (deps.signal.aborted)
       return finish({
         status: "cancelled",

@@ -133,7 +133,9 @@ const json = (value: unknown) => JSON.stringify(storableJson(value ?? null));
 
 /**
  * Writes a batch of a run's progress in one statement while `workerId` holds the run
- * (running, its worker): nothing is written otherwise, and `held` says which.
+ * (running, its worker): nothing is written otherwise, and `held` says which. Sent twice
+ * (its answer lost with the connection), it stores the same: the step row's id and the
+ * events' numbers are the caller's, and what is already there is skipped.
  */
 export const writeRunBatch = async (
   db: Db,
@@ -158,7 +160,8 @@ export const writeRunBatch = async (
       `e AS (INSERT INTO "RunEvent" ("teamId", "runId", seq, type, payload, "createdAt")
         SELECT $2, $1, x.seq, x.type, x.payload::jsonb, ${at}
         FROM unnest(${p(batch.events.map((e) => e.seq))}::int[], ${p(batch.events.map((e) => text(e.type)))}::text[], ${p(batch.events.map((e) => json(e.payload)))}::text[]) AS x(seq, type, payload)
-        WHERE ${ifHeld})`,
+        WHERE ${ifHeld}
+        ON CONFLICT ("runId", seq) DO NOTHING)`,
     );
   }
   const open = batch.open;
@@ -167,7 +170,8 @@ export const writeRunBatch = async (
       `o AS (INSERT INTO "StepRun" (id, "teamId", "runId", "stateName", "stepType", attempt, path, provider, status, "sandboxLevel", "createdAt", "startedAt")
         SELECT ${p(open.id)}, $2, $1, ${p(text(open.stateName))}, ${p(open.stepType)}, ${p(open.attempt)}::int, ${p(json(open.path))}::jsonb,
           ${p(optionalText(open.provider))}, 'running', ${p(open.sandboxLevel ?? null)}, ${at}, ${at}
-        WHERE ${ifHeld})`,
+        WHERE ${ifHeld}
+        ON CONFLICT (id) DO NOTHING)`,
     );
   }
   const close = batch.close;

@@ -10,6 +10,8 @@ import type { ToolFidelity } from "../generated/prisma/client";
 import { storableJson, storableText } from "../storable";
 
 export type ToolCallRow = {
+  /** Made by the caller (newRowId), so a batch sent again stores each call once; made here when absent. */
+  id?: string;
   stepRunId: string;
   toolName: string;
   /** `builtin`, `proxy`, or the connector id. */
@@ -69,7 +71,8 @@ const inChunks = async <T>(rows: readonly T[], write: (chunk: readonly T[]) => P
 const INSERT_TOOL_CALLS = `INSERT INTO "ToolCall" ("id", "teamId", "runId", "stepRunId", "toolName", "source", "connectorId", "fidelity", "arguments", "result", "resultCut", "isError", "errorType", "startedAt", "durationMs", "traceId", "spanId")
 SELECT u.id, $1, $2, u.step, u.tool, u.source, u.connector, u.fidelity::"ToolFidelity", u.args, u.result, u.cut, u.error, u.error_type, u.started, u.duration, u.trace, u.span
 FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::boolean[], $13::text[], $14::timestamp(3)[], $15::int4[], $16::text[], $17::text[])
-  AS u(id, step, tool, source, connector, fidelity, args, result, cut, error, error_type, started, duration, trace, span)`;
+  AS u(id, step, tool, source, connector, fidelity, args, result, cut, error, error_type, started, duration, trace, span)
+ON CONFLICT (id) DO NOTHING`;
 
 /**
  * Inserts the rows in the order given: one multi-row statement (unnest of one array a
@@ -80,7 +83,7 @@ export const insertToolCalls = async (db: Db, teamId: string, runId: string, row
     execute(db, INSERT_TOOL_CALLS, [
       teamId,
       runId,
-      chunk.map(newRowId),
+      chunk.map((r) => r.id ?? newRowId()),
       chunk.map((r) => r.stepRunId),
       chunk.map((r) => storableText(r.toolName)),
       chunk.map((r) => storableText(r.source)),
