@@ -7,7 +7,7 @@ import { z } from "zod";
 import { lstat } from "node:fs/promises";
 import { PathRefused, type Confinement } from "./confine-path";
 import type { ShellRunner } from "./shell-runner";
-import type { ToolResult } from "./tool-provider";
+import { toolError, type ToolResult } from "./tool-provider";
 
 /** Bytes kept of stdout and of stderr; the proxy cuts what the agent sees far shorter. */
 const BASH_OUTPUT_CAP = 2 * 1024 * 1024;
@@ -40,6 +40,9 @@ export const BASH_DESCRIPTION = [
   "Prefer Read, Write, Edit, Glob and Grep for files; use Bash for builds, tests, git and other programs.",
 ].join(" ");
 
+/** Linux's limit on one argument (MAX_ARG_STRLEN, with its NUL): the command is bash's `-c` argument. */
+const MAX_COMMAND_BYTES = 128 * 1024 - 1;
+
 type BashDeps = {
   confinement: Confinement;
   shell: ShellRunner;
@@ -51,6 +54,11 @@ export const runBash = async (
   args: z.infer<typeof bashArgs>,
   signal: AbortSignal,
 ): Promise<ToolResult> => {
+  const bytes = Buffer.byteLength(args.command);
+  if (bytes > MAX_COMMAND_BYTES)
+    return toolError(
+      `Bash refused: the command is ${bytes.toLocaleString("en-US")} bytes; at most ${MAX_COMMAND_BYTES.toLocaleString("en-US")} fit in one command. Write it to a script file with Write, then run that script with Bash.`,
+    );
   const cwd = await deps.confinement.resolve(args.cwd);
   if (!cwd.exists || !(await lstat(cwd.real)).isDirectory())
     throw new PathRefused(`${args.cwd ?? "."}: not a folder`);

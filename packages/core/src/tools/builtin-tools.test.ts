@@ -127,6 +127,14 @@ describe("built-ins", () => {
     expect(text(t)).toMatch(/timed out/);
   });
 
+  it("Bash runs a long command, and refuses one longer than one argument may be, saying what to do", async () => {
+    const long = await call("Bash", { command: `: ${"x".repeat(100 * 1024)}; echo fine` });
+    expect(text(long)).toContain("stdout:\nfine");
+    const tooLong = await call("Bash", { command: `: ${"x".repeat(200 * 1024)}; echo never` });
+    expect(tooLong.isError).toBe(true);
+    expect(text(tooLong)).toMatch(/command is 204,\d+ bytes; at most 131,071.*Write.*script/);
+  });
+
   it("Glob recurses with ** and sorts", async () => {
     await mkdir(path.join(root, "src/deep/er"), { recursive: true });
     await writeFile(path.join(root, "src/b.ts"), "");
