@@ -4,22 +4,17 @@
  * answers each turn after a pause, and the page shows the agent's text and each tool call
  * while the run is still running, then the answer, tokens and cost.
  */
-import { spawnSync } from "node:child_process";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
-import { createDb, saveWorkflowVersion, type Db, teamBySlug } from "@switchyard/db";
-import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import type { ScriptedModel } from "@switchyard/scripted-model";
+import { startScriptedAgent } from "./scripted-agent";
 import { signIn } from "./sign-in";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 /** Long enough to look at the page between two turns, short enough for the test. */
 const PAUSE_MS = 4000;
 /** Longer than a JSON block shows before "Show all". */
 const NOTES = `live notes\n${"filler line\n".repeat(250)}END-OF-NOTES\n`;
 
-let db: Db;
-let model: ScriptedModel;
+let model: ScriptedModel | undefined;
 
 const WORKFLOW = (url: string) => `name: agent-live
 states:
@@ -41,12 +36,9 @@ states:
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);
-  // The worker runs the built CLI (the step's MCP proxy) in the sandbox.
-  const built = spawnSync(process.execPath, [path.join(ROOT, "packages/cli/bin/build.mjs")], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
-  if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
-  model = await startScriptedModel({
-    host: "127.0.0.1",
-    port: Number(process.env.E2E_MODEL_PORT),
+  model = await startScriptedAgent({
+    name: "agent-live",
+    workflow: WORKFLOW,
     script: {
       turns: [
         {
@@ -65,12 +57,8 @@ test.beforeAll(async () => {
       ],
     },
   });
-  db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
-  const team = await teamBySlug(db, "demo");
-  await saveWorkflowVersion(db, { teamId: team.id, name: "agent-live", files: { "workflow.yaml": WORKFLOW(model.url) } });
 });
 test.afterAll(async () => {
-  await db?.$disconnect();
   await model?.close();
 });
 
@@ -115,5 +103,5 @@ test("the run page shows an agent's text and tool calls as they happen, then its
   await expect(agent.getByTestId("agent-tokens")).toHaveText("600 in / 60 out");
   await expect(agent.getByTestId("agent-cost")).toHaveText(/^(\$\d+\.\d{4}|–)$/);
   await expect(agent.locator('[data-testid="tool-call"]')).toHaveCount(2);
-  expect(model.failures).toEqual([]);
+  expect(model?.failures).toEqual([]);
 });
