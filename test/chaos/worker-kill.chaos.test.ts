@@ -40,7 +40,7 @@ import {
 const KILLS = Number(process.env.CHAOS_KILLS ?? 20);
 const ACTIVE_RUNS = 5;
 const CALLS = 3;
-/** How long after a tool result reached the model a kill may still lose its record. */
+/** Results the model got this close before a kill are counted apart, to show the test reached them. */
 const RECORD_GRACE_MS = 2000;
 const KEY = "sk-chaos-model-key-7e2b9c41d05a";
 const keyring = keyringOf(
@@ -349,9 +349,8 @@ it(
     expect(twiceByState, why).toEqual([]);
 
     // Tool-call records: none beyond the calls the model asked for, and one for every result
-    // it got back, except results that reached it in the last RECORD_GRACE_MS before a kill:
-    // the proxy reports a call after answering it and the worker writes the record a moment
-    // later, so a kill in between loses it (a known gap: see the report of this test).
+    // it got back, however close to a kill: the proxy answers a call only once the worker
+    // has stored its record.
     const records = await db.toolCall.groupBy({
       by: ["runId"],
       where: { runId: { in: ids } },
@@ -375,11 +374,11 @@ it(
       expect(
         {
           tag: s.tag,
-          seenAtMost: Math.min(seenSafely, count),
+          seenAtMost: Math.min(seen, count),
           issuedAtLeast: Math.max(issued, count),
         },
         why,
-      ).toEqual({ tag: s.tag, seenAtMost: seenSafely, issuedAtLeast: issued });
+      ).toEqual({ tag: s.tag, seenAtMost: seen, issuedAtLeast: issued });
     }
     console.log(
       `[chaos] tool results the model got within ${RECORD_GRACE_MS} ms before a kill: ${inGrace}; of all results, without a record: ${missing}`,

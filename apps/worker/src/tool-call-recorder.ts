@@ -5,8 +5,9 @@
  * resolved later join it). Rows are written in the order they arrived, off the step's path,
  * by one writer at a time: what arrives while a write is under way is stored by the next
  * one, together (up to BATCH rows a statement), so the statements grow with the rate of
- * records rather than their number. `flush` waits for every one of them before the step is
- * finished. A write the database cannot take because it is unreachable is tried again
+ * records rather than their number; `record` resolves once the write that took its row has
+ * ended (the proxy answers the call then). `flush` waits for every one of them before the
+ * step is finished. A write the database cannot take because it is unreachable is tried again
  * while the outage lasts (up to `outageMs`; each row keeps its id, so none is stored
  * twice); past that, or refused, the step's flush fails with the error. With telemetry on,
  * the spans are exported too, scrubbed as stored (proxy-spans.ts).
@@ -84,6 +85,8 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
   const { db, teamId, runId, scrubber } = deps;
   let calls: ToolCallRow[] = [];
   let spans: SpanRow[] = [];
+  /** Told when the write that takes the calls pending now has ended, stored or not. */
+  let waiting: (() => void)[] = [];
   /** The one writer, while it runs: each round stores all that is pending, up to a batch. */
   let writing: Promise<void> | undefined;
   let failure: unknown;
@@ -102,6 +105,9 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
       const [batchSpans, restSpans] = take(spans);
       calls = restCalls;
       spans = restSpans;
+      // Waiters belong to the batch once every pending call is in it.
+      const told = restCalls.length === 0 ? waiting : [];
+      if (restCalls.length === 0) waiting = [];
       // Calls and spans go to tables of their own: both at once, on two connections.
       const stored = await Promise.allSettled([
         whileDatabaseUnavailable(() => insertToolCalls(db, teamId, runId, batchCalls), outage),
@@ -112,6 +118,7 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
         failure ??= outcome.reason;
         deps.log.error("could not record tool calls", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(outcome.reason)) });
       }
+      for (const done of told) done();
     }
     writing = undefined;
   };
@@ -147,10 +154,13 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
       calls.push(nativeRow(use, event));
       later();
     },
-    record: (record: ToolCallRecord) => {
-      calls.push(toolCallRow(deps.stepRunId, scrubber.scrubValue(record)));
-      later();
-    },
+    /** Stores the proxy's record of a call; resolves once the write that took it has ended. */
+    record: (record: ToolCallRecord) =>
+      new Promise<void>((resolve) => {
+        calls.push(toolCallRow(deps.stepRunId, scrubber.scrubValue(record)));
+        waiting.push(resolve);
+        later();
+      }),
     span: (span: SpanRecord) => {
       const scrubbed = scrubber.scrubValue(span);
       spans.push(spanRow(scrubbed));

@@ -46,7 +46,8 @@ export type SpanRecord = {
 
 /** Where records and spans go: the step channel, or a JSONL file when run by hand. */
 export interface RecordSink {
-  record(record: ToolCallRecord): void;
+  /** A promise of it settles once the record is stored, where the sink can tell (the step channel's worker). */
+  record(record: ToolCallRecord): unknown;
   span(span: SpanRecord): void;
   close(): Promise<void>;
 }

@@ -1,7 +1,7 @@
 /**
  * Turns one finished tools/call into its record, its span and its log line, scrubbed and
- * capped, and hands them to the sink. Runs after the response is sent, so recording adds
- * as little as possible to the call's latency.
+ * capped, and hands them to the sink; `emit` resolves once the sink has stored the record
+ * (the proxy answers the call then), or at once where the sink cannot tell.
  */
 import type { ToolResult } from "../tools";
 import type { RecordSink, SpanAttributes, ToolCallRecord } from "./call-record";
@@ -39,7 +39,7 @@ const nanos = (ms: number): string => (BigInt(Math.round(ms * 1000)) * 1000n).to
 export class CallRecorder {
   constructor(private readonly deps: CallRecorderDeps) {}
 
-  emit(outcome: CallOutcome): void {
+  emit(outcome: CallOutcome): Promise<void> {
     const { sink, redactor, trace, log } = this.deps;
     const record: ToolCallRecord = {
       type: "tool_call",
@@ -60,7 +60,7 @@ export class CallRecorder {
       span_id: outcome.spanId,
       parent_span_id: trace.parentSpanId ?? null,
     };
-    sink.record(record);
+    const stored = Promise.resolve(sink.record(record)).then(() => undefined);
     const attributes: SpanAttributes = {
       "mcp.method.name": "tools/call",
       "gen_ai.tool.name": outcome.tool,
@@ -95,5 +95,6 @@ export class CallRecorder {
       trace_id: trace.traceId,
       span_id: outcome.spanId,
     });
+    return stored;
   }
 }

@@ -41,6 +41,8 @@ const proxyConfigSchema = z
     shell_env: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/)).optional(),
     /** A structured log line per call on stderr. */
     log_calls: z.boolean().default(true),
+    /** How long a call's answer waits for the worker to confirm its record is stored (default 5000). */
+    record_wait_ms: z.number().int().min(0).max(60_000).optional(),
     server_name: z.string().default("switchyard"),
     /**
      * Where `Bash` runs: `own`, a sandbox of its own over root_dir (a proxy started by hand);

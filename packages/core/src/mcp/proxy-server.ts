@@ -39,7 +39,12 @@ import { newSpanId } from "./trace-context";
 const TOOLS_PAGE_SIZE = 100;
 const CAPABILITIES = { tools: { listChanged: true } };
 
+/** How long a call's answer waits for its record to be stored, when the worker does not confirm it. */
+const RECORD_WAIT_MS = 5000;
+
 type ProxyServerDeps = {
+  /** How long a call's answer waits for its record to be stored (default RECORD_WAIT_MS). */
+  recordWaitMs?: number;
   router: ToolRouter;
   search: ToolSearch;
   recorder: CallRecorder;
@@ -204,7 +209,12 @@ export class ProxyServer {
       protocolVersion: this.protocolVersion,
       spanId,
     };
-    setImmediate(() => this.deps.recorder.emit(outcome));
+    // Answered once its record is stored (bounded by recordWaitMs): a worker that dies right
+    // after can have lost no call the agent saw.
+    const stored = this.deps.recorder.emit(outcome).catch(() => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([stored, new Promise((resolve) => (timer = setTimeout(resolve, this.deps.recordWaitMs ?? RECORD_WAIT_MS)))]);
+    clearTimeout(timer);
     if (unknown) throw unknown;
     return result!;
   }

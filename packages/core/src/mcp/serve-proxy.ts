@@ -152,6 +152,7 @@ export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
       version: deps.version ?? "0.1.0",
       ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
       resultCap: new ResultCap(config.root_dir, config.result_cap_bytes),
+      ...(config.record_wait_ms === undefined ? {} : { recordWaitMs: config.record_wait_ms }),
     });
     await proxy.connect(new StdioServerTransport(deps.stdin, deps.stdout));
     channel?.ready(router.list().map((t) => t.name));

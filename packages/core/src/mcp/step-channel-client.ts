@@ -16,13 +16,18 @@ type Pending = { resolve: (r: ToolResult) => void; reject: (e: Error) => void };
 
 export class StepChannelClient implements RecordSink {
   private readonly pending = new Map<number, Pending>();
+  /** Records sent with an ack number, until the worker says they are stored. */
+  private readonly unstored = new Map<number, () => void>();
   private nextId = 1;
+  private nextAck = 1;
   private closed = false;
   private readonly closeListeners: ((reason: string) => void)[] = [];
 
   private constructor(
     private readonly socket: Socket,
     readonly secrets: readonly string[],
+    /** Whether the worker confirms each record once stored. */
+    private readonly acks: boolean,
   ) {}
 
   /** Connects and completes hello/welcome; throws SYSTEM.MCP_PROXY.CHANNEL on any failure. */
@@ -61,7 +66,7 @@ export class StepChannelClient implements RecordSink {
               if (message.v !== STEP_CHANNEL_VERSION)
                 return fail(`protocol version ${message.v} is not ${STEP_CHANNEL_VERSION}`);
               clearTimeout(timer);
-              client = new StepChannelClient(socket, message.secrets);
+              client = new StepChannelClient(socket, message.secrets, message.acks === true);
               resolve(client);
               return;
             case "reject":
@@ -73,6 +78,9 @@ export class StepChannelClient implements RecordSink {
               client?.settle(message.id, (p) =>
                 p.reject(new ToolFailure(message.code, message.message)),
               );
+              return;
+            case "stored":
+              client?.stored(message.ack);
               return;
           }
         },
@@ -88,9 +96,17 @@ export class StepChannelClient implements RecordSink {
     fn(p);
   }
 
+  private stored(ack: number): void {
+    const done = this.unstored.get(ack);
+    this.unstored.delete(ack);
+    done?.();
+  }
+
   private shutdown(reason: string): void {
     if (this.closed) return;
     this.closed = true;
+    for (const done of this.unstored.values()) done();
+    this.unstored.clear();
     for (const p of this.pending.values())
       p.reject(new ToolFailure("SYSTEM.MCP_PROXY.CHANNEL", `the step channel closed: ${reason}`));
     this.pending.clear();
@@ -150,8 +166,17 @@ export class StepChannelClient implements RecordSink {
     });
   }
 
-  record(record: ToolCallRecord): void {
-    this.send({ type: "record", record });
+  /** Sends the record; resolves once the worker has stored it (at once when it does not confirm). */
+  record(record: ToolCallRecord): Promise<void> {
+    if (!this.acks || this.closed) {
+      this.send({ type: "record", record });
+      return Promise.resolve();
+    }
+    const ack = this.nextAck++;
+    return new Promise((resolve) => {
+      this.unstored.set(ack, resolve);
+      this.send({ type: "record", record, ack });
+    });
   }
 
   span(span: SpanRecord): void {

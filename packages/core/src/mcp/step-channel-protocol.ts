@@ -4,6 +4,9 @@
  * one-time token; the worker answers `welcome` (with the values the proxy must scrub) or
  * `reject`; the proxy then says `ready` or `fatal`. After that: `call`/`cancel` from the
  * proxy and `result`/`error` back, and `record`/`span` pushed by the proxy as they happen.
+ * A worker whose welcome says `acks` answers each `record` that carries an `ack` number
+ * with `stored` once the record is stored (or could not be), and the proxy holds the call's
+ * result until then: no call the agent saw goes unrecorded when the worker dies.
  */
 import { z } from "zod";
 import { isErrorCode, type ErrorCode } from "../errors/error-codes";
@@ -36,15 +39,16 @@ export const proxyMessage = z.discriminatedUnion("type", [
     span_id: z.string().optional(),
   }),
   z.object({ type: z.literal("cancel"), id }),
-  z.object({ type: z.literal("record"), record: jsonObject }),
+  z.object({ type: z.literal("record"), record: jsonObject, ack: id.optional() }),
   z.object({ type: z.literal("span"), span: jsonObject }),
 ]);
 export type ProxyMessage = z.infer<typeof proxyMessage>;
 
 export const hostMessage = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("welcome"), v: z.number().int(), secrets: z.array(z.string()) }),
+  z.object({ type: z.literal("welcome"), v: z.number().int(), secrets: z.array(z.string()), acks: z.boolean().optional() }),
   z.object({ type: z.literal("reject"), message: z.string() }),
   z.object({ type: z.literal("result"), id, result: jsonObject }),
   z.object({ type: z.literal("error"), id, code: z.string(), message: z.string() }),
+  z.object({ type: z.literal("stored"), ack: id }),
 ]);
 export type HostMessage = z.infer<typeof hostMessage>;

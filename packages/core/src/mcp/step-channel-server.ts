@@ -33,7 +33,8 @@ export type StepChannelServerOptions = {
   secrets?: readonly string[];
   /** Values the step already holds, sent to the proxy so it scrubs them too. */
   sharedSecrets?: readonly string[];
-  onRecord?: (record: ToolCallRecord) => void;
+  /** Each record; the proxy holds the call's answer until what this returns settles. */
+  onRecord?: (record: ToolCallRecord) => unknown;
   onSpan?: (span: SpanRecord) => void;
   /** Parent folder of the socket's private folder. */
   dir?: string;
@@ -159,9 +160,15 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
       case "cancel":
         inFlight.get(message.id)?.abort();
         return;
-      case "record":
-        options.onRecord?.(redactor.value(message.record) as ToolCallRecord);
+      case "record": {
+        const { ack } = message;
+        const storing = Promise.resolve()
+          .then(() => options.onRecord?.(redactor.value(message.record) as ToolCallRecord))
+          .catch(() => undefined);
+        // Stored or not (the worker reports a failed write itself), the proxy may answer.
+        if (ack !== undefined) void storing.then(() => send({ type: "stored", ack }));
         return;
+      }
       case "span":
         options.onSpan?.(redactor.value(message.span) as SpanRecord);
         return;
@@ -206,6 +213,7 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
             type: "welcome",
             v: STEP_CHANNEL_VERSION,
             secrets: [...(options.sharedSecrets ?? [])],
+            acks: true,
           });
           socket.on("close", () => {
             for (const c of inFlight.values()) c.abort();

@@ -179,6 +179,48 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
     expect(typeof span.attributes["jsonrpc.request.id"]).toBe("string");
   });
 
+  it("answers a call only once the worker has stored its record, so a worker that dies then loses no call the agent saw", async () => {
+    let store!: () => void;
+    const stored = new Promise<void>((resolve) => (store = resolve));
+    const held: ToolCallRecord[] = [];
+    const { file } = await setup({
+      server: {
+        onRecord: async (r) => {
+          held.push(r);
+          await stored;
+        },
+      },
+    });
+    const { client } = await connect(file);
+    let answered = false;
+    const call = client.callTool({ name: "Write", arguments: { path: "a.txt", content: "x" } }).then((r) => ((answered = true), r));
+    await waitFor(() => held[0]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(answered).toBe(false);
+    store();
+    expect((await call).isError).toBeFalsy();
+    expect(held.map((r) => r.tool)).toEqual(["Write"]);
+  });
+
+  it("answers anyway when the worker does not confirm a record in time", async () => {
+    const held: ToolCallRecord[] = [];
+    const { file } = await setup({
+      server: {
+        onRecord: (r) => {
+          held.push(r);
+          return new Promise<void>(() => undefined);
+        },
+      },
+      config: { record_wait_ms: 500 },
+    });
+    const { client } = await connect(file);
+    const started = Date.now();
+    const result = await client.callTool({ name: "Write", arguments: { path: "b.txt", content: "y" } });
+    expect(result.isError).toBeFalsy();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    expect(held.map((r) => r.tool)).toEqual(["Write"]);
+  });
+
   it("serves a streamable HTTP connector next to a stdio one, with the bearer scrubbed from what comes back", async () => {
     const { records, file } = await setup({ connectors: ["fx", "web"] });
     const { client } = await connect(file);

@@ -158,7 +158,8 @@ export type StepProxyOptions = {
   /** Scrubbed from records and spans by the channel. */
   secrets: readonly string[];
   traceparent?: string;
-  onRecord: (record: ToolCallRecord) => void;
+  /** Each call's record; the call is answered once what this returns settles (the worker stored it). */
+  onRecord: (record: ToolCallRecord) => unknown;
   onSpan: (span: SpanRecord) => void;
   readyTimeoutMs?: number;
   /** Unset: the six built-ins, no tool search, no connectors. */
