@@ -356,6 +356,8 @@ const TRPC: Record<string, Row> = {
   "teams.current": { least: "viewer" },
   "teams.mine": { least: "signed-in" },
   "teams.create": { least: "signed-in", input: () => ({ name: "Matrix team" }) },
+  "teams.settings": { least: "viewer" },
+  "teams.update": { least: "admin", input: () => ({ maxConcurrentRuns: null }) },
 
   "members.list": { least: "viewer" },
   "members.changeRole": {
@@ -509,6 +511,8 @@ const REST: Record<string, RestRow> = {
     cross: true,
     req: async (f) => ({ path: `/tokens/${await f.ownerToken()}` }),
   },
+  "GET /team": { least: "viewer" },
+  "PUT /team": { least: "admin", req: () => ({ body: { maxConcurrentRuns: null } }) },
   "GET /models": { least: "viewer" },
   "PUT /models/{vendor}": {
     least: "admin",

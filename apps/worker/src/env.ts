@@ -40,6 +40,15 @@ export const workerEnvSchema = z.object({
    * before the run is left to be resumed once it is back.
    */
   SWITCHYARD_DB_OUTAGE_MS: z.coerce.number().int().min(1000).default(60_000),
+  /**
+   * How many runs of any one team may run at once, whatever the team set (a team's own
+   * limit may only be lower); empty: no limit but the team's. Keeps one team from taking
+   * every worker slot.
+   */
+  SWITCHYARD_TEAM_RUN_LIMIT: z
+    .union([z.literal(""), z.coerce.number().int().min(1).max(100_000)])
+    .default("")
+    .transform((v) => (v === "" ? null : v)),
   /** On SIGTERM, how long active runs may go on before the worker leaves them to be resumed elsewhere. */
   SWITCHYARD_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**

@@ -51,6 +51,8 @@ export type ExecuteRunDeps = {
   notify: (runId: string) => void;
   /** How long the run's writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS). */
   outageMs?: number;
+  /** The operator's limit on any one team's runs at once (SWITCHYARD_TEAM_RUN_LIMIT); a team's own may only lower it. */
+  teamRunLimit?: number | null;
 };
 
 /** How long the run's writes wait for an unreachable database when the worker does not say. */
@@ -85,7 +87,7 @@ type Execution = {
  */
 const claimExecution = async (deps: ExecuteRunDeps, teamId: string, runId: string): Promise<Execution | string> => {
   const { db, log } = deps;
-  const fresh = await claimQueuedRun(db, teamId, runId, deps.workerId);
+  const fresh = await claimQueuedRun(db, teamId, runId, deps.workerId, deps.teamRunLimit ?? null);
   // Its team is at its limit of running runs: the run stays queued and its job waits.
   if (fresh === "limited") return TEAM_LIMITED;
   if (fresh) return { ...fresh, pinnedVersions: fresh.pinnedVersions ?? {}, firstSeq: fresh.nextSeq };

@@ -36,14 +36,15 @@ type LimitedClaim = Partial<ClaimedRun> & { limited: boolean };
  * Claims a queued run for `workerId` (queued → running) and returns it; undefined when the
  * run is not the team's or not queued (someone else claimed it, it ended, or it is running
  * and needs the resume path); "limited" when it is queued but its team already has
- * `maxConcurrentRuns` running: it stays queued, with one `run.waiting` event saying why.
- * A team without a limit is claimed in one statement. A team with one is claimed under a
- * per-team transaction lock, so workers claiming at once count each other's claims (a
- * statement alone would count what its snapshot saw, before the other claim committed).
+ * limit running: it stays queued, with one `run.waiting` event saying why. The limit is
+ * the lower of the team's `maxConcurrentRuns` and the operator's `operatorLimit` (either
+ * may be unset). A team without a limit is claimed in one statement. A team with one is
+ * claimed under a per-team transaction lock, so workers claiming at once count each other's
+ * claims (a statement alone would count what its snapshot saw, before the other claim committed).
  */
-export const claimQueuedRun = async (db: Db, teamId: string, runId: string, workerId: string): Promise<ClaimedRun | "limited" | undefined> => {
+export const claimQueuedRun = async (db: Db, teamId: string, runId: string, workerId: string, operatorLimit: number | null = null): Promise<ClaimedRun | "limited" | undefined> => {
   const at = new Date().toISOString();
-  const rows = await rawQuery<ClaimedRun>(
+  const rows = operatorLimit !== null ? [] : await rawQuery<ClaimedRun>(
     db,
     `WITH claimed AS (
        UPDATE "Run" SET status = 'running', "startedAt" = $4::timestamp(3), "workerId" = $3
@@ -59,7 +60,7 @@ export const claimQueuedRun = async (db: Db, teamId: string, runId: string, work
     await query(`SELECT pg_advisory_xact_lock(hashtextextended('switchyard.team-runs:' || $1, 0))`, [teamId]);
     const [row] = await query<LimitedClaim>(
       `WITH lim AS (
-         SELECT t."maxConcurrentRuns" AS max,
+         SELECT LEAST(t."maxConcurrentRuns", $5::int) AS max,
            (SELECT count(*) FROM "Run" r WHERE r."teamId" = $2 AND r.status = 'running')::int AS running,
            EXISTS (SELECT 1 FROM "Run" r WHERE r.id = $1 AND r."teamId" = $2 AND r.status = 'queued') AS queued
          FROM "Team" t WHERE t.id = $2
@@ -80,7 +81,7 @@ export const claimQueuedRun = async (db: Db, teamId: string, runId: string, work
        got AS (${WITH_WORKFLOW})
        SELECT got.*, (lim.queued AND lim.max IS NOT NULL AND lim.running >= lim.max) AS limited
        FROM lim LEFT JOIN got ON true`,
-      [runId, teamId, workerId, at],
+      [runId, teamId, workerId, at, operatorLimit],
     );
     return row;
   });

@@ -42,3 +42,28 @@ export const createTeamWithOwner = (db: Db, input: { name: string; ownerId: stri
     await recordAudit(tx, { teamId: team.id, actorUserId: input.ownerId, action: "team.create", targetType: "team", targetId: team.id });
     return team;
   });
+
+/** What a team's admins set: its name, and how many of its runs may run at once (null: no limit of its own). */
+export type TeamSettings = { name: string; maxConcurrentRuns: number | null };
+
+export const teamSettingsOf = (db: PrismaClientOrTransaction, teamId: string): Promise<TeamSettings> =>
+  db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, maxConcurrentRuns: true } });
+
+/** Changes what `patch` names, with its `team.update` audit entry (the fields changed, from and to), in one transaction. */
+export const updateTeamSettings = (db: Db, teamId: string, actorUserId: string, patch: Partial<TeamSettings>) =>
+  db.$transaction(async (tx) => {
+    const before = await teamSettingsOf(tx, teamId);
+    const after = await tx.team.update({ where: { id: teamId }, data: patch, select: { name: true, maxConcurrentRuns: true } });
+    const changed = (Object.keys(patch) as (keyof TeamSettings)[]).filter((k) => before[k] !== after[k]);
+    if (changed.length > 0) {
+      await recordAudit(tx, {
+        teamId,
+        actorUserId,
+        action: "team.update",
+        targetType: "team",
+        targetId: teamId,
+        metadata: Object.fromEntries(changed.map((k) => [k, { from: before[k], to: after[k] }])),
+      });
+    }
+    return after;
+  });

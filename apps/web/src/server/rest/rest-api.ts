@@ -59,6 +59,7 @@ import { listTeamAuditLog } from "../audit/list-audit-log";
 import { overviewRoutes } from "./routes/overview";
 import { memberRoutes } from "./routes/members";
 import { tokenRoutes } from "./routes/tokens";
+import { teamRoutes } from "./routes/team";
 import { runRoutes } from "./routes/runs";
 import { workflowRoutes } from "./routes/workflows";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
@@ -319,7 +320,7 @@ const coreRoutes: Route[] = [
 ];
 
 /** Every route: the ones above, then each area's module. */
-const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...triggerRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes, ...tokenRoutes];
+const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...triggerRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes, ...tokenRoutes, ...teamRoutes];
 
 function routeOf(method: string, path: string): Route {
   return routeFinder(coreRoutes)(method, path);
