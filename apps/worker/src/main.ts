@@ -5,11 +5,11 @@
 import { rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
-import { DelayedError, Worker, UnrecoverableError } from "bullmq";
+import { DelayedError, Queue, Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel, TEAM_LIMITED, teamLimitDelayMs } from "@switchyard/core/runs";
+import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel, TEAM_LIMITED, teamLimitDelayMs, type RunJob } from "@switchyard/core/runs";
 import { closeLostStepRuns, createDb, finishRun } from "@switchyard/db";
 import { McpConnectorHost } from "@switchyard/core/connectors/host";
 import { startModelGateway } from "@switchyard/core/gateway";
@@ -21,6 +21,7 @@ import { executeRun } from "./execute-run";
 import type { WorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { startRequeueSweep } from "./requeue-sweep";
+import { teamWaiters } from "./team-waiters";
 import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
@@ -147,6 +148,12 @@ const triggerWorkers = await startTriggerWorkers({ connection, prefix: env.SWITC
 
 /** The runs this worker is executing now, by id (a run's job id is its run id). */
 const executing = new Set<string>();
+/** Runs waiting under their team's limit: one of them is promoted when a run of the team ends. */
+const waitQueue = new Queue<RunJob>(RUN_QUEUE, { connection, prefix: env.SWITCHYARD_QUEUE_PREFIX });
+// Connection errors are the connection's watcher's to log.
+waitQueue.on("error", () => undefined);
+const waiters = teamWaiters({ redis: connection, queue: waitQueue, prefix: env.SWITCHYARD_QUEUE_PREFIX });
+const quietly = (what: string, p: Promise<unknown>) => void p.catch((e: Error) => log.debug(`could not ${what}`, { error: e.message }));
 
 const worker = new Worker(
   RUN_QUEUE,
@@ -172,6 +179,7 @@ const worker = new Worker(
           connectors,
           notify,
           outageMs: env.SWITCHYARD_DB_OUTAGE_MS,
+          teamRunLimit: env.SWITCHYARD_TEAM_RUN_LIMIT,
         },
         data.data,
         signal ?? new AbortController().signal,
@@ -180,8 +188,12 @@ const worker = new Worker(
       // Its team is at its limit: the job waits in the delayed set, not in this worker's slot.
       if (status === TEAM_LIMITED) {
         await job.moveToDelayed(Date.now() + teamLimitDelayMs(Date.now() - job.timestamp), token);
+        quietly("note a waiting run", waiters.waiting(data.data.teamId, data.data.runId, job.timestamp));
         throw new DelayedError();
       }
+      quietly("note a run that waits no more", waiters.done(data.data.teamId, data.data.runId));
+      // A place under the team's limit may have freed: its oldest waiting run takes it now.
+      if (status !== "taken over") quietly("promote a waiting run", waiters.promoteNext(data.data.teamId));
       // The status this worker has just written, or (skipped, taken over) none: then it is read.
       await triggerWorkers.runEnded(data.data.teamId, data.data.runId, ["succeeded", "failed", "cancelled"].includes(status) ? status : undefined);
       return { status };
@@ -218,6 +230,7 @@ const abandonRun = async ({ teamId, runId }: { teamId: string; runId: string }, 
     if (count === 0) return;
     log.warn("gave up a run whose job failed", { runId, reason });
     notify(runId);
+    quietly("promote a waiting run", waiters.promoteNext(teamId));
     await triggerWorkers.runEnded(teamId, runId);
   } catch (e) {
     log.error("could not end a run whose job failed", { runId, error: (e as Error).message });
@@ -301,6 +314,7 @@ const shutdown = async (sig: string) => {
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await requeue.stop();
   await worker.close();
+  await waitQueue.close().catch(() => undefined);
   await consoleWorker.close();
   await triggerWorkers.close();
   clearTimeout(grace);
