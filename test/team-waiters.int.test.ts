@@ -1,10 +1,11 @@
 /**
  * The waiting runs of a limited team, against real Redis and BullMQ: when one of the team's
  * runs ends, the oldest waiting run whose job is still delayed is promoted at once (not at
- * the end of its backoff); runs that wait no more, or whose jobs are gone or no longer
- * delayed, are passed over; another team's waiting runs are untouched.
+ * the end of its backoff) and taken before the jobs queued meanwhile; runs that wait no
+ * more, or whose jobs are gone or no longer delayed, are passed over; another team's waiting
+ * runs are untouched.
  */
-import { Queue } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
@@ -68,4 +69,24 @@ it("keeps a run's place when it waits again after a try", async () => {
   expect(await waiters.promoteNext("team-d")).toBe("run-d1");
   expect(await waiters.promoteNext("team-d")).toBe("run-d3");
   expect(await waiters.promoteNext("team-d")).toBe("run-d2");
+});
+
+it("puts the promoted run before the jobs that queued while it waited", async () => {
+  await waitingRun("team-e", "run-e1", 1000);
+  for (const id of ["later-1", "later-2", "later-3"]) await queue.add("run", { runId: id, teamId: "team-f" }, { jobId: id });
+  expect(await waiters.promoteNext("team-e")).toBe("run-e1");
+  const taken: string[] = [];
+  const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
+  const worker = new Worker<RunJob>(RUN_QUEUE, async (job) => void taken.push(job.data.runId), { connection, prefix: queue.opts.prefix, concurrency: 1 });
+  try {
+    const deadline = Date.now() + 20_000;
+    const mine = () => taken.filter((id) => id === "run-e1" || id.startsWith("later-"));
+    while (mine().length < 4 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    await worker.close();
+    connection.disconnect();
+  }
+  // Jobs promoted by the tests above run first too; run-e1 comes before the later ones.
+  const order = taken.filter((id) => id === "run-e1" || id.startsWith("later-"));
+  expect(order).toEqual(["run-e1", "later-1", "later-2", "later-3"]);
 });

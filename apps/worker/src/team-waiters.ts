@@ -2,7 +2,8 @@
  * The runs of each team that wait for a free place under the team's limit, oldest first, so
  * a place that frees is taken at once: when one of a team's runs ends, its oldest waiting
  * run's delayed job is promoted, instead of waiting out its backoff (which grows to seconds
- * for a team with a long queue). The backoff stays as it was, so a waiting run is still
+ * for a team with a long queue), and goes to the head of the queue: its job came before the
+ * jobs that queued while it waited. The backoff stays as it was, so a waiting run is still
  * tried again should this notice be lost (a worker dies, Redis restarts empty).
  *
  * One sorted set per team in Redis (`<prefix>:team-waiting:<teamId>`), scored by when the
@@ -42,6 +43,7 @@ export const teamWaiters = (deps: { redis: Redis; queue: Queue<RunJob>; prefix: 
       if (!job || (await job.getState()) !== "delayed") continue;
       try {
         await job.promote();
+        await job.changePriority({ lifo: true });
         return runId;
       } catch {
         // No longer delayed (it woke up by itself just now): the next one.
