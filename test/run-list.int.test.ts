@@ -146,6 +146,10 @@ it("pages a run's tool calls in start order, answering only their contract field
   expect(names.sort()).toEqual(["tool_0", "tool_1", "tool_2", "tool_3", "tool_4"]);
   const spans = await caller.runs.spans({ id: run.id });
   expect(spans.spans.map((s) => [s.name, s.parentSpanId])).toEqual([["run", null], ["step s", "1".repeat(16)]]);
+  expect(spans.truncated).toBe(false);
+  // A page of the oldest spans, saying there are more.
+  const page = await caller.runs.spans({ id: run.id, limit: 1 });
+  expect([page.spans.map((s) => s.name), page.truncated]).toEqual([["run"], true]);
 
   const token = (await createApiToken(db, { teamId, userId: adminId, name: "calls" })).token;
   const call = restCaller({ db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" }, () => token);
@@ -155,4 +159,7 @@ it("pages a run's tool calls in start order, answering only their contract field
   expect(first).toMatchObject({ toolName: "tool_0", arguments: { i: 0 } });
   expect(first).not.toHaveProperty("teamId");
   expect(first).not.toHaveProperty("traceId");
+  const restSpans = await call("GET", `/runs/${run.id}/spans?limit=1`);
+  expect(restSpans.body).toMatchObject({ spans: [{ name: "run" }], truncated: true });
+  expect((await call("GET", `/runs/${run.id}/spans?limit=0`)).status).toBe(400);
 });

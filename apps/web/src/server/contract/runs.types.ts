@@ -133,6 +133,10 @@ export const runListResponse = z.object({
 /** The list's "started by" choices. */
 export const runStartersResponse = z.array(z.object({ id: z.string(), name: z.string(), email: z.string() }));
 
+export const runSpansQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(2000).optional().describe("spans at most, oldest first (2,000 when unset)"),
+});
+
 /** GET /runs/{id}/spans and runs.spans: the run's spans, oldest first, for a waterfall. */
 export const runSpansResponse = z.object({
   spans: z.array(

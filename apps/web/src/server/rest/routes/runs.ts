@@ -16,6 +16,7 @@ import {
   runListResponse,
   runLogLine,
   runResponse,
+  runSpansQuery,
   runSpansResponse,
   runToolCallsQuery,
   runToolCallsResponse,
@@ -153,13 +154,15 @@ export const runRoutes: Route[] = [
   {
     method: "GET",
     path: "/runs/{id}/spans",
-    summary: "The run's trace spans, oldest first (nest them by parentSpanId)",
+    summary: "The run's trace spans, oldest first (nest them by parentSpanId); `truncated` when it has more than `limit`",
+    query: runSpansQuery,
     status: 200,
     description: "Spans",
     response: runSpansResponse,
-    handler: async ({ deps, caller, params }) => {
+    handler: async ({ deps, caller, params, query }) => {
       await mustExist(deps, caller.teamId, params[0]!);
-      return answer(routeOf("GET", "/runs/{id}/spans"), await listRunSpans(deps.db, caller.teamId, params[0]!));
+      const { limit } = runSpansQuery.parse(Object.fromEntries(query));
+      return answer(routeOf("GET", "/runs/{id}/spans"), await listRunSpans(deps.db, caller.teamId, params[0]!, limit));
     },
   },
   {

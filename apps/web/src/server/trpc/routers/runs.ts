@@ -14,6 +14,7 @@ import {
   runEventsResponse,
   runListQuery,
   runListResponse,
+  runSpansQuery,
   runSpansResponse,
   runStartersResponse,
   runToolCallsQuery,
@@ -76,11 +77,11 @@ export const runsRouter = router({
     .query(({ ctx, input }) => readRunGraph(ctx.db, ctx.teamId, input.id)),
   starters: teamProcedure.output(runStartersResponse).query(({ ctx }) => listRunStarters(ctx.db, ctx.teamId)),
   spans: teamProcedure
-    .input(runId)
+    .input(runId.extend(runSpansQuery.shape))
     .output(runSpansResponse)
     .query(async ({ ctx, input }) => {
       if ((await runStatusOf(ctx.db, ctx.teamId, input.id)) === null) throw new AppError("NOT_FOUND", "run not found");
-      return listRunSpans(ctx.db, ctx.teamId, input.id);
+      return listRunSpans(ctx.db, ctx.teamId, input.id, input.limit);
     }),
   toolCalls: teamProcedure
     .input(runId.extend(runToolCallsQuery.shape))

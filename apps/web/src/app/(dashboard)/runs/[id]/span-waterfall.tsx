@@ -1,10 +1,10 @@
 "use client";
 /**
  * The run's trace as a waterfall: each span a row, nested under its parent (parentSpanId),
- * with a bar from its start to its end on the run's time axis. Long traces show a page of
- * rows at a time.
+ * with a bar from its start to its end on the run's time axis. Long traces are read a page
+ * of spans at a time (oldest first), so a run of 10,000 tool calls does not load them all.
  */
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { ErrorState, Loading } from "~/components/states";
 import { useTRPC } from "~/trpc/react";
@@ -12,11 +12,13 @@ import styles from "../runs.module.css";
 import { treeOrder } from "./timeline-layout";
 
 const PAGE = 200;
+/** The most spans the page reads (the server's limit too). */
+const MOST = 2000;
 
 export function SpanWaterfall({ runId, active }: { runId: string; active: boolean }) {
   const trpc = useTRPC();
-  const [shown, setShown] = useState(PAGE);
-  const spans = useQuery({ ...trpc.runs.spans.queryOptions({ id: runId }), refetchInterval: active ? 3000 : false });
+  const [limit, setLimit] = useState(PAGE);
+  const spans = useQuery({ ...trpc.runs.spans.queryOptions({ id: runId, limit }), placeholderData: keepPreviousData, refetchInterval: active ? 3000 : false });
   if (spans.isPending) return <Loading label="Loading spans…" />;
   if (spans.isError) return <ErrorState title="The spans could not be loaded" error={spans.error} retry={() => void spans.refetch()} />;
   if (spans.data.spans.length === 0) return <p className="muted">No spans recorded for this run (tracing may be off).</p>;
@@ -27,7 +29,7 @@ export function SpanWaterfall({ runId, active }: { runId: string; active: boolea
   const total = Math.max(t1 - t0, 1);
   return (
     <div data-testid="span-waterfall">
-      {rows.slice(0, shown).map(({ span, depth }) => {
+      {rows.map(({ span, depth }) => {
         const start = span.startTime.getTime();
         const end = span.endTime?.getTime() ?? now;
         return (
@@ -44,12 +46,12 @@ export function SpanWaterfall({ runId, active }: { runId: string; active: boolea
           </div>
         );
       })}
-      {rows.length > shown ? (
-        <button type="button" onClick={() => setShown(shown + PAGE)}>
-          Show {Math.min(PAGE, rows.length - shown)} more spans
+      {spans.data.truncated && limit < MOST ? (
+        <button type="button" disabled={spans.isFetching} onClick={() => setLimit(Math.min(limit + PAGE, MOST))}>
+          Show {PAGE} more spans
         </button>
       ) : null}
-      {spans.data.truncated ? <p className={styles.notice}>Only the first spans are shown; the run has more.</p> : null}
+      {spans.data.truncated && limit >= MOST ? <p className={styles.notice}>Only the first {MOST.toLocaleString("en-US")} spans are shown; the run has more.</p> : null}
     </div>
   );
 }

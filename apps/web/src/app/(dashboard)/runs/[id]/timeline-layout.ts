@@ -24,7 +24,9 @@ export const treeOrder = <S extends SpanRow>(spans: S[]) => {
   const children = new Map<string | null, S[]>();
   for (const s of spans) {
     const parent = s.parentSpanId && ids.has(s.parentSpanId) ? s.parentSpanId : null;
-    children.set(parent, [...(children.get(parent) ?? []), s]);
+    const siblings = children.get(parent);
+    if (siblings) siblings.push(s);
+    else children.set(parent, [s]);
   }
   const out: { span: S; depth: number }[] = [];
   const visit = (parent: string | null, depth: number) => {
