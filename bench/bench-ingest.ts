@@ -150,7 +150,7 @@ const ingest = async (db: Db, ids: { teamId: string; runId: string; stepRunId: s
     catalog: [],
     secrets: [SECRET],
     onRecord: (record) => {
-      recorder.record(record);
+      void recorder.record(record);
       if (++records === CALLS) allIn();
     },
     onSpan: recorder.span,

@@ -110,7 +110,7 @@ it("stores a burst of records completely, in the order they arrived, scrubbed an
   const recorder = recorderFor(stepRunId);
   const n = 3000;
   for (let i = 0; i < n; i++) {
-    recorder.record(record(i));
+    void recorder.record(record(i));
     recorder.span(span(i, attempt));
   }
   await recorder.flush();
@@ -127,14 +127,35 @@ it("stores a burst of records completely, in the order they arrived, scrubbed an
   expect(await listStepToolCalls(db, "another-team", stepRunId)).toEqual([]);
 });
 
+it("answers a record once its row is stored, so the proxy can hold the call's result until then", async () => {
+  const stepRunId = await newStep();
+  const recorder = recorderFor(stepRunId);
+  let answered = 0;
+  await admin.query("BEGIN");
+  await admin.query(`LOCK TABLE "ToolCall" IN SHARE MODE`);
+  let both: Promise<unknown>;
+  try {
+    both = Promise.all([recorder.record(record(0)), recorder.record(record(1))].map((p) => p.then(() => answered++)));
+    await untilAWriteWaits();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(answered).toBe(0);
+  } finally {
+    await admin.query("COMMIT");
+  }
+  await both;
+  // No flush: each record's promise settled after the write that took it.
+  expect((await listStepToolCalls(db, teamId, stepRunId)).map((r) => r.toolName)).toEqual(["tool_0", "tool_1"]);
+  await recorder.flush();
+});
+
 it("stores each field as the run page reads it: JSON null, a cut result, a NUL byte, a whole duration within the column", async () => {
   const stepRunId = await newStep();
   const recorder = recorderFor(stepRunId);
-  recorder.record(record(0, { result: null, duration_ms: 2.6, is_error: true, error_type: "tool_error" }));
-  recorder.record(record(1, { arguments: { text: "a\u0000b" }, result_cut: { bytes: 90_000, file: ".switchyard/results/1.txt" } }));
+  void recorder.record(record(0, { result: null, duration_ms: 2.6, is_error: true, error_type: "tool_error" }));
+  void recorder.record(record(1, { arguments: { text: "a\u0000b" }, result_cut: { bytes: 90_000, file: ".switchyard/results/1.txt" } }));
   // A duration past an int column (or none a number) does not cost the batch its rows.
-  recorder.record(record(2, { duration_ms: 3e9 }));
-  recorder.record(record(4, { duration_ms: Number.NaN }));
+  void recorder.record(record(2, { duration_ms: 3e9 }));
+  void recorder.record(record(4, { duration_ms: Number.NaN }));
   recorder.agentEvent({ type: "tool_use", id: "u1", name: "Bash", arguments: { command: `echo ${SECRET}` }, native: true });
   await recorder.flush();
 
@@ -163,7 +184,7 @@ it("stores records arriving chunk by chunk while a write waits in a few multi-ro
   try {
     for (let c = 0; c < chunks; c++) {
       // One socket chunk's records, each chunk in a task of its own as the channel reads them.
-      for (let i = 0; i < perChunk; i++) recorder.record(record(c * perChunk + i));
+      for (let i = 0; i < perChunk; i++) void recorder.record(record(c * perChunk + i));
       if (c === 0) await untilAWriteWaits();
       else await nextTick();
     }
@@ -185,10 +206,10 @@ it("stores records arriving chunk by chunk while a write waits in a few multi-ro
 it("says at flush that records could not be stored, once the step's row is gone", async () => {
   const stepRunId = await newStep();
   const recorder = recorderFor(stepRunId);
-  recorder.record(record(0));
+  void recorder.record(record(0));
   await recorder.flush();
   await admin.query(`DELETE FROM "StepRun" WHERE id = $1`, [stepRunId]);
-  recorder.record(record(1));
+  void recorder.record(record(1));
   recorder.span(span(1, attempt));
   await expect(recorder.flush()).rejects.toThrow(/foreign key/i);
 });
