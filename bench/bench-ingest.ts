@@ -119,11 +119,11 @@ const callOf = (i: number, traceId: string, t0: number): { record: ToolCallRecor
   return { record, span };
 };
 
-/** The calls of one round, as the exact bytes the proxy writes to the channel. */
+/** The calls of one round, as the exact bytes the proxy writes to the channel (each record asks to be confirmed once stored). */
 const roundOf = (traceId: string) => {
   const t0 = Date.now();
   const calls = Array.from({ length: CALLS }, (_, i) => callOf(i, traceId, t0));
-  const lines = calls.map(({ record, span }) => `${JSON.stringify({ type: "record", record })}\n${JSON.stringify({ type: "span", span })}\n`);
+  const lines = calls.map(({ record, span }, i) => `${JSON.stringify({ type: "record", record, ack: i + 1 })}\n${JSON.stringify({ type: "span", span })}\n`);
   return { calls, bytes: Buffer.from(lines.join("")) };
 };
 

@@ -85,8 +85,16 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
   const { db, teamId, runId, scrubber } = deps;
   let calls: ToolCallRow[] = [];
   let spans: SpanRow[] = [];
-  /** Told when the write that takes the calls pending now has ended, stored or not. */
-  let waiting: (() => void)[] = [];
+  /** Settles when the write that takes the calls pending now has ended, stored or not: one for all of them. */
+  let pendingStored: { promise: Promise<void>; settle: () => void } | undefined;
+  const storedPromise = () => {
+    if (!pendingStored) {
+      let settle!: () => void;
+      const promise = new Promise<void>((resolve) => (settle = resolve));
+      pendingStored = { promise, settle };
+    }
+    return pendingStored.promise;
+  };
   /** The one writer, while it runs: each round stores all that is pending, up to a batch. */
   let writing: Promise<void> | undefined;
   let failure: unknown;
@@ -105,9 +113,9 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
       const [batchSpans, restSpans] = take(spans);
       calls = restCalls;
       spans = restSpans;
-      // Waiters belong to the batch once every pending call is in it.
-      const told = restCalls.length === 0 ? waiting : [];
-      if (restCalls.length === 0) waiting = [];
+      // The pending calls' promise belongs to the batch once every one of them is in it.
+      const told = restCalls.length === 0 ? pendingStored : undefined;
+      if (restCalls.length === 0) pendingStored = undefined;
       // Calls and spans go to tables of their own: both at once, on two connections.
       const stored = await Promise.allSettled([
         whileDatabaseUnavailable(() => insertToolCalls(db, teamId, runId, batchCalls), outage),
@@ -118,7 +126,7 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
         failure ??= outcome.reason;
         deps.log.error("could not record tool calls", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(outcome.reason)) });
       }
-      for (const done of told) done();
+      told?.settle();
     }
     writing = undefined;
   };
@@ -155,12 +163,12 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
       later();
     },
     /** Stores the proxy's record of a call; resolves once the write that took it has ended. */
-    record: (record: ToolCallRecord) =>
-      new Promise<void>((resolve) => {
-        calls.push(toolCallRow(deps.stepRunId, scrubber.scrubValue(record)));
-        waiting.push(resolve);
-        later();
-      }),
+    record: (record: ToolCallRecord) => {
+      calls.push(toolCallRow(deps.stepRunId, scrubber.scrubValue(record)));
+      const stored = storedPromise();
+      later();
+      return stored;
+    },
     span: (span: SpanRecord) => {
       const scrubbed = scrubber.scrubValue(span);
       spans.push(spanRow(scrubbed));

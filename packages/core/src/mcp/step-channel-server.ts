@@ -162,11 +162,17 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
         return;
       case "record": {
         const { ack } = message;
-        const storing = Promise.resolve()
-          .then(() => options.onRecord?.(redactor.value(message.record) as ToolCallRecord))
-          .catch(() => undefined);
+        let storing: unknown;
+        try {
+          storing = options.onRecord?.(redactor.value(message.record) as ToolCallRecord);
+        } catch {
+          // The worker reports a record it could not take itself.
+        }
+        if (ack === undefined) return;
         // Stored or not (the worker reports a failed write itself), the proxy may answer.
-        if (ack !== undefined) void storing.then(() => send({ type: "stored", ack }));
+        const stored = () => void send({ type: "stored", ack });
+        if (storing instanceof Promise) storing.then(stored, stored);
+        else stored();
         return;
       }
       case "span":
