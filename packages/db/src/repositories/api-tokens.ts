@@ -8,7 +8,7 @@
  */
 import { createHash, randomBytes } from "node:crypto";
 import { roleAtLeast } from "@switchyard/core/policy";
-import type { Db } from "../client";
+import { rawQuery, type Db } from "../client";
 import type { Role } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
@@ -64,17 +64,35 @@ const lowerRole = (a: Role, b: Role) => (roleAtLeast(a, b) ? b : a);
 /** The member a bearer token acts as, or undefined for an unknown, revoked or expired one. */
 const LAST_USED_GRAIN_MS = 60_000;
 
+type TokenCaller = { id: string; teamId: string; userId: string; tokenRole: Role | null; memberRole: Role; slug: string; name: string; stale: boolean };
+
+/**
+ * The caller a REST request's token stands for: live (not revoked, not expired), its owner
+ * still a member, with the lower of the token's role and the owner's. One statement on the
+ * pool (this runs on every REST request); times are compared in SQL, where Prisma keeps them (UTC).
+ */
 export const authenticateApiToken = async (db: Db, token: string) => {
   if (!/^sy_[0-9a-f]{8}_[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
-  const row = await db.apiToken.findUnique({ where: { tokenHash: hash(token) }, include: { team: true } });
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt < new Date())) return undefined;
-  const membership = await db.membership.findUnique({ where: { teamId_userId: { teamId: row.teamId, userId: row.userId } } });
-  if (!membership) return undefined;
+  const [row] = await rawQuery<TokenCaller>(
+    db,
+    `SELECT t.id, t."teamId", t."userId", t.role::text AS "tokenRole", m.role::text AS "memberRole", tm.slug, tm.name,
+            (t."lastUsedAt" IS NULL OR t."lastUsedAt" < (now() AT TIME ZONE 'UTC') - make_interval(secs => $2)) AS stale
+     FROM "ApiToken" t
+     JOIN "Membership" m ON m."teamId" = t."teamId" AND m."userId" = t."userId"
+     JOIN "Team" tm ON tm.id = t."teamId"
+     WHERE t."tokenHash" = $1 AND t."revokedAt" IS NULL AND (t."expiresAt" IS NULL OR t."expiresAt" > (now() AT TIME ZONE 'UTC'))`,
+    [hash(token), LAST_USED_GRAIN_MS / 1000],
+  );
+  if (!row) return undefined;
   // When it was last used, to the minute: not a write on every request.
-  const now = new Date();
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_GRAIN_MS)
-    await db.apiToken.updateMany({ where: { id: row.id }, data: { lastUsedAt: now } });
-  return { tokenId: row.id, teamId: row.teamId, team: row.team, userId: row.userId, role: lowerRole(row.role ?? membership.role, membership.role) };
+  if (row.stale) await rawQuery(db, `UPDATE "ApiToken" SET "lastUsedAt" = $2::timestamp(3) WHERE id = $1`, [row.id, new Date().toISOString()]);
+  return {
+    tokenId: row.id,
+    teamId: row.teamId,
+    team: { id: row.teamId, slug: row.slug, name: row.name },
+    userId: row.userId,
+    role: lowerRole(row.tokenRole ?? row.memberRole, row.memberRole),
+  };
 };
 
 /** Creates a token for its maker and the `api_token.create` audit entry, in one transaction. */
