@@ -10,8 +10,8 @@
  * Redis: a restart empties the queue, so the worker's running runs lose their job locks and
  * stop ("taken over") and its queued ones lose their jobs. The worker's requeue sweep
  * (apps/worker/src/requeue-sweep.ts), run when its Redis connection is back and
- * periodically, adds their jobs again and the runs resume from their checkpoints. This test
- * runs in every `npm run test:chaos`.
+ * periodically, adds their jobs again and the runs resume from their checkpoints; the
+ * team's schedules, whose job schedulers Redis lost too, are made again.
  *
  * PostgreSQL: a restart cuts every connection. The worker's writes (a run's progress, an
  * agent step's tool calls and spans) wait for the server and are sent again once it is
@@ -22,6 +22,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { TRIGGER_QUEUE } from "@switchyard/core/triggers";
 import { createDb, saveWorkflowVersion, type Db } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -248,14 +249,26 @@ describe("Redis restarted mid-run", () => {
     await redis?.stop();
   });
 
-  it("ends every run, resumed or failed with a SYSTEM.* error, losing no tool-call record", async () => {
+  it("ends every run, resumed or failed with a SYSTEM.* error, losing no tool-call record, and makes its schedules again", async () => {
     redis = await startPrivateRedis();
     stack = await openStack(undefined, redis.url);
-    const runs = await startRuns(stack, "redis");
-    await midRun(stack, runs);
+    const s = stack;
+    const hello = await saveWorkflowVersion(s.db, { teamId: s.teamId, name: "redis-tick", files: { "workflow.yaml": shellWorkflow("redis-tick", 1, 10) } });
+    // Once a year: it must be there again after the restart, without its runs in the way.
+    const { trigger } = await caller(s).triggers.create({ workflowId: hello.workflowId, kind: "schedule", cron: "0 0 1 1 *", timezone: "UTC" });
+    const triggerQueue = new Queue(TRIGGER_QUEUE, { connection: s.redis, prefix: s.prefix });
+    triggerQueue.on("error", () => undefined);
+    const schedulers = async () => (await triggerQueue.getJobSchedulers(0, -1)).map((j) => j.key);
+    expect(await schedulers()).toHaveLength(1);
+    const runs = await startRuns(s, "redis");
+    await midRun(s, runs);
     await redis.restart(1000);
-    const ended = await expectNothingLost(stack, runs);
+    const ended = await expectNothingLost(s, runs);
     expect(ended.length).toBe(runs.length);
+    // Redis came back empty; the schedule's job scheduler is made again from Postgres.
+    expect(await waitFor(async () => ((await schedulers()).length > 0 ? schedulers() : undefined), 60_000, "the schedule to be made again")).toHaveLength(1);
+    await caller(s).triggers.pause({ id: trigger.id });
+    await triggerQueue.close();
     // The worker is still of use: a run started now succeeds.
     const after = await startRuns(stack, "redis-after");
     const again = await expectNothingLost(stack, after);

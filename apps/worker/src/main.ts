@@ -292,6 +292,8 @@ const requeue = startRequeueSweep({
   log,
   intervalMs: env.SWITCHYARD_REQUEUE_SWEEP_MS,
   minAgeMs: env.SWITCHYARD_REQUEUE_MIN_AGE_MS,
+  // Redis may have come back empty: its job schedulers are made again from Postgres.
+  onBack: () => triggerWorkers.resync(),
   stopHere: (runId) => {
     if (!executing.has(runId)) return false;
     if (worker.cancelJob(runId, LOCK_LOST)) log.warn("the job of a run this worker executes is gone; stopping it here", { runId });

@@ -16,7 +16,8 @@
  * nothing, so several workers may sweep at once.
  *
  * It runs every `intervalMs` and when the Redis connection is ready again after being lost,
- * once the workers' heartbeats (which Redis lost with the rest) have had time to come back.
+ * once the workers' heartbeats (which Redis lost with the rest) have had time to come back;
+ * `onBack` runs at once then (the schedules are made again, say).
  */
 import { Queue } from "bullmq";
 import type { Redis } from "ioredis";
@@ -104,7 +105,9 @@ const STOPPING_RETRY_MS = 1000;
  * again after an error or a close (then after `settleMs`, by which time every live worker
  * has written its heartbeat again).
  */
-export const startRequeueSweep = (options: Omit<SweepDeps, "queue" | "redis"> & { connection: Redis; intervalMs: number; settleMs?: number }) => {
+export const startRequeueSweep = (
+  options: Omit<SweepDeps, "queue" | "redis"> & { connection: Redis; intervalMs: number; settleMs?: number; onBack?: () => Promise<unknown> },
+) => {
   const queue = new Queue<RunJob>(RUN_QUEUE, { connection: options.connection, prefix: options.prefix });
   // Connection errors are the connection's watcher's to log.
   queue.on("error", () => undefined);
@@ -142,6 +145,7 @@ export const startRequeueSweep = (options: Omit<SweepDeps, "queue" | "redis"> & 
     lostAt = 0;
     backAt = Date.now();
     schedule(settleMs);
+    options.onBack?.().catch((e: Error) => deps.log.warn("could not restore what Redis lost; the next boot does", { error: e.message }));
   };
   deps.connection.on("error", onLost);
   deps.connection.on("close", onLost);

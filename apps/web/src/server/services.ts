@@ -29,8 +29,14 @@ const connectRedis = () => {
 
 export const redis = (): Redis => (globals.__syRedis ??= connectRedis());
 
-export const runQueue = (): Queue<RunJob> =>
-  (globals.__syQueue ??= new Queue<RunJob>(RUN_QUEUE, { connection: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX }));
+export const runQueue = (): Queue<RunJob> => {
+  if (!globals.__syQueue) {
+    globals.__syQueue = new Queue<RunJob>(RUN_QUEUE, { connection: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX });
+    // The connection's listener above says when Redis is unreachable, once; a start made meanwhile fails with its own error.
+    globals.__syQueue.on("error", () => undefined);
+  }
+  return globals.__syQueue;
+};
 
 export const publish = (channel: string, message: string) => redis().publish(channel, message);
 

@@ -64,6 +64,12 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
   log.info("schedules synced", synced);
 
   return {
+    /** Makes Redis's job schedulers match Postgres again, as at boot (after Redis lost its data, say). */
+    resync: async () => {
+      const again = await syncSchedules(db, triggerQueue);
+      log.info("schedules synced", again);
+      return again;
+    },
     /** Enqueues the notifications of a run that has ended (nothing for one still going). */
     runEnded: (teamId: string, runId: string, status?: string) =>
       enqueueRunNotifications(db, notificationQueue, { teamId, runId, ...(status ? { status } : {}) }).catch((e: unknown) =>

@@ -15,6 +15,8 @@ export const notificationQueue = (redis: Redis, prefix: string) => {
   let queue = byPrefix.get(prefix);
   if (!queue) {
     queue = new Queue<NotificationJob>(NOTIFICATION_QUEUE, { connection: redis, prefix });
+    // The connection's own listener says when Redis is unreachable (services.ts), once.
+    queue.on("error", () => undefined);
     byPrefix.set(prefix, queue);
   }
   return queue;

@@ -15,6 +15,9 @@ const triggerQueue = (redis: Redis, prefix: string) => {
   let queue = byPrefix.get(prefix);
   if (!queue) {
     queue = new Queue<TriggerJob>(TRIGGER_QUEUE, { connection: redis, prefix });
+    // The connection's own listener says when Redis is unreachable (services.ts), once; a
+    // call made meanwhile fails with its own error.
+    queue.on("error", () => undefined);
     byPrefix.set(prefix, queue);
   }
   return queue;
