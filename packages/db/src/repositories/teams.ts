@@ -44,7 +44,7 @@ export const createTeamWithOwner = (db: Db, input: { name: string; ownerId: stri
   });
 
 /** What a team's admins set: its name, and how many of its runs may run at once (null: no limit of its own). */
-export type TeamSettings = { name: string; maxConcurrentRuns: number | null };
+type TeamSettings = { name: string; maxConcurrentRuns: number | null };
 
 export const teamSettingsOf = (db: PrismaClientOrTransaction, teamId: string): Promise<TeamSettings> =>
   db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, maxConcurrentRuns: true } });
