@@ -20,5 +20,6 @@ export const freshCheckpoint = (
   results: {},
   cursors: {},
   transitions: 0,
+  visits: {},
   startHooksDone: false,
 });

@@ -337,6 +337,23 @@ describe("an attempt that ended after the last checkpoint was saved", () => {
     }
   }, 120_000);
 
+  it("does not take earlier ends on the resume of a checkpoint from before visits were counted", async () => {
+    const first = await runUntilEnd(cycleWorkflow, 3);
+    const legacy = JSON.parse(JSON.stringify(first.saved.at(-1))) as Checkpoint;
+    delete legacy.visits;
+    const asked: string[] = [];
+    const memory = memoryRecorder(first.attempts);
+    const outcome = await runWorkflow(cycleWorkflow, {
+      ...deps,
+      runProcess: localRunner(),
+      signal: new AbortController().signal,
+      checkpoint: legacy,
+      recorder: { ...memory.recorder, earlier: (start) => (asked.push(start.path.key), memory.recorder.earlier?.(start)) },
+    });
+    expect(outcome.status).toBe("succeeded");
+    expect(asked).toEqual([]);
+  });
+
   it("gives each visit of a state a cycle comes back to a path of its own", async () => {
     const { outcome, attempts } = await runUntilEnd(cycleWorkflow);
     expect(outcome.outputs).toEqual({ last: "xxx" });

@@ -70,7 +70,9 @@ export const runWorkflow = async (
   const actions: ActionDeps = {
     runProcess: deps.runProcess,
     agents: deps.agents,
-    recorder: deps.recorder,
+    // A checkpoint from before visits were counted cannot tell a cycle's visits apart, so
+    // earlier ends are not taken on its resume (an ended attempt may then run again).
+    recorder: deps.checkpoint && deps.checkpoint.visits === undefined && deps.recorder ? { ...deps.recorder, earlier: undefined } : deps.recorder,
     files,
     events,
     scrubber,
