@@ -148,11 +148,12 @@ const triggerWorkers = await startTriggerWorkers({ connection, prefix: env.SWITC
 
 /** The runs this worker is executing now, by id (a run's job id is its run id). */
 const executing = new Set<string>();
-/** Runs waiting under their team's limit: one of them is promoted when a run of the team ends. */
-const waitQueue = new Queue<RunJob>(RUN_QUEUE, { connection, prefix: env.SWITCHYARD_QUEUE_PREFIX });
+/** The run queue as this worker changes it: waiting runs promoted, lost jobs added again. */
+const runQueue = new Queue<RunJob>(RUN_QUEUE, { connection, prefix: env.SWITCHYARD_QUEUE_PREFIX });
 // Connection errors are the connection's watcher's to log.
-waitQueue.on("error", () => undefined);
-const waiters = teamWaiters({ redis: connection, queue: waitQueue, prefix: env.SWITCHYARD_QUEUE_PREFIX });
+runQueue.on("error", () => undefined);
+/** Runs waiting under their team's limit: one of them is promoted when a run of the team ends. */
+const waiters = teamWaiters({ redis: connection, queue: runQueue, prefix: env.SWITCHYARD_QUEUE_PREFIX });
 const quietly = (what: string, p: Promise<unknown>) => void p.catch((e: Error) => log.debug(`could not ${what}`, { error: e.message }));
 
 const worker = new Worker(
@@ -191,9 +192,10 @@ const worker = new Worker(
         quietly("note a waiting run", waiters.waiting(data.data.teamId, data.data.runId, job.timestamp));
         throw new DelayedError();
       }
-      quietly("note a run that waits no more", waiters.done(data.data.teamId, data.data.runId));
-      // A place under the team's limit may have freed: its oldest waiting run takes it now.
-      if (status !== "taken over") quietly("promote a waiting run", waiters.promoteNext(data.data.teamId));
+      // It waits no more; and a place under the team's limit may have freed, which the team's
+      // oldest waiting run takes now.
+      const { teamId, runId } = data.data;
+      quietly("promote a waiting run", waiters.done(teamId, runId).then(() => (status === "taken over" ? undefined : waiters.promoteNext(teamId))));
       // The status this worker has just written, or (skipped, taken over) none: then it is read.
       await triggerWorkers.runEnded(data.data.teamId, data.data.runId, ["succeeded", "failed", "cancelled"].includes(status) ? status : undefined);
       return { status };
@@ -287,6 +289,7 @@ await heartbeat.first;
 const requeue = startRequeueSweep({
   db,
   connection,
+  queue: runQueue,
   prefix: env.SWITCHYARD_QUEUE_PREFIX,
   workerId,
   log,
@@ -316,7 +319,7 @@ const shutdown = async (sig: string) => {
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await requeue.stop();
   await worker.close();
-  await waitQueue.close().catch(() => undefined);
+  await runQueue.close().catch(() => undefined);
   await consoleWorker.close();
   await triggerWorkers.close();
   clearTimeout(grace);

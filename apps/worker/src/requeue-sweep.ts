@@ -19,9 +19,9 @@
  * once the workers' heartbeats (which Redis lost with the rest) have had time to come back;
  * `onBack` runs at once then (the schedules are made again, say).
  */
-import { Queue } from "bullmq";
+import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import { RUN_QUEUE, WORKER_HEARTBEAT_MS, workerHeartbeatKey, type RunJob } from "@switchyard/core/runs";
+import { WORKER_HEARTBEAT_MS, workerHeartbeatKey, type RunJob } from "@switchyard/core/runs";
 import { enqueueRunJob, listOpenRuns, unchangedOpenRuns, type Db, type OpenRun } from "@switchyard/db";
 import type { Logger } from "./logger";
 
@@ -101,22 +101,20 @@ export const sweepLostRuns = async (deps: SweepDeps) => {
 const STOPPING_RETRY_MS = 1000;
 
 /**
- * Sweeps the run queue on `connection` every `intervalMs`, and when the connection is ready
+ * Sweeps `queue` (on `connection`) every `intervalMs`, and when the connection is ready
  * again after an error or a close (then after `settleMs`, by which time every live worker
  * has written its heartbeat again).
  */
 export const startRequeueSweep = (
-  options: Omit<SweepDeps, "queue" | "redis"> & { connection: Redis; intervalMs: number; settleMs?: number; onBack?: () => Promise<unknown> },
+  options: Omit<SweepDeps, "redis"> & { connection: Redis; intervalMs: number; settleMs?: number; onBack?: () => Promise<unknown> },
 ) => {
-  const queue = new Queue<RunJob>(RUN_QUEUE, { connection: options.connection, prefix: options.prefix });
-  // Connection errors are the connection's watcher's to log.
-  queue.on("error", () => undefined);
-  const deps = { ...options, queue, redis: options.connection };
+  const deps = { ...options, redis: options.connection };
   const settleMs = options.settleMs ?? 2 * WORKER_HEARTBEAT_MS;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   let stopped = false;
-  let lostAt = 0;
+  /** Whether the connection was lost since it was last ready. */
+  let lost = false;
   /** When the connection came back: sweeps wait until settleMs after it. */
   let backAt = 0;
   const schedule = (ms: number) => {
@@ -138,11 +136,11 @@ export const startRequeueSweep = (
       .finally(() => (running = undefined));
   }
   const onLost = () => {
-    lostAt ||= Date.now();
+    lost = true;
   };
   const onReady = () => {
-    if (!lostAt) return;
-    lostAt = 0;
+    if (!lost) return;
+    lost = false;
     backAt = Date.now();
     schedule(settleMs);
     options.onBack?.().catch((e: Error) => deps.log.warn("could not restore what Redis lost; the next boot does", { error: e.message }));
@@ -159,7 +157,6 @@ export const startRequeueSweep = (
       deps.connection.off("close", onLost);
       deps.connection.off("ready", onReady);
       await running;
-      await queue.close().catch(() => undefined);
     },
   };
 };
