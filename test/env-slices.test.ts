@@ -35,6 +35,8 @@ describe("shared environment variables", () => {
     ["SWITCHYARD_MASTER_KEYS_RETIRED", "k0", /^SWITCHYARD_MASTER_KEYS_RETIRED: must be id:base64/],
     ["SWITCHYARD_QUEUE_PREFIX", "has space", /^SWITCHYARD_QUEUE_PREFIX: /],
     ["LOG_LEVEL", "loud", /^LOG_LEVEL: /],
+    ["SWITCHYARD_EGRESS_ALLOW", "10.0.0.0/8,http://intranet", /^SWITCHYARD_EGRESS_ALLOW: "http:\/\/intranet" is neither an address, a CIDR nor a host name/],
+    ["SWITCHYARD_EGRESS_ALLOW", "10.0.0.0/40", /^SWITCHYARD_EGRESS_ALLOW: "10.0.0.0\/40" has a prefix length out of range/],
   ])("%s=%s is refused by both apps with the same message", (name, value, message) => {
     const env = { ...good, [name]: value };
     expect(webProblem(env)).toMatch(message);

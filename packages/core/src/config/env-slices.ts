@@ -4,6 +4,7 @@
  * passes its environment in; core never reads it.
  */
 import { z } from "zod";
+import { parseEgressAllowList } from "../egress/egress-policy";
 
 const urlWith = (protocols: string[], needsPath: boolean, message: string) =>
   z.string().refine((v) => {
@@ -68,3 +69,22 @@ export const describeEnvIssues = (issues: readonly z.core.$ZodIssue[], source: R
       return `  ${name}: ${missing ? "is not set" : i.message}`;
     })
     .join("\n")}`;
+
+/**
+ * SWITCHYARD_EGRESS_ALLOW: destinations outside the egress rule that requests made on a
+ * user's behalf may still reach (internal servers a team really means to use): CIDRs,
+ * addresses and host names (`*.` for a domain), comma-separated. Empty: public https only.
+ */
+export const egressEnv = {
+  SWITCHYARD_EGRESS_ALLOW: z
+    .string()
+    .default("")
+    .transform((v, ctx) => {
+      try {
+        return parseEgressAllowList(v);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
+};

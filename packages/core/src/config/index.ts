@@ -1,2 +1,2 @@
 /** Configuration shapes shared by the apps. */
-export { databaseEnv, describeEnvIssues, masterKeyEnv, observabilityEnv, redisEnv } from "./env-slices";
+export { databaseEnv, describeEnvIssues, egressEnv, masterKeyEnv, observabilityEnv, redisEnv } from "./env-slices";

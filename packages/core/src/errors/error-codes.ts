@@ -95,6 +95,10 @@ export const ERROR_CODES = {
   "EXECUTION.COMMAND_FAILED": FAMILY.EXECUTION,
   "EXECUTION.CONNECTOR_FAILED": FAMILY.EXECUTION,
   "EXECUTION.CONNECTOR_UNAVAILABLE": FAMILY.EXECUTION,
+  // An outbound request on a user's behalf that failed (docs/connectors.md, "Egress"): the host named, never what it sent.
+  "EXECUTION.EGRESS.TIMEOUT": FAMILY.EXECUTION,
+  "EXECUTION.EGRESS.TOO_LARGE": FAMILY.EXECUTION,
+  "EXECUTION.EGRESS.UNREACHABLE": FAMILY.EXECUTION,
   "EXECUTION.INFINITE_LOOP_GUARD": FAMILY.EXECUTION,
   "EXECUTION.INVALID_LOOP_BOUND": FAMILY.EXECUTION,
   "EXECUTION.INVALID_TIMEOUT": FAMILY.EXECUTION,
@@ -140,6 +144,8 @@ export const ERROR_CODES = {
   "USER.CONNECTOR.OAUTH_FAILED": FAMILY.USER,
   "USER.CONNECTOR.OAUTH_UNSUPPORTED": FAMILY.USER,
   "USER.CONNECTOR.SECRET_IN_FIELD": FAMILY.USER,
+  /** A destination the egress rule refuses: not https, or an address that is not public and not on the operator's allow-list. */
+  "USER.EGRESS.DENIED": FAMILY.USER,
   /** An Idempotency-Key sent again with another request (workflow, version or inputs). */
   "USER.IDEMPOTENCY_KEY_REUSED": { ...FAMILY.USER, http: 422 },
   "USER.INPUT.FILE_REFUSED": FAMILY.USER,
