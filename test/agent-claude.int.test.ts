@@ -18,6 +18,7 @@ import { AGENTS_DIR, installedAgent } from "./helpers/agent-cli";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, processesOfRun, waitFor } from "./helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 /** Written so no command of the test spells it whole. */
 const KEY_HEAD = "sk-ant-team";
@@ -86,7 +87,7 @@ describe.skipIf(!claude)("claude agent steps in the worker", () => {
         ],
       },
     });
-    stack = await openRunStack({ SWITCHYARD_AGENTS_DIR: AGENTS_DIR });
+    stack = await openRunStack({ SWITCHYARD_AGENTS_DIR: AGENTS_DIR, SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW });
     await caller().models.set({ vendor: "anthropic", endpoint: model.url, apiKey: KEY });
   }, 900_000);
   afterAll(async () => {

@@ -14,6 +14,7 @@ import { openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, processesOfRun, waitFor } from "./helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 const KEY = "sk-model-key-5f0c2e7a9b13d4";
 
@@ -47,6 +48,8 @@ beforeAll(async () => {
     },
   });
   stack = await openRunStack({
+    // The scripted model and test servers listen on loopback, which the allow-list names.
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
     // The scripted model is priced here, over the built-in table.
     SWITCHYARD_MODEL_PRICES: JSON.stringify({ "scripted-1": { input: 2, output: 10 } }),

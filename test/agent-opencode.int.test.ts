@@ -15,6 +15,7 @@ import { AGENTS_DIR, installedAgent } from "./helpers/agent-cli";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli } from "./helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 const KEY_HEAD = "sk-oc-team";
 /** Split so that no command of the test holds it whole. */
@@ -80,7 +81,7 @@ describe.skipIf(!opencode)("opencode agent steps in the worker", () => {
       text: '{"verdict": "gamma", "files": 1}',
     });
     model = await startScriptedModel({ host: "127.0.0.1", script: { turns } });
-    stack = await openRunStack({ SWITCHYARD_AGENTS_DIR: AGENTS_DIR });
+    stack = await openRunStack({ SWITCHYARD_AGENTS_DIR: AGENTS_DIR, SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW });
     await caller().models.set({ vendor: "openai", endpoint: `${model.url}/v1`, apiKey: KEY });
   }, 900_000);
   afterAll(async () => {

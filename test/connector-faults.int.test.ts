@@ -21,6 +21,7 @@ import { connectorPackages } from "./helpers/connector-packages";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, processesOfRun, REPO_ROOT } from "./helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 const KEY = "sk-connector-faults-key-41b7e0c2";
 const WORKER_ID = `faults-${Math.random().toString(36).slice(2, 8)}`;
@@ -83,6 +84,8 @@ beforeAll(async () => {
     },
   });
   stack = await openRunStack({
+    // The scripted model and test servers listen on loopback, which the allow-list names.
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
     SWITCHYARD_CONNECTORS_DIR: packages.dir,
     SWITCHYARD_WORKER_ID: WORKER_ID,

@@ -23,7 +23,10 @@ import {
   type TestAuthorizationServer,
 } from "@switchyard/testing/oauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseEgressAllowList } from "@switchyard/core/egress";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
+import { webEgress } from "~/server/egress";
 import { handleRest } from "~/server/rest/rest-api";
 import { openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller } from "./helpers/dashboard-caller";
@@ -48,10 +51,12 @@ const tokensSeen = new Set<string>();
 const answers: unknown[] = [];
 
 const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
-const as = (userId: string) => dashboardCaller({ db: stack.db, keyring, queue: stack.queue, redis: stack.redis, prefix: stack.prefix }, userId);
+/** The test's servers are on loopback, which the operator's allow-list names for web and worker alike. */
+const egress = webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW));
+const as = (userId: string) => dashboardCaller({ db: stack.db, keyring, queue: stack.queue, redis: stack.redis, prefix: stack.prefix, egress }, userId);
 const admin = () => as(stack.adminId);
 const callback = async (userId: string | undefined, url: URL) => {
-  const response = await connectorOAuthCallback({ db: stack.db, redis: stack.redis, keyring, prefix: stack.prefix }, userId, url);
+  const response = await connectorOAuthCallback({ db: stack.db, redis: stack.redis, keyring, prefix: stack.prefix, egress }, userId, url);
   const location = response.headers.get("location") ?? "";
   answers.push(location, await response.text());
   return { status: response.status, location, query: new URL(location, PUBLIC_URL).searchParams };
@@ -135,7 +140,7 @@ beforeAll(async () => {
     },
   });
   closers.push(() => model.close());
-  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1` });
+  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`, SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW });
   const member = await stack.db.user.create({ data: { email: "member@test.local", name: "Member" } });
   await stack.db.membership.create({ data: { teamId: stack.teamId, userId: member.id, role: "member" } });
   memberId = member.id;
@@ -173,7 +178,7 @@ describe("connecting over OAuth from the web app", () => {
 
   it("begins over REST too, for a script whose user then approves in their signed-in browser", async () => {
     const { token } = await createApiToken(stack.db, { teamId: stack.teamId, userId: stack.adminId, name: "oauth" });
-    const deps = { db: stack.db, queue: () => stack.queue, prefix: stack.prefix, publish: () => Promise.resolve(0), keyring: () => keyring, redis: () => stack.redis };
+    const deps = { db: stack.db, queue: () => stack.queue, prefix: stack.prefix, publish: () => Promise.resolve(0), keyring: () => keyring, redis: () => stack.redis, egress: () => egress };
     const post = (body: unknown) =>
       handleRest(deps, new Request(`${PUBLIC_URL}/api/v1/connectors/crm/oauth`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(body) }), "/connectors/crm/oauth");
     const response = await post({ scope: "team" });

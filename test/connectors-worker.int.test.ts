@@ -22,6 +22,7 @@ import { connectorPackages } from "./helpers/connector-packages";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, waitFor } from "./helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 const TEAM_TOKEN = "fx-team-token-5b9d2e7c41a8f036";
 const MEMBER_TOKEN = "fx-member-token-8e1c6a3f92d7b405";
@@ -83,6 +84,8 @@ beforeAll(async () => {
     },
   });
   stack = await openRunStack({
+    // The scripted model and test servers listen on loopback, which the allow-list names.
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
     SWITCHYARD_CONNECTORS_DIR: packages.dir,
     SWITCHYARD_CONNECTOR_IDLE_MS: "60000",

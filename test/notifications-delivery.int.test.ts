@@ -16,6 +16,9 @@ import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { addMember } from "./helpers/team-member";
 import { waitFor } from "./helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
+import { parseEgressAllowList } from "@switchyard/core/egress";
+import { webEgress } from "~/server/egress";
 
 type Received = { path: string; signature: string; body: string };
 
@@ -27,7 +30,9 @@ const received: Received[] = [];
 /** How many more times each path answers 500 before 200. */
 const failuresLeft = new Map<string, number>();
 const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
-const caller = (userId = stack.adminId) => dashboardCaller({ db: stack.db, queue: stack.queue, redis: connection, prefix: stack.prefix, keyring }, userId);
+/** The receiver listens on loopback, which the operator's allow-list names for web and worker alike. */
+const egress = webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW));
+const caller = (userId = stack.adminId) => dashboardCaller({ db: stack.db, queue: stack.queue, redis: connection, prefix: stack.prefix, keyring, egress }, userId);
 
 const readBody = (req: IncomingMessage) =>
   new Promise<string>((resolve) => {
@@ -37,7 +42,7 @@ const readBody = (req: IncomingMessage) =>
   });
 
 beforeAll(async () => {
-  stack = await openRunStack();
+  stack = await openRunStack({ SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW });
   connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
   server = createServer((req, res) => {
     void readBody(req).then((body) => {
@@ -103,7 +108,7 @@ describe("run notifications", () => {
     // A run queue no worker listens to, so the run is still queued when it is cancelled.
     const idle = new Queue<RunJob>(RUN_QUEUE, { connection, prefix: `${stack.prefix}-idle` });
     try {
-      const idleCaller = dashboardCaller({ db: stack.db, queue: idle, redis: connection, prefix: stack.prefix, keyring }, stack.adminId);
+      const idleCaller = dashboardCaller({ db: stack.db, queue: idle, redis: connection, prefix: stack.prefix, keyring, egress }, stack.adminId);
       const hello = (await idleCaller.workflows.list()).find((w) => w.name === "hello-world")!;
       const started = await idleCaller.runs.start({ workflowId: hello.id });
       expect((await idleCaller.runs.cancel({ id: started.id })).status).toBe("cancelled");
@@ -124,6 +129,9 @@ describe("run notifications", () => {
     expect(() => verifySignature({ secret: endpoint.secret, header: post.signature, body: post.body })).not.toThrow();
 
     await expect(caller().notifications.create({ url: "http://example.com/hook", events: ["run.failed"] })).rejects.toMatchObject({
+      cause: { code: "USER.EGRESS.DENIED", location: { path: "url" } },
+    });
+    await expect(caller().notifications.create({ url: "https://user:pw@example.com/hook", events: ["run.failed"] })).rejects.toMatchObject({
       cause: { code: "USER.INPUT.VALIDATION_FAILED", location: { path: "url" } },
     });
     const memberId = await addMember(stack.db, stack.teamId, { email: "m@test.local", name: "M", role: "member" });

@@ -13,6 +13,7 @@ import { dashboardCaller } from "./helpers/dashboard-caller";
 import { startOtlpReceiver } from "./helpers/otlp-receiver";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli } from "./helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 const KEY = "sk-model-key-7d21a9c4e0b86f";
 
@@ -34,7 +35,7 @@ beforeAll(async () => {
     },
   });
   receiver = await startOtlpReceiver();
-  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`, SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
   await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
 }, 300_000);
 afterAll(async () => {

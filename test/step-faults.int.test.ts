@@ -15,6 +15,7 @@ import { connectorPackages } from "./helpers/connector-packages";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, processesOfRun } from "./helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 const KEY = "sk-faults-model-key-6c0e2f9a71b3";
 const TOKEN = "fx-faults-token-2a7d9e40c3b1f856";
@@ -89,6 +90,8 @@ beforeAll(async () => {
     },
   });
   stack = await openRunStack({
+    // The scripted model and test servers listen on loopback, which the allow-list names.
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
     SWITCHYARD_CONNECTORS_DIR: packages.dir,
   });

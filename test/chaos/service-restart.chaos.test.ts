@@ -43,6 +43,7 @@ import {
   waitFor,
   type WorkerHandle,
 } from "../helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 const CALLS = 4;
 const KEY = "sk-chaos-restart-key-3d81f0a7c2e9";
@@ -116,6 +117,7 @@ const openStack = async (databaseBase: string | undefined, redisUrl: string): Pr
       SWITCHYARD_WORKER_ID: ownerId,
       SWITCHYARD_JOB_LOCK_MS: "3000",
       SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+      SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
       WORKER_CONCURRENCY: "3",
     },
     120_000,

@@ -36,6 +36,7 @@ import {
   waitFor,
   type WorkerHandle,
 } from "../helpers/worker-process";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 
 const KILLS = Number(process.env.CHAOS_KILLS ?? 20);
 const ACTIVE_RUNS = 5;
@@ -88,6 +89,7 @@ const bootSlot = async (slot: Slot) => {
       SWITCHYARD_WORKSPACES_DIR: workspaces,
       SWITCHYARD_JOB_LOCK_MS: "3000",
       SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+      SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
       WORKER_CONCURRENCY: "2",
     },
     120_000,

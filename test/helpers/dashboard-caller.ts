@@ -7,9 +7,11 @@ import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import type { Db } from "@switchyard/db";
+import type { WebEgress } from "~/server/egress";
 import { createCaller } from "~/server/trpc/root";
 
-export type CallerServices = { db: Db; queue?: Queue<RunJob>; redis?: Redis; prefix?: string; keyring?: Keyring };
+/** `egress`: requests on a user's behalf (OAuth); the rule with no exceptions unless the test gives one. */
+export type CallerServices = { db: Db; queue?: Queue<RunJob>; redis?: Redis; prefix?: string; keyring?: Keyring; egress?: WebEgress };
 
 const missing = (what: string) => () => {
   throw new Error(`this test gave the caller no ${what}`);
@@ -24,6 +26,7 @@ export const dashboardCaller = (services: CallerServices, userId: string, teamId
     publish: (channel, message) => (services.redis ? services.redis.publish(channel, message) : Promise.resolve(0)),
     redis: services.redis ? () => services.redis! : missing("redis"),
     keyring: services.keyring ? () => services.keyring! : missing("keyring"),
+    ...(services.egress ? { egress: () => services.egress! } : {}),
     userId,
     teamId,
   });

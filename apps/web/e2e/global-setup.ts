@@ -13,7 +13,11 @@ import { fileURLToPath } from "node:url";
 import { createDb } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { startOidcIssuer } from "@switchyard/testing/oauth";
+
+/** What the web app of the browser tests may reach on a user's behalf. */
+const E2E_WEB_EGRESS_ALLOW = "127.0.0.2/32";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -86,16 +90,20 @@ export default async function globalSetup() {
     SWITCHYARD_STEP_UID_BASE: String(900_000 + Math.floor(Math.random() * 1000) * 16),
     SWITCHYARD_CONNECTORS_MAX: "8",
     SWITCHYARD_MODEL_ENDPOINTS: `http://127.0.0.1:${process.env.E2E_MODEL_PORT}/v1`,
+    // The worker's model, connectors and notification receivers are on loopback.
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_OIDC_ISSUER: issuer.issuer,
     SWITCHYARD_OIDC_CLIENT_ID: "switchyard-e2e",
     SWITCHYARD_OIDC_CLIENT_SECRET: oidcSecret,
     SWITCHYARD_OIDC_NAME: "Test IdP",
   };
   const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env });
+  // The web app reaches only what connector-oauth.spec.ts puts on 127.0.0.2: 127.0.0.1 stands
+  // for the internal network it must not reach on a user's behalf.
   const web = spawn(
     process.execPath,
     [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", process.env.E2E_PORT!, "-H", "127.0.0.1"],
-    { cwd: path.join(ROOT, "apps/web"), env },
+    { cwd: path.join(ROOT, "apps/web"), env: { ...env, SWITCHYARD_EGRESS_ALLOW: E2E_WEB_EGRESS_ALLOW } },
   );
   await Promise.all([waitForOutput(worker, '"worker ready"', "worker"), waitForOutput(web, "Ready in", "web")]);
 

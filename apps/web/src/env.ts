@@ -2,7 +2,7 @@
  * The web app's environment, validated once. `instrumentation.ts` reads it at server boot,
  * so a bad value stops the server with a message that names the variable.
  */
-import { databaseEnv, describeEnvIssues, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
+import { databaseEnv, describeEnvIssues, egressEnv, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
 import { z } from "zod";
 
 /** Sign-in tokens travel from the issuer: plain http only when it runs on this machine. */
@@ -13,6 +13,7 @@ export const webEnvSchema = z.object({
   ...redisEnv,
   ...masterKeyEnv,
   ...observabilityEnv,
+  ...egressEnv,
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
   /** The address people reach the dashboard at; OAuth callbacks of connectors are built from it. */
   AUTH_URL: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).optional(),

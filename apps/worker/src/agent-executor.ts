@@ -37,6 +37,7 @@ import {
   type StepConnectors,
 } from "@switchyard/core/providers";
 import type { SandboxHost, StepFolders } from "@switchyard/core/sandbox";
+import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
@@ -57,6 +58,8 @@ export type AgentExecutorDeps = {
   scrubber: Scrubber;
   /** Endpoints every team's openai_compatible steps may call (SWITCHYARD_MODEL_ENDPOINTS). */
   modelEndpoints: readonly string[];
+  /** The worker's egress fetch for model endpoints: openai_compatible requests obey the egress rule. */
+  modelFetch: FetchLike;
   /** The team's model access for a vendor (Settings → Models), its key opened. */
   modelAccess: (vendor: ModelVendor) => Promise<TeamModelAccess | undefined>;
   /** Prices over the built-in table (SWITCHYARD_MODEL_PRICES), for what the worker meters itself. */
@@ -204,6 +207,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         request,
         tools: toolProxyFromClient(step.client),
         allowedEndpoints: [...deps.modelEndpoints, ...(access?.allowedEndpoints ?? [])],
+        fetch: deps.modelFetch,
         onEvent: (event) => events(request, event, recorder),
         ...(apiKey ? { apiKey } : {}),
       });

@@ -2,7 +2,7 @@
  * The worker's environment, read once and validated at boot. A bad value stops the process
  * with a message that names the variable.
  */
-import { databaseEnv, describeEnvIssues, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
+import { databaseEnv, describeEnvIssues, egressEnv, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
 import { homedir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
@@ -22,6 +22,7 @@ export const workerEnvSchema = z.object({
   ...redisEnv,
   ...masterKeyEnv,
   ...observabilityEnv,
+  ...egressEnv,
   /** The dashboard's address (as the web app's AUTH_URL); notifications link to runs under it. */
   AUTH_URL: z.string().default(""),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),

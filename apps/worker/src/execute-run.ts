@@ -14,6 +14,7 @@ import { bundleReader, parseWorkflow, runWorkflow, type Checkpoint, type RunOutc
 import { claimQueuedRun, claimRun, closeLostStepRuns, finishedAttemptsOf, finishRun, getRunForExecution, loadBundle, nextEventSeq, whileDatabaseUnavailable, type Db } from "@switchyard/db";
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
+import type { FetchLike } from "@switchyard/core/egress";
 import { createAgentExecutor, type TeamModelAccess } from "./agent-executor";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
@@ -37,6 +38,8 @@ export type ExecuteRunDeps = {
   keyring: Keyring;
   /** Model endpoints openai_compatible steps may call (SWITCHYARD_MODEL_ENDPOINTS). */
   modelEndpoints?: readonly string[];
+  /** How openai_compatible steps reach their model endpoint: the worker's egress fetch for models. */
+  modelFetch: FetchLike;
   /** A team's model access for a vendor (Settings → Models), its key opened. */
   modelAccess?: (teamId: string, vendor: ModelVendor) => Promise<TeamModelAccess | undefined>;
   /** Prices over the built-in table (SWITCHYARD_MODEL_PRICES). */
@@ -196,6 +199,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         folders,
         scrubber,
         modelEndpoints: deps.modelEndpoints ?? [],
+        modelFetch: deps.modelFetch,
         modelAccess: (vendor) => deps.modelAccess?.(teamId, vendor) ?? Promise.resolve(undefined),
         gateway: deps.gateway,
         ...(deps.prices ? { prices: deps.prices } : {}),

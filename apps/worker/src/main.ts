@@ -17,6 +17,7 @@ import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from 
 import { teamModelAccess } from "./model-access";
 import { callConnectorByHand } from "./connector-console";
 import { sandboxedStdio } from "./connector-sandbox";
+import { closeEgress, workerEgress } from "./egress";
 import { executeRun } from "./execute-run";
 import type { WorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
@@ -103,8 +104,11 @@ log.info("sandbox ready", { sandboxLevel: confinement.sandbox.level, workspaces:
 // Its socket is bound into each step sandbox; a previous worker's socket is replaced.
 const gatewaySocket = path.join(confinement.workspacesDir, `gateway-${ownerId.replace(/[^A-Za-z0-9._-]/g, "_")}.sock`);
 await rm(gatewaySocket, { force: true });
+const egress = workerEgress(env.SWITCHYARD_EGRESS_ALLOW);
+if (env.SWITCHYARD_EGRESS_ALLOW.text) log.info("egress allow-list", { allow: env.SWITCHYARD_EGRESS_ALLOW.text });
 const gateway = await startModelGateway({
   socketPath: gatewaySocket,
+  egress: egress.list,
   prices: env.SWITCHYARD_MODEL_PRICES,
   log: (level, message, fields) => log[level](`model gateway: ${message}`, fields ?? {}),
 }).catch((e: unknown) => fatal(`could not start the model gateway: ${e instanceof Error ? e.message : String(e)}`));
@@ -115,7 +119,9 @@ const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
 const connectorResolvers: WorkerConnectors["resolvers"] = new Map();
 const connectors = {
   resolvers: connectorResolvers,
+  oauthFetch: egress.oauth,
   pool: new McpConnectorHost({
+    httpFetch: egress.connector,
     credentials: {
       resolve: async (id) => connectorResolvers.get(id)?.resolve(),
       rejected: (id, value) => connectorResolvers.get(id)?.rejected?.(value),
@@ -144,7 +150,7 @@ const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
 const notify = (runId: string) =>
   void connection.publish(updates, runId).catch((e: Error) => log.debug("could not announce a run change", { runId, error: e.message }));
 
-const triggerWorkers = await startTriggerWorkers({ connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, db, keyring, log, baseUrl: env.AUTH_URL || "http://localhost:3000" });
+const triggerWorkers = await startTriggerWorkers({ connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, db, keyring, log, baseUrl: env.AUTH_URL || "http://localhost:3000", fetch: egress.notification });
 
 /** The runs this worker is executing now, by id (a run's job id is its run id). */
 const executing = new Set<string>();
@@ -173,6 +179,7 @@ const worker = new Worker(
           stepLauncher: env.SWITCHYARD_STEP_LAUNCHER,
           keyring,
           modelEndpoints: env.SWITCHYARD_MODEL_ENDPOINTS,
+          modelFetch: egress.model,
           modelAccess: (teamId, vendor) => teamModelAccess(db, keyring, teamId, vendor),
           gateway,
           prices: env.SWITCHYARD_MODEL_PRICES,
@@ -326,6 +333,7 @@ const shutdown = async (sig: string) => {
   await heartbeat.stop();
   await gateway.close().catch(() => undefined);
   await connectors.pool.close().catch(() => undefined);
+  await closeEgress(egress).catch(() => undefined);
   await subscriber.quit().catch(() => undefined);
   await connection.quit().catch(() => undefined);
   await db.$disconnect();

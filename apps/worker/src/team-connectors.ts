@@ -24,6 +24,7 @@ import {
   grantToJson,
 } from "@switchyard/core/connectors";
 import { openConnectorCredential, sealConnectorCredential, type Keyring } from "@switchyard/core/crypto";
+import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import { mayReachConnector } from "@switchyard/core/policy";
 import type { StepConnectors } from "@switchyard/core/providers";
@@ -50,6 +51,8 @@ type CredentialResolver = { resolve: () => Promise<string | undefined>; rejected
 export type WorkerConnectors = {
   pool: McpConnectorHost;
   resolvers: Map<string, CredentialResolver>;
+  /** The worker's egress fetch for OAuth: token refreshes obey the egress rule. */
+  oauthFetch: FetchLike;
 };
 
 type StepConnectorsInput = {
@@ -98,6 +101,7 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
     client: grant.client,
     tokens: grant.tokens,
     connectorName: def.name,
+    fetch: input.connectors.oauthFetch,
     onTokens: async (tokens) => {
       for (const s of grantSecrets({ ...grant, tokens })) input.scrubber.add(s);
       const envelope = sealConnectorCredential(keyring, sealedFor, grantToJson({ ...grant, tokens }));

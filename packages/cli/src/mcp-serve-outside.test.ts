@@ -22,6 +22,7 @@ import {
 import type { ConnectorSpec } from "@switchyard/core/connectors";
 import { startStepChannel, type StepChannel, type ToolCallRecord } from "@switchyard/core/mcp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { loopbackEgressFetch } from "@switchyard/testing/egress";
 
 const CLI = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = path.resolve(CLI, "../..");
@@ -135,7 +136,7 @@ beforeEach(async () => {
     },
     { id: "web", kind: "http", url: httpUrl },
   ];
-  host = new McpConnectorHost({ connectors, credentials: { resolve: async () => CREDENTIAL } });
+  host = new McpConnectorHost({ connectors, credentials: { resolve: async () => CREDENTIAL }, httpFetch: loopbackEgressFetch("connector") });
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));

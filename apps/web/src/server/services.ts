@@ -7,8 +7,9 @@ import { keyringOf, parseMasterKey, type Keyring } from "@switchyard/core/crypto
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createDb, type Db } from "@switchyard/db";
 import { env } from "~/env";
+import { webEgress, type WebEgress } from "./egress";
 
-const globals = globalThis as unknown as { __syDb?: Db; __syRedis?: Redis; __syQueue?: Queue<RunJob> };
+const globals = globalThis as unknown as { __syDb?: Db; __syRedis?: Redis; __syQueue?: Queue<RunJob>; __syEgress?: WebEgress };
 
 export const db = (): Db => (globals.__syDb ??= createDb(env().DATABASE_URL));
 
@@ -50,3 +51,6 @@ export const keyring = (): Keyring =>
     parseMasterKey(env().SWITCHYARD_MASTER_KEY_ID, env().SWITCHYARD_MASTER_KEY),
     env().SWITCHYARD_MASTER_KEYS_RETIRED.map((k) => parseMasterKey(k.id, k.key)),
   );
+
+/** Requests on a user's behalf under the operator's SWITCHYARD_EGRESS_ALLOW (see egress.ts). */
+export const egress = (): WebEgress => (globals.__syEgress ??= webEgress(env().SWITCHYARD_EGRESS_ALLOW));

@@ -3,6 +3,7 @@
  * within ten seconds. A 2xx marks it delivered; anything else is recorded on the delivery
  * and thrown, so BullMQ retries it with backoff until the last attempt marks it failed.
  */
+import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import {
@@ -16,7 +17,24 @@ import {
 } from "@switchyard/core/triggers";
 import { deliveryToSend, recordDeliveryAttempt, type Db } from "@switchyard/db";
 
-export type DeliverDeps = { db: Db; keyring: Keyring; /** the dashboard's address, for the run's link */ baseUrl: string };
+export type DeliverDeps = {
+  db: Db;
+  keyring: Keyring;
+  /** the dashboard's address, for the run's link */
+  baseUrl: string;
+  /** the worker's egress fetch for notifications (its rule, a 10 s bound, no redirect followed) */
+  fetch: FetchLike;
+};
+
+/**
+ * What a failed attempt records: the egress rule's words (a refusal, a timeout, "could not
+ * be reached"), never what the endpoint sent.
+ */
+const deliveryError = (cause: unknown) => {
+  if (cause instanceof AppError) return `${cause.code}: ${cause.message}`;
+  if (cause instanceof Error && cause.name === "TimeoutError") return `the endpoint did not answer within ${NOTIFICATION_TIMEOUT_MS / 1000} s`;
+  return "could not reach the endpoint";
+};
 
 /** Thrown for an attempt that may succeed later; the caller lets BullMQ retry it. */
 export class DeliveryAttemptFailed extends Error {}
@@ -44,7 +62,7 @@ export const deliverNotification = async (deps: DeliverDeps, job: NotificationJo
   let statusCode: number | undefined;
   let error: string | undefined;
   try {
-    const res = await fetch(found.endpoint.url, {
+    const res = await deps.fetch(found.endpoint.url, {
       method: "POST",
       headers: { "content-type": "application/json", "user-agent": "switchyard-notifications", [SIGNATURE_HEADER]: signatureHeader(secret, body) },
       body,
@@ -55,7 +73,7 @@ export const deliverNotification = async (deps: DeliverDeps, job: NotificationJo
     await res.body?.cancel().catch(() => undefined);
     if (res.status < 200 || res.status >= 300) error = `the endpoint answered ${res.status}`;
   } catch (cause) {
-    error = cause instanceof Error && cause.name === "TimeoutError" ? "the endpoint did not answer within 10 s" : `could not reach the endpoint: ${cause instanceof Error ? cause.message : String(cause)}`;
+    error = deliveryError(cause);
   }
   if (!error) {
     await recordDeliveryAttempt(deps.db, job.teamId, job.deliveryId, { status: "delivered", statusCode });

@@ -7,6 +7,7 @@
 import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
+import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { NOTIFICATION_QUEUE, notificationJobSchema, TRIGGER_QUEUE, triggerJobSchema, type NotificationJob, type TriggerJob } from "@switchyard/core/triggers";
@@ -16,7 +17,7 @@ import { deliverNotification, DeliveryAttemptFailed } from "../notifications/del
 import { fireTrigger } from "./fire-trigger";
 import { syncSchedules } from "./sync-schedules";
 
-type TriggerWorkersDeps = { connection: Redis; prefix: string; db: Db; keyring: Keyring; log: Logger; baseUrl: string };
+type TriggerWorkersDeps = { connection: Redis; prefix: string; db: Db; keyring: Keyring; log: Logger; baseUrl: string; /** notifications go out through it */ fetch: FetchLike };
 
 const asUnrecoverable = (error: unknown) =>
   error instanceof AppError && !error.retryable ? new UnrecoverableError(`${error.code}: ${error.message}`) : error;
@@ -48,7 +49,7 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
       const data = notificationJobSchema.safeParse(job.data);
       if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
       try {
-        return await deliverNotification({ db, keyring: deps.keyring, baseUrl: deps.baseUrl }, data.data, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+        return await deliverNotification({ db, keyring: deps.keyring, baseUrl: deps.baseUrl, fetch: deps.fetch }, data.data, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
       } catch (error) {
         if (error instanceof DeliveryAttemptFailed) throw error;
         throw asUnrecoverable(error);

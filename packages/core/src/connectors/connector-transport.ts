@@ -2,12 +2,14 @@
  * How the connector host reaches a connector, and where its credential goes: a stdio
  * server gets it in its environment at spawn (started by `openStdio`, the worker's own
  * sandbox, when given), a streamable HTTP one as a bearer resolved at every request, so a
- * refreshed token is used at once. Plain http is for loopback only.
+ * refreshed token is used at once. An http connector is reached only through the egress
+ * fetch the host was given (docs/connectors.md, "Egress"), never the global fetch.
  */
 import { StreamableHTTPClientTransport, type Transport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { AppError } from "../errors";
 import type { ConnectorSpec, CredentialSource } from "./connector-host";
+import type { FetchLike } from "./oauth/oauth-types";
 
 /** Starts a stdio connector with its environment; the transport speaks over its pipes. */
 export type OpenStdio = (
@@ -15,11 +17,9 @@ export type OpenStdio = (
   env: Record<string, string>,
 ) => Promise<Transport>;
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
-
 export const openTransport = async (
   spec: ConnectorSpec,
-  { credentials, openStdio }: { credentials?: CredentialSource; openStdio?: OpenStdio },
+  { credentials, openStdio, httpFetch }: { credentials?: CredentialSource; openStdio?: OpenStdio; httpFetch?: FetchLike },
 ): Promise<Transport> => {
   switch (spec.kind) {
     case "stdio": {
@@ -39,19 +39,15 @@ export const openTransport = async (
     }
     case "http": {
       const url = new URL(spec.url);
-      if (url.protocol !== "https:" && !(url.protocol === "http:" && LOOPBACK.has(url.hostname))) {
-        throw new AppError(
-          "USER.INPUT.VALIDATION_FAILED",
-          `connector "${spec.id}": the URL must be https, or http on loopback`,
-        );
-      }
+      if (!httpFetch)
+        throw new AppError("SYSTEM.CONFIG", `connector "${spec.id}": this connector host was given no egress fetch, so it reaches no http connector`);
       return new StreamableHTTPClientTransport(url, {
         fetch: async (url, init) => {
           const send = (secret: string | undefined) => {
             const headers = new Headers(init?.headers);
             for (const [k, v] of Object.entries(spec.headers ?? {})) headers.set(k, v);
             if (secret !== undefined) headers.set("Authorization", `Bearer ${secret}`);
-            return fetch(url, { ...init, headers });
+            return httpFetch(url, { ...init, headers });
           };
           const secret = credentials ? await credentials.resolve(spec.id) : undefined;
           const res = await send(secret);

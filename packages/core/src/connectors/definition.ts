@@ -16,7 +16,6 @@ export const MAX_CONNECTORS_PER_TEAM = 64;
 
 /** The lane a team-authored connector opens to until an admin says otherwise. */
 const OPERATOR_LANE = "operator";
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const MAX_ENV = 32;
 const MAX_HEADERS = 16;
 
@@ -42,12 +41,10 @@ const connectorUrl = z
       ctx.addIssue({ code: "custom", message: "is not a URL" });
       return;
     }
-    const loopback = LOOPBACK_HOSTS.has(url.hostname);
-    if (url.protocol !== "https:" && !(url.protocol === "http:" && loopback)) {
-      ctx.addIssue({
-        code: "custom",
-        message: "must be https (plain http only on 127.0.0.1, localhost or [::1])",
-      });
+    // Which hosts may be reached, and over plain http, is the egress rule's to say (it knows
+    // the operator's allow-list): checked when the connector is saved and at every request.
+    if (url.protocol !== "https:" && url.protocol !== "http:") {
+      ctx.addIssue({ code: "custom", message: "must be an https URL" });
     }
     if (url.username !== "" || url.password !== "") {
       ctx.addIssue({

@@ -7,6 +7,11 @@ import { AppError } from "../errors";
 import { buildStepCatalog } from "./build-step-catalog";
 import type { ConnectorSpec } from "./connector-host";
 import { McpConnectorHost } from "./mcp-connector-host";
+import { loopbackEgressFetch } from "@switchyard/testing/egress";
+import { createEgressFetch, EGRESS_PROFILES, NO_EGRESS_EXCEPTIONS } from "../egress";
+
+/** The fixture servers listen on loopback, which the operator's allow-list names here. */
+const egress = loopbackEgressFetch("connector");
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../../../..");
@@ -72,6 +77,7 @@ describe("McpConnectorHost", () => {
             stdio("local", { args: [fixture], credentialEnv: "FIXTURE_TOKEN" }),
             { id: "remote", kind: "http", url: url() },
           ],
+          httpFetch: egress,
           credentials: {
             resolve: async (id) => (id === "local" ? "stdio-secret-1234" : httpToken),
           },
@@ -92,15 +98,20 @@ describe("McpConnectorHost", () => {
     },
   );
 
-  it("refuses plain http to anything but loopback", async () => {
-    const host = track(
+  it("reaches http connectors only through the egress fetch it was given, under its rule", async () => {
+    const without = track(new McpConnectorHost({ connectors: [{ id: "remote", kind: "http", url: httpUrl }] }));
+    await expect(without.callTool("remote", "echo", {})).rejects.toThrow(/given no egress fetch/);
+    const strict = track(
       new McpConnectorHost({
-        connectors: [{ id: "far", kind: "http", url: "http://example.com/mcp" }],
+        connectors: [
+          { id: "far", kind: "http", url: "http://example.com/mcp" },
+          { id: "loop", kind: "http", url: httpUrl },
+        ],
+        httpFetch: createEgressFetch(NO_EGRESS_EXCEPTIONS, EGRESS_PROFILES.connector),
       }),
     );
-    await expect(host.callTool("far", "echo", {})).rejects.toThrow(
-      /must be https, or http on loopback/,
-    );
+    await expect(strict.callTool("far", "echo", {})).rejects.toThrow(/plain http is allowed only to hosts the operator lists/);
+    await expect(strict.callTool("loop", "echo", {})).rejects.toThrow(/resolves to a loopback address|it is a loopback address/);
   });
 
   it("lists every page of a connector's tools (the proxy itself, which pages at 100)", async () => {
@@ -347,6 +358,7 @@ describe("McpConnectorHost across protocol eras", () => {
           stdio("old"),
           { id: "old-remote", kind: "http", url: httpUrl },
         ],
+        httpFetch: egress,
       }),
     );
     for (const id of ["local", "remote"]) {
@@ -363,7 +375,7 @@ describe("McpConnectorHost across protocol eras", () => {
   });
 
   it("keeps a 2026-07-28 connector's tool list until its subscriptions/listen stream says it changed", async () => {
-    const host = track(new McpConnectorHost({ connectors: modernConnectors() }));
+    const host = track(new McpConnectorHost({ connectors: modernConnectors(), httpFetch: egress }));
     for (const id of ["local", "remote"]) {
       const names = async () => (await host.listTools(id)).map((t) => t.name);
       const before = await names();

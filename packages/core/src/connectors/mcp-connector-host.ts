@@ -33,12 +33,15 @@ import type {
   UpstreamTool,
 } from "./connector-host";
 import { openTransport, type OpenStdio } from "./connector-transport";
+import type { FetchLike } from "./oauth/oauth-types";
 
 type McpConnectorHostOptions = {
   connectors?: readonly ConnectorSpec[];
   credentials?: CredentialSource;
   /** Starts a stdio connector (e.g. in a sandbox of its own) with its environment; the SDK's plain spawn when unset. */
   openStdio?: OpenStdio;
+  /** The egress fetch http connectors are reached with; without it http connectors are refused. */
+  httpFetch?: FetchLike;
   connectTimeoutMs?: number;
   /** How long a stdio connector may take to answer the era probe before it is taken as legacy (default 10 s). */
   probeTimeoutMs?: number;

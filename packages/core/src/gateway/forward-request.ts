@@ -9,6 +9,8 @@ import type { Agent as HttpAgent, IncomingMessage, ServerResponse } from "node:h
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest, type Agent as HttpsAgent } from "node:https";
 import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
+import { checkEgressUrl, type EgressAllowList } from "../egress/egress-policy";
+import { AppError } from "../errors";
 import { clientHeaders, upstreamHeaders } from "./forward-headers";
 import { errorBody, sendJson, type GatewayErrorCode } from "./gateway-errors";
 import type { GatewayTimeouts, HeaderStyle } from "./gateway-types";
@@ -44,6 +46,8 @@ export type ForwardContext = {
   timeouts: GatewayTimeouts;
   /** Removes the registration's key from text bound for the client. */
   scrub: (text: string) => string;
+  /** The egress rule; a literal upstream address is judged here, names by the agents' lookup. */
+  egress?: EgressAllowList;
 };
 
 export type ForwardOutcome = {
@@ -74,6 +78,16 @@ const decode = (body: Buffer, encoding: string): Buffer => {
       return brotliDecompressSync(body, { maxOutputLength: ERROR_BODY_CAP });
     default:
       return body;
+  }
+};
+
+/** The egress rule's refusal of the upstream before any lookup (scheme, a literal address), or undefined. */
+const upstreamRefusal = (egress: EgressAllowList, protocol: string, host: string) => {
+  try {
+    checkEgressUrl(egress, `${protocol}//${host}/`);
+    return undefined;
+  } catch (error) {
+    return error instanceof AppError ? error : undefined;
   }
 };
 
@@ -116,6 +130,8 @@ export const forwardRequest = (ctx: ForwardContext): ForwardHandle => {
   };
 
   const bodyLength = ctx.method === "GET" && ctx.body.length === 0 ? undefined : ctx.body.length;
+  const protocol = upstream.secure ? "https:" : "http:";
+  const refused = ctx.egress ? upstreamRefusal(ctx.egress, protocol, upstream.host) : undefined;
   const upReq = (upstream.secure ? httpsRequest : httpRequest)({
     protocol: upstream.secure ? "https:" : "http:",
     hostname: upstream.hostname,
@@ -152,12 +168,15 @@ export const forwardRequest = (ctx: ForwardContext): ForwardHandle => {
     else connected();
   });
   upReq.on("error", (error: NodeJS.ErrnoException) =>
-    fail(
-      502,
-      "EXECUTION.MODEL_GATEWAY.UPSTREAM_UNREACHABLE",
-      `the upstream ${upstream.host} could not be reached (${error.code ?? "connection failed"})`,
-    ),
+    error instanceof AppError && error.code === "USER.EGRESS.DENIED"
+      ? fail(403, "USER.EGRESS.DENIED", error.message)
+      : fail(
+          502,
+          "EXECUTION.MODEL_GATEWAY.UPSTREAM_UNREACHABLE",
+          `the upstream ${upstream.host} could not be reached (${error.code ?? "connection failed"})`,
+        ),
   );
+  if (refused) upReq.destroy(refused);
   const silent = () =>
     arm(timeouts.idleMs, () =>
       fail(

@@ -11,12 +11,14 @@ export type GatewayErrorCode =
   | "NOT_FOUND"
   | "PAYLOAD_TOO_LARGE"
   | "INTERNAL"
+  | "USER.EGRESS.DENIED"
   | "EXECUTION.MODEL_GATEWAY.UPSTREAM_UNREACHABLE"
   | "EXECUTION.MODEL_GATEWAY.UPSTREAM_TIMEOUT";
 
 const ERROR_TYPE: Record<number, string> = {
   400: "invalid_request_error",
   401: "authentication_error",
+  403: "permission_error",
   404: "not_found_error",
   413: "request_too_large",
   500: "api_error",

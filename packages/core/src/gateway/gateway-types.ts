@@ -3,6 +3,7 @@
  * step's registration, what the meter receives, and the gateway's options. Kept apart so
  * the router, the forwarder and the usage reader share one definition.
  */
+import type { EgressAllowList } from "../egress/egress-policy";
 
 /** The API family a registration speaks; it decides paths, token positions and usage format. */
 export type Vendor = "anthropic" | "openai" | "gemini";
@@ -139,4 +140,9 @@ export type GatewayOptions = {
   prices?: PriceTable;
   /** Log port. Lines never hold a key or a step token. */
   log?: GatewayLogger;
+  /**
+   * The egress rule upstream connections obey (the worker's SWITCHYARD_EGRESS_ALLOW): each
+   * address is judged as it is connected to. Unset: any upstream (tests of the gateway alone).
+   */
+  egress?: EgressAllowList;
 };

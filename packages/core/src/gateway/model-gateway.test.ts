@@ -15,6 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fingerprint } from "@switchyard/scripted-model";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseEgressAllowList } from "../egress";
 import { isAppError } from "../errors";
 import {
   anthropicCall,
@@ -399,6 +400,26 @@ describe("upstream failures", () => {
     await expect(within(stream.text(), 10_000, "the cut")).rejects.toThrow(
       /terminated|aborted|other side closed/i,
     );
+  });
+});
+
+describe("the egress rule", () => {
+  it("forwards only to upstream addresses the rule allows, judged at connect time, and says so with 403", async () => {
+    const m = await model();
+    const strict = await harness({ egress: parseEgressAllowList("") });
+    const port = new URL(m.url).port;
+    for (const base of [m.url, `http://localhost:${port}`, `http://[::ffff:127.0.0.1]:${port}`]) {
+      const reg = strict.register("anthropic", base);
+      const res = await within(anthropicCall("claude-sonnet-4-5", false).send(reg.baseUrl!, reg.token), 10_000, "the refusal");
+      expect(res.status, base).toBe(403);
+      expect((await errorOf(res)).error.code).toBe("USER.EGRESS.DENIED");
+    }
+    expect(m.requests).toHaveLength(0);
+    // The operator's list names loopback: the same upstream is reached.
+    const listed = await harness({ egress: parseEgressAllowList("127.0.0.0/8,localhost") });
+    const reg = listed.register("anthropic", `http://localhost:${port}`);
+    const res = await anthropicCall("claude-sonnet-4-5", false).send(reg.baseUrl!, reg.token);
+    expect(res.status).toBe(200);
   });
 });
 

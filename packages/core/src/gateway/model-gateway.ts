@@ -17,6 +17,7 @@ import {
 } from "node:http";
 import { Agent as HttpsAgent } from "node:https";
 import type { AddressInfo } from "node:net";
+import { egressLookup } from "../egress/egress-lookup";
 import { AppError } from "../errors";
 import { Scrubber } from "../secrets";
 import { forwardRequest, type ForwardHandle, type ParsedUpstream } from "./forward-request";
@@ -89,9 +90,11 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
   };
   const tokens = new StepTokens<Entry>();
   const entries = new Set<Entry>();
+  // Upstream addresses are judged as they are connected to (egress-lookup.ts).
+  const lookupFor = (protocol: string) => (options.egress ? { lookup: egressLookup(options.egress, protocol) } : {});
   const agents = {
-    http: new HttpAgent({ keepAlive: true }),
-    https: new HttpsAgent({ keepAlive: true }),
+    http: new HttpAgent({ keepAlive: true, ...lookupFor("http:") }),
+    https: new HttpsAgent({ keepAlive: true, ...lookupFor("https:") }),
   };
 
   /** Answers with the gateway's own JSON error; nothing the client sent goes anywhere. */
@@ -174,6 +177,7 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
 
     query.delete("key");
     const exchange = forwardRequest({
+      ...(options.egress ? { egress: options.egress } : {}),
       req,
       res,
       method,

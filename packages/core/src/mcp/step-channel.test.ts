@@ -15,6 +15,7 @@ import {
   type StepChannel,
   type StepChannelServerOptions,
 } from "./step-channel-server";
+import { loopbackEgressFetch } from "@switchyard/testing/egress";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../../../..");
@@ -65,6 +66,7 @@ beforeEach(async () => {
       { id: "web", kind: "http", url: httpUrl },
     ],
     credentials: { resolve: async () => CREDENTIAL },
+    httpFetch: loopbackEgressFetch("connector"),
   });
 });
 afterEach(async () => {

@@ -1,13 +1,14 @@
 /**
- * Where a notification may be sent: an https URL, or plain http to this machine's loopback
- * (for a receiver beside the server), never http across a network, and no credentials in it.
+ * Where a notification may be sent: what the egress rule allows (https to a public address,
+ * or what the operator's SWITCHYARD_EGRESS_ALLOW names, plain http included), and no
+ * credentials in the URL. Checked when an endpoint is saved; the worker's fetch checks again
+ * at every delivery, at the address it connects to.
  */
+import { checkEgressUrl, type EgressAllowList } from "../egress/egress-policy";
 import { AppError } from "../errors/app-error";
 
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
-
-/** The URL as it will be called; throws USER.INPUT.VALIDATION_FAILED (path "url") otherwise. */
-export const checkEndpointUrl = (text: string) => {
+/** The URL as it will be called; throws USER.INPUT.VALIDATION_FAILED or USER.EGRESS.DENIED (path "url") otherwise. */
+export const checkEndpointUrl = (text: string, allow: EgressAllowList) => {
   const refuse = (why: string) => new AppError("USER.INPUT.VALIDATION_FAILED", why, { location: { path: "url" } });
   let url: URL;
   try {
@@ -16,7 +17,11 @@ export const checkEndpointUrl = (text: string) => {
     throw refuse(`"${text}" is not a URL`);
   }
   if (url.username || url.password) throw refuse("the URL must not carry a user name or password; the signature authenticates the sender");
-  if (url.protocol === "https:") return url.toString();
-  if (url.protocol === "http:" && LOOPBACK.has(url.hostname)) return url.toString();
-  throw refuse("use an https URL (plain http is allowed only to localhost, 127.0.0.1 or [::1])");
+  try {
+    checkEgressUrl(allow, url);
+  } catch (error) {
+    if (error instanceof AppError) throw new AppError(error.code, error.message, { location: { path: "url" }, details: error.details });
+    throw error;
+  }
+  return url.toString();
 };

@@ -40,12 +40,22 @@ describe("JSON pointers (RFC 6901)", () => {
 
 describe("notification endpoint URLs", async () => {
   const { checkEndpointUrl } = await import("./endpoint-url");
-  it("takes https anywhere and http only on loopback", () => {
-    expect(checkEndpointUrl("https://hooks.example.com/x")).toBe("https://hooks.example.com/x");
-    expect(checkEndpointUrl("http://127.0.0.1:9000/hook")).toBe("http://127.0.0.1:9000/hook");
-    expect(checkEndpointUrl("http://localhost/hook")).toBe("http://localhost/hook");
-    expect(() => checkEndpointUrl("http://example.com/hook")).toThrow(/https/);
-    expect(() => checkEndpointUrl("https://u:p@example.com/")).toThrow(/password/);
-    expect(() => checkEndpointUrl("ftp://example.com/")).toThrow(/https/);
+  const { parseEgressAllowList } = await import("../egress/egress-policy");
+  const none = parseEgressAllowList("");
+  const loopback = parseEgressAllowList("127.0.0.0/8,localhost");
+  it("takes public https, and what the operator's allow-list names, plain http included", () => {
+    expect(checkEndpointUrl("https://hooks.example.com/x", none)).toBe("https://hooks.example.com/x");
+    expect(() => checkEndpointUrl("http://127.0.0.1:9000/hook", none)).toThrow(/loopback address/);
+    expect(() => checkEndpointUrl("https://169.254.169.254/latest", none)).toThrow(/link-local/);
+    expect(checkEndpointUrl("http://127.0.0.1:9000/hook", loopback)).toBe("http://127.0.0.1:9000/hook");
+    expect(checkEndpointUrl("http://localhost/hook", loopback)).toBe("http://localhost/hook");
+    expect(() => checkEndpointUrl("http://example.com/hook", none)).toThrow(/use https/);
+    expect(() => checkEndpointUrl("https://u:p@example.com/", none)).toThrow(/password/);
+    expect(() => checkEndpointUrl("ftp://example.com/", none)).toThrow(/only https/);
+    try {
+      checkEndpointUrl("http://10.0.0.1/", none);
+    } catch (error) {
+      expect(error).toMatchObject({ code: "USER.EGRESS.DENIED", location: { path: "url" } });
+    }
   });
 });

@@ -12,6 +12,7 @@ import {
   type OAuthServerInfo,
   type OAuthTokenSet,
 } from "@switchyard/core/connectors";
+import { loopbackEgressFetch } from "../egress";
 import type { TestAuthorizationServer } from "./oauth-server";
 
 export const TEST_REDIRECT_URI = "http://127.0.0.1:3999/api/connectors/oauth/callback";
@@ -25,9 +26,11 @@ export const connectWithOAuth = async (
   } = {},
 ): Promise<{ server: OAuthServerInfo; client: OAuthClientInfo; tokens: OAuthTokenSet }> => {
   const redirectUri = options.redirectUri ?? TEST_REDIRECT_URI;
-  const server = await discoverOAuthServer(mcpUrl);
+  const fetch = loopbackEgressFetch();
+  const server = await discoverOAuthServer(mcpUrl, { fetch });
   const client = await obtainOAuthClient(server, {
     redirectUri,
+    fetch,
     ...(options.preRegistered ? { preRegistered: options.preRegistered } : {}),
   });
   const begun = await beginAuthorization({ server, client, redirectUri });
@@ -39,6 +42,8 @@ export const connectWithOAuth = async (
     state: begun.state,
     codeVerifier: begun.codeVerifier,
     callback,
+    fetch,
   });
+  await fetch.close();
   return { server, client, tokens };
 };

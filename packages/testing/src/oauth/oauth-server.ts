@@ -33,6 +33,8 @@ export type OAuthServerOptions = {
   subject?: string;
   /** Scopes the server lists beside openid and offline_access (default ["mcp:tools"]). */
   scopes?: string[];
+  /** The loopback address it listens on (default 127.0.0.1), e.g. one an allow-list names alone. */
+  host?: string;
 };
 
 export type VerifiedAccessToken = { subject: string; clientId: string; scope: string };
@@ -101,9 +103,9 @@ const createStorage = () => {
   return { adapter, storeOf };
 };
 
-const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void) => {
+const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void, host: string) => {
   const server = createServer(handler);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -163,8 +165,8 @@ export const startOAuthServer = async (
       return;
     }
     provider.callback()(req, res);
-  });
-  const issuer = `http://127.0.0.1:${http.port}`;
+  }, options.host ?? "127.0.0.1");
+  const issuer = `http://${options.host ?? "127.0.0.1"}:${http.port}`;
 
   const provider = new Provider(issuer, {
     adapter: storage.adapter,

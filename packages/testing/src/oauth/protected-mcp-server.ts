@@ -26,6 +26,10 @@ export type ProtectedMcpServerOptions = {
   scopes?: string[];
   /** Whether the 401 names the metadata URL (default true); without it clients use the well-known URL. */
   announceMetadata?: boolean;
+  /** Serve the metadata only at the root well-known URL, not the path-inserted one (default false). */
+  metadataAtRoot?: boolean;
+  /** The loopback address it listens on (default 127.0.0.1). */
+  host?: string;
 };
 
 export type ProtectedMcpServer = {
@@ -37,15 +41,15 @@ export type ProtectedMcpServer = {
   close(): Promise<void>;
 };
 
-const serve = async (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>) => {
+const serve = async (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>, host = "127.0.0.1") => {
   const server = createServer((req, res) => {
     handler(req, res).catch((error: Error) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });
       res.end(error.message);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const base = `http://${host}:${(server.address() as AddressInfo).port}`;
   const close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
@@ -127,9 +131,9 @@ export const startProtectedMcpServer = async (
     });
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
-  });
+  }, options.host);
   url = `${http.base}/mcp`;
-  metadataUrl = `${http.base}/.well-known/oauth-protected-resource/mcp`;
+  metadataUrl = `${http.base}/.well-known/oauth-protected-resource${options.metadataAtRoot ? "" : "/mcp"}`;
   options.authorizationServer.addResource?.(url, scopes.join(" "));
   return {
     url,

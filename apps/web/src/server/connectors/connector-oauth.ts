@@ -26,6 +26,7 @@ import { openSecret, sealSecret, type Envelope, type Keyring } from "@switchyard
 import { AppError, surfaceOfError } from "@switchyard/core/errors";
 import { connectorDefinitionOf, findConnector, findMembership, TEAM_OWNER, type Db } from "@switchyard/db";
 import { env } from "~/env";
+import type { WebEgress } from "../egress";
 import { requireRole } from "../trpc/init";
 import { fingerprintOf, storeSealedCredential, type ConnectorActor } from "./connector-operations";
 
@@ -34,7 +35,8 @@ const CONNECTORS_PAGE = "/settings/connectors";
 const PENDING_SECONDS = 600;
 
 type Scope = "team" | "member";
-type OAuthDeps = { db: Db; redis: Redis; keyring: Keyring; prefix: string };
+/** `egress`: every request to the connector's servers goes through its fetch, under its rule. */
+type OAuthDeps = { db: Db; redis: Redis; keyring: Keyring; prefix: string; egress: WebEgress };
 /** An authorization begun and not yet completed: sealed in Redis, never shown. */
 type Pending = {
   teamId: string;
@@ -103,8 +105,10 @@ const envelopeOf = (text: string): Envelope => {
 export const beginConnectorOAuth = async (deps: OAuthDeps, actor: ConnectorActor, input: { id: string; scope: Scope }) => {
   const { def, owner } = await oauthAccount(deps.db, actor, input.id, input.scope);
   const redirectUri = await callbackUrl();
-  const server = await discoverOAuthServer(def.url);
+  const fetch = deps.egress.oauth;
+  const server = await discoverOAuthServer(def.url, { fetch });
   const client = await obtainOAuthClient(server, {
+    fetch,
     redirectUri,
     clientName: "Switchyard",
     ...(def.oauth_client_id ? { preRegistered: { clientId: def.oauth_client_id } } : {}),
@@ -137,7 +141,7 @@ const complete = async (deps: OAuthDeps, userId: string | undefined, pending: Pe
   if (new URL(def.url).href !== pending.server.serverUrl)
     throw new AppError("USER.CONNECTOR.OAUTH_FAILED", `the URL of connector "${def.id}" changed while authorizing: connect it again`);
   const { server, client } = pending;
-  const tokens = await completeAuthorization({ ...pending, callback });
+  const tokens = await completeAuthorization({ ...pending, callback, fetch: deps.egress.oauth });
   return storeSealedCredential(deps.db, deps.keyring, actor, {
     id: def.id,
     owner,

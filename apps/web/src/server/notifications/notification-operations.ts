@@ -23,9 +23,11 @@ import {
 import { requireRole } from "../trpc/init";
 import type { createEndpointBody, notificationDelivery, updateEndpointBody } from "../contract/notifications.types";
 import { notificationQueue } from "./notification-queue";
+import type { WebEgress } from "../egress";
 
 export type NotificationActor = { teamId: string; userId: string; role: Role };
-export type NotificationServices = { db: Db; keyring: () => Keyring; redis: () => Redis; prefix: string };
+/** `egress`: the operator's egress rule, which an endpoint's URL must pass to be saved. */
+export type NotificationServices = { db: Db; keyring: () => Keyring; redis: () => Redis; prefix: string; egress: WebEgress };
 
 const audit = (actor: NotificationActor, action: string, endpointId: string, metadata?: Record<string, string>) => ({
   teamId: actor.teamId,
@@ -43,7 +45,7 @@ export const listEndpoints = async (db: Db, actor: NotificationActor) => {
 
 export const createEndpoint = async (services: NotificationServices, actor: NotificationActor, input: z.infer<typeof createEndpointBody>) => {
   requireRole("admin", actor.role);
-  const url = checkEndpointUrl(input.url);
+  const url = checkEndpointUrl(input.url, services.egress.allow);
   const id = `ntf_${newCredentialId().slice(5)}`;
   const secret = newSigningSecret();
   const credentialId = newCredentialId();
@@ -64,9 +66,10 @@ export const createEndpoint = async (services: NotificationServices, actor: Noti
   return { endpoint, secret };
 };
 
-export const updateEndpoint = async (db: Db, actor: NotificationActor, endpointId: string, input: z.infer<typeof updateEndpointBody>) => {
+export const updateEndpoint = async (services: Pick<NotificationServices, "db" | "egress">, actor: NotificationActor, endpointId: string, input: z.infer<typeof updateEndpointBody>) => {
   requireRole("admin", actor.role);
-  const fields = { ...input, ...(input.url !== undefined ? { url: checkEndpointUrl(input.url) } : {}), ...(input.events ? { events: [...new Set(input.events)] } : {}) };
+  const { db } = services;
+  const fields = { ...input, ...(input.url !== undefined ? { url: checkEndpointUrl(input.url, services.egress.allow) } : {}), ...(input.events ? { events: [...new Set(input.events)] } : {}) };
   const endpoint = await db.$transaction(async (tx) => {
     const row = await updateNotificationEndpoint(tx, actor.teamId, endpointId, fields);
     if (!row) throw new AppError("NOT_FOUND", "notification endpoint not found");

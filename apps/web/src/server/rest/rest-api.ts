@@ -43,6 +43,7 @@ import {
 } from "../contract/connectors.types";
 import { callConnectorTool } from "../connectors/connector-console";
 import { beginConnectorOAuth } from "../connectors/connector-oauth";
+import { egressOr } from "../egress";
 import {
   createTeamConnector,
   listTeamConnectors,
@@ -259,7 +260,7 @@ const coreRoutes: Route[] = [
     handler: async ({ deps, caller, params, body }) => {
       if (!deps.redis) throw new AppError("SYSTEM.CONFIG", "this server has no Redis connection to keep an authorization in");
       const input = { ...(await parse(beginOAuthBody, body)), id: params[0]! };
-      const begun = await beginConnectorOAuth({ db: deps.db, redis: deps.redis(), keyring: sealingKeyring(deps), prefix: deps.prefix }, caller, input);
+      const begun = await beginConnectorOAuth({ db: deps.db, redis: deps.redis(), keyring: sealingKeyring(deps), prefix: deps.prefix, egress: egressOr(deps.egress) }, caller, input);
       return answer(routeOf("POST", "/connectors/{id}/oauth"), begun);
     },
   },

@@ -9,6 +9,7 @@ import type { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
+import type { WebEgress } from "../egress";
 import type { authenticateApiToken, Db } from "@switchyard/db";
 import type { RestOperation } from "./openapi";
 
@@ -21,6 +22,8 @@ export type RestDeps = {
   keyring?: () => Keyring;
   /** for the connector console (POST /connectors/{id}/call), which waits on a worker's answer */
   redis?: () => Redis;
+  /** requests on a user's behalf (OAuth); the rule with no exceptions when unset */
+  egress?: () => WebEgress;
 };
 
 export type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;

@@ -12,6 +12,7 @@ import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
+import type { WebEgress } from "../egress";
 
 export type TrpcContext = {
   db: Db;
@@ -20,6 +21,8 @@ export type TrpcContext = {
   publish: (channel: string, message: string) => Promise<unknown>;
   redis: () => Redis;
   keyring: () => Keyring;
+  /** requests on a user's behalf (OAuth); the rule with no exceptions when unset */
+  egress?: () => WebEgress;
   userId: string | undefined;
   /** the team the session acts in (chosen in the dashboard header); the user's first team when unset */
   teamId: string | undefined;

@@ -20,7 +20,7 @@ type CompleteAuthorizationInput = {
   codeVerifier: string;
   /** The callback URL the browser arrived at, or its query parameters. */
   callback: URL | URLSearchParams;
-  fetch?: FetchLike;
+  fetch: FetchLike;
   now?: () => number;
 };
 
@@ -69,7 +69,7 @@ export const completeAuthorization = async (
     codeVerifier: input.codeVerifier,
     redirectUri: input.redirectUri,
     resource: server.resource,
-    ...(input.fetch ? { fetchFn: input.fetch } : {}),
+    fetchFn: input.fetch,
   }).catch((error: unknown) => {
     const refusal = oauthRefusal(error);
     throw refusal

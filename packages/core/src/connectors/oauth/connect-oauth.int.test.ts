@@ -13,6 +13,10 @@ import { beginAuthorization } from "./begin-authorization";
 import { completeAuthorization } from "./complete-authorization";
 import { discoverOAuthServer } from "./discover-oauth-server";
 import { obtainOAuthClient } from "./obtain-oauth-client";
+import { loopbackEgressFetch } from "@switchyard/testing/egress";
+
+/** The test servers are on loopback, which the operator's allow-list names here. */
+const egress = loopbackEgressFetch();
 
 const closers: (() => Promise<void>)[] = [];
 const track = <T extends { close(): Promise<void> }>(thing: T) => (
@@ -56,7 +60,7 @@ const protectedPair = async (options: Parameters<typeof startOAuthServer>[0] = {
 describe("discoverOAuthServer", () => {
   it("finds the protected resource metadata from the 401 and the authorization server from it", async () => {
     const { as, mcp } = await protectedPair();
-    const server = await discoverOAuthServer(mcp.url);
+    const server = await discoverOAuthServer(mcp.url, { fetch: egress });
     expect(server).toMatchObject({
       serverUrl: mcp.url,
       resource: mcp.url,
@@ -74,7 +78,7 @@ describe("discoverOAuthServer", () => {
     const mcp = track(
       await startProtectedMcpServer({ authorizationServer: as, announceMetadata: false }),
     );
-    const server = await discoverOAuthServer(mcp.url);
+    const server = await discoverOAuthServer(mcp.url, { fetch: egress });
     expect(server.resourceMetadataUrl).toBe(mcp.resourceMetadataUrl);
     expect(server.issuer).toBe(as.issuer);
     expect(server.metadata.token_endpoint).toBe(`${as.issuer}/token`);
@@ -86,7 +90,7 @@ describe("discoverOAuthServer", () => {
         await startMetadataOnlyAuthorizationServer({ code_challenge_methods_supported: methods }),
       );
       const mcp = track(await startProtectedMcpServer({ authorizationServer: as }));
-      const error = await rejection(discoverOAuthServer(mcp.url));
+      const error = await rejection(discoverOAuthServer(mcp.url, { fetch: egress }));
       expect(error.code).toBe("USER.CONNECTOR.OAUTH_UNSUPPORTED");
       expect(error.message).toContain("S256");
       expect(error.message).toContain("code_challenge_methods_supported");
@@ -99,14 +103,14 @@ describe("discoverOAuthServer", () => {
       await startMetadataOnlyAuthorizationServer({ issuer: "http://127.0.0.1:9/elsewhere" }),
     );
     const mcp = track(await startProtectedMcpServer({ authorizationServer: as }));
-    const error = await rejection(discoverOAuthServer(mcp.url));
+    const error = await rejection(discoverOAuthServer(mcp.url, { fetch: egress }));
     expect(error.code).toBe("USER.CONNECTOR.OAUTH_DISCOVERY_FAILED");
     expect(error.message).toContain("issuer");
   });
 
   it("says so when the server does not ask for OAuth at all", async () => {
     const as = track(await startMetadataOnlyAuthorizationServer());
-    const error = await rejection(discoverOAuthServer(`${as.issuer}/mcp`));
+    const error = await rejection(discoverOAuthServer(`${as.issuer}/mcp`, { fetch: egress }));
     expect(error.code).toBe("USER.CONNECTOR.OAUTH_UNSUPPORTED");
     expect(error.message).toContain("protected resource metadata");
   });
@@ -117,8 +121,9 @@ const authorize = async (
   mcpUrl: string,
   preRegistered?: { clientId: string; clientSecret?: string },
 ) => {
-  const server = await discoverOAuthServer(mcpUrl);
+  const server = await discoverOAuthServer(mcpUrl, { fetch: egress });
   const client = await obtainOAuthClient(server, {
+    fetch: egress,
     redirectUri: REDIRECT,
     clientName: "Switchyard test",
     ...(preRegistered ? { preRegistered } : {}),
@@ -127,6 +132,7 @@ const authorize = async (
   const callback = await as.approve(begun.url, REDIRECT);
   const complete = (over: Partial<Parameters<typeof completeAuthorization>[0]> = {}) =>
     completeAuthorization({
+      fetch: egress,
       server,
       client,
       redirectUri: REDIRECT,
@@ -207,9 +213,10 @@ describe("the authorization code flow", () => {
         },
       ],
     });
-    const server = await discoverOAuthServer(mcp.url);
+    const server = await discoverOAuthServer(mcp.url, { fetch: egress });
     expect(server.metadata.registration_endpoint).toBeUndefined();
-    const none = await rejection(obtainOAuthClient(server, { redirectUri: REDIRECT }));
+    const none = await rejection(obtainOAuthClient(server, {
+    fetch: egress, redirectUri: REDIRECT }));
     expect(none.code).toBe("USER.CONNECTOR.OAUTH_UNSUPPORTED");
     expect(none.message).toContain("client id");
 

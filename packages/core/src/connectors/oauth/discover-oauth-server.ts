@@ -20,9 +20,10 @@ import {
   type OAuthProtectedResourceMetadata,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { ZodError } from "zod";
 import { AppError } from "../../errors";
 import type { FetchLike, OAuthServerInfo } from "./oauth-types";
-import { sameIssuer, unreachable } from "./oauth-wire";
+import { invalidFields, sameIssuer, unreachable } from "./oauth-wire";
 
 type Challenge = { resourceMetadataUrl?: URL; scope?: string } | undefined;
 
@@ -80,7 +81,7 @@ const readResourceMetadata = async (
     if (!parsed.success)
       throw new AppError(
         "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
-        `${url.href} is not protected resource metadata (RFC 9728): ${parsed.error.message}`,
+        `${url.href} is not protected resource metadata (RFC 9728): ${invalidFields(parsed.error)}`,
       );
     return { url, metadata: parsed.data };
   }
@@ -104,9 +105,9 @@ const refuse = (issuer: string, what: string) =>
 
 export const discoverOAuthServer = async (
   serverUrl: string | URL,
-  options: { fetch?: FetchLike } = {},
+  options: { fetch: FetchLike },
 ): Promise<OAuthServerInfo> => {
-  const fetchFn = options.fetch ?? fetch;
+  const fetchFn = options.fetch;
   const url = new URL(serverUrl);
   const challenge = await probe(url, fetchFn);
   const prm = await readResourceMetadata(url, challenge, fetchFn);
@@ -131,11 +132,12 @@ export const discoverOAuthServer = async (
 
   const metadata = await discoverAuthorizationServerMetadata(issuer, { fetchFn }).catch(
     (error: unknown) => {
-      throw new AppError(
-        "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
-        `the authorization server metadata of ${issuer} could not be read: ${(error as Error).message}`,
-        { cause: error },
-      );
+      if (error instanceof ZodError)
+        throw new AppError(
+          "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+          `the authorization server metadata of ${issuer} is not valid: ${invalidFields(error)}`,
+        );
+      throw unreachable(`reading the authorization server metadata of ${issuer}`, error);
     },
   );
   if (!metadata)

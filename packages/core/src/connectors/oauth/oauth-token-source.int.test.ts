@@ -10,6 +10,10 @@ import { AppError } from "../../errors";
 import { McpConnectorHost } from "../mcp-connector-host";
 import { OAuthTokenSource } from "./oauth-token-source";
 import type { OAuthTokenSet } from "./oauth-types";
+import { loopbackEgressFetch } from "@switchyard/testing/egress";
+
+/** The test servers are on loopback, which the operator's allow-list names here. */
+const egress = loopbackEgressFetch();
 
 const HOUR = 3600_000;
 
@@ -31,6 +35,7 @@ const connected = async () => {
   const stored: OAuthTokenSet[] = [];
   const failures: string[] = [];
   const source = new OAuthTokenSource({
+    fetch: egress,
     server,
     client,
     tokens,
@@ -104,6 +109,7 @@ describe("OAuthTokenSource", () => {
     const { server, client, tokens } = await connected();
     const failures: string[] = [];
     const source = new OAuthTokenSource({
+    fetch: egress,
       server: {
         ...server,
         metadata: { ...server.metadata, token_endpoint: "http://127.0.0.1:9/token" },
@@ -123,6 +129,7 @@ describe("OAuthTokenSource", () => {
     const { server, client, tokens } = await connected();
     const failures: string[] = [];
     const source = new OAuthTokenSource({
+    fetch: egress,
       server,
       client,
       tokens: { ...tokens, refreshToken: undefined },
@@ -139,6 +146,7 @@ describe("OAuthTokenSource", () => {
   it("keeps an MCP connector working through McpConnectorHost when its token expires between two calls", async () => {
     const { clock, stored, source } = await connected();
     const host = new McpConnectorHost({
+      httpFetch: loopbackEgressFetch("connector"),
       connectors: [{ id: "protected", kind: "http", url: mcp.url }],
       credentials: { resolve: () => source.resolve() },
     });
@@ -161,6 +169,7 @@ describe("OAuthTokenSource", () => {
   it("refreshes once and sends the call again when the server refuses a token before its expiry", async () => {
     const { stored, source } = await connected();
     const host = new McpConnectorHost({
+      httpFetch: loopbackEgressFetch("connector"),
       connectors: [{ id: "protected", kind: "http", url: mcp.url }],
       credentials: { resolve: () => source.resolve(), rejected: (_id, token) => source.invalidate(token) },
     });
@@ -186,6 +195,7 @@ describe("OAuthTokenSource", () => {
     const shared: OAuthTokenSet[] = [];
     const worker = (clock: { skew: number }) =>
       new OAuthTokenSource({
+    fetch: egress,
         server: first.server,
         client: first.client,
         tokens: first.tokens,

@@ -22,7 +22,8 @@ type OAuthTokenSourceOptions = {
   /** Names the connector in error messages. */
   connectorName?: string;
   now?: () => number;
-  fetch?: FetchLike;
+  /** The egress fetch the token endpoint is called with. */
+  fetch: FetchLike;
   /** How long before expiry a token is refreshed (default 60 s). */
   refreshMarginMs?: number;
   /**
@@ -88,7 +89,7 @@ export class OAuthTokenSource {
         clientInformation: sdkClient(client),
         refreshToken,
         resource: server.resource,
-        ...(this.options.fetch ? { fetchFn: this.options.fetch } : {}),
+        fetchFn: this.options.fetch,
       });
     } catch (error) {
       const refusal = oauthRefusal(error);

@@ -5,7 +5,7 @@
  */
 import type { AuthorizationServerMetadata } from "@modelcontextprotocol/sdk/shared/auth.js";
 
-export type FetchLike = (input: string | URL, init?: RequestInit) => Promise<Response>;
+export type { FetchLike } from "../../egress/egress-fetch";
 
 export type OAuthServerInfo = {
   /** The MCP server URL the connector was given. */

@@ -16,7 +16,7 @@ type ObtainOAuthClientOptions = {
   clientName?: string;
   /** A client registered beforehand by an administrator; wins over registration. */
   preRegistered?: { clientId: string; clientSecret?: string };
-  fetch?: FetchLike;
+  fetch: FetchLike;
 };
 
 /** A public client with PKCE where the server allows it, else one with a secret. */
@@ -59,7 +59,7 @@ export const obtainOAuthClient = async (
     metadata,
     clientMetadata,
     ...(scope ? { scope } : {}),
-    ...(options.fetch ? { fetchFn: options.fetch } : {}),
+    fetchFn: options.fetch,
   }).catch((error: unknown) => {
     const refusal = oauthRefusal(error);
     throw refusal

@@ -9,6 +9,7 @@
 import { AppError, isAppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
 import { retryDelay } from "../../workflow/retry-delay";
+import type { FetchLike } from "../../egress/egress-fetch";
 import type { RetryNotice } from "../agent-events";
 import {
   errorMessageOf,
@@ -52,6 +53,8 @@ export type PostChatInput = {
   onText?: (text: string) => void;
   onRetry?: (notice: RetryNotice) => void;
   random?: () => number;
+  /** The egress fetch the worker reaches model endpoints with; the global fetch where none is given (`switchyard run`). */
+  fetch?: FetchLike;
 };
 
 const ERROR_BODY_BYTES = 64 * 1024;
@@ -113,7 +116,7 @@ export const postChatCompletion = async (input: PostChatInput): Promise<ChatTurn
     try {
       let response: Response;
       try {
-        response = await fetch(url, {
+        response = await (input.fetch ?? fetch)(url, {
           method: "POST",
           headers,
           body: payload,
@@ -122,6 +125,8 @@ export const postChatCompletion = async (input: PostChatInput): Promise<ChatTurn
         });
       } catch (error) {
         if (controller.signal.aborted) throw abortReason(controller.signal);
+        // The egress rule's refusal is final: trying again reaches the same address.
+        if (error instanceof AppError && error.code === "USER.EGRESS.DENIED") throw error;
         return { retry: { message: `could not reach ${url}: ${scrub(networkMessage(error))}` } };
       }
       const status = response.status;

@@ -7,6 +7,7 @@
  * tool is the model's problem to solve, never the end of the step. The team's key goes only
  * into the Authorization header: every event, error and result passes the key's scrubber.
  */
+import type { FetchLike } from "../../egress/egress-fetch";
 import { AppError, isAppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
 import { Scrubber } from "../../secrets/scrubber";
@@ -45,6 +46,8 @@ export type RunOpenAiCompatibleInput = {
   /** Other values to keep out of events and results (the step's secrets). */
   secrets?: readonly string[];
   random?: () => number;
+  /** The egress fetch the worker reaches model endpoints with (see post-chat-completion.ts). */
+  fetch?: FetchLike;
 };
 
 export type OpenAiCompatibleResult = AgentResult & {
@@ -206,6 +209,7 @@ export const runOpenAiCompatible = async (
         onText: (text) => emit({ type: "text", text }),
         onRetry: (notice) => emit({ type: "retry", ...notice }),
         ...(input.random ? { random: input.random } : {}),
+        ...(input.fetch ? { fetch: input.fetch } : {}),
       });
       count(turn, body);
       lastText = turn.text;

@@ -25,12 +25,13 @@ import {
   setTriggerPaused,
   updateWorkflowTrigger,
 } from "../../triggers/trigger-operations";
+import { egressOr } from "../../egress";
 import { answer, parse, routeFinder, sealingKeyring, type RestDeps, type Route } from "../route-kit";
 
 const services = (deps: RestDeps) => {
   const redis = deps.redis;
   if (!redis) throw new AppError("SYSTEM.CONFIG", "this server has no Redis connection for schedules and notifications");
-  return { db: deps.db, keyring: () => sealingKeyring(deps), redis, prefix: deps.prefix };
+  return { db: deps.db, keyring: () => sealingKeyring(deps), redis, prefix: deps.prefix, egress: egressOr(deps.egress) };
 };
 
 const deliveriesQuery = z.object({ limit: z.string().regex(/^\d+$/).optional().describe("at most 200; 50 when unset") });
@@ -124,7 +125,7 @@ export const triggerRoutes: Route[] = [
   {
     method: "POST",
     path: "/notifications/endpoints",
-    summary: "Admins: add an endpoint (https, or http on loopback) for run.succeeded, run.failed, run.cancelled; its signing secret is in this answer only",
+    summary: "Admins: add an endpoint (https to a public address, or what the operator's egress allow-list names) for run.succeeded, run.failed, run.cancelled; its signing secret is in this answer only",
     body: createEndpointBody,
     status: 201,
     description: "Created",
@@ -140,7 +141,7 @@ export const triggerRoutes: Route[] = [
     description: "The endpoint",
     response: notificationEndpoint,
     handler: async ({ deps, caller, params, body }) =>
-      answer(routeOf("PUT", "/notifications/endpoints/{id}"), await updateEndpoint(deps.db, caller, params[0]!, await parse(updateEndpointBody, body))),
+      answer(routeOf("PUT", "/notifications/endpoints/{id}"), await updateEndpoint({ db: deps.db, egress: egressOr(deps.egress) }, caller, params[0]!, await parse(updateEndpointBody, body))),
   },
   {
     method: "DELETE",

@@ -26,6 +26,7 @@ import {
 } from "../../connectors/connector-operations";
 import { callConnectorTool } from "../../connectors/connector-console";
 import { beginConnectorOAuth } from "../../connectors/connector-oauth";
+import { egressOr } from "../../egress";
 import { router, teamProcedure } from "../init";
 
 /**
@@ -67,5 +68,5 @@ export const connectorsRouter = router({
   beginOAuth: teamProcedure
     .input(beginOAuthInput)
     .output(beginOAuthResponse)
-    .mutation(({ ctx, input }) => beginConnectorOAuth({ db: ctx.db, redis: ctx.redis(), keyring: ctx.keyring(), prefix: ctx.queuePrefix }, ctx, input)),
+    .mutation(({ ctx, input }) => beginConnectorOAuth({ db: ctx.db, redis: ctx.redis(), keyring: ctx.keyring(), prefix: ctx.queuePrefix, egress: egressOr(ctx.egress) }, ctx, input)),
 });

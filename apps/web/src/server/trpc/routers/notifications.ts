@@ -19,9 +19,10 @@ import {
   updateEndpoint,
   type NotificationServices,
 } from "../../notifications/notification-operations";
+import { egressOr } from "../../egress";
 import { router, teamProcedure, type TrpcContext } from "../init";
 
-const services = (ctx: TrpcContext): NotificationServices => ({ db: ctx.db, keyring: ctx.keyring, redis: ctx.redis, prefix: ctx.queuePrefix });
+const services = (ctx: TrpcContext): NotificationServices => ({ db: ctx.db, keyring: ctx.keyring, redis: ctx.redis, prefix: ctx.queuePrefix, egress: egressOr(ctx.egress) });
 
 export const notificationsRouter = router({
   endpoints: teamProcedure.output(endpointList).query(({ ctx }) => listEndpoints(ctx.db, ctx)),
@@ -30,7 +31,7 @@ export const notificationsRouter = router({
   update: teamProcedure
     .input(endpointIdInput.extend(updateEndpointBody.shape))
     .output(notificationEndpoint)
-    .mutation(({ ctx, input: { id, ...fields } }) => updateEndpoint(ctx.db, ctx, id, fields)),
+    .mutation(({ ctx, input: { id, ...fields } }) => updateEndpoint(services(ctx), ctx, id, fields)),
   delete: teamProcedure.input(endpointIdInput).output(deletedEndpoint).mutation(({ ctx, input }) => deleteEndpoint(ctx.db, ctx, input.id)),
   sendTest: teamProcedure.input(endpointIdInput).output(testSent).mutation(({ ctx, input }) => sendTestNotification(services(ctx), ctx, input.id)),
   deliveries: teamProcedure

@@ -1,6 +1,6 @@
 import { env } from "~/env";
 import { auth } from "~/server/auth/auth";
-import { db, keyring, publish, redis, runQueue } from "~/server/services";
+import { db, egress, keyring, publish, redis, runQueue } from "~/server/services";
 import { handleTrpc } from "~/server/trpc/handle-trpc";
 
 const handler = (req: Request) =>
@@ -13,6 +13,7 @@ const handler = (req: Request) =>
       publish,
       redis,
       keyring,
+      egress,
       userId: session?.user.id,
       teamId: session?.teamId,
     };

@@ -1,10 +1,10 @@
 import { env } from "~/env";
 import { handleRest } from "~/server/rest/rest-api";
-import { db, keyring, publish, redis, runQueue } from "~/server/services";
+import { db, egress, keyring, publish, redis, runQueue } from "~/server/services";
 
 const handler = async (req: Request, { params }: { params: Promise<{ path: string[] }> }) => {
   const { path } = await params;
-  return handleRest({ db: db(), queue: runQueue, prefix: env().SWITCHYARD_QUEUE_PREFIX, publish, keyring, redis }, req, `/${path.join("/")}`);
+  return handleRest({ db: db(), queue: runQueue, prefix: env().SWITCHYARD_QUEUE_PREFIX, publish, keyring, redis, egress }, req, `/${path.join("/")}`);
 };
 
 export { handler as GET, handler as POST, handler as PUT, handler as DELETE };

@@ -6,11 +6,11 @@
 import { env } from "~/env";
 import { auth } from "~/server/auth/auth";
 import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
-import { db, keyring, redis } from "~/server/services";
+import { db, egress, keyring, redis } from "~/server/services";
 
 export const dynamic = "force-dynamic";
 
 export async function GET(req: Request) {
   const session = await auth();
-  return connectorOAuthCallback({ db: db(), redis: redis(), keyring: keyring(), prefix: env().SWITCHYARD_QUEUE_PREFIX }, session?.user.id, new URL(req.url));
+  return connectorOAuthCallback({ db: db(), redis: redis(), keyring: keyring(), prefix: env().SWITCHYARD_QUEUE_PREFIX, egress: egress() }, session?.user.id, new URL(req.url));
 }

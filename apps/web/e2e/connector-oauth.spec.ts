@@ -1,0 +1,78 @@
+/**
+ * Connecting an http connector over OAuth in the real web app (`next start`, where the
+ * global fetch is Next.js's own): discovery that must look past 404s (resource metadata
+ * only at the root URL, an authorization server that publishes only OpenID metadata, as
+ * oidc-provider does) completes, the browser is sent to the authorization server and comes
+ * back connected. A connector pointing at an internal address (127.0.0.1 here; the web app's
+ * allow-list names only 127.0.0.2, see global-setup.ts) is refused before anything reaches it.
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { expect, test, type Page } from "@playwright/test";
+import { connectorCredentialForUse, createApiToken, createDb, teamBySlug, userIdByEmail, TEAM_OWNER, type Db } from "@switchyard/db";
+import { startOAuthServer, startProtectedMcpServer, type ProtectedMcpServer, type TestAuthorizationServer } from "@switchyard/testing/oauth";
+import { signIn } from "./sign-in";
+
+let db: Db;
+let teamId: string;
+let adminToken: string;
+let authServer: TestAuthorizationServer;
+let mcp: ProtectedMcpServer;
+let internal: Server;
+const internalHits: string[] = [];
+let internalUrl: string;
+
+const rest = (page: Page, method: "POST", path: string, body: unknown) =>
+  page.request.fetch(`/api/v1${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }, data: JSON.stringify(body), timeout: 30_000 });
+
+test.beforeAll(async () => {
+  db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
+  teamId = (await teamBySlug(db, "demo")).id;
+  const adminId = await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!);
+  adminToken = (await createApiToken(db, { teamId, userId: adminId, name: "e2e-connector-oauth" })).token;
+  authServer = await startOAuthServer({ host: "127.0.0.2" });
+  mcp = await startProtectedMcpServer({ authorizationServer: authServer, host: "127.0.0.2", metadataAtRoot: true, announceMetadata: false });
+  internal = createServer((req, res) => {
+    internalHits.push(`${req.method} ${req.url}`);
+    res.end("internal");
+  });
+  await new Promise<void>((resolve) => internal.listen(0, "127.0.0.1", resolve));
+  internalUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}/mcp`;
+});
+test.afterAll(async () => {
+  await mcp?.close();
+  await authServer?.close();
+  internal?.closeAllConnections();
+  await new Promise((r) => internal?.close(r));
+  await db?.$disconnect();
+});
+
+test("an admin connects a connector over OAuth: discovery past 404s completes and the browser comes back connected", async ({ page }) => {
+  const created = await rest(page, "POST", "/connectors", { definition: { id: "tracker", name: "Tracker", transport: "http", url: mcp.url, auth: "oauth", lanes: ["*"] } });
+  expect(created.status(), await created.text()).toBe(201);
+  await signIn(page);
+  await page.goto("/settings/connectors");
+  const card = page.locator('[data-connector="tracker"]');
+  await card.getByRole("button", { name: "Connect with OAuth" }).click();
+  // To the authorization server (which approves at once) and back to the Connectors page.
+  await expect(page).toHaveURL(/\/settings\/connectors\?connector=tracker&connected=team/, { timeout: 30_000 });
+  await expect(page.getByText("Connected tracker (the team's account).")).toBeVisible();
+  const stored = await connectorCredentialForUse(db, { teamId, slug: "tracker", owner: TEAM_OWNER });
+  expect(stored?.kind).toBe("oauth");
+  expect(mcp.unauthorized).toBeGreaterThan(0);
+});
+
+test("a connector on an internal address is refused before any request reaches it, in the page and over REST", async ({ page }) => {
+  const created = await rest(page, "POST", "/connectors", { definition: { id: "intranet", name: "Intranet", transport: "http", url: internalUrl, auth: "oauth", lanes: ["*"] } });
+  expect(created.status(), await created.text()).toBe(201);
+  const refused = await rest(page, "POST", "/connectors/intranet/oauth", { scope: "team" });
+  expect(refused.status()).toBe(400);
+  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("USER.EGRESS.DENIED");
+
+  await signIn(page);
+  await page.goto("/settings/connectors");
+  const card = page.locator('[data-connector="intranet"]');
+  await card.getByRole("button", { name: "Connect with OAuth" }).click();
+  await expect(card.getByRole("alert")).toContainText("Switchyard does not send requests to 127.0.0.1");
+  expect(internalHits).toEqual([]);
+});
