@@ -125,7 +125,11 @@ class Fixture {
     });
 }
 
-/** Team A's owner makes a webhook trigger of hello-world, or a notification endpoint. */
+/**
+ * Team A's owner makes a webhook trigger of hello-world (so changing it is someone else's
+ * trigger for every caller: admins only, see triggers-webhook.int.test.ts for its runner),
+ * or a notification endpoint.
+ */
 const ownerOf = (f: Fixture) =>
   dashboardCaller(
     { db: stack.db, queue: stack.queue, redis: stack.redis, prefix: stack.prefix, keyring },
@@ -303,27 +307,27 @@ const TRPC: Record<string, Row> = {
     input: (f) => ({ workflowId: f.helloId, kind: "webhook" }),
   },
   "triggers.update": {
-    least: "member",
+    least: "admin",
     cross: true,
     input: async (f) => ({ id: await newTrigger(f), name: "changed" }),
   },
   "triggers.pause": {
-    least: "member",
+    least: "admin",
     cross: true,
     input: async (f) => ({ id: await newTrigger(f) }),
   },
   "triggers.resume": {
-    least: "member",
+    least: "admin",
     cross: true,
     input: async (f) => ({ id: await newTrigger(f) }),
   },
   "triggers.rotateSecret": {
-    least: "member",
+    least: "admin",
     cross: true,
     input: async (f) => ({ id: await newTrigger(f) }),
   },
   "triggers.delete": {
-    least: "member",
+    least: "admin",
     cross: true,
     input: async (f) => ({ id: await newTrigger(f) }),
   },
@@ -539,27 +543,27 @@ const REST: Record<string, RestRow> = {
     req: async (f) => ({ path: `/triggers/${await newTrigger(f)}` }),
   },
   "PUT /triggers/{id}": {
-    least: "member",
+    least: "admin",
     cross: true,
     req: async (f) => ({ path: `/triggers/${await newTrigger(f)}`, body: { name: "changed" } }),
   },
   "DELETE /triggers/{id}": {
-    least: "member",
+    least: "admin",
     cross: true,
     req: async (f) => ({ path: `/triggers/${await newTrigger(f)}` }),
   },
   "POST /triggers/{id}/pause": {
-    least: "member",
+    least: "admin",
     cross: true,
     req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/pause` }),
   },
   "POST /triggers/{id}/resume": {
-    least: "member",
+    least: "admin",
     cross: true,
     req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/resume` }),
   },
   "POST /triggers/{id}/rotate-secret": {
-    least: "member",
+    least: "admin",
     cross: true,
     req: async (f) => ({ path: `/triggers/${await newTrigger(f)}/rotate-secret` }),
   },

@@ -11,13 +11,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import { signatureHeader } from "@switchyard/core/triggers";
-import { countTriggerRuns, createDb, getRun, listAuditLog, removeMember, type Db } from "@switchyard/db";
+import { countTriggerRuns, createApiToken, createDb, getRun, listAuditLog, removeMember, type Db } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { Queue as BullQueue } from "bullmq";
 import { RUN_QUEUE } from "@switchyard/core/runs";
 import { receiveWebhook } from "~/server/triggers/receive-webhook";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { restCaller } from "./helpers/rest-caller";
 import { addMember } from "./helpers/team-member";
 import { randomPrefix } from "./helpers/worker-process";
 
@@ -94,7 +95,8 @@ describe("webhook triggers", () => {
     expect(secret).toMatch(/^whsec_/);
     expect(created.trigger.webhookPath).toBe(`/api/hooks/${created.trigger.id}`);
     const listed = await caller(viewerId).triggers.list({ workflowId });
-    expect(listed.canManage).toBe(false);
+    expect(listed.canCreate).toBe(false);
+    expect(listed.triggers.every((t) => !t.canManage)).toBe(true);
     expect(JSON.stringify(listed)).not.toContain(secret);
 
     const body = JSON.stringify({ ref: "refs/heads/main", pusher: { name: "ada" } });
@@ -153,3 +155,84 @@ describe("webhook triggers", () => {
     expect(await countTriggerRuns(db, teamId, created.trigger.id)).toBe(0);
   });
 });
+
+describe("who may change a trigger, and whom it runs as", () => {
+  it("refuses a plain member who may start runs in the lane every change of another member's trigger, through both surfaces", async () => {
+    const workflowId = await hookedId();
+    const ownerOfTrigger = await addMember(db, teamId, { email: "creator@test.local", name: "Creator", role: "member" });
+    const other = await addMember(db, teamId, { email: "other@test.local", name: "Other", role: "member" });
+    const created = await caller(ownerOfTrigger).triggers.create({ workflowId, kind: "webhook", name: "creator's hook", inputs: { mode: "fast" } });
+    const id = created.trigger.id;
+
+    // The other member may start runs in this lane and create triggers of their own...
+    expect(await codeOf(caller(other).triggers.create({ workflowId, kind: "webhook" }))).toBe("ok");
+    // ...but changes nothing of the creator's, nor receives its secret.
+    expect(await codeOf(caller(other).triggers.update({ id, inputs: { mode: "slow" } }))).toBe("FORBIDDEN");
+    expect(await codeOf(caller(other).triggers.rotateSecret({ id }))).toBe("FORBIDDEN");
+    expect(await codeOf(caller(other).triggers.pause({ id }))).toBe("FORBIDDEN");
+    expect(await codeOf(caller(other).triggers.resume({ id }))).toBe("FORBIDDEN");
+    expect(await codeOf(caller(other).triggers.delete({ id }))).toBe("FORBIDDEN");
+    const { token } = await createApiToken(db, { teamId, userId: other, name: "other's" });
+    const rest = restCaller({ db, queue, redis, prefix, keyring }, () => token);
+    expect((await rest("PUT", `/triggers/${id}`, { body: { inputs: { mode: "slow" } } })).status).toBe(403);
+    const rotated = await rest("POST", `/triggers/${id}/rotate-secret`);
+    expect(rotated.status).toBe(403);
+    expect(JSON.stringify(rotated.body)).not.toContain("whsec_");
+    expect((await rest("DELETE", `/triggers/${id}`)).status).toBe(403);
+
+    // Nothing changed: the creator's secret still starts a run, as the creator, with their inputs.
+    const after = await caller(ownerOfTrigger).triggers.get({ id });
+    expect(after).toMatchObject({ inputs: { mode: "fast" }, paused: false, runsAs: { id: ownerOfTrigger, name: "Creator" } });
+    const { runId } = await hook(id, "{}", signatureHeader(created.secret!, "{}"));
+    expect(await getRun(db, teamId, runId)).toMatchObject({ startedById: ownerOfTrigger, inputs: { mode: "fast" } });
+
+    // The panel offers the other member nothing on it, and the creator everything.
+    const seenByOther = await caller(other).triggers.list({ workflowId });
+    expect(seenByOther.canCreate).toBe(true);
+    expect(seenByOther.triggers.find((t) => t.id === id)).toMatchObject({ canManage: false, runsAs: { id: ownerOfTrigger } });
+    expect((await caller(ownerOfTrigger).triggers.list({ workflowId })).triggers.find((t) => t.id === id)).toMatchObject({ canManage: true });
+    expect((await caller(adminId).triggers.list({ workflowId })).triggers.find((t) => t.id === id)).toMatchObject({ canManage: true });
+  });
+
+  it("re-binds a trigger an admin changes or rotates to that admin, audits every change with the fields it changed, and leaves it bound on pause", async () => {
+    const workflowId = await hookedId();
+    const creator = await addMember(db, teamId, { email: "creator2@test.local", name: "Creator Two", role: "member" });
+    const created = await caller(creator).triggers.create({ workflowId, kind: "webhook", inputs: { mode: "fast" } });
+    const id = created.trigger.id;
+
+    // The creator's own change keeps it theirs, and is audited with what changed.
+    await caller(creator).triggers.update({ id, name: "renamed", inputMap: { branch: "/ref" } });
+    expect((await caller(creator).triggers.get({ id })).runsAs?.id).toBe(creator);
+
+    // An admin's pause and resume change nothing of whom it runs as.
+    await caller(adminId).triggers.pause({ id });
+    await caller(adminId).triggers.resume({ id });
+    expect((await caller(creator).triggers.get({ id })).runsAs?.id).toBe(creator);
+
+    // An admin's change makes it the admin's: the next run starts as the admin.
+    const changed = await caller(adminId).triggers.update({ id, inputs: { mode: "slow" } });
+    expect(changed.runsAs).toMatchObject({ id: adminId });
+    const body = JSON.stringify({ ref: "main" });
+    const { runId } = await hook(id, body, signatureHeader(created.secret!, body));
+    expect(await getRun(db, teamId, runId)).toMatchObject({ startedById: adminId, inputs: { branch: "main", mode: "slow" } });
+    // The creator no longer changes it; the admin's trigger is the admin's.
+    expect(await codeOf(caller(creator).triggers.update({ id, name: "mine again" }))).toBe("FORBIDDEN");
+
+    // Rotating another member's trigger re-binds it too.
+    const second = await caller(creator).triggers.create({ workflowId, kind: "webhook" });
+    const rotated = await caller(adminId).triggers.rotateSecret({ id: second.trigger.id });
+    expect((await caller(adminId).triggers.get({ id: second.trigger.id })).runsAs?.id).toBe(adminId);
+    const { runId: secondRun } = await hook(second.trigger.id, "{}", signatureHeader(rotated.secret, "{}"));
+    expect((await getRun(db, teamId, secondRun))?.startedById).toBe(adminId);
+
+    const entries = (await listAuditLog(db, { teamId, actionPrefix: "trigger.", limit: 100 })).entries.filter((e) => e.targetId === id || e.targetId === second.trigger.id);
+    const of = (action: string, actor: string, target = id) => entries.filter((e) => e.action === action && e.actorUserId === actor && e.targetId === target).map((e) => e.metadata);
+    expect(of("trigger.update", creator)).toEqual([{ fields: ["name", "inputMap"] }]);
+    expect(of("trigger.update", adminId)).toEqual([{ fields: ["inputs"], runsAs: { from: creator, to: adminId } }]);
+    expect(of("trigger.pause", adminId)).toEqual([{}]);
+    expect(of("trigger.rotate_secret", adminId, second.trigger.id)).toEqual([{ runsAs: { from: creator, to: adminId } }]);
+    expect(JSON.stringify(entries)).not.toContain(rotated.secret);
+    expect(JSON.stringify(entries)).not.toContain(created.secret!);
+  });
+});
+

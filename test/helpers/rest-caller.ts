@@ -27,6 +27,7 @@ export const restCaller =
         prefix: services.prefix,
         publish: (c, m) => services.redis.publish(c, m),
         keyring: services.keyring ? () => services.keyring! : undefined,
+        redis: () => services.redis,
       },
       new Request(`http://localhost/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }),
       path.split("?")[0]!,

@@ -3,7 +3,8 @@
  * page, whose URL and secret (shown once) a correctly signed POST uses to start a run that
  * the Runs list shows as "webhook", while a wrongly signed one is refused 401 and starts
  * nothing; and a per-second schedule that, with a second worker on the same queues, makes
- * exactly one run per fire, and none once paused.
+ * exactly one run per fire, and none once paused. A member sees whom each trigger runs as
+ * and is offered changes only on their own.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -15,7 +16,7 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { TRIGGER_QUEUE } from "@switchyard/core/triggers";
 import { signatureHeader } from "@switchyard/core/triggers";
-import { countTriggerRuns, createDb, listWorkflows, teamBySlug, triggerRunTimes } from "@switchyard/db";
+import { countTriggerRuns, createDb, createTrigger, hashPassword, listWorkflows, teamBySlug, triggerRunTimes } from "@switchyard/db";
 import { signIn } from "./sign-in";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -165,3 +166,37 @@ test("a per-second schedule fires once per second across two workers, and not on
     await rm(workspaces, { recursive: true, force: true });
   }
 });
+
+test("a member sees whom each trigger runs as, and is offered changes only on their own", async ({ page }) => {
+  const db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
+  try {
+    const team = await teamBySlug(db, "demo");
+    const workflow = (await listWorkflows(db, team.id)).find((w) => w.name === "hello-world")!;
+    const admin = await db.user.findUniqueOrThrow({ where: { email: process.env.E2E_ADMIN_EMAIL! } });
+    const member = await db.user.create({ data: { email: "trigger-member@e2e.local", name: "Trigger Member", passwordHash: await hashPassword("trigger-member-pw") } });
+    await db.membership.create({ data: { teamId: team.id, userId: member.id, role: "member" } });
+    await createTrigger(db, { id: "trg_e2eadminowned", teamId: team.id, workflowId: workflow.id, kind: "schedule", name: "admin's nightly", cron: "0 3 * * *", timezone: "UTC", paused: true, runAsUserId: admin.id });
+  } finally {
+    await db.$disconnect();
+  }
+  await page.goto("/login");
+  await page.getByLabel("Email").fill("trigger-member@e2e.local");
+  await page.getByLabel("Password").fill("trigger-member-pw");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/overview$/);
+  await openWorkflow(page, "hello-world");
+
+  const admins = page.locator('li[data-trigger="trg_e2eadminowned"]');
+  await expect(admins.locator("[data-runs-as]")).toHaveText("Runs as Demo admin");
+  await expect(admins.getByRole("button")).toHaveCount(0);
+
+  const form = page.getByRole("form", { name: "New trigger" });
+  await form.getByLabel("Webhook").check();
+  await form.getByLabel("Name", { exact: true }).fill("member hook");
+  await form.getByRole("button", { name: "Create webhook" }).click();
+  await expect(page.getByTestId("trigger-secret")).toContainText("whsec_");
+  const mine = page.locator('li[data-kind="webhook"]', { hasText: "member hook" });
+  await expect(mine.locator("[data-runs-as]")).toHaveText("Runs as Trigger Member (you)");
+  for (const action of ["Pause", "Rotate secret", "Delete"]) await expect(mine.getByRole("button", { name: action })).toBeVisible();
+});
+

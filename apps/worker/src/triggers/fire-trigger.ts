@@ -1,12 +1,12 @@
 /**
- * One fire of a schedule: the trigger is read again (gone or paused: nothing happens), its
- * creator's membership is checked now (a member who left, or lost the right to start runs
- * in the lane, makes the fire fail, with the reason left on the trigger for the page), and
- * the run starts through the shared startRun with the trigger's inputs.
+ * One fire of a schedule: the trigger is read again (gone or paused: nothing happens), the
+ * membership of the member it runs as is checked now (a member who left, or lost the right
+ * to start runs in the lane, makes the fire fail, with the reason left on the trigger for
+ * the page), and the run starts through the shared startRun with the trigger's inputs.
  */
 import { AppError } from "@switchyard/core/errors";
 import type { TriggerJob } from "@switchyard/core/triggers";
-import { getMembership, getTrigger, recordTriggerFire, startRun, type Db, type StartRunDeps } from "@switchyard/db";
+import { getTrigger, recordTriggerFire, startRun, triggerRunner, type Db, type StartRunDeps } from "@switchyard/db";
 import type { Logger } from "../logger";
 
 export type FireTriggerDeps = { db: Db; queue: StartRunDeps["queue"]; log: Logger };
@@ -16,16 +16,13 @@ export const fireTrigger = async (deps: FireTriggerDeps, job: TriggerJob) => {
   const trigger = await getTrigger(db, job.teamId, job.triggerId);
   if (!trigger || trigger.kind !== "schedule" || trigger.paused) return { skipped: true as const };
   try {
-    const membership = trigger.createdById ? await getMembership(db, job.teamId, trigger.createdById) : null;
-    if (!trigger.createdById || !membership) {
-      throw new AppError("FORBIDDEN", "the member who created this trigger is no longer in the team; create it again as a current member");
-    }
+    const runner = await triggerRunner(db, { teamId: job.teamId, runAsUserId: trigger.runAsUserId });
     const run = await startRun(
       { db, queue: deps.queue },
       {
         teamId: job.teamId,
-        userId: trigger.createdById,
-        role: membership.role,
+        userId: runner.userId,
+        role: runner.role,
         workflowId: trigger.workflowId,
         inputs: (trigger.inputs ?? {}) as Record<string, unknown>,
         trigger: "schedule",

@@ -3,8 +3,10 @@
  * envelope it was sealed into (a Credential row named after the trigger). Validation,
  * sealing, opening, scheduling and audit entries happen in the callers; every query
  * filters on teamId, except the lookup of an inbound webhook by its id, which is all the
- * caller of /api/hooks/<id> has.
+ * caller of /api/hooks/<id> has. A trigger runs as one member (`runAsUserId`): whoever
+ * fires it, that member's membership is what a run starts under.
  */
+import { AppError } from "@switchyard/core/errors";
 import { signingSecretHolder } from "@switchyard/core/triggers";
 import type { Db } from "../client";
 import type { Prisma, TriggerKind } from "../generated/prisma/client";
@@ -20,6 +22,8 @@ type TriggerFields = {
   inputs?: Record<string, unknown>;
   inputMap?: Record<string, string>;
   paused?: boolean;
+  /** the member its runs start as */
+  runAsUserId?: string;
 };
 
 const json = (value: Record<string, unknown>) => storableJson(value) as Prisma.InputJsonObject;
@@ -37,7 +41,7 @@ const listing = {
   lastFiredAt: true,
   lastRunId: true,
   lastError: true,
-  createdById: true,
+  runAsUserId: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -65,7 +69,7 @@ const storeSecret = async (tx: PrismaClientOrTransaction, teamId: string, trigge
 /** Writes a trigger (and a webhook's sealed secret). `id` is chosen by the caller, which sealed the secret for it. */
 export const createTrigger = async (
   tx: PrismaClientOrTransaction,
-  input: TriggerFields & { id: string; teamId: string; workflowId: string; kind: TriggerKind; createdById: string; sealed?: SealedValue },
+  input: TriggerFields & { id: string; teamId: string; workflowId: string; kind: TriggerKind; runAsUserId: string; sealed?: SealedValue },
 ) => {
   if (input.sealed) await storeSecret(tx, input.teamId, input.id, input.sealed);
   return tx.trigger.create({
@@ -81,7 +85,7 @@ export const createTrigger = async (
       inputMap: json(input.inputMap ?? {}),
       paused: input.paused ?? false,
       credentialId: input.sealed?.credentialId ?? null,
-      createdById: input.createdById,
+      runAsUserId: input.runAsUserId,
     },
     select: listing,
   });
@@ -98,17 +102,18 @@ export const updateTrigger = async (tx: PrismaClientOrTransaction, teamId: strin
       ...(fields.inputs !== undefined ? { inputs: json(fields.inputs) } : {}),
       ...(fields.inputMap !== undefined ? { inputMap: json(fields.inputMap) } : {}),
       ...(fields.paused !== undefined ? { paused: fields.paused, ...(fields.paused ? {} : { lastError: null }) } : {}),
+      ...(fields.runAsUserId !== undefined ? { runAsUserId: fields.runAsUserId } : {}),
     },
   });
   return count === 0 ? null : getTrigger(tx, teamId, triggerId);
 };
 
-/** Puts a new sealed secret in place of the old one, which is deleted. */
-export const replaceTriggerSecret = async (tx: PrismaClientOrTransaction, teamId: string, triggerId: string, sealed: SealedValue) => {
+/** Puts a new sealed secret in place of the old one, which is deleted; `runAsUserId` re-binds the trigger in the same write. */
+export const replaceTriggerSecret = async (tx: PrismaClientOrTransaction, teamId: string, triggerId: string, sealed: SealedValue, runAsUserId?: string) => {
   const existing = await getTrigger(tx, teamId, triggerId);
   if (!existing) return false;
   await storeSecret(tx, teamId, triggerId, sealed);
-  await tx.trigger.updateMany({ where: { id: triggerId, teamId }, data: { credentialId: sealed.credentialId } });
+  await tx.trigger.updateMany({ where: { id: triggerId, teamId }, data: { credentialId: sealed.credentialId, ...(runAsUserId ? { runAsUserId } : {}) } });
   if (existing.credentialId) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId } });
   return true;
 };
@@ -129,12 +134,31 @@ export const deleteTrigger = async (tx: PrismaClientOrTransaction, teamId: strin
 export const webhookTriggerForDelivery = async (db: Db, triggerId: string) => {
   const trigger = await db.trigger.findUnique({
     where: { id: triggerId },
-    select: { id: true, teamId: true, workflowId: true, kind: true, paused: true, inputs: true, inputMap: true, createdById: true, credentialId: true },
+    select: { id: true, teamId: true, workflowId: true, kind: true, paused: true, inputs: true, inputMap: true, runAsUserId: true, credentialId: true },
   });
   if (!trigger || trigger.kind !== "webhook" || !trigger.credentialId) return null;
   const credential = await db.credential.findFirst({ where: { id: trigger.credentialId, teamId: trigger.teamId } });
   if (!credential) return null;
   return { ...trigger, sealed: { credentialId: credential.id, envelope: envelopeOf(credential) } satisfies SealedValue };
+};
+
+/** The people triggers run as, by id (name and email), for listing them; a user who is gone is absent. */
+export const triggerRunners = async (db: PrismaClientOrTransaction, userIds: (string | null)[]) => {
+  const ids = [...new Set(userIds.filter((id): id is string => id !== null))];
+  const users = ids.length > 0 ? await db.user.findMany({ where: { id: { in: ids } }, select: { id: true, name: true, email: true } }) : [];
+  return new Map(users.map((u) => [u.id, u]));
+};
+
+/**
+ * The member a fire starts its run as, with their role now; FORBIDDEN (kept as the fire's
+ * error) when they are no longer in the team.
+ */
+export const triggerRunner = async (db: Db, trigger: { teamId: string; runAsUserId: string | null }) => {
+  const membership = trigger.runAsUserId ? await db.membership.findUnique({ where: { teamId_userId: { teamId: trigger.teamId, userId: trigger.runAsUserId } } }) : null;
+  if (!membership) {
+    throw new AppError("FORBIDDEN", "the member this trigger runs as is no longer in the team; an admin's change makes it run as that admin, or create it again");
+  }
+  return { userId: membership.userId, role: membership.role };
 };
 
 /** What a fire did: the run it started, or why it could not. */

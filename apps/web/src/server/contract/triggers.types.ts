@@ -45,8 +45,16 @@ export const trigger = z.object({
   createdAt: timestamp,
   nextFires: z.array(timestamp).describe("schedule: the next three fire times"),
   webhookPath: z.string().nullable().describe("webhook: POST here (under the dashboard's address) with X-Switchyard-Signature"),
+  runsAs: z
+    .object({ id: z.string(), name: z.string() })
+    .nullable()
+    .describe("the member its runs start as, with their role and own connector accounts: its creator, or the admin who last changed it; null when that user is gone"),
+  canManage: z.boolean().describe("whether the caller may change, pause, resume, rotate or delete it: the member it runs as, or an admin"),
 });
-export const triggerList = z.object({ canManage: z.boolean(), triggers: z.array(trigger) });
+export const triggerList = z.object({
+  canCreate: z.boolean().describe("whether the caller may create triggers of this workflow (a member who may start runs in its lane)"),
+  triggers: z.array(trigger),
+});
 export const triggerWithSecret = z.object({
   trigger,
   secret: z.string().nullable().describe("webhook: the signing secret, shown only in this answer"),

@@ -2,14 +2,14 @@
  * An inbound webhook (POST /api/hooks/<trigger id>): the trigger is found by its id alone,
  * the request's X-Switchyard-Signature is checked against the raw body with the trigger's
  * signing secret (opened here), and only then is anything else said about it: paused is a
- * conflict, and a valid body starts a run as the member who created the trigger, whose
- * role is checked now, with the body's mapped values over the trigger's default inputs.
+ * conflict, and a valid body starts a run as the member the trigger runs as (its creator,
+ * or the admin who last changed it), whose role is checked now, with the body's mapped values over the trigger's default inputs.
  * An unknown id is 404 and a bad signature 401, whatever else is true of the trigger.
  */
 import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { mapInputs, openSigningSecret, verifySignature } from "@switchyard/core/triggers";
-import { getMembership, recordTriggerFire, webhookTriggerForDelivery, type Db, type StartRunDeps } from "@switchyard/db";
+import { recordTriggerFire, triggerRunner, webhookTriggerForDelivery, type Db, type StartRunDeps } from "@switchyard/db";
 import { startRun } from "../runs/start-run";
 
 export type ReceiveWebhookDeps = { db: Db; keyring: Keyring; queue: StartRunDeps["queue"] };
@@ -28,14 +28,11 @@ export const receiveWebhook = async (deps: ReceiveWebhookDeps, input: { triggerI
     throw new AppError("BAD_REQUEST", "the body is not valid JSON");
   }
   try {
-    const membership = trigger.createdById ? await getMembership(db, trigger.teamId, trigger.createdById) : null;
-    if (!trigger.createdById || !membership) {
-      throw new AppError("FORBIDDEN", "the member who created this trigger is no longer in the team; create it again as a current member");
-    }
+    const runner = await triggerRunner(db, trigger);
     const inputs = mapInputs((trigger.inputs ?? {}) as Record<string, unknown>, (trigger.inputMap ?? {}) as Record<string, string>, body);
     const run = await startRun(
       { db, queue: deps.queue },
-      { teamId: trigger.teamId, userId: trigger.createdById, role: membership.role, workflowId: trigger.workflowId, inputs, trigger: "webhook", triggerId: trigger.id },
+      { teamId: trigger.teamId, userId: runner.userId, role: runner.role, workflowId: trigger.workflowId, inputs, trigger: "webhook", triggerId: trigger.id },
     );
     await recordTriggerFire(db, trigger.teamId, trigger.id, { runId: run.id });
     return { runId: run.id };

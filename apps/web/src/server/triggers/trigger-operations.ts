@@ -1,15 +1,20 @@
 /**
  * Schedule and webhook triggers of a workflow, for the dashboard's procedures and the REST
  * API alike. Everyone in the team may list them; a member or above who may start runs in
- * the workflow's lane may create, change, pause, resume, rotate and delete them. A
- * webhook's signing secret is sealed here and shown once; a schedule's job scheduler is
- * set in the same transaction as the row, so a queue that refuses leaves nothing saved.
+ * the workflow's lane may create them. A trigger runs as one member (its creator at first):
+ * only that member or an admin may change, pause, resume, rotate or delete it, since a run
+ * it starts acts with that member's role and own connector accounts. An admin's change or
+ * rotation of someone else's trigger makes it run as the admin from then on (pausing,
+ * resuming and deleting change nothing of what a run does, so they leave it bound). Every
+ * change is audited with the fields it changed, never a value or the secret. A webhook's
+ * signing secret is sealed here and shown once; a schedule's job scheduler is set in the
+ * same transaction as the row, so a queue that refuses leaves nothing saved.
  */
 import type { z } from "zod";
 import type { Redis } from "ioredis";
 import { newCredentialId, type Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import { mayStart } from "@switchyard/core/policy";
+import { mayStart, roleAtLeast } from "@switchyard/core/policy";
 import { checkInputMap, checkSchedule, newSigningSecret, nextFireTimes, sealSigningSecret } from "@switchyard/core/triggers";
 import {
   createTrigger,
@@ -20,28 +25,35 @@ import {
   listTriggers,
   recordAudit,
   replaceTriggerSecret,
+  triggerRunners,
   updateTrigger,
   type Db,
   type Role,
 } from "@switchyard/db";
-import { roleAtLeast } from "@switchyard/core/policy";
 import type { createTriggerInput, updateTriggerBody } from "../contract/triggers.types";
 import { removeTriggerSchedule, syncTriggerSchedule } from "./trigger-schedules";
 
 export type TriggerActor = { teamId: string; userId: string; role: Role };
 export type TriggerServices = { db: Db; keyring: () => Keyring; redis: () => Redis; prefix: string };
 
-type StoredTrigger = NonNullable<Awaited<ReturnType<typeof getTrigger>>>;
+type StoredTrigger = Omit<NonNullable<Awaited<ReturnType<typeof getTrigger>>>, "teamId" | "credentialId">;
+type Runners = Awaited<ReturnType<typeof triggerRunners>>;
 
-const view = (t: Omit<StoredTrigger, "teamId" | "credentialId" | "createdById"> & { createdById?: string | null }) => {
-  let nextFires: Date[] = [];
-  if (t.kind === "schedule" && t.cron && !t.paused) {
-    try {
-      nextFires = nextFireTimes(t.cron, t.timezone ?? "UTC", 3);
-    } catch {
-      nextFires = [];
-    }
+const nextFiresOf = (t: StoredTrigger) => {
+  if (t.kind !== "schedule" || !t.cron || t.paused) return [];
+  try {
+    return nextFireTimes(t.cron, t.timezone ?? "UTC", 3);
+  } catch {
+    return [];
   }
+};
+
+/** Whether `actor` may change `t`, given whether they may create triggers in its lane. */
+const mayManage = (actor: TriggerActor, t: { runAsUserId: string | null }, mayCreate: boolean) =>
+  mayCreate && (t.runAsUserId === actor.userId || roleAtLeast(actor.role, "admin"));
+
+const view = (t: StoredTrigger, runners: Runners, canManage: boolean) => {
+  const runner = t.runAsUserId ? runners.get(t.runAsUserId) : undefined;
   return {
     id: t.id,
     workflowId: t.workflowId,
@@ -56,13 +68,18 @@ const view = (t: Omit<StoredTrigger, "teamId" | "credentialId" | "createdById"> 
     lastRunId: t.lastRunId,
     lastError: t.lastError,
     createdAt: t.createdAt,
-    nextFires,
+    nextFires: nextFiresOf(t),
     webhookPath: t.kind === "webhook" ? `/api/hooks/${t.id}` : null,
+    runsAs: runner ? { id: runner.id, name: runner.name } : null,
+    canManage,
   };
 };
 
-/** The refusal for managing triggers of `workflow`, or undefined. */
-const manageRefusal = async (db: Db, actor: TriggerActor, lane: string) => {
+/** The answer for one trigger the actor may change (they just did). */
+const managedView = async (db: Db, t: StoredTrigger) => view(t, await triggerRunners(db, [t.runAsUserId]), true);
+
+/** The refusal for creating triggers of a workflow in `lane`, or undefined. */
+const createRefusal = async (db: Db, actor: TriggerActor, lane: string) => {
   if (!roleAtLeast(actor.role, "member")) return new AppError("FORBIDDEN", "this needs the member role");
   return mayStart(await laneRules(db, actor.teamId), actor.role, lane);
 };
@@ -73,22 +90,29 @@ const workflowOf = async (db: Db, actor: TriggerActor, workflowId: string) => {
   return workflow;
 };
 
-/** The trigger, after checking the actor may manage it. */
+/** The trigger, after checking the actor may change it: in its lane, and its own or an admin. */
 const manageable = async (db: Db, actor: TriggerActor, triggerId: string) => {
   const trigger = await getTrigger(db, actor.teamId, triggerId);
   if (!trigger) throw new AppError("NOT_FOUND", "trigger not found");
-  const denied = await manageRefusal(db, actor, (await workflowOf(db, actor, trigger.workflowId)).lane);
+  const denied = await createRefusal(db, actor, (await workflowOf(db, actor, trigger.workflowId)).lane);
   if (denied) throw denied;
+  if (!mayManage(actor, trigger, true)) {
+    throw new AppError("FORBIDDEN", "only the member this trigger runs as, or an admin, may change it; create a trigger of your own instead");
+  }
   return trigger;
 };
 
-const audit = (actor: TriggerActor, action: string, triggerId: string, metadata?: Record<string, string>) => ({
+/** An admin changing someone else's trigger takes it over: the re-binding, as stored and as audited. */
+const rebinding = (actor: TriggerActor, trigger: { runAsUserId: string | null }) =>
+  trigger.runAsUserId === actor.userId ? undefined : { from: trigger.runAsUserId, to: actor.userId };
+
+const audit = (actor: TriggerActor, action: string, triggerId: string, metadata?: Record<string, unknown>) => ({
   teamId: actor.teamId,
   actorUserId: actor.userId,
   action,
   targetType: "trigger",
   targetId: triggerId,
-  metadata,
+  metadata: metadata as Parameters<typeof recordAudit>[1]["metadata"],
 });
 
 const checkFields = (kind: "schedule" | "webhook", fields: { cron?: string; timezone?: string; inputMap?: Record<string, string> }) => {
@@ -100,22 +124,29 @@ const checkFields = (kind: "schedule" | "webhook", fields: { cron?: string; time
   return {};
 };
 
+/** The fields whose stored value differs between two versions of a trigger, in a fixed order. */
+const changedFields = (before: StoredTrigger, after: StoredTrigger) =>
+  (["name", "cron", "timezone", "inputs", "inputMap"] as const).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+
 export const listWorkflowTriggers = async (db: Db, actor: TriggerActor, workflowId: string) => {
   const workflow = await workflowOf(db, actor, workflowId);
   const triggers = await listTriggers(db, actor.teamId, workflow.id);
-  return { canManage: !(await manageRefusal(db, actor, workflow.lane)), triggers: triggers.map(view) };
+  const canCreate = !(await createRefusal(db, actor, workflow.lane));
+  const runners = await triggerRunners(db, triggers.map((t) => t.runAsUserId));
+  return { canCreate, triggers: triggers.map((t) => view(t, runners, mayManage(actor, t, canCreate))) };
 };
 
 export const readTrigger = async (db: Db, actor: TriggerActor, triggerId: string) => {
   const trigger = await getTrigger(db, actor.teamId, triggerId);
   if (!trigger) throw new AppError("NOT_FOUND", "trigger not found");
-  return view(trigger);
+  const canCreate = !(await createRefusal(db, actor, (await workflowOf(db, actor, trigger.workflowId)).lane));
+  return view(trigger, await triggerRunners(db, [trigger.runAsUserId]), mayManage(actor, trigger, canCreate));
 };
 
 export const createWorkflowTrigger = async (services: TriggerServices, actor: TriggerActor, input: z.infer<typeof createTriggerInput>) => {
   const { db } = services;
   const workflow = await workflowOf(db, actor, input.workflowId);
-  const denied = await manageRefusal(db, actor, workflow.lane);
+  const denied = await createRefusal(db, actor, workflow.lane);
   if (denied) throw denied;
   const schedule = checkFields(input.kind, input);
   if (input.kind === "webhook" && (input.cron !== undefined || input.timezone !== undefined)) {
@@ -138,14 +169,14 @@ export const createWorkflowTrigger = async (services: TriggerServices, actor: Tr
       inputs: input.inputs,
       inputMap: input.kind === "webhook" ? input.inputMap : {},
       paused: input.paused,
-      createdById: actor.userId,
+      runAsUserId: actor.userId,
       sealed,
     });
     await recordAudit(tx, audit(actor, "trigger.create", id, { kind: input.kind, workflow: workflow.name }));
     await syncTriggerSchedule(services.redis(), services.prefix, { ...row, teamId: actor.teamId });
     return row;
   });
-  return { trigger: view(created), secret };
+  return { trigger: await managedView(db, created), secret };
 };
 
 export const updateWorkflowTrigger = async (services: TriggerServices, actor: TriggerActor, triggerId: string, input: z.infer<typeof updateTriggerBody>) => {
@@ -157,18 +188,22 @@ export const updateWorkflowTrigger = async (services: TriggerServices, actor: Tr
         ? checkFields("schedule", { cron: input.cron ?? existing.cron ?? undefined, timezone: input.timezone ?? existing.timezone ?? undefined })
         : {}
       : checkFields("webhook", input);
+  const runsAs = rebinding(actor, existing);
   const updated = await db.$transaction(async (tx) => {
     const row = await updateTrigger(tx, actor.teamId, triggerId, {
       name: input.name,
       ...schedule,
       inputs: input.inputs,
       inputMap: existing.kind === "webhook" ? input.inputMap : undefined,
+      runAsUserId: runsAs?.to,
     });
     if (!row) throw new AppError("NOT_FOUND", "trigger not found");
+    const fields = changedFields(existing, row);
+    if (fields.length > 0 || runsAs) await recordAudit(tx, audit(actor, "trigger.update", triggerId, { fields, ...(runsAs ? { runsAs } : {}) }));
     await syncTriggerSchedule(services.redis(), services.prefix, row);
     return row;
   });
-  return view(updated);
+  return managedView(db, updated);
 };
 
 export const setTriggerPaused = async (services: TriggerServices, actor: TriggerActor, triggerId: string, paused: boolean) => {
@@ -181,7 +216,7 @@ export const setTriggerPaused = async (services: TriggerServices, actor: Trigger
     await syncTriggerSchedule(services.redis(), services.prefix, row);
     return row;
   });
-  return view(updated);
+  return managedView(db, updated);
 };
 
 export const rotateTriggerSecret = async (services: TriggerServices, actor: TriggerActor, triggerId: string) => {
@@ -191,9 +226,10 @@ export const rotateTriggerSecret = async (services: TriggerServices, actor: Trig
   const secret = newSigningSecret();
   const credentialId = newCredentialId();
   const envelope = sealSigningSecret(services.keyring(), { teamId: actor.teamId, credentialId, holder: { kind: "trigger", id: triggerId } }, secret);
+  const runsAs = rebinding(actor, existing);
   await db.$transaction(async (tx) => {
-    if (!(await replaceTriggerSecret(tx, actor.teamId, triggerId, { credentialId, envelope }))) throw new AppError("NOT_FOUND", "trigger not found");
-    await recordAudit(tx, audit(actor, "trigger.rotate_secret", triggerId));
+    if (!(await replaceTriggerSecret(tx, actor.teamId, triggerId, { credentialId, envelope }, runsAs?.to))) throw new AppError("NOT_FOUND", "trigger not found");
+    await recordAudit(tx, audit(actor, "trigger.rotate_secret", triggerId, runsAs ? { runsAs } : undefined));
   });
   return { id: triggerId, secret };
 };

@@ -1,9 +1,10 @@
 "use client";
 /**
  * A workflow's triggers: schedules (cron in a time zone, with the next fire times) and
- * webhooks (the URL to POST to, signed with a secret shown once). Everyone in the team sees
- * them; members who may start runs in the workflow's lane create, pause, resume, rotate and
- * delete them.
+ * webhooks (the URL to POST to, signed with a secret shown once), each with the member its
+ * runs start as. Everyone in the team sees them; members who may start runs in the
+ * workflow's lane create them; the member a trigger runs as, or an admin, pauses, resumes,
+ * rotates and deletes it (only the actions the viewer may take are offered).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
@@ -117,6 +118,7 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery({ ...trpc.triggers.list.queryOptions({ workflowId }), refetchInterval: 5_000 });
+  const me = useQuery(trpc.teams.current.queryOptions()).data?.userId;
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.triggers.list.queryKey({ workflowId }) });
   const pause = useMutation(trpc.triggers.pause.mutationOptions({ onSuccess: refresh }));
   const resume = useMutation(trpc.triggers.resume.mutationOptions({ onSuccess: refresh }));
@@ -126,14 +128,14 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
   const [origin, setOrigin] = useState("");
   useEffect(() => setOrigin(window.location.origin), []);
   const failed = pause.error ?? resume.error ?? remove.error ?? rotate.error;
-  const canManage = list.data?.canManage ?? false;
+  const canCreate = list.data?.canCreate ?? false;
 
   return (
     <section aria-labelledby="triggers-heading" className="triggers-panel">
       <h2 id="triggers-heading">Triggers</h2>
       <p className="muted small">
         Schedules start runs on a cron in a time zone; webhooks start one for each signed POST (see docs/triggers.md). Runs start as the
-        member who made the trigger.
+        member shown on each trigger, with their role and their own connector accounts: its creator, or the admin who last changed it.
       </p>
       {secret ? (
         <div className="card" role="status">
@@ -196,6 +198,10 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
                   Input map <code>{JSON.stringify(t.inputMap)}</code>
                 </p>
               ) : null}
+              <p className="small" data-runs-as>
+                Runs as {t.runsAs ? <strong>{t.runsAs.name}</strong> : <span className="error">a user who is gone</span>}
+                {t.runsAs && t.runsAs.id === me ? " (you)" : null}
+              </p>
               <p className="small muted">
                 Last fired {when(t.lastFiredAt)}
                 {t.lastRunId ? (
@@ -210,7 +216,7 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
                   Last fire failed: {t.lastError}
                 </p>
               ) : null}
-              {canManage ? (
+              {t.canManage ? (
                 <p>
                   {t.paused ? (
                     <button type="button" className="link" onClick={() => resume.mutate({ id: t.id })} disabled={resume.isPending}>
@@ -227,7 +233,8 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
                       className="link"
                       disabled={rotate.isPending}
                       onClick={() => {
-                        if (window.confirm("Rotate the signing secret? Senders using the old one will be refused.")) {
+                        const takeOver = t.runsAs?.id !== me ? " The trigger will then run as you." : "";
+                        if (window.confirm(`Rotate the signing secret? Senders using the old one will be refused.${takeOver}`)) {
                           rotate.mutate({ id: t.id }, { onSuccess: (r) => setSecret(r.secret) });
                         }
                       }}
@@ -251,7 +258,7 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
           );
         })}
       </ul>
-      {canManage ? (
+      {canCreate ? (
         <CreateTrigger
           workflowId={workflowId}
           onCreated={(s) => {
