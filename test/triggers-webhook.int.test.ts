@@ -9,6 +9,7 @@ import type { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
+import type { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
 import { signatureHeader } from "@switchyard/core/triggers";
 import { countTriggerRuns, createApiToken, createDb, getRun, listAuditLog, removeMember, type Db } from "@switchyard/db";
@@ -33,7 +34,8 @@ let memberId: string;
 let viewerId: string;
 const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
 const caller = (userId: string) => dashboardCaller({ db, queue, redis, prefix, keyring }, userId);
-const hook = (triggerId: string, body: string, signature: string | null) => receiveWebhook({ db, keyring, queue }, { triggerId, signature, rawBody: body });
+const hook = (triggerId: string, body: string, signature: string | null) =>
+  receiveWebhook({ db, keyring, queue, redis, prefix }, { triggerId, signature, rawBody: body });
 const codeOf = async (p: Promise<unknown>) => p.then(() => "ok", (e: { code?: string; message?: string }) => e.code ?? e.message ?? "error");
 
 beforeAll(async () => {
@@ -153,6 +155,51 @@ describe("webhook triggers", () => {
     const after = await caller(adminId).triggers.get({ id: created.trigger.id });
     expect(after.lastError).toMatch(/no longer in the team/);
     expect(await countTriggerRuns(db, teamId, created.trigger.id)).toBe(0);
+  });
+});
+
+describe("replayed deliveries", () => {
+  it("refuses a signed delivery sent again within the window with USER.WEBHOOK.REPLAYED and starts no second run", async () => {
+    const workflowId = await hookedId();
+    const created = await caller(adminId).triggers.create({ workflowId, kind: "webhook", inputMap: { branch: "/ref" } });
+    const id = created.trigger.id;
+    const body = JSON.stringify({ ref: "main" });
+    const signature = signatureHeader(created.secret!, body);
+    expect(await codeOf(hook(id, body, signature))).toBe("ok");
+    const replay = await hook(id, body, signature).then(
+      () => undefined,
+      (e: AppError) => e,
+    );
+    expect(replay).toMatchObject({ code: "USER.WEBHOOK.REPLAYED", httpStatus: 409 });
+    // The same delivery with another (wrong) v1 beside the right one is the same delivery.
+    expect(await codeOf(hook(id, body, `${signature},v1=${"0".repeat(64)}`))).toBe("USER.WEBHOOK.REPLAYED");
+    expect(await countTriggerRuns(db, teamId, id)).toBe(1);
+    // A replay leaves no error on the trigger: the first delivery's run is still its last.
+    expect((await caller(adminId).triggers.get({ id })).lastError).toBeNull();
+
+    // A new delivery (signed at another second) of the same body starts a run of its own.
+    expect(await codeOf(hook(id, body, signatureHeader(created.secret!, body, Math.floor(Date.now() / 1000) - 60)))).toBe("ok");
+    expect(await countTriggerRuns(db, teamId, id)).toBe(2);
+  });
+
+  it("lets a delivery that started no run be sent again, and forgets accepted ones once the window has passed", async () => {
+    const workflowId = await hookedId();
+    const created = await caller(adminId).triggers.create({ workflowId, kind: "webhook" });
+    const id = created.trigger.id;
+    const notJson = "{not json";
+    const signed = signatureHeader(created.secret!, notJson);
+    expect(await codeOf(hook(id, notJson, signed))).toBe("BAD_REQUEST");
+    expect(await codeOf(hook(id, notJson, signed))).toBe("BAD_REQUEST");
+
+    const body = "{}";
+    const signature = signatureHeader(created.secret!, body);
+    expect(await codeOf(hook(id, body, signature))).toBe("ok");
+    const keys = await redis.keys(`${prefix}:webhook:${id}:*`);
+    expect(keys).toHaveLength(1);
+    const ttl = await redis.ttl(keys[0]!);
+    expect(ttl).toBeGreaterThan(300);
+    expect(ttl).toBeLessThanOrEqual(360 + 1);
+    expect(keys[0]).not.toContain(created.secret!);
   });
 });
 

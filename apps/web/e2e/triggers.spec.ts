@@ -1,8 +1,8 @@
 /**
  * Triggers in the browser, against the real stack: a webhook trigger made on the workflow
  * page, whose URL and secret (shown once) a correctly signed POST uses to start a run that
- * the Runs list shows as "webhook", while a wrongly signed one is refused 401 and starts
- * nothing; and a per-second schedule that, with a second worker on the same queues, makes
+ * the Runs list shows as "webhook", while a wrongly signed one is refused 401 and the same
+ * one sent again 409, each starting nothing; and a per-second schedule that, with a second worker on the same queues, makes
  * exactly one run per fire, and none once paused. A member sees whom each trigger runs as
  * and is offered changes only on their own.
  */
@@ -60,15 +60,20 @@ test("a webhook trigger made in the page starts a run for a signed POST and refu
   const tooBig = await request.post(url, { data: "x".repeat(1024 * 1024 + 10), headers: { "X-Switchyard-Signature": signatureHeader(secret, "x") } });
   expect(tooBig.status()).toBe(413);
 
-  const signed = await request.post(url, { data: body, headers: { "content-type": "application/json", "X-Switchyard-Signature": signatureHeader(secret, body) } });
+  const signature = signatureHeader(secret, body);
+  const signed = await request.post(url, { data: body, headers: { "content-type": "application/json", "X-Switchyard-Signature": signature } });
   expect(signed.status()).toBe(202);
   const { runId } = (await signed.json()) as { runId: string };
+  // The same signed request sent again within its five minutes is refused and starts nothing.
+  const replayed = await request.post(url, { data: body, headers: { "content-type": "application/json", "X-Switchyard-Signature": signature } });
+  expect(replayed.status()).toBe(409);
+  expect((await replayed.json()) as unknown).toMatchObject({ error: { code: "USER.WEBHOOK.REPLAYED" } });
 
   await page.goto("/runs");
   const row = page.locator(`tr[data-run="${runId}"]`);
   await expect(row).toContainText("hello-world");
   await expect(row).toContainText("webhook");
-  // The wrongly signed and unsigned posts started nothing: this trigger made one run.
+  // The wrongly signed, unsigned and replayed posts started nothing: this trigger made one run.
   const triggerId = url.split("/").at(-1)!;
   const db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   try {

@@ -1,6 +1,7 @@
 export { checkSchedule, nextFireTimes } from "./cron-schedule";
 export { checkInputMap, mapInputs, resolvePointer } from "./json-pointer";
 export { newSigningSecret, SIGNATURE_HEADER, signatureHeader, verifySignature } from "./signature";
+export type { SignedDelivery } from "./signature";
 export { openSigningSecret, sealSigningSecret, signingSecretHolder } from "./signing-secret-envelope";
 export {
   eventOfRunStatus,

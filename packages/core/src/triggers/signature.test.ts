@@ -42,4 +42,14 @@ describe("webhook signatures", () => {
     const good = signatureHeader(secret, body, now).split("v1=")[1];
     expect(codeOf(() => verifySignature({ secret, body, header: `t=${now},v1=${"a".repeat(64)},v1=${good}`, now }))).toBe("ok");
   });
+
+  it("names the delivery it verified: the same signed request gives the same name, until its signature expires", () => {
+    const header = signatureHeader(secret, body, now - 10);
+    const good = header.split("v1=")[1]!;
+    const first = verifySignature({ secret, body, header, now });
+    expect(first).toEqual({ t: now - 10, v1: good, expiresAt: now - 10 + 301 });
+    expect(verifySignature({ secret, body, header: `t=${now - 10},v1=${"a".repeat(64)},v1=${good.toUpperCase()}`, now: now + 5 })).toEqual(first);
+    expect(codeOf(() => verifySignature({ secret, body, header, now: first.expiresAt }))).toBe("USER.WEBHOOK.SIGNATURE_EXPIRED");
+    expect(codeOf(() => verifySignature({ secret, body, header, now: first.expiresAt - 1 }))).toBe("ok");
+  });
 });

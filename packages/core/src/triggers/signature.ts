@@ -2,7 +2,9 @@
  * The signature of a webhook, both ways (inbound triggers and outbound notifications):
  * `X-Switchyard-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`,
  * keyed with the signing secret. Verifying compares in constant time and refuses a
- * timestamp more than five minutes from now, so a captured request cannot be replayed later.
+ * timestamp more than five minutes from now, so a captured request cannot be replayed later;
+ * within those five minutes the receiver remembers each delivery it accepted (what
+ * verifying returns names it) and refuses it a second time.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { AppError } from "../errors/app-error";
@@ -41,17 +43,23 @@ const parseHeader = (header: string | null | undefined) => {
   return { t, v1 };
 };
 
+/** A verified delivery: its timestamp, the v1 that matched, and the unix second from which its signature is refused as expired. */
+export type SignedDelivery = { t: number; v1: string; expiresAt: number };
+
 /**
  * Checks `header` against `body` and `secret`; throws USER.WEBHOOK.SIGNATURE_MISSING,
  * USER.WEBHOOK.SIGNATURE_EXPIRED (timestamp too far from `now`) or USER.WEBHOOK.SIGNATURE_INVALID.
+ * Answers which delivery it is: the same signed request sent again answers the same.
  */
-export const verifySignature = (input: { secret: string; header: string | null | undefined; body: string | Uint8Array; now?: number; toleranceS?: number }) => {
+export const verifySignature = (input: { secret: string; header: string | null | undefined; body: string | Uint8Array; now?: number; toleranceS?: number }): SignedDelivery => {
   const { t, v1 } = parseHeader(input.header);
   const now = input.now ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - t) > (input.toleranceS ?? SIGNATURE_TOLERANCE_S)) {
+  const tolerance = input.toleranceS ?? SIGNATURE_TOLERANCE_S;
+  if (Math.abs(now - t) > tolerance) {
     throw refuse("USER.WEBHOOK.SIGNATURE_EXPIRED", "the signature's timestamp is more than five minutes from the server's clock; sign with the current time");
   }
   const expected = Buffer.from(hmac(input.secret, t, input.body), "hex");
-  const match = v1.some((candidate) => timingSafeEqual(Buffer.from(candidate, "hex"), expected));
+  const match = v1.find((candidate) => timingSafeEqual(Buffer.from(candidate, "hex"), expected));
   if (!match) throw refuse("USER.WEBHOOK.SIGNATURE_INVALID", "the signature does not match the body and this trigger's signing secret");
+  return { t, v1: match, expiresAt: t + tolerance + 1 };
 };

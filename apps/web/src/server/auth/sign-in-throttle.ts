@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import { AppError } from "@switchyard/core/errors";
+import { redisReady } from "../redis-ready";
 
 export type ThrottleLimit = { attempts: number; windowSeconds: number };
 export type SignInLimits = { account: ThrottleLimit; address: ThrottleLimit };
@@ -31,25 +32,7 @@ for i, key in ipairs(KEYS) do
 end
 return out`;
 
-/**
- * The web's Redis client queues nothing while it is not connected (it fails fast instead),
- * so the first attempt after boot waits for the connection, for a few seconds at most.
- */
-const connected = (redis: Redis, timeoutMs = 5000) =>
-  redis.status === "ready"
-    ? Promise.resolve()
-    : new Promise<void>((resolve, reject) => {
-        const done = () => {
-          clearTimeout(timer);
-          redis.off("ready", done);
-          resolve();
-        };
-        const timer = setTimeout(() => {
-          redis.off("ready", done);
-          reject(new AppError("SYSTEM.REDIS_UNAVAILABLE", "sign-in is unavailable: Redis does not answer", { retryable: true }));
-        }, timeoutMs);
-        redis.on("ready", done);
-      });
+const connected = (redis: Redis) => redisReady(redis, "sign-in is unavailable");
 
 const digest = (value: string) => createHash("sha256").update(value).digest("base64url");
 

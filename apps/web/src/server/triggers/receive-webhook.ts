@@ -4,26 +4,41 @@
  * signing secret (opened here), and only then is anything else said about it: paused is a
  * conflict, and a valid body starts a run as the member the trigger runs as (its creator,
  * or the admin who last changed it), whose role is checked now, with the body's mapped values over the trigger's default inputs.
- * An unknown id is 404 and a bad signature 401, whatever else is true of the trigger.
+ * An unknown id is 404 and a bad signature 401, whatever else is true of the trigger. A
+ * signed delivery accepted once is refused when sent again (409 USER.WEBHOOK.REPLAYED, see
+ * webhook-deliveries.ts); one that started no run may be sent again.
  */
+import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { mapInputs, openSigningSecret, verifySignature } from "@switchyard/core/triggers";
 import { recordTriggerFire, triggerRunner, webhookTriggerForDelivery, type Db, type StartRunDeps } from "@switchyard/db";
 import { startRun } from "../runs/start-run";
+import { claimDelivery } from "./webhook-deliveries";
 
-export type ReceiveWebhookDeps = { db: Db; keyring: Keyring; queue: StartRunDeps["queue"] };
+export type ReceiveWebhookDeps = { db: Db; keyring: Keyring; queue: StartRunDeps["queue"]; redis: Redis; prefix: string };
 
 export const receiveWebhook = async (deps: ReceiveWebhookDeps, input: { triggerId: string; signature: string | null; rawBody: string }) => {
   const { db } = deps;
   const trigger = await webhookTriggerForDelivery(db, input.triggerId);
   if (!trigger) throw new AppError("NOT_FOUND", "no such webhook");
   const secret = openSigningSecret(deps.keyring, { teamId: trigger.teamId, credentialId: trigger.sealed.credentialId, holder: { kind: "trigger", id: trigger.id } }, trigger.sealed.envelope);
-  verifySignature({ secret, header: input.signature, body: input.rawBody });
+  const delivery = verifySignature({ secret, header: input.signature, body: input.rawBody });
   if (trigger.paused) throw new AppError("USER.TRIGGER.PAUSED", "this webhook trigger is paused; resume it in the dashboard");
+  const claim = await claimDelivery(deps.redis, deps.prefix, trigger.id, delivery);
+  try {
+    return await fire(deps, trigger, input.rawBody, claim.keep);
+  } finally {
+    await claim.settle();
+  }
+};
+
+/** Starts the trigger's run with the body's mapped inputs (`started` once it exists), and keeps on the trigger what the fire did. */
+const fire = async (deps: ReceiveWebhookDeps, trigger: NonNullable<Awaited<ReturnType<typeof webhookTriggerForDelivery>>>, rawBody: string, started: () => void) => {
+  const { db } = deps;
   let body: unknown;
   try {
-    body = input.rawBody.trim() === "" ? {} : JSON.parse(input.rawBody);
+    body = rawBody.trim() === "" ? {} : JSON.parse(rawBody);
   } catch {
     throw new AppError("BAD_REQUEST", "the body is not valid JSON");
   }
@@ -34,6 +49,7 @@ export const receiveWebhook = async (deps: ReceiveWebhookDeps, input: { triggerI
       { db, queue: deps.queue },
       { teamId: trigger.teamId, userId: runner.userId, role: runner.role, workflowId: trigger.workflowId, inputs, trigger: "webhook", triggerId: trigger.id },
     );
+    started();
     await recordTriggerFire(db, trigger.teamId, trigger.id, { runId: run.id });
     return { runId: run.id };
   } catch (error) {

@@ -1,12 +1,13 @@
 /**
  * Inbound webhooks: POST /api/hooks/<trigger id>, authenticated by its X-Switchyard-Signature
- * (not an API token). Answers 202 {runId}; 404 unknown, 401 bad signature, 409 paused, 413
- * too large, each as { error: { code, message } }.
+ * (not an API token). Answers 202 {runId}; 404 unknown, 401 bad signature, 409 paused or a
+ * delivery already accepted, 413 too large, each as { error: { code, message } }.
  */
 import { AppError, surfaceOfError } from "@switchyard/core/errors";
 import { SIGNATURE_HEADER } from "@switchyard/core/triggers";
 import { BODY_LIMITS, withBodyLimit } from "~/server/http/body-limit";
-import { db, keyring, runQueue } from "~/server/services";
+import { env } from "~/env";
+import { db, keyring, redis, runQueue } from "~/server/services";
 import { receiveWebhook } from "~/server/triggers/receive-webhook";
 
 const json = (status: number, body: unknown) =>
@@ -21,7 +22,7 @@ export const POST = async (req: Request, { params }: { params: Promise<{ id: str
     } catch (error) {
       throw error instanceof AppError ? error : error instanceof Error && error.cause instanceof AppError ? error.cause : error;
     }
-    const result = await receiveWebhook({ db: db(), keyring: keyring(), queue: runQueue() }, { triggerId: id, signature: req.headers.get(SIGNATURE_HEADER), rawBody });
+    const result = await receiveWebhook({ db: db(), keyring: keyring(), queue: runQueue(), redis: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX }, { triggerId: id, signature: req.headers.get(SIGNATURE_HEADER), rawBody });
     return json(202, result);
   } catch (error) {
     if (error instanceof AppError) return json(surfaceOfError(error).http, { error: { code: error.code, message: error.userMessage } });
