@@ -13,6 +13,7 @@ import type { TestDatabase } from "@switchyard/testing/db";
 import { handleRest } from "~/server/rest/rest-api";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded } from "./helpers/run-stack";
+import { readMessages } from "./helpers/sse-messages";
 import { waitFor, type WorkerHandle } from "./helpers/worker-process";
 
 let database: TestDatabase;
@@ -32,47 +33,6 @@ beforeAll(async () => {
   token = (await createApiToken(db, { teamId, userId: adminId, name: "sse" })).token;
 });
 afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
-
-type Message = { id?: string; event?: string; data: string };
-
-/** Reads SSE messages from a response until `stop` says enough (or the stream ends). */
-const readMessages = async (res: Response, stop: (messages: Message[]) => boolean, timeoutMs = 30_000) => {
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const messages: Message[] = [];
-  let buffer = "";
-  let ended = false;
-  const deadline = Date.now() + timeoutMs;
-  while (!stop(messages)) {
-    if (Date.now() > deadline) throw new Error(`no end of stream; got ${JSON.stringify(messages)}`);
-    const { value, done } = await reader.read();
-    if (done) {
-      ended = true;
-      break;
-    }
-    buffer += decoder.decode(value, { stream: true });
-    let cut;
-    while ((cut = buffer.indexOf("\n\n")) >= 0) {
-      const block = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 2);
-      const message: Message = { data: "" };
-      let any = false;
-      for (const line of block.split("\n")) {
-        if (line.startsWith(":") || line === "") continue;
-        const [field, ...rest] = line.split(":");
-        const value = rest.join(":").replace(/^ /, "");
-        if (field === "id") message.id = value;
-        else if (field === "event") message.event = value;
-        else if (field === "data") message.data += value;
-        else continue;
-        any = true;
-      }
-      if (any && (message.id !== undefined || message.event !== undefined)) messages.push(message);
-    }
-  }
-  await reader.cancel().catch(() => undefined);
-  return { messages, ended };
-};
 
 const events = (runId: string, headers: Record<string, string> = {}, query = "") => {
   const path = `/runs/${runId}/events`;
@@ -129,6 +89,11 @@ it("streams the run's events as SSE with ids, and a reconnect with Last-Event-ID
   const rest = resumed.messages.filter((m) => m.id).map((m) => Number(m.id));
   expect([...seen, ...rest]).toEqual(all);
   expect(resumed.messages[resumed.messages.length - 1]).toMatchObject({ event: "end" });
+  expect(JSON.parse(resumed.messages[resumed.messages.length - 1]!.data)).toEqual({ reason: "run_ended", status: "succeeded" });
+  // Each event is named by its type (addEventListener("run.started") hears it), which its data keeps too.
+  const named = [...firstPart.messages, ...resumed.messages].filter((m) => m.id);
+  expect(named.map((m) => m.event)).toEqual(named.map((m) => (JSON.parse(m.data) as { type: string }).type));
+  expect(named.map((m) => m.event)).toEqual(expect.arrayContaining(["run.started", "step.output", "run.finished"]));
 
   // ?after= resumes the same way; Last-Event-ID wins over it
   const after = await readMessages(await events(runId, {}, `?after=${all[all.length - 2]}`), () => false);

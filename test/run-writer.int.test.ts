@@ -92,7 +92,7 @@ BEGIN
 END $$`);
   await db.$executeRawUnsafe(`CREATE FUNCTION refuse_writer_event() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.type = 'refused' THEN RAISE EXCEPTION 'test refuses this event'; END IF;
+  IF NEW.payload->>'message' = 'refused' THEN RAISE EXCEPTION 'test refuses this event'; END IF;
   RETURN NEW;
 END $$`);
   await db.$executeRawUnsafe(`CREATE TRIGGER refuse_step BEFORE UPDATE ON "StepRun" FOR EACH ROW EXECUTE FUNCTION refuse_writer_step()`);
@@ -102,7 +102,7 @@ END $$`);
     await claimQueuedRun(db, teamId, run.id, "worker-a");
     const { writer } = writerFor(run.id, "worker-a");
     await writer.open({ id: "step-row-3", stateName: "s", stepType: "step", attempt: 1, path });
-    writer.event("refused", {});
+    writer.event("log", { message: "refused" });
     await expect(writer.close({ id: "step-row-3", status: "succeeded", exitCode: 0, stdout: "refuse-me", stderr: "", output: "refuse-me" })).rejects.toMatchObject({
       code: "EXECUTION.OUTPUT_NOT_STORED",
     });
@@ -110,14 +110,14 @@ END $$`);
     expect(step).toMatchObject({ status: "failed", errorCode: "EXECUTION.OUTPUT_NOT_STORED" });
     expect(step?.errorMessage).toContain("could not be stored");
     // The checkpoint goes on; the events it carried (one of which Postgres refuses) are dropped together.
-    writer.event("refused", {});
-    writer.event("kept", {});
+    writer.event("log", { message: "refused" });
+    writer.event("log", { message: "kept" });
     await writer.checkpoint({ version: 1, after: "refusal" });
     await writer.flush();
     expect((await db.run.findFirst({ where: { id: run.id }, select: { checkpoint: true } }))?.checkpoint).toEqual({ version: 1, after: "refusal" });
-    writer.event("kept-too", {});
+    writer.event("log", { message: "kept-too" });
     await writer.flush();
-    expect((await listRunEvents(db, teamId, run.id)).map((e) => e.type)).toEqual(["kept-too"]);
+    expect((await listRunEvents(db, teamId, run.id)).map((e) => e.payload)).toEqual([{ message: "kept-too" }]);
   } finally {
     await db.$executeRawUnsafe(`DROP TRIGGER refuse_step ON "StepRun"`);
     await db.$executeRawUnsafe(`DROP TRIGGER refuse_event ON "RunEvent"`);

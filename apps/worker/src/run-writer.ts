@@ -12,6 +12,7 @@
  * events that cannot be stored are dropped with a log line, never blocking the run's progress.
  */
 import { AppError, isAppError } from "@switchyard/core/errors";
+import type { RunEventType } from "@switchyard/core/run-events";
 import type { Scrubber } from "@switchyard/core/secrets";
 import { whileDatabaseUnavailable, writeRunBatch, type Db, type RunBatch, type StepRunClose, type StepRunOpen } from "@switchyard/db";
 import type { Logger } from "./logger";
@@ -105,7 +106,7 @@ export const createRunWriter = (deps: {
       await write({}).catch((error: unknown) => deps.log.error("could not record run events", { runId: deps.runId, error: deps.scrubber.scrub(briefly(error)) }));
     });
 
-  const event = (type: string, payload: Record<string, unknown>) => {
+  const event = (type: RunEventType, payload: Record<string, unknown>) => {
     events.push({ seq: seq++, type, payload });
     if (!scheduled) {
       // A moment later, so the write the engine makes next (a step opened or closed, the

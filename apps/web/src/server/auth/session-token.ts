@@ -5,7 +5,7 @@
  * back makes a new one). When either no longer matches, the session is over: next-auth
  * drops the cookie and the request is treated as signed out.
  */
-import type { JWT } from "next-auth/jwt";
+import { getToken, type JWT } from "next-auth/jwt";
 import { AppError } from "@switchyard/core/errors";
 import { findMembership, membershipsOf, sessionVersionOf, type Db } from "@switchyard/db";
 
@@ -60,3 +60,27 @@ export const refreshSessionToken = async (db: Db, params: SessionTokenParams): P
   }
   return { ...token, ...scope(membership) };
 };
+
+/**
+ * The session token a request carries (the `__Secure-` cookie over https, the plain one
+ * otherwise), decoded but not yet checked; null without a valid one.
+ */
+export const requestSessionToken = async (req: Request, secret: string): Promise<SessionToken | null> => {
+  for (const secureCookie of [true, false]) {
+    const token = await getToken({ req, secret, secureCookie });
+    if (token) return token;
+  }
+  return null;
+};
+
+/**
+ * The team `token` acts in, checked as every use of a session is (refreshSessionToken), and
+ * not expired; undefined once the session is over. For responses that outlive the request's
+ * own check, such as a run's event stream, which asks again every few seconds.
+ */
+export const sessionTeam = async (db: Db, token: SessionToken): Promise<string | undefined> => {
+  if (typeof token.exp === "number" && token.exp * 1000 <= Date.now()) return undefined;
+  const checked = await refreshSessionToken(db, { token });
+  return checked?.sub && typeof checked.teamId === "string" ? checked.teamId : undefined;
+};
+

@@ -172,7 +172,7 @@ export const runEventsResponse = z.object({ events: z.array(runEventEntry), last
 export const runEventsQuery = z.object({ after: z.coerce.number().int().min(0).optional().describe("replay the events after this seq (the Last-Event-ID header wins)") });
 /** GET /runs/{id}/events is text/event-stream: this is the `data` of each message (its `id` is the seq). */
 export const runEventStream = runEventEntry.describe(
-  "text/event-stream: one message per stored event, `id: <seq>` and this object as `data`; then `event: end` once the run has ended",
+  "text/event-stream: one message per stored event, `id: <seq>`, `event: <type>` (run.started, step.output, ...) and this object as `data`; then `event: end`, its data {reason: \"run_ended\", status} once the run has ended, or {reason: \"access_ended\", error: {code, message}} once the caller may no longer read it",
 );
 
 /** GET /runs/{id}/logs is NDJSON: this is one line. */

@@ -367,7 +367,8 @@ const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Re
     const { route, pattern } = candidates.find((r) => r.route.method === req.method) ?? {};
     if (!route || !pattern) return reply(405, { error: { code: "METHOD_NOT_ALLOWED", message: `${req.method} is not allowed on ${path}` } });
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
-    const caller = token ? await authenticateApiToken(deps.db, token) : undefined;
+    const authenticate = async () => (token ? ((await authenticateApiToken(deps.db, token)) ?? undefined) : undefined);
+    const caller = await authenticate();
     if (!caller) throw new AppError("UNAUTHORIZED", "send an API token as `Authorization: Bearer sy_...`");
     const params = pattern.exec(path)!.slice(1).map((p) => {
       try {
@@ -381,7 +382,7 @@ const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Re
     assertStorableText(Object.fromEntries(query), "query");
     // A route's declared query parameters are checked here, so no handler meets one its schema refuses.
     if (route.query) await parse(route.query, () => Promise.resolve(Object.fromEntries(query)));
-    return await route.handler({ deps, caller, params, query, headers: req.headers, signal: req.signal, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
+    return await route.handler({ deps, caller, reauthenticate: authenticate, params, query, headers: req.headers, signal: req.signal, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
   } catch (error) {
     if (error instanceof AppError) {
       const status = surfaceOfError(error).http;

@@ -27,10 +27,14 @@ export type RestDeps = {
 };
 
 export type Caller = NonNullable<Awaited<ReturnType<typeof authenticateApiToken>>>;
-/** `headers` and `signal` are the request's (Idempotency-Key, Last-Event-ID; a stream ends when its client goes). */
+/**
+ * `headers` and `signal` are the request's (Idempotency-Key, Last-Event-ID; a stream ends when its client goes);
+ * `reauthenticate` checks the request's token again (for a stream that outlives the check it started with).
+ */
 export type Handler = (ctx: {
   deps: RestDeps;
   caller: Caller;
+  reauthenticate: () => Promise<Caller | undefined>;
   params: string[];
   query: URLSearchParams;
   headers: Headers;

@@ -1,15 +1,27 @@
 /**
  * A run's stored events as Server-Sent Events, for the run page and GET /api/v1/runs/{id}/events:
- * each event once, in seq order, with `id: <seq>`, so a client that reconnects with
- * Last-Event-ID (or `?after=`) gets exactly what it missed. Events are read from Postgres,
- * woken by the workers' "run changed" notices (and a slow poll if those are lost); the
- * stream ends with `event: end` once the run has ended and every event of it was sent.
+ * each event once, in seq order, with `id: <seq>` and the event's type as its name
+ * (`event: run.started`, so `addEventListener("run.started")` hears it; the data keeps the
+ * type too), so a client that reconnects with Last-Event-ID (or `?after=`) gets exactly what
+ * it missed. Events are read from Postgres, woken by the workers' "run changed" notices (and
+ * a slow poll if those are lost). The caller's access is checked again every few seconds
+ * (a session ended, a member removed, a token revoked). The stream ends with `event: end`
+ * once the run has ended and every event of it was sent, or once the caller may no longer
+ * read it, its data saying which.
  */
+import type { AppError } from "@switchyard/core/errors";
+import { RUN_EVENT_TYPES } from "@switchyard/core/run-events";
 import { listRunEventsAfter, runStatusOf, type Db } from "@switchyard/db";
 
 const KEEP_ALIVE_MS = 15_000;
 const POLL_MS = 2_000;
+/** How often a live stream checks that its caller may still read the run. */
+export const ACCESS_RECHECK_MS = 5_000;
 const ENDED = new Set(["succeeded", "failed", "cancelled"]);
+const NAMED: ReadonlySet<string> = new Set(RUN_EVENT_TYPES);
+
+/** The `event:` line of a stored event: its type, when it is one of the run event types (anything else stays an unnamed message). */
+const nameLine = (type: string) => (NAMED.has(type) ? `event: ${type}\n` : "");
 
 export type RunEventStreamOptions = {
   db: Db;
@@ -22,6 +34,8 @@ export type RunEventStreamOptions = {
   listen?: (runId: string, onChange: () => void) => () => void;
   /** also send `event: update` (no id) on each notice, for views that refetch the run's steps */
   updates?: boolean;
+  /** the caller's access, checked again every ACCESS_RECHECK_MS: the refusal that ends the stream, or undefined */
+  access: () => Promise<AppError | undefined>;
 };
 
 /** The seq to resume after: Last-Event-ID wins over ?after=; anything else is 0. */
@@ -68,19 +82,28 @@ export const runEventStream = (options: RunEventStreamOptions): Response => {
       send("retry: 3000\n\n");
       void (async () => {
         let seq = options.after;
+        let checkedAt = Date.now();
         try {
           while (!closed) {
+            if (Date.now() - checkedAt >= ACCESS_RECHECK_MS) {
+              const refused = await options.access();
+              checkedAt = Date.now();
+              if (refused) {
+                send(`event: end\ndata: ${JSON.stringify({ reason: "access_ended", error: { code: refused.code, message: refused.userMessage } })}\n\n`);
+                break;
+              }
+            }
             notified = false;
             // The status is read before the events: a run that has ended has stored all of them.
             const status = await runStatusOf(db, teamId, runId);
             const events = await listRunEventsAfter(db, teamId, runId, seq, 500);
             for (const event of events) {
-              send(`id: ${event.seq}\ndata: ${JSON.stringify({ seq: event.seq, type: event.type, payload: event.payload, at: event.createdAt })}\n\n`);
+              send(`id: ${event.seq}\n${nameLine(event.type)}data: ${JSON.stringify({ seq: event.seq, type: event.type, payload: event.payload, at: event.createdAt })}\n\n`);
               seq = event.seq;
             }
             if (events.length === 500) continue;
             if (status === null || ENDED.has(status)) {
-              send(`event: end\ndata: ${JSON.stringify({ status })}\n\n`);
+              send(`event: end\ndata: ${JSON.stringify({ reason: "run_ended", status })}\n\n`);
               break;
             }
             if (notified) continue;

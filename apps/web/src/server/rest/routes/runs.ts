@@ -169,16 +169,27 @@ export const runRoutes: Route[] = [
     method: "GET",
     path: "/runs/{id}/events",
     summary:
-      "The run's events as Server-Sent Events (text/event-stream): every stored event with `id: <seq>`; reconnect with Last-Event-ID (or ?after=<seq>) to get exactly the rest; the stream ends with `event: end` when the run has ended",
+      "The run's events as Server-Sent Events (text/event-stream): every stored event with `id: <seq>` and its type as the event name (`event: run.started`); reconnect with Last-Event-ID (or ?after=<seq>) to get exactly the rest; the stream ends with `event: end` when the run has ended, or when the token no longer holds (checked every few seconds)",
     query: runEventsQuery,
     status: 200,
     description: "An event stream",
     response: runEventStreamSchema,
     mediaType: "text/event-stream",
-    handler: async ({ deps, caller, params, query, headers, signal }) => {
+    handler: async ({ deps, caller, reauthenticate, params, query, headers, signal }) => {
       await mustExist(deps, caller.teamId, params[0]!);
       const { after } = await parse(runEventsQuery, queryObject(query));
-      return runEventStream({ db: deps.db, teamId: caller.teamId, runId: params[0]!, after: resumeSeq(headers, after), signal, listen: liveUpdates() });
+      return runEventStream({
+        db: deps.db,
+        teamId: caller.teamId,
+        runId: params[0]!,
+        after: resumeSeq(headers, after),
+        signal,
+        listen: liveUpdates(),
+        access: async () =>
+          (await reauthenticate())?.teamId === caller.teamId
+            ? undefined
+            : new AppError("UNAUTHORIZED", "the API token no longer holds: revoked, expired, or its member is no longer in the team"),
+      });
     },
   },
   {

@@ -1,11 +1,13 @@
 "use client";
 /**
  * The run's event stream (/api/runs/{id}/events) for the run page: every stored event once
- * (the browser resumes with Last-Event-ID after a drop), the output of running steps as it
- * streams (`step.output`), and a call to `onChange` whenever a worker records something, so
- * the page refetches the run. Closed when the run ends. Updates are applied once per frame.
+ * (the browser resumes with Last-Event-ID after a drop), each heard by its name (its type),
+ * the output of running steps as it streams (`step.output`), and a call to `onChange`
+ * whenever a worker records something, so the page refetches the run. Closed when the
+ * stream ends (the run ended, or the session did). Updates are applied once per frame.
  */
 import { useEffect, useRef, useState } from "react";
+import { RUN_EVENT_TYPES } from "@switchyard/core/run-events";
 
 export type RunEvent = { seq: number; type: string; payload: unknown; at: string };
 export type LiveOutput = { stdout: string; stderr: string; truncated: boolean };
@@ -56,7 +58,7 @@ export function useRunEvents(id: string, onChange: () => void) {
       changed.current();
     };
     source.onopen = () => setLive(true);
-    source.onmessage = (message: MessageEvent<string>) => {
+    const received = (message: MessageEvent<string>) => {
       try {
         pending.push(JSON.parse(message.data) as RunEvent);
       } catch {
@@ -64,6 +66,9 @@ export function useRunEvents(id: string, onChange: () => void) {
       }
       frame ??= requestAnimationFrame(apply);
     };
+    // Each stored event arrives under its type's name; one of a type outside the list comes unnamed.
+    for (const type of RUN_EVENT_TYPES) source.addEventListener(type, received);
+    source.onmessage = received;
     source.addEventListener("update", () => changed.current());
     source.addEventListener("end", () => {
       source.close();
