@@ -9,6 +9,7 @@ type TrpcCode =
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "CONFLICT"
+  | "METHOD_NOT_SUPPORTED"
   | "PAYLOAD_TOO_LARGE"
   | "TOO_MANY_REQUESTS"
   | "INTERNAL_SERVER_ERROR"
@@ -66,6 +67,8 @@ const REQUEST = {
   UNAUTHORIZED: { http: 401, trpc: "UNAUTHORIZED", exit: 1 },
   FORBIDDEN: { http: 403, trpc: "FORBIDDEN", exit: 1 },
   NOT_FOUND: { http: 404, trpc: "NOT_FOUND", exit: 1 },
+  /** The path exists; the method does not (the answer's Allow says which do). */
+  METHOD_NOT_ALLOWED: { http: 405, trpc: "METHOD_NOT_SUPPORTED", exit: 1 },
   CONFLICT: { http: 409, trpc: "CONFLICT", exit: 1 },
   PAYLOAD_TOO_LARGE: { http: 413, trpc: "PAYLOAD_TOO_LARGE", exit: 1 },
   RATE_LIMITED: { http: 429, trpc: "TOO_MANY_REQUESTS", exit: 1 },

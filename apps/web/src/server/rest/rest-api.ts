@@ -6,10 +6,12 @@
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
-import { requestIdOf, withRequestId } from "@switchyard/core/context";
-import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
+import { AppError } from "@switchyard/core/errors";
 import { authenticateApiToken } from "@switchyard/db";
+import { errorAnswer } from "../http/api-answer";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
+import { allowedMethods, methodNotAllowed } from "../http/other-methods";
+import { servedWithRequestId } from "../http/request-id";
 import { assertStorableText } from "../http/storable-text";
 import { triggerRoutes } from "./routes/triggers";
 import { listTokens, revokeToken } from "../tokens/token-operations";
@@ -352,20 +354,17 @@ const readJson = (req: Request) => async () => {
 };
 
 /** Served under the request's id (the caller's `x-request-id`, or a new one), which the answer carries back. */
-export const handleRest = async (deps: RestDeps, req: Request, path: string): Promise<Response> => {
-  const id = requestIdOf(req.headers);
-  const res = await withRequestId(id, () => serveRest(deps, req, path));
-  res.headers.set("x-request-id", id);
-  return res;
-};
+export const handleRest = (deps: RestDeps, req: Request, path: string): Promise<Response> => servedWithRequestId(req, () => serveRest(deps, req, path));
 
 const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Response> => {
   try {
     if (req.method === "GET" && path === "/openapi.json") return reply(200, openApiDocument);
     const candidates = compiled.filter((r) => r.pattern.test(path));
     if (candidates.length === 0) throw new AppError("NOT_FOUND", `no endpoint ${path}`);
+    const methods = [...new Set(candidates.map((c) => c.route.method))];
+    if (req.method === "OPTIONS") return allowedMethods(methods);
     const { route, pattern } = candidates.find((r) => r.route.method === req.method) ?? {};
-    if (!route || !pattern) return reply(405, { error: { code: "METHOD_NOT_ALLOWED", message: `${req.method} is not allowed on ${path}` } });
+    if (!route || !pattern) return methodNotAllowed(req.method, `/api/v1${path}`, methods);
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
     const authenticate = async () => (token ? ((await authenticateApiToken(deps.db, token)) ?? undefined) : undefined);
     const caller = await authenticate();
@@ -382,17 +381,17 @@ const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Re
     assertStorableText(Object.fromEntries(query), "query");
     // A route's declared query parameters are checked here, so no handler meets one its schema refuses.
     if (route.query) await parse(route.query, () => Promise.resolve(Object.fromEntries(query)));
-    return await route.handler({ deps, caller, reauthenticate: authenticate, params, query, headers: req.headers, signal: req.signal, body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)) });
+    return await route.handler({
+      deps,
+      caller,
+      reauthenticate: authenticate,
+      params,
+      query,
+      headers: req.headers,
+      signal: req.signal,
+      body: readJson(withBodyLimit(req, route.bodyLimit ?? BODY_LIMITS.default)),
+    });
   } catch (error) {
-    if (error instanceof AppError) {
-      const status = surfaceOfError(error).http;
-      return reply(
-        status,
-        { error: { code: error.code, message: error.userMessage, location: error.location, details: error.details } },
-        status === 503 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : {},
-      );
-    }
-    console.error("switchyard-web: REST handler failed", error);
-    return reply(500, { error: { code: "INTERNAL", message: "something went wrong" } });
+    return errorAnswer(error, "REST handler");
   }
 };

@@ -11,6 +11,7 @@ import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import type { WebEgress } from "../egress";
 import type { authenticateApiToken, Db } from "@switchyard/db";
+import { jsonAnswer } from "../http/api-answer";
 import type { RestOperation } from "./openapi";
 
 export type RestDeps = {
@@ -49,8 +50,8 @@ export const sealingKeyring = (deps: RestDeps) => {
   return deps.keyring();
 };
 
-export const reply = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+/** A JSON answer (see http/api-answer.ts). */
+export const reply = jsonAnswer;
 
 export const parse = async <T>(schema: z.ZodType<T>, body: () => Promise<unknown>): Promise<T> => {
   const result = schema.safeParse(await body());

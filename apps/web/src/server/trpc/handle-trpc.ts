@@ -4,9 +4,9 @@
  * An oversized body fails as the procedure reads its input: PAYLOAD_TOO_LARGE, HTTP 413.
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
-import { requestIdOf, withRequestId } from "@switchyard/core/context";
 import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import { refuseCrossSite } from "../http/cross-site";
+import { servedWithRequestId } from "../http/request-id";
 import type { TrpcContext } from "./init";
 import { appRouter } from "./root";
 
@@ -28,17 +28,9 @@ const bodyLimit = (req: Request) => {
  * Served under the request's id (the caller's `x-request-id`, or a new one), which the answer carries back.
  * A mutation sent from another site is refused with 403 before anything runs (the session cookie rides along).
  */
-export const handleTrpc = (req: Request, createContext: () => Promise<TrpcContext>) => {
-  const refused = refuseCrossSite(req);
-  if (refused) return Promise.resolve(refused);
-  const id = requestIdOf(req.headers);
-  return withRequestId(id, () =>
-    fetchRequestHandler({
-      endpoint: TRPC_ENDPOINT,
-      req: withBodyLimit(req, bodyLimit(req)),
-      router: appRouter,
-      createContext,
-      responseMeta: () => ({ headers: new Headers({ "x-request-id": id }) }),
-    }),
-  );
-};
+export const handleTrpc = (req: Request, createContext: () => Promise<TrpcContext>) =>
+  servedWithRequestId(req, () => {
+    const refused = refuseCrossSite(req);
+    if (refused) return Promise.resolve(refused);
+    return fetchRequestHandler({ endpoint: TRPC_ENDPOINT, req: withBodyLimit(req, bodyLimit(req)), router: appRouter, createContext });
+  });

@@ -1,6 +1,7 @@
 import { env } from "~/env";
 import { auth } from "~/server/auth/auth";
 import { db, egress, keyring, publish, redis, runQueue } from "~/server/services";
+import { otherMethods } from "~/server/http/other-methods";
 import { handleTrpc } from "~/server/trpc/handle-trpc";
 
 const handler = (req: Request) =>
@@ -20,3 +21,4 @@ const handler = (req: Request) =>
   });
 
 export { handler as GET, handler as POST };
+export const { PUT, DELETE, PATCH, OPTIONS } = otherMethods(["GET", "POST"]);

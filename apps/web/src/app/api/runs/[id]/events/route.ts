@@ -11,13 +11,19 @@ import { AppError } from "@switchyard/core/errors";
 import { runStatusOf } from "@switchyard/db";
 import { env } from "~/env";
 import { requestSessionToken, sessionTeam } from "~/server/auth/session-token";
+import { otherMethods } from "~/server/http/other-methods";
+import { servedWithRequestId } from "~/server/http/request-id";
 import { runEventStream, resumeSeq } from "~/server/runs/run-event-stream";
 import { runUpdates } from "~/server/runs/run-updates";
 import { db } from "~/server/services";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(req: Request, { params }: { params: Promise<{ id: string }> }) {
+export const GET = (req: Request, context: { params: Promise<{ id: string }> }) => servedWithRequestId(req, () => events(req, context));
+
+export const { POST, PUT, DELETE, PATCH, OPTIONS } = otherMethods(["GET"]);
+
+async function events(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const token = await requestSessionToken(req, env().AUTH_SECRET);
   const teamId = token ? await sessionTeam(db(), token) : undefined;
   if (!token || !teamId) return Response.json({ error: { code: "UNAUTHORIZED", message: "sign in first" } }, { status: 401 });

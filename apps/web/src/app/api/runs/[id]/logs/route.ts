@@ -4,12 +4,18 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import { auth } from "~/server/auth/auth";
+import { otherMethods } from "~/server/http/other-methods";
+import { servedWithRequestId } from "~/server/http/request-id";
 import { runLogResponse } from "~/server/runs/run-log";
 import { db } from "~/server/services";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(_req: Request, { params }: { params: Promise<{ id: string }> }) {
+export const GET = (req: Request, context: { params: Promise<{ id: string }> }) => servedWithRequestId(req, () => logs(context));
+
+export const { POST, PUT, DELETE, PATCH, OPTIONS } = otherMethods(["GET"]);
+
+async function logs({ params }: { params: Promise<{ id: string }> }) {
   const session = await auth();
   if (!session?.user.id) return Response.json({ error: { code: "UNAUTHORIZED", message: "sign in first" } }, { status: 401 });
   const { id } = await params;
