@@ -3,9 +3,11 @@
  * input reaches validation): bodies that are not JSON, of the wrong content type, too
  * large, of the wrong shape (fields missing, extra, of other types, hostile strings with NUL
  * and lone surrogates), path parameters that are not ids, and odd headers (Authorization,
- * Idempotency-Key, Last-Event-ID, cursors and limits). Against the real handlers and a real
- * database: never a 5xx; every refusal is a 4xx with `{ error: { code, message } }` (REST)
- * or tRPC's error shape with a 4xx code. Generated bodies use a fixed fast-check seed.
+ * Idempotency-Key, Last-Event-ID, cursors and limits), dates Postgres cannot store (year 0,
+ * past 9999, in a query, a body or a forged cursor), and methods a path does not take.
+ * Against the real handlers and a real database: never a 5xx; every refusal is a 4xx with
+ * `{ error: { code, message } }` (REST) or tRPC's error shape with a 4xx code. Generated
+ * bodies use a fixed fast-check seed.
  */
 import { randomBytes } from "node:crypto";
 import { Queue } from "bullmq";
@@ -84,6 +86,10 @@ const HOSTILE_STRINGS = [
   "null",
   "[]",
   "{}",
+  // Dates JavaScript holds but PostgreSQL cannot store.
+  "0000-01-01T00:00:00Z",
+  "0001-01-01T00:30:00+01:00",
+  "+275760-09-13T00:00:00.000Z",
 ];
 const hostileString = fc.oneof(
   fc.constantFrom(...HOSTILE_STRINGS),
@@ -310,6 +316,11 @@ describe("REST", () => {
             "W10",
             "null",
             "x".repeat(5000),
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:30:00-01:00",
+            // Cursors forged to hold a moment Postgres cannot store.
+            Buffer.from("0000-01-01T00:00:00.000Z|x").toString("base64url"),
+            Buffer.from("+275760-09-13T00:00:00.000Z|x").toString("base64url"),
           ])
             seen.push(await rest(method, path, { query: `?${key}=${v}` }));
       // Generated bodies: arbitrary JSON, and objects of the route's own fields with values of any type.
@@ -321,6 +332,14 @@ describe("REST", () => {
         );
         for (const value of [...unstorableBodies(route.body), ...samples])
           seen.push(await rest(method, path, { body: JSON.stringify(value) }));
+      }
+      // A method the path does not take (under any route it matches: /workflows/validate is also a /workflows/{id}): 405.
+      const matches = (template: string) => new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`).test(path);
+      const taken = restOperations.filter((r) => matches(r.path)).map((r) => r.method);
+      for (const other of ["GET", "POST", "PUT", "DELETE", "PATCH"].filter((m) => !taken.includes(m))) {
+        const r = await rest(other, path, { body: hasBody(other) || other === "PATCH" ? "{}" : null });
+        seen.push(r);
+        expect(r.status, r.what).toBe(405);
       }
       for (const s of seen) checkRest(s);
       expect(problems.splice(0)).toEqual([]);

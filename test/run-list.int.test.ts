@@ -108,6 +108,35 @@ it("filters, pages by cursor without repeats or gaps, and counts per status unde
   expect((await call("GET", "/runs?status=bogus")).body.error?.code).toBe("BAD_REQUEST");
 });
 
+it("refuses dates and cursors Postgres cannot store with a 400 naming the field, through tRPC and REST", async () => {
+  const caller = dashboardCaller({ db }, adminId);
+  const token = (await createApiToken(db, { teamId, userId: adminId, name: "dates" })).token;
+  const call = restCaller({ db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" }, () => token);
+  const cursorOf = (at: string) => Buffer.from(`${at}|cmrunid`).toString("base64url");
+  const out = [
+    "0000-01-01T00:00:00Z",
+    "0001-01-01T00:30:00+01:00", // year 0 once in UTC
+    "9999-12-31T23:30:00-01:00", // year 10000 once in UTC
+  ];
+  for (const at of out) {
+    for (const field of ["from", "to"] as const) {
+      const rest = await call("GET", `/runs?${field}=${encodeURIComponent(at)}`);
+      expect(rest.status, `${field}=${at}`).toBe(400);
+      expect(rest.body.error).toMatchObject({ code: "BAD_REQUEST", location: { path: field } });
+      await expect(caller.runs.list({ [field]: at })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining(field) as unknown });
+    }
+  }
+  for (const at of ["0000-01-01T00:00:00.000Z", "-000001-01-01T00:00:00.000Z", "+275760-09-13T00:00:00.000Z", "+010000-01-01T00:00:00.000Z"]) {
+    const rest = await call("GET", `/runs?cursor=${cursorOf(at)}`);
+    expect(rest.status, `cursor at ${at}`).toBe(400);
+    expect(rest.body.error).toMatchObject({ code: "BAD_REQUEST", location: { path: "cursor" } });
+    await expect(caller.runs.list({ cursor: cursorOf(at) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  }
+  // The widest dates Postgres stores are still filters like any other.
+  expect((await call("GET", `/runs?from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z`)).status).toBe(200);
+  expect((await call("GET", `/runs?cursor=${cursorOf("0001-01-01T00:00:00.000Z")}`)).status).toBe(200);
+});
+
 it("pages a run's tool calls in start order, answering only their contract fields, and lists its spans", async () => {
   const version = await saveWorkflowVersion(db, { teamId, name: "called", files: WORKFLOW("called") });
   const run = await createRun(db, { teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api" });

@@ -5,6 +5,7 @@
  */
 import type { Db } from "../client";
 import { AppError } from "@switchyard/core/errors";
+import { isStorableTime } from "@switchyard/core/time";
 import type { Prisma, RunStatus, RunTrigger } from "../generated/prisma/client";
 import { storableJson } from "../storable";
 
@@ -113,11 +114,14 @@ type RunCursor = { createdAt: Date; id: string };
 /** An opaque cursor string: base64url of `<ISO time>|<id>`. */
 const encodeRunCursor = (cursor: RunCursor) => Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
 
-/** The cursor in a string from encodeRunCursor; a string that is none is a BAD_REQUEST naming `cursor`. */
+/**
+ * The cursor in a string from encodeRunCursor; a string that is none (a forged one holding a
+ * moment PostgreSQL cannot store, say) is a BAD_REQUEST naming `cursor`.
+ */
 export const decodeRunCursor = (text: string): RunCursor => {
   const [at, id, ...rest] = Buffer.from(text, "base64url").toString("utf8").split("|");
   const createdAt = new Date(at ?? "");
-  if (!id || rest.length > 0 || Number.isNaN(createdAt.getTime())) {
+  if (!id || rest.length > 0 || !isStorableTime(createdAt)) {
     throw new AppError("BAD_REQUEST", "cursor: not a cursor this list gave out", { location: { path: "cursor" } });
   }
   return { createdAt, id };

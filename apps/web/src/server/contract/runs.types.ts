@@ -3,7 +3,7 @@
  * the tRPC procedures, the REST routes and the generated OpenAPI document.
  */
 import { z } from "zod";
-import { timestamp } from "./timestamp";
+import { callerTime, timestamp } from "./timestamp";
 
 export const runStatus = z.enum(["queued", "running", "succeeded", "failed", "cancelled"]);
 
@@ -102,8 +102,8 @@ export const runListQuery = z.object({
   lane: z.string().min(1).optional(),
   trigger: commaList(runTrigger).describe("triggers, comma-separated (dashboard,api,cli,call_workflow,schedule,webhook)"),
   startedBy: z.string().min(1).optional().describe("the id of the user who started the runs"),
-  from: z.iso.datetime({ offset: true }).optional().describe("created at or after (ISO 8601)"),
-  to: z.iso.datetime({ offset: true }).optional().describe("created before (ISO 8601)"),
+  from: callerTime.optional().describe("created at or after (ISO 8601, years 0001 to 9999)"),
+  to: callerTime.optional().describe("created before (ISO 8601, years 0001 to 9999)"),
   cursor: z.string().min(1).optional().describe("nextCursor of the previous page"),
   limit: z.coerce.number().int().min(1).max(200).optional().describe("runs per page (50 when unset, at most 200)"),
 });

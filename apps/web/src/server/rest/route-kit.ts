@@ -57,7 +57,11 @@ export const parse = async <T>(schema: z.ZodType<T>, body: () => Promise<unknown
   const result = schema.safeParse(await body());
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw new AppError("BAD_REQUEST", `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`, { details: { issues: result.error.issues } });
+    const path = issue?.path.join(".") || undefined;
+    throw new AppError("BAD_REQUEST", `${path ?? "body"}: ${issue?.message ?? "invalid"}`, {
+      ...(path ? { location: { path } } : {}),
+      details: { issues: result.error.issues },
+    });
   }
   return result.data;
 };
