@@ -50,7 +50,8 @@ it("documents every REST route, each with its path parameters, a request schema 
       expect(parameters.filter((p) => p.in === "query").map((p) => p.name)).toEqual(Object.keys(route.query?.shape ?? {}));
       const responses = op.responses as Record<string, { description: string; content: Record<string, { schema: Json }> }>;
       const ok = Object.keys(responses).filter((status) => status.startsWith("2"));
-      expect(ok, `${method} ${path}`).toHaveLength(1);
+      expect(ok, `${method} ${path}`).toContain(String(route.status));
+      expect(ok.length, `${method} ${path}`).toBe(1 + Object.keys(route.otherSuccess ?? {}).length);
       for (const [status, response] of Object.entries(responses)) {
         expect(status).toMatch(/^[1-5]\d\d$/);
         expect(response.description).toBeTruthy();
@@ -77,3 +78,31 @@ it("documents starting a run as the route takes and answers it: optional inputs 
   expect(Object.keys(queued.properties).sort()).toEqual(["id", "status"]);
   expect(queued.required.sort()).toEqual(["id", "status"]);
 });
+
+const operation = (method: string, path: string) =>
+  (openApiDocument.paths[path] as Record<string, { requestBody?: unknown; responses: Record<string, { description: string; content?: Record<string, { schema: Json }> }> }>)[method]!;
+
+it("documents 413 on every operation that takes a body, with the limit it has", () => {
+  const withBody = restOperations.filter((r) => r.body);
+  expect(withBody.length).toBeGreaterThan(20);
+  const missing = withBody.filter((r) => !operation(r.method.toLowerCase(), r.path).responses["413"]).map((r) => `${r.method} ${r.path}`);
+  expect(missing).toEqual([]);
+  expect(operation("put", "/variables/{name}").responses["413"]!.description).toMatch(/1 MiB/);
+  expect(operation("post", "/workflows").responses["413"]!.description).toMatch(/\d+ MiB/);
+  expect(operation("post", "/workflows").responses["413"]!.description).not.toMatch(/\b1 MiB/);
+  // An operation that reads no body says nothing of one.
+  expect(operation("post", "/runs/{id}/cancel").responses["413"]).toBeUndefined();
+});
+
+it("documents the 200 of an idempotent replay of a run start, with the run it started", () => {
+  const start = operation("post", "/workflows/{id}/runs");
+  expect(start.responses["202"]!.description).toMatch(/queued/i);
+  expect(start.responses["200"]!.description).toMatch(/Idempotency-Key/);
+  expect(start.responses["200"]!.content).toEqual(start.responses["202"]!.content);
+});
+
+it("documents the 409 of cancelling a run that has ended, and of rotating a schedule's secret", () => {
+  expect(operation("post", "/runs/{id}/cancel").responses["409"]!.description).toMatch(/ended/);
+  expect(operation("post", "/triggers/{id}/rotate-secret").responses["409"]).toBeDefined();
+});
+

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { TIMESTAMP_JSON_SCHEMA, timestamp } from "../contract/timestamp";
+import { BODY_LIMITS } from "../http/body-limit";
 
 /** What the document needs to know of one REST route. */
 export type RestOperation = {
@@ -16,8 +17,12 @@ export type RestOperation = {
   status: number;
   description: string;
   response: z.ZodType;
+  /** other success statuses, answered with the same `response`, with what they mean (a replayed start's 200) */
+  otherSuccess?: Record<number, string>;
   /** statuses this route answers besides the common ones, with what they mean */
   errors?: Record<number, string>;
+  /** bytes the request body may have (BODY_LIMITS.default when unset); an operation with a `body` answers 413 past it */
+  bodyLimit?: number;
   /** query parameters: an object schema whose fields are each a string in the URL */
   query?: z.ZodObject<Record<string, z.ZodType>>;
   /** the success answer's media type when it is not JSON (an event stream, NDJSON): `response` then describes one message or line */
@@ -55,6 +60,8 @@ const COMMON_ERRORS: Record<number, string> = {
   503: "Unavailable for now (the run queue, say); retry after Retry-After seconds",
 };
 
+const mib = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB`;
+
 export const buildOpenApiDocument = (operations: RestOperation[]) => {
   const paths: Record<string, Record<string, object>> = {};
   for (const op of operations) {
@@ -63,18 +70,21 @@ export const buildOpenApiDocument = (operations: RestOperation[]) => {
       ...[...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: "path", required: true, schema: { type: "string" } })),
       ...queryFields.map(([name, field]) => ({ name, in: "query", required: !field.safeParse(undefined).success, schema: schemaOf(field, "input") })),
     ];
+    const tooLarge: Record<number, string> = op.body ? { 413: `The body is larger than ${mib(op.bodyLimit ?? BODY_LIMITS.default)} (PAYLOAD_TOO_LARGE)` } : {};
     const errors = Object.fromEntries(
-      Object.entries({ ...COMMON_ERRORS, ...op.errors }).map(([status, description]) => [status, { description, ...json(error) }]),
+      Object.entries({ ...COMMON_ERRORS, ...tooLarge, ...op.errors }).map(([status, description]) => [status, { description, ...json(error) }]),
     );
+    const success = (description: string) => ({
+      description,
+      ...(op.mediaType ? { content: { [op.mediaType]: { schema: schemaOf(op.response, "output") } } } : json(schemaOf(op.response, "output"))),
+    });
     (paths[op.path] ??= {})[op.method.toLowerCase()] = {
       summary: op.summary,
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(op.body ? { requestBody: { required: !op.body.safeParse(undefined).success, ...json(schemaOf(op.body, "input")) } } : {}),
       responses: {
-        [String(op.status)]: {
-          description: op.description,
-          ...(op.mediaType ? { content: { [op.mediaType]: { schema: schemaOf(op.response, "output") } } } : json(schemaOf(op.response, "output"))),
-        },
+        [String(op.status)]: success(op.description),
+        ...Object.fromEntries(Object.entries(op.otherSuccess ?? {}).map(([status, description]) => [status, success(description)])),
         ...errors,
       },
     };

@@ -189,6 +189,7 @@ const coreRoutes: Route[] = [
     status: 201,
     description: "The connector as stored",
     response: connectorListing,
+    errors: { 409: "The id is a curated connector's (CONFLICT)" },
     handler: async ({ deps, caller, body }) => answer(routeOf("POST", "/connectors"), await createTeamConnector(deps.db, caller, await parse(createConnectorBody, body))),
   },
   {

@@ -42,8 +42,7 @@ export type Handler = (ctx: {
   signal: AbortSignal;
   body: () => Promise<unknown>;
 }) => Promise<Response>;
-/** `bodyLimit`: bytes the request body may have (BODY_LIMITS.default when unset). */
-export type Route = RestOperation & { handler: Handler; bodyLimit?: number };
+export type Route = RestOperation & { handler: Handler };
 
 export const sealingKeyring = (deps: RestDeps) => {
   if (!deps.keyring) throw new AppError("SYSTEM.CONFIG", "this server has no master key to seal secrets with");

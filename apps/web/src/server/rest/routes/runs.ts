@@ -51,7 +51,8 @@ export const runRoutes: Route[] = [
       "Start a run of the workflow (its current version, or versionId); it is queued, read it with GET /runs/{id}. With an Idempotency-Key header, a retry of the same request answers 200 with the first run and starts nothing",
     body: startRunBody,
     status: 202,
-    description: "Queued (200: the run an earlier request with the same Idempotency-Key started)",
+    description: "Queued",
+    otherSuccess: { 200: "The run an earlier request with the same Idempotency-Key started; nothing new started" },
     response: startRunResponse,
     errors: { 422: "The Idempotency-Key was used for another request (USER.IDEMPOTENCY_KEY_REUSED)" },
     handler: async ({ deps, caller, params, body, headers }) => {
@@ -96,6 +97,7 @@ export const runRoutes: Route[] = [
     status: 202,
     description: "Cancelled or cancelling",
     response: cancelRunResponse,
+    errors: { 409: "The run has already ended (CONFLICT)" },
     handler: async ({ deps, caller, params }) =>
       answer(
         routeOf("POST", "/runs/{id}/cancel"),

@@ -111,6 +111,7 @@ export const triggerRoutes: Route[] = [
     status: 200,
     description: "The new secret",
     response: rotatedSecret,
+    errors: { 409: "A schedule has no signing secret (CONFLICT)" },
     handler: async ({ deps, caller, params }) => answer(routeOf("POST", "/triggers/{id}/rotate-secret"), await rotateTriggerSecret(services(deps), caller, params[0]!)),
   },
   {
