@@ -40,7 +40,7 @@ export const triggerRoutes: Route[] = [
   {
     method: "GET",
     path: "/workflows/{id}/triggers",
-    summary: "A workflow's schedule and webhook triggers, with each schedule's next fire times",
+    summary: "A workflow's schedule and webhook triggers, with each schedule's next fire times, whom each runs as and what the caller may do",
     status: 200,
     description: "Triggers",
     response: triggerList,
@@ -49,7 +49,7 @@ export const triggerRoutes: Route[] = [
   {
     method: "POST",
     path: "/workflows/{id}/triggers",
-    summary: "Members who may start runs in the workflow's lane: create a schedule (cron, time zone) or webhook trigger; a webhook's signing secret is in this answer only",
+    summary: "Members who may start runs in the workflow's lane: create a schedule (cron, time zone) or webhook trigger, which runs as them; a webhook's signing secret is in this answer only",
     body: createTriggerBody,
     status: 201,
     description: "Created",
@@ -69,7 +69,7 @@ export const triggerRoutes: Route[] = [
   {
     method: "PUT",
     path: "/triggers/{id}",
-    summary: "Change a trigger's name, schedule, inputs or input map",
+    summary: "The member it runs as, or an admin: change a trigger's name, schedule, inputs or input map; an admin's change of someone else's trigger makes it run as the admin",
     body: updateTriggerBody,
     status: 200,
     description: "The trigger",
@@ -80,7 +80,7 @@ export const triggerRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/triggers/{id}",
-    summary: "Delete a trigger (a schedule stops firing)",
+    summary: "The member it runs as, or an admin: delete a trigger (a schedule stops firing)",
     status: 200,
     description: "Deleted",
     response: deletedTrigger,
@@ -89,7 +89,7 @@ export const triggerRoutes: Route[] = [
   {
     method: "POST",
     path: "/triggers/{id}/pause",
-    summary: "Pause a trigger: a schedule stops firing, a webhook answers 409",
+    summary: "The member it runs as, or an admin: pause a trigger (a schedule stops firing, a webhook answers 409); whom it runs as stays",
     status: 200,
     description: "Paused",
     response: trigger,
@@ -98,7 +98,7 @@ export const triggerRoutes: Route[] = [
   {
     method: "POST",
     path: "/triggers/{id}/resume",
-    summary: "Resume a paused trigger",
+    summary: "The member it runs as, or an admin: resume a paused trigger; whom it runs as stays",
     status: 200,
     description: "Resumed",
     response: trigger,
@@ -107,7 +107,7 @@ export const triggerRoutes: Route[] = [
   {
     method: "POST",
     path: "/triggers/{id}/rotate-secret",
-    summary: "Give a webhook trigger a new signing secret (in this answer only); the old one stops working",
+    summary: "The member it runs as, or an admin: give a webhook trigger a new signing secret (in this answer only), the old one stops working; an admin's rotation of someone else's trigger makes it run as the admin",
     status: 200,
     description: "The new secret",
     response: rotatedSecret,
