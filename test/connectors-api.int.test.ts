@@ -117,6 +117,27 @@ describe("connectors through the dashboard's procedures", () => {
   });
 });
 
+describe("a curated connector set up again", () => {
+  it("keeps its credential for choices that do not move it, and asks for a reconnect when its URL moved or moves back", async () => {
+    await caller(seeded.adminId).connectors.setUp({ id: "linear", choice: { auth: "bearer" } });
+    await caller(seeded.adminId).connectors.setCredential({ id: "linear", scope: "team", value: TEAM_KEY });
+    const teamCredential = async () => (await caller(seeded.adminId).connectors.list()).find((c) => c.id === "linear")!.teamCredential;
+    await caller(seeded.adminId).connectors.setUp({ id: "linear", choice: { auth: "oauth", lanes: ["operator"] } });
+    expect(await teamCredential()).toMatchObject({ status: "active", reconnectReason: null });
+
+    const linear = (await caller(seeded.adminId).connectors.list()).find((c) => c.id === "linear")!;
+    await caller(seeded.adminId).connectors.update({ id: "linear", definition: { ...linear.definition, url: "https://linear.attacker.example/mcp" } });
+    expect(await teamCredential()).toMatchObject({ status: "needs_reconnect", reconnectReason: "destination_changed" });
+    await caller(seeded.adminId).connectors.setCredential({ id: "linear", scope: "team", value: OWN_KEY });
+    // Set up again, its URL is the catalog's once more: another destination than the key was given for.
+    await caller(seeded.adminId).connectors.setUp({ id: "linear", choice: { auth: "bearer" } });
+    expect(await teamCredential()).toMatchObject({ status: "needs_reconnect", reconnectReason: "destination_changed" });
+    const audit = await db.auditLog.findFirstOrThrow({ where: { teamId: seeded.teamId, action: "connector.update", targetId: "linear" }, orderBy: { createdAt: "desc" } });
+    expect(audit.metadata).toMatchObject({ curated: true, destinationChanged: "url", credentialsToReconnect: 1 });
+    await caller(seeded.adminId).connectors.remove({ id: "linear" });
+  });
+});
+
 describe("connectors through the REST API", () => {
   it("answers the same operations with the same contract, and errors as {code, message, location}", async () => {
     const { token } = await createApiToken(db, { teamId: seeded.teamId, userId: seeded.adminId, name: "ci" });

@@ -85,15 +85,20 @@ describe("setting a vendor's access", () => {
     expect(JSON.stringify(entries)).not.toContain("5566");
   });
 
-  it("keeps the key when only the endpoint changes, and replaces its sealed row when a new key is set", async () => {
+  it("never sends a key to an endpoint it was not given for: a new endpoint drops it unless a new key comes with it", async () => {
     const credentials = await db.credential.count({ where: { teamId } });
-    await setTeamModelAccess(db, keyring, admin, { vendor: "anthropic", endpoint: "https://claude-gw.example.com" });
-    expect(await teamModelAccess(db, keyring, teamId, "anthropic")).toEqual({
-      vendor: "anthropic",
-      endpoint: "https://claude-gw.example.com",
-      apiKey: KEY,
-      allowedEndpoints: [],
+    // The same destination written another way keeps it.
+    await setTeamModelAccess(db, keyring, admin, { vendor: "anthropic", endpoint: "https://api.anthropic.com/" });
+    expect(await teamModelAccess(db, keyring, teamId, "anthropic")).toMatchObject({ apiKey: KEY });
+    // Another endpoint without a key: the stored one is dropped, its sealed row with it, audited.
+    const moved = await setTeamModelAccess(db, keyring, admin, { vendor: "anthropic", endpoint: "https://claude-gw.example.com" });
+    expect(moved).toMatchObject({ endpoint: "https://claude-gw.example.com", keySet: false, keyHint: null });
+    expect(await teamModelAccess(db, keyring, teamId, "anthropic")).toMatchObject({ endpoint: "https://claude-gw.example.com", apiKey: undefined });
+    expect(await db.credential.count({ where: { teamId } })).toBe(credentials - 1);
+    expect(await db.auditLog.findFirst({ where: { teamId, targetId: "anthropic" }, orderBy: { createdAt: "desc" } })).toMatchObject({
+      metadata: { key: "dropped", keyDropped: "endpoint_changed", endpoint: "https://claude-gw.example.com" },
     });
+    // A new endpoint with its key, then a key alone: both replace.
     await setTeamModelAccess(db, keyring, admin, { vendor: "anthropic", apiKey: "sk-ant-api03-second-key-AbCd", endpoint: null });
     expect(await teamModelAccess(db, keyring, teamId, "anthropic")).toMatchObject({ endpoint: null, apiKey: "sk-ant-api03-second-key-AbCd" });
     expect(await db.credential.count({ where: { teamId } })).toBe(credentials);
@@ -113,6 +118,13 @@ describe("setting a vendor's access", () => {
     expect(checkBaseUrl("https://llm.example.com/v1/beta", access!.allowedEndpoints)).toMatchObject({ ok: true });
 
     await setTeamModelAccess(db, keyring, admin, { vendor: "openai_compatible", apiKey: "local-default-key-0042" });
+    expect(await teamModelAccess(db, keyring, teamId, "openai_compatible")).toMatchObject({ apiKey: "local-default-key-0042", allowedEndpoints: set.allowedEndpoints });
+    // Fewer endpoints keep the key; one more drops it, unless a key comes with it.
+    await setTeamModelAccess(db, keyring, admin, { vendor: "openai_compatible", allowedEndpoints: ["https://llm.example.com/v1"] });
+    expect(await teamModelAccess(db, keyring, teamId, "openai_compatible")).toMatchObject({ apiKey: "local-default-key-0042" });
+    await setTeamModelAccess(db, keyring, admin, { vendor: "openai_compatible", allowedEndpoints: ["https://llm.example.com/v1", "https://attacker.example/v1"] });
+    expect(await teamModelAccess(db, keyring, teamId, "openai_compatible")).toMatchObject({ apiKey: undefined });
+    await setTeamModelAccess(db, keyring, admin, { vendor: "openai_compatible", apiKey: "local-default-key-0042", allowedEndpoints: set.allowedEndpoints });
     expect(await teamModelAccess(db, keyring, teamId, "openai_compatible")).toMatchObject({ apiKey: "local-default-key-0042", allowedEndpoints: set.allowedEndpoints });
     await setTeamModelAccess(db, keyring, admin, { vendor: "openai_compatible", apiKey: null });
     expect(await teamModelAccess(db, keyring, teamId, "openai_compatible")).toMatchObject({ apiKey: undefined });

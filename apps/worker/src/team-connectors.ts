@@ -13,8 +13,10 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { buildStepCatalog, type McpConnectorHost } from "@switchyard/core/connectors/host";
 import {
+  grantCoversUrl,
   OAuthTokenSource,
   parseConnectorDefinition,
+  reconnectRefusal,
   toConnectorSpec,
   toolAllowed,
   type ConnectorDefinition,
@@ -94,6 +96,11 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
     return { secrets: [value], resolver: { resolve: () => Promise.resolve(value) } };
   }
   const grant = grantFromJson(value);
+  // A grant is for the server it was made with: never sent to another the connector now names.
+  if (def.transport !== "http" || !grantCoversUrl(grant, def.url)) {
+    void markConnectorCredentialNeedsReconnect(db, stored.id, "destination_changed").catch(() => undefined);
+    throw reconnectRefusal(def.id, "destination_changed", `its OAuth grant is for ${grant.server.resource}, and it now reaches ${def.transport === "http" ? def.url : `the command ${def.command}`}; nothing was sent`);
+  }
   const secrets = grantSecrets(grant);
   for (const s of secrets) input.scrubber.add(s);
   const source = new OAuthTokenSource({
@@ -142,8 +149,7 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
     if (owner === null) throw notConnected(def, "member");
     const stored = needsCredential(def) ? await connectorCredentialForUse(db, { teamId, slug, owner }) : undefined;
     if (needsCredential(def) && !stored) throw notConnected(def, owner);
-    if (stored?.status === "needs_reconnect")
-      throw new AppError("USER.CONNECTOR.NEEDS_RECONNECT", `connector "${slug}" must be connected again: its authorization expired or was revoked`);
+    if (stored?.status === "needs_reconnect") throw reconnectRefusal(slug, stored.reconnectReason);
     const id = poolId(teamId, slug, owner);
     if (stored) {
       const credential = credentialResolver(input, def, owner, stored);
@@ -187,8 +193,15 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
       const current = row ? parseConnectorDefinition(connectorDefinitionOf(row)) : def;
       if (!toolAllowed(current, lane, tool))
         return { isError: true, content: [{ type: "text", text: `tool "${tool}" of connector "${slug}" is switched off for lane "${lane}"` }] };
-      if (credentialId && !(await connectorCredentialForUse(db, { teamId, slug, owner })))
-        return { isError: true, content: [{ type: "text", text: `the credential of connector "${slug}" was revoked` }] };
+      if (credentialId) {
+        const now = await connectorCredentialForUse(db, { teamId, slug, owner });
+        if (!now) return { isError: true, content: [{ type: "text", text: `the credential of connector "${slug}" was revoked` }] };
+        // Its destination changed (or its grant ended) since the step started: not one more call.
+        if (now.status === "needs_reconnect") {
+          const refusal = reconnectRefusal(slug, now.reconnectReason);
+          return { isError: true, content: [{ type: "text", text: `[${refusal.code}] ${refusal.message}` }] };
+        }
+      }
       const result = await connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal);
       if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
       // With the run's scrubber, which also knows tokens refreshed since the step started.

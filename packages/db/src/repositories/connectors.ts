@@ -16,6 +16,9 @@ import type { SealedValue } from "./variables";
 /** Whose account a credential is: the team's, or one member's (their user id). */
 export const TEAM_OWNER = "team";
 
+/** Why a credential needs its owner to connect again. */
+type ReconnectReason = "refresh_refused" | "destination_changed";
+
 export type ConnectorFields = {
   name: string;
   description: string;
@@ -35,6 +38,7 @@ const credentialSummary = {
   kind: true,
   fingerprint: true,
   status: true,
+  reconnectReason: true,
   setById: true,
   setAt: true,
   expiresAt: true,
@@ -168,6 +172,7 @@ export type CredentialForUse = {
   id: string;
   kind: string;
   status: string;
+  reconnectReason: string | null;
   expiresAt: Date | null;
   metadata: Prisma.JsonValue;
   sealed: SealedValue;
@@ -191,6 +196,7 @@ export const connectorCredentialForUse = async (
     id: row.id,
     kind: row.kind,
     status: row.status,
+    reconnectReason: row.reconnectReason,
     expiresAt: row.expiresAt,
     metadata: row.credential.metadata,
     sealed: { credentialId: row.credentialId, envelope: envelopeOf(row.credential) },
@@ -201,11 +207,30 @@ export const connectorCredentialForUse = async (
 export const markConnectorCredentialUsed = (db: PrismaClientOrTransaction, id: string, at = new Date()) =>
   db.connectorCredential.updateMany({ where: { id }, data: { lastUsedAt: at } });
 
-/** A refresh that failed: the credential stays, and says it needs its owner to reconnect. */
-export const markConnectorCredentialNeedsReconnect = (db: PrismaClientOrTransaction, id: string) =>
-  db.connectorCredential.updateMany({ where: { id }, data: { status: "needs_reconnect" } });
+/** A refresh that failed (or a grant found to be for another server): the credential stays, and says it needs its owner to reconnect. */
+export const markConnectorCredentialNeedsReconnect = (db: PrismaClientOrTransaction, id: string, reason: ReconnectReason = "refresh_refused") =>
+  db.connectorCredential.updateMany({ where: { id }, data: { status: "needs_reconnect", reconnectReason: reason } });
 
-/** New sealed material for the same credential row (refreshed OAuth tokens), bound to the same holder. */
+/**
+ * Every credential of a connector (the team's and each member's) needs its owner to connect
+ * again: the connector's destination changed. Run it in the transaction of the change;
+ * returns how many were marked.
+ */
+export const markConnectorCredentialsToReconnect = async (tx: PrismaClientOrTransaction, input: { teamId: string; slug: string; reason: ReconnectReason }) => {
+  const connector = await tx.connector.findUnique({ where: { teamId_slug: { teamId: input.teamId, slug: input.slug } }, select: { id: true } });
+  if (!connector) throw notFound(input.slug);
+  const { count } = await tx.connectorCredential.updateMany({
+    where: { teamId: input.teamId, connectorId: connector.id },
+    data: { status: "needs_reconnect", reconnectReason: input.reason },
+  });
+  return count;
+};
+
+/**
+ * New sealed material for the same credential row (refreshed OAuth tokens), bound to the
+ * same holder. Its status stays as it is: a credential marked needs_reconnect (its
+ * connector moved, say) is not mended by a refresh that a step still running made.
+ */
 export const resealConnectorCredential = async (
   tx: PrismaClientOrTransaction,
   input: { teamId: string; id: string; sealed: SealedValue; expiresAt: Date | null },
@@ -214,7 +239,7 @@ export const resealConnectorCredential = async (
   if (!row || row.credentialId !== input.sealed.credentialId)
     throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", "a refreshed credential must keep its credential id");
   await tx.credential.update({ where: { id: row.credentialId }, data: { ...sealedColumns(input.sealed.envelope), expiresAt: input.expiresAt, rotatedAt: new Date() } });
-  await tx.connectorCredential.update({ where: { id: input.id }, data: { expiresAt: input.expiresAt, status: "active" } });
+  await tx.connectorCredential.update({ where: { id: input.id }, data: { expiresAt: input.expiresAt } });
 };
 
 /** The team's connectors among `slugs` as a run reaches them (enabled or not: the caller decides). */

@@ -11,6 +11,7 @@ import {
   type ReachedWorkflow,
   type Role,
 } from "@switchyard/core/policy";
+import { reconnectRefusal } from "@switchyard/core/connectors";
 import { AppError } from "@switchyard/core/errors";
 import { parseWorkflow } from "@switchyard/core/workflow";
 import type { Db } from "../client";
@@ -100,7 +101,7 @@ const unreadyAccount = async (db: Db, teamId: string, slugs: ReadonlySet<string>
   if (slugs.size === 0) return undefined;
   const rows = await db.connector.findMany({
     where: { teamId, slug: { in: [...slugs] } },
-    select: { slug: true, transport: true, config: true, credentialMode: true, credentials: { select: { owner: true, status: true } } },
+    select: { slug: true, transport: true, config: true, credentialMode: true, credentials: { select: { owner: true, status: true, reconnectReason: true } } },
   });
   for (const row of rows) {
     if (!needsCredential(row.transport, row.config)) continue;
@@ -113,8 +114,7 @@ const unreadyAccount = async (db: Db, teamId: string, slugs: ReadonlySet<string>
           ? `connector "${row.slug}" uses each member's own account, and the member starting this run has not connected theirs: connect it on the Connectors page first`
           : `connector "${row.slug}" uses each member's own account, and this run has no member who started it`,
       );
-    if (credential?.status === "needs_reconnect")
-      return new AppError("USER.CONNECTOR.NEEDS_RECONNECT", `connector "${row.slug}" must be connected again on the Connectors page: its authorization expired or was revoked`);
+    if (credential?.status === "needs_reconnect") return reconnectRefusal(row.slug, credential.reconnectReason);
   }
   return undefined;
 };

@@ -12,6 +12,7 @@ import type { z } from "zod";
 import {
   curatedConnector,
   curatedDefinition,
+  destinationChanges,
   MAX_CONNECTORS_PER_TEAM,
   mergeCuratedConnectors,
   parseConnectorDefinition,
@@ -26,6 +27,7 @@ import {
   findConnector,
   laneRules,
   listConnectors,
+  markConnectorCredentialsToReconnect,
   recordAudit,
   removeConnector,
   revokeConnectorCredential,
@@ -52,6 +54,7 @@ const shownCredential = (c: ConnectorCredentialSummary | undefined): CredentialS
         kind: c.kind,
         fingerprint: c.fingerprint,
         status: c.status === "needs_reconnect" ? "needs_reconnect" : "active",
+        reconnectReason: c.status !== "needs_reconnect" ? null : c.reconnectReason === "destination_changed" ? "destination_changed" : "refresh_refused",
         setBy: c.setById,
         setAt: c.setAt,
         expiresAt: c.expiresAt,
@@ -106,6 +109,7 @@ export const listTeamConnectors = async (db: Db, actor: ConnectorActor): Promise
       teamCredential: shownCredential(credentials.find((c) => c.owner === TEAM_OWNER)),
       myCredential: shownCredential(credentials.find((c) => c.owner === actor.userId)),
       memberCredentials: credentials.filter((c) => c.owner !== TEAM_OWNER).length,
+      memberCredentialsToReconnect: credentials.filter((c) => c.owner !== TEAM_OWNER && c.status === "needs_reconnect").length,
       updatedAt: row?.updatedAt ?? null,
     };
   });
@@ -119,6 +123,26 @@ const listingOf = async (db: Db, actor: ConnectorActor, id: string) => {
 
 const audit = (tx: PrismaClientOrTransaction, actor: ConnectorActor, action: string, id: string, metadata: Record<string, string | number | boolean | null> = {}) =>
   recordAudit(tx, { teamId: actor.teamId, actorUserId: actor.userId, action, targetType: "connector", targetId: id, metadata });
+
+/**
+ * A change of where the connector's credential goes (core's destinationChanges: URL,
+ * headers, command, arguments, environment, transport) marks every credential of it (the
+ * team's and each member's) needs_reconnect, in the transaction of the change: the next run
+ * must not hand a credential given for one destination to another. What the audit entry
+ * adds: the fields and how many credentials were marked.
+ */
+const reconnectIfMoved = async (tx: PrismaClientOrTransaction, actor: ConnectorActor, existing: ConnectorRow, after: ConnectorDefinition): Promise<Record<string, string | number>> => {
+  let changed: string[];
+  try {
+    changed = destinationChanges(definitionOfRow(existing), after);
+  } catch {
+    // A stored definition that no longer reads: nothing says where its credentials went.
+    changed = ["definition"];
+  }
+  if (changed.length === 0) return {};
+  const marked = await markConnectorCredentialsToReconnect(tx, { teamId: actor.teamId, slug: after.id, reason: "destination_changed" });
+  return { destinationChanged: changed.join(","), credentialsToReconnect: marked };
+};
 
 /** Admins: a team-authored connector. A curated id is set up with `setUpCurated` instead. */
 export const createTeamConnector = async (db: Db, actor: ConnectorActor, input: { definition: unknown }) => {
@@ -143,9 +167,14 @@ export const setUpCuratedConnector = async (db: Db, actor: ConnectorActor, input
   await checkLanes(db, actor.teamId, def);
   await db.$transaction(async (tx) => {
     const existing = await findConnector(tx, actor.teamId, def.id);
-    if (existing) await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, entry.id) });
-    else await createConnector(tx, { teamId: actor.teamId, slug: def.id, createdById: actor.userId, max: MAX_CONNECTORS_PER_TEAM, ...fieldsOf(def, entry.id) });
-    await audit(tx, actor, existing ? "connector.update" : "connector.create", def.id, { curated: true, lanes: def.lanes.join(",") });
+    if (!existing) {
+      await createConnector(tx, { teamId: actor.teamId, slug: def.id, createdById: actor.userId, max: MAX_CONNECTORS_PER_TEAM, ...fieldsOf(def, entry.id) });
+      await audit(tx, actor, "connector.create", def.id, { curated: true, lanes: def.lanes.join(",") });
+      return;
+    }
+    await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, entry.id) });
+    const moved = await reconnectIfMoved(tx, actor, existing, def);
+    await audit(tx, actor, "connector.update", def.id, { curated: true, lanes: def.lanes.join(","), ...moved });
   });
   return listingOf(db, actor, def.id);
 };
@@ -159,7 +188,8 @@ export const updateTeamConnector = async (db: Db, actor: ConnectorActor, input: 
     const existing = await findConnector(tx, actor.teamId, input.id);
     if (!existing) throw new AppError("NOT_FOUND", `the team has no connector "${input.id}"`);
     await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, existing.curatedKey) });
-    await audit(tx, actor, "connector.update", def.id, { enabled: def.enabled, lanes: def.lanes.join(",") });
+    const moved = await reconnectIfMoved(tx, actor, existing, def);
+    await audit(tx, actor, "connector.update", def.id, { enabled: def.enabled, lanes: def.lanes.join(","), ...moved });
   });
   return listingOf(db, actor, def.id);
 };

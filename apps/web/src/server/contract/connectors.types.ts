@@ -10,12 +10,16 @@ import { timestamp } from "./timestamp";
 const connectorId = z.string().max(64).describe("the connector's id, e.g. linear");
 const definition = z
   .record(z.string(), z.unknown())
-  .describe("the connector's definition as written: id, name, transport (stdio: command, args, env, credential_env; http: url, auth), lanes, credential_mode, initial_tools, tool_allow, enabled");
+  .describe("the connector's definition as written: id, name, transport (stdio: command, args, env, credential_env, network; http: url, auth, headers), lanes, credential_mode, initial_tools, tool_allow, enabled");
 
 export const credentialSummary = z.object({
   kind: z.string().describe("api_key or oauth"),
   fingerprint: z.string().describe("the first 12 hex digits of the value's SHA-256; never the value"),
   status: z.enum(["active", "needs_reconnect"]),
+  reconnectReason: z
+    .enum(["refresh_refused", "destination_changed"])
+    .nullable()
+    .describe("with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected)"),
   setBy: z.string().nullable().describe("the user id of whoever set it"),
   setAt: timestamp,
   expiresAt: timestamp.nullable(),
@@ -33,6 +37,7 @@ export const connectorListing = z.object({
   teamCredential: credentialSummary.nullable().describe("the team's credential (credential_mode team)"),
   myCredential: credentialSummary.nullable().describe("your own account's credential (credential_mode member)"),
   memberCredentials: z.number().int().describe("how many members connected their own account"),
+  memberCredentialsToReconnect: z.number().int().describe("how many of those must be connected again"),
   updatedAt: timestamp.nullable(),
 });
 export const connectorList = z.array(connectorListing);

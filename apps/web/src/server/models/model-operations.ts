@@ -14,6 +14,7 @@ import {
   checkModelKey,
   defaultModelEndpoint,
   isModelVendor,
+  modelEndpointOf,
   type ModelVendor,
 } from "@switchyard/core/models";
 import {
@@ -85,6 +86,16 @@ const keyOf = (keyring: Keyring, teamId: string, vendor: ModelVendor, input: Set
   return sealed;
 };
 
+/**
+ * Whether the stored key would go somewhere it was not given for: the vendor's endpoint
+ * (the default when none is set) is another, or openai_compatible allows an endpoint it did
+ * not allow before.
+ */
+const endpointMoved = (vendor: ModelVendor, stored: ModelAccessRow, next: { endpoint: string | null; allowedEndpoints: string[] }) => {
+  if (vendor === "openai_compatible") return next.allowedEndpoints.some((e) => !stored.allowedEndpoints.includes(e));
+  return modelEndpointOf(vendor, stored.endpoint) !== modelEndpointOf(vendor, next.endpoint);
+};
+
 export const setTeamModelAccess = async (db: Db, keyring: Keyring, actor: ModelActor, input: SetModelAccess): Promise<ModelAccess> => {
   requireRole("admin", actor.role);
   const vendor = vendorOf(input.vendor);
@@ -92,7 +103,10 @@ export const setTeamModelAccess = async (db: Db, keyring: Keyring, actor: ModelA
   const saved = await db.$transaction(async (tx) => {
     const stored = await findModelAccess(tx, teamId, vendor);
     const endpoints = endpointsOf(vendor, input, stored);
-    const key = keyOf(keyring, teamId, vendor, input, stored);
+    let key = keyOf(keyring, teamId, vendor, input, stored);
+    // A key is never sent to an endpoint it was not given for: a new endpoint without a new key drops it.
+    const moved = key === undefined && stored?.keySet === true && endpointMoved(vendor, stored, endpoints);
+    if (moved) key = null;
     const row = await storeModelAccess(tx, { teamId, vendor, ...endpoints, key });
     await recordAudit(tx, {
       teamId,
@@ -100,7 +114,7 @@ export const setTeamModelAccess = async (db: Db, keyring: Keyring, actor: ModelA
       action: "model_access.set",
       targetType: "model_access",
       targetId: vendor,
-      metadata: { key: key ? "replaced" : key === null ? "dropped" : "kept", ...endpoints },
+      metadata: { key: key ? "replaced" : key === null ? "dropped" : "kept", ...(moved ? { keyDropped: "endpoint_changed" } : {}), ...endpoints },
     });
     return row;
   });

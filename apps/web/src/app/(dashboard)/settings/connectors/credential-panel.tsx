@@ -25,6 +25,16 @@ function CredentialFacts(props: { credential: Credential; userId: string | undef
         {c.kind}{" "}
         {c.status === "needs_reconnect" ? <span className="badge badge-failed">needs reconnect</span> : <span className="badge badge-succeeded">active</span>}
       </dd>
+      {c.status === "needs_reconnect" ? (
+        <>
+          <dt>Why</dt>
+          <dd data-reconnect-reason={c.reconnectReason ?? ""}>
+            {c.reconnectReason === "destination_changed"
+              ? "where the connector sends it (URL, command, arguments, environment or headers) changed since it was set: it is not sent there until it is set again"
+              : "its authorization expired or was revoked"}
+          </dd>
+        </>
+      ) : null}
       <dt>Fingerprint</dt>
       <dd>
         <code data-fingerprint>{c.fingerprint}</code>
@@ -111,7 +121,8 @@ export function CredentialPanel(props: { listing: Listing; canAdmin: boolean; us
       <h4>{scope === "team" ? "Team credential" : "Your account"}</h4>
       {scope === "member" ? (
         <p className="muted small">
-          Runs use the account of whoever starts them: {listing.memberCredentials} member{listing.memberCredentials === 1 ? " has" : "s have"} connected theirs.
+          Runs use the account of whoever starts them: {listing.memberCredentials} member{listing.memberCredentials === 1 ? " has" : "s have"} connected theirs
+          {listing.memberCredentialsToReconnect > 0 ? `, ${listing.memberCredentialsToReconnect} of them must connect again` : ""}.
         </p>
       ) : null}
       {credential ? (

@@ -42,6 +42,9 @@ function VendorForm(props: { access: ModelAccess; saving: boolean; onSave: (inpu
   const [apiKey, setApiKey] = useState("");
   const [endpoint, setEndpoint] = useState(access.endpoint ?? "");
   const [allowed, setAllowed] = useState(access.allowedEndpoints.join("\n"));
+  // The stored key never goes to an endpoint it was not given for: a new one needs the key again.
+  const allowedNow = allowed.split("\n").map((l) => l.trim()).filter((l) => l !== "");
+  const moved = access.keySet && (compatible ? allowedNow.some((e) => !access.allowedEndpoints.includes(e.replace(/\/+$/, ""))) : endpoint.trim().replace(/\/+$/, "") !== (access.endpoint ?? ""));
   return (
     <form
       className="card password-form model-form"
@@ -51,7 +54,7 @@ function VendorForm(props: { access: ModelAccess; saving: boolean; onSave: (inpu
         const key = apiKey.trim() === "" ? {} : { apiKey };
         props.onSave(
           compatible
-            ? { vendor: access.vendor, ...key, allowedEndpoints: allowed.split("\n").map((l) => l.trim()).filter((l) => l !== "") }
+            ? { vendor: access.vendor, ...key, allowedEndpoints: allowedNow }
             : { vendor: access.vendor, ...key, endpoint: endpoint.trim() === "" ? null : endpoint },
         );
       }}
@@ -64,10 +67,15 @@ function VendorForm(props: { access: ModelAccess; saving: boolean; onSave: (inpu
           autoComplete="off"
           value={apiKey}
           onChange={(e) => setApiKey(e.target.value)}
-          placeholder={access.keySet ? `${keyText(access)}; leave empty to keep it` : "paste the key"}
-          required={!compatible && !access.keySet}
+          placeholder={access.keySet && !moved ? `${keyText(access)}; leave empty to keep it` : "paste the key"}
+          required={!compatible && (!access.keySet || moved)}
         />
       </label>
+      {moved ? (
+        <p className="muted small" role="note">
+          A new endpoint does not get the stored key: paste the key for it{compatible ? ", or the default key is dropped" : ""}.
+        </p>
+      ) : null}
       {compatible ? (
         <label>
           Allowed endpoints, one per line
