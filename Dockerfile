@@ -1,5 +1,5 @@
 FROM node:20-bookworm-slim
-RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap util-linux ca-certificates git \
+RUN apt-get update && apt-get install -y --no-install-recommends bubblewrap util-linux nftables ca-certificates git \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 ENV NEXT_TELEMETRY_DISABLED=1 CHECKPOINT_DISABLE=1

@@ -87,6 +87,8 @@ install_missing() {
   pg_bin >/dev/null || need+=(postgresql)
   command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
   command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+  # A worker running as root filters its sandboxes' network with nftables (docs/sandbox.md).
+  if [ "$(id -u)" = 0 ] && [ ! -x /usr/sbin/nft ] && ! command -v nft >/dev/null 2>&1; then need+=(nftables); fi
   [ ${#need[@]} -eq 0 ] && return 0
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     log "installing ${need[*]} with apt-get"

@@ -74,6 +74,26 @@ describe("connectors through the dashboard's procedures", () => {
     expect(await dump()).not.toContain("ghp_abcdefghij");
   });
 
+  it("refuses a stdio command from outside the connectors folder, or an environment that chooses code, at its field, storing nothing", async () => {
+    const before = await dump();
+    for (const [definition, path] of [
+      [{ ...LOCAL, id: "inline", args: ["-e", "require('child_process').execSync('id')"] }, "command"],
+      [{ ...LOCAL, id: "curl", command: "/usr/bin/curl", args: ["http://169.254.169.254/latest/meta-data/"] }, "command"],
+      [{ ...LOCAL, id: "fetched", command: "npx", args: ["-y", "some-mcp-server"] }, "command"],
+      [{ ...LOCAL, id: "preload", env: { NODE_OPTIONS: "--import=data:text/javascript,process.exit(3)" } }, "env.NODE_OPTIONS"],
+    ] as const) {
+      await expect(caller(seeded.adminId).connectors.create({ definition }), definition.id).rejects.toMatchObject({
+        cause: { code: "USER.CONNECTOR.COMMAND_NOT_ALLOWED", location: { path } },
+      });
+    }
+    // Nor may an admin turn an allowed one into one.
+    await expect(caller(seeded.adminId).connectors.update({ id: "files", definition: { ...LOCAL, command: "/bin/sh", args: ["-c", "id"] } })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      cause: { code: "USER.CONNECTOR.COMMAND_NOT_ALLOWED", location: { path: "command" } },
+    });
+    expect(await dump()).toBe(before);
+  });
+
   it("keeps a credential write-only: sealed for its connector and owner, shown by fingerprint, audited without the value", async () => {
     await expect(caller(memberId).connectors.setCredential({ id: "files", scope: "team", value: TEAM_KEY })).rejects.toMatchObject({ code: "FORBIDDEN" });
     const shown = await caller(seeded.adminId).connectors.setCredential({ id: "files", scope: "team", value: TEAM_KEY });

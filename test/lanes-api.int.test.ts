@@ -100,12 +100,12 @@ describe("lanes through the dashboard's procedures", () => {
     // Saved again in another lane, the workflow lets go of it.
     await saveWorkflowVersion(db, { teamId: seeded.teamId, name: "reviewer", lane: "default", files: echoIn("reviewer", "default").files });
 
-    await admin().connectors.create({ definition: { id: "files", name: "Files", transport: "stdio", command: "node", lanes: ["review"] } });
+    await admin().connectors.create({ definition: { id: "files", name: "Files", transport: "stdio", command: "node", args: ["/opt/connectors/server.js"], lanes: ["review"] } });
     await expect(admin().lanes.remove({ name: "review" })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("files") as string });
-    await admin().connectors.update({ id: "files", definition: { name: "Files", transport: "stdio", command: "node", lanes: ["*"], tool_allow: { review: { deny: ["delete_*"] } } } });
+    await admin().connectors.update({ id: "files", definition: { name: "Files", transport: "stdio", command: "node", args: ["/opt/connectors/server.js"], lanes: ["*"], tool_allow: { review: { deny: ["delete_*"] } } } });
     expect((await admin().lanes.list()).find((l) => l.name === "review")!.usedBy.connectors).toEqual(["files"]);
     await expect(admin().lanes.remove({ name: "review" })).rejects.toMatchObject({ code: "CONFLICT" });
-    await admin().connectors.update({ id: "files", definition: { name: "Files", transport: "stdio", command: "node", lanes: ["*"] } });
+    await admin().connectors.update({ id: "files", definition: { name: "Files", transport: "stdio", command: "node", args: ["/opt/connectors/server.js"], lanes: ["*"] } });
 
     await admin().variables.set({ name: "REVIEW_TOKEN", value: "review-secret-value", secret: true, lanes: ["review"] });
     await expect(admin().lanes.remove({ name: "review" })).rejects.toMatchObject({ code: "CONFLICT", message: expect.stringContaining("REVIEW_TOKEN") as string });

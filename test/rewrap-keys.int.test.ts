@@ -31,7 +31,7 @@ beforeAll(async () => {
   const admin = dashboardCaller({ db, keyring: before }, seeded.adminId);
   await admin.variables.set({ name: "OPS_KEY", value: "ops-key-value-5678", secret: true, lanes: ["operator"] });
   await admin.models.set({ vendor: "anthropic", apiKey: "sk-ant-api03-Rotated-Key-4d8e" });
-  await admin.connectors.create({ definition: { id: "files", name: "Files", transport: "stdio", command: "node", credential_env: "FILES_TOKEN" } });
+  await admin.connectors.create({ definition: { id: "files", name: "Files", transport: "stdio", command: "node", args: ["/opt/connectors/server.js"], credential_env: "FILES_TOKEN" } });
   await admin.connectors.setCredential({ id: "files", scope: "team", value: "files-token-2c7e9a14" });
 });
 afterAll(async () => {

@@ -18,19 +18,12 @@ import {
   userIdByEmail,
   type Db,
 } from "@switchyard/db";
+import { ECHO_SERVER_FILE } from "./echo-connector";
 import { signIn } from "./sign-in";
 
 const TEAM_KEY = "e2e-echo-team-key-51c9";
 const OWN_KEY = "e2e-notes-own-key-7d30";
 const MEMBER = { email: "morgan@e2e.local", password: "morgan-e2e-password" };
-/**
- * A whole MCP server over stdio in one `node -e` argument (the worker runs it in the
- * connector sandbox, which has Debian's node but none of the project's files): it answers
- * initialize, lists one tool `echo` and returns its arguments as text.
- */
-const ECHO_SERVER =
-  'require("readline").createInterface({input:process.stdin}).on("line",l=>{const m=JSON.parse(l),t=m.method,p=m.params,r=t=="initialize"?{protocolVersion:p.protocolVersion,capabilities:{tools:{}},serverInfo:{name:"echo",version:"1"}}:t=="tools/list"?{tools:[{name:"echo",inputSchema:{type:"object"}}]}:t=="tools/call"?{content:[{type:"text",text:"echo "+JSON.stringify(p.arguments)}]}:0;m.id!=null&&console.log(JSON.stringify({jsonrpc:"2.0",id:m.id,...r?{result:r}:{error:{code:-32601,message:t}}}))})';
-
 const fingerprint = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 12);
 
 let db: Db;
@@ -86,7 +79,13 @@ test("an admin adds a stdio connector, sets its credential by fingerprint only, 
   await expect(args).toHaveAccessibleDescription(/args\[1\] looks like a secret.*ECHO_TOKEN/);
   await expect(form.getByLabel("Command")).not.toHaveAttribute("aria-invalid", "true");
 
-  await args.fill(`-e\n${ECHO_SERVER}`);
+  // A program given inline, not from the connectors folder, is refused at the command.
+  await args.fill("-e\nrequire('child_process').execSync('id')");
+  await form.getByRole("button", { name: "Add connector" }).click();
+  await expect(form.getByLabel("Command")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("Command")).toHaveAccessibleDescription(/runs only a script from the connectors folder/);
+
+  await args.fill(`/opt/connectors/${ECHO_SERVER_FILE}`);
   await form.getByRole("button", { name: "Add connector" }).click();
   await expect(form).toHaveCount(0);
   const card = page.locator('[data-connector="echo"]');
@@ -135,7 +134,7 @@ test("an admin adds a stdio connector, sets its credential by fingerprint only, 
 test("a member sees connectors read-only and connects their own account where each member uses theirs", async ({ page, request }) => {
   const created = await request.post("/api/v1/connectors", {
     headers: { authorization: `Bearer ${adminToken}` },
-    data: { definition: { id: "notes", name: "Notes", transport: "stdio", command: "node", credential_env: "NOTES_TOKEN", credential_mode: "member", lanes: ["*"] } },
+    data: { definition: { id: "notes", name: "Notes", transport: "stdio", command: "node", args: ["/opt/connectors/notes.js"], credential_env: "NOTES_TOKEN", credential_mode: "member", lanes: ["*"] } },
   });
   expect(created.status()).toBe(201);
 

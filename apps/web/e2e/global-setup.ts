@@ -15,6 +15,7 @@ import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { startOidcIssuer } from "@switchyard/testing/oauth";
+import { writeEchoConnector } from "./echo-connector";
 
 /** What the web app of the browser tests may reach on a user's behalf. */
 const E2E_WEB_EGRESS_ALLOW = "127.0.0.2/32";
@@ -71,6 +72,9 @@ export default async function globalSetup() {
   // A spec that starts a second worker (triggers.spec.ts) joins the same queues.
   process.env.E2E_QUEUE_PREFIX = `sy-e2e-${Math.random().toString(36).slice(2, 8)}`;
   const workspaces = await mkdtemp(path.join(tmpdir(), "sy-e2e-ws-"));
+  // The connectors folder stdio connectors run their programs from (connectors.spec.ts).
+  const connectorsDir = await mkdtemp(path.join(tmpdir(), "sy-e2e-connectors-"));
+  await writeEchoConnector(connectorsDir);
   // A real OpenID Connect issuer the login page offers beside passwords (oidc.spec.ts).
   const oidcSecret = `e2e-${Math.random().toString(36).slice(2)}`;
   const issuer = await startOidcIssuer({
@@ -89,6 +93,7 @@ export default async function globalSetup() {
     SWITCHYARD_WORKER_ID: `e2e-${Math.random().toString(36).slice(2, 8)}`,
     SWITCHYARD_STEP_UID_BASE: String(900_000 + Math.floor(Math.random() * 1000) * 16),
     SWITCHYARD_CONNECTORS_MAX: "8",
+    SWITCHYARD_CONNECTORS_DIR: connectorsDir,
     SWITCHYARD_MODEL_ENDPOINTS: `http://127.0.0.1:${process.env.E2E_MODEL_PORT}/v1`,
     // The worker's model, connectors and notification receivers are on loopback.
     SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
@@ -112,5 +117,6 @@ export default async function globalSetup() {
     await issuer.close();
     await database.drop();
     await rm(workspaces, { recursive: true, force: true });
+    await rm(connectorsDir, { recursive: true, force: true });
   };
 }

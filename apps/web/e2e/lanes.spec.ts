@@ -51,6 +51,7 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   await add.getByLabel("Id", { exact: true }).fill("reviewbot");
   await add.getByLabel("Name", { exact: true }).fill("Review bot");
   await add.getByLabel("Command").fill("node");
+  await add.getByLabel("Arguments, one per line").fill("/opt/connectors/review-bot.js");
   const lanes = add.getByRole("group", { name: "Lanes whose runs may use it" });
   await lanes.getByLabel("operator").uncheck();
   await lanes.getByLabel("review").check();

@@ -16,7 +16,7 @@ import { startModelGateway } from "@switchyard/core/gateway";
 import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from "./env";
 import { teamModelAccess } from "./model-access";
 import { callConnectorByHand } from "./connector-console";
-import { sandboxedStdio } from "./connector-sandbox";
+import { sandboxedStdio, sweepStagedConnectors } from "./connector-sandbox";
 import { closeEgress, workerEgress } from "./egress";
 import { executeRun } from "./execute-run";
 import type { WorkerConnectors } from "./team-connectors";
@@ -95,7 +95,9 @@ const twin = await liveTwin(connection, env.SWITCHYARD_QUEUE_PREFIX, ownerId);
 if (twin) {
   fatal(`SWITCHYARD_WORKER_ID: "${ownerId}" is in use by live worker ${twin} on this host; give each worker its own SWITCHYARD_WORKER_ID and SWITCHYARD_STEP_UID_BASE`);
 }
-const confinement = await bootConfinement(env, ownerId, log).catch((e: unknown) =>
+// Sandboxes never run unfiltered where the worker can filter: a filter it cannot start again stops it.
+let stopForFilter: (reason: string) => void = (reason) => fatal(`the network filter could not be started again: ${reason}`);
+const confinement = await bootConfinement(env, ownerId, log, (reason) => stopForFilter(reason)).catch((e: unknown) =>
   fatal(e instanceof Error ? e.message : String(e)),
 );
 log.info("sandbox ready", { sandboxLevel: confinement.sandbox.level, workspaces: confinement.workspacesDir });
@@ -117,9 +119,14 @@ const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
 // Connectors: one pool per worker; a stdio connector runs in a sandbox of its own, and its
 // credential (the team's or a member's) is resolved per pool id by the step that uses it.
 const connectorResolvers: WorkerConnectors["resolvers"] = new Map();
-const connectors = {
+/** Whether stdio connectors may run a command from outside the connectors folder: the instance setting (not yet connected: never). */
+const allowAnyConnectorCommand = () => false;
+const connectorsDir = env.SWITCHYARD_CONNECTORS_DIR || defaultConnectorsDir();
+await sweepStagedConnectors(confinement.workspacesDir, ownerId);
+const connectors: WorkerConnectors = {
   resolvers: connectorResolvers,
   oauthFetch: egress.oauth,
+  allowAnyCommand: allowAnyConnectorCommand,
   pool: new McpConnectorHost({
     httpFetch: egress.connector,
     credentials: {
@@ -130,7 +137,9 @@ const connectors = {
       host: confinement.sandbox,
       uids: confinement.connectorUids,
       scratchDir: confinement.workspacesDir,
-      connectorsDir: env.SWITCHYARD_CONNECTORS_DIR || defaultConnectorsDir(),
+      connectorsDir,
+      defaultNetwork: env.SWITCHYARD_STEP_NETWORK,
+      allowAnyCommand: allowAnyConnectorCommand,
     }),
     maxLive: env.SWITCHYARD_CONNECTORS_MAX,
     idleMs: env.SWITCHYARD_CONNECTOR_IDLE_MS,
@@ -334,11 +343,16 @@ const shutdown = async (sig: string) => {
   await gateway.close().catch(() => undefined);
   await connectors.pool.close().catch(() => undefined);
   await closeEgress(egress).catch(() => undefined);
+  await confinement.networkFilter?.close().catch(() => undefined);
   await subscriber.quit().catch(() => undefined);
   await connection.quit().catch(() => undefined);
   await db.$disconnect();
   await telemetry.shutdown();
   process.exit(0);
+};
+stopForFilter = (reason) => {
+  log.error("the network filter could not be started again; stopping, so no sandbox runs unfiltered", { reason });
+  void shutdown("network filter lost");
 };
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

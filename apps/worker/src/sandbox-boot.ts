@@ -4,13 +4,26 @@
  * runs in it, the step-uid pool, a sweep of whatever a previous worker with this owner id
  * left (its processes, then the run folders it could not remove), and the self-test that
  * decides the sandbox level every step of this worker runs at (failing, when none works,
- * with how to install bubblewrap). A sandbox session (openSandboxSession) opened on the
- * host it returns runs at that level without testing again.
+ * with how to install bubblewrap), then the network filter that keeps link-local and cloud
+ * metadata addresses out of reach of every sandbox with a network (steps and stdio
+ * connectors), or a log line saying why there is none. A sandbox session
+ * (openSandboxSession) opened on the host it returns runs at that level without testing
+ * again.
  */
 import { access, chmod, mkdir, readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
-import { createUidPool, findSandboxHost, removeFolder, sweepLeftovers, type SandboxHost, type UidPool } from "@switchyard/core/sandbox";
+import {
+  BLOCKED_FROM_SANDBOXES,
+  createUidPool,
+  findSandboxHost,
+  removeFolder,
+  startNetworkFilter,
+  sweepLeftovers,
+  type NetworkFilter,
+  type SandboxHost,
+  type UidPool,
+} from "@switchyard/core/sandbox";
 import type { WorkerEnv } from "./env";
 import type { Logger } from "./logger";
 
@@ -22,6 +35,45 @@ export type StepConfinement = {
   workspacesDir: string;
   /** This worker's run folders (`<runsDir>/<runId>`): workers sharing a host never sweep each other's. */
   runsDir: string;
+  /** The filter keeping link-local and metadata addresses from sandboxes; undefined where the worker cannot filter. */
+  networkFilter: NetworkFilter | undefined;
+};
+
+const BLOCKED = [...BLOCKED_FROM_SANDBOXES.ipv4, ...BLOCKED_FROM_SANDBOXES.ipv6].join(", ");
+
+/**
+ * The filter for the uids of every sandbox of this worker, kept up: if its nft process ends
+ * the worker says so and starts it again, and when that fails `onFailed` is told (the worker
+ * then stops taking work rather than run sandboxes unfiltered).
+ */
+const filterSandboxNetwork = async (sandbox: SandboxHost, uids: { first: number; count: number } | undefined, ownerId: string, log: Logger, onFailed: (reason: string) => void) => {
+  const started =
+    sandbox.level !== "strict" || !uids
+      ? { unavailable: `sandboxes run as the worker's own uid (sandbox level ${sandbox.level}), so their packets cannot be told from the worker's` }
+      : await startNetworkFilter({ owner: ownerId, uids: [uids] });
+  if (!("filter" in started)) {
+    log.warn(
+      `network filter off: ${started.unavailable}. A step or stdio connector with a network can reach link-local and cloud metadata addresses (${BLOCKED}) from this host; see docs/sandbox.md`,
+      { sandboxLevel: sandbox.level },
+    );
+    return undefined;
+  }
+  const range = `${uids!.first}-${uids!.first + uids!.count - 1}`;
+  log.info("network filter on: sandboxes with a network cannot reach link-local or cloud metadata addresses", { table: started.filter.table, uids: range, blocked: BLOCKED });
+  let current = started.filter;
+  const watch = (filter: NetworkFilter) =>
+    filter.onLost((reason) => {
+      log.error("the network filter ended; starting it again", { reason });
+      void startNetworkFilter({ owner: ownerId, uids: [uids!] }).then((again) => {
+        if ("filter" in again) {
+          current = again.filter;
+          watch(current);
+          log.info("network filter on again", { table: current.table, uids: range });
+        } else onFailed(again.unavailable);
+      });
+    });
+  watch(current);
+  return { get table() { return current.table; }, onLost: (l: (reason: string) => void) => current.onLost(l), close: () => current.close() } satisfies NetworkFilter;
 };
 
 /** The folder of one owner's runs inside the workspaces root. */
@@ -58,7 +110,12 @@ const checkTraversable = async (dir: string) => {
   }
 };
 
-export const bootConfinement = async (env: WorkerEnv, ownerId: string, log: Logger): Promise<StepConfinement> => {
+export const bootConfinement = async (
+  env: WorkerEnv,
+  ownerId: string,
+  log: Logger,
+  onNetworkFilterFailed: (reason: string) => void = () => undefined,
+): Promise<StepConfinement> => {
   const workspacesDir = path.resolve(
     env.SWITCHYARD_WORKSPACES_DIR || (process.getuid?.() === 0 ? "/var/lib/switchyard/workspaces" : ".data/workspaces"),
   );
@@ -93,5 +150,7 @@ export const bootConfinement = async (env: WorkerEnv, ownerId: string, log: Logg
     log.warn("SANDBOX DISABLED: steps run unconfined with the worker's privileges (SWITCHYARD_SANDBOX=none); development only");
   }
   const strict = sandbox.level === "strict";
-  return { sandbox, uids: strict ? uids : undefined, connectorUids: strict ? connectorUids : undefined, workspacesDir, runsDir };
+  const allUids = strict && uids ? { first: env.SWITCHYARD_STEP_UID_BASE, count: env.WORKER_CONCURRENCY + env.SWITCHYARD_CONNECTORS_MAX } : undefined;
+  const networkFilter = await filterSandboxNetwork(sandbox, allUids, ownerId, log, onNetworkFilterFailed);
+  return { sandbox, uids: strict ? uids : undefined, connectorUids: strict ? connectorUids : undefined, workspacesDir, runsDir, networkFilter };
 };

@@ -13,6 +13,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { buildStepCatalog, type McpConnectorHost } from "@switchyard/core/connectors/host";
 import {
+  connectorCommandRefusal,
   grantCoversUrl,
   OAuthTokenSource,
   parseConnectorDefinition,
@@ -55,6 +56,8 @@ export type WorkerConnectors = {
   resolvers: Map<string, CredentialResolver>;
   /** The worker's egress fetch for OAuth: token refreshes obey the egress rule. */
   oauthFetch: FetchLike;
+  /** Whether a stdio connector may run a command from outside the connectors folder (the instance's setting). */
+  allowAnyCommand: () => boolean;
 };
 
 type StepConnectorsInput = {
@@ -145,6 +148,11 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
     const refused = mayReachConnector(row, slug, lane);
     if (refused) throw refused;
     const def = parseConnectorDefinition(connectorDefinitionOf(row!));
+    // Saved while any command was allowed, perhaps: the rule as it is now decides.
+    if (def.transport === "stdio") {
+      const refused = connectorCommandRefusal({ ...def, credentialEnv: def.credential_env }, { allowAnyCommand: connectors.allowAnyCommand() });
+      if (refused) throw new AppError(refused.code, `connector "${slug}" cannot start: ${refused.message}`, { location: refused.location });
+    }
     const owner = def.credential_mode === "member" ? input.starterId : TEAM_OWNER;
     if (owner === null) throw notConnected(def, "member");
     const stored = needsCredential(def) ? await connectorCredentialForUse(db, { teamId, slug, owner }) : undefined;

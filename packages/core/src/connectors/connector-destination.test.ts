@@ -10,7 +10,7 @@ const stdio = (extra: Record<string, unknown> = {}) =>
 describe("destinationChanges", () => {
   it("names nothing when only what does not move the credential changes", () => {
     expect(destinationChanges(http(), http({ name: "Other", lanes: ["*"], enabled: false, initial_tools: ["x"], auth: "oauth", credential_mode: "member" }))).toEqual([]);
-    expect(destinationChanges(stdio(), stdio({ env: { B: "2", A: "1" }, description: "x" }))).toEqual([]);
+    expect(destinationChanges(stdio(), stdio({ env: { B: "2", A: "1" }, description: "x", network: false }))).toEqual([]);
     expect(destinationChanges(http({ url: "HTTPS://MCP.crm.example/mcp" }), http())).toEqual([]);
     expect(destinationChanges(http({ headers: {} }), http())).toEqual([]);
   });

@@ -48,6 +48,8 @@ export type ConnectorSpec = (
       cwd?: string;
       /** The environment variable the credential goes into. */
       credentialEnv?: string;
+      /** Whether its sandbox has a network; unset: the host's default (the worker's step setting). */
+      network?: boolean;
     }
   | { id: string; kind: "http"; url: string; headers?: Record<string, string> }
 ) & {

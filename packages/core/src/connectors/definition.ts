@@ -92,6 +92,12 @@ const stdioDefinition = z.strictObject({
     .default({}),
   /** The environment variable the connector's credential is put in when the server starts. */
   credential_env: envName.optional(),
+  /**
+   * Whether the server's sandbox has a network: unset follows the worker's step setting
+   * (SWITCHYARD_STEP_NETWORK); a server that needs none (local files, a database over a
+   * socket) is best switched off.
+   */
+  network: z.boolean().optional(),
 });
 
 const httpDefinition = z.strictObject({
@@ -239,6 +245,7 @@ export const toConnectorSpec = (def: ConnectorDefinition): ConnectorSpec => {
         args: [...def.args],
         env: { ...def.env },
         ...(def.credential_env ? { credentialEnv: def.credential_env } : {}),
+        ...(def.network === undefined ? {} : { network: def.network }),
       };
     case "http":
       return {

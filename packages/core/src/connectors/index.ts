@@ -17,6 +17,7 @@ export {
 export { MAX_CONNECTORS_PER_TEAM, parseConnectorDefinition, toConnectorSpec } from "./definition";
 export type { ConnectorDefinition } from "./definition";
 export { toolAllowed } from "./tool-allow";
+export { CONNECTORS_INSIDE, connectorCommandRefusal } from "./connector-command-policy";
 export { destinationChanges } from "./connector-destination";
 export { grantCoversUrl, grantFromJson, grantSecrets, grantToJson, reconnectRefusal } from "./stored-grant";
 export { CURATED_CONNECTORS, curatedConnector, curatedDefinition, mergeCuratedConnectors } from "./curated";

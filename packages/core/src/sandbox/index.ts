@@ -20,6 +20,8 @@ export type { LentTree } from "./lend-tree";
 export { assertTraversable } from "./prepare-step-dirs";
 export { DEFAULT_STEP_UID_BASE, pickStepUid } from "./pick-step-uid";
 export { createUidPool } from "./uid-pool";
+export { BLOCKED_FROM_SANDBOXES, startNetworkFilter } from "./network-filter";
+export type { NetworkFilter } from "./network-filter";
 export type { UidPool } from "./uid-pool";
 export { makeStepFolders } from "./make-step-folders";
 export type { StepFolders } from "./make-step-folders";

@@ -12,3 +12,5 @@ export {
   withOwner,
 } from "./kit";
 export type { StepDirs } from "./kit";
+export { startLinkLocalListeners, tryConnectScript } from "./link-local-listeners";
+export type { LinkLocalListeners, ListenTarget } from "./link-local-listeners";

@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto";
 import type { z } from "zod";
 import {
+  connectorCommandRefusal,
   curatedConnector,
   curatedDefinition,
   destinationChanges,
@@ -92,6 +93,14 @@ const checkLanes = async (db: Db, teamId: string, def: ConnectorDefinition) => {
 };
 
 const definitionOfRow = (row: ConnectorRow) => parseConnectorDefinition(connectorDefinitionOf(row));
+/** A stored definition, or undefined where it no longer reads. */
+const storedDefinition = (row: ConnectorRow) => {
+  try {
+    return definitionOfRow(row);
+  } catch {
+    return undefined;
+  }
+};
 
 export const listTeamConnectors = async (db: Db, actor: ConnectorActor): Promise<Listing[]> => {
   const rows = new Map((await listConnectors(db, actor.teamId)).map((r) => [r.slug, r]));
@@ -132,16 +141,31 @@ const audit = (tx: PrismaClientOrTransaction, actor: ConnectorActor, action: str
  * adds: the fields and how many credentials were marked.
  */
 const reconnectIfMoved = async (tx: PrismaClientOrTransaction, actor: ConnectorActor, existing: ConnectorRow, after: ConnectorDefinition): Promise<Record<string, string | number>> => {
-  let changed: string[];
-  try {
-    changed = destinationChanges(definitionOfRow(existing), after);
-  } catch {
-    // A stored definition that no longer reads: nothing says where its credentials went.
-    changed = ["definition"];
-  }
+  const before = storedDefinition(existing);
+  // A stored definition that no longer reads: nothing says where its credentials went.
+  const changed: string[] = before ? destinationChanges(before, after) : ["definition"];
   if (changed.length === 0) return {};
   const marked = await markConnectorCredentialsToReconnect(tx, { teamId: actor.teamId, slug: after.id, reason: "destination_changed" });
   return { destinationChanged: changed.join(","), credentialsToReconnect: marked };
+};
+
+/** Whether team admins may give a stdio connector any command: the instance setting (not yet connected: never). */
+const anyCommandAllowed = () => false;
+
+/**
+ * Core's command policy on what a stdio connector would run, when that is new (`before`
+ * undefined) or changed: a connector saved while any command was allowed can still be
+ * renamed or switched off once it no longer is (the worker refuses to start it).
+ */
+const checkCommand = (def: ConnectorDefinition, before?: ConnectorDefinition) => {
+  if (def.transport !== "stdio") return;
+  const launch = { command: def.command, args: def.args, env: def.env, credentialEnv: def.credential_env };
+  if (before?.transport === "stdio") {
+    const was = { command: before.command, args: before.args, env: before.env, credentialEnv: before.credential_env };
+    if (JSON.stringify(was) === JSON.stringify(launch)) return;
+  }
+  const refused = connectorCommandRefusal(launch, { allowAnyCommand: anyCommandAllowed() });
+  if (refused) throw refused;
 };
 
 /** Admins: a team-authored connector. A curated id is set up with `setUpCurated` instead. */
@@ -150,6 +174,7 @@ export const createTeamConnector = async (db: Db, actor: ConnectorActor, input: 
   const def = parseConnectorDefinition(input.definition);
   if (curatedConnector(def.id))
     throw new AppError("CONFLICT", `"${def.id}" is a curated connector: set it up from the catalog, or give yours another id`, { location: { path: "id" } });
+  checkCommand(def);
   await checkLanes(db, actor.teamId, def);
   await db.$transaction(async (tx) => {
     await createConnector(tx, { teamId: actor.teamId, slug: def.id, createdById: actor.userId, max: MAX_CONNECTORS_PER_TEAM, ...fieldsOf(def, null) });
@@ -187,6 +212,7 @@ export const updateTeamConnector = async (db: Db, actor: ConnectorActor, input: 
   await db.$transaction(async (tx) => {
     const existing = await findConnector(tx, actor.teamId, input.id);
     if (!existing) throw new AppError("NOT_FOUND", `the team has no connector "${input.id}"`);
+    checkCommand(def, storedDefinition(existing));
     await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, existing.curatedKey) });
     const moved = await reconnectIfMoved(tx, actor, existing, def);
     await audit(tx, actor, "connector.update", def.id, { enabled: def.enabled, lanes: def.lanes.join(","), ...moved });

@@ -22,6 +22,10 @@ function Reach({ def }: { def: Listing["definition"] }) {
       <>
         stdio <code className="wrap">{[String(def.command), ...args.map((a) => (a.length > 60 ? `${a.slice(0, 60)}…` : a))].join(" ")}</code>
         {typeof def.credential_env === "string" ? <span className="muted small"> · credential in {def.credential_env}</span> : null}
+        <span className="muted small" data-network>
+          {" "}
+          · network: {def.network === true ? "on" : def.network === false ? "off" : "as steps"}
+        </span>
       </>
     );
   }

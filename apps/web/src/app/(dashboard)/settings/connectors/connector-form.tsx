@@ -1,7 +1,7 @@
 "use client";
 /**
  * Adds a team-authored connector or changes one: stdio (command, arguments, environment,
- * the variable the credential goes in) or http (URL, how it signs in, headers), its lanes
+ * the variable the credential goes in, its network) or http (URL, how it signs in, headers), its lanes
  * and whose account runs use. What the form does not show (tool rules) is kept as it was.
  * A refusal is shown at the field the server names.
  */
@@ -13,7 +13,7 @@ import { useConnectorsRefresh } from "./use-connectors-refresh";
 
 type Definition = Record<string, unknown>;
 
-const FIELDS = ["id", "name", "description", "transport", "command", "args", "env", "credential_env", "url", "auth", "oauth_client_id", "headers", "lanes", "credential_mode", "initial_tools", "enabled"] as const;
+const FIELDS = ["id", "name", "description", "transport", "command", "args", "env", "credential_env", "network", "url", "auth", "oauth_client_id", "headers", "lanes", "credential_mode", "initial_tools", "enabled"] as const;
 const FORM = "connector";
 
 const text = (def: Definition | undefined, key: string) => {
@@ -44,6 +44,8 @@ const draftOf = (def: Definition | undefined) => ({
   args: list(def, "args").join("\n"),
   env: pairs(def, "env", "="),
   credential_env: text(def, "credential_env"),
+  /** "": as the worker's steps (SWITCHYARD_STEP_NETWORK); "on" or "off": the connector's own. */
+  network: def?.network === true ? "on" : def?.network === false ? "off" : "",
   url: text(def, "url"),
   auth: text(def, "auth") || "bearer",
   oauth_client_id: text(def, "oauth_client_id"),
@@ -76,6 +78,7 @@ const definitionOf = (draft: Draft, base: Definition | undefined): Definition =>
       args: draft.args.split("\n").filter((a) => a.trim() !== ""),
       env: record(draft.env, "="),
       ...(draft.credential_env.trim() ? { credential_env: draft.credential_env.trim() } : {}),
+      ...(draft.network === "" ? {} : { network: draft.network === "on" }),
     };
   }
   const headers = record(draft.headers, ":");
@@ -150,8 +153,18 @@ export function ConnectorForm(props: { teamLanes: string[]; editing?: Definition
           <div className="field">
           <label>
             Command
-            <input value={draft.command} onChange={(e) => set("command", e.target.value)} required placeholder="node" {...bad("command")} />
+            <input
+              value={draft.command}
+              onChange={(e) => set("command", e.target.value)}
+              required
+              placeholder="/opt/connectors/node_modules/.bin/mcp-server-filesystem"
+              aria-describedby={bad("command")["aria-describedby"] ?? "connector-command-hint"}
+              {...(bad("command")["aria-invalid"] ? { "aria-invalid": true } : {})}
+            />
           </label>
+          <p id="connector-command-hint" className="muted small">
+            A program from the connectors folder (/opt/connectors/…), or node, python3, sh or bash with a script from it as the first argument.
+          </p>
           <FieldError form={FORM} field="command" error={error} />
           </div>
           <div className="field">
@@ -174,6 +187,17 @@ export function ConnectorForm(props: { teamLanes: string[]; editing?: Definition
             <input value={draft.credential_env} onChange={(e) => set("credential_env", e.target.value)} placeholder="FILES_TOKEN" {...bad("credential_env")} />
           </label>
           <FieldError form={FORM} field="credential_env" error={error} />
+          </div>
+          <div className="field">
+          <label>
+            Network
+            <select value={draft.network} onChange={(e) => set("network", e.target.value)} {...bad("network")}>
+              <option value="">as steps have (the workers&apos; setting)</option>
+              <option value="on">on: it reaches its service (never link-local or metadata addresses)</option>
+              <option value="off">off: it needs none</option>
+            </select>
+          </label>
+          <FieldError form={FORM} field="network" error={error} />
           </div>
         </>
       ) : (
