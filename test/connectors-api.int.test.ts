@@ -10,7 +10,10 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyringOf, openConnectorCredential, parseMasterKey } from "@switchyard/core/crypto";
-import { connectorCredentialForUse, createApiToken, type Db } from "@switchyard/db";
+import { Queue } from "bullmq";
+import { Redis } from "ioredis";
+import { CONNECTOR_CALL_QUEUE } from "@switchyard/core/runs";
+import { connectorCredentialForUse, createApiToken, createConnector, type Db } from "@switchyard/db";
 import { listConnectorsResponse } from "~/server/contract/connectors.types";
 import { handleRest } from "~/server/rest/rest-api";
 import { dashboardCaller } from "./helpers/dashboard-caller";
@@ -156,6 +159,46 @@ describe("a curated connector set up again", () => {
     expect(audit.metadata).toMatchObject({ curated: true, destinationChanged: "url", credentialsToReconnect: 1 });
     await caller(seeded.adminId).connectors.remove({ id: "linear" });
   });
+});
+
+describe("the console", () => {
+  it("checks the connector is the caller's team's, enabled, open to the lane and connected before it audits or queues anything", async () => {
+    const redis = new Redis(process.env.REDIS_URL!);
+    const prefix = `console-${randomBytes(4).toString("hex")}`;
+    const queue = new Queue(CONNECTOR_CALL_QUEUE, { connection: redis.duplicate({ maxRetriesPerRequest: null }), prefix });
+    const { token } = await createApiToken(db, { teamId: seeded.teamId, userId: seeded.adminId, name: "console" });
+    const rest = (id: string, body: unknown) =>
+      handleRest(
+        { db, queue: () => { throw new Error("no queue"); }, prefix, publish: () => Promise.resolve(0), keyring: () => keyring, redis: () => redis },
+        new Request(`http://localhost/api/v1/connectors/${id}/call`, { method: "POST", headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(body) }),
+        `/connectors/${id}/call`,
+      );
+    try {
+      // Another team's connector, by its id.
+      const other = await db.team.create({ data: { slug: "console-other", name: "Other" } });
+      await createConnector(db, { teamId: other.id, slug: "theirs", createdById: seeded.adminId, max: 64, name: "Theirs", description: "", transport: "stdio", config: { command: "/opt/connectors/server" }, lanes: ["*"], credentialMode: "team", initialTools: [], toolAllow: {}, enabled: true, curatedKey: null });
+      await caller(seeded.adminId).connectors.create({ definition: { ...LOCAL, id: "shut", enabled: false, credential_env: undefined } });
+      await caller(seeded.adminId).connectors.create({ definition: { ...LOCAL, id: "unset" } });
+      await caller(seeded.adminId).connectors.create({ definition: { ...LOCAL, id: "review_only", lanes: ["default"], credential_env: undefined } });
+      const audited = () => db.auditLog.count({ where: { action: "connector.console.call" } });
+      const before = await audited();
+      const admin = (id: string, lane?: string) => dashboardCaller({ db, keyring, redis, prefix }, seeded.adminId).connectors.callTool({ id, tool: "echo", arguments: {}, ...(lane ? { lane } : {}) });
+      await expect(admin("theirs")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(admin("ghost")).rejects.toMatchObject({ code: "NOT_FOUND" });
+      await expect(admin("shut")).rejects.toMatchObject({ cause: { code: "USER.MCP_PROXY.UNKNOWN_CONNECTOR" } });
+      await expect(admin("review_only")).rejects.toMatchObject({ cause: { code: "USER.MCP_PROXY.LANE_DENIED" } });
+      await expect(admin("unset")).rejects.toMatchObject({ cause: { code: "USER.CONNECTOR.NOT_CONNECTED" } });
+      const answered = await rest("theirs", { tool: "echo", arguments: {} });
+      expect(answered.status).toBe(404);
+      expect(await audited()).toBe(before);
+      expect(await queue.getJobCounts()).toMatchObject({ waiting: 0, active: 0, delayed: 0, completed: 0, failed: 0 });
+      // Nothing but what this test's own queue handle wrote.
+      expect((await redis.keys(`${prefix}:*`)).filter((k) => !k.endsWith(":meta"))).toEqual([]);
+    } finally {
+      await queue.close();
+      redis.disconnect();
+    }
+  }, 120_000);
 });
 
 describe("connectors through the REST API", () => {

@@ -15,6 +15,7 @@ import { buildStepCatalog, type McpConnectorHost } from "@switchyard/core/connec
 import {
   connectorCommandRefusal,
   grantCoversUrl,
+  needsCredential,
   OAuthTokenSource,
   parseConnectorDefinition,
   reconnectRefusal,
@@ -78,8 +79,6 @@ type StepConnectorsInput = {
 
 const poolId = (teamId: string, slug: string, owner: string) => `${teamId}/${slug}/${owner}`;
 
-const needsCredential = (def: ConnectorDefinition) =>
-  def.transport === "stdio" ? def.credential_env !== undefined : def.auth !== "none";
 
 const notConnected = (def: ConnectorDefinition, owner: string) =>
   new AppError(

@@ -234,6 +234,10 @@ const whereSecretsGo = (def: ConnectorDefinition): string => {
   }
 };
 
+/** Whether runs need a credential to reach the connector: a stdio one's variable for it, or an http one that signs in. */
+export const needsCredential = (def: ConnectorDefinition): boolean =>
+  def.transport === "stdio" ? def.credential_env !== undefined : def.auth !== "none";
+
 /** The host's spec of a connector (its credential is resolved separately, at use). */
 export const toConnectorSpec = (def: ConnectorDefinition): ConnectorSpec => {
   switch (def.transport) {

@@ -14,7 +14,7 @@ export {
   type OAuthServerInfo,
   type OAuthTokenSet,
 } from "./oauth";
-export { MAX_CONNECTORS_PER_TEAM, parseConnectorDefinition, toConnectorSpec } from "./definition";
+export { MAX_CONNECTORS_PER_TEAM, needsCredential, parseConnectorDefinition, toConnectorSpec } from "./definition";
 export type { ConnectorDefinition } from "./definition";
 export { toolAllowed } from "./tool-allow";
 export { CONNECTORS_INSIDE, connectorCommandRefusal } from "./connector-command-policy";

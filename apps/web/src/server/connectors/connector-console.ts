@@ -2,19 +2,43 @@
  * The connector console: an admin calls one tool of a connector by hand and sees the
  * result. The web app holds no connector process or credential, so the call goes to a
  * worker as a job on the connector-call queue and the answer comes back through it (a
- * minute at most). The call is an audit entry (connector, tool, lane; never arguments).
+ * minute at most). Before anything is audited or queued the call is checked as the worker
+ * would check it: the team's connector, enabled, open to the lane, a command that may run,
+ * and the account it would use connected. The call is an audit entry (connector, tool,
+ * lane; never arguments).
  */
 import { Queue, QueueEvents } from "bullmq";
 import type { Redis } from "ioredis";
 import { AppError, isErrorCode } from "@switchyard/core/errors";
 import { CONNECTOR_CALL_QUEUE, connectorCallResultSchema, type ConnectorCallJob, type ConnectorCallResult } from "@switchyard/core/runs";
-import { recordAudit, type Db } from "@switchyard/db";
+import { needsCredential, parseConnectorDefinition, reconnectRefusal } from "@switchyard/core/connectors";
+import { mayReachConnector } from "@switchyard/core/policy";
+import { connectorDefinitionOf, findConnector, recordAudit, TEAM_OWNER, type Db } from "@switchyard/db";
 import { requireRole } from "../trpc/init";
-import type { ConnectorActor } from "./connector-operations";
+import { checkCommand, type ConnectorActor } from "./connector-operations";
 
 const ANSWER_WITHIN_MS = 60_000;
 
 export type ConsoleServices = { db: Db; redis: Redis; prefix: string };
+
+/** Refuses a call the worker would refuse, with its code; another team's connector is NOT_FOUND, as a missing one. */
+const checkCallable = async (db: Db, actor: ConnectorActor, id: string, lane: string) => {
+  const row = await findConnector(db, actor.teamId, id);
+  if (!row) throw new AppError("NOT_FOUND", `the team has no connector "${id}"`, { location: { path: "id" } });
+  const unreachable = mayReachConnector(row, id, lane);
+  if (unreachable) throw unreachable;
+  const def = parseConnectorDefinition(connectorDefinitionOf(row));
+  checkCommand(def);
+  if (!needsCredential(def)) return;
+  const owner = def.credential_mode === "member" ? actor.userId : TEAM_OWNER;
+  const credential = row.credentials.find((c) => c.owner === owner);
+  if (!credential)
+    throw new AppError(
+      "USER.CONNECTOR.NOT_CONNECTED",
+      owner === TEAM_OWNER ? `connector "${id}" has no credential: set it first` : `connector "${id}" uses each member's own account, and you have not connected yours`,
+    );
+  if (credential.status === "needs_reconnect") throw reconnectRefusal(id, credential.reconnectReason);
+};
 
 export const callConnectorTool = async (
   services: ConsoleServices,
@@ -22,6 +46,7 @@ export const callConnectorTool = async (
   input: { id: string; tool: string; arguments: Record<string, unknown>; lane?: string },
 ): Promise<ConnectorCallResult> => {
   requireRole("admin", actor.role);
+  await checkCallable(services.db, actor, input.id, input.lane ?? "operator");
   const job: ConnectorCallJob = {
     teamId: actor.teamId,
     userId: actor.userId,

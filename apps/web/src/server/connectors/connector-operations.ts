@@ -15,6 +15,7 @@ import {
   curatedDefinition,
   destinationChanges,
   MAX_CONNECTORS_PER_TEAM,
+  needsCredential,
   mergeCuratedConnectors,
   parseConnectorDefinition,
   type ConnectorDefinition,
@@ -62,8 +63,6 @@ const shownCredential = (c: ConnectorCredentialSummary | undefined): CredentialS
         lastUsedAt: c.lastUsedAt,
       }
     : null;
-
-const needsCredential = (def: ConnectorDefinition) => (def.transport === "stdio" ? def.credential_env !== undefined : def.auth !== "none");
 
 /** The columns of a checked definition. */
 const fieldsOf = (def: ConnectorDefinition, curatedKey: string | null): ConnectorFields => {
@@ -157,7 +156,7 @@ const anyCommandAllowed = () => false;
  * undefined) or changed: a connector saved while any command was allowed can still be
  * renamed or switched off once it no longer is (the worker refuses to start it).
  */
-const checkCommand = (def: ConnectorDefinition, before?: ConnectorDefinition) => {
+export const checkCommand = (def: ConnectorDefinition, before?: ConnectorDefinition) => {
   if (def.transport !== "stdio") return;
   const launch = { command: def.command, args: def.args, env: def.env, credentialEnv: def.credential_env };
   if (before?.transport === "stdio") {
