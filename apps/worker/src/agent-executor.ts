@@ -145,9 +145,9 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
       );
     deps.scrubber.add(access.apiKey);
     const connectors = await deps.stepConnectors(request);
-    const agent = await stagedAgent(entry.agent);
     const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
     try {
+      const agent = await stagedAgent(entry.agent);
       return await runCliStep({
         provider: entry.cli,
         request,
@@ -168,6 +168,7 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         onEvent: (event) => events(request, event, recorder),
       });
     } finally {
+      await connectors?.host.close();
       await recorder.flush();
     }
   };
@@ -180,11 +181,28 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     if (apiKey) deps.scrubber.add(apiKey);
     const connectors = await deps.stepConnectors(request);
     const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
+    // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
+    try {
+      return await openAiStep(request, { attemptId: request.attemptId, traceparent, access, apiKey, connectors, recorder });
+    } finally {
+      await connectors?.host.close();
+    }
+  };
+
+  type OpenAiStep = {
+    attemptId: string;
+    traceparent: string | undefined;
+    access: TeamModelAccess | undefined;
+    apiKey: string | undefined;
+    connectors: StepConnectors | undefined;
+    recorder: ReturnType<typeof toolCallRecorder>;
+  };
+  const openAiStep = async (request: AgentRequest, { attemptId, traceparent, access, apiKey, connectors, recorder }: OpenAiStep): Promise<AgentResult> => {
     let step: Awaited<ReturnType<typeof openAgentStepSession>>;
     try {
       step = await openAgentStepSession({
         sandbox: deps.sandbox,
-        attemptId: request.attemptId,
+        attemptId,
         uid: deps.uid,
         runDir: deps.runDir,
         workspace: deps.folders.workspace,

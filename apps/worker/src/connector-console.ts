@@ -35,5 +35,7 @@ export const callConnectorByHand = async (deps: ConsoleDeps, job: ConnectorCallJ
     });
   } catch (error) {
     throw scrubber.scrubError(error);
+  } finally {
+    await step?.host.close();
   }
 };

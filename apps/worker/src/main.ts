@@ -11,7 +11,6 @@ import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel, TEAM_LIMITED, teamLimitDelayMs, type RunJob } from "@switchyard/core/runs";
 import { closeLostStepRuns, createDb, finishRun } from "@switchyard/db";
-import { McpConnectorHost } from "@switchyard/core/connectors/host";
 import { startModelGateway } from "@switchyard/core/gateway";
 import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from "./env";
 import { teamModelAccess } from "./model-access";
@@ -19,7 +18,7 @@ import { callConnectorByHand } from "./connector-console";
 import { sandboxedStdio, sweepStagedConnectors } from "./connector-sandbox";
 import { closeEgress, workerEgress } from "./egress";
 import { executeRun } from "./execute-run";
-import type { WorkerConnectors } from "./team-connectors";
+import { createWorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { startRequeueSweep } from "./requeue-sweep";
 import { teamWaiters } from "./team-waiters";
@@ -118,33 +117,24 @@ const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
 
 // Connectors: one pool per worker; a stdio connector runs in a sandbox of its own, and its
 // credential (the team's or a member's) is resolved per pool id by the step that uses it.
-const connectorResolvers: WorkerConnectors["resolvers"] = new Map();
 /** Whether stdio connectors may run a command from outside the connectors folder: the instance setting (not yet connected: never). */
 const allowAnyConnectorCommand = () => false;
-const connectorsDir = env.SWITCHYARD_CONNECTORS_DIR || defaultConnectorsDir();
 await sweepStagedConnectors(confinement.workspacesDir, ownerId);
-const connectors: WorkerConnectors = {
-  resolvers: connectorResolvers,
-  oauthFetch: egress.oauth,
+const connectors = createWorkerConnectors({
   allowAnyCommand: allowAnyConnectorCommand,
-  pool: new McpConnectorHost({
-    httpFetch: egress.connector,
-    credentials: {
-      resolve: async (id) => connectorResolvers.get(id)?.resolve(),
-      rejected: (id, value) => connectorResolvers.get(id)?.rejected?.(value),
-    },
-    openStdio: sandboxedStdio({
-      host: confinement.sandbox,
-      uids: confinement.connectorUids,
-      scratchDir: confinement.workspacesDir,
-      connectorsDir,
-      defaultNetwork: env.SWITCHYARD_STEP_NETWORK,
-      allowAnyCommand: allowAnyConnectorCommand,
-    }),
-    maxLive: env.SWITCHYARD_CONNECTORS_MAX,
-    idleMs: env.SWITCHYARD_CONNECTOR_IDLE_MS,
+  oauthFetch: egress.oauth,
+  httpFetch: egress.connector,
+  openStdio: sandboxedStdio({
+    host: confinement.sandbox,
+    uids: confinement.connectorUids,
+    scratchDir: confinement.workspacesDir,
+    connectorsDir: env.SWITCHYARD_CONNECTORS_DIR || defaultConnectorsDir(),
+    defaultNetwork: env.SWITCHYARD_STEP_NETWORK,
+    allowAnyCommand: allowAnyConnectorCommand,
   }),
-};
+  maxLive: env.SWITCHYARD_CONNECTORS_MAX,
+  idleMs: env.SWITCHYARD_CONNECTOR_IDLE_MS,
+});
 
 /**
  * How often a run's job may be found with its worker gone (killed, or too busy to renew its

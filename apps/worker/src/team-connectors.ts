@@ -11,7 +11,7 @@
  * as its last use and one audit entry per step, never its value.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { buildStepCatalog, type McpConnectorHost } from "@switchyard/core/connectors/host";
+import { buildStepCatalog, McpConnectorHost } from "@switchyard/core/connectors/host";
 import {
   connectorCommandRefusal,
   grantCoversUrl,
@@ -26,6 +26,7 @@ import {
   grantFromJson,
   grantSecrets,
   grantToJson,
+  type OAuthTokenSet,
 } from "@switchyard/core/connectors";
 import { openConnectorCredential, sealConnectorCredential, type Keyring } from "@switchyard/core/crypto";
 import type { FetchLike } from "@switchyard/core/egress";
@@ -46,6 +47,7 @@ import {
   type CredentialForUse,
   type Db,
 } from "@switchyard/db";
+import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import type { Logger } from "./logger";
 
 /** A credential as the pool asks for it: its current value, and word that the server refused one. */
@@ -57,8 +59,31 @@ export type WorkerConnectors = {
   resolvers: Map<string, CredentialResolver>;
   /** The worker's egress fetch for OAuth: token refreshes obey the egress rule. */
   oauthFetch: FetchLike;
+  /** The scrubbers of the live steps using each OAuth grant: a refreshed token reaches all of them. */
+  scrubbers: GrantScrubbers;
   /** Whether a stdio connector may run a command from outside the connectors folder (the instance's setting). */
   allowAnyCommand: () => boolean;
+};
+
+type PoolOptions = Omit<NonNullable<ConstructorParameters<typeof McpConnectorHost>[0]>, "credentials" | "connectors">;
+
+/** The worker's one pool of connectors, whose credentials come from the step that last defined each. */
+export const createWorkerConnectors = (options: PoolOptions & { allowAnyCommand: () => boolean; oauthFetch: FetchLike }): WorkerConnectors => {
+  const { allowAnyCommand, oauthFetch, ...pool } = options;
+  const resolvers = new Map<string, CredentialResolver>();
+  return {
+    resolvers,
+    scrubbers: grantScrubbers(),
+    oauthFetch,
+    allowAnyCommand,
+    pool: new McpConnectorHost({
+      ...pool,
+      credentials: {
+        resolve: async (id) => resolvers.get(id)?.resolve(),
+        rejected: (id, value) => resolvers.get(id)?.rejected?.(value),
+      },
+    }),
+  };
 };
 
 type StepConnectorsInput = {
@@ -78,7 +103,6 @@ type StepConnectorsInput = {
 };
 
 const poolId = (teamId: string, slug: string, owner: string) => `${teamId}/${slug}/${owner}`;
-
 
 const notConnected = (def: ConnectorDefinition, owner: string) =>
   new AppError(
@@ -105,6 +129,8 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
   }
   const secrets = grantSecrets(grant);
   for (const s of secrets) input.scrubber.add(s);
+  // Whichever step's source the pool holds refreshes for all of them: every live one learns the tokens.
+  const learn = (tokens: OAuthTokenSet) => input.connectors.scrubbers.learn(stored.id, grantSecrets({ ...grant, tokens }));
   const source = new OAuthTokenSource({
     server: grant.server,
     client: grant.client,
@@ -112,7 +138,7 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
     connectorName: def.name,
     fetch: input.connectors.oauthFetch,
     onTokens: async (tokens) => {
-      for (const s of grantSecrets({ ...grant, tokens })) input.scrubber.add(s);
+      learn(tokens);
       const envelope = sealConnectorCredential(keyring, sealedFor, grantToJson({ ...grant, tokens }));
       await resealConnectorCredential(db, { teamId, id: stored.id, sealed: { credentialId: stored.sealed.credentialId, envelope }, expiresAt: tokens.expiresAt ?? null });
     },
@@ -121,7 +147,7 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
       const now = await connectorCredentialForUse(db, { teamId, slug: def.id, owner });
       if (!now || now.sealed.credentialId !== stored.sealed.credentialId) return undefined;
       const latest = grantFromJson(openConnectorCredential(keyring, sealedFor, now.sealed.envelope));
-      for (const s of grantSecrets(latest)) input.scrubber.add(s);
+      learn(latest.tokens);
       return latest.tokens;
     },
     onFailed: async (reason) => {
@@ -137,8 +163,22 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
  * USER.CONNECTOR.NOT_CONNECTED or USER.CONNECTOR.NEEDS_RECONNECT before anything starts.
  */
 export const openStepConnectors = async (input: StepConnectorsInput): Promise<StepConnectors | undefined> => {
-  const { db, teamId, lane, connectors } = input;
   if (input.slugs.length === 0) return undefined;
+  /** The grants this step joined (their refreshed tokens reach its scrubber), left when it ends or fails to open. */
+  const joined: (() => void)[] = [];
+  const leave = () => {
+    for (const left of joined.splice(0)) left();
+  };
+  try {
+    return await resolveStepConnectors(input, joined, leave);
+  } catch (error) {
+    leave();
+    throw error;
+  }
+};
+
+const resolveStepConnectors = async (input: StepConnectorsInput, joined: (() => void)[], leave: () => void): Promise<StepConnectors> => {
+  const { db, teamId, lane, connectors } = input;
   const rows = new Map((await connectorsBySlug(db, teamId, input.slugs)).map((r) => [r.slug, r]));
   const defs = new Map<string, { def: ConnectorDefinition; owner: string; credentialId: string | undefined }>();
   const secrets: string[] = [];
@@ -159,6 +199,7 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
     if (stored?.status === "needs_reconnect") throw reconnectRefusal(slug, stored.reconnectReason);
     const id = poolId(teamId, slug, owner);
     if (stored) {
+      joined.push(connectors.scrubbers.join(stored.id, input.scrubber));
       const credential = credentialResolver(input, def, owner, stored);
       secrets.push(...credential.secrets);
       connectors.resolvers.set(id, credential.resolver);
@@ -214,7 +255,10 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
       // With the run's scrubber, which also knows tokens refreshed since the step started.
       return input.scrubber.scrubValue(result);
     },
-    close: () => Promise.resolve(),
+    close: () => {
+      leave();
+      return Promise.resolve();
+    },
   };
   const { catalog, unavailable } = await buildStepCatalog({ host, gate, lane, connectors: input.slugs });
   for (const u of unavailable) input.log.warn("a connector of the step is unavailable", { connector: u.connector, reason: input.scrubber.scrub(u.reason) });
