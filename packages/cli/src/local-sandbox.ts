@@ -25,8 +25,20 @@ export type LocalSandboxOptions = {
   workspace: string;
   /** First uid of the range the step uid is picked from (as root). */
   stepUidBase?: number;
+  /** Whether steps share the machine's network (said on stderr with the level). */
+  network: boolean;
   io: Io;
 };
+
+/**
+ * What a step's network is, said once with the level: on a person's machine it is on or off,
+ * never filtered (a worker at strict keeps link-local and metadata addresses from its
+ * sandboxes; docs/sandbox.md).
+ */
+const networkLine = (network: boolean) =>
+  network
+    ? "network: shared with this machine, unfiltered (link-local and cloud metadata addresses are reachable too); --no-network for none"
+    : "network: none (--no-network)";
 
 export const SANDBOX_MODES: readonly SandboxMode[] = ["auto", ...SANDBOX_LEVELS];
 
@@ -78,7 +90,7 @@ export const openLocalSandbox = (options: LocalSandboxOptions): Promise<SandboxS
     workspace: options.workspace,
     lendWorkspace: "session",
     onLevel: (level, uid, warnings) => {
-      options.io.err(`${describe(level, uid)}\n`);
+      options.io.err(`${describe(level, uid)}\n${networkLine(options.network)}\n`);
       // At `none` the line above already says it all.
       if (level !== "none") for (const warning of warnings) options.io.err(`sandbox warning: ${warning}\n`);
     },

@@ -110,6 +110,7 @@ const runFromFolder = async (
     mode: options.sandbox,
     workspace: options.workspace,
     stepUidBase: stepUidBaseFrom(env),
+    network: options.network,
     io,
   });
   const controller = new AbortController();

@@ -25,7 +25,7 @@ Runs a workflow locally. Every shell step and hook runs in the step sandbox (bub
     steps write lands there; nothing else of your machine is (no home folder, no /etc/shadow)
   - HOME and /tmp are private to the run and removed at its end
   - steps get only the variables the workflow passes (its env: list), never your environment
-  - the network is shared with your machine unless --no-network is given
+  - the network is shared with your machine, unfiltered, unless --no-network is given
 
 --sandbox (default: SWITCHYARD_SANDBOX, else auto)
   auto        strict when run as root, else namespaces
