@@ -116,6 +116,18 @@ test("an admin adds a stdio connector, sets its credential by fingerprint only, 
   await consoleForm.getByRole("button", { name: "Call" }).click();
   await expect(page.getByTestId("console-result")).toContainText('echo {\\"say\\":\\"hello\\"}', { timeout: 60_000 });
 
+  // Pointed elsewhere (an environment the server reads its upstream from), its credential must be set again, saying why.
+  await card.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("form", { name: "Change Echo" });
+  await edit.getByLabel(/^Environment/).fill("UPSTREAM_URL=https://elsewhere.example");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit).toHaveCount(0);
+  await expect(card.locator("[data-credential]")).toContainText("needs reconnect");
+  await expect(card.locator("[data-reconnect-reason]")).toContainText("changed since it was set");
+  await credential.getByLabel("API key or token").fill(TEAM_KEY);
+  await credential.getByRole("button", { name: "Replace" }).click();
+  await expect(card.locator("[data-credential]")).toContainText("active");
+
   await card.getByRole("switch", { name: "Enabled" }).uncheck();
   await expect(card.locator("[data-enabled]")).toHaveText("disabled");
   // A disabled connector is refused by the worker, with the code and message shown.
@@ -127,7 +139,7 @@ test("an admin adds a stdio connector, sets its credential by fingerprint only, 
   const log = page.getByRole("table", { name: "Audit log" });
   for (const action of ["connector.create", "connector.credential.set", "connector.console.call", "connector.update"])
     await expect(log.locator(`tr[data-action="${action}"][data-target="echo"]`).first()).toBeVisible();
-  await expect(log.locator('tr[data-action="connector.credential.set"][data-target="echo"]')).toContainText(fingerprint(TEAM_KEY));
+  await expect(log.locator('tr[data-action="connector.credential.set"][data-target="echo"]').first()).toContainText(fingerprint(TEAM_KEY));
   expect(await page.content()).not.toContain(TEAM_KEY);
 });
 
