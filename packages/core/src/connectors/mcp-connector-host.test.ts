@@ -242,6 +242,22 @@ describe("McpConnectorHost as the worker's pool", () => {
     expect(host.liveCount).toBe(0);
   });
 
+  it("never closes as idle a connector with a call running, and counts its end as a use", async () => {
+    let now = 0;
+    const host = track(new McpConnectorHost({ connectors: [stdio("slow")], idleMs: 60_000, now: () => now }));
+    expect(text(await host.callTool("slow", "echo", { text: "up" }))).toBe("up");
+    const long = host.callTool("slow", "sleep", { ms: 1000 });
+    await new Promise((r) => setTimeout(r, 200));
+    now += 61_000;
+    host.closeIdle();
+    expect(text(await long)).toBe("slept 1000");
+    host.closeIdle();
+    expect(host.liveCount).toBe(1);
+    now += 61_000;
+    host.closeIdle();
+    expect(host.liveCount).toBe(0);
+  });
+
   it("holds at most maxLive connectors, closing the least recently used", async () => {
     let now = 0;
     const host = track(

@@ -1,9 +1,10 @@
 /**
  * A ConnectorHost over real MCP clients (stdio and streamable HTTP). It owns every
  * transport and credential (see connector-transport.ts: a stdio connector's in its
- * environment, an HTTP one's as a bearer per request). Connectors are pooled: one live client per connector id (the worker's ids name the team, the
- * connector and whose credential), closed after `idleMs` unused and, at `maxLive`, the
- * least recently used one makes room. A connector that fails to connect, times out or
+ * environment, an HTTP one's as a bearer per request). Connectors are pooled: one live
+ * client per connector id (the worker's ids name the team, the connector and whose
+ * credential), closed after `idleMs` unused (never while a call of it runs) and, at
+ * `maxLive`, the least recently used one makes room. A connector that fails to connect, times out or
  * drops is cooled down, for longer at each failure in a row (backoff), and fails fast
  * meanwhile, without affecting the others. `tools/list` is cached per live client until
  * the server says its list changed.
@@ -75,6 +76,8 @@ export class McpConnectorHost implements ConnectorHost {
   private readonly specs: Map<string, ConnectorSpec>;
   private readonly live = new Map<string, Promise<Live>>();
   private readonly lastUsed = new Map<string, number>();
+  /** Calls running per connector: a connector is not idle while one runs, however long. */
+  private readonly running = new Map<string, number>();
   private readonly coolingUntil = new Map<
     string,
     { until: number; reason: string; failures: number }
@@ -125,7 +128,7 @@ export class McpConnectorHost implements ConnectorHost {
   /** Closes live connectors unused for idleMs. */
   closeIdle(): void {
     const horizon = this.now() - this.idleMs;
-    for (const [id, at] of this.lastUsed) if (at <= horizon) this.drop(id);
+    for (const [id, at] of this.lastUsed) if (at <= horizon && !this.running.get(id)) this.drop(id);
   }
 
   private coolDown(id: string, reason: string): void {
@@ -256,6 +259,7 @@ export class McpConnectorHost implements ConnectorHost {
         { retryable: true, cause: error },
       );
     }
+    this.running.set(id, (this.running.get(id) ?? 0) + 1);
     try {
       return await run(live.client, live);
     } catch (error) {
@@ -276,6 +280,12 @@ export class McpConnectorHost implements ConnectorHost {
         `connector "${id}": ${(error as Error).message}`,
         { retryable: true, cause: error },
       );
+    } finally {
+      const left = (this.running.get(id) ?? 1) - 1;
+      if (left > 0) this.running.set(id, left);
+      else this.running.delete(id);
+      // The end of a call is a use: idle time counts from it.
+      if (this.live.has(id)) this.lastUsed.set(id, this.now());
     }
   }
 
