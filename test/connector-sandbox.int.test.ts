@@ -3,7 +3,8 @@
  * `strict`), with a connectors folder of the test's own holding a probe server. Checked:
  * a shell step with a network and a stdio connector with a network are refused link-local
  * and cloud metadata addresses (each with a listener that answers the test itself) while
- * loopback still answers, and the worker says at boot that its network filter is on; a
+ * loopback still answers, and the worker says at boot that its network filter is on (and a
+ * worker at `namespaces` that it cannot filter, and why); a
  * connector whose definition switches its network off reaches nothing; a connector saved
  * while any command was allowed is refused by the worker, in a run and from the console,
  * before anything starts; a package installed into the connectors folder later
@@ -21,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { startRecordingMcpServer, type RecordingMcpServer } from "./helpers/recording-mcp-server";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
-import { REPO_ROOT, waitFor } from "./helpers/worker-process";
+import { REPO_ROOT, startWorker, waitFor } from "./helpers/worker-process";
 
 const hasNft = spawnSync("nft", ["--version"], { env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } }).status === 0;
 const WORKER_ID = `sandbox-${Math.random().toString(36).slice(2, 8)}`;
@@ -87,9 +88,15 @@ afterAll(async () => {
 });
 
 describe.skipIf(!isRoot || !hasNft)("the network of sandboxes, filtered", () => {
-  it("says at boot that its network filter is on", () => {
+  it("says at boot that its network filter is on, and a worker that cannot filter says why", async () => {
     expect(stack.worker.logs()).toContain("network filter on");
-  });
+    const unfiltered = await startWorker({ DATABASE_URL: stack.database.url, SWITCHYARD_QUEUE_PREFIX: `${stack.prefix}-ns`, SWITCHYARD_SANDBOX: "namespaces" });
+    try {
+      expect(unfiltered.logs()).toMatch(/network filter off: sandboxes run as the worker's own uid \(sandbox level namespaces\).*169\.254\.0\.0\/16/);
+    } finally {
+      await unfiltered.stop();
+    }
+  }, 120_000);
 
   it("refuses link-local and metadata addresses to a shell step with a network, which still reaches loopback", async () => {
     const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "reach", files: { "workflow.yaml": reachWorkflow([...listeners.blocked, listeners.allowed]) } });
