@@ -57,6 +57,7 @@ export const workerEnvSchema = z.object({
    * exec by one resident launcher in the run's sandbox (see docs/sandbox.md).
    */
   SWITCHYARD_STEP_LAUNCHER: z.enum(["per-step", "per-run"]).default("per-step"),
+  /** Whether shell steps, and stdio connectors whose definition does not say, have a network (never link-local or metadata addresses at strict). */
   SWITCHYARD_STEP_NETWORK: z
     .enum(["true", "false"])
     .default("true")
