@@ -22,6 +22,9 @@ import { dashboardCaller } from "./helpers/dashboard-caller";
 import { startRecordingMcpServer, TEST_SERVERS_HOST, type RecordingMcpServer } from "./helpers/recording-mcp-server";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, waitFor } from "./helpers/worker-process";
+import { parseEgressAllowList } from "@switchyard/core/egress";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
+import { webEgress } from "~/server/egress";
 
 const PUBLIC_URL = `http://${TEST_SERVERS_HOST}:3999`;
 process.env.AUTH_URL = PUBLIC_URL;
@@ -43,7 +46,9 @@ const closers: (() => Promise<void>)[] = [];
 const grantTokens = new Set<string>();
 
 const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
-const as = (userId: string) => dashboardCaller({ db: stack.db, keyring, queue: stack.queue, redis: stack.redis, prefix: stack.prefix }, userId);
+/** The test's servers (B, the attacker's, too) are on loopback, which the operator's allow-list names: what keeps a credential from B here is its mark, not the egress rule. */
+const egress = webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW));
+const as = (userId: string) => dashboardCaller({ db: stack.db, keyring, queue: stack.queue, redis: stack.redis, prefix: stack.prefix, egress }, userId);
 const admin = () => as(stack.adminId);
 const listing = async (id: string) => (await admin().connectors.list()).find((c) => c.id === id)!;
 
@@ -101,7 +106,7 @@ beforeAll(async () => {
     script: { turns: [], rules: [...call("keyed", "fingerprint"), ...call("mine", "fingerprint"), ...call("crm", "whoami"), ...moving] },
   });
   closers.push(() => model.close());
-  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1` });
+  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`, SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW });
   const member = await stack.db.user.create({ data: { email: "member@test.local", name: "Member" } });
   await stack.db.membership.create({ data: { teamId: stack.teamId, userId: member.id, role: "member" } });
   memberId = member.id;
@@ -168,7 +173,7 @@ describe("a connector pointed somewhere else", () => {
     await admin().connectors.create({ definition });
     const begun = await admin().connectors.beginOAuth({ id: "crm", scope: "team" });
     const landed = await authServer.approve(begun.authorizationUrl, begun.redirectUri);
-    const done = await connectorOAuthCallback({ db: stack.db, redis: stack.redis, keyring, prefix: stack.prefix }, stack.adminId, landed);
+    const done = await connectorOAuthCallback({ db: stack.db, redis: stack.redis, keyring, prefix: stack.prefix, egress }, stack.adminId, landed);
     expect(done.headers.get("location")).toContain("connected=team");
     const first = await ended((await admin().runs.start({ workflowId: (await saved("crm-a", "crm")).workflowId })).id);
     expect(first.status, why(first)).toBe("succeeded");

@@ -18,6 +18,9 @@ import { createLogger } from "../apps/worker/src/logger";
 import { createWorkerConnectors, openStepConnectors, type WorkerConnectors } from "../apps/worker/src/team-connectors";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
+import { parseEgressAllowList } from "@switchyard/core/egress";
+import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
+import { webEgress } from "~/server/egress";
 
 const keyring = keyringOf(parseMasterKey("k1", randomBytes(32).toString("base64")));
 let seeded: SeededDatabase;
@@ -29,7 +32,7 @@ beforeAll(async () => {
   seeded = await openSeededDatabase();
   authServer = await startOAuthServer({ accessTokenTtlSeconds: 30 });
   mcp = await startProtectedMcpServer({ authorizationServer: authServer });
-  await dashboardCaller({ db: seeded.db, keyring }, seeded.adminId).connectors.create({ definition: { id: "crm", name: "CRM", transport: "http", url: mcp.url, auth: "oauth", lanes: ["*"] } });
+  await dashboardCaller({ db: seeded.db, keyring, egress: webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW)) }, seeded.adminId).connectors.create({ definition: { id: "crm", name: "CRM", transport: "http", url: mcp.url, auth: "oauth", lanes: ["*"] } });
   const grant = await connectWithOAuth(authServer, mcp.url);
   await storeSealedCredential(seeded.db, keyring, { teamId: seeded.teamId, userId: seeded.adminId, role: "owner" }, {
     id: "crm",
@@ -39,7 +42,8 @@ beforeAll(async () => {
     fingerprint: "0123456789ab",
     expiresAt: grant.tokens.expiresAt ?? null,
   });
-  connectors = createWorkerConnectors({ allowAnyCommand: () => false });
+  // The servers are on loopback, which the operator's allow-list names here.
+  connectors = createWorkerConnectors({ allowAnyCommand: () => false, oauthFetch: loopbackEgressFetch(), httpFetch: loopbackEgressFetch("connector") });
 }, 120_000);
 afterAll(async () => {
   await connectors?.pool.close();
