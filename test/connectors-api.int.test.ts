@@ -226,7 +226,10 @@ describe("connectors through the REST API", () => {
     const list = await rest("GET", "/connectors");
     expect(listConnectorsResponse.parse(list.body).connectors.find((c) => c.id === "remote")?.teamCredential?.kind).toBe("api_key");
     const refused = await rest("POST", "/connectors", { definition: { id: "plain", name: "Plain", transport: "http", url: "http://mcp.example.com/mcp", auth: "none" } });
-    expect(refused).toMatchObject({ status: 400, body: { error: { code: "USER.CONNECTOR.INVALID", location: { path: "url" } } } });
+    expect(refused).toMatchObject({ status: 400, body: { error: { code: "USER.EGRESS.DENIED", location: { path: "url" } } } });
+    // Where it points is checked when it is saved: an internal address is refused there already.
+    const internal = await rest("POST", "/connectors", { definition: { id: "metadata", name: "Metadata", transport: "http", url: "https://169.254.169.254/mcp", auth: "none" } });
+    expect(internal).toMatchObject({ status: 400, body: { error: { code: "USER.EGRESS.DENIED", location: { path: "url" }, details: { reason: "link-local" } } } });
     expect((await rest("DELETE", "/connectors/remote")).status).toBe(200);
     expect(JSON.stringify(list.body)).not.toContain(TEAM_KEY);
   });

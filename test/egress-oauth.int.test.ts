@@ -49,10 +49,10 @@ const admin = () => dashboardCaller({ db: seeded.db, redis, keyring, prefix: `eg
 let count = 0;
 const connectError = async (url: string) => {
   const id = `c${++count}`;
-  await admin().connectors.create({ definition: { id, name: id, transport: "http", url, auth: "oauth", lanes: ["*"] } });
   const started = Date.now();
   const error = await admin()
-    .connectors.beginOAuth({ id, scope: "team" })
+    .connectors.create({ definition: { id, name: id, transport: "http", url, auth: "oauth", lanes: ["*"] } })
+    .then(() => admin().connectors.beginOAuth({ id, scope: "team" }))
     .then(
       () => undefined,
       (e: unknown) => e as { code: string; message: string; cause?: { code?: string } },
@@ -80,7 +80,7 @@ afterAll(async () => {
 });
 
 describe("OAuth discovery under the egress rule", () => {
-  it("refuses a connector URL on an internal address, open port or closed, before any request", async () => {
+  it("refuses a connector URL on an internal address, open port or closed, before any request (when it is saved already)", async () => {
     const open = await connectError(`${internal.origin}/mcp`);
     const closed = await connectError(`http://127.0.0.1:${closedPort}/mcp`);
     const named = await connectError(`http://localhost:${new URL(internal.origin).port}/mcp`);

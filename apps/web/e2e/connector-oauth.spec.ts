@@ -62,17 +62,33 @@ test("an admin connects a connector over OAuth: discovery past 404s completes an
   expect(mcp.unauthorized).toBeGreaterThan(0);
 });
 
-test("a connector on an internal address is refused before any request reaches it, in the page and over REST", async ({ page }) => {
+test("a connector on an internal address is refused before any request reaches it, when it is saved and when it is connected", async ({ page }) => {
+  // Saved through the API: refused at its URL.
   const created = await rest(page, "POST", "/connectors", { definition: { id: "intranet", name: "Intranet", transport: "http", url: internalUrl, auth: "oauth", lanes: ["*"] } });
-  expect(created.status(), await created.text()).toBe(201);
-  const refused = await rest(page, "POST", "/connectors/intranet/oauth", { scope: "team" });
-  expect(refused.status()).toBe(400);
-  expect(((await refused.json()) as { error: { code: string } }).error.code).toBe("USER.EGRESS.DENIED");
-
-  await signIn(page);
-  await page.goto("/settings/connectors");
-  const card = page.locator('[data-connector="intranet"]');
-  await card.getByRole("button", { name: "Connect with OAuth" }).click();
-  await expect(card.getByRole("alert")).toContainText("Switchyard does not send requests to 127.0.0.1");
+  expect(created.status()).toBe(400);
+  expect(((await created.json()) as { error: { code: string; location: { path: string } } }).error).toMatchObject({ code: "USER.EGRESS.DENIED", location: { path: "url" } });
+  // A listed server that names an internal one as its authorization server: refused when connecting.
+  const pointing = createServer((req, res) => {
+    const origin = `http://127.0.0.2:${(pointing.address() as AddressInfo).port}`;
+    if (req.url === "/mcp") {
+      res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` }).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [internalUrl.replace(/\/mcp$/, "")] }));
+  });
+  await new Promise<void>((resolve) => pointing.listen(0, "127.0.0.2", resolve));
+  try {
+    const url = `http://127.0.0.2:${(pointing.address() as AddressInfo).port}/mcp`;
+    const made = await rest(page, "POST", "/connectors", { definition: { id: "pointer", name: "Pointer", transport: "http", url, auth: "oauth", lanes: ["*"] } });
+    expect(made.status(), await made.text()).toBe(201);
+    await signIn(page);
+    await page.goto("/settings/connectors");
+    const card = page.locator('[data-connector="pointer"]');
+    await card.getByRole("button", { name: "Connect with OAuth" }).click();
+    await expect(card.getByRole("alert")).toContainText("Switchyard does not send requests to 127.0.0.1");
+  } finally {
+    pointing.closeAllConnections();
+    await new Promise((r) => pointing.close(r));
+  }
   expect(internalHits).toEqual([]);
 });

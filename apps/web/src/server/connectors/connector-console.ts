@@ -15,20 +15,21 @@ import { needsCredential, parseConnectorDefinition, reconnectRefusal } from "@sw
 import { mayReachConnector } from "@switchyard/core/policy";
 import { connectorDefinitionOf, findConnector, recordAudit, TEAM_OWNER, type Db } from "@switchyard/db";
 import { requireRole } from "../trpc/init";
-import { checkCommand, type ConnectorActor } from "./connector-operations";
+import { checkCommand, type ConnectorActor, type ConnectorRules } from "./connector-operations";
 
 const ANSWER_WITHIN_MS = 60_000;
 
-export type ConsoleServices = { db: Db; redis: Redis; prefix: string };
+/** `rules`: the installation's connector rules, which a call by hand obeys as a saved connector does. */
+export type ConsoleServices = { db: Db; redis: Redis; prefix: string; rules: ConnectorRules };
 
 /** Refuses a call the worker would refuse, with its code; another team's connector is NOT_FOUND, as a missing one. */
-const checkCallable = async (db: Db, actor: ConnectorActor, id: string, lane: string) => {
+const checkCallable = async (db: Db, actor: ConnectorActor, id: string, lane: string, rules: ConnectorRules) => {
   const row = await findConnector(db, actor.teamId, id);
   if (!row) throw new AppError("NOT_FOUND", `the team has no connector "${id}"`, { location: { path: "id" } });
   const unreachable = mayReachConnector(row, id, lane);
   if (unreachable) throw unreachable;
   const def = parseConnectorDefinition(connectorDefinitionOf(row));
-  checkCommand(def);
+  checkCommand(def, rules);
   if (!needsCredential(def)) return;
   const owner = def.credential_mode === "member" ? actor.userId : TEAM_OWNER;
   const credential = row.credentials.find((c) => c.owner === owner);
@@ -46,7 +47,7 @@ export const callConnectorTool = async (
   input: { id: string; tool: string; arguments: Record<string, unknown>; lane?: string },
 ): Promise<ConnectorCallResult> => {
   requireRole("admin", actor.role);
-  await checkCallable(services.db, actor, input.id, input.lane ?? "operator");
+  await checkCallable(services.db, actor, input.id, input.lane ?? "operator", services.rules);
   const job: ConnectorCallJob = {
     teamId: actor.teamId,
     userId: actor.userId,

@@ -21,6 +21,7 @@ import {
   type ConnectorDefinition,
 } from "@switchyard/core/connectors";
 import { newCredentialId, sealConnectorCredential, type Keyring } from "@switchyard/core/crypto";
+import { checkEgressUrl, type EgressAllowList } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import { ALL_LANES } from "@switchyard/core/policy";
 import {
@@ -44,6 +45,7 @@ import {
   type Role,
 } from "@switchyard/db";
 import type { connectorListing, credentialSummary, setCredentialBody } from "../contract/connectors.types";
+import type { WebEgress } from "../egress";
 import { requireRole } from "../trpc/init";
 
 export type ConnectorActor = { teamId: string; userId: string; role: Role };
@@ -148,32 +150,58 @@ const reconnectIfMoved = async (tx: PrismaClientOrTransaction, actor: ConnectorA
   return { destinationChanged: changed.join(","), credentialsToReconnect: marked };
 };
 
+/**
+ * What the installation decides for a connector being saved or called by hand: where an
+ * http connector may point (the operator's egress rule) and whether a stdio connector may
+ * run any command (see connectorCommandRefusal).
+ */
+export type ConnectorRules = { egress: EgressAllowList; allowAnyCommand: boolean };
+
 /** Whether team admins may give a stdio connector any command: the instance setting (not yet connected: never). */
 const anyCommandAllowed = () => false;
+
+/** The rules for connectors saved through the web app whose egress is `egress`. */
+export const connectorRulesOf = (egress: WebEgress): ConnectorRules => ({ egress: egress.allow, allowAnyCommand: anyCommandAllowed() });
+
+/**
+ * Where an http connector points must pass the egress rule when it is saved (a literal
+ * internal address, plain http to a host the operator does not list); the worker's fetch
+ * judges again at every request, at the address it connects to.
+ */
+const checkDestination = (def: ConnectorDefinition, rules: ConnectorRules) => {
+  if (def.transport !== "http") return;
+  try {
+    checkEgressUrl(rules.egress, def.url);
+  } catch (error) {
+    if (error instanceof AppError) throw new AppError(error.code, error.message, { location: { path: "url" }, details: error.details });
+    throw error;
+  }
+};
 
 /**
  * Core's command policy on what a stdio connector would run, when that is new (`before`
  * undefined) or changed: a connector saved while any command was allowed can still be
  * renamed or switched off once it no longer is (the worker refuses to start it).
  */
-export const checkCommand = (def: ConnectorDefinition, before?: ConnectorDefinition) => {
+export const checkCommand = (def: ConnectorDefinition, rules: ConnectorRules, before?: ConnectorDefinition) => {
   if (def.transport !== "stdio") return;
   const launch = { command: def.command, args: def.args, env: def.env, credentialEnv: def.credential_env };
   if (before?.transport === "stdio") {
     const was = { command: before.command, args: before.args, env: before.env, credentialEnv: before.credential_env };
     if (JSON.stringify(was) === JSON.stringify(launch)) return;
   }
-  const refused = connectorCommandRefusal(launch, { allowAnyCommand: anyCommandAllowed() });
+  const refused = connectorCommandRefusal(launch, { allowAnyCommand: rules.allowAnyCommand });
   if (refused) throw refused;
 };
 
 /** Admins: a team-authored connector. A curated id is set up with `setUpCurated` instead. */
-export const createTeamConnector = async (db: Db, actor: ConnectorActor, input: { definition: unknown }) => {
+export const createTeamConnector = async (db: Db, actor: ConnectorActor, input: { definition: unknown }, rules: ConnectorRules) => {
   requireRole("admin", actor.role);
   const def = parseConnectorDefinition(input.definition);
   if (curatedConnector(def.id))
     throw new AppError("CONFLICT", `"${def.id}" is a curated connector: set it up from the catalog, or give yours another id`, { location: { path: "id" } });
-  checkCommand(def);
+  checkCommand(def, rules);
+  checkDestination(def, rules);
   await checkLanes(db, actor.teamId, def);
   await db.$transaction(async (tx) => {
     await createConnector(tx, { teamId: actor.teamId, slug: def.id, createdById: actor.userId, max: MAX_CONNECTORS_PER_TEAM, ...fieldsOf(def, null) });
@@ -183,11 +211,12 @@ export const createTeamConnector = async (db: Db, actor: ConnectorActor, input: 
 };
 
 /** Admins: a catalog entry set up for the team with its choices (auth, lanes, rules); enabled unless told. */
-export const setUpCuratedConnector = async (db: Db, actor: ConnectorActor, input: { id: string; choice: Record<string, unknown> }) => {
+export const setUpCuratedConnector = async (db: Db, actor: ConnectorActor, input: { id: string; choice: Record<string, unknown> }, rules: ConnectorRules) => {
   requireRole("admin", actor.role);
   const entry = curatedConnector(input.id);
   if (!entry) throw new AppError("NOT_FOUND", `"${input.id}" is not in the curated catalog`);
   const def = curatedDefinition(entry, { enabled: true, ...input.choice });
+  checkDestination(def, rules);
   await checkLanes(db, actor.teamId, def);
   await db.$transaction(async (tx) => {
     const existing = await findConnector(tx, actor.teamId, def.id);
@@ -204,14 +233,15 @@ export const setUpCuratedConnector = async (db: Db, actor: ConnectorActor, input
 };
 
 /** Admins: the whole definition replaced (its id stays); enabling, disabling and tool rules go this way too. */
-export const updateTeamConnector = async (db: Db, actor: ConnectorActor, input: { id: string; definition: Record<string, unknown> }) => {
+export const updateTeamConnector = async (db: Db, actor: ConnectorActor, input: { id: string; definition: Record<string, unknown> }, rules: ConnectorRules) => {
   requireRole("admin", actor.role);
   const def = parseConnectorDefinition({ ...input.definition, id: input.id });
+  checkDestination(def, rules);
   await checkLanes(db, actor.teamId, def);
   await db.$transaction(async (tx) => {
     const existing = await findConnector(tx, actor.teamId, input.id);
     if (!existing) throw new AppError("NOT_FOUND", `the team has no connector "${input.id}"`);
-    checkCommand(def, storedDefinition(existing));
+    checkCommand(def, rules, storedDefinition(existing));
     await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, existing.curatedKey) });
     const moved = await reconnectIfMoved(tx, actor, existing, def);
     await audit(tx, actor, "connector.update", def.id, { enabled: def.enabled, lanes: def.lanes.join(","), ...moved });
