@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Db } from "@switchyard/db";
-import { handleRest } from "~/server/rest/rest-api";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { restOnDatabase } from "./helpers/rest-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { addMember } from "./helpers/team-member";
 
@@ -17,25 +17,7 @@ let adminId: string;
 let memberId: string;
 const caller = (userId: string) => dashboardCaller({ db }, userId);
 
-const rest = async (token: string, method: string, path: string, body?: unknown) => {
-  const res = await handleRest(
-    {
-      db,
-      queue: () => {
-        throw new Error("no queue");
-      },
-      prefix: "unused",
-      publish: () => Promise.resolve(0),
-    },
-    new Request(`http://localhost/api/v1${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-    path,
-  );
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const rest = restOnDatabase(() => db);
 
 beforeAll(async () => {
   seeded = await openSeededDatabase();

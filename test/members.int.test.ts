@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { createApiToken, type Db } from "@switchyard/db";
 import { createInvitationResponse, listMembersResponse } from "~/server/contract/members.types";
-import { handleRest } from "~/server/rest/rest-api";
 import { refreshSessionToken } from "~/server/auth/session-token";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { restOnDatabase } from "./helpers/rest-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { addMember } from "./helpers/team-member";
 
@@ -288,30 +288,7 @@ describe("members and roles", () => {
 });
 
 describe("members and invitations over REST", () => {
-  const rest = async (token: string, method: string, path: string, body?: unknown) => {
-    const res = await handleRest(
-      {
-        db,
-        queue: () => {
-          throw new Error("no queue");
-        },
-        prefix: "unused",
-        publish: () => Promise.resolve(0),
-      },
-      new Request(`http://localhost/api/v1${path}`, {
-        method,
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      }),
-      path,
-    );
-    return {
-      status: res.status,
-      body: (await res.json()) as Record<string, unknown> & {
-        error?: { code: string; message: string };
-      },
-    };
-  };
+  const rest = restOnDatabase(() => db);
 
   it("lists members, changes a role, invites by link, lists and revokes invitations, removes a member, with the contract's shapes", async () => {
     const { token } = await createApiToken(db, {

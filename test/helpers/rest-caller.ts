@@ -34,3 +34,26 @@ export const restCaller =
     );
     return { status: res.status, body: (await res.json()) as RestBody };
   };
+
+/** The REST handler over a database alone (routes that start runs fail: there is no queue), as `token`. */
+export const restOnDatabase =
+  (db: () => Db) =>
+  async (token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: RestBody }> => {
+    const res = await handleRest(
+      {
+        db: db(),
+        queue: () => {
+          throw new Error("no queue");
+        },
+        prefix: "unused",
+        publish: () => Promise.resolve(0),
+      },
+      new Request(`http://localhost/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+      path.split("?")[0]!,
+    );
+    return { status: res.status, body: (await res.json()) as RestBody };
+  };

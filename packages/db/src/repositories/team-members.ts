@@ -7,6 +7,7 @@
 import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
 import type { Prisma, Role } from "../generated/prisma/client";
+import { revokeApiTokens } from "./api-tokens";
 import { recordAudit } from "./audit-log";
 
 /** The team's members with their names and emails, owners first, then by when they joined. */
@@ -58,8 +59,10 @@ export const changeMemberRole = (
 
 /**
  * Takes a member out of the team (`member.remove`, or `member.leave` when they leave
- * themselves); the last owner stays. Their sessions in the team end at their next request,
- * and their API tokens stop working, as both check the membership on every use.
+ * themselves); the last owner stays. Their sessions in the team end at their next request
+ * (a session checks its membership on every use), and their API tokens for the team are
+ * revoked as `member_removed` in the same transaction (a token also works only under the
+ * membership it was made under, so inviting the person back brings none of them back).
  */
 export const removeTeamMember = (
   db: Db,
@@ -70,6 +73,7 @@ export const removeTeamMember = (
     const membership = await memberOf(tx, input.teamId, input.userId);
     input.allow(membership.role);
     if (membership.role === "owner" && owners <= 1) throw new AppError("CONFLICT", LAST_OWNER);
+    const tokens = await revokeApiTokens(tx, { teamId: input.teamId, userId: input.userId }, "member_removed");
     await tx.membership.delete({ where: { id: membership.id } });
     await recordAudit(tx, {
       teamId: input.teamId,
@@ -77,7 +81,7 @@ export const removeTeamMember = (
       action: input.actorUserId === input.userId ? "member.leave" : "member.remove",
       targetType: "user",
       targetId: input.userId,
-      metadata: { role: membership.role },
+      metadata: { role: membership.role, tokensRevoked: tokens.count },
     });
     return { userId: input.userId };
   });

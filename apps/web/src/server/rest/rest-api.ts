@@ -115,7 +115,8 @@ const coreRoutes: Route[] = [
   {
     method: "GET",
     path: "/tokens",
-    summary: "Live API tokens with who made each: an admin sees every member's, a member their own",
+    summary:
+      "API tokens with who made each (an admin sees every member's, a member their own): the live ones, then those revoked in the last 30 days with when and why",
     status: 200,
     description: "Tokens",
     response: listTokensResponse,
@@ -124,7 +125,7 @@ const coreRoutes: Route[] = [
   {
     method: "DELETE",
     path: "/tokens/{id}",
-    summary: "Revoke a token: a member their own, an admin anyone's",
+    summary: "Revoke a token, and every token made with it: a member their own, an admin anyone's",
     status: 200,
     description: "Revoked",
     response: revokeTokenResponse,

@@ -2,19 +2,27 @@
  * API token operations for the dashboard's procedures and the REST API alike. A member
  * sees and revokes the tokens they made; an admin sees and revokes every member's, and
  * each token says who made it. A token may be given a role up to its maker's own (it never
- * acts above its owner's current role either) and an expiry. Creating and revoking are audited, each in the same
- * transaction as its change.
+ * acts above its owner's current role either) and an expiry. A token made with a token
+ * (over REST) never outlives that token, and is revoked with it. Creating and revoking are
+ * audited, each in the same transaction as its change.
  */
 import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
 import { roleAtLeast } from "@switchyard/core/policy";
 import { createAuditedApiToken, findApiToken, listApiTokens, revokeAuditedApiToken, type Db, type Role } from "@switchyard/db";
 
-export type TokenActor = { teamId: string; userId: string; role: Role };
+/** `tokenId` and `tokenExpiresAt`: the token the caller came with (REST), which a token it makes never outlives. */
+export type TokenActor = { teamId: string; userId: string; role: Role; tokenId?: string; tokenExpiresAt?: Date | null };
 
 export const createTokenInput = z.object({
   name: z.string().trim().min(1).max(80),
-  expiresInDays: z.number().int().min(1).max(365).optional().describe("days until the token stops working; never when left out"),
+  expiresInDays: z
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .optional()
+    .describe("days until the token stops working; never when left out. A token made with a token never outlives that token"),
   role: z.enum(["owner", "admin", "member", "viewer"]).optional().describe("the most the token may do, up to your own role (your role when left out)"),
 });
 export const tokenIdInput = z.object({ id: z.string().min(1) });
@@ -25,12 +33,25 @@ export const listTokens = async (db: Db, actor: TokenActor) =>
     createdBy: user,
   }));
 
+const DAY_MS = 86_400_000;
+
+/** The sooner of two expiries, where null is never. */
+const sooner = (a: Date | null, b: Date | null) => (a === null ? b : b === null ? a : a < b ? a : b);
+
 export const createToken = async (db: Db, actor: TokenActor, input: z.infer<typeof createTokenInput>) => {
   if (input.role && !roleAtLeast(actor.role, input.role)) {
     throw new AppError("FORBIDDEN", `a token's role is at most your own (${actor.role})`, { location: { path: "role" } });
   }
-  const expiresAt = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * 86_400_000) : undefined;
-  return createAuditedApiToken(db, { teamId: actor.teamId, userId: actor.userId, name: input.name, expiresAt, role: input.role ?? actor.role });
+  const asked = input.expiresInDays ? new Date(Date.now() + input.expiresInDays * DAY_MS) : null;
+  const expiresAt = sooner(asked, actor.tokenExpiresAt ?? null);
+  return createAuditedApiToken(db, {
+    teamId: actor.teamId,
+    userId: actor.userId,
+    name: input.name,
+    expiresAt: expiresAt ?? undefined,
+    role: input.role ?? actor.role,
+    madeWithId: actor.tokenId,
+  });
 };
 
 export const revokeToken = async (db: Db, actor: TokenActor, input: z.infer<typeof tokenIdInput>) => {

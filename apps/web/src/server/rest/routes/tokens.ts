@@ -10,7 +10,8 @@ export const tokenRoutes: Route[] = [
   {
     method: "POST",
     path: "/tokens",
-    summary: "Make an API token that acts as you in this team, with a role up to yours (and never above your current role) and an optional expiry; the token is shown in this answer only",
+    summary:
+      "Make an API token that acts as you in this team, with a role up to yours (and never above your current role) and an optional expiry; it never outlives the token this request came with, and is revoked with it. The token is shown in this answer only",
     body: createTokenInput,
     status: 201,
     description: "The token",

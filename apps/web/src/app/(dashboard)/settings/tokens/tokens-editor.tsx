@@ -15,6 +15,29 @@ const EXPIRIES = [
   { days: 365, label: "1 year" },
 ] as const;
 
+type Listed = {
+  revokedReason: "revoked" | "member_removed" | "maker_revoked" | "password_changed" | "account_claimed" | null;
+  revokedBy: { name: string } | null;
+  madeWith: { name: string } | null;
+};
+
+/** Why a token stopped working, in words. */
+const whyRevoked = (t: Listed) => {
+  switch (t.revokedReason) {
+    case "revoked":
+    case null:
+      return t.revokedBy ? `Revoked by ${t.revokedBy.name}` : "Revoked";
+    case "member_removed":
+      return "Its maker left the team or was removed";
+    case "maker_revoked":
+      return `The token it was made with${t.madeWith ? ` (${t.madeWith.name})` : ""} was revoked`;
+    case "password_changed":
+      return "Made after a password reset link was issued for its maker, whose password then changed";
+    case "account_claimed":
+      return "Its maker's unverified account was claimed by the verified owner of its email";
+  }
+};
+
 export function TokensEditor() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
@@ -28,6 +51,8 @@ export function TokensEditor() {
   const [days, setDays] = useState(0);
   // Roles up to the caller's own.
   const offered = mine ? ROLES.slice(ROLES.indexOf(mine)) : [];
+  const live = (list.data ?? []).filter((t) => t.revokedAt === null);
+  const revoked = (list.data ?? []).filter((t) => t.revokedAt !== null);
 
   return (
     <>
@@ -95,7 +120,7 @@ export function TokensEditor() {
         </div>
       ) : null}
       <div className="table-scroll">
-        <table className="table">
+        <table className="table" aria-label="Live tokens">
           <thead>
             <tr>
               <th>Name</th>
@@ -109,9 +134,12 @@ export function TokensEditor() {
             </tr>
           </thead>
           <tbody>
-            {(list.data ?? []).map((t) => (
+            {live.map((t) => (
               <tr key={t.id} data-token={t.name}>
-                <td>{t.name}</td>
+                <td>
+                  {t.name}
+                  {t.madeWith ? <span className="muted small"> made with {t.madeWith.name}</span> : null}
+                </td>
                 <td>
                   <code>sy_{t.prefix}_…</code>
                 </td>
@@ -142,6 +170,45 @@ export function TokensEditor() {
           </tbody>
         </table>
       </div>
+      {revoked.length > 0 ? (
+        <>
+          <h2>Revoked in the last 30 days</h2>
+          <div className="table-scroll">
+            <table className="table" aria-label="Revoked tokens">
+              <thead>
+                <tr>
+                  <th>Name</th>
+                  <th>Token</th>
+                  <th>Made by</th>
+                  <th>Created</th>
+                  <th>Revoked</th>
+                  <th>Why</th>
+                </tr>
+              </thead>
+              <tbody>
+                {revoked.map((t) => (
+                  <tr key={t.id} data-revoked-token={t.name}>
+                    <td>{t.name}</td>
+                    <td>
+                      <code>sy_{t.prefix}_…</code>
+                    </td>
+                    <td>
+                      {t.createdBy.name} <span className="muted small">{t.createdBy.email}</span>
+                    </td>
+                    <td>
+                      <LocalTime value={t.createdAt} />
+                    </td>
+                    <td>
+                      <LocalTime value={t.revokedAt} />
+                    </td>
+                    <td data-why>{whyRevoked(t)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      ) : null}
     </>
   );
 }
