@@ -49,3 +49,40 @@ describe("20261202010000_token_membership", () => {
     ]);
   });
 });
+
+describe("20261202020000_email_verified", () => {
+  it("takes accounts as verified except those an unbound invitation's sign-up or a password-less issuer sign-in made", async () => {
+    database = await databaseBefore("20261202020000_email_verified");
+    const q = database.query;
+    const made = at("2026-03-01T10:00:00Z");
+    await q(`INSERT INTO "Team" (id, slug, name) VALUES ('team', 'team', 'Team')`);
+    await q(
+      `INSERT INTO "User" (id, email, name, "passwordHash", "createdAt") VALUES
+        ('seeded', 'seeded@x', 'S', 'hash', $1), ('bound', 'bound@x', 'B', 'hash', $1), ('unbound', 'unbound@x', 'U', 'hash', $1),
+        ('joined-later', 'later@x', 'L', 'hash', $1), ('sso', 'sso@x', 'O', NULL, $1)`,
+      [made],
+    );
+    const invitation = (id: string, email: string | null, userId: string, acceptedAt: string) =>
+      q(`INSERT INTO "Invitation" (id, "teamId", role, email, "tokenHash", "expiresAt", "acceptedAt", "acceptedById") VALUES ($1, 'team', 'member', $2, $1, $4, $4, $3)`, [
+        id,
+        email,
+        userId,
+        at(acceptedAt),
+      ]);
+    await invitation("i-bound", "bound@x", "bound", "2026-03-01T10:00:00.050Z");
+    await invitation("i-unbound", null, "unbound", "2026-03-01T10:00:00.050Z");
+    // An unbound invitation accepted by an account made long before: not its sign-up.
+    await invitation("i-later", null, "joined-later", "2026-04-01T10:00:00Z");
+    await q(`INSERT INTO "UserIdentity" (id, "userId", issuer, subject) VALUES ('ui', 'sso', 'https://idp', 's')`);
+
+    await database.migrate();
+    const rows = await q<{ id: string; verified: boolean }>(`SELECT id, "emailVerifiedAt" IS NOT NULL AS verified FROM "User" ORDER BY id`);
+    expect(rows).toEqual([
+      { id: "bound", verified: true },
+      { id: "joined-later", verified: true },
+      { id: "seeded", verified: true },
+      { id: "sso", verified: false },
+      { id: "unbound", verified: false },
+    ]);
+  });
+});

@@ -22,7 +22,7 @@ export const seed = async (db: Db, options: SeedOptions) => {
   const email = options.adminEmail.toLowerCase();
   const admin = await db.user.upsert({
     where: { email },
-    create: { email, name: "Demo admin", passwordHash: await hashPassword(options.adminPassword) },
+    create: { email, name: "Demo admin", passwordHash: await hashPassword(options.adminPassword), emailVerifiedAt: new Date() },
     update: { passwordHash: await hashPassword(options.adminPassword) },
   });
   await db.membership.upsert({

@@ -12,9 +12,13 @@ type OidcClaims = { issuer: string; subject: string; email?: string | null; emai
 
 export const linkOidcSignIn = (db: Db, claims: OidcClaims) =>
   db.$transaction(async (tx) => {
-    const known = await tx.userIdentity.findUnique({ where: { issuer_subject: { issuer: claims.issuer, subject: claims.subject } }, select: { userId: true } });
-    if (known) return { userId: known.userId, outcome: "known" as const };
     const email = claims.email?.trim().toLowerCase();
+    const known = await tx.userIdentity.findUnique({ where: { issuer_subject: { issuer: claims.issuer, subject: claims.subject } }, select: { userId: true } });
+    if (known) {
+      // The issuer now vouches for the account's own address.
+      if (email && claims.emailVerified === true) await tx.user.updateMany({ where: { id: known.userId, email, emailVerifiedAt: null }, data: { emailVerifiedAt: new Date() } });
+      return { userId: known.userId, outcome: "known" as const };
+    }
     if (!email) throw new AppError("UNAUTHORIZED", "the sign-in service gave no email address; ask its administrator to release it");
     const existing = await tx.user.findUnique({ where: { email }, select: { id: true } });
     if (existing) {
@@ -25,7 +29,7 @@ export const linkOidcSignIn = (db: Db, claims: OidcClaims) =>
       return { userId: existing.id, outcome: "linked" as const };
     }
     const name = claims.name?.trim() || email.split("@")[0]!;
-    const user = await tx.user.create({ data: { email, name: name.slice(0, 120) }, select: { id: true } });
+    const user = await tx.user.create({ data: { email, name: name.slice(0, 120), emailVerifiedAt: claims.emailVerified === true ? new Date() : null }, select: { id: true } });
     await tx.userIdentity.create({ data: { userId: user.id, issuer: claims.issuer, subject: claims.subject } });
     return { userId: user.id, outcome: "created" as const };
   });

@@ -106,6 +106,8 @@ const accept = async (tx: Prisma.TransactionClient, token: string, user: { id: s
   if (count !== 1) throw new AppError("USER.LINK.UNUSABLE", "this invitation was just used or revoked; ask for a new one", { details: { reason: "used" } });
   const membership = await tx.membership.create({ data: { teamId: row.teamId, userId: user.id, role: row.role } });
   await recordAudit(tx, { teamId: row.teamId, actorUserId: user.id, action: "invitation.accept", targetType: "invitation", targetId: row.id, metadata: { role: row.role } });
+  // A link bound to the user's email reached them there: the address is theirs.
+  if (row.email) await tx.user.updateMany({ where: { id: user.id, emailVerifiedAt: null }, data: { emailVerifiedAt: new Date() } });
   return { teamId: row.teamId, teamName: row.team.name, role: membership.role };
 };
 
@@ -119,7 +121,9 @@ export const acceptInvitation = (db: Db, input: { token: string; userId: string 
 
 /**
  * A visitor signs up through the link: the user, the membership and the invitation's use
- * commit together (an email that has an account already is refused: sign in instead).
+ * commit together (an email that has an account already is refused: sign in instead). The
+ * email is verified when the invitation was bound to it, and left unverified otherwise
+ * (anyone holding an unbound link types the address they like).
  * `passwordHash` is hashed by the caller, outside the transaction.
  */
 export const signUpWithInvitation = (db: Db, input: { token: string; name: string; email: string; passwordHash: string }) =>
