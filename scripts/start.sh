@@ -30,7 +30,10 @@ fi
 generate_client
 migrate_deploy
 say "seeding the demo team"
-node --import tsx packages/db/src/seed-main.ts
+# The seed makes the demo admin once and never resets its password; it says whether
+# SEED_ADMIN_PASSWORD still signs it in, so the last lines below say what is true.
+seed_output=$(node --import tsx packages/db/src/seed-main.ts)
+printf '%s\n' "$seed_output"
 say "building the dashboard and the switchyard command"
 (cd apps/web && node ../../node_modules/next/dist/bin/next build >/dev/null)
 node packages/cli/bin/build.mjs >/dev/null
@@ -51,6 +54,10 @@ if [ "$ready" = false ]; then
   exit 1
 fi
 say "Switchyard is running at http://127.0.0.1:$WEB_PORT"
-say "sign in as $SEED_ADMIN_EMAIL with password $SEED_ADMIN_PASSWORD"
+if grep -q "password is SEED_ADMIN_PASSWORD" <<<"$seed_output"; then
+  say "sign in as $SEED_ADMIN_EMAIL with password $SEED_ADMIN_PASSWORD"
+else
+  say "sign in as $SEED_ADMIN_EMAIL with the password you set for it (SEED_ADMIN_PASSWORD no longer signs it in)"
+fi
 say "press Ctrl-C to stop"
 wait -n "${pids[@]}" || true

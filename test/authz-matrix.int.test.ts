@@ -1,8 +1,10 @@
 /**
  * The authorization matrix: every procedure of the dashboard's router and every REST route
  * has a row here naming the least role it needs ("public": anyone; "signed-in": any user,
- * in a team or not; otherwise a team role). A procedure or route without a row fails this
- * test, so whoever adds one says who may call it.
+ * in a team or not; "instance-admin": an admin of the installation, whatever their team
+ * role; otherwise a team role). A procedure or route without a row fails this test, so
+ * whoever adds one says who may call it. An "instance-admin" row is also called as an
+ * instance admin (owner of team A, REST with their token), who passes; no team role does.
  *
  * Each row is called, against a real database and a real worker, as a fresh owner, admin,
  * member and viewer of team A (REST: with an API token of each), and as a member of team B
@@ -23,7 +25,7 @@ import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { addMember } from "./helpers/team-member";
 
-type Least = Role | "signed-in" | "public";
+type Least = Role | "signed-in" | "public" | "instance-admin";
 /** Builds a call's input (or REST path parameters and body) for a caller of `teamId`; may make a fresh object of team A. */
 type Input = (fx: Fixture, as: { userId: string; teamId: string }) => unknown;
 type Row = {
@@ -83,6 +85,12 @@ class Fixture {
       name: `${role} ${unique()}`,
       role,
     });
+  /** An instance admin who owns team A. */
+  instanceAdmin = async () => {
+    const userId = await this.member(this.teamA, "owner");
+    await stack.db.user.update({ where: { id: userId }, data: { instanceAdmin: true } });
+    return userId;
+  };
   run = async () => (await this.owner().runs.start({ workflowId: this.slowId })).id;
   workflow = async () => (await this.owner().workflows.save(bundle(`w-${unique()}`))).workflowId;
   connector = async () => {
@@ -359,7 +367,7 @@ const TRPC: Record<string, Row> = {
 
   "teams.current": { least: "viewer" },
   "teams.mine": { least: "signed-in" },
-  "teams.create": { least: "signed-in", input: () => ({ name: "Matrix team" }) },
+  "teams.create": { least: "instance-admin", input: () => ({ name: "Matrix team" }) },
   "teams.settings": { least: "viewer" },
   "teams.update": { least: "admin", input: () => ({ maxConcurrentRuns: null }) },
 
@@ -380,6 +388,12 @@ const TRPC: Record<string, Row> = {
     cross: true,
     input: async (f) => ({ userId: await f.member(f.teamA, "viewer") }),
   },
+
+  "instance.me": { least: "signed-in" },
+  "instance.settings": { least: "instance-admin" },
+  "instance.update": { least: "instance-admin", input: () => ({ openSignUp: false }) },
+  "instance.audit": { least: "instance-admin", input: () => ({}) },
+  "instance.admins": { least: "instance-admin" },
 
   "invitations.list": { least: "admin" },
   "invitations.create": { least: "admin", input: () => ({ role: "member" }) },
@@ -679,6 +693,8 @@ const REST: Record<string, RestRow> = {
     cross: true,
     req: async (f) => ({ path: `/members/${await f.member(f.teamA, "viewer")}` }),
   },
+  "GET /instance": { least: "instance-admin" },
+  "PUT /instance": { least: "instance-admin", req: () => ({ body: { openSignUp: false } }) },
   "GET /invitations": { least: "admin" },
   "POST /invitations": { least: "admin", req: () => ({ body: { role: "member" } }) },
   "DELETE /invitations/{id}": {
@@ -730,6 +746,7 @@ const expected = (least: Least, role: Role | "anonymous") => {
   if (least === "public") return "allowed";
   if (role === "anonymous") return "UNAUTHORIZED";
   if (least === "signed-in") return "allowed";
+  if (least === "instance-admin") return "FORBIDDEN";
   return roleAtLeast(role, least) ? "allowed" : "FORBIDDEN";
 };
 
@@ -808,6 +825,11 @@ describe("tRPC procedures", () => {
       const input = await row.input?.(fx, { userId: "", teamId: fx.teamA });
       seen.anonymous = verdict(await trpcCall(path, undefined, undefined, input), row);
       want.anonymous = expected(row.least, "anonymous");
+      if (row.least === "instance-admin") {
+        const admin = await fx.instanceAdmin();
+        seen.instanceAdmin = verdict(await trpcCall(path, admin, fx.teamA, await row.input?.(fx, { userId: admin, teamId: fx.teamA })), row);
+        want.instanceAdmin = "allowed";
+      }
       if (row.cross) {
         const other = await fx.member(fx.teamB, crossRole(row.least));
         const outcome = await trpcCall(
@@ -886,6 +908,13 @@ describe("REST routes", () => {
         row,
       );
       want.anonymous = row.least === "public" ? "allowed" : "UNAUTHORIZED";
+      if (row.least === "instance-admin") {
+        const admin = await fx.instanceAdmin();
+        const { token } = await createApiToken(stack.db, { teamId: fx.teamA, userId: admin, name: "matrix" });
+        const { path, body } = await request();
+        seen.instanceAdmin = toVerdict((await rest(method, path, { token, body })).status, row);
+        want.instanceAdmin = "allowed";
+      }
       if (row.cross) {
         const other = await fx.member(fx.teamB, crossRole(row.least));
         const { token } = await createApiToken(stack.db, {

@@ -56,7 +56,8 @@ describe("teams", () => {
     expect(await owner().teams.current()).toMatchObject({ role: "owner" });
   });
 
-  it("lets any signed-in user make a team, owned by them, with the default and operator lanes", async () => {
+  it("lets any signed-in user make a team where the installation allows it, owned by them, with the default and operator lanes", async () => {
+    await caller(seeded.adminId).instance.update({ teamCreation: "anyone" });
     const { team } = await caller(viewerId).teams.create({ name: "Viewer's own" });
     expect(team.slug).toMatch(/^viewer-s-own-[0-9a-f]{6}$/);
     expect(await caller(viewerId, team.id).teams.current()).toMatchObject({
@@ -74,6 +75,7 @@ describe("teams", () => {
     await expect(caller(viewerId).teams.create({ name: "  " })).rejects.toMatchObject({
       code: "BAD_REQUEST",
     });
+    await caller(seeded.adminId).instance.update({ teamCreation: "instance_admins" });
   });
 });
 

@@ -19,4 +19,14 @@ describe("the web app's environment", () => {
     expect(remote.error?.issues[0]?.path).toEqual(["SWITCHYARD_OIDC_ISSUER"]);
     expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://localhost.evil.com" }).success).toBe(false);
   });
+
+  it("reads SWITCHYARD_INSTANCE_ADMINS as lower-cased emails and refuses one that is not an email, naming it", () => {
+    expect(webEnvSchema.parse({ ...base, SWITCHYARD_INSTANCE_ADMINS: " Ops@Example.com,, lead@example.com " }).SWITCHYARD_INSTANCE_ADMINS).toEqual([
+      "ops@example.com",
+      "lead@example.com",
+    ]);
+    expect(webEnvSchema.parse(base).SWITCHYARD_INSTANCE_ADMINS).toEqual([]);
+    const bad = webEnvSchema.safeParse({ ...base, SWITCHYARD_INSTANCE_ADMINS: "ops@example.com,ops" });
+    expect(bad.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["SWITCHYARD_INSTANCE_ADMINS", '"ops" is not an email address (a comma-separated list of emails)']]);
+  });
 });

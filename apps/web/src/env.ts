@@ -30,6 +30,21 @@ export const webEnvSchema = z.object({
   SWITCHYARD_OIDC_CLIENT_SECRET: z.string().optional(),
   /** The sign-in button's label, e.g. "Acme SSO". */
   SWITCHYARD_OIDC_NAME: z.string().min(1).max(40).default("single sign-on"),
+  /** Emails of the installation's admins besides the seed's, comma-separated; each counts once its email is verified. */
+  SWITCHYARD_INSTANCE_ADMINS: z
+    .string()
+    .default("")
+    .transform((v, ctx) =>
+      v
+        .split(",")
+        .map((e) => e.trim().toLowerCase())
+        .filter(Boolean)
+        .filter((e) => {
+          if (z.email().safeParse(e).success) return true;
+          ctx.addIssue({ code: "custom", message: `"${e}" is not an email address (a comma-separated list of emails)` });
+          return false;
+        }),
+    ),
 });
 
 export type WebEnv = z.infer<typeof webEnvSchema>;

@@ -32,3 +32,5 @@ export * from "./repositories/identities";
 export * from "./repositories/triggers";
 export * from "./repositories/notifications";
 export * from "./repositories/overview";
+export * from "./repositories/instance-settings";
+export * from "./repositories/instance-admins";

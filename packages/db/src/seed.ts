@@ -1,5 +1,9 @@
 /**
  * Seeds a demo team, its admin, lanes and demo workflows. Idempotent: safe on every start.
+ * The admin is made once, with the seed's password, as the installation's first instance
+ * admin; on later starts the account is left as it is (a password changed since stays
+ * changed), except that an installation without any instance admin (one from before
+ * instance admins) gets this account as its first.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -20,11 +24,15 @@ export const seed = async (db: Db, options: SeedOptions) => {
     update: {},
   });
   const email = options.adminEmail.toLowerCase();
-  const admin = await db.user.upsert({
-    where: { email },
-    create: { email, name: "Demo admin", passwordHash: await hashPassword(options.adminPassword), emailVerifiedAt: new Date() },
-    update: { passwordHash: await hashPassword(options.adminPassword) },
-  });
+  const existing = await db.user.findUnique({ where: { email } });
+  const admin =
+    existing ??
+    (await db.user.create({
+      data: { email, name: "Demo admin", passwordHash: await hashPassword(options.adminPassword), emailVerifiedAt: new Date(), instanceAdmin: true },
+    }));
+  if (existing && !existing.instanceAdmin && (await db.user.count({ where: { instanceAdmin: true } })) === 0) {
+    await db.user.update({ where: { id: existing.id }, data: { instanceAdmin: true } });
+  }
   await db.membership.upsert({
     where: { teamId_userId: { teamId: team.id, userId: admin.id } },
     create: { teamId: team.id, userId: admin.id, role: "owner" },
@@ -47,5 +55,5 @@ export const seed = async (db: Db, options: SeedOptions) => {
       }),
     );
   }
-  return { team, admin, workflows };
+  return { team, admin, adminCreated: existing === null, workflows };
 };

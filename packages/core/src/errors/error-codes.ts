@@ -156,6 +156,10 @@ export const ERROR_CODES = {
   "USER.INPUT.FILE_REFUSED": FAMILY.USER,
   "USER.INPUT.MISSING_FILE": FAMILY.USER,
   "USER.INPUT.VALIDATION_FAILED": FAMILY.USER,
+  // The installation's settings (Settings → Instance) refuse this; the message says who may change them.
+  "USER.INSTANCE.SSO_NOT_CONFIGURED": FAMILY.USER,
+  "USER.INSTANCE.SSO_ONLY": REQUEST.FORBIDDEN,
+  "USER.INSTANCE.TEAM_CREATION_CLOSED": REQUEST.FORBIDDEN,
   // An invitation or password-reset link that expired, was revoked or was used; details.reason says which.
   "USER.LINK.UNUSABLE": FAMILY.USER,
   // Lane policy refusals (packages/core/src/policy): forbidden, with the rule in the code.

@@ -33,3 +33,6 @@ export const linkOidcSignIn = (db: Db, claims: OidcClaims) =>
     await tx.userIdentity.create({ data: { userId: user.id, issuer: claims.issuer, subject: claims.subject } });
     return { userId: user.id, outcome: "created" as const };
   });
+
+/** Whether the user has signed in through this issuer (an identity of theirs is linked there). */
+export const hasIdentityAt = async (db: Db, userId: string, issuer: string) => (await db.userIdentity.count({ where: { userId, issuer } })) > 0;

@@ -1,9 +1,9 @@
 /**
  * The dashboard's navigation, one list: a page adds its entry here and the header (wide
  * screens) and its menu (narrow screens) both show it. `section` groups settings pages
- * after the main ones.
+ * after the main ones; `instanceAdmin` entries show only to the installation's admins.
  */
-export type NavItem = { href: string; label: string; section: "main" | "settings" };
+export type NavItem = { href: string; label: string; section: "main" | "settings"; instanceAdmin?: true };
 
 export const navItems: readonly NavItem[] = [
   { href: "/overview", label: "Overview", section: "main" },
@@ -20,4 +20,5 @@ export const navItems: readonly NavItem[] = [
   { href: "/settings/notifications", label: "Notifications", section: "settings" },
   { href: "/settings/audit", label: "Audit log", section: "settings" },
   { href: "/settings/account", label: "Account", section: "settings" },
+  { href: "/settings/instance", label: "Instance", section: "settings", instanceAdmin: true },
 ];

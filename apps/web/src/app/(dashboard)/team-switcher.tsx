@@ -18,15 +18,15 @@ async function switchTeam(formData: FormData) {
   redirect("/workflows");
 }
 
-/** The team the session acts in, and a switch to the user's other teams. */
-export async function TeamSwitcher({ userId, teamId }: { userId: string; teamId: string | undefined }) {
+/** The team the session acts in, a switch to the user's other teams, and a new team where the user may make one. */
+export async function TeamSwitcher({ userId, teamId, mayCreateTeams }: { userId: string; teamId: string | undefined; mayCreateTeams: boolean }) {
   const memberships = await membershipsOf(db(), userId);
   const current = memberships.find((m) => m.teamId === teamId);
-  const newTeam = (
+  const newTeam = mayCreateTeams ? (
     <Link href="/teams/new" className="small">
       New team
     </Link>
-  );
+  ) : null;
   if (memberships.length < 2)
     return (
       <span className="team-switcher">

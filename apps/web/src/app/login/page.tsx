@@ -1,6 +1,8 @@
 import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
-import { OIDC_PROVIDER_ID, oidcSignInName, signIn, SignInThrottled } from "~/server/auth/auth";
+import { readInstanceSettings } from "@switchyard/db";
+import { OIDC_PROVIDER_ID, oidcSignInName, signIn, SignInThrottled, SsoOnlySignIn } from "~/server/auth/auth";
+import { db } from "~/server/services";
 
 export const dynamic = "force-dynamic";
 
@@ -24,6 +26,7 @@ async function login(formData: FormData) {
     });
   } catch (error) {
     if (error instanceof SignInThrottled) redirect(`/login?error=rate_limited&retry=${error.retryAfterSeconds}${again}`);
+    if (error instanceof SsoOnlySignIn) redirect(`/login?error=sso_only${again}`);
     if (error instanceof CredentialsSignin) redirect(`/login?error=credentials${again}`);
     if (error instanceof AuthError) redirect(`/login?error=unavailable${again}`);
     throw error;
@@ -47,6 +50,7 @@ const waitFor = (retry: string | undefined) => {
 const problem = ({ error, code, retry, reason }: Search) => {
   if (!error) return undefined;
   if (error === "oidc") return reason ? `Single sign-on refused: ${reason}.` : "Single sign-on was refused.";
+  if (error === "sso_only" || code === "sso_only") return "This installation signs in through single sign-on only.";
   if (error === "rate_limited" || code === "rate_limited") return `Too many sign-in attempts. Try again in ${waitFor(retry)}.`;
   if (error === "unavailable" || error === "Configuration" || error === "CallbackRouteError") return "Sign-in is unavailable right now. Try again shortly.";
   return "Wrong email or password.";
@@ -62,33 +66,45 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const message = problem(search);
   const notice = search.notice ? NOTICES[search.notice] : undefined;
   const issuer = oidcSignInName();
+  const settings = await readInstanceSettings(db());
+  // Without an issuer "SSO only" cannot hold: passwords stay, so nobody is locked out.
+  const passwords = !(issuer && settings.ssoOnly);
+  const banner = message ? (
+    <p className="error" role="alert">
+      {message}
+    </p>
+  ) : notice ? (
+    <p className="muted" role="status">
+      {notice}
+    </p>
+  ) : null;
   return (
     <main className="login">
-      <form action={login} className="card login-card">
-        <h1>Switchyard</h1>
-        <p className="muted">Sign in to your team</p>
-        {message ? (
-          <p className="error" role="alert">
-            {message}
-          </p>
-        ) : notice ? (
-          <p className="muted" role="status">
-            {notice}
-          </p>
-        ) : null}
-        <input type="hidden" name="next" value={nextPath(search.next)} />
-        <label>
-          Email
-          <input name="email" type="email" autoComplete="username" required />
-        </label>
-        <label>
-          Password
-          <input name="password" type="password" autoComplete="current-password" required />
-        </label>
-        <button type="submit" className="primary">
-          Sign in
-        </button>
-      </form>
+      {passwords ? (
+        <form action={login} className="card login-card">
+          <h1>Switchyard</h1>
+          <p className="muted">Sign in to your team</p>
+          {banner}
+          <input type="hidden" name="next" value={nextPath(search.next)} />
+          <label>
+            Email
+            <input name="email" type="email" autoComplete="username" required />
+          </label>
+          <label>
+            Password
+            <input name="password" type="password" autoComplete="current-password" required />
+          </label>
+          <button type="submit" className="primary">
+            Sign in
+          </button>
+        </form>
+      ) : (
+        <div className="card login-card">
+          <h1>Switchyard</h1>
+          <p className="muted">This installation signs in through {issuer} only.</p>
+          {banner}
+        </div>
+      )}
       {issuer ? (
         <form action={loginWithIssuer} className="card login-card">
           <input type="hidden" name="next" value={nextPath(search.next)} />

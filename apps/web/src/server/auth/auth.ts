@@ -16,6 +16,7 @@ import { env } from "~/env";
 import { db, redis } from "../services";
 import { checkCredentials } from "./check-credentials";
 import { clientAddress } from "./client-address";
+import { oidcConfig } from "./oidc-config";
 import { refreshSessionToken } from "./session-token";
 
 declare module "next-auth" {
@@ -34,6 +35,11 @@ export class SignInThrottled extends CredentialsSignin {
   }
 }
 
+/** Passwords are refused: the installation signs in through single sign-on only. */
+export class SsoOnlySignIn extends CredentialsSignin {
+  override code = "sso_only";
+}
+
 /** The id the issuer's callback is served under: /api/auth/callback/oidc. */
 export const OIDC_PROVIDER_ID = "oidc";
 
@@ -41,8 +47,9 @@ const credentialsSchema = z.object({ email: z.email(), password: z.string().min(
 
 /** The configured OpenID Connect issuer, when its issuer, client id and secret are all set. */
 const oidcProvider = (): Provider[] => {
-  const { SWITCHYARD_OIDC_ISSUER: issuer, SWITCHYARD_OIDC_CLIENT_ID: clientId, SWITCHYARD_OIDC_CLIENT_SECRET: clientSecret, SWITCHYARD_OIDC_NAME: name } = env();
-  if (!issuer || !clientId || !clientSecret) return [];
+  const config = oidcConfig();
+  if (!config) return [];
+  const { issuer, clientId, clientSecret, name } = config;
   return [
     {
       id: OIDC_PROVIDER_ID,
@@ -74,7 +81,7 @@ const oidcUser = async (profile: Record<string, unknown> | undefined) => {
 };
 
 /** The issuer's button label on the login page, when one is configured. */
-export const oidcSignInName = () => (oidcProvider()[0] ? env().SWITCHYARD_OIDC_NAME : undefined);
+export const oidcSignInName = () => oidcConfig()?.name;
 
 export const { handlers, auth, signIn, signOut, unstable_update: updateSession } = NextAuth(() => ({
   trustHost: true,
@@ -95,7 +102,7 @@ export const { handlers, auth, signIn, signOut, unstable_update: updateSession }
         if (!parsed.success) return null;
         try {
           const user = await checkCredentials(
-            { db: db(), redis: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX },
+            { db: db(), redis: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX, ssoConfigured: oidcConfig() !== undefined },
             { ...parsed.data, address: clientAddress(request.headers, env().SWITCHYARD_TRUSTED_PROXIES) },
           );
           return user ? { id: user.id, email: user.email, name: user.name } : null;
@@ -103,6 +110,7 @@ export const { handlers, auth, signIn, signOut, unstable_update: updateSession }
           if (error instanceof AppError && error.code === "RATE_LIMITED") {
             throw new SignInThrottled((error.details as { retryAfterSeconds: number }).retryAfterSeconds);
           }
+          if (error instanceof AppError && error.code === "USER.INSTANCE.SSO_ONLY") throw new SsoOnlySignIn();
           throw error;
         }
       },

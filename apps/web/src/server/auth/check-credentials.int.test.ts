@@ -111,3 +111,19 @@ it("waits for the web's Redis connection on the first attempt after boot, which 
     booting.disconnect();
   }
 });
+
+it("refuses passwords while the installation signs in through single sign-on only and an issuer is configured", async () => {
+  await user("sso@test.local", "sso-password-1");
+  await db.instanceSettings.update({ where: { id: "instance" }, data: { ssoOnly: true } });
+  try {
+    await expect(checkCredentials({ ...webA, ssoConfigured: true }, { email: "sso@test.local", password: "sso-password-1", address: "198.51.100.40" })).rejects.toMatchObject({
+      code: "USER.INSTANCE.SSO_ONLY",
+    });
+    // Without an issuer the setting cannot hold: passwords still work, so nobody is locked out.
+    expect(await checkCredentials({ ...webA, ssoConfigured: false }, { email: "sso@test.local", password: "sso-password-1", address: "198.51.100.40" })).toMatchObject({
+      email: "sso@test.local",
+    });
+  } finally {
+    await db.instanceSettings.update({ where: { id: "instance" }, data: { ssoOnly: false } });
+  }
+});

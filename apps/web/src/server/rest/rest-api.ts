@@ -64,6 +64,7 @@ import { overviewRoutes } from "./routes/overview";
 import { memberRoutes } from "./routes/members";
 import { tokenRoutes } from "./routes/tokens";
 import { teamRoutes } from "./routes/team";
+import { instanceRoutes } from "./routes/instance";
 import { runRoutes } from "./routes/runs";
 import { workflowRoutes } from "./routes/workflows";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
@@ -326,7 +327,7 @@ const coreRoutes: Route[] = [
 ];
 
 /** Every route: the ones above, then each area's module. */
-const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...triggerRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes, ...tokenRoutes, ...teamRoutes];
+const routes: Route[] = [...workflowRoutes, ...coreRoutes, ...triggerRoutes, ...runRoutes, ...overviewRoutes, ...memberRoutes, ...tokenRoutes, ...teamRoutes, ...instanceRoutes];
 
 function routeOf(method: string, path: string): Route {
   return routeFinder(coreRoutes)(method, path);

@@ -4,6 +4,7 @@
 import { createCallerFactory, router } from "./init";
 import { accountRouter } from "./routers/account";
 import { auditRouter } from "./routers/audit";
+import { instanceRouter } from "./routers/instance";
 import { invitationsRouter } from "./routers/invitations";
 import { membersRouter } from "./routers/members";
 import { teamsRouter } from "./routers/teams";
@@ -36,6 +37,7 @@ export const appRouter = router({
   teams: teamsRouter,
   members: membersRouter,
   invitations: invitationsRouter,
+  instance: instanceRouter,
 });
 
 export type AppRouter = typeof appRouter;

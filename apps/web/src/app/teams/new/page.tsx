@@ -1,13 +1,15 @@
 /**
- * Makes a new team: any signed-in user may; they become its owner, it gets the built-in
- * lanes, and the session moves to it.
+ * Makes a new team: instance admins may, and anyone when the installation's settings say
+ * so (others are told why and whom to ask); the maker becomes its owner, it gets the
+ * built-in lanes, and the session moves to it.
  */
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AppError } from "@switchyard/core/errors";
 import { createTeamInput } from "~/server/contract/teams.types";
 import { auth, updateSession } from "~/server/auth/auth";
-import { createTeam } from "~/server/team/team-operations";
+import { mayCreateTeams } from "~/server/instance/instance-operations";
+import { createTeam, TEAM_CREATION_CLOSED } from "~/server/team/team-operations";
 import { db } from "~/server/services";
 
 export const dynamic = "force-dynamic";
@@ -33,6 +35,19 @@ export default async function NewTeamPage({ searchParams }: { searchParams: Prom
   const session = await auth();
   if (!session?.user.id) redirect("/login?next=/teams/new");
   const { error } = await searchParams;
+  if (!(await mayCreateTeams(db(), session.user.id))) {
+    return (
+      <main className="login">
+        <div className="card login-card">
+          <h1>New team</h1>
+          <p className="error" role="alert">
+            You may not create a team: {TEAM_CREATION_CLOSED}.
+          </p>
+          <Link href="/overview">Back to the dashboard</Link>
+        </div>
+      </main>
+    );
+  }
   return (
     <main className="login">
       <form action={create} className="card login-card" aria-label="New team">

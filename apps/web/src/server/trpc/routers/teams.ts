@@ -1,7 +1,7 @@
 /**
  * Teams: the one the session acts in with the caller's role, the caller's teams, a new
- * team (any signed-in user; they become its owner), and the team's settings (any member
- * reads them, admins change them).
+ * team (instance admins, or anyone the installation's settings let; they become its
+ * owner), and the team's settings (any member reads them, admins change them).
  */
 import { createTeam, currentTeam, myTeams, teamSettings, updateTeam } from "../../team/team-operations";
 import { createTeamInput, createTeamResponse, currentTeamResponse, myTeamsResponse, teamSettings as teamSettingsShape, updateTeamInput } from "../../contract/teams.types";

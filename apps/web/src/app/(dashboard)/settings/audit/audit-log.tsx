@@ -1,14 +1,18 @@
 "use client";
 /**
- * The Audit log page's body: the team's entries newest first, fifty at a time, narrowed to
- * the actions that start with what the admin types (`connector.`, `lane.create`).
+ * An audit log's entries newest first, fifty at a time, narrowed to the actions that start
+ * with what the admin types (`connector.`, `lane.create`): the team's (the Audit log page)
+ * or the installation's own (the Instance page).
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { LocalTime } from "~/components/local-time";
 import { useTRPC } from "~/trpc/react";
 
-const PREFIXES = ["connector.", "connector.credential.", "connector.console.call", "lane.", "variable.", "model."];
+const PREFIXES = {
+  team: ["connector.", "connector.credential.", "connector.console.call", "lane.", "variable.", "model.", "member.", "api_token."],
+  instance: ["instance.", "password_reset.", "account."],
+} as const;
 
 /** An entry's facts as `key: value` lines; nothing of a value is ever in them. */
 function Facts({ metadata }: { metadata: unknown }) {
@@ -25,13 +29,13 @@ function Facts({ metadata }: { metadata: unknown }) {
   );
 }
 
-export function AuditLog() {
+export function AuditLog({ scope = "team" }: { scope?: "team" | "instance" }) {
   const trpc = useTRPC();
   const [typed, setTyped] = useState("");
   const [action, setAction] = useState("");
-  const log = useInfiniteQuery(
-    trpc.audit.list.infiniteQueryOptions({ limit: 50, ...(action ? { action } : {}) }, { getNextPageParam: (page) => page.nextCursor }),
-  );
+  const input = { limit: 50, ...(action ? { action } : {}) };
+  const paging = { getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor };
+  const log = useInfiniteQuery(scope === "instance" ? trpc.instance.audit.infiniteQueryOptions(input, paging) : trpc.audit.list.infiniteQueryOptions(input, paging));
   const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
 
   return (
@@ -47,9 +51,9 @@ export function AuditLog() {
       >
         <label>
           Action starts with
-          <input value={typed} onChange={(e) => setTyped(e.target.value)} list="audit-prefixes" placeholder="connector." />
-          <datalist id="audit-prefixes">
-            {PREFIXES.map((p) => (
+          <input value={typed} onChange={(e) => setTyped(e.target.value)} list={`audit-prefixes-${scope}`} placeholder={PREFIXES[scope][0]} />
+          <datalist id={`audit-prefixes-${scope}`}>
+            {PREFIXES[scope].map((p) => (
               <option key={p} value={p} />
             ))}
           </datalist>
@@ -76,7 +80,7 @@ export function AuditLog() {
         </p>
       ) : null}
       <div className="table-scroll">
-        <table className="table stack-table" aria-label="Audit log">
+        <table className="table stack-table" aria-label={scope === "instance" ? "Instance audit log" : "Audit log"}>
           <thead>
             <tr>
               <th>When</th>

@@ -55,6 +55,22 @@ export function FormAlert(props: { error: FormError | null; fields: readonly str
   );
 }
 
+/** A settings form's end: Save, and "Saved." once the last save went through. */
+export function SaveActions(props: { pending: boolean; saved: boolean }) {
+  return (
+    <div className="form-actions">
+      <button type="submit" className="primary" disabled={props.pending}>
+        Save
+      </button>
+      {props.saved && !props.pending ? (
+        <span role="status" className="muted">
+          Saved.
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
 /** A form's end: the error no field shows, the submit button and Cancel. */
 export function FormFooter(props: { error: FormError | null; fields: readonly string[]; submit: string; pending: boolean; onCancel: () => void }) {
   return (

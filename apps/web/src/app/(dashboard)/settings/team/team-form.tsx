@@ -6,7 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/trpc/react";
-import { FieldError, FormAlert, formError, invalidProps } from "../connectors/form-parts";
+import { FieldError, FormAlert, formError, invalidProps, SaveActions } from "../connectors/form-parts";
 
 const FORM = "team";
 const FIELDS = ["name", "maxConcurrentRuns"] as const;
@@ -79,18 +79,7 @@ export function TeamForm(props: { canAdmin: boolean }) {
         </div>
       </div>
       <FormAlert error={error} fields={FIELDS} />
-      {props.canAdmin ? (
-        <div className="form-actions">
-          <button type="submit" className="primary" disabled={update.isPending}>
-            Save
-          </button>
-          {saved && !update.isPending ? (
-            <span role="status" className="muted">
-              Saved.
-            </span>
-          ) : null}
-        </div>
-      ) : null}
+      {props.canAdmin ? <SaveActions pending={update.isPending} saved={saved} /> : null}
     </form>
   );
 }
