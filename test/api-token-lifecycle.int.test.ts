@@ -3,7 +3,9 @@
  * procedures on a real database: a token is bound to the membership it was made under, so
  * removing its maker revokes it (listed as revoked, "member removed") and inviting the
  * person back does not bring it to life; a token made with a token never outlives its
- * maker, and revoking the maker revokes what it made.
+ * maker, and revoking the maker revokes what it made; the installation's longest token
+ * lifetime caps a token asked for without an expiry and refuses a longer one, by the same
+ * rule over tRPC and REST.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, createInvitation, type Db } from "@switchyard/db";
@@ -89,5 +91,29 @@ describe("a token made with a token", () => {
     expect(listed.find((t) => t.id === maker.id)).toMatchObject({ revokedReason: "revoked" });
     expect(listed.find((t) => t.id === child.body.id)).toMatchObject({ revokedReason: "maker_revoked" });
     expect(listed.find((t) => t.id === grandchild.body.id)).toMatchObject({ revokedReason: "maker_revoked" });
+  });
+});
+
+describe("the installation's longest token lifetime", () => {
+  it("gives a token asked for without an expiry the longest, and refuses a longer one naming the field, over tRPC and REST alike", async () => {
+    await owner().instance.update({ maxTokenLifetimeDays: 30 });
+    try {
+      const userId = await person();
+      const day = 86_400_000;
+      const unlimited = await caller(userId).tokens.create({ name: "no expiry asked" });
+      expect(Math.abs(unlimited.expiresAt!.getTime() - (Date.now() + 30 * day))).toBeLessThan(60_000);
+      await expect(caller(userId).tokens.create({ name: "too long", expiresInDays: 31 })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        cause: { code: "USER.TOKEN.LIFETIME_TOO_LONG", location: { path: "expiresInDays" } },
+      });
+      expect((await caller(userId).tokens.create({ name: "short", expiresInDays: 7 })).expiresAt!.getTime()).toBeLessThan(Date.now() + 8 * day);
+
+      const viaRest = await rest(unlimited.token, "POST", "/tokens", { name: "too long", expiresInDays: 90 });
+      expect(viaRest).toMatchObject({ status: 400, body: { error: { code: "USER.TOKEN.LIFETIME_TOO_LONG", location: { path: "expiresInDays" } } } });
+      const capped = await rest(unlimited.token, "POST", "/tokens", { name: "no expiry asked" });
+      expect(new Date(capped.body.expiresAt as string).getTime()).toBeLessThanOrEqual(unlimited.expiresAt!.getTime());
+    } finally {
+      await owner().instance.update({ maxTokenLifetimeDays: null });
+    }
   });
 });

@@ -183,6 +183,8 @@ export const ERROR_CODES = {
   "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT": FAMILY.USER,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
   "USER.TEMPLATE.NESTED_SHELL": FAMILY.USER,
+  /** An API token asked to live longer than the installation allows (Settings → Instance). */
+  "USER.TOKEN.LIFETIME_TOO_LONG": FAMILY.USER,
   "USER.TRIGGER.INVALID_SCHEDULE": FAMILY.USER,
   "USER.TRIGGER.PAUSED": REQUEST.CONFLICT,
   // An inbound webhook's signature: refused as unauthorized, with the reason in the code.

@@ -29,7 +29,11 @@ export const updateInstanceInput = z
   .strict();
 
 /** What the signed-in user may do on the installation, for pages to show or hide it. */
-export const instanceMe = z.object({ instanceAdmin: z.boolean(), mayCreateTeams: z.boolean() });
+export const instanceMe = z.object({
+  instanceAdmin: z.boolean(),
+  mayCreateTeams: z.boolean(),
+  maxTokenLifetimeDays: z.number().int().nullable().describe("the longest an API token may live, in days; null: no limit"),
+});
 
 export const instanceAdminList = z.array(
   z.object({

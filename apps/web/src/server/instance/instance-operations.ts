@@ -19,7 +19,10 @@ type InstanceActor = { userId: string; tokenId?: string };
 export const mayCreateTeams = async (db: Db, userId: string) =>
   (await readInstanceSettings(db)).teamCreation === "anyone" || (await instanceAdminOf(db, userId));
 
-export const instanceMe = async (db: Db, userId: string) => ({ instanceAdmin: await instanceAdminOf(db, userId), mayCreateTeams: await mayCreateTeams(db, userId) });
+export const instanceMe = async (db: Db, userId: string) => {
+  const [settings, instanceAdmin] = await Promise.all([readInstanceSettings(db), instanceAdminOf(db, userId)]);
+  return { instanceAdmin, mayCreateTeams: instanceAdmin || settings.teamCreation === "anyone", maxTokenLifetimeDays: settings.maxTokenLifetimeDays };
+};
 
 const withSso = <T>(settings: T) => ({ ...settings, ssoConfigured: oidcConfig() !== undefined });
 

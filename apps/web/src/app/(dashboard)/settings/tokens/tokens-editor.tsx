@@ -42,6 +42,9 @@ export function TokensEditor() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.tokens.list.queryOptions());
+  const longest = useQuery(trpc.instance.me.queryOptions()).data?.maxTokenLifetimeDays ?? null;
+  // With a longest lifetime, no longer choices, and "Never" is that longest.
+  const expiries = longest === null ? EXPIRIES : [{ days: 0, label: `${longest} days (the longest here)` }, ...EXPIRIES.filter((x) => x.days > 0 && x.days < longest)];
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
   const create = useMutation(trpc.tokens.create.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
@@ -95,7 +98,7 @@ export function TokensEditor() {
         <label>
           Expires
           <select value={days} onChange={(e) => setDays(Number(e.target.value))}>
-            {EXPIRIES.map((x) => (
+            {expiries.map((x) => (
               <option key={x.days} value={x.days}>
                 {x.label}
               </option>
