@@ -1,14 +1,17 @@
 /**
- * Password reset links an admin issues: only the hash is stored; the link is shown to the
- * admin when the server has no SMTP server, or mailed through a real one (smtp-server on
- * loopback) when it has; it works once, within the hour, and ends the member's old
- * sessions. Admins reset members and viewers, owners anyone but themselves.
+ * Password reset links: only the hash is stored; a team admin's link is mailed through a
+ * real SMTP server (smtp-server on loopback) to the member's own address and shown to
+ * nobody, and without SMTP only an instance admin is shown a link for someone else; it
+ * works once, within the hour, and ends the member's old sessions. Admins reset members
+ * and viewers, owners anyone but themselves. The account takeover across teams (an admin
+ * of team B invites team A's owner, resets, signs in as them) fails, and a password
+ * change revokes the API tokens made since a reset link was issued, listed with why.
  */
 import { createHash } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { verifyPassword, type Db } from "@switchyard/db";
+import { changePassword, createTeamWithOwner, verifyPassword, type Db } from "@switchyard/db";
 import { refreshSessionToken } from "~/server/auth/session-token";
 import { issuePasswordReset, resetPassword } from "~/server/members/password-reset";
 import { dashboardCaller } from "./helpers/dashboard-caller";
@@ -22,7 +25,10 @@ let memberId: string;
 let smtp: SMTPServer;
 let smtpPort: number;
 const mails: { to: string; body: string }[] = [];
-const admin = () => ({ teamId: seeded.teamId, userId: adminId, role: "admin" as const });
+const admin = () => ({ teamId: seeded.teamId, userId: adminId, role: "admin" as const, instanceAdmin: false });
+const instanceAdmin = () => ({ teamId: seeded.teamId, userId: seeded.adminId, role: "owner" as const, instanceAdmin: true });
+const mailDeps = () => ({ db, mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: "Switchyard <sy@test.local>" }, baseUrl: "https://sy.example.com" });
+const mailedLink = () => /https:\/\/sy\.example\.com\/reset\/(pwr_[A-Za-z0-9_-]{43})/.exec(mails.at(-1)!.body.replace(/=\r?\n/g, ""))![1]!;
 
 beforeAll(async () => {
   seeded = await openSeededDatabase();
@@ -59,9 +65,9 @@ afterAll(async () => {
 });
 
 describe("password reset links", () => {
-  it("shows the link once without SMTP, stores only its hash, sets the password once and ends old sessions", async () => {
+  it("shows an instance admin the link once without SMTP, stores only its hash, sets the password once and ends old sessions", async () => {
     const session = await refreshSessionToken(db, { token: {}, user: { id: memberId } });
-    const issued = await dashboardCaller({ db }, adminId).members.issuePasswordReset({
+    const issued = await dashboardCaller({ db }, seeded.adminId).members.issuePasswordReset({
       userId: memberId,
     });
     expect(issued.mailedTo).toBeNull();
@@ -85,7 +91,7 @@ describe("password reset links", () => {
   });
 
   it("refuses an expired link", async () => {
-    const issued = await issuePasswordReset({ db }, admin(), { userId: memberId });
+    const issued = await issuePasswordReset({ db }, instanceAdmin(), { userId: memberId });
     await db.passwordReset.updateMany({
       where: { userId: memberId, usedAt: null },
       data: { expiresAt: new Date(Date.now() - 1000) },
@@ -99,24 +105,22 @@ describe("password reset links", () => {
   });
 
   it("mails the link through the SMTP server when there is one, and shows it to nobody", async () => {
-    const issued = await issuePasswordReset(
-      {
-        db,
-        mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: "Switchyard <sy@test.local>" },
-        baseUrl: "https://sy.example.com",
-      },
-      admin(),
-      { userId: memberId },
-    );
+    await db.user.update({ where: { id: memberId }, data: { emailVerifiedAt: null } });
+    const issued = await issuePasswordReset(mailDeps(), admin(), { userId: memberId });
     expect(issued).toMatchObject({ mailedTo: "member@test.local", path: null });
-    const mail = mails.at(-1)!;
-    expect(mail.to).toBe("member@test.local");
-    const link = /https:\/\/sy\.example\.com\/reset\/(pwr_[A-Za-z0-9_-]{43})/.exec(
-      mail.body.replace(/=\r?\n/g, ""),
-    );
-    expect(link).not.toBeNull();
-    expect(await resetPassword(db, { token: link![1]!, password: "mailed-password-3" })).toEqual({
+    expect(mails.at(-1)!.to).toBe("member@test.local");
+    expect(await resetPassword(db, { token: mailedLink(), password: "mailed-password-3" })).toEqual({
       email: "member@test.local",
+    });
+    // The link reached the address: it is the member's.
+    expect((await db.user.findUniqueOrThrow({ where: { id: memberId } })).emailVerifiedAt).toBeInstanceOf(Date);
+  });
+
+  it("never gives a team admin a link for someone else without SMTP, and says what to do instead", async () => {
+    await expect(dashboardCaller({ db }, adminId).members.issuePasswordReset({ userId: memberId })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      cause: { code: "USER.ACCOUNT.RESET_NEEDS_MAIL" },
+      message: /instance admin/,
     });
   });
 
@@ -147,5 +151,87 @@ describe("password reset links", () => {
         })
       ).path,
     ).toMatch(/^\/reset\/pwr_/);
+  });
+});
+
+describe("taking over an account through a reset", () => {
+  it("fails for an admin of another team who invites the account's owner and resets its password", async () => {
+    // Team A, owned by its owner, who has a password and is signed in.
+    const ownerA = await addMember(db, seeded.teamId, { email: "owner-a@test.local", name: "Owner A", role: "owner", password: "owner-a-password" });
+    const session = await refreshSessionToken(db, { token: {}, user: { id: ownerA } });
+    // The attacker: any account, owner of a team of their own.
+    const attacker = await db.user.create({ data: { email: "attacker@test.local", name: "Attacker" } });
+    const teamB = (await createTeamWithOwner(db, { name: "Team B", ownerId: attacker.id })).id;
+    const invitation = await dashboardCaller({ db }, attacker.id, teamB).invitations.create({ role: "member" });
+    await dashboardCaller({ db }, ownerA).invitations.accept({ token: invitation.token });
+
+    // Without SMTP: refused, and nothing is made.
+    const before = await db.passwordReset.count();
+    await expect(dashboardCaller({ db }, attacker.id, teamB).members.issuePasswordReset({ userId: ownerA })).rejects.toMatchObject({
+      cause: { code: "USER.ACCOUNT.RESET_NEEDS_MAIL" },
+    });
+    expect(await db.passwordReset.count()).toBe(before);
+    // With SMTP: the link goes to the owner's own address; the attacker sees none.
+    const mailed = await issuePasswordReset(mailDeps(), { teamId: teamB, userId: attacker.id, role: "owner", instanceAdmin: false }, { userId: ownerA });
+    expect(mailed).toMatchObject({ mailedTo: "owner-a@test.local", path: null });
+    expect(mails.at(-1)!.to).toBe("owner-a@test.local");
+    expect(JSON.stringify(mailed)).not.toContain("pwr_");
+
+    // The owner's password and session hold; team A is still theirs alone.
+    expect(await verifyPassword(db, "owner-a@test.local", "owner-a-password")).toBeTruthy();
+    expect(await refreshSessionToken(db, { token: session! })).not.toBeNull();
+    expect(await db.membership.count({ where: { teamId: seeded.teamId, userId: attacker.id } })).toBe(0);
+  });
+});
+
+describe("API tokens and a password change", () => {
+  const tokenState = async (id: string) => db.apiToken.findUniqueOrThrow({ where: { id }, select: { revokedAt: true, revokedReason: true } });
+
+  it("revokes the tokens made since a reset link was issued at the next password change, even one through a newer link, and keeps older ones", async () => {
+    const victim = await addMember(db, seeded.teamId, { email: "victim@test.local", name: "Victim", role: "admin", password: "victim-password-1" });
+    const older = await dashboardCaller({ db }, victim).tokens.create({ name: "made before any reset" });
+
+    // Someone gets a link (say, from a mailbox that was not the victim's alone), sets a password, makes a token.
+    const first = await issuePasswordReset({ db }, instanceAdmin(), { userId: victim });
+    await resetPassword(db, { token: first.path!.replace("/reset/", ""), password: "someone-elses-1" });
+    const planted = await dashboardCaller({ db }, victim).tokens.create({ name: "made after the reset" });
+
+    // The victim gets the account back through a new link.
+    const second = await issuePasswordReset({ db }, instanceAdmin(), { userId: victim });
+    await resetPassword(db, { token: second.path!.replace("/reset/", ""), password: "victim-password-2" });
+    expect(await tokenState(planted.id)).toMatchObject({ revokedReason: "password_changed" });
+    expect((await tokenState(planted.id)).revokedAt).toBeInstanceOf(Date);
+    expect(await tokenState(older.id)).toMatchObject({ revokedAt: null });
+    const listed = (await dashboardCaller({ db }, victim).tokens.list()).find((t) => t.id === planted.id);
+    expect(listed).toMatchObject({ revokedReason: "password_changed" });
+    const audit = await db.auditLog.findFirstOrThrow({ where: { teamId: seeded.teamId, action: "api_token.revoke", targetId: victim } });
+    expect(audit.metadata).toMatchObject({ reason: "password_changed", tokens: [planted.prefix] });
+  });
+
+  it("revokes them too when the password is changed on the Account page, and from then on leaves new ones be", async () => {
+    const user = await addMember(db, seeded.teamId, { email: "changer@test.local", name: "Changer", role: "member", password: "changer-password-1" });
+    const issued = await issuePasswordReset({ db }, instanceAdmin(), { userId: user });
+    await resetPassword(db, { token: issued.path!.replace("/reset/", ""), password: "changer-password-2" });
+    const after = await dashboardCaller({ db }, user).tokens.create({ name: "after the reset" });
+    await changePassword(db, user, "changer-password-2", "changer-password-3");
+    expect(await tokenState(after.id)).toMatchObject({ revokedReason: "password_changed" });
+    // A password changed by its owner closes the window: the next change revokes nothing made since.
+    const later = await dashboardCaller({ db }, user).tokens.create({ name: "later" });
+    await changePassword(db, user, "changer-password-3", "changer-password-4");
+    expect(await tokenState(later.id)).toMatchObject({ revokedAt: null });
+  });
+});
+
+describe("an instance admin's reset links", () => {
+  it("are for anyone on the installation but themselves, shown once without SMTP, and audited without a team", async () => {
+    const outsider = await db.user.create({ data: { email: "outsider@test.local", name: "Outsider" } });
+    await expect(dashboardCaller({ db }, adminId).instance.issuePasswordReset({ userId: outsider.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(dashboardCaller({ db }, seeded.adminId).instance.issuePasswordReset({ userId: seeded.adminId })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const issued = await dashboardCaller({ db }, seeded.adminId).instance.issuePasswordReset({ userId: outsider.id });
+    expect(issued.path).toMatch(/^\/reset\/pwr_/);
+    const entry = await db.auditLog.findFirstOrThrow({ where: { teamId: null, action: "password_reset.create", targetId: outsider.id } });
+    expect(entry.actorUserId).toBe(seeded.adminId);
+    const found = await dashboardCaller({ db }, seeded.adminId).instance.people({ query: "outsider" });
+    expect(found.map((p) => p.email)).toEqual(["outsider@test.local"]);
   });
 });

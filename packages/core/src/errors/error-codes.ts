@@ -139,6 +139,8 @@ export const ERROR_CODES = {
   /** A run given up because the workers holding it kept dying (its job stalled past the limit). */
   "SYSTEM.WORKER_LOST": FAMILY.SYSTEM,
   // USER.*
+  /** A team admin asked for a password reset link while the server cannot mail it to the member (no SMTP): an instance admin issues it. */
+  "USER.ACCOUNT.RESET_NEEDS_MAIL": REQUEST.FORBIDDEN,
   /** A stdio connector's command is not from the connectors folder (or its environment chooses code), and any command is not allowed. */
   "USER.CONNECTOR.COMMAND_NOT_ALLOWED": REQUEST.FORBIDDEN,
   "USER.CONNECTOR.INVALID": FAMILY.USER,

@@ -117,6 +117,27 @@ export const revokeApiTokens = async (
   return { ids, count: count + made };
 };
 
+/**
+ * Revokes a user's live tokens in every team (those made at or after `since` when given)
+ * for `reason`, with one `api_token.revoke` entry in each team's audit log naming the
+ * tokens by prefix; how many were revoked.
+ */
+export const revokeUserApiTokens = async (
+  tx: PrismaClientOrTransaction,
+  input: { userId: string; since?: Date; reason: TokenRevokedReason; actorUserId: string | null },
+) => {
+  const where: Prisma.ApiTokenWhereInput = { userId: input.userId, ...(input.since ? { createdAt: { gte: input.since } } : {}) };
+  const picked = await tx.apiToken.findMany({ where: { ...where, revokedAt: null }, select: { teamId: true, prefix: true } });
+  if (picked.length === 0) return 0;
+  const { count } = await revokeApiTokens(tx, where, input.reason);
+  const byTeam = new Map<string, string[]>();
+  for (const t of picked) byTeam.set(t.teamId, [...(byTeam.get(t.teamId) ?? []), t.prefix]);
+  for (const [teamId, tokens] of byTeam) {
+    await recordAudit(tx, { teamId, actorUserId: input.actorUserId, action: "api_token.revoke", targetType: "user", targetId: input.userId, metadata: { reason: input.reason, tokens } });
+  }
+  return count;
+};
+
 /** Revokes a live token of the team by hand (and what was made with it); false when there was none to revoke. */
 export const revokeApiToken = async (db: PrismaClientOrTransaction, teamId: string, id: string, revokedById?: string) =>
   (await revokeApiTokens(db, { id, teamId }, "revoked", revokedById)).ids.length === 1;

@@ -31,3 +31,28 @@ export const listInstanceAdmins = async (db: Db, named: readonly string[]) => {
   return users.map((u) => ({ id: u.id, name: u.name, email: u.email, source: u.instanceAdmin ? ("seed" as const) : ("environment" as const) }));
 };
 
+
+/**
+ * People on the installation whose name or email contains `query` (everyone when empty),
+ * oldest first, at most `limit`; each with whether their email is verified, whether they
+ * may sign in with a password, and how many teams they are in. For instance admins, who
+ * hand people password reset links.
+ */
+export const findPeople = async (db: Db, query: string, limit: number) => {
+  const q = query.trim();
+  const users = await db.user.findMany({
+    where: q ? { OR: [{ email: { contains: q, mode: "insensitive" } }, { name: { contains: q, mode: "insensitive" } }] } : {},
+    select: { id: true, name: true, email: true, emailVerifiedAt: true, passwordHash: true, createdAt: true, _count: { select: { memberships: true } } },
+    orderBy: { createdAt: "asc" },
+    take: limit,
+  });
+  return users.map((u) => ({
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    emailVerified: u.emailVerifiedAt !== null,
+    hasPassword: u.passwordHash !== null,
+    teams: u._count.memberships,
+    createdAt: u.createdAt,
+  }));
+};

@@ -5,6 +5,7 @@ import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
 import type { Role } from "../generated/prisma/client";
 import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPasswordHash } from "../password-hash";
+import { setPassword } from "./password-resets";
 
 export { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash } from "../password-hash";
 
@@ -44,7 +45,9 @@ export const checkNewPassword = (password: string, path = "newPassword") => {
 
 /**
  * Sets a new password after checking the current one, and moves the user's session
- * version on, which ends every session signed in before.
+ * version on, which ends every session signed in before. The API tokens made since a reset
+ * link was issued are revoked, and the window they were made in closes (see
+ * password-resets.ts), in one transaction with the change.
  */
 export const changePassword = async (db: Db, userId: string, currentPassword: string, newPassword: string) => {
   checkNewPassword(newPassword);
@@ -53,7 +56,12 @@ export const changePassword = async (db: Db, userId: string, currentPassword: st
     throw new AppError("USER.WRONG_PASSWORD", "the current password is not right", { location: { path: "currentPassword" } });
   }
   const passwordHash = await hashPassword(newPassword);
-  await db.user.update({ where: { id: userId }, data: { passwordHash, sessionVersion: { increment: 1 } } });
+  return db.$transaction(async (tx) => {
+    // Only if nobody changed it meanwhile (a reset link used at the same moment, say).
+    const { count } = await tx.user.updateMany({ where: { id: userId, passwordHash: user.passwordHash }, data: { passwordHash } });
+    if (count !== 1) throw new AppError("CONFLICT", "the password was changed meanwhile; sign in again");
+    return (await setPassword(tx, { userId, passwordHash, reopenAt: null })).tokensRevoked;
+  });
 };
 
 export const membershipsOf = (db: Db, userId: string) =>
@@ -71,7 +79,7 @@ export const findMembership = (db: Db, userId: string, by: { id: string } | { te
   db.membership.findFirst({ where: { userId, ...by }, include: { team: true } });
 
 export const getUser = (db: Db, userId: string) =>
-  db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true } });
+  db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, emailVerifiedAt: true } });
 
 /** The user's current session version, or undefined for a user that no longer exists. */
 export const sessionVersionOf = async (db: Db, userId: string) =>

@@ -3,6 +3,7 @@
  * PUT /instance), shared by the tRPC procedures, the REST routes and the OpenAPI document.
  */
 import { z } from "zod";
+import { timestamp } from "./timestamp";
 
 /** The longest lifetime an instance may allow its API tokens, in days (ten years). */
 const MAX_TOKEN_LIFETIME_DAYS = 3650;
@@ -41,5 +42,21 @@ export const instanceAdminList = z.array(
     name: z.string(),
     email: z.string(),
     source: z.enum(["seed", "environment"]).describe("seed: the account the seed made; environment: named by SWITCHYARD_INSTANCE_ADMINS"),
+  }),
+);
+
+export const peopleInput = z.object({
+  query: z.string().max(320).default("").describe("part of a name or email; empty: everyone"),
+  limit: z.number().int().min(1).max(200).default(50),
+});
+export const personList = z.array(
+  z.object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    emailVerified: z.boolean().describe("whether the email is known to be the person's (a link sent there, or an issuer that verified it)"),
+    hasPassword: z.boolean(),
+    teams: z.number().int().describe("how many teams the person is in"),
+    createdAt: timestamp,
   }),
 );

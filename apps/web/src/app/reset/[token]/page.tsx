@@ -1,6 +1,8 @@
 /**
- * A password reset link an admin issued: sets a new password for the account it names,
- * once, within the hour; every session signed in before ends. Used and expired links say so.
+ * A password reset link (mailed to the account's address, or handed on by an instance
+ * admin): sets a new password for the account it names, once, within the hour; every
+ * session signed in before ends, and API tokens made since a reset link was issued are
+ * revoked. Used and expired links say so.
  */
 import Link from "next/link";
 import { redirect } from "next/navigation";
@@ -48,7 +50,8 @@ export default async function ResetPage({ params, searchParams }: { params: Prom
         {target ? (
           <form action={setPassword} className="login-card">
             <p>
-              For <strong>{target.email}</strong>. Setting it signs you out everywhere.
+              For <strong>{target.email}</strong>. Setting it signs you out everywhere and revokes the API tokens made since a
+              reset link was issued for this account.
             </p>
             {error ? (
               <p className="error" role="alert">

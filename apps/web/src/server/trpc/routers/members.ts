@@ -1,11 +1,12 @@
 /**
  * The team's members (Settings → Members): every member lists them; admins change roles
- * and remove members (owners alone touch the owner role) and issue password reset links;
+ * and remove members (owners alone touch the owner role) and issue password reset links
+ * (mailed to the member; shown only to an instance admin where the server cannot mail);
  * anyone leaves but the last owner.
  */
 import { changeRole, leaveTeam, listMembers, removeMember } from "../../members/member-operations";
-import { env } from "~/env";
-import { issuePasswordReset } from "../../members/password-reset";
+import { instanceAdminOf } from "../../instance/instance-admin";
+import { issuePasswordReset, resetDeps } from "../../members/password-reset";
 import {
   changeRoleInput,
   changeRoleResponse,
@@ -28,13 +29,9 @@ export const membersRouter = router({
     .output(removeMemberResponse)
     .mutation(({ ctx, input }) => removeMember(ctx.db, ctx, input)),
   leave: teamProcedure.output(removeMemberResponse).mutation(({ ctx }) => leaveTeam(ctx.db, ctx)),
-  /** A one-time link for a member to set a new password: mailed when the server has SMTP, else shown here once. */
+  /** A one-time link for a member to set a new password: mailed to them when the server has SMTP; else shown once, to an instance admin only. */
   issuePasswordReset: teamProcedure
     .input(issueResetInput)
     .output(issueResetResponse)
-    .mutation(({ ctx, input }) => {
-      const { SWITCHYARD_SMTP_URL, SWITCHYARD_SMTP_FROM, AUTH_URL } = env();
-      const mail = SWITCHYARD_SMTP_URL ? { smtpUrl: SWITCHYARD_SMTP_URL, from: SWITCHYARD_SMTP_FROM } : undefined;
-      return issuePasswordReset({ db: ctx.db, mail, baseUrl: AUTH_URL || undefined }, ctx, input);
-    }),
+    .mutation(async ({ ctx, input }) => issuePasswordReset(resetDeps(ctx.db), { ...ctx, instanceAdmin: await instanceAdminOf(ctx.db, ctx.userId) }, input)),
 });

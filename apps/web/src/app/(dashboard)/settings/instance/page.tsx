@@ -9,6 +9,7 @@ import { db } from "~/server/services";
 import { AuditLog } from "../audit/audit-log";
 import { InstanceAdmins } from "./instance-admins";
 import { InstanceForm } from "./instance-form";
+import { InstancePeople } from "./instance-people";
 import "../connectors/settings-pages.css";
 
 export default async function InstancePage() {
@@ -25,6 +26,12 @@ export default async function InstancePage() {
       <InstanceForm />
       <h2>Instance admins</h2>
       <InstanceAdmins />
+      <h2>People</h2>
+      <p className="muted">
+        Everyone with an account here. A password reset link goes to the person&apos;s own address when the server can mail;
+        without SMTP it is shown to you once, and only instance admins get such links (team admins never do).
+      </p>
+      <InstancePeople selfId={session.user.id} />
       <h2>Audit log</h2>
       <p className="muted">Changes to the installation itself: its settings, password reset links its admins issue, and accounts claimed through single sign-on.</p>
       <AuditLog scope="instance" />

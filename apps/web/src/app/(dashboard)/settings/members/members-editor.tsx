@@ -10,6 +10,7 @@ import { useState } from "react";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
 import { can, useRole } from "~/trpc/use-role";
+import { ResetLinkResult } from "./reset-link-result";
 
 type Role = inferRouterOutputs<AppRouter>["members"]["list"][number]["role"];
 const ROLES: readonly Role[] = ["owner", "admin", "member", "viewer"];
@@ -159,7 +160,14 @@ function PendingInvitations() {
   );
 }
 
-export function MembersEditor() {
+/**
+ * How this admin may hand a member a password reset link: mailed to the member (the server
+ * has SMTP), shown to them once (an instance admin, no SMTP), or not at all (a team admin
+ * without SMTP: an instance admin issues it).
+ */
+export type ResetLinks = "mailed" | "shown" | "none";
+
+export function MembersEditor({ resetLinks }: { resetLinks: ResetLinks }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const actor = useRole();
@@ -182,24 +190,7 @@ export function MembersEditor() {
           {error.message}
         </p>
       ) : null}
-      {reset.data ? (
-        <div className="card new-token" role="status">
-          {reset.data.mailedTo ? (
-            <>
-              A link to set a new password was mailed to {reset.data.mailedTo}; it works once,
-              within the hour.
-            </>
-          ) : (
-            <>
-              Send this link to the member; it will not be shown again and works once, until{" "}
-              {reset.data.expiresAt.toLocaleTimeString()}:
-              <pre className="output" data-testid="reset-link">
-                {`${window.location.origin}${reset.data.path}`}
-              </pre>
-            </>
-          )}
-        </div>
-      ) : null}
+      <ResetLinkResult issued={reset.data} />
       {list.isPending ? (
         <p className="muted">Loading members…</p>
       ) : list.error ? (
@@ -225,6 +216,7 @@ export function MembersEditor() {
               {list.data.map((m) => {
                 const mayTouch = admin && (m.role !== "owner" || actor === "owner");
                 const mayReset =
+                  resetLinks !== "none" &&
                   m.userId !== me.data?.userId &&
                   (actor === "owner" || (admin && !can(m.role, "admin")));
                 return (
@@ -303,6 +295,13 @@ export function MembersEditor() {
           Leave this team
         </button>
       </p>
+      {admin && resetLinks === "none" ? (
+        <p className="muted small" data-testid="reset-note">
+          Password reset links: this server cannot mail them to a member&apos;s own address (no SWITCHYARD_SMTP_URL), and a
+          team admin is never given a way to set someone else&apos;s password. An instance admin issues them (Settings →
+          Instance); a signed-in member changes their own on the Account page.
+        </p>
+      ) : null}
       {admin && actor ? (
         <>
           <InviteForm actor={actor} />

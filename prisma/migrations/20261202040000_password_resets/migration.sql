@@ -1,0 +1,15 @@
+-- Reset links an instance admin issues belong to no team; a link records whether it was
+-- mailed to the user's address; a user records when the first reset link since their own
+-- last password change was issued (tokens made since are revoked at the next change).
+-- Links still pending are the start of that window.
+
+-- AlterTable
+ALTER TABLE "PasswordReset" ALTER COLUMN "teamId" DROP NOT NULL,
+ADD COLUMN     "mailed" BOOLEAN NOT NULL DEFAULT false;
+
+-- AlterTable
+ALTER TABLE "User" ADD COLUMN     "resetSince" TIMESTAMP(3);
+
+UPDATE "User" u SET "resetSince" = r.first
+FROM (SELECT "userId", min("createdAt") AS first FROM "PasswordReset" GROUP BY "userId") r
+WHERE r."userId" = u."id";
