@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiToken, createDb, hashPassword, readInstanceSettings, verifyPassword, type Db } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
+import { signUpOpen } from "~/server/members/open-sign-up";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { restOnDatabase } from "./helpers/rest-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
@@ -155,6 +156,28 @@ describe("the seed", () => {
     } finally {
       await other.$disconnect();
       await fresh.drop();
+    }
+  });
+});
+
+describe("signing up without an invitation", () => {
+  const form = (email: string) => ({ name: "New Person", email, password: "long-enough-password", address: "198.51.100.9" });
+
+  it("is refused while the installation takes new people by invitation only, and makes an unverified account in no team once it is open", async () => {
+    await expect(signUpOpen({ db }, form("new@test.local"))).rejects.toMatchObject({ code: "USER.INSTANCE.SIGN_UP_CLOSED" });
+    expect(await db.user.count({ where: { email: "new@test.local" } })).toBe(0);
+
+    await caller(seeded.adminId).instance.update({ openSignUp: true });
+    try {
+      const made = await signUpOpen({ db }, form("New@Test.Local"));
+      const user = await db.user.findUniqueOrThrow({ where: { id: made.userId } });
+      expect(user).toMatchObject({ email: "new@test.local", emailVerifiedAt: null, instanceAdmin: false });
+      expect(await db.membership.count({ where: { userId: made.userId } })).toBe(0);
+      expect(await verifyPassword(db, "new@test.local", "long-enough-password")).toBeTruthy();
+      await expect(signUpOpen({ db }, form("new@test.local"))).rejects.toMatchObject({ code: "CONFLICT", location: { path: "email" } });
+      await expect(signUpOpen({ db }, { ...form("short@test.local"), password: "short" })).rejects.toMatchObject({ code: "USER.INPUT.VALIDATION_FAILED" });
+    } finally {
+      await caller(seeded.adminId).instance.update({ openSignUp: false });
     }
   });
 });

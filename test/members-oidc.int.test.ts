@@ -1,9 +1,10 @@
 /**
  * Sign-in through an OpenID Connect issuer, as the dashboard links it: a user is found by
- * (issuer, subject); a first sign-in links to the user with the same email only when the
- * issuer verified the email, makes a new user when nobody has it, and is refused when an
- * account has the email but the issuer did not verify it. The same subject at another
- * issuer is someone else.
+ * (issuer, subject); a first sign-in links to the user with the same (verified) email only
+ * when the issuer verified the email, makes a new user when nobody has it (where sign-up is
+ * open), and is refused when an account has the email but the issuer did not verify it.
+ * The same subject at another issuer is someone else. Unverified accounts taken over:
+ * email-verification.int.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { linkOidcSignIn, type Db } from "@switchyard/db";
@@ -25,6 +26,8 @@ beforeAll(async () => {
     role: "member",
     password: "casey-password-1",
   });
+  // Casey's address is known to be Casey's (an invitation bound to it, say): a verified sign-in links, it does not take over.
+  await db.user.update({ where: { id: memberId }, data: { emailVerifiedAt: new Date() } });
 });
 afterAll(async () => {
   await seeded?.close();
@@ -65,14 +68,12 @@ describe("linking an issuer's sign-in to a user", () => {
     expect(token).toMatchObject({ sub: memberId, teamId: seeded.teamId });
   });
 
-  it("makes a new user, with no password and no team, for an email nobody has; the same subject elsewhere is another person", async () => {
-    const made = await linkOidcSignIn(db, {
-      issuer: ISSUER,
-      subject: "s-new",
-      email: "new@example.com",
-      emailVerified: false,
-      name: "New Person",
-    });
+  it("makes a new user where sign-up is open, with no password and no team, for an email nobody has; the same subject elsewhere is another person", async () => {
+    const made = await linkOidcSignIn(
+      db,
+      { issuer: ISSUER, subject: "s-new", email: "new@example.com", emailVerified: false, name: "New Person" },
+      { openSignUp: true },
+    );
     expect(made.outcome).toBe("created");
     const user = await db.user.findUniqueOrThrow({ where: { id: made.userId } });
     expect(user).toMatchObject({
@@ -85,12 +86,11 @@ describe("linking an issuer's sign-in to a user", () => {
       teamId: undefined,
     });
 
-    const elsewhere = await linkOidcSignIn(db, {
-      issuer: "https://other-idp.example.com",
-      subject: "s-new",
-      email: "other@example.com",
-      emailVerified: true,
-    });
+    const elsewhere = await linkOidcSignIn(
+      db,
+      { issuer: "https://other-idp.example.com", subject: "s-new", email: "other@example.com", emailVerified: true },
+      { openSignUp: true },
+    );
     expect(elsewhere.userId).not.toBe(made.userId);
     await expect(linkOidcSignIn(db, { issuer: ISSUER, subject: "s-nomail" })).rejects.toMatchObject(
       { code: "UNAUTHORIZED" },

@@ -235,3 +235,18 @@ describe("an instance admin's reset links", () => {
     expect(found.map((p) => p.email)).toEqual(["outsider@test.local"]);
   });
 });
+
+describe("a mailed reset link and an unverified account", () => {
+  it("lets the address's owner take the account over: whoever made it loses its tokens and sign-ins", async () => {
+    const squatted = await addMember(db, seeded.teamId, { email: "squatted@test.local", name: "Squatter", role: "member", password: "squatter-password" });
+    const token = await dashboardCaller({ db }, squatted).tokens.create({ name: "squatter's" });
+    await db.userIdentity.create({ data: { userId: squatted, issuer: "https://idp.example.com", subject: "squatter" } });
+    await issuePasswordReset(mailDeps(), admin(), { userId: squatted });
+    await resetPassword(db, { token: mailedLink(), password: "owners-password-1" });
+    expect(await db.apiToken.findUniqueOrThrow({ where: { id: token.id } })).toMatchObject({ revokedReason: "account_claimed" });
+    expect(await db.userIdentity.count({ where: { userId: squatted } })).toBe(0);
+    expect(await verifyPassword(db, "squatted@test.local", "owners-password-1")).toBeTruthy();
+    expect((await db.user.findUniqueOrThrow({ where: { id: squatted } })).emailVerifiedAt).toBeInstanceOf(Date);
+    expect(await db.auditLog.count({ where: { teamId: null, action: "account.claim", targetId: squatted } })).toBe(1);
+  });
+});

@@ -87,8 +87,12 @@ export const describeInvitation = async (db: Db, token: string) => {
   return { team: row.team, role: row.role, email: row.email, expiresAt: row.expiresAt };
 };
 
-/** Inside a transaction: uses the invitation for `user`, making them a member. */
-const accept = async (tx: Prisma.TransactionClient, token: string, user: { id: string; email: string }) => {
+/** Who accepted the invitation a token names (null: nobody yet, or no such invitation). */
+export const invitationAcceptedBy = async (db: Db, token: string) =>
+  TOKEN_SHAPE.test(token) ? ((await db.invitation.findUnique({ where: { tokenHash: hash(token) }, select: { acceptedById: true } }))?.acceptedById ?? null) : null;
+
+/** Inside a transaction: uses the invitation for `user`, making them a member (a first sign-in through an issuer, too). */
+export const acceptInvitationIn = async (tx: Prisma.TransactionClient, token: string, user: { id: string; email: string }) => {
   const row = await rowOf(tx, token);
   const refusal = unusable(row);
   if (refusal) throw refusal;
@@ -116,7 +120,7 @@ export const acceptInvitation = (db: Db, input: { token: string; userId: string 
   db.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: input.userId }, select: { id: true, email: true } });
     if (!user) throw new AppError("UNAUTHORIZED", "sign in first");
-    return accept(tx, input.token, user);
+    return acceptInvitationIn(tx, input.token, user);
   });
 
 /**
@@ -133,5 +137,5 @@ export const signUpWithInvitation = (db: Db, input: { token: string; name: strin
       throw new AppError("CONFLICT", "an account with this email exists: sign in, then open the link again", { location: { path: "email" } });
     }
     const user = await tx.user.create({ data: { email, name: input.name, passwordHash: input.passwordHash }, select: { id: true, email: true } });
-    return { userId: user.id, ...(await accept(tx, input.token, user)) };
+    return { userId: user.id, ...(await acceptInvitationIn(tx, input.token, user)) };
   });

@@ -64,6 +64,15 @@ export const changePassword = async (db: Db, userId: string, currentPassword: st
   });
 };
 
+/** A new account with a password and an unverified email, in no team; an email that has an account is refused. */
+export const createUserWithPassword = async (db: Db, input: { name: string; email: string; passwordHash: string }) => {
+  const email = input.email.trim().toLowerCase();
+  // The unique email decides between two sign-ups at once.
+  const made = await db.user.createManyAndReturn({ data: [{ email, name: input.name, passwordHash: input.passwordHash }], skipDuplicates: true, select: { id: true } });
+  if (!made[0]) throw new AppError("CONFLICT", "an account with this email exists: sign in instead", { location: { path: "email" } });
+  return { userId: made[0].id };
+};
+
 export const membershipsOf = (db: Db, userId: string) =>
   db.membership.findMany({
     where: { userId },

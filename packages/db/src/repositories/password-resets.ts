@@ -10,12 +10,14 @@
  * that change goes through a link (this one or a newer one) or the Account page. So tokens
  * made by whoever used a link are gone once the owner takes the account back, even through
  * a newer link; a change on the Account page closes the window. A mailed link's use shows
- * the address is the user's: their email becomes verified.
+ * the address is the user's: their email becomes verified, and an account whose address
+ * was never verified is taken over by its owner (account-claim.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
+import { claimUnverifiedAccount } from "./account-claim";
 import { revokeUserApiTokens } from "./api-tokens";
 import { recordAudit } from "./audit-log";
 
@@ -101,6 +103,9 @@ export const usePasswordReset = (db: Db, input: { token: string; passwordHash: s
     usable(row);
     const { count } = await tx.passwordReset.updateMany({ where: { id: row.id, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
     if (count !== 1) throw new AppError("USER.LINK.UNUSABLE", "this reset link was just used; ask for a new one", { details: { reason: "used" } });
+    // A mailed link reached the address: on an account whose address was never verified, its owner takes it over.
+    const owner = await tx.user.findUniqueOrThrow({ where: { id: row.userId }, select: { emailVerifiedAt: true } });
+    if (row.mailed && owner.emailVerifiedAt === null) await claimUnverifiedAccount(tx, row.userId, { mailedResetLink: true });
     // Whoever used the link may not be the owner: the window stays open from this link's issue.
     const { email, tokensRevoked } = await setPassword(tx, { userId: row.userId, passwordHash: input.passwordHash, reopenAt: row.createdAt, verifiesEmail: row.mailed });
     await recordAudit(tx, { teamId: row.teamId, actorUserId: row.userId, action: "password_reset.use", targetType: "user", targetId: row.userId, metadata: { tokensRevoked } });

@@ -1,7 +1,9 @@
 import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
 import { readInstanceSettings } from "@switchyard/db";
+import Link from "next/link";
 import { OIDC_PROVIDER_ID, oidcSignInName, signIn, SignInThrottled, SsoOnlySignIn } from "~/server/auth/auth";
+import { invitationIn, rememberInvitation } from "~/server/auth/invitation-cookie";
 import { db } from "~/server/services";
 
 export const dynamic = "force-dynamic";
@@ -35,7 +37,11 @@ async function login(formData: FormData) {
 
 async function loginWithIssuer(formData: FormData) {
   "use server";
-  await signIn(OIDC_PROVIDER_ID, { redirectTo: nextPath(field(formData, "next")) });
+  const next = nextPath(field(formData, "next"));
+  // Coming from an invitation: someone new may get an account through it.
+  const invitation = invitationIn(next);
+  if (invitation) await rememberInvitation(invitation);
+  await signIn(OIDC_PROVIDER_ID, { redirectTo: next });
 }
 
 type Search = { error?: string; code?: string; retry?: string; notice?: string; next?: string; reason?: string };
@@ -97,6 +103,11 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           <button type="submit" className="primary">
             Sign in
           </button>
+          {settings.openSignUp ? (
+            <p className="muted">
+              New here? <Link href="/signup">Create an account</Link>
+            </p>
+          ) : null}
         </form>
       ) : (
         <div className="card login-card">

@@ -11,11 +11,12 @@ import Credentials from "next-auth/providers/credentials";
 import type { Provider } from "next-auth/providers";
 import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
-import { linkOidcSignIn, PASSWORD_MAX_LENGTH } from "@switchyard/db";
+import { linkOidcSignIn, PASSWORD_MAX_LENGTH, readInstanceSettings } from "@switchyard/db";
 import { env } from "~/env";
 import { db, redis } from "../services";
 import { checkCredentials } from "./check-credentials";
 import { clientAddress } from "./client-address";
+import { rememberedInvitation } from "./invitation-cookie";
 import { oidcConfig } from "./oidc-config";
 import { refreshSessionToken } from "./session-token";
 
@@ -65,18 +66,31 @@ const oidcProvider = (): Provider[] => {
   ];
 };
 
-/** Signs in through the issuer: the user it stands for (found, linked or made), as sessions know users. */
+/**
+ * Signs in through the issuer: the user it stands for (found, linked, claimed or made), as
+ * sessions know users. Someone new gets an account only as the installation admits them:
+ * open sign-up, the invitation they came through, or an instance admin's email the
+ * operator named.
+ */
 const oidcUser = async (profile: Record<string, unknown> | undefined) => {
   const issuer = env().SWITCHYARD_OIDC_ISSUER;
   if (!profile || !issuer || typeof profile.sub !== "string") throw new AppError("UNAUTHORIZED", "the sign-in service gave no subject");
   const emailVerified = profile.email_verified === true || profile.email_verified === "true";
-  const { userId } = await linkOidcSignIn(db(), {
-    issuer,
-    subject: profile.sub,
-    email: typeof profile.email === "string" ? profile.email : null,
-    emailVerified,
-    name: typeof profile.name === "string" ? profile.name : null,
-  });
+  const { userId } = await linkOidcSignIn(
+    db(),
+    {
+      issuer,
+      subject: profile.sub,
+      email: typeof profile.email === "string" ? profile.email : null,
+      emailVerified,
+      name: typeof profile.name === "string" ? profile.name : null,
+    },
+    {
+      openSignUp: (await readInstanceSettings(db())).openSignUp,
+      invitationToken: await rememberedInvitation(),
+      admittedEmails: env().SWITCHYARD_INSTANCE_ADMINS,
+    },
+  );
   return { id: userId };
 };
 

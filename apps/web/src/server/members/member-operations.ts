@@ -15,12 +15,14 @@ import {
   hashPassword,
   listPendingInvitations,
   listTeamMembers,
+  readInstanceSettings,
   removeTeamMember,
   revokeInvitation,
   signUpWithInvitation,
   type Db,
   type Role,
 } from "@switchyard/db";
+import { oidcConfig } from "../auth/oidc-config";
 import type { changeRoleInput, createInvitationBody, signUpInput } from "../contract/members.types";
 import { requireRole } from "../trpc/init";
 
@@ -90,8 +92,15 @@ export const previewInvitation = (db: Db, token: string) => describeInvitation(d
 
 export const joinByInvitation = (db: Db, userId: string, token: string) => acceptInvitation(db, { token, userId });
 
-/** A visitor's sign-up through a link; the password follows the same limits as a changed one. */
+/**
+ * A visitor's sign-up through a link with a password, which follows the same limits as a
+ * changed one; refused while the installation signs in through single sign-on only (the
+ * invitation page offers the issuer instead).
+ */
 export const signUpByInvitation = async (db: Db, input: z.infer<typeof signUpInput>) => {
+  if (oidcConfig() && (await readInstanceSettings(db)).ssoOnly) {
+    throw new AppError("USER.INSTANCE.SSO_ONLY", "this installation signs in through single sign-on only: continue with it from the invitation page");
+  }
   checkNewPassword(input.password, "password");
   // Checked before the slow hash, so an unusable link answers at once.
   await describeInvitation(db, input.token);

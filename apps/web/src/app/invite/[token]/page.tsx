@@ -1,12 +1,17 @@
 /**
  * An invitation link: shows the team and the role it gives; a signed-in user accepts it,
- * a visitor without an account signs up here and joins in the same step, and one with an
- * account signs in first and comes back. Expired, revoked and used links say so.
+ * a visitor without an account signs up here (with a password, or through the issuer when
+ * one is configured) and joins in the same step, and one with an account signs in first
+ * and comes back. Expired, revoked and used links say so; one the signed-in user has just
+ * used (a first sign-in through the issuer joins at once) goes on to the dashboard.
  */
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { AppError } from "@switchyard/core/errors";
-import { auth, signIn, updateSession } from "~/server/auth/auth";
+import { NewAccountFields } from "~/components/new-account-fields";
+import { invitationAcceptedBy, readInstanceSettings } from "@switchyard/db";
+import { auth, OIDC_PROVIDER_ID, oidcSignInName, signIn, updateSession } from "~/server/auth/auth";
+import { rememberInvitation } from "~/server/auth/invitation-cookie";
 import { joinByInvitation, previewInvitation, signUpByInvitation } from "~/server/members/member-operations";
 import { db } from "~/server/services";
 
@@ -35,6 +40,14 @@ async function accept(formData: FormData) {
   redirect("/overview");
 }
 
+async function signUpWithIssuer(formData: FormData) {
+  "use server";
+  const token = field(formData, "token");
+  // A first sign-in of someone new makes their account and joins through this invitation.
+  await rememberInvitation(token);
+  await signIn(OIDC_PROVIDER_ID, { redirectTo: `/invite/${encodeURIComponent(token)}` });
+}
+
 async function signUp(formData: FormData) {
   "use server";
   const token = field(formData, "token");
@@ -61,6 +74,9 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
     if (!(e instanceof AppError)) throw e;
     problem = e.userMessage;
   }
+  if (!invitation && session?.user.id && (await invitationAcceptedBy(db(), token)) === session.user.id) redirect("/overview");
+  const issuer = oidcSignInName();
+  const passwords = !(issuer && (await readInstanceSettings(db())).ssoOnly);
 
   return (
     <main className="login">
@@ -91,23 +107,18 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
             </button>
           </form>
         ) : null}
-        {invitation && !session?.user.id ? (
+        {invitation && !session?.user.id && issuer ? (
+          <form action={signUpWithIssuer} className="login-card">
+            <input type="hidden" name="token" value={token} />
+            <button type="submit">Continue with {issuer}</button>
+          </form>
+        ) : null}
+        {invitation && !session?.user.id && passwords ? (
           <>
             <form action={signUp} className="login-card" aria-label="Create your account">
               <h2>Create your account</h2>
               <input type="hidden" name="token" value={token} />
-              <label>
-                Name
-                <input name="name" autoComplete="name" required maxLength={120} />
-              </label>
-              <label>
-                Email
-                <input name="email" type="email" autoComplete="email" required defaultValue={invitation.email ?? undefined} />
-              </label>
-              <label>
-                Password (at least 10 characters)
-                <input name="password" type="password" autoComplete="new-password" minLength={10} maxLength={1024} required />
-              </label>
+              <NewAccountFields email={invitation.email ?? undefined} />
               <button type="submit" className="primary">
                 Create account and join
               </button>

@@ -17,7 +17,9 @@ export default async function AccountPage() {
         <p data-testid="account-email">
           {account.name} <span className="muted">{account.email}</span>{" "}
           <span className="muted small">
-            {account.emailVerified ? "(email verified)" : "(email not verified)"}
+            {account.emailVerified
+              ? "(email verified)"
+              : "(email not verified: whoever shows this address is theirs, through single sign-on that verifies it or a reset link mailed to it, takes this account over)"}
           </span>
         </p>
       ) : null}
