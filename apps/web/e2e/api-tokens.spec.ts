@@ -26,6 +26,8 @@ test("a token made in the dashboard drives the REST API until it is revoked", as
   await expect(page.locator('tr[data-token="e2e-ci"] td[data-last-used]')).not.toHaveText("never");
   await page.locator('tr[data-token="e2e-ci"]').getByRole("button", { name: "Revoke" }).click();
   await expect(page.locator('tr[data-token="e2e-ci"]')).toHaveCount(0);
+  // Listed among the revoked ones, with why.
+  await expect(page.locator('tr[data-revoked-token="e2e-ci"] [data-why]')).toHaveText("Revoked by Demo admin");
   expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(401);
 });
 
