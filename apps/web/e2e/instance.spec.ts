@@ -112,3 +112,31 @@ test("the Members page shows an instance admin a member's reset link once, and a
     await teamAdmin.close();
   }
 });
+
+test("with sign-up open, the login page links to a sign-up page that makes an account in no team; closed, it says invitations only", async ({ browser }) => {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto("/signup");
+    await expect(page.getByRole("status")).toContainText("by invitation only");
+    await page.goto("/login");
+    await expect(page.getByRole("link", { name: "Create an account" })).toHaveCount(0);
+
+    await db.instanceSettings.update({ where: { id: "instance" }, data: { openSignUp: true } });
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Create an account" }).click();
+    await expect(page).toHaveURL(/\/signup$/);
+    const email = `signed-up-${unique()}@e2e.local`;
+    const form = page.getByRole("form", { name: "Create your account" });
+    await form.getByLabel("Name").fill("Sid Signup");
+    await form.getByLabel("Email").fill(email);
+    await form.getByLabel(/^Password/).fill("signup-password-1");
+    await form.getByRole("button", { name: "Create account" }).click();
+    await expect(page).toHaveURL(/\/overview$/);
+    await expect(page.getByRole("heading", { name: "You are not in a team yet" })).toBeVisible();
+    expect((await db.user.findUniqueOrThrow({ where: { email } })).emailVerifiedAt).toBeNull();
+  } finally {
+    await db.instanceSettings.update({ where: { id: "instance" }, data: { openSignUp: false } });
+    await context.close();
+  }
+});

@@ -59,8 +59,17 @@ test("an invited person signs up by link, and loses the Run button when made a v
     await expect(guest.getByRole("heading", { level: 1 })).toBeVisible();
     await expect(guest.getByRole("button", { name: "Run", exact: true })).toHaveCount(0);
 
+    // The link is used: the person who used it is taken on to the dashboard, anyone else is told.
     await guest.goto(link);
-    await expect(guest.getByText("this invitation was already used")).toBeVisible();
+    await expect(guest).toHaveURL(/\/overview$/);
+    const someoneElse = await browser.newContext();
+    try {
+      const other = await someoneElse.newPage();
+      await other.goto(link);
+      await expect(other.getByText("this invitation was already used")).toBeVisible();
+    } finally {
+      await someoneElse.close();
+    }
   } finally {
     await theirs.close();
   }
