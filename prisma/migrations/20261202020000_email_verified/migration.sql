@@ -2,7 +2,7 @@
 -- verified (made by the operator's seed, through an invitation bound to their email, or
 -- through an issuer), except those that cannot have been: accounts that signed up through
 -- an invitation that named no email (the sign-up accepted it in the same transaction), and
--- accounts an issuer made without a password (whether it verified the email was not kept;
+-- accounts an issuer made without a password (whether it verified the email was not kept:
 -- their next sign-in through an issuer that verifies it verifies them again).
 
 -- AlterTable

@@ -1,7 +1,8 @@
--- Reset links an instance admin issues belong to no team; a link records whether it was
--- mailed to the user's address; a user records when the first reset link since their own
+-- Reset links an instance admin issues belong to no team. A link records whether it was
+-- mailed to the user's address. A user records when the first reset link since their own
 -- last password change was issued (tokens made since are revoked at the next change).
--- Links still pending are the start of that window.
+-- A user who was ever issued a link gets the window from their first: under the earlier rules
+-- a team admin was shown such links, so tokens made since are revoked at their next change.
 
 -- AlterTable
 ALTER TABLE "PasswordReset" ALTER COLUMN "teamId" DROP NOT NULL,
