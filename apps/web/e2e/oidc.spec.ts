@@ -81,6 +81,8 @@ test("someone new signs in through the issuer from an invitation link and lands 
   await page.getByRole("button", { name: "Continue with Test IdP" }).click();
   await claimAtIssuer(page, { sub: `invited-${id}`, email: `invited-${id}@idp.example`, name: "Ivy Invited", verified: true });
   await expect(page).toHaveURL(/\/overview$/);
+  // The invitation served this sign-in only: the browser no longer holds it.
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain("switchyard-invitation");
   await expect(page.getByText(`invited-${id}@idp.example`)).toBeVisible();
   await expect(page.getByRole("heading", { name: "You are not in a team yet" })).toHaveCount(0);
   await page.goto(app("/workflows"));

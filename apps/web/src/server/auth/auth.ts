@@ -16,7 +16,7 @@ import { env } from "~/env";
 import { db, redis } from "../services";
 import { checkCredentials } from "./check-credentials";
 import { clientAddress } from "./client-address";
-import { rememberedInvitation } from "./invitation-cookie";
+import { takeRememberedInvitation } from "./invitation-cookie";
 import { oidcConfig } from "./oidc-config";
 import { refreshSessionToken } from "./session-token";
 
@@ -87,7 +87,7 @@ const oidcUser = async (profile: Record<string, unknown> | undefined) => {
     },
     {
       openSignUp: (await readInstanceSettings(db())).openSignUp,
-      invitationToken: await rememberedInvitation(),
+      invitationToken: await takeRememberedInvitation(),
       admittedEmails: env().SWITCHYARD_INSTANCE_ADMINS,
     },
   );

@@ -22,8 +22,13 @@ export const rememberInvitation = async (token: string) => {
   (await cookies()).set(NAME, token, { httpOnly: true, sameSite: "lax", secure: process.env.NODE_ENV === "production", path: "/api/auth", maxAge: 15 * 60 });
 };
 
-/** In the sign-in callback: the remembered invitation, if any. */
-export const rememberedInvitation = async () => {
-  const token = (await cookies()).get(NAME)?.value;
+/**
+ * In the sign-in callback: the remembered invitation, if any, forgotten as it is read, so it
+ * serves one sign-in only (not the next person's on a shared browser).
+ */
+export const takeRememberedInvitation = async () => {
+  const jar = await cookies();
+  const token = jar.get(NAME)?.value;
+  if (token !== undefined) jar.delete({ name: NAME, path: "/api/auth" });
   return token && SHAPE.test(token) ? token : undefined;
 };
