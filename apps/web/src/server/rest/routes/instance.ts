@@ -21,6 +21,7 @@ export const instanceRoutes: Route[] = [
     status: 200,
     description: "The installation's settings",
     response: instanceSettingsShape,
+    errors: { 403: "The token's member is not an instance admin" },
     handler: async ({ deps, caller }) => answer(routeOf("GET", "/instance"), await instanceSettings(deps.db, actorOf(caller))),
   },
   {
@@ -32,6 +33,10 @@ export const instanceRoutes: Route[] = [
     status: 200,
     description: "The installation's settings as stored",
     response: instanceSettingsShape,
+    errors: {
+      400: "Bad input, or SSO only while no issuer is configured or before you signed in through it (USER.INSTANCE.SSO_NOT_CONFIGURED at ssoOnly)",
+      403: "The token's member is not an instance admin, or the token acts below admin",
+    },
     handler: async ({ deps, caller, body }) => {
       await requireInstanceAdmin(deps.db, caller.userId);
       if (!roleAtLeast(caller.role, "admin")) throw new AppError("FORBIDDEN", "changing the installation's settings needs a token that acts as admin or owner");

@@ -16,6 +16,7 @@ export const tokenRoutes: Route[] = [
     status: 201,
     description: "The token",
     response: createTokenResponse,
+    errors: { 400: "Bad input, or an expiresInDays longer than the installation allows (USER.TOKEN.LIFETIME_TOO_LONG)" },
     handler: async ({ deps, caller, body }) => answer(routeOf("POST", "/tokens"), await createToken(deps.db, caller, await parse(createTokenInput, body))),
   },
 ];
