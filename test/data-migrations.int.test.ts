@@ -86,3 +86,30 @@ describe("20261202020000_email_verified", () => {
     ]);
   });
 });
+
+describe("20261202040000_password_resets", () => {
+  it("opens each user's token window at their first reset link, and ends the links still pending", async () => {
+    database = await databaseBefore("20261202040000_password_resets");
+    const q = database.query;
+    await q(`INSERT INTO "Team" (id, slug, name) VALUES ('team', 'team', 'Team')`);
+    await q(`INSERT INTO "User" (id, email, name) VALUES ('reset', 'reset@x', 'R'), ('never', 'never@x', 'N')`);
+    const link = (id: string, createdAt: string, expiresAt: string, used: boolean) =>
+      q(`INSERT INTO "PasswordReset" (id, "teamId", "userId", "tokenHash", "expiresAt", "usedAt", "createdAt") VALUES ($1, 'team', 'reset', $1, $2, $3, $4)`, [
+        id,
+        at(expiresAt),
+        used ? at(createdAt) : null,
+        at(createdAt),
+      ]);
+    await link("first", "2026-01-01T00:00:00Z", "2026-01-01T01:00:00Z", true);
+    await link("pending", "2026-11-30T00:00:00Z", "2999-01-01T00:00:00Z", false);
+
+    await database.migrate();
+    const users = await q<{ id: string; resetSince: Date | null }>(`SELECT id, "resetSince" AT TIME ZONE 'UTC' AS "resetSince" FROM "User" ORDER BY id`);
+    expect(users.map((u) => [u.id, u.resetSince?.toISOString() ?? null])).toEqual([
+      ["never", null],
+      ["reset", "2026-01-01T00:00:00.000Z"],
+    ]);
+    const [pending] = await q<{ usable: boolean; teamId: string | null }>(`SELECT "expiresAt" > (now() AT TIME ZONE 'UTC') AS usable, "teamId" FROM "PasswordReset" WHERE id = 'pending'`);
+    expect(pending).toEqual({ usable: false, teamId: "team" });
+  });
+});

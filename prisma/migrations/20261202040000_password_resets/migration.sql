@@ -14,3 +14,8 @@ ALTER TABLE "User" ADD COLUMN     "resetSince" TIMESTAMP(3);
 UPDATE "User" u SET "resetSince" = r.first
 FROM (SELECT "userId", min("createdAt") AS first FROM "PasswordReset" GROUP BY "userId") r
 WHERE r."userId" = u."id";
+
+-- Links still pending were shown to whichever team admin issued them (the earlier rules):
+-- they stop working now, and a new one goes to the person or to an instance admin.
+UPDATE "PasswordReset" SET "expiresAt" = (now() AT TIME ZONE 'UTC')
+WHERE "usedAt" IS NULL AND "expiresAt" > (now() AT TIME ZONE 'UTC');
