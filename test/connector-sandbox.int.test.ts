@@ -16,7 +16,7 @@ import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
-import { createConnector, saveWorkflowVersion } from "@switchyard/db";
+import { createConnector, saveWorkflowVersion, updateInstanceSettings } from "@switchyard/db";
 import { isRoot, startLinkLocalListeners, type LinkLocalListeners, type ListenTarget } from "@switchyard/testing/sandbox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardCaller } from "./helpers/dashboard-caller";
@@ -160,6 +160,32 @@ states:
     await new Promise((resolve) => setTimeout(resolve, 1000));
     expect(recorder.requests).toEqual([]);
   }, 180_000);
+
+  it("runs such a connector while an instance admin allows any command, and refuses it again at once when the setting goes off", async () => {
+    const startInline = async () => {
+      const { id } = await admin().runs.start({ workflowId: (await admin().workflows.list()).find((w) => w.name === "inline")!.id });
+      return () => runEnded(() => admin().runs.get({ id }), `run ${id}`, 120_000);
+    };
+    const other = { id: "inline2", name: "Inline 2", transport: "stdio", command: "node", args: ["-e", "process.exit(0)"], lanes: ["*"] };
+    await updateInstanceSettings(stack.db, { userId: stack.adminId }, { allowAnyConnectorCommand: true });
+    try {
+      // The web app takes such a command now, and the worker starts the connector saved before.
+      await admin().connectors.create({ definition: other });
+      const ended = await startInline();
+      await waitFor(async () => (recorder.requests.length > 0 ? true : undefined), 60_000, "the inline connector to start");
+      await ended();
+    } finally {
+      await updateInstanceSettings(stack.db, { userId: stack.adminId }, { allowAnyConnectorCommand: false });
+    }
+    const started = recorder.requests.length;
+    const run = await (await startInline())();
+    expect(JSON.stringify(run.steps.map((s) => [s.errorCode, s.errorMessage]))).toContain("USER.CONNECTOR.COMMAND_NOT_ALLOWED");
+    await expect(admin().connectors.update({ id: "inline2", definition: { ...other, args: ["-e", "process.exit(1)"] } })).rejects.toMatchObject({
+      cause: { code: "USER.CONNECTOR.COMMAND_NOT_ALLOWED", location: { path: "command" } },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(recorder.requests.length).toBe(started);
+  }, 240_000);
 });
 
 describe("the connectors folder", () => {

@@ -43,7 +43,7 @@ beforeAll(async () => {
     expiresAt: grant.tokens.expiresAt ?? null,
   });
   // The servers are on loopback, which the operator's allow-list names here.
-  connectors = createWorkerConnectors({ allowAnyCommand: () => false, oauthFetch: loopbackEgressFetch(), httpFetch: loopbackEgressFetch("connector") });
+  connectors = createWorkerConnectors({ allowAnyCommand: () => Promise.resolve(false), oauthFetch: loopbackEgressFetch(), httpFetch: loopbackEgressFetch("connector") });
 }, 120_000);
 afterAll(async () => {
   await connectors?.pool.close();

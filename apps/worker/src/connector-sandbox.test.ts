@@ -40,7 +40,7 @@ beforeAll(async () => {
     scratchDir: workspaces,
     connectorsDir,
     defaultNetwork: false,
-    allowAnyCommand: () => allowAny,
+    allowAnyCommand: () => Promise.resolve(allowAny),
   });
 });
 afterAll(async () => {

@@ -36,7 +36,7 @@ type ConnectorSandboxOptions = {
   /** Whether a connector whose definition does not say has a network: the steps' setting. */
   defaultNetwork: boolean;
   /** The instance's word on commands from outside the connectors folder, asked at each start. */
-  allowAnyCommand: () => boolean;
+  allowAnyCommand: () => Promise<boolean>;
 };
 
 /**
@@ -118,7 +118,7 @@ export const sandboxedStdio = (options: ConnectorSandboxOptions) => {
   return async (spec: Extract<ConnectorSpec, { kind: "stdio" }>, env: Record<string, string>): Promise<Transport> => {
     const refused = connectorCommandRefusal(
       { command: spec.command, args: spec.args ?? [], env: spec.env ?? {}, credentialEnv: spec.credentialEnv },
-      { allowAnyCommand: options.allowAnyCommand() },
+      { allowAnyCommand: await options.allowAnyCommand() },
     );
     if (refused) throw refused;
     const uid = options.uids?.acquire();

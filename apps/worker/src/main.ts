@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel, TEAM_LIMITED, teamLimitDelayMs, type RunJob } from "@switchyard/core/runs";
-import { closeLostStepRuns, createDb, finishRun } from "@switchyard/db";
+import { closeLostStepRuns, createDb, finishRun, readInstanceSettings } from "@switchyard/db";
 import { startModelGateway } from "@switchyard/core/gateway";
 import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from "./env";
 import { teamModelAccess } from "./model-access";
@@ -117,8 +117,8 @@ const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
 
 // Connectors: one pool per worker; a stdio connector runs in a sandbox of its own, and its
 // credential (the team's or a member's) is resolved per pool id by the step that uses it.
-/** Whether stdio connectors may run a command from outside the connectors folder: the instance setting (not yet connected: never). */
-const allowAnyConnectorCommand = () => false;
+/** Whether stdio connectors may run a command from outside the connectors folder: the instance setting, read as each connector is opened and started, so turning it off holds at once. */
+const allowAnyConnectorCommand = async () => (await readInstanceSettings(db)).allowAnyConnectorCommand;
 await sweepStagedConnectors(confinement.workspacesDir, ownerId);
 const connectors = createWorkerConnectors({
   allowAnyCommand: allowAnyConnectorCommand,

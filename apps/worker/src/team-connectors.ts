@@ -62,13 +62,13 @@ export type WorkerConnectors = {
   /** The scrubbers of the live steps using each OAuth grant: a refreshed token reaches all of them. */
   scrubbers: GrantScrubbers;
   /** Whether a stdio connector may run a command from outside the connectors folder (the instance's setting). */
-  allowAnyCommand: () => boolean;
+  allowAnyCommand: () => Promise<boolean>;
 };
 
 type PoolOptions = Omit<NonNullable<ConstructorParameters<typeof McpConnectorHost>[0]>, "credentials" | "connectors">;
 
 /** The worker's one pool of connectors, whose credentials come from the step that last defined each. */
-export const createWorkerConnectors = (options: PoolOptions & { allowAnyCommand: () => boolean; oauthFetch: FetchLike }): WorkerConnectors => {
+export const createWorkerConnectors = (options: PoolOptions & { allowAnyCommand: () => Promise<boolean>; oauthFetch: FetchLike }): WorkerConnectors => {
   const { allowAnyCommand, oauthFetch, ...pool } = options;
   const resolvers = new Map<string, CredentialResolver>();
   return {
@@ -189,7 +189,7 @@ const resolveStepConnectors = async (input: StepConnectorsInput, joined: (() => 
     const def = parseConnectorDefinition(connectorDefinitionOf(row!));
     // Saved while any command was allowed, perhaps: the rule as it is now decides.
     if (def.transport === "stdio") {
-      const refused = connectorCommandRefusal({ ...def, credentialEnv: def.credential_env }, { allowAnyCommand: connectors.allowAnyCommand() });
+      const refused = connectorCommandRefusal({ ...def, credentialEnv: def.credential_env }, { allowAnyCommand: await connectors.allowAnyCommand() });
       if (refused) throw new AppError(refused.code, `connector "${slug}" cannot start: ${refused.message}`, { location: refused.location });
     }
     const owner = def.credential_mode === "member" ? input.starterId : TEAM_OWNER;

@@ -30,6 +30,7 @@ import {
   findConnector,
   laneRules,
   listConnectors,
+  readInstanceSettings,
   markConnectorCredentialsToReconnect,
   recordAudit,
   removeConnector,
@@ -157,11 +158,11 @@ const reconnectIfMoved = async (tx: PrismaClientOrTransaction, actor: ConnectorA
  */
 export type ConnectorRules = { egress: EgressAllowList; allowAnyCommand: boolean };
 
-/** Whether team admins may give a stdio connector any command: the instance setting (not yet connected: never). */
-const anyCommandAllowed = () => false;
-
-/** The rules for connectors saved through the web app whose egress is `egress`. */
-export const connectorRulesOf = (egress: WebEgress): ConnectorRules => ({ egress: egress.allow, allowAnyCommand: anyCommandAllowed() });
+/** The rules now: the web app's egress rule, and whether an instance admin lets stdio connectors run any command. */
+export const connectorRulesOf = async (db: Db, egress: WebEgress): Promise<ConnectorRules> => ({
+  egress: egress.allow,
+  allowAnyCommand: (await readInstanceSettings(db)).allowAnyConnectorCommand,
+});
 
 /**
  * Where an http connector points must pass the egress rule when it is saved (a literal

@@ -193,7 +193,7 @@ const coreRoutes: Route[] = [
     description: "The connector as stored",
     response: connectorListing,
     errors: { 409: "The id is a curated connector's (CONFLICT)" },
-    handler: async ({ deps, caller, body }) => answer(routeOf("POST", "/connectors"), await createTeamConnector(deps.db, caller, await parse(createConnectorBody, body), connectorRulesOf(egressOr(deps.egress)))),
+    handler: async ({ deps, caller, body }) => answer(routeOf("POST", "/connectors"), await createTeamConnector(deps.db, caller, await parse(createConnectorBody, body), await connectorRulesOf(deps.db, egressOr(deps.egress)))),
   },
   {
     method: "PUT",
@@ -204,7 +204,7 @@ const coreRoutes: Route[] = [
     description: "The connector as stored",
     response: connectorListing,
     handler: async ({ deps, caller, params, body }) =>
-      answer(routeOf("PUT", "/connectors/{id}"), await updateTeamConnector(deps.db, caller, { ...(await parse(updateConnectorBody, body)), id: params[0]! }, connectorRulesOf(egressOr(deps.egress)))),
+      answer(routeOf("PUT", "/connectors/{id}"), await updateTeamConnector(deps.db, caller, { ...(await parse(updateConnectorBody, body)), id: params[0]! }, await connectorRulesOf(deps.db, egressOr(deps.egress)))),
   },
   {
     method: "POST",
@@ -215,7 +215,7 @@ const coreRoutes: Route[] = [
     description: "The connector as stored",
     response: connectorListing,
     handler: async ({ deps, caller, params, body }) =>
-      answer(routeOf("POST", "/connectors/{id}/setup"), await setUpCuratedConnector(deps.db, caller, { ...(await parse(setUpCuratedBody, body)), id: params[0]! }, connectorRulesOf(egressOr(deps.egress)))),
+      answer(routeOf("POST", "/connectors/{id}/setup"), await setUpCuratedConnector(deps.db, caller, { ...(await parse(setUpCuratedBody, body)), id: params[0]! }, await connectorRulesOf(deps.db, egressOr(deps.egress)))),
   },
   {
     method: "DELETE",
@@ -281,7 +281,7 @@ const coreRoutes: Route[] = [
     handler: async ({ deps, caller, params, body }) => {
       if (!deps.redis) throw new AppError("SYSTEM.CONFIG", "this server has no Redis connection for the connector console");
       const input = await parse(callToolBody, body);
-      return answer(routeOf("POST", "/connectors/{id}/call"), await callConnectorTool({ db: deps.db, redis: deps.redis(), prefix: deps.prefix, rules: connectorRulesOf(egressOr(deps.egress)) }, caller, { ...input, id: params[0]! }));
+      return answer(routeOf("POST", "/connectors/{id}/call"), await callConnectorTool({ db: deps.db, redis: deps.redis(), prefix: deps.prefix, rules: await connectorRulesOf(deps.db, egressOr(deps.egress)) }, caller, { ...input, id: params[0]! }));
     },
   },
   {

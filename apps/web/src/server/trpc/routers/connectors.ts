@@ -41,15 +41,15 @@ export const connectorsRouter = router({
   create: teamProcedure
     .input(createConnectorBody)
     .output(connectorListing)
-    .mutation(({ ctx, input }) => createTeamConnector(ctx.db, ctx, input, connectorRulesOf(egressOr(ctx.egress)))),
+    .mutation(async ({ ctx, input }) => createTeamConnector(ctx.db, ctx, input, await connectorRulesOf(ctx.db, egressOr(ctx.egress)))),
   setUp: teamProcedure
     .input(setUpCuratedInput)
     .output(connectorListing)
-    .mutation(({ ctx, input }) => setUpCuratedConnector(ctx.db, ctx, input, connectorRulesOf(egressOr(ctx.egress)))),
+    .mutation(async ({ ctx, input }) => setUpCuratedConnector(ctx.db, ctx, input, await connectorRulesOf(ctx.db, egressOr(ctx.egress)))),
   update: teamProcedure
     .input(updateConnectorInput)
     .output(connectorListing)
-    .mutation(({ ctx, input }) => updateTeamConnector(ctx.db, ctx, input, connectorRulesOf(egressOr(ctx.egress)))),
+    .mutation(async ({ ctx, input }) => updateTeamConnector(ctx.db, ctx, input, await connectorRulesOf(ctx.db, egressOr(ctx.egress)))),
   remove: teamProcedure
     .input(connectorIdInput)
     .output(removeConnectorResponse)
@@ -65,7 +65,7 @@ export const connectorsRouter = router({
   callTool: teamProcedure
     .input(callToolInput)
     .output(callToolResponse)
-    .mutation(({ ctx, input }) => callConnectorTool({ db: ctx.db, redis: ctx.redis(), prefix: ctx.queuePrefix, rules: connectorRulesOf(egressOr(ctx.egress)) }, ctx, input)),
+    .mutation(async ({ ctx, input }) => callConnectorTool({ db: ctx.db, redis: ctx.redis(), prefix: ctx.queuePrefix, rules: await connectorRulesOf(ctx.db, egressOr(ctx.egress)) }, ctx, input)),
   beginOAuth: teamProcedure
     .input(beginOAuthInput)
     .output(beginOAuthResponse)
