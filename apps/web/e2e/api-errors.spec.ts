@@ -58,6 +58,16 @@ test("a method a route does not serve is a JSON 405 with Allow and a request id"
     expect(hook.headers().allow).toBe("OPTIONS, POST");
     expect(hook.headers()["x-request-id"]).toBeTruthy();
   }
+  for (const [path, allow] of [
+    ["/api/connectors/oauth/callback?state=x&code=y", "GET, HEAD, OPTIONS"],
+    ["/api/auth/session", "GET, HEAD, OPTIONS, POST"],
+  ] as const) {
+    const res = await request.fetch(path, { method: "DELETE" });
+    expect(res.status(), path).toBe(405);
+    expect(await errorOf(res)).toMatchObject({ code: "METHOD_NOT_ALLOWED" });
+    expect(res.headers().allow, path).toBe(allow);
+    expect(res.headers()["x-request-id"], path).toBeTruthy();
+  }
   const events = await request.fetch("/api/runs/abc/events", { method: "PATCH" });
   expect(events.status()).toBe(405);
   expect(events.headers().allow).toBe("GET, HEAD, OPTIONS");

@@ -312,7 +312,8 @@ const requeue = startRequeueSweep({
 log.info("worker ready", { queue: RUN_QUEUE, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY });
 
 let stopping = false;
-const shutdown = async (sig: string) => {
+/** Stops taking work and exits, with `code` (non-zero when the worker stops for a fault, so a supervisor sees it). */
+const shutdown = async (sig: string, code = 0) => {
   if (stopping) return;
   stopping = true;
   log.info("shutting down", { signal: sig });
@@ -321,7 +322,7 @@ const shutdown = async (sig: string) => {
   // run from its checkpoint. Shutting down is not cancelling.
   const grace = setTimeout(() => {
     log.warn("runs still active after the grace period; leaving them to be resumed by another worker");
-    process.exit(0);
+    process.exit(code);
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await requeue.stop();
   await worker.close();
@@ -338,11 +339,11 @@ const shutdown = async (sig: string) => {
   await connection.quit().catch(() => undefined);
   await db.$disconnect();
   await telemetry.shutdown();
-  process.exit(0);
+  process.exit(code);
 };
 stopForFilter = (reason) => {
   log.error("the network filter could not be started again; stopping, so no sandbox runs unfiltered", { reason });
-  void shutdown("network filter lost");
+  void shutdown("network filter lost", 1);
 };
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
 process.on("SIGINT", () => void shutdown("SIGINT"));

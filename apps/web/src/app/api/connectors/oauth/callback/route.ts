@@ -6,6 +6,7 @@
 import { env } from "~/env";
 import { auth } from "~/server/auth/auth";
 import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
+import { otherMethods } from "~/server/http/other-methods";
 import { db, egress, keyring, redis } from "~/server/services";
 
 export const dynamic = "force-dynamic";
@@ -14,3 +15,5 @@ export async function GET(req: Request) {
   const session = await auth();
   return connectorOAuthCallback({ db: db(), redis: redis(), keyring: keyring(), prefix: env().SWITCHYARD_QUEUE_PREFIX, egress: egress() }, session?.user.id, new URL(req.url));
 }
+
+export const { POST, PUT, DELETE, PATCH, OPTIONS } = otherMethods(["GET"]);
