@@ -58,6 +58,8 @@ export const claimQueuedRun = async (db: Db, teamId: string, runId: string, work
   if (rows[0]) return rows[0];
   const claim = await inTransaction(db, async (query) => {
     await query(`SELECT pg_advisory_xact_lock(hashtextextended('switchyard.team-runs:' || $1, 0))`, [teamId]);
+    // Its start is when it got the team's place: after the lock, which may have waited for a run to end.
+    const claimedAt = new Date().toISOString();
     const [row] = await query<LimitedClaim>(
       `WITH lim AS (
          SELECT LEAST(t."maxConcurrentRuns", $5::int) AS max,
@@ -81,7 +83,7 @@ export const claimQueuedRun = async (db: Db, teamId: string, runId: string, work
        got AS (${WITH_WORKFLOW})
        SELECT got.*, (lim.queued AND lim.max IS NOT NULL AND lim.running >= lim.max) AS limited
        FROM lim LEFT JOIN got ON true`,
-      [runId, teamId, workerId, at, operatorLimit],
+      [runId, teamId, workerId, claimedAt, operatorLimit],
     );
     return row;
   });
