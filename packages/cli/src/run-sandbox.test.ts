@@ -18,6 +18,7 @@ import {
 import { createServer, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { cliForOthers } from "@switchyard/testing/sandbox";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 const bin = path.resolve(import.meta.dirname, "../bin/switchyard.mjs");
@@ -167,6 +168,8 @@ describe("switchyard run in the step sandbox", () => {
     const { port } = server.address() as AddressInfo;
     const home = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-home-"));
     const own = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-ws-"));
+    const cliDir = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-cli-"));
+    const nobodyBin = cliForOthers(cliDir);
     chownSync(home, 65534, 65534);
     chownSync(own, 65534, 65534);
     try {
@@ -174,7 +177,7 @@ describe("switchyard run in the step sandbox", () => {
       chmodSync(flows, 0o755);
       chmodSync(probe, 0o644);
       const asNobody = (...args: string[]) => {
-        const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, bin, "run", probe, ...args], {
+        const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, nobodyBin, "run", probe, ...args], {
           encoding: "utf8",
           cwd: own,
           env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
@@ -195,6 +198,7 @@ describe("switchyard run in the step sandbox", () => {
       server.close();
       rmSync(home, { recursive: true, force: true });
       rmSync(own, { recursive: true, force: true });
+      rmSync(cliDir, { recursive: true, force: true });
     }
   }, 240_000);
 

@@ -14,3 +14,4 @@ export {
 export type { StepDirs } from "./kit";
 export { startLinkLocalListeners, tryConnectScript } from "./link-local-listeners";
 export type { LinkLocalListeners, ListenTarget } from "./link-local-listeners";
+export { cliForOthers } from "./cli-for-others";
