@@ -9,7 +9,8 @@
  * node_modules file by file (docs/benchmarks.md). Code splitting keeps lazily imported
  * commands in their own chunks. dist/inputs.json lists the workspace sources of the build
  * (plus package-lock.json, for the npm packages), so the bin can tell when dist/ is older
- * than them.
+ * than them. dist/switchyard.mjs runs the build's entry: agent steps start their proxy as
+ * `node <dist>/switchyard.mjs mcp-serve`, from dist/ itself or from a copy of it.
  *
  *   node packages/cli/bin/build.mjs [--entry <file.ts>] [--outdir <dir>] [--external-deps]
  *
@@ -90,7 +91,15 @@ try {
   const FORWARDER = path.join(ROOT, "packages/core/src/gateway/loopback-forwarder.mjs");
   await copyFile(FORWARDER, path.join(staging, "loopback-forwarder.mjs"));
   inputs.push(path.relative(outdir, FORWARDER));
-  const names = new Set([...outputs.map((p) => path.basename(p)), "loopback-forwarder.mjs"]);
+  // The launcher a step's proxy starts from this folder (`node <dir>/switchyard.mjs
+  // mcp-serve ...`): it runs this build's entry, whose own module only exports `main`. A
+  // staged copy gets the same text from packages/core/src/providers/step/step-proxy.ts.
+  const LAUNCHER = "switchyard.mjs";
+  await writeFile(
+    path.join(staging, LAUNCHER),
+    `const { main } = await import(${JSON.stringify(`./${path.basename(entryFile)}`)});\nprocess.exitCode = await main(process.argv.slice(2));\n`,
+  );
+  const names = new Set([...outputs.map((p) => path.basename(p)), "loopback-forwarder.mjs", LAUNCHER]);
   for (const name of names) await rename(path.join(staging, name), path.join(outdir, name));
   const manifest = {
     entry: path.basename(entryFile),

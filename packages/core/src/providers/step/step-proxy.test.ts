@@ -3,14 +3,16 @@
  * inside it and the SDK client over its stdio. The proxy serves the six built-ins in the
  * run's workspace, its call records come back over the step channel, and closing leaves
  * neither a process nor the session's folder; a proxy that does not say ready in time
- * fails with EXECUTION.MCP_PROXY.NOT_READY and leaves nothing either.
+ * fails with EXECUTION.MCP_PROXY.NOT_READY and leaves nothing either; a build without its
+ * launcher (an older build.mjs made it) is refused, saying to rebuild.
  */
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import type { AppError } from "../../errors";
 import type { ToolCallRecord } from "../../mcp";
 import { findSandboxHost, makeStepFolders, OWNER_TAG, type SandboxHost, type StepFolders } from "../../sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -88,6 +90,21 @@ it("stages one build once when many steps of one worker stage it at the same mom
     expect(await readdir(staged[0]!.dir)).toContain("switchyard.mjs");
   } finally {
     await rm(parent, { recursive: true, force: true });
+  }
+});
+
+it("refuses a build without its launcher (made by an older build.mjs), saying to rebuild", async () => {
+  const old = await mkdtemp(path.join(tmpdir(), "sy-old-build-"));
+  try {
+    const dist = path.join(REPO, "packages/cli/dist/");
+    await writeFile(path.join(old, "inputs.json"), await readFile(path.join(dist, "inputs.json")));
+    const refused = await findBuiltCli(`${old}/`).catch((error: unknown) => error as AppError);
+    expect(refused).toMatchObject({ code: "EXECUTION.MCP_PROXY.UNAVAILABLE" });
+    expect((refused as AppError).message).toMatch(/has no switchyard\.mjs .*run `node packages\/cli\/bin\/build\.mjs`/);
+    // The build itself has it, so the proxy starts from it in place as from a staged copy.
+    expect((await findBuiltCli(dist)).dir).toBe(dist);
+  } finally {
+    await rm(old, { recursive: true, force: true });
   }
 });
 

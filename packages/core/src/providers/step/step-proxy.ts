@@ -37,24 +37,32 @@ const STDERR_TAIL = 4096;
 
 export type BuiltCli = { dir: string; entry: string; stale: boolean };
 
-/** The staged CLI's launcher: `node <dir>/switchyard.mjs mcp-serve …` runs the bundle's `main`. */
+/**
+ * The build's launcher, which packages/cli/bin/build.mjs writes next to the bundle:
+ * `node <dir>/switchyard.mjs mcp-serve …` runs the bundle's `main`. A staged copy gets one
+ * of its own, for the entry that was found, whatever build came meanwhile.
+ */
 const LAUNCHER = "switchyard.mjs";
 const launcher = (entry: string) =>
   `const { main } = await import(${JSON.stringify(`./${entry}`)});\nprocess.exitCode = await main(process.argv.slice(2));\n`;
+const REBUILD = "run `node packages/cli/bin/build.mjs`";
 
 /**
  * The built CLI in `dir` (packages/cli/dist, which packages/cli/bin/build.mjs makes), bound
- * read-only into the sandbox; `stale` when a source it was built from changed since.
+ * read-only into the sandbox as it is, or from a staged copy (stageBuiltCli); `stale` when
+ * a source it was built from changed since.
  */
 export const findBuiltCli = async (dir: string): Promise<BuiltCli> => {
   let manifest: { entry?: unknown; started_at?: unknown; inputs?: unknown };
   try {
     manifest = JSON.parse(await readFile(path.join(dir, "inputs.json"), "utf8")) as typeof manifest;
   } catch {
-    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the switchyard CLI is not built in ${dir}: run \`node packages/cli/bin/build.mjs\``);
+    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the switchyard CLI is not built in ${dir}: ${REBUILD}`);
   }
   if (typeof manifest.entry !== "string" || typeof manifest.started_at !== "number" || !Array.isArray(manifest.inputs))
-    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `${dir}inputs.json is not a CLI build manifest: run \`node packages/cli/bin/build.mjs\``);
+    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `${dir}inputs.json is not a CLI build manifest: ${REBUILD}`);
+  if (!(await stat(path.join(dir, LAUNCHER)).catch(() => undefined))?.isFile())
+    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the switchyard CLI in ${dir} has no ${LAUNCHER} (an older build): ${REBUILD}`);
   let stale = false;
   for (const input of manifest.inputs as unknown[]) {
     if (typeof input !== "string") continue;
@@ -72,10 +80,11 @@ const copyBuild = async (cli: BuiltCli, target: string) => {
   const aside = `${target}.${process.pid}.${randomBytes(6).toString("hex")}`;
   await mkdir(aside, { recursive: true, mode: 0o755 });
   try {
-    for (const name of await readdir(cli.dir)) {
-      if (name.endsWith(".map")) continue;
-      await copyFile(path.join(cli.dir, name), path.join(aside, name));
-      await chmod(path.join(aside, name), 0o644);
+    // Files only: a build under way keeps its output in a folder of its own there.
+    for (const entry of await readdir(cli.dir, { withFileTypes: true })) {
+      if (!entry.isFile() || entry.name.endsWith(".map") || entry.name === LAUNCHER) continue;
+      await copyFile(path.join(cli.dir, entry.name), path.join(aside, entry.name));
+      await chmod(path.join(aside, entry.name), 0o644);
     }
     await writeFile(path.join(aside, LAUNCHER), launcher(cli.entry), { mode: 0o644 });
     await rename(aside, target).catch(async (error: NodeJS.ErrnoException) => {

@@ -1,0 +1,121 @@
+/**
+ * `switchyard run` agent steps for a person who is not root, as on a laptop: uid 65534 with
+ * a HOME of its own and the CLIs in an agents folder of its own (a tree of hard links of the
+ * suite's, which it can read), through the real bin, for every provider, at the default
+ * level (namespaces: no uid of the step's own). Each step's model
+ * (the scripted model on 127.0.0.1) asks for Write, then Read, through the step's proxy:
+ * the file lands in the person's workspace, as theirs, and the answer reaches the next state.
+ * Run by someone who is not root, the test runs as them instead of uid 65534.
+ */
+import { spawn } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { VENDOR_ENV } from "../../core/src/providers/cli-providers";
+import { stageTree } from "../../core/src/providers/step/stage-agent";
+import { installedAgent } from "../../core/src/providers/testing/installed-agent";
+import { agentsDirOf } from "../../core/src/providers/testing/step-processes";
+import {
+  PROVIDER_ROWS,
+  WRITE_READ_ANSWER,
+  writeReadTurns,
+  writeReadWorkflow,
+  writtenBy,
+  type ProviderRow,
+} from "../../core/src/providers/testing/write-read-step";
+
+const bin = path.resolve(import.meta.dirname, "../bin/switchyard.mjs");
+const build = path.resolve(import.meta.dirname, "../bin/build.mjs");
+const AGENTS_DIR = agentsDirOf(process.env);
+const asRoot = process.getuid?.() === 0;
+/** Who runs `switchyard run`: uid 65534 when the suite is root, else the suite's own user. */
+const PERSON = asRoot ? 65534 : (process.getuid?.() ?? 0);
+const KEY_HEAD = "sk-laptop-user";
+const KEY = `${KEY_HEAD}-9e41c7a2d05b`;
+
+/** The person's variables for the row's vendor (its key and endpoint); OPENAI_API_KEY for openai_compatible. */
+const personEnv = (row: ProviderRow, url: string): Record<string, string> =>
+  row.vendor ? { [VENDOR_ENV[row.vendor].key[0]!]: KEY, [VENDOR_ENV[row.vendor].baseUrl[0]!]: row.endpoint(url) } : { OPENAI_API_KEY: KEY };
+
+const say = (line: string) => console.log(`[run-unprivileged] ${line}`);
+const missing = new Set(PROVIDER_ROWS.flatMap((row) => (row.agent && !installedAgent(AGENTS_DIR, row.agent, say, process.env) ? [row.agent] : [])));
+
+/** The person's own folders: HOME, the agents folder, the workflows; a workspace per run. */
+let base: string;
+let model: ScriptedModel | undefined;
+
+const ownFolder = (dir: string) => {
+  mkdirSync(dir, { mode: 0o755 });
+  chownSync(dir, PERSON, PERSON);
+  return dir;
+};
+
+beforeAll(async () => {
+  const built = spawn(process.execPath, [build], { stdio: "ignore" });
+  await new Promise<void>((resolve, reject) => built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`)))));
+  base = mkdtempSync(path.join(tmpdir(), "sy-run-person-"));
+  chmodSync(base, 0o755);
+  ownFolder(path.join(base, "home"));
+  mkdirSync(path.join(base, "flows"), { mode: 0o755 });
+  // Root's files, readable by anyone: the person reads the CLIs where they are, as on a laptop.
+  await stageTree(AGENTS_DIR, path.join(base, "agents"));
+}, 300_000);
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+afterAll(() => {
+  if (base) rmSync(base, { recursive: true, force: true });
+});
+
+/** `switchyard run <flow> ...args` as the person, in `workspace`, with only their own variables. */
+const runAsPerson = (workspace: string, args: string[], env: Record<string, string>) =>
+  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const argv = [process.execPath, bin, "run", ...args];
+    const child = spawn(asRoot ? "setpriv" : argv[0]!, asRoot ? ["--reuid=65534", "--regid=65534", "--clear-groups", ...argv] : argv.slice(1), {
+      cwd: workspace,
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: path.join(base, "home"), SWITCHYARD_AGENTS_DIR: path.join(base, "agents"), ...env },
+      timeout: 240_000,
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+
+const flowFor = (row: ProviderRow, url: string) => {
+  const file = path.join(base, "flows", `${row.provider}.yaml`);
+  writeFileSync(file, writeReadWorkflow(`laptop-${row.provider.replace(/_/g, "-")}`, row, url), { mode: 0o644 });
+  return file;
+};
+
+const LEVELS = [{ name: "namespaces (the default)", args: [], line: /^sandbox: namespaces$/m }];
+
+describe.each(LEVELS)("switchyard run as a person who is not root, sandbox level $name", (level) => {
+  it.each(PROVIDER_ROWS)("runs a $provider step whose tools go through the proxy", async (row) => {
+    if (row.agent && missing.has(row.agent)) return say(`SKIPPED ${row.provider}: not installed`);
+    model = await startScriptedModel({ host: "127.0.0.1", script: { turns: writeReadTurns(row) } });
+    const workspace = ownFolder(path.join(base, `ws-${row.provider}-${level.args.length}`));
+    try {
+      const r = await runAsPerson(workspace, [flowFor(row, model.url), ...level.args], personEnv(row, model.url));
+      expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
+      expect(model.failures).toEqual([]);
+      expect(r.err).toMatch(level.line);
+      expect(r.out).toContain(`answer=${WRITE_READ_ANSWER}`);
+      expect(r.err).toMatch(/⚒ \[agent\] Write /);
+      expect(r.err).toMatch(/⚒ \[agent\] Read /);
+      expect(readFileSync(path.join(workspace, "notes/hi.txt"), "utf8")).toBe(writtenBy(row));
+      expect(statSync(path.join(workspace, "notes/hi.txt")).uid).toBe(PERSON);
+      // The person's key went upstream with every request, and nowhere into what was printed.
+      const turns = model.requests.filter((q) => q.auth.length > 0);
+      expect(turns.length).toBeGreaterThanOrEqual(3);
+      expect(turns.every((q) => q.auth.some((a) => a.fingerprint === fingerprint(KEY)))).toBe(true);
+      expect(r.out + r.err).not.toContain(KEY);
+    } finally {
+      rmSync(workspace, { recursive: true, force: true });
+    }
+  }, 300_000);
+});
