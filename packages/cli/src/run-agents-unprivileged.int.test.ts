@@ -2,7 +2,7 @@
  * `switchyard run` agent steps for a person who is not root, as on a laptop: uid 65534 with
  * a HOME of its own and the CLIs in an agents folder of its own (a tree of hard links of the
  * suite's, which it can read), through the real bin, for every provider, at the default
- * level (namespaces: no uid of the step's own). Each step's model
+ * level (namespaces: no uid of the step's own) and at `--sandbox none`. Each step's model
  * (the scripted model on 127.0.0.1) asks for Write, then Read, through the step's proxy:
  * the file lands in the person's workspace, as theirs, and the answer reaches the next state.
  * Run by someone who is not root, the test runs as them instead of uid 65534.
@@ -92,7 +92,10 @@ const flowFor = (row: ProviderRow, url: string) => {
   return file;
 };
 
-const LEVELS = [{ name: "namespaces (the default)", args: [], line: /^sandbox: namespaces$/m }];
+const LEVELS = [
+  { name: "namespaces (the default)", args: [], line: /^sandbox: namespaces$/m },
+  { name: "none", args: ["--sandbox", "none"], line: /^sandbox: NONE: steps run UNCONFINED/m },
+];
 
 describe.each(LEVELS)("switchyard run as a person who is not root, sandbox level $name", (level) => {
   it.each(PROVIDER_ROWS)("runs a $provider step whose tools go through the proxy", async (row) => {

@@ -30,7 +30,7 @@ import type { AgentStepStatus } from "../agent-outcome";
 import type { AgentSpawn } from "../agent-process";
 import { writeLaunchFiles, type LaunchFile } from "../launch-files";
 import type { LocatedAgent } from "../locate-agent";
-import { AGENTS_INSIDE, type StagedAgent } from "./stage-agent";
+import { agentAt, agentBind, type StagedAgent } from "./stage-agent";
 import { openStepProxy, stepToolNames, type StepProxyOptions } from "./step-proxy";
 
 const FORWARDER_INSIDE = "/opt/switchyard/loopback-forwarder.mjs";
@@ -171,7 +171,8 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
       proxyTrouble.abort();
     });
 
-    const binds = [...step.binds, { path: input.agent.hostDir, mode: "ro" as const, target: AGENTS_INSIDE }];
+    const agentBound = agentBind(input.agent);
+    const binds = [...step.binds, agentBound];
     // No network inside: the gateway's socket and the forwarder in front of it. Unconfined
     // (level none) the CLI shares the host's network and uses the gateway's TCP port.
     let origin = input.gateway.origin;
@@ -194,7 +195,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
 
     const launch = provider.launch({
       request,
-      agent: input.agent.inside,
+      agent: agentAt(input.agent, session.pathInside(agentBound)),
       homeDir: session.paths.home,
       tmpDir: session.paths.tmp,
       workspace: session.paths.workspace,

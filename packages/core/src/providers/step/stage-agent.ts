@@ -5,19 +5,21 @@
  * links (a copy where the file system refuses links) in the worker's own traversable
  * folder, made once per installed version: built aside, then renamed into place, so
  * concurrent steps never see half of it. Files stay root's and read-only to the step.
+ * Step processes find it at AGENTS_INSIDE, or where it is at level `none` (agentAt).
  */
 import { chmod, copyFile, link, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
+import type { SandboxBind } from "../../sandbox";
 import { AGENT_RUNTIME, locateAgent, type AgentId, type LocatedAgent } from "../locate-agent";
 
 /** Where the staged folder is bound inside the sandbox. */
 export const AGENTS_INSIDE = "/opt/agents";
 
 export type StagedAgent = {
-  /** The staged folder on the host (bind it read-only at AGENTS_INSIDE). */
+  /** The staged folder on the host, bound read-only at AGENTS_INSIDE (agentBind). */
   hostDir: string;
-  /** The agent as the step sees it: every path under AGENTS_INSIDE. */
-  inside: LocatedAgent;
+  /** The agent on the host: every path under hostDir. */
+  located: LocatedAgent;
 };
 
 const linkTree = async (from: string, to: string): Promise<void> => {
@@ -37,17 +39,27 @@ const linkTree = async (from: string, to: string): Promise<void> => {
   }
 };
 
-const insidePath = (agentsDir: string, hostPath: string) =>
-  path.posix.join(AGENTS_INSIDE, path.relative(agentsDir, hostPath).split(path.sep).join("/"));
+/** `located` (every path under `from`) with its paths under `to` instead. */
+const moved = (located: LocatedAgent, from: string, to: string): LocatedAgent => {
+  const move = (p: string) => path.posix.join(to, path.relative(from, p).split(path.sep).join("/"));
+  return {
+    ...located,
+    command: move(located.command),
+    args: located.args.map(move),
+    entry: move(located.entry),
+    node: move(located.node),
+    pathPrefix: move(located.pathPrefix),
+  };
+};
 
-const insideOf = (agentsDir: string, located: LocatedAgent): LocatedAgent => ({
-  ...located,
-  command: insidePath(agentsDir, located.command),
-  args: located.args.map((a) => insidePath(agentsDir, a)),
-  entry: insidePath(agentsDir, located.entry),
-  node: insidePath(agentsDir, located.node),
-  pathPrefix: insidePath(agentsDir, located.pathPrefix),
-});
+/** The staged folder as a step's sandbox holds it: read-only at AGENTS_INSIDE. */
+export const agentBind = (agent: StagedAgent): SandboxBind => ({ path: agent.hostDir, mode: "ro", target: AGENTS_INSIDE });
+
+/**
+ * The agent as a step's processes see it, `where` being where agentBind appears to them
+ * (the session's pathInside: AGENTS_INSIDE when confined, the host folder at level `none`).
+ */
+export const agentAt = (agent: StagedAgent, where: string): LocatedAgent => moved(agent.located, agent.hostDir, where);
 
 /**
  * The agents folder itself, bound as it is: for a step that runs as the caller's own uid
@@ -55,7 +67,7 @@ const insideOf = (agentsDir: string, located: LocatedAgent): LocatedAgent => ({
  */
 export const agentInPlace = (agentsDir: string, agent: AgentId, version?: string): StagedAgent => ({
   hostDir: agentsDir,
-  inside: insideOf(agentsDir, locateAgent(agentsDir, agent, version === undefined ? {} : { version })),
+  located: locateAgent(agentsDir, agent, version === undefined ? {} : { version }),
 });
 
 /**
@@ -80,14 +92,14 @@ export const stageTree = async (from: string, target: string): Promise<boolean> 
 
 /**
  * Stages `agent` (as locateAgent found it in `agentsDir`) and the runtime under
- * `<stageRoot>/<agent>-<version>`; returns the staged folder and the agent's paths inside.
+ * `<stageRoot>/<agent>-<version>`; returns the staged folder and the agent's paths in it.
  */
 export const stageAgent = async (agentsDir: string, agent: AgentId, stageRoot: string, version?: string): Promise<StagedAgent> => {
   const located = locateAgent(agentsDir, agent, version === undefined ? {} : { version });
   const runtime = await stat(located.node);
   const target = path.join(stageRoot, `${agent}-${located.version}-${Math.floor(runtime.mtimeMs)}`);
-  const inside = insideOf(agentsDir, located);
-  if (await stat(path.join(target, agent)).catch(() => undefined)) return { hostDir: target, inside };
+  const staged = { hostDir: target, located: moved(located, agentsDir, target) };
+  if (await stat(path.join(target, agent)).catch(() => undefined)) return staged;
   await mkdir(stageRoot, { recursive: true, mode: 0o711 });
   const aside = `${target}.${process.pid}.${Date.now()}`;
   try {
@@ -102,5 +114,5 @@ export const stageAgent = async (agentsDir: string, agent: AgentId, stageRoot: s
   } finally {
     await rm(aside, { recursive: true, force: true });
   }
-  return { hostDir: target, inside };
+  return staged;
 };
