@@ -12,6 +12,7 @@ import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, sta
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { cliForOthers } from "@switchyard/testing/sandbox";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VENDOR_ENV } from "../../core/src/providers/cli-providers";
 import { stageTree } from "../../core/src/providers/step/stage-agent";
@@ -26,7 +27,6 @@ import {
   type ProviderRow,
 } from "../../core/src/providers/testing/write-read-step";
 
-const bin = path.resolve(import.meta.dirname, "../bin/switchyard.mjs");
 const build = path.resolve(import.meta.dirname, "../bin/build.mjs");
 const AGENTS_DIR = agentsDirOf(process.env);
 const asRoot = process.getuid?.() === 0;
@@ -44,6 +44,8 @@ const missing = new Set(PROVIDER_ROWS.flatMap((row) => (row.agent && !installedA
 
 /** The person's own folders: HOME, the agents folder, the workflows; a workspace per run. */
 let base: string;
+/** The built command, copied where the person can read it (the checkout may not be). */
+let bin: string;
 let model: ScriptedModel | undefined;
 
 const ownFolder = (dir: string) => {
@@ -57,6 +59,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve, reject) => built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`)))));
   base = mkdtempSync(path.join(tmpdir(), "sy-run-person-"));
   chmodSync(base, 0o755);
+  bin = cliForOthers(base);
   ownFolder(path.join(base, "home"));
   mkdirSync(path.join(base, "flows"), { mode: 0o755 });
   // Root's files, readable by anyone: the person reads the CLIs where they are, as on a laptop.
