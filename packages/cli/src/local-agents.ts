@@ -11,7 +11,7 @@
  * Tool calls and the agent's text are printed on stderr as they happen; keys are scrubbed
  * from everything printed.
  */
-import { chmod, mkdir } from "node:fs/promises";
+import { chmod, lstat, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -77,11 +77,33 @@ const stringOption = (options: Record<string, unknown>, name: string) => {
   return value;
 };
 
+/**
+ * Where copies a step uid can enter are staged: `<tmp>/switchyard-agents`, kept between runs,
+ * while it is a folder of this user's that nobody else may write; otherwise (another local
+ * user made it first, and could have planted a copy that root would start) a fresh folder
+ * for this run only, removed at its end.
+ */
+const openStageRoot = async (): Promise<{ dir: string; temporary: boolean }> => {
+  const shared = path.join(tmpdir(), "switchyard-agents");
+  await mkdir(shared, { mode: 0o711 }).catch((error: NodeJS.ErrnoException) => {
+    if (error.code !== "EEXIST") throw error;
+  });
+  const info = await lstat(shared);
+  if (info.isDirectory() && info.uid === process.getuid?.() && (info.mode & 0o022) === 0) {
+    await chmod(shared, 0o711);
+    return { dir: shared, temporary: false };
+  }
+  const own = await mkdtemp(path.join(tmpdir(), "switchyard-agents-"));
+  await chmod(own, 0o711);
+  return { dir: own, temporary: true };
+};
+
 export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { close: () => Promise<void> } => {
   const { run, env, io, scrubber } = options;
   const agentsDir = env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
   // A step uid of its own (as root) cannot enter a private folder: stage copies it can.
-  const stageRoot = path.join(tmpdir(), "switchyard-agents");
+  let stageRoot: Promise<{ dir: string; temporary: boolean }> | undefined;
+  const stageDir = async () => (await (stageRoot ??= openStageRoot())).dir;
   let gateway: Promise<ModelGateway> | undefined;
   let cli: Promise<BuiltCli> | undefined;
   const agents = new Map<AgentId, Promise<StagedAgent>>();
@@ -89,9 +111,7 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
   const builtCli = () => {
     cli ??= findBuiltCli(CLI_DIST).then(async (found) => {
       if (run.uid === undefined) return found;
-      await mkdir(stageRoot, { recursive: true, mode: 0o711 });
-      await chmod(stageRoot, 0o711);
-      return stageBuiltCli(found, stageRoot);
+      return stageBuiltCli(found, await stageDir());
     });
     return cli;
   };
@@ -123,7 +143,7 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
     let agent = agents.get(entry.agent);
     if (!agent) {
       agent = Promise.resolve().then(() =>
-        run.uid === undefined ? agentInPlace(agentsDir, entry.agent) : stageAgent(agentsDir, entry.agent, stageRoot),
+        run.uid === undefined ? agentInPlace(agentsDir, entry.agent) : stageDir().then((dir) => stageAgent(agentsDir, entry.agent, dir)),
       );
       agents.set(entry.agent, agent);
       agent.catch(() => agents.delete(entry.agent));
@@ -180,6 +200,8 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
       const started = gateway;
       gateway = undefined;
       if (started) await (await started).close();
+      const staged = await stageRoot?.catch(() => undefined);
+      if (staged?.temporary) await rm(staged.dir, { recursive: true, force: true });
     },
   };
 };

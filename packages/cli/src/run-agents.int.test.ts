@@ -6,7 +6,7 @@
  * through this CLI's own proxy, confined to the workspace, and the answer in the next state.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -127,4 +127,32 @@ it("runs an openai_compatible step with OPENAI_API_KEY through the same proxy", 
   expect(readFileSync(path.join(ws, "notes/hi.txt"), "utf8")).toBe("hi\n");
   expect(model.requests.every((q) => q.auth.some((a) => a.fingerprint === fingerprint(KEY)))).toBe(true);
   expect(r.out + r.err).not.toContain(KEY);
+}, 120_000);
+
+it.skipIf(process.getuid?.() !== 0)("as root, never runs a copy another user left where copies are staged", async () => {
+  // Another local user made the staging folder first and planted a launcher where the copy of this build goes.
+  const tmp = mkdtempSync(path.join(tmpdir(), "sy-run-agent-tmp-"));
+  chmodSync(tmp, 0o1777);
+  const planted = path.join(tmp, "switchyard-agents", `.cli-${Math.floor(statSync(path.resolve(import.meta.dirname, "../dist/inputs.json")).mtimeMs)}`);
+  try {
+    mkdirSync(planted, { recursive: true });
+    writeFileSync(path.join(planted, "switchyard.mjs"), `process.stderr.write("PLANTED RAN\\n"); process.exit(3);\n`);
+    for (const p of [path.dirname(planted), planted, path.join(planted, "switchyard.mjs")]) {
+      chownSync(p, 65534, 65534);
+      chmodSync(p, 0o777);
+    }
+    model = await startScriptedModel({ script: script((n) => n) });
+    const r = await cli(["run", flow(`    type: agent\n    provider: openai_compatible\n    options: { model: m1, base_url: "${model.url}/v1" }`)], {
+      OPENAI_API_KEY: KEY,
+      TMPDIR: tmp,
+    });
+    expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
+    expect(r.err).toMatch(/^sandbox: strict/m);
+    expect(r.err).not.toContain("PLANTED");
+    expect(readFileSync(path.join(ws, "notes/hi.txt"), "utf8")).toBe("hi\n");
+    // The run's own staging folder went with it; the planted one is left as it was.
+    expect(readdirSync(tmp)).toEqual(["switchyard-agents"]);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
 }, 120_000);
