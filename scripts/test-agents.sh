@@ -48,7 +48,8 @@ load_env
 export SWITCHYARD_AGENTS_DIR="$agents_dir"
 generate_client
 
-files=()
+# How a CLI step ends (its proxy failing, its model refusing) is one suite, a row per CLI.
+files=(packages/core/src/providers/step/cli-step-end.int.test.ts)
 for agent in "${AGENTS[@]}"; do
   files+=("packages/core/src/providers/$agent/$agent-provider.int.test.ts" "test/agent-$agent.int.test.ts")
 done

@@ -24,7 +24,7 @@ export const scrubbedEvents = (
 export type CliRunEnd = {
   status: AgentStepStatus;
   error?: AppError;
-  /** The CLI's output already carried the error as an event. */
+  /** The error is the CLI's own report (its output already carried it as an event). */
   errorReported?: boolean;
   output: string;
   stderrTail: string;
@@ -52,6 +52,7 @@ export const cliRunResult = (
         }
       : {}),
     ...(end.sessionId === undefined ? {} : { sessionId: end.sessionId }),
+    ...(error && end.status === "failure" && end.errorReported ? { errorReported: true } : {}),
     ...outcomeFields(end.status, error, scrub),
   };
 };

@@ -107,6 +107,7 @@ describe("runClaude", () => {
     expect(result).toMatchObject({
       status: "failure",
       errorCode: "USER.PROVIDER.REQUEST_REJECTED",
+      errorReported: true,
       exitCode: 1,
       retryable: false,
     });

@@ -35,6 +35,8 @@ export type RunClaudeInput = {
 
 export type ClaudeResult = AgentResult & {
   status: AgentStepStatus;
+  /** The error is Claude Code's own error result, not the way its process ended. */
+  errorReported?: boolean;
   /** Whether trying the step again may help (the model was unavailable). */
   retryable?: boolean;
   /** Model turns, as the CLI counted them. */
@@ -55,7 +57,11 @@ export const runClaude = async (input: RunClaudeInput): Promise<ClaudeResult> =>
   const parser = parseClaudeStream(emit);
   let stderrTail = "";
 
-  const finish = (status: ClaudeResult["status"], error?: AppError): ClaudeResult => {
+  const finish = (
+    status: ClaudeResult["status"],
+    error?: AppError,
+    reported = false,
+  ): ClaudeResult => {
     const { summary } = parser;
     const usage = summary.usage;
     if (error && status === "failure" && !summary.result?.isError)
@@ -74,6 +80,7 @@ export const runClaude = async (input: RunClaudeInput): Promise<ClaudeResult> =>
       ...(summary.result?.turns === undefined ? {} : { turns: summary.result.turns }),
       ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
       ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }),
+      ...(reported ? { errorReported: true } : {}),
       ...outcomeFields(status, error, scrub),
     };
   };
@@ -100,6 +107,7 @@ export const runClaude = async (input: RunClaudeInput): Promise<ClaudeResult> =>
       new AppError(code, claudeResultMessage(result), {
         retryable: code === CODES.MODEL_UNAVAILABLE,
       }),
+      true,
     );
   }
   // A CLI stopped for lingering after its answer did its work; any other exit must be clean.

@@ -56,6 +56,7 @@ describe("runCodex", () => {
       status: "failure",
       errorCode: "USER.PROVIDER.REQUEST_REJECTED",
       error: "USER.PROVIDER.REQUEST_REJECTED: the model request was rejected: scripted rejection",
+      errorReported: true,
       retryable: false,
     });
     expect(events.filter((e) => e.type === "error")).toHaveLength(1);
@@ -70,6 +71,7 @@ describe("runCodex", () => {
       "Error: thread/start failed: required MCP servers failed to initialize: switchyard: handshaking with MCP server failed\n",
     );
     expect(result).toMatchObject({ status: "failure", errorCode: "EXECUTION.MCP_PROXY.UNAVAILABLE" });
+    expect(result.errorReported).toBeUndefined();
     expect(result.error).toContain("Codex exited with code 1 without reporting a result");
     expect(events).toEqual([expect.objectContaining({ type: "error", code: "EXECUTION.MCP_PROXY.UNAVAILABLE" })]);
   });

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgentStepEvent } from "../agent-events";
-import { geminiResultCode, parseGeminiStream } from "./parse-gemini-stream";
+import { geminiResultCode, geminiResultMessage, parseGeminiStream } from "./parse-gemini-stream";
 
 const fixture = (name: string) =>
   readFileSync(
@@ -65,7 +65,21 @@ describe("parseGeminiStream", () => {
     expect(summary.result).toMatchObject({ ok: false, errorType: "unknown" });
     expect(summary.result!.message).toContain("scripted rejection");
     expect(geminiResultCode(summary.result!)).toBe("USER.PROVIDER.REQUEST_REJECTED");
+    expect(geminiResultMessage(summary.result!)).toBe(
+      "the model endpoint answered HTTP 400: scripted rejection",
+    );
     expect(events.map((e) => e.type)).toEqual(["session"]);
+  });
+
+  it("keeps a failed result's message as it is when it quotes no JSON error body", () => {
+    const result = { ok: false, message: "[API Error: got status: 503 Service Unavailable]" };
+    expect(geminiResultMessage(result)).toBe(result.message);
+    expect(geminiResultMessage({ ok: false, message: '[API Error: {"error":{"code":500}}]' })).toBe(
+      '[API Error: {"error":{"code":500}}]',
+    );
+    expect(
+      geminiResultMessage({ ok: false, message: '[API Error: {"error":{"message":"busy"}}]' }),
+    ).toBe("the model endpoint said: busy");
   });
 
   it("reads the turn limit (model.maxSessionTurns) as a failed result after the call it allowed", () => {

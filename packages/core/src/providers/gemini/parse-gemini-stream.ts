@@ -77,6 +77,27 @@ export const geminiResultCode = (result: GeminiResult): ErrorCode => {
   return status >= 400 ? CODES.MODEL_REQUEST_REJECTED : CODES.AGENT_FAILED;
 };
 
+/**
+ * A failed `result`'s message: the model endpoint's own words, with its status, when the CLI
+ * quotes the error body (`[API Error: {"error":{"code":400,"message":...}}]`); else as it is.
+ */
+export const geminiResultMessage = (result: GeminiResult): string => {
+  const quoted = /^\[API Error: (\{.*\})\]$/s.exec(result.message.trim())?.[1];
+  if (quoted === undefined) return result.message;
+  try {
+    const error = asObject(asObject(JSON.parse(quoted))?.error);
+    const said = text(error?.message);
+    const status = count(error?.code);
+    if (said)
+      return status
+        ? `the model endpoint answered HTTP ${status}: ${said}`
+        : `the model endpoint said: ${said}`;
+  } catch {
+    // not a JSON body
+  }
+  return result.message;
+};
+
 export const parseGeminiStream = (onEvent: (event: AgentStepEvent) => void): GeminiStreamParser => {
   const summary: GeminiStreamSummary = {
     answer: "",

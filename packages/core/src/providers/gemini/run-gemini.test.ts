@@ -50,20 +50,23 @@ describe("runGemini", () => {
     expect(events.filter((e) => e.type === "tool_use")).toHaveLength(7);
   });
 
-  it("fails with the model's code when the model refused the request", async () => {
+  it("fails with the model's code and the endpoint's own words when the model refused the request", async () => {
     const { result, events } = await run(["rejected", "exit=1"]);
     expect(result).toMatchObject({
       status: "failure",
       errorCode: "USER.PROVIDER.REQUEST_REJECTED",
+      errorReported: true,
       retryable: false,
+      error:
+        "USER.PROVIDER.REQUEST_REJECTED: the model endpoint answered HTTP 400: scripted rejection",
     });
-    expect(result.error).toContain("scripted rejection");
     expect(events.at(-1)).toMatchObject({ type: "error", code: "USER.PROVIDER.REQUEST_REJECTED" });
   });
 
   it("fails with EXECUTION.AGENT_NO_RESULT quoting stderr when the CLI ends without a result", async () => {
     const { result } = await run(["-", `stderr=Error in settings: ${TOKEN} is bad`, "exit=41"]);
     expect(result).toMatchObject({ status: "failure", errorCode: "EXECUTION.AGENT_NO_RESULT" });
+    expect(result.errorReported).toBeUndefined();
     expect(result.error).toContain(
       "Gemini CLI exited with code 41 without reporting a result; its last output: Error in settings",
     );

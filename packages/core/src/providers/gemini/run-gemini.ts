@@ -14,7 +14,7 @@ import { scrubEvent, type AgentStepEvent } from "../agent-events";
 import { outcomeFields, type AgentStepStatus } from "../agent-outcome";
 import { endedText, runAgentProcess } from "../run-agent-process";
 import type { CliRunInput, CliRunResult } from "../step/cli-step";
-import { geminiResultCode, parseGeminiStream } from "./parse-gemini-stream";
+import { geminiResultCode, geminiResultMessage, parseGeminiStream } from "./parse-gemini-stream";
 
 export type RunGeminiInput = CliRunInput & {
   /** How long the CLI may stay after its result before it is stopped; 10 s unless told. */
@@ -45,7 +45,7 @@ export const runGemini = async (input: RunGeminiInput): Promise<CliRunResult> =>
     lastNoise: () => [...parser.summary.warnings, ...parser.summary.lastNoise],
   });
 
-  const outcome = (status: AgentStepStatus, error?: AppError): CliRunResult => {
+  const outcome = (status: AgentStepStatus, error?: AppError, reported = false): CliRunResult => {
     const { summary } = parser;
     if (error && status === "failure")
       emit({ type: "error", code: error.code, message: error.message });
@@ -63,6 +63,7 @@ export const runGemini = async (input: RunGeminiInput): Promise<CliRunResult> =>
           }
         : {}),
       ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
+      ...(reported ? { errorReported: true } : {}),
       ...outcomeFields(status, error, scrub),
     };
   };
@@ -73,7 +74,10 @@ export const runGemini = async (input: RunGeminiInput): Promise<CliRunResult> =>
     const code = geminiResultCode(result);
     return outcome(
       "failure",
-      new AppError(code, result.message, { retryable: code === CODES.MODEL_UNAVAILABLE }),
+      new AppError(code, geminiResultMessage(result), {
+        retryable: code === CODES.MODEL_UNAVAILABLE,
+      }),
+      true,
     );
   }
   // A CLI stopped for lingering after its answer did its work; any other exit must be clean.

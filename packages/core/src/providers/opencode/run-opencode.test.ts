@@ -63,6 +63,7 @@ describe("runOpencode", () => {
       status: "failure",
       errorCode: "USER.PROVIDER.REQUEST_REJECTED",
       error: "USER.PROVIDER.REQUEST_REJECTED: scripted rejection",
+      errorReported: true,
       retryable: false,
     });
     expect(result.stderrTail).not.toContain(TOKEN);

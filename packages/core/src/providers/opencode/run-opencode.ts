@@ -71,6 +71,7 @@ export const runOpencode = async (input: RunOpencodeInput): Promise<CliRunResult
     ...(summary.turns > 0 ? { turns: summary.turns } : {}),
     ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
     ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }),
+    ...(status === "failure" && summary.result?.isError ? { errorReported: true } : {}),
     ...outcomeFields(status, error, scrub),
   };
 };

@@ -5,17 +5,19 @@
  * vendor), and the CLI started inside the sandbox with no network: behind the loopback
  * forwarder, which listens on 127.0.0.1 in the step's own network namespace and pipes to the
  * gateway's socket bound in, so the CLI reaches the gateway and nothing else. The CLI starts
- * the proxy as its only MCP server. The step fails, never hangs, when the proxy does not say
- * `ready` in time or dies before the answer; cancel and timeout stop the CLI, and closing
- * the session reaps whatever is left. Tokens and cost are the gateway's meter (the CLI's own
- * count when nothing was metered).
+ * the proxy as its only MCP server. The step fails with the proxy's code, never hangs, when
+ * the proxy does not say `ready` in time or ends before the answer, whatever the CLI said;
+ * only an error the CLI reported itself (the model refused the request, say) wins, since a
+ * CLI that leaves takes its MCP server with it, and is given a moment to say so before it is
+ * stopped. Cancel and timeout stop the CLI, and closing the session reaps whatever is left.
+ * Tokens and cost are the gateway's meter (the CLI's own count when nothing was metered).
  *
  * What differs per CLI is a CliProvider: the vendor it speaks, how it is launched (argument
  * list, environment, files in its private HOME) and how its output is read.
  */
 import { chown, mkdir } from "node:fs/promises";
 import path from "node:path";
-import { AppError, isAppError, type ErrorCode } from "../../errors";
+import { AppError, isAppError } from "../../errors";
 import {
   installLoopbackForwarder,
   loopbackCommand,
@@ -26,7 +28,7 @@ import {
 } from "../../gateway";
 import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
 import type { AgentStepEvent } from "../agent-events";
-import type { AgentStepStatus } from "../agent-outcome";
+import { outcomeFields, type AgentStepStatus } from "../agent-outcome";
 import type { AgentSpawn } from "../agent-process";
 import { writeLaunchFiles, type LaunchFile } from "../launch-files";
 import type { LocatedAgent } from "../locate-agent";
@@ -42,6 +44,11 @@ const FORWARD_PORT = 8089;
  * start (a second or two, more on a busy host), then the proxy's 10 s.
  */
 const CLI_READY_TIMEOUT_MS = 20_000;
+/**
+ * How long the CLI may take to end by itself once its proxy is in trouble before it is
+ * stopped: a CLI leaving after its own error takes its MCP server with it, and says why.
+ */
+const PROXY_TROUBLE_GRACE_MS = 5_000;
 
 /** What a CLI's launch is built from, every path as the CLI sees it. */
 export type CliLaunchContext = {
@@ -69,6 +76,8 @@ export type CliLaunch = {
 
 export type CliRunResult = AgentResult & {
   status: AgentStepStatus;
+  /** The error is one the CLI reported itself (its error result), not the way its process ended. */
+  errorReported?: boolean;
   retryable?: boolean;
   turns?: number;
   sessionId?: string;
@@ -130,6 +139,13 @@ const chownUp = async (file: string, root: string, owner: number) => {
   for (let p = file; p.startsWith(`${root}/`); p = path.dirname(p)) await chown(p, owner, owner);
 };
 
+/** The proxy did not become ready, said for the step: the channel's reason (`fatal` keeps its code). */
+const proxyNotReady = (reason: unknown) => {
+  const why = reason instanceof Error ? reason.message : String(reason);
+  const code = isAppError(reason) ? reason.code : "EXECUTION.MCP_PROXY.NOT_READY";
+  return new AppError(code, `the step's MCP proxy did not start: ${why}`);
+};
+
 export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   const { request, provider } = input;
   if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
@@ -142,8 +158,9 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   });
   // The proxy dies, or never says ready: the CLI is stopped and the step fails with why.
   const proxyTrouble = new AbortController();
-  let trouble: { code: ErrorCode; message: string } | undefined;
+  let trouble: AppError | undefined;
   let answered = false;
+  const stopSoon = () => setTimeout(() => proxyTrouble.abort(), PROXY_TROUBLE_GRACE_MS).unref();
   const step = await openStepProxy({
     readyTimeoutMs: input.provider.proxyReadyMs ?? CLI_READY_TIMEOUT_MS,
     ...input.proxy,
@@ -156,19 +173,16 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   try {
     const { session } = step;
     step.channel.ready.catch((error: unknown) => {
-      trouble ??= {
-        code: isAppError(error) ? error.code : "EXECUTION.MCP_PROXY.NOT_READY",
-        message: `the step's MCP proxy did not start: ${error instanceof Error ? error.message : String(error)}`,
-      };
-      proxyTrouble.abort();
+      trouble ??= proxyNotReady(error);
+      stopSoon();
     });
     void step.channel.closed.then(({ reason }) => {
       if (answered) return;
-      trouble ??= {
-        code: "EXECUTION.MCP_PROXY.UNAVAILABLE",
-        message: `the step's MCP proxy ended before the agent answered (${reason})`,
-      };
-      proxyTrouble.abort();
+      trouble ??= new AppError(
+        "EXECUTION.MCP_PROXY.UNAVAILABLE",
+        `the step's MCP proxy ended before the agent answered (${reason})`,
+      );
+      stopSoon();
     });
 
     const agentBound = agentBind(input.agent);
@@ -230,10 +244,14 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
           ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
           ...(result.tokensUsed === undefined ? {} : { tokensUsed: result.tokensUsed }),
         };
+    // A cancel is the person's, and an error the CLI reported is the model's or the CLI's;
+    // else the proxy's trouble fails the step.
+    const fault = request.signal.aborted || result.errorReported ? undefined : trouble;
     let outcome: Pick<AgentResult, "error" | "errorCode" | "exitCode">;
-    if (result.status === "cancelled" && trouble && !request.signal.aborted) {
-      outcome = { error: `${trouble.code}: ${trouble.message}`, errorCode: trouble.code, exitCode: 1 };
-      input.onEvent({ type: "error", code: trouble.code, message: trouble.message });
+    if (fault) {
+      const { error, errorCode, exitCode } = outcomeFields("failure", fault, (text) => text);
+      outcome = { error: error!, errorCode: errorCode!, exitCode: exitCode! };
+      input.onEvent({ type: "error", code: fault.code, message: fault.message });
     } else
       outcome = {
         ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
