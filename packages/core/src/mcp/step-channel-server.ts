@@ -50,6 +50,8 @@ export type StepChannel = {
   /** Resolves on `ready`; rejects on `fatal`, a timeout, or the channel closing first. */
   ready: Promise<ChannelReady>;
   closed: Promise<ChannelClosed>;
+  /** A proxy presented the token: it started and reached the channel. */
+  readonly connected: boolean;
   close(): Promise<void>;
 };
 
@@ -258,5 +260,14 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
     await rm(folder, { recursive: true, force: true });
   };
 
-  return { path: socketPath, token, ready, closed, close };
+  return {
+    path: socketPath,
+    token,
+    ready,
+    closed,
+    get connected() {
+      return peer !== undefined;
+    },
+    close,
+  };
 };

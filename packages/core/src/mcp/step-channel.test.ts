@@ -286,7 +286,7 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
     expect(everything).toContain("[REDACTED]");
   });
 
-  it("reports fatal on a startup failure, and rejects a wrong token", async () => {
+  it("reports fatal on a startup failure, and rejects a wrong token, which does not count as connected", async () => {
     const { file, channel: ch } = await setup({
       config: { initial_tools: ["missing"], tool_search: true },
     });
@@ -294,7 +294,9 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
       cwd: REPO,
       stdio: ["pipe", "ignore", "pipe"],
     });
+    expect(ch.connected).toBe(false);
     await expect(ch.ready).rejects.toMatchObject({ code: "USER.MCP_PROXY.UNKNOWN_OPERATION" });
+    expect(ch.connected).toBe(true);
     expect(await new Promise((resolve) => child.on("close", resolve))).toBe(1);
 
     const other = await startStepChannel({
@@ -309,6 +311,7 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
       StepChannelClient.connect({ path: other.path, token: "x".repeat(32) }),
     ).rejects.toThrow(/refused/);
     await expect(other.ready).rejects.toMatchObject({ code: "EXECUTION.MCP_PROXY.NOT_READY" });
+    expect(other.connected).toBe(false);
     await other.close();
   });
 

@@ -2,10 +2,11 @@
  * How an agent CLI step ends when its proxy or its model fails, one row per CLI, each the
  * real pinned CLI run by runCliStep as the worker runs it (step sandbox, staged CLI, model
  * gateway, the step's `switchyard mcp-serve` as its only MCP server) against the scripted
- * model on loopback. A proxy that ends before the answer fails the step with the proxy's
- * code, even when the CLI answers after; a model endpoint that refuses the request fails it
- * with the CLI's own error (the vendor's message, scrubbed), not with the proxy's end that
- * follows it.
+ * model on loopback. A proxy that never starts fails the step with the proxy's code even
+ * when the model answers at once; a proxy that ends before the answer fails it too; a model
+ * endpoint that refuses the request fails it with the CLI's own error (the vendor's message,
+ * scrubbed), not with the proxy's end that follows it. A healthy proxy and a model that
+ * answers at once still succeed.
  *
  * A CLI missing from the agents folder is installed on demand; only when that fails is its
  * row skipped, saying why.
@@ -43,6 +44,11 @@ const CASE_MS = 120_000;
 const answering = (delayMs = 0) => ({
   script: { turns: [], rules: [{ match: { method: "POST" }, text: ANSWER, delayMs }] },
 });
+
+/** A proxy that exits at once, saying why on stderr, before it ever reaches the step channel. */
+const EXITS_AT_ONCE = `process.stderr.write("switchyard mcp-serve: refused to start\\n");
+process.exit(3);
+`;
 
 /**
  * The real proxy, which ends once it has listed its tools (it said ready before that): the
@@ -93,6 +99,29 @@ describe.each(ROWS)("a $agent step", (row) => {
       upstream: { baseUrl: `${model!.url}${row.path}`, apiKey: row.key },
       ...(cli ? { cli } : {}),
     });
+
+  it.skipIf(!located)(
+    "succeeds with the answer when its proxy starts, though the model answers at once",
+    async () => {
+      model = await startScriptedModel(answering());
+      const r = await run();
+      expect(r, JSON.stringify(r, null, 1)).toMatchObject({ output: ANSWER, exitCode: 0 });
+      expect(r.error).toBeUndefined();
+      expect(r.events.filter((e) => e.type === "error")).toEqual([]);
+    },
+    CASE_MS,
+  );
+
+  it.skipIf(!located)(
+    "fails with EXECUTION.MCP_PROXY.NOT_READY when its proxy never starts, though the model answers at once",
+    async () => {
+      model = await startScriptedModel(answering());
+      const r = await run(await brokenCli(kit, "exits", EXITS_AT_ONCE));
+      expectFailed(r, "EXECUTION.MCP_PROXY.NOT_READY", "the step's MCP proxy did not start", 3);
+      expect(r.records).toEqual([]);
+    },
+    CASE_MS,
+  );
 
   it.skipIf(!located)(
     "fails with EXECUTION.MCP_PROXY.UNAVAILABLE when its proxy ends before the answer, though the CLI then answers",

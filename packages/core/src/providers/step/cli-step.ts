@@ -6,11 +6,12 @@
  * forwarder, which listens on 127.0.0.1 in the step's own network namespace and pipes to the
  * gateway's socket bound in, so the CLI reaches the gateway and nothing else. The CLI starts
  * the proxy as its only MCP server. The step fails with the proxy's code, never hangs, when
- * the proxy does not say `ready` in time or ends before the answer, whatever the CLI said;
- * only an error the CLI reported itself (the model refused the request, say) wins, since a
- * CLI that leaves takes its MCP server with it, and is given a moment to say so before it is
- * stopped. Cancel and timeout stop the CLI, and closing the session reaps whatever is left.
- * Tokens and cost are the gateway's meter (the CLI's own count when nothing was metered).
+ * the proxy does not become ready (it fails, is late, or the CLI answers without it) or ends
+ * before the answer, whatever the CLI said; only an error the CLI reported itself (the model
+ * refused the request, say) wins, since a CLI that leaves takes its MCP server with it, and
+ * is given a moment to say so before it is stopped. Cancel and timeout stop the CLI, and
+ * closing the session reaps whatever is left. Tokens and cost are the gateway's meter (the
+ * CLI's own count when nothing was metered).
  *
  * What differs per CLI is a CliProvider: the vendor it speaks, how it is launched (argument
  * list, environment, files in its private HOME) and how its output is read.
@@ -26,6 +27,7 @@ import {
   type ModelGateway,
   type Vendor,
 } from "../../gateway";
+import type { StepChannel } from "../../mcp";
 import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
 import type { AgentStepEvent } from "../agent-events";
 import { outcomeFields, type AgentStepStatus } from "../agent-outcome";
@@ -49,6 +51,8 @@ const CLI_READY_TIMEOUT_MS = 20_000;
  * stopped: a CLI leaving after its own error takes its MCP server with it, and says why.
  */
 const PROXY_TROUBLE_GRACE_MS = 5_000;
+/** How long the channel has, once the CLI has ended, to say why a proxy never became ready. */
+const PROXY_VERDICT_MS = 1_000;
 
 /** What a CLI's launch is built from, every path as the CLI sees it. */
 export type CliLaunchContext = {
@@ -146,6 +150,33 @@ const proxyNotReady = (reason: unknown) => {
   return new AppError(code, `the step's MCP proxy did not start: ${why}`);
 };
 
+/**
+ * Why a proxy that was not ready when the CLI ended never was: what the channel says within
+ * a moment (its `fatal`, or it closed first), else that it never reached the channel.
+ */
+const neverReady = async (channel: StepChannel): Promise<AppError | undefined> => {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), PROXY_VERDICT_MS);
+  });
+  const said = channel.ready.then(
+    () => "ready" as const,
+    (error: unknown) => ({ error }),
+  );
+  try {
+    const verdict = await Promise.race([said, late]);
+    if (verdict === "ready") return undefined;
+    if (verdict !== "late") return proxyNotReady(verdict.error);
+    return proxyNotReady(
+      channel.connected
+        ? "it reached the step channel but did not say ready before the agent ended"
+        : "it never reached the step channel before the agent ended",
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+};
+
 export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   const { request, provider } = input;
   if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
@@ -159,6 +190,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   // The proxy dies, or never says ready: the CLI is stopped and the step fails with why.
   const proxyTrouble = new AbortController();
   let trouble: AppError | undefined;
+  let ready = false;
   let answered = false;
   const stopSoon = () => setTimeout(() => proxyTrouble.abort(), PROXY_TROUBLE_GRACE_MS).unref();
   const step = await openStepProxy({
@@ -172,10 +204,15 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   });
   try {
     const { session } = step;
-    step.channel.ready.catch((error: unknown) => {
-      trouble ??= proxyNotReady(error);
-      stopSoon();
-    });
+    step.channel.ready.then(
+      () => {
+        ready = true;
+      },
+      (error: unknown) => {
+        trouble ??= proxyNotReady(error);
+        stopSoon();
+      },
+    );
     void step.channel.closed.then(({ reason }) => {
       if (answered) return;
       trouble ??= new AppError(
@@ -244,9 +281,16 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
           ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
           ...(result.tokensUsed === undefined ? {} : { tokensUsed: result.tokensUsed }),
         };
-    // A cancel is the person's, and an error the CLI reported is the model's or the CLI's;
-    // else the proxy's trouble fails the step.
-    const fault = request.signal.aborted || result.errorReported ? undefined : trouble;
+    // A cancel is the person's, and an error the CLI reported is the model's or the CLI's.
+    // Else the proxy's trouble fails the step, as does a CLI that answered (or blamed its
+    // proxy) while the proxy was never ready; a CLI that failed before it started its proxy
+    // keeps its own error.
+    let fault: AppError | undefined;
+    if (!request.signal.aborted && !result.errorReported) {
+      const blamesProxy = result.errorCode?.startsWith("EXECUTION.MCP_PROXY.") === true;
+      const withoutProxy = !ready && (answered || blamesProxy);
+      fault = trouble ?? (withoutProxy ? await neverReady(step.channel) : undefined);
+    }
     let outcome: Pick<AgentResult, "error" | "errorCode" | "exitCode">;
     if (fault) {
       const { error, errorCode, exitCode } = outcomeFields("failure", fault, (text) => text);
