@@ -20,7 +20,11 @@ for (const [name, file] of [
   }
   const r = JSON.parse(readFileSync(report, "utf8"));
   passed += r.numPassedTests;
-  failed += r.numFailedTests + (r.numFailedTestSuites ?? 0);
+  // A file that failed without a failing test (it did not load, a hook threw) counts once.
+  const brokenFiles = (r.testResults ?? []).filter(
+    (f) => f.status === "failed" && !(f.assertionResults ?? []).some((t) => t.status === "failed"),
+  ).length;
+  failed += r.numFailedTests + brokenFiles;
   skipped += r.numPendingTests + r.numTodoTests;
 }
 
