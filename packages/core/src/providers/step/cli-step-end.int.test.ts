@@ -80,7 +80,7 @@ describe.each(ROWS)("a $agent step", (row) => {
   let model: ScriptedModel | undefined;
 
   beforeAll(async () => {
-    if (located) kit = await openCliStepKit(`cli-step-end-${row.agent}`);
+    if (located) kit = await openCliStepKit(`cli-step-end-${row.agent}`, process.env);
   }, CASE_MS);
   afterAll(async () => {
     await kit?.close();

@@ -38,7 +38,8 @@ export type CliStepKit = {
   close: () => Promise<void>;
 };
 
-export const openCliStepKit = async (name: string): Promise<CliStepKit> => {
+/** `env`: the test process's environment, for where the agents are installed (core never reads the environment itself). */
+export const openCliStepKit = async (name: string, env: Record<string, string | undefined>): Promise<CliStepKit> => {
   buildSwitchyardBin();
   const scratch = await mkdtemp(path.join(tmpdir(), `sy-${name}-`));
   let gateway: ModelGateway | undefined;
@@ -58,7 +59,7 @@ export const openCliStepKit = async (name: string): Promise<CliStepKit> => {
       log: () => undefined,
     });
     const cli = await stageBuiltCli(await findBuiltCli(CLI_DIST), scratch);
-    const agentsDir = agentsDirOf(process.env);
+    const agentsDir = agentsDirOf(env);
     const opened = gateway;
     return {
       scratch,
