@@ -14,15 +14,19 @@ import { lanesApi } from "../lanes/lanes-api";
 import { invitationsApi, membersApi } from "../members/members-api";
 import { modelsApi } from "../models/models-api";
 import { overviewApi } from "../overview/overview-api";
+import { runsApi } from "../runs/runs-api";
 import { systemApi } from "../system/system-api";
 import { teamsApi } from "../team/teams-api";
 import { tokensApi } from "../tokens/tokens-api";
 import { variablesApi } from "../variables/variables-api";
+import { workflowsApi } from "../workflows/workflows-api";
 import type { ImplementedArea } from "./implement";
 import { restRoutesOf } from "./rest-of";
 import { trpcRouterOf } from "./trpc-of";
 
 const areas = {
+  workflows: workflowsApi,
+  runs: runsApi,
   tokens: tokensApi,
   variables: variablesApi,
   models: modelsApi,

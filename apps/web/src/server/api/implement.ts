@@ -50,7 +50,8 @@ export type HandlerContext<S extends OperationSpec> = Services & {
 };
 
 type InputOf<S extends OperationSpec> = S["input"] extends z.ZodType ? z.output<S["input"]> : undefined;
-type Handler<S extends OperationSpec> = (ctx: HandlerContext<S>, input: InputOf<S>) => Promise<z.input<S["output"]>> | z.input<S["output"]>;
+/** A Response is answered as it is, over REST only (a stream, a replayed start's 200). */
+type Handler<S extends OperationSpec> = (ctx: HandlerContext<S>, input: InputOf<S>) => Promise<z.input<S["output"]> | Response> | z.input<S["output"]> | Response;
 
 /** One handler per operation of an area. */
 export type Handlers<A extends Record<string, OperationSpec>> = { [K in keyof A]: Handler<A[K]> };

@@ -53,12 +53,15 @@ const routeOf = (spec: OperationSpec & { rest: RestSpec }, handler: (ctx: Handle
       const ctx = { ...servicesOf(deps), caller: caller as never, surface: "rest" as const, request: { headers, signal, reauthenticate } };
       await guard?.(ctx);
       const given = rest.body ? await parse(rest.body, body) : rest.query ? await parse(rest.query, queryObject(query, rest.joinRepeated ?? false)) : {};
-      const fields = { ...(given as object), ...Object.fromEntries(names.map((name, i) => [name, params[i]!])) };
+      const path: Record<string, unknown> = Object.fromEntries(names.map((name, i) => [name, params[i]!]));
+      const fromPath = rest.pathSchema ? await parse(rest.pathSchema, () => Promise.resolve(path)) : path;
+      const fields = { ...(given as object), ...fromPath };
       const input = rest.toInput ? rest.toInput(fields) : fields;
       if (spec.role) requireRole(spec.role, caller.role);
       const result = await handler(ctx, input);
       if (result instanceof Response) return result;
-      return reply(rest.status, rest.wrap ? { [rest.wrap]: result } : result);
+      const shown = rest.toAnswer ? rest.toAnswer(result as never) : result;
+      return reply(rest.status, rest.wrap ? { [rest.wrap]: shown } : shown);
     },
   };
 };

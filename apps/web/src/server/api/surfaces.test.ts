@@ -9,15 +9,13 @@ import { appRouter } from "../trpc/root";
 import type { OneSurface, OperationSpec } from "../contract/operation";
 import { operationTable } from "./api-table";
 
-/** Hand-wired areas: the tRPC router's name, and the first segment of each of their REST paths. */
+/** Hand-wired areas: the tRPC router's name, and the paths their REST routes start with. */
 const PENDING: Record<string, { trpc?: string; rest?: string[] }> = {
-  workflows: { trpc: "workflows", rest: ["workflows"] },
-  runs: { trpc: "runs", rest: ["runs"] },
-  triggers: { trpc: "triggers", rest: ["triggers", "hooks"] },
-  notifications: { trpc: "notifications", rest: ["notifications"] },
+  triggers: { trpc: "triggers", rest: ["/triggers", "/workflows/{id}/triggers"] },
+  notifications: { trpc: "notifications", rest: ["/notifications"] },
 };
 const pendingProcedure = (path: string) => Object.values(PENDING).some((area) => area.trpc !== undefined && path.startsWith(`${area.trpc}.`));
-const pendingRoute = (path: string) => Object.values(PENDING).some((area) => area.rest?.includes(path.split("/")[1]!) === true);
+const pendingRoute = (path: string) => Object.values(PENDING).some((area) => area.rest?.some((start) => path === start || path.startsWith(`${start}/`)) === true);
 
 const declared = Object.entries(operationTable as Record<string, Record<string, OperationSpec>>).flatMap(([area, ops]) =>
   Object.entries(ops).map(([name, spec]) => ({ procedure: `${area}.${name}`, spec })),

@@ -17,6 +17,8 @@ export type RestSpec = {
   description: string;
   /** input fields a path parameter fills when their names differ: `{ id: "workflowId" }` */
   params?: Record<string, string>;
+  /** path parameters that are not plain strings (a version's number), parsed so an error names the parameter */
+  pathSchema?: z.ZodObject;
   /** the part of the input the JSON body carries, parsed on its own so an error names the body's field */
   body?: z.ZodType;
   /** the part of the input the query string carries: an object schema whose fields are each a string in the URL */
@@ -27,6 +29,8 @@ export type RestSpec = {
   joinRepeated?: boolean;
   /** the REST answer is `{ [wrap]: output }` (a list the dashboard reads bare) */
   wrap?: string;
+  /** the REST answer from the output, when it shows less than the dashboard reads (applied before `wrap`) */
+  toAnswer?: (output: never) => unknown;
   /** the REST answer's shape when it is not the output's (or its wrap) */
   response?: z.ZodType;
   /** other success statuses, answered with the same response, with what they mean (a replayed start's 200) */

@@ -15,15 +15,13 @@ import { servedWithRequestId } from "../http/request-id";
 import { assertStorableText } from "../http/storable-text";
 import { triggerRoutes } from "./routes/triggers";
 import { areaRoutes } from "../api/api-table";
-import { runRoutes } from "./routes/runs";
-import { workflowRoutes } from "./routes/workflows";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 import { parse, reply, type RestDeps, type Route } from "./route-kit";
 
 export type { RestDeps } from "./route-kit";
 
 /** Every route: the operation table's, the ones above, then each hand-written area module. */
-const routes: Route[] = [...areaRoutes, ...workflowRoutes, ...triggerRoutes, ...runRoutes];
+const routes: Route[] = [...areaRoutes, ...triggerRoutes];
 
 /** `/runs/{id}` → a pattern that captures the id. */
 const patternOf = (path: string) =>

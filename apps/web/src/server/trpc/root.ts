@@ -5,14 +5,10 @@
 import { areaRouters } from "../api/api-table";
 import { createCallerFactory, router } from "./init";
 import { notificationsRouter } from "./routers/notifications";
-import { runsRouter } from "./routers/runs";
 import { triggersRouter } from "./routers/triggers";
-import { workflowsRouter } from "./routers/workflows";
 
 export const appRouter = router({
   ...areaRouters,
-  workflows: workflowsRouter,
-  runs: runsRouter,
   triggers: triggersRouter,
   notifications: notificationsRouter,
 });
