@@ -13,11 +13,13 @@ import { instanceApi } from "../instance/instance-api";
 import { lanesApi } from "../lanes/lanes-api";
 import { invitationsApi, membersApi } from "../members/members-api";
 import { modelsApi } from "../models/models-api";
+import { notificationsApi } from "../notifications/notifications-api";
 import { overviewApi } from "../overview/overview-api";
 import { runsApi } from "../runs/runs-api";
 import { systemApi } from "../system/system-api";
 import { teamsApi } from "../team/teams-api";
 import { tokensApi } from "../tokens/tokens-api";
+import { triggersApi } from "../triggers/triggers-api";
 import { variablesApi } from "../variables/variables-api";
 import { workflowsApi } from "../workflows/workflows-api";
 import type { ImplementedArea } from "./implement";
@@ -27,6 +29,8 @@ import { trpcRouterOf } from "./trpc-of";
 const areas = {
   workflows: workflowsApi,
   runs: runsApi,
+  triggers: triggersApi,
+  notifications: notificationsApi,
   tokens: tokensApi,
   variables: variablesApi,
   models: modelsApi,

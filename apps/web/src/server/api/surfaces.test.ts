@@ -1,21 +1,13 @@
 /**
  * Both surfaces serve every declared operation: a tRPC procedure or a REST route that is
  * not in the operation table, or an operation on one surface only without a reason, fails
- * here. Areas still wired by hand are listed in PENDING until they move into the table.
+ * here.
  */
 import { expect, it } from "vitest";
 import { restOperations } from "../rest/rest-api";
 import { appRouter } from "../trpc/root";
 import type { OneSurface, OperationSpec } from "../contract/operation";
 import { operationTable } from "./api-table";
-
-/** Hand-wired areas: the tRPC router's name, and the paths their REST routes start with. */
-const PENDING: Record<string, { trpc?: string; rest?: string[] }> = {
-  triggers: { trpc: "triggers", rest: ["/triggers", "/workflows/{id}/triggers"] },
-  notifications: { trpc: "notifications", rest: ["/notifications"] },
-};
-const pendingProcedure = (path: string) => Object.values(PENDING).some((area) => area.trpc !== undefined && path.startsWith(`${area.trpc}.`));
-const pendingRoute = (path: string) => Object.values(PENDING).some((area) => area.rest?.some((start) => path === start || path.startsWith(`${start}/`)) === true);
 
 const declared = Object.entries(operationTable as Record<string, Record<string, OperationSpec>>).flatMap(([area, ops]) =>
   Object.entries(ops).map(([name, spec]) => ({ procedure: `${area}.${name}`, spec })),
@@ -36,16 +28,12 @@ it("serves each declared operation as a procedure, unless it says why not, and n
   const wanted = declared.filter(({ spec }) => !spec.trpc).map((d) => d.procedure);
   expect(wanted.filter((p) => !procedures.includes(p))).toEqual([]);
   expect(declared.filter(({ spec }) => spec.trpc).map((d) => d.procedure).filter((p) => procedures.includes(p))).toEqual([]);
-  expect(procedures.filter((p) => !wanted.includes(p) && !pendingProcedure(p))).toEqual([]);
+  expect(procedures.filter((p) => !wanted.includes(p))).toEqual([]);
 });
 
 it("serves each declared operation as a REST route, unless it says why not, and no route outside the table", () => {
   const routes = restOperations.map((r) => `${r.method} ${r.path}`);
   const wanted = declared.flatMap(({ spec }) => restKey(spec) ?? []);
   expect(wanted.filter((k) => !routes.includes(k))).toEqual([]);
-  expect(restOperations.filter((r) => !wanted.includes(`${r.method} ${r.path}`) && !pendingRoute(r.path)).map((r) => `${r.method} ${r.path}`)).toEqual([]);
-});
-
-it("lists as pending only areas that are not in the table", () => {
-  expect(Object.keys(PENDING).filter((area) => area in operationTable)).toEqual([]);
+  expect(restOperations.filter((r) => !wanted.includes(`${r.method} ${r.path}`)).map((r) => `${r.method} ${r.path}`)).toEqual([]);
 });

@@ -1,8 +1,8 @@
 /**
  * The REST API under /api/v1: the same operations as the dashboard's procedures, for
- * scripts and CI, authenticated by an API token that acts as one member of one team:
- * workflows, runs, team variables (a secret's lanes), API tokens, the team's model access,
- * connectors and lanes.
+ * scripts and CI, authenticated by an API token that acts as one member of one team. The
+ * routes are the operation table's (api/api-table.ts, declared in contract/<area>.types.ts);
+ * this module finds a request's route, checks its token, path and query, and answers.
  * Errors are `{ error: { code, message, location?, details? } }` with the HTTP status of
  * the code's row in the error table.
  */
@@ -13,15 +13,13 @@ import { BODY_LIMITS, withBodyLimit } from "../http/body-limit";
 import { allowedMethods, methodNotAllowed } from "../http/other-methods";
 import { servedWithRequestId } from "../http/request-id";
 import { assertStorableText } from "../http/storable-text";
-import { triggerRoutes } from "./routes/triggers";
 import { areaRoutes } from "../api/api-table";
 import { buildOpenApiDocument, type RestOperation } from "./openapi";
 import { parse, reply, type RestDeps, type Route } from "./route-kit";
 
 export type { RestDeps } from "./route-kit";
 
-/** Every route: the operation table's, the ones above, then each hand-written area module. */
-const routes: Route[] = [...areaRoutes, ...triggerRoutes];
+const routes: Route[] = areaRoutes;
 
 /** `/runs/{id}` → a pattern that captures the id. */
 const patternOf = (path: string) =>

@@ -1,17 +1,11 @@
 /**
- * The app's tRPC router: the areas of the operation table (api/api-table.ts), and the
- * routers still written by hand.
+ * The app's tRPC router: one router per area of the operation table (api/api-table.ts),
+ * each derived from the area's declared operations (contract/<area>.types.ts).
  */
 import { areaRouters } from "../api/api-table";
 import { createCallerFactory, router } from "./init";
-import { notificationsRouter } from "./routers/notifications";
-import { triggersRouter } from "./routers/triggers";
 
-export const appRouter = router({
-  ...areaRouters,
-  triggers: triggersRouter,
-  notifications: notificationsRouter,
-});
+export const appRouter = router(areaRouters);
 
 export type AppRouter = typeof appRouter;
 export const createCaller = createCallerFactory(appRouter);
