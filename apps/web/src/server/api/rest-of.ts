@@ -30,9 +30,9 @@ const servicesOf = (deps: RestDeps): Services => ({
 
 const isRest = (rest: RestSpec | OneSurface): rest is RestSpec => "method" in rest;
 
-/** The operation's REST route: what the dispatcher serves and the OpenAPI document shows. */
 type AnyHandler = (ctx: HandlerContext<OperationSpec>) => unknown;
 
+/** The operation's REST route: what the dispatcher serves and the OpenAPI document shows. */
 const routeOf = (spec: OperationSpec & { rest: RestSpec }, handler: (ctx: HandlerContext<OperationSpec>, input: unknown) => unknown, guard?: AnyHandler): Route => {
   const { rest } = spec;
   const names = [...rest.path.matchAll(/\{([^}]+)\}/g)].map((m) => rest.params?.[m[1]!] ?? m[1]!);
