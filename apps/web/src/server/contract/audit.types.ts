@@ -3,6 +3,7 @@
  * procedures: who changed what, on what, when, with the entry's facts (never a value).
  */
 import { z } from "zod";
+import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
 export const auditListInput = z.object({
@@ -34,3 +35,21 @@ export const auditListQuery = z.object({
   action: z.string().max(128).optional().describe("only actions starting with this, e.g. connector. or lane.create"),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
+
+export const auditOperations = {
+  list: operation({
+    kind: "query",
+    access: "team",
+    role: "admin",
+    input: auditListInput,
+    output: auditPage,
+    rest: {
+      method: "GET",
+      path: "/audit",
+      summary: "Admins: the team's audit log, newest first, a page at a time: who changed what, on what, when, and the request that did it",
+      query: auditListQuery,
+      status: 200,
+      description: "A page of entries and the cursor of the next",
+    },
+  }),
+};

@@ -5,6 +5,8 @@
  * answers show its kind, fingerprint, who set it, when, expiry, last use and status.
  */
 import { z } from "zod";
+import { connectorCallResultSchema } from "@switchyard/core/runs";
+import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
 const connectorId = z.string().max(64).describe("the connector's id, e.g. linear");
@@ -77,7 +79,7 @@ export const callToolBody = z.object({
   lane: z.string().max(64).optional().describe("the lane the call is made as, whose tool rules apply (default operator)"),
 });
 export const callToolInput = callToolBody.extend({ id: connectorId });
-export { connectorCallResultSchema as callToolResponse } from "@switchyard/core/runs";
+export const callToolResponse = connectorCallResultSchema;
 
 export const beginOAuthBody = z.object({ scope });
 export const beginOAuthInput = beginOAuthBody.extend({ id: connectorId });
@@ -87,3 +89,132 @@ export const beginOAuthResponse = z.object({
   /** The authorization must be completed before this. */
   expiresAt: timestamp,
 });
+
+export const connectorOperations = {
+  list: operation({
+    kind: "query",
+    access: "team",
+    output: connectorList,
+    rest: {
+      method: "GET",
+      path: "/connectors",
+      summary: "The team's connectors: the curated catalog merged with the team's own, each with its credentials' status (never a value)",
+      status: 200,
+      description: "Connectors",
+      wrap: "connectors",
+      response: listConnectorsResponse,
+    },
+  }),
+  create: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: createConnectorBody,
+    output: connectorListing,
+    rest: {
+      method: "POST",
+      path: "/connectors",
+      summary: "Admins: add a team-authored connector (stdio or http), checked whole; a value that looks like a secret is refused",
+      body: createConnectorBody,
+      status: 201,
+      description: "The connector as stored",
+      errors: { 409: "The id is a curated connector's (CONFLICT)" },
+    },
+  }),
+  setUp: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: setUpCuratedInput,
+    output: connectorListing,
+    rest: {
+      method: "POST",
+      path: "/connectors/{id}/setup",
+      summary: "Admins: set up a curated connector for the team with its choices (auth, lanes, rules)",
+      body: setUpCuratedBody,
+      status: 200,
+      description: "The connector as stored",
+    },
+  }),
+  update: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: updateConnectorInput,
+    output: connectorListing,
+    rest: {
+      method: "PUT",
+      path: "/connectors/{id}",
+      summary: "Admins: replace a connector's definition (enable, disable, lanes, tool rules go this way)",
+      body: updateConnectorBody,
+      status: 200,
+      description: "The connector as stored",
+    },
+  }),
+  remove: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: connectorIdInput,
+    output: removeConnectorResponse,
+    rest: { method: "DELETE", path: "/connectors/{id}", summary: "Admins: remove a connector and every credential of it", status: 200, description: "Removed" },
+  }),
+  setCredential: operation({
+    kind: "mutation",
+    access: "team",
+    input: setCredentialInput,
+    output: credentialResponse,
+    rest: {
+      method: "PUT",
+      path: "/connectors/{id}/credential",
+      summary: "Set a connector's credential, write-only: the team's (admins), or your own account's where each member uses theirs",
+      body: setCredentialBody,
+      status: 200,
+      description: "What anyone may see of the credential",
+    },
+  }),
+  revokeCredential: operation({
+    kind: "mutation",
+    access: "team",
+    input: revokeCredentialInput,
+    output: revokeCredentialResponse,
+    rest: {
+      method: "DELETE",
+      path: "/connectors/{id}/credential",
+      summary: "Revoke a connector's credential: the team's (admins), your own, or (admins) a member's",
+      body: revokeCredentialBody,
+      status: 200,
+      description: "Revoked",
+    },
+  }),
+  callTool: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: callToolInput,
+    output: callToolResponse,
+    rest: {
+      method: "POST",
+      path: "/connectors/{id}/call",
+      summary: "Admins: call one tool of a connector by hand, through a worker, and see its result",
+      body: callToolBody,
+      status: 200,
+      description: "The tool's result, scrubbed of the credential",
+    },
+  }),
+  beginOAuth: operation({
+    kind: "mutation",
+    access: "team",
+    input: beginOAuthInput,
+    output: beginOAuthResponse,
+    rest: {
+      method: "POST",
+      path: "/connectors/{id}/oauth",
+      summary:
+        "Begin connecting an http connector over OAuth, the team's account (admins) or your own where each member uses theirs: open authorizationUrl in the browser where you are signed in to the dashboard; its callback stores the grant",
+      body: beginOAuthBody,
+      status: 200,
+      description: "Where to authorize, within ten minutes",
+    },
+  }),
+};

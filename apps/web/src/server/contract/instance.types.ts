@@ -3,6 +3,9 @@
  * PUT /instance), shared by the tRPC procedures, the REST routes and the OpenAPI document.
  */
 import { z } from "zod";
+import { auditListInput, auditPage } from "./audit.types";
+import { issueResetInput, issueResetResponse } from "./members.types";
+import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
 /** The longest lifetime an instance may allow its API tokens, in days (ten years). */
@@ -60,3 +63,51 @@ export const personList = z.array(
     createdAt: timestamp,
   }),
 );
+
+/** Settings → Instance: signed-in users only; every operation but `me` needs an instance admin, whatever their role in any team. */
+export const instanceOperations = {
+  me: operation({ kind: "query", access: "authed", output: instanceMe, rest: { only: "what the dashboard shows the signed-in user of the installation" } }),
+  settings: operation({
+    kind: "query",
+    access: "authed",
+    output: instanceSettings,
+    rest: {
+      method: "GET",
+      path: "/instance",
+      summary: "Instance admins: the installation's settings (who may create teams, sign-up without an invitation, SSO only, the longest token lifetime, any connector command)",
+      status: 200,
+      description: "The installation's settings",
+      errors: { 403: "The token's member is not an instance admin" },
+    },
+  }),
+  update: operation({
+    kind: "mutation",
+    access: "authed",
+    input: updateInstanceInput,
+    output: instanceSettings,
+    rest: {
+      method: "PUT",
+      path: "/instance",
+      summary:
+        "Instance admins, with a token acting as admin or owner: change the installation's settings; fields left out keep their value. SSO only is refused while no issuer is configured, or before you have signed in through it",
+      body: updateInstanceInput,
+      status: 200,
+      description: "The installation's settings as stored",
+      errors: {
+        400: "Bad input, or SSO only while no issuer is configured or before you signed in through it (USER.INSTANCE.SSO_NOT_CONFIGURED at ssoOnly)",
+        403: "The token's member is not an instance admin, or the token acts below admin",
+      },
+    },
+  }),
+  audit: operation({ kind: "query", access: "authed", input: auditListInput, output: auditPage, rest: { only: "Settings → Instance's audit entries; over REST, GET /audit is the team's" } }),
+  admins: operation({ kind: "query", access: "authed", output: instanceAdminList, rest: { only: "Settings → Instance's list of admins" } }),
+  people: operation({ kind: "query", access: "authed", input: peopleInput, output: personList, rest: { only: "Settings → Instance's people search" } }),
+  /** A one-time link for anyone on the installation to set a new password: mailed to them when the server has SMTP, else shown here once. */
+  issuePasswordReset: operation({
+    kind: "mutation",
+    access: "authed",
+    input: issueResetInput,
+    output: issueResetResponse,
+    rest: { only: "a reset link is shown once, in the dashboard, where the server cannot mail it" },
+  }),
+};

@@ -4,6 +4,7 @@
  * save and who may start workflows in it; every member lists them, with what names each.
  */
 import { z } from "zod";
+import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
 const role = z.enum(["owner", "admin", "member", "viewer"]);
@@ -39,3 +40,58 @@ export const updateLaneBody = z.object(laneFields);
 export const updateLaneInput = updateLaneBody.extend({ name: laneName });
 export const laneNameInput = z.object({ name: laneName });
 export const removeLaneResponse = z.object({ name: z.string() });
+
+export const laneOperations = {
+  list: operation({
+    kind: "query",
+    access: "team",
+    output: laneList,
+    rest: {
+      method: "GET",
+      path: "/lanes",
+      summary: "The team's lanes: who may save and start workflows in each, and what names each",
+      status: 200,
+      description: "Lanes",
+      wrap: "lanes",
+      response: listLanesResponse,
+    },
+  }),
+  create: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: createLaneBody,
+    output: laneListing,
+    rest: { method: "POST", path: "/lanes", summary: "Admins: add a lane; operator's roles stay owner and admin", body: createLaneBody, status: 201, description: "The lane as stored" },
+  }),
+  update: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: updateLaneInput,
+    output: laneListing,
+    rest: {
+      method: "PUT",
+      path: "/lanes/{name}",
+      summary: "Admins: change a lane's description and who may save and start in it (its name stays)",
+      body: updateLaneBody,
+      status: 200,
+      description: "The lane as stored",
+    },
+  }),
+  remove: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: laneNameInput,
+    output: removeLaneResponse,
+    rest: {
+      method: "DELETE",
+      path: "/lanes/{name}",
+      summary: "Admins: remove a lane nothing names (never default or operator)",
+      status: 200,
+      description: "Removed",
+      errors: { 409: "Built in, or still named by a workflow, a connector or a secret" },
+    },
+  }),
+};

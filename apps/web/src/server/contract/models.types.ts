@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { MODEL_VENDORS } from "@switchyard/core/models";
+import { operation } from "./operation";
 
 export const modelVendor = z.enum(MODEL_VENDORS);
 
@@ -47,3 +48,43 @@ export const modelAccessList = z.array(modelAccess);
 export const listModelsResponse = z.object({ models: modelAccessList });
 export const modelAccessResponse = modelAccess;
 export const removeModelAccessResponse = z.object({ vendor: modelVendor });
+
+export const modelOperations = {
+  list: operation({
+    kind: "query",
+    access: "team",
+    output: modelAccessList,
+    rest: {
+      method: "GET",
+      path: "/models",
+      summary: "How the team's agent steps reach each model vendor: endpoints, and whether a key is set with its last four characters (never the key)",
+      status: 200,
+      description: "Every vendor, configured or not",
+      wrap: "models",
+      response: listModelsResponse,
+    },
+  }),
+  set: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: setModelAccessInput,
+    output: modelAccessResponse,
+    rest: {
+      method: "PUT",
+      path: "/models/{vendor}",
+      summary: "Admins: set a vendor's API key (write-only) and endpoint, or openai_compatible's allowed endpoints; fields left out keep their value",
+      body: setModelAccessBody,
+      status: 200,
+      description: "The vendor's access as stored",
+    },
+  }),
+  remove: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: modelVendorInput,
+    output: removeModelAccessResponse,
+    rest: { method: "DELETE", path: "/models/{vendor}", summary: "Admins: remove a vendor's access, and its key with it", status: 200, description: "Removed" },
+  }),
+};

@@ -4,6 +4,7 @@
  * connectors over the last 7, 30 or 90 days, by the viewer's local day.
  */
 import { z } from "zod";
+import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
 export const OVERVIEW_RANGES = [7, 30, 90] as const;
@@ -62,3 +63,22 @@ export const overviewResponse = z.object({
   topTools: z.array(z.object({ name: z.string(), ...callCounts })).describe("the ten most called tools"),
   topConnectors: z.array(z.object({ connectorId: z.string(), ...callCounts })).describe("the ten most called connectors"),
 });
+
+export const overviewOperations = {
+  get: operation({
+    kind: "query",
+    access: "team",
+    input: overviewInput,
+    output: overviewResponse,
+    rest: {
+      method: "GET",
+      path: "/overview",
+      summary:
+        "The team's runs by status and day, success rate, p50/p95 step duration, tokens and cost per day and per workflow, and the most called tools and connectors, over the last 7, 30 or 90 days in a time zone",
+      query: overviewQuery,
+      toInput: ({ days, tz }) => ({ days, timeZone: tz }),
+      status: 200,
+      description: "The overview",
+    },
+  }),
+};

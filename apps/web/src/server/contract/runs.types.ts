@@ -1,6 +1,7 @@
 /**
  * Request and response shapes of the run operations (start, read, list, cancel), shared by
- * the tRPC procedures, the REST routes and the generated OpenAPI document.
+ * the tRPC procedures, the REST routes and the generated OpenAPI document; the operations
+ * themselves are declared in runs.operations.ts.
  */
 import { z } from "zod";
 import { callerTime, timestamp } from "./timestamp";

@@ -1,10 +1,26 @@
 /**
- * Response shapes of the API-token operations, shared by the tRPC procedures, the REST
- * routes and the generated OpenAPI document; the request shapes are token-operations' inputs.
+ * The API-token operations: their request and response shapes and how each is served,
+ * from which the tRPC procedures, the REST routes and the OpenAPI document are derived.
+ * A token's secret is shown once. Members manage their own; admins see and revoke every
+ * member's.
  */
 import { z } from "zod";
 import { TOKEN_REVOKED_REASONS } from "@switchyard/db";
+import { operation } from "./operation";
 import { timestamp } from "./timestamp";
+
+export const createTokenInput = z.object({
+  name: z.string().trim().min(1).max(80),
+  expiresInDays: z
+    .number()
+    .int()
+    .min(1)
+    .max(365)
+    .optional()
+    .describe("days until the token stops working; never when left out. A token made with a token never outlives that token"),
+  role: z.enum(["owner", "admin", "member", "viewer"]).optional().describe("the most the token may do, up to your own role (your role when left out)"),
+});
+export const tokenIdInput = z.object({ id: z.string().min(1) });
 
 const person = z.object({ id: z.string(), name: z.string(), email: z.string() });
 
@@ -38,3 +54,50 @@ export const createTokenResponse = z.object({
   expiresAt: timestamp.nullable(),
 });
 export const revokeTokenResponse = z.object({ id: z.string() });
+
+export const tokenOperations = {
+  list: operation({
+    kind: "query",
+    access: "team",
+    output: tokenList,
+    rest: {
+      method: "GET",
+      path: "/tokens",
+      summary:
+        "API tokens with who made each (an admin sees every member's, a member their own): the live ones, then those revoked in the last 30 days with when and why",
+      status: 200,
+      description: "Tokens",
+      wrap: "tokens",
+      response: listTokensResponse,
+    },
+  }),
+  create: operation({
+    kind: "mutation",
+    access: "team",
+    input: createTokenInput,
+    output: createTokenResponse,
+    rest: {
+      method: "POST",
+      path: "/tokens",
+      summary:
+        "Make an API token that acts as you in this team, with a role up to yours (and never above your current role) and an optional expiry; it never outlives the token this request came with, and is revoked with it. The token is shown in this answer only",
+      body: createTokenInput,
+      status: 201,
+      description: "The token",
+      errors: { 400: "Bad input, or an expiresInDays longer than the installation allows (USER.TOKEN.LIFETIME_TOO_LONG)" },
+    },
+  }),
+  revoke: operation({
+    kind: "mutation",
+    access: "team",
+    input: tokenIdInput,
+    output: revokeTokenResponse,
+    rest: {
+      method: "DELETE",
+      path: "/tokens/{id}",
+      summary: "Revoke a token, and every token made with it: a member their own, an admin anyone's",
+      status: 200,
+      description: "Revoked",
+    },
+  }),
+};

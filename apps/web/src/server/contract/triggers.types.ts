@@ -3,6 +3,7 @@
  * shared by the tRPC procedures, the REST routes and the generated OpenAPI document.
  */
 import { z } from "zod";
+import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
 const inputs = z.record(z.string(), z.unknown()).describe("input values every run gets (webhook: the defaults under the mapped ones)");
@@ -62,3 +63,117 @@ export const triggerWithSecret = z.object({
 export const rotatedSecret = z.object({ id: z.string(), secret: z.string().describe("the new signing secret, shown only in this answer") });
 export const deletedTrigger = z.object({ id: z.string() });
 export const webhookAccepted = z.object({ runId: z.string() });
+
+export const triggerOperations = {
+  /** A workflow's schedules and webhooks, and whether the caller may change them. */
+  list: operation({
+    kind: "query",
+    access: "team",
+    input: workflowIdInput,
+    output: triggerList,
+    rest: {
+      method: "GET",
+      path: "/workflows/{id}/triggers",
+      params: { id: "workflowId" },
+      summary: "A workflow's schedule and webhook triggers, with each schedule's next fire times, whom each runs as and what the caller may do",
+      status: 200,
+      description: "Triggers",
+    },
+  }),
+  get: operation({
+    kind: "query",
+    access: "team",
+    input: triggerIdInput,
+    output: trigger,
+    rest: {
+      method: "GET",
+      path: "/triggers/{id}",
+      summary: "A trigger",
+      status: 200,
+      description: "The trigger",
+    },
+  }),
+  /** A webhook's signing secret is in this answer only. */
+  create: operation({
+    kind: "mutation",
+    access: "team",
+    input: createTriggerInput,
+    output: triggerWithSecret,
+    rest: {
+      method: "POST",
+      path: "/workflows/{id}/triggers",
+      params: { id: "workflowId" },
+      body: createTriggerBody,
+      summary: "Members who may start runs in the workflow's lane: create a schedule (cron, time zone) or webhook trigger, which runs as them; a webhook's signing secret is in this answer only",
+      status: 201,
+      description: "Created",
+    },
+  }),
+  update: operation({
+    kind: "mutation",
+    access: "team",
+    input: triggerIdInput.extend(updateTriggerBody.shape),
+    output: trigger,
+    rest: {
+      method: "PUT",
+      path: "/triggers/{id}",
+      body: updateTriggerBody,
+      summary: "The member it runs as, or an admin: change a trigger's name, schedule, inputs or input map; an admin's change of someone else's trigger makes it run as the admin",
+      status: 200,
+      description: "The trigger",
+    },
+  }),
+  pause: operation({
+    kind: "mutation",
+    access: "team",
+    input: triggerIdInput,
+    output: trigger,
+    rest: {
+      method: "POST",
+      path: "/triggers/{id}/pause",
+      summary: "The member it runs as, or an admin: pause a trigger (a schedule stops firing, a webhook answers 409); whom it runs as stays",
+      status: 200,
+      description: "Paused",
+    },
+  }),
+  resume: operation({
+    kind: "mutation",
+    access: "team",
+    input: triggerIdInput,
+    output: trigger,
+    rest: {
+      method: "POST",
+      path: "/triggers/{id}/resume",
+      summary: "The member it runs as, or an admin: resume a paused trigger; whom it runs as stays",
+      status: 200,
+      description: "Resumed",
+    },
+  }),
+  rotateSecret: operation({
+    kind: "mutation",
+    access: "team",
+    input: triggerIdInput,
+    output: rotatedSecret,
+    rest: {
+      method: "POST",
+      path: "/triggers/{id}/rotate-secret",
+      summary: "The member it runs as, or an admin: give a webhook trigger a new signing secret (in this answer only), the old one stops working; an admin's rotation of someone else's trigger makes it run as the admin",
+      status: 200,
+      description: "The new secret",
+      errors: { 409: "A schedule has no signing secret (CONFLICT)" },
+    },
+  }),
+  delete: operation({
+    kind: "mutation",
+    access: "team",
+    input: triggerIdInput,
+    output: deletedTrigger,
+    rest: {
+      method: "DELETE",
+      path: "/triggers/{id}",
+      summary: "The member it runs as, or an admin: delete a trigger (a schedule stops firing)",
+      status: 200,
+      description: "Deleted",
+    },
+  }),
+};

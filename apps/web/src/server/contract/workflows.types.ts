@@ -4,6 +4,8 @@
  * shared by the tRPC procedures, the REST routes and the generated OpenAPI document.
  */
 import { z } from "zod";
+import { BODY_LIMITS } from "../http/body-limit";
+import { operation } from "./operation";
 import { runStatus } from "./runs.types";
 import { timestamp } from "./timestamp";
 
@@ -159,3 +161,134 @@ export const diffVersionsResponse = z.object({
 });
 
 export const archiveWorkflowResponse = z.object({ id: z.string(), archivedAt: timestamp });
+
+const versionNumber = z.coerce.number().int().min(1);
+const diffQuery = z.object({
+  from: versionNumber.optional().describe("the older version's number; the one before `to` when unset"),
+  to: versionNumber.optional().describe("the newer version's number; the current version when unset"),
+});
+
+export const workflowOperations = {
+  list: operation({
+    kind: "query",
+    access: "team",
+    output: workflowList,
+    rest: {
+      method: "GET",
+      path: "/workflows",
+      summary: "List workflows",
+      status: 200,
+      description: "Workflows",
+      // the dashboard's list shows each one's last run; the API's does not
+      toAnswer: (rows: z.output<typeof workflowList>) => rows.map(({ lastRun: _, ...workflow }) => workflow),
+      wrap: "workflows",
+      response: listWorkflowsResponse,
+    },
+  }),
+  /** The current version's bundle with its graph and input declaration, for the workflow page. */
+  get: operation({
+    kind: "query",
+    access: "team",
+    input: workflowIdInput,
+    output: workflowBundleResponse,
+    rest: {
+      method: "GET",
+      path: "/workflows/{id}",
+      summary: "A workflow's current version: its files, its states and transitions as a graph, and its input declaration",
+      status: 200,
+      description: "The workflow",
+    },
+  }),
+  /** Every saved version, newest first, with who saved it. */
+  versions: operation({
+    kind: "query",
+    access: "team",
+    input: workflowIdInput,
+    output: listVersionsResponse,
+    rest: {
+      method: "GET",
+      path: "/workflows/{id}/versions",
+      summary: "A workflow's saved versions, newest first, with who saved each and when",
+      status: 200,
+      description: "Versions",
+    },
+  }),
+  /** One saved version's files, graph and inputs. */
+  version: operation({
+    kind: "query",
+    access: "team",
+    input: workflowVersionInput,
+    output: workflowVersionResponse,
+    rest: {
+      method: "GET",
+      path: "/workflows/{id}/versions/{number}",
+      summary: "One saved version: its files, graph and input declaration",
+      pathSchema: z.looseObject({ number: versionNumber }),
+      status: 200,
+      description: "The version",
+    },
+  }),
+  /** A unified diff of each file between two versions. */
+  diff: operation({
+    kind: "query",
+    access: "team",
+    input: diffVersionsInput,
+    output: diffVersionsResponse,
+    rest: {
+      method: "GET",
+      path: "/workflows/{id}/diff",
+      summary: "A unified diff of each file between two versions (?from=1&to=2; by default the current version against the one before)",
+      query: diffQuery,
+      status: 200,
+      description: "The diff",
+    },
+  }),
+  /** Every problem with a bundle, in the team's context, without saving anything. */
+  validate: operation({
+    kind: "mutation",
+    access: "team",
+    input: bundleInput,
+    output: validateBundleResponse,
+    rest: {
+      method: "POST",
+      path: "/workflows/validate",
+      summary: "Validate a bundle without saving; when it parses, its graph and input declaration too",
+      body: bundleInput,
+      status: 200,
+      description: "Diagnostics",
+      bodyLimit: BODY_LIMITS.bundle,
+    },
+  }),
+  save: operation({
+    kind: "mutation",
+    access: "team",
+    lane: "the workflow's lane's saveRoles (an existing workflow's lane, and the bundle's)",
+    input: bundleInput,
+    output: saveWorkflowResponse,
+    rest: {
+      method: "POST",
+      path: "/workflows",
+      summary: "Save a workflow bundle as a new version (validated whole; nothing is stored on error)",
+      body: bundleInput,
+      status: 201,
+      description: "Saved",
+      errors: { 422: "Invalid workflow; details.diagnostics lists every problem" },
+      bodyLimit: BODY_LIMITS.bundle,
+    },
+  }),
+  /** Archive: it leaves the list and can no longer be started; its versions and runs stay. */
+  archive: operation({
+    kind: "mutation",
+    access: "team",
+    lane: "the workflow's lane's saveRoles",
+    input: workflowIdInput,
+    output: archiveWorkflowResponse,
+    rest: {
+      method: "POST",
+      path: "/workflows/{id}/archive",
+      summary: "Archive a workflow (who may save in its lane): it leaves the list and can no longer be started; its versions and runs stay",
+      status: 200,
+      description: "Archived",
+    },
+  }),
+};

@@ -1,7 +1,7 @@
 /**
- * What a REST route module needs: the dependencies a handler gets, the route shape, and
- * the helpers that parse a body and answer by the route's own response schema. Each area
- * keeps its routes in `routes/<area>.ts`; `rest-api.ts` serves them all.
+ * What a REST route is: the dependencies its handler gets, the route shape, and the helpers
+ * that parse a body and answer. Routes are derived from the operation table
+ * (api/rest-of.ts); `rest-api.ts` serves them all.
  */
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
@@ -63,14 +63,4 @@ export const parse = async <T>(schema: z.ZodType<T>, body: () => Promise<unknown
     });
   }
   return result.data;
-};
-
-/** A route's answer, typed by the response schema the document shows. */
-export const answer = <S extends z.ZodType>(route: { status: number; response: S }, body: z.input<S>) => reply(route.status, body);
-
-/** A route module's own lookup, for `answer(routeOf(...), body)`. */
-export const routeFinder = (routes: readonly Route[]) => (method: string, path: string): Route => {
-  const route = routes.find((r) => r.method === method && r.path === path);
-  if (!route) throw new Error(`no REST route ${method} ${path}`);
-  return route;
 };

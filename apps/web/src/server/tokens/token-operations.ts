@@ -8,26 +8,14 @@
  * token, and is revoked with it. Creating and revoking are audited, each in the same
  * transaction as its change.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
 import { roleAtLeast } from "@switchyard/core/policy";
+import type { createTokenInput, tokenIdInput } from "../contract/tokens.types";
 import { createAuditedApiToken, findApiToken, listApiTokens, readInstanceSettings, revokeAuditedApiToken, type Db, type Role } from "@switchyard/db";
 
 /** `tokenId` and `tokenExpiresAt`: the token the caller came with (REST), which a token it makes never outlives. */
 export type TokenActor = { teamId: string; userId: string; role: Role; tokenId?: string; tokenExpiresAt?: Date | null };
-
-export const createTokenInput = z.object({
-  name: z.string().trim().min(1).max(80),
-  expiresInDays: z
-    .number()
-    .int()
-    .min(1)
-    .max(365)
-    .optional()
-    .describe("days until the token stops working; never when left out. A token made with a token never outlives that token"),
-  role: z.enum(["owner", "admin", "member", "viewer"]).optional().describe("the most the token may do, up to your own role (your role when left out)"),
-});
-export const tokenIdInput = z.object({ id: z.string().min(1) });
 
 export const listTokens = async (db: Db, actor: TokenActor) =>
   (await listApiTokens(db, actor.teamId, roleAtLeast(actor.role, "admin") ? {} : { userId: actor.userId })).map(({ user, ...token }) => ({

@@ -4,24 +4,14 @@
  * them, choose a secret's lanes, or delete them. A secret is sealed here, with core's
  * variable envelope, and stored as an envelope; each change commits with its audit entry.
  */
-import { z } from "zod";
+import type { z } from "zod";
 import { newCredentialId, sealVariable, type Keyring } from "@switchyard/core/crypto";
 import { checkVariable } from "@switchyard/core/secrets";
+import type { setVariableInput } from "../contract/variables.types";
 import { laneRules, listVariables, recordAudit, removeVariable, storeSecretLanes, storeVariable, type Db, type Role } from "@switchyard/db";
 import { requireRole } from "../trpc/init";
 
 export type VariableActor = { teamId: string; userId: string; role: Role };
-
-const lanes = z.array(z.string().min(1).max(64)).max(32);
-export const variableValueInput = z.object({
-  value: z.string().max(65536),
-  secret: z.boolean(),
-  /** a secret's lanes; a new secret is open to operator only */
-  lanes: lanes.optional(),
-});
-export const setVariableInput = variableValueInput.extend({ name: z.string().min(1).max(128) });
-export const secretLanesInput = z.object({ lanes });
-export const variableNameInput = z.object({ name: z.string().min(1).max(128) });
 
 const audit = (actor: VariableActor, action: string, name: string, metadata?: { secret?: boolean; lanes: string[] }) => ({
   teamId: actor.teamId,
