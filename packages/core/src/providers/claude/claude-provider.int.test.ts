@@ -18,30 +18,29 @@ import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pidsWithEnv } from "../../sandbox/proc-scan";
-import { installedAgent } from "../testing/installed-agent";
-import { runInStep } from "../testing/run-in-step";
-import { SIX_ANSWER, sixBuiltinsTurns } from "../testing/six-builtins";
 import {
   agentsDirOf,
   buildSwitchyardBin,
   CLI_BIN,
   cmdline,
   expectNothingLeft,
+  expectToolSearchRun,
+  installedAgent,
+  type ListChanged,
   longBashScript,
   makeTestStep,
   readRecords,
+  runInStep,
+  SIX_ANSWER,
+  sixBuiltinsTurns,
   sleepRuns,
-  traceRun,
-  waitFor,
   type TestStep,
-} from "../testing/step-processes";
-import {
-  expectToolSearchRun,
   TOOL_SEARCH_TOOL_NAMES,
   toolSearchScript,
+  traceRun,
   useToolSearch,
-  type ListChanged,
-} from "../testing/tool-search-step";
+  waitFor,
+} from "@switchyard/testing/agents";
 import { buildClaudeLaunch, type ClaudeLaunch } from "./build-claude-launch";
 import { buildClaudeMcpConfig } from "./claude-mcp-config";
 import { runClaude, type RunClaudeInput } from "./run-claude";

@@ -24,7 +24,7 @@ import {
 import { runYaml } from "@switchyard/testing/workflow";
 import type { AgentStepEvent } from "../agent-events";
 import type { AgentSpawn } from "../agent-process";
-import { plainSpawn } from "../testing/plain-spawn";
+import { plainSpawn } from "@switchyard/testing/agents";
 import type { ClaudeLaunch } from "./build-claude-launch";
 import { runClaude, type RunClaudeInput } from "./run-claude";
 

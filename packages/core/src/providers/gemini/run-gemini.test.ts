@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgentStepEvent } from "../agent-events";
-import { plainSpawn } from "../testing/plain-spawn";
+import { plainSpawn } from "@switchyard/testing/agents";
 import { runGemini, type RunGeminiInput } from "./run-gemini";
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../../../test/fixtures/fake-gemini.mjs");

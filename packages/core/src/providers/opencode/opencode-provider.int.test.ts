@@ -17,30 +17,30 @@ import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { pidsWithEnv } from "../../sandbox/proc-scan";
-import { installedAgent } from "../testing/installed-agent";
-import { runInStep } from "../testing/run-in-step";
-import { SIX_ANSWER, SIX_CALLS, sixBuiltinsTurns } from "../testing/six-builtins";
 import {
   agentsDirOf,
   buildSwitchyardBin,
   CLI_BIN,
   cmdline,
   expectNothingLeft,
+  expectToolSearchRun,
+  installedAgent,
+  type ListChanged,
   longBashScript,
   makeTestStep,
   readRecords,
+  runInStep,
+  SIX_ANSWER,
+  SIX_CALLS,
+  sixBuiltinsTurns,
   sleepRuns,
-  traceRun,
-  waitFor,
   type TestStep,
-} from "../testing/step-processes";
-import {
-  expectToolSearchRun,
   TOOL_SEARCH_TOOL_NAMES,
   toolSearchScript,
+  traceRun,
   useToolSearch,
-  type ListChanged,
-} from "../testing/tool-search-step";
+  waitFor,
+} from "@switchyard/testing/agents";
 import { buildOpencodeLaunch, type OpencodeLaunch } from "./build-opencode-launch";
 import { runOpencode, type RunOpencodeInput } from "./run-opencode";
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentStepEvent } from "../agent-events";
-import { plainSpawn } from "../testing/plain-spawn";
+import { plainSpawn } from "@switchyard/testing/agents";
 import { runOpencode, type RunOpencodeInput } from "./run-opencode";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

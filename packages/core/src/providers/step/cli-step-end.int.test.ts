@@ -22,9 +22,9 @@ import {
   runKitStep,
   type CliStepKit,
   type KitStepRun,
-} from "../testing/cli-step-kit";
-import { installedAgent } from "../testing/installed-agent";
-import { agentsDirOf } from "../testing/step-processes";
+  installedAgent,
+  agentsDirOf,
+} from "@switchyard/testing/agents";
 
 /** What differs per CLI: the model it is told to use, its vendor's key, its endpoint's path. */
 type Row = { agent: AgentId; model: string; key: string; path: string };

@@ -5,8 +5,8 @@
  * model asks for Write, then Read, through the step's proxy, and the workflow around it,
  * whose next state echoes the answer.
  */
-import type { Vendor } from "../../gateway";
-import type { AgentId } from "../locate-agent";
+import type { Vendor } from "@switchyard/core/gateway";
+import type { AgentId } from "@switchyard/core/providers";
 
 export type ProviderRow = {
   provider: string;
