@@ -6,3 +6,4 @@ export * from "./six-builtins";
 export * from "./step-processes";
 export * from "./tool-search-step";
 export * from "./write-read-step";
+export * from "./cli-rows";

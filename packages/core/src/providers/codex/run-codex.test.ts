@@ -1,7 +1,7 @@
 /**
  * runCodex's outcomes on real processes: the stand-in CLI (test/fixtures/fake-claude.mjs,
  * whose `replay` mode prints a file and exits as told) replays Codex's captured output,
- * started through the plain spawn port. The real CLI is in codex-provider.int.test.ts.
+ * started through the plain spawn port. The real CLI is in ../cli-providers.int.test.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

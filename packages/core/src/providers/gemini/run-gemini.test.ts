@@ -2,7 +2,7 @@
  * runGemini's outcomes on real processes: a stand-in CLI (test/fixtures/fake-gemini.mjs) replays
  * Gemini CLI's captured stream-json output, ends without a result, fails, or lingers after
  * its result, started through the plain spawn port. The real CLI is in
- * gemini-provider.int.test.ts.
+ * ../cli-providers.int.test.ts.
  */
 import { tmpdir } from "node:os";
 import path from "node:path";

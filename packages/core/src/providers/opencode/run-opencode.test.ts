@@ -1,7 +1,7 @@
 /**
  * runOpencode's outcomes on real processes: the stand-in CLI of the claude tests
  * (test/fixtures/fake-claude.mjs) replays OpenCode's captured output, crashes or hangs, started
- * through the plain spawn port. The real CLI is in opencode-provider.int.test.ts.
+ * through the plain spawn port. The real CLI is in ../cli-providers.int.test.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
