@@ -26,8 +26,7 @@ import {
   type LocatedAgent,
 } from "@switchyard/core/providers";
 import { startScriptedModel, type Script, type ScriptedModel } from "@switchyard/scripted-model";
-import { pinnedVersion } from "../packages/core/src/providers/testing/installed-agent";
-import { plainSpawn } from "../packages/core/src/providers/testing/plain-spawn";
+import { pinnedVersion, plainSpawn } from "@switchyard/testing/agents";
 import { timeInTurns, type Sample } from "./measure";
 import { openStepKit } from "./step-kit";
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm run test:agents [-- --latest]`: every agent CLI's real-CLI test (core) and worker test
+# `npm run test:agents [-- --latest]`: every agent CLI's real-CLI suite (core) and worker suite
 # against the scripted model, with the services up as `npm test` has them, then a
 # compatibility table (one row per CLI, one column per capability) printed and written to
 # docs/compatibility.md (scripts/agents-table.mjs maps the tests to the capabilities).
@@ -23,7 +23,8 @@ while (($#)); do
   shift
 done
 
-AGENTS=(claude codex gemini opencode)
+# Every CLI pinned in scripts/agents.json (each a row of the suites below).
+mapfile -t AGENTS < <(node -e 'for (const a of Object.keys(require("./scripts/agents.json").agents)) console.log(a)')
 # The folder from the environment, else from .env (load_env below would blank an unset one).
 agents_dir="${SWITCHYARD_AGENTS_DIR:-}"
 [ -z "$agents_dir" ] && [ -f .env ] && agents_dir=$(sed -n 's/^SWITCHYARD_AGENTS_DIR=//p' .env | tail -n 1)
@@ -48,11 +49,13 @@ load_env
 export SWITCHYARD_AGENTS_DIR="$agents_dir"
 generate_client
 
-# How a CLI step ends (its proxy failing, its model refusing) is one suite, a row per CLI.
-files=(packages/core/src/providers/step/cli-step-end.int.test.ts)
-for agent in "${AGENTS[@]}"; do
-  files+=("packages/core/src/providers/$agent/$agent-provider.int.test.ts" "test/agent-$agent.int.test.ts")
-done
+# Each suite runs every case for every CLI, a row each: how a CLI step ends (its proxy
+# failing, its model refusing), the CLI through its provider, and its steps under the worker.
+files=(
+  packages/core/src/providers/step/cli-step-end.int.test.ts
+  packages/core/src/providers/cli-providers.int.test.ts
+  test/agent-cli.int.test.ts
+)
 report="$reports/agents-$kind.json"
 rm -f "$report"
 say "agent tests ($kind, $agents_dir)"

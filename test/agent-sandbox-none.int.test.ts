@@ -11,7 +11,7 @@ import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard
 import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROVIDER_ROWS, WRITE_READ_ANSWER, writeReadTurns, writeReadWorkflow, writtenBy } from "../packages/core/src/providers/testing/write-read-step";
+import { PROVIDER_ROWS, WRITE_READ_ANSWER, writeReadTurns, writeReadWorkflow, writtenBy } from "@switchyard/testing/agents";
 import { AGENTS_DIR, installedAgent } from "./helpers/agent-cli";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";

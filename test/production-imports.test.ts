@@ -1,7 +1,8 @@
 /**
  * Product code carries no test support: no source file of core, db, the worker, the web
- * app or the CLI imports `vitest` or `@switchyard/testing` (test files aside), and neither
- * core nor db exports a testing subpath. Test helpers live in the private packages/testing.
+ * app or the CLI imports `vitest`, `@switchyard/testing` or `@switchyard/scripted-model`
+ * (test files aside; the scripted model in one named module only, below), and neither core
+ * nor db exports a testing subpath. Test helpers live in the private packages/testing.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,14 +14,19 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const PRODUCTION = ["packages/core", "packages/db", "apps/worker", "apps/web/src", "packages/cli/src"];
 const PUBLISHING = ["packages/core", "packages/db"];
-/** Test support still inside core, waiting to move to packages/testing; never add one. */
-const NOT_YET_MOVED = ["packages/core/src/providers/testing/"];
+/**
+ * The one module that may import the scripted model: the product may later serve it as a
+ * demo model endpoint (Switchyard tried without a vendor key), and that endpoint goes
+ * through here alone, so nothing else of the product comes to lean on a test double. The
+ * worker, not core: the scripted model itself imports core.
+ */
+const DEMO_MODEL = { file: "apps/worker/src/demo-model.ts", allows: "@switchyard/scripted-model" };
 
 const SKIP = new Set(["node_modules", ".next", "dist", "generated", ".data", "test-results"]);
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const TEST = /\.(test|spec)\.[cm]?[jt]sx?$/;
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["']([^"']+)["']/g;
-const FORBIDDEN = /^(vitest|@switchyard\/testing)(\/|$)/;
+const FORBIDDEN = /^(vitest|@switchyard\/testing|@switchyard\/scripted-model)(\/|$)/;
 
 const sources = (dir: string, out: string[] = []): string[] => {
   if (!fs.existsSync(dir)) return out;
@@ -38,11 +44,11 @@ const sources = (dir: string, out: string[] = []): string[] => {
 const testImports = (root: string): string[] =>
   PRODUCTION.flatMap((dir) => sources(path.join(root, dir)))
     .map((file) => path.relative(root, file))
-    .filter((rel) => !NOT_YET_MOVED.some((d) => rel.startsWith(d)))
     .flatMap((rel) =>
       [...fs.readFileSync(path.join(root, rel), "utf8").matchAll(SPECIFIER)]
         .map((m) => m[1]!)
         .filter((spec) => FORBIDDEN.test(spec))
+        .filter((spec) => !(rel === DEMO_MODEL.file && spec === DEMO_MODEL.allows))
         .map((spec) => `${rel}: ${spec}`),
     );
 
@@ -60,7 +66,7 @@ const testingSubpaths = (root: string): string[] =>
 const { root, write } = tempTree("production-imports-");
 
 describe("production imports", () => {
-  it("no production source imports vitest or @switchyard/testing", () => {
+  it("no production source imports vitest, @switchyard/testing or the scripted model (but the demo model module)", () => {
     expect(testImports(ROOT)).toEqual([]);
   });
 
@@ -79,11 +85,23 @@ describe("production imports", () => {
     write("apps/web/src/page.tsx", 'const kit = await import("@switchyard/testing/db");\n');
     write("apps/worker/src/main.ts", 'import { seed } from "@switchyard/db/seed";\n');
     write("packages/cli/src/run.ts", 'export { a } from "vitest/config";\n');
-    expect(testImports(root)).toEqual([
-      "packages/core/src/x.ts: vitest",
-      "apps/web/src/page.tsx: @switchyard/testing/db",
-      "packages/cli/src/run.ts: vitest/config",
-    ]);
+    write(
+      "apps/worker/src/model.ts",
+      'import { startScriptedModel } from "@switchyard/scripted-model";\n',
+    );
+    write(
+      DEMO_MODEL.file,
+      'import { startScriptedModel } from "@switchyard/scripted-model";\nimport "vitest";\n',
+    );
+    expect(testImports(root).sort()).toEqual(
+      [
+        "packages/core/src/x.ts: vitest",
+        "apps/web/src/page.tsx: @switchyard/testing/db",
+        "packages/cli/src/run.ts: vitest/config",
+        "apps/worker/src/model.ts: @switchyard/scripted-model",
+        `${DEMO_MODEL.file}: vitest`,
+      ].sort(),
+    );
     expect(testingSubpaths(root)).toEqual(["packages/db: ./testing"]);
   });
 });

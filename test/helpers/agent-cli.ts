@@ -2,7 +2,7 @@
 import { homedir } from "node:os";
 import path from "node:path";
 import type { AgentId } from "@switchyard/core/providers";
-import { installedAgent as installedIn } from "../../packages/core/src/providers/testing/installed-agent";
+import { installedAgent as installedIn } from "@switchyard/testing/agents";
 
 export const AGENTS_DIR = process.env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
 

@@ -16,16 +16,16 @@ import { cliForOthers } from "@switchyard/testing/sandbox";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VENDOR_ENV } from "../../core/src/providers/cli-providers";
 import { stageTree } from "../../core/src/providers/step/stage-agent";
-import { installedAgent } from "../../core/src/providers/testing/installed-agent";
-import { agentsDirOf } from "../../core/src/providers/testing/step-processes";
 import {
+  installedAgent,
+  agentsDirOf,
   PROVIDER_ROWS,
   WRITE_READ_ANSWER,
   writeReadTurns,
   writeReadWorkflow,
   writtenBy,
   type ProviderRow,
-} from "../../core/src/providers/testing/write-read-step";
+} from "@switchyard/testing/agents";
 
 const build = path.resolve(import.meta.dirname, "../bin/build.mjs");
 const AGENTS_DIR = agentsDirOf(process.env);

@@ -11,7 +11,7 @@ import { homedir, tmpdir } from "node:os";
 import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { installedAgent } from "../../core/src/providers/testing/installed-agent";
+import { installedAgent } from "@switchyard/testing/agents";
 
 const bin = path.resolve(import.meta.dirname, "../bin/switchyard.mjs");
 const build = path.resolve(import.meta.dirname, "../bin/build.mjs");

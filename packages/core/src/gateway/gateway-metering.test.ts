@@ -24,7 +24,7 @@ import {
   within,
   type ApiCase,
   type Harness,
-} from "./testing/gateway-kit";
+} from "@switchyard/testing/gateway";
 
 const later = cleanup();
 afterEach(() => later.run());

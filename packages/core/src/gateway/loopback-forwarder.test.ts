@@ -24,7 +24,7 @@ import {
 } from "@switchyard/testing/sandbox";
 import { installLoopbackForwarder, loopbackCommand } from "./loopback-command";
 import { createLoopbackForwarder } from "./loopback-forwarder.mjs";
-import { cleanup, REAL_KEY, scripted, startHarness } from "./testing/gateway-kit";
+import { cleanup, REAL_KEY, scripted, startHarness } from "@switchyard/testing/gateway";
 
 const UID = 61500;
 const INSIDE = {

@@ -29,7 +29,7 @@ import {
   startUpstream,
   upstreamBase,
   within,
-} from "./testing/gateway-kit";
+} from "@switchyard/testing/gateway";
 
 const later = cleanup();
 afterEach(() => later.run());

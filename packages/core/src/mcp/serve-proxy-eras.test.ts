@@ -14,7 +14,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { buildSwitchyardBin, CLI_BIN } from "../providers/testing/step-processes";
+import { buildSwitchyardBin, CLI_BIN } from "@switchyard/testing/agents";
 
 let dir: string;
 let root: string;

@@ -16,7 +16,7 @@ export {
 } from "./model-vendors";
 export type { FirstPartyVendor, ModelVendor } from "./model-vendors";
 export { checkModelEndpoint, checkModelKey } from "./model-access-input";
-export { findBuiltCli, openAgentStepSession, openStepProxy, stageBuiltCli, stepToolsOf } from "./step/step-proxy";
+export { findBuiltCli, openAgentStepSession, openStepProxy, stageBuiltCli, stepToolNames, stepToolsOf } from "./step/step-proxy";
 export type {
   AgentStepSession,
   AgentStepSessionOptions,

@@ -1,6 +1,6 @@
 /**
  * locateAgent over agents folders laid out as scripts/agents-install.sh writes them (real
- * files in a temp folder). The installer itself is exercised by claude/claude-provider.int.test.ts, which installs Claude Code on demand.
+ * files in a temp folder). The installer itself is exercised by cli-providers.int.test.ts, which installs each CLI on demand.
  */
 import { chmod, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

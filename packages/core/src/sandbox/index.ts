@@ -8,7 +8,7 @@ export type { DetectSandboxOptions } from "./detect-sandbox";
 export { sweepLeftovers } from "./sweep-leftovers";
 export { reapOwner, runOwnerId } from "./reap-owner";
 export { removeFolder } from "./fd-tree";
-export { pidsWithEnv } from "./proc-scan";
+export { listPids, pidsWithEnv } from "./proc-scan";
 export { findSandboxHost } from "./find-sandbox-host";
 export type { FindSandboxHostOptions } from "./find-sandbox-host";
 export { openSandboxSession } from "./open-sandbox-session";

@@ -2,7 +2,7 @@
  * runClaude's outcomes on real processes: a stand-in CLI (test/fixtures/fake-claude.mjs) replays
  * Claude Code's captured output, crashes, hangs with a child in its group, lingers after its
  * result or reads its prompt from stdin, started through the plain spawn port. The real CLI
- * is in claude-provider.int.test.ts.
+ * is in ../cli-providers.int.test.ts.
  */
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +24,7 @@ import {
 import { runYaml } from "@switchyard/testing/workflow";
 import type { AgentStepEvent } from "../agent-events";
 import type { AgentSpawn } from "../agent-process";
-import { plainSpawn } from "../testing/plain-spawn";
+import { plainSpawn } from "@switchyard/testing/agents";
 import type { ClaudeLaunch } from "./build-claude-launch";
 import { runClaude, type RunClaudeInput } from "./run-claude";
 

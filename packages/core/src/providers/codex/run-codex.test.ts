@@ -1,7 +1,7 @@
 /**
  * runCodex's outcomes on real processes: the stand-in CLI (test/fixtures/fake-claude.mjs,
  * whose `replay` mode prints a file and exits as told) replays Codex's captured output,
- * started through the plain spawn port. The real CLI is in codex-provider.int.test.ts.
+ * started through the plain spawn port. The real CLI is in ../cli-providers.int.test.ts.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentStepEvent } from "../agent-events";
-import { plainSpawn } from "../testing/plain-spawn";
+import { plainSpawn } from "@switchyard/testing/agents";
 import { runCodex } from "./run-codex";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

@@ -1,6 +1,6 @@
 /**
  * parseGeminiStream on Gemini CLI 0.61's own stream-json output, captured from the real CLI
- * against the scripted model (gemini-provider.int.test.ts): six built-ins and a refused
+ * against the scripted model (../cli-providers.int.test.ts): six built-ins and a refused
  * escape through the proxy, and a request the model refused; plus chunking, noise, native
  * tools and warnings.
  */

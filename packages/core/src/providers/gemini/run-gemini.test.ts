@@ -2,14 +2,14 @@
  * runGemini's outcomes on real processes: a stand-in CLI (test/fixtures/fake-gemini.mjs) replays
  * Gemini CLI's captured stream-json output, ends without a result, fails, or lingers after
  * its result, started through the plain spawn port. The real CLI is in
- * gemini-provider.int.test.ts.
+ * ../cli-providers.int.test.ts.
  */
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { AgentStepEvent } from "../agent-events";
-import { plainSpawn } from "../testing/plain-spawn";
+import { plainSpawn } from "@switchyard/testing/agents";
 import { runGemini, type RunGeminiInput } from "./run-gemini";
 
 const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../../../test/fixtures/fake-gemini.mjs");

@@ -1,7 +1,7 @@
 /**
  * runOpencode's outcomes on real processes: the stand-in CLI of the claude tests
  * (test/fixtures/fake-claude.mjs) replays OpenCode's captured output, crashes or hangs, started
- * through the plain spawn port. The real CLI is in opencode-provider.int.test.ts.
+ * through the plain spawn port. The real CLI is in ../cli-providers.int.test.ts.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import type { AgentStepEvent } from "../agent-events";
-import { plainSpawn } from "../testing/plain-spawn";
+import { plainSpawn } from "@switchyard/testing/agents";
 import { runOpencode, type RunOpencodeInput } from "./run-opencode";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

@@ -14,27 +14,21 @@
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ErrorCode } from "../../errors";
+import { stepBaseUrl } from "../../gateway";
 import { CLI_PROVIDERS } from "../cli-providers";
-import type { AgentId } from "../locate-agent";
 import {
   brokenCli,
+  CLI_ROWS,
   openCliStepKit,
   runKitStep,
   type CliStepKit,
   type KitStepRun,
-} from "../testing/cli-step-kit";
-import { installedAgent } from "../testing/installed-agent";
-import { agentsDirOf } from "../testing/step-processes";
+  installedAgent,
+  agentsDirOf,
+} from "@switchyard/testing/agents";
 
-/** What differs per CLI: the model it is told to use, its vendor's key, its endpoint's path. */
-type Row = { agent: AgentId; model: string; key: string; path: string };
-
-const ROWS: Row[] = [
-  { agent: "claude", model: "claude-sonnet-4-5", key: "sk-ant-team-7d1e93b0c4a2f658", path: "" },
-  { agent: "codex", model: "gpt-5-codex", key: "sk-team-codex-52c9e0a7b3d1f486", path: "/v1" },
-  { agent: "gemini", model: "gemini-2.5-flash", key: "AIza-team-3f8b1c6e9d2a7054", path: "" },
-  { agent: "opencode", model: "gpt-4.1", key: "sk-team-opencode-a61f0d3c8e5b2974", path: "/v1" },
-];
+/** Each CLI's row (CLI_ROWS: the model it is told to use), with a team key of its own. */
+const ROWS = CLI_ROWS.map((row) => ({ ...row, key: `sk-team-${row.agent}-52c9e0a7b3d1f486` }));
 
 const ANSWER = "Answered without a single tool.";
 const MARKER = "vendor-says-0b7e4c";
@@ -96,7 +90,7 @@ describe.each(ROWS)("a $agent step", (row) => {
       agent: await kit.stage(row.agent, located!.version),
       prompt: "Say something.",
       options: { model: row.model },
-      upstream: { baseUrl: `${model!.url}${row.path}`, apiKey: row.key },
+      upstream: { baseUrl: stepBaseUrl(provider.vendor, model!.url), apiKey: row.key },
       ...(cli ? { cli } : {}),
     });
 

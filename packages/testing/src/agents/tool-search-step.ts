@@ -10,8 +10,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { ScriptedModel } from "@switchyard/scripted-model";
 import { expect } from "vitest";
-import type { AgentStepEvent } from "../agent-events";
-import { stepToolNames } from "../step/step-proxy";
+import type { AgentStepEvent } from "@switchyard/core/providers";
+import { stepToolNames } from "@switchyard/core/providers";
 import { expectNothingLeft, readRecords, traceRun, type TestStep } from "./step-processes";
 
 const INITIAL_TOOLS = ["Read"];

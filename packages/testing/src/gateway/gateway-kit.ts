@@ -8,8 +8,8 @@ import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import type { ScriptInput } from "@switchyard/scripted-model";
-import type { GatewayOptions, MeterEvent, Registration, Vendor } from "../gateway-types";
-import { startModelGateway, type ModelGateway } from "../model-gateway";
+import type { GatewayOptions, MeterEvent, Registration, Vendor } from "@switchyard/core/gateway";
+import { startModelGateway, type ModelGateway } from "@switchyard/core/gateway";
 
 export const REAL_KEY = `sk-team-real-${randomBytes(12).toString("hex")}`;
 

@@ -5,8 +5,9 @@
  * model asks for Write, then Read, through the step's proxy, and the workflow around it,
  * whose next state echoes the answer.
  */
-import type { Vendor } from "../../gateway";
-import type { AgentId } from "../locate-agent";
+import { stepBaseUrl, type Vendor } from "@switchyard/core/gateway";
+import { CLI_PROVIDERS, type AgentId } from "@switchyard/core/providers";
+import { CLI_ROWS } from "./cli-rows";
 
 export type ProviderRow = {
   provider: string;
@@ -20,11 +21,12 @@ export type ProviderRow = {
   tool: (name: string) => string;
 };
 
+/** The four CLIs' rows from CLI_ROWS, then openai_compatible (the worker's own loop). */
 export const PROVIDER_ROWS: readonly ProviderRow[] = [
-  { provider: "claude", agent: "claude", vendor: "anthropic", model: "claude-sonnet-4-5", endpoint: (u) => u, tool: (n) => `mcp__switchyard__${n}` },
-  { provider: "codex", agent: "codex", vendor: "openai", model: "gpt-5-codex", endpoint: (u) => `${u}/v1`, tool: (n) => `mcp__switchyard__${n}` },
-  { provider: "gemini", agent: "gemini", vendor: "gemini", model: "gemini-2.5-flash", endpoint: (u) => u, tool: (n) => `mcp_switchyard_${n}` },
-  { provider: "opencode", agent: "opencode", vendor: "openai", model: "gpt-4.1", endpoint: (u) => `${u}/v1`, tool: (n) => `switchyard_${n}` },
+  ...CLI_ROWS.map((row): ProviderRow => {
+    const { vendor } = CLI_PROVIDERS[row.agent]!.cli;
+    return { provider: row.agent, agent: row.agent, vendor, model: row.model, endpoint: (u) => stepBaseUrl(vendor, u), tool: row.tool };
+  }),
   { provider: "openai_compatible", model: "scripted-1", endpoint: (u) => `${u}/v1`, tool: (n) => n },
 ];
 

@@ -11,10 +11,10 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { isAppError } from "../../errors";
-import { locateAgent, type AgentId, type LocatedAgent } from "../locate-agent";
+import { isAppError } from "@switchyard/core/errors";
+import { locateAgent, type AgentId, type LocatedAgent } from "@switchyard/core/providers";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
 /** The version scripts/agents.json pins for `agent`. */
 export const pinnedVersion = (agent: AgentId): string =>

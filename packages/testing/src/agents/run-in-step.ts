@@ -4,9 +4,9 @@
  * written into the step's private HOME, the CLI started in the workspace, and what a test
  * looks at kept beside the result (the events, the raw stdout, the pid the port started).
  */
-import type { AgentStepEvent } from "../agent-events";
-import type { AgentSpawn } from "../agent-process";
-import { writeLaunchFiles, type LaunchFile } from "../launch-files";
+import type { AgentStepEvent } from "@switchyard/core/providers";
+import type { AgentSpawn } from "@switchyard/core/providers";
+import { writeLaunchFiles, type LaunchFile } from "@switchyard/core/providers";
 import { plainSpawn } from "./plain-spawn";
 import type { TestStep } from "./step-processes";
 

@@ -9,15 +9,15 @@
 import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { startModelGateway, type ModelGateway } from "../../gateway";
-import type { ToolCallRecord } from "../../mcp";
-import { findSandboxHost, makeStepFolders, runOwnerId, type SandboxHost } from "../../sandbox";
-import type { AgentResult } from "../../workflow/engine-ports";
-import type { AgentStepEvent } from "../agent-events";
-import type { AgentId } from "../locate-agent";
-import { runCliStep, type CliProvider } from "../step/cli-step";
-import { stageAgent, type StagedAgent } from "../step/stage-agent";
-import { findBuiltCli, stageBuiltCli, type BuiltCli } from "../step/step-proxy";
+import { startModelGateway, type ModelGateway } from "@switchyard/core/gateway";
+import type { ToolCallRecord } from "@switchyard/core/mcp";
+import { findSandboxHost, makeStepFolders, runOwnerId, type SandboxHost } from "@switchyard/core/sandbox";
+import type { AgentResult } from "@switchyard/core/workflow";
+import type { AgentStepEvent } from "@switchyard/core/providers";
+import type { AgentId } from "@switchyard/core/providers";
+import { runCliStep, type CliProvider } from "@switchyard/core/providers";
+import { stageAgent, type StagedAgent } from "@switchyard/core/providers";
+import { findBuiltCli, stageBuiltCli, type BuiltCli } from "@switchyard/core/providers";
 import { agentsDirOf, buildSwitchyardBin, CLI_BIN } from "./step-processes";
 
 /** A step uid no worker here hands out by default (they start at 60000), nor the bench's. */

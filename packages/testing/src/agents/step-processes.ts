@@ -12,10 +12,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ScriptedModel } from "@switchyard/scripted-model";
 import { expect } from "vitest";
-import { listPids, pidsWithEnv } from "../../sandbox/proc-scan";
+import { listPids, pidsWithEnv } from "@switchyard/core/sandbox";
 import { procStat } from "./plain-spawn";
 
-const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 export const CLI_BIN = path.join(REPO, "packages/cli/bin/switchyard.mjs");
 /** The agents folder of a test: SWITCHYARD_AGENTS_DIR of the given environment, else ~/.cache/switchyard/agents. */
 export const agentsDirOf = (env: Record<string, string | undefined>) =>

@@ -8,8 +8,8 @@
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { listPids } from "../../sandbox/proc-scan";
-import type { AgentExit, AgentProcess, AgentSpawnRequest } from "../agent-process";
+import { listPids } from "@switchyard/core/sandbox";
+import type { AgentExit, AgentProcess, AgentSpawnRequest } from "@switchyard/core/providers";
 
 export type PlainSpawnOptions = { cwd: string; killGraceMs?: number };
 
