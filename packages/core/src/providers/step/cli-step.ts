@@ -179,7 +179,6 @@ const neverReady = async (channel: StepChannel): Promise<AppError | undefined> =
 
 export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   const { request, provider } = input;
-  if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
   const meter = meterOf();
   const registration = input.gateway.register({
     vendor: provider.vendor,
