@@ -28,7 +28,7 @@ import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
 import type { Logger } from "./logger";
-import { toolCallRecorder } from "./tool-call-recorder";
+import { recordAttemptEvents } from "./tool-call-recorder";
 import { withChildSpan } from "./tracing";
 
 export type AgentExecutorDeps = {
@@ -101,18 +101,12 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     modelFetch: deps.modelFetch,
     ...(deps.prices ? { prices: deps.prices } : {}),
     stepConnectors: deps.stepConnectors,
-    observe: (request) => {
-      const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
+    subscribe: (request, events) => {
+      const recorder = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
+      // The run's live view.
       const attempt = { stepRunId: request.attemptId, state: request.stateName, attempt: request.attempt };
-      return {
-        record: recorder.record,
-        span: recorder.span,
-        event: (event) => {
-          recorder.agentEvent(event);
-          deps.onAgentEvent(attempt, event);
-        },
-        flush: recorder.flush,
-      };
+      events.subscribe("agent.reported", (event) => deps.onAgentEvent(attempt, event));
+      return recorder;
     },
     traced: (request, run) =>
       withChildSpan(

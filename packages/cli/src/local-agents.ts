@@ -117,9 +117,11 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
       const baseUrl = stringOption(request.options, "base_url");
       return Promise.resolve({ apiKey: firstOf(["OPENAI_API_KEY"]), allowedEndpoints: baseUrl ? [baseUrl] : [] });
     },
-    observe: (request) => {
+    subscribe: (request, events) => {
       const print = printer(io, scrubber, request.stateName);
-      return { record: print.record, span: () => undefined, event: print.event, flush: () => Promise.resolve() };
+      events.subscribe("tool.recorded", print.record);
+      events.subscribe("agent.reported", print.event);
+      return {};
     },
     messages: {
       notConfigured: (request, entry) => {

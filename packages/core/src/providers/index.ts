@@ -30,7 +30,7 @@ export { AGENTS_INSIDE, agentInPlace, stageAgent, stageTree } from "./step/stage
 export type { StagedAgent } from "./step/stage-agent";
 export { runCliStep } from "./step/cli-step";
 export { createAgentExecutor } from "./step/agent-executor";
-export type { AgentExecutorPorts, AttemptObserver } from "./step/agent-executor";
+export type { AgentExecutorPorts, AttemptSubscribers } from "./step/agent-executor";
 export { createAgentStaging } from "./step/agent-staging";
 export type { AgentStaging, AgentStagingOptions } from "./step/agent-staging";
 export type {

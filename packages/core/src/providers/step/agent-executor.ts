@@ -7,32 +7,25 @@
  * - `openai_compatible`: this process is the MCP client of the step's sandboxed proxy and
  *   drives the Chat Completions loop itself (runOpenAiCompatible). The key is
  *   `options.api_key`, else the port's; `options.base_url` must fall under an allowed endpoint.
- * Every record and span the proxy sends, and every event of the agent, goes to the attempt's
- * observer, which is flushed before the attempt ends; keys are scrubbed from every error.
+ * Each attempt has an event bus (AttemptEvents: `tool.recorded`, `span.ended`,
+ * `agent.reported`, `model.metered`) that the caller's subscribers take what happens from;
+ * the attempt ends once what they stored is flushed. Keys are scrubbed from every error.
  */
 import { AppError } from "../../errors";
 import { costOf, DEFAULT_PRICES, priceOf, type ModelGateway, type PriceTable, type Vendor } from "../../gateway";
 import type { FetchLike } from "../../egress";
-import type { SpanRecord, ToolCallRecord } from "../../mcp";
+import { createEventBus, type AttemptEventBus, type AttemptEvents } from "../../events";
 import type { SandboxHost } from "../../sandbox";
 import type { Scrubber } from "../../secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/engine-ports";
-import type { AgentStepEvent } from "../agent-events";
 import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
 import { runOpenAiCompatible, toolProxyFromClient } from "../openai-compatible";
 import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
 import { openAgentStepSession, stepToolsOf, type StepConnectors } from "./step-proxy";
 
-/** Where an attempt's records, spans and events go. */
-export type AttemptObserver = {
-  /** A call's record; the call is answered once what this returns settles (the record is stored). */
-  record: (record: ToolCallRecord) => unknown;
-  span: (span: SpanRecord) => void;
-  event: (event: AgentStepEvent) => void;
-  /** Waits for what was recorded to be stored; the attempt ends after it. */
-  flush: () => Promise<void>;
-};
+/** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
+export type AttemptSubscribers = { flush?: () => Promise<void> };
 
 export type AgentExecutorPorts = {
   /** The run's host (owner tag `<worker>/<run>`), step uid, folder and workspace. */
@@ -54,7 +47,8 @@ export type AgentExecutorPorts = {
   prices?: PriceTable;
   /** The connectors an attempt's `mcp_proxy` names, resolved before it starts; unset: none. */
   stepConnectors?: (request: AgentRequest) => Promise<StepConnectors | undefined>;
-  observe: (request: AgentRequest) => AttemptObserver;
+  /** Subscribes to a new attempt's events. */
+  subscribe: (request: AgentRequest, events: AttemptEventBus) => AttemptSubscribers;
   /** Runs an attempt inside a span of the caller's trace, whose traceparent the proxy continues. */
   traced?: (request: AgentRequest, run: (traceparent: string | undefined) => Promise<AgentResult>) => Promise<AgentResult>;
   messages: {
@@ -84,15 +78,13 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     if (!price || result.tokensEstimated || result.tokensInput === undefined || result.tokensOutput === undefined) return {};
     return { costUsd: costOf({ inputTokens: result.tokensInput, outputTokens: result.tokensOutput, cacheReadTokens: 0, cacheWriteTokens: 0 }, price) };
   };
-  const proxyOf = async (request: AgentRequest, traceparent: string | undefined, observer: AttemptObserver, connectors: StepConnectors | undefined) => ({
+  const proxyOf = async (request: AgentRequest, traceparent: string | undefined, connectors: StepConnectors | undefined) => ({
     sandbox: ports.sandbox,
     uid: ports.uid,
     runDir: ports.runDir,
     workspace: ports.workspace,
     cli: await staging.builtCli(),
     ...(traceparent ? { traceparent } : {}),
-    onRecord: observer.record,
-    onSpan: observer.span,
     tools: stepToolsOf(request.mcpProxy, connectors),
   });
 
@@ -105,21 +97,22 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
       });
     scrubber.add(upstream.apiKey);
     const connectors = await ports.stepConnectors?.(request);
-    const observer = ports.observe(request);
+    const events = createEventBus<AttemptEvents>();
+    const subscribers = ports.subscribe(request, events);
     try {
       const agent = await staging.agent(entry.agent);
       return await runCliStep({
         provider: entry.cli,
         request,
-        proxy: await proxyOf(request, traceparent, observer, connectors),
+        proxy: await proxyOf(request, traceparent, connectors),
         agent,
         gateway: await ports.gateway(),
         upstream,
-        onEvent: observer.event,
+        events,
       });
     } finally {
       await connectors?.host.close();
-      await observer.flush();
+      await subscribers.flush?.();
     }
   };
 
@@ -129,10 +122,11 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     // A key written literally in the workflow is a secret all the same.
     if (apiKey) scrubber.add(apiKey);
     const connectors = await ports.stepConnectors?.(request);
-    const observer = ports.observe(request);
+    const events = createEventBus<AttemptEvents>();
+    const subscribers = ports.subscribe(request, events);
     // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
     try {
-      return await openAiStep(request, { traceparent, allowedEndpoints: access.allowedEndpoints, apiKey, connectors, observer });
+      return await openAiStep(request, { traceparent, allowedEndpoints: access.allowedEndpoints, apiKey, connectors, events, subscribers });
     } finally {
       await connectors?.host.close();
     }
@@ -143,21 +137,23 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     allowedEndpoints: readonly string[];
     apiKey: string | undefined;
     connectors: StepConnectors | undefined;
-    observer: AttemptObserver;
+    events: AttemptEventBus;
+    subscribers: AttemptSubscribers;
   };
-  const openAiStep = async (request: AgentRequest, { traceparent, allowedEndpoints, apiKey, connectors, observer }: OpenAiStep): Promise<AgentResult> => {
+  const openAiStep = async (request: AgentRequest, { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers }: OpenAiStep): Promise<AgentResult> => {
     let step: Awaited<ReturnType<typeof openAgentStepSession>>;
     try {
       step = await openAgentStepSession({
-        ...(await proxyOf(request, traceparent, observer, connectors)),
+        ...(await proxyOf(request, traceparent, connectors)),
         attemptId: request.attemptId,
+        events,
         secrets: apiKey ? [apiKey] : [],
         signal: request.signal,
       });
     } catch (error) {
       // Cancelled while the proxy was starting: the step was cancelled, not broken.
       if (!request.signal.aborted) throw error;
-      await observer.flush();
+      await subscribers.flush?.();
       return { output: "", error: "EXECUTION.CANCELLED: the step was cancelled while its MCP proxy was starting" };
     }
     try {
@@ -166,7 +162,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         tools: toolProxyFromClient(step.client),
         allowedEndpoints,
         ...(ports.modelFetch ? { fetch: ports.modelFetch } : {}),
-        onEvent: observer.event,
+        onEvent: (event) => void events.emit("agent.reported", event),
         ...(apiKey ? { apiKey } : {}),
       });
       const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
@@ -176,7 +172,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         await step.close();
       } finally {
         // Records the proxy sent before it ended are in; the step ends once they are stored.
-        await observer.flush();
+        await subscribers.flush?.();
       }
     }
   };

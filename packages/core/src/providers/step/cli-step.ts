@@ -19,11 +19,11 @@
 import { chown, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { AppError, isAppError } from "../../errors";
+import type { AttemptEventBus } from "../../events";
 import {
   installLoopbackForwarder,
   loopbackCommand,
   stepBaseUrl,
-  type MeterEvent,
   type ModelGateway,
   type Vendor,
 } from "../../gateway";
@@ -110,32 +110,26 @@ export type CliProvider = {
 export type CliStepInput = {
   provider: CliProvider;
   request: AgentRequest;
-  proxy: Omit<StepProxyOptions, "attemptId" | "secrets">;
+  proxy: Omit<StepProxyOptions, "attemptId" | "secrets" | "events">;
   agent: StagedAgent;
   gateway: ModelGateway;
   /** The team's endpoint and key for the provider's vendor; the key stays outside the sandbox. */
   upstream: { baseUrl: string; apiKey: string };
-  onEvent: (event: AgentStepEvent) => void;
+  /** The attempt's events: the proxy's records and spans, what the agent reports, the gateway's meter. */
+  events: AttemptEventBus;
 };
 
-type Meter = { inputTokens: number; outputTokens: number; costUsd: number; priced: boolean; requests: number };
-
-const meterOf = (): Meter & { add: (event: MeterEvent) => void } => {
-  const meter = {
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    priced: true,
-    requests: 0,
-    add(event: MeterEvent) {
-      meter.requests++;
-      meter.inputTokens += event.inputTokens;
-      meter.outputTokens += event.outputTokens;
-      if (event.costUsd === null) meter.priced = false;
-      else meter.costUsd += event.costUsd;
-    },
-  };
-  return meter;
+/** What the gateway metered of the attempt's model requests (`model.metered`). */
+const meterOf = (events: AttemptEventBus) => {
+  const meter = { inputTokens: 0, outputTokens: 0, costUsd: 0, priced: true, requests: 0 };
+  const unsubscribe = events.subscribe("model.metered", (event) => {
+    meter.requests++;
+    meter.inputTokens += event.inputTokens;
+    meter.outputTokens += event.outputTokens;
+    if (event.costUsd === null) meter.priced = false;
+    else meter.costUsd += event.costUsd;
+  });
+  return { meter, unsubscribe };
 };
 
 /** Makes `file` (in a folder of the session) the step uid's, with its folders up to `root`. */
@@ -178,12 +172,12 @@ const neverReady = async (channel: StepChannel): Promise<AppError | undefined> =
 };
 
 export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
-  const { request, provider } = input;
-  const meter = meterOf();
+  const { request, provider, events } = input;
+  const { meter, unsubscribe } = meterOf(events);
   const registration = input.gateway.register({
     vendor: provider.vendor,
     upstream: input.upstream,
-    meter: meter.add,
+    meter: (event) => void events.emit("model.metered", event),
     label: request.attemptId,
   });
   // The proxy dies, or never says ready: the CLI is stopped and the step fails with why.
@@ -197,7 +191,9 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     ...input.proxy,
     attemptId: request.attemptId,
     secrets: [input.upstream.apiKey, registration.token],
+    events,
   }).catch(async (error: unknown) => {
+    unsubscribe();
     await registration.revoke();
     throw error;
   });
@@ -268,7 +264,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
       secrets: [input.upstream.apiKey, registration.token],
       onEvent: (event) => {
         if (event.type === "final") answered = true;
-        input.onEvent(event);
+        void events.emit("agent.reported", event);
       },
     });
     await registration.revoke();
@@ -294,7 +290,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     if (fault) {
       const { error, errorCode, exitCode } = outcomeFields("failure", fault, (text) => text);
       outcome = { error: error!, errorCode: errorCode!, exitCode: exitCode! };
-      input.onEvent({ type: "error", code: fault.code, message: fault.message });
+      void events.emit("agent.reported", { type: "error", code: fault.code, message: fault.message });
     } else
       outcome = {
         ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
@@ -310,6 +306,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     };
   } finally {
     await registration.revoke();
+    unsubscribe();
     await step.close();
   }
 };

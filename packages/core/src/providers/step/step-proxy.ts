@@ -17,7 +17,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { catalogForConfig } from "../../connectors/build-step-catalog";
 import type { ConnectorHost, LaneGate } from "../../connectors/connector-host";
 import { AppError } from "../../errors";
-import { startStepChannel, type ProxyConfig, type SpanRecord, type StepChannel, type ToolCallRecord } from "../../mcp";
+import type { ChannelEventEmitter } from "../../events";
+import { startStepChannel, type ProxyConfig, type StepChannel } from "../../mcp";
 import {
   openSandboxSession,
   runOwnerId,
@@ -167,9 +168,8 @@ export type StepProxyOptions = {
   /** Scrubbed from records and spans by the channel. */
   secrets: readonly string[];
   traceparent?: string;
-  /** Each call's record; the call is answered once what this returns settles (the worker stored it). */
-  onRecord: (record: ToolCallRecord) => unknown;
-  onSpan: (span: SpanRecord) => void;
+  /** Where the proxy's records and spans go (`tool.recorded`, `span.ended`); a call is answered once its record is stored. */
+  events: ChannelEventEmitter;
   readyTimeoutMs?: number;
   /** Unset: the six built-ins, no tool search, no connectors. */
   tools?: StepTools;
@@ -223,8 +223,7 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       lane: connectors?.lane ?? "",
       catalog: connectors?.catalog ?? [],
       secrets: [...options.secrets, ...(connectors?.secrets ?? [])],
-      onRecord: options.onRecord,
-      onSpan: options.onSpan,
+      events: options.events,
       dir: session.folders.root,
       readyTimeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
     });
