@@ -22,7 +22,8 @@ import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
 import { runOpenAiCompatible, toolProxyFromClient } from "../openai-compatible";
 import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
-import { openAgentStepSession, stepToolsOf, type StepConnectors } from "./step-proxy";
+import { openAgentStepSession } from "./step-proxy";
+import { stepToolsOf, type StepConnectors } from "./step-tools";
 
 /** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
 export type AttemptSubscribers = { flush?: () => Promise<void> };

@@ -6,7 +6,7 @@
  */
 import type { AgentId } from "../locate-agent";
 import { agentInPlace, stageAgent, type StagedAgent } from "./stage-agent";
-import { findBuiltCli, stageBuiltCli, type BuiltCli } from "./step-proxy";
+import { findBuiltCli, stageBuiltCli, type BuiltCli } from "./built-cli";
 
 export type AgentStagingOptions = {
   /** The built CLI (packages/cli/dist, which packages/cli/bin/build.mjs makes). */

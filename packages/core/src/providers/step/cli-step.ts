@@ -35,7 +35,8 @@ import type { AgentSpawn } from "../agent-process";
 import { writeLaunchFiles, type LaunchFile } from "../launch-files";
 import type { LocatedAgent } from "../locate-agent";
 import { agentAt, agentBind, type StagedAgent } from "./stage-agent";
-import { openStepProxy, stepToolNames, type StepProxyOptions } from "./step-proxy";
+import { openStepProxy, type StepProxyOptions } from "./step-proxy";
+import { stepToolNames } from "./step-tools";
 
 const FORWARDER_INSIDE = "/opt/switchyard/loopback-forwarder.mjs";
 const GATEWAY_INSIDE = "/run/switchyard/gateway.sock";

@@ -17,7 +17,8 @@ import { createEventBus, type ChannelEvents } from "../../events";
 import type { ToolCallRecord } from "../../mcp";
 import { findSandboxHost, makeStepFolders, OWNER_TAG, type SandboxHost, type StepFolders } from "../../sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { findBuiltCli, openAgentStepSession, stageBuiltCli, type BuiltCli } from "./step-proxy";
+import { findBuiltCli, stageBuiltCli, type BuiltCli } from "./built-cli";
+import { openAgentStepSession } from "./step-proxy";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
 const UID = process.getuid?.() === 0 ? 61_937 : undefined;

@@ -18,7 +18,7 @@ import type { AgentStepEvent } from "../agent-events";
 import type { AgentId } from "../locate-agent";
 import { runCliStep, type CliProvider } from "../step/cli-step";
 import { stageAgent, type StagedAgent } from "../step/stage-agent";
-import { findBuiltCli, stageBuiltCli, type BuiltCli } from "../step/step-proxy";
+import { findBuiltCli, stageBuiltCli, type BuiltCli } from "../step/built-cli";
 import { agentsDirOf, buildSwitchyardBin, CLI_BIN } from "./step-processes";
 
 /** A step uid no worker here hands out by default (they start at 60000), nor the bench's. */

@@ -11,7 +11,7 @@ import path from "node:path";
 import type { ScriptedModel } from "@switchyard/scripted-model";
 import { expect } from "vitest";
 import type { AgentStepEvent } from "../agent-events";
-import { stepToolNames } from "../step/step-proxy";
+import { stepToolNames } from "../step/step-tools";
 import { expectNothingLeft, readRecords, traceRun, type TestStep } from "./step-processes";
 
 const INITIAL_TOOLS = ["Read"];
