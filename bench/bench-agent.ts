@@ -14,6 +14,7 @@ import { homedir } from "node:os";
 import path from "node:path";
 import { isAppError } from "@switchyard/core/errors";
 import { startModelGateway } from "@switchyard/core/gateway";
+import { createEventBus, type AttemptEvents } from "@switchyard/core/events";
 import type { ToolCallRecord } from "@switchyard/core/mcp";
 import {
   buildClaudeLaunch,
@@ -137,6 +138,8 @@ export const benchAgent = async (): Promise<Sample[]> => {
     const runStep = async () => {
       attempt++;
       const records: ToolCallRecord[] = [];
+      const events = createEventBus<AttemptEvents>();
+      events.subscribe("tool.recorded", (record) => records.push(record));
       const result = await runCliStep({
         provider: claudeCli,
         request: {
@@ -156,15 +159,13 @@ export const benchAgent = async (): Promise<Sample[]> => {
           runDir: kit.runDir,
           workspace: kit.folders.workspace,
           cli: kit.cli,
-          onRecord: (record) => records.push(record),
-          onSpan: () => undefined,
           // The worker's 10 s, stretched: a busy machine must slow the figure, not fail the bench.
           readyTimeoutMs: 60_000,
         },
         agent: staged,
         gateway,
         upstream: { baseUrl: stepModel.url, apiKey: KEY },
-        onEvent: () => undefined,
+        events,
       });
       checked(stepModel, "the claude step", result);
       if (records.length !== 1 || records[0]!.tool !== "Read" || records[0]!.is_error)

@@ -12,6 +12,7 @@ import { randomBytes } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import { createConnection, type Socket } from "node:net";
 import pg from "pg";
+import { createEventBus, type ChannelEvents } from "@switchyard/core/events";
 import { STEP_CHANNEL_VERSION, startStepChannel, type SpanRecord, type ToolCallRecord } from "@switchyard/core/mcp";
 import { Scrubber } from "@switchyard/core/secrets";
 import { createDb, createRun, saveWorkflowVersion, startStepRun, type Db, type SpanRow, type ToolCallRow } from "@switchyard/db";
@@ -143,17 +144,19 @@ const ingest = async (db: Db, ids: { teamId: string; runId: string; stepRunId: s
   let records = 0;
   let allIn!: () => void;
   const arrived = new Promise<void>((resolve) => (allIn = resolve));
+  const events = createEventBus<ChannelEvents>();
+  events.subscribe("tool.recorded", (record) => {
+    void recorder.record(record);
+    if (++records === CALLS) allIn();
+  });
+  events.subscribe("span.ended", recorder.span);
   const channel = await startStepChannel({
     host: { listTools: async () => [], callTool: async () => ({ content: [] }), close: async () => undefined },
     gate: { allows: () => false },
     lane: "",
     catalog: [],
     secrets: [SECRET],
-    onRecord: (record) => {
-      void recorder.record(record);
-      if (++records === CALLS) allIn();
-    },
-    onSpan: recorder.span,
+    events,
   });
   const socket = await connectAsProxy(channel.path, channel.token);
   try {

@@ -10,6 +10,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { createEventBus, type ChannelEvents } from "@switchyard/core/events";
 import type { ToolCallRecord } from "@switchyard/core/mcp";
 import { openAgentStepSession } from "@switchyard/core/providers";
 import { timeInTurns, type Sample } from "./measure";
@@ -27,6 +28,8 @@ const READ = { name: "Read", arguments: { path: "a.txt" } };
 const openStepProxySession = async (kit: StepKit, attemptId: string) => {
   let waiting: ((record: ToolCallRecord) => void) | undefined;
   const untilResult: number[] = [];
+  const events = createEventBus<ChannelEvents>();
+  events.subscribe("tool.recorded", (record) => waiting?.(record));
   const step = await openAgentStepSession({
     sandbox: kit.host,
     attemptId,
@@ -35,8 +38,7 @@ const openStepProxySession = async (kit: StepKit, attemptId: string) => {
     workspace: kit.folders.workspace,
     cli: kit.cli,
     secrets: [],
-    onRecord: (record) => waiting?.(record),
-    onSpan: () => undefined,
+    events,
     signal: new AbortController().signal,
   });
   const call = async () => {

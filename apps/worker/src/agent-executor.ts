@@ -1,48 +1,34 @@
 /**
- * The engine's agent port in the worker, one sandbox session and proxy per attempt:
- * - agent CLIs (`claude`, see CLI_PROVIDERS): the CLI runs inside the step sandbox behind the
- *   model gateway (runCliStep), with the team's access to its vendor from Settings → Models.
- * - `openai_compatible`: the worker is the MCP client of the step's sandboxed proxy and
- *   drives the Chat Completions loop itself (runOpenAiCompatible); no built-in runs in the
- *   worker. `options.base_url` must fall under an endpoint the team allows (or the worker's
- *   SWITCHYARD_MODEL_ENDPOINTS); the key is `options.api_key` (write it `{{.env.NAME}}` to take
- *   it from the team's secrets), else the team's openai_compatible key.
- * Every call the proxy records becomes a ToolCall row of the attempt and every span a Span
- * row, a tool the CLI ran itself a ToolCall with fidelity `agent_reported`, all flushed
- * before the attempt is finished; what the agent reports streams to the run as events.
+ * The engine's agent port in the worker: core's agent executor (createAgentExecutor) with the
+ * worker's ports. Keys and endpoints are the team's model access from Settings → Models (an
+ * openai_compatible step's `options.base_url` must also fall under SWITCHYARD_MODEL_ENDPOINTS
+ * or the team's allowed endpoints); the built CLI is staged beside the run folders and the
+ * agent CLIs in agentsStageDir; the step's connectors are resolved before it starts. Every
+ * call the proxy records becomes a ToolCall row of the attempt and every span a Span row, a
+ * tool the CLI ran itself a ToolCall with fidelity `agent_reported`, all flushed before the
+ * attempt is finished; what the agent reports streams to the run as events; each attempt
+ * runs in a span of the run's trace.
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Context } from "@opentelemetry/api";
-import { AppError } from "@switchyard/core/errors";
-import { costOf, DEFAULT_PRICES, priceOf, type ModelGateway, type PriceTable } from "@switchyard/core/gateway";
+import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import {
-  findBuiltCli,
+  createAgentExecutor,
+  createAgentStaging,
   modelEndpointOf,
-  openAgentStepSession,
-  CLI_PROVIDERS,
-  runCliStep,
   VENDOR_LABELS,
-  type AgentId,
-  type CliProviderEntry,
-  runOpenAiCompatible,
-  stageAgent,
-  stageBuiltCli,
-  stepToolsOf,
-  toolProxyFromClient,
   type AgentStepEvent,
-  type BuiltCli,
   type ModelVendor,
-  type StagedAgent,
   type StepConnectors,
 } from "@switchyard/core/providers";
 import type { SandboxHost, StepFolders } from "@switchyard/core/sandbox";
 import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
-import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
 import type { Logger } from "./logger";
-import { toolCallRecorder } from "./tool-call-recorder";
+import { recordAttemptEvents } from "./tool-call-recorder";
 import { withChildSpan } from "./tracing";
 
 export type AgentExecutorDeps = {
@@ -87,184 +73,43 @@ const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist/", import.met
 export const traceparentOf = (traceId: string, spanId: string, traceFlags: number) =>
   /^0+$/.test(traceId) ? undefined : `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
 
-const apiKeyOf = (options: Record<string, unknown>) => {
-  const key = options.api_key;
-  if (key === undefined || key === "") return undefined;
-  if (typeof key !== "string")
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", "options.api_key must be a string (e.g. \"{{.env.MODEL_KEY}}\")", {
-      location: { path: "options.api_key" },
-    });
-  return key;
-};
-
-export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
-  const prices = { ...DEFAULT_PRICES, ...deps.prices };
-  /** What an openai_compatible step cost at the table's price of its model, when it has one and the tokens were counted. */
-  const costFields = (options: Record<string, unknown>, result: AgentResult) => {
-    const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
-    if (!price || result.tokensEstimated || result.tokensInput === undefined || result.tokensOutput === undefined) return {};
-    return { costUsd: costOf({ inputTokens: result.tokensInput, outputTokens: result.tokensOutput, cacheReadTokens: 0, cacheWriteTokens: 0 }, price) };
-  };
-  let cli: Promise<BuiltCli> | undefined;
-  const builtCli = () => {
-    cli ??= findBuiltCli(CLI_DIST).then((found) => {
-      if (found.stale) deps.log.warn("the built switchyard CLI is older than its sources: run `node packages/cli/bin/build.mjs`", { dir: found.dir });
+export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
+  const { gateway } = deps;
+  return createAgentExecutor({
+    sandbox: deps.sandbox,
+    uid: deps.uid,
+    runDir: deps.runDir,
+    workspace: deps.folders.workspace,
+    scrubber: deps.scrubber,
+    staging: createAgentStaging({
+      cliDist: CLI_DIST,
+      agentsDir: deps.agentsDir,
       // The worker's folder of runs is one the step uid can enter by construction.
-      return stageBuiltCli(found, path.dirname(deps.runDir));
-    });
-    cli.catch(() => (cli = undefined));
-    return cli;
-  };
-
-  const events = (request: AgentRequest, event: AgentStepEvent, recorder: ReturnType<typeof toolCallRecorder>) => {
-    recorder.agentEvent(event);
-    deps.onAgentEvent({ stepRunId: request.attemptId!, state: request.stateName, attempt: request.attempt }, event);
-  };
-
-  const staged = new Map<AgentId, Promise<StagedAgent>>();
-  const stagedAgent = (agent: AgentId) => {
-    let found = staged.get(agent);
-    if (!found) {
-      found = Promise.resolve().then(() => stageAgent(deps.agentsDir, agent, deps.agentsStageDir));
-      staged.set(agent, found);
-      found.catch(() => staged.delete(agent));
-    }
-    return found;
-  };
-
-  const runCli = async (entry: CliProviderEntry, request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
-    if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
-    if (!deps.gateway) throw new AppError("EXECUTION.AGENT_UNAVAILABLE", "this worker has no model gateway");
-    const vendor = entry.cli.vendor;
-    const access = await deps.modelAccess(vendor);
-    if (!access?.apiKey)
-      throw new AppError(
-        "USER.PROVIDER.NOT_CONFIGURED",
-        `"${request.stateName}" runs ${entry.label}, but the team has no ${VENDOR_LABELS[vendor]} key: an admin sets one in Settings → Models`,
-        { location: { path: `states.${request.stateName}.provider` } },
-      );
-    deps.scrubber.add(access.apiKey);
-    const connectors = await deps.stepConnectors(request);
-    const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
-    try {
-      const agent = await stagedAgent(entry.agent);
-      return await runCliStep({
-        provider: entry.cli,
-        request,
-        proxy: {
-          sandbox: deps.sandbox,
-          uid: deps.uid,
-          runDir: deps.runDir,
-          workspace: deps.folders.workspace,
-          cli: await builtCli(),
-          ...(traceparent ? { traceparent } : {}),
-          onRecord: recorder.record,
-          onSpan: recorder.span,
-          tools: stepToolsOf(request.mcpProxy, connectors),
-        },
-        agent,
-        gateway: deps.gateway,
-        upstream: { baseUrl: modelEndpointOf(vendor, access.endpoint)!, apiKey: access.apiKey },
-        onEvent: (event) => events(request, event, recorder),
-      });
-    } finally {
-      await connectors?.host.close();
-      await recorder.flush();
-    }
-  };
-
-  const runOpenAi = async (request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
-    if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
-    const access = await deps.modelAccess("openai_compatible");
-    const apiKey = apiKeyOf(request.options) ?? access?.apiKey;
-    // A key written literally in the workflow is a secret all the same.
-    if (apiKey) deps.scrubber.add(apiKey);
-    const connectors = await deps.stepConnectors(request);
-    const recorder = toolCallRecorder({ ...deps, stepRunId: request.attemptId });
-    // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
-    try {
-      return await openAiStep(request, { attemptId: request.attemptId, traceparent, access, apiKey, connectors, recorder });
-    } finally {
-      await connectors?.host.close();
-    }
-  };
-
-  type OpenAiStep = {
-    attemptId: string;
-    traceparent: string | undefined;
-    access: TeamModelAccess | undefined;
-    apiKey: string | undefined;
-    connectors: StepConnectors | undefined;
-    recorder: ReturnType<typeof toolCallRecorder>;
-  };
-  const openAiStep = async (request: AgentRequest, { attemptId, traceparent, access, apiKey, connectors, recorder }: OpenAiStep): Promise<AgentResult> => {
-    let step: Awaited<ReturnType<typeof openAgentStepSession>>;
-    try {
-      step = await openAgentStepSession({
-        sandbox: deps.sandbox,
-        attemptId,
-        uid: deps.uid,
-        runDir: deps.runDir,
-        workspace: deps.folders.workspace,
-        cli: await builtCli(),
-        secrets: apiKey ? [apiKey] : [],
-        ...(traceparent ? { traceparent } : {}),
-        onRecord: recorder.record,
-        onSpan: recorder.span,
-        tools: stepToolsOf(request.mcpProxy, connectors),
-        signal: request.signal,
-      });
-    } catch (error) {
-      // Cancelled while the proxy was starting: the step was cancelled, not broken.
-      if (!request.signal.aborted) throw error;
-      await recorder.flush();
-      return { output: "", error: "EXECUTION.CANCELLED: the step was cancelled while its MCP proxy was starting" };
-    }
-    try {
-      const result = await runOpenAiCompatible({
-        request,
-        tools: toolProxyFromClient(step.client),
-        allowedEndpoints: [...deps.modelEndpoints, ...(access?.allowedEndpoints ?? [])],
-        fetch: deps.modelFetch,
-        onEvent: (event) => events(request, event, recorder),
-        ...(apiKey ? { apiKey } : {}),
-      });
-      return {
-        output: result.output,
-        ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
-        ...(result.error === undefined ? {} : { error: result.error }),
-        ...(result.tokensUsed === undefined ? {} : { tokensUsed: result.tokensUsed }),
-        ...(result.tokensInput === undefined ? {} : { tokensInput: result.tokensInput }),
-        ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
-        ...(result.tokensEstimated ? { tokensEstimated: true } : {}),
-        ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
-        ...costFields(request.options, result),
-      };
-    } finally {
-      try {
-        await step.close();
-      } finally {
-        // Records the proxy sent before it ended are in; the step ends once they are stored.
-        await recorder.flush();
-      }
-    }
-  };
-
-  const providerOf = (name: string) => {
-    if (name === "openai_compatible") return runOpenAi;
-    if (!Object.hasOwn(CLI_PROVIDERS, name)) return undefined;
-    const entry = CLI_PROVIDERS[name]!;
-    return (request: AgentRequest, traceparent: string | undefined) => runCli(entry, request, traceparent);
-  };
-
-  return {
-    execute: (request) => {
-      const run = providerOf(request.provider);
-      if (!run)
-        return Promise.reject(
-          new AppError("EXECUTION.AGENT_UNAVAILABLE", `provider "${request.provider}" of "${request.stateName}" does not run in the worker (${[...Object.keys(CLI_PROVIDERS), "openai_compatible"].join(", ")} do)`),
-        );
-      return withChildSpan(
+      cliStageDir: () => Promise.resolve(path.dirname(deps.runDir)),
+      agentsStageDir: () => Promise.resolve(deps.agentsStageDir),
+      onStaleCli: (dir) => deps.log.warn("the built switchyard CLI is older than its sources: run `node packages/cli/bin/build.mjs`", { dir }),
+    }),
+    gateway: gateway ? () => Promise.resolve(gateway) : undefined,
+    upstream: async (vendor) => {
+      const access = await deps.modelAccess(vendor);
+      return access?.apiKey ? { baseUrl: modelEndpointOf(vendor, access.endpoint)!, apiKey: access.apiKey } : undefined;
+    },
+    openAiAccess: async () => {
+      const access = await deps.modelAccess("openai_compatible");
+      return { apiKey: access?.apiKey, allowedEndpoints: [...deps.modelEndpoints, ...(access?.allowedEndpoints ?? [])] };
+    },
+    modelFetch: deps.modelFetch,
+    ...(deps.prices ? { prices: deps.prices } : {}),
+    stepConnectors: deps.stepConnectors,
+    subscribe: (request, events) => {
+      const recorder = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
+      // The run's live view.
+      const attempt = { stepRunId: request.attemptId, state: request.stateName, attempt: request.attempt };
+      events.subscribe("agent.reported", (event) => deps.onAgentEvent(attempt, event));
+      return recorder;
+    },
+    traced: (request, run) =>
+      withChildSpan(
         deps.trace,
         `agent ${request.stateName}`,
         {
@@ -276,11 +121,13 @@ export const createAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         },
         (span) => {
           const context = span.spanContext();
-          return run(request, traceparentOf(context.traceId, context.spanId, context.traceFlags));
+          return run(traceparentOf(context.traceId, context.spanId, context.traceFlags));
         },
-      ).catch((error: unknown) => {
-        throw deps.scrubber.scrubError(error);
-      });
+      ),
+    messages: {
+      notConfigured: (request, entry) =>
+        `"${request.stateName}" runs ${entry.label}, but the team has no ${VENDOR_LABELS[entry.cli.vendor]} key: an admin sets one in Settings → Models`,
+      where: "in the worker",
     },
-  };
+  });
 };

@@ -15,7 +15,7 @@ import { claimQueuedRun, claimRun, closeLostStepRuns, finishedAttemptsOf, finish
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import type { FetchLike } from "@switchyard/core/egress";
-import { createAgentExecutor, type TeamModelAccess } from "./agent-executor";
+import { workerAgentExecutor, type TeamModelAccess } from "./agent-executor";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
 import { cleanUpRun } from "./run-cleanup";
@@ -188,7 +188,7 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         trace,
         onOutput: (attempt, chunk) => events.output(attempt, chunk),
       })),
-      agents: createAgentExecutor({
+      agents: workerAgentExecutor({
         db,
         log,
         teamId,

@@ -13,6 +13,7 @@
  * the spans are exported too, scrubbed as stored (proxy-spans.ts).
  */
 import type { Context } from "@opentelemetry/api";
+import type { AttemptEventBus } from "@switchyard/core/events";
 import type { SpanRecord, ToolCallRecord } from "@switchyard/core/mcp";
 import type { AgentStepEvent } from "@switchyard/core/providers";
 import type { Scrubber } from "@switchyard/core/secrets";
@@ -187,3 +188,15 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
 };
 
 export type ToolCallRecorder = ReturnType<typeof toolCallRecorder>;
+
+/**
+ * Writes an agent attempt's ToolCall rows (`tool.recorded`, and the CLI's own tools from
+ * `agent.reported`) and Span rows (`span.ended`) as its events arrive; `flush` before it ends.
+ */
+export const recordAttemptEvents = (events: AttemptEventBus, deps: ToolCallRecorderDeps): ToolCallRecorder => {
+  const recorder = toolCallRecorder(deps);
+  events.subscribe("tool.recorded", recorder.record);
+  events.subscribe("span.ended", recorder.span);
+  events.subscribe("agent.reported", recorder.agentEvent);
+  return recorder;
+};

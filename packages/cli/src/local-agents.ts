@@ -1,5 +1,5 @@
 /**
- * Agent steps for `switchyard run`, on the worker's path: each attempt gets a sandbox session
+ * Agent steps for `switchyard run`: core's agent executor (as in the worker), each attempt in a sandbox session
  * of its own inside the run's (same level, uid and workspace), with this CLI's own
  * `mcp-serve` as the step's proxy, so tools are the confined built-ins here too.
  * - agent CLIs (`claude`, see CLI_PROVIDERS) from the agents folder (SWITCHYARD_AGENTS_DIR or
@@ -19,27 +19,15 @@ import { AppError } from "@switchyard/core/errors";
 import { startModelGateway, type ModelGateway } from "@switchyard/core/gateway";
 import type { ToolCallRecord } from "@switchyard/core/mcp";
 import {
-  agentInPlace,
+  createAgentExecutor,
+  createAgentStaging,
   defaultModelEndpoint,
-  findBuiltCli,
-  openAgentStepSession,
-  CLI_PROVIDERS,
-  runCliStep,
-  stepToolsOf,
   VENDOR_ENV,
-  type AgentId,
-  type CliProviderEntry,
-  runOpenAiCompatible,
-  stageAgent,
-  stageBuiltCli,
-  toolProxyFromClient,
   type AgentStepEvent,
-  type BuiltCli,
-  type StagedAgent,
 } from "@switchyard/core/providers";
 import type { SandboxSession } from "@switchyard/core/sandbox";
 import type { Scrubber } from "@switchyard/core/secrets";
-import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import type { AgentExecutor } from "@switchyard/core/workflow";
 import type { Io } from "./validate-command";
 
 /** The built CLI next to these sources or this bundle: packages/cli/dist. */
@@ -100,102 +88,52 @@ const openStageRoot = async (): Promise<{ dir: string; temporary: boolean }> => 
 
 export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { close: () => Promise<void> } => {
   const { run, env, io, scrubber } = options;
-  const agentsDir = env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
   // A step uid of its own (as root) cannot enter a private folder: stage copies it can.
   let stageRoot: Promise<{ dir: string; temporary: boolean }> | undefined;
-  const stageDir = async () => (await (stageRoot ??= openStageRoot())).dir;
+  const stageDir = async () => (run.uid === undefined ? undefined : (await (stageRoot ??= openStageRoot())).dir);
   let gateway: Promise<ModelGateway> | undefined;
-  let cli: Promise<BuiltCli> | undefined;
-  const agents = new Map<AgentId, Promise<StagedAgent>>();
+  const firstOf = (names: readonly string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== "");
 
-  const builtCli = () => {
-    cli ??= findBuiltCli(CLI_DIST).then(async (found) => {
-      if (run.uid === undefined) return found;
-      return stageBuiltCli(found, await stageDir());
-    });
-    return cli;
-  };
-  const proxyOptions = async (request: AgentRequest, onRecord: (r: ToolCallRecord) => void) => ({
+  const agents = createAgentExecutor({
     sandbox: run.host,
     uid: run.uid,
     runDir: run.folders.root,
     workspace: run.folders.workspace,
-    cli: await builtCli(),
-    onRecord,
-    onSpan: () => undefined,
-    tools: stepToolsOf(request.mcpProxy),
-    attemptId: `a${request.attempt}-${Math.random().toString(36).slice(2, 8)}`,
+    scrubber,
+    staging: createAgentStaging({
+      cliDist: CLI_DIST,
+      agentsDir: env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents"),
+      cliStageDir: stageDir,
+      agentsStageDir: stageDir,
+    }),
+    // The person's key stays in this process: the CLI in the sandbox gets a per-step token.
+    gateway: () => (gateway ??= startModelGateway({ tcp: true, socketPath: path.join(run.folders.root, "gateway.sock") })),
+    upstream: (vendor) => {
+      const apiKey = firstOf(VENDOR_ENV[vendor].key);
+      return Promise.resolve(apiKey ? { baseUrl: firstOf(VENDOR_ENV[vendor].baseUrl) || defaultModelEndpoint(vendor)!, apiKey } : undefined);
+    },
+    // The person's own run: the endpoint the workflow names is theirs to call.
+    openAiAccess: (request) => {
+      const baseUrl = stringOption(request.options, "base_url");
+      return Promise.resolve({ apiKey: firstOf(["OPENAI_API_KEY"]), allowedEndpoints: baseUrl ? [baseUrl] : [] });
+    },
+    subscribe: (request, events) => {
+      const print = printer(io, scrubber, request.stateName);
+      events.subscribe("tool.recorded", print.record);
+      events.subscribe("agent.reported", print.event);
+      return {};
+    },
+    messages: {
+      notConfigured: (request, entry) => {
+        const names = VENDOR_ENV[entry.cli.vendor];
+        return `"${request.stateName}" runs ${entry.label}: set ${names.key.join(" or ")} (and ${names.baseUrl.join(" or ")} for another endpoint)`;
+      },
+      where: "here",
+    },
   });
 
-  const firstOf = (names: readonly string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== "");
-
-  const runCli = async (entry: CliProviderEntry, request: AgentRequest, print: ReturnType<typeof printer>): Promise<AgentResult> => {
-    const vendor = entry.cli.vendor;
-    const names = VENDOR_ENV[vendor];
-    const apiKey = firstOf(names.key);
-    if (!apiKey)
-      throw new AppError(
-        "USER.PROVIDER.NOT_CONFIGURED",
-        `"${request.stateName}" runs ${entry.label}: set ${names.key.join(" or ")} (and ${names.baseUrl.join(" or ")} for another endpoint)`,
-        { location: { path: `states.${request.stateName}.provider` } },
-      );
-    scrubber.add(apiKey);
-    let agent = agents.get(entry.agent);
-    if (!agent) {
-      agent = Promise.resolve().then(() =>
-        run.uid === undefined ? agentInPlace(agentsDir, entry.agent) : stageDir().then((dir) => stageAgent(agentsDir, entry.agent, dir)),
-      );
-      agents.set(entry.agent, agent);
-      agent.catch(() => agents.delete(entry.agent));
-    }
-    gateway ??= startModelGateway({ tcp: true, socketPath: path.join(run.folders.root, "gateway.sock") });
-    const { attemptId, ...proxy } = await proxyOptions(request, print.record);
-    return runCliStep({
-      provider: entry.cli,
-      request: { ...request, attemptId },
-      proxy,
-      agent: await agent,
-      gateway: await gateway,
-      upstream: { baseUrl: firstOf(names.baseUrl) || defaultModelEndpoint(vendor)!, apiKey },
-      onEvent: print.event,
-    });
-  };
-
-  const runOpenAi = async (request: AgentRequest, print: ReturnType<typeof printer>): Promise<AgentResult> => {
-    const apiKey = stringOption(request.options, "api_key") ?? env.OPENAI_API_KEY;
-    if (apiKey) scrubber.add(apiKey);
-    const baseUrl = stringOption(request.options, "base_url");
-    const step = await openAgentStepSession({ ...(await proxyOptions(request, print.record)), secrets: apiKey ? [apiKey] : [], signal: request.signal });
-    try {
-      const result = await runOpenAiCompatible({
-        request,
-        tools: toolProxyFromClient(step.client),
-        // The person's own run: the endpoint the workflow names is theirs to call.
-        allowedEndpoints: baseUrl ? [baseUrl] : [],
-        ...(apiKey ? { apiKey } : {}),
-        onEvent: print.event,
-      });
-      const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
-      return agentResult;
-    } finally {
-      await step.close();
-    }
-  };
-
   return {
-    execute: async (request) => {
-      const print = printer(io, scrubber, request.stateName);
-      try {
-        if (request.provider === "openai_compatible") return await runOpenAi(request, print);
-        if (Object.hasOwn(CLI_PROVIDERS, request.provider)) return await runCli(CLI_PROVIDERS[request.provider]!, request, print);
-        throw new AppError(
-          "EXECUTION.AGENT_UNAVAILABLE",
-          `provider "${request.provider}" of "${request.stateName}" does not run here (${[...Object.keys(CLI_PROVIDERS), "openai_compatible"].join(", ")} do)`,
-        );
-      } catch (error) {
-        throw scrubber.scrubError(error);
-      }
-    },
+    execute: (request) => agents.execute(request),
     close: async () => {
       const started = gateway;
       gateway = undefined;

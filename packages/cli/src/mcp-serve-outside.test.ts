@@ -20,6 +20,7 @@ import {
   catalogForConfig,
 } from "@switchyard/core/connectors/host";
 import type { ConnectorSpec } from "@switchyard/core/connectors";
+import { createEventBus, type ChannelEvents } from "@switchyard/core/events";
 import { startStepChannel, type StepChannel, type ToolCallRecord } from "@switchyard/core/mcp";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { loopbackEgressFetch } from "@switchyard/testing/egress";
@@ -157,13 +158,15 @@ const step = async (connectors: string[]) => {
     connectors,
   });
   expect(unavailable).toEqual([]);
+  const events = createEventBus<ChannelEvents>();
+  events.subscribe("tool.recorded", (r) => records.push(r));
   channel = await startStepChannel({
     host,
     gate,
     lane: "default",
     catalog,
     secrets: [CREDENTIAL],
-    onRecord: (r) => records.push(r),
+    events,
     dir,
   });
   const config = path.join(dir, "config.json");

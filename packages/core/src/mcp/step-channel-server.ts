@@ -3,7 +3,8 @@
  * fresh unix socket in a private folder, accepts the one proxy that presents the token
  * (then unlinks the path), and serves its connector calls through a ConnectorHost after
  * checking the lane gate again at call time. Results are capped and scrubbed here, where
- * credentials live; records and spans from the proxy are scrubbed again and handed on.
+ * credentials live; records and spans from the proxy are scrubbed again and emitted on the
+ * attempt's events (`tool.recorded`, `span.ended`).
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -12,6 +13,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ConnectorHost, LaneGate } from "../connectors/connector-host";
 import { AppError } from "../errors";
+import type { ChannelEventEmitter } from "../events";
 import { capResult, type CatalogEntry } from "../tools";
 import type { SpanRecord, ToolCallRecord } from "./call-record";
 import { readLines, writeLine } from "./json-lines";
@@ -33,9 +35,11 @@ export type StepChannelServerOptions = {
   secrets?: readonly string[];
   /** Values the step already holds, sent to the proxy so it scrubs them too. */
   sharedSecrets?: readonly string[];
-  /** Each record; the proxy holds the call's answer until what this returns settles. */
-  onRecord?: (record: ToolCallRecord) => unknown;
-  onSpan?: (span: SpanRecord) => void;
+  /**
+   * Where the proxy's records and spans go; the proxy holds a call's answer until what the
+   * `tool.recorded` subscribers returned has settled (the record is stored).
+   */
+  events?: ChannelEventEmitter;
   /** Parent folder of the socket's private folder. */
   dir?: string;
   readyTimeoutMs?: number;
@@ -164,21 +168,16 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
         return;
       case "record": {
         const { ack } = message;
-        let storing: unknown;
-        try {
-          storing = options.onRecord?.(redactor.value(message.record) as ToolCallRecord);
-        } catch {
-          // The worker reports a record it could not take itself.
-        }
+        const storing = options.events?.emit("tool.recorded", redactor.value(message.record) as ToolCallRecord);
         if (ack === undefined) return;
         // Stored or not (the worker reports a failed write itself), the proxy may answer.
         const stored = () => void send({ type: "stored", ack });
-        if (storing instanceof Promise) storing.then(stored, stored);
+        if (storing) void storing.then(stored);
         else stored();
         return;
       }
       case "span":
-        options.onSpan?.(redactor.value(message.span) as SpanRecord);
+        void options.events?.emit("span.ended", redactor.value(message.span) as SpanRecord);
         return;
     }
   };

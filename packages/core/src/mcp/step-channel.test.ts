@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { buildStepCatalog, catalogForConfig } from "../connectors/build-step-catalog";
 import { McpConnectorHost } from "../connectors/mcp-connector-host";
+import { createEventBus, type ChannelEvents } from "../events";
 import type { SpanRecord, ToolCallRecord } from "./call-record";
 import { StepChannelClient } from "./step-channel-client";
 import {
@@ -77,6 +78,13 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/** Events whose `tool.recorded` goes to `store` alone. */
+const storing = (store: (record: ToolCallRecord) => unknown) => {
+  const events = createEventBus<ChannelEvents>();
+  events.subscribe("tool.recorded", store);
+  return events;
+};
+
 type Setup = {
   allow?: () => boolean;
   config?: Record<string, unknown>;
@@ -94,6 +102,9 @@ const setup = async ({
   const spans: SpanRecord[] = [];
   const gate = { allows: () => allow() };
   const { catalog } = await buildStepCatalog({ host, gate, lane: "default", connectors });
+  const events = createEventBus<ChannelEvents>();
+  events.subscribe("tool.recorded", (r) => records.push(r));
+  events.subscribe("span.ended", (s) => spans.push(s));
   channel = await startStepChannel({
     host,
     gate,
@@ -101,8 +112,7 @@ const setup = async ({
     catalog,
     secrets: [CREDENTIAL],
     sharedSecrets: [SHARED],
-    onRecord: (r) => records.push(r),
-    onSpan: (s) => spans.push(s),
+    events,
     dir,
     ...server,
   });
@@ -187,10 +197,10 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
     const held: ToolCallRecord[] = [];
     const { file } = await setup({
       server: {
-        onRecord: async (r) => {
+        events: storing(async (r) => {
           held.push(r);
           await stored;
-        },
+        }),
       },
     });
     const { client } = await connect(file);
@@ -208,10 +218,10 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
     const held: ToolCallRecord[] = [];
     const { file } = await setup({
       server: {
-        onRecord: (r) => {
+        events: storing((r) => {
           held.push(r);
           return new Promise<void>(() => undefined);
-        },
+        }),
       },
       config: { record_wait_ms: 500 },
     });

@@ -24,12 +24,18 @@ export const scrubbedEvents = (
 export type CliRunEnd = {
   status: AgentStepStatus;
   error?: AppError;
-  /** The error is the CLI's own report (its output already carried it as an event). */
+  /** The error is the CLI's own report (its error result), not the way its process ended. */
   errorReported?: boolean;
+  /** The CLI's output already carried the error as an event; as errorReported unless told. */
+  errorInStream?: boolean;
   output: string;
   stderrTail: string;
   usage?: { inputTokens: number; outputTokens: number };
+  /** Model turns, as the CLI counted them. */
+  turns?: number;
   sessionId?: string;
+  /** The CLI's own cost estimate at list prices (the gateway meters the real one). */
+  costUsd?: number;
 };
 
 export const cliRunResult = (
@@ -38,7 +44,7 @@ export const cliRunResult = (
   emit: (event: AgentStepEvent) => void,
 ): CliRunResult => {
   const { error, usage } = end;
-  if (error && end.status === "failure" && !end.errorReported)
+  if (error && end.status === "failure" && !(end.errorInStream ?? end.errorReported))
     emit({ type: "error", code: error.code, message: error.message });
   return {
     status: end.status,
@@ -51,7 +57,9 @@ export const cliRunResult = (
           tokensUsed: usage.inputTokens + usage.outputTokens,
         }
       : {}),
+    ...(end.turns === undefined ? {} : { turns: end.turns }),
     ...(end.sessionId === undefined ? {} : { sessionId: end.sessionId }),
+    ...(end.costUsd === undefined ? {} : { costUsd: end.costUsd }),
     ...(error && end.status === "failure" && end.errorReported ? { errorReported: true } : {}),
     ...outcomeFields(end.status, error, scrub),
   };

@@ -16,19 +16,19 @@ export {
 } from "./model-vendors";
 export type { FirstPartyVendor, ModelVendor } from "./model-vendors";
 export { checkModelEndpoint, checkModelKey } from "./model-access-input";
-export { findBuiltCli, openAgentStepSession, openStepProxy, stageBuiltCli, stepToolNames, stepToolsOf } from "./step/step-proxy";
-export type {
-  AgentStepSession,
-  AgentStepSessionOptions,
-  BuiltCli,
-  StepProxy,
-  StepConnectors,
-  StepProxyOptions,
-  StepTools,
-} from "./step/step-proxy";
+export { findBuiltCli, stageBuiltCli } from "./step/built-cli";
+export type { BuiltCli } from "./step/built-cli";
+export { stepToolNames, stepToolsOf } from "./step/step-tools";
+export type { StepConnectors, StepTools } from "./step/step-tools";
+export { openAgentStepSession, openStepProxy } from "./step/step-proxy";
+export type { AgentStepSession, AgentStepSessionOptions, StepProxy, StepProxyOptions } from "./step/step-proxy";
 export { AGENTS_INSIDE, agentInPlace, stageAgent, stageTree } from "./step/stage-agent";
 export type { StagedAgent } from "./step/stage-agent";
 export { runCliStep } from "./step/cli-step";
+export { createAgentExecutor } from "./step/agent-executor";
+export type { AgentExecutorPorts, AttemptSubscribers } from "./step/agent-executor";
+export { createAgentStaging } from "./step/agent-staging";
+export type { AgentStaging, AgentStagingOptions } from "./step/agent-staging";
 export type {
   CliLaunch,
   CliLaunchContext,

@@ -1,18 +1,28 @@
 /**
  * Reads a CLI's stdout as one JSON event per line (as the agent CLIs print with their JSON
- * output flags) as chunks arrive: each line that is a JSON object with a string `type` goes
- * to `onEvent`; any other line is noise, counted with the last few kept (cut to 500
- * characters) for a no-result message; a line over the cap is skipped as noise.
+ * output flags) as chunks arrive, for every CLI provider's stream parser: each line that is a
+ * JSON object with a string `type` goes to `onEvent`; any other line is noise, counted with
+ * the last few kept (cut to 500 characters) for a no-result message; a line over the cap is
+ * skipped as noise.
  */
 import { splitLines } from "./split-lines";
 
 export type JsonEvent = Record<string, unknown> & { type: string };
 
+/** Lines that were not events: how many, and the last few. */
+export type StreamNoise = { noiseLines: number; lastNoise: string[] };
+
 export type JsonEventLines = {
   push: (chunk: Buffer | string) => void;
   end: () => void;
-  /** Lines that were not events: how many, and the last few. */
-  readonly noise: { count: number; last: string[] };
+  readonly noise: StreamNoise;
+};
+
+export type JsonEventLinesOptions = {
+  /** A longer line is skipped (counted as noise); 16 MiB unless told. */
+  maxLineChars?: number;
+  /** Where noise is counted (a parser's summary); a fresh one unless told. */
+  noise?: StreamNoise;
 };
 
 const KEPT = 5;
@@ -26,12 +36,12 @@ export const keepLast = (list: string[], line: string) => {
 
 export const jsonEventLines = (
   onEvent: (event: JsonEvent) => void,
-  maxLineChars = 16 * 1024 * 1024,
+  options: JsonEventLinesOptions = {},
 ): JsonEventLines => {
-  const noise = { count: 0, last: [] as string[] };
+  const noise = options.noise ?? { noiseLines: 0, lastNoise: [] };
   const stray = (line: string) => {
-    noise.count++;
-    keepLast(noise.last, line);
+    noise.noiseLines++;
+    keepLast(noise.lastNoise, line);
   };
   const lines = splitLines(
     (raw) => {
@@ -48,7 +58,7 @@ export const jsonEventLines = (
       onEvent(event as JsonEvent);
     },
     {
-      maxLineChars,
+      maxLineChars: options.maxLineChars ?? 16 * 1024 * 1024,
       onOverlong: (start, max) =>
         stray(`${start.slice(0, NOISE_CHARS)}… (a line over ${max} characters, skipped)`),
     },

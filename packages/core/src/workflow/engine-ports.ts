@@ -61,8 +61,11 @@ export type ProcessRunner = (request: ProcessRequest) => Promise<ProcessOutcome>
 
 export type AgentRequest = AttemptOf & {
   stateName: string;
-  /** The recorder's id for this attempt (a StepRun id in the worker). */
-  attemptId?: string;
+  /**
+   * The recorder's id for this attempt (a StepRun id in the worker); without a recorder that
+   * gives ids (`switchyard run`), `a<attempt>-<6 hex>` made by the engine.
+   */
+  attemptId: string;
   provider: string;
   prompt: string;
   systemPrompt?: string;

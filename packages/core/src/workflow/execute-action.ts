@@ -156,6 +156,10 @@ const renderDeep = (value: unknown, scope: EvalEnv): unknown => {
   return value;
 };
 
+/** An agent attempt's id where no recorder gives one (`switchyard run`): `a<attempt>-<6 hex>`. */
+const localAttemptId = (attempt: number) =>
+  `a${attempt}-${[...crypto.getRandomValues(new Uint8Array(3))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+
 const stripFences = (text: string): string => {
   const m = /```[\w-]*\r?\n([\s\S]*?)\r?\n?```/.exec(text);
   return (m ? m[1]! : text).trim();
@@ -223,7 +227,7 @@ export const runAgentStep = async (
     deps,
     start,
     async (attemptId) => {
-      const result = await agents.execute({ ...request, attemptId });
+      const result = await agents.execute({ ...request, attemptId: attemptId ?? localAttemptId(at.attempt) });
       const raw = deps.scrubber.scrub(result.output);
       let output = state.outputFormat ? stripFences(raw) : raw;
       let json: unknown;

@@ -9,6 +9,7 @@
 import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createEventBus, type AttemptEvents } from "@switchyard/core/events";
 import { startModelGateway, type ModelGateway } from "@switchyard/core/gateway";
 import type { ToolCallRecord } from "@switchyard/core/mcp";
 import { findSandboxHost, makeStepFolders, runOwnerId, type SandboxHost } from "@switchyard/core/sandbox";
@@ -125,6 +126,9 @@ export const runKitStep = async (kit: CliStepKit, step: KitStep): Promise<KitSte
   );
   const events: AgentStepEvent[] = [];
   const records: ToolCallRecord[] = [];
+  const bus = createEventBus<AttemptEvents>();
+  bus.subscribe("tool.recorded", (record) => records.push(record));
+  bus.subscribe("agent.reported", (event) => events.push(event));
   const result = await runCliStep({
     provider: step.provider,
     request: {
@@ -144,13 +148,11 @@ export const runKitStep = async (kit: CliStepKit, step: KitStep): Promise<KitSte
       runDir,
       workspace: folders.workspace,
       cli: step.cli ?? kit.cli,
-      onRecord: (record) => records.push(record),
-      onSpan: () => undefined,
     },
     agent: step.agent,
     gateway: kit.gateway,
     upstream: step.upstream,
-    onEvent: (event) => events.push(event),
+    events: bus,
   });
   return { ...result, events, records };
 };

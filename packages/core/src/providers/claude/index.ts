@@ -17,5 +17,5 @@ export type {
   ClaudeUsage,
 } from "./parse-claude-stream";
 export { runClaude } from "./run-claude";
-export type { ClaudeResult, RunClaudeInput } from "./run-claude";
+export type { RunClaudeInput } from "./run-claude";
 export { claudeCli } from "./claude-cli";

@@ -9,7 +9,7 @@
  */
 import { CODES, type ErrorCode } from "../../errors/error-codes";
 import type { AgentStepEvent } from "../agent-events";
-import { splitLines } from "../split-lines";
+import { jsonEventLines, type JsonEvent } from "../json-event-lines";
 import { CLAUDE_MCP_SERVER, CLAUDE_TOOL_PREFIX } from "./build-claude-launch";
 
 export type ClaudeResultEvent = {
@@ -57,9 +57,6 @@ export type ParseClaudeStreamOptions = {
 };
 
 type Json = Record<string, unknown>;
-
-const NOISE_KEPT = 5;
-const NOISE_CHARS = 500;
 
 const isObject = (v: unknown): v is Json =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -114,12 +111,6 @@ export const parseClaudeStream = (
   const summary: ClaudeStreamSummary = { text: "", noiseLines: 0, lastNoise: [] };
   const nativeIds = new Set<string>();
   const deniedIds = new Set<string>();
-
-  const noise = (line: string) => {
-    summary.noiseLines++;
-    summary.lastNoise.push(line.slice(0, NOISE_CHARS));
-    if (summary.lastNoise.length > NOISE_KEPT) summary.lastNoise.shift();
-  };
 
   const session = (id: unknown) => {
     const sessionId = str(id);
@@ -263,20 +254,7 @@ export const parseClaudeStream = (
       });
   };
 
-  const line = (raw: string) => {
-    const text = raw.trim();
-    if (text === "") return;
-    let event: unknown;
-    try {
-      event = JSON.parse(text);
-    } catch {
-      noise(text);
-      return;
-    }
-    if (!isObject(event) || typeof event.type !== "string") {
-      noise(text);
-      return;
-    }
+  const line = (event: JsonEvent) => {
     switch (event.type) {
       case "system":
         return onSystem(event);
@@ -291,10 +269,9 @@ export const parseClaudeStream = (
     }
   };
 
-  const lines = splitLines(line, {
-    maxLineChars: options.maxLineChars ?? 16 * 1024 * 1024,
-    onOverlong: (start, max) =>
-      noise(`${start.slice(0, NOISE_CHARS)}… (a line over ${max} characters, skipped)`),
+  const lines = jsonEventLines(line, {
+    ...(options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars }),
+    noise: summary,
   });
   return { push: lines.push, end: lines.end, summary };
 };

@@ -10,12 +10,11 @@
  */
 import { AppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
-import { Scrubber } from "../../secrets/scrubber";
-import type { AgentResult } from "../../workflow/engine-ports";
-import { scrubEvent, type AgentStepEvent } from "../agent-events";
-import { outcomeFields, type AgentStepStatus } from "../agent-outcome";
+import type { AgentStepEvent } from "../agent-events";
 import type { AgentSpawn } from "../agent-process";
+import { cliRunResult, scrubbedEvents, type CliRunEnd } from "../cli-run-result";
 import { endedText, runAgentProcess } from "../run-agent-process";
+import type { CliRunResult } from "../step/cli-step";
 import type { ClaudeLaunch } from "./build-claude-launch";
 import { claudeResultCode, claudeResultMessage, parseClaudeStream } from "./parse-claude-stream";
 
@@ -33,56 +32,28 @@ export type RunClaudeInput = {
   resultGraceMs?: number;
 };
 
-export type ClaudeResult = AgentResult & {
-  status: AgentStepStatus;
-  /** The error is Claude Code's own error result, not the way its process ended. */
-  errorReported?: boolean;
-  /** Whether trying the step again may help (the model was unavailable). */
-  retryable?: boolean;
-  /** Model turns, as the CLI counted them. */
-  turns?: number;
-  sessionId?: string;
-  /** The CLI's own cost estimate at list prices (the gateway meters the real one). */
-  costUsd?: number;
-  /** The end of the CLI's stderr, scrubbed. */
-  stderrTail: string;
-};
-
-export const runClaude = async (input: RunClaudeInput): Promise<ClaudeResult> => {
+export const runClaude = async (input: RunClaudeInput): Promise<CliRunResult> => {
   const { launch } = input;
-  const scrubber = new Scrubber().add(launch.env.ANTHROPIC_API_KEY);
-  for (const secret of input.secrets ?? []) scrubber.add(secret);
-  const scrub = (text: string) => scrubber.scrub(text);
-  const emit = (event: AgentStepEvent) => input.onEvent?.(scrubEvent(event, scrub));
+  const { scrub, emit } = scrubbedEvents([launch.env.ANTHROPIC_API_KEY, ...(input.secrets ?? [])], input.onEvent);
   const parser = parseClaudeStream(emit);
   let stderrTail = "";
 
-  const finish = (
-    status: ClaudeResult["status"],
-    error?: AppError,
-    reported = false,
-  ): ClaudeResult => {
+  const finish = (status: CliRunEnd["status"], error?: AppError, reported = false): CliRunResult => {
     const { summary } = parser;
-    const usage = summary.usage;
-    if (error && status === "failure" && !summary.result?.isError)
-      emit({ type: "error", code: error.code, message: error.message });
-    return {
-      status,
-      output: scrub(summary.result?.text ?? summary.text),
-      stderrTail: scrub(stderrTail),
-      ...(usage
-        ? {
-            tokensInput: usage.inputTokens,
-            tokensOutput: usage.outputTokens,
-            tokensUsed: usage.inputTokens + usage.outputTokens,
-          }
-        : {}),
-      ...(summary.result?.turns === undefined ? {} : { turns: summary.result.turns }),
-      ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
-      ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }),
-      ...(reported ? { errorReported: true } : {}),
-      ...outcomeFields(status, error, scrub),
-    };
+    return cliRunResult(
+      {
+        status,
+        ...(error ? { error, errorReported: reported, errorInStream: summary.result?.isError === true } : {}),
+        output: summary.result?.text ?? summary.text,
+        stderrTail,
+        ...(summary.usage ? { usage: summary.usage } : {}),
+        ...(summary.result?.turns === undefined ? {} : { turns: summary.result.turns }),
+        ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
+        ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }),
+      },
+      scrub,
+      emit,
+    );
   };
 
   const ran = await runAgentProcess({

@@ -224,7 +224,7 @@ export const parseCodexStream = (
       default:
         return; // turn.started and what later versions add
     }
-  }, options.maxLineChars);
-  const summary: CodexStreamSummary = { text: "", notices: [], lastNoise: lines.noise.last };
+  }, options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars });
+  const summary: CodexStreamSummary = { text: "", notices: [], lastNoise: lines.noise.lastNoise };
   return { push: lines.push, end: lines.end, summary };
 };

@@ -1,6 +1,6 @@
 /**
  * Reads Gemini CLI's `--output-format stream-json` stdout as it arrives (one JSON object per
- * line, chunks cut anywhere; other lines are counted as noise) and turns it into step
+ * line, read by jsonEventLines; other lines are counted as noise) and turns it into step
  * events: `init` gives the session, the assistant's streamed `message` deltas become one
  * text event per stretch of text, `tool_use`/`tool_result` pair by `tool_id` (tools not the
  * proxy's are `native`), `error` events are kept as warnings, and the closing `result`
@@ -9,7 +9,8 @@
  */
 import { CODES, type ErrorCode } from "../../errors/error-codes";
 import type { AgentStepEvent } from "../agent-events";
-import { splitLines, type LineSplitter } from "../split-lines";
+import { jsonEventLines, type JsonEvent } from "../json-event-lines";
+import type { LineSplitter } from "../split-lines";
 import { GEMINI_TOOL_PREFIX } from "./build-gemini-launch";
 
 export type GeminiResult = { ok: boolean; errorType?: string; message: string };
@@ -34,10 +35,6 @@ export type GeminiStreamSummary = {
 export type GeminiStreamParser = LineSplitter & { readonly summary: GeminiStreamSummary };
 
 type Json = Record<string, unknown>;
-
-const KEEP_NOISE = 5;
-const NOISE_CHARS = 500;
-const MAX_LINE = 16 * 1024 * 1024;
 
 const asObject = (v: unknown): Json | undefined =>
   typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Json) : undefined;
@@ -113,10 +110,6 @@ export const parseGeminiStream = (onEvent: (event: AgentStepEvent) => void): Gem
     if (pending.trim()) onEvent({ type: "text", text: pending });
     pending = "";
   };
-  const noise = (line: string) => {
-    summary.noiseLines++;
-    summary.lastNoise = [...summary.lastNoise, line.slice(0, NOISE_CHARS)].slice(-KEEP_NOISE);
-  };
 
   const onToolUse = (event: Json) => {
     flushText();
@@ -184,15 +177,7 @@ export const parseGeminiStream = (onEvent: (event: AgentStepEvent) => void): Gem
     if (summary.result.ok) onEvent({ type: "final", text: summary.answer });
   };
 
-  const onLine = (line: string) => {
-    if (!line.trim()) return;
-    let event: Json | undefined;
-    try {
-      event = asObject(JSON.parse(line));
-    } catch {
-      event = undefined;
-    }
-    if (!event) return noise(line);
+  const onLine = (event: JsonEvent) => {
     switch (event.type) {
       case "init":
         summary.sessionId = text(event.session_id) || undefined;
@@ -219,10 +204,7 @@ export const parseGeminiStream = (onEvent: (event: AgentStepEvent) => void): Gem
     }
   };
 
-  const lines = splitLines(onLine, {
-    maxLineChars: MAX_LINE,
-    onOverlong: (start) => noise(`${start}… (line over ${MAX_LINE} characters, skipped)`),
-  });
+  const lines = jsonEventLines(onLine, { noise: summary });
   return {
     push: (chunk) => lines.push(chunk),
     end: () => {

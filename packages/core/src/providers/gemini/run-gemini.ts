@@ -9,9 +9,7 @@
  */
 import { AppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
-import { Scrubber } from "../../secrets/scrubber";
-import { scrubEvent, type AgentStepEvent } from "../agent-events";
-import { outcomeFields, type AgentStepStatus } from "../agent-outcome";
+import { cliRunResult, scrubbedEvents, type CliRunEnd } from "../cli-run-result";
 import { endedText, runAgentProcess } from "../run-agent-process";
 import type { CliRunInput, CliRunResult } from "../step/cli-step";
 import { geminiResultCode, geminiResultMessage, parseGeminiStream } from "./parse-gemini-stream";
@@ -25,11 +23,7 @@ const LABEL = "Gemini CLI";
 
 export const runGemini = async (input: RunGeminiInput): Promise<CliRunResult> => {
   const { launch } = input;
-  const scrubber = new Scrubber();
-  for (const secret of [launch.env.GEMINI_API_KEY, ...(input.secrets ?? [])])
-    if (secret) scrubber.add(secret);
-  const scrub = (s: string) => scrubber.scrub(s);
-  const emit = (event: AgentStepEvent) => input.onEvent?.(scrubEvent(event, scrub));
+  const { scrub, emit } = scrubbedEvents([launch.env.GEMINI_API_KEY, ...(input.secrets ?? [])], input.onEvent);
   const parser = parseGeminiStream(emit);
 
   const ran = await runAgentProcess({
@@ -45,27 +39,23 @@ export const runGemini = async (input: RunGeminiInput): Promise<CliRunResult> =>
     lastNoise: () => [...parser.summary.warnings, ...parser.summary.lastNoise],
   });
 
-  const outcome = (status: AgentStepStatus, error?: AppError, reported = false): CliRunResult => {
+  const outcome = (status: CliRunEnd["status"], error?: AppError, reported = false): CliRunResult => {
     const { summary } = parser;
-    if (error && status === "failure")
-      emit({ type: "error", code: error.code, message: error.message });
     const usage = summary.usage;
     const counted = usage !== undefined && usage.inputTokens + usage.outputTokens > 0;
-    return {
-      status,
-      output: scrub(summary.answer),
-      stderrTail: scrub(ran.stderrTail),
-      ...(counted
-        ? {
-            tokensInput: usage.inputTokens,
-            tokensOutput: usage.outputTokens,
-            tokensUsed: usage.inputTokens + usage.outputTokens,
-          }
-        : {}),
-      ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
-      ...(reported ? { errorReported: true } : {}),
-      ...outcomeFields(status, error, scrub),
-    };
+    return cliRunResult(
+      {
+        status,
+        // The CLI's error result carries no event of its own: it is always told as one here.
+        ...(error ? { error, errorReported: reported, errorInStream: false } : {}),
+        output: summary.answer,
+        stderrTail: ran.stderrTail,
+        ...(counted ? { usage } : {}),
+        ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
+      },
+      scrub,
+      emit,
+    );
   };
 
   if (ran.ended !== "result") return outcome(ran.ended, ran.error);

@@ -108,6 +108,7 @@ const run = async (model: ScriptedModel, o: RunOptions = {}) => {
   const result = await runOpenAiCompatible({
     request: {
       stateName: "agent",
+      attemptId: "a1-000000",
       attempt: 1,
       path: { workflow: "test", key: "/agent", loop: [], calls: [] },
       provider: "openai_compatible",

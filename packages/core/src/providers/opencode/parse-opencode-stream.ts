@@ -10,7 +10,7 @@
  */
 import { CODES, type ErrorCode } from "../../errors/error-codes";
 import type { AgentStepEvent } from "../agent-events";
-import { splitLines } from "../split-lines";
+import { jsonEventLines, type JsonEvent } from "../json-event-lines";
 import { OPENCODE_TOOL_PREFIX } from "./build-opencode-launch";
 
 export type OpencodeResult =
@@ -40,9 +40,6 @@ export type OpencodeStreamParser = {
 
 type Json = Record<string, unknown>;
 
-const NOISE_KEPT = 5;
-const NOISE_CHARS = 500;
-
 const isObject = (v: unknown): v is Json =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
@@ -64,11 +61,6 @@ export const parseOpencodeStream = (
   /** Text by message, for the answer: the text of the message that ended the run. */
   const messageText = new Map<string, string>();
 
-  const noise = (line: string) => {
-    summary.noiseLines++;
-    summary.lastNoise.push(line.slice(0, NOISE_CHARS));
-    if (summary.lastNoise.length > NOISE_KEPT) summary.lastNoise.shift();
-  };
 
   const onText = (part: Json) => {
     const text = str(part.text) ?? "";
@@ -148,16 +140,7 @@ export const parseOpencodeStream = (
     onEvent({ type: "error", code, message });
   };
 
-  const line = (raw: string) => {
-    const text = raw.trim();
-    if (text === "") return;
-    let event: unknown;
-    try {
-      event = JSON.parse(text);
-    } catch {
-      event = undefined;
-    }
-    if (!isObject(event) || typeof event.type !== "string") return noise(text);
+  const line = (event: JsonEvent) => {
     const sessionId = str(event.sessionID);
     if (sessionId && summary.sessionId !== sessionId) {
       summary.sessionId = sessionId;
@@ -178,10 +161,9 @@ export const parseOpencodeStream = (
     }
   };
 
-  const lines = splitLines(line, {
-    maxLineChars: options.maxLineChars ?? 16 * 1024 * 1024,
-    onOverlong: (start, max) =>
-      noise(`${start.slice(0, NOISE_CHARS)}… (a line over ${max} characters, skipped)`),
+  const lines = jsonEventLines(line, {
+    ...(options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars }),
+    noise: summary,
   });
   return { push: lines.push, end: lines.end, summary };
 };

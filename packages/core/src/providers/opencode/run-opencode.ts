@@ -8,9 +8,7 @@
  */
 import { AppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
-import { Scrubber } from "../../secrets/scrubber";
-import { scrubEvent, type AgentStepEvent } from "../agent-events";
-import { outcomeFields } from "../agent-outcome";
+import { cliRunResult, scrubbedEvents, type CliRunEnd } from "../cli-run-result";
 import { endedText, runAgentProcess } from "../run-agent-process";
 import type { CliRunInput, CliRunResult } from "../step/cli-step";
 import { OPENCODE_TOKEN_ENV } from "./build-opencode-launch";
@@ -21,10 +19,7 @@ export type RunOpencodeInput = CliRunInput & { stderrTailBytes?: number; resultG
 const LABEL = "OpenCode";
 
 export const runOpencode = async (input: RunOpencodeInput): Promise<CliRunResult> => {
-  const scrubber = new Scrubber().add(input.launch.env[OPENCODE_TOKEN_ENV]);
-  for (const secret of input.secrets ?? []) scrubber.add(secret);
-  const scrub = (text: string) => scrubber.scrub(text);
-  const emit = (event: AgentStepEvent) => input.onEvent?.(scrubEvent(event, scrub));
+  const { scrub, emit } = scrubbedEvents([input.launch.env[OPENCODE_TOKEN_ENV], ...(input.secrets ?? [])], input.onEvent);
   const parser = parseOpencodeStream(emit);
   const { summary } = parser;
 
@@ -36,42 +31,29 @@ export const runOpencode = async (input: RunOpencodeInput): Promise<CliRunResult
     lastNoise: () => summary.lastNoise,
   });
 
-  let status: CliRunResult["status"] = "success";
-  let error: AppError | undefined;
-  if (ran.ended !== "result") {
-    status = ran.ended;
-    error = ran.error;
-    if (status === "failure") emit({ type: "error", code: error.code, message: error.message });
-  } else if (summary.result?.isError) {
-    const { code, message } = summary.result;
-    status = "failure";
-    error = new AppError(code, message, { retryable: code === CODES.MODEL_UNAVAILABLE });
-  } else if (!ran.stopped && ran.exit.exitCode !== 0) {
-    // A CLI stopped for lingering after its answer did its work; any other exit must be clean.
-    status = "failure";
-    error = new AppError(
-      CODES.AGENT_FAILED,
-      `${LABEL} reported an answer but ${endedText(ran.exit)}`,
+  const finish = (status: CliRunEnd["status"], error?: AppError): CliRunResult =>
+    cliRunResult(
+      {
+        status,
+        ...(error ? { error, errorReported: summary.result?.isError === true } : {}),
+        output: summary.result && !summary.result.isError ? summary.result.text : summary.text,
+        stderrTail: ran.stderrTail,
+        ...(summary.usage ? { usage: summary.usage } : {}),
+        ...(summary.turns > 0 ? { turns: summary.turns } : {}),
+        ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
+        ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }),
+      },
+      scrub,
+      emit,
     );
-    emit({ type: "error", code: error.code, message: error.message });
+
+  if (ran.ended !== "result") return finish(ran.ended, ran.error);
+  if (summary.result?.isError) {
+    const { code, message } = summary.result;
+    return finish("failure", new AppError(code, message, { retryable: code === CODES.MODEL_UNAVAILABLE }));
   }
-  const answer = summary.result && !summary.result.isError ? summary.result.text : summary.text;
-  const usage = summary.usage;
-  return {
-    status,
-    output: scrub(answer),
-    stderrTail: scrub(ran.stderrTail),
-    ...(usage
-      ? {
-          tokensInput: usage.inputTokens,
-          tokensOutput: usage.outputTokens,
-          tokensUsed: usage.inputTokens + usage.outputTokens,
-        }
-      : {}),
-    ...(summary.turns > 0 ? { turns: summary.turns } : {}),
-    ...(summary.sessionId === undefined ? {} : { sessionId: summary.sessionId }),
-    ...(summary.costUsd === undefined ? {} : { costUsd: summary.costUsd }),
-    ...(status === "failure" && summary.result?.isError ? { errorReported: true } : {}),
-    ...outcomeFields(status, error, scrub),
-  };
+  // A CLI stopped for lingering after its answer did its work; any other exit must be clean.
+  if (!ran.stopped && ran.exit.exitCode !== 0)
+    return finish("failure", new AppError(CODES.AGENT_FAILED, `${LABEL} reported an answer but ${endedText(ran.exit)}`));
+  return finish("success");
 };

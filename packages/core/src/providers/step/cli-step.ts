@@ -19,11 +19,11 @@
 import { chown, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { AppError, isAppError } from "../../errors";
+import type { AttemptEventBus } from "../../events";
 import {
   installLoopbackForwarder,
   loopbackCommand,
   stepBaseUrl,
-  type MeterEvent,
   type ModelGateway,
   type Vendor,
 } from "../../gateway";
@@ -35,7 +35,8 @@ import type { AgentSpawn } from "../agent-process";
 import { writeLaunchFiles, type LaunchFile } from "../launch-files";
 import type { LocatedAgent } from "../locate-agent";
 import { agentAt, agentBind, type StagedAgent } from "./stage-agent";
-import { openStepProxy, stepToolNames, type StepProxyOptions } from "./step-proxy";
+import { openStepProxy, type StepProxyOptions } from "./step-proxy";
+import { stepToolNames } from "./step-tools";
 
 const FORWARDER_INSIDE = "/opt/switchyard/loopback-forwarder.mjs";
 const GATEWAY_INSIDE = "/run/switchyard/gateway.sock";
@@ -110,32 +111,26 @@ export type CliProvider = {
 export type CliStepInput = {
   provider: CliProvider;
   request: AgentRequest;
-  proxy: Omit<StepProxyOptions, "attemptId" | "secrets">;
+  proxy: Omit<StepProxyOptions, "attemptId" | "secrets" | "events">;
   agent: StagedAgent;
   gateway: ModelGateway;
   /** The team's endpoint and key for the provider's vendor; the key stays outside the sandbox. */
   upstream: { baseUrl: string; apiKey: string };
-  onEvent: (event: AgentStepEvent) => void;
+  /** The attempt's events: the proxy's records and spans, what the agent reports, the gateway's meter. */
+  events: AttemptEventBus;
 };
 
-type Meter = { inputTokens: number; outputTokens: number; costUsd: number; priced: boolean; requests: number };
-
-const meterOf = (): Meter & { add: (event: MeterEvent) => void } => {
-  const meter = {
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    priced: true,
-    requests: 0,
-    add(event: MeterEvent) {
-      meter.requests++;
-      meter.inputTokens += event.inputTokens;
-      meter.outputTokens += event.outputTokens;
-      if (event.costUsd === null) meter.priced = false;
-      else meter.costUsd += event.costUsd;
-    },
-  };
-  return meter;
+/** What the gateway metered of the attempt's model requests (`model.metered`). */
+const meterOf = (events: AttemptEventBus) => {
+  const meter = { inputTokens: 0, outputTokens: 0, costUsd: 0, priced: true, requests: 0 };
+  const unsubscribe = events.subscribe("model.metered", (event) => {
+    meter.requests++;
+    meter.inputTokens += event.inputTokens;
+    meter.outputTokens += event.outputTokens;
+    if (event.costUsd === null) meter.priced = false;
+    else meter.costUsd += event.costUsd;
+  });
+  return { meter, unsubscribe };
 };
 
 /** Makes `file` (in a folder of the session) the step uid's, with its folders up to `root`. */
@@ -178,13 +173,12 @@ const neverReady = async (channel: StepChannel): Promise<AppError | undefined> =
 };
 
 export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
-  const { request, provider } = input;
-  if (!request.attemptId) throw new AppError("SYSTEM.INTERNAL", `agent step "${request.stateName}" has no attempt id`);
-  const meter = meterOf();
+  const { request, provider, events } = input;
+  const { meter, unsubscribe } = meterOf(events);
   const registration = input.gateway.register({
     vendor: provider.vendor,
     upstream: input.upstream,
-    meter: meter.add,
+    meter: (event) => void events.emit("model.metered", event),
     label: request.attemptId,
   });
   // The proxy dies, or never says ready: the CLI is stopped and the step fails with why.
@@ -198,7 +192,9 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     ...input.proxy,
     attemptId: request.attemptId,
     secrets: [input.upstream.apiKey, registration.token],
+    events,
   }).catch(async (error: unknown) => {
+    unsubscribe();
     await registration.revoke();
     throw error;
   });
@@ -269,7 +265,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
       secrets: [input.upstream.apiKey, registration.token],
       onEvent: (event) => {
         if (event.type === "final") answered = true;
-        input.onEvent(event);
+        void events.emit("agent.reported", event);
       },
     });
     await registration.revoke();
@@ -295,7 +291,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     if (fault) {
       const { error, errorCode, exitCode } = outcomeFields("failure", fault, (text) => text);
       outcome = { error: error!, errorCode: errorCode!, exitCode: exitCode! };
-      input.onEvent({ type: "error", code: fault.code, message: fault.message });
+      void events.emit("agent.reported", { type: "error", code: fault.code, message: fault.message });
     } else
       outcome = {
         ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),
@@ -311,6 +307,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     };
   } finally {
     await registration.revoke();
+    unsubscribe();
     await step.close();
   }
 };

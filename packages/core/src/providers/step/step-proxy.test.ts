@@ -13,10 +13,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AppError } from "../../errors";
+import { createEventBus, type ChannelEvents } from "../../events";
 import type { ToolCallRecord } from "../../mcp";
 import { findSandboxHost, makeStepFolders, OWNER_TAG, type SandboxHost, type StepFolders } from "../../sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { findBuiltCli, openAgentStepSession, stageBuiltCli, type BuiltCli } from "./step-proxy";
+import { findBuiltCli, stageBuiltCli, type BuiltCli } from "./built-cli";
+import { openAgentStepSession } from "./step-proxy";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
 const UID = process.getuid?.() === 0 ? 61_937 : undefined;
@@ -43,6 +45,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+const recording = (records: ToolCallRecord[]) => {
+  const events = createEventBus<ChannelEvents>();
+  events.subscribe("tool.recorded", (r) => records.push(r));
+  return events;
+};
+
 const open = (attemptId: string, records: ToolCallRecord[], readyTimeoutMs?: number) =>
   openAgentStepSession({
     sandbox: host,
@@ -52,8 +60,7 @@ const open = (attemptId: string, records: ToolCallRecord[], readyTimeoutMs?: num
     workspace: folders.workspace,
     cli,
     secrets: ["sk-never-recorded-4821"],
-    onRecord: (r) => records.push(r),
-    onSpan: () => undefined,
+    events: recording(records),
     signal: new AbortController().signal,
     ...(readyTimeoutMs === undefined ? {} : { readyTimeoutMs }),
   });

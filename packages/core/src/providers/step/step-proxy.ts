@@ -8,16 +8,15 @@
  * order: client, proxy stdin, channel, session (reap, then remove). The worker and
  * `switchyard run` both run agent steps on it.
  */
-import { chmod, chown, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
-import { randomBytes } from "node:crypto";
+import { chmod, chown, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { catalogForConfig } from "../../connectors/build-step-catalog";
-import type { ConnectorHost, LaneGate } from "../../connectors/connector-host";
 import { AppError } from "../../errors";
-import { startStepChannel, type ProxyConfig, type SpanRecord, type StepChannel, type ToolCallRecord } from "../../mcp";
+import type { ChannelEventEmitter } from "../../events";
+import { startStepChannel, type ProxyConfig, type StepChannel } from "../../mcp";
 import {
   openSandboxSession,
   runOwnerId,
@@ -26,133 +25,15 @@ import {
   type SandboxProcess,
   type SandboxSession,
 } from "../../sandbox";
-import { BUILTIN_NAMES, CALL_TOOL, TOOL_SEARCH, type CatalogEntry } from "../../tools";
-import type { McpProxyConfig } from "../../workflow/workflow-types";
+import { BUILTIN_NAMES } from "../../tools";
+import { LAUNCHER, type BuiltCli } from "./built-cli";
+import type { StepTools } from "./step-tools";
 
 const CLI_INSIDE = "/opt/switchyard/cli";
 const CONFIG_INSIDE = "/etc/switchyard/proxy.json";
 const CHANNEL_INSIDE = "/run/switchyard/channel.sock";
 const READY_TIMEOUT_MS = 10_000;
 const STDERR_TAIL = 4096;
-
-export type BuiltCli = { dir: string; entry: string; stale: boolean };
-
-/**
- * The build's launcher, which packages/cli/bin/build.mjs writes next to the bundle:
- * `node <dir>/switchyard.mjs mcp-serve …` runs the bundle's `main`. A staged copy gets one
- * of its own, for the entry that was found, whatever build came meanwhile.
- */
-const LAUNCHER = "switchyard.mjs";
-const launcher = (entry: string) =>
-  `const { main } = await import(${JSON.stringify(`./${entry}`)});\nprocess.exitCode = await main(process.argv.slice(2));\n`;
-const REBUILD = "run `node packages/cli/bin/build.mjs`";
-
-/**
- * The built CLI in `dir` (packages/cli/dist, which packages/cli/bin/build.mjs makes), bound
- * read-only into the sandbox as it is, or from a staged copy (stageBuiltCli); `stale` when
- * a source it was built from changed since.
- */
-export const findBuiltCli = async (dir: string): Promise<BuiltCli> => {
-  let manifest: { entry?: unknown; started_at?: unknown; inputs?: unknown };
-  try {
-    manifest = JSON.parse(await readFile(path.join(dir, "inputs.json"), "utf8")) as typeof manifest;
-  } catch {
-    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the switchyard CLI is not built in ${dir}: ${REBUILD}`);
-  }
-  if (typeof manifest.entry !== "string" || typeof manifest.started_at !== "number" || !Array.isArray(manifest.inputs))
-    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `${dir}inputs.json is not a CLI build manifest: ${REBUILD}`);
-  if (!(await stat(path.join(dir, LAUNCHER)).catch(() => undefined))?.isFile())
-    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the switchyard CLI in ${dir} has no ${LAUNCHER} (an older build): ${REBUILD}`);
-  let stale = false;
-  for (const input of manifest.inputs as unknown[]) {
-    if (typeof input !== "string") continue;
-    const info = await stat(path.resolve(dir, input)).catch(() => undefined);
-    if (info && info.mtimeMs > manifest.started_at) stale = true;
-  }
-  return { dir, entry: manifest.entry, stale };
-};
-
-/** Stagings under way in this process, by target: steps that start together share one. */
-const staging = new Map<string, Promise<void>>();
-
-/** Copies the build into `target`: written aside under a name of its own, then renamed into place. */
-const copyBuild = async (cli: BuiltCli, target: string) => {
-  const aside = `${target}.${process.pid}.${randomBytes(6).toString("hex")}`;
-  await mkdir(aside, { recursive: true, mode: 0o755 });
-  try {
-    // Files only: a build under way keeps its output in a folder of its own there.
-    for (const entry of await readdir(cli.dir, { withFileTypes: true })) {
-      if (!entry.isFile() || entry.name.endsWith(".map") || entry.name === LAUNCHER) continue;
-      await copyFile(path.join(cli.dir, entry.name), path.join(aside, entry.name));
-      await chmod(path.join(aside, entry.name), 0o644);
-    }
-    await writeFile(path.join(aside, LAUNCHER), launcher(cli.entry), { mode: 0o644 });
-    await rename(aside, target).catch(async (error: NodeJS.ErrnoException) => {
-      // Another process staged the same build first.
-      if (error.code !== "ENOTEMPTY" && error.code !== "EEXIST") throw error;
-    });
-  } finally {
-    await rm(aside, { recursive: true, force: true });
-  }
-};
-
-/**
- * A copy of the built CLI in `parent` (a folder the step uid can enter), since bubblewrap
- * resolves a bind's source as the step uid, which may not enter the checkout (a clone
- * under /root or a 0700 temp folder). One copy per build, made once: steps of this process
- * that stage it together wait for one copy, and other processes' copies are written aside
- * and renamed into place, so no step ever sees half a copy.
- */
-export const stageBuiltCli = async (cli: BuiltCli, parent: string): Promise<BuiltCli> => {
-  const manifest = await stat(path.join(cli.dir, "inputs.json"));
-  const target = path.join(parent, `.cli-${Math.floor(manifest.mtimeMs)}`);
-  const staged = { ...cli, dir: `${target}/` };
-  if (await stat(path.join(target, LAUNCHER)).catch(() => undefined)) return staged;
-  let copy = staging.get(target);
-  if (!copy) {
-    copy = copyBuild(cli, target).finally(() => staging.delete(target));
-    staging.set(target, copy);
-  }
-  await copy;
-  return staged;
-};
-
-/** A step's connector tools, resolved before launch (buildStepCatalog), and what serves them. */
-export type StepConnectors = {
-  host: ConnectorHost;
-  /** Asked again at every call, so a connector disabled or a lane removed stops calls in running steps. */
-  gate: LaneGate;
-  lane: string;
-  catalog: readonly CatalogEntry[];
-  /** The connectors' credentials, scrubbed from results, records and spans by the channel. */
-  secrets: readonly string[];
-  /** Tools (final names) the connectors' definitions list first under tool search. */
-  initialTools?: readonly string[];
-};
-
-/** What the step's proxy serves: the workflow's `mcp_proxy` block, and the connectors resolved for it. */
-export type StepTools = {
-  toolSearch: boolean;
-  /** With tool search: the tools listed from the start (default: the built-ins). */
-  initialTools: readonly string[];
-  connectors?: StepConnectors;
-};
-
-/** The step's tools as its `mcp_proxy` block asks (none given: the six built-ins, all listed). */
-export const stepToolsOf = (mcpProxy: McpProxyConfig | undefined, connectors?: StepConnectors): StepTools => ({
-  toolSearch: mcpProxy?.toolSearch ?? false,
-  // The workflow's list wins; else the built-ins and what each connector lists first.
-  initialTools:
-    mcpProxy?.initialTools.length || !connectors?.initialTools?.length ? (mcpProxy?.initialTools ?? []) : [...BUILTIN_NAMES, ...connectors.initialTools],
-  ...(connectors ? { connectors } : {}),
-});
-
-/** Every name the step's proxy may offer: the built-ins, the connectors' tools, and with tool search its two tools. */
-export const stepToolNames = (tools: StepTools | undefined): string[] => [
-  ...BUILTIN_NAMES,
-  ...(tools?.connectors?.catalog.map((e) => e.name) ?? []),
-  ...(tools?.toolSearch ? [TOOL_SEARCH, CALL_TOOL] : []),
-];
 
 export type StepProxyOptions = {
   /** The run's host, its owner tag `<worker>/<run>`. */
@@ -167,9 +48,8 @@ export type StepProxyOptions = {
   /** Scrubbed from records and spans by the channel. */
   secrets: readonly string[];
   traceparent?: string;
-  /** Each call's record; the call is answered once what this returns settles (the worker stored it). */
-  onRecord: (record: ToolCallRecord) => unknown;
-  onSpan: (span: SpanRecord) => void;
+  /** Where the proxy's records and spans go (`tool.recorded`, `span.ended`); a call is answered once its record is stored. */
+  events: ChannelEventEmitter;
   readyTimeoutMs?: number;
   /** Unset: the six built-ins, no tool search, no connectors. */
   tools?: StepTools;
@@ -223,8 +103,7 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       lane: connectors?.lane ?? "",
       catalog: connectors?.catalog ?? [],
       secrets: [...options.secrets, ...(connectors?.secrets ?? [])],
-      onRecord: options.onRecord,
-      onSpan: options.onSpan,
+      events: options.events,
       dir: session.folders.root,
       readyTimeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
     });

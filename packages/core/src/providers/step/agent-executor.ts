@@ -1,0 +1,203 @@
+/**
+ * The engine's agent port, one sandbox session and proxy per attempt, for the worker and
+ * `switchyard run` alike; each supplies ports (where keys, endpoints, staged CLIs, the
+ * gateway and connectors come from, where records and events go):
+ * - agent CLIs (CLI_PROVIDERS): the CLI runs inside the step sandbox behind the model
+ *   gateway (runCliStep), with the key and endpoint the `upstream` port gives for its vendor.
+ * - `openai_compatible`: this process is the MCP client of the step's sandboxed proxy and
+ *   drives the Chat Completions loop itself (runOpenAiCompatible). The key is
+ *   `options.api_key`, else the port's; `options.base_url` must fall under an allowed endpoint.
+ * Each attempt has an event bus (AttemptEvents: `tool.recorded`, `span.ended`,
+ * `agent.reported`, `model.metered`) that the caller's subscribers take what happens from;
+ * the attempt ends once what they stored is flushed. Keys are scrubbed from every error.
+ */
+import { AppError } from "../../errors";
+import { costOf, DEFAULT_PRICES, priceOf, type ModelGateway, type PriceTable, type Vendor } from "../../gateway";
+import type { FetchLike } from "../../egress";
+import { createEventBus, type AttemptEventBus, type AttemptEvents } from "../../events";
+import type { SandboxHost } from "../../sandbox";
+import type { Scrubber } from "../../secrets";
+import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/engine-ports";
+import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
+import { runOpenAiCompatible, toolProxyFromClient } from "../openai-compatible";
+import type { AgentStaging } from "./agent-staging";
+import { runCliStep } from "./cli-step";
+import { openAgentStepSession } from "./step-proxy";
+import { stepToolsOf, type StepConnectors } from "./step-tools";
+
+/** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
+export type AttemptSubscribers = { flush?: () => Promise<void> };
+
+export type AgentExecutorPorts = {
+  /** The run's host (owner tag `<worker>/<run>`), step uid, folder and workspace. */
+  sandbox: SandboxHost;
+  uid: number | undefined;
+  runDir: string;
+  workspace: string;
+  scrubber: Scrubber;
+  staging: AgentStaging;
+  /** The model gateway CLI steps reach their vendor through; unset: CLI providers are unavailable. */
+  gateway: (() => Promise<ModelGateway>) | undefined;
+  /** The endpoint and key for a vendor's CLI steps; undefined: none is configured. */
+  upstream: (vendor: Vendor) => Promise<{ baseUrl: string; apiKey: string } | undefined>;
+  /** The key (when options.api_key is unset) and the endpoints openai_compatible steps may call. */
+  openAiAccess: (request: AgentRequest) => Promise<{ apiKey: string | undefined; allowedEndpoints: readonly string[] }>;
+  /** The fetch for openai_compatible requests (the worker's obeys the egress rule). */
+  modelFetch?: FetchLike;
+  /** Prices over the built-in table, for what openai_compatible steps cost. */
+  prices?: PriceTable;
+  /** The connectors an attempt's `mcp_proxy` names, resolved before it starts; unset: none. */
+  stepConnectors?: (request: AgentRequest) => Promise<StepConnectors | undefined>;
+  /** Subscribes to a new attempt's events. */
+  subscribe: (request: AgentRequest, events: AttemptEventBus) => AttemptSubscribers;
+  /** Runs an attempt inside a span of the caller's trace, whose traceparent the proxy continues. */
+  traced?: (request: AgentRequest, run: (traceparent: string | undefined) => Promise<AgentResult>) => Promise<AgentResult>;
+  messages: {
+    /** Why a CLI step has no key, told the way its user sets one. */
+    notConfigured: (request: AgentRequest, entry: CliProviderEntry) => string;
+    /** Where the executor runs, in "does not run <where>": "in the worker", "here". */
+    where: string;
+  };
+};
+
+const apiKeyOf = (options: Record<string, unknown>) => {
+  const key = options.api_key;
+  if (key === undefined || key === "") return undefined;
+  if (typeof key !== "string")
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", 'options.api_key must be a string (e.g. "{{.env.MODEL_KEY}}")', {
+      location: { path: "options.api_key" },
+    });
+  return key;
+};
+
+export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor => {
+  const { scrubber, staging } = ports;
+  const prices = { ...DEFAULT_PRICES, ...ports.prices };
+  /** What an openai_compatible step cost at the table's price of its model, when it has one and the tokens were counted. */
+  const costFields = (options: Record<string, unknown>, result: AgentResult) => {
+    const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
+    if (!price || result.tokensEstimated || result.tokensInput === undefined || result.tokensOutput === undefined) return {};
+    return { costUsd: costOf({ inputTokens: result.tokensInput, outputTokens: result.tokensOutput, cacheReadTokens: 0, cacheWriteTokens: 0 }, price) };
+  };
+  const proxyOf = async (request: AgentRequest, traceparent: string | undefined, connectors: StepConnectors | undefined) => ({
+    sandbox: ports.sandbox,
+    uid: ports.uid,
+    runDir: ports.runDir,
+    workspace: ports.workspace,
+    cli: await staging.builtCli(),
+    ...(traceparent ? { traceparent } : {}),
+    tools: stepToolsOf(request.mcpProxy, connectors),
+  });
+
+  const runCli = async (entry: CliProviderEntry, request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
+    if (!ports.gateway) throw new AppError("EXECUTION.AGENT_UNAVAILABLE", "this worker has no model gateway");
+    const upstream = await ports.upstream(entry.cli.vendor);
+    if (!upstream)
+      throw new AppError("USER.PROVIDER.NOT_CONFIGURED", ports.messages.notConfigured(request, entry), {
+        location: { path: `states.${request.stateName}.provider` },
+      });
+    scrubber.add(upstream.apiKey);
+    const connectors = await ports.stepConnectors?.(request);
+    const events = createEventBus<AttemptEvents>();
+    const subscribers = ports.subscribe(request, events);
+    try {
+      const agent = await staging.agent(entry.agent);
+      return await runCliStep({
+        provider: entry.cli,
+        request,
+        proxy: await proxyOf(request, traceparent, connectors),
+        agent,
+        gateway: await ports.gateway(),
+        upstream,
+        events,
+      });
+    } finally {
+      await connectors?.host.close();
+      await subscribers.flush?.();
+    }
+  };
+
+  const runOpenAi = async (request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
+    const access = await ports.openAiAccess(request);
+    const apiKey = apiKeyOf(request.options) ?? access.apiKey;
+    // A key written literally in the workflow is a secret all the same.
+    if (apiKey) scrubber.add(apiKey);
+    const connectors = await ports.stepConnectors?.(request);
+    const events = createEventBus<AttemptEvents>();
+    const subscribers = ports.subscribe(request, events);
+    // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
+    try {
+      return await openAiStep(request, { traceparent, allowedEndpoints: access.allowedEndpoints, apiKey, connectors, events, subscribers });
+    } finally {
+      await connectors?.host.close();
+    }
+  };
+
+  type OpenAiStep = {
+    traceparent: string | undefined;
+    allowedEndpoints: readonly string[];
+    apiKey: string | undefined;
+    connectors: StepConnectors | undefined;
+    events: AttemptEventBus;
+    subscribers: AttemptSubscribers;
+  };
+  const openAiStep = async (request: AgentRequest, { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers }: OpenAiStep): Promise<AgentResult> => {
+    let step: Awaited<ReturnType<typeof openAgentStepSession>>;
+    try {
+      step = await openAgentStepSession({
+        ...(await proxyOf(request, traceparent, connectors)),
+        attemptId: request.attemptId,
+        events,
+        secrets: apiKey ? [apiKey] : [],
+        signal: request.signal,
+      });
+    } catch (error) {
+      // Cancelled while the proxy was starting: the step was cancelled, not broken.
+      if (!request.signal.aborted) throw error;
+      await subscribers.flush?.();
+      return { output: "", error: "EXECUTION.CANCELLED: the step was cancelled while its MCP proxy was starting" };
+    }
+    try {
+      const result = await runOpenAiCompatible({
+        request,
+        tools: toolProxyFromClient(step.client),
+        allowedEndpoints,
+        ...(ports.modelFetch ? { fetch: ports.modelFetch } : {}),
+        onEvent: (event) => void events.emit("agent.reported", event),
+        ...(apiKey ? { apiKey } : {}),
+      });
+      const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
+      return { ...agentResult, ...costFields(request.options, result) };
+    } finally {
+      try {
+        await step.close();
+      } finally {
+        // Records the proxy sent before it ended are in; the step ends once they are stored.
+        await subscribers.flush?.();
+      }
+    }
+  };
+
+  const providerOf = (name: string) => {
+    if (name === "openai_compatible") return runOpenAi;
+    if (!Object.hasOwn(CLI_PROVIDERS, name)) return undefined;
+    const entry = CLI_PROVIDERS[name]!;
+    return (request: AgentRequest, traceparent: string | undefined) => runCli(entry, request, traceparent);
+  };
+
+  return {
+    execute: async (request) => {
+      try {
+        const run = providerOf(request.provider);
+        if (!run)
+          throw new AppError(
+            "EXECUTION.AGENT_UNAVAILABLE",
+            `provider "${request.provider}" of "${request.stateName}" does not run ${ports.messages.where} (${[...Object.keys(CLI_PROVIDERS), "openai_compatible"].join(", ")} do)`,
+          );
+        return await (ports.traced ? ports.traced(request, (traceparent) => run(request, traceparent)) : run(request, undefined));
+      } catch (error) {
+        throw scrubber.scrubError(error);
+      }
+    },
+  };
+};
