@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { surfaceOf } from "../errors/error-codes";
-import { parseWorkflow } from "../workflow/parse-workflow";
+import { parseWorkflow } from "../workflow/parse/parse-workflow";
 import { laneTable, mayCall, mayCancel, mayReachConnector, maySave, mayStart, mayUseSecret } from "./lane-policy";
 import { checkRunReach, collectRunReach, type ReachedWorkflow } from "./run-reach";
 

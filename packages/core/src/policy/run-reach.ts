@@ -6,8 +6,8 @@
  * open to the run's lane (a called workflow runs in its caller's lane).
  */
 import { AppError, type ErrorLocation } from "../errors/app-error";
-import { envNamesOf } from "../workflow/env-names";
-import type { Workflow } from "../workflow/workflow-types";
+import { envNamesOf } from "../workflow/parse/env-names";
+import type { Workflow } from "../workflow/model/workflow-types";
 import { mayCall, mayReachConnector, mayStart, mayUseSecret, type ConnectorRule, type LaneTable, type Role, type SecretRule } from "./lane-policy";
 
 export type ReachedWorkflow = { workflow: Workflow; lane: string };

@@ -9,7 +9,7 @@
  */
 import { AppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
-import type { AgentRequest } from "../../workflow/engine-ports";
+import type { AgentRequest } from "../../workflow/model/engine-ports";
 import type { LaunchFile } from "../launch-files";
 import { readClaudeOptions } from "./claude-options";
 

@@ -14,7 +14,7 @@
  * Pure: paths are as the CLI sees them.
  */
 import { AppError } from "../../errors/app-error";
-import type { AgentRequest } from "../../workflow/engine-ports";
+import type { AgentRequest } from "../../workflow/model/engine-ports";
 import type { LaunchFile } from "../launch-files";
 import { invalidOption } from "../option-values";
 import { readGeminiOptions } from "./gemini-options";

@@ -8,7 +8,7 @@
  */
 import { AppError, isAppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
-import { retryDelay } from "../../workflow/retry-delay";
+import { retryDelay } from "../../workflow/engine/retry-delay";
 import type { FetchLike } from "../../egress/egress-fetch";
 import type { RetryNotice } from "../agent-events";
 import {

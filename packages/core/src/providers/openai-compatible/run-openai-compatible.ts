@@ -11,7 +11,7 @@ import type { FetchLike } from "../../egress/egress-fetch";
 import { AppError, isAppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
 import { Scrubber } from "../../secrets/scrubber";
-import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
+import type { AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import { readChatOptions } from "./chat-options";
 import { checkBaseUrl } from "./check-base-url";
 import { scrubEvent, type AgentStepEvent } from "../agent-events";

@@ -12,7 +12,7 @@
  * LSP downloads, no sharing. Pure: paths are as the CLI sees them.
  */
 import { AppError } from "../../errors/app-error";
-import type { AgentRequest } from "../../workflow/engine-ports";
+import type { AgentRequest } from "../../workflow/model/engine-ports";
 import type { LaunchFile } from "../launch-files";
 import { invalidOption } from "../option-values";
 import { readOpencodeOptions } from "./opencode-options";

@@ -17,7 +17,7 @@ import type { FetchLike } from "../../egress";
 import { createEventBus, type AttemptEventBus, type AttemptEvents } from "../../events";
 import type { SandboxHost } from "../../sandbox";
 import type { Scrubber } from "../../secrets";
-import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/engine-ports";
+import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
 import { runOpenAiCompatible, toolProxyFromClient } from "../openai-compatible";
 import type { AgentStaging } from "./agent-staging";

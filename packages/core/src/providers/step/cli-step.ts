@@ -28,7 +28,7 @@ import {
   type Vendor,
 } from "../../gateway";
 import type { StepChannel } from "../../mcp";
-import type { AgentRequest, AgentResult } from "../../workflow/engine-ports";
+import type { AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import type { AgentStepEvent } from "../agent-events";
 import { outcomeFields, type AgentStepStatus } from "../agent-outcome";
 import type { AgentSpawn } from "../agent-process";

@@ -4,7 +4,7 @@
  */
 import type { ConnectorHost, LaneGate } from "../../connectors/connector-host";
 import { BUILTIN_NAMES, CALL_TOOL, TOOL_SEARCH, type CatalogEntry } from "../../tools";
-import type { McpProxyConfig } from "../../workflow/workflow-types";
+import type { McpProxyConfig } from "../../workflow/model/workflow-types";
 
 /** A step's connector tools, resolved before launch (buildStepCatalog), and what serves them. */
 export type StepConnectors = {

@@ -1,0 +1,190 @@
+/**
+ * Full validation of a workflow in its hosted context: everything parseWorkflow checks,
+ * plus what needs the outside world through ports: referenced bundle files exist (a literal
+ * readFile's too, in the workflow or in a script's or prompt's text) and a script_file's
+ * text hands no value to a second shell, sub-workflows resolve without
+ * cycles and receive inputs they declare, and connector ids exist in the catalog and are
+ * open to the workflow's lane.
+ */
+import { AppError, isAppError } from "../../errors/app-error";
+import { CODES, type ErrorCode } from "../../errors/error-codes";
+import { shellCheckOf } from "./check-shell-safety";
+import type { BundleFiles, WorkflowResolver } from "../model/engine-ports";
+import { literalFileReferences, readFileReferences, type FileReference } from "./file-references";
+import { parseWorkflow, type ParseResult } from "./parse-workflow";
+import { suggestName } from "./suggest-name";
+import { checkShellText, lineColumn } from "../expression/template";
+import type { SourceRef, Workflow } from "../model/workflow-types";
+
+type ConnectorVerdict = "ok" | "unknown" | "denied";
+/** Answers for connector ids in a lane: the database in the worker, a local file or nothing in the CLI. */
+export type ConnectorCatalog = {
+  check(ids: string[], lane: string | undefined): Promise<Record<string, ConnectorVerdict>>;
+};
+type ValidatePorts = {
+  files?: BundleFiles;
+  resolver?: WorkflowResolver;
+  catalog?: ConnectorCatalog;
+};
+
+const push = (
+  result: ParseResult,
+  file: string,
+  code: ErrorCode,
+  where: SourceRef,
+  message: string,
+) => {
+  result.errors.push(
+    new AppError(code, `${where.path}: ${message}`, { location: { file, ...where } }),
+  );
+};
+
+const checkCalls = async (
+  wf: Workflow,
+  resolver: WorkflowResolver,
+  result: ParseResult,
+  stack: string[],
+) => {
+  for (const state of wf.states.values()) {
+    if (state.kind !== "call_workflow") continue;
+    const where = { ...state.source, path: `${state.source.path}.workflow` };
+    if ([...stack, wf.name].includes(state.workflow)) {
+      push(
+        result,
+        wf.file,
+        "WORKFLOW.VALIDATION.CYCLE_DETECTED",
+        where,
+        `call_workflow cycle: ${[...stack, wf.name, state.workflow].join(" -> ")}`,
+      );
+      continue;
+    }
+    let child: Workflow | undefined;
+    try {
+      child = await resolver.resolve(state.workflow, { file: wf.file });
+    } catch (error) {
+      const code = isAppError(error) ? error.code : "WORKFLOW.VALIDATION.UNDEFINED_SUBWORKFLOW";
+      push(
+        result,
+        wf.file,
+        code,
+        where,
+        `sub-workflow "${state.workflow}" cannot be loaded: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      continue;
+    }
+    if (!child) {
+      push(
+        result,
+        wf.file,
+        "WORKFLOW.VALIDATION.UNDEFINED_SUBWORKFLOW",
+        where,
+        `sub-workflow "${state.workflow}" was not found`,
+      );
+      continue;
+    }
+    const declared = child.inputs.map((i) => i.name);
+    for (const name of Object.keys(state.inputs)) {
+      if (!declared.includes(name)) {
+        const hint = suggestName(name, declared);
+        push(
+          result,
+          wf.file,
+          "WORKFLOW.VALIDATION.INVALID_REFERENCE",
+          { ...state.source, path: `${state.source.path}.inputs.${name}` },
+          `"${child.name}" has no input "${name}"${hint ? ` (did you mean "${hint}"?)` : ""}`,
+        );
+      }
+    }
+    for (const input of child.inputs) {
+      if (input.required && input.default === undefined && !(input.name in state.inputs)) {
+        push(
+          result,
+          wf.file,
+          "WORKFLOW.VALIDATION.MISSING_FIELD",
+          { ...state.source, path: `${state.source.path}.inputs` },
+          `"${child.name}" requires input "${input.name}"`,
+        );
+      }
+    }
+    if (stack.length < 10) await checkCalls(child, resolver, result, [...stack, wf.name]);
+  }
+};
+
+export const validateWorkflow = async (
+  source: string,
+  file: string,
+  ports: ValidatePorts = {},
+): Promise<ParseResult> => {
+  const result = parseWorkflow(source, file);
+  const wf = result.workflow;
+  if (!wf) return result;
+  if (ports.files) {
+    const refs: (FileReference & { in?: string })[] = literalFileReferences(wf);
+    // A script's or a prompt file's text is a template too: what it reads is checked after it.
+    for (let i = 0; i < refs.length; i++) {
+      const ref = refs[i]!;
+      const where = ref.source;
+      const named = ref.in ? `"${ref.path}" (read by ${ref.in})` : `"${ref.path}"`;
+      try {
+        const content = ports.files.read(ref.path);
+        if (content === undefined) {
+          push(
+            result,
+            file,
+            "USER.INPUT.MISSING_FILE",
+            where,
+            `${named} is not in the workflow bundle`,
+          );
+          continue;
+        }
+        if (ref.key === "readFile") continue;
+        if (ref.key === "script_file")
+          for (const f of checkShellText(content, { ...shellCheckOf(wf), script: true })) {
+            const { line, column } = lineColumn(content, f.at);
+            push(
+              result,
+              file,
+              CODES.NESTED_SHELL,
+              where,
+              `${ref.path} line ${line}, column ${column}: ${f.message}`,
+            );
+          }
+        refs.push(...readFileReferences(content, where).map((r) => ({ ...r, in: ref.path })));
+      } catch (error) {
+        // A file that exists but may not be read (a FIFO, a symlink, too large) is named as such.
+        if (!isAppError(error)) throw error;
+        push(result, file, error.code, where, error.message);
+      }
+    }
+  }
+  if (ports.resolver) await checkCalls(wf, ports.resolver, result, []);
+  if (ports.catalog) {
+    for (const state of wf.states.values()) {
+      if (state.kind !== "agent" || !state.mcpProxy || state.mcpProxy.connectors.length === 0)
+        continue;
+      const verdicts = await ports.catalog.check(state.mcpProxy.connectors, wf.lane);
+      for (const id of state.mcpProxy.connectors) {
+        const where = { ...state.source, path: `${state.source.path}.mcp_proxy.connectors` };
+        const verdict = verdicts[id] ?? "unknown";
+        if (verdict === "unknown")
+          push(
+            result,
+            file,
+            "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
+            where,
+            `connector "${id}" does not exist`,
+          );
+        else if (verdict === "denied")
+          push(
+            result,
+            file,
+            "USER.MCP_PROXY.LANE_DENIED",
+            where,
+            `connector "${id}" is not open to lane "${wf.lane ?? "default"}"`,
+          );
+      }
+    }
+  }
+  if (result.errors.length > 0) return { ...result, workflow: undefined };
+  return result;
+};
