@@ -6,6 +6,8 @@
  * Type-only imports count too: a cycle of types is still a tangle to untangle.
  * No cycle is allowed: two modules that need each other share a third that both import,
  * or one is handed the other's function (as the workflow engine's state runners are).
+ * Folders split by concern import one way too (ONE_WAY): a subfolder imports only the
+ * subfolders it is listed with, so a folder's layers stay layers and not just files apart.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -144,7 +146,49 @@ const loopThrough = (graph, comp) => {
   return [start];
 };
 
-export const findImportCycles = (root = ROOT) => {
+/**
+ * The subfolders of each folder below and the subfolders each may import; files directly in
+ * the folder (its index.ts, the public entry) may import them all. A subfolder not listed is
+ * an error, so a new one says where it stands.
+ */
+export const ONE_WAY = {
+  "packages/core/src/workflow": {
+    model: [],
+    shell: ["model"],
+    expression: ["model", "shell"],
+    parse: ["model", "shell", "expression"],
+    engine: ["model", "shell", "expression", "parse"],
+    graph: ["model"],
+  },
+};
+
+const subfolderOf = (folder, file) => {
+  const rest = path.relative(folder, file).split(path.sep);
+  return rest[0] === ".." || rest.length < 2 ? undefined : rest[0];
+};
+
+/** Imports between the subfolders of a ONE_WAY folder that its table does not allow. */
+export const findWrongWayImports = (root = ROOT, graph = importGraph(root)) => {
+  const wrong = [];
+  for (const [folder, allowed] of Object.entries(ONE_WAY)) {
+    for (const [file, deps] of graph) {
+      const from = subfolderOf(folder, file);
+      if (from === undefined) continue;
+      if (!(from in allowed)) {
+        wrong.push(`${file}: ${folder}/${from} is not in ONE_WAY`);
+        continue;
+      }
+      for (const dep of deps) {
+        const to = subfolderOf(folder, dep);
+        if (to !== undefined && to !== from && !allowed[from].includes(to)) wrong.push(`${file} -> ${dep}`);
+        if (to === undefined && path.dirname(dep) === folder) wrong.push(`${file} -> ${dep} (the folder's entry)`);
+      }
+    }
+  }
+  return wrong.sort();
+};
+
+const importGraph = (root) => {
   const exportsMap = packageExports(root);
   const graph = new Map();
   for (const dir of sourceRoots(root)) {
@@ -158,20 +202,31 @@ export const findImportCycles = (root = ROOT) => {
       graph.set(path.relative(root, file), deps);
     }
   }
-  return stronglyConnected(graph)
+  return graph;
+};
+
+export const findImportCycles = (root = ROOT, graph = importGraph(root)) =>
+  stronglyConnected(graph)
     .map((comp) => loopThrough(graph, comp))
     .sort((a, b) => a[0].localeCompare(b[0]));
-};
 
 const key = (cycle) => cycle.join(" -> ");
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const cycles = findImportCycles();
+  const graph = importGraph(ROOT);
+  const cycles = findImportCycles(ROOT, graph);
+  const wrongWay = findWrongWayImports(ROOT, graph);
   if (cycles.length === 0) {
     console.log("no import cycles");
   } else {
     console.error(`${cycles.length} import cycle(s):`);
     for (const c of cycles) console.error(`  ${key([...c, c[0]])}`);
-    process.exit(1);
   }
+  if (wrongWay.length === 0) {
+    console.log(`imports run one way in ${Object.keys(ONE_WAY).join(", ")}`);
+  } else {
+    console.error(`${wrongWay.length} import(s) against the one-way order of ONE_WAY:`);
+    for (const w of wrongWay) console.error(`  ${w}`);
+  }
+  if (cycles.length > 0 || wrongWay.length > 0) process.exit(1);
 }
