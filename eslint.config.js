@@ -26,7 +26,10 @@ export default tseslint.config(
       "@typescript-eslint/no-floating-promises": "error",
       "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
       "@typescript-eslint/switch-exhaustiveness-check": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_" },
+      ],
       "@typescript-eslint/require-await": "off",
     },
   },
@@ -42,7 +45,10 @@ export default tseslint.config(
         ...[
           "CallExpression[callee.property.name=/^(find|update|create|delete|upsert|count|aggregate|groupBy)/][callee.object.object.name=/^(db|tx|prisma)$/]",
           "CallExpression[callee.property.name=/^(find|update|create|delete|upsert|count|aggregate|groupBy)/][callee.object.object.property.name=/^(db|tx|prisma)$/]",
-        ].map((selector) => ({ selector, message: "Prisma model calls belong in a packages/db repository; call one from the app." })),
+        ].map((selector) => ({
+          selector,
+          message: "Prisma model calls belong in a packages/db repository; call one from the app.",
+        })),
       ],
     },
   },

@@ -14,7 +14,11 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["packages/**/src/**/*.test.ts", "apps/**/src/**/*.test.ts", "test/**/*.test.ts"],
+          include: [
+            "packages/**/src/**/*.test.ts",
+            "apps/**/src/**/*.test.ts",
+            "test/**/*.test.ts",
+          ],
           exclude: ["**/*.int.test.ts", "**/*.chaos.test.ts", "**/node_modules/**"],
           testTimeout: 30_000,
         },

@@ -7,12 +7,26 @@
  * Every answer must be a 200, or the bench fails.
  */
 import { createRequire } from "node:module";
-import { acquireScaleStack, QUICK, releaseScaleStack, SCALE, type ScaleStack } from "./fixtures/scale-stack";
+import {
+  acquireScaleStack,
+  QUICK,
+  releaseScaleStack,
+  SCALE,
+  type ScaleStack,
+} from "./fixtures/scale-stack";
 import type { Sample } from "./measure";
 
 type Instance = {
-  on(event: "response", listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void): void;
-  then: Promise<{ non2xx: number; errors: number; timeouts: number; requests: { total: number } }>["then"];
+  on(
+    event: "response",
+    listener: (client: unknown, statusCode: number, bytes: number, responseTime: number) => void,
+  ): void;
+  then: Promise<{
+    non2xx: number;
+    errors: number;
+    timeouts: number;
+    requests: { total: number };
+  }>["then"];
 };
 type Autocannon = (options: {
   url: string;
@@ -30,7 +44,8 @@ const CONNECTIONS = 8;
 
 type Latency = { p50: number; p95: number; p99: number; requests: number };
 
-const pick = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+const pick = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 /** `path` at RATE requests per second for SECONDS; the latency of each answer, as the client saw it. */
 const load = async (stack: ScaleStack, path: string): Promise<Latency> => {
@@ -49,13 +64,22 @@ const load = async (stack: ScaleStack, path: string): Promise<Latency> => {
   });
   const result = await instance;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
-    throw new Error(`${path}: ${result.non2xx} answers not 2xx (${JSON.stringify(Object.fromEntries(statuses))}), ${result.errors} errors, ${result.timeouts} timeouts`);
+    throw new Error(
+      `${path}: ${result.non2xx} answers not 2xx (${JSON.stringify(Object.fromEntries(statuses))}), ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
   times.sort((a, b) => a - b);
-  return { p50: pick(times, 0.5), p95: pick(times, 0.95), p99: pick(times, 0.99), requests: times.length };
+  return {
+    p50: pick(times, 0.5),
+    p95: pick(times, 0.95),
+    p99: pick(times, 0.99),
+    requests: times.length,
+  };
 };
 
 const get = async (stack: ScaleStack, path: string) => {
-  const res = await fetch(`${stack.baseUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${stack.token}` } });
+  const res = await fetch(`${stack.baseUrl}/api/v1${path}`, {
+    headers: { authorization: `Bearer ${stack.token}` },
+  });
   if (!res.ok) throw new Error(`GET ${path}: ${res.status} ${await res.text()}`);
   return (await res.json()) as Record<string, unknown>;
 };
@@ -72,14 +96,18 @@ export const benchApi = async (): Promise<Sample[]> => {
     }
     const routes: [string, string][] = [
       ["GET /runs (first page)", "/runs?limit=50"],
-      ["GET /runs?status=failed&workflowId=…", `/runs?limit=50&status=failed&workflowId=${workflowIds[0]}`],
+      [
+        "GET /runs?status=failed&workflowId=…",
+        `/runs?limit=50&status=failed&workflowId=${workflowIds[0]}`,
+      ],
       ["GET /runs?cursor=… (4th page)", `/runs?limit=50&cursor=${cursor}`],
       ["GET /runs/{id} (2 steps)", `/runs/${someRunId}`],
       ["GET /runs/{id} (10,000 tool calls)", `/runs/${bigRunId}`],
       ["GET /runs/{id}/tool-calls (first 100 of 10,000)", `/runs/${bigRunId}/tool-calls?limit=100`],
     ];
     // Warm the app (route compilation caches, the pool, Postgres' buffers) before measuring.
-    for (const [, path] of [["", "/lanes"], ...routes]) for (let i = 0; i < 5; i++) await get(stack, path!);
+    for (const [, path] of [["", "/lanes"], ...routes])
+      for (let i = 0; i < 5; i++) await get(stack, path!);
     const scale = `${SCALE.runs.toLocaleString("en")} runs, ${SCALE.toolCalls.toLocaleString("en")} calls`;
     console.error(`[bench] api: seeded ${scale} in ${(stack.seedMs / 1000).toFixed(1)} s`);
     const baseline = await load(stack, "/api/v1/lanes");

@@ -13,9 +13,22 @@ import { readdir, readFile } from "node:fs/promises";
 import { createConnection, type Socket } from "node:net";
 import pg from "pg";
 import { createEventBus, type ChannelEvents } from "@switchyard/core/events";
-import { STEP_CHANNEL_VERSION, startStepChannel, type SpanRecord, type ToolCallRecord } from "@switchyard/core/mcp";
+import {
+  STEP_CHANNEL_VERSION,
+  startStepChannel,
+  type SpanRecord,
+  type ToolCallRecord,
+} from "@switchyard/core/mcp";
 import { Scrubber } from "@switchyard/core/secrets";
-import { createDb, createRun, saveWorkflowVersion, startStepRun, type Db, type SpanRow, type ToolCallRow } from "@switchyard/db";
+import {
+  createDb,
+  createRun,
+  saveWorkflowVersion,
+  startStepRun,
+  type Db,
+  type SpanRow,
+  type ToolCallRow,
+} from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
 import { createLogger } from "../apps/worker/src/logger";
@@ -62,7 +75,8 @@ const measured = async <T>(database: string, run: () => Promise<T>): Promise<Cos
   const after = await cpuSeconds(database);
   // A connection that closed meanwhile is not counted; one opened meanwhile counts whole.
   let postgres = 0;
-  for (const [pid, seconds] of after.postgres) postgres += seconds - (before.postgres.get(pid) ?? 0);
+  for (const [pid, seconds] of after.postgres)
+    postgres += seconds - (before.postgres.get(pid) ?? 0);
   return { ms, worker: after.worker - before.worker, postgres };
 };
 const best = (a: Cost | undefined, b: Cost) => (a && a.ms <= b.ms ? a : b);
@@ -71,23 +85,44 @@ const perCall = (seconds: number) => `${((seconds / CALLS) * 1e6).toFixed(0)} µ
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 
 /** What the proxy reports for call `i`: arguments and result of a few hundred bytes each. */
-const callOf = (i: number, traceId: string, t0: number): { record: ToolCallRecord; span: SpanRecord } => {
+const callOf = (
+  i: number,
+  traceId: string,
+  t0: number,
+): { record: ToolCallRecord; span: SpanRecord } => {
   const tool = TOOLS[i % TOOLS.length]!;
   const connector = tool === "search_issues" ? "github" : "builtin";
   const startedAtMs = t0 + i;
   const spanId = hex(8);
   const args =
     tool === "Bash"
-      ? { command: `curl -s -H "Authorization: token ${SECRET}" https://api.github.com/repos/acme/widgets/issues?page=${i}`, timeout_ms: 30_000, description: "list the open issues of the widgets repository" }
-      : { path: `src/components/module-${i % 97}/index.ts`, pattern: "export (const|function) [A-Za-z]+", context_lines: 3, case_sensitive: false, glob: "**/*.{ts,tsx}" };
-  const text = Array.from({ length: 6 }, (_, k) => `src/components/module-${(i + k) % 97}/index.ts:${k * 7 + 1}: export const handler${k} = (input: Input) => run(input, ${k});`).join("\n");
+      ? {
+          command: `curl -s -H "Authorization: token ${SECRET}" https://api.github.com/repos/acme/widgets/issues?page=${i}`,
+          timeout_ms: 30_000,
+          description: "list the open issues of the widgets repository",
+        }
+      : {
+          path: `src/components/module-${i % 97}/index.ts`,
+          pattern: "export (const|function) [A-Za-z]+",
+          context_lines: 3,
+          case_sensitive: false,
+          glob: "**/*.{ts,tsx}",
+        };
+  const text = Array.from(
+    { length: 6 },
+    (_, k) =>
+      `src/components/module-${(i + k) % 97}/index.ts:${k * 7 + 1}: export const handler${k} = (input: Input) => run(input, ${k});`,
+  ).join("\n");
   const record: ToolCallRecord = {
     type: "tool_call",
     tool,
     source: connector,
     fidelity: "proxy",
     arguments: args,
-    result: { content: [{ type: "text", text: i % 50 === 0 ? `${text}\ntoken=${SECRET}` : text }], isError: false },
+    result: {
+      content: [{ type: "text", text: i % 50 === 0 ? `${text}\ntoken=${SECRET}` : text }],
+      isError: false,
+    },
     is_error: i % 40 === 0,
     error_type: i % 40 === 0 ? "tool_error" : null,
     started_at: new Date(startedAtMs).toISOString(),
@@ -124,7 +159,10 @@ const callOf = (i: number, traceId: string, t0: number): { record: ToolCallRecor
 const roundOf = (traceId: string) => {
   const t0 = Date.now();
   const calls = Array.from({ length: CALLS }, (_, i) => callOf(i, traceId, t0));
-  const lines = calls.map(({ record, span }, i) => `${JSON.stringify({ type: "record", record, ack: i + 1 })}\n${JSON.stringify({ type: "span", span })}\n`);
+  const lines = calls.map(
+    ({ record, span }, i) =>
+      `${JSON.stringify({ type: "record", record, ack: i + 1 })}\n${JSON.stringify({ type: "span", span })}\n`,
+  );
   return { calls, bytes: Buffer.from(lines.join("")) };
 };
 
@@ -133,14 +171,32 @@ const connectAsProxy = (path: string, token: string) =>
   new Promise<Socket>((resolve, reject) => {
     const socket = createConnection({ path });
     socket.once("error", reject);
-    socket.once("connect", () => socket.write(`${JSON.stringify({ type: "hello", v: STEP_CHANNEL_VERSION, token, pid: process.pid })}\n`));
-    socket.once("data", (chunk) => (chunk.toString().includes('"welcome"') ? resolve(socket) : reject(new Error(`no welcome: ${chunk.toString()}`))));
+    socket.once("connect", () =>
+      socket.write(
+        `${JSON.stringify({ type: "hello", v: STEP_CHANNEL_VERSION, token, pid: process.pid })}\n`,
+      ),
+    );
+    socket.once("data", (chunk) =>
+      chunk.toString().includes('"welcome"')
+        ? resolve(socket)
+        : reject(new Error(`no welcome: ${chunk.toString()}`)),
+    );
   });
 
 /** The worker's path: channel → recorder → Postgres, from the first byte sent until flush returns. */
-const ingest = async (db: Db, ids: { teamId: string; runId: string; stepRunId: string }, bytes: Buffer) => {
+const ingest = async (
+  db: Db,
+  ids: { teamId: string; runId: string; stepRunId: string },
+  bytes: Buffer,
+) => {
   const scrubber = new Scrubber().add(SECRET);
-  const recorder = toolCallRecorder({ db, log: createLogger("error"), scrubber, outageMs: 60_000, ...ids });
+  const recorder = toolCallRecorder({
+    db,
+    log: createLogger("error"),
+    scrubber,
+    outageMs: 60_000,
+    ...ids,
+  });
   let records = 0;
   let allIn!: () => void;
   const arrived = new Promise<void>((resolve) => (allIn = resolve));
@@ -151,7 +207,11 @@ const ingest = async (db: Db, ids: { teamId: string; runId: string; stepRunId: s
   });
   events.subscribe("span.ended", recorder.span);
   const channel = await startStepChannel({
-    host: { listTools: async () => [], callTool: async () => ({ content: [] }), close: async () => undefined },
+    host: {
+      listTools: async () => [],
+      callTool: async () => ({ content: [] }),
+      close: async () => undefined,
+    },
     gate: { allows: () => false },
     lane: "",
     catalog: [],
@@ -172,7 +232,13 @@ const ingest = async (db: Db, ids: { teamId: string; runId: string; stepRunId: s
 };
 
 /** The baseline: the same rows in one multi-row statement per chunk, straight through node-postgres. */
-const bulkInsert = async (pool: pg.Pool, teamId: string, runId: string, calls: ToolCallRow[], spans: SpanRow[]) => {
+const bulkInsert = async (
+  pool: pg.Pool,
+  teamId: string,
+  runId: string,
+  calls: ToolCallRow[],
+  spans: SpanRow[],
+) => {
   const t0 = performance.now();
   const client = await pool.connect();
   try {
@@ -240,11 +306,27 @@ export const benchIngest = async (): Promise<Sample[]> => {
     const version = await saveWorkflowVersion(db, {
       teamId: team.id,
       name: "bench-ingest",
-      files: { "workflow.yaml": "name: bench-ingest\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n" },
+      files: {
+        "workflow.yaml":
+          "name: bench-ingest\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n",
+      },
     });
-    const run = await createRun(db, { teamId: team.id, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api" });
+    const run = await createRun(db, {
+      teamId: team.id,
+      workflowId: version.workflowId,
+      workflowVersionId: version.id,
+      lane: "default",
+      trigger: "api",
+    });
     const stepRun = (attempt: number) =>
-      startStepRun(db, { teamId: team.id, runId: run.id, stateName: "s", stepType: "agent", attempt, path: { workflow: "bench-ingest", key: "s", loop: [], calls: [] } });
+      startStepRun(db, {
+        teamId: team.id,
+        runId: run.id,
+        stateName: "s",
+        stepType: "agent",
+        attempt,
+        path: { workflow: "bench-ingest", key: "s", loop: [], calls: [] },
+      });
 
     let product: Cost | undefined;
     let baseline: Cost | undefined;
@@ -253,19 +335,36 @@ export const benchIngest = async (): Promise<Sample[]> => {
       const mine = roundOf(hex(16));
       const step = await stepRun(attempt++);
       let wall = 0;
-      const cost = await measured(database.name, async () => (wall = await ingest(db, { teamId: team.id, runId: run.id, stepRunId: step.id }, mine.bytes)));
+      const cost = await measured(
+        database.name,
+        async () =>
+          (wall = await ingest(
+            db,
+            { teamId: team.id, runId: run.id, stepRunId: step.id },
+            mine.bytes,
+          )),
+      );
       product = best(product, { ...cost, ms: wall });
-      const stored = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM "ToolCall" WHERE "teamId" = $1 AND "stepRunId" = $2`, [team.id, step.id]);
-      if (stored.rows[0]?.n !== CALLS) throw new Error(`the recorder stored ${stored.rows[0]?.n} of ${CALLS} tool calls`);
+      const stored = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "ToolCall" WHERE "teamId" = $1 AND "stepRunId" = $2`,
+        [team.id, step.id],
+      );
+      if (stored.rows[0]?.n !== CALLS)
+        throw new Error(`the recorder stored ${stored.rows[0]?.n} of ${CALLS} tool calls`);
 
       // The baseline writes the rows the recorder made, scrubbed alike, for a step of its own.
       const theirs = roundOf(hex(16));
       const other = await stepRun(attempt++);
       const scrubber = new Scrubber().add(SECRET);
-      const rows = theirs.calls.map(({ record }) => toolCallRow(other.id, scrubber.scrubValue(record)));
+      const rows = theirs.calls.map(({ record }) =>
+        toolCallRow(other.id, scrubber.scrubValue(record)),
+      );
       const spans = theirs.calls.map(({ span }) => spanRow(scrubber.scrubValue(span)));
       let bulkWall = 0;
-      const bulkCost = await measured(database.name, async () => (bulkWall = await bulkInsert(pool, team.id, run.id, rows, spans)));
+      const bulkCost = await measured(
+        database.name,
+        async () => (bulkWall = await bulkInsert(pool, team.id, run.id, rows, spans)),
+      );
       baseline = best(baseline, { ...bulkCost, ms: bulkWall });
     }
     const perSecond = (ms: number) => (CALLS / ms) * 1000;

@@ -12,7 +12,12 @@ import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createDb, saveWorkflowVersion, startRun } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
-import { randomPrefix, REPO_ROOT, startWorker, type WorkerHandle } from "../test/helpers/worker-process";
+import {
+  randomPrefix,
+  REPO_ROOT,
+  startWorker,
+  type WorkerHandle,
+} from "../test/helpers/worker-process";
 import type { Sample } from "./measure";
 
 export type MemoryOptions = { quick?: boolean };
@@ -27,14 +32,16 @@ type Reading = { rss: number; heapUsed: number; external: number };
 const settled = async (worker: WorkerHandle): Promise<Reading> => {
   const seen = (worker.logs().match(/bench-memory /g) ?? []).length;
   worker.child.kill("SIGUSR2");
-  for (let i = 0; i < 100 && (worker.logs().match(/bench-memory /g) ?? []).length === seen; i++) await sleep(50);
+  for (let i = 0; i < 100 && (worker.logs().match(/bench-memory /g) ?? []).length === seen; i++)
+    await sleep(50);
   const lines = [...worker.logs().matchAll(/bench-memory (\{.*\})/g)];
   const usage = JSON.parse(lines.at(-1)![1]!) as { heapUsed: number; external: number };
   const status = readFileSync(`/proc/${worker.child.pid}/status`, "utf8");
   const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
   return { rss, heapUsed: usage.heapUsed, external: usage.external };
 };
-const show = (r: Reading) => `rss ${(r.rss / MB).toFixed(1)} MB, heap ${(r.heapUsed / MB).toFixed(1)} MB, external ${(r.external / MB).toFixed(1)} MB`;
+const show = (r: Reading) =>
+  `rss ${(r.rss / MB).toFixed(1)} MB, heap ${(r.heapUsed / MB).toFixed(1)} MB, external ${(r.external / MB).toFixed(1)} MB`;
 
 export const benchMemory = async (options: MemoryOptions = {}): Promise<Sample[]> => {
   const quick = options.quick ?? process.env.SWITCHYARD_BENCH_QUICK === "1";
@@ -49,17 +56,26 @@ export const benchMemory = async (options: MemoryOptions = {}): Promise<Sample[]
   queue.setMaxListeners(0); // many starts at once each wait on the queue's connection
   const events = new QueueEvents(RUN_QUEUE, { connection: connection(), prefix });
   await events.waitUntilReady();
-  const worker = await startWorker({
-    DATABASE_URL: database.url,
-    SWITCHYARD_QUEUE_PREFIX: prefix,
-    NODE_OPTIONS: `--expose-gc --require ${path.join(REPO_ROOT, "bench/fixtures/gc-on-signal.cjs")}`,
-  }, 120_000);
+  const worker = await startWorker(
+    {
+      DATABASE_URL: database.url,
+      SWITCHYARD_QUEUE_PREFIX: prefix,
+      NODE_OPTIONS: `--expose-gc --require ${path.join(REPO_ROOT, "bench/fixtures/gc-on-signal.cjs")}`,
+    },
+    120_000,
+  );
   try {
-    const { team, admin } = await seed(db, { adminEmail: "bench@local", adminPassword: "bench-password" });
+    const { team, admin } = await seed(db, {
+      adminEmail: "bench@local",
+      adminPassword: "bench-password",
+    });
     const version = await saveWorkflowVersion(db, {
       teamId: team.id,
       name: "bench-memory",
-      files: { "workflow.yaml": "name: bench-memory\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n" },
+      files: {
+        "workflow.yaml":
+          "name: bench-memory\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n",
+      },
     });
     await sleep(5000);
     const idle = await settled(worker);
@@ -69,18 +85,39 @@ export const benchMemory = async (options: MemoryOptions = {}): Promise<Sample[]
     while (done < total) {
       const ids = await Promise.all(
         Array.from({ length: batch }, () =>
-          startRun({ db, queue }, { teamId: team.id, userId: admin.id, role: "owner", workflowId: version.workflowId, trigger: "api" }).then((r) => r.id),
+          startRun(
+            { db, queue },
+            {
+              teamId: team.id,
+              userId: admin.id,
+              role: "owner",
+              workflowId: version.workflowId,
+              trigger: "api",
+            },
+          ).then((r) => r.id),
         ),
       );
-      await Promise.all(ids.map(async (id): Promise<unknown> => (await queue.getJob(id))!.waitUntilFinished(events, 120_000)));
+      await Promise.all(
+        ids.map(async (id): Promise<unknown> =>
+          (await queue.getJob(id))!.waitUntilFinished(events, 120_000),
+        ),
+      );
       done += batch;
       if (done === warmup) afterWarmup = await settled(worker);
     }
     await sleep(5000);
     const after = await settled(worker);
-    console.log(`worker memory: idle ${show(idle)}; after ${warmup} runs ${show(afterWarmup!)}; after ${total} runs ${show(after)}`);
+    console.log(
+      `worker memory: idle ${show(idle)}; after ${warmup} runs ${show(afterWarmup!)}; after ${total} runs ${show(after)}`,
+    );
     return [
-      { name: `worker RSS idle vs after ${total} runs`, unit: "MB", baseline: idle.rss / MB, subject: after.rss / MB, note: "idle after boot (both after a full GC)" },
+      {
+        name: `worker RSS idle vs after ${total} runs`,
+        unit: "MB",
+        baseline: idle.rss / MB,
+        subject: after.rss / MB,
+        note: "idle after boot (both after a full GC)",
+      },
       {
         name: `worker heap after ${total} runs vs after ${warmup}`,
         unit: "MB",

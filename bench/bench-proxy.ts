@@ -11,7 +11,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { McpConnectorHost, buildStepCatalog, catalogForConfig } from "@switchyard/core/connectors/host";
+import {
+  McpConnectorHost,
+  buildStepCatalog,
+  catalogForConfig,
+} from "@switchyard/core/connectors/host";
 import { startStepChannel } from "@switchyard/core/mcp";
 import { timeIt, type Sample } from "./measure";
 import { buildCli } from "./step-kit";

@@ -6,14 +6,21 @@
  * database (two steps, ten calls). The median of a few loads is kept (the first is warm-up).
  */
 import { chromium, type Page } from "@playwright/test";
-import { acquireScaleStack, QUICK, releaseScaleStack, SCALE, type ScaleStack } from "./fixtures/scale-stack";
+import {
+  acquireScaleStack,
+  QUICK,
+  releaseScaleStack,
+  SCALE,
+  type ScaleStack,
+} from "./fixtures/scale-stack";
 import type { Sample } from "./measure";
 
 const LOADS = QUICK ? 3 : 7;
 
 type Load = { rows: number; interactive: number; nextPage: number };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Opens the run's page and times it against the page's own clock (0 = navigation start). */
 const loadRunPage = async (page: Page, stack: ScaleStack, runId: string): Promise<Load> => {
@@ -26,11 +33,16 @@ const loadRunPage = async (page: Page, stack: ScaleStack, runId: string): Promis
   const interactive = await page.evaluate(() => performance.now());
   // Paging: the next hundred calls, when there are more.
   let nextPage = Number.NaN;
-  const next = page.getByRole("navigation", { name: "Pages of tool calls" }).getByRole("button", { name: "Next" });
+  const next = page
+    .getByRole("navigation", { name: "Pages of tool calls" })
+    .getByRole("button", { name: "Next" });
   if (await next.count()) {
     const t0 = await page.evaluate(() => performance.now());
     await next.click();
-    await page.getByTestId("tool-call-range").filter({ hasText: /^Calls 101–200 / }).waitFor({ timeout: 30_000 });
+    await page
+      .getByTestId("tool-call-range")
+      .filter({ hasText: /^Calls 101–200 / })
+      .waitFor({ timeout: 30_000 });
     nextPage = (await page.evaluate(() => performance.now())) - t0;
   }
   return { rows: shown, interactive, nextPage };
@@ -40,7 +52,14 @@ export const benchRunPage = async (): Promise<Sample[]> => {
   const stack = await acquireScaleStack();
   const browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
   });
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

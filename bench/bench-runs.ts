@@ -18,7 +18,8 @@ const quick = () => process.env.SWITCHYARD_BENCH_QUICK === "1";
 
 const workflowOf = (steps: number) => {
   let yaml = `name: bench-${steps}-steps\nstates:\n  initial: s1\n`;
-  for (let i = 1; i <= steps; i++) yaml += `  s${i}:\n    type: step\n    command: 'true'\n    on_success: ${i === steps ? "done" : `s${i + 1}`}\n`;
+  for (let i = 1; i <= steps; i++)
+    yaml += `  s${i}:\n    type: step\n    command: 'true'\n    on_success: ${i === steps ? "done" : `s${i + 1}`}\n`;
   return `${yaml}  done:\n    type: terminal\n`;
 };
 
@@ -36,7 +37,11 @@ export const benchRuns = async (): Promise<Sample[]> => {
   const bp = randomPrefix();
   const bq = new Queue("bare", { connection: connection(), prefix: bp });
   const events = new QueueEvents("bare", { connection: connection(), prefix: bp });
-  const bw = new Worker("bare", async () => "ok", { connection: connection(), prefix: bp, concurrency: 4 });
+  const bw = new Worker("bare", async () => "ok", {
+    connection: connection(),
+    prefix: bp,
+    concurrency: 4,
+  });
   await events.waitUntilReady();
   const bare = await timeIt(n, async () => {
     const job = await bq.add("j", {});
@@ -63,22 +68,41 @@ export const benchRuns = async (): Promise<Sample[]> => {
       .filter((line) => line.includes(runId) && line.includes('"msg":"step s'))
       .map((line) => (JSON.parse(line) as { ms: number }).ms);
   try {
-    const { team, admin } = await seed(db, { adminEmail: "bench@local", adminPassword: "bench-password" });
+    const { team, admin } = await seed(db, {
+      adminEmail: "bench@local",
+      adminPassword: "bench-password",
+    });
     const timeRuns = async (steps: number) => {
-      const version = await saveWorkflowVersion(db, { teamId: team.id, name: `bench-${steps}-steps`, files: { "workflow.yaml": workflowOf(steps) } });
+      const version = await saveWorkflowVersion(db, {
+        teamId: team.id,
+        name: `bench-${steps}-steps`,
+        files: { "workflow.yaml": workflowOf(steps) },
+      });
       const total: number[] = [];
       const beyond: number[] = [];
       const inProcess: number[] = [];
       const timing = await timeIt(n, async (i) => {
         const t0 = performance.now();
-        const run = await startRun({ db, queue }, { teamId: team.id, userId: admin.id, role: "owner", workflowId: version.workflowId, trigger: "api" });
+        const run = await startRun(
+          { db, queue },
+          {
+            teamId: team.id,
+            userId: admin.id,
+            role: "owner",
+            workflowId: version.workflowId,
+            trigger: "api",
+          },
+        );
         // The job completes after the worker has recorded the run's end.
         const job = await queue.getJob(run.id);
         await job!.waitUntilFinished(runEvents, 30_000);
         const elapsed = performance.now() - t0;
         if (i < 0) return;
         const ms = processMs(run.id);
-        if (ms.length !== steps) throw new Error(`run ${run.id}: ${ms.length} step lines in the worker's log, expected ${steps}`);
+        if (ms.length !== steps)
+          throw new Error(
+            `run ${run.id}: ${ms.length} step lines in the worker's log, expected ${steps}`,
+          );
         const processes = ms.reduce((a, b) => a + b, 0);
         total.push(elapsed);
         inProcess.push(processes);
@@ -90,7 +114,13 @@ export const benchRuns = async (): Promise<Sample[]> => {
     const five = await timeRuns(5);
     const perFurtherStep = (five.beyond - one.beyond) / 4;
     return [
-      { name: "one-step run, start to finished (p50)", unit: "ms", baseline: bare.p50, subject: one.timing.p50, note: "bare BullMQ job round trip" },
+      {
+        name: "one-step run, start to finished (p50)",
+        unit: "ms",
+        baseline: bare.p50,
+        subject: one.timing.p50,
+        note: "bare BullMQ job round trip",
+      },
       {
         name: "one-step run beyond its process (p50)",
         unit: "ms",

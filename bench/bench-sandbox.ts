@@ -10,14 +10,25 @@ import { spawn } from "node:child_process";
 import { chmod, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { buildLaunch, createUidPool, detectSandbox, makeStepFolders, openStepLauncher, runSandboxed } from "@switchyard/core/sandbox";
+import {
+  buildLaunch,
+  createUidPool,
+  detectSandbox,
+  makeStepFolders,
+  openStepLauncher,
+  runSandboxed,
+} from "@switchyard/core/sandbox";
 import type { SandboxHost, SandboxSpec } from "@switchyard/core/sandbox";
 import { timeInTurns, type Sample } from "./measure";
 
 const N = Number(process.env.BENCH_SANDBOX_N ?? 40);
 
 /** The product's setpriv and bwrap options as one plain command line. */
-const bareCommand = async (host: SandboxHost, spec: SandboxSpec, scratch: string): Promise<string[]> => {
+const bareCommand = async (
+  host: SandboxHost,
+  spec: SandboxSpec,
+  scratch: string,
+): Promise<string[]> => {
   const launch = buildLaunch(host, spec, "bench", { uid: 0, gid: 0 });
   if (!launch.files) throw new Error("the bare baseline needs a confined level");
   const setpriv = launch.args.slice(0, launch.args.indexOf("--"));
@@ -40,7 +51,12 @@ const bareCommand = async (host: SandboxHost, spec: SandboxSpec, scratch: string
 };
 
 const runBare = (argv: string[]) =>
-  new Promise((resolve) => spawn(argv[0]!, argv.slice(1), { env: { PATH: "/usr/bin:/bin" }, detached: true }).once("close", resolve));
+  new Promise((resolve) =>
+    spawn(argv[0]!, argv.slice(1), { env: { PATH: "/usr/bin:/bin" }, detached: true }).once(
+      "close",
+      resolve,
+    ),
+  );
 
 export const benchSandbox = async (): Promise<Sample[]> => {
   const scratch = await mkdtemp(path.join(tmpdir(), "sy-bench-"));
@@ -48,13 +64,42 @@ export const benchSandbox = async (): Promise<Sample[]> => {
   try {
     const root = process.getuid?.() === 0;
     const uid = root ? createUidPool(64_010, 1).uids[0] : undefined;
-    const host = await detectSandbox({ mode: "auto", ownerId: "bench", scratchDir: scratch, probeUid: uid });
+    const host = await detectSandbox({
+      mode: "auto",
+      ownerId: "bench",
+      scratchDir: scratch,
+      probeUid: uid,
+    });
     if (host.level === "none")
-      return [{ name: "sandbox start: product vs bare setpriv + bwrap", unit: "ms", baseline: 0, subject: 0, skipped: "no bwrap here" }];
-    const folders = await makeStepFolders(path.join(scratch, "run"), uid === undefined ? undefined : { uid });
-    const spec = (argv: string[]): SandboxSpec => ({ argv, workspace: folders.workspace, home: folders.home, tmp: folders.tmp, network: false, uid });
+      return [
+        {
+          name: "sandbox start: product vs bare setpriv + bwrap",
+          unit: "ms",
+          baseline: 0,
+          subject: 0,
+          skipped: "no bwrap here",
+        },
+      ];
+    const folders = await makeStepFolders(
+      path.join(scratch, "run"),
+      uid === undefined ? undefined : { uid },
+    );
+    const spec = (argv: string[]): SandboxSpec => ({
+      argv,
+      workspace: folders.workspace,
+      home: folders.home,
+      tmp: folders.tmp,
+      network: false,
+      uid,
+    });
     const samples: Sample[] = [];
-    const launcher = openStepLauncher(host, { workspace: folders.workspace, home: folders.home, tmp: folders.tmp, network: false, uid });
+    const launcher = openStepLauncher(host, {
+      workspace: folders.workspace,
+      home: folders.home,
+      tmp: folders.tmp,
+      network: false,
+      uid,
+    });
     try {
       const started = performance.now();
       await launcher.run({ argv: ["/bin/true"] });
@@ -70,12 +115,36 @@ export const benchSandbox = async (): Promise<Sample[]> => {
           perRun: () => launcher.run({ argv: [...argv] }),
         });
         samples.push(
-          { name: `${label}: sandbox ${host.level}, one per step (p50)`, unit: "ms", baseline: t.bare.p50, subject: t.perStep.p50, note: "bare setpriv + bwrap" },
-          { name: `${label}: per-run launcher, per step (p50)`, unit: "ms", baseline: t.bare.p50, subject: t.perRun.p50, note: "bare setpriv + bwrap" },
-          { name: `${label}: per-run launcher, per step (p50)`, unit: "ms", baseline: t.perStep.p50, subject: t.perRun.p50, note: "a sandbox per step" },
+          {
+            name: `${label}: sandbox ${host.level}, one per step (p50)`,
+            unit: "ms",
+            baseline: t.bare.p50,
+            subject: t.perStep.p50,
+            note: "bare setpriv + bwrap",
+          },
+          {
+            name: `${label}: per-run launcher, per step (p50)`,
+            unit: "ms",
+            baseline: t.bare.p50,
+            subject: t.perRun.p50,
+            note: "bare setpriv + bwrap",
+          },
+          {
+            name: `${label}: per-run launcher, per step (p50)`,
+            unit: "ms",
+            baseline: t.perStep.p50,
+            subject: t.perRun.p50,
+            note: "a sandbox per step",
+          },
         );
         if (label === "/bin/true")
-          samples.push({ name: "per-run launcher: its start, once per run", unit: "ms", baseline: t.perStep.p50, subject: launcherStart, note: "a sandbox per step" });
+          samples.push({
+            name: "per-run launcher: its start, once per run",
+            unit: "ms",
+            baseline: t.perStep.p50,
+            subject: launcherStart,
+            note: "a sandbox per step",
+          });
       }
     } finally {
       await launcher.close();

@@ -7,13 +7,25 @@ import { spawn } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createUidPool, detectSandbox, makeStepFolders, runProcess, runSandboxed } from "@switchyard/core/sandbox";
+import {
+  createUidPool,
+  detectSandbox,
+  makeStepFolders,
+  runProcess,
+  runSandboxed,
+} from "@switchyard/core/sandbox";
 import { timeIt, type Sample } from "./measure";
 
 const N = 40;
 
 const bare = (argv: string[]) =>
-  timeIt(N, () => new Promise((r) => spawn(argv[0]!, argv.slice(1), { env: { PATH: "/usr/bin:/bin" } }).once("close", r)));
+  timeIt(
+    N,
+    () =>
+      new Promise((r) =>
+        spawn(argv[0]!, argv.slice(1), { env: { PATH: "/usr/bin:/bin" } }).once("close", r),
+      ),
+  );
 
 export const benchSpawn = async (): Promise<Sample[]> => {
   const scratch = await mkdtemp(path.join(tmpdir(), "sy-bench-"));
@@ -22,21 +34,50 @@ export const benchSpawn = async (): Promise<Sample[]> => {
     const root = process.getuid?.() === 0;
     const uids = root ? createUidPool(64_000, 1) : undefined;
     const uid = uids?.uids[0];
-    const host = await detectSandbox({ mode: "auto", ownerId: "bench", scratchDir: scratch, probeUid: uid });
-    const folders = await makeStepFolders(path.join(scratch, "run"), uid === undefined ? undefined : { uid });
+    const host = await detectSandbox({
+      mode: "auto",
+      ownerId: "bench",
+      scratchDir: scratch,
+      probeUid: uid,
+    });
+    const folders = await makeStepFolders(
+      path.join(scratch, "run"),
+      uid === undefined ? undefined : { uid },
+    );
     const samples: Sample[] = [];
     for (const [label, argv] of [
       ["/bin/true", ["/bin/true"]],
       ["node -e 0", [process.execPath, "-e", "0"]],
     ] as const) {
       const baseline = await bare([...argv]);
-      const runner = await timeIt(N, () => runProcess({ argv: [...argv], cwd: scratch, env: { PATH: "/usr/bin:/bin" } }));
+      const runner = await timeIt(N, () =>
+        runProcess({ argv: [...argv], cwd: scratch, env: { PATH: "/usr/bin:/bin" } }),
+      );
       const sandboxed = await timeIt(N, () =>
-        runSandboxed(host, { argv: [...argv], workspace: folders.workspace, home: folders.home, tmp: folders.tmp, network: false, uid }),
+        runSandboxed(host, {
+          argv: [...argv],
+          workspace: folders.workspace,
+          home: folders.home,
+          tmp: folders.tmp,
+          network: false,
+          uid,
+        }),
       );
       samples.push(
-        { name: `${label}: process runner (p50)`, unit: "ms", baseline: baseline.p50, subject: runner.p50, note: "bare spawn" },
-        { name: `${label}: sandbox ${host.level} (p50)`, unit: "ms", baseline: baseline.p50, subject: sandboxed.p50, note: "bare spawn" },
+        {
+          name: `${label}: process runner (p50)`,
+          unit: "ms",
+          baseline: baseline.p50,
+          subject: runner.p50,
+          note: "bare spawn",
+        },
+        {
+          name: `${label}: sandbox ${host.level} (p50)`,
+          unit: "ms",
+          baseline: baseline.p50,
+          subject: sandboxed.p50,
+          note: "bare spawn",
+        },
       );
     }
     return samples;

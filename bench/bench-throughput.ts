@@ -25,14 +25,18 @@ const uidBase = () => 3_000_000 + Math.floor(Math.random() * 10_000) * 1024;
 
 const connection = () => new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const pick = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+const pick = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 // --- CPU accounting from /proc (clock ticks; 100 per second on Linux) -------------------
 const TICK_MS = 10;
 const ticksOf = (pid: number | string, withChildren: boolean) => {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+    const f = stat
+      .slice(stat.lastIndexOf(")") + 2)
+      .split(" ")
+      .map(Number);
     // fields 14..17 of stat: utime stime cutime cstime (here offset by the 2 fields before ")")
     return f[11]! + f[12]! + (withChildren ? f[13]! + f[14]! : 0);
   } catch {
@@ -54,7 +58,15 @@ const machineTicks = () => {
   return { total: cpu.reduce((a, b) => a + b, 0), idle };
 };
 
-type CpuSnapshot = { at: number; workers: number; steps: number; postgres: Map<string, number>; redis: number; self: NodeJS.CpuUsage; machine: { total: number; idle: number } };
+type CpuSnapshot = {
+  at: number;
+  workers: number;
+  steps: number;
+  postgres: Map<string, number>;
+  redis: number;
+  self: NodeJS.CpuUsage;
+  machine: { total: number; idle: number };
+};
 /**
  * Postgres processes that work for this bench: the backends of its database (their title names
  * it) and the server's own (WAL writer, checkpointer...), not other databases' backends.
@@ -72,7 +84,10 @@ const snapshot = (workers: WorkerHandle[], database: string): CpuSnapshot => ({
   at: performance.now(),
   workers: workers.reduce((sum, w) => sum + ticksOf(w.child.pid!, false), 0),
   // the step processes (setpriv, launcher, bwrap, the command) once the worker has reaped them
-  steps: workers.reduce((sum, w) => sum + ticksOf(w.child.pid!, true) - ticksOf(w.child.pid!, false), 0),
+  steps: workers.reduce(
+    (sum, w) => sum + ticksOf(w.child.pid!, true) - ticksOf(w.child.pid!, false),
+    0,
+  ),
   postgres: new Map(postgresOf(database).map((p) => [p, ticksOf(p, false)])),
   redis: processesNamed("redis-server").reduce((sum, p) => sum + ticksOf(p, false), 0),
   self: process.cpuUsage(),
@@ -92,22 +107,37 @@ const cpuBetween = (a: CpuSnapshot, b: CpuSnapshot) => {
     postgres: pct(pg),
     redis: pct(b.redis - a.redis),
     bench: Math.round(((self.user + self.system) / 1000 / wall) * 100),
-    machineBusy: Math.round(((total - (b.machine.idle - a.machine.idle)) / total) * 100 * (readdirSync("/sys/devices/system/cpu").filter((d) => /^cpu\d+$/.test(d)).length)),
+    machineBusy: Math.round(
+      ((total - (b.machine.idle - a.machine.idle)) / total) *
+        100 *
+        readdirSync("/sys/devices/system/cpu").filter((d) => /^cpu\d+$/.test(d)).length,
+    ),
   };
 };
 type Cpu = ReturnType<typeof cpuBetween>;
-const describeCpu = (c: Cpu) => `cpu % of a core: workers ${c.workers}, their steps ${c.steps}, postgres ${c.postgres}, redis ${c.redis}, bench ${c.bench}; machine busy ${c.machineBusy}`;
+const describeCpu = (c: Cpu) =>
+  `cpu % of a core: workers ${c.workers}, their steps ${c.steps}, postgres ${c.postgres}, redis ${c.redis}, bench ${c.bench}; machine busy ${c.machineBusy}`;
 
 // --- the bare baseline ---------------------------------------------------------------------
 const bareThroughput = async (n: number, concurrency: number) => {
   const prefix = randomPrefix();
   const queue = new Queue("bare", { connection: connection(), prefix });
-  await queue.addBulk(Array.from({ length: n }, (_, i) => ({ name: "j", data: { i }, opts: { removeOnComplete: { count: 1000 } } })));
+  await queue.addBulk(
+    Array.from({ length: n }, (_, i) => ({
+      name: "j",
+      data: { i },
+      opts: { removeOnComplete: { count: 1000 } },
+    })),
+  );
   let done = 0;
   let finished: () => void = () => undefined;
   const all = new Promise<void>((r) => (finished = r));
   const t0 = performance.now();
-  const worker = new Worker("bare", async () => "ok", { connection: connection(), prefix, concurrency });
+  const worker = new Worker("bare", async () => "ok", {
+    connection: connection(),
+    prefix,
+    concurrency,
+  });
   worker.on("completed", () => {
     if (++done === n) finished();
   });
@@ -120,12 +150,31 @@ const bareThroughput = async (n: number, concurrency: number) => {
 };
 
 // --- the subject -------------------------------------------------------------------------
-type Setup = { db: Db; queue: Queue<RunJob>; tracker: ReturnType<typeof completionTracker>; prefix: string; teamId: string; userId: string; workflowId: string; databaseUrl: string; databaseName: string };
+type Setup = {
+  db: Db;
+  queue: Queue<RunJob>;
+  tracker: ReturnType<typeof completionTracker>;
+  prefix: string;
+  teamId: string;
+  userId: string;
+  workflowId: string;
+  databaseUrl: string;
+  databaseName: string;
+};
 
 const startRuns = (s: Setup, n: number) =>
   Promise.all(
     Array.from({ length: n }, () =>
-      startRun({ db: s.db, queue: s.queue }, { teamId: s.teamId, userId: s.userId, role: "owner", workflowId: s.workflowId, trigger: "api" }).then((r) => r.id),
+      startRun(
+        { db: s.db, queue: s.queue },
+        {
+          teamId: s.teamId,
+          userId: s.userId,
+          role: "owner",
+          workflowId: s.workflowId,
+          trigger: "api",
+        },
+      ).then((r) => r.id),
     ),
   );
 
@@ -148,7 +197,8 @@ const completionTracker = (events: QueueEvents) => {
       for (;;) {
         const left = ids.filter((id) => !ended.has(id)).length;
         if (left === 0) break;
-        if (Date.now() > deadline) throw new Error(`${left} of ${ids.length} runs not finished in 5 min`);
+        if (Date.now() > deadline)
+          throw new Error(`${left} of ${ids.length} runs not finished in 5 min`);
         await new Promise<void>((r) => {
           const t = setTimeout(r, 1000);
           wake = () => {
@@ -180,7 +230,12 @@ const jobTimes = async (s: Setup, ids: string[]) => {
 const killWorkersWithId = (id: string) => {
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
-      if (readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`SWITCHYARD_WORKER_ID=${id}`)) process.kill(Number(pid), "SIGKILL");
+      if (
+        readFileSync(`/proc/${pid}/environ`, "latin1")
+          .split("\0")
+          .includes(`SWITCHYARD_WORKER_ID=${id}`)
+      )
+        process.kill(Number(pid), "SIGKILL");
     } catch {
       // gone already, or not ours to read
     }
@@ -188,7 +243,8 @@ const killWorkersWithId = (id: string) => {
 };
 
 const startWorkers = async (s: Setup, count: number, concurrency: number) => {
-  if (concurrency + CONNECTORS_MAX > UID_STRIDE) throw new Error(`concurrency ${concurrency} needs more than ${UID_STRIDE} uids per worker`);
+  if (concurrency + CONNECTORS_MAX > UID_STRIDE)
+    throw new Error(`concurrency ${concurrency} needs more than ${UID_STRIDE} uids per worker`);
   const base = uidBase();
   const tag = Math.random().toString(36).slice(2, 8);
   // Each as a separate host would run it: its own id, uid range and workspaces (startWorker
@@ -209,7 +265,10 @@ const startWorkers = async (s: Setup, count: number, concurrency: number) => {
         await startWorker(env, 120_000).catch(() => {
           // startWorker leaves a worker that missed its time running: stop it before the retry.
           killWorkersWithId(env.SWITCHYARD_WORKER_ID);
-          return startWorker({ ...env, SWITCHYARD_WORKER_ID: `${env.SWITCHYARD_WORKER_ID}-again` }, 120_000);
+          return startWorker(
+            { ...env, SWITCHYARD_WORKER_ID: `${env.SWITCHYARD_WORKER_ID}-again` },
+            120_000,
+          );
         }),
       );
     }
@@ -220,9 +279,22 @@ const startWorkers = async (s: Setup, count: number, concurrency: number) => {
   }
 };
 
-type Measured = { rate: number; waitP50: number; waitP95: number; serviceP50: number; cpu: Cpu; level: string; statuses: string };
+type Measured = {
+  rate: number;
+  waitP50: number;
+  waitP95: number;
+  serviceP50: number;
+  cpu: Cpu;
+  level: string;
+  statuses: string;
+};
 
-const measure = async (s: Setup, workerCount: number, concurrency: number, n: number): Promise<Measured> => {
+const measure = async (
+  s: Setup,
+  workerCount: number,
+  concurrency: number,
+  n: number,
+): Promise<Measured> => {
   const workers = await startWorkers(s, workerCount, concurrency);
   try {
     const level = /"sandboxLevel":"(\w+)"/.exec(workers[0]!.logs())?.[1] ?? "unknown";
@@ -261,7 +333,9 @@ const measure = async (s: Setup, workerCount: number, concurrency: number, n: nu
       serviceP50: pick(service, 0.5),
       cpu: cpuBetween(before, after),
       level,
-      statuses: Object.entries(statuses).map(([k, v]) => `${v} ${k}`).join(", "),
+      statuses: Object.entries(statuses)
+        .map(([k, v]) => `${v} ${k}`)
+        .join(", "),
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
@@ -281,13 +355,29 @@ export const benchThroughput = async (options: ThroughputOptions = {}): Promise<
   const events = new QueueEvents(RUN_QUEUE, { connection: connection(), prefix });
   await events.waitUntilReady();
   try {
-    const { team, admin } = await seed(db, { adminEmail: "bench@local", adminPassword: "bench-password" });
+    const { team, admin } = await seed(db, {
+      adminEmail: "bench@local",
+      adminPassword: "bench-password",
+    });
     const version = await saveWorkflowVersion(db, {
       teamId: team.id,
       name: "bench-throughput",
-      files: { "workflow.yaml": "name: bench-throughput\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n" },
+      files: {
+        "workflow.yaml":
+          "name: bench-throughput\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n",
+      },
     });
-    const s: Setup = { db, queue, tracker: completionTracker(events), prefix, teamId: team.id, userId: admin.id, workflowId: version.workflowId, databaseUrl: database.url, databaseName: new URL(database.url).pathname.slice(1) };
+    const s: Setup = {
+      db,
+      queue,
+      tracker: completionTracker(events),
+      prefix,
+      teamId: team.id,
+      userId: admin.id,
+      workflowId: version.workflowId,
+      databaseUrl: database.url,
+      databaseName: new URL(database.url).pathname.slice(1),
+    };
 
     const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
     const one = await measure(s, 1, 4, n);
@@ -297,14 +387,44 @@ export const benchThroughput = async (options: ThroughputOptions = {}): Promise<
     const others: [number, Measured][] = [];
     for (const c of concurrencies) others.push([c, await measure(s, 1, c, n)]);
 
-    for (const [label, m] of [["1 worker x 4", one], ["2 workers x 4", two], ...others.map(([c, m]) => [`1 worker x ${c}`, m] as const)] as const) {
-      console.log(`throughput ${label} (${m.level} sandbox): ${m.rate.toFixed(1)} runs/s, run p50 ${m.serviceP50} ms, queue wait at 80% p50 ${m.waitP50} ms p95 ${m.waitP95} ms; ${m.statuses}; ${describeCpu(m.cpu)}; load ${load}`);
+    for (const [label, m] of [
+      ["1 worker x 4", one],
+      ["2 workers x 4", two],
+      ...others.map(([c, m]) => [`1 worker x ${c}`, m] as const),
+    ] as const) {
+      console.log(
+        `throughput ${label} (${m.level} sandbox): ${m.rate.toFixed(1)} runs/s, run p50 ${m.serviceP50} ms, queue wait at 80% p50 ${m.waitP50} ms p95 ${m.waitP95} ms; ${m.statuses}; ${describeCpu(m.cpu)}; load ${load}`,
+      );
     }
     return [
-      { name: `no-op runs/s, 1 worker x 4 (${one.level})`, unit: "/s", baseline: bare, subject: one.rate, note: `bare BullMQ no-op jobs/s (x 4); ${describeCpu(one.cpu)}` },
-      { name: `no-op runs/s, 2 workers x 4 vs 1 (${two.level})`, unit: "/s", baseline: one.rate, subject: two.rate, note: `1 worker x 4 (target 1.7x); ${describeCpu(two.cpu)}` },
-      { name: "queue wait p95 at 80% of rate, 1 worker", unit: "ms", baseline: one.serviceP50, subject: one.waitP95, note: "a run's own time in the worker (p50)" },
-      { name: "queue wait p95 at 80% of rate, 2 workers", unit: "ms", baseline: two.serviceP50, subject: two.waitP95, note: "a run's own time in the worker (p50)" },
+      {
+        name: `no-op runs/s, 1 worker x 4 (${one.level})`,
+        unit: "/s",
+        baseline: bare,
+        subject: one.rate,
+        note: `bare BullMQ no-op jobs/s (x 4); ${describeCpu(one.cpu)}`,
+      },
+      {
+        name: `no-op runs/s, 2 workers x 4 vs 1 (${two.level})`,
+        unit: "/s",
+        baseline: one.rate,
+        subject: two.rate,
+        note: `1 worker x 4 (target 1.7x); ${describeCpu(two.cpu)}`,
+      },
+      {
+        name: "queue wait p95 at 80% of rate, 1 worker",
+        unit: "ms",
+        baseline: one.serviceP50,
+        subject: one.waitP95,
+        note: "a run's own time in the worker (p50)",
+      },
+      {
+        name: "queue wait p95 at 80% of rate, 2 workers",
+        unit: "ms",
+        baseline: two.serviceP50,
+        subject: two.waitP95,
+        note: "a run's own time in the worker (p50)",
+      },
       ...others.map(([c, m]): Sample => ({
         name: `no-op runs/s, 1 worker x ${c} vs x 4`,
         unit: "/s",

@@ -28,5 +28,13 @@ export const benchValidate = async (): Promise<Sample[]> => {
     const result = parseWorkflow(source, "big.yaml");
     if (result.errors.length > 0) throw new Error(result.errors[0]!.message);
   });
-  return [{ name: "validate a 200-state workflow (p50)", unit: "ms", baseline: yaml.p50, subject: validate.p50, note: "yaml.parse of the same file" }];
+  return [
+    {
+      name: "validate a 200-state workflow (p50)",
+      unit: "ms",
+      baseline: yaml.p50,
+      subject: validate.p50,
+      note: "yaml.parse of the same file",
+    },
+  ];
 };

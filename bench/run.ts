@@ -36,7 +36,17 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   agent: benchAgent,
 };
 /** What `--quick` runs: the benches that need no agent CLI, no million-row seed and no browser. */
-const QUICK = ["validate", "spawn", "sandbox", "runs", "proxy", "tool-call", "ingest", "throughput", "memory"];
+const QUICK = [
+  "validate",
+  "spawn",
+  "sandbox",
+  "runs",
+  "proxy",
+  "tool-call",
+  "ingest",
+  "throughput",
+  "memory",
+];
 
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
@@ -44,7 +54,9 @@ const write = !args.includes("--no-write");
 const wanted = args.filter((a) => !a.startsWith("--"));
 const unknown = wanted.filter((name) => !Object.hasOwn(BENCHES, name));
 if (unknown.length > 0) {
-  console.error(`unknown bench ${unknown.join(", ")}; the benches are ${Object.keys(BENCHES).join(", ")} (and --quick, --no-write)`);
+  console.error(
+    `unknown bench ${unknown.join(", ")}; the benches are ${Object.keys(BENCHES).join(", ")} (and --quick, --no-write)`,
+  );
   process.exit(1);
 }
 if (quick) process.env.SWITCHYARD_BENCH_QUICK = "1";
@@ -54,7 +66,9 @@ const machine = () => {
   const cpu = cpus();
   let os: string;
   try {
-    os = /^PRETTY_NAME="?([^"\n]*)/m.exec(readFileSync("/etc/os-release", "utf8"))?.[1] ?? process.platform;
+    os =
+      /^PRETTY_NAME="?([^"\n]*)/m.exec(readFileSync("/etc/os-release", "utf8"))?.[1] ??
+      process.platform;
   } catch {
     os = process.platform;
   }
@@ -71,7 +85,13 @@ for (const name of chosen) {
   } catch (error) {
     // One bench that cannot run does not lose the others' rows.
     const reason = error instanceof Error ? error.message.split("\n")[0]! : String(error);
-    samples.push({ name: `${name} bench`, unit: "", baseline: 0, subject: 0, skipped: `failed: ${reason.slice(0, 200)}` });
+    samples.push({
+      name: `${name} bench`,
+      unit: "",
+      baseline: 0,
+      subject: 0,
+      skipped: `failed: ${reason.slice(0, 200)}`,
+    });
   }
   console.error(`[bench] ${name}: ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 }
@@ -93,7 +113,12 @@ if (write && wanted.length === 0) {
   const text = readFileSync(file, "utf8");
   const a = text.indexOf(start);
   const b = text.indexOf(end);
-  writeFileSync(file, a >= 0 && b > a ? `${text.slice(0, a)}${block}${text.slice(b + end.length)}` : `${text.trimEnd()}\n\n## Latest run\n\n${block}\n`);
+  writeFileSync(
+    file,
+    a >= 0 && b > a
+      ? `${text.slice(0, a)}${block}${text.slice(b + end.length)}`
+      : `${text.trimEnd()}\n\n## Latest run\n\n${block}\n`,
+  );
   console.error(`[bench] table written to docs/benchmarks.md`);
 }
 process.exit(0);

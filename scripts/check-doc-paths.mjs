@@ -11,7 +11,12 @@ const TOP = ["apps", "packages", "scripts", "test", "docs", "prisma", "bench"];
 const PATH = new RegExp(`(?<![\\w./~-])(?:\\./)?((?:${TOP.join("|")})/[\\w.@\\[\\]/+-]*)`, "g");
 const LINK = /\]\(([^)\s#]+)(?:#[^)]*)?\)/g;
 
-const files = ["README.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const files = [
+  "README.md",
+  ...readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 const missing = [];
 for (const file of files) {
   const lines = readFileSync(path.join(ROOT, file), "utf8").split("\n");
@@ -26,7 +31,8 @@ for (const file of files) {
       if (/^[a-z]+:/i.test(m[1])) continue;
       seen.add(path.relative(ROOT, path.resolve(ROOT, path.dirname(file), m[1])));
     }
-    for (const p of seen) if (p && !existsSync(path.join(ROOT, p))) missing.push(`${file}:${i + 1}: ${p}`);
+    for (const p of seen)
+      if (p && !existsSync(path.join(ROOT, p))) missing.push(`${file}:${i + 1}: ${p}`);
   });
 }
 if (missing.length > 0) {

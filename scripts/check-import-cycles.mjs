@@ -16,7 +16,14 @@ import ts from "typescript";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-export const SKIP_DIRS = new Set(["node_modules", ".next", "dist", "generated", ".data", "test-results"]);
+export const SKIP_DIRS = new Set([
+  "node_modules",
+  ".next",
+  "dist",
+  "generated",
+  ".data",
+  "test-results",
+]);
 
 const listTs = (dir, out = []) => {
   if (!fs.existsSync(dir)) return out;
@@ -55,7 +62,8 @@ export const packageExports = (root) => {
       if (!pkg.name || !pkg.exports) continue;
       const exportsField = typeof pkg.exports === "string" ? { ".": pkg.exports } : pkg.exports;
       for (const [sub, target] of Object.entries(exportsField)) {
-        const file = typeof target === "string" ? target : (target.types ?? target.import ?? target.default);
+        const file =
+          typeof target === "string" ? target : (target.types ?? target.import ?? target.default);
         if (typeof file !== "string") continue;
         const spec = sub === "." ? pkg.name : `${pkg.name}/${sub.replace(/^\.\//, "")}`;
         map.set(spec, path.resolve(groupDir, name, file));
@@ -180,8 +188,10 @@ export const findWrongWayImports = (root = ROOT, graph = importGraph(root)) => {
       }
       for (const dep of deps) {
         const to = subfolderOf(folder, dep);
-        if (to !== undefined && to !== from && !allowed[from].includes(to)) wrong.push(`${file} -> ${dep}`);
-        if (to === undefined && path.dirname(dep) === folder) wrong.push(`${file} -> ${dep} (the folder's entry)`);
+        if (to !== undefined && to !== from && !allowed[from].includes(to))
+          wrong.push(`${file} -> ${dep}`);
+        if (to === undefined && path.dirname(dep) === folder)
+          wrong.push(`${file} -> ${dep} (the folder's entry)`);
       }
     }
   }

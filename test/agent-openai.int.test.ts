@@ -20,7 +20,12 @@ const KEY = "sk-model-key-5f0c2e7a9b13d4";
 
 let stack: RunStack;
 let model: ScriptedModel;
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 const caller = () => dashboardCaller({ ...stack, keyring }, stack.adminId);
 
 beforeAll(async () => {
@@ -29,21 +34,58 @@ beforeAll(async () => {
     host: "127.0.0.1",
     script: {
       turns: [
-        { expect: { toolOffered: ["Write", "Read"] }, toolCalls: [{ name: "Write", arguments: { path: "notes/hello.txt", content: "hello from the agent\n" } }] },
-        { expect: { lastToolResultContains: "hello.txt" }, toolCalls: [{ name: "Read", arguments: { path: "notes/hello.txt" } }] },
-        { expect: { lastToolResultContains: "hello from the agent" }, toolCalls: [{ name: "Read", arguments: { path: "/etc/passwd" } }] },
+        {
+          expect: { toolOffered: ["Write", "Read"] },
+          toolCalls: [
+            {
+              name: "Write",
+              arguments: { path: "notes/hello.txt", content: "hello from the agent\n" },
+            },
+          ],
+        },
+        {
+          expect: { lastToolResultContains: "hello.txt" },
+          toolCalls: [{ name: "Read", arguments: { path: "notes/hello.txt" } }],
+        },
+        {
+          expect: { lastToolResultContains: "hello from the agent" },
+          toolCalls: [{ name: "Read", arguments: { path: "/etc/passwd" } }],
+        },
         { text: "the file says hello" },
       ],
       rules: [
         { match: { messagesContain: "WAIT-FOR-CANCEL" }, delayMs: 120_000, text: "too late" },
-        { match: { messagesContain: "RATE-LIMITED" }, times: 1, error: { status: 429, headers: { "retry-after": "1" }, message: "slow down" } },
+        {
+          match: { messagesContain: "RATE-LIMITED" },
+          times: 1,
+          error: { status: 429, headers: { "retry-after": "1" }, message: "slow down" },
+        },
         { match: { messagesContain: "RATE-LIMITED" }, text: "answered after the wait" },
-        { match: { messagesContain: "HUGE-OUTPUT" }, times: 1, toolCalls: [{ name: "Bash", arguments: { command: "head -c 200000 /dev/zero | tr '\\0' x" } }] },
+        {
+          match: { messagesContain: "HUGE-OUTPUT" },
+          times: 1,
+          toolCalls: [
+            { name: "Bash", arguments: { command: "head -c 200000 /dev/zero | tr '\\0' x" } },
+          ],
+        },
         { match: { messagesContain: "HUGE-OUTPUT" }, text: "read the marker" },
-        { match: { messagesContain: "TOOL-SEARCH" }, times: 1, toolCalls: [{ name: "tool_search", arguments: { query: "write" } }] },
-        { match: { messagesContain: "TOOL-SEARCH" }, times: 1, toolCalls: [{ name: "Write", arguments: { path: "found.txt", content: "found by search\n" } }] },
+        {
+          match: { messagesContain: "TOOL-SEARCH" },
+          times: 1,
+          toolCalls: [{ name: "tool_search", arguments: { query: "write" } }],
+        },
+        {
+          match: { messagesContain: "TOOL-SEARCH" },
+          times: 1,
+          toolCalls: [
+            { name: "Write", arguments: { path: "found.txt", content: "found by search\n" } },
+          ],
+        },
         { match: { messagesContain: "TOOL-SEARCH" }, times: 1, text: "wrote it" },
-        { match: { messagesContain: "LOOP-FOREVER" }, toolCalls: [{ name: "Glob", arguments: { pattern: "*" } }] },
+        {
+          match: { messagesContain: "LOOP-FOREVER" },
+          toolCalls: [{ name: "Glob", arguments: { pattern: "*" } }],
+        },
       ],
     },
   });
@@ -61,7 +103,10 @@ afterAll(async () => {
   await model?.close();
 });
 
-const WORKFLOW = (url: string, prompt = "Write notes/hello.txt, read it back and say what it says.") => `name: agent-oc
+const WORKFLOW = (
+  url: string,
+  prompt = "Write notes/hello.txt, read it back and say what it says.",
+) => `name: agent-oc
 states:
   initial: agent
 ${openAiAgentState(url, prompt, "echo")}  echo:
@@ -74,21 +119,38 @@ ${openAiAgentState(url, prompt, "echo")}  echo:
 `;
 
 it("runs the agent step through the sandboxed proxy and records its tool calls", async () => {
-  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "agent-oc", files: { "workflow.yaml": WORKFLOW(model.url) } });
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "agent-oc",
+    files: { "workflow.yaml": WORKFLOW(model.url) },
+  });
   const { id } = await caller().runs.start({ workflowId });
   const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000);
-  expect(run.status, JSON.stringify({ run: [run.errorCode, run.errorMessage], steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage, s.stderr]) })).toBe("succeeded");
+  expect(
+    run.status,
+    JSON.stringify({
+      run: [run.errorCode, run.errorMessage],
+      steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage, s.stderr]),
+    }),
+  ).toBe("succeeded");
   const agent = run.steps.find((s) => s.stateName === "agent")!;
   const echo = run.steps.find((s) => s.stateName === "echo")!;
   expect(agent.output).toBe("the file says hello");
   // Tokens as the endpoint reported them, priced by the worker's table.
   const row = await stack.db.stepRun.findFirstOrThrow({ where: { id: agent.id } });
   expect(row.inputTokens).toBeGreaterThan(0);
-  expect(Number(row.costUsd)).toBeCloseTo((row.inputTokens! * 2 + row.outputTokens! * 10) / 1_000_000, 9);
+  expect(Number(row.costUsd)).toBeCloseTo(
+    (row.inputTokens! * 2 + row.outputTokens! * 10) / 1_000_000,
+    9,
+  );
   expect(echo.stdout.trim()).toBe("answer=the file says hello");
   expect(model.failures).toEqual([]);
   // The key went to the model in the Authorization header only.
-  expect(model.requests.every((r) => r.auth.some((a) => a.header === "authorization" && a.fingerprint === fingerprint(KEY)))).toBe(true);
+  expect(
+    model.requests.every((r) =>
+      r.auth.some((a) => a.header === "authorization" && a.fingerprint === fingerprint(KEY)),
+    ),
+  ).toBe(true);
 
   const calls = await listStepToolCalls(stack.db, stack.teamId, agent.id);
   expect(calls.map((c) => [c.toolName, c.source, c.fidelity, c.isError])).toEqual([
@@ -108,30 +170,50 @@ it("runs the agent step through the sandboxed proxy and records its tool calls",
     calls,
     spans,
     await stack.db.stepRun.findMany({ where: { runId: id } }),
-    await stack.db.runEvent.findMany({ where: { runId: id }, select: { type: true, payload: true } }),
+    await stack.db.runEvent.findMany({
+      where: { runId: id },
+      select: { type: true, payload: true },
+    }),
     await stack.db.run.findUnique({ where: { id } }),
   ]);
   expect(stored).not.toContain(KEY);
 }, 180_000);
 
-
 it("a cancelled agent step leaves no process of its sandbox behind", async () => {
   const { workflowId } = await saveWorkflowVersion(stack.db, {
     teamId: stack.teamId,
     name: "agent-oc-cancel",
-    files: { "workflow.yaml": WORKFLOW(model.url, "WAIT-FOR-CANCEL").replace("name: agent-oc", "name: agent-oc-cancel") },
+    files: {
+      "workflow.yaml": WORKFLOW(model.url, "WAIT-FOR-CANCEL").replace(
+        "name: agent-oc",
+        "name: agent-oc-cancel",
+      ),
+    },
   });
   const { id } = await caller().runs.start({ workflowId });
   // The proxy runs in the step's sandbox (tagged under the run) while the model takes its time.
-  await waitFor(async () => (processesOfRun(id).length > 0 ? true : undefined), 60_000, "the step's proxy to start");
   await waitFor(
-    async () => (model.requests.some((r) => JSON.stringify(r.body).includes("WAIT-FOR-CANCEL")) ? true : undefined),
+    async () => (processesOfRun(id).length > 0 ? true : undefined),
+    60_000,
+    "the step's proxy to start",
+  );
+  await waitFor(
+    async () =>
+      model.requests.some((r) => JSON.stringify(r.body).includes("WAIT-FOR-CANCEL"))
+        ? true
+        : undefined,
     60_000,
     "the model request of the step",
   );
   await caller().runs.cancel({ id });
   const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 60_000);
-  expect(run.status, JSON.stringify({ run: [run.errorCode, run.errorMessage], steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]) })).toBe("cancelled");
+  expect(
+    run.status,
+    JSON.stringify({
+      run: [run.errorCode, run.errorMessage],
+      steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]),
+    }),
+  ).toBe("cancelled");
   const step = run.steps.find((s) => s.stateName === "agent");
   expect(step?.status, JSON.stringify([step?.errorCode, step?.errorMessage])).toBe("cancelled");
   expect(processesOfRun(id)).toEqual([]);
@@ -154,7 +236,10 @@ const runOf = async (name: string, prompt: string, url = model.url, mcpProxy = "
 it("waits as a 429's Retry-After says and carries on", async () => {
   const before = model.requests.length;
   const run = await runOf("agent-oc-429", "RATE-LIMITED");
-  expect(run.status, JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage]))).toBe("succeeded");
+  expect(
+    run.status,
+    JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage])),
+  ).toBe("succeeded");
   expect(run.steps.find((s) => s.stateName === "agent")?.output).toBe("answered after the wait");
   const mine = model.requests.slice(before);
   expect(mine.map((r) => r.status)).toEqual([429, 200]);
@@ -184,7 +269,10 @@ it("refuses a base_url outside the allowed endpoints: the worker never calls it"
 
 it("records where the proxy kept a result too long for the model", async () => {
   const run = await runOf("agent-oc-huge", "HUGE-OUTPUT");
-  expect(run.status, JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage]))).toBe("succeeded");
+  expect(
+    run.status,
+    JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage])),
+  ).toBe("succeeded");
   const step = run.steps.find((s) => s.stateName === "agent")!;
   const [call] = await listStepToolCalls(stack.db, stack.teamId, step.id);
   expect(call?.toolName).toBe("Bash");
@@ -197,8 +285,17 @@ it("offers the tools its mcp_proxy block names, and activates one found by tool_
   const before = model.requests.length;
   const mcpProxy = "    mcp_proxy:\n      tool_search: true\n      initial_tools: [Read]\n";
   const run = await runOf("agent-oc-search", "TOOL-SEARCH", model.url, mcpProxy);
-  expect(run.status, JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage]))).toBe("succeeded");
-  const offered = model.requests.slice(before).map((r) => ((r.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((t) => t.function.name).sort());
+  expect(
+    run.status,
+    JSON.stringify(run.steps.map((s) => [s.stateName, s.errorCode, s.errorMessage])),
+  ).toBe("succeeded");
+  const offered = model.requests
+    .slice(before)
+    .map((r) =>
+      ((r.body as { tools?: { function: { name: string } }[] }).tools ?? [])
+        .map((t) => t.function.name)
+        .sort(),
+    );
   expect(offered[0]).toEqual(["Read", "call_tool", "tool_search"]);
   expect(offered[1]).toContain("Write");
   const step = run.steps.find((s) => s.stateName === "agent")!;

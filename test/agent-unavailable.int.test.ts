@@ -12,7 +12,12 @@ import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/
 import { processesOfRun } from "./helpers/worker-process";
 
 let stack: RunStack;
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 const caller = () => dashboardCaller({ ...stack, keyring }, stack.adminId);
 
 beforeAll(async () => {

@@ -27,14 +27,18 @@ for (const op of restOperations) {
   served.set(shape, (served.get(shape) ?? new Set()).add(op.method));
 }
 
-const mentioned = [...doc.matchAll(/\/api\/v1(\/[A-Za-z0-9_\-{}$./]*)/g)].map((m) => m[1]!.replace(/[.]+$/, ""));
+const mentioned = [...doc.matchAll(/\/api\/v1(\/[A-Za-z0-9_\-{}$./]*)/g)].map((m) =>
+  m[1]!.replace(/[.]+$/, ""),
+);
 
 it("mentions API paths at all (the pattern still finds them)", () => {
   expect(mentioned.length).toBeGreaterThan(10);
 });
 
 it("mentions only paths the REST API serves", () => {
-  const unknown = [...new Set(mentioned)].filter((path) => !SPECIAL.has(path) && !served.has(shapeOf(path)));
+  const unknown = [...new Set(mentioned)].filter(
+    (path) => !SPECIAL.has(path) && !served.has(shapeOf(path)),
+  );
   expect(unknown).toEqual([]);
 });
 

@@ -334,10 +334,15 @@ describe("REST", () => {
           seen.push(await rest(method, path, { body: JSON.stringify(value) }));
       }
       // A method the path does not take (under any route it matches: /workflows/validate is also a /workflows/{id}): 405.
-      const matches = (template: string) => new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`).test(path);
+      const matches = (template: string) =>
+        new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`).test(path);
       const taken = restOperations.filter((r) => matches(r.path)).map((r) => r.method);
-      for (const other of ["GET", "POST", "PUT", "DELETE", "PATCH"].filter((m) => !taken.includes(m))) {
-        const r = await rest(other, path, { body: hasBody(other) || other === "PATCH" ? "{}" : null });
+      for (const other of ["GET", "POST", "PUT", "DELETE", "PATCH"].filter(
+        (m) => !taken.includes(m),
+      )) {
+        const r = await rest(other, path, {
+          body: hasBody(other) || other === "PATCH" ? "{}" : null,
+        });
         seen.push(r);
         expect(r.status, r.what).toBe(405);
       }

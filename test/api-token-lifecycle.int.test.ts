@@ -42,7 +42,12 @@ describe("a token and the membership it was made under", () => {
 
     await owner().members.remove({ userId });
     // Invited back, with the same role: the old token still does nothing.
-    const invitation = await createInvitation(db, { teamId: seeded.teamId, createdById: seeded.adminId, role: "admin", expiresAt: new Date(Date.now() + 60_000) });
+    const invitation = await createInvitation(db, {
+      teamId: seeded.teamId,
+      createdById: seeded.adminId,
+      role: "admin",
+      expiresAt: new Date(Date.now() + 60_000),
+    });
     await caller(userId).invitations.accept({ token: invitation.token });
     expect((await rest(made.token, "GET", "/members")).status).toBe(401);
     const revoked = (await owner().tokens.list()).find((t) => t.id === made.id);
@@ -55,7 +60,11 @@ describe("a token and the membership it was made under", () => {
 
   it("refuses a live token whose membership is not the one it was made under, even if nobody revoked it", async () => {
     const userId = await person();
-    const { id, token } = await createApiToken(db, { teamId: seeded.teamId, userId, name: "bound" });
+    const { id, token } = await createApiToken(db, {
+      teamId: seeded.teamId,
+      userId,
+      name: "bound",
+    });
     expect((await rest(token, "GET", "/members")).status).toBe(200);
     // The membership replaced underneath (as a removal and re-invite would), the token left live.
     await db.membership.deleteMany({ where: { teamId: seeded.teamId, userId } });
@@ -80,7 +89,9 @@ describe("a token made with a token", () => {
     const userId = await person();
     const maker = await caller(userId).tokens.create({ name: "root" });
     const child = await rest(maker.token, "POST", "/tokens", { name: "child" });
-    const grandchild = await rest(child.body.token as string, "POST", "/tokens", { name: "grandchild" });
+    const grandchild = await rest(child.body.token as string, "POST", "/tokens", {
+      name: "grandchild",
+    });
     expect(grandchild.status).toBe(201);
     expect((await rest(grandchild.body.token as string, "GET", "/members")).status).toBe(200);
 
@@ -89,8 +100,12 @@ describe("a token made with a token", () => {
     expect((await rest(grandchild.body.token as string, "GET", "/members")).status).toBe(401);
     const listed = await caller(userId).tokens.list();
     expect(listed.find((t) => t.id === maker.id)).toMatchObject({ revokedReason: "revoked" });
-    expect(listed.find((t) => t.id === child.body.id)).toMatchObject({ revokedReason: "maker_revoked" });
-    expect(listed.find((t) => t.id === grandchild.body.id)).toMatchObject({ revokedReason: "maker_revoked" });
+    expect(listed.find((t) => t.id === child.body.id)).toMatchObject({
+      revokedReason: "maker_revoked",
+    });
+    expect(listed.find((t) => t.id === grandchild.body.id)).toMatchObject({
+      revokedReason: "maker_revoked",
+    });
   });
 });
 
@@ -101,17 +116,35 @@ describe("the installation's longest token lifetime", () => {
       const userId = await person();
       const day = 86_400_000;
       const unlimited = await caller(userId).tokens.create({ name: "no expiry asked" });
-      expect(Math.abs(unlimited.expiresAt!.getTime() - (Date.now() + 30 * day))).toBeLessThan(60_000);
-      await expect(caller(userId).tokens.create({ name: "too long", expiresInDays: 31 })).rejects.toMatchObject({
+      expect(Math.abs(unlimited.expiresAt!.getTime() - (Date.now() + 30 * day))).toBeLessThan(
+        60_000,
+      );
+      await expect(
+        caller(userId).tokens.create({ name: "too long", expiresInDays: 31 }),
+      ).rejects.toMatchObject({
         code: "BAD_REQUEST",
         cause: { code: "USER.TOKEN.LIFETIME_TOO_LONG", location: { path: "expiresInDays" } },
       });
-      expect((await caller(userId).tokens.create({ name: "short", expiresInDays: 7 })).expiresAt!.getTime()).toBeLessThan(Date.now() + 8 * day);
+      expect(
+        (
+          await caller(userId).tokens.create({ name: "short", expiresInDays: 7 })
+        ).expiresAt!.getTime(),
+      ).toBeLessThan(Date.now() + 8 * day);
 
-      const viaRest = await rest(unlimited.token, "POST", "/tokens", { name: "too long", expiresInDays: 90 });
-      expect(viaRest).toMatchObject({ status: 400, body: { error: { code: "USER.TOKEN.LIFETIME_TOO_LONG", location: { path: "expiresInDays" } } } });
+      const viaRest = await rest(unlimited.token, "POST", "/tokens", {
+        name: "too long",
+        expiresInDays: 90,
+      });
+      expect(viaRest).toMatchObject({
+        status: 400,
+        body: {
+          error: { code: "USER.TOKEN.LIFETIME_TOO_LONG", location: { path: "expiresInDays" } },
+        },
+      });
       const capped = await rest(unlimited.token, "POST", "/tokens", { name: "no expiry asked" });
-      expect(new Date(capped.body.expiresAt as string).getTime()).toBeLessThanOrEqual(unlimited.expiresAt!.getTime());
+      expect(new Date(capped.body.expiresAt as string).getTime()).toBeLessThanOrEqual(
+        unlimited.expiresAt!.getTime(),
+      );
     } finally {
       await owner().instance.update({ maxTokenLifetimeDays: null });
     }

@@ -30,14 +30,32 @@ const ENTRIES = Array.from({ length: 12 }, (_, i) => ({
 beforeAll(async () => {
   seeded = await openSeededDatabase();
   db = seeded.db;
-  memberId = await addMember(db, seeded.teamId, { email: "member@test.local", name: "Member", role: "member" });
+  memberId = await addMember(db, seeded.teamId, {
+    email: "member@test.local",
+    name: "Member",
+    role: "member",
+  });
   const other = await db.team.create({ data: { slug: "other", name: "Other" } });
   for (const e of ENTRIES) {
     await db.auditLog.create({
-      data: { teamId: seeded.teamId, actorUserId: seeded.adminId, targetType: e.action.split(".")[0]!, metadata: { lanes: "default", n: Number(e.targetId.slice(1)) }, ...e },
+      data: {
+        teamId: seeded.teamId,
+        actorUserId: seeded.adminId,
+        targetType: e.action.split(".")[0]!,
+        metadata: { lanes: "default", n: Number(e.targetId.slice(1)) },
+        ...e,
+      },
     });
   }
-  await db.auditLog.create({ data: { teamId: other.id, actorUserId: memberId, action: "lane.create", targetType: "lane", targetId: "theirs" } });
+  await db.auditLog.create({
+    data: {
+      teamId: other.id,
+      actorUserId: memberId,
+      action: "lane.create",
+      targetType: "lane",
+      targetId: "theirs",
+    },
+  });
 });
 afterAll(async () => {
   await seeded?.close();
@@ -85,22 +103,46 @@ it("narrows the list to actions starting with a prefix, across pages", async () 
 });
 
 it("records what the API changes, and refuses members and a cursor of another team", async () => {
-  await withRequestId("req-audit-1", () => admin().lanes.create({ name: "audited", description: "", saveRoles: ["owner"], startRoles: ["owner"] }));
+  await withRequestId("req-audit-1", () =>
+    admin().lanes.create({
+      name: "audited",
+      description: "",
+      saveRoles: ["owner"],
+      startRoles: ["owner"],
+    }),
+  );
   const { entries } = await admin().audit.list({ action: "lane.create" });
-  expect(entries.map((e) => [e.action, e.targetId, e.actor?.email, e.requestId])).toEqual([["lane.create", "audited", "admin@test.local", "req-audit-1"]]);
+  expect(entries.map((e) => [e.action, e.targetId, e.actor?.email, e.requestId])).toEqual([
+    ["lane.create", "audited", "admin@test.local", "req-audit-1"],
+  ]);
 
   await expect(caller(memberId).audit.list({})).rejects.toMatchObject({ code: "FORBIDDEN" });
   const theirs = await db.auditLog.findFirstOrThrow({ where: { targetId: "theirs" } });
-  await expect(admin().audit.list({ cursor: theirs.id })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  await expect(admin().audit.list({ cursor: theirs.id })).rejects.toMatchObject({
+    code: "BAD_REQUEST",
+  });
 });
 
 it("answers the same list over REST, filters as query parameters, and refuses a member's token", async () => {
-  const adminToken = (await createApiToken(db, { teamId: seeded.teamId, userId: seeded.adminId, name: "audit" })).token;
-  const memberToken = (await createApiToken(db, { teamId: seeded.teamId, userId: memberId, name: "audit" })).token;
+  const adminToken = (
+    await createApiToken(db, { teamId: seeded.teamId, userId: seeded.adminId, name: "audit" })
+  ).token;
+  const memberToken = (
+    await createApiToken(db, { teamId: seeded.teamId, userId: memberId, name: "audit" })
+  ).token;
   const rest = async (path: string, token: string) => {
     const res = await handleRest(
-      { db, queue: () => { throw new Error("no queue"); }, prefix: "t", publish: () => Promise.resolve(0) },
-      new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${token}` } }),
+      {
+        db,
+        queue: () => {
+          throw new Error("no queue");
+        },
+        prefix: "t",
+        publish: () => Promise.resolve(0),
+      },
+      new Request(`http://localhost/api/v1${path}`, {
+        headers: { authorization: `Bearer ${token}` },
+      }),
       path.split("?")[0]!,
     );
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -109,8 +151,16 @@ it("answers the same list over REST, filters as query parameters, and refuses a 
   expect(page.status).toBe(200);
   const parsed = auditPage.parse(page.body);
   expect(parsed.entries.map((e) => e.targetId)).toEqual(["t11", "t9", "t7", "t5"]);
-  const next = auditPage.parse((await rest(`/audit?action=variable.&limit=4&cursor=${parsed.nextCursor}`, adminToken)).body);
+  const next = auditPage.parse(
+    (await rest(`/audit?action=variable.&limit=4&cursor=${parsed.nextCursor}`, adminToken)).body,
+  );
   expect(next.entries.map((e) => e.targetId)).toEqual(["t3", "t1"]);
-  expect(await rest("/audit?limit=500", adminToken)).toMatchObject({ status: 400, body: { error: { code: "BAD_REQUEST" } } });
-  expect(await rest("/audit", memberToken)).toMatchObject({ status: 403, body: { error: { code: "FORBIDDEN" } } });
+  expect(await rest("/audit?limit=500", adminToken)).toMatchObject({
+    status: 400,
+    body: { error: { code: "BAD_REQUEST" } },
+  });
+  expect(await rest("/audit", memberToken)).toMatchObject({
+    status: 403,
+    body: { error: { code: "FORBIDDEN" } },
+  });
 });

@@ -399,7 +399,10 @@ const TRPC: Record<string, Row> = {
   "instance.audit": { least: "instance-admin", input: () => ({}) },
   "instance.admins": { least: "instance-admin" },
   "instance.people": { least: "instance-admin", input: () => ({ query: "" }) },
-  "instance.issuePasswordReset": { least: "instance-admin", input: async (f) => ({ userId: await f.member(f.teamA, "viewer") }) },
+  "instance.issuePasswordReset": {
+    least: "instance-admin",
+    input: async (f) => ({ userId: await f.member(f.teamA, "viewer") }),
+  },
 
   "invitations.list": { least: "admin" },
   "invitations.create": { least: "admin", input: () => ({ role: "member" }) },
@@ -743,7 +746,12 @@ const trpcCall = async (
     return { ok: true };
   } catch (error) {
     const e = error as { code?: string; message?: string; cause?: { code?: string } };
-    return { ok: false, code: e.code ?? "THROWN", appCode: e.cause?.code, message: e.message ?? String(error) };
+    return {
+      ok: false,
+      code: e.code ?? "THROWN",
+      appCode: e.cause?.code,
+      message: e.message ?? String(error),
+    };
   }
 };
 
@@ -834,7 +842,15 @@ describe("tRPC procedures", () => {
       want.anonymous = expected(row.least, "anonymous");
       if (row.least === "instance-admin") {
         const admin = await fx.instanceAdmin();
-        seen.instanceAdmin = verdict(await trpcCall(path, admin, fx.teamA, await row.input?.(fx, { userId: admin, teamId: fx.teamA })), row);
+        seen.instanceAdmin = verdict(
+          await trpcCall(
+            path,
+            admin,
+            fx.teamA,
+            await row.input?.(fx, { userId: admin, teamId: fx.teamA }),
+          ),
+          row,
+        );
         want.instanceAdmin = "allowed";
       }
       if (row.cross) {
@@ -917,7 +933,11 @@ describe("REST routes", () => {
       want.anonymous = row.least === "public" ? "allowed" : "UNAUTHORIZED";
       if (row.least === "instance-admin") {
         const admin = await fx.instanceAdmin();
-        const { token } = await createApiToken(stack.db, { teamId: fx.teamA, userId: admin, name: "matrix" });
+        const { token } = await createApiToken(stack.db, {
+          teamId: fx.teamA,
+          userId: admin,
+          name: "matrix",
+        });
         const { path, body } = await request();
         seen.instanceAdmin = toVerdict((await rest(method, path, { token, body })).status, row);
         want.instanceAdmin = "allowed";

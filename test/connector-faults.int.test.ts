@@ -28,7 +28,12 @@ const WORKER_ID = `faults-${Math.random().toString(36).slice(2, 8)}`;
 const UID_BASE = 100_000 + Math.floor(Math.random() * 50_000) * 16;
 /** The steps' 4 uids and the connectors' 8 (startWorker's WORKER_CONCURRENCY and SWITCHYARD_CONNECTORS_MAX). */
 const UIDS = [{ base: UID_BASE, count: 12 }];
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 
 let stack: RunStack;
 let model: ScriptedModel;
@@ -71,13 +76,35 @@ beforeAll(async () => {
     script: {
       turns: [],
       rules: [
-        { match: { messagesContain: "NOISE-STEP" }, times: 1, toolCalls: [{ name: "noisy_noise", arguments: {} }, { name: "noisy_ping", arguments: {} }] },
+        {
+          match: { messagesContain: "NOISE-STEP" },
+          times: 1,
+          toolCalls: [
+            { name: "noisy_noise", arguments: {} },
+            { name: "noisy_ping", arguments: {} },
+          ],
+        },
         { match: { messagesContain: "NOISE-STEP" }, text: "noise survived" },
-        { match: { messagesContain: "JUNK-STEP" }, times: 1, toolCalls: [{ name: "junk_garbage", arguments: {} }] },
-        { match: { messagesContain: "JUNK-STEP" }, text: "the connector answered garbage; carrying on" },
-        { match: { messagesContain: "HUGE-STEP" }, times: 1, toolCalls: [{ name: "big_huge", arguments: { mb: 10 } }] },
+        {
+          match: { messagesContain: "JUNK-STEP" },
+          times: 1,
+          toolCalls: [{ name: "junk_garbage", arguments: {} }],
+        },
+        {
+          match: { messagesContain: "JUNK-STEP" },
+          text: "the connector answered garbage; carrying on",
+        },
+        {
+          match: { messagesContain: "HUGE-STEP" },
+          times: 1,
+          toolCalls: [{ name: "big_huge", arguments: { mb: 10 } }],
+        },
         { match: { messagesContain: "HUGE-STEP" }, text: "too big; carrying on" },
-        { match: { messagesContain: "LARGE-STEP" }, times: 1, toolCalls: [{ name: "large_huge", arguments: { mb: 3 } }] },
+        {
+          match: { messagesContain: "LARGE-STEP" },
+          times: 1,
+          toolCalls: [{ name: "large_huge", arguments: { mb: 3 } }],
+        },
         { match: { messagesContain: "LARGE-STEP" }, text: "got the head of it" },
         ...tickRules(1),
       ],
@@ -99,7 +126,9 @@ beforeAll(async () => {
     ["big", "Big"],
     ["large", "Large"],
   ])
-    await admin().connectors.create({ definition: { id, name, transport: "stdio", ...faulty, lanes: ["*"] } });
+    await admin().connectors.create({
+      definition: { id, name, transport: "stdio", ...faulty, lanes: ["*"] },
+    });
 }, 300_000);
 afterAll(async () => {
   if (stack) await closeRunStack(stack);
@@ -107,13 +136,20 @@ afterAll(async () => {
 });
 
 it("noise, garbage and a 10 MB answer from a connector end as the model can use them; the worker carries on and leaves nothing behind", async () => {
-  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "connector-faults", files: { "workflow.yaml": FAULTS() } });
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "connector-faults",
+    files: { "workflow.yaml": FAULTS() },
+  });
   const { id } = await admin().runs.start({ workflowId });
   const run = await runEnded(() => admin().runs.get({ id }), `run ${id}`, 240_000);
-  const why = JSON.stringify(run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]));
+  const why = JSON.stringify(
+    run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]),
+  );
   expect(run.status, why).toBe("succeeded");
   const steps = Object.fromEntries(run.steps.map((s) => [s.stateName, s]));
-  const calls = async (state: string) => listStepToolCalls(stack.db, stack.teamId, steps[state]!.id);
+  const calls = async (state: string) =>
+    listStepToolCalls(stack.db, stack.teamId, steps[state]!.id);
   const text = (result: unknown) => JSON.stringify(result);
 
   // Lines that are not JSON-RPC between answers are skipped: both calls are answered.
@@ -127,7 +163,9 @@ it("noise, garbage and a 10 MB answer from a connector end as the model can use 
 
   // An answer that is not a tool result: a tool error with a code and a message, the step goes on.
   const junk = await calls("junk");
-  expect(junk.map((c) => [c.toolName, c.source, c.isError])).toEqual([["junk_garbage", "junk", true]]);
+  expect(junk.map((c) => [c.toolName, c.source, c.isError])).toEqual([
+    ["junk_garbage", "junk", true],
+  ]);
   const junkText = text(junk[0]!.result);
   expect(junk[0]!.errorType).toBe("EXECUTION.CONNECTOR_UNAVAILABLE");
   expect(junkText).toContain("Invalid result for tools/call");
@@ -137,13 +175,17 @@ it("noise, garbage and a 10 MB answer from a connector end as the model can use 
   // 10 MB in one message is over what the worker reads of a connector (the MCP SDK's 10 MiB a
   // message): the connection is dropped, the call is a tool error, nothing of it is stored.
   const big = await calls("big");
-  expect(big.map((c) => [c.toolName, c.source, c.isError, c.errorType])).toEqual([["big_huge", "big", true, "EXECUTION.CONNECTOR_UNAVAILABLE"]]);
+  expect(big.map((c) => [c.toolName, c.source, c.isError, c.errorType])).toEqual([
+    ["big_huge", "big", true, "EXECUTION.CONNECTOR_UNAVAILABLE"],
+  ]);
   expect(text(big[0]!.result)).toContain("Connection closed");
   expect(text(big[0]!.result)).not.toContain("xxxxxxxx");
 
   // 3 MB: what the model got, what is stored, what the API answers and what was streamed are capped.
   const large = await calls("large");
-  expect(large.map((c) => [c.toolName, c.source, c.isError])).toEqual([["large_huge", "large", false]]);
+  expect(large.map((c) => [c.toolName, c.source, c.isError])).toEqual([
+    ["large_huge", "large", false],
+  ]);
   const stored = text(large[0]!.result);
   expect(stored).toContain("HUGE-HEAD");
   expect(stored).not.toContain("HUGE-TAIL");
@@ -162,10 +204,19 @@ it("noise, garbage and a 10 MB answer from a connector end as the model can use 
 
   // The worker is up and runs the next agent run.
   expect(stack.worker.child.exitCode).toBeNull();
-  const next = (await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "after-connector-faults", files: { "workflow.yaml": agentWorkflow("after-connector-faults", model.url) } })).workflowId;
+  const next = (
+    await saveWorkflowVersion(stack.db, {
+      teamId: stack.teamId,
+      name: "after-connector-faults",
+      files: { "workflow.yaml": agentWorkflow("after-connector-faults", model.url) },
+    })
+  ).workflowId;
   const after = await admin().runs.start({ workflowId: next, inputs: { tag: "after" } });
   const ok = await runEnded(() => admin().runs.get({ id: after.id }), `run ${after.id}`, 120_000);
-  expect(ok.status, JSON.stringify(ok.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]))).toBe("succeeded");
+  expect(
+    ok.status,
+    JSON.stringify(ok.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage])),
+  ).toBe("succeeded");
   expect(model.requests.some((r) => text(r.body).includes(chaosMarker("after")))).toBe(true);
 
   // Stopped, the worker leaves no process of its steps or connectors.

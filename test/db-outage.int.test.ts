@@ -24,15 +24,23 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const insert = (id: string) => poolOf(db)!.query(`INSERT INTO writes (id, n) VALUES ($1, 1) ON CONFLICT (id) DO NOTHING`, [id]);
-const count = async (id: string) => Number((await poolOf(db)!.query<{ n: string }>(`SELECT count(*) AS n FROM writes WHERE id = $1`, [id])).rows[0]!.n);
+const insert = (id: string) =>
+  poolOf(db)!.query(`INSERT INTO writes (id, n) VALUES ($1, 1) ON CONFLICT (id) DO NOTHING`, [id]);
+const count = async (id: string) =>
+  Number(
+    (await poolOf(db)!.query<{ n: string }>(`SELECT count(*) AS n FROM writes WHERE id = $1`, [id]))
+      .rows[0]!.n,
+  );
 
 it("waits for a restarting server and stores the write once", async () => {
   await insert("warm");
   const retries: unknown[] = [];
   // The server stops now and comes back in 3 s; the write is sent while it is down.
   const restarted = server.restart(3000);
-  const written = whileDatabaseUnavailable(() => insert("during"), { outageMs: 30_000, onRetry: (e) => retries.push(e) });
+  const written = whileDatabaseUnavailable(() => insert("during"), {
+    outageMs: 30_000,
+    onRetry: (e) => retries.push(e),
+  });
   await restarted;
   await written;
   expect(retries.length).toBeGreaterThan(0);
@@ -43,9 +51,14 @@ it("waits for a restarting server and stores the write once", async () => {
 it("fails with SYSTEM.DATABASE_UNAVAILABLE, retryable, when the outage outlasts the allowance", async () => {
   const restarted = server.restart(4000);
   const started = Date.now();
-  const error = await whileDatabaseUnavailable(() => insert("too-late"), { outageMs: 1500 }).catch((e: unknown) => e);
+  const error = await whileDatabaseUnavailable(() => insert("too-late"), { outageMs: 1500 }).catch(
+    (e: unknown) => e,
+  );
   expect(Date.now() - started).toBeLessThan(3500);
-  expect(isAppError(error) && [error.code, error.retryable]).toEqual(["SYSTEM.DATABASE_UNAVAILABLE", true]);
+  expect(isAppError(error) && [error.code, error.retryable]).toEqual([
+    "SYSTEM.DATABASE_UNAVAILABLE",
+    true,
+  ]);
   // Prisma's own error for the same outage is told apart as well.
   const prisma = await db.$queryRawUnsafe("SELECT 1").catch((e: unknown) => e);
   expect(isDatabaseUnavailable(prisma)).toBe(true);

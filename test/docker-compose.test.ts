@@ -34,7 +34,9 @@ const compose = parse(composeText, { merge: true }) as { services: Record<string
 const example = readFileSync(path.join(REPO_ROOT, ".env.example"), "utf8");
 const documented = new Set([...example.matchAll(/^([A-Z0-9_]+)=/gm)].map((m) => m[1]));
 
-const requiredKeys = (schema: { shape: Record<string, { safeParse: (v: unknown) => { success: boolean } }> }) =>
+const requiredKeys = (schema: {
+  shape: Record<string, { safeParse: (v: unknown) => { success: boolean } }>;
+}) =>
   Object.entries(schema.shape)
     .filter(([, field]) => !field.safeParse(undefined).success)
     .map(([key]) => key);
@@ -103,8 +105,15 @@ describe("docker-compose.yml", () => {
 const claimSlot = async (slots: string, env: Record<string, string>) => {
   const child: ChildProcess = spawn(
     "bash",
-    ["-c", 'CONTAINER_SH_FUNCTIONS_ONLY=1 . scripts/container.sh && claim_worker_slot && echo "$SWITCHYARD_STEP_UID_BASE $SWITCHYARD_WORKER_ID" && read -r _'],
-    { cwd: REPO_ROOT, env: { PATH: process.env.PATH, SWITCHYARD_SLOTS_DIR: slots, ...env }, stdio: ["pipe", "pipe", "pipe"] },
+    [
+      "-c",
+      'CONTAINER_SH_FUNCTIONS_ONLY=1 . scripts/container.sh && claim_worker_slot && echo "$SWITCHYARD_STEP_UID_BASE $SWITCHYARD_WORKER_ID" && read -r _',
+    ],
+    {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH, SWITCHYARD_SLOTS_DIR: slots, ...env },
+      stdio: ["pipe", "pipe", "pipe"],
+    },
   );
   let out = "";
   let err = "";
@@ -132,9 +141,17 @@ const claimSlot = async (slots: string, env: Record<string, string>) => {
 describe("scripts/container.sh worker slots", () => {
   it("gives workers running at once disjoint step-uid ranges and frees a slot when its worker ends", async () => {
     const slots = await mkdtemp(path.join(tmpdir(), "sy-slots-"));
-    const env = { SWITCHYARD_STEP_UID_BASE: "70000", WORKER_CONCURRENCY: "6", SWITCHYARD_CONNECTORS_MAX: "10" };
+    const env = {
+      SWITCHYARD_STEP_UID_BASE: "70000",
+      WORKER_CONCURRENCY: "6",
+      SWITCHYARD_CONNECTORS_MAX: "10",
+    };
     try {
-      const [a, b, c] = await Promise.all([claimSlot(slots, env), claimSlot(slots, env), claimSlot(slots, env)]);
+      const [a, b, c] = await Promise.all([
+        claimSlot(slots, env),
+        claimSlot(slots, env),
+        claimSlot(slots, env),
+      ]);
       const bases = [a.base, b.base, c.base].sort((x, y) => x - y);
       // 6 step uids and 10 connector uids each: slots 0, 1, 2 start 16 apart
       expect(bases).toEqual([70000, 70016, 70032]);
@@ -156,7 +173,9 @@ describe("scripts/container.sh worker slots", () => {
     const slots = await mkdtemp(path.join(tmpdir(), "sy-slots-"));
     try {
       const held = await claimSlot(slots, { SWITCHYARD_WORKER_SLOTS: "1" });
-      await expect(claimSlot(slots, { SWITCHYARD_WORKER_SLOTS: "1" })).rejects.toThrow(/all 1 worker slots .* are taken; raise SWITCHYARD_WORKER_SLOTS/);
+      await expect(claimSlot(slots, { SWITCHYARD_WORKER_SLOTS: "1" })).rejects.toThrow(
+        /all 1 worker slots .* are taken; raise SWITCHYARD_WORKER_SLOTS/,
+      );
       await held.release();
     } finally {
       await rm(slots, { recursive: true, force: true });

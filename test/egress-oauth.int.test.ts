@@ -20,7 +20,10 @@ process.env.AUTH_URL = "http://127.0.0.1:3999";
 
 type Hit = { method: string; url: string };
 const servers: Server[] = [];
-const serve = async (host: string, handler: (req: IncomingMessage, res: ServerResponse, origin: string) => void) => {
+const serve = async (
+  host: string,
+  handler: (req: IncomingMessage, res: ServerResponse, origin: string) => void,
+) => {
   const hits: Hit[] = [];
   let origin = "";
   const server = createServer((req, res) => {
@@ -32,7 +35,12 @@ const serve = async (host: string, handler: (req: IncomingMessage, res: ServerRe
   origin = `http://${host}:${(server.address() as AddressInfo).port}`;
   return { origin, hits };
 };
-const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) => {
+const json = (
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) => {
   res.writeHead(status, { "content-type": "application/json", ...headers });
   res.end(JSON.stringify(body));
 };
@@ -42,8 +50,17 @@ let redis: Redis;
 let internal: Awaited<ReturnType<typeof serve>>;
 let closedPort: number;
 const egress = webEgress(parseEgressAllowList("127.0.0.2/32"));
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
-const admin = () => dashboardCaller({ db: seeded.db, redis, keyring, prefix: `egress-${Date.now()}`, egress }, seeded.adminId);
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
+const admin = () =>
+  dashboardCaller(
+    { db: seeded.db, redis, keyring, prefix: `egress-${Date.now()}`, egress },
+    seeded.adminId,
+  );
 
 /** An OAuth connector for `url`, then the attempt to connect it: the error it ends with. */
 let count = 0;
@@ -51,7 +68,9 @@ const connectError = async (url: string) => {
   const id = `c${++count}`;
   const started = Date.now();
   const error = await admin()
-    .connectors.create({ definition: { id, name: id, transport: "http", url, auth: "oauth", lanes: ["*"] } })
+    .connectors.create({
+      definition: { id, name: id, transport: "http", url, auth: "oauth", lanes: ["*"] },
+    })
     .then(() => admin().connectors.beginOAuth({ id, scope: "team" }))
     .then(
       () => undefined,
@@ -59,7 +78,8 @@ const connectError = async (url: string) => {
     );
   return { error, ms: Date.now() - started };
 };
-const appCode = (error: unknown) => ((error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code);
+const appCode = (error: unknown) =>
+  (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;
 
 beforeAll(async () => {
   seeded = await openSeededDatabase();
@@ -84,7 +104,8 @@ describe("OAuth discovery under the egress rule", () => {
     const open = await connectError(`${internal.origin}/mcp`);
     const closed = await connectError(`http://127.0.0.1:${closedPort}/mcp`);
     const named = await connectError(`http://localhost:${new URL(internal.origin).port}/mcp`);
-    for (const { error } of [open, closed, named]) expect(appCode(error)).toBe("USER.EGRESS.DENIED");
+    for (const { error } of [open, closed, named])
+      expect(appCode(error)).toBe("USER.EGRESS.DENIED");
     // Same words for an open and a closed port: no port scanning through the dashboard.
     expect(open.error!.message.replace(/:\d+/, "")).toBe(closed.error!.message.replace(/:\d+/, ""));
     expect(internal.hits).toEqual([]);
@@ -94,15 +115,37 @@ describe("OAuth discovery under the egress rule", () => {
     const outside = await serve("127.0.0.2", (req, res, origin) => {
       const path = new URL(req.url ?? "/", origin).pathname;
       if (path === "/announces-internal-metadata")
-        return json(res, 401, {}, { "www-authenticate": `Bearer resource_metadata="${internal.origin}/.well-known/oauth-protected-resource"` });
+        return json(
+          res,
+          401,
+          {},
+          {
+            "www-authenticate": `Bearer resource_metadata="${internal.origin}/.well-known/oauth-protected-resource"`,
+          },
+        );
       if (path === "/names-internal-as")
-        return json(res, 401, {}, { "www-authenticate": `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/names-internal-as"` });
+        return json(
+          res,
+          401,
+          {},
+          {
+            "www-authenticate": `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/names-internal-as"`,
+          },
+        );
       if (path === "/.well-known/oauth-protected-resource/names-internal-as")
-        return json(res, 200, { resource: `${origin}/names-internal-as`, authorization_servers: [internal.origin] });
-      if (path === "/redirects-inside") return void res.writeHead(307, { location: `${internal.origin}/mcp` }).end();
+        return json(res, 200, {
+          resource: `${origin}/names-internal-as`,
+          authorization_servers: [internal.origin],
+        });
+      if (path === "/redirects-inside")
+        return void res.writeHead(307, { location: `${internal.origin}/mcp` }).end();
       json(res, 404, {});
     });
-    for (const path of ["/announces-internal-metadata", "/names-internal-as", "/redirects-inside"]) {
+    for (const path of [
+      "/announces-internal-metadata",
+      "/names-internal-as",
+      "/redirects-inside",
+    ]) {
       const { error } = await connectError(`${outside.origin}${path}`);
       expect(appCode(error), path).toBe("USER.EGRESS.DENIED");
     }
@@ -113,8 +156,15 @@ describe("OAuth discovery under the egress rule", () => {
   it("never repeats what a remote server sent in an error", async () => {
     const leaky = await serve("127.0.0.2", (req, res, origin) => {
       const path = new URL(req.url ?? "/", origin).pathname;
-      if (path === "/mcp") return json(res, 401, {}, { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` });
-      if (path === "/prm") return json(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
+      if (path === "/mcp")
+        return json(
+          res,
+          401,
+          {},
+          { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` },
+        );
+      if (path === "/prm")
+        return json(res, 200, { resource: `${origin}/mcp`, authorization_servers: [origin] });
       if (path === "/.well-known/oauth-authorization-server")
         return json(res, 200, {
           issuer: origin,
@@ -124,7 +174,11 @@ describe("OAuth discovery under the egress rule", () => {
           response_types_supported: ["code"],
           code_challenge_methods_supported: ["S256"],
         });
-      if (path === "/register") return json(res, 400, { error: "invalid_client_metadata", error_description: "REMOTE-DESCRIPTION-TEXT" });
+      if (path === "/register")
+        return json(res, 400, {
+          error: "invalid_client_metadata",
+          error_description: "REMOTE-DESCRIPTION-TEXT",
+        });
       json(res, 404, {});
     });
     const refused = await connectError(`${leaky.origin}/mcp`);
@@ -133,8 +187,18 @@ describe("OAuth discovery under the egress rule", () => {
 
     const broken = await serve("127.0.0.2", (req, res, origin) => {
       const path = new URL(req.url ?? "/", origin).pathname;
-      if (path === "/mcp") return json(res, 401, {}, { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` });
-      if (path === "/prm") return json(res, 200, { resource: { "RAW-BODY-OBJECT": "x" }, authorization_servers: "RAW-BODY-FIELD" });
+      if (path === "/mcp")
+        return json(
+          res,
+          401,
+          {},
+          { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` },
+        );
+      if (path === "/prm")
+        return json(res, 200, {
+          resource: { "RAW-BODY-OBJECT": "x" },
+          authorization_servers: "RAW-BODY-FIELD",
+        });
       json(res, 404, {});
     });
     const invalid = await connectError(`${broken.origin}/mcp`);

@@ -26,9 +26,18 @@ let inside: ScriptedModel;
 let outside: ScriptedModel;
 const receivers: Server[] = [];
 const hits = { inside: 0, outside: 0 };
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 // The web app saves what its own list allows: here loopback as a whole, so the worker's refusal is what is tested.
-const caller = () => dashboardCaller({ ...stack, keyring, egress: webEgress(parseEgressAllowList("127.0.0.0/8")) }, stack.adminId);
+const caller = () =>
+  dashboardCaller(
+    { ...stack, keyring, egress: webEgress(parseEgressAllowList("127.0.0.0/8")) },
+    stack.adminId,
+  );
 
 const receiver = async (host: string, count: () => void) => {
   const server = createServer((req, res) => {
@@ -47,8 +56,16 @@ beforeAll(async () => {
   buildSwitchyardCli();
   inside = await startScriptedModel({ host: "127.0.0.1", script });
   outside = await startScriptedModel({ host: "127.0.0.2", script });
-  stack = await openRunStack({ SWITCHYARD_EGRESS_ALLOW: ALLOW, SWITCHYARD_MODEL_ENDPOINTS: `${inside.url}/v1,${outside.url}/v1` });
-  await caller().variables.set({ name: "MODEL_KEY", value: "sk-egress-key-1234567890", secret: true, lanes: ["default"] });
+  stack = await openRunStack({
+    SWITCHYARD_EGRESS_ALLOW: ALLOW,
+    SWITCHYARD_MODEL_ENDPOINTS: `${inside.url}/v1,${outside.url}/v1`,
+  });
+  await caller().variables.set({
+    name: "MODEL_KEY",
+    value: "sk-egress-key-1234567890",
+    secret: true,
+    lanes: ["default"],
+  });
 }, 300_000);
 afterAll(async () => {
   if (stack) await closeRunStack(stack);
@@ -59,7 +76,11 @@ afterAll(async () => {
 
 const runAgainst = async (name: string, model: ScriptedModel) => {
   const yaml = `name: ${name}\nstates:\n  initial: agent\n${openAiAgentState(model.url, "say something", "done")}  done:\n    type: terminal\n    status: success\n`;
-  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name, files: { "workflow.yaml": yaml } });
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name,
+    files: { "workflow.yaml": yaml },
+  });
   const { id } = await caller().runs.start({ workflowId });
   return runEnded(() => caller().runs.get({ id }), `run ${name}`, 120_000);
 };
@@ -81,17 +102,34 @@ describe("the worker's egress", () => {
   it("refuses a notification to an internal receiver and records why, and delivers to a listed one", async () => {
     const internalUrl = await receiver("127.0.0.1", () => hits.inside++);
     const listedUrl = await receiver("127.0.0.2", () => hits.outside++);
-    const refused = await caller().notifications.create({ url: internalUrl, events: ["run.succeeded"] });
-    const listed = await caller().notifications.create({ url: listedUrl, events: ["run.succeeded"] });
+    const refused = await caller().notifications.create({
+      url: internalUrl,
+      events: ["run.succeeded"],
+    });
+    const listed = await caller().notifications.create({
+      url: listedUrl,
+      events: ["run.succeeded"],
+    });
     await caller().notifications.sendTest({ id: refused.endpoint.id });
     await caller().notifications.sendTest({ id: listed.endpoint.id });
-    const deliveries = await waitFor(async () => {
-      const { deliveries } = await caller().notifications.deliveries();
-      const mine = deliveries.filter((d) => d.endpointId === refused.endpoint.id || d.endpointId === listed.endpoint.id);
-      const byId = new Map(mine.map((d) => [d.endpointId, d]));
-      return byId.get(listed.endpoint.id)?.status === "delivered" && byId.get(refused.endpoint.id)?.lastError ? byId : undefined;
-    }, 30_000, "both attempts");
-    expect(deliveries.get(refused.endpoint.id)?.lastError).toMatch(/^USER\.EGRESS\.DENIED: Switchyard does not send requests to 127\.0\.0\.1/);
+    const deliveries = await waitFor(
+      async () => {
+        const { deliveries } = await caller().notifications.deliveries();
+        const mine = deliveries.filter(
+          (d) => d.endpointId === refused.endpoint.id || d.endpointId === listed.endpoint.id,
+        );
+        const byId = new Map(mine.map((d) => [d.endpointId, d]));
+        return byId.get(listed.endpoint.id)?.status === "delivered" &&
+          byId.get(refused.endpoint.id)?.lastError
+          ? byId
+          : undefined;
+      },
+      30_000,
+      "both attempts",
+    );
+    expect(deliveries.get(refused.endpoint.id)?.lastError).toMatch(
+      /^USER\.EGRESS\.DENIED: Switchyard does not send requests to 127\.0\.0\.1/,
+    );
     expect(deliveries.get(listed.endpoint.id)?.lastStatusCode).toBe(200);
     expect(JSON.stringify([...deliveries.values()])).not.toContain("RECEIVER-BODY-TEXT");
     expect(hits).toEqual({ inside: 0, outside: 1 });

@@ -15,7 +15,9 @@ const good = {
 
 const webProblem = (env: Record<string, string>) => {
   const parsed = webEnvSchema.safeParse(env);
-  return parsed.success ? "" : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n");
+  return parsed.success
+    ? ""
+    : parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("\n");
 };
 const workerProblem = (env: Record<string, string>) => {
   try {
@@ -35,8 +37,16 @@ describe("shared environment variables", () => {
     ["SWITCHYARD_MASTER_KEYS_RETIRED", "k0", /^SWITCHYARD_MASTER_KEYS_RETIRED: must be id:base64/],
     ["SWITCHYARD_QUEUE_PREFIX", "has space", /^SWITCHYARD_QUEUE_PREFIX: /],
     ["LOG_LEVEL", "loud", /^LOG_LEVEL: /],
-    ["SWITCHYARD_EGRESS_ALLOW", "10.0.0.0/8,http://intranet", /^SWITCHYARD_EGRESS_ALLOW: "http:\/\/intranet" is neither an address, a CIDR nor a host name/],
-    ["SWITCHYARD_EGRESS_ALLOW", "10.0.0.0/40", /^SWITCHYARD_EGRESS_ALLOW: "10.0.0.0\/40" has a prefix length out of range/],
+    [
+      "SWITCHYARD_EGRESS_ALLOW",
+      "10.0.0.0/8,http://intranet",
+      /^SWITCHYARD_EGRESS_ALLOW: "http:\/\/intranet" is neither an address, a CIDR nor a host name/,
+    ],
+    [
+      "SWITCHYARD_EGRESS_ALLOW",
+      "10.0.0.0/40",
+      /^SWITCHYARD_EGRESS_ALLOW: "10.0.0.0\/40" has a prefix length out of range/,
+    ],
   ])("%s=%s is refused by both apps with the same message", (name, value, message) => {
     const env = { ...good, [name]: value };
     expect(webProblem(env)).toMatch(message);
@@ -49,6 +59,9 @@ describe("shared environment variables", () => {
     const worker = readWorkerEnv(env);
     expect(web.SWITCHYARD_MASTER_KEYS_RETIRED).toEqual([{ id: "k0", key }]);
     expect(worker.SWITCHYARD_MASTER_KEYS_RETIRED).toEqual(web.SWITCHYARD_MASTER_KEYS_RETIRED);
-    expect([web.SWITCHYARD_MASTER_KEY_ID, web.SWITCHYARD_QUEUE_PREFIX]).toEqual(["k1", "switchyard"]);
+    expect([web.SWITCHYARD_MASTER_KEY_ID, web.SWITCHYARD_QUEUE_PREFIX]).toEqual([
+      "k1",
+      "switchyard",
+    ]);
   });
 });

@@ -71,7 +71,13 @@ describe("linking an issuer's sign-in to a user", () => {
   it("makes a new user where sign-up is open, with no password and no team, for an email nobody has; the same subject elsewhere is another person", async () => {
     const made = await linkOidcSignIn(
       db,
-      { issuer: ISSUER, subject: "s-new", email: "new@example.com", emailVerified: false, name: "New Person" },
+      {
+        issuer: ISSUER,
+        subject: "s-new",
+        email: "new@example.com",
+        emailVerified: false,
+        name: "New Person",
+      },
       { openSignUp: true },
     );
     expect(made.outcome).toBe("created");
@@ -88,7 +94,12 @@ describe("linking an issuer's sign-in to a user", () => {
 
     const elsewhere = await linkOidcSignIn(
       db,
-      { issuer: "https://other-idp.example.com", subject: "s-new", email: "other@example.com", emailVerified: true },
+      {
+        issuer: "https://other-idp.example.com",
+        subject: "s-new",
+        email: "other@example.com",
+        emailVerified: true,
+      },
       { openSignUp: true },
     );
     expect(elsewhere.userId).not.toBe(made.userId);

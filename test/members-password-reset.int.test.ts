@@ -25,10 +25,27 @@ let memberId: string;
 let smtp: SMTPServer;
 let smtpPort: number;
 const mails: { to: string; body: string }[] = [];
-const admin = () => ({ teamId: seeded.teamId, userId: adminId, role: "admin" as const, instanceAdmin: false });
-const instanceAdmin = () => ({ teamId: seeded.teamId, userId: seeded.adminId, role: "owner" as const, instanceAdmin: true });
-const mailDeps = () => ({ db, mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: "Switchyard <sy@test.local>" }, baseUrl: "https://sy.example.com" });
-const mailedLink = () => /https:\/\/sy\.example\.com\/reset\/(pwr_[A-Za-z0-9_-]{43})/.exec(mails.at(-1)!.body.replace(/=\r?\n/g, ""))![1]!;
+const admin = () => ({
+  teamId: seeded.teamId,
+  userId: adminId,
+  role: "admin" as const,
+  instanceAdmin: false,
+});
+const instanceAdmin = () => ({
+  teamId: seeded.teamId,
+  userId: seeded.adminId,
+  role: "owner" as const,
+  instanceAdmin: true,
+});
+const mailDeps = () => ({
+  db,
+  mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: "Switchyard <sy@test.local>" },
+  baseUrl: "https://sy.example.com",
+});
+const mailedLink = () =>
+  /https:\/\/sy\.example\.com\/reset\/(pwr_[A-Za-z0-9_-]{43})/.exec(
+    mails.at(-1)!.body.replace(/=\r?\n/g, ""),
+  )![1]!;
 
 beforeAll(async () => {
   seeded = await openSeededDatabase();
@@ -109,15 +126,21 @@ describe("password reset links", () => {
     const issued = await issuePasswordReset(mailDeps(), admin(), { userId: memberId });
     expect(issued).toMatchObject({ mailedTo: "member@test.local", path: null });
     expect(mails.at(-1)!.to).toBe("member@test.local");
-    expect(await resetPassword(db, { token: mailedLink(), password: "mailed-password-3" })).toEqual({
-      email: "member@test.local",
-    });
+    expect(await resetPassword(db, { token: mailedLink(), password: "mailed-password-3" })).toEqual(
+      {
+        email: "member@test.local",
+      },
+    );
     // The link reached the address: it is the member's.
-    expect((await db.user.findUniqueOrThrow({ where: { id: memberId } })).emailVerifiedAt).toBeInstanceOf(Date);
+    expect(
+      (await db.user.findUniqueOrThrow({ where: { id: memberId } })).emailVerifiedAt,
+    ).toBeInstanceOf(Date);
   });
 
   it("never gives a team admin a link for someone else without SMTP, and says what to do instead", async () => {
-    await expect(dashboardCaller({ db }, adminId).members.issuePasswordReset({ userId: memberId })).rejects.toMatchObject({
+    await expect(
+      dashboardCaller({ db }, adminId).members.issuePasswordReset({ userId: memberId }),
+    ).rejects.toMatchObject({
       code: "FORBIDDEN",
       cause: { code: "USER.ACCOUNT.RESET_NEEDS_MAIL" },
       message: /instance admin/,
@@ -157,22 +180,37 @@ describe("password reset links", () => {
 describe("taking over an account through a reset", () => {
   it("fails for an admin of another team who invites the account's owner and resets its password", async () => {
     // Team A, owned by its owner, who has a password and is signed in.
-    const ownerA = await addMember(db, seeded.teamId, { email: "owner-a@test.local", name: "Owner A", role: "owner", password: "owner-a-password" });
+    const ownerA = await addMember(db, seeded.teamId, {
+      email: "owner-a@test.local",
+      name: "Owner A",
+      role: "owner",
+      password: "owner-a-password",
+    });
     const session = await refreshSessionToken(db, { token: {}, user: { id: ownerA } });
     // The attacker: any account, owner of a team of their own.
-    const attacker = await db.user.create({ data: { email: "attacker@test.local", name: "Attacker" } });
+    const attacker = await db.user.create({
+      data: { email: "attacker@test.local", name: "Attacker" },
+    });
     const teamB = (await createTeamWithOwner(db, { name: "Team B", ownerId: attacker.id })).id;
-    const invitation = await dashboardCaller({ db }, attacker.id, teamB).invitations.create({ role: "member" });
+    const invitation = await dashboardCaller({ db }, attacker.id, teamB).invitations.create({
+      role: "member",
+    });
     await dashboardCaller({ db }, ownerA).invitations.accept({ token: invitation.token });
 
     // Without SMTP: refused, and nothing is made.
     const before = await db.passwordReset.count();
-    await expect(dashboardCaller({ db }, attacker.id, teamB).members.issuePasswordReset({ userId: ownerA })).rejects.toMatchObject({
+    await expect(
+      dashboardCaller({ db }, attacker.id, teamB).members.issuePasswordReset({ userId: ownerA }),
+    ).rejects.toMatchObject({
       cause: { code: "USER.ACCOUNT.RESET_NEEDS_MAIL" },
     });
     expect(await db.passwordReset.count()).toBe(before);
     // With SMTP: the link goes to the owner's own address; the attacker sees none.
-    const mailed = await issuePasswordReset(mailDeps(), { teamId: teamB, userId: attacker.id, role: "owner", instanceAdmin: false }, { userId: ownerA });
+    const mailed = await issuePasswordReset(
+      mailDeps(),
+      { teamId: teamB, userId: attacker.id, role: "owner", instanceAdmin: false },
+      { userId: ownerA },
+    );
     expect(mailed).toMatchObject({ mailedTo: "owner-a@test.local", path: null });
     expect(mails.at(-1)!.to).toBe("owner-a@test.local");
     expect(JSON.stringify(mailed)).not.toContain("pwr_");
@@ -180,38 +218,71 @@ describe("taking over an account through a reset", () => {
     // The owner's password and session hold; team A is still theirs alone.
     expect(await verifyPassword(db, "owner-a@test.local", "owner-a-password")).toBeTruthy();
     expect(await refreshSessionToken(db, { token: session! })).not.toBeNull();
-    expect(await db.membership.count({ where: { teamId: seeded.teamId, userId: attacker.id } })).toBe(0);
+    expect(
+      await db.membership.count({ where: { teamId: seeded.teamId, userId: attacker.id } }),
+    ).toBe(0);
   });
 });
 
 describe("API tokens and a password change", () => {
-  const tokenState = async (id: string) => db.apiToken.findUniqueOrThrow({ where: { id }, select: { revokedAt: true, revokedReason: true } });
+  const tokenState = async (id: string) =>
+    db.apiToken.findUniqueOrThrow({
+      where: { id },
+      select: { revokedAt: true, revokedReason: true },
+    });
 
   it("revokes the tokens made since a reset link was issued at the next password change, even one through a newer link, and keeps older ones", async () => {
-    const victim = await addMember(db, seeded.teamId, { email: "victim@test.local", name: "Victim", role: "admin", password: "victim-password-1" });
-    const older = await dashboardCaller({ db }, victim).tokens.create({ name: "made before any reset" });
+    const victim = await addMember(db, seeded.teamId, {
+      email: "victim@test.local",
+      name: "Victim",
+      role: "admin",
+      password: "victim-password-1",
+    });
+    const older = await dashboardCaller({ db }, victim).tokens.create({
+      name: "made before any reset",
+    });
 
     // Someone gets a link (say, from a mailbox that was not the victim's alone), sets a password, makes a token.
     const first = await issuePasswordReset({ db }, instanceAdmin(), { userId: victim });
-    await resetPassword(db, { token: first.path!.replace("/reset/", ""), password: "someone-elses-1" });
-    const planted = await dashboardCaller({ db }, victim).tokens.create({ name: "made after the reset" });
+    await resetPassword(db, {
+      token: first.path!.replace("/reset/", ""),
+      password: "someone-elses-1",
+    });
+    const planted = await dashboardCaller({ db }, victim).tokens.create({
+      name: "made after the reset",
+    });
 
     // The victim gets the account back through a new link.
     const second = await issuePasswordReset({ db }, instanceAdmin(), { userId: victim });
-    await resetPassword(db, { token: second.path!.replace("/reset/", ""), password: "victim-password-2" });
+    await resetPassword(db, {
+      token: second.path!.replace("/reset/", ""),
+      password: "victim-password-2",
+    });
     expect(await tokenState(planted.id)).toMatchObject({ revokedReason: "password_changed" });
     expect((await tokenState(planted.id)).revokedAt).toBeInstanceOf(Date);
     expect(await tokenState(older.id)).toMatchObject({ revokedAt: null });
-    const listed = (await dashboardCaller({ db }, victim).tokens.list()).find((t) => t.id === planted.id);
+    const listed = (await dashboardCaller({ db }, victim).tokens.list()).find(
+      (t) => t.id === planted.id,
+    );
     expect(listed).toMatchObject({ revokedReason: "password_changed" });
-    const audit = await db.auditLog.findFirstOrThrow({ where: { teamId: seeded.teamId, action: "api_token.revoke", targetId: victim } });
+    const audit = await db.auditLog.findFirstOrThrow({
+      where: { teamId: seeded.teamId, action: "api_token.revoke", targetId: victim },
+    });
     expect(audit.metadata).toMatchObject({ reason: "password_changed", tokens: [planted.prefix] });
   });
 
   it("revokes them too when the password is changed on the Account page, and from then on leaves new ones be", async () => {
-    const user = await addMember(db, seeded.teamId, { email: "changer@test.local", name: "Changer", role: "member", password: "changer-password-1" });
+    const user = await addMember(db, seeded.teamId, {
+      email: "changer@test.local",
+      name: "Changer",
+      role: "member",
+      password: "changer-password-1",
+    });
     const issued = await issuePasswordReset({ db }, instanceAdmin(), { userId: user });
-    await resetPassword(db, { token: issued.path!.replace("/reset/", ""), password: "changer-password-2" });
+    await resetPassword(db, {
+      token: issued.path!.replace("/reset/", ""),
+      password: "changer-password-2",
+    });
     const after = await dashboardCaller({ db }, user).tokens.create({ name: "after the reset" });
     await changePassword(db, user, "changer-password-2", "changer-password-3");
     expect(await tokenState(after.id)).toMatchObject({ revokedReason: "password_changed" });
@@ -224,29 +295,58 @@ describe("API tokens and a password change", () => {
 
 describe("an instance admin's reset links", () => {
   it("are for anyone on the installation but themselves, shown once without SMTP, and audited without a team", async () => {
-    const outsider = await db.user.create({ data: { email: "outsider@test.local", name: "Outsider" } });
-    await expect(dashboardCaller({ db }, adminId).instance.issuePasswordReset({ userId: outsider.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(dashboardCaller({ db }, seeded.adminId).instance.issuePasswordReset({ userId: seeded.adminId })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-    const issued = await dashboardCaller({ db }, seeded.adminId).instance.issuePasswordReset({ userId: outsider.id });
+    const outsider = await db.user.create({
+      data: { email: "outsider@test.local", name: "Outsider" },
+    });
+    await expect(
+      dashboardCaller({ db }, adminId).instance.issuePasswordReset({ userId: outsider.id }),
+    ).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(
+      dashboardCaller({ db }, seeded.adminId).instance.issuePasswordReset({
+        userId: seeded.adminId,
+      }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    const issued = await dashboardCaller({ db }, seeded.adminId).instance.issuePasswordReset({
+      userId: outsider.id,
+    });
     expect(issued.path).toMatch(/^\/reset\/pwr_/);
-    const entry = await db.auditLog.findFirstOrThrow({ where: { teamId: null, action: "password_reset.create", targetId: outsider.id } });
+    const entry = await db.auditLog.findFirstOrThrow({
+      where: { teamId: null, action: "password_reset.create", targetId: outsider.id },
+    });
     expect(entry.actorUserId).toBe(seeded.adminId);
-    const found = await dashboardCaller({ db }, seeded.adminId).instance.people({ query: "outsider" });
+    const found = await dashboardCaller({ db }, seeded.adminId).instance.people({
+      query: "outsider",
+    });
     expect(found.map((p) => p.email)).toEqual(["outsider@test.local"]);
   });
 });
 
 describe("a mailed reset link and an unverified account", () => {
   it("lets the address's owner take the account over: whoever made it loses its tokens and sign-ins", async () => {
-    const squatted = await addMember(db, seeded.teamId, { email: "squatted@test.local", name: "Squatter", role: "member", password: "squatter-password" });
+    const squatted = await addMember(db, seeded.teamId, {
+      email: "squatted@test.local",
+      name: "Squatter",
+      role: "member",
+      password: "squatter-password",
+    });
     const token = await dashboardCaller({ db }, squatted).tokens.create({ name: "squatter's" });
-    await db.userIdentity.create({ data: { userId: squatted, issuer: "https://idp.example.com", subject: "squatter" } });
+    await db.userIdentity.create({
+      data: { userId: squatted, issuer: "https://idp.example.com", subject: "squatter" },
+    });
     await issuePasswordReset(mailDeps(), admin(), { userId: squatted });
     await resetPassword(db, { token: mailedLink(), password: "owners-password-1" });
-    expect(await db.apiToken.findUniqueOrThrow({ where: { id: token.id } })).toMatchObject({ revokedReason: "account_claimed" });
+    expect(await db.apiToken.findUniqueOrThrow({ where: { id: token.id } })).toMatchObject({
+      revokedReason: "account_claimed",
+    });
     expect(await db.userIdentity.count({ where: { userId: squatted } })).toBe(0);
     expect(await verifyPassword(db, "squatted@test.local", "owners-password-1")).toBeTruthy();
-    expect((await db.user.findUniqueOrThrow({ where: { id: squatted } })).emailVerifiedAt).toBeInstanceOf(Date);
-    expect(await db.auditLog.count({ where: { teamId: null, action: "account.claim", targetId: squatted } })).toBe(1);
+    expect(
+      (await db.user.findUniqueOrThrow({ where: { id: squatted } })).emailVerifiedAt,
+    ).toBeInstanceOf(Date);
+    expect(
+      await db.auditLog.count({
+        where: { teamId: null, action: "account.claim", targetId: squatted },
+      }),
+    ).toBe(1);
   });
 });

@@ -94,7 +94,9 @@ describe("API token roles", () => {
 
   it("notes when a token was last used to the minute, not with a write on every request", async () => {
     const full = await caller(adminId).tokens.create({ name: "busy" });
-    const lastUsed = async () => (await db.apiToken.findFirst({ where: { name: "busy" }, select: { lastUsedAt: true } }))?.lastUsedAt;
+    const lastUsed = async () =>
+      (await db.apiToken.findFirst({ where: { name: "busy" }, select: { lastUsedAt: true } }))
+        ?.lastUsedAt;
     expect(await lastUsed()).toBeNull();
     expect((await rest(full.token, "GET", "/members")).status).toBe(200);
     const first = await lastUsed();
@@ -102,7 +104,10 @@ describe("API token roles", () => {
     expect((await rest(full.token, "GET", "/members")).status).toBe(200);
     expect(await lastUsed()).toEqual(first);
     // A minute later, the next request notes it again.
-    await db.apiToken.updateMany({ where: { name: "busy" }, data: { lastUsedAt: new Date(Date.now() - 61_000) } });
+    await db.apiToken.updateMany({
+      where: { name: "busy" },
+      data: { lastUsedAt: new Date(Date.now() - 61_000) },
+    });
     expect((await rest(full.token, "GET", "/members")).status).toBe(200);
     expect((await lastUsed())!.getTime()).toBeGreaterThan(Date.now() - 10_000);
   });

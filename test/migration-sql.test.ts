@@ -3,7 +3,12 @@
  * deploy` runs in production), not only the whole-file query the test template uses.
  */
 import { describe, expect, it } from "vitest";
-import { adapterStatements, migrationNames, misplacedSemicolons, readMigration } from "./helpers/migration-sql";
+import {
+  adapterStatements,
+  migrationNames,
+  misplacedSemicolons,
+  readMigration,
+} from "./helpers/migration-sql";
 
 describe("migration SQL under the adapter's split", () => {
   it.each(migrationNames())("%s has a `;` only where a statement ends", (name) => {
@@ -14,7 +19,7 @@ describe("migration SQL under the adapter's split", () => {
     const sql = [
       "-- existing rows keep it; new ones do not",
       "/* one; /* nested; */ still; */",
-      "ALTER TABLE \"T\" ADD COLUMN \"a\" TEXT DEFAULT 'x;y', ADD COLUMN \"b;c\" INT;",
+      'ALTER TABLE "T" ADD COLUMN "a" TEXT DEFAULT \'x;y\', ADD COLUMN "b;c" INT;',
       "UPDATE \"T\" SET \"a\" = E'it\\'s; fine' WHERE 'don''t;' <> '';",
       "CREATE FUNCTION f() RETURNS int AS $body$ SELECT 1; $body$ LANGUAGE sql;",
       "DO $$ BEGIN PERFORM 1; END $$;",
@@ -34,7 +39,8 @@ describe("migration SQL under the adapter's split", () => {
   });
 
   it("accepts terminators, comments after them and `$` in identifiers", () => {
-    const sql = 'ALTER TABLE "T" ADD COLUMN "n" INT; -- a note\nSELECT price$1 FROM "T";\n/* closing */';
+    const sql =
+      'ALTER TABLE "T" ADD COLUMN "n" INT; -- a note\nSELECT price$1 FROM "T";\n/* closing */';
     expect(misplacedSemicolons(sql)).toEqual([]);
   });
 

@@ -37,22 +37,31 @@ const empty = `sy_test_${Date.now().toString(36)}_${randomBytes(4).toString("hex
 
 const deploy = async () => {
   try {
-    const out = await promisify(execFile)(process.execPath, ["node_modules/prisma/build/index.js", "migrate", "deploy"], {
-      cwd: ROOT,
-      shell: false,
-      timeout: 150_000,
-      killSignal: "SIGKILL",
-      env: {
-        PATH: process.env.PATH,
-        HOME: process.env.HOME,
-        DATABASE_URL: withDatabase(empty),
-        CHECKPOINT_DISABLE: "1",
-        PRISMA_HIDE_UPDATE_MESSAGE: "1",
+    const out = await promisify(execFile)(
+      process.execPath,
+      ["node_modules/prisma/build/index.js", "migrate", "deploy"],
+      {
+        cwd: ROOT,
+        shell: false,
+        timeout: 150_000,
+        killSignal: "SIGKILL",
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          DATABASE_URL: withDatabase(empty),
+          CHECKPOINT_DISABLE: "1",
+          PRISMA_HIDE_UPDATE_MESSAGE: "1",
+        },
       },
-    });
+    );
     return { ok: true, output: `${out.stdout}${out.stderr}` };
   } catch (e) {
-    const failed = e as { code?: number | string; signal?: string; stdout?: string; stderr?: string };
+    const failed = e as {
+      code?: number | string;
+      signal?: string;
+      stdout?: string;
+      stderr?: string;
+    };
     const ended = `migrate deploy ended with ${failed.signal ?? `exit code ${failed.code}`}`;
     return { ok: false, output: `${ended}\n${failed.stdout ?? ""}${failed.stderr ?? ""}` };
   }
@@ -77,7 +86,12 @@ const SCHEMA_SQL = `
    WHERE n.nspname = 'public' GROUP BY t.typname
   ORDER BY 1, 2`;
 
-type MigrationRow = { migration_name: string; finished_at: Date | null; rolled_back_at: Date | null; logs: string | null };
+type MigrationRow = {
+  migration_name: string;
+  finished_at: Date | null;
+  rolled_back_at: Date | null;
+  logs: string | null;
+};
 
 describe("prisma migrate deploy on an empty database", () => {
   let result: { ok: boolean; output: string };

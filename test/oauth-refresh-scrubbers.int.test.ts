@@ -10,12 +10,22 @@ import { grantFromJson, grantToJson } from "@switchyard/core/connectors";
 import { keyringOf, openConnectorCredential, parseMasterKey } from "@switchyard/core/crypto";
 import { Scrubber } from "@switchyard/core/secrets";
 import { connectorCredentialForUse, TEAM_OWNER } from "@switchyard/db";
-import { connectWithOAuth, startOAuthServer, startProtectedMcpServer, type ProtectedMcpServer, type TestAuthorizationServer } from "@switchyard/testing/oauth";
+import {
+  connectWithOAuth,
+  startOAuthServer,
+  startProtectedMcpServer,
+  type ProtectedMcpServer,
+  type TestAuthorizationServer,
+} from "@switchyard/testing/oauth";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { storeSealedCredential } from "~/server/connectors/connector-operations";
 import { createLogger } from "../apps/worker/src/logger";
-import { createWorkerConnectors, openStepConnectors, type WorkerConnectors } from "../apps/worker/src/team-connectors";
+import {
+  createWorkerConnectors,
+  openStepConnectors,
+  type WorkerConnectors,
+} from "../apps/worker/src/team-connectors";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { parseEgressAllowList } from "@switchyard/core/egress";
@@ -32,18 +42,39 @@ beforeAll(async () => {
   seeded = await openSeededDatabase();
   authServer = await startOAuthServer({ accessTokenTtlSeconds: 30 });
   mcp = await startProtectedMcpServer({ authorizationServer: authServer });
-  await dashboardCaller({ db: seeded.db, keyring, egress: webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW)) }, seeded.adminId).connectors.create({ definition: { id: "crm", name: "CRM", transport: "http", url: mcp.url, auth: "oauth", lanes: ["*"] } });
-  const grant = await connectWithOAuth(authServer, mcp.url);
-  await storeSealedCredential(seeded.db, keyring, { teamId: seeded.teamId, userId: seeded.adminId, role: "owner" }, {
-    id: "crm",
-    owner: TEAM_OWNER,
-    kind: "oauth",
-    value: grantToJson(grant),
-    fingerprint: "0123456789ab",
-    expiresAt: grant.tokens.expiresAt ?? null,
+  await dashboardCaller(
+    { db: seeded.db, keyring, egress: webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW)) },
+    seeded.adminId,
+  ).connectors.create({
+    definition: {
+      id: "crm",
+      name: "CRM",
+      transport: "http",
+      url: mcp.url,
+      auth: "oauth",
+      lanes: ["*"],
+    },
   });
+  const grant = await connectWithOAuth(authServer, mcp.url);
+  await storeSealedCredential(
+    seeded.db,
+    keyring,
+    { teamId: seeded.teamId, userId: seeded.adminId, role: "owner" },
+    {
+      id: "crm",
+      owner: TEAM_OWNER,
+      kind: "oauth",
+      value: grantToJson(grant),
+      fingerprint: "0123456789ab",
+      expiresAt: grant.tokens.expiresAt ?? null,
+    },
+  );
   // The servers are on loopback, which the operator's allow-list names here.
-  connectors = createWorkerConnectors({ allowAnyCommand: () => Promise.resolve(false), oauthFetch: loopbackEgressFetch(), httpFetch: loopbackEgressFetch("connector") });
+  connectors = createWorkerConnectors({
+    allowAnyCommand: () => Promise.resolve(false),
+    oauthFetch: loopbackEgressFetch(),
+    httpFetch: loopbackEgressFetch("connector"),
+  });
 }, 120_000);
 afterAll(async () => {
   await connectors?.pool.close();
@@ -69,8 +100,21 @@ const open = (scrubber: Scrubber, stateName: string) =>
 
 /** The grant's tokens as stored now (the worker seals every refresh). */
 const storedTokens = async () => {
-  const stored = (await connectorCredentialForUse(seeded.db, { teamId: seeded.teamId, slug: "crm", owner: TEAM_OWNER }))!;
-  const value = openConnectorCredential(keyring, { teamId: seeded.teamId, credentialId: stored.sealed.credentialId, connector: "crm", owner: TEAM_OWNER }, stored.sealed.envelope);
+  const stored = (await connectorCredentialForUse(seeded.db, {
+    teamId: seeded.teamId,
+    slug: "crm",
+    owner: TEAM_OWNER,
+  }))!;
+  const value = openConnectorCredential(
+    keyring,
+    {
+      teamId: seeded.teamId,
+      credentialId: stored.sealed.credentialId,
+      connector: "crm",
+      owner: TEAM_OWNER,
+    },
+    stored.sealed.envelope,
+  );
   const { tokens } = grantFromJson(value);
   return [tokens.accessToken, tokens.refreshToken!];
 };
@@ -80,11 +124,15 @@ it("teaches a token refreshed during one step's call to every live step using th
   const second = new Scrubber();
   const one = (await open(first, "one"))!;
   const two = (await open(second, "two"))!;
-  const refreshesBefore = authServer.tokenRequests.filter((r) => r.grantType === "refresh_token").length;
+  const refreshesBefore = authServer.tokenRequests.filter(
+    (r) => r.grantType === "refresh_token",
+  ).length;
 
   const called = await one.host.callTool("crm", "whoami", {});
   expect(called.isError ?? false, JSON.stringify(called)).toBe(false);
-  expect(authServer.tokenRequests.filter((r) => r.grantType === "refresh_token").length).toBeGreaterThan(refreshesBefore);
+  expect(
+    authServer.tokenRequests.filter((r) => r.grantType === "refresh_token").length,
+  ).toBeGreaterThan(refreshesBefore);
   const refreshed = await storedTokens();
   for (const token of refreshed) {
     expect(first.scrub(`seen ${token}`)).toBe("seen [REDACTED]");

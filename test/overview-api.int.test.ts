@@ -25,28 +25,52 @@ const get = async (path: string, bearer = token) => {
       prefix: "unused",
       publish: () => Promise.resolve(0),
     },
-    new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${bearer}` } }),
+    new Request(`http://localhost/api/v1${path}`, {
+      headers: { authorization: `Bearer ${bearer}` },
+    }),
     path.split("?")[0]!,
   );
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string; message: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & {
+      error?: { code: string; message: string };
+    },
+  };
 };
 
 beforeAll(async () => {
   seeded = await openSeededDatabase();
   db = seeded.db;
-  viewerId = await addMember(db, seeded.teamId, { email: "viewer@test.local", name: "Viewer", role: "viewer" });
-  const version = (await db.workflowVersion.findFirst({ where: { workflow: { teamId: seeded.teamId } } }))!;
-  await db.run.create({
-    data: { teamId: seeded.teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api", status: "succeeded" },
+  viewerId = await addMember(db, seeded.teamId, {
+    email: "viewer@test.local",
+    name: "Viewer",
+    role: "viewer",
   });
-  token = (await createApiToken(db, { teamId: seeded.teamId, userId: viewerId, name: "viewer-ci" })).token;
+  const version = (await db.workflowVersion.findFirst({
+    where: { workflow: { teamId: seeded.teamId } },
+  }))!;
+  await db.run.create({
+    data: {
+      teamId: seeded.teamId,
+      workflowId: version.workflowId,
+      workflowVersionId: version.id,
+      lane: "default",
+      trigger: "api",
+      status: "succeeded",
+    },
+  });
+  token = (await createApiToken(db, { teamId: seeded.teamId, userId: viewerId, name: "viewer-ci" }))
+    .token;
 });
 afterAll(async () => {
   await seeded?.close();
 });
 
 it("gives a viewer the team's overview over tRPC, in the zone asked for", async () => {
-  const overview = await dashboardCaller({ db }, viewerId).overview.get({ days: 7, timeZone: "Europe/Berlin" });
+  const overview = await dashboardCaller({ db }, viewerId).overview.get({
+    days: 7,
+    timeZone: "Europe/Berlin",
+  });
   expect(overview.range).toMatchObject({ days: 7, timeZone: "Europe/Berlin" });
   expect(overview.perDay).toHaveLength(7);
   expect(overview.runs.total).toBe(1);
@@ -55,7 +79,9 @@ it("gives a viewer the team's overview over tRPC, in the zone asked for", async 
 });
 
 it("refuses a zone that is not an IANA name over tRPC", async () => {
-  await expect(dashboardCaller({ db }, viewerId).overview.get({ days: 7, timeZone: "+05:00" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  await expect(
+    dashboardCaller({ db }, viewerId).overview.get({ days: 7, timeZone: "+05:00" }),
+  ).rejects.toMatchObject({ code: "BAD_REQUEST" });
 });
 
 it("answers GET /overview with the same contract, defaulting to 30 days in UTC", async () => {
@@ -81,6 +107,11 @@ it("refuses a range or zone it does not take, naming the parameter", async () =>
 });
 
 it("is described in the OpenAPI document with its query parameters", () => {
-  const op = (openApiDocument.paths["/overview"] as Record<string, { parameters?: { name: string; in: string }[] }>).get!;
+  const op = (
+    openApiDocument.paths["/overview"] as Record<
+      string,
+      { parameters?: { name: string; in: string }[] }
+    >
+  ).get!;
   expect(op.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(["query:days", "query:tz"]);
 });

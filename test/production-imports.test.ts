@@ -12,7 +12,13 @@ import { tempTree } from "./helpers/temp-tree";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-const PRODUCTION = ["packages/core", "packages/db", "apps/worker", "apps/web/src", "packages/cli/src"];
+const PRODUCTION = [
+  "packages/core",
+  "packages/db",
+  "apps/worker",
+  "apps/web/src",
+  "packages/cli/src",
+];
 const PUBLISHING = ["packages/core", "packages/db"];
 /**
  * The one module that may import the scripted model: the product may later serve it as a

@@ -20,7 +20,12 @@ const KEY = "sk-model-key-7d21a9c4e0b86f";
 let stack: RunStack;
 let model: ScriptedModel;
 let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 const caller = () => dashboardCaller({ ...stack, keyring }, stack.adminId);
 
 beforeAll(async () => {
@@ -29,13 +34,25 @@ beforeAll(async () => {
     host: "127.0.0.1",
     script: {
       turns: [
-        { expect: { toolOffered: ["Write"] }, toolCalls: [{ name: "Write", arguments: { path: "notes/hello.txt", content: "hello from the agent\n" } }] },
+        {
+          expect: { toolOffered: ["Write"] },
+          toolCalls: [
+            {
+              name: "Write",
+              arguments: { path: "notes/hello.txt", content: "hello from the agent\n" },
+            },
+          ],
+        },
         { expect: { lastToolResultContains: "hello.txt" }, text: "wrote it" },
       ],
     },
   });
   receiver = await startOtlpReceiver();
-  stack = await openRunStack({ SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`, SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+  stack = await openRunStack({
+    SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+  });
   await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
 }, 300_000);
 afterAll(async () => {
@@ -53,19 +70,33 @@ ${openAiAgentState(url, "Write notes/hello.txt.", "done")}  done:
 `;
 
 it("exports the proxy's tool call span under the agent span of the run's trace", async () => {
-  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "agent-spans", files: { "workflow.yaml": WORKFLOW(model.url) } });
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "agent-spans",
+    files: { "workflow.yaml": WORKFLOW(model.url) },
+  });
   const { id } = await caller().runs.start({ workflowId });
   const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000);
-  expect(run.status, JSON.stringify({ run: [run.errorCode, run.errorMessage], steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]) })).toBe("succeeded");
+  expect(
+    run.status,
+    JSON.stringify({
+      run: [run.errorCode, run.errorMessage],
+      steps: run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage]),
+    }),
+  ).toBe("succeeded");
   expect(model.failures).toEqual([]);
   const agent = run.steps.find((s) => s.stateName === "agent")!;
   const [call] = await listStepToolCalls(stack.db, stack.teamId, agent.id);
   expect(call?.toolName).toBe("Write");
   await stack.worker.stop(); // flushes the batch processor
 
-  const runSpan = receiver.spans.find((s) => s.name === "run agent-spans" && s.attributes["switchyard.run.id"] === id);
+  const runSpan = receiver.spans.find(
+    (s) => s.name === "run agent-spans" && s.attributes["switchyard.run.id"] === id,
+  );
   expect(runSpan, receiver.spans.map((s) => s.name).join(", ")).toBeDefined();
-  const agentSpan = receiver.spans.find((s) => s.name === "agent agent" && s.traceId === runSpan!.traceId);
+  const agentSpan = receiver.spans.find(
+    (s) => s.name === "agent agent" && s.traceId === runSpan!.traceId,
+  );
   expect(agentSpan).toBeDefined();
   expect(agentSpan!.parentSpanId).toBe(runSpan!.spanId);
 

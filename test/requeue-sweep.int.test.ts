@@ -34,7 +34,10 @@ beforeAll(async () => {
   const saved = await saveWorkflowVersion(seeded.db, {
     teamId: seeded.teamId,
     name: "sweep",
-    files: { "workflow.yaml": "name: sweep\nstates:\n  initial: a\n  a:\n    type: step\n    command: echo a\n    on_success: done\n  done:\n    type: terminal\n" },
+    files: {
+      "workflow.yaml":
+        "name: sweep\nstates:\n  initial: a\n  a:\n    type: step\n    command: echo a\n    on_success: done\n  done:\n    type: terminal\n",
+    },
   });
   workflowId = saved.workflowId;
   workflowVersionId = saved.id;
@@ -66,10 +69,22 @@ const sweep = () =>
 
 /** A run created a minute ago, then set as given (status, holder). */
 const oldRun = async (set: { status?: "running" | "succeeded"; workerId?: string } = {}) => {
-  const run = await createRun(seeded.db, { teamId: seeded.teamId, workflowId, workflowVersionId, lane: "default", trigger: "api", inputs: {}, startedById: seeded.adminId });
+  const run = await createRun(seeded.db, {
+    teamId: seeded.teamId,
+    workflowId,
+    workflowVersionId,
+    lane: "default",
+    trigger: "api",
+    inputs: {},
+    startedById: seeded.adminId,
+  });
   await seeded.db.run.update({
     where: { id: run.id },
-    data: { createdAt: new Date(Date.now() - 60_000), ...set, ...(set.status === "succeeded" ? { finishedAt: new Date() } : {}) },
+    data: {
+      createdAt: new Date(Date.now() - 60_000),
+      ...set,
+      ...(set.status === "succeeded" ? { finishedAt: new Date() } : {}),
+    },
   });
   return run;
 };
@@ -96,7 +111,15 @@ it("adds the job of a queued run again after the queue lost it, with the run's i
 
 it("leaves ended runs and young runs alone", async () => {
   const ended = await oldRun({ status: "succeeded" });
-  const young = await createRun(seeded.db, { teamId: seeded.teamId, workflowId, workflowVersionId, lane: "default", trigger: "api", inputs: {}, startedById: seeded.adminId });
+  const young = await createRun(seeded.db, {
+    teamId: seeded.teamId,
+    workflowId,
+    workflowVersionId,
+    lane: "default",
+    trigger: "api",
+    inputs: {},
+    startedById: seeded.adminId,
+  });
   const { requeued } = await sweep();
   expect(requeued).not.toContain(ended.id);
   expect(requeued).not.toContain(young.id);
@@ -138,9 +161,18 @@ it("takes up again an open run whose job finished, once that job is not fresh; n
   await enqueueRunJob(queue, { runId: open.id, teamId: seeded.teamId });
   await enqueueRunJob(queue, { runId: ended.id, teamId: seeded.teamId });
   const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
-  const worker = new Worker<RunJob>(RUN_QUEUE, async () => ({ status: "taken over" }), { connection, prefix });
+  const worker = new Worker<RunJob>(RUN_QUEUE, async () => ({ status: "taken over" }), {
+    connection,
+    prefix,
+  });
   try {
-    await waitFor(async () => ((await stateOf(open.id)) === "completed" && (await stateOf(ended.id)) === "completed") || undefined, 20_000, "both jobs completed");
+    await waitFor(
+      async () =>
+        ((await stateOf(open.id)) === "completed" && (await stateOf(ended.id)) === "completed") ||
+        undefined,
+      20_000,
+      "both jobs completed",
+    );
   } finally {
     await worker.close();
     connection.disconnect();

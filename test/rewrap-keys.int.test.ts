@@ -29,10 +29,28 @@ beforeAll(async () => {
   seeded = await openSeededDatabase();
   db = seeded.db;
   const admin = dashboardCaller({ db, keyring: before }, seeded.adminId);
-  await admin.variables.set({ name: "OPS_KEY", value: "ops-key-value-5678", secret: true, lanes: ["operator"] });
+  await admin.variables.set({
+    name: "OPS_KEY",
+    value: "ops-key-value-5678",
+    secret: true,
+    lanes: ["operator"],
+  });
   await admin.models.set({ vendor: "anthropic", apiKey: "sk-ant-api03-Rotated-Key-4d8e" });
-  await admin.connectors.create({ definition: { id: "files", name: "Files", transport: "stdio", command: "node", args: ["/opt/connectors/server.js"], credential_env: "FILES_TOKEN" } });
-  await admin.connectors.setCredential({ id: "files", scope: "team", value: "files-token-2c7e9a14" });
+  await admin.connectors.create({
+    definition: {
+      id: "files",
+      name: "Files",
+      transport: "stdio",
+      command: "node",
+      args: ["/opt/connectors/server.js"],
+      credential_env: "FILES_TOKEN",
+    },
+  });
+  await admin.connectors.setCredential({
+    id: "files",
+    scope: "team",
+    value: "files-token-2c7e9a14",
+  });
 });
 afterAll(async () => {
   await seeded?.close();
@@ -41,39 +59,83 @@ afterAll(async () => {
 const openAll = async (keyring: typeof after) => {
   const variables = await resolveTeamVariables(db, keyring, seeded.teamId, ["OPS_KEY"], "operator");
   const model = await teamModelAccess(db, keyring, seeded.teamId, "anthropic");
-  const stored = (await connectorCredentialForUse(db, { teamId: seeded.teamId, slug: "files", owner: "team" }))!;
-  const connector = openConnectorCredential(keyring, { teamId: seeded.teamId, credentialId: stored.sealed.credentialId, connector: "files", owner: "team" }, stored.sealed.envelope);
+  const stored = (await connectorCredentialForUse(db, {
+    teamId: seeded.teamId,
+    slug: "files",
+    owner: "team",
+  }))!;
+  const connector = openConnectorCredential(
+    keyring,
+    {
+      teamId: seeded.teamId,
+      credentialId: stored.sealed.credentialId,
+      connector: "files",
+      owner: "team",
+    },
+    stored.sealed.envelope,
+  );
   return [variables.values.OPS_KEY, model?.apiKey, connector];
 };
 
 it("re-wraps every credential under the new key, after which the old key is no longer needed", async () => {
   await expect(openAll(after)).rejects.toMatchObject({ code: "SYSTEM.CREDENTIAL_KEY_MISSING" });
-  const run = spawnSync(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../apps/worker/src/keys-rewrap.ts")], {
-    env: {
-      PATH: process.env.PATH,
-      DATABASE_URL: seeded.url,
-      REDIS_URL: process.env.REDIS_URL,
-      SWITCHYARD_MASTER_KEY: NEW.key,
-      SWITCHYARD_MASTER_KEY_ID: NEW.id,
-      SWITCHYARD_MASTER_KEYS_RETIRED: `${OLD.id}:${OLD.key}`,
+  const run = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "../apps/worker/src/keys-rewrap.ts")],
+    {
+      env: {
+        PATH: process.env.PATH,
+        DATABASE_URL: seeded.url,
+        REDIS_URL: process.env.REDIS_URL,
+        SWITCHYARD_MASTER_KEY: NEW.key,
+        SWITCHYARD_MASTER_KEY_ID: NEW.id,
+        SWITCHYARD_MASTER_KEYS_RETIRED: `${OLD.id}:${OLD.key}`,
+      },
+      encoding: "utf8",
     },
-    encoding: "utf8",
-  });
+  );
   expect(run.status, run.stderr).toBe(0);
   expect(run.stdout).toContain('re-wrapped 3 credential(s) under master key "k2"');
-  expect(await openAll(after)).toEqual(["ops-key-value-5678", "sk-ant-api03-Rotated-Key-4d8e", "files-token-2c7e9a14"]);
+  expect(await openAll(after)).toEqual([
+    "ops-key-value-5678",
+    "sk-ant-api03-Rotated-Key-4d8e",
+    "files-token-2c7e9a14",
+  ]);
   expect(await rewrapCredentials(db, during)).toEqual({ rewrapped: 0, skipped: 0, failed: [] });
 });
 
 it("names a credential it cannot open and still re-wraps the others", async () => {
   const admin = dashboardCaller({ db, keyring: before }, seeded.adminId);
-  await admin.connectors.setCredential({ id: "files", scope: "team", value: "files-token-second-91b3" });
-  await admin.variables.set({ name: "OTHER", value: "other-value-4411", secret: true, lanes: ["operator"] });
+  await admin.connectors.setCredential({
+    id: "files",
+    scope: "team",
+    value: "files-token-second-91b3",
+  });
+  await admin.variables.set({
+    name: "OTHER",
+    value: "other-value-4411",
+    secret: true,
+    lanes: ["operator"],
+  });
   // An envelope altered at rest: it cannot be opened, so it cannot be re-wrapped.
-  const broken = (await connectorCredentialForUse(db, { teamId: seeded.teamId, slug: "files", owner: "team" }))!;
-  await db.credential.update({ where: { id: broken.sealed.credentialId }, data: { wrappedKey: new Uint8Array(randomBytes(60)) } });
+  const broken = (await connectorCredentialForUse(db, {
+    teamId: seeded.teamId,
+    slug: "files",
+    owner: "team",
+  }))!;
+  await db.credential.update({
+    where: { id: broken.sealed.credentialId },
+    data: { wrappedKey: new Uint8Array(randomBytes(60)) },
+  });
   const report = await rewrapCredentials(db, during);
   expect(report.rewrapped).toBe(1);
-  expect(report.failed).toEqual([{ id: broken.sealed.credentialId, reason: expect.stringContaining("could not be opened") as string }]);
-  expect((await resolveTeamVariables(db, after, seeded.teamId, ["OTHER"], "operator")).values.OTHER).toBe("other-value-4411");
+  expect(report.failed).toEqual([
+    {
+      id: broken.sealed.credentialId,
+      reason: expect.stringContaining("could not be opened") as string,
+    },
+  ]);
+  expect(
+    (await resolveTeamVariables(db, after, seeded.teamId, ["OTHER"], "operator")).values.OTHER,
+  ).toBe("other-value-4411");
 });

@@ -6,7 +6,18 @@
  * for the next run.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -31,7 +42,11 @@ const snapshot = async (dir: string): Promise<string[]> => {
   const out: string[] = [];
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     const full = path.join(entry.parentPath, entry.name);
-    out.push(entry.isFile() ? `${path.relative(dir, full)}=${await readFile(full, "utf8")}` : path.relative(dir, full));
+    out.push(
+      entry.isFile()
+        ? `${path.relative(dir, full)}=${await readFile(full, "utf8")}`
+        : path.relative(dir, full),
+    );
   }
   return out.sort();
 };
@@ -46,7 +61,8 @@ const leftovers = (): string[] => {
         .split("\0")
         .find((e) => e.startsWith(`${OWNER_TAG}=`))
         ?.slice(OWNER_TAG.length + 1);
-      if (owner === workerId || owner?.startsWith(`${workerId}/`)) found.push(`${name} tagged ${owner}`);
+      if (owner === workerId || owner?.startsWith(`${workerId}/`))
+        found.push(`${name} tagged ${owner}`);
       const uid = /^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${name}/status`, "utf8"))?.[1];
       if (Number(uid) === uidBase) found.push(`${name} as uid ${uid}`);
     } catch {
@@ -58,7 +74,9 @@ const leftovers = (): string[] => {
 
 /** Every path below the workspaces folder that names one of `runIds`. */
 const runFolders = async (runIds: string[]) =>
-  (await readdir(workspaces, { recursive: true })).filter((p) => runIds.some((id) => p.split("/").includes(id)));
+  (await readdir(workspaces, { recursive: true })).filter((p) =>
+    runIds.some((id) => p.split("/").includes(id)),
+  );
 
 beforeAll(async () => {
   workspaces = await mkdtemp(path.join(tmpdir(), "sy-cleanup-ws-"));
@@ -123,35 +141,46 @@ it("removes at boot the run folders a previous worker of its owner left, followi
   expect(stack.worker.logs()).toContain("removed a run folder left by a previous worker");
 });
 
-it(`leaves nothing of a run whose branch fails while its sibling races the cleanup (${RUNS} runs)`, { timeout: 600_000 }, async () => {
-  const before = await snapshot(canary);
-  const caller = dashboardCaller(stack, stack.adminId);
-  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "race-cleanup", files: { "workflow.yaml": RACE() } });
-  const ids: string[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const { id } = await caller.runs.start({ workflowId });
-    ids.push(id);
-    const run = await runEnded(() => caller.runs.get({ id }), `run ${id}`, 60_000);
-    expect(run.status, stack.worker.logs().slice(-3000)).toBe("failed");
-    // The engine error of the failing branch, not a missing step uid.
-    expect(run.errorCode).toBe("SYSTEM.SANDBOX_INVALID_SPEC");
-    const racer = run.steps.find((s) => s.stateName === "racer");
-    expect(racer?.status).toBe("cancelled");
-    // Once the run has ended: no process of it, no folder of it, the canary as it was.
-    expect(leftovers()).toEqual([]);
-    expect(await runFolders([id])).toEqual([]);
-    expect(await snapshot(canary)).toEqual(before);
-  }
+it(
+  `leaves nothing of a run whose branch fails while its sibling races the cleanup (${RUNS} runs)`,
+  { timeout: 600_000 },
+  async () => {
+    const before = await snapshot(canary);
+    const caller = dashboardCaller(stack, stack.adminId);
+    const { workflowId } = await saveWorkflowVersion(stack.db, {
+      teamId: stack.teamId,
+      name: "race-cleanup",
+      files: { "workflow.yaml": RACE() },
+    });
+    const ids: string[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const { id } = await caller.runs.start({ workflowId });
+      ids.push(id);
+      const run = await runEnded(() => caller.runs.get({ id }), `run ${id}`, 60_000);
+      expect(run.status, stack.worker.logs().slice(-3000)).toBe("failed");
+      // The engine error of the failing branch, not a missing step uid.
+      expect(run.errorCode).toBe("SYSTEM.SANDBOX_INVALID_SPEC");
+      const racer = run.steps.find((s) => s.stateName === "racer");
+      expect(racer?.status).toBe("cancelled");
+      // Once the run has ended: no process of it, no folder of it, the canary as it was.
+      expect(leftovers()).toEqual([]);
+      expect(await runFolders([id])).toEqual([]);
+      expect(await snapshot(canary)).toEqual(before);
+    }
 
-  // The step uid went back to the pool each time: the next run gets it.
-  const { workflowId: whoami } = await saveWorkflowVersion(stack.db, {
-    teamId: stack.teamId,
-    name: "whoami-after-race",
-    files: { "workflow.yaml": "name: whoami-after-race\nstates:\n  initial: look\n  look:\n    type: step\n    command: id -u\n" },
-  });
-  const { id } = await caller.runs.start({ workflowId: whoami });
-  const run = await runEnded(() => caller.runs.get({ id }), `run ${id}`);
-  expect(run.status).toBe("succeeded");
-  if (root) expect(run.steps[0]?.stdout.trim()).toBe(String(uidBase));
-  expect(await runFolders([...ids, id])).toEqual([]);
-});
+    // The step uid went back to the pool each time: the next run gets it.
+    const { workflowId: whoami } = await saveWorkflowVersion(stack.db, {
+      teamId: stack.teamId,
+      name: "whoami-after-race",
+      files: {
+        "workflow.yaml":
+          "name: whoami-after-race\nstates:\n  initial: look\n  look:\n    type: step\n    command: id -u\n",
+      },
+    });
+    const { id } = await caller.runs.start({ workflowId: whoami });
+    const run = await runEnded(() => caller.runs.get({ id }), `run ${id}`);
+    expect(run.status).toBe("succeeded");
+    if (root) expect(run.steps[0]?.stdout.trim()).toBe(String(uidBase));
+    expect(await runFolders([...ids, id])).toEqual([]);
+  },
+);

@@ -45,7 +45,10 @@ const open = (token: string, signal?: AbortSignal) => {
   const path = `/runs/${runId}/events`;
   return handleRest(
     { db, queue: () => queue, prefix, publish: (c, m) => redis.publish(c, m) },
-    new Request(`http://localhost/api/v1${path}`, { headers: { authorization: `Bearer ${token}` }, signal }),
+    new Request(`http://localhost/api/v1${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+      signal,
+    }),
     path,
   );
 };
@@ -64,22 +67,45 @@ const endsAfter = async (token: string, takeAway: () => Promise<unknown>) => {
 
 describe("a run's event stream and its token", () => {
   it("ends, saying why, once the token is revoked", async () => {
-    const member = await addMember(db, seeded.teamId, { email: "revoked@test.local", name: "Revoked", role: "member" });
-    const made = await createApiToken(db, { teamId: seeded.teamId, userId: member, name: "stream" });
-    const { messages, ended, afterMs } = await endsAfter(made.token, () => revokeApiToken(db, seeded.teamId, made.id));
+    const member = await addMember(db, seeded.teamId, {
+      email: "revoked@test.local",
+      name: "Revoked",
+      role: "member",
+    });
+    const made = await createApiToken(db, {
+      teamId: seeded.teamId,
+      userId: member,
+      name: "stream",
+    });
+    const { messages, ended, afterMs } = await endsAfter(made.token, () =>
+      revokeApiToken(db, seeded.teamId, made.id),
+    );
     expect(ended).toBe(true);
     // Re-checked every few seconds: a generous bound over one re-check and one poll.
     expect(afterMs).toBeLessThan(ACCESS_RECHECK_MS + 10_000);
     const last = messages[messages.length - 1]!;
     expect(last.event).toBe("end");
-    expect(JSON.parse(last.data)).toMatchObject({ reason: "access_ended", error: { code: "UNAUTHORIZED" } });
+    expect(JSON.parse(last.data)).toMatchObject({
+      reason: "access_ended",
+      error: { code: "UNAUTHORIZED" },
+    });
     expect((await open(made.token)).status).toBe(401);
   }, 60_000);
 
   it("ends once the token's member is removed from the team", async () => {
-    const member = await addMember(db, seeded.teamId, { email: "removed@test.local", name: "Removed", role: "viewer" });
-    const made = await createApiToken(db, { teamId: seeded.teamId, userId: member, name: "stream" });
-    const { messages, ended, afterMs } = await endsAfter(made.token, () => removeMember(db, seeded.teamId, member));
+    const member = await addMember(db, seeded.teamId, {
+      email: "removed@test.local",
+      name: "Removed",
+      role: "viewer",
+    });
+    const made = await createApiToken(db, {
+      teamId: seeded.teamId,
+      userId: member,
+      name: "stream",
+    });
+    const { messages, ended, afterMs } = await endsAfter(made.token, () =>
+      removeMember(db, seeded.teamId, member),
+    );
     expect(ended).toBe(true);
     expect(afterMs).toBeLessThan(ACCESS_RECHECK_MS + 10_000);
     expect(messages.at(-1)).toMatchObject({ event: "end" });
@@ -87,7 +113,11 @@ describe("a run's event stream and its token", () => {
   }, 60_000);
 
   it("keeps flowing while the token may still read the run", async () => {
-    const made = await createApiToken(db, { teamId: seeded.teamId, userId: seeded.adminId, name: "stream" });
+    const made = await createApiToken(db, {
+      teamId: seeded.teamId,
+      userId: seeded.adminId,
+      name: "stream",
+    });
     const client = new AbortController();
     const res = await open(made.token, client.signal);
     let ended = false;

@@ -32,12 +32,18 @@ beforeAll(async () => {
   teamId = seeded.team.id;
   redis = new Redis(process.env.REDIS_URL!);
   const prefix = randomPrefix();
-  queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
+  queue = new Queue<RunJob>(RUN_QUEUE, {
+    connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
+    prefix,
+  });
   workflowId = (
     await saveWorkflowVersion(db, {
       teamId,
       name: "keyed",
-      files: { "workflow.yaml": "name: keyed\ninputs:\n  - name: n\n    type: integer\n    default: 1\nstates:\n  initial: s\n  s: { type: step, command: 'true' }\n" },
+      files: {
+        "workflow.yaml":
+          "name: keyed\ninputs:\n  - name: n\n    type: integer\n    default: 1\nstates:\n  initial: s\n  s: { type: step, command: 'true' }\n",
+      },
     })
   ).workflowId;
   const token = (await createApiToken(db, { teamId, userId: adminId, name: "keys" })).token;
@@ -51,7 +57,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const jobs = async () => (await queue.getJobs(["waiting", "delayed", "active", "prioritized"])).length;
+const jobs = async () =>
+  (await queue.getJobs(["waiting", "delayed", "active", "prioritized"])).length;
 
 it("returns the first run for a retried key, refuses the key with another request, and makes one run under concurrency", async () => {
   const caller = dashboardCaller({ db, queue, redis }, adminId);
@@ -61,10 +68,19 @@ it("returns the first run for a retried key, refuses the key with another reques
   expect(again.id).toBe(first.id);
   expect(await jobs()).toBe(before);
 
-  const reused = await caller.runs.start({ workflowId, inputs: { n: 3 }, idempotencyKey: "key-1" }).catch((e: unknown) => e);
-  expect(reused).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("Idempotency-Key") as unknown });
+  const reused = await caller.runs
+    .start({ workflowId, inputs: { n: 3 }, idempotencyKey: "key-1" })
+    .catch((e: unknown) => e);
+  expect(reused).toMatchObject({
+    code: "BAD_REQUEST",
+    message: expect.stringContaining("Idempotency-Key") as unknown,
+  });
 
-  const concurrent = await Promise.all(Array.from({ length: 6 }, () => caller.runs.start({ workflowId, inputs: { n: 5 }, idempotencyKey: "key-race" })));
+  const concurrent = await Promise.all(
+    Array.from({ length: 6 }, () =>
+      caller.runs.start({ workflowId, inputs: { n: 5 }, idempotencyKey: "key-race" }),
+    ),
+  );
   expect(new Set(concurrent.map((r) => r.id)).size).toBe(1);
   const listed = await caller.runs.list({ workflowId, limit: 200 });
   expect(listed.runs.filter((r) => r.id === concurrent[0]!.id)).toHaveLength(1);
@@ -80,7 +96,10 @@ it("over REST: 202 then 200 with the same run, 422 with a clear code for another
   const again = await post("rest-key", { inputs: { n: 7 } });
   expect(again).toMatchObject({ status: 200, body: { id: first.body.id } });
   const other = await post("rest-key", { inputs: { n: 8 } });
-  expect(other).toMatchObject({ status: 422, body: { error: { code: "USER.IDEMPOTENCY_KEY_REUSED" } } });
+  expect(other).toMatchObject({
+    status: 422,
+    body: { error: { code: "USER.IDEMPOTENCY_KEY_REUSED" } },
+  });
 });
 
 it("re-runs a run: same version and inputs, rerunOfId set, the caller's surface as trigger", async () => {
@@ -89,7 +108,12 @@ it("re-runs a run: same version and inputs, rerunOfId set, the caller's surface 
   const rerun = await caller.runs.rerun({ id: original.id });
   const detail = await caller.runs.get({ id: rerun.id });
   const before = await caller.runs.get({ id: original.id });
-  expect(detail).toMatchObject({ rerunOfId: original.id, trigger: "dashboard", inputs: { n: 9 }, startedBy: { id: adminId } });
+  expect(detail).toMatchObject({
+    rerunOfId: original.id,
+    trigger: "dashboard",
+    inputs: { n: 9 },
+    startedBy: { id: adminId },
+  });
   expect(detail.version).toEqual(before.version);
   const viaRest = await call("POST", `/runs/${original.id}/rerun`);
   expect(viaRest.status).toBe(202);

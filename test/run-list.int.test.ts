@@ -5,7 +5,18 @@
  */
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createApiToken, createDb, createRun, insertSpans, insertToolCalls, saveCheckpoint, saveWorkflowVersion, startStepRun, type Db, type RunStatus } from "@switchyard/db";
+import {
+  createApiToken,
+  createDb,
+  createRun,
+  insertSpans,
+  insertToolCalls,
+  saveCheckpoint,
+  saveWorkflowVersion,
+  startStepRun,
+  type Db,
+  type RunStatus,
+} from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import type { Queue } from "bullmq";
@@ -19,7 +30,9 @@ let adminId: string;
 let teamId: string;
 let redis: Redis;
 
-const WORKFLOW = (name: string) => ({ "workflow.yaml": `name: ${name}\nstates:\n  initial: s\n  s: { type: step, command: 'true' }\n` });
+const WORKFLOW = (name: string) => ({
+  "workflow.yaml": `name: ${name}\nstates:\n  initial: s\n  s: { type: step, command: 'true' }\n`,
+});
 
 beforeAll(async () => {
   database = await freshDatabase();
@@ -36,14 +49,32 @@ afterAll(async () => {
 });
 
 it("lists runs without their checkpoints or pinned versions", async () => {
-  const version = await saveWorkflowVersion(db, { teamId, name: "listed", files: WORKFLOW("listed") });
-  const run = await createRun(db, { teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api", inputs: { secretish: "input-value-33" } });
+  const version = await saveWorkflowVersion(db, {
+    teamId,
+    name: "listed",
+    files: WORKFLOW("listed"),
+  });
+  const run = await createRun(db, {
+    teamId,
+    workflowId: version.workflowId,
+    workflowVersionId: version.id,
+    lane: "default",
+    trigger: "api",
+    inputs: { secretish: "input-value-33" },
+  });
   await db.run.update({ where: { id: run.id }, data: { status: "running", workerId: "w" } });
-  expect(await saveCheckpoint(db, teamId, run.id, "w", { context: { captured: "checkpoint-value-71" } })).toBe(true);
+  expect(
+    await saveCheckpoint(db, teamId, run.id, "w", { context: { captured: "checkpoint-value-71" } }),
+  ).toBe(true);
 
   const listed = await dashboardCaller({ db }, adminId).runs.list();
   const row = listed.runs.find((r) => r.id === run.id);
-  expect(row).toMatchObject({ id: run.id, status: "running", trigger: "api", workflow: { name: "listed" } });
+  expect(row).toMatchObject({
+    id: run.id,
+    status: "running",
+    trigger: "api",
+    workflow: { name: "listed" },
+  });
   expect(row).not.toHaveProperty("checkpoint");
   expect(row).not.toHaveProperty("pinnedVersions");
   expect(row).not.toHaveProperty("inputs");
@@ -54,16 +85,40 @@ it("lists runs without their checkpoints or pinned versions", async () => {
 it("filters, pages by cursor without repeats or gaps, and counts per status under the filters", async () => {
   const a = await saveWorkflowVersion(db, { teamId, name: "paged-a", files: WORKFLOW("paged-a") });
   const b = await saveWorkflowVersion(db, { teamId, name: "paged-b", files: WORKFLOW("paged-b") });
-  const statuses: RunStatus[] = ["succeeded", "failed", "succeeded", "cancelled", "succeeded", "queued", "failed"];
+  const statuses: RunStatus[] = [
+    "succeeded",
+    "failed",
+    "succeeded",
+    "cancelled",
+    "succeeded",
+    "queued",
+    "failed",
+  ];
   // Several runs share one createdAt: the page boundary must fall between them correctly.
   const moment = new Date("2026-11-30T10:00:00.000Z");
   const made: string[] = [];
   for (const [i, status] of statuses.entries()) {
-    const run = await createRun(db, { teamId, workflowId: a.workflowId, workflowVersionId: a.id, lane: "default", trigger: i % 2 ? "api" : "dashboard", startedById: adminId });
-    await db.run.update({ where: { id: run.id }, data: { status, createdAt: i < 4 ? moment : new Date(moment.getTime() + i * 1000) } });
+    const run = await createRun(db, {
+      teamId,
+      workflowId: a.workflowId,
+      workflowVersionId: a.id,
+      lane: "default",
+      trigger: i % 2 ? "api" : "dashboard",
+      startedById: adminId,
+    });
+    await db.run.update({
+      where: { id: run.id },
+      data: { status, createdAt: i < 4 ? moment : new Date(moment.getTime() + i * 1000) },
+    });
     made.push(run.id);
   }
-  const other = await createRun(db, { teamId, workflowId: b.workflowId, workflowVersionId: b.id, lane: "default", trigger: "dashboard" });
+  const other = await createRun(db, {
+    teamId,
+    workflowId: b.workflowId,
+    workflowVersionId: b.id,
+    lane: "default",
+    trigger: "dashboard",
+  });
 
   const caller = dashboardCaller({ db }, adminId);
   const seen: string[] = [];
@@ -88,22 +143,42 @@ it("filters, pages by cursor without repeats or gaps, and counts per status unde
   const api = await caller.runs.list({ workflowId: a.workflowId, trigger: ["api"] });
   expect(api.runs.every((r) => r.trigger === "api")).toBe(true);
   expect(api.runs).toHaveLength(3);
-  const late = await caller.runs.list({ workflowId: a.workflowId, from: new Date(moment.getTime() + 1).toISOString() });
+  const late = await caller.runs.list({
+    workflowId: a.workflowId,
+    from: new Date(moment.getTime() + 1).toISOString(),
+  });
   expect(late.runs).toHaveLength(3);
-  expect((await caller.runs.list({ startedBy: adminId, workflowId: a.workflowId })).runs).toHaveLength(7);
+  expect(
+    (await caller.runs.list({ startedBy: adminId, workflowId: a.workflowId })).runs,
+  ).toHaveLength(7);
 
-  await expect(caller.runs.list({ cursor: "not-a-cursor" })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  await expect(caller.runs.list({ cursor: "not-a-cursor" })).rejects.toMatchObject({
+    code: "BAD_REQUEST",
+  });
 
   // REST: the same filters as query parameters
   const token = (await createApiToken(db, { teamId, userId: adminId, name: "list" })).token;
-  const call = restCaller({ db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" }, () => token);
-  const rest = await call("GET", `/runs?workflowId=${a.workflowId}&status=succeeded,failed&limit=3`);
+  const call = restCaller(
+    { db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" },
+    () => token,
+  );
+  const rest = await call(
+    "GET",
+    `/runs?workflowId=${a.workflowId}&status=succeeded,failed&limit=3`,
+  );
   expect(rest.status).toBe(200);
-  const body = rest.body as { runs: { status: string }[]; nextCursor: string | null; counts: Record<string, number> };
+  const body = rest.body as {
+    runs: { status: string }[];
+    nextCursor: string | null;
+    counts: Record<string, number>;
+  };
   expect(body.runs).toHaveLength(3);
   expect(body.runs.every((r) => ["succeeded", "failed"].includes(r.status))).toBe(true);
   expect(body.nextCursor).not.toBeNull();
-  const next = await call("GET", `/runs?workflowId=${a.workflowId}&status=succeeded,failed&limit=3&cursor=${body.nextCursor!}`);
+  const next = await call(
+    "GET",
+    `/runs?workflowId=${a.workflowId}&status=succeeded,failed&limit=3&cursor=${body.nextCursor!}`,
+  );
   expect((next.body as { runs: unknown[] }).runs).toHaveLength(2);
   expect((await call("GET", "/runs?status=bogus")).body.error?.code).toBe("BAD_REQUEST");
 });
@@ -111,7 +186,10 @@ it("filters, pages by cursor without repeats or gaps, and counts per status unde
 it("refuses dates and cursors Postgres cannot store with a 400 naming the field, through tRPC and REST", async () => {
   const caller = dashboardCaller({ db }, adminId);
   const token = (await createApiToken(db, { teamId, userId: adminId, name: "dates" })).token;
-  const call = restCaller({ db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" }, () => token);
+  const call = restCaller(
+    { db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" },
+    () => token,
+  );
   const cursorOf = (at: string) => Buffer.from(`${at}|cmrunid`).toString("base64url");
   const out = [
     "0000-01-01T00:00:00Z",
@@ -123,24 +201,55 @@ it("refuses dates and cursors Postgres cannot store with a 400 naming the field,
       const rest = await call("GET", `/runs?${field}=${encodeURIComponent(at)}`);
       expect(rest.status, `${field}=${at}`).toBe(400);
       expect(rest.body.error).toMatchObject({ code: "BAD_REQUEST", location: { path: field } });
-      await expect(caller.runs.list({ [field]: at })).rejects.toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining(field) as unknown });
+      await expect(caller.runs.list({ [field]: at })).rejects.toMatchObject({
+        code: "BAD_REQUEST",
+        message: expect.stringContaining(field) as unknown,
+      });
     }
   }
-  for (const at of ["0000-01-01T00:00:00.000Z", "-000001-01-01T00:00:00.000Z", "+275760-09-13T00:00:00.000Z", "+010000-01-01T00:00:00.000Z"]) {
+  for (const at of [
+    "0000-01-01T00:00:00.000Z",
+    "-000001-01-01T00:00:00.000Z",
+    "+275760-09-13T00:00:00.000Z",
+    "+010000-01-01T00:00:00.000Z",
+  ]) {
     const rest = await call("GET", `/runs?cursor=${cursorOf(at)}`);
     expect(rest.status, `cursor at ${at}`).toBe(400);
     expect(rest.body.error).toMatchObject({ code: "BAD_REQUEST", location: { path: "cursor" } });
-    await expect(caller.runs.list({ cursor: cursorOf(at) })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(caller.runs.list({ cursor: cursorOf(at) })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+    });
   }
   // The widest dates Postgres stores are still filters like any other.
-  expect((await call("GET", `/runs?from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z`)).status).toBe(200);
-  expect((await call("GET", `/runs?cursor=${cursorOf("0001-01-01T00:00:00.000Z")}`)).status).toBe(200);
+  expect(
+    (await call("GET", `/runs?from=0001-01-01T00:00:00Z&to=9999-12-31T23:59:59Z`)).status,
+  ).toBe(200);
+  expect((await call("GET", `/runs?cursor=${cursorOf("0001-01-01T00:00:00.000Z")}`)).status).toBe(
+    200,
+  );
 });
 
 it("pages a run's tool calls in start order, answering only their contract fields, and lists its spans", async () => {
-  const version = await saveWorkflowVersion(db, { teamId, name: "called", files: WORKFLOW("called") });
-  const run = await createRun(db, { teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api" });
-  const step = await startStepRun(db, { teamId, runId: run.id, stateName: "s", stepType: "agent", attempt: 1, path: { workflow: "called", key: "s", loop: [], calls: [] } });
+  const version = await saveWorkflowVersion(db, {
+    teamId,
+    name: "called",
+    files: WORKFLOW("called"),
+  });
+  const run = await createRun(db, {
+    teamId,
+    workflowId: version.workflowId,
+    workflowVersionId: version.id,
+    lane: "default",
+    trigger: "api",
+  });
+  const step = await startStepRun(db, {
+    teamId,
+    runId: run.id,
+    stateName: "s",
+    stepType: "agent",
+    attempt: 1,
+    path: { workflow: "called", key: "s", loop: [], calls: [] },
+  });
   const at = new Date("2026-11-30T12:00:00.000Z");
   await insertToolCalls(
     db,
@@ -160,8 +269,26 @@ it("pages a run's tool calls in start order, answering only their contract field
     })),
   );
   await insertSpans(db, teamId, run.id, [
-    { traceId: "a".repeat(32), spanId: "1".repeat(16), name: "run", kind: "internal", status: "ok", attributes: {}, startTime: at, endTime: new Date(at.getTime() + 5000) },
-    { traceId: "a".repeat(32), spanId: "2".repeat(16), parentSpanId: "1".repeat(16), name: "step s", kind: "internal", status: "ok", attributes: {}, startTime: at },
+    {
+      traceId: "a".repeat(32),
+      spanId: "1".repeat(16),
+      name: "run",
+      kind: "internal",
+      status: "ok",
+      attributes: {},
+      startTime: at,
+      endTime: new Date(at.getTime() + 5000),
+    },
+    {
+      traceId: "a".repeat(32),
+      spanId: "2".repeat(16),
+      parentSpanId: "1".repeat(16),
+      name: "step s",
+      kind: "internal",
+      status: "ok",
+      attributes: {},
+      startTime: at,
+    },
   ]);
   const caller = dashboardCaller({ db }, adminId);
   const names: string[] = [];
@@ -174,14 +301,20 @@ it("pages a run's tool calls in start order, answering only their contract field
   } while (after);
   expect(names.sort()).toEqual(["tool_0", "tool_1", "tool_2", "tool_3", "tool_4"]);
   const spans = await caller.runs.spans({ id: run.id });
-  expect(spans.spans.map((s) => [s.name, s.parentSpanId])).toEqual([["run", null], ["step s", "1".repeat(16)]]);
+  expect(spans.spans.map((s) => [s.name, s.parentSpanId])).toEqual([
+    ["run", null],
+    ["step s", "1".repeat(16)],
+  ]);
   expect(spans.truncated).toBe(false);
   // A page of the oldest spans, saying there are more.
   const page = await caller.runs.spans({ id: run.id, limit: 1 });
   expect([page.spans.map((s) => s.name), page.truncated]).toEqual([["run"], true]);
 
   const token = (await createApiToken(db, { teamId, userId: adminId, name: "calls" })).token;
-  const call = restCaller({ db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" }, () => token);
+  const call = restCaller(
+    { db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" },
+    () => token,
+  );
   const rest = await call("GET", `/runs/${run.id}/tool-calls?limit=3`);
   expect(rest.status).toBe(200);
   const first = (rest.body as { toolCalls: Record<string, unknown>[] }).toolCalls[0]!;

@@ -7,7 +7,15 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Queue } from "bullmq";
 import type { RunJob } from "@switchyard/core/runs";
-import { createApiToken, createDb, createRun, insertToolCalls, saveWorkflowVersion, startStepRun, type Db } from "@switchyard/db";
+import {
+  createApiToken,
+  createDb,
+  createRun,
+  insertToolCalls,
+  saveWorkflowVersion,
+  startStepRun,
+  type Db,
+} from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "./helpers/dashboard-caller";
@@ -19,7 +27,10 @@ let adminId: string;
 let teamId: string;
 let redis: Redis;
 
-const WORKFLOW = { "workflow.yaml": "name: paged\nstates:\n  initial: a\n  a: { type: step, command: 'true', on_success: b }\n  b: { type: step, command: 'true' }\n" };
+const WORKFLOW = {
+  "workflow.yaml":
+    "name: paged\nstates:\n  initial: a\n  a: { type: step, command: 'true', on_success: b }\n  b: { type: step, command: 'true' }\n",
+};
 const at = new Date("2026-11-30T12:00:00.000Z");
 
 beforeAll(async () => {
@@ -38,10 +49,30 @@ afterAll(async () => {
 
 const newRunWithSteps = async () => {
   const version = await saveWorkflowVersion(db, { teamId, name: "paged", files: WORKFLOW });
-  const run = await createRun(db, { teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api" });
+  const run = await createRun(db, {
+    teamId,
+    workflowId: version.workflowId,
+    workflowVersionId: version.id,
+    lane: "default",
+    trigger: "api",
+  });
   const path = (key: string) => ({ workflow: "paged", key, loop: [], calls: [] });
-  const first = await startStepRun(db, { teamId, runId: run.id, stateName: "a", stepType: "agent", attempt: 1, path: path("a") });
-  const second = await startStepRun(db, { teamId, runId: run.id, stateName: "b", stepType: "agent", attempt: 1, path: path("b") });
+  const first = await startStepRun(db, {
+    teamId,
+    runId: run.id,
+    stateName: "a",
+    stepType: "agent",
+    attempt: 1,
+    path: path("a"),
+  });
+  const second = await startStepRun(db, {
+    teamId,
+    runId: run.id,
+    stateName: "b",
+    stepType: "agent",
+    attempt: 1,
+    path: path("b"),
+  });
   const calls = (stepRunId: string, prefix: string, n: number) =>
     Array.from({ length: n }, (_, i) => ({
       stepRunId,
@@ -55,7 +86,10 @@ const newRunWithSteps = async () => {
       durationMs: 1,
     }));
   // The steps' calls interleave in time, as two branches of a run would make them.
-  await insertToolCalls(db, teamId, run.id, [...calls(first.id, "a", 25), ...calls(second.id, "b", 7)]);
+  await insertToolCalls(db, teamId, run.id, [
+    ...calls(first.id, "a", 25),
+    ...calls(second.id, "b", 7),
+  ]);
   return { runId: run.id, first: first.id, second: second.id };
 };
 
@@ -80,11 +114,25 @@ it("pages one step attempt's calls in start order, over tRPC and REST, without r
   expect(starts).toEqual([...starts].sort((a, b) => a - b));
 
   const token = (await createApiToken(db, { teamId, userId: adminId, name: "pages" })).token;
-  const call = restCaller({ db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" }, () => token);
+  const call = restCaller(
+    { db, queue: undefined as unknown as Queue<RunJob>, redis, prefix: "unused" },
+    () => token,
+  );
   const rest = await call("GET", `/runs/${runId}/tool-calls?stepRunId=${second}&limit=100`);
   expect(rest.status).toBe(200);
-  const body = rest.body as { toolCalls: { toolName: string; stepRunId: string }[]; nextAfter: string | null };
-  expect(body.toolCalls.map((c) => c.toolName).sort()).toEqual(["b0", "b1", "b2", "b3", "b4", "b5", "b6"]);
+  const body = rest.body as {
+    toolCalls: { toolName: string; stepRunId: string }[];
+    nextAfter: string | null;
+  };
+  expect(body.toolCalls.map((c) => c.toolName).sort()).toEqual([
+    "b0",
+    "b1",
+    "b2",
+    "b3",
+    "b4",
+    "b5",
+    "b6",
+  ]);
   expect(body.nextAfter).toBeNull();
   // Without stepRunId, every step's calls.
   const all = await call("GET", `/runs/${runId}/tool-calls?limit=500`);

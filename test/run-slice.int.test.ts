@@ -24,10 +24,20 @@ let publisher: Redis;
 
 const caller = (userId: string) => dashboardCaller({ db, queue, redis: publisher, prefix }, userId);
 
-const finished = (userId: string, runId: string) => runEnded(() => caller(userId).runs.get({ id: runId }), `run ${runId} to finish`);
+const finished = (userId: string, runId: string) =>
+  runEnded(() => caller(userId).runs.get({ id: runId }), `run ${runId} to finish`);
 
 beforeAll(async () => {
-  ({ database, db, queue, redis: publisher, prefix, adminId, teamId, worker } = await openRunStack());
+  ({
+    database,
+    db,
+    queue,
+    redis: publisher,
+    prefix,
+    adminId,
+    teamId,
+    worker,
+  } = await openRunStack());
 });
 afterAll(() => closeRunStack({ database, db, queue, redis: publisher, worker }));
 
@@ -52,12 +62,17 @@ describe("a run started from the dashboard", () => {
     ]);
     expect(run.steps[0]!.stdout).toContain("hello from workspace");
     expect(run.steps[1]!.stdout).toMatch(/v\d+\.\d+\.\d+/);
-    expect((await caller(adminId).workflows.list()).find((w) => w.id === hello!.id)?.lastRun?.id).toBe(started.id);
+    expect(
+      (await caller(adminId).workflows.list()).find((w) => w.id === hello!.id)?.lastRun?.id,
+    ).toBe(started.id);
   });
 
   it("marks the run failed when a shell step fails, keeping its exit code and stderr", async () => {
     const flaky = (await caller(adminId).workflows.list()).find((w) => w.name === "flaky-build")!;
-    const run = await finished(adminId, (await caller(adminId).runs.start({ workflowId: flaky.id })).id);
+    const run = await finished(
+      adminId,
+      (await caller(adminId).runs.start({ workflowId: flaky.id })).id,
+    );
 
     expect(run.status).toBe("failed");
     expect(run.errorMessage).toBe("the build failed");
@@ -73,25 +88,40 @@ describe("a run started from the dashboard", () => {
       teamId,
       name: "exits-seven",
       files: {
-        "workflow.yaml": "name: exits-seven\nstates:\n  initial: boom\n  boom:\n    type: step\n    command: echo partial; exit 7\n",
+        "workflow.yaml":
+          "name: exits-seven\nstates:\n  initial: boom\n  boom:\n    type: step\n    command: echo partial; exit 7\n",
       },
     });
-    const run = await finished(adminId, (await caller(adminId).runs.start({ workflowId: version.workflowId })).id);
+    const run = await finished(
+      adminId,
+      (await caller(adminId).runs.start({ workflowId: version.workflowId })).id,
+    );
     expect(run.status).toBe("failed");
     expect(run.errorCode).toBe("EXECUTION.COMMAND_FAILED");
     expect(run.errorMessage).toContain("exited with code 7");
-    expect(run.steps[0]).toMatchObject({ stateName: "boom", status: "failed", exitCode: 7, stdout: "partial\n" });
+    expect(run.steps[0]).toMatchObject({
+      stateName: "boom",
+      status: "failed",
+      exitCode: 7,
+      stdout: "partial\n",
+    });
   });
 
   it("keeps teams apart: another team's member can neither read nor start this team's runs", async () => {
     const hello = (await caller(adminId).workflows.list()).find((w) => w.name === "hello-world")!;
     const run = await caller(adminId).runs.start({ workflowId: hello.id });
     const other = await db.team.create({ data: { slug: "other", name: "Other" } });
-    const outsider = await db.user.create({ data: { email: "outsider@test.local", name: "Outsider" } });
+    const outsider = await db.user.create({
+      data: { email: "outsider@test.local", name: "Outsider" },
+    });
     await db.membership.create({ data: { teamId: other.id, userId: outsider.id, role: "owner" } });
 
-    await expect(caller(outsider.id).runs.get({ id: run.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(caller(outsider.id).runs.start({ workflowId: hello.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(caller(outsider.id).runs.get({ id: run.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    await expect(caller(outsider.id).runs.start({ workflowId: hello.id })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
     expect(await caller(outsider.id).workflows.list()).toEqual([]);
     await finished(adminId, run.id);
   });
@@ -101,7 +131,9 @@ describe("a run started from the dashboard", () => {
     const viewer = await db.user.create({ data: { email: "viewer@test.local", name: "Viewer" } });
     await db.membership.create({ data: { teamId, userId: viewer.id, role: "viewer" } });
     const before = await db.run.count();
-    await expect(caller(viewer.id).runs.start({ workflowId: hello.id })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(caller(viewer.id).runs.start({ workflowId: hello.id })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
     expect(await db.run.count()).toBe(before);
   });
 });
@@ -132,12 +164,19 @@ describe("cancelling a run", () => {
       teamId,
       name: "sleeps",
       files: {
-        "workflow.yaml": "name: sleeps\nstates:\n  initial: nap\n  nap:\n    type: step\n    command: echo napping; sleep 4242\n",
+        "workflow.yaml":
+          "name: sleeps\nstates:\n  initial: nap\n  nap:\n    type: step\n    command: echo napping; sleep 4242\n",
       },
     });
     const { id } = await caller(adminId).runs.start({ workflowId: version.workflowId });
-    await waitFor(async () => ((await caller(adminId).runs.get({ id })).steps[0]?.status === "running" ? true : undefined));
-    await waitFor(async () => (processesWithArg("4242").length > 0 ? true : undefined), 10_000, "sleep to start");
+    await waitFor(async () =>
+      (await caller(adminId).runs.get({ id })).steps[0]?.status === "running" ? true : undefined,
+    );
+    await waitFor(
+      async () => (processesWithArg("4242").length > 0 ? true : undefined),
+      10_000,
+      "sleep to start",
+    );
 
     expect(await caller(adminId).runs.cancel({ id })).toEqual({ status: "cancelling" });
     const run = await finished(adminId, id);

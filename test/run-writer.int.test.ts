@@ -22,13 +22,36 @@ afterAll(() => seeded?.close());
 
 const queuedRun = async (name: string) => {
   const { db, teamId } = seeded;
-  const version = await saveWorkflowVersion(db, { teamId, name, files: { "workflow.yaml": `name: ${name}\nstates:\n  initial: s\n  s: { type: step, command: 'true' }\n` } });
-  return createRun(db, { teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api", inputs: {} });
+  const version = await saveWorkflowVersion(db, {
+    teamId,
+    name,
+    files: {
+      "workflow.yaml": `name: ${name}\nstates:\n  initial: s\n  s: { type: step, command: 'true' }\n`,
+    },
+  });
+  return createRun(db, {
+    teamId,
+    workflowId: version.workflowId,
+    workflowVersionId: version.id,
+    lane: "default",
+    trigger: "api",
+    inputs: {},
+  });
 };
 
 const writerFor = (runId: string, workerId: string, firstSeq = 1) => {
   let notified = 0;
-  const writer = createRunWriter({ db: seeded.db, log, teamId: seeded.teamId, runId, workerId, firstSeq, scrubber: new Scrubber(), notify: () => notified++, outageMs: 5_000 });
+  const writer = createRunWriter({
+    db: seeded.db,
+    log,
+    teamId: seeded.teamId,
+    runId,
+    workerId,
+    firstSeq,
+    scrubber: new Scrubber(),
+    notify: () => notified++,
+    outageMs: 5_000,
+  });
   return { writer, notified: () => notified };
 };
 
@@ -36,7 +59,12 @@ it("claims a queued run once, and writes its progress with the events in order",
   const { db, teamId } = seeded;
   const run = await queuedRun("written");
   const claimed = await claimQueuedRun(db, teamId, run.id, "worker-a");
-  expect(claimed).toMatchObject({ id: run.id, workflowName: "written", nextSeq: 1, lane: "default" });
+  expect(claimed).toMatchObject({
+    id: run.id,
+    workflowName: "written",
+    nextSeq: 1,
+    lane: "default",
+  });
   expect(await claimQueuedRun(db, teamId, run.id, "worker-b")).toBeUndefined();
   expect(await claimQueuedRun(db, "another-team", run.id, "worker-a")).toBeUndefined();
   if (typeof claimed !== "object") throw new Error(`the run was not claimed: ${String(claimed)}`);
@@ -44,20 +72,51 @@ it("claims a queued run once, and writes its progress with the events in order",
   const { writer, notified } = writerFor(run.id, "worker-a", claimed.nextSeq);
   writer.traceId("trace-1");
   writer.event("state.started", { state: "s" });
-  await writer.open({ id: "step-row-1", stateName: "s", stepType: "step", attempt: 1, path, sandboxLevel: "strict" });
+  await writer.open({
+    id: "step-row-1",
+    stateName: "s",
+    stepType: "step",
+    attempt: 1,
+    path,
+    sandboxLevel: "strict",
+  });
   // The event went with the step row, in the same write.
   expect(notified()).toBe(1);
-  await writer.close({ id: "step-row-1", status: "succeeded", exitCode: 0, stdout: "out\u0000put", stderr: "", output: "out\u0000put", costUsd: 0.25 });
+  await writer.close({
+    id: "step-row-1",
+    status: "succeeded",
+    exitCode: 0,
+    stdout: "out\u0000put",
+    stderr: "",
+    output: "out\u0000put",
+    costUsd: 0.25,
+  });
   writer.event("state.finished", { state: "s", status: "success" });
   await writer.checkpoint({ version: 1, results: { s: { output: "output" } } });
   writer.event("run.finished", { status: "succeeded" });
   await writer.flush();
 
-  const row = await db.run.findFirst({ where: { id: run.id }, select: { status: true, workerId: true, traceId: true, checkpoint: true, startedAt: true } });
-  expect(row).toMatchObject({ status: "running", workerId: "worker-a", traceId: "trace-1", checkpoint: { version: 1, results: { s: { output: "output" } } } });
+  const row = await db.run.findFirst({
+    where: { id: run.id },
+    select: { status: true, workerId: true, traceId: true, checkpoint: true, startedAt: true },
+  });
+  expect(row).toMatchObject({
+    status: "running",
+    workerId: "worker-a",
+    traceId: "trace-1",
+    checkpoint: { version: 1, results: { s: { output: "output" } } },
+  });
   expect(row?.startedAt).toBeInstanceOf(Date);
   const step = await db.stepRun.findFirst({ where: { id: "step-row-1" } });
-  expect(step).toMatchObject({ teamId, runId: run.id, status: "succeeded", exitCode: 0, stdout: "out\uFFFDput", sandboxLevel: "strict", path });
+  expect(step).toMatchObject({
+    teamId,
+    runId: run.id,
+    status: "succeeded",
+    exitCode: 0,
+    stdout: "out\uFFFDput",
+    sandboxLevel: "strict",
+    path,
+  });
   expect(step?.costUsd?.toNumber()).toBe(0.25);
   expect(step?.finishedAt).toBeInstanceOf(Date);
   const events = await listRunEvents(db, teamId, run.id);
@@ -75,12 +134,18 @@ it("writes nothing once another worker holds the run, and says so", async () => 
   await db.run.update({ where: { id: run.id }, data: { workerId: "worker-b" } });
   const { writer } = writerFor(run.id, "worker-a");
   writer.event("log", { message: "from the old worker" });
-  await expect(writer.open({ id: "step-row-2", stateName: "s", stepType: "step", attempt: 1, path })).rejects.toMatchObject({ code: "EXECUTION.RUN_TAKEN_OVER" });
-  await expect(writer.checkpoint({ version: 1 })).rejects.toMatchObject({ code: "EXECUTION.RUN_TAKEN_OVER" });
+  await expect(
+    writer.open({ id: "step-row-2", stateName: "s", stepType: "step", attempt: 1, path }),
+  ).rejects.toMatchObject({ code: "EXECUTION.RUN_TAKEN_OVER" });
+  await expect(writer.checkpoint({ version: 1 })).rejects.toMatchObject({
+    code: "EXECUTION.RUN_TAKEN_OVER",
+  });
   await writer.flush();
   expect(await db.stepRun.count({ where: { runId: run.id } })).toBe(0);
   expect(await listRunEvents(db, teamId, run.id)).toEqual([]);
-  expect((await db.run.findFirst({ where: { id: run.id }, select: { checkpoint: true } }))?.checkpoint).toBeNull();
+  expect(
+    (await db.run.findFirst({ where: { id: run.id }, select: { checkpoint: true } }))?.checkpoint,
+  ).toBeNull();
 });
 
 it("closes a step whose end cannot be stored as failed, and drops events that cannot be stored without holding the run back", async () => {
@@ -95,15 +160,28 @@ BEGIN
   IF NEW.payload->>'message' = 'refused' THEN RAISE EXCEPTION 'test refuses this event'; END IF;
   RETURN NEW;
 END $$`);
-  await db.$executeRawUnsafe(`CREATE TRIGGER refuse_step BEFORE UPDATE ON "StepRun" FOR EACH ROW EXECUTE FUNCTION refuse_writer_step()`);
-  await db.$executeRawUnsafe(`CREATE TRIGGER refuse_event BEFORE INSERT ON "RunEvent" FOR EACH ROW EXECUTE FUNCTION refuse_writer_event()`);
+  await db.$executeRawUnsafe(
+    `CREATE TRIGGER refuse_step BEFORE UPDATE ON "StepRun" FOR EACH ROW EXECUTE FUNCTION refuse_writer_step()`,
+  );
+  await db.$executeRawUnsafe(
+    `CREATE TRIGGER refuse_event BEFORE INSERT ON "RunEvent" FOR EACH ROW EXECUTE FUNCTION refuse_writer_event()`,
+  );
   try {
     const run = await queuedRun("refused");
     await claimQueuedRun(db, teamId, run.id, "worker-a");
     const { writer } = writerFor(run.id, "worker-a");
     await writer.open({ id: "step-row-3", stateName: "s", stepType: "step", attempt: 1, path });
     writer.event("log", { message: "refused" });
-    await expect(writer.close({ id: "step-row-3", status: "succeeded", exitCode: 0, stdout: "refuse-me", stderr: "", output: "refuse-me" })).rejects.toMatchObject({
+    await expect(
+      writer.close({
+        id: "step-row-3",
+        status: "succeeded",
+        exitCode: 0,
+        stdout: "refuse-me",
+        stderr: "",
+        output: "refuse-me",
+      }),
+    ).rejects.toMatchObject({
       code: "EXECUTION.OUTPUT_NOT_STORED",
     });
     const step = await db.stepRun.findFirst({ where: { id: "step-row-3" } });
@@ -114,10 +192,14 @@ END $$`);
     writer.event("log", { message: "kept" });
     await writer.checkpoint({ version: 1, after: "refusal" });
     await writer.flush();
-    expect((await db.run.findFirst({ where: { id: run.id }, select: { checkpoint: true } }))?.checkpoint).toEqual({ version: 1, after: "refusal" });
+    expect(
+      (await db.run.findFirst({ where: { id: run.id }, select: { checkpoint: true } }))?.checkpoint,
+    ).toEqual({ version: 1, after: "refusal" });
     writer.event("log", { message: "kept-too" });
     await writer.flush();
-    expect((await listRunEvents(db, teamId, run.id)).map((e) => e.payload)).toEqual([{ message: "kept-too" }]);
+    expect((await listRunEvents(db, teamId, run.id)).map((e) => e.payload)).toEqual([
+      { message: "kept-too" },
+    ]);
   } finally {
     await db.$executeRawUnsafe(`DROP TRIGGER refuse_step ON "StepRun"`);
     await db.$executeRawUnsafe(`DROP TRIGGER refuse_event ON "RunEvent"`);

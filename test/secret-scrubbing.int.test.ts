@@ -18,7 +18,12 @@ const SECRET = "tok-Int3gr4tion-s3cr3t-9f8e";
 const LANE = "operator";
 let stack: RunStack;
 let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 const caller = () => dashboardCaller({ ...stack, keyring }, stack.adminId);
 
 /**
@@ -30,10 +35,17 @@ const traces = (() => {
   const forms = [SECRET, bytes.toString("hex"), bytes.toString("hex").toUpperCase()];
   for (const offset of [0, 1, 2]) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
-    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    const core = encoded.slice(
+      Math.ceil((8 * offset) / 6),
+      Math.floor((8 * (offset + bytes.length)) / 6),
+    );
     forms.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
   }
-  return [...new Set(forms.flatMap((f) => Array.from({ length: f.length - 7 }, (_, i) => f.slice(i, i + 8))))];
+  return [
+    ...new Set(
+      forms.flatMap((f) => Array.from({ length: f.length - 7 }, (_, i) => f.slice(i, i + 8))),
+    ),
+  ];
 })();
 
 const expectNoTrace = (text: string, what: string) => {
@@ -62,7 +74,9 @@ afterAll(async () => {
 });
 
 it("refuses to store a secret too short to redact, saying the minimum", async () => {
-  await expect(caller().variables.set({ name: "PIN", value: "1000", secret: true })).rejects.toMatchObject({
+  await expect(
+    caller().variables.set({ name: "PIN", value: "1000", secret: true }),
+  ).rejects.toMatchObject({
     code: "BAD_REQUEST",
     message: expect.stringContaining("at least 8 characters") as unknown,
     cause: { code: "USER.SECRET_TOO_SHORT", location: { path: "value" } },
@@ -129,7 +143,11 @@ it("scrubs errors that carry the secret from the failed attempt in Redis, the lo
   // store the failed run is refused too, which fails the job's attempt: BullMQ keeps its
   // reason and stack in Redis and retries; the retry resumes the run, meets the first
   // refusal again and stores the run as failed.
-  const inError = [SECRET, Buffer.from(`user:${SECRET}`).toString("base64"), Buffer.from(SECRET).toString("hex")].join(" / ");
+  const inError = [
+    SECRET,
+    Buffer.from(`user:${SECRET}`).toString("base64"),
+    Buffer.from(SECRET).toString("hex"),
+  ].join(" / ");
   const statements = [
     `CREATE SEQUENCE finish_refusals`,
     `CREATE FUNCTION refuse_checkpoint() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
@@ -164,16 +182,33 @@ states:
 `,
     },
   });
-  const row = await createRun(stack.db, { teamId: stack.teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: LANE, trigger: "api", startedById: stack.adminId });
-  await stack.queue.add("run", { runId: row.id, teamId: stack.teamId }, { jobId: row.id, attempts: 2, backoff: { type: "fixed", delay: 200 } });
+  const row = await createRun(stack.db, {
+    teamId: stack.teamId,
+    workflowId: version.workflowId,
+    workflowVersionId: version.id,
+    lane: LANE,
+    trigger: "api",
+    startedById: stack.adminId,
+  });
+  await stack.queue.add(
+    "run",
+    { runId: row.id, teamId: stack.teamId },
+    { jobId: row.id, attempts: 2, backoff: { type: "fixed", delay: 200 } },
+  );
   const jobKey = `${stack.prefix}:${RUN_QUEUE}:${row.id}`;
 
-  const failedReason = await waitFor(async () => (await stack.redis.hget(jobKey, "failedReason")) || undefined, 30_000, "the first attempt to fail");
+  const failedReason = await waitFor(
+    async () => (await stack.redis.hget(jobKey, "failedReason")) || undefined,
+    30_000,
+    "the first attempt to fail",
+  );
   expect(failedReason).toContain("run row refused: [REDACTED] / dXNlcj[REDACTED] / [REDACTED]");
   expectNoTrace(JSON.stringify(await stack.redis.hgetall(jobKey)), "the failed attempt in Redis");
   const run = await runEnded(() => caller().runs.get({ id: row.id }), `run ${row.id}`);
   expect(run.status).toBe("failed");
-  expect(run.errorMessage).toContain("checkpoint refused: [REDACTED] / dXNlcj[REDACTED] / [REDACTED]");
+  expect(run.errorMessage).toContain(
+    "checkpoint refused: [REDACTED] / dXNlcj[REDACTED] / [REDACTED]",
+  );
   const job = await stack.redis.hgetall(jobKey);
   expect(job.stacktrace).toContain("run row refused");
   expectNoTrace(JSON.stringify(job), "the job in Redis");
@@ -182,7 +217,9 @@ states:
   expectNoTrace(stack.worker.logs(), "the worker's log");
 
   await stack.worker.stop(); // flushes the span exporter
-  const failing = receiver.spans.filter((s) => / refused: \[REDACTED\]/.test(s.status?.message ?? ""));
+  const failing = receiver.spans.filter((s) =>
+    / refused: \[REDACTED\]/.test(s.status?.message ?? ""),
+  );
   expect(failing.length).toBeGreaterThanOrEqual(2); // the run span of each attempt
   expectNoTrace(JSON.stringify(receiver.spans), "the exported spans");
 });

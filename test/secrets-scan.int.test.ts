@@ -18,7 +18,12 @@ import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/
 
 const SECRET = "scan-S3cr3t-v4lue-7c1d2e";
 let stack: RunStack;
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 const caller = () => dashboardCaller({ ...stack, keyring }, stack.adminId);
 
 /** The secret, its hex (either case) and its base64 (and base64url) at each byte alignment. */
@@ -27,7 +32,10 @@ const forms = (() => {
   const out = [SECRET, bytes.toString("hex"), bytes.toString("hex").toUpperCase()];
   for (const offset of [0, 1, 2]) {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString("base64");
-    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    const core = encoded.slice(
+      Math.ceil((8 * offset) / 6),
+      Math.floor((8 * (offset + bytes.length)) / 6),
+    );
     out.push(core, core.replace(/\+/g, "-").replace(/\//g, "_"));
   }
   return [...new Set(out)];
@@ -97,13 +105,19 @@ const redisDump = async () => {
     for (const key of keys) {
       const type = await stack.redis.type(key);
       const value =
-        type === "string" ? await stack.redis.get(key)
-        : type === "hash" ? await stack.redis.hgetall(key)
-        : type === "list" ? await stack.redis.lrange(key, 0, -1)
-        : type === "set" ? await stack.redis.smembers(key)
-        : type === "zset" ? await stack.redis.zrange(key, "0", "-1", "WITHSCORES")
-        : type === "stream" ? await stack.redis.xrange(key, "-", "+")
-        : null;
+        type === "string"
+          ? await stack.redis.get(key)
+          : type === "hash"
+            ? await stack.redis.hgetall(key)
+            : type === "list"
+              ? await stack.redis.lrange(key, 0, -1)
+              : type === "set"
+                ? await stack.redis.smembers(key)
+                : type === "zset"
+                  ? await stack.redis.zrange(key, "0", "-1", "WITHSCORES")
+                  : type === "stream"
+                    ? await stack.redis.xrange(key, "-", "+")
+                    : null;
       out.push(JSON.stringify({ key, type, value }));
     }
   } while (cursor !== "0");
@@ -112,12 +126,23 @@ const redisDump = async () => {
 
 const filesUnder = async (dir: string): Promise<string[]> => {
   const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
-  const nested = await Promise.all(entries.map((e) => (e.isDirectory() ? filesUnder(path.join(dir, e.name)) : Promise.resolve([path.join(dir, e.name)]))));
+  const nested = await Promise.all(
+    entries.map((e) =>
+      e.isDirectory()
+        ? filesUnder(path.join(dir, e.name))
+        : Promise.resolve([path.join(dir, e.name)]),
+    ),
+  );
   return nested.flat();
 };
 
 it("leaves no trace of a secret a run used in the database, Redis, the worker's log, the workspaces or the API's answers", async () => {
-  const version = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, lane: "operator", name: "secret-scan", files: { "workflow.yaml": WORKFLOW } });
+  const version = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    lane: "operator",
+    name: "secret-scan",
+    files: { "workflow.yaml": WORKFLOW },
+  });
   const { id } = await caller().runs.start({ workflowId: version.workflowId });
   const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`);
   expect(run.status).toBe("succeeded");
@@ -133,7 +158,10 @@ it("leaves no trace of a secret a run used in the database, Redis, the worker's 
   const logHits = hits(stack.worker.logs());
   const workspaceHits: string[] = [];
   for (const file of await filesUnder(stack.worker.workspaces)) {
-    const text = await readFile(file).then((b) => b.toString("utf8"), () => "");
+    const text = await readFile(file).then(
+      (b) => b.toString("utf8"),
+      () => "",
+    );
     if (hits(text).length > 0) workspaceHits.push(path.relative(stack.worker.workspaces, file));
   }
   const c = caller();
@@ -144,8 +172,16 @@ it("leaves no trace of a secret a run used in the database, Redis, the worker's 
     "runs.list": JSON.stringify(await c.runs.list({})),
     "logs download": await (await runLogResponse(stack.db, stack.teamId, id)).text(),
   };
-  const answerHits = Object.entries(answers).filter(([, text]) => hits(text).length > 0).map(([name]) => name);
-  expect({ dbHits, redisHits, logHits, workspaceHits, answerHits }).toEqual({ dbHits: [], redisHits: [], logHits: [], workspaceHits: [], answerHits: [] });
+  const answerHits = Object.entries(answers)
+    .filter(([, text]) => hits(text).length > 0)
+    .map(([name]) => name);
+  expect({ dbHits, redisHits, logHits, workspaceHits, answerHits }).toEqual({
+    dbHits: [],
+    redisHits: [],
+    logHits: [],
+    workspaceHits: [],
+    answerHits: [],
+  });
   // The logs download did carry the run's output (so scanning it means something).
   expect(answers["logs download"]).toContain("token=[REDACTED]");
 }, 90_000);

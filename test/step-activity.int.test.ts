@@ -34,16 +34,34 @@ let newRun: () => Promise<string>;
 
 const rest = async (path: string, bearer = token) => {
   const res = await handleRest(
-    { db, queue: () => { throw new Error("no queue here"); }, prefix: "unused", publish: () => Promise.resolve(0) },
-    new Request(`http://localhost/api/v1${path}`, { method: "GET", headers: { authorization: `Bearer ${bearer}` } }),
+    {
+      db,
+      queue: () => {
+        throw new Error("no queue here");
+      },
+      prefix: "unused",
+      publish: () => Promise.resolve(0),
+    },
+    new Request(`http://localhost/api/v1${path}`, {
+      method: "GET",
+      headers: { authorization: `Bearer ${bearer}` },
+    }),
     path,
   );
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> & { error?: { code: string } } };
+  return {
+    status: res.status,
+    body: (await res.json()) as Record<string, unknown> & { error?: { code: string } },
+  };
 };
 
 const STEP_PATH = { workflow: "agentic", key: "agent", loop: [], calls: [] };
 const at = (second: number) => new Date(Date.UTC(2030, 0, 1, 0, 0, second));
-const call = (stepRunId: string, toolName: string, second: number, extra: Partial<ToolCallRow> = {}): ToolCallRow => ({
+const call = (
+  stepRunId: string,
+  toolName: string,
+  second: number,
+  extra: Partial<ToolCallRow> = {},
+): ToolCallRow => ({
   stepRunId,
   toolName,
   source: "builtin",
@@ -68,19 +86,53 @@ beforeAll(async () => {
   const version = await saveWorkflowVersion(db, {
     teamId,
     name: "agentic",
-    files: { "workflow.yaml": "name: agentic\nstates:\n  initial: s\n  s: { type: step, command: 'true' }\n" },
+    files: {
+      "workflow.yaml":
+        "name: agentic\nstates:\n  initial: s\n  s: { type: step, command: 'true' }\n",
+    },
   });
-  newRun = async () => (await createRun(db, { teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api" })).id;
+  newRun = async () =>
+    (
+      await createRun(db, {
+        teamId,
+        workflowId: version.workflowId,
+        workflowVersionId: version.id,
+        lane: "default",
+        trigger: "api",
+      })
+    ).id;
   runId = await newRun();
   const path = STEP_PATH;
-  const step = await startStepRun(db, { teamId, runId, stateName: "agent", stepType: "agent", attempt: 1, path, provider: "openai_compatible" });
-  const other = await startStepRun(db, { teamId, runId, stateName: "agent", stepType: "agent", attempt: 2, path, provider: "openai_compatible" });
+  const step = await startStepRun(db, {
+    teamId,
+    runId,
+    stateName: "agent",
+    stepType: "agent",
+    attempt: 1,
+    path,
+    provider: "openai_compatible",
+  });
+  const other = await startStepRun(db, {
+    teamId,
+    runId,
+    stateName: "agent",
+    stepType: "agent",
+    attempt: 2,
+    path,
+    provider: "openai_compatible",
+  });
   agentStepId = step.id;
   otherStepId = other.id;
 
   // Two batches, the second with a call that started before the first batch's last one.
-  await insertToolCalls(db, teamId, runId, [call(step.id, "Write", 1), call(step.id, "Read", 5, { isError: true, errorType: "tool_error" })]);
-  await insertToolCalls(db, teamId, runId, [call(step.id, "Glob", 3, { source: "github", connectorId: "github" }), call(other.id, "Bash", 2)]);
+  await insertToolCalls(db, teamId, runId, [
+    call(step.id, "Write", 1),
+    call(step.id, "Read", 5, { isError: true, errorType: "tool_error" }),
+  ]);
+  await insertToolCalls(db, teamId, runId, [
+    call(step.id, "Glob", 3, { source: "github", connectorId: "github" }),
+    call(other.id, "Bash", 2),
+  ]);
 
   let seq = 1;
   seq = await appendRunEvents(db, teamId, runId, seq, [
@@ -89,17 +141,32 @@ beforeAll(async () => {
     agentEvent(step.id, { type: "text", text: "Let me " }),
     agentEvent(step.id, { type: "text", text: "look." }),
     agentEvent(other.id, { type: "text", text: "the other attempt" }),
-    agentEvent(step.id, { type: "tool_use", id: "c1", name: "Write", arguments: { path: "Write.txt" } }),
+    agentEvent(step.id, {
+      type: "tool_use",
+      id: "c1",
+      name: "Write",
+      arguments: { path: "Write.txt" },
+    }),
     agentEvent(step.id, { type: "tool_result", id: "c1", isError: false, text: "ok" }),
-    agentEvent(step.id, { type: "retry", attempt: 1, delayMs: 500, status: 429, message: "rate limited" }),
+    agentEvent(step.id, {
+      type: "retry",
+      attempt: 1,
+      delayMs: 500,
+      status: 429,
+      message: "rate limited",
+    }),
     agentEvent(step.id, { type: "usage", inputTokens: 120, outputTokens: 30, estimated: false }),
     agentEvent(step.id, { type: "cost", usd: 0.5, source: "cli_estimate" }),
     agentEvent(step.id, { type: "final", text: "All done.", turns: 2 }),
   ]);
   // The other attempt: more events than a page shows.
-  const many = Array.from({ length: STEP_ACTIVITY_LIMITS.events + 20 }, (_, i) => agentEvent(other.id, { type: "text", text: `chunk ${i} ` }));
+  const many = Array.from({ length: STEP_ACTIVITY_LIMITS.events + 20 }, (_, i) =>
+    agentEvent(other.id, { type: "text", text: `chunk ${i} ` }),
+  );
   seq = await appendRunEvents(db, teamId, runId, seq, many);
-  await appendRunEvents(db, teamId, runId, seq, [agentEvent(other.id, { type: "error", code: "EXECUTION.TIMEOUT", message: "took too long" })]);
+  await appendRunEvents(db, teamId, runId, seq, [
+    agentEvent(other.id, { type: "error", code: "EXECUTION.TIMEOUT", message: "took too long" }),
+  ]);
 
   await finishStepRun(db, teamId, step.id, {
     status: "succeeded",
@@ -126,16 +193,28 @@ it("runs.get gives an agent step's provider, tokens, cost as a number and how ma
     costUsd: 0.012345,
     toolCallCount: 3,
   });
-  expect(run.steps.find((s) => s.id === otherStepId)).toMatchObject({ inputTokens: null, outputTokens: null, costUsd: null, toolCallCount: 1 });
+  expect(run.steps.find((s) => s.id === otherStepId)).toMatchObject({
+    inputTokens: null,
+    outputTokens: null,
+    costUsd: null,
+    toolCallCount: 1,
+  });
 
   const viaRest = await rest(`/runs/${runId}`);
   expect(viaRest.status).toBe(200);
   const parsed = runResponse.parse(viaRest.body);
-  expect(parsed.steps.find((s) => s.id === agentStepId)).toMatchObject({ provider: "openai_compatible", costUsd: 0.012345, toolCallCount: 3 });
+  expect(parsed.steps.find((s) => s.id === agentStepId)).toMatchObject({
+    provider: "openai_compatible",
+    costUsd: 0.012345,
+    toolCallCount: 3,
+  });
 });
 
 it("runs.stepActivity lists the step's tool calls by start and its agent events in order", async () => {
-  const activity = await dashboardCaller({ db }, adminId).runs.stepActivity({ runId, stepRunId: agentStepId });
+  const activity = await dashboardCaller({ db }, adminId).runs.stepActivity({
+    runId,
+    stepRunId: agentStepId,
+  });
   expect(activity.toolCalls.map((c) => [c.toolName, c.source, c.isError, c.durationMs])).toEqual([
     ["Write", "builtin", false, 41],
     ["Glob", "github", false, 43],
@@ -166,10 +245,17 @@ it("runs.stepActivity lists the step's tool calls by start and its agent events 
 });
 
 it("lists only the latest events of a busy step, and says so", async () => {
-  const activity = await dashboardCaller({ db }, adminId).runs.stepActivity({ runId, stepRunId: otherStepId });
+  const activity = await dashboardCaller({ db }, adminId).runs.stepActivity({
+    runId,
+    stepRunId: otherStepId,
+  });
   expect(activity.eventsTruncated).toBe(true);
   expect(activity.events).toHaveLength(STEP_ACTIVITY_LIMITS.events);
-  expect(activity.events.at(-1)!.event).toEqual({ type: "error", code: "EXECUTION.TIMEOUT", message: "took too long" });
+  expect(activity.events.at(-1)!.event).toEqual({
+    type: "error",
+    code: "EXECUTION.TIMEOUT",
+    message: "took too long",
+  });
   // The last events, the first ones left out: chunk 21 .. chunk 519, then the error.
   expect(activity.events[0]!.event).toEqual({ type: "text", text: "chunk 21 " });
   expect(activity.toolCalls.map((c) => c.toolName)).toEqual(["Bash"]);
@@ -177,28 +263,59 @@ it("lists only the latest events of a busy step, and says so", async () => {
 
 it("lists only the latest tool calls of a step that made too many, and says so", async () => {
   const busyRunId = await newRun();
-  const step = await startStepRun(db, { teamId, runId: busyRunId, stateName: "agent", stepType: "agent", attempt: 1, path: STEP_PATH });
+  const step = await startStepRun(db, {
+    teamId,
+    runId: busyRunId,
+    stateName: "agent",
+    stepType: "agent",
+    attempt: 1,
+    path: STEP_PATH,
+  });
   const total = STEP_ACTIVITY_LIMITS.toolCalls + 5;
-  await insertToolCalls(db, teamId, busyRunId, Array.from({ length: total }, (_, i) => call(step.id, `t${i}`, 0, { startedAt: new Date(at(0).getTime() + i) })));
-  const activity = await dashboardCaller({ db }, adminId).runs.stepActivity({ runId: busyRunId, stepRunId: step.id });
+  await insertToolCalls(
+    db,
+    teamId,
+    busyRunId,
+    Array.from({ length: total }, (_, i) =>
+      call(step.id, `t${i}`, 0, { startedAt: new Date(at(0).getTime() + i) }),
+    ),
+  );
+  const activity = await dashboardCaller({ db }, adminId).runs.stepActivity({
+    runId: busyRunId,
+    stepRunId: step.id,
+  });
   expect(activity.toolCallsTruncated).toBe(true);
   expect(activity.toolCalls).toHaveLength(STEP_ACTIVITY_LIMITS.toolCalls);
   expect(activity.toolCalls[0]!.toolName).toBe("t5");
   expect(activity.toolCalls.at(-1)!.toolName).toBe(`t${total - 1}`);
-  expect((await dashboardCaller({ db }, adminId).runs.get({ id: busyRunId })).steps[0]!.toolCallCount).toBe(total);
+  expect(
+    (await dashboardCaller({ db }, adminId).runs.get({ id: busyRunId })).steps[0]!.toolCallCount,
+  ).toBe(total);
 });
 
 it("keeps another team's steps out of reach, and a step of one run out of another's", async () => {
   const other = await db.team.create({ data: { slug: "other", name: "Other" } });
   const stranger = await db.user.create({ data: { email: "s@test.local", name: "S" } });
   await db.membership.create({ data: { teamId: other.id, userId: stranger.id, role: "owner" } });
-  const strangerToken = (await createApiToken(db, { teamId: other.id, userId: stranger.id, name: "x" })).token;
+  const strangerToken = (
+    await createApiToken(db, { teamId: other.id, userId: stranger.id, name: "x" })
+  ).token;
 
-  await expect(dashboardCaller({ db }, stranger.id).runs.stepActivity({ runId, stepRunId: agentStepId })).rejects.toMatchObject({ code: "NOT_FOUND" });
-  expect(await rest(`/runs/${runId}/steps/${agentStepId}/activity`, strangerToken)).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+  await expect(
+    dashboardCaller({ db }, stranger.id).runs.stepActivity({ runId, stepRunId: agentStepId }),
+  ).rejects.toMatchObject({ code: "NOT_FOUND" });
+  expect(await rest(`/runs/${runId}/steps/${agentStepId}/activity`, strangerToken)).toMatchObject({
+    status: 404,
+    body: { error: { code: "NOT_FOUND" } },
+  });
 
   const elsewhere = await newRun();
-  await expect(dashboardCaller({ db }, adminId).runs.stepActivity({ runId: elsewhere, stepRunId: agentStepId })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  await expect(
+    dashboardCaller({ db }, adminId).runs.stepActivity({
+      runId: elsewhere,
+      stepRunId: agentStepId,
+    }),
+  ).rejects.toMatchObject({ code: "NOT_FOUND" });
   expect((await rest(`/runs/${elsewhere}/steps/${agentStepId}/activity`)).status).toBe(404);
 });
 
@@ -207,6 +324,9 @@ it("answers GET /runs/{id}/steps/{stepId}/activity with the same contract, times
   expect(status).toBe(200);
   expect((body.toolCalls as { startedAt: string }[])[0]!.startedAt).toBe(at(1).toISOString());
   const parsed = stepActivityResponse.parse(body);
-  const viaTrpc = await dashboardCaller({ db }, adminId).runs.stepActivity({ runId, stepRunId: agentStepId });
+  const viaTrpc = await dashboardCaller({ db }, adminId).runs.stepActivity({
+    runId,
+    stepRunId: agentStepId,
+  });
   expect(parsed).toEqual(viaTrpc);
 });

@@ -48,26 +48,43 @@ states:
 `;
 
 it("records attempts 1, 2, 3 with the state's path when the worker is killed mid-retry", async () => {
-  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "flaky-fan", files: { "workflow.yaml": FLAKY } });
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "flaky-fan",
+    files: { "workflow.yaml": FLAKY },
+  });
   const { id } = await caller().runs.start({ workflowId });
   // Killed once the checkpoint says the next attempt is the second: during the retry delay.
   await waitFor(
     async () => {
-      const row = await stack.db.run.findUniqueOrThrow({ where: { id }, select: { checkpoint: true } });
-      const cursors = (row.checkpoint as { cursors?: Record<string, { kind: string; attempt?: number }> } | null)?.cursors ?? {};
-      return Object.values(cursors).some((c) => c.kind === "attempt" && c.attempt === 2) ? true : undefined;
+      const row = await stack.db.run.findUniqueOrThrow({
+        where: { id },
+        select: { checkpoint: true },
+      });
+      const cursors =
+        (row.checkpoint as { cursors?: Record<string, { kind: string; attempt?: number }> } | null)
+          ?.cursors ?? {};
+      return Object.values(cursors).some((c) => c.kind === "attempt" && c.attempt === 2)
+        ? true
+        : undefined;
     },
     30_000,
     "the retry of the first attempt to be checkpointed",
   );
   stack.worker.child.kill("SIGKILL");
   await new Promise((r) => stack.worker.child.once("exit", r));
-  stack.worker = await startWorker({ DATABASE_URL: stack.database.url, SWITCHYARD_QUEUE_PREFIX: stack.prefix, ...LOCK_MS });
+  stack.worker = await startWorker({
+    DATABASE_URL: stack.database.url,
+    SWITCHYARD_QUEUE_PREFIX: stack.prefix,
+    ...LOCK_MS,
+  });
 
   const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 60_000);
   expect(run.status).toBe("succeeded");
   const path = { workflow: "flaky-fan", key: "/fan/each/0/flaky", loop: [0], calls: [] };
-  expect(run.steps.map((s) => [s.stateName, s.attempt, s.status, s.exitCode, s.stdout.trim(), s.path])).toEqual([
+  expect(
+    run.steps.map((s) => [s.stateName, s.attempt, s.status, s.exitCode, s.stdout.trim(), s.path]),
+  ).toEqual([
     ["flaky", 1, "failed", 3, "failed", path],
     ["flaky", 2, "failed", 3, "failed", path],
     ["flaky", 3, "succeeded", 0, "passed", path],
@@ -91,10 +108,19 @@ states:
 `;
 
 it("takes a step's stored success as done, not running it again, when its worker died before the checkpoint past it", async () => {
-  const { workflowId } = await saveWorkflowVersion(stack.db, { teamId: stack.teamId, name: "two-steps", files: { "workflow.yaml": TWO } });
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "two-steps",
+    files: { "workflow.yaml": TWO },
+  });
   const { id } = await caller().runs.start({ workflowId });
   await waitFor(
-    async () => ((await stack.db.stepRun.count({ where: { runId: id, stateName: "second", status: "running" } })) > 0 ? true : undefined),
+    async () =>
+      (await stack.db.stepRun.count({
+        where: { runId: id, stateName: "second", status: "running" },
+      })) > 0
+        ? true
+        : undefined,
     30_000,
     "the second step to start",
   );
@@ -102,13 +128,19 @@ it("takes a step's stored success as done, not running it again, when its worker
   await new Promise((r) => stack.worker.child.once("exit", r));
   // As a kill between the first step's stored end and the checkpoint past it leaves the run.
   await stack.db.$executeRaw`UPDATE "Run" SET checkpoint = NULL WHERE id = ${id}`;
-  stack.worker = await startWorker({ DATABASE_URL: stack.database.url, SWITCHYARD_QUEUE_PREFIX: stack.prefix, ...LOCK_MS });
+  stack.worker = await startWorker({
+    DATABASE_URL: stack.database.url,
+    SWITCHYARD_QUEUE_PREFIX: stack.prefix,
+    ...LOCK_MS,
+  });
 
   const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 60_000);
   expect(run.status).toBe("succeeded");
   const first = run.steps.filter((s) => s.stateName === "first");
   expect(first.map((s) => [s.attempt, s.status])).toEqual([[1, "succeeded"]]);
-  const seconds = run.steps.filter((s) => s.stateName === "second").map((s) => [s.attempt, s.status, s.errorCode]);
+  const seconds = run.steps
+    .filter((s) => s.stateName === "second")
+    .map((s) => [s.attempt, s.status, s.errorCode]);
   expect(seconds).toEqual([
     [1, "failed", "EXECUTION.WORKER_LOST"],
     [1, "succeeded", null],

@@ -36,7 +36,8 @@ beforeAll(async () => {
 afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
 
 const caller = () => dashboardCaller({ db, queue, redis, prefix }, adminId);
-const save = async (name: string, yaml: string) => (await saveWorkflowVersion(db, { teamId, name, files: { "workflow.yaml": yaml } })).workflowId;
+const save = async (name: string, yaml: string) =>
+  (await saveWorkflowVersion(db, { teamId, name, files: { "workflow.yaml": yaml } })).workflowId;
 
 /** Processes of this worker's runs: carrying its owner tag, or running as one of its step uids. */
 const leftovers = () => {
@@ -53,7 +54,12 @@ const leftovers = () => {
     .map(Number);
   return [...new Set([...pidsWithEnv(OWNER_TAG, WORKER_ID, { below: true }), ...byUid])];
 };
-const noneLeft = () => waitFor(async () => (leftovers().length === 0 ? true : undefined), 10_000, "no process of the run left");
+const noneLeft = () =>
+  waitFor(
+    async () => (leftovers().length === 0 ? true : undefined),
+    10_000,
+    "no process of the run left",
+  );
 
 it("runs a run's steps in one sandbox, each in turn, passing files along the workspace", async () => {
   const id = await save(
@@ -80,7 +86,10 @@ states:
   );
   const { id: runId } = await caller().runs.start({ workflowId: id });
   const run = await runEnded(() => caller().runs.get({ id: runId }), `run ${runId}`, 60_000);
-  expect({ status: run.status, error: run.errorMessage }).toEqual({ status: "succeeded", error: null });
+  expect({ status: run.status, error: run.errorMessage }).toEqual({
+    status: "succeeded",
+    error: null,
+  });
   expect(run.steps.map((s) => s.stdout)).toEqual(["one\n", "two\n/workspace\n", "same-sandbox\n"]);
   await noneLeft();
 });
@@ -101,8 +110,19 @@ states:
 `,
   );
   const { id: runId } = await caller().runs.start({ workflowId: id });
-  await waitFor(async () => ((await caller().runs.get({ id: runId })).steps.some((s) => s.status === "running") ? true : undefined), 30_000, "the step running");
-  await waitFor(async () => (leftovers().length >= 3 ? true : undefined), 10_000, "the step's processes");
+  await waitFor(
+    async () =>
+      (await caller().runs.get({ id: runId })).steps.some((s) => s.status === "running")
+        ? true
+        : undefined,
+    30_000,
+    "the step running",
+  );
+  await waitFor(
+    async () => (leftovers().length >= 3 ? true : undefined),
+    10_000,
+    "the step's processes",
+  );
   await caller().runs.cancel({ id: runId });
   const run = await runEnded(() => caller().runs.get({ id: runId }), `run ${runId}`, 60_000);
   expect(run.status).toBe("cancelled");

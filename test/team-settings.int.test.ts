@@ -23,41 +23,91 @@ afterAll(async () => {
   await seeded?.close();
 });
 
-const caller = (userId: string) => dashboardCaller({ db: seeded.db, keyring }, userId, seeded.teamId);
+const caller = (userId: string) =>
+  dashboardCaller({ db: seeded.db, keyring }, userId, seeded.teamId);
 let people = 0;
-const person = (role: "viewer" | "member") => addMember(seeded.db, seeded.teamId, { email: `${role}-${++people}@settings.test`, name: `${role} ${people}`, role });
+const person = (role: "viewer" | "member") =>
+  addMember(seeded.db, seeded.teamId, {
+    email: `${role}-${++people}@settings.test`,
+    name: `${role} ${people}`,
+    role,
+  });
 const rest = (token: string, method: string, body?: unknown) =>
   handleRest(
-    { db: seeded.db, queue: () => { throw new Error("no queue here"); }, prefix: "unused", publish: async () => undefined },
-    new Request("http://localhost/api/v1/team", { method, headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) }),
+    {
+      db: seeded.db,
+      queue: () => {
+        throw new Error("no queue here");
+      },
+      prefix: "unused",
+      publish: async () => undefined,
+    },
+    new Request("http://localhost/api/v1/team", {
+      method,
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
     "/team",
   );
 
 it("shows every member the team's settings, lets admins change them, and audits each change", async () => {
   const viewer = await person("viewer");
   const member = await person("member");
-  expect(await caller(viewer).teams.settings()).toEqual({ name: expect.any(String) as unknown, maxConcurrentRuns: null });
-  await expect(caller(member).teams.update({ maxConcurrentRuns: 3 })).rejects.toMatchObject({ code: "FORBIDDEN" });
+  expect(await caller(viewer).teams.settings()).toEqual({
+    name: expect.any(String) as unknown,
+    maxConcurrentRuns: null,
+  });
+  await expect(caller(member).teams.update({ maxConcurrentRuns: 3 })).rejects.toMatchObject({
+    code: "FORBIDDEN",
+  });
 
-  expect(await caller(seeded.adminId).teams.update({ maxConcurrentRuns: 3 })).toMatchObject({ maxConcurrentRuns: 3 });
-  expect(await caller(seeded.adminId).teams.update({ name: "Renamed team" })).toEqual({ name: "Renamed team", maxConcurrentRuns: 3 });
+  expect(await caller(seeded.adminId).teams.update({ maxConcurrentRuns: 3 })).toMatchObject({
+    maxConcurrentRuns: 3,
+  });
+  expect(await caller(seeded.adminId).teams.update({ name: "Renamed team" })).toEqual({
+    name: "Renamed team",
+    maxConcurrentRuns: 3,
+  });
   // The same again changes nothing and writes no entry.
   await caller(seeded.adminId).teams.update({ name: "Renamed team" });
-  const entries = await seeded.db.auditLog.findMany({ where: { teamId: seeded.teamId, action: "team.update" }, orderBy: { createdAt: "asc" } });
-  expect(entries.map((e) => e.metadata)).toEqual([{ maxConcurrentRuns: { from: null, to: 3 } }, { name: { from: expect.any(String) as unknown, to: "Renamed team" } }]);
+  const entries = await seeded.db.auditLog.findMany({
+    where: { teamId: seeded.teamId, action: "team.update" },
+    orderBy: { createdAt: "asc" },
+  });
+  expect(entries.map((e) => e.metadata)).toEqual([
+    { maxConcurrentRuns: { from: null, to: 3 } },
+    { name: { from: expect.any(String) as unknown, to: "Renamed team" } },
+  ]);
 
-  await expect(caller(seeded.adminId).teams.update({ maxConcurrentRuns: 0 })).rejects.toMatchObject({ code: "BAD_REQUEST" });
-  expect((await caller(seeded.adminId).teams.update({ maxConcurrentRuns: null })).maxConcurrentRuns).toBeNull();
+  await expect(caller(seeded.adminId).teams.update({ maxConcurrentRuns: 0 })).rejects.toMatchObject(
+    { code: "BAD_REQUEST" },
+  );
+  expect(
+    (await caller(seeded.adminId).teams.update({ maxConcurrentRuns: null })).maxConcurrentRuns,
+  ).toBeNull();
 });
 
 it("serves the same over REST: GET for any member's token, PUT for an admin's, a bad limit a 400 naming the field", async () => {
-  const { token: adminToken } = await createApiToken(seeded.db, { teamId: seeded.teamId, userId: seeded.adminId, name: "team settings", role: "admin" });
+  const { token: adminToken } = await createApiToken(seeded.db, {
+    teamId: seeded.teamId,
+    userId: seeded.adminId,
+    name: "team settings",
+    role: "admin",
+  });
   const viewer = await person("viewer");
-  const { token: viewerToken } = await createApiToken(seeded.db, { teamId: seeded.teamId, userId: viewer, name: "team settings", role: "viewer" });
+  const { token: viewerToken } = await createApiToken(seeded.db, {
+    teamId: seeded.teamId,
+    userId: viewer,
+    name: "team settings",
+    role: "viewer",
+  });
   expect(await (await rest(viewerToken, "GET")).json()).toMatchObject({ maxConcurrentRuns: null });
   expect((await rest(viewerToken, "PUT", { maxConcurrentRuns: 2 })).status).toBe(403);
   const put = await rest(adminToken, "PUT", { maxConcurrentRuns: 2 });
-  expect([put.status, await put.json()]).toEqual([200, expect.objectContaining({ maxConcurrentRuns: 2 })]);
+  expect([put.status, await put.json()]).toEqual([
+    200,
+    expect.objectContaining({ maxConcurrentRuns: 2 }),
+  ]);
   const bad = await rest(adminToken, "PUT", { maxConcurrentRuns: -1 });
   expect(bad.status).toBe(400);
   expect(JSON.stringify(await bad.json())).toContain("maxConcurrentRuns");
@@ -67,13 +117,40 @@ it("serves the same over REST: GET for any member's token, PUT for an admin's, a
 });
 
 it("claims past neither the team's limit nor the operator's, whichever is lower", async () => {
-  const saved = await saveWorkflowVersion(seeded.db, { teamId: seeded.teamId, name: "limited", files: { "workflow.yaml": "name: limited\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n    on_success: done\n  done:\n    type: terminal\n" } });
-  const queued = async () => (await createRun(seeded.db, { teamId: seeded.teamId, workflowId: saved.workflowId, workflowVersionId: saved.id, lane: "default", trigger: "api", inputs: {}, startedById: seeded.adminId })).id;
+  const saved = await saveWorkflowVersion(seeded.db, {
+    teamId: seeded.teamId,
+    name: "limited",
+    files: {
+      "workflow.yaml":
+        "name: limited\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n    on_success: done\n  done:\n    type: terminal\n",
+    },
+  });
+  const queued = async () =>
+    (
+      await createRun(seeded.db, {
+        teamId: seeded.teamId,
+        workflowId: saved.workflowId,
+        workflowVersionId: saved.id,
+        lane: "default",
+        trigger: "api",
+        inputs: {},
+        startedById: seeded.adminId,
+      })
+    ).id;
   const claim = async (operator: number | null) => {
-    const got = await claimQueuedRun(seeded.db, seeded.teamId, await queued(), "worker-t", operator);
+    const got = await claimQueuedRun(
+      seeded.db,
+      seeded.teamId,
+      await queued(),
+      "worker-t",
+      operator,
+    );
     return typeof got === "object" ? "claimed" : got;
   };
-  await seeded.db.run.updateMany({ where: { teamId: seeded.teamId, status: "running" }, data: { status: "succeeded" } });
+  await seeded.db.run.updateMany({
+    where: { teamId: seeded.teamId, status: "running" },
+    data: { status: "succeeded" },
+  });
   // No limit at all: claimed.
   expect(await claim(null)).toBe("claimed");
   // The operator allows 1 and one runs: the next waits, though the team set none.

@@ -73,11 +73,16 @@ it("keeps a run's place when it waits again after a try", async () => {
 
 it("puts the promoted run before the jobs that queued while it waited", async () => {
   await waitingRun("team-e", "run-e1", 1000);
-  for (const id of ["later-1", "later-2", "later-3"]) await queue.add("run", { runId: id, teamId: "team-f" }, { jobId: id });
+  for (const id of ["later-1", "later-2", "later-3"])
+    await queue.add("run", { runId: id, teamId: "team-f" }, { jobId: id });
   expect(await waiters.promoteNext("team-e")).toBe("run-e1");
   const taken: string[] = [];
   const connection = new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
-  const worker = new Worker<RunJob>(RUN_QUEUE, async (job) => void taken.push(job.data.runId), { connection, prefix: queue.opts.prefix, concurrency: 1 });
+  const worker = new Worker<RunJob>(RUN_QUEUE, async (job) => void taken.push(job.data.runId), {
+    connection,
+    prefix: queue.opts.prefix,
+    concurrency: 1,
+  });
   try {
     const deadline = Date.now() + 20_000;
     const mine = () => taken.filter((id) => id === "run-e1" || id.startsWith("later-"));

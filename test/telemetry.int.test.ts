@@ -26,11 +26,19 @@ afterAll(async () => {
 
 let seeded: Promise<{ id: string }> | undefined;
 const seedOnce = () =>
-  (seeded ??= seed(db, { adminEmail: "t@test.local", adminPassword: "pw-12345678" }).then((s) => s.team));
+  (seeded ??= seed(db, { adminEmail: "t@test.local", adminPassword: "pw-12345678" }).then(
+    (s) => s.team,
+  ));
 
 const helloRun = async (teamId: string) => {
   const workflow = await db.workflow.findFirstOrThrow({ where: { teamId, name: "hello-world" } });
-  return createRun(db, { teamId, workflowId: workflow.id, workflowVersionId: workflow.currentVersionId!, lane: "default", trigger: "api" });
+  return createRun(db, {
+    teamId,
+    workflowId: workflow.id,
+    workflowVersionId: workflow.currentVersionId!,
+    lane: "default",
+    trigger: "api",
+  });
 };
 
 const finished = (runId: string) =>
@@ -42,14 +50,25 @@ const finished = (runId: string) =>
 it("exports a run span and one child span per step, parented to the caller's trace", async () => {
   const receiver = await startOtlpReceiver();
   const prefix = randomPrefix();
-  const queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
-  const worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint });
+  const queue = new Queue<RunJob>(RUN_QUEUE, {
+    connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
+    prefix,
+  });
+  const worker = await startWorker({
+    DATABASE_URL: database.url,
+    SWITCHYARD_QUEUE_PREFIX: prefix,
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+  });
   try {
     const team = await seedOnce();
     const run = await helloRun(team.id);
     const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
     const callerSpan = "00f067aa0ba902b7";
-    await queue.add("run", { runId: run.id, teamId: team.id, traceparent: `00-${callerTrace}-${callerSpan}-01` }, { jobId: run.id });
+    await queue.add(
+      "run",
+      { runId: run.id, teamId: team.id, traceparent: `00-${callerTrace}-${callerSpan}-01` },
+      { jobId: run.id },
+    );
     const done = await finished(run.id);
     expect(done.status).toBe("succeeded");
     await worker.stop(); // flushes the batch exporter
@@ -79,8 +98,15 @@ it("exports a run span and one child span per step, parented to the caller's tra
 
 it("records no trace id without an endpoint, and the run still finishes", async () => {
   const prefix = randomPrefix();
-  const queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
-  const worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix, OTEL_EXPORTER_OTLP_ENDPOINT: "" });
+  const queue = new Queue<RunJob>(RUN_QUEUE, {
+    connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
+    prefix,
+  });
+  const worker = await startWorker({
+    DATABASE_URL: database.url,
+    SWITCHYARD_QUEUE_PREFIX: prefix,
+    OTEL_EXPORTER_OTLP_ENDPOINT: "",
+  });
   try {
     const team = await seedOnce();
     const run = await helloRun(team.id);

@@ -10,7 +10,14 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { SpanRecord, ToolCallRecord } from "@switchyard/core/mcp";
 import { Scrubber } from "@switchyard/core/secrets";
-import { createRun, listRunSpans, listStepToolCalls, saveWorkflowVersion, startStepRun, type Db } from "@switchyard/db";
+import {
+  createRun,
+  listRunSpans,
+  listStepToolCalls,
+  saveWorkflowVersion,
+  startStepRun,
+  type Db,
+} from "@switchyard/db";
 import { createLogger } from "../apps/worker/src/logger";
 import { toolCallRecorder } from "../apps/worker/src/tool-call-recorder";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
@@ -26,10 +33,27 @@ let admin: pg.Client;
 let attempt = 0;
 
 const newStep = async () =>
-  (await startStepRun(db, { teamId, runId, stateName: "agent", stepType: "agent", attempt: ++attempt, path: { workflow: "recorded", key: "agent", loop: [], calls: [] } })).id;
+  (
+    await startStepRun(db, {
+      teamId,
+      runId,
+      stateName: "agent",
+      stepType: "agent",
+      attempt: ++attempt,
+      path: { workflow: "recorded", key: "agent", loop: [], calls: [] },
+    })
+  ).id;
 
 const recorderFor = (stepRunId: string) =>
-  toolCallRecorder({ db, log: createLogger("error"), teamId, runId, stepRunId, scrubber: new Scrubber().add(SECRET), outageMs: 5_000 });
+  toolCallRecorder({
+    db,
+    log: createLogger("error"),
+    teamId,
+    runId,
+    stepRunId,
+    scrubber: new Scrubber().add(SECRET),
+    outageMs: 5_000,
+  });
 
 const record = (i: number, extra: Partial<ToolCallRecord> = {}): ToolCallRecord => ({
   type: "tool_call",
@@ -64,7 +88,8 @@ const span = (i: number, stepNo: number): SpanRecord => ({
 });
 
 const insertStatements = async () =>
-  (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM test_insert_statements`)).rows[0]!.n;
+  (await admin.query<{ n: number }>(`SELECT count(*)::int AS n FROM test_insert_statements`))
+    .rows[0]!.n;
 
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
 
@@ -87,9 +112,20 @@ beforeAll(async () => {
   const version = await saveWorkflowVersion(db, {
     teamId,
     name: "recorded",
-    files: { "workflow.yaml": "name: recorded\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n" },
+    files: {
+      "workflow.yaml":
+        "name: recorded\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n",
+    },
   });
-  runId = (await createRun(db, { teamId, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api" })).id;
+  runId = (
+    await createRun(db, {
+      teamId,
+      workflowId: version.workflowId,
+      workflowVersionId: version.id,
+      lane: "default",
+      trigger: "api",
+    })
+  ).id;
   admin = new pg.Client({ connectionString: database.url });
   await admin.connect();
   await admin.query(`
@@ -117,9 +153,14 @@ it("stores a burst of records completely, in the order they arrived, scrubbed an
 
   const rows = await listStepToolCalls(db, teamId, stepRunId);
   expect(rows.map((r) => r.toolName)).toEqual(Array.from({ length: n }, (_, i) => `tool_${i}`));
-  expect(rows.every((r) => r.teamId === teamId && r.runId === runId && r.stepRunId === stepRunId)).toBe(true);
+  expect(
+    rows.every((r) => r.teamId === teamId && r.runId === runId && r.stepRunId === stepRunId),
+  ).toBe(true);
   expect(JSON.stringify(rows)).not.toContain(SECRET);
-  expect(rows[0]!.arguments).toEqual({ path: "src/file-0.ts", header: "Authorization: Bearer [REDACTED]" });
+  expect(rows[0]!.arguments).toEqual({
+    path: "src/file-0.ts",
+    header: "Authorization: Bearer [REDACTED]",
+  });
   expect(rows[3]!.connectorId).toBe("github");
   expect(rows[1]!.connectorId).toBeNull();
   const spans = await listRunSpans(db, teamId, runId, 10_000);
@@ -135,7 +176,9 @@ it("answers a record once its row is stored, so the proxy can hold the call's re
   await admin.query(`LOCK TABLE "ToolCall" IN SHARE MODE`);
   let both: Promise<unknown>;
   try {
-    both = Promise.all([recorder.record(record(0)), recorder.record(record(1))].map((p) => p.then(() => answered++)));
+    both = Promise.all(
+      [recorder.record(record(0)), recorder.record(record(1))].map((p) => p.then(() => answered++)),
+    );
     await untilAWriteWaits();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(answered).toBe(0);
@@ -144,31 +187,72 @@ it("answers a record once its row is stored, so the proxy can hold the call's re
   }
   await both;
   // No flush: each record's promise settled after the write that took it.
-  expect((await listStepToolCalls(db, teamId, stepRunId)).map((r) => r.toolName)).toEqual(["tool_0", "tool_1"]);
+  expect((await listStepToolCalls(db, teamId, stepRunId)).map((r) => r.toolName)).toEqual([
+    "tool_0",
+    "tool_1",
+  ]);
   await recorder.flush();
 });
 
 it("stores each field as the run page reads it: JSON null, a cut result, a NUL byte, a whole duration within the column", async () => {
   const stepRunId = await newStep();
   const recorder = recorderFor(stepRunId);
-  void recorder.record(record(0, { result: null, duration_ms: 2.6, is_error: true, error_type: "tool_error" }));
-  void recorder.record(record(1, { arguments: { text: "a\u0000b" }, result_cut: { bytes: 90_000, file: ".switchyard/results/1.txt" } }));
+  void recorder.record(
+    record(0, { result: null, duration_ms: 2.6, is_error: true, error_type: "tool_error" }),
+  );
+  void recorder.record(
+    record(1, {
+      arguments: { text: "a\u0000b" },
+      result_cut: { bytes: 90_000, file: ".switchyard/results/1.txt" },
+    }),
+  );
   // A duration past an int column (or none a number) does not cost the batch its rows.
   void recorder.record(record(2, { duration_ms: 3e9 }));
   void recorder.record(record(4, { duration_ms: Number.NaN }));
-  recorder.agentEvent({ type: "tool_use", id: "u1", name: "Bash", arguments: { command: `echo ${SECRET}` }, native: true });
+  recorder.agentEvent({
+    type: "tool_use",
+    id: "u1",
+    name: "Bash",
+    arguments: { command: `echo ${SECRET}` },
+    native: true,
+  });
   await recorder.flush();
 
   const rows = await listStepToolCalls(db, teamId, stepRunId);
   expect(rows).toHaveLength(5);
   expect(rows.find((r) => r.toolName === "tool_2")!.durationMs).toBe(2_147_483_647);
   expect(rows.find((r) => r.toolName === "tool_4")!.durationMs).toBe(0);
-  const [first, second, native] = [rows.find((r) => r.toolName === "tool_0")!, rows.find((r) => r.toolName === "tool_1")!, rows.find((r) => r.toolName === "Bash")!];
-  expect(first).toMatchObject({ result: null, resultCut: null, durationMs: 3, isError: true, errorType: "tool_error", fidelity: "proxy", source: "github", connectorId: "github" });
+  const [first, second, native] = [
+    rows.find((r) => r.toolName === "tool_0")!,
+    rows.find((r) => r.toolName === "tool_1")!,
+    rows.find((r) => r.toolName === "Bash")!,
+  ];
+  expect(first).toMatchObject({
+    result: null,
+    resultCut: null,
+    durationMs: 3,
+    isError: true,
+    errorType: "tool_error",
+    fidelity: "proxy",
+    source: "github",
+    connectorId: "github",
+  });
   expect(first.startedAt.toISOString()).toBe(SAME_START);
   expect(first.traceId).toBe("a".repeat(32));
-  expect(second).toMatchObject({ arguments: { text: "a\uFFFDb" }, resultCut: { bytes: 90_000, file: ".switchyard/results/1.txt" }, isError: false, errorType: null });
-  expect(native).toMatchObject({ fidelity: "agent_reported", source: "agent", arguments: { command: "echo [REDACTED]" }, result: null, isError: true, errorType: "no_result" });
+  expect(second).toMatchObject({
+    arguments: { text: "a\uFFFDb" },
+    resultCut: { bytes: 90_000, file: ".switchyard/results/1.txt" },
+    isError: false,
+    errorType: null,
+  });
+  expect(native).toMatchObject({
+    fidelity: "agent_reported",
+    source: "agent",
+    arguments: { command: "echo [REDACTED]" },
+    result: null,
+    isError: true,
+    errorType: "no_result",
+  });
 });
 
 it("stores records arriving chunk by chunk while a write waits in a few multi-row statements, and flush waits for them all", async () => {
@@ -197,7 +281,9 @@ it("stores records arriving chunk by chunk while a write waits in a few multi-ro
   await flushing;
 
   const rows = await listStepToolCalls(db, teamId, stepRunId);
-  expect(rows.map((r) => r.toolName)).toEqual(Array.from({ length: chunks * perChunk }, (_, i) => `tool_${i}`));
+  expect(rows.map((r) => r.toolName)).toEqual(
+    Array.from({ length: chunks * perChunk }, (_, i) => `tool_${i}`),
+  );
   const statements = (await insertStatements()) - before;
   expect(statements).toBeGreaterThanOrEqual(2);
   expect(statements).toBeLessThanOrEqual(5);

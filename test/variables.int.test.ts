@@ -25,7 +25,12 @@ let prefix: string;
 let worker: WorkerHandle;
 let adminId: string;
 let teamId: string;
-const keyring = keyringOf(parseMasterKey(process.env.SWITCHYARD_MASTER_KEY_ID || "k1", process.env.SWITCHYARD_MASTER_KEY ?? ""));
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
 const caller = (userId = adminId) => dashboardCaller({ db, queue, redis, prefix, keyring }, userId);
 
 beforeAll(async () => {
@@ -35,13 +40,22 @@ afterAll(() => closeRunStack({ database, db, queue, redis, worker }));
 
 it("stores secrets sealed and write-only, audited without their value", async () => {
   await caller().variables.set({ name: "GREETING", value: "hello there", secret: false });
-  await caller().variables.set({ name: "API_TOKEN", value: SECRET, secret: true, lanes: ["default"] });
+  await caller().variables.set({
+    name: "API_TOKEN",
+    value: SECRET,
+    secret: true,
+    lanes: ["default"],
+  });
   expect(await caller().variables.list()).toEqual([
     expect.objectContaining({ name: "API_TOKEN", secret: true, value: null }),
     expect.objectContaining({ name: "GREETING", secret: false, value: "hello there" }),
   ]);
   const dump = JSON.stringify(
-    await Promise.all([db.teamVariable.findMany(), db.credential.findMany(), db.auditLog.findMany()]),
+    await Promise.all([
+      db.teamVariable.findMany(),
+      db.credential.findMany(),
+      db.auditLog.findMany(),
+    ]),
     (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString("latin1") : v),
   );
   expect(dump).not.toContain(SECRET);
@@ -49,8 +63,12 @@ it("stores secrets sealed and write-only, audited without their value", async ()
 
   const member = await db.user.create({ data: { email: "member@test.local", name: "Member" } });
   await db.membership.create({ data: { teamId, userId: member.id, role: "member" } });
-  await expect(caller(member.id).variables.set({ name: "X", value: "y", secret: true })).rejects.toMatchObject({ code: "FORBIDDEN" });
-  await expect(caller().variables.set({ name: "1BAD", value: "y", secret: false })).rejects.toMatchObject({ code: "BAD_REQUEST" });
+  await expect(
+    caller(member.id).variables.set({ name: "X", value: "y", secret: true }),
+  ).rejects.toMatchObject({ code: "FORBIDDEN" });
+  await expect(
+    caller().variables.set({ name: "1BAD", value: "y", secret: false }),
+  ).rejects.toMatchObject({ code: "BAD_REQUEST" });
 });
 
 it("gives a run its variables and secrets, and scrubs the secret from everything stored", async () => {
@@ -77,11 +95,14 @@ states:
   expect(step.exitCode).toBe(3);
   expect(step.stdout).toContain("hello there");
   expect(step.stdout).toContain("token=[REDACTED]");
-  const stored = JSON.stringify([
-    await db.run.findMany({ where: { id } }),
-    await db.stepRun.findMany({ where: { runId: id } }),
-    await db.runEvent.findMany({ where: { runId: id } }),
-  ], (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+  const stored = JSON.stringify(
+    [
+      await db.run.findMany({ where: { id } }),
+      await db.stepRun.findMany({ where: { runId: id } }),
+      await db.runEvent.findMany({ where: { runId: id } }),
+    ],
+    (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v),
+  );
   expect(stored).not.toContain(SECRET);
   expect(stored).not.toContain(Buffer.from(SECRET).toString("base64"));
   expect(worker.logs()).not.toContain(SECRET);
@@ -91,7 +112,10 @@ it("keeps secrets out of checkpoints, even when passed on to a sub-workflow", as
   await saveWorkflowVersion(db, {
     teamId,
     name: "child-with-key",
-    files: { "workflow.yaml": "name: child-with-key\ninputs:\n  - name: k\n    type: string\nstates:\n  initial: s\n  s:\n    type: step\n    command: echo got-it\n" },
+    files: {
+      "workflow.yaml":
+        "name: child-with-key\ninputs:\n  - name: k\n    type: string\nstates:\n  initial: s\n  s:\n    type: step\n    command: echo got-it\n",
+    },
   });
   const parent = await saveWorkflowVersion(db, {
     teamId,
@@ -139,19 +163,37 @@ const envelopeOf = async (name: string) => {
 };
 
 it("does not open a sealed value moved to another variable, in the worker or anywhere", async () => {
-  await caller().variables.set({ name: "KEY_A", value: "value-of-key-a", secret: true, lanes: ["default"] });
-  await caller().variables.set({ name: "KEY_B", value: "value-of-key-b", secret: true, lanes: ["default"] });
+  await caller().variables.set({
+    name: "KEY_A",
+    value: "value-of-key-a",
+    secret: true,
+    lanes: ["default"],
+  });
+  await caller().variables.set({
+    name: "KEY_B",
+    value: "value-of-key-b",
+    secret: true,
+    lanes: ["default"],
+  });
   const a = await envelopeOf("KEY_A");
   const b = await envelopeOf("KEY_B");
   expect(a.sealFormat).toBe(2);
 
   // KEY_B pointed at KEY_A's credential
-  await db.teamVariable.update({ where: { teamId_name: { teamId, name: "KEY_B" } }, data: { credentialId: a.id } });
-  await expect(resolveVariables(db, keyring, teamId, ["KEY_B"], "default")).rejects.toMatchObject({ code: "SYSTEM.CREDENTIAL_UNREADABLE" });
+  await db.teamVariable.update({
+    where: { teamId_name: { teamId, name: "KEY_B" } },
+    data: { credentialId: a.id },
+  });
+  await expect(resolveVariables(db, keyring, teamId, ["KEY_B"], "default")).rejects.toMatchObject({
+    code: "SYSTEM.CREDENTIAL_UNREADABLE",
+  });
   const reads = await saveWorkflowVersion(db, {
     teamId,
     name: "reads-key-b",
-    files: { "workflow.yaml": "name: reads-key-b\nenv:\n  - KEY_B\nstates:\n  initial: s\n  s:\n    type: step\n    command: echo \"$KEY_B\"\n" },
+    files: {
+      "workflow.yaml":
+        'name: reads-key-b\nenv:\n  - KEY_B\nstates:\n  initial: s\n  s:\n    type: step\n    command: echo "$KEY_B"\n',
+    },
   });
   const { id } = await caller().runs.start({ workflowId: reads.workflowId });
   const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`);
@@ -159,17 +201,32 @@ it("does not open a sealed value moved to another variable, in the worker or any
   expect(JSON.stringify(run)).not.toContain("value-of-key-a");
 
   // KEY_A's sealed bytes copied into KEY_B's own credential row
-  await db.teamVariable.update({ where: { teamId_name: { teamId, name: "KEY_B" } }, data: { credentialId: b.id } });
+  await db.teamVariable.update({
+    where: { teamId_name: { teamId, name: "KEY_B" } },
+    data: { credentialId: b.id },
+  });
   const { keyId, wrappedKey, ciphertext, iv, authTag } = a;
-  await db.credential.update({ where: { id: b.id }, data: { keyId, wrappedKey, ciphertext, iv, authTag } });
-  await expect(resolveVariables(db, keyring, teamId, ["KEY_B"], "default")).rejects.toMatchObject({ code: "SYSTEM.CREDENTIAL_UNREADABLE" });
-  expect((await resolveVariables(db, keyring, teamId, ["KEY_A"], "default")).values).toEqual({ KEY_A: "value-of-key-a" });
+  await db.credential.update({
+    where: { id: b.id },
+    data: { keyId, wrappedKey, ciphertext, iv, authTag },
+  });
+  await expect(resolveVariables(db, keyring, teamId, ["KEY_B"], "default")).rejects.toMatchObject({
+    code: "SYSTEM.CREDENTIAL_UNREADABLE",
+  });
+  expect((await resolveVariables(db, keyring, teamId, ["KEY_A"], "default")).values).toEqual({
+    KEY_A: "value-of-key-a",
+  });
 });
 
 it("re-seals secrets sealed before names were bound when a worker boots, except one moved since", async () => {
   const legacy = async (name: string, value: string, sealedFor = name) => {
     const credentialId = `cred_legacy_${name.toLowerCase()}`;
-    const envelope = sealSecret(keyring, { teamId, credentialId, name: `variable:${sealedFor}` }, value, 1);
+    const envelope = sealSecret(
+      keyring,
+      { teamId, credentialId, name: `variable:${sealedFor}` },
+      value,
+      1,
+    );
     await db.credential.create({
       data: {
         id: credentialId,
@@ -184,23 +241,43 @@ it("re-seals secrets sealed before names were bound when a worker boots, except 
         authTag: new Uint8Array(envelope.authTag),
       },
     });
-    await db.teamVariable.create({ data: { teamId, name, secret: true, credentialId, lanes: ["default"] } });
+    await db.teamVariable.create({
+      data: { teamId, name, secret: true, credentialId, lanes: ["default"] },
+    });
     return credentialId;
   };
   const kept = await legacy("OLD_KEY", "old-key-value-1234");
   const moved = await legacy("MOVED_KEY", "moved-key-value-1234", "SOMEONE_ELSE");
-  await expect(resolveVariables(db, keyring, teamId, ["OLD_KEY"], "default")).rejects.toMatchObject({ code: "SYSTEM.CREDENTIAL_UNREADABLE" });
+  await expect(resolveVariables(db, keyring, teamId, ["OLD_KEY"], "default")).rejects.toMatchObject(
+    { code: "SYSTEM.CREDENTIAL_UNREADABLE" },
+  );
 
-  const booted = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: `${prefix}-second` });
+  const booted = await startWorker({
+    DATABASE_URL: database.url,
+    SWITCHYARD_QUEUE_PREFIX: `${prefix}-second`,
+  });
   await booted.stop();
   expect(booted.logs()).toContain("re-sealed secrets to bind their variable names");
   expect(booted.logs()).not.toContain("old-key-value-1234");
-  expect(await db.credential.findUniqueOrThrow({ where: { id: kept } })).toMatchObject({ sealFormat: 2 });
-  expect(await db.credential.findUniqueOrThrow({ where: { id: moved } })).toMatchObject({ sealFormat: 1 });
-  expect((await resolveVariables(db, keyring, teamId, ["OLD_KEY"], "default")).values).toEqual({ OLD_KEY: "old-key-value-1234" });
-  await expect(resolveVariables(db, keyring, teamId, ["MOVED_KEY"], "default")).rejects.toMatchObject({ code: "SYSTEM.CREDENTIAL_UNREADABLE" });
+  expect(await db.credential.findUniqueOrThrow({ where: { id: kept } })).toMatchObject({
+    sealFormat: 2,
+  });
+  expect(await db.credential.findUniqueOrThrow({ where: { id: moved } })).toMatchObject({
+    sealFormat: 1,
+  });
+  expect((await resolveVariables(db, keyring, teamId, ["OLD_KEY"], "default")).values).toEqual({
+    OLD_KEY: "old-key-value-1234",
+  });
+  await expect(
+    resolveVariables(db, keyring, teamId, ["MOVED_KEY"], "default"),
+  ).rejects.toMatchObject({ code: "SYSTEM.CREDENTIAL_UNREADABLE" });
 
   // re-sealed, it is bound to its name like any other
-  await db.teamVariable.update({ where: { teamId_name: { teamId, name: "MOVED_KEY" } }, data: { credentialId: kept } });
-  await expect(resolveVariables(db, keyring, teamId, ["MOVED_KEY"], "default")).rejects.toMatchObject({ code: "SYSTEM.CREDENTIAL_UNREADABLE" });
+  await db.teamVariable.update({
+    where: { teamId_name: { teamId, name: "MOVED_KEY" } },
+    data: { credentialId: kept },
+  });
+  await expect(
+    resolveVariables(db, keyring, teamId, ["MOVED_KEY"], "default"),
+  ).rejects.toMatchObject({ code: "SYSTEM.CREDENTIAL_UNREADABLE" });
 });

@@ -30,7 +30,9 @@ ${extra}states:
     status: success
 `;
 
-type Diagnostics = { diagnostics: { code: string; line?: number; path?: string; message: string }[] };
+type Diagnostics = {
+  diagnostics: { code: string; line?: number; path?: string; message: string }[];
+};
 
 /** The AppError a procedure failed with (tRPC keeps it as the cause). */
 const details = async (promise: Promise<unknown>) => {
@@ -56,45 +58,84 @@ afterAll(async () => {
 
 describe("workflows.save", () => {
   it("stores a valid bundle as a version, and a changed file as the next one", async () => {
-    const files = { "workflow.yaml": builder("builder"), "scripts/build.sh": "#!/bin/sh\necho building\n" };
+    const files = {
+      "workflow.yaml": builder("builder"),
+      "scripts/build.sh": "#!/bin/sh\necho building\n",
+    };
     const first = await caller().workflows.save({ entry: "workflow.yaml", files });
     expect(first.version).toBe(1);
     const again = await caller().workflows.save({ entry: "workflow.yaml", files });
     expect(again).toMatchObject({ version: 1, bundleHash: first.bundleHash });
-    const changed = await caller().workflows.save({ entry: "workflow.yaml", files: { ...files, "scripts/build.sh": "#!/bin/sh\necho v2\n" } });
+    const changed = await caller().workflows.save({
+      entry: "workflow.yaml",
+      files: { ...files, "scripts/build.sh": "#!/bin/sh\necho v2\n" },
+    });
     expect(changed.version).toBe(2);
     expect(changed.bundleHash).not.toBe(first.bundleHash);
 
     const loaded = await caller().workflows.get({ id: first.workflowId });
     expect(loaded.files["scripts/build.sh"]).toBe("#!/bin/sh\necho v2\n");
-    expect(loaded).toMatchObject({ name: "builder", version: 2, lane: "default", entry: "workflow.yaml" });
+    expect(loaded).toMatchObject({
+      name: "builder",
+      version: 2,
+      lane: "default",
+      entry: "workflow.yaml",
+    });
     // the unchanged YAML is stored once, by its hash
     expect(await db.bundleBlob.count({ where: { teamId } })).toBeGreaterThanOrEqual(3);
   });
 
   it("refuses a bundle missing a referenced file, saying where, and stores nothing", async () => {
     const before = await db.workflowVersion.count();
-    const data = await details(caller().workflows.save({ entry: "workflow.yaml", files: { "workflow.yaml": builder("no-script") } }));
+    const data = await details(
+      caller().workflows.save({
+        entry: "workflow.yaml",
+        files: { "workflow.yaml": builder("no-script") },
+      }),
+    );
     expect(data?.appCode).toBe("WORKFLOW.VALIDATION_FAILED");
     expect(data?.details?.diagnostics).toEqual([
-      expect.objectContaining({ code: "USER.INPUT.MISSING_FILE", file: "workflow.yaml", line: 6, path: "states.build.script_file" }),
+      expect.objectContaining({
+        code: "USER.INPUT.MISSING_FILE",
+        file: "workflow.yaml",
+        line: 6,
+        path: "states.build.script_file",
+      }),
     ]);
     expect(await db.workflowVersion.count()).toBe(before);
     expect(await db.workflow.count({ where: { name: "no-script" } })).toBe(0);
   });
 
   it("refuses a bundle whose literal readFile names a missing file, in the YAML or in a script", async () => {
-    const yaml = builder("reader", 'env: { NOTES: \'{{readFile "notes.md"}}\' }\n');
+    const yaml = builder("reader", "env: { NOTES: '{{readFile \"notes.md\"}}' }\n");
     const script = '#!/bin/sh\necho "{{readFile "data/list.txt"}}"\n';
-    const data = await details(caller().workflows.save({ entry: "workflow.yaml", files: { "workflow.yaml": yaml, "scripts/build.sh": script } }));
+    const data = await details(
+      caller().workflows.save({
+        entry: "workflow.yaml",
+        files: { "workflow.yaml": yaml, "scripts/build.sh": script },
+      }),
+    );
     expect(data?.appCode).toBe("WORKFLOW.VALIDATION_FAILED");
     expect(data?.details?.diagnostics).toEqual([
-      expect.objectContaining({ code: "USER.INPUT.MISSING_FILE", path: "env.NOTES", message: expect.stringContaining('"notes.md"') as unknown }),
-      expect.objectContaining({ code: "USER.INPUT.MISSING_FILE", path: "states.build.script_file", message: expect.stringContaining('"data/list.txt" (read by scripts/build.sh)') as unknown }),
+      expect.objectContaining({
+        code: "USER.INPUT.MISSING_FILE",
+        path: "env.NOTES",
+        message: expect.stringContaining('"notes.md"') as unknown,
+      }),
+      expect.objectContaining({
+        code: "USER.INPUT.MISSING_FILE",
+        path: "states.build.script_file",
+        message: expect.stringContaining('"data/list.txt" (read by scripts/build.sh)') as unknown,
+      }),
     ]);
     const saved = await caller().workflows.save({
       entry: "workflow.yaml",
-      files: { "workflow.yaml": yaml, "scripts/build.sh": script, "notes.md": "n", "data/list.txt": "a,b" },
+      files: {
+        "workflow.yaml": yaml,
+        "scripts/build.sh": script,
+        "notes.md": "n",
+        "data/list.txt": "a,b",
+      },
     });
     expect(saved.version).toBe(1);
   });
@@ -108,7 +149,10 @@ states:
     comand: echo hi
     on_success: nowhere
 `;
-    const result = await caller().workflows.validate({ entry: "workflow.yaml", files: { "workflow.yaml": yaml } });
+    const result = await caller().workflows.validate({
+      entry: "workflow.yaml",
+      files: { "workflow.yaml": yaml },
+    });
     expect(result.ok).toBe(false);
     const byPath = new Map(result.errors.map((e) => [e.path, e]));
     expect(byPath.get("states.a.comand")).toMatchObject({ line: 6 });
@@ -128,38 +172,76 @@ states:
     type: terminal
     status: success
 `;
-    const before = await caller().workflows.validate({ entry: "workflow.yaml", files: { "workflow.yaml": parent } });
+    const before = await caller().workflows.validate({
+      entry: "workflow.yaml",
+      files: { "workflow.yaml": parent },
+    });
     expect(before.errors.map((e) => e.code)).toContain("WORKFLOW.VALIDATION.UNDEFINED_SUBWORKFLOW");
-    await caller().workflows.save({ entry: "workflow.yaml", files: { "workflow.yaml": "name: helper\nstates:\n  initial: s\n  s:\n    type: step\n    command: echo help\n" } });
-    const after = await caller().workflows.validate({ entry: "workflow.yaml", files: { "workflow.yaml": parent } });
+    await caller().workflows.save({
+      entry: "workflow.yaml",
+      files: {
+        "workflow.yaml":
+          "name: helper\nstates:\n  initial: s\n  s:\n    type: step\n    command: echo help\n",
+      },
+    });
+    const after = await caller().workflows.validate({
+      entry: "workflow.yaml",
+      files: { "workflow.yaml": parent },
+    });
     expect(after).toMatchObject({ ok: true, errors: [] });
   });
 
   it("checks the lane: unknown lanes are refused, and members may not save in operator", async () => {
-    const files = (lane: string) => ({ "workflow.yaml": builder(`in-${lane}`, `lane: ${lane}\n`), "scripts/build.sh": "echo\n" });
-    const unknown = await details(caller().workflows.save({ entry: "workflow.yaml", files: files("nowhere") }));
+    const files = (lane: string) => ({
+      "workflow.yaml": builder(`in-${lane}`, `lane: ${lane}\n`),
+      "scripts/build.sh": "echo\n",
+    });
+    const unknown = await details(
+      caller().workflows.save({ entry: "workflow.yaml", files: files("nowhere") }),
+    );
     expect(unknown?.appCode).toBe("USER.INPUT.VALIDATION_FAILED");
 
     const member = await db.user.create({ data: { email: "member@test.local", name: "Member" } });
     await db.membership.create({ data: { teamId, userId: member.id, role: "member" } });
-    const denied = await details(caller(member.id).workflows.save({ entry: "workflow.yaml", files: files("operator") }));
+    const denied = await details(
+      caller(member.id).workflows.save({ entry: "workflow.yaml", files: files("operator") }),
+    );
     expect(denied?.appCode).toBe("FORBIDDEN");
-    expect((await caller().workflows.save({ entry: "workflow.yaml", files: files("operator") })).version).toBe(1);
+    expect(
+      (await caller().workflows.save({ entry: "workflow.yaml", files: files("operator") })).version,
+    ).toBe(1);
     // nor move an operator workflow out of its lane by saving it again elsewhere
-    const moved = { "workflow.yaml": builder("in-operator", "lane: default\n"), "scripts/build.sh": "echo mine\n" };
-    expect((await details(caller(member.id).workflows.save({ entry: "workflow.yaml", files: moved })))?.appCode).toBe("FORBIDDEN");
-    expect(await db.workflow.findFirst({ where: { teamId, name: "in-operator" } })).toMatchObject({ lane: "operator" });
+    const moved = {
+      "workflow.yaml": builder("in-operator", "lane: default\n"),
+      "scripts/build.sh": "echo mine\n",
+    };
+    expect(
+      (await details(caller(member.id).workflows.save({ entry: "workflow.yaml", files: moved })))
+        ?.appCode,
+    ).toBe("FORBIDDEN");
+    expect(await db.workflow.findFirst({ where: { teamId, name: "in-operator" } })).toMatchObject({
+      lane: "operator",
+    });
   });
 
   it("resolves referenced files relative to the workflow file, as the worker does", async () => {
-    const yaml = builder("nested").replace("script_file: scripts/build.sh", "script_file: ./../shared/build.sh");
-    const result = await caller().workflows.validate({ entry: "flows/workflow.yaml", files: { "flows/workflow.yaml": yaml, "shared/build.sh": "echo\n" } });
+    const yaml = builder("nested").replace(
+      "script_file: scripts/build.sh",
+      "script_file: ./../shared/build.sh",
+    );
+    const result = await caller().workflows.validate({
+      entry: "flows/workflow.yaml",
+      files: { "flows/workflow.yaml": yaml, "shared/build.sh": "echo\n" },
+    });
     expect(result).toMatchObject({ ok: true, errors: [] });
   });
 
   it("refuses bundle paths that climb out of the bundle", async () => {
     const data = await details(
-      caller().workflows.save({ entry: "workflow.yaml", files: { "workflow.yaml": builder("climber"), "../scripts/build.sh": "x" } }),
+      caller().workflows.save({
+        entry: "workflow.yaml",
+        files: { "workflow.yaml": builder("climber"), "../scripts/build.sh": "x" },
+      }),
     );
     expect(data?.appCode).toBe("USER.INPUT.VALIDATION_FAILED");
   });

@@ -27,12 +27,22 @@ const config: NextConfig = {
     Promise.resolve([
       { source: "/:path*", headers: securityHeaders },
       // JSON and event streams: nothing in them may load or be framed.
-      { source: "/api/:path*", headers: [{ key: "Content-Security-Policy", value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'" }] },
+      {
+        source: "/api/:path*",
+        headers: [
+          {
+            key: "Content-Security-Policy",
+            value: "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+          },
+        ],
+      },
       // HSTS only where the request came over https (directly, or as the reverse proxy says).
       {
         source: "/:path*",
         has: [{ type: "header", key: "x-forwarded-proto", value: "https" }],
-        headers: [{ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" }],
+        headers: [
+          { key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" },
+        ],
       },
     ]),
 };

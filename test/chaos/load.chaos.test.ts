@@ -16,7 +16,14 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { createDb, createRun, createTeamWithOwner, enqueueRunJob, saveWorkflowVersion, type Db } from "@switchyard/db";
+import {
+  createDb,
+  createRun,
+  createTeamWithOwner,
+  enqueueRunJob,
+  saveWorkflowVersion,
+  type Db,
+} from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { leftoverProcesses, runFoldersLeft } from "../helpers/chaos-checks";
@@ -43,7 +50,8 @@ const slots = [0, 1].map((i) => ({
   uidBase: 100_000 + Math.floor(Math.random() * 50_000) * 16,
 }));
 
-const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
+const rssMb = (pid: number) =>
+  Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
 
 beforeAll(async () => {
   database = await freshDatabase();
@@ -89,12 +97,24 @@ it("drains 1,000 runs queued at once across 2 workers, each team within its limi
     const team = await createTeamWithOwner(db, { name: t.name, ownerId: admin.id });
     await db.team.update({ where: { id: team.id }, data: { maxConcurrentRuns: t.limit } });
     const yaml = `name: load\nstates:\n  initial: s\n  s:\n    type: step\n    command: ${t.command}\n    on_success: done\n  done:\n    type: terminal\n`;
-    const version = await saveWorkflowVersion(db, { teamId: team.id, name: "load", files: { "workflow.yaml": yaml } });
+    const version = await saveWorkflowVersion(db, {
+      teamId: team.id,
+      name: "load",
+      files: { "workflow.yaml": yaml },
+    });
     const ids: string[] = [];
     for (let i = 0; i < t.runs; i += 50) {
       const batch = await Promise.all(
         Array.from({ length: Math.min(50, t.runs - i) }, () =>
-          createRun(db, { teamId: team.id, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api", inputs: {}, startedById: admin.id }),
+          createRun(db, {
+            teamId: team.id,
+            workflowId: version.workflowId,
+            workflowVersionId: version.id,
+            lane: "default",
+            trigger: "api",
+            inputs: {},
+            startedById: admin.id,
+          }),
         ),
       );
       ids.push(...batch.map((r) => r.id));
@@ -116,17 +136,25 @@ it("drains 1,000 runs queued at once across 2 workers, each team within its limi
   let busiest = 0;
   await waitFor(
     async () => {
-      const rows = await db.run.groupBy({ by: ["teamId", "status"], where: { id: { in: all.map((j) => j.runId) } }, _count: { _all: true } });
-      const count = (teamId: string, status: string) => rows.find((r) => r.teamId === teamId && r.status === status)?._count._all ?? 0;
+      const rows = await db.run.groupBy({
+        by: ["teamId", "status"],
+        where: { id: { in: all.map((j) => j.runId) } },
+        _count: { _all: true },
+      });
+      const count = (teamId: string, status: string) =>
+        rows.find((r) => r.teamId === teamId && r.status === status)?._count._all ?? 0;
       let running = 0;
       const limitedWait = teams.every((t) => t.limit === null || count(t.id, "queued") > 0);
       for (const t of teams) {
         maxRunning.set(t.id, Math.max(maxRunning.get(t.id)!, count(t.id, "running")));
         running += count(t.id, "running");
-        if (!doneAt.has(t.id) && count(t.id, "queued") + count(t.id, "running") === 0) doneAt.set(t.id, Date.now() - started);
+        if (!doneAt.has(t.id) && count(t.id, "queued") + count(t.id, "running") === 0)
+          doneAt.set(t.id, Date.now() - started);
       }
       if (limitedWait) busiest = Math.max(busiest, running);
-      const finished = rows.filter((r) => r.status !== "queued" && r.status !== "running").reduce((n, r) => n + r._count._all, 0);
+      const finished = rows
+        .filter((r) => r.status !== "queued" && r.status !== "running")
+        .reduce((n, r) => n + r._count._all, 0);
       // Warm: past the first hundred runs, each worker has run steps of every kind.
       if (!warmRss && finished >= 100) warmRss = workers.map((w) => rssMb(w.child.pid!));
       return doneAt.size === teams.length ? true : undefined;
@@ -140,24 +168,44 @@ it("drains 1,000 runs queued at once across 2 workers, each team within its limi
   );
 
   // None lost: every run succeeded, with exactly one succeeded step attempt and no other.
-  const runs = await db.run.groupBy({ by: ["status"], where: { id: { in: all.map((j) => j.runId) } }, _count: { _all: true } });
+  const runs = await db.run.groupBy({
+    by: ["status"],
+    where: { id: { in: all.map((j) => j.runId) } },
+    _count: { _all: true },
+  });
   expect(runs.map((r) => [r.status, r._count._all])).toEqual([["succeeded", 1000]]);
-  const steps = await db.stepRun.groupBy({ by: ["runId", "status"], where: { runId: { in: all.map((j) => j.runId) } }, _count: { _all: true } });
+  const steps = await db.stepRun.groupBy({
+    by: ["runId", "status"],
+    where: { runId: { in: all.map((j) => j.runId) } },
+    _count: { _all: true },
+  });
   expect(steps.filter((s) => s.status !== "succeeded" || s._count._all !== 1)).toEqual([]);
   expect(steps).toHaveLength(1000);
 
   // Each team within its limit, and a limited team's waiting runs held no worker slot: had
   // they, their 300 jobs (queued first) would have filled the 12 slots with at most 2 + 5
   // runs running.
-  for (const t of teams) if (t.limit !== null) expect(maxRunning.get(t.id), t.name).toBeLessThanOrEqual(t.limit);
+  for (const t of teams)
+    if (t.limit !== null) expect(maxRunning.get(t.id), t.name).toBeLessThanOrEqual(t.limit);
   expect(busiest).toBeGreaterThan(2 + 5);
 
   // Memory flat: no growth past the bound between warm and drained.
-  for (let i = 0; i < workers.length; i++) expect(endRss[i]! - warmRss![i]!, `worker ${i} RSS`).toBeLessThan(RSS_GROWTH_BOUND_MB);
+  for (let i = 0; i < workers.length; i++)
+    expect(endRss[i]! - warmRss![i]!, `worker ${i} RSS`).toBeLessThan(RSS_GROWTH_BOUND_MB);
 
   // Nothing left: no sandbox process, no run folder, no job but the finished ones.
-  expect(leftoverProcesses(slots.map((s) => s.ownerId), slots.map((s) => ({ base: s.uidBase, count: 16 })))).toEqual([]);
-  expect(await runFoldersLeft(workspaces, all.map((j) => j.runId))).toEqual([]);
+  expect(
+    leftoverProcesses(
+      slots.map((s) => s.ownerId),
+      slots.map((s) => ({ base: s.uidBase, count: 16 })),
+    ),
+  ).toEqual([]);
+  expect(
+    await runFoldersLeft(
+      workspaces,
+      all.map((j) => j.runId),
+    ),
+  ).toEqual([]);
   const counts = await queue.getJobCounts("waiting", "active", "delayed");
   expect(counts).toEqual({ waiting: 0, active: 0, delayed: 0 });
 });

@@ -255,9 +255,18 @@ describe("Redis restarted mid-run", () => {
     redis = await startPrivateRedis();
     stack = await openStack(undefined, redis.url);
     const s = stack;
-    const hello = await saveWorkflowVersion(s.db, { teamId: s.teamId, name: "redis-tick", files: { "workflow.yaml": shellWorkflow("redis-tick", 1, 10) } });
+    const hello = await saveWorkflowVersion(s.db, {
+      teamId: s.teamId,
+      name: "redis-tick",
+      files: { "workflow.yaml": shellWorkflow("redis-tick", 1, 10) },
+    });
     // Once a year: it must be there again after the restart, without its runs in the way.
-    const { trigger } = await caller(s).triggers.create({ workflowId: hello.workflowId, kind: "schedule", cron: "0 0 1 1 *", timezone: "UTC" });
+    const { trigger } = await caller(s).triggers.create({
+      workflowId: hello.workflowId,
+      kind: "schedule",
+      cron: "0 0 1 1 *",
+      timezone: "UTC",
+    });
     const triggerQueue = new Queue(TRIGGER_QUEUE, { connection: s.redis, prefix: s.prefix });
     triggerQueue.on("error", () => undefined);
     const schedulers = async () => (await triggerQueue.getJobSchedulers(0, -1)).map((j) => j.key);
@@ -268,7 +277,13 @@ describe("Redis restarted mid-run", () => {
     const ended = await expectNothingLost(s, runs);
     expect(ended.length).toBe(runs.length);
     // Redis came back empty; the schedule's job scheduler is made again from Postgres.
-    expect(await waitFor(async () => ((await schedulers()).length > 0 ? schedulers() : undefined), 60_000, "the schedule to be made again")).toHaveLength(1);
+    expect(
+      await waitFor(
+        async () => ((await schedulers()).length > 0 ? schedulers() : undefined),
+        60_000,
+        "the schedule to be made again",
+      ),
+    ).toHaveLength(1);
     await caller(s).triggers.pause({ id: trigger.id });
     await triggerQueue.close();
     // The worker is still of use: a run started now succeeds.

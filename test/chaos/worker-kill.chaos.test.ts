@@ -346,7 +346,9 @@ it(
     // at that state; the resumed run takes the stored end instead of running the step again.
     const twiceByAttempt = await attemptsSucceededTwice(db, ids);
     const twiceByState = await statesSucceededTwice(db, ids);
-    console.log(`[chaos] attempts that succeeded twice after a kill: ${JSON.stringify(twiceByAttempt)}; states: ${JSON.stringify(twiceByState)}`);
+    console.log(
+      `[chaos] attempts that succeeded twice after a kill: ${JSON.stringify(twiceByAttempt)}; states: ${JSON.stringify(twiceByState)}`,
+    );
     expect(twiceByAttempt, why).toEqual([]);
     expect(twiceByState, why).toEqual([]);
 

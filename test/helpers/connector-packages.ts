@@ -18,22 +18,45 @@ const EVERYTHING = "@modelcontextprotocol/server-everything";
 
 /** Installs what is missing; returns the commands as a connector runs them (paths under /opt/connectors). */
 export const connectorPackages = () => {
-  const pinned = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies[EVERYTHING]!;
+  const pinned = (
+    JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+      devDependencies: Record<string, string>;
+    }
+  ).devDependencies[EVERYTHING]!;
   const installed = path.join(CONNECTORS_DIR, "node_modules", EVERYTHING, "package.json");
-  const version = existsSync(installed) ? (JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version : undefined;
+  const version = existsSync(installed)
+    ? (JSON.parse(readFileSync(installed, "utf8")) as { version: string }).version
+    : undefined;
   if (version !== pinned) {
-    const npm = spawnSync("npm", ["install", "--prefix", CONNECTORS_DIR, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", `${EVERYTHING}@${pinned}`], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const npm = spawnSync(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        CONNECTORS_DIR,
+        "--prefer-offline",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        `${EVERYTHING}@${pinned}`,
+      ],
+      {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     if (npm.status !== 0) throw new Error(`installing ${EVERYTHING} failed: ${npm.stderr}`);
   }
   const fixture = path.join(ROOT, "test/fixtures/fixture-mcp-server.mjs");
   const name = `fixture-${createHash("sha256").update(readFileSync(fixture)).digest("hex").slice(0, 12)}.mjs`;
-  if (!existsSync(path.join(CONNECTORS_DIR, name))) copyFileSync(fixture, path.join(CONNECTORS_DIR, name));
+  if (!existsSync(path.join(CONNECTORS_DIR, name)))
+    copyFileSync(fixture, path.join(CONNECTORS_DIR, name));
   return {
     dir: CONNECTORS_DIR,
-    everything: { command: "node", args: [`/opt/connectors/node_modules/${EVERYTHING}/dist/index.js`, "stdio"] },
+    everything: {
+      command: "node",
+      args: [`/opt/connectors/node_modules/${EVERYTHING}/dist/index.js`, "stdio"],
+    },
     fixture: { command: "node", args: [`/opt/connectors/${name}`] },
   };
 };

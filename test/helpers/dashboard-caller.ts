@@ -11,7 +11,14 @@ import type { WebEgress } from "~/server/egress";
 import { createCaller } from "~/server/trpc/root";
 
 /** `egress`: requests on a user's behalf (OAuth); the rule with no exceptions unless the test gives one. */
-export type CallerServices = { db: Db; queue?: Queue<RunJob>; redis?: Redis; prefix?: string; keyring?: Keyring; egress?: WebEgress };
+export type CallerServices = {
+  db: Db;
+  queue?: Queue<RunJob>;
+  redis?: Redis;
+  prefix?: string;
+  keyring?: Keyring;
+  egress?: WebEgress;
+};
 
 const missing = (what: string) => () => {
   throw new Error(`this test gave the caller no ${what}`);
@@ -23,7 +30,8 @@ export const dashboardCaller = (services: CallerServices, userId: string, teamId
     db: services.db,
     queue: services.queue ? () => services.queue! : missing("queue"),
     queuePrefix: services.prefix ?? "unused",
-    publish: (channel, message) => (services.redis ? services.redis.publish(channel, message) : Promise.resolve(0)),
+    publish: (channel, message) =>
+      services.redis ? services.redis.publish(channel, message) : Promise.resolve(0),
     redis: services.redis ? () => services.redis! : missing("redis"),
     keyring: services.keyring ? () => services.keyring! : missing("keyring"),
     ...(services.egress ? { egress: () => services.egress! } : {}),

@@ -21,7 +21,10 @@ export type DatabaseBefore = {
   drop: () => Promise<void>;
 };
 
-export const databaseBefore = async (migration: string, base = process.env.DATABASE_URL!): Promise<DatabaseBefore> => {
+export const databaseBefore = async (
+  migration: string,
+  base = process.env.DATABASE_URL!,
+): Promise<DatabaseBefore> => {
   const names = migrationNames();
   const at = names.indexOf(migration);
   if (at < 0) throw new Error(`no migration ${migration}`);
@@ -35,7 +38,8 @@ export const databaseBefore = async (migration: string, base = process.env.DATAB
   await client.connect();
   for (const earlier of names.slice(0, at)) await client.query(readMigration(earlier));
   return {
-    query: async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => (await client.query<R>(sql, params)).rows,
+    query: async <R extends pg.QueryResultRow>(sql: string, params: unknown[] = []) =>
+      (await client.query<R>(sql, params)).rows,
     migrate: async () => {
       await client.query(readMigration(migration));
     },

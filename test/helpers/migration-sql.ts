@@ -9,7 +9,10 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prisma/migrations");
+const MIGRATIONS_DIR = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../prisma/migrations",
+);
 
 /** The migration folders, in the order Prisma applies them. */
 export const migrationNames = () =>
@@ -18,7 +21,8 @@ export const migrationNames = () =>
     .map((d) => d.name)
     .sort();
 
-export const readMigration = (name: string) => readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"), "utf8");
+export const readMigration = (name: string) =>
+  readFileSync(path.join(MIGRATIONS_DIR, name, "migration.sql"), "utf8");
 
 /** The statements the pg driver adapter sends, in order (its rule, copied). */
 export const adapterStatements = (script: string) =>
@@ -27,7 +31,11 @@ export const adapterStatements = (script: string) =>
     .map((s) => s.trim())
     .filter((s) => s.length > 0);
 
-type MisplacedSemicolon = { line: number; inside: "line comment" | "block comment" | "string" | "quoted identifier" | "dollar quote"; text: string };
+type MisplacedSemicolon = {
+  line: number;
+  inside: "line comment" | "block comment" | "string" | "quoted identifier" | "dollar quote";
+  text: string;
+};
 
 /**
  * Every `;` that is not a statement terminator, with its line and what it sits in. Empty

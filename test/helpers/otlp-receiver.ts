@@ -14,17 +14,25 @@ export type ReceivedSpan = {
   service?: string;
 };
 
-type AnyValue = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+type AnyValue = {
+  stringValue?: string;
+  intValue?: string | number;
+  boolValue?: boolean;
+  doubleValue?: number;
+};
 type KeyValue = { key: string; value: AnyValue };
 type ExportBody = {
   resourceSpans?: {
     resource?: { attributes?: KeyValue[] };
-    scopeSpans?: { spans?: (Omit<ReceivedSpan, "attributes" | "service"> & { attributes?: KeyValue[] })[] }[];
+    scopeSpans?: {
+      spans?: (Omit<ReceivedSpan, "attributes" | "service"> & { attributes?: KeyValue[] })[];
+    }[];
   }[];
 };
 
 const valueOf = (v: AnyValue) => v.stringValue ?? v.intValue ?? v.boolValue ?? v.doubleValue;
-const attrs = (list: KeyValue[] = []) => Object.fromEntries(list.map((kv) => [kv.key, valueOf(kv.value)]));
+const attrs = (list: KeyValue[] = []) =>
+  Object.fromEntries(list.map((kv) => [kv.key, valueOf(kv.value)]));
 
 export const startOtlpReceiver = async () => {
   const spans: ReceivedSpan[] = [];
@@ -37,7 +45,8 @@ export const startOtlpReceiver = async () => {
         for (const rs of body.resourceSpans ?? []) {
           const service = attrs(rs.resource?.attributes)["service.name"] as string | undefined;
           for (const ss of rs.scopeSpans ?? []) {
-            for (const s of ss.spans ?? []) spans.push({ ...s, attributes: attrs(s.attributes), service });
+            for (const s of ss.spans ?? [])
+              spans.push({ ...s, attributes: attrs(s.attributes), service });
           }
         }
       }

@@ -17,7 +17,12 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 /** Where every test server of these suites listens. */
 export const TEST_SERVERS_HOST = "127.0.0.1";
 
-export type RecordedRequest = { method: string; path: string; headers: IncomingHttpHeaders; body: string };
+export type RecordedRequest = {
+  method: string;
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+};
 
 export type RecordingMcpServer = {
   url: string;
@@ -27,9 +32,12 @@ export type RecordingMcpServer = {
   close(): Promise<void>;
 };
 
-export const fingerprintOf = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 12);
+export const fingerprintOf = (value: string) =>
+  createHash("sha256").update(value).digest("hex").slice(0, 12);
 
-export const startRecordingMcpServer = async (options: { key?: string } = {}): Promise<RecordingMcpServer> => {
+export const startRecordingMcpServer = async (
+  options: { key?: string } = {},
+): Promise<RecordingMcpServer> => {
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -43,17 +51,29 @@ export const startRecordingMcpServer = async (options: { key?: string } = {}): P
         return;
       }
       const mcp = new McpServer({ name: "recording", version: "1.0.0" });
-      mcp.registerTool("fingerprint", { description: "Which bearer this server was given", inputSchema: {} }, () =>
-        Promise.resolve({ content: [{ type: "text", text: `fingerprint=${bearer ? fingerprintOf(bearer) : "none"}` }] }),
+      mcp.registerTool(
+        "fingerprint",
+        { description: "Which bearer this server was given", inputSchema: {} },
+        () =>
+          Promise.resolve({
+            content: [
+              { type: "text", text: `fingerprint=${bearer ? fingerprintOf(bearer) : "none"}` },
+            ],
+          }),
       );
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       res.on("close", () => {
         void transport.close();
         void mcp.close();
       });
       void mcp
         .connect(transport)
-        .then(() => transport.handleRequest(req, res, body ? (JSON.parse(body) as unknown) : undefined))
+        .then(() =>
+          transport.handleRequest(req, res, body ? (JSON.parse(body) as unknown) : undefined),
+        )
         .catch((error: Error) => {
           if (!res.headersSent) res.writeHead(500).end(error.message);
         });

@@ -9,15 +9,30 @@ import type { Db } from "@switchyard/db";
 import { handleRest } from "~/server/rest/rest-api";
 
 export type RestBody = {
-  error?: { code: string; message: string; location?: Record<string, unknown>; details?: { diagnostics?: { code: string; line?: number }[] } };
+  error?: {
+    code: string;
+    message: string;
+    location?: Record<string, unknown>;
+    details?: { diagnostics?: { code: string; line?: number }[] };
+  };
 } & Record<string, unknown>;
 
-export type RestCall = (method: string, path: string, options?: { token?: string; body?: unknown; headers?: Record<string, string> }) => Promise<{ status: number; body: RestBody }>;
+export type RestCall = (
+  method: string,
+  path: string,
+  options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+) => Promise<{ status: number; body: RestBody }>;
 
 export const restCaller =
-  (services: { db: Db; queue: Queue<RunJob>; redis: Redis; prefix: string; keyring?: Keyring }, defaultToken: () => string | undefined = () => undefined): RestCall =>
+  (
+    services: { db: Db; queue: Queue<RunJob>; redis: Redis; prefix: string; keyring?: Keyring },
+    defaultToken: () => string | undefined = () => undefined,
+  ): RestCall =>
   async (method, path, options = {}) => {
-    const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      ...options.headers,
+    };
     const bearer = options.token ?? defaultToken();
     if (bearer) headers.authorization = `Bearer ${bearer}`;
     const res = await handleRest(
@@ -29,7 +44,11 @@ export const restCaller =
         keyring: services.keyring ? () => services.keyring! : undefined,
         redis: () => services.redis,
       },
-      new Request(`http://localhost/api/v1${path}`, { method, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body) }),
+      new Request(`http://localhost/api/v1${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      }),
       path.split("?")[0]!,
     );
     return { status: res.status, body: (await res.json()) as RestBody };
@@ -38,7 +57,12 @@ export const restCaller =
 /** The REST handler over a database alone (routes that start runs fail: there is no queue), as `token`. */
 export const restOnDatabase =
   (db: () => Db) =>
-  async (token: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: RestBody }> => {
+  async (
+    token: string,
+    method: string,
+    path: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: RestBody }> => {
     const res = await handleRest(
       {
         db: db(),

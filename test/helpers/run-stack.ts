@@ -29,9 +29,25 @@ export const openRunStack = async (workerEnv: Record<string, string> = {}): Prom
   const seeded = await seed(db, { adminEmail: "admin@test.local", adminPassword: "pw-test-1234" });
   const prefix = randomPrefix();
   const redis = new Redis(process.env.REDIS_URL!);
-  const queue = new Queue<RunJob>(RUN_QUEUE, { connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }), prefix });
-  const worker = await startWorker({ DATABASE_URL: database.url, SWITCHYARD_QUEUE_PREFIX: prefix, ...workerEnv });
-  return { database, db, queue, redis, prefix, adminId: seeded.admin.id, teamId: seeded.team.id, worker };
+  const queue = new Queue<RunJob>(RUN_QUEUE, {
+    connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
+    prefix,
+  });
+  const worker = await startWorker({
+    DATABASE_URL: database.url,
+    SWITCHYARD_QUEUE_PREFIX: prefix,
+    ...workerEnv,
+  });
+  return {
+    database,
+    db,
+    queue,
+    redis,
+    prefix,
+    adminId: seeded.admin.id,
+    teamId: seeded.team.id,
+    worker,
+  };
 };
 
 export const closeRunStack = async (stack: Partial<RunStack>) => {
@@ -44,7 +60,11 @@ export const closeRunStack = async (stack: Partial<RunStack>) => {
 };
 
 /** Waits until `read` reports a run that is neither queued nor running, and returns it. */
-export const runEnded = <R extends { status: string }>(read: () => Promise<R>, what: string, timeoutMs = 30_000) =>
+export const runEnded = <R extends { status: string }>(
+  read: () => Promise<R>,
+  what: string,
+  timeoutMs = 30_000,
+) =>
   waitFor(
     async () => {
       const run = await read();

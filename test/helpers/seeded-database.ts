@@ -6,7 +6,13 @@ import { createDb, type Db } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
 
-export type SeededDatabase = { db: Db; url: string; adminId: string; teamId: string; close: () => Promise<void> };
+export type SeededDatabase = {
+  db: Db;
+  url: string;
+  adminId: string;
+  teamId: string;
+  close: () => Promise<void>;
+};
 
 export const openSeededDatabase = async (): Promise<SeededDatabase> => {
   const database = await freshDatabase();

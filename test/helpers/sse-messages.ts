@@ -5,7 +5,11 @@
 export type Message = { id?: string; event?: string; data: string };
 
 /** Reads SSE messages from a response until `stop` says enough (or the stream ends). */
-export const readMessages = async (res: Response, stop: (messages: Message[]) => boolean, timeoutMs = 30_000) => {
+export const readMessages = async (
+  res: Response,
+  stop: (messages: Message[]) => boolean,
+  timeoutMs = 30_000,
+) => {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   const messages: Message[] = [];
@@ -42,4 +46,3 @@ export const readMessages = async (res: Response, stop: (messages: Message[]) =>
   await reader.cancel().catch(() => undefined);
   return { messages, ended };
 };
-

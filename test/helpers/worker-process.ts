@@ -12,10 +12,18 @@ import { fileURLToPath } from "node:url";
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const WORKER_ENTRY = path.join(REPO_ROOT, "apps/worker/src/main.ts");
 
-export type WorkerHandle = { child: ChildProcess; logs: () => string; stop: () => Promise<void>; /** its SWITCHYARD_WORKSPACES_DIR */ workspaces: string };
+export type WorkerHandle = {
+  child: ChildProcess;
+  logs: () => string;
+  stop: () => Promise<void>;
+  /** its SWITCHYARD_WORKSPACES_DIR */ workspaces: string;
+};
 
 /** `readyMs`: how long the worker may take to say it is ready (boots are slow on a loaded machine). */
-export const startWorker = async (env: Record<string, string>, readyMs = 30_000): Promise<WorkerHandle> => {
+export const startWorker = async (
+  env: Record<string, string>,
+  readyMs = 30_000,
+): Promise<WorkerHandle> => {
   const workspaces = await mkdtemp(path.join(tmpdir(), "sy-ws-"));
   const child = spawn(process.execPath, ["--import", "tsx", WORKER_ENTRY], {
     cwd: REPO_ROOT,
@@ -76,7 +84,11 @@ export const startWorker = async (env: Record<string, string>, readyMs = 30_000)
 };
 
 /** Polls until `check` returns a value, or fails after `timeoutMs`. */
-export const waitFor = async <T>(check: () => Promise<T | undefined>, timeoutMs = 30_000, what = "condition"): Promise<T> => {
+export const waitFor = async <T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 30_000,
+  what = "condition",
+): Promise<T> => {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -104,6 +116,10 @@ export const processesOfRun = (runId: string) =>
 
 /** The worker runs the built CLI inside the sandbox: build it when a source changed. */
 export const buildSwitchyardCli = () => {
-  const built = spawnSync(process.execPath, [path.join(REPO_ROOT, "packages/cli/bin/build.mjs")], { cwd: REPO_ROOT, encoding: "utf8", timeout: 240_000 });
+  const built = spawnSync(process.execPath, [path.join(REPO_ROOT, "packages/cli/bin/build.mjs")], {
+    cwd: REPO_ROOT,
+    encoding: "utf8",
+    timeout: 240_000,
+  });
   if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
 };

@@ -10,13 +10,24 @@ import { signIn } from "./sign-in";
 type Found = { page: string; rule: string; impact: string; help: string; targets: string[] };
 
 const audit = async (page: Page, name: string): Promise<Found[]> => {
-  const result = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => ({ page: name, rule: v.id, impact: v.impact!, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")) }));
+    .map((v) => ({
+      page: name,
+      rule: v.id,
+      impact: v.impact!,
+      help: v.help,
+      targets: v.nodes.slice(0, 5).map((n) => n.target.join(" ")),
+    }));
 };
 
-const report = (found: Found[]) => found.map((f) => `${f.page}: ${f.rule} (${f.impact}) ${f.help}\n    ${f.targets.join("\n    ")}`).join("\n");
+const report = (found: Found[]) =>
+  found
+    .map((f) => `${f.page}: ${f.rule} (${f.impact}) ${f.help}\n    ${f.targets.join("\n    ")}`)
+    .join("\n");
 
 for (const scheme of ["light", "dark"] as const) {
   test.describe(`${scheme} mode`, () => {
@@ -35,7 +46,9 @@ for (const scheme of ["light", "dark"] as const) {
       for (const target of await mainPages(page)) {
         await page.goto(target.path);
         await settle(page);
-        expect(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)).toBe(scheme === "dark");
+        expect(await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)).toBe(
+          scheme === "dark",
+        );
         found.push(...(await audit(page, target.name)));
       }
       expect(found, report(found)).toEqual([]);
@@ -43,7 +56,9 @@ for (const scheme of ["light", "dark"] as const) {
   });
 }
 
-test("the menu button opens the navigation on a phone, by keyboard too, and Escape closes it", async ({ page }) => {
+test("the menu button opens the navigation on a phone, by keyboard too, and Escape closes it", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 800 });
   await signIn(page);
   const menu = page.getByRole("button", { name: "Menu" });
@@ -71,10 +86,13 @@ test("the skip link moves focus to the page's content", async ({ page }) => {
   await expect(page.locator("main#main")).toBeFocused();
 });
 
-test("the theme toggle switches to dark and back, kept across a reload without a flash", async ({ page }) => {
+test("the theme toggle switches to dark and back, kept across a reload without a flash", async ({
+  page,
+}) => {
   await signIn(page);
   const toggle = page.locator(".theme-toggle");
-  const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  const background = () =>
+    page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
   const light = await background();
   await toggle.click(); // system → light
   await toggle.click(); // light → dark

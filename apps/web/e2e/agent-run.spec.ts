@@ -53,7 +53,11 @@ test.beforeAll(async () => {
           toolCalls: [{ name: "Read", arguments: { path: "/etc/passwd" } }],
           usage: { inputTokens: 200, outputTokens: 20 },
         },
-        { delayMs: PAUSE_MS, text: "The notes say: live notes.", usage: { inputTokens: 300, outputTokens: 30 } },
+        {
+          delayMs: PAUSE_MS,
+          text: "The notes say: live notes.",
+          usage: { inputTokens: 300, outputTokens: 30 },
+        },
       ],
     },
   });
@@ -62,7 +66,9 @@ test.afterAll(async () => {
   await model?.close();
 });
 
-test("the run page shows an agent's text and tool calls as they happen, then its answer, tokens and cost", async ({ page }) => {
+test("the run page shows an agent's text and tool calls as they happen, then its answer, tokens and cost", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await signIn(page);
   await page.goto("/workflows");

@@ -6,9 +6,12 @@
  */
 import { expect, test, type APIResponse } from "@playwright/test";
 
-const errorOf = async (res: APIResponse) => ((await res.json()) as { error: { code: string; message: string } }).error;
+const errorOf = async (res: APIResponse) =>
+  ((await res.json()) as { error: { code: string; message: string } }).error;
 
-test("a path that does not decode is a JSON 400 with a request id, under the REST API and the webhooks", async ({ request }) => {
+test("a path that does not decode is a JSON 400 with a request id, under the REST API and the webhooks", async ({
+  request,
+}) => {
   for (const [method, path] of [
     ["GET", "/api/v1/runs/%E0%A4%A"],
     ["POST", "/api/hooks/%E0%A4%A"],
@@ -18,10 +21,15 @@ test("a path that does not decode is a JSON 400 with a request id, under the RES
     const res = await request.fetch(path, { method, data: method === "GET" ? undefined : "{}" });
     expect(res.status(), `${method} ${path}`).toBe(400);
     expect(res.headers()["content-type"]).toMatch(/^application\/json/);
-    expect(await errorOf(res)).toMatchObject({ code: "BAD_REQUEST", message: expect.stringContaining("percent-encoded") });
+    expect(await errorOf(res)).toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringContaining("percent-encoded"),
+    });
     expect(res.headers()["x-request-id"]).toMatch(/^[A-Za-z0-9._:-]+$/);
   }
-  const mine = await request.get("/api/v1/runs/%E0%A4%A", { headers: { "x-request-id": "req-edge-1" } });
+  const mine = await request.get("/api/v1/runs/%E0%A4%A", {
+    headers: { "x-request-id": "req-edge-1" },
+  });
   expect(mine.headers()["x-request-id"]).toBe("req-edge-1");
   // A page path that does not decode is a 400 too, not a server error.
   const page = await request.get("/runs/%E0%A4%A");
@@ -32,7 +40,9 @@ test("a path that does not decode is a JSON 400 with a request id, under the RES
   expect((await request.get("/api/v1/runs/abc%20def")).status()).toBe(401);
 });
 
-test("a method a route does not serve is a JSON 405 with Allow and a request id", async ({ request }) => {
+test("a method a route does not serve is a JSON 405 with Allow and a request id", async ({
+  request,
+}) => {
   const patch = await request.fetch("/api/v1/runs/abc", { method: "PATCH", data: "{}" });
   expect(patch.status()).toBe(405);
   expect(await errorOf(patch)).toMatchObject({ code: "METHOD_NOT_ALLOWED" });

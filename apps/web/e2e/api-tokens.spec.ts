@@ -2,7 +2,10 @@ import { expect, test } from "@playwright/test";
 import { createApiToken, createDb, ensureMember, teamBySlug } from "@switchyard/db";
 import { signIn } from "./sign-in";
 
-test("a token made in the dashboard drives the REST API until it is revoked", async ({ page, request }) => {
+test("a token made in the dashboard drives the REST API until it is revoked", async ({
+  page,
+  request,
+}) => {
   await signIn(page);
   await page.getByRole("link", { name: "API tokens" }).click();
   await page.getByLabel("Token name").fill("e2e-ci");
@@ -19,7 +22,15 @@ test("a token made in the dashboard drives the REST API until it is revoked", as
   expect(started.status()).toBe(202);
   const { id } = (await started.json()) as { id: string };
   await expect
-    .poll(async () => ((await (await request.get(`/api/v1/runs/${id}`, { headers })).json()) as { status: string }).status, { timeout: 20_000 })
+    .poll(
+      async () =>
+        (
+          (await (await request.get(`/api/v1/runs/${id}`, { headers })).json()) as {
+            status: string;
+          }
+        ).status,
+      { timeout: 20_000 },
+    )
     .toBe("succeeded");
 
   await page.reload();
@@ -27,7 +38,9 @@ test("a token made in the dashboard drives the REST API until it is revoked", as
   await page.locator('tr[data-token="e2e-ci"]').getByRole("button", { name: "Revoke" }).click();
   await expect(page.locator('tr[data-token="e2e-ci"]')).toHaveCount(0);
   // Listed among the revoked ones, with why.
-  await expect(page.locator('tr[data-revoked-token="e2e-ci"] [data-why]')).toHaveText("Revoked by Demo admin");
+  await expect(page.locator('tr[data-revoked-token="e2e-ci"] [data-why]')).toHaveText(
+    "Revoked by Demo admin",
+  );
   expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(401);
 });
 
@@ -35,8 +48,16 @@ test("an admin sees who made each token and revokes a member's", async ({ page, 
   const db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   try {
     const team = await teamBySlug(db, "demo");
-    const memberId = await ensureMember(db, team.id, { email: "casey@e2e.local", name: "Casey Member", role: "member" });
-    const { token } = await createApiToken(db, { teamId: team.id, userId: memberId, name: "casey-laptop" });
+    const memberId = await ensureMember(db, team.id, {
+      email: "casey@e2e.local",
+      name: "Casey Member",
+      role: "member",
+    });
+    const { token } = await createApiToken(db, {
+      teamId: team.id,
+      userId: memberId,
+      name: "casey-laptop",
+    });
     const headers = { authorization: `Bearer ${token}` };
     expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(200);
 

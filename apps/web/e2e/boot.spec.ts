@@ -9,7 +9,12 @@ const NEXT = path.join(WEB, "../../node_modules/next/dist/bin/next");
 const boot = (env: Record<string, string>) =>
   spawnSync(process.execPath, [NEXT, "start", "-p", "0", "-H", "127.0.0.1"], {
     cwd: WEB,
-    env: { PATH: process.env.PATH, NODE_ENV: "production", REDIS_URL: "redis://127.0.0.1:1", ...env },
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: "production",
+      REDIS_URL: "redis://127.0.0.1:1",
+      ...env,
+    },
     encoding: "utf8",
     timeout: 30_000,
   });

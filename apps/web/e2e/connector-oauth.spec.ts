@@ -9,8 +9,21 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { connectorCredentialForUse, createApiToken, createDb, teamBySlug, userIdByEmail, TEAM_OWNER, type Db } from "@switchyard/db";
-import { startOAuthServer, startProtectedMcpServer, type ProtectedMcpServer, type TestAuthorizationServer } from "@switchyard/testing/oauth";
+import {
+  connectorCredentialForUse,
+  createApiToken,
+  createDb,
+  teamBySlug,
+  userIdByEmail,
+  TEAM_OWNER,
+  type Db,
+} from "@switchyard/db";
+import {
+  startOAuthServer,
+  startProtectedMcpServer,
+  type ProtectedMcpServer,
+  type TestAuthorizationServer,
+} from "@switchyard/testing/oauth";
 import { signIn } from "./sign-in";
 
 let db: Db;
@@ -23,15 +36,26 @@ const internalHits: string[] = [];
 let internalUrl: string;
 
 const rest = (page: Page, method: "POST", path: string, body: unknown) =>
-  page.request.fetch(`/api/v1${path}`, { method, headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" }, data: JSON.stringify(body), timeout: 30_000 });
+  page.request.fetch(`/api/v1${path}`, {
+    method,
+    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
+    data: JSON.stringify(body),
+    timeout: 30_000,
+  });
 
 test.beforeAll(async () => {
   db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   teamId = (await teamBySlug(db, "demo")).id;
   const adminId = await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!);
-  adminToken = (await createApiToken(db, { teamId, userId: adminId, name: "e2e-connector-oauth" })).token;
+  adminToken = (await createApiToken(db, { teamId, userId: adminId, name: "e2e-connector-oauth" }))
+    .token;
   authServer = await startOAuthServer({ host: "127.0.0.2" });
-  mcp = await startProtectedMcpServer({ authorizationServer: authServer, host: "127.0.0.2", metadataAtRoot: true, announceMetadata: false });
+  mcp = await startProtectedMcpServer({
+    authorizationServer: authServer,
+    host: "127.0.0.2",
+    metadataAtRoot: true,
+    announceMetadata: false,
+  });
   internal = createServer((req, res) => {
     internalHits.push(`${req.method} ${req.url}`);
     res.end("internal");
@@ -47,26 +71,56 @@ test.afterAll(async () => {
   await db?.$disconnect();
 });
 
-test("an admin connects a connector over OAuth: discovery past 404s completes and the browser comes back connected", async ({ page }) => {
-  const created = await rest(page, "POST", "/connectors", { definition: { id: "tracker", name: "Tracker", transport: "http", url: mcp.url, auth: "oauth", lanes: ["*"] } });
+test("an admin connects a connector over OAuth: discovery past 404s completes and the browser comes back connected", async ({
+  page,
+}) => {
+  const created = await rest(page, "POST", "/connectors", {
+    definition: {
+      id: "tracker",
+      name: "Tracker",
+      transport: "http",
+      url: mcp.url,
+      auth: "oauth",
+      lanes: ["*"],
+    },
+  });
   expect(created.status(), await created.text()).toBe(201);
   await signIn(page);
   await page.goto("/settings/connectors");
   const card = page.locator('[data-connector="tracker"]');
   await card.getByRole("button", { name: "Connect with OAuth" }).click();
   // To the authorization server (which approves at once) and back to the Connectors page.
-  await expect(page).toHaveURL(/\/settings\/connectors\?connector=tracker&connected=team/, { timeout: 30_000 });
+  await expect(page).toHaveURL(/\/settings\/connectors\?connector=tracker&connected=team/, {
+    timeout: 30_000,
+  });
   await expect(page.getByText("Connected tracker (the team's account).")).toBeVisible();
-  const stored = await connectorCredentialForUse(db, { teamId, slug: "tracker", owner: TEAM_OWNER });
+  const stored = await connectorCredentialForUse(db, {
+    teamId,
+    slug: "tracker",
+    owner: TEAM_OWNER,
+  });
   expect(stored?.kind).toBe("oauth");
   expect(mcp.unauthorized).toBeGreaterThan(0);
 });
 
-test("a connector on an internal address is refused before any request reaches it, when it is saved and when it is connected", async ({ page }) => {
+test("a connector on an internal address is refused before any request reaches it, when it is saved and when it is connected", async ({
+  page,
+}) => {
   // Saved through the API: refused at its URL.
-  const created = await rest(page, "POST", "/connectors", { definition: { id: "intranet", name: "Intranet", transport: "http", url: internalUrl, auth: "oauth", lanes: ["*"] } });
+  const created = await rest(page, "POST", "/connectors", {
+    definition: {
+      id: "intranet",
+      name: "Intranet",
+      transport: "http",
+      url: internalUrl,
+      auth: "oauth",
+      lanes: ["*"],
+    },
+  });
   expect(created.status()).toBe(400);
-  expect(((await created.json()) as { error: { code: string; location: { path: string } } }).error).toMatchObject({ code: "USER.EGRESS.DENIED", location: { path: "url" } });
+  expect(
+    ((await created.json()) as { error: { code: string; location: { path: string } } }).error,
+  ).toMatchObject({ code: "USER.EGRESS.DENIED", location: { path: "url" } });
   // A listed server that names an internal one as its authorization server: refused when connecting.
   const pointing = createServer((req, res) => {
     const origin = `http://127.0.0.2:${(pointing.address() as AddressInfo).port}`;
@@ -74,18 +128,34 @@ test("a connector on an internal address is refused before any request reaches i
       res.writeHead(401, { "www-authenticate": `Bearer resource_metadata="${origin}/prm"` }).end();
       return;
     }
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [internalUrl.replace(/\/mcp$/, "")] }));
+    res.writeHead(200, { "content-type": "application/json" }).end(
+      JSON.stringify({
+        resource: `${origin}/mcp`,
+        authorization_servers: [internalUrl.replace(/\/mcp$/, "")],
+      }),
+    );
   });
   await new Promise<void>((resolve) => pointing.listen(0, "127.0.0.2", resolve));
   try {
     const url = `http://127.0.0.2:${(pointing.address() as AddressInfo).port}/mcp`;
-    const made = await rest(page, "POST", "/connectors", { definition: { id: "pointer", name: "Pointer", transport: "http", url, auth: "oauth", lanes: ["*"] } });
+    const made = await rest(page, "POST", "/connectors", {
+      definition: {
+        id: "pointer",
+        name: "Pointer",
+        transport: "http",
+        url,
+        auth: "oauth",
+        lanes: ["*"],
+      },
+    });
     expect(made.status(), await made.text()).toBe(201);
     await signIn(page);
     await page.goto("/settings/connectors");
     const card = page.locator('[data-connector="pointer"]');
     await card.getByRole("button", { name: "Connect with OAuth" }).click();
-    await expect(card.getByRole("alert")).toContainText("Switchyard does not send requests to 127.0.0.1");
+    await expect(card.getByRole("alert")).toContainText(
+      "Switchyard does not send requests to 127.0.0.1",
+    );
   } finally {
     pointing.closeAllConnections();
     await new Promise((r) => pointing.close(r));

@@ -24,7 +24,8 @@ import { signIn } from "./sign-in";
 const TEAM_KEY = "e2e-echo-team-key-51c9";
 const OWN_KEY = "e2e-notes-own-key-7d30";
 const MEMBER = { email: "morgan@e2e.local", password: "morgan-e2e-password" };
-const fingerprint = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 12);
+const fingerprint = (value: string) =>
+  createHash("sha256").update(value).digest("hex").slice(0, 12);
 
 let db: Db;
 let teamId: string;
@@ -34,9 +35,15 @@ test.beforeAll(async () => {
   db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   teamId = (await teamBySlug(db, "demo")).id;
   const adminId = await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!);
-  adminToken = (await createApiToken(db, { teamId, userId: adminId, name: "e2e-connectors" })).token;
+  adminToken = (await createApiToken(db, { teamId, userId: adminId, name: "e2e-connectors" }))
+    .token;
   // A worker restarted after a failure runs this again.
-  await ensureMember(db, teamId, { email: MEMBER.email, name: "Morgan Member", role: "member", passwordHash: await hashPassword(MEMBER.password) });
+  await ensureMember(db, teamId, {
+    email: MEMBER.email,
+    name: "Morgan Member",
+    role: "member",
+    passwordHash: await hashPassword(MEMBER.password),
+  });
 });
 test.afterAll(async () => {
   await db.$disconnect();
@@ -47,12 +54,17 @@ const openConnectors = async (page: Page) => {
   await expect(page.getByRole("heading", { name: "Connectors", level: 1 })).toBeVisible();
 };
 
-test("an admin adds a stdio connector, sets its credential by fingerprint only, calls it from the console and switches it off", async ({ page }) => {
+test("an admin adds a stdio connector, sets its credential by fingerprint only, calls it from the console and switches it off", async ({
+  page,
+}) => {
   await signIn(page);
   await openConnectors(page);
   const linear = page.locator('[data-catalog="linear"]');
   await expect(linear).toContainText("Issues, projects, teams and comments in Linear.");
-  await expect(linear.getByRole("link", { name: "Docs for Linear" })).toHaveAttribute("href", "https://linear.app/docs/mcp");
+  await expect(linear.getByRole("link", { name: "Docs for Linear" })).toHaveAttribute(
+    "href",
+    "https://linear.app/docs/mcp",
+  );
 
   // A catalog entry set up with an API key: it moves to the team's connectors, open to every lane.
   await page.getByRole("button", { name: "Set up Stripe" }).click();
@@ -83,7 +95,9 @@ test("an admin adds a stdio connector, sets its credential by fingerprint only, 
   await args.fill("-e\nrequire('child_process').execSync('id')");
   await form.getByRole("button", { name: "Add connector" }).click();
   await expect(form.getByLabel("Command")).toHaveAttribute("aria-invalid", "true");
-  await expect(form.getByLabel("Command")).toHaveAccessibleDescription(/runs only a script from the connectors folder/);
+  await expect(form.getByLabel("Command")).toHaveAccessibleDescription(
+    /runs only a script from the connectors folder/,
+  );
 
   await args.fill(`/opt/connectors/${ECHO_SERVER_FILE}`);
   await form.getByRole("button", { name: "Add connector" }).click();
@@ -114,7 +128,9 @@ test("an admin adds a stdio connector, sets its credential by fingerprint only, 
   await expect(callArgs).toHaveAccessibleDescription(/arguments are a JSON object/);
   await callArgs.fill('{"say": "hello"}');
   await consoleForm.getByRole("button", { name: "Call" }).click();
-  await expect(page.getByTestId("console-result")).toContainText('echo {\\"say\\":\\"hello\\"}', { timeout: 60_000 });
+  await expect(page.getByTestId("console-result")).toContainText('echo {\\"say\\":\\"hello\\"}', {
+    timeout: 60_000,
+  });
 
   // Pointed elsewhere (an environment the server reads its upstream from), its credential must be set again, saying why.
   await card.getByRole("button", { name: "Edit" }).click();
@@ -132,21 +148,47 @@ test("an admin adds a stdio connector, sets its credential by fingerprint only, 
   await expect(card.locator("[data-enabled]")).toHaveText("disabled");
   // A disabled connector is refused by the worker, with the code and message shown.
   await consoleForm.getByRole("button", { name: "Call" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "disabled" })).toContainText("USER.MCP_PROXY.UNKNOWN_CONNECTOR", { timeout: 60_000 });
+  await expect(page.getByRole("alert").filter({ hasText: "disabled" })).toContainText(
+    "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
+    { timeout: 60_000 },
+  );
   await expect(page.getByTestId("console-result")).toHaveCount(0);
 
   await page.getByRole("link", { name: "Audit log" }).click();
   const log = page.getByRole("table", { name: "Audit log" });
-  for (const action of ["connector.create", "connector.credential.set", "connector.console.call", "connector.update"])
-    await expect(log.locator(`tr[data-action="${action}"][data-target="echo"]`).first()).toBeVisible();
-  await expect(log.locator('tr[data-action="connector.credential.set"][data-target="echo"]').first()).toContainText(fingerprint(TEAM_KEY));
+  for (const action of [
+    "connector.create",
+    "connector.credential.set",
+    "connector.console.call",
+    "connector.update",
+  ])
+    await expect(
+      log.locator(`tr[data-action="${action}"][data-target="echo"]`).first(),
+    ).toBeVisible();
+  await expect(
+    log.locator('tr[data-action="connector.credential.set"][data-target="echo"]').first(),
+  ).toContainText(fingerprint(TEAM_KEY));
   expect(await page.content()).not.toContain(TEAM_KEY);
 });
 
-test("a member sees connectors read-only and connects their own account where each member uses theirs", async ({ page, request }) => {
+test("a member sees connectors read-only and connects their own account where each member uses theirs", async ({
+  page,
+  request,
+}) => {
   const created = await request.post("/api/v1/connectors", {
     headers: { authorization: `Bearer ${adminToken}` },
-    data: { definition: { id: "notes", name: "Notes", transport: "stdio", command: "node", args: ["/opt/connectors/notes.js"], credential_env: "NOTES_TOKEN", credential_mode: "member", lanes: ["*"] } },
+    data: {
+      definition: {
+        id: "notes",
+        name: "Notes",
+        transport: "stdio",
+        command: "node",
+        args: ["/opt/connectors/notes.js"],
+        credential_env: "NOTES_TOKEN",
+        credential_mode: "member",
+        lanes: ["*"],
+      },
+    },
   });
   expect(created.status()).toBe(201);
 
@@ -161,7 +203,9 @@ test("a member sees connectors read-only and connects their own account where ea
   await expect(page).toHaveURL(/\/overview$/);
   await openConnectors(page);
 
-  await expect(page.locator('[data-connector="echo"] [data-credential]')).toContainText("needs reconnect");
+  await expect(page.locator('[data-connector="echo"] [data-credential]')).toContainText(
+    "needs reconnect",
+  );
   const card = page.locator('[data-connector="notes"]');
   await expect(card.locator("[data-lanes]")).toHaveText("every lane");
   await expect(page.getByRole("button", { name: "Add a connector" })).toHaveCount(0);
@@ -177,7 +221,9 @@ test("a member sees connectors read-only and connects their own account where ea
   await expect(card).toContainText("1 member has connected theirs");
   expect(await page.content()).not.toContain(OWN_KEY);
   await card.getByRole("button", { name: "Revoke mine" }).click();
-  await expect(card.locator("[data-credential-missing]")).toHaveText("You have not connected your account.");
+  await expect(card.locator("[data-credential-missing]")).toHaveText(
+    "You have not connected your account.",
+  );
 
   await page.getByRole("link", { name: "Lanes" }).click();
   await expect(page.locator('tr[data-lane="operator"]')).toBeVisible();

@@ -31,7 +31,10 @@ states:
 
 /** CodeMirror's own styles are in force (injected with the document's CSP nonce): its content keeps white space. */
 const editorStyled = async (page: Page) => {
-  await expect(page.locator(".cm-editor .cm-content").first()).toHaveCSS("white-space", /^(pre|break-spaces|pre-wrap)$/);
+  await expect(page.locator(".cm-editor .cm-content").first()).toHaveCSS(
+    "white-space",
+    /^(pre|break-spaces|pre-wrap)$/,
+  );
 };
 
 /** Replaces a code editor's text as a person would: select all in it, then type (insert) the new text. */
@@ -40,10 +43,14 @@ const setText = async (page: Page, name: string | RegExp, text: string) => {
   await editor.click();
   await page.keyboard.press("ControlOrMeta+a");
   await page.keyboard.insertText(text);
-  await expect(editor).toHaveText(text.split("\n").filter(Boolean).join(""), { useInnerText: false });
+  await expect(editor).toHaveText(text.split("\n").filter(Boolean).join(""), {
+    useInnerText: false,
+  });
 };
 
-test("a workflow is written with problems flagged at their line, saved, drawn, versioned, diffed and started from its form", async ({ page }) => {
+test("a workflow is written with problems flagged at their line, saved, drawn, versioned, diffed and started from its form", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto("/workflows/new");
   await editorStyled(page);
@@ -51,14 +58,18 @@ test("a workflow is written with problems flagged at their line, saved, drawn, v
 
   // The validator's problems, in the list and at their lines in the editor (the unknown key at 21:5).
   const validation = page.getByTestId("validation");
-  await expect(validation).toContainText('workflow.yaml:21:5 WORKFLOW.PARSE.UNKNOWN_FIELD states.check.comand: unknown key "comand" (did you mean "command"?)');
+  await expect(validation).toContainText(
+    'workflow.yaml:21:5 WORKFLOW.PARSE.UNKNOWN_FIELD states.check.comand: unknown key "comand" (did you mean "command"?)',
+  );
   const line21 = page.locator(".cm-content .cm-line").nth(20);
   await expect(line21.locator(".cm-lintRange-error")).toHaveText("comand");
   await expect(page.locator(".cm-gutter-lint .cm-lint-marker-error")).toHaveCount(2);
   await expect(page.getByRole("button", { name: "Save" })).toBeDisabled();
 
   await setText(page, /Workflow YAML/, YAML("command: cat out.txt"));
-  await expect(validation).toContainText('states.build.script_file: "build.sh" is not in the workflow bundle');
+  await expect(validation).toContainText(
+    'states.build.script_file: "build.sh" is not in the workflow bundle',
+  );
   await expect(line21.locator(".cm-lintRange-error")).toHaveCount(0);
   await page.getByLabel("New file path").fill("build.sh");
   await page.getByRole("button", { name: "Add file" }).click();
@@ -67,7 +78,8 @@ test("a workflow is written with problems flagged at their line, saved, drawn, v
 
   // The graph beside the YAML: one node per state.
   const graph = page.getByTestId("state-graph");
-  for (const state of ["build", "check", "done"]) await expect(graph.locator(`[data-state="${state}"]`)).toHaveCount(1);
+  for (const state of ["build", "check", "done"])
+    await expect(graph.locator(`[data-state="${state}"]`)).toHaveCount(1);
   await page.getByRole("button", { name: "Save" }).click();
   await expect(page.getByText("Saved as version 1.")).toBeVisible();
   await expect(page.locator("h1")).toHaveText("from-the-editor");

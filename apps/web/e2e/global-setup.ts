@@ -102,15 +102,31 @@ export default async function globalSetup() {
     SWITCHYARD_OIDC_CLIENT_SECRET: oidcSecret,
     SWITCHYARD_OIDC_NAME: "Test IdP",
   };
-  const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], { cwd: ROOT, env });
+  const worker = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+    cwd: ROOT,
+    env,
+  });
   // The web app reaches only what connector-oauth.spec.ts puts on 127.0.0.2: 127.0.0.1 stands
   // for the internal network it must not reach on a user's behalf.
   const web = spawn(
     process.execPath,
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", process.env.E2E_PORT!, "-H", "127.0.0.1"],
-    { cwd: path.join(ROOT, "apps/web"), env: { ...env, SWITCHYARD_EGRESS_ALLOW: E2E_WEB_EGRESS_ALLOW } },
+    [
+      path.join(ROOT, "node_modules/next/dist/bin/next"),
+      "start",
+      "-p",
+      process.env.E2E_PORT!,
+      "-H",
+      "127.0.0.1",
+    ],
+    {
+      cwd: path.join(ROOT, "apps/web"),
+      env: { ...env, SWITCHYARD_EGRESS_ALLOW: E2E_WEB_EGRESS_ALLOW },
+    },
   );
-  await Promise.all([waitForOutput(worker, '"worker ready"', "worker"), waitForOutput(web, "Ready in", "web")]);
+  await Promise.all([
+    waitForOutput(worker, '"worker ready"', "worker"),
+    waitForOutput(web, "Ready in", "web"),
+  ]);
 
   return async () => {
     await Promise.all([stop(worker), stop(web)]);

@@ -17,8 +17,10 @@ import { signIn } from "./sign-in";
 const IMG = "<img src=x onerror=window.__xss=1;alert(1)>";
 const SCRIPT = "</script><script>window.__xss=2;alert(2)</script>";
 const JS_URL = "javascript:window.__xss=3";
-const MARKDOWN = "[click me](javascript:window.__xss=4) ![pic](javascript:alert(5)) <a href=javascript:alert(6)>a</a>";
-const ANSI = "\u001b[31mRED\u001b[0m \u001b]8;;javascript:alert(7)\u001b\\osc-link\u001b]8;;\u001b\\";
+const MARKDOWN =
+  "[click me](javascript:window.__xss=4) ![pic](javascript:alert(5)) <a href=javascript:alert(6)>a</a>";
+const ANSI =
+  "\u001b[31mRED\u001b[0m \u001b]8;;javascript:alert(7)\u001b\\osc-link\u001b]8;;\u001b\\";
 const RTL = "\u202Egnp.exe";
 const LONG = `LONG-START${"L".repeat(200 * 1024)}LONG-END`;
 const PAYLOADS = [IMG, SCRIPT, JS_URL, MARKDOWN, ANSI, RTL];
@@ -28,7 +30,8 @@ const HOSTILE_TOOL = "<svg/onload=window.__xss=8>";
 /** Prints LONG: the line is made by the command, which one argument could not hold whole. */
 const PRINT_LONG = `printf 'LONG-START'; head -c ${200 * 1024} /dev/zero | tr '\\0' L; printf 'LONG-END\\n'`;
 /** A shell command printing every payload, each on its own line (printf's %s takes them as data). */
-const printAll = () => `printf '%s\\n' ${PAYLOADS.map((p) => `'${p.replace(/'/g, `'\\''`)}'`).join(" ")}`;
+const printAll = () =>
+  `printf '%s\\n' ${PAYLOADS.map((p) => `'${p.replace(/'/g, `'\\''`)}'`).join(" ")}`;
 
 let model: ScriptedModel | undefined;
 
@@ -66,13 +69,23 @@ test.beforeAll(async () => {
     script: {
       turns: [],
       rules: [
-        { match: { messagesContain: "HOSTILE-DONE" }, text: `Answer: ${PAYLOADS.join(" ")}`, usage: { inputTokens: 30, outputTokens: 3 } },
+        {
+          match: { messagesContain: "HOSTILE-DONE" },
+          text: `Answer: ${PAYLOADS.join(" ")}`,
+          usage: { inputTokens: 30, outputTokens: 3 },
+        },
         {
           match: { messagesContain: "HOSTILE-AGENT" },
           text: `Thinking: ${PAYLOADS.join(" ")}`,
           toolCalls: [
-            { name: "Bash", arguments: { command: `${printAll()}; ${PRINT_LONG}; echo HOSTILE-DONE` } },
-            { name: "Write", arguments: { path: "notes/hostile.md", content: PAYLOADS.join("\n") } },
+            {
+              name: "Bash",
+              arguments: { command: `${printAll()}; ${PRINT_LONG}; echo HOSTILE-DONE` },
+            },
+            {
+              name: "Write",
+              arguments: { path: "notes/hostile.md", content: PAYLOADS.join("\n") },
+            },
             { name: HOSTILE_TOOL, arguments: { x: SCRIPT } },
           ],
           usage: { inputTokens: 10, outputTokens: 1 },
@@ -93,20 +106,36 @@ const watch = (page: Page) => {
     void d.dismiss();
   });
   return async (where: string) => {
-    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss), where).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss),
+      where,
+    ).toBeUndefined();
     expect(dialogs, where).toEqual([]);
-    expect(await page.locator('img[src="x"], svg[onload], [onerror], [onload]').count(), where).toBe(0);
-    const hrefs = await page.locator("a[href]").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
-    expect(hrefs.filter((h) => /^\s*(javascript|data|vbscript):/i.test(h)), where).toEqual([]);
+    expect(
+      await page.locator('img[src="x"], svg[onload], [onerror], [onload]').count(),
+      where,
+    ).toBe(0);
+    const hrefs = await page
+      .locator("a[href]")
+      .evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+    expect(
+      hrefs.filter((h) => /^\s*(javascript|data|vbscript):/i.test(h)),
+      where,
+    ).toEqual([]);
   };
 };
 
-test("hostile tool arguments, results, agent text and step output are shown as text on every page, and never run", async ({ page }) => {
+test("hostile tool arguments, results, agent text and step output are shown as text on every page, and never run", async ({
+  page,
+}) => {
   test.setTimeout(180_000);
   const clean = watch(page);
   await signIn(page);
   await page.goto("/workflows");
-  await page.locator('tr[data-workflow="hostile-agent"]').getByRole("button", { name: "Run" }).click();
+  await page
+    .locator('tr[data-workflow="hostile-agent"]')
+    .getByRole("button", { name: "Run" })
+    .click();
   await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
   const runId = page.url().split("/").pop()!;
 
@@ -120,25 +149,32 @@ test("hostile tool arguments, results, agent text and step output are shown as t
   // The shell step's output: every payload literally, the 200 KB line whole.
   const output = page.locator('[data-step="shout"]').getByTestId("step-output");
   const shown = (await output.textContent()) ?? "";
-  for (const p of [IMG, SCRIPT, JS_URL, MARKDOWN, "\u001b[31mRED\u001b[0m", "osc-link", RTL]) expect(shown, JSON.stringify(p)).toContain(p);
+  for (const p of [IMG, SCRIPT, JS_URL, MARKDOWN, "\u001b[31mRED\u001b[0m", "osc-link", RTL])
+    expect(shown, JSON.stringify(p)).toContain(p);
   expect(shown).toContain(LONG);
 
   // The agent: its text and answer, then each tool call opened to its arguments and result.
   const agent = page.locator('[data-step="agent"]');
-  const said = (await agent.getByTestId("agent-text").allTextContents()).join("\n") + ((await agent.getByTestId("agent-answer").textContent()) ?? "");
+  const said =
+    (await agent.getByTestId("agent-text").allTextContents()).join("\n") +
+    ((await agent.getByTestId("agent-answer").textContent()) ?? "");
   for (const p of PAYLOADS) expect(said, JSON.stringify(p)).toContain(p);
   const calls = agent.getByTestId("tool-call");
   await expect(calls).toHaveCount(2);
   for (let i = 0; i < 2; i++) await calls.nth(i).locator("button.tool-call-head").click();
   const bash = agent.locator('[data-testid="tool-call"][data-tool="Bash"]');
   await bash.getByRole("button", { name: "Show all" }).first().click();
-  const bashArgs = JSON.parse((await bash.getByTestId("json-arguments").textContent()) ?? "{}") as { command: string };
+  const bashArgs = JSON.parse((await bash.getByTestId("json-arguments").textContent()) ?? "{}") as {
+    command: string;
+  };
   for (const p of PAYLOADS) expect(bashArgs.command).toContain(p.replace(/'/g, `'\\''`));
   const bashResult = (await bash.getByTestId("json-result").textContent()) ?? "";
   for (const p of [IMG, SCRIPT, JS_URL, MARKDOWN]) expect(bashResult).toContain(p);
   expect(bashResult).toContain("LONG-START");
   const write = agent.locator('[data-testid="tool-call"][data-tool="Write"]');
-  const writeArgs = JSON.parse((await write.getByTestId("json-arguments").textContent()) ?? "{}") as { content: string };
+  const writeArgs = JSON.parse(
+    (await write.getByTestId("json-arguments").textContent()) ?? "{}",
+  ) as { content: string };
   expect(writeArgs.content).toBe(PAYLOADS.join("\n"));
   await clean("tool calls opened");
 
@@ -157,9 +193,14 @@ test("hostile tool arguments, results, agent text and step output are shown as t
   expect(logs.headers()["content-type"]).toMatch(/^application\/x-ndjson/);
   expect(logs.headers()["content-disposition"]).toMatch(/^attachment;/);
   expect(logs.headers()["x-content-type-options"]).toBe("nosniff");
-  const lines = (await logs.text()).trim().split("\n").map((l) => JSON.parse(l) as { kind: string; stdout?: string });
+  const lines = (await logs.text())
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { kind: string; stdout?: string });
   expect(lines.find((l) => l.kind === "step")?.stdout).toContain(IMG);
-  const events = await page.request.get(`/api/runs/${runId}/events?after=999999`, { timeout: 10_000 }).catch(() => null);
+  const events = await page.request
+    .get(`/api/runs/${runId}/events?after=999999`, { timeout: 10_000 })
+    .catch(() => null);
   if (events) expect(events.headers()["content-type"]).toMatch(/^text\/event-stream/);
   // Opened directly in the browser, the stream is not parsed as a page either.
   await page.goto(`/api/runs/${runId}/logs`).catch(() => undefined);

@@ -6,7 +6,14 @@
  * runs, no dialog opens, the payload is visible as text.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { createApiToken, createDb, saveWorkflowVersion, teamBySlug, userIdByEmail, type Db } from "@switchyard/db";
+import {
+  createApiToken,
+  createDb,
+  saveWorkflowVersion,
+  teamBySlug,
+  userIdByEmail,
+  type Db,
+} from "@switchyard/db";
 import { signIn } from "./sign-in";
 
 const IMG = "<img src=x onerror=window.__xss=1>";
@@ -42,8 +49,20 @@ let workflowId: string;
 test.beforeAll(async () => {
   db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   const team = await teamBySlug(db, "demo");
-  workflowId = (await saveWorkflowVersion(db, { teamId: team.id, name: "xss-probe", files: { "workflow.yaml": HOSTILE } })).workflowId;
-  token = (await createApiToken(db, { teamId: team.id, userId: await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!), name: "e2e-hostile" })).token;
+  workflowId = (
+    await saveWorkflowVersion(db, {
+      teamId: team.id,
+      name: "xss-probe",
+      files: { "workflow.yaml": HOSTILE },
+    })
+  ).workflowId;
+  token = (
+    await createApiToken(db, {
+      teamId: team.id,
+      userId: await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!),
+      name: "e2e-hostile",
+    })
+  ).token;
 });
 test.afterAll(async () => {
   await db?.$disconnect();
@@ -57,7 +76,9 @@ const watch = (page: Page) => {
     void d.dismiss();
   });
   return async () => {
-    expect(await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss),
+    ).toBeUndefined();
     expect(dialogs).toEqual([]);
     // No element the payloads would have made exists outside text.
     expect(await page.locator('img[src="x"], svg[onload], a[href^="javascript:"]').count()).toBe(0);
@@ -74,7 +95,9 @@ test("the session cookie is HttpOnly, SameSite=Lax or Strict, on Path=/", async 
   // Over plain http the cookie cannot be Secure; next-auth sets Secure (and the __Secure- prefix) over https.
 });
 
-test("a cookie-authenticated mutation forged from another site is refused and changes nothing; the dashboard's own works", async ({ page }) => {
+test("a cookie-authenticated mutation forged from another site is refused and changes nothing; the dashboard's own works", async ({
+  page,
+}) => {
   await signIn(page);
   const names = async () => {
     const res = await page.request.get("/api/trpc/tokens.list");
@@ -87,30 +110,45 @@ test("a cookie-authenticated mutation forged from another site is refused and ch
     { origin: "https://evil.example", "content-type": "text/plain" },
   ];
   for (const headers of forged) {
-    const res = await page.request.post("/api/trpc/tokens.create", { headers, data: JSON.stringify({ json: { name: "forged-token" } }) });
+    const res = await page.request.post("/api/trpc/tokens.create", {
+      headers,
+      data: JSON.stringify({ json: { name: "forged-token" } }),
+    });
     expect(res.status(), JSON.stringify(headers)).toBeGreaterThanOrEqual(400);
     expect(res.status(), JSON.stringify(headers)).toBeLessThan(500);
   }
   expect(await names()).not.toContain("forged-token");
 
   // The REST API does not take the session cookie at all, from any origin.
-  const rest = await page.request.post("/api/v1/tokens", { headers: { origin: "https://evil.example" }, data: { name: "forged-rest" } });
+  const rest = await page.request.post("/api/v1/tokens", {
+    headers: { origin: "https://evil.example" },
+    data: { name: "forged-rest" },
+  });
   expect(rest.status()).toBe(401);
   // A Bearer token works without an Origin (scripts), as before.
-  const bearer = await page.request.post("/api/v1/tokens", { headers: { authorization: `Bearer ${token}` }, data: { name: "bearer-ok" } });
+  const bearer = await page.request.post("/api/v1/tokens", {
+    headers: { authorization: `Bearer ${token}` },
+    data: { name: "bearer-ok" },
+  });
   expect(bearer.status()).toBe(201);
 
   // The dashboard's own mutation (same origin, from the page) still works.
   const base = new URL(page.url()).origin;
   const own = await page.evaluate(async (origin) => {
-    const res = await fetch(`${origin}/api/trpc/tokens.create`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ json: { name: "own-token" } }) });
+    const res = await fetch(`${origin}/api/trpc/tokens.create`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ json: { name: "own-token" } }),
+    });
     return res.status;
   }, base);
   expect(own).toBe(200);
   expect(await names()).toContain("own-token");
 });
 
-test("markup in workflow YAML, run inputs and step output is shown as text on every page, and never runs", async ({ page }) => {
+test("markup in workflow YAML, run inputs and step output is shown as text on every page, and never runs", async ({
+  page,
+}) => {
   const clean = watch(page);
   await signIn(page);
 

@@ -24,7 +24,12 @@ const unique = () => Math.random().toString(36).slice(2, 10);
 const signedInMember = async (browser: Browser, role: "owner" | "admin" | "member") => {
   const email = `${role}-${unique()}@e2e.local`;
   const team = await teamBySlug(db, "demo");
-  await ensureMember(db, team.id, { email, name: `${role} ${email}`, role, passwordHash: await hashPassword("member-password-1") });
+  await ensureMember(db, team.id, {
+    email,
+    name: `${role} ${email}`,
+    role,
+    passwordHash: await hashPassword("member-password-1"),
+  });
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto("/login");
@@ -37,26 +42,40 @@ const signedInMember = async (browser: Browser, role: "owner" | "admin" | "membe
 
 const instanceForm = (page: Page) => page.getByRole("form", { name: "Instance settings" });
 
-test("an instance admin lets anyone create teams, sees it in the installation's audit log, and cannot lock themselves out with SSO only", async ({ page }) => {
+test("an instance admin lets anyone create teams, sees it in the installation's audit log, and cannot lock themselves out with SSO only", async ({
+  page,
+}) => {
   await signIn(page);
   await page.getByRole("link", { name: "Instance", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Instance", exact: true })).toBeVisible();
   const form = instanceForm(page);
   await expect(form.getByLabel("Instance admins only")).toBeChecked();
-  await expect(page.getByRole("list", { name: "Instance admins" })).toContainText(process.env.E2E_ADMIN_EMAIL!);
+  await expect(page.getByRole("list", { name: "Instance admins" })).toContainText(
+    process.env.E2E_ADMIN_EMAIL!,
+  );
 
   await form.getByLabel("Anyone signed in").check();
   await form.getByRole("button", { name: "Save" }).click();
   await expect(form.getByRole("status")).toHaveText("Saved.");
-  await expect(page.getByRole("table", { name: "Instance audit log" }).locator('tr[data-action="instance.update"]').first()).toContainText("teamCreation");
+  await expect(
+    page
+      .getByRole("table", { name: "Instance audit log" })
+      .locator('tr[data-action="instance.update"]')
+      .first(),
+  ).toContainText("teamCreation");
   await page.reload();
   await expect(instanceForm(page).getByLabel("Anyone signed in")).toBeChecked();
 
   // The issuer is configured here, but this admin never signed in through it.
   await instanceForm(page).getByLabel("Single sign-on only").check();
   await instanceForm(page).getByRole("button", { name: "Save" }).click();
-  await expect(instanceForm(page).getByLabel("Single sign-on only")).toHaveAttribute("aria-invalid", "true");
-  await expect(instanceForm(page).locator(".field-error")).toContainText("sign in through Test IdP once yourself");
+  await expect(instanceForm(page).getByLabel("Single sign-on only")).toHaveAttribute(
+    "aria-invalid",
+    "true",
+  );
+  await expect(instanceForm(page).locator(".field-error")).toContainText(
+    "sign in through Test IdP once yourself",
+  );
 
   await instanceForm(page).getByLabel("Single sign-on only").uncheck();
   await instanceForm(page).getByLabel("Instance admins only").check();
@@ -64,7 +83,9 @@ test("an instance admin lets anyone create teams, sees it in the installation's 
   await expect(instanceForm(page).getByRole("status")).toHaveText("Saved.");
 });
 
-test("a team's owner who is no instance admin sees neither the Instance page nor a way to create a team", async ({ browser }) => {
+test("a team's owner who is no instance admin sees neither the Instance page nor a way to create a team", async ({
+  browser,
+}) => {
   const owner = await signedInMember(browser, "owner");
   try {
     await expect(owner.page.getByRole("link", { name: "Members" })).toBeVisible();
@@ -73,24 +94,34 @@ test("a team's owner who is no instance admin sees neither the Instance page nor
     const response = await owner.page.goto("/settings/instance");
     expect(response?.status()).toBe(404);
     await owner.page.goto("/teams/new");
-    await expect(owner.page.getByRole("alert").filter({ hasText: "You may not create a team" })).toContainText("only instance admins create teams");
+    await expect(
+      owner.page.getByRole("alert").filter({ hasText: "You may not create a team" }),
+    ).toContainText("only instance admins create teams");
   } finally {
     await owner.close();
   }
 });
 
-test("the Members page shows an instance admin a member's reset link once, and a team admin none", async ({ page, browser }) => {
+test("the Members page shows an instance admin a member's reset link once, and a team admin none", async ({
+  page,
+  browser,
+}) => {
   const member = await signedInMember(browser, "member");
   const teamAdmin = await signedInMember(browser, "admin");
   try {
     await signIn(page);
     await page.goto("/settings/members");
-    await page.locator(`tr[data-member="${member.email}"]`).getByRole("button", { name: "Reset password" }).click();
+    await page
+      .locator(`tr[data-member="${member.email}"]`)
+      .getByRole("button", { name: "Reset password" })
+      .click();
     const link = (await page.getByTestId("reset-link").innerText()).trim();
     expect(link).toMatch(/\/reset\/pwr_[A-Za-z0-9_-]{43}$/);
 
     await teamAdmin.page.goto("/settings/members");
-    await expect(teamAdmin.page.getByTestId("reset-note")).toContainText("An instance admin issues them");
+    await expect(teamAdmin.page.getByTestId("reset-note")).toContainText(
+      "An instance admin issues them",
+    );
     await expect(teamAdmin.page.getByRole("button", { name: "Reset password" })).toHaveCount(0);
 
     // The member sets a new password through the link; their session ends.
@@ -101,7 +132,9 @@ test("the Members page shows an instance admin a member's reset link once, and a
       await reset.getByLabel("New password (at least 10 characters)").fill("member-password-2");
       await reset.getByLabel("New password again").fill("member-password-2");
       await reset.getByRole("button", { name: "Set password" }).click();
-      await expect(reset.getByRole("status")).toHaveText("Your password was changed. Sign in with the new one.");
+      await expect(reset.getByRole("status")).toHaveText(
+        "Your password was changed. Sign in with the new one.",
+      );
     } finally {
       await other.close();
     }
@@ -113,7 +146,9 @@ test("the Members page shows an instance admin a member's reset link once, and a
   }
 });
 
-test("with sign-up open, the login page links to a sign-up page that makes an account in no team; closed, it says invitations only", async ({ browser }) => {
+test("with sign-up open, the login page links to a sign-up page that makes an account in no team; closed, it says invitations only", async ({
+  browser,
+}) => {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();

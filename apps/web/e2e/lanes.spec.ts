@@ -11,27 +11,44 @@ import { signIn } from "./sign-in";
 const overflow = async (page: Page) =>
   page
     .locator("main")
-    .evaluate((main) => Math.max(...[main, ...main.querySelectorAll(".table-scroll")].map((el) => el.scrollWidth - el.clientWidth)));
+    .evaluate((main) =>
+      Math.max(
+        ...[main, ...main.querySelectorAll(".table-scroll")].map(
+          (el) => el.scrollWidth - el.clientWidth,
+        ),
+      ),
+    );
 
-test("an admin adds a lane, opens a connector to it, and removes the lane only once nothing names it", async ({ page }) => {
+test("an admin adds a lane, opens a connector to it, and removes the lane only once nothing names it", async ({
+  page,
+}) => {
   await signIn(page);
   await page.getByRole("link", { name: "Lanes" }).click();
   await expect(page.getByRole("heading", { name: "Lanes", level: 1 })).toBeVisible();
-  await expect(page.locator('tr[data-lane="operator"] [data-save-roles]')).toHaveText("owner, admin");
+  await expect(page.locator('tr[data-lane="operator"] [data-save-roles]')).toHaveText(
+    "owner, admin",
+  );
   await expect(page.locator('tr[data-lane="default"]')).toContainText("built in");
-  await expect(page.locator('tr[data-lane="operator"]').getByRole("button", { name: "Remove operator" })).toHaveCount(0);
+  await expect(
+    page.locator('tr[data-lane="operator"]').getByRole("button", { name: "Remove operator" }),
+  ).toHaveCount(0);
 
   // operator stays owners' and admins'
   await page.getByRole("button", { name: "Edit operator" }).click();
   const operator = page.getByRole("form", { name: "Change lane operator" });
-  await expect(operator.getByRole("group", { name: "Who may save workflows in it" }).getByLabel("member")).toBeDisabled();
+  await expect(
+    operator.getByRole("group", { name: "Who may save workflows in it" }).getByLabel("member"),
+  ).toBeDisabled();
   await operator.getByRole("button", { name: "Cancel" }).click();
 
   await page.getByRole("button", { name: "Add a lane" }).click();
   const form = page.getByRole("form", { name: "Add a lane" });
   await form.getByLabel("Name", { exact: true }).fill("review");
   await form.getByLabel("Description").fill("Code review bots");
-  await form.getByRole("group", { name: "Who may save workflows in it" }).getByLabel("member").check();
+  await form
+    .getByRole("group", { name: "Who may save workflows in it" })
+    .getByLabel("member")
+    .check();
   await form.getByRole("button", { name: "Add lane" }).click();
   const row = page.locator('tr[data-lane="review"]');
   await expect(row).toContainText("Code review bots");
@@ -41,7 +58,9 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   await page.getByRole("button", { name: "Add a lane" }).click();
   await form.getByLabel("Name", { exact: true }).fill("review");
   await form.getByRole("button", { name: "Add lane" }).click();
-  await expect(form.getByLabel("Name")).toHaveAccessibleDescription('the team already has a lane "review"');
+  await expect(form.getByLabel("Name")).toHaveAccessibleDescription(
+    'the team already has a lane "review"',
+  );
   await form.getByRole("button", { name: "Cancel" }).click();
 
   // A connector open to the lane only, with a tool rule for it.
@@ -62,7 +81,9 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   await card.getByRole("button", { name: "Tool rules" }).click();
   const rules = card.getByRole("form", { name: "Tool rules of Review bot" });
   await rules.getByLabel("Add a rule for").selectOption("review");
-  const deny = rules.getByRole("group", { name: "Rule for lane review" }).getByLabel("Denied tools");
+  const deny = rules
+    .getByRole("group", { name: "Rule for lane review" })
+    .getByLabel("Denied tools");
   await deny.fill("delete files");
   await rules.getByRole("button", { name: "Save rules" }).click();
   await expect(deny).toHaveAttribute("aria-invalid", "true");
@@ -75,7 +96,9 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   await expect(row.locator("[data-used-by]")).toHaveText("connectors: reviewbot");
   await row.getByRole("button", { name: "Remove review" }).click();
   await row.getByRole("button", { name: "Remove review for good" }).click();
-  await expect(page.locator("main").getByRole("alert")).toContainText('still named by connectors "reviewbot"');
+  await expect(page.locator("main").getByRole("alert")).toContainText(
+    'still named by connectors "reviewbot"',
+  );
   await expect(row).toBeVisible();
 
   await page.getByRole("link", { name: "Connectors" }).click();
@@ -92,7 +115,9 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   await page.getByRole("button", { name: "Filter" }).click();
   const log = page.getByRole("table", { name: "Audit log" });
   await expect(log.locator('tr[data-action="lane.remove"][data-target="review"]')).toBeVisible();
-  await expect(log.locator('tr[data-action="lane.create"][data-target="review"]')).toContainText("owner,admin,member");
+  await expect(log.locator('tr[data-action="lane.create"][data-target="review"]')).toContainText(
+    "owner,admin,member",
+  );
   await expect(log.locator("tbody tr").filter({ hasNotText: "lane." })).toHaveCount(0);
 });
 
@@ -110,6 +135,9 @@ test("the connectors, lanes and audit pages fit a phone's width", async ({ page 
     await expect(page.getByText("Loading…")).toHaveCount(0);
     expect(await overflow(page), path).toBeLessThanOrEqual(0);
     // The header too: its links wrap instead of running off the screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), `${path} page width`).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      `${path} page width`,
+    ).toBeLessThanOrEqual(0);
   }
 });

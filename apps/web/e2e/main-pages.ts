@@ -13,7 +13,10 @@ const aRun = async (page: Page) => {
   const existing = page.locator('main a[href^="/runs/"]').first();
   if ((await existing.count()) > 0) return (await existing.getAttribute("href"))!;
   await page.goto("/workflows");
-  await page.locator('tr[data-workflow="hello-world"]').getByRole("button", { name: "Run" }).click();
+  await page
+    .locator('tr[data-workflow="hello-world"]')
+    .getByRole("button", { name: "Run" })
+    .click();
   await expect(page).toHaveURL(/\/runs\/[a-z0-9]+$/);
   await expect(page.locator("h1 .badge")).toHaveText("succeeded");
   return new URL(page.url()).pathname;
@@ -22,10 +25,16 @@ const aRun = async (page: Page) => {
 /** Needs a signed-in page. */
 export const mainPages = async (page: Page): Promise<MainPage[]> => {
   await page.goto("/workflows");
-  const workflow = await page.locator('main a[href^="/workflows/"]:not([href="/workflows/new"])').first().getAttribute("href");
+  const workflow = await page
+    .locator('main a[href^="/workflows/"]:not([href="/workflows/new"])')
+    .first()
+    .getAttribute("href");
   const run = await aRun(page);
   const navigation = await page.locator('nav[aria-label="Main"] a').evaluateAll((links) =>
-    links.map((a) => ({ name: (a.textContent ?? "").trim(), path: new URL((a as HTMLAnchorElement).href).pathname })),
+    links.map((a) => ({
+      name: (a.textContent ?? "").trim(),
+      path: new URL((a as HTMLAnchorElement).href).pathname,
+    })),
   );
   const pages: MainPage[] = [
     { name: "overview", path: "/overview" },
@@ -37,7 +46,8 @@ export const mainPages = async (page: Page): Promise<MainPage[]> => {
     { name: "api-reference", path: "/api-reference" },
   ];
   for (const link of navigation) {
-    if (!pages.some((p) => p.path === link.path)) pages.push({ name: link.path.replace(/^\/+/, "").replace(/\//g, "-"), path: link.path });
+    if (!pages.some((p) => p.path === link.path))
+      pages.push({ name: link.path.replace(/^\/+/, "").replace(/\//g, "-"), path: link.path });
   }
   return pages;
 };

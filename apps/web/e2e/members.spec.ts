@@ -6,7 +6,10 @@ import { signIn } from "./sign-in";
  * in a browser of their own, opens it, signs up and lands in the team; the admin makes
  * them a viewer, and the workflow page no longer offers them the Run button.
  */
-test("an invited person signs up by link, and loses the Run button when made a viewer", async ({ page, browser }) => {
+test("an invited person signs up by link, and loses the Run button when made a viewer", async ({
+  page,
+  browser,
+}) => {
   // Two browsers, a sign-up and a role change: more than one page's worth of time.
   test.setTimeout(150_000);
   await signIn(page);
@@ -43,7 +46,9 @@ test("an invited person signs up by link, and loses the Run button when made a v
     await expect(row).toContainText("Riley Newcomer");
     await row.getByLabel("Role of Riley Newcomer").selectOption("viewer");
     await page.reload();
-    await expect(page.locator('tr[data-member="riley@e2e.local"]').getByLabel("Role of Riley Newcomer")).toHaveValue("viewer");
+    await expect(
+      page.locator('tr[data-member="riley@e2e.local"]').getByLabel("Role of Riley Newcomer"),
+    ).toHaveValue("viewer");
     // The link was used: it no longer works, and nothing is pending.
     await expect(page.getByText("No pending invitations.")).toBeVisible();
 

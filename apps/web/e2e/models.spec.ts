@@ -3,7 +3,9 @@ import { signIn } from "./sign-in";
 
 const KEY = "sk-ant-e2e-model-key-Q7xP";
 
-test("an admin sets a vendor's key, which the page shows only as set with its last four characters", async ({ page }) => {
+test("an admin sets a vendor's key, which the page shows only as set with its last four characters", async ({
+  page,
+}) => {
   await signIn(page);
   await page.getByRole("link", { name: "Models" }).click();
   await expect(page.getByRole("heading", { name: "Models" })).toBeVisible();
@@ -15,7 +17,9 @@ test("an admin sets a vendor's key, which the page shows only as set with its la
   await form.getByLabel("API key").fill(KEY);
   await form.getByLabel("Endpoint").fill("https://user:pw@claude-gw.example.com");
   await form.getByRole("button", { name: "Save" }).click();
-  await expect(page.locator("p.error[role=alert]")).toContainText("endpoint must not carry a user name or password");
+  await expect(page.locator("p.error[role=alert]")).toContainText(
+    "endpoint must not carry a user name or password",
+  );
 
   await form.getByLabel("Endpoint").fill("");
   await form.getByRole("button", { name: "Save" }).click();
@@ -28,8 +32,13 @@ test("an admin sets a vendor's key, which the page shows only as set with its la
   expect(await page.content()).not.toContain(KEY);
 
   // an openai_compatible endpoint list, then removing access
-  await page.locator('tr[data-vendor="openai_compatible"]').getByRole("button", { name: "Set up" }).click();
-  await page.getByLabel("Allowed endpoints, one per line").fill("https://llm.example.com/v1/\nhttp://127.0.0.1:11434/v1");
+  await page
+    .locator('tr[data-vendor="openai_compatible"]')
+    .getByRole("button", { name: "Set up" })
+    .click();
+  await page
+    .getByLabel("Allowed endpoints, one per line")
+    .fill("https://llm.example.com/v1/\nhttp://127.0.0.1:11434/v1");
   await page.getByRole("button", { name: "Save" }).click();
   const compatible = page.locator('tr[data-vendor="openai_compatible"]');
   await expect(compatible).toContainText("https://llm.example.com/v1");

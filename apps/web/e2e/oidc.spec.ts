@@ -1,5 +1,13 @@
 import { expect, test, type Page } from "@playwright/test";
-import { createApiToken, createDb, createInvitation, ensureMember, teamBySlug, userIdByEmail, type Db } from "@switchyard/db";
+import {
+  createApiToken,
+  createDb,
+  createInvitation,
+  ensureMember,
+  teamBySlug,
+  userIdByEmail,
+  type Db,
+} from "@switchyard/db";
 
 /**
  * Single sign-on through a real OpenID Connect issuer (the test issuer global-setup starts,
@@ -49,50 +57,86 @@ const signInThroughIssuer = async (page: Page, claims: Claims) => {
 };
 
 /** The installation's settings for one test (read fresh on every request), put back after. */
-const withSettings = async (patch: { openSignUp?: boolean; teamCreation?: "instance_admins" | "anyone" }, body: () => Promise<void>) => {
+const withSettings = async (
+  patch: { openSignUp?: boolean; teamCreation?: "instance_admins" | "anyone" },
+  body: () => Promise<void>,
+) => {
   await db.instanceSettings.update({ where: { id: "instance" }, data: patch });
   try {
     await body();
   } finally {
-    await db.instanceSettings.update({ where: { id: "instance" }, data: { openSignUp: false, teamCreation: "instance_admins" } });
+    await db.instanceSettings.update({
+      where: { id: "instance" },
+      data: { openSignUp: false, teamCreation: "instance_admins" },
+    });
   }
 };
 
 const unboundInvitation = async () => {
   const team = await teamBySlug(db, "demo");
-  return createInvitation(db, { teamId: team.id, createdById: await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!), role: "member", expiresAt: new Date(Date.now() + 3_600_000) });
+  return createInvitation(db, {
+    teamId: team.id,
+    createdById: await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!),
+    role: "member",
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
 };
 
-test("someone new is refused while the installation takes new people by invitation only, and the login page says why", async ({ page }) => {
+test("someone new is refused while the installation takes new people by invitation only, and the login page says why", async ({
+  page,
+}) => {
   const id = unique();
-  await signInThroughIssuer(page, { sub: `stranger-${id}`, email: `stranger-${id}@idp.example`, name: "Sam Stranger", verified: true });
+  await signInThroughIssuer(page, {
+    sub: `stranger-${id}`,
+    email: `stranger-${id}@idp.example`,
+    name: "Sam Stranger",
+    verified: true,
+  });
   await expect(page).toHaveURL(/\/login\?error=oidc/);
-  await expect(page.getByRole("alert").filter({ hasText: "Single sign-on refused" })).toContainText("this installation takes new people by invitation only");
+  await expect(page.getByRole("alert").filter({ hasText: "Single sign-on refused" })).toContainText(
+    "this installation takes new people by invitation only",
+  );
   expect(await db.user.count({ where: { email: `stranger-${id}@idp.example` } })).toBe(0);
   await page.goto(app("/overview"));
   await expect(page).toHaveURL(/\/login/);
 });
 
-test("someone new signs in through the issuer from an invitation link and lands in its team", async ({ page }) => {
+test("someone new signs in through the issuer from an invitation link and lands in its team", async ({
+  page,
+}) => {
   const id = unique();
   const invitation = await unboundInvitation();
   await page.goto(app(`/invite/${invitation.token}`));
   await expect(page.getByTestId("invite-team")).toHaveText("Demo team");
   await page.getByRole("button", { name: "Continue with Test IdP" }).click();
-  await claimAtIssuer(page, { sub: `invited-${id}`, email: `invited-${id}@idp.example`, name: "Ivy Invited", verified: true });
+  await claimAtIssuer(page, {
+    sub: `invited-${id}`,
+    email: `invited-${id}@idp.example`,
+    name: "Ivy Invited",
+    verified: true,
+  });
   await expect(page).toHaveURL(/\/overview$/);
   // The invitation served this sign-in only: the browser no longer holds it.
-  expect((await page.context().cookies()).map((c) => c.name)).not.toContain("switchyard-invitation");
+  expect((await page.context().cookies()).map((c) => c.name)).not.toContain(
+    "switchyard-invitation",
+  );
   await expect(page.getByText(`invited-${id}@idp.example`)).toBeVisible();
   await expect(page.getByRole("heading", { name: "You are not in a team yet" })).toHaveCount(0);
   await page.goto(app("/workflows"));
   await expect(page.getByRole("link", { name: "hello-world" }).first()).toBeVisible();
 });
 
-test("with open sign-up someone new gets an account of their own and no team, and is told whom to ask for one", async ({ page }) => {
+test("with open sign-up someone new gets an account of their own and no team, and is told whom to ask for one", async ({
+  page,
+}) => {
   await withSettings({ openSignUp: true }, async () => {
     const id = unique();
-    await signInThroughIssuer(page, { sub: `new-${id}`, email: `new-${id}@idp.example`, name: "Nova Newcomer", verified: true });
+    await signInThroughIssuer(page, {
+      sub: `new-${id}`,
+      email: `new-${id}@idp.example`,
+      name: "Nova Newcomer",
+      verified: true,
+    });
     await expect(page).toHaveURL(/\/overview$/);
     await expect(page.getByRole("heading", { name: "You are not in a team yet" })).toBeVisible();
     await expect(page.getByText(`new-${id}@idp.example`)).toBeVisible();
@@ -101,25 +145,40 @@ test("with open sign-up someone new gets an account of their own and no team, an
     await expect(page.getByRole("link", { name: "New team" })).toHaveCount(0);
     await expect(page.getByText("only instance admins create teams")).toBeVisible();
     await page.goto(app("/teams/new"));
-    await expect(page.getByRole("alert").filter({ hasText: "You may not create a team" })).toContainText("only instance admins create teams");
+    await expect(
+      page.getByRole("alert").filter({ hasText: "You may not create a team" }),
+    ).toContainText("only instance admins create teams");
   });
 });
 
-test("with open sign-up and team creation open to anyone, someone new creates a team", async ({ page }) => {
+test("with open sign-up and team creation open to anyone, someone new creates a team", async ({
+  page,
+}) => {
   await withSettings({ openSignUp: true, teamCreation: "anyone" }, async () => {
     const id = unique();
-    await signInThroughIssuer(page, { sub: `founder-${id}`, email: `founder-${id}@idp.example`, name: "Fay Founder", verified: true });
+    await signInThroughIssuer(page, {
+      sub: `founder-${id}`,
+      email: `founder-${id}@idp.example`,
+      name: "Fay Founder",
+      verified: true,
+    });
     await expect(page.getByRole("heading", { name: "You are not in a team yet" })).toBeVisible();
     await page.getByRole("link", { name: "Create a team" }).click();
     await expect(page).toHaveURL(/\/teams\/new$/);
     await page.getByLabel("Team name").fill(`Founded ${id}`);
     await page.getByRole("button", { name: "Create team" }).click();
     await expect(page).toHaveURL(/\/overview$/);
-    await expect(page.locator(".team-name, select[aria-label='Team']").first()).toContainText(`Founded ${id}`);
+    await expect(page.locator(".team-name, select[aria-label='Team']").first()).toContainText(
+      `Founded ${id}`,
+    );
   });
 });
 
-test("a verified email takes over the account someone else made with it through an unbound invitation", async ({ page, browser, request }) => {
+test("a verified email takes over the account someone else made with it through an unbound invitation", async ({
+  page,
+  browser,
+  request,
+}) => {
   test.setTimeout(120_000);
   const id = unique();
   const email = `owner-${id}@corp.example`;
@@ -135,11 +194,24 @@ test("a verified email takes over the account someone else made with it through 
     await squatter.getByRole("button", { name: "Create account and join" }).click();
     await expect(squatter).toHaveURL(/\/overview$/);
     const userId = await userIdByEmail(db, email);
-    const { token } = await createApiToken(db, { teamId: (await teamBySlug(db, "demo")).id, userId, name: "squatter-ci" });
-    expect((await request.get("/api/v1/workflows", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);
+    const { token } = await createApiToken(db, {
+      teamId: (await teamBySlug(db, "demo")).id,
+      userId,
+      name: "squatter-ci",
+    });
+    expect(
+      (
+        await request.get("/api/v1/workflows", { headers: { authorization: `Bearer ${token}` } })
+      ).status(),
+    ).toBe(200);
 
     // The address's owner signs in through the issuer, which verified it.
-    await signInThroughIssuer(page, { sub: `owner-${id}`, email, name: "The Owner", verified: true });
+    await signInThroughIssuer(page, {
+      sub: `owner-${id}`,
+      email,
+      name: "The Owner",
+      verified: true,
+    });
     await expect(page).toHaveURL(/\/overview$/);
     await expect(page.getByText(email)).toBeVisible();
 
@@ -149,38 +221,66 @@ test("a verified email takes over the account someone else made with it through 
     await squatter.getByLabel("Email").fill(email);
     await squatter.getByLabel("Password").fill("squatter-password-1");
     await squatter.getByRole("button", { name: "Sign in" }).click();
-    await expect(squatter.getByRole("alert").filter({ hasText: "Wrong" })).toHaveText("Wrong email or password.");
-    expect((await request.get("/api/v1/workflows", { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
-    expect(await db.auditLog.count({ where: { teamId: null, action: "account.claim", targetId: userId } })).toBe(1);
+    await expect(squatter.getByRole("alert").filter({ hasText: "Wrong" })).toHaveText(
+      "Wrong email or password.",
+    );
+    expect(
+      (
+        await request.get("/api/v1/workflows", { headers: { authorization: `Bearer ${token}` } })
+      ).status(),
+    ).toBe(401);
+    expect(
+      await db.auditLog.count({
+        where: { teamId: null, action: "account.claim", targetId: userId },
+      }),
+    ).toBe(1);
   } finally {
     await squatterContext.close();
   }
 });
 
-test("a verified email of an existing member signs in as that member, in their team", async ({ page }) => {
+test("a verified email of an existing member signs in as that member, in their team", async ({
+  page,
+}) => {
   const id = unique();
   const email = `member-${id}@e2e.local`;
   const team = await teamBySlug(db, "demo");
   await ensureMember(db, team.id, { email, name: "Mara Member", role: "member" });
-  await signInThroughIssuer(page, { sub: `member-${id}`, email, name: "Mara at the IdP", verified: true });
+  await signInThroughIssuer(page, {
+    sub: `member-${id}`,
+    email,
+    name: "Mara at the IdP",
+    verified: true,
+  });
   await expect(page).toHaveURL(/\/overview$/);
   await expect(page.getByText(email)).toBeVisible();
-  await expect(page.locator(".team-name, select[aria-label='Team']").first()).toContainText("Demo team");
+  await expect(page.locator(".team-name, select[aria-label='Team']").first()).toContainText(
+    "Demo team",
+  );
   await expect(page.getByRole("heading", { name: "You are not in a team yet" })).toHaveCount(0);
   // The team's pages work for them: the workflow list shows the demo team's workflow.
   await page.goto(app("/workflows"));
   await expect(page.getByRole("link", { name: "hello-world" }).first()).toBeVisible();
 });
 
-test("an unverified email that belongs to an existing account is refused, and the login page says why", async ({ page }) => {
+test("an unverified email that belongs to an existing account is refused, and the login page says why", async ({
+  page,
+}) => {
   const id = unique();
   const email = `taken-${id}@e2e.local`;
   const team = await teamBySlug(db, "demo");
   await ensureMember(db, team.id, { email, name: "Tai Taken", role: "member" });
-  await signInThroughIssuer(page, { sub: `imposter-${id}`, email, name: "Not Tai", verified: false });
+  await signInThroughIssuer(page, {
+    sub: `imposter-${id}`,
+    email,
+    name: "Not Tai",
+    verified: false,
+  });
   await expect(page).toHaveURL(/\/login\?error=oidc/);
   const refusal = page.getByRole("alert").filter({ hasText: "Single sign-on refused" });
-  await expect(refusal).toContainText("an account with this email exists, and the sign-in service has not verified the address");
+  await expect(refusal).toContainText(
+    "an account with this email exists, and the sign-in service has not verified the address",
+  );
   // Nobody was signed in.
   await page.goto(app("/overview"));
   await expect(page).toHaveURL(/\/login/);

@@ -10,7 +10,10 @@ test("the overview counts a finished run, draws it, and switches its range", asy
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 
   await page.goto("/workflows");
-  await page.locator('tr[data-workflow="hello-world"]').getByRole("button", { name: "Run" }).click();
+  await page
+    .locator('tr[data-workflow="hello-world"]')
+    .getByRole("button", { name: "Run" })
+    .click();
   await expect(page.locator("h1 .badge")).toHaveText("succeeded");
 
   await page.goto("/overview");
@@ -21,7 +24,9 @@ test("the overview counts a finished run, draws it, and switches its range", asy
   await expect(chart).toBeVisible();
   await expect(chart.locator("rect.series-2")).not.toHaveCount(0);
   // The same numbers as a table for screen readers: today's row counts the run as succeeded.
-  const table = page.locator("table", { has: page.locator("caption", { hasText: "Runs per day" }) });
+  const table = page.locator("table", {
+    has: page.locator("caption", { hasText: "Runs per day" }),
+  });
   await expect(table.locator("tbody tr")).toHaveCount(30);
   await expect(page.getByText(/^Days in .+, up to now\.$/)).toBeVisible();
 

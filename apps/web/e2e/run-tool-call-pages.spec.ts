@@ -5,7 +5,18 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { claimRun, createDb, createRun, finishRun, finishStepRun, insertToolCalls, saveWorkflowVersion, startStepRun, teamBySlug, type Db } from "@switchyard/db";
+import {
+  claimRun,
+  createDb,
+  createRun,
+  finishRun,
+  finishStepRun,
+  insertToolCalls,
+  saveWorkflowVersion,
+  startStepRun,
+  teamBySlug,
+  type Db,
+} from "@switchyard/db";
 import { signIn } from "./sign-in";
 
 let db: Db;
@@ -22,11 +33,28 @@ states:
 test.beforeAll(async () => {
   db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   const team = await teamBySlug(db, "demo");
-  const version = await saveWorkflowVersion(db, { teamId: team.id, name: "e2e-many-calls", files: { "workflow.yaml": WORKFLOW } });
-  const run = await createRun(db, { teamId: team.id, workflowId: version.workflowId, workflowVersionId: version.id, lane: "default", trigger: "api" });
+  const version = await saveWorkflowVersion(db, {
+    teamId: team.id,
+    name: "e2e-many-calls",
+    files: { "workflow.yaml": WORKFLOW },
+  });
+  const run = await createRun(db, {
+    teamId: team.id,
+    workflowId: version.workflowId,
+    workflowVersionId: version.id,
+    lane: "default",
+    trigger: "api",
+  });
   runId = run.id;
   await claimRun(db, team.id, run.id, "e2e-pages", { status: "queued", workerId: null });
-  const step = await startStepRun(db, { teamId: team.id, runId, stateName: "agent", stepType: "agent", attempt: 1, path: { workflow: "e2e-many-calls", key: "agent", loop: [], calls: [] } });
+  const step = await startStepRun(db, {
+    teamId: team.id,
+    runId,
+    stateName: "agent",
+    stepType: "agent",
+    attempt: 1,
+    path: { workflow: "e2e-many-calls", key: "agent", loop: [], calls: [] },
+  });
   const at = Date.now() - 60_000;
   await insertToolCalls(
     db,
@@ -44,14 +72,22 @@ test.beforeAll(async () => {
       durationMs: 3,
     })),
   );
-  await finishStepRun(db, team.id, step.id, { status: "succeeded", exitCode: 0, stdout: "", stderr: "", output: "done" });
+  await finishStepRun(db, team.id, step.id, {
+    status: "succeeded",
+    exitCode: 0,
+    stdout: "",
+    stderr: "",
+    output: "done",
+  });
   await finishRun(db, team.id, runId, { status: "succeeded" });
 });
 test.afterAll(async () => {
   await db?.$disconnect();
 });
 
-test("a step's 250 tool calls come a hundred at a time; Next and Previous work by keyboard and a call still opens", async ({ page }) => {
+test("a step's 250 tool calls come a hundred at a time; Next and Previous work by keyboard and a call still opens", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto(`/runs/${runId}`);
   const agent = page.locator('[data-step="agent"]');
@@ -90,8 +126,15 @@ for (const scheme of ["light", "dark"] as const)
     await signIn(page);
     await page.goto(`/runs/${runId}`);
     await expect(page.getByTestId("tool-call-range")).toHaveText("Calls 1–100 of 250");
-    const result = await new AxeBuilder({ page }).include('[data-step="agent"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
-    const serious = result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+    const result = await new AxeBuilder({ page })
+      .include('[data-step="agent"]')
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    const serious = result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
     expect(serious).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
   });

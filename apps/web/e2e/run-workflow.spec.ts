@@ -29,7 +29,10 @@ test("the demo admin signs in, starts the demo workflow and sees it finish", asy
   await expect(page.locator('[data-step="inspect"] .badge')).toHaveText("succeeded");
 
   const runId = page.url().split("/").at(-1)!;
-  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Runs", exact: true }).click();
+  await page
+    .getByRole("navigation", { name: "Main" })
+    .getByRole("link", { name: "Runs", exact: true })
+    .click();
   const listed = page.locator(`tr[data-run="${runId}"]`);
   await expect(listed).toContainText("hello-world");
   await expect(listed.locator(".badge")).toHaveText("succeeded");
@@ -39,7 +42,10 @@ test("the demo admin signs in, starts the demo workflow and sees it finish", asy
 test("a failing workflow shows the failed step with its exit code and stderr", async ({ page }) => {
   await signIn(page);
   await page.goto("/workflows");
-  await page.locator('tr[data-workflow="flaky-build"]').getByRole("button", { name: "Run" }).click();
+  await page
+    .locator('tr[data-workflow="flaky-build"]')
+    .getByRole("button", { name: "Run" })
+    .click();
   await expect(page.locator("h1 .badge")).toHaveText("failed");
   const step = page.locator('[data-step="test"]');
   await expect(step.locator(".badge")).toHaveText("failed");
@@ -51,7 +57,10 @@ test("a failing workflow shows the failed step with its exit code and stderr", a
 test("a running workflow can be cancelled from its page", async ({ page }) => {
   await signIn(page);
   await page.goto("/workflows");
-  await page.locator('tr[data-workflow="slow-countdown"]').getByRole("button", { name: "Run" }).click();
+  await page
+    .locator('tr[data-workflow="slow-countdown"]')
+    .getByRole("button", { name: "Run" })
+    .click();
   await expect(page.locator('[data-step="count"] .badge')).toHaveText("running");
   await page.getByRole("button", { name: "Cancel" }).click();
   await expect(page.locator("h1 .badge")).toHaveText("cancelled");
@@ -62,7 +71,10 @@ test("a running workflow can be cancelled from its page", async ({ page }) => {
 test("the run page follows a run live, without polling", async ({ page }) => {
   await signIn(page);
   await page.goto("/workflows");
-  await page.locator('tr[data-workflow="slow-countdown"]').getByRole("button", { name: "Run" }).click();
+  await page
+    .locator('tr[data-workflow="slow-countdown"]')
+    .getByRole("button", { name: "Run" })
+    .click();
   await expect(page.getByTestId("live")).toBeVisible();
   // While the stream is open the page does not poll: only pushed updates can show the end.
   await expect(page.locator("h1 .badge")).toHaveText("succeeded", { timeout: 30_000 });

@@ -21,17 +21,21 @@ const widest = (page: Page) =>
   page.evaluate(() => {
     const past = (el: Element) => el.getBoundingClientRect().right > window.innerWidth + 1;
     const clipped = (el: Element) => {
-      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) if (getComputedStyle(up).overflowX !== "visible") return true;
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement)
+        if (getComputedStyle(up).overflowX !== "visible") return true;
       return false;
     };
-    const name = (el: Element) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${typeof el.className === "string" && el.className.trim() ? `.${el.className.trim().split(/\s+/).join(".")}` : ""}`;
+    const name = (el: Element) =>
+      `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${typeof el.className === "string" && el.className.trim() ? `.${el.className.trim().split(/\s+/).join(".")}` : ""}`;
     return [...document.querySelectorAll("body *")]
       .filter((el) => past(el) && !clipped(el) && !(el.parentElement && past(el.parentElement)))
       .slice(0, 3)
       .map((el) => `${el.parentElement ? `${name(el.parentElement)} > ` : ""}${name(el)}`);
   });
 
-test("no main page runs wider than a 390 px phone, and each is pictured when asked", async ({ page }) => {
+test("no main page runs wider than a 390 px phone, and each is pictured when asked", async ({
+  page,
+}) => {
   test.setTimeout(300_000);
   await signIn(page);
   const pages = [...(await mainPages(page)), { name: "login", path: "/login" }];
@@ -42,9 +46,19 @@ test("no main page runs wider than a 390 px phone, and each is pictured when ask
       if (target.name === "login") await page.context().clearCookies();
       await page.goto(target.path);
       await settle(page);
-      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
-      if (width === 390 && scrollWidth > innerWidth) tooWide.push(`${target.name} (${target.path}): ${scrollWidth}px in ${innerWidth}px, from ${(await widest(page)).join(", ")}`);
-      if (SAVE) await page.screenshot({ path: path.join(OUT, `${target.name}-${width}.png`), fullPage: width === 1280 && target.name !== "api-reference" });
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+        scrollWidth: document.documentElement.scrollWidth,
+        innerWidth: window.innerWidth,
+      }));
+      if (width === 390 && scrollWidth > innerWidth)
+        tooWide.push(
+          `${target.name} (${target.path}): ${scrollWidth}px in ${innerWidth}px, from ${(await widest(page)).join(", ")}`,
+        );
+      if (SAVE)
+        await page.screenshot({
+          path: path.join(OUT, `${target.name}-${width}.png`),
+          fullPage: width === 1280 && target.name !== "api-reference",
+        });
     }
     if (pages.at(-1)?.name === "login") await signIn(page);
   }

@@ -19,13 +19,25 @@ export const startScriptedAgent = async (options: {
   workflow: (modelUrl: string) => string;
   script: Script;
 }): Promise<ScriptedModel> => {
-  const built = spawnSync(process.execPath, [path.join(ROOT, "packages/cli/bin/build.mjs")], { cwd: ROOT, encoding: "utf8", timeout: 240_000 });
+  const built = spawnSync(process.execPath, [path.join(ROOT, "packages/cli/bin/build.mjs")], {
+    cwd: ROOT,
+    encoding: "utf8",
+    timeout: 240_000,
+  });
   if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
-  const model = await startScriptedModel({ host: "127.0.0.1", port: Number(process.env.E2E_MODEL_PORT), script: options.script });
+  const model = await startScriptedModel({
+    host: "127.0.0.1",
+    port: Number(process.env.E2E_MODEL_PORT),
+    script: options.script,
+  });
   const db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   try {
     const team = await teamBySlug(db, "demo");
-    await saveWorkflowVersion(db, { teamId: team.id, name: options.name, files: { "workflow.yaml": options.workflow(model.url) } });
+    await saveWorkflowVersion(db, {
+      teamId: team.id,
+      name: options.name,
+      files: { "workflow.yaml": options.workflow(model.url) },
+    });
   } finally {
     await db.$disconnect();
   }

@@ -13,7 +13,9 @@ const commonHeaders = (res: APIResponse) => {
   return h;
 };
 
-test("a page carries a nonce CSP without inline scripts, and HSTS only over https", async ({ request }) => {
+test("a page carries a nonce CSP without inline scripts, and HSTS only over https", async ({
+  request,
+}) => {
   const res = await request.get("/login");
   expect(res.status()).toBe(200);
   const h = commonHeaders(res);
@@ -34,17 +36,23 @@ test("a page carries a nonce CSP without inline scripts, and HSTS only over http
   expect((await request.get("/login")).headers()["content-security-policy"]).not.toBe(csp);
 
   const overHttps = await request.get("/login", { headers: { "x-forwarded-proto": "https" } });
-  expect(overHttps.headers()["strict-transport-security"]).toBe("max-age=63072000; includeSubDomains");
+  expect(overHttps.headers()["strict-transport-security"]).toBe(
+    "max-age=63072000; includeSubDomains",
+  );
 });
 
-test("tRPC and REST routes carry the security headers and a CSP that loads nothing", async ({ request }) => {
+test("tRPC and REST routes carry the security headers and a CSP that loads nothing", async ({
+  request,
+}) => {
   const trpc = await request.get("/api/trpc/system.workers");
   expect(trpc.status()).toBe(401);
   const rest = await request.get("/api/v1/openapi.json");
   expect(rest.status()).toBe(200);
   for (const res of [trpc, rest]) {
     const h = commonHeaders(res);
-    expect(h["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'; base-uri 'none'");
+    expect(h["content-security-policy"]).toBe(
+      "default-src 'none'; frame-ancestors 'none'; base-uri 'none'",
+    );
   }
 });
 
@@ -63,21 +71,41 @@ test("the dashboard runs under its CSP without a single violation", async ({ pag
   expect(violations).toEqual([]);
 });
 
-test("bodies over their limit get 413 with PAYLOAD_TOO_LARGE on tRPC and REST", async ({ page }) => {
+test("bodies over their limit get 413 with PAYLOAD_TOO_LARGE on tRPC and REST", async ({
+  page,
+}) => {
   await signIn(page);
   await page.goto("/workflows");
   const big = "x".repeat(1024 * 1024 + 10);
-  const trpc = await page.request.post("/api/trpc/tokens.create", { data: { json: { name: big } } });
+  const trpc = await page.request.post("/api/trpc/tokens.create", {
+    data: { json: { name: big } },
+  });
   expect(trpc.status()).toBe(413);
-  const trpcError = ((await trpc.json()) as { error: { json: { message: string; data: { appCode: string } } } }).error.json;
-  expect(trpcError).toMatchObject({ message: "the request body is larger than 1 MiB", data: { appCode: "PAYLOAD_TOO_LARGE" } });
+  const trpcError = (
+    (await trpc.json()) as { error: { json: { message: string; data: { appCode: string } } } }
+  ).error.json;
+  expect(trpcError).toMatchObject({
+    message: "the request body is larger than 1 MiB",
+    data: { appCode: "PAYLOAD_TOO_LARGE" },
+  });
 
-  const created = await page.request.post("/api/trpc/tokens.create", { data: { json: { name: "e2e-limits" } } });
-  const { token } = ((await created.json()) as { result: { data: { json: { token: string } } } }).result.data.json;
+  const created = await page.request.post("/api/trpc/tokens.create", {
+    data: { json: { name: "e2e-limits" } },
+  });
+  const { token } = ((await created.json()) as { result: { data: { json: { token: string } } } })
+    .result.data.json;
   const headers = { authorization: `Bearer ${token}` };
-  const rest = await page.request.post("/api/v1/workflows/none/runs", { headers, data: { inputs: { big } } });
+  const rest = await page.request.post("/api/v1/workflows/none/runs", {
+    headers,
+    data: { inputs: { big } },
+  });
   expect(rest.status()).toBe(413);
-  expect(await rest.json()).toMatchObject({ error: { code: "PAYLOAD_TOO_LARGE", message: "the request body is larger than 1 MiB" } });
-  const bundle = await page.request.post("/api/v1/workflows/validate", { headers, data: { files: { "workflow.yaml": "x".repeat(7 * 1024 * 1024) } } });
+  expect(await rest.json()).toMatchObject({
+    error: { code: "PAYLOAD_TOO_LARGE", message: "the request body is larger than 1 MiB" },
+  });
+  const bundle = await page.request.post("/api/v1/workflows/validate", {
+    headers,
+    data: { files: { "workflow.yaml": "x".repeat(7 * 1024 * 1024) } },
+  });
   expect(bundle.status()).toBe(413);
 });

@@ -14,14 +14,29 @@ test.afterAll(async () => {
   await db.$disconnect();
 });
 
-const user = async (email: string, password: string, teams: { slug: string; name: string; workflow: string }[]) => {
-  const u = await db.user.create({ data: { email, name: email, passwordHash: await hashPassword(password) } });
+const user = async (
+  email: string,
+  password: string,
+  teams: { slug: string; name: string; workflow: string }[],
+) => {
+  const u = await db.user.create({
+    data: { email, name: email, passwordHash: await hashPassword(password) },
+  });
   for (const t of teams) {
-    const team = await db.team.upsert({ where: { slug: t.slug }, create: { slug: t.slug, name: t.name }, update: {} });
+    const team = await db.team.upsert({
+      where: { slug: t.slug },
+      create: { slug: t.slug, name: t.name },
+      update: {},
+    });
     await db.membership.create({ data: { teamId: team.id, userId: u.id, role: "member" } });
     await db.lane.upsert({
       where: { teamId_name: { teamId: team.id, name: "default" } },
-      create: { teamId: team.id, name: "default", saveRoles: ["owner", "admin", "member"], startRoles: ["owner", "admin", "member"] },
+      create: {
+        teamId: team.id,
+        name: "default",
+        saveRoles: ["owner", "admin", "member"],
+        startRoles: ["owner", "admin", "member"],
+      },
       update: {},
     });
     await saveWorkflowVersion(db, {
@@ -29,7 +44,9 @@ const user = async (email: string, password: string, teams: { slug: string; name
       name: t.workflow,
       description: "",
       lane: "default",
-      files: { "workflow.yaml": `name: ${t.workflow}\nstates:\n  initial: a\n  a:\n    type: step\n    command: echo hi\n` },
+      files: {
+        "workflow.yaml": `name: ${t.workflow}\nstates:\n  initial: a\n  a:\n    type: step\n    command: echo hi\n`,
+      },
       createdById: u.id,
     });
   }
@@ -44,7 +61,9 @@ const signInAs = async (page: Page, email: string, password: string) => {
   await expect(page).toHaveURL(/\/overview$/);
 };
 
-test("a user in two teams switches teams in the header and sees only that team's workflows", async ({ page }) => {
+test("a user in two teams switches teams in the header and sees only that team's workflows", async ({
+  page,
+}) => {
   await user("two-teams@e2e.local", "two-teams-password", [
     { slug: "e2e-north", name: "North team", workflow: "north-only" },
     { slug: "e2e-south", name: "South team", workflow: "south-only" },
@@ -67,7 +86,9 @@ test("a user in two teams switches teams in the header and sees only that team's
 });
 
 test("changing the password ends the user's other sessions and this one", async ({ browser }) => {
-  await user("changer@e2e.local", "changer-password-1", [{ slug: "e2e-changer", name: "Changer team", workflow: "changer-flow" }]);
+  await user("changer@e2e.local", "changer-password-1", [
+    { slug: "e2e-changer", name: "Changer team", workflow: "changer-flow" },
+  ]);
   const here = await (await browser.newContext()).newPage();
   const elsewhere = await (await browser.newContext()).newPage();
   await signInAs(here, "changer@e2e.local", "changer-password-1");
@@ -79,7 +100,9 @@ test("changing the password ends the user's other sessions and this one", async 
   await here.getByLabel("New password", { exact: true }).fill("changer-password-2");
   await here.getByLabel("New password again").fill("changer-password-2");
   await here.getByRole("button", { name: "Change password" }).click();
-  await expect(here.getByRole("status")).toHaveText("Your password was changed. Sign in with the new one.");
+  await expect(here.getByRole("status")).toHaveText(
+    "Your password was changed. Sign in with the new one.",
+  );
 
   expect((await elsewhere.request.get("/api/trpc/workflows.list")).status()).toBe(401);
   await elsewhere.goto("/workflows");

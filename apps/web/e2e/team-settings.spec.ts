@@ -5,7 +5,9 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
 
-test("an admin limits the team's runs at once, a refused value flagged at its field, and removes the limit", async ({ page }) => {
+test("an admin limits the team's runs at once, a refused value flagged at its field, and removes the limit", async ({
+  page,
+}) => {
   await signIn(page);
   await page.getByRole("link", { name: "Team", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
@@ -24,11 +26,20 @@ test("an admin limits the team's runs at once, a refused value flagged at its fi
   await form.getByRole("button", { name: "Save" }).click();
   await expect(form.getByRole("status")).toHaveText("Saved.");
   await page.reload();
-  await expect(page.getByRole("form", { name: "Team settings" }).getByLabel("Runs at once")).toHaveValue("3");
+  await expect(
+    page.getByRole("form", { name: "Team settings" }).getByLabel("Runs at once"),
+  ).toHaveValue("3");
 
   await page.getByRole("form", { name: "Team settings" }).getByLabel("Runs at once").fill("");
-  await page.getByRole("form", { name: "Team settings" }).getByRole("button", { name: "Save" }).click();
-  await expect(page.getByRole("form", { name: "Team settings" }).getByRole("status")).toHaveText("Saved.");
+  await page
+    .getByRole("form", { name: "Team settings" })
+    .getByRole("button", { name: "Save" })
+    .click();
+  await expect(page.getByRole("form", { name: "Team settings" }).getByRole("status")).toHaveText(
+    "Saved.",
+  );
   await page.reload();
-  await expect(page.getByRole("form", { name: "Team settings" }).getByLabel("Runs at once")).toHaveValue("");
+  await expect(
+    page.getByRole("form", { name: "Team settings" }).getByLabel("Runs at once"),
+  ).toHaveValue("");
 });

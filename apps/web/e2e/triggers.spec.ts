@@ -16,7 +16,15 @@ import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { TRIGGER_QUEUE } from "@switchyard/core/triggers";
 import { signatureHeader } from "@switchyard/core/triggers";
-import { countTriggerRuns, createDb, createTrigger, hashPassword, listWorkflows, teamBySlug, triggerRunTimes } from "@switchyard/db";
+import {
+  countTriggerRuns,
+  createDb,
+  createTrigger,
+  hashPassword,
+  listWorkflows,
+  teamBySlug,
+  triggerRunTimes,
+} from "@switchyard/db";
 import { signIn } from "./sign-in";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -35,7 +43,10 @@ const openWorkflow = async (page: Page, name: string) => {
   await expect(page.getByRole("heading", { name: "Triggers" })).toBeVisible();
 };
 
-test("a webhook trigger made in the page starts a run for a signed POST and refuses a wrong signature", async ({ page, request }) => {
+test("a webhook trigger made in the page starts a run for a signed POST and refuses a wrong signature", async ({
+  page,
+  request,
+}) => {
   await signIn(page);
   await openWorkflow(page, "hello-world");
   const form = page.getByRole("form", { name: "New trigger" });
@@ -50,24 +61,49 @@ test("a webhook trigger made in the page starts a run for a signed POST and refu
   expect(url).toMatch(/\/api\/hooks\/trg_[a-z0-9]+$/);
 
   const body = JSON.stringify({ ref: "main" });
-  const wrong = await request.post(url, { data: body, headers: { "content-type": "application/json", "X-Switchyard-Signature": signatureHeader("whsec_wrong", body) } });
+  const wrong = await request.post(url, {
+    data: body,
+    headers: {
+      "content-type": "application/json",
+      "X-Switchyard-Signature": signatureHeader("whsec_wrong", body),
+    },
+  });
   expect(wrong.status()).toBe(401);
-  expect((await wrong.json()) as unknown).toMatchObject({ error: { code: "USER.WEBHOOK.SIGNATURE_INVALID" } });
-  const unsigned = await request.post(url, { data: body, headers: { "content-type": "application/json" } });
+  expect((await wrong.json()) as unknown).toMatchObject({
+    error: { code: "USER.WEBHOOK.SIGNATURE_INVALID" },
+  });
+  const unsigned = await request.post(url, {
+    data: body,
+    headers: { "content-type": "application/json" },
+  });
   expect(unsigned.status()).toBe(401);
-  const unknown = await request.post(url.replace(/trg_[a-z0-9]+$/, "trg_nosuchtrigger"), { data: body, headers: { "X-Switchyard-Signature": signatureHeader(secret, body) } });
+  const unknown = await request.post(url.replace(/trg_[a-z0-9]+$/, "trg_nosuchtrigger"), {
+    data: body,
+    headers: { "X-Switchyard-Signature": signatureHeader(secret, body) },
+  });
   expect(unknown.status()).toBe(404);
-  const tooBig = await request.post(url, { data: "x".repeat(1024 * 1024 + 10), headers: { "X-Switchyard-Signature": signatureHeader(secret, "x") } });
+  const tooBig = await request.post(url, {
+    data: "x".repeat(1024 * 1024 + 10),
+    headers: { "X-Switchyard-Signature": signatureHeader(secret, "x") },
+  });
   expect(tooBig.status()).toBe(413);
 
   const signature = signatureHeader(secret, body);
-  const signed = await request.post(url, { data: body, headers: { "content-type": "application/json", "X-Switchyard-Signature": signature } });
+  const signed = await request.post(url, {
+    data: body,
+    headers: { "content-type": "application/json", "X-Switchyard-Signature": signature },
+  });
   expect(signed.status()).toBe(202);
   const { runId } = (await signed.json()) as { runId: string };
   // The same signed request sent again within its five minutes is refused and starts nothing.
-  const replayed = await request.post(url, { data: body, headers: { "content-type": "application/json", "X-Switchyard-Signature": signature } });
+  const replayed = await request.post(url, {
+    data: body,
+    headers: { "content-type": "application/json", "X-Switchyard-Signature": signature },
+  });
   expect(replayed.status()).toBe(409);
-  expect((await replayed.json()) as unknown).toMatchObject({ error: { code: "USER.WEBHOOK.REPLAYED" } });
+  expect((await replayed.json()) as unknown).toMatchObject({
+    error: { code: "USER.WEBHOOK.REPLAYED" },
+  });
 
   await page.goto("/runs");
   const row = page.locator(`tr[data-run="${runId}"]`);
@@ -83,10 +119,15 @@ test("a webhook trigger made in the page starts a run for a signed POST and refu
     await db.$disconnect();
   }
   await openWorkflow(page, "hello-world");
-  await expect(card.getByRole("link", { name: "last run" })).toHaveAttribute("href", `/runs/${runId}`);
+  await expect(card.getByRole("link", { name: "last run" })).toHaveAttribute(
+    "href",
+    `/runs/${runId}`,
+  );
 });
 
-test("a per-second schedule fires once per second across two workers, and not once paused", async ({ page }) => {
+test("a per-second schedule fires once per second across two workers, and not once paused", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const workspaces = await mkdtemp(path.join(tmpdir(), "sy-e2e-ws2-"));
   let second: ChildProcess | undefined;
@@ -144,12 +185,16 @@ test("a per-second schedule fires once per second across two workers, and not on
     const queue = new Queue(TRIGGER_QUEUE, { connection, prefix: process.env.E2E_QUEUE_PREFIX });
     try {
       const fired = (await queue.getJobs(["completed"], 0, -1)).filter(
-        (j) => (j.data as { triggerId?: string }).triggerId === triggerId && (j.returnvalue as { runId?: string } | null)?.runId,
+        (j) =>
+          (j.data as { triggerId?: string }).triggerId === triggerId &&
+          (j.returnvalue as { runId?: string } | null)?.runId,
       );
       const fireTimes = new Set(fired.map((j) => /:(\d+)$/.exec(j.id ?? "")?.[1]));
       expect(fireTimes.size).toBe(fired.length);
       expect(runs.length).toBe(fireTimes.size);
-      expect(new Set(fired.map((j) => (j.returnvalue as { runId: string }).runId))).toEqual(new Set(runs.map((r) => r.id)));
+      expect(new Set(fired.map((j) => (j.returnvalue as { runId: string }).runId))).toEqual(
+        new Set(runs.map((r) => r.id)),
+      );
     } finally {
       await queue.close();
       connection.disconnect();
@@ -172,15 +217,35 @@ test("a per-second schedule fires once per second across two workers, and not on
   }
 });
 
-test("a member sees whom each trigger runs as, and is offered changes only on their own", async ({ page }) => {
+test("a member sees whom each trigger runs as, and is offered changes only on their own", async ({
+  page,
+}) => {
   const db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
   try {
     const team = await teamBySlug(db, "demo");
     const workflow = (await listWorkflows(db, team.id)).find((w) => w.name === "hello-world")!;
-    const admin = await db.user.findUniqueOrThrow({ where: { email: process.env.E2E_ADMIN_EMAIL! } });
-    const member = await db.user.create({ data: { email: "trigger-member@e2e.local", name: "Trigger Member", passwordHash: await hashPassword("trigger-member-pw") } });
+    const admin = await db.user.findUniqueOrThrow({
+      where: { email: process.env.E2E_ADMIN_EMAIL! },
+    });
+    const member = await db.user.create({
+      data: {
+        email: "trigger-member@e2e.local",
+        name: "Trigger Member",
+        passwordHash: await hashPassword("trigger-member-pw"),
+      },
+    });
     await db.membership.create({ data: { teamId: team.id, userId: member.id, role: "member" } });
-    await createTrigger(db, { id: "trg_e2eadminowned", teamId: team.id, workflowId: workflow.id, kind: "schedule", name: "admin's nightly", cron: "0 3 * * *", timezone: "UTC", paused: true, runAsUserId: admin.id });
+    await createTrigger(db, {
+      id: "trg_e2eadminowned",
+      teamId: team.id,
+      workflowId: workflow.id,
+      kind: "schedule",
+      name: "admin's nightly",
+      cron: "0 3 * * *",
+      timezone: "UTC",
+      paused: true,
+      runAsUserId: admin.id,
+    });
   } finally {
     await db.$disconnect();
   }
@@ -202,6 +267,6 @@ test("a member sees whom each trigger runs as, and is offered changes only on th
   await expect(page.getByTestId("trigger-secret")).toContainText("whsec_");
   const mine = page.locator('li[data-kind="webhook"]', { hasText: "member hook" });
   await expect(mine.locator("[data-runs-as]")).toHaveText("Runs as Trigger Member (you)");
-  for (const action of ["Pause", "Rotate secret", "Delete"]) await expect(mine.getByRole("button", { name: action })).toBeVisible();
+  for (const action of ["Pause", "Rotate secret", "Delete"])
+    await expect(mine.getByRole("button", { name: action })).toBeVisible();
 });
-

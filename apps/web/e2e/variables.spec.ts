@@ -1,7 +1,9 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
 
-test("an admin stores a secret that is listed but never shown again, with the lanes that may open it", async ({ page }) => {
+test("an admin stores a secret that is listed but never shown again, with the lanes that may open it", async ({
+  page,
+}) => {
   await signIn(page);
   await page.getByRole("link", { name: "Variables" }).click();
   await page.getByLabel("Name").fill("DEPLOY_TOKEN");

@@ -11,22 +11,47 @@ const base = {
 
 describe("the web app's environment", () => {
   it("takes an https OIDC issuer, or plain http on this machine only", () => {
-    expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "https://idp.example.com/realms/acme" }).success).toBe(true);
-    expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://127.0.0.1:4010" }).success).toBe(true);
-    expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://localhost:4010/" }).success).toBe(true);
-    const remote = webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://idp.example.com" });
+    expect(
+      webEnvSchema.safeParse({
+        ...base,
+        SWITCHYARD_OIDC_ISSUER: "https://idp.example.com/realms/acme",
+      }).success,
+    ).toBe(true);
+    expect(
+      webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://127.0.0.1:4010" }).success,
+    ).toBe(true);
+    expect(
+      webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://localhost:4010/" }).success,
+    ).toBe(true);
+    const remote = webEnvSchema.safeParse({
+      ...base,
+      SWITCHYARD_OIDC_ISSUER: "http://idp.example.com",
+    });
     expect(remote.success).toBe(false);
     expect(remote.error?.issues[0]?.path).toEqual(["SWITCHYARD_OIDC_ISSUER"]);
-    expect(webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://localhost.evil.com" }).success).toBe(false);
+    expect(
+      webEnvSchema.safeParse({ ...base, SWITCHYARD_OIDC_ISSUER: "http://localhost.evil.com" })
+        .success,
+    ).toBe(false);
   });
 
   it("reads SWITCHYARD_INSTANCE_ADMINS as lower-cased emails and refuses one that is not an email, naming it", () => {
-    expect(webEnvSchema.parse({ ...base, SWITCHYARD_INSTANCE_ADMINS: " Ops@Example.com,, lead@example.com " }).SWITCHYARD_INSTANCE_ADMINS).toEqual([
-      "ops@example.com",
-      "lead@example.com",
-    ]);
+    expect(
+      webEnvSchema.parse({
+        ...base,
+        SWITCHYARD_INSTANCE_ADMINS: " Ops@Example.com,, lead@example.com ",
+      }).SWITCHYARD_INSTANCE_ADMINS,
+    ).toEqual(["ops@example.com", "lead@example.com"]);
     expect(webEnvSchema.parse(base).SWITCHYARD_INSTANCE_ADMINS).toEqual([]);
-    const bad = webEnvSchema.safeParse({ ...base, SWITCHYARD_INSTANCE_ADMINS: "ops@example.com,ops" });
-    expect(bad.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([["SWITCHYARD_INSTANCE_ADMINS", '"ops" is not an email address (a comma-separated list of emails)']]);
+    const bad = webEnvSchema.safeParse({
+      ...base,
+      SWITCHYARD_INSTANCE_ADMINS: "ops@example.com,ops",
+    });
+    expect(bad.error?.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+      [
+        "SWITCHYARD_INSTANCE_ADMINS",
+        '"ops" is not an email address (a comma-separated list of emails)',
+      ],
+    ]);
   });
 });

@@ -2,7 +2,14 @@
  * The web app's environment, validated once. `instrumentation.ts` reads it at server boot,
  * so a bad value stops the server with a message that names the variable.
  */
-import { databaseEnv, describeEnvIssues, egressEnv, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
+import {
+  databaseEnv,
+  describeEnvIssues,
+  egressEnv,
+  masterKeyEnv,
+  observabilityEnv,
+  redisEnv,
+} from "@switchyard/core/config";
 import { z } from "zod";
 
 /** Sign-in tokens travel from the issuer: plain http only when it runs on this machine. */
@@ -25,7 +32,10 @@ export const webEnvSchema = z.object({
   SWITCHYARD_OIDC_ISSUER: z
     .union([z.literal(""), z.url({ protocol: /^https?$/ })])
     .optional()
-    .refine((url) => !url || url.startsWith("https://") || LOOPBACK_HTTP.test(url), "must be https (plain http only on this machine: localhost or 127.0.0.1)"),
+    .refine(
+      (url) => !url || url.startsWith("https://") || LOOPBACK_HTTP.test(url),
+      "must be https (plain http only on this machine: localhost or 127.0.0.1)",
+    ),
   SWITCHYARD_OIDC_CLIENT_ID: z.string().optional(),
   SWITCHYARD_OIDC_CLIENT_SECRET: z.string().optional(),
   /** The sign-in button's label, e.g. "Acme SSO". */
@@ -41,7 +51,10 @@ export const webEnvSchema = z.object({
         .filter(Boolean)
         .filter((e) => {
           if (z.email().safeParse(e).success) return true;
-          ctx.addIssue({ code: "custom", message: `"${e}" is not an email address (a comma-separated list of emails)` });
+          ctx.addIssue({
+            code: "custom",
+            message: `"${e}" is not an email address (a comma-separated list of emails)`,
+          });
           return false;
         }),
     ),

@@ -45,8 +45,16 @@ const undecodablePath = (request: NextRequest, pathname: string) =>
   servedWithRequestId(request, () =>
     Promise.resolve(
       pathname.startsWith("/api/")
-        ? errorAnswer(new AppError("BAD_REQUEST", "the path is not valid percent-encoded UTF-8", { location: { path: "path" } }), "path check")
-        : new Response("Bad request: this address is not valid.", { status: 400, headers: { "content-type": "text/plain; charset=utf-8" } }),
+        ? errorAnswer(
+            new AppError("BAD_REQUEST", "the path is not valid percent-encoded UTF-8", {
+              location: { path: "path" },
+            }),
+            "path check",
+          )
+        : new Response("Bad request: this address is not valid.", {
+            status: 400,
+            headers: { "content-type": "text/plain; charset=utf-8" },
+          }),
     ),
   );
 

@@ -58,20 +58,29 @@ export type AgentExecutorDeps = {
   /** The connectors an attempt's `mcp_proxy` names, resolved before it starts (undefined: none). */
   stepConnectors: (request: AgentRequest) => Promise<StepConnectors | undefined>;
   /** What an attempt reports while it runs, for the run's live view. */
-  onAgentEvent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) => void;
+  onAgentEvent: (
+    attempt: { stepRunId: string; state: string; attempt: number },
+    event: AgentStepEvent,
+  ) => void;
   trace: Context;
   /** How long tool-call writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS). */
   outageMs: number;
 };
 
-export type TeamModelAccess = { endpoint: string | null; apiKey: string | undefined; allowedEndpoints: string[] };
+export type TeamModelAccess = {
+  endpoint: string | null;
+  apiKey: string | undefined;
+  allowedEndpoints: string[];
+};
 
 /** The built CLI (packages/cli/bin/build.mjs makes it): its `mcp-serve` is each step's proxy. */
 const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist/", import.meta.url));
 
 /** The W3C traceparent of the step's span, its sampled flag as the run's trace has it. */
 export const traceparentOf = (traceId: string, spanId: string, traceFlags: number) =>
-  /^0+$/.test(traceId) ? undefined : `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
+  /^0+$/.test(traceId)
+    ? undefined
+    : `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
 
 export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   const { gateway } = deps;
@@ -87,16 +96,25 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
       // The worker's folder of runs is one the step uid can enter by construction.
       cliStageDir: () => Promise.resolve(path.dirname(deps.runDir)),
       agentsStageDir: () => Promise.resolve(deps.agentsStageDir),
-      onStaleCli: (dir) => deps.log.warn("the built switchyard CLI is older than its sources: run `node packages/cli/bin/build.mjs`", { dir }),
+      onStaleCli: (dir) =>
+        deps.log.warn(
+          "the built switchyard CLI is older than its sources: run `node packages/cli/bin/build.mjs`",
+          { dir },
+        ),
     }),
     gateway: gateway ? () => Promise.resolve(gateway) : undefined,
     upstream: async (vendor) => {
       const access = await deps.modelAccess(vendor);
-      return access?.apiKey ? { baseUrl: modelEndpointOf(vendor, access.endpoint)!, apiKey: access.apiKey } : undefined;
+      return access?.apiKey
+        ? { baseUrl: modelEndpointOf(vendor, access.endpoint)!, apiKey: access.apiKey }
+        : undefined;
     },
     openAiAccess: async () => {
       const access = await deps.modelAccess("openai_compatible");
-      return { apiKey: access?.apiKey, allowedEndpoints: [...deps.modelEndpoints, ...(access?.allowedEndpoints ?? [])] };
+      return {
+        apiKey: access?.apiKey,
+        allowedEndpoints: [...deps.modelEndpoints, ...(access?.allowedEndpoints ?? [])],
+      };
     },
     modelFetch: deps.modelFetch,
     ...(deps.prices ? { prices: deps.prices } : {}),
@@ -104,7 +122,11 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     subscribe: (request, events) => {
       const recorder = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
       // The run's live view.
-      const attempt = { stepRunId: request.attemptId, state: request.stateName, attempt: request.attempt };
+      const attempt = {
+        stepRunId: request.attemptId,
+        state: request.stateName,
+        attempt: request.attempt,
+      };
       events.subscribe("agent.reported", (event) => deps.onAgentEvent(attempt, event));
       return recorder;
     },

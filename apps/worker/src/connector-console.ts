@@ -12,7 +12,10 @@ import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
 
 type ConsoleDeps = { db: Db; keyring: Keyring; log: Logger; connectors: WorkerConnectors };
 
-export const callConnectorByHand = async (deps: ConsoleDeps, job: ConnectorCallJob): Promise<ConnectorCallResult> => {
+export const callConnectorByHand = async (
+  deps: ConsoleDeps,
+  job: ConnectorCallJob,
+): Promise<ConnectorCallResult> => {
   const scrubber = new Scrubber();
   const started = performance.now();
   const step = await openStepConnectors({
@@ -26,11 +29,16 @@ export const callConnectorByHand = async (deps: ConsoleDeps, job: ConnectorCallJ
     stateName: "console",
   });
   try {
-    const result = await step!.host.callTool(job.connector, job.tool, job.arguments, AbortSignal.timeout(55_000));
+    const result = await step!.host.callTool(
+      job.connector,
+      job.tool,
+      job.arguments,
+      AbortSignal.timeout(55_000),
+    );
     return scrubber.scrubValue({
       isError: result.isError === true,
       content: result.content,
-      structuredContent: (result.structuredContent) ?? null,
+      structuredContent: result.structuredContent ?? null,
       durationMs: Math.round(performance.now() - started),
     });
   } catch (error) {

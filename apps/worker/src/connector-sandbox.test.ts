@@ -49,11 +49,23 @@ afterAll(async () => {
 });
 
 const connectText = async (network: boolean | undefined) => {
-  const transport = await open({ id: "probe", kind: "stdio", command: "node", args: ["/opt/connectors/probe.cjs"], ...(network === undefined ? {} : { network }) }, {});
+  const transport = await open(
+    {
+      id: "probe",
+      kind: "stdio",
+      command: "node",
+      args: ["/opt/connectors/probe.cjs"],
+      ...(network === undefined ? {} : { network }),
+    },
+    {},
+  );
   const client = new Client({ name: "test", version: "1" });
   try {
     await client.connect(transport);
-    const result = await client.callTool({ name: "connect", arguments: { host: "127.0.0.1", port: (listener.address() as AddressInfo).port } });
+    const result = await client.callTool({
+      name: "connect",
+      arguments: { host: "127.0.0.1", port: (listener.address() as AddressInfo).port },
+    });
     return (result.content as { text: string }[])[0]!.text;
   } finally {
     await client.close();
@@ -68,8 +80,16 @@ describe("a stdio connector's sandbox", () => {
   }, 60_000);
 
   it("refuses at the spawn a command from outside the connectors folder unless any command is allowed", async () => {
-    const inline = { id: "inline", kind: "stdio" as const, command: "node", args: ["-e", "process.exit(0)"] };
-    await expect(open(inline, {})).rejects.toMatchObject({ code: "USER.CONNECTOR.COMMAND_NOT_ALLOWED", location: { path: "command" } });
+    const inline = {
+      id: "inline",
+      kind: "stdio" as const,
+      command: "node",
+      args: ["-e", "process.exit(0)"],
+    };
+    await expect(open(inline, {})).rejects.toMatchObject({
+      code: "USER.CONNECTOR.COMMAND_NOT_ALLOWED",
+      location: { path: "command" },
+    });
     allowAny = true;
     try {
       const transport = await open(inline, {});

@@ -22,9 +22,18 @@ import { lstat, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { CONNECTORS_INSIDE, connectorCommandRefusal, type ConnectorSpec } from "@switchyard/core/connectors";
+import {
+  CONNECTORS_INSIDE,
+  connectorCommandRefusal,
+  type ConnectorSpec,
+} from "@switchyard/core/connectors";
 import { stageTree } from "@switchyard/core/providers";
-import { openSandboxSession, type SandboxBind, type SandboxHost, type UidPool } from "@switchyard/core/sandbox";
+import {
+  openSandboxSession,
+  type SandboxBind,
+  type SandboxHost,
+  type UidPool,
+} from "@switchyard/core/sandbox";
 
 type ConnectorSandboxOptions = {
   /** The worker's host; each connector gets the owner tag `<worker>/connector-<n>`. */
@@ -49,9 +58,16 @@ type ConnectorSandboxOptions = {
  */
 const layoutOf = async (folder: string): Promise<string> => {
   const [s, entries] = await Promise.all([lstat(folder), readdir(folder, { withFileTypes: true })]);
-  const names = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
-  const children = await Promise.all(names.map(async (name) => `${name}:${await layoutOf(path.join(folder, name))}`));
-  return createHash("sha256").update(`${s.ino}\0${s.mtimeMs}\0${children.join("\0")}`).digest("hex");
+  const names = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  const children = await Promise.all(
+    names.map(async (name) => `${name}:${await layoutOf(path.join(folder, name))}`),
+  );
+  return createHash("sha256")
+    .update(`${s.ino}\0${s.mtimeMs}\0${children.join("\0")}`)
+    .digest("hex");
 };
 
 /** Staged copies of the folder this worker made: `.connectors-<owner>-<content>`. */
@@ -61,7 +77,8 @@ const stagePrefix = (ownerId: string) => `.connectors-${ownerId.replace(/[^A-Za-
 export const sweepStagedConnectors = async (scratchDir: string, ownerId: string) => {
   const prefix = stagePrefix(ownerId);
   for (const name of await readdir(scratchDir).catch(() => [] as string[]))
-    if (name.startsWith(prefix)) await rm(path.join(scratchDir, name), { recursive: true, force: true });
+    if (name.startsWith(prefix))
+      await rm(path.join(scratchDir, name), { recursive: true, force: true });
 };
 
 /**
@@ -86,7 +103,10 @@ const stagedCopies = (options: ConnectorSandboxOptions) => {
       const content = (await layoutOf(dir)).slice(0, 16);
       if (current?.content !== content) {
         // A new name each time, so a copy being removed is never taken up again.
-        const target = path.join(options.scratchDir, `${stagePrefix(options.host.ownerId)}${++generation}-${content}`);
+        const target = path.join(
+          options.scratchDir,
+          `${stagePrefix(options.host.ownerId)}${++generation}-${content}`,
+        );
         const staging = stageTree(dir, target).then(() => {
           const previous = currentPath;
           if (current?.staging === staging) currentPath = target;
@@ -115,9 +135,17 @@ export const sandboxedStdio = (options: ConnectorSandboxOptions) => {
   let count = 0;
   const staged = stagedCopies(options);
 
-  return async (spec: Extract<ConnectorSpec, { kind: "stdio" }>, env: Record<string, string>): Promise<Transport> => {
+  return async (
+    spec: Extract<ConnectorSpec, { kind: "stdio" }>,
+    env: Record<string, string>,
+  ): Promise<Transport> => {
     const refused = connectorCommandRefusal(
-      { command: spec.command, args: spec.args ?? [], env: spec.env ?? {}, credentialEnv: spec.credentialEnv },
+      {
+        command: spec.command,
+        args: spec.args ?? [],
+        env: spec.env ?? {},
+        credentialEnv: spec.credentialEnv,
+      },
       { allowAnyCommand: await options.allowAnyCommand() },
     );
     if (refused) throw refused;
@@ -145,7 +173,10 @@ export const sandboxedStdio = (options: ConnectorSandboxOptions) => {
     };
     try {
       bind = await staged.take();
-      const proc = await session.start({ argv: [spec.command, ...(spec.args ?? [])], env, binds: bind ? [bind] : [] }, {});
+      const proc = await session.start(
+        { argv: [spec.command, ...(spec.args ?? [])], env, binds: bind ? [bind] : [] },
+        {},
+      );
       proc.stderr.resume();
       // The SDK's stdio transport over any readable and writable: the connector's stdout and stdin.
       const transport = new StdioServerTransport(proc.stdout, proc.stdin);

@@ -4,7 +4,13 @@
  * connectors, notifications and openai_compatible model endpoints. The model gateway's
  * upstream connections obey the same rule (given the list itself).
  */
-import { createEgressFetch, EGRESS_PROFILES, type EgressAllowList, type EgressFetch, type EgressProfile } from "@switchyard/core/egress";
+import {
+  createEgressFetch,
+  EGRESS_PROFILES,
+  type EgressAllowList,
+  type EgressFetch,
+  type EgressProfile,
+} from "@switchyard/core/egress";
 
 export type WorkerEgress = { list: EgressAllowList } & Record<EgressProfile, EgressFetch>;
 
@@ -18,5 +24,10 @@ export const workerEgress = (list: EgressAllowList): WorkerEgress => ({
 
 /** Closes every connection the worker's egress fetches hold. */
 export const closeEgress = async (egress: WorkerEgress) => {
-  await Promise.all([egress.oauth.close(), egress.connector.close(), egress.notification.close(), egress.model.close()]);
+  await Promise.all([
+    egress.oauth.close(),
+    egress.connector.close(),
+    egress.notification.close(),
+    egress.model.close(),
+  ]);
 };

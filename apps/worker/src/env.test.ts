@@ -26,19 +26,32 @@ it("accepts a complete environment and fills defaults", () => {
 });
 
 it("reads model prices as JSON, empty as none, and names a bad table", () => {
-  expect(readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: "" }).SWITCHYARD_MODEL_PRICES).toEqual({});
-  expect(readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: '{"m-1": {"input": 1, "output": 2}}' }).SWITCHYARD_MODEL_PRICES).toEqual({
+  expect(readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: "" }).SWITCHYARD_MODEL_PRICES).toEqual(
+    {},
+  );
+  expect(
+    readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: '{"m-1": {"input": 1, "output": 2}}' })
+      .SWITCHYARD_MODEL_PRICES,
+  ).toEqual({
     "m-1": { input: 1, output: 2 },
   });
-  expect(() => readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: "{nope" })).toThrow(/SWITCHYARD_MODEL_PRICES: not a price table/);
-  expect(() => readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: '{"m": {"input": -1, "output": 2}}' })).toThrow(/SWITCHYARD_MODEL_PRICES/);
+  expect(() => readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: "{nope" })).toThrow(
+    /SWITCHYARD_MODEL_PRICES: not a price table/,
+  );
+  expect(() =>
+    readWorkerEnv({ ...good, SWITCHYARD_MODEL_PRICES: '{"m": {"input": -1, "output": 2}}' }),
+  ).toThrow(/SWITCHYARD_MODEL_PRICES/);
 });
 
 it("names every bad or missing variable", () => {
-  expect(() => readWorkerEnv({ ...good, DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgresql:/);
+  expect(() => readWorkerEnv({ ...good, DATABASE_URL: "mysql://x" })).toThrow(
+    /DATABASE_URL: must be a postgresql:/,
+  );
   expect(() => readWorkerEnv({ DATABASE_URL: good.DATABASE_URL })).toThrow(/REDIS_URL: is not set/);
   expect(() => readWorkerEnv({ ...good, WORKER_CONCURRENCY: "0" })).toThrow(/WORKER_CONCURRENCY/);
-  expect(() => readWorkerEnv({ ...good, SWITCHYARD_MASTER_KEY: "c2hvcnQ=" })).toThrow(/SWITCHYARD_MASTER_KEY: must be 32 random bytes/);
+  expect(() => readWorkerEnv({ ...good, SWITCHYARD_MASTER_KEY: "c2hvcnQ=" })).toThrow(
+    /SWITCHYARD_MASTER_KEY: must be 32 random bytes/,
+  );
 });
 
 it("stops the worker process at boot when DATABASE_URL is malformed, naming it", () => {

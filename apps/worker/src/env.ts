@@ -2,14 +2,28 @@
  * The worker's environment, read once and validated at boot. A bad value stops the process
  * with a message that names the variable.
  */
-import { databaseEnv, describeEnvIssues, egressEnv, masterKeyEnv, observabilityEnv, redisEnv } from "@switchyard/core/config";
+import {
+  databaseEnv,
+  describeEnvIssues,
+  egressEnv,
+  masterKeyEnv,
+  observabilityEnv,
+  redisEnv,
+} from "@switchyard/core/config";
 import { homedir } from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
 const priceTableSchema = z.record(
   z.string().min(1),
-  z.object({ input: z.number().min(0), output: z.number().min(0), cacheRead: z.number().min(0).optional(), cacheWrite: z.number().min(0).optional() }).strict(),
+  z
+    .object({
+      input: z.number().min(0),
+      output: z.number().min(0),
+      cacheRead: z.number().min(0).optional(),
+      cacheWrite: z.number().min(0).optional(),
+    })
+    .strict(),
 );
 
 /** The agents folder when SWITCHYARD_AGENTS_DIR is empty. */
@@ -69,7 +83,12 @@ export const workerEnvSchema = z.object({
   SWITCHYARD_MODEL_ENDPOINTS: z
     .string()
     .default("")
-    .transform((v) => v.split(",").map((e) => e.trim()).filter(Boolean)),
+    .transform((v) =>
+      v
+        .split(",")
+        .map((e) => e.trim())
+        .filter(Boolean),
+    ),
   /** Where `npm run agents:install` puts the agent CLIs; ~/.cache/switchyard/agents when empty. */
   SWITCHYARD_AGENTS_DIR: z.string().default(""),
   /** Where an admin installs stdio connector packages (`npm install --prefix`), seen by connectors at /opt/connectors; ~/.cache/switchyard/connectors when empty. */
@@ -89,12 +108,23 @@ export const workerEnvSchema = z.object({
       try {
         return priceTableSchema.parse(JSON.parse(text));
       } catch (error) {
-        ctx.addIssue({ code: "custom", message: `not a price table (${error instanceof Error ? error.message.split("\n")[0] : String(error)})` });
+        ctx.addIssue({
+          code: "custom",
+          message: `not a price table (${error instanceof Error ? error.message.split("\n")[0] : String(error)})`,
+        });
         return z.NEVER;
       }
     }),
-  SWITCHYARD_STEP_UID_BASE: z.coerce.number().int().min(1000).max(2 ** 31 - 1).default(60000),
-  SWITCHYARD_WORKER_ID: z.string().regex(/^([A-Za-z0-9._-]{1,64})?$/, "letters, digits, . _ - only").default(""),
+  SWITCHYARD_STEP_UID_BASE: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(2 ** 31 - 1)
+    .default(60000),
+  SWITCHYARD_WORKER_ID: z
+    .string()
+    .regex(/^([A-Za-z0-9._-]{1,64})?$/, "letters, digits, . _ - only")
+    .default(""),
 });
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;

@@ -10,8 +10,25 @@ import { AppError } from "@switchyard/core/errors";
 import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
 import { LOCK_LOST, TEAM_LIMITED } from "@switchyard/core/runs";
 import { Scrubber } from "@switchyard/core/secrets";
-import { bundleReader, parseWorkflow, runWorkflow, type Checkpoint, type RunOutcome } from "@switchyard/core/workflow";
-import { claimQueuedRun, claimRun, closeLostStepRuns, finishedAttemptsOf, finishRun, getRunForExecution, loadBundle, nextEventSeq, whileDatabaseUnavailable, type Db } from "@switchyard/db";
+import {
+  bundleReader,
+  parseWorkflow,
+  runWorkflow,
+  type Checkpoint,
+  type RunOutcome,
+} from "@switchyard/core/workflow";
+import {
+  claimQueuedRun,
+  claimRun,
+  closeLostStepRuns,
+  finishedAttemptsOf,
+  finishRun,
+  getRunForExecution,
+  loadBundle,
+  nextEventSeq,
+  whileDatabaseUnavailable,
+  type Db,
+} from "@switchyard/db";
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import type { FetchLike } from "@switchyard/core/egress";
@@ -19,7 +36,13 @@ import { workerAgentExecutor, type TeamModelAccess } from "./agent-executor";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
 import { cleanUpRun } from "./run-cleanup";
-import { checkpointStore, runEventLog, runLaneRefusal, teamVariablesPort, teamWorkflowResolver } from "./run-ports";
+import {
+  checkpointStore,
+  runEventLog,
+  runLaneRefusal,
+  teamVariablesPort,
+  teamWorkflowResolver,
+} from "./run-ports";
 import type { StepConfinement } from "./sandbox-boot";
 import { createStepProcessRunner } from "./step-process-runner";
 import { createRunWriter } from "./run-writer";
@@ -88,12 +111,17 @@ type Execution = {
  * the run as it stands (resumed from its checkpoint when a worker left it running). A
  * string is how the job ends without executing anything.
  */
-const claimExecution = async (deps: ExecuteRunDeps, teamId: string, runId: string): Promise<Execution | string> => {
+const claimExecution = async (
+  deps: ExecuteRunDeps,
+  teamId: string,
+  runId: string,
+): Promise<Execution | string> => {
   const { db, log } = deps;
   const fresh = await claimQueuedRun(db, teamId, runId, deps.workerId, deps.teamRunLimit ?? null);
   // Its team is at its limit of running runs: the run stays queued and its job waits.
   if (fresh === "limited") return TEAM_LIMITED;
-  if (fresh) return { ...fresh, pinnedVersions: fresh.pinnedVersions ?? {}, firstSeq: fresh.nextSeq };
+  if (fresh)
+    return { ...fresh, pinnedVersions: fresh.pinnedVersions ?? {}, firstSeq: fresh.nextSeq };
   const run = await getRunForExecution(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", `run ${runId} not found`);
   if (run.status !== "queued" && run.status !== "running") {
@@ -104,12 +132,28 @@ const claimExecution = async (deps: ExecuteRunDeps, teamId: string, runId: strin
   if (!(await claimRun(db, teamId, runId, deps.workerId, run))) return "skipped";
   let finished: Execution["finished"];
   if (run.status === "running") {
-    [, finished] = await Promise.all([closeLostStepRuns(db, teamId, runId), finishedAttemptsOf(db, teamId, runId)]);
-    log.warn(resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet", { runId, attemptsEnded: finished.length });
+    [, finished] = await Promise.all([
+      closeLostStepRuns(db, teamId, runId),
+      finishedAttemptsOf(db, teamId, runId),
+    ]);
+    log.warn(
+      resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet",
+      { runId, attemptsEnded: finished.length },
+    );
   }
   if (run.cancelRequestedAt) {
     // Cancelled while no worker held it (its worker had died): honour that now.
-    await finishRun(db, teamId, runId, { status: "cancelled", errorCode: "EXECUTION.CANCELLED", errorMessage: "cancelled while no worker held the run" }, deps.workerId);
+    await finishRun(
+      db,
+      teamId,
+      runId,
+      {
+        status: "cancelled",
+        errorCode: "EXECUTION.CANCELLED",
+        errorMessage: "cancelled while no worker held the run",
+      },
+      deps.workerId,
+    );
     return "cancelled";
   }
   return {
@@ -130,7 +174,12 @@ const claimExecution = async (deps: ExecuteRunDeps, teamId: string, runId: strin
  * database gone for a moment, say) then leaves the run to be resumed by the retry instead
  * of failing it.
  */
-export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal: AbortSignal, finalAttempt = true) => {
+export const executeRun = async (
+  deps: ExecuteRunDeps,
+  job: RunJobInput,
+  signal: AbortSignal,
+  finalAttempt = true,
+) => {
   const { db, log, confinement } = deps;
   const { runId, teamId } = job;
   const run = await claimExecution(deps, teamId, runId);
@@ -144,13 +193,26 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   });
   const scrubber = new Scrubber();
   const outageMs = deps.outageMs ?? OUTAGE_MS;
-  const writer = createRunWriter({ db, log, teamId, runId, workerId: deps.workerId, firstSeq: run.firstSeq, scrubber, notify: () => deps.notify(runId), outageMs });
+  const writer = createRunWriter({
+    db,
+    log,
+    teamId,
+    runId,
+    workerId: deps.workerId,
+    firstSeq: run.firstSeq,
+    scrubber,
+    notify: () => deps.notify(runId),
+    outageMs,
+  });
   const traceId = traceIdOf(span);
   if (traceId) writer.traceId(traceId);
 
   const runDir = path.join(confinement.runsDir, runId);
   // Every process of this run carries its own owner tag, so the run's end can confirm none is left.
-  const sandbox = { ...confinement.sandbox, ownerId: runOwnerId(confinement.sandbox.ownerId, runId) };
+  const sandbox = {
+    ...confinement.sandbox,
+    ownerId: runOwnerId(confinement.sandbox.ownerId, runId),
+  };
   // Aborted when the run ends for any reason: whatever of it still runs is stopped.
   const stop = new AbortController();
   const scope = { db, teamId, runId, pinned: run.pinnedVersions };
@@ -162,13 +224,20 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   try {
     uid = confinement.uids?.acquire();
     const bundle = await loadBundle(db, teamId, run.workflowVersionId);
-    if (!bundle) throw new AppError("NOT_FOUND", `workflow version ${run.workflowVersionId} not found`);
+    if (!bundle)
+      throw new AppError("NOT_FOUND", `workflow version ${run.workflowVersionId} not found`);
     const parsed = parseWorkflow(bundle.entry, bundle.version.entryPath);
     if (!parsed.workflow) {
-      throw new AppError(parsed.errors[0]?.code ?? "WORKFLOW.VALIDATION_FAILED", parsed.errors.map((e) => e.message).join("\n"));
+      throw new AppError(
+        parsed.errors[0]?.code ?? "WORKFLOW.VALIDATION_FAILED",
+        parsed.errors.map((e) => e.message).join("\n"),
+      );
     }
     // The lane policy's reads and the run's folders at once (a refused run's folders go with the rest).
-    const [refused, folders] = await Promise.all([runLaneRefusal(scope, run, parsed.workflow), makeStepFolders(runDir, uid === undefined ? undefined : { uid })]);
+    const [refused, folders] = await Promise.all([
+      runLaneRefusal(scope, run, parsed.workflow),
+      makeStepFolders(runDir, uid === undefined ? undefined : { uid }),
+    ]);
     if (refused) throw refused;
     const result = await runWorkflow(parsed.workflow, {
       runId,
@@ -208,7 +277,11 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
         stepConnectors: async (request) => {
           const slugs = request.mcpProxy?.connectors ?? [];
           if (slugs.length === 0) return undefined;
-          if (!deps.connectors) throw new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", "this worker hosts no connectors");
+          if (!deps.connectors)
+            throw new AppError(
+              "EXECUTION.CONNECTOR_UNAVAILABLE",
+              "this worker hosts no connectors",
+            );
           return openStepConnectors({
             db,
             keyring: deps.keyring,
@@ -238,27 +311,46 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
   } catch (error) {
     // Not the run's fault (the database gone for longer than its writes wait, say): while
     // BullMQ will try the job again, the run is left running, to be resumed from its checkpoint.
-    const infrastructure = !(error instanceof AppError) || (error.retryable && error.code.startsWith("SYSTEM."));
-    if (infrastructure && !finalAttempt) retry = error instanceof Error ? error : new Error(String(error));
+    const infrastructure =
+      !(error instanceof AppError) || (error.retryable && error.code.startsWith("SYSTEM."));
+    if (infrastructure && !finalAttempt)
+      retry = error instanceof Error ? error : new Error(String(error));
     outcome = {
       status: "failed",
       errorCode: error instanceof AppError ? error.code : "SYSTEM.INTERNAL",
       errorMessage: error instanceof Error ? error.message : String(error),
     };
-    log.error(retry ? "run interrupted; its job will retry" : "run failed", { runId, code: outcome.errorCode, error: scrubber.scrub(outcome.errorMessage ?? "") });
+    log.error(retry ? "run interrupted; its job will retry" : "run failed", {
+      runId,
+      code: outcome.errorCode,
+      error: scrubber.scrub(outcome.errorMessage ?? ""),
+    });
   } finally {
     stop.abort();
     try {
       // The run's launcher, if it has one, ends before its folders go.
-      await processes?.close().catch((error: unknown) => log.warn("the run's step launcher did not close cleanly", { runId, error: String(error) }));
+      await processes?.close().catch((error: unknown) =>
+        log.warn("the run's step launcher did not close cleanly", {
+          runId,
+          error: String(error),
+        }),
+      );
       await events.flush();
     } finally {
-      await cleanUpRun({ runId, ownerId: sandbox.ownerId, runDir, uid, uids: confinement.uids, log });
+      await cleanUpRun({
+        runId,
+        ownerId: sandbox.ownerId,
+        runDir,
+        uid,
+        uids: confinement.uids,
+        log,
+      });
     }
   }
   // Whatever leaves from here (span status, the error BullMQ keeps as the job's failed
   // reason and stack in Redis, the log of its failure) is scrubbed with the run's scrubber.
-  const errorMessage = outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
+  const errorMessage =
+    outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
   if (retry) {
     endSpan(span, false, errorMessage);
     throw scrubber.scrubError(retry);
@@ -269,7 +361,9 @@ export const executeRun = async (deps: ExecuteRunDeps, job: RunJobInput, signal:
     return "taken over";
   }
   const finish = { status: outcome.status, errorCode: outcome.errorCode, errorMessage };
-  await whileDatabaseUnavailable(() => finishRun(db, teamId, runId, finish, deps.workerId), { outageMs }).catch((error: unknown) => {
+  await whileDatabaseUnavailable(() => finishRun(db, teamId, runId, finish, deps.workerId), {
+    outageMs,
+  }).catch((error: unknown) => {
     const safe = scrubber.scrubError(error);
     endSpan(span, false, safe.message);
     throw safe;

@@ -30,7 +30,8 @@ export const grantScrubbers = (): GrantScrubbers => {
       };
     },
     learn: (grant, secrets) => {
-      for (const { scrubber } of live.get(grant) ?? []) for (const secret of secrets) scrubber.add(secret);
+      for (const { scrubber } of live.get(grant) ?? [])
+        for (const secret of secrets) scrubber.add(secret);
     },
   };
 };

@@ -19,8 +19,16 @@ export const startHeartbeat = (
   const key = workerHeartbeatKey(prefix, info.workerId);
   const startedAt = new Date().toISOString();
   const beat = () => {
-    const value: WorkerInfo = { ...info, hostname: hostname(), pid: process.pid, startedAt, seenAt: new Date().toISOString() };
-    return redis.set(key, JSON.stringify(value), "EX", WORKER_HEARTBEAT_TTL_S).catch(() => undefined);
+    const value: WorkerInfo = {
+      ...info,
+      hostname: hostname(),
+      pid: process.pid,
+      startedAt,
+      seenAt: new Date().toISOString(),
+    };
+    return redis
+      .set(key, JSON.stringify(value), "EX", WORKER_HEARTBEAT_TTL_S)
+      .catch(() => undefined);
   };
   const timer = setInterval(() => void beat(), WORKER_HEARTBEAT_MS);
   timer.unref();
@@ -46,7 +54,11 @@ const alive = (pid: number) => {
  * Another live worker on this host with the same owner id would have its steps killed by
  * this worker's boot sweep; returns that worker's description if there is one.
  */
-export const liveTwin = async (redis: Redis, prefix: string, ownerId: string): Promise<string | undefined> => {
+export const liveTwin = async (
+  redis: Redis,
+  prefix: string,
+  ownerId: string,
+): Promise<string | undefined> => {
   const twin = (await listWorkers(redis, prefix, ownerId)).find(
     (w) => w.hostname === hostname() && w.pid !== process.pid && alive(w.pid),
   );

@@ -16,7 +16,9 @@ const keyring = keyringOf(
 const db = createDb(env.DATABASE_URL, { max: 2 });
 try {
   const report = await rewrapCredentials(db, keyring);
-  console.log(`re-wrapped ${report.rewrapped} credential(s) under master key "${keyring.current.id}"; ${report.skipped} changed meanwhile (already current)`);
+  console.log(
+    `re-wrapped ${report.rewrapped} credential(s) under master key "${keyring.current.id}"; ${report.skipped} changed meanwhile (already current)`,
+  );
   for (const f of report.failed) console.error(`could not re-wrap credential ${f.id}: ${f.reason}`);
   process.exitCode = report.failed.length > 0 ? 1 : 0;
 } finally {

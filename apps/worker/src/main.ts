@@ -9,7 +9,18 @@ import { DelayedError, Queue, Worker, UnrecoverableError } from "bullmq";
 import { Redis } from "ioredis";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, LOCK_LOST, RUN_QUEUE, runCancelChannel, runJobSchema, runUpdatesChannel, TEAM_LIMITED, teamLimitDelayMs, type RunJob } from "@switchyard/core/runs";
+import {
+  CONNECTOR_CALL_QUEUE,
+  connectorCallJobSchema,
+  LOCK_LOST,
+  RUN_QUEUE,
+  runCancelChannel,
+  runJobSchema,
+  runUpdatesChannel,
+  TEAM_LIMITED,
+  teamLimitDelayMs,
+  type RunJob,
+} from "@switchyard/core/runs";
 import { closeLostStepRuns, createDb, finishRun, readInstanceSettings } from "@switchyard/db";
 import { startModelGateway } from "@switchyard/core/gateway";
 import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from "./env";
@@ -55,14 +66,19 @@ try {
   await db.$queryRaw`SELECT 1`;
 } catch (e) {
   const where = new URL(env.DATABASE_URL);
-  fatal(`DATABASE_URL: cannot connect to ${where.hostname}:${where.port || 5432}${where.pathname} (${(e as Error).message.split("\n")[0]})`);
+  fatal(
+    `DATABASE_URL: cannot connect to ${where.hostname}:${where.port || 5432}${where.pathname} (${(e as Error).message.split("\n")[0]})`,
+  );
 }
 // Secrets sealed before envelopes bound the variable's name open only once re-sealed; the
 // master key lives only here and in the web app, so the worker does it before taking runs.
 try {
   const { resealed, skipped } = await resealLegacySecrets(db, keyring);
   if (resealed > 0) log.info("re-sealed secrets to bind their variable names", { resealed });
-  if (skipped.length > 0) log.warn("left secrets that could not be re-sealed; they will not open until set again", { credentialIds: skipped });
+  if (skipped.length > 0)
+    log.warn("left secrets that could not be re-sealed; they will not open until set again", {
+      credentialIds: skipped,
+    });
 } catch (e) {
   fatal(`could not re-seal stored secrets: ${(e as Error).message}`);
 }
@@ -87,38 +103,53 @@ try {
   await connection.ping();
 } catch (e) {
   const where = new URL(env.REDIS_URL);
-  fatal(`REDIS_URL: cannot connect to ${where.hostname}:${where.port || 6379} (${(e as Error).message})`);
+  fatal(
+    `REDIS_URL: cannot connect to ${where.hostname}:${where.port || 6379} (${(e as Error).message})`,
+  );
 }
 
 const twin = await liveTwin(connection, env.SWITCHYARD_QUEUE_PREFIX, ownerId);
 if (twin) {
-  fatal(`SWITCHYARD_WORKER_ID: "${ownerId}" is in use by live worker ${twin} on this host; give each worker its own SWITCHYARD_WORKER_ID and SWITCHYARD_STEP_UID_BASE`);
+  fatal(
+    `SWITCHYARD_WORKER_ID: "${ownerId}" is in use by live worker ${twin} on this host; give each worker its own SWITCHYARD_WORKER_ID and SWITCHYARD_STEP_UID_BASE`,
+  );
 }
 // Sandboxes never run unfiltered where the worker can filter: a filter it cannot start again stops it.
-let stopForFilter: (reason: string) => void = (reason) => fatal(`the network filter could not be started again: ${reason}`);
-const confinement = await bootConfinement(env, ownerId, log, (reason) => stopForFilter(reason)).catch((e: unknown) =>
-  fatal(e instanceof Error ? e.message : String(e)),
-);
-log.info("sandbox ready", { sandboxLevel: confinement.sandbox.level, workspaces: confinement.workspacesDir });
+let stopForFilter: (reason: string) => void = (reason) =>
+  fatal(`the network filter could not be started again: ${reason}`);
+const confinement = await bootConfinement(env, ownerId, log, (reason) =>
+  stopForFilter(reason),
+).catch((e: unknown) => fatal(e instanceof Error ? e.message : String(e)));
+log.info("sandbox ready", {
+  sandboxLevel: confinement.sandbox.level,
+  workspaces: confinement.workspacesDir,
+});
 
 // The model gateway: agent CLIs get a per-step token and reach models only through it.
 // Its socket is bound into each step sandbox; a previous worker's socket is replaced.
-const gatewaySocket = path.join(confinement.workspacesDir, `gateway-${ownerId.replace(/[^A-Za-z0-9._-]/g, "_")}.sock`);
+const gatewaySocket = path.join(
+  confinement.workspacesDir,
+  `gateway-${ownerId.replace(/[^A-Za-z0-9._-]/g, "_")}.sock`,
+);
 await rm(gatewaySocket, { force: true });
 const egress = workerEgress(env.SWITCHYARD_EGRESS_ALLOW);
-if (env.SWITCHYARD_EGRESS_ALLOW.text) log.info("egress allow-list", { allow: env.SWITCHYARD_EGRESS_ALLOW.text });
+if (env.SWITCHYARD_EGRESS_ALLOW.text)
+  log.info("egress allow-list", { allow: env.SWITCHYARD_EGRESS_ALLOW.text });
 const gateway = await startModelGateway({
   socketPath: gatewaySocket,
   egress: egress.list,
   prices: env.SWITCHYARD_MODEL_PRICES,
   log: (level, message, fields) => log[level](`model gateway: ${message}`, fields ?? {}),
-}).catch((e: unknown) => fatal(`could not start the model gateway: ${e instanceof Error ? e.message : String(e)}`));
+}).catch((e: unknown) =>
+  fatal(`could not start the model gateway: ${e instanceof Error ? e.message : String(e)}`),
+);
 const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
 
 // Connectors: one pool per worker; a stdio connector runs in a sandbox of its own, and its
 // credential (the team's or a member's) is resolved per pool id by the step that uses it.
 /** Whether stdio connectors may run a command from outside the connectors folder: the instance setting, read as each connector is opened and started, so turning it off holds at once. */
-const allowAnyConnectorCommand = async () => (await readInstanceSettings(db)).allowAnyConnectorCommand;
+const allowAnyConnectorCommand = async () =>
+  (await readInstanceSettings(db)).allowAnyConnectorCommand;
 await sweepStagedConnectors(confinement.workspacesDir, ownerId);
 const connectors = createWorkerConnectors({
   allowAnyCommand: allowAnyConnectorCommand,
@@ -147,9 +178,19 @@ const STALLED_OUT = "job stalled more than allowable limit";
 const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
 // Live views also poll while their stream is down, so a lost notice only delays them.
 const notify = (runId: string) =>
-  void connection.publish(updates, runId).catch((e: Error) => log.debug("could not announce a run change", { runId, error: e.message }));
+  void connection
+    .publish(updates, runId)
+    .catch((e: Error) => log.debug("could not announce a run change", { runId, error: e.message }));
 
-const triggerWorkers = await startTriggerWorkers({ connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, db, keyring, log, baseUrl: env.AUTH_URL || "http://localhost:3000", fetch: egress.notification });
+const triggerWorkers = await startTriggerWorkers({
+  connection,
+  prefix: env.SWITCHYARD_QUEUE_PREFIX,
+  db,
+  keyring,
+  log,
+  baseUrl: env.AUTH_URL || "http://localhost:3000",
+  fetch: egress.notification,
+});
 
 /** The runs this worker is executing now, by id (a run's job id is its run id). */
 const executing = new Set<string>();
@@ -158,8 +199,13 @@ const runQueue = new Queue<RunJob>(RUN_QUEUE, { connection, prefix: env.SWITCHYA
 // Connection errors are the connection's watcher's to log.
 runQueue.on("error", () => undefined);
 /** Runs waiting under their team's limit: one of them is promoted when a run of the team ends. */
-const waiters = teamWaiters({ redis: connection, queue: runQueue, prefix: env.SWITCHYARD_QUEUE_PREFIX });
-const quietly = (what: string, p: Promise<unknown>) => void p.catch((e: Error) => log.debug(`could not ${what}`, { error: e.message }));
+const waiters = teamWaiters({
+  redis: connection,
+  queue: runQueue,
+  prefix: env.SWITCHYARD_QUEUE_PREFIX,
+});
+const quietly = (what: string, p: Promise<unknown>) =>
+  void p.catch((e: Error) => log.debug(`could not ${what}`, { error: e.message }));
 
 const worker = new Worker(
   RUN_QUEUE,
@@ -195,19 +241,32 @@ const worker = new Worker(
       // Its team is at its limit: the job waits in the delayed set, not in this worker's slot.
       if (status === TEAM_LIMITED) {
         await job.moveToDelayed(Date.now() + teamLimitDelayMs(Date.now() - job.timestamp), token);
-        quietly("note a waiting run", waiters.waiting(data.data.teamId, data.data.runId, job.timestamp));
+        quietly(
+          "note a waiting run",
+          waiters.waiting(data.data.teamId, data.data.runId, job.timestamp),
+        );
         throw new DelayedError();
       }
       // It waits no more; and a place under the team's limit may have freed, which the team's
       // oldest waiting run takes now.
       const { teamId, runId } = data.data;
-      quietly("promote a waiting run", waiters.done(teamId, runId).then(() => (status === "taken over" ? undefined : waiters.promoteNext(teamId))));
+      quietly(
+        "promote a waiting run",
+        waiters
+          .done(teamId, runId)
+          .then(() => (status === "taken over" ? undefined : waiters.promoteNext(teamId))),
+      );
       // The status this worker has just written, or (skipped, taken over) none: then it is read.
-      await triggerWorkers.runEnded(data.data.teamId, data.data.runId, ["succeeded", "failed", "cancelled"].includes(status) ? status : undefined);
+      await triggerWorkers.runEnded(
+        data.data.teamId,
+        data.data.runId,
+        ["succeeded", "failed", "cancelled"].includes(status) ? status : undefined,
+      );
       return { status };
     } catch (error) {
       // Retrying cannot mend a bad request (an unknown run, say); infrastructure errors retry.
-      if (error instanceof AppError && !error.retryable) throw new UnrecoverableError(`${error.code}: ${error.message}`);
+      if (error instanceof AppError && !error.retryable)
+        throw new UnrecoverableError(`${error.code}: ${error.message}`);
       throw error;
     } finally {
       executing.delete(data.data.runId);
@@ -247,14 +306,18 @@ const abandonRun = async ({ teamId, runId }: { teamId: string; runId: string }, 
 worker.on("failed", (job, err) => {
   log.error("job failed", { jobId: job?.id, error: err.message });
   const data = runJobSchema.safeParse(job?.data);
-  const final = err.name === "UnrecoverableError" || (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
+  const final =
+    err.name === "UnrecoverableError" ||
+    (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1));
   if (data.success && final) void abandonRun(data.data, err.message);
 });
 worker.on("error", (err) => log.error("queue worker error", { error: err.message }));
 // A job whose lock could not be renewed (this worker stalled) may already be resumed by
 // another worker: stop its processes here without ending the run.
 worker.on("lockRenewalFailed", (jobIds) => {
-  for (const id of jobIds) if (worker.cancelJob(id, LOCK_LOST)) log.warn("lost the lock of a run; stopping it here", { runId: id });
+  for (const id of jobIds)
+    if (worker.cancelJob(id, LOCK_LOST))
+      log.warn("lost the lock of a run; stopping it here", { runId: id });
 });
 await worker.waitUntilReady();
 
@@ -268,12 +331,20 @@ const consoleWorker = new Worker(
     try {
       return await callConnectorByHand({ db, keyring, log, connectors }, data.data);
     } catch (error) {
-      throw new UnrecoverableError(error instanceof AppError ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error));
+      throw new UnrecoverableError(
+        error instanceof AppError
+          ? `${error.code}: ${error.message}`
+          : error instanceof Error
+            ? error.message
+            : String(error),
+      );
     }
   },
   { connection, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: 4 },
 );
-consoleWorker.on("error", (err) => log.error("connector console queue error", { error: err.message }));
+consoleWorker.on("error", (err) =>
+  log.error("connector console queue error", { error: err.message }),
+);
 await consoleWorker.waitUntilReady();
 
 // Cancellation requests reach every worker; the one holding the run aborts its signal.
@@ -305,11 +376,16 @@ const requeue = startRequeueSweep({
   onBack: () => triggerWorkers.resync(),
   stopHere: (runId) => {
     if (!executing.has(runId)) return false;
-    if (worker.cancelJob(runId, LOCK_LOST)) log.warn("the job of a run this worker executes is gone; stopping it here", { runId });
+    if (worker.cancelJob(runId, LOCK_LOST))
+      log.warn("the job of a run this worker executes is gone; stopping it here", { runId });
     return true;
   },
 });
-log.info("worker ready", { queue: RUN_QUEUE, prefix: env.SWITCHYARD_QUEUE_PREFIX, concurrency: env.WORKER_CONCURRENCY });
+log.info("worker ready", {
+  queue: RUN_QUEUE,
+  prefix: env.SWITCHYARD_QUEUE_PREFIX,
+  concurrency: env.WORKER_CONCURRENCY,
+});
 
 let stopping = false;
 /** Stops taking work and exits, with `code` (non-zero when the worker stops for a fault, so a supervisor sees it). */
@@ -321,7 +397,9 @@ const shutdown = async (sig: string, code = 0) => {
   // their steps die with it, and once their job locks lapse another worker resumes each
   // run from its checkpoint. Shutting down is not cancelling.
   const grace = setTimeout(() => {
-    log.warn("runs still active after the grace period; leaving them to be resumed by another worker");
+    log.warn(
+      "runs still active after the grace period; leaving them to be resumed by another worker",
+    );
     process.exit(code);
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await requeue.stop();
@@ -342,7 +420,10 @@ const shutdown = async (sig: string, code = 0) => {
   process.exit(code);
 };
 stopForFilter = (reason) => {
-  log.error("the network filter could not be started again; stopping, so no sandbox runs unfiltered", { reason });
+  log.error(
+    "the network filter could not be started again; stopping, so no sandbox runs unfiltered",
+    { reason },
+  );
   void shutdown("network filter lost", 1);
 };
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

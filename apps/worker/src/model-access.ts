@@ -29,7 +29,11 @@ export const teamModelAccess = async (
   const stored = await modelAccessForStep(db, teamId, vendor);
   if (!stored) return undefined;
   const apiKey = stored.sealed
-    ? openModelKey(keyring, { teamId, credentialId: stored.sealed.credentialId, vendor }, stored.sealed.envelope)
+    ? openModelKey(
+        keyring,
+        { teamId, credentialId: stored.sealed.credentialId, vendor },
+        stored.sealed.envelope,
+      )
     : undefined;
   return { vendor, endpoint: stored.endpoint, apiKey, allowedEndpoints: stored.allowedEndpoints };
 };

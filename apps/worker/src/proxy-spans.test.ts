@@ -28,8 +28,16 @@ const runContext = (traceFlags: number, traceId = TRACE) =>
 describe("readableProxySpan", () => {
   it("keeps the proxy's ids, parent, times and attributes", () => {
     const span = readableProxySpan(record(), resource)!;
-    expect(span.spanContext()).toMatchObject({ traceId: TRACE, spanId: "b7ad6b7169203331", traceFlags: TraceFlags.SAMPLED });
-    expect(span.parentSpanContext).toMatchObject({ traceId: TRACE, spanId: AGENT_SPAN, isRemote: true });
+    expect(span.spanContext()).toMatchObject({
+      traceId: TRACE,
+      spanId: "b7ad6b7169203331",
+      traceFlags: TraceFlags.SAMPLED,
+    });
+    expect(span.parentSpanContext).toMatchObject({
+      traceId: TRACE,
+      spanId: AGENT_SPAN,
+      isRemote: true,
+    });
     expect(span.kind).toBe(SpanKind.SERVER);
     expect(span.startTime).toEqual([1_700_000_000, 123_456_789]);
     expect(span.endTime).toEqual([1_700_000_001, 0]);
@@ -40,7 +48,10 @@ describe("readableProxySpan", () => {
   });
 
   it("marks a failed call as an error with its error type, and has no parent without one", () => {
-    const span = readableProxySpan(record({ status: "error", parent_span_id: null, attributes: { "error.type": "tool_error" } }), resource)!;
+    const span = readableProxySpan(
+      record({ status: "error", parent_span_id: null, attributes: { "error.type": "tool_error" } }),
+      resource,
+    )!;
     expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: "tool_error" });
     expect(span.parentSpanContext).toBeUndefined();
   });
@@ -49,7 +60,10 @@ describe("readableProxySpan", () => {
     expect(readableProxySpan(record({ trace_id: "0".repeat(32) }), resource)).toBeUndefined();
     expect(readableProxySpan(record({ span_id: "not-hex" }), resource)).toBeUndefined();
     expect(readableProxySpan(record({ start_time_unix_nano: "soon" }), resource)).toBeUndefined();
-    const odd = { ...record(), attributes: { kept: 1, nested: { a: 1 }, list: [1] } } as unknown as SpanRecord;
+    const odd = {
+      ...record(),
+      attributes: { kept: 1, nested: { a: 1 }, list: [1] },
+    } as unknown as SpanRecord;
     expect(readableProxySpan(odd, resource)!.attributes).toEqual({ kept: 1 });
   });
 });
@@ -67,9 +81,14 @@ describe("exportProxySpan", () => {
     setProxySpanTarget({ processor, resource });
     exportProxySpan(record(), runContext(TraceFlags.SAMPLED));
     exportProxySpan(record({ span_id: "c7ad6b7169203331" }), runContext(TraceFlags.NONE));
-    exportProxySpan(record({ span_id: "d7ad6b7169203331" }), runContext(TraceFlags.SAMPLED, "5bf92f3577b34da6a3ce929d0e0e4736"));
+    exportProxySpan(
+      record({ span_id: "d7ad6b7169203331" }),
+      runContext(TraceFlags.SAMPLED, "5bf92f3577b34da6a3ce929d0e0e4736"),
+    );
     exportProxySpan(record({ span_id: "e7ad6b7169203331" }), undefined);
     await processor.forceFlush();
-    expect(exporter.getFinishedSpans().map((s) => s.spanContext().spanId)).toEqual(["b7ad6b7169203331"]);
+    expect(exporter.getFinishedSpans().map((s) => s.spanContext().spanId)).toEqual([
+      "b7ad6b7169203331",
+    ]);
   });
 });

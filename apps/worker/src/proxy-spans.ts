@@ -35,14 +35,18 @@ export const setProxySpanTarget = (next: ProxySpanTarget | undefined) => {
 
 const NANOS = 1_000_000_000n;
 
-const nanosOf = (value: unknown) => (typeof value === "string" && /^\d{1,20}$/.test(value) ? BigInt(value) : undefined);
+const nanosOf = (value: unknown) =>
+  typeof value === "string" && /^\d{1,20}$/.test(value) ? BigInt(value) : undefined;
 
 const hrTime = (nanos: bigint): HrTime => [Number(nanos / NANOS), Number(nanos % NANOS)];
 
 const attributesOf = (value: unknown): Attributes => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
   const kept = Object.entries(value as Record<string, unknown>).filter(
-    ([, v]) => typeof v === "string" || typeof v === "boolean" || (typeof v === "number" && Number.isFinite(v)),
+    ([, v]) =>
+      typeof v === "string" ||
+      typeof v === "boolean" ||
+      (typeof v === "number" && Number.isFinite(v)),
   );
   return Object.fromEntries(kept) as Attributes;
 };
@@ -50,21 +54,35 @@ const attributesOf = (value: unknown): Attributes => {
 const statusOf = (record: SpanRecord, attributes: Attributes): SpanStatus => {
   if (record.status !== "error") return { code: SpanStatusCode.OK };
   const type = attributes["error.type"];
-  return typeof type === "string" ? { code: SpanStatusCode.ERROR, message: type } : { code: SpanStatusCode.ERROR };
+  return typeof type === "string"
+    ? { code: SpanStatusCode.ERROR, message: type }
+    : { code: SpanStatusCode.ERROR };
 };
 
 /**
  * The span as the SDK's exporters take it, or undefined when the record is not a span (it
  * crossed the step channel as JSON, so each field is checked before it is used).
  */
-export const readableProxySpan = (record: SpanRecord, resource: ReadableSpan["resource"]): ReadableSpan | undefined => {
+export const readableProxySpan = (
+  record: SpanRecord,
+  resource: ReadableSpan["resource"],
+): ReadableSpan | undefined => {
   const { trace_id: traceId, span_id: spanId, parent_span_id: parentId } = record;
   const start = nanosOf(record.start_time_unix_nano);
   const end = nanosOf(record.end_time_unix_nano);
-  if (typeof record.name !== "string" || !isValidTraceId(traceId) || !isValidSpanId(spanId) || start === undefined || end === undefined) return undefined;
+  if (
+    typeof record.name !== "string" ||
+    !isValidTraceId(traceId) ||
+    !isValidSpanId(spanId) ||
+    start === undefined ||
+    end === undefined
+  )
+    return undefined;
   const context: SpanContext = { traceId, spanId, traceFlags: TraceFlags.SAMPLED };
   const parent: SpanContext | undefined =
-    typeof parentId === "string" && isValidSpanId(parentId) ? { traceId, spanId: parentId, traceFlags: TraceFlags.SAMPLED, isRemote: true } : undefined;
+    typeof parentId === "string" && isValidSpanId(parentId)
+      ? { traceId, spanId: parentId, traceFlags: TraceFlags.SAMPLED, isRemote: true }
+      : undefined;
   const attributes = attributesOf(record.attributes);
   return {
     name: record.name,
@@ -94,7 +112,13 @@ export const readableProxySpan = (record: SpanRecord, resource: ReadableSpan["re
 export const exportProxySpan = (record: SpanRecord, within: Context | undefined) => {
   if (!target || !within) return;
   const run = trace.getSpanContext(within);
-  if (!run || !isSpanContextValid(run) || (run.traceFlags & TraceFlags.SAMPLED) === 0 || record.trace_id !== run.traceId) return;
+  if (
+    !run ||
+    !isSpanContextValid(run) ||
+    (run.traceFlags & TraceFlags.SAMPLED) === 0 ||
+    record.trace_id !== run.traceId
+  )
+    return;
   const span = readableProxySpan(record, target.resource);
   if (span) target.processor.onEnd(span);
 };

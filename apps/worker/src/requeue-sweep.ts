@@ -22,7 +22,13 @@
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { WORKER_HEARTBEAT_MS, workerHeartbeatKey, type RunJob } from "@switchyard/core/runs";
-import { enqueueRunJob, listOpenRuns, unchangedOpenRuns, type Db, type OpenRun } from "@switchyard/db";
+import {
+  enqueueRunJob,
+  listOpenRuns,
+  unchangedOpenRuns,
+  type Db,
+  type OpenRun,
+} from "@switchyard/db";
 import type { Logger } from "./logger";
 
 type SweepDeps = {
@@ -63,7 +69,11 @@ export const sweepLostRuns = async (deps: SweepDeps) => {
   const holders = new Map<string, Promise<boolean>>();
   const liveHolder = (workerId: string) => {
     let live = holders.get(workerId);
-    if (!live) holders.set(workerId, (live = redis.exists(workerHeartbeatKey(deps.prefix, workerId)).then((n: number) => n > 0)));
+    if (!live)
+      holders.set(
+        workerId,
+        (live = redis.exists(workerHeartbeatKey(deps.prefix, workerId)).then((n: number) => n > 0)),
+      );
     return live;
   };
   const stopping: string[] = [];
@@ -80,18 +90,35 @@ export const sweepLostRuns = async (deps: SweepDeps) => {
       lost.push(found);
     }),
   );
-  const still = new Set((await unchangedOpenRuns(db, lost.map((l) => l.run))).map((r) => r.id));
+  const still = new Set(
+    (
+      await unchangedOpenRuns(
+        db,
+        lost.map((l) => l.run),
+      )
+    ).map((r) => r.id),
+  );
   const requeued: string[] = [];
   for (const { run, job } of lost) {
     if (!still.has(run.id)) continue;
     try {
       if (job === "missing") await enqueueRunJob(queue, { runId: run.id, teamId: run.teamId });
-      else await (await queue.getJob(run.id))?.retry(job, { resetAttemptsMade: true, resetAttemptsStarted: true });
+      else
+        await (
+          await queue.getJob(run.id)
+        )?.retry(job, { resetAttemptsMade: true, resetAttemptsStarted: true });
       requeued.push(run.id);
-      log.warn("enqueued a run again whose job was lost", { runId: run.id, status: run.status, job });
+      log.warn("enqueued a run again whose job was lost", {
+        runId: run.id,
+        status: run.status,
+        job,
+      });
     } catch (e) {
       // Another sweep took it up first (the job is no longer finished), or Redis went again.
-      log.info("could not enqueue a run again; the next sweep will look again", { runId: run.id, error: (e as Error).message });
+      log.info("could not enqueue a run again; the next sweep will look again", {
+        runId: run.id,
+        error: (e as Error).message,
+      });
     }
   }
   return { requeued, stopping };
@@ -106,7 +133,12 @@ const STOPPING_RETRY_MS = 1000;
  * has written its heartbeat again).
  */
 export const startRequeueSweep = (
-  options: Omit<SweepDeps, "redis"> & { connection: Redis; intervalMs: number; settleMs?: number; onBack?: () => Promise<unknown> },
+  options: Omit<SweepDeps, "redis"> & {
+    connection: Redis;
+    intervalMs: number;
+    settleMs?: number;
+    onBack?: () => Promise<unknown>;
+  },
 ) => {
   const deps = { ...options, redis: options.connection };
   const settleMs = options.settleMs ?? 2 * WORKER_HEARTBEAT_MS;
@@ -143,7 +175,11 @@ export const startRequeueSweep = (
     lost = false;
     backAt = Date.now();
     schedule(settleMs);
-    options.onBack?.().catch((e: Error) => deps.log.warn("could not restore what Redis lost; the next boot does", { error: e.message }));
+    options.onBack?.().catch((e: Error) =>
+      deps.log.warn("could not restore what Redis lost; the next boot does", {
+        error: e.message,
+      }),
+    );
   };
   deps.connection.on("error", onLost);
   deps.connection.on("close", onLost);

@@ -10,7 +10,11 @@ import { credentialsNotUnder, storeRewrappedKey, type Db } from "@switchyard/db"
 
 const BATCH = 200;
 
-export type RewrapReport = { rewrapped: number; skipped: number; failed: { id: string; reason: string }[] };
+export type RewrapReport = {
+  rewrapped: number;
+  skipped: number;
+  failed: { id: string; reason: string }[];
+};
 
 export const rewrapCredentials = async (db: Db, keyring: Keyring): Promise<RewrapReport> => {
   const report: RewrapReport = { rewrapped: 0, skipped: 0, failed: [] };
@@ -22,10 +26,14 @@ export const rewrapCredentials = async (db: Db, keyring: Keyring): Promise<Rewra
       try {
         const owner = { teamId: row.teamId, credentialId: row.id, name: row.holder };
         const envelope = rewrapSecret(keyring, owner, row.envelope, row.format);
-        if (await storeRewrappedKey(db, { id: row.id, fromKeyId: row.envelope.keyId, envelope })) report.rewrapped++;
+        if (await storeRewrappedKey(db, { id: row.id, fromKeyId: row.envelope.keyId, envelope }))
+          report.rewrapped++;
         else report.skipped++;
       } catch (error) {
-        report.failed.push({ id: row.id, reason: error instanceof Error ? error.message : String(error) });
+        report.failed.push({
+          id: row.id,
+          reason: error instanceof Error ? error.message : String(error),
+        });
       }
     }
     after = batch.at(-1)!.id;

@@ -26,7 +26,10 @@ export const cleanUpRun = async (run: RunLeftovers): Promise<void> => {
   const { log, runId } = run;
   const left = await reapOwner(run.ownerId, { uid: run.uid });
   if (left.length > 0) {
-    log.error("processes of the run survive; its folder and step uid are kept until they are gone", { runId, pids: left });
+    log.error(
+      "processes of the run survive; its folder and step uid are kept until they are gone",
+      { runId, pids: left },
+    );
     setTimeout(() => void cleanUpRun(run), RETRY_MS).unref();
     return;
   }

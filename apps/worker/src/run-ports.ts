@@ -21,13 +21,7 @@ import {
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
 import { mayStart, type Role } from "@switchyard/core/policy";
-import {
-  getMembership,
-  laneRules,
-  loadBundle,
-  runReachRefusal,
-  type Db,
-} from "@switchyard/db";
+import { getMembership, laneRules, loadBundle, runReachRefusal, type Db } from "@switchyard/db";
 import type { RunWriter } from "./run-writer";
 import { resolveTeamVariables } from "./team-variables";
 
@@ -44,16 +38,33 @@ export const checkpointStore = (writer: RunWriter, scrubber: Scrubber): Checkpoi
  * must be allowed, and whoever started it must still be a member allowed to start every
  * lane it reaches. A run written without a starter gets only the first check.
  */
-export const runLaneRefusal = async ({ db, teamId, pinned }: Scope, run: { lane: string; startedById: string | null }, workflow: Workflow) => {
-  const [lanes, starter] = await Promise.all([laneRules(db, teamId), run.startedById ? getMembership(db, teamId, run.startedById) : undefined]);
+export const runLaneRefusal = async (
+  { db, teamId, pinned }: Scope,
+  run: { lane: string; startedById: string | null },
+  workflow: Workflow,
+) => {
+  const [lanes, starter] = await Promise.all([
+    laneRules(db, teamId),
+    run.startedById ? getMembership(db, teamId, run.startedById) : undefined,
+  ]);
   let role: Role | undefined;
   if (run.startedById) {
-    if (!starter) return new AppError("FORBIDDEN", "whoever started this run is no longer a member of the team");
+    if (!starter)
+      return new AppError(
+        "FORBIDDEN",
+        "whoever started this run is no longer a member of the team",
+      );
     role = starter.role;
     const denied = mayStart(lanes, role, run.lane);
     if (denied) return denied;
   }
-  return runReachRefusal(db, teamId, { root: { workflow, lane: run.lane }, lanes, role, pinned, starterId: run.startedById });
+  return runReachRefusal(db, teamId, {
+    root: { workflow, lane: run.lane },
+    lanes,
+    role,
+    pinned,
+    starterId: run.startedById,
+  });
 };
 
 export const teamWorkflowResolver = ({ db, teamId, pinned }: Scope): WorkflowResolver => {
@@ -66,7 +77,10 @@ export const teamWorkflowResolver = ({ db, teamId, pinned }: Scope): WorkflowRes
       if (!bundle) return undefined;
       const parsed = parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`);
       if (!parsed.workflow) {
-        throw new AppError("WORKFLOW.VALIDATION_FAILED", `sub-workflow "${name}" is invalid: ${parsed.errors[0]?.message ?? ""}`);
+        throw new AppError(
+          "WORKFLOW.VALIDATION_FAILED",
+          `sub-workflow "${name}" is invalid: ${parsed.errors[0]?.message ?? ""}`,
+        );
       }
       files.set(parsed.workflow, bundleReader(bundle.files, bundle.version.entryPath));
       return parsed.workflow;
@@ -79,7 +93,12 @@ export const teamWorkflowResolver = ({ db, teamId, pinned }: Scope): WorkflowRes
  * The team's variables by name, secrets opened here and added to the run's scrubber. A
  * secret not open to the run's lane is refused here too, whatever the web checked.
  */
-export const teamVariablesPort = ({ db, teamId }: Scope, keyring: Keyring, scrubber: Scrubber, runLane: string): VariablesPort => ({
+export const teamVariablesPort = (
+  { db, teamId }: Scope,
+  keyring: Keyring,
+  scrubber: Scrubber,
+  runLane: string,
+): VariablesPort => ({
   resolve: async (names) => {
     const resolved = await resolveTeamVariables(db, keyring, teamId, names, runLane);
     for (const secret of resolved.secrets) scrubber.add(secret);
@@ -115,11 +134,15 @@ export const runEventLog = (writer: RunWriter, scrubber: Scrubber) => {
      * What an agent attempt reports while it runs (text, tool use and results, usage,
      * errors), as `agent.event` rows the run page reads live.
      */
-    agent: (attempt: { stepRunId: string; state: string; attempt: number }, event: AgentStepEvent) =>
-      writer.event("agent.event", scrubber.scrubValue({ ...attempt, event })),
+    agent: (
+      attempt: { stepRunId: string; state: string; attempt: number },
+      event: AgentStepEvent,
+    ) => writer.event("agent.event", scrubber.scrubValue({ ...attempt, event })),
     /** A running step's output, as `step.output` rows (already scrubbed and coalesced by the runner). */
-    output: (attempt: { stepRunId: string; state: string; attempt: number }, chunk: { stream: string; text: string; truncated?: true }) =>
-      writer.event("step.output", { ...attempt, ...chunk }),
+    output: (
+      attempt: { stepRunId: string; state: string; attempt: number },
+      chunk: { stream: string; text: string; truncated?: true },
+    ) => writer.event("step.output", { ...attempt, ...chunk }),
     flush: () => writer.flush(),
   };
 };

@@ -14,7 +14,14 @@
 import { AppError, isAppError } from "@switchyard/core/errors";
 import type { RunEventType } from "@switchyard/core/run-events";
 import type { Scrubber } from "@switchyard/core/secrets";
-import { whileDatabaseUnavailable, writeRunBatch, type Db, type RunBatch, type StepRunClose, type StepRunOpen } from "@switchyard/db";
+import {
+  whileDatabaseUnavailable,
+  writeRunBatch,
+  type Db,
+  type RunBatch,
+  type StepRunClose,
+  type StepRunOpen,
+} from "@switchyard/db";
 import type { Logger } from "./logger";
 
 /** How long an event waits for a write to ride along with; live views see it no later. */
@@ -24,10 +31,15 @@ type Primary = Pick<RunBatch, "open" | "close" | "checkpoint">;
 
 export type RunWriter = ReturnType<typeof createRunWriter>;
 
-const takenOver = () => new AppError("EXECUTION.RUN_TAKEN_OVER", "another worker has taken this run over; this worker stops it");
+const takenOver = () =>
+  new AppError(
+    "EXECUTION.RUN_TAKEN_OVER",
+    "another worker has taken this run over; this worker stops it",
+  );
 
 /** The database stayed unreachable past the outage allowance. */
-const unreachable = (error: unknown) => isAppError(error) && error.code === "SYSTEM.DATABASE_UNAVAILABLE";
+const unreachable = (error: unknown) =>
+  isAppError(error) && error.code === "SYSTEM.DATABASE_UNAVAILABLE";
 
 /** An error's last line, short: a database error can carry the whole statement before it. */
 const briefly = (error: unknown) => {
@@ -59,10 +71,15 @@ export const createRunWriter = (deps: {
   const outage = {
     outageMs: deps.outageMs,
     onRetry: (error: unknown, tries: number) => {
-      if (tries === 1) deps.log.warn("the database is unreachable; the run's writes wait for it", { runId: deps.runId, error: deps.scrubber.scrub(briefly(error)) });
+      if (tries === 1)
+        deps.log.warn("the database is unreachable; the run's writes wait for it", {
+          runId: deps.runId,
+          error: deps.scrubber.scrub(briefly(error)),
+        });
     },
   };
-  const writeBatch = (batch: RunBatch) => whileDatabaseUnavailable(() => writeRunBatch(deps.db, scope, batch), outage);
+  const writeBatch = (batch: RunBatch) =>
+    whileDatabaseUnavailable(() => writeRunBatch(deps.db, scope, batch), outage);
 
   /** Writes `primary` with every pending event; a batch whose events are refused is written without them. */
   const write = async (primary: Primary) => {
@@ -78,14 +95,20 @@ export const createRunWriter = (deps: {
         events = [...batch.events, ...events];
         throw error;
       }
-      const held = await writeBatch({ ...primary, events: [], ...(batch.traceId === undefined ? {} : { traceId: batch.traceId }) }).catch(
-        (again: unknown) => {
-          // The database, not the events: keep them for the next write.
-          events = [...batch.events, ...events];
-          throw again;
-        },
-      );
-      deps.log.error("could not record run events", { runId: deps.runId, count: batch.events.length, error: deps.scrubber.scrub(briefly(error)) });
+      const held = await writeBatch({
+        ...primary,
+        events: [],
+        ...(batch.traceId === undefined ? {} : { traceId: batch.traceId }),
+      }).catch((again: unknown) => {
+        // The database, not the events: keep them for the next write.
+        events = [...batch.events, ...events];
+        throw again;
+      });
+      deps.log.error("could not record run events", {
+        runId: deps.runId,
+        count: batch.events.length,
+        error: deps.scrubber.scrub(briefly(error)),
+      });
       if (batch.traceId === traceId) traceId = undefined;
       deps.notify();
       return held.held;
@@ -103,7 +126,12 @@ export const createRunWriter = (deps: {
     queued(async () => {
       scheduled = false;
       if (events.length === 0 && traceId === undefined) return;
-      await write({}).catch((error: unknown) => deps.log.error("could not record run events", { runId: deps.runId, error: deps.scrubber.scrub(briefly(error)) }));
+      await write({}).catch((error: unknown) =>
+        deps.log.error("could not record run events", {
+          runId: deps.runId,
+          error: deps.scrubber.scrub(briefly(error)),
+        }),
+      );
     });
 
   const event = (type: RunEventType, payload: Record<string, unknown>) => {
@@ -141,9 +169,23 @@ export const createRunWriter = (deps: {
           // Not the row: the database. The run is left to be resumed once it is back.
           if (unreachable(error)) throw error;
           const message = `the step's output could not be stored: ${deps.scrubber.scrub(briefly(error))}`;
-          const failed: StepRunClose = { id: row.id, status: "failed", exitCode: null, stdout: "", stderr: "", output: "", errorCode: "EXECUTION.OUTPUT_NOT_STORED", errorMessage: message, onlyIfRunning: true };
+          const failed: StepRunClose = {
+            id: row.id,
+            status: "failed",
+            exitCode: null,
+            stdout: "",
+            stderr: "",
+            output: "",
+            errorCode: "EXECUTION.OUTPUT_NOT_STORED",
+            errorMessage: message,
+            onlyIfRunning: true,
+          };
           await write({ close: failed }).catch((closing: unknown) =>
-            deps.log.error("a step run could not be closed", { runId: deps.runId, stepRunId: row.id, error: deps.scrubber.scrub(briefly(closing)) }),
+            deps.log.error("a step run could not be closed", {
+              runId: deps.runId,
+              stepRunId: row.id,
+              error: deps.scrubber.scrub(briefly(closing)),
+            }),
           );
           throw new AppError("EXECUTION.OUTPUT_NOT_STORED", message, { cause: error });
         }

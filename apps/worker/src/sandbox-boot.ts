@@ -46,10 +46,18 @@ const BLOCKED = [...BLOCKED_FROM_SANDBOXES.ipv4, ...BLOCKED_FROM_SANDBOXES.ipv6]
  * the worker says so and starts it again, and when that fails `onFailed` is told (the worker
  * then stops taking work rather than run sandboxes unfiltered).
  */
-const filterSandboxNetwork = async (sandbox: SandboxHost, uids: { first: number; count: number } | undefined, ownerId: string, log: Logger, onFailed: (reason: string) => void) => {
+const filterSandboxNetwork = async (
+  sandbox: SandboxHost,
+  uids: { first: number; count: number } | undefined,
+  ownerId: string,
+  log: Logger,
+  onFailed: (reason: string) => void,
+) => {
   const started =
     sandbox.level !== "strict" || !uids
-      ? { unavailable: `sandboxes run as the worker's own uid (sandbox level ${sandbox.level}), so their packets cannot be told from the worker's` }
+      ? {
+          unavailable: `sandboxes run as the worker's own uid (sandbox level ${sandbox.level}), so their packets cannot be told from the worker's`,
+        }
       : await startNetworkFilter({ owner: ownerId, uids: [uids] });
   if (!("filter" in started)) {
     log.warn(
@@ -59,7 +67,10 @@ const filterSandboxNetwork = async (sandbox: SandboxHost, uids: { first: number;
     return undefined;
   }
   const range = `${uids!.first}-${uids!.first + uids!.count - 1}`;
-  log.info("network filter on: sandboxes with a network cannot reach link-local or cloud metadata addresses", { table: started.filter.table, uids: range, blocked: BLOCKED });
+  log.info(
+    "network filter on: sandboxes with a network cannot reach link-local or cloud metadata addresses",
+    { table: started.filter.table, uids: range, blocked: BLOCKED },
+  );
   let current = started.filter;
   const watch = (filter: NetworkFilter) =>
     filter.onLost((reason) => {
@@ -73,7 +84,13 @@ const filterSandboxNetwork = async (sandbox: SandboxHost, uids: { first: number;
       });
     });
   watch(current);
-  return { get table() { return current.table; }, onLost: (l: (reason: string) => void) => current.onLost(l), close: () => current.close() } satisfies NetworkFilter;
+  return {
+    get table() {
+      return current.table;
+    },
+    onLost: (l: (reason: string) => void) => current.onLost(l),
+    close: () => current.close(),
+  } satisfies NetworkFilter;
 };
 
 /** The folder of one owner's runs inside the workspaces root. */
@@ -117,20 +134,34 @@ export const bootConfinement = async (
   onNetworkFilterFailed: (reason: string) => void = () => undefined,
 ): Promise<StepConfinement> => {
   const workspacesDir = path.resolve(
-    env.SWITCHYARD_WORKSPACES_DIR || (process.getuid?.() === 0 ? "/var/lib/switchyard/workspaces" : ".data/workspaces"),
+    env.SWITCHYARD_WORKSPACES_DIR ||
+      (process.getuid?.() === 0 ? "/var/lib/switchyard/workspaces" : ".data/workspaces"),
   );
   await mkdir(workspacesDir, { recursive: true, mode: 0o711 });
   await chmod(workspacesDir, 0o711);
   await access(workspacesDir);
   const root = process.getuid?.() === 0;
-  const strictPossible = root && env.SWITCHYARD_SANDBOX !== "namespaces" && env.SWITCHYARD_SANDBOX !== "none";
+  const strictPossible =
+    root && env.SWITCHYARD_SANDBOX !== "namespaces" && env.SWITCHYARD_SANDBOX !== "none";
   if (strictPossible) await checkTraversable(workspacesDir);
 
-  const uids = root ? createUidPool(env.SWITCHYARD_STEP_UID_BASE, env.WORKER_CONCURRENCY) : undefined;
-  const connectorUids = root ? createUidPool(env.SWITCHYARD_STEP_UID_BASE + env.WORKER_CONCURRENCY, env.SWITCHYARD_CONNECTORS_MAX) : undefined;
-  const swept = await sweepLeftovers(ownerId, { uids: uids && connectorUids ? [...uids.uids, ...connectorUids.uids] : undefined });
+  const uids = root
+    ? createUidPool(env.SWITCHYARD_STEP_UID_BASE, env.WORKER_CONCURRENCY)
+    : undefined;
+  const connectorUids = root
+    ? createUidPool(
+        env.SWITCHYARD_STEP_UID_BASE + env.WORKER_CONCURRENCY,
+        env.SWITCHYARD_CONNECTORS_MAX,
+      )
+    : undefined;
+  const swept = await sweepLeftovers(ownerId, {
+    uids: uids && connectorUids ? [...uids.uids, ...connectorUids.uids] : undefined,
+  });
   if (swept.killed.length > 0) {
-    log.warn("killed processes left by a previous worker", { ownerId, killed: swept.killed.length });
+    log.warn("killed processes left by a previous worker", {
+      ownerId,
+      killed: swept.killed.length,
+    });
   }
   // Nothing of the previous worker runs any more, so its folders can go.
   const runsDir = runsDirOf(workspacesDir, ownerId);
@@ -147,10 +178,31 @@ export const bootConfinement = async (
   });
   for (const warning of sandbox.warnings) log.warn(warning, { sandboxLevel: sandbox.level });
   if (sandbox.level === "none") {
-    log.warn("SANDBOX DISABLED: steps run unconfined with the worker's privileges (SWITCHYARD_SANDBOX=none); development only");
+    log.warn(
+      "SANDBOX DISABLED: steps run unconfined with the worker's privileges (SWITCHYARD_SANDBOX=none); development only",
+    );
   }
   const strict = sandbox.level === "strict";
-  const allUids = strict && uids ? { first: env.SWITCHYARD_STEP_UID_BASE, count: env.WORKER_CONCURRENCY + env.SWITCHYARD_CONNECTORS_MAX } : undefined;
-  const networkFilter = await filterSandboxNetwork(sandbox, allUids, ownerId, log, onNetworkFilterFailed);
-  return { sandbox, uids: strict ? uids : undefined, connectorUids: strict ? connectorUids : undefined, workspacesDir, runsDir, networkFilter };
+  const allUids =
+    strict && uids
+      ? {
+          first: env.SWITCHYARD_STEP_UID_BASE,
+          count: env.WORKER_CONCURRENCY + env.SWITCHYARD_CONNECTORS_MAX,
+        }
+      : undefined;
+  const networkFilter = await filterSandboxNetwork(
+    sandbox,
+    allUids,
+    ownerId,
+    log,
+    onNetworkFilterFailed,
+  );
+  return {
+    sandbox,
+    uids: strict ? uids : undefined,
+    connectorUids: strict ? connectorUids : undefined,
+    workspacesDir,
+    runsDir,
+    networkFilter,
+  };
 };

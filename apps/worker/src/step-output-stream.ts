@@ -20,7 +20,11 @@ export const stepOutputStream = (emit: (chunk: StepOutputChunk) => void) => {
     timer = undefined;
     for (const stream of ["stdout", "stderr"] as const) {
       if (pending[stream] === "" && !truncated[stream]) continue;
-      emit({ stream, text: pending[stream], ...(truncated[stream] ? { truncated: true as const } : {}) });
+      emit({
+        stream,
+        text: pending[stream],
+        ...(truncated[stream] ? { truncated: true as const } : {}),
+      });
       pending[stream] = "";
       truncated[stream] = false;
     }

@@ -19,9 +19,12 @@ type FinishedAttempt = Awaited<ReturnType<typeof finishedAttemptsOf>>[number];
 /** JSON with every object's keys sorted: jsonb gives a stored path's keys back in its own order. */
 const canonical = (value: unknown) =>
   JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
   );
-const placeOf = (state: string, attempt: number, path: unknown) => `${attempt} ${state} ${canonical(path)}`;
+const placeOf = (state: string, attempt: number, path: unknown) =>
+  `${attempt} ${state} ${canonical(path)}`;
 
 const endOf = (row: FinishedAttempt): AttemptFinished => ({
   status: row.status === "succeeded" ? "succeeded" : "failed",
@@ -33,10 +36,16 @@ const endOf = (row: FinishedAttempt): AttemptFinished => ({
   ...(row.outputTokens === null ? {} : { tokensOutput: row.outputTokens }),
   ...(row.costUsd === null ? {} : { costUsd: Number(row.costUsd) }),
   ...(row.agentSessionId === null ? {} : { sessionId: row.agentSessionId }),
-  ...(row.errorCode === null ? {} : { error: { code: row.errorCode as ErrorCode, message: row.errorMessage ?? "" } }),
+  ...(row.errorCode === null
+    ? {}
+    : { error: { code: row.errorCode as ErrorCode, message: row.errorMessage ?? "" } }),
 });
 
-export const stepRunRecorder = (writer: RunWriter, sandboxLevel: string, finished: FinishedAttempt[] = []): StepRecorder => {
+export const stepRunRecorder = (
+  writer: RunWriter,
+  sandboxLevel: string,
+  finished: FinishedAttempt[] = [],
+): StepRecorder => {
   const ends = new Map(finished.map((row) => [placeOf(row.stateName, row.attempt, row.path), row]));
   const earlier = (attempt: AttemptStarted) => {
     const place = placeOf(attempt.state, attempt.attempt, attempt.path);

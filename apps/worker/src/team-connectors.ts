@@ -28,7 +28,11 @@ import {
   grantToJson,
   type OAuthTokenSet,
 } from "@switchyard/core/connectors";
-import { openConnectorCredential, sealConnectorCredential, type Keyring } from "@switchyard/core/crypto";
+import {
+  openConnectorCredential,
+  sealConnectorCredential,
+  type Keyring,
+} from "@switchyard/core/crypto";
 import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import { mayReachConnector } from "@switchyard/core/policy";
@@ -51,7 +55,10 @@ import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import type { Logger } from "./logger";
 
 /** A credential as the pool asks for it: its current value, and word that the server refused one. */
-type CredentialResolver = { resolve: () => Promise<string | undefined>; rejected?: (value: string) => void };
+type CredentialResolver = {
+  resolve: () => Promise<string | undefined>;
+  rejected?: (value: string) => void;
+};
 
 /** How the pool reaches credentials: per pool id, the resolver of the step that last defined it. */
 export type WorkerConnectors = {
@@ -65,10 +72,15 @@ export type WorkerConnectors = {
   allowAnyCommand: () => Promise<boolean>;
 };
 
-type PoolOptions = Omit<NonNullable<ConstructorParameters<typeof McpConnectorHost>[0]>, "credentials" | "connectors">;
+type PoolOptions = Omit<
+  NonNullable<ConstructorParameters<typeof McpConnectorHost>[0]>,
+  "credentials" | "connectors"
+>;
 
 /** The worker's one pool of connectors, whose credentials come from the step that last defined each. */
-export const createWorkerConnectors = (options: PoolOptions & { allowAnyCommand: () => Promise<boolean>; oauthFetch: FetchLike }): WorkerConnectors => {
+export const createWorkerConnectors = (
+  options: PoolOptions & { allowAnyCommand: () => Promise<boolean>; oauthFetch: FetchLike },
+): WorkerConnectors => {
   const { allowAnyCommand, oauthFetch, ...pool } = options;
   const resolvers = new Map<string, CredentialResolver>();
   return {
@@ -113,7 +125,12 @@ const notConnected = (def: ConnectorDefinition, owner: string) =>
   );
 
 /** Opens a credential: an API key as it is, an OAuth grant as a token source that refreshes and re-seals itself. */
-const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition, owner: string, stored: CredentialForUse) => {
+const credentialResolver = (
+  input: StepConnectorsInput,
+  def: ConnectorDefinition,
+  owner: string,
+  stored: CredentialForUse,
+) => {
   const { db, keyring, teamId } = input;
   const sealedFor = { teamId, credentialId: stored.sealed.credentialId, connector: def.id, owner };
   const value = openConnectorCredential(keyring, sealedFor, stored.sealed.envelope);
@@ -124,13 +141,20 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
   const grant = grantFromJson(value);
   // A grant is for the server it was made with: never sent to another the connector now names.
   if (def.transport !== "http" || !grantCoversUrl(grant, def.url)) {
-    void markConnectorCredentialNeedsReconnect(db, stored.id, "destination_changed").catch(() => undefined);
-    throw reconnectRefusal(def.id, "destination_changed", `its OAuth grant is for ${grant.server.resource}, and it now reaches ${def.transport === "http" ? def.url : `the command ${def.command}`}; nothing was sent`);
+    void markConnectorCredentialNeedsReconnect(db, stored.id, "destination_changed").catch(
+      () => undefined,
+    );
+    throw reconnectRefusal(
+      def.id,
+      "destination_changed",
+      `its OAuth grant is for ${grant.server.resource}, and it now reaches ${def.transport === "http" ? def.url : `the command ${def.command}`}; nothing was sent`,
+    );
   }
   const secrets = grantSecrets(grant);
   for (const s of secrets) input.scrubber.add(s);
   // Whichever step's source the pool holds refreshes for all of them: every live one learns the tokens.
-  const learn = (tokens: OAuthTokenSet) => input.connectors.scrubbers.learn(stored.id, grantSecrets({ ...grant, tokens }));
+  const learn = (tokens: OAuthTokenSet) =>
+    input.connectors.scrubbers.learn(stored.id, grantSecrets({ ...grant, tokens }));
   const source = new OAuthTokenSource({
     server: grant.server,
     client: grant.client,
@@ -139,30 +163,52 @@ const credentialResolver = (input: StepConnectorsInput, def: ConnectorDefinition
     fetch: input.connectors.oauthFetch,
     onTokens: async (tokens) => {
       learn(tokens);
-      const envelope = sealConnectorCredential(keyring, sealedFor, grantToJson({ ...grant, tokens }));
-      await resealConnectorCredential(db, { teamId, id: stored.id, sealed: { credentialId: stored.sealed.credentialId, envelope }, expiresAt: tokens.expiresAt ?? null });
+      const envelope = sealConnectorCredential(
+        keyring,
+        sealedFor,
+        grantToJson({ ...grant, tokens }),
+      );
+      await resealConnectorCredential(db, {
+        teamId,
+        id: stored.id,
+        sealed: { credentialId: stored.sealed.credentialId, envelope },
+        expiresAt: tokens.expiresAt ?? null,
+      });
     },
     // What another worker may have stored meanwhile for the same grant (same credential row).
     reload: async () => {
       const now = await connectorCredentialForUse(db, { teamId, slug: def.id, owner });
       if (!now || now.sealed.credentialId !== stored.sealed.credentialId) return undefined;
-      const latest = grantFromJson(openConnectorCredential(keyring, sealedFor, now.sealed.envelope));
+      const latest = grantFromJson(
+        openConnectorCredential(keyring, sealedFor, now.sealed.envelope),
+      );
       learn(latest.tokens);
       return latest.tokens;
     },
     onFailed: async (reason) => {
-      input.log.warn("a connector's OAuth grant could not be refreshed", { connector: def.id, reason });
+      input.log.warn("a connector's OAuth grant could not be refreshed", {
+        connector: def.id,
+        reason,
+      });
       await markConnectorCredentialNeedsReconnect(db, stored.id);
     },
   });
-  return { secrets, resolver: { resolve: () => source.resolve(), rejected: (token: string) => source.invalidate(token) } };
+  return {
+    secrets,
+    resolver: {
+      resolve: () => source.resolve(),
+      rejected: (token: string) => source.invalidate(token),
+    },
+  };
 };
 
 /**
  * The step's connectors, or undefined when it names none. Throws the lane policy's refusal,
  * USER.CONNECTOR.NOT_CONNECTED or USER.CONNECTOR.NEEDS_RECONNECT before anything starts.
  */
-export const openStepConnectors = async (input: StepConnectorsInput): Promise<StepConnectors | undefined> => {
+export const openStepConnectors = async (
+  input: StepConnectorsInput,
+): Promise<StepConnectors | undefined> => {
   if (input.slugs.length === 0) return undefined;
   /** The grants this step joined (their refreshed tokens reach its scrubber), left when it ends or fails to open. */
   const joined: (() => void)[] = [];
@@ -177,10 +223,17 @@ export const openStepConnectors = async (input: StepConnectorsInput): Promise<St
   }
 };
 
-const resolveStepConnectors = async (input: StepConnectorsInput, joined: (() => void)[], leave: () => void): Promise<StepConnectors> => {
+const resolveStepConnectors = async (
+  input: StepConnectorsInput,
+  joined: (() => void)[],
+  leave: () => void,
+): Promise<StepConnectors> => {
   const { db, teamId, lane, connectors } = input;
   const rows = new Map((await connectorsBySlug(db, teamId, input.slugs)).map((r) => [r.slug, r]));
-  const defs = new Map<string, { def: ConnectorDefinition; owner: string; credentialId: string | undefined }>();
+  const defs = new Map<
+    string,
+    { def: ConnectorDefinition; owner: string; credentialId: string | undefined }
+  >();
   const secrets: string[] = [];
   for (const slug of input.slugs) {
     const row = rows.get(slug);
@@ -189,12 +242,20 @@ const resolveStepConnectors = async (input: StepConnectorsInput, joined: (() => 
     const def = parseConnectorDefinition(connectorDefinitionOf(row!));
     // Saved while any command was allowed, perhaps: the rule as it is now decides.
     if (def.transport === "stdio") {
-      const refused = connectorCommandRefusal({ ...def, credentialEnv: def.credential_env }, { allowAnyCommand: await connectors.allowAnyCommand() });
-      if (refused) throw new AppError(refused.code, `connector "${slug}" cannot start: ${refused.message}`, { location: refused.location });
+      const refused = connectorCommandRefusal(
+        { ...def, credentialEnv: def.credential_env },
+        { allowAnyCommand: await connectors.allowAnyCommand() },
+      );
+      if (refused)
+        throw new AppError(refused.code, `connector "${slug}" cannot start: ${refused.message}`, {
+          location: refused.location,
+        });
     }
     const owner = def.credential_mode === "member" ? input.starterId : TEAM_OWNER;
     if (owner === null) throw notConnected(def, "member");
-    const stored = needsCredential(def) ? await connectorCredentialForUse(db, { teamId, slug, owner }) : undefined;
+    const stored = needsCredential(def)
+      ? await connectorCredentialForUse(db, { teamId, slug, owner })
+      : undefined;
     if (needsCredential(def) && !stored) throw notConnected(def, owner);
     if (stored?.status === "needs_reconnect") throw reconnectRefusal(slug, stored.reconnectReason);
     const id = poolId(teamId, slug, owner);
@@ -204,7 +265,11 @@ const resolveStepConnectors = async (input: StepConnectorsInput, joined: (() => 
       secrets.push(...credential.secrets);
       connectors.resolvers.set(id, credential.resolver);
     } else connectors.resolvers.delete(id);
-    connectors.pool.define({ ...toConnectorSpec(def), id, version: `${row!.updatedAt.getTime()}/${stored?.sealed.credentialId ?? "-"}` });
+    connectors.pool.define({
+      ...toConnectorSpec(def),
+      id,
+      version: `${row!.updatedAt.getTime()}/${stored?.sealed.credentialId ?? "-"}`,
+    });
     defs.set(slug, { def, owner, credentialId: stored?.id });
     if (stored) {
       await markConnectorCredentialUsed(db, stored.id);
@@ -214,18 +279,27 @@ const resolveStepConnectors = async (input: StepConnectorsInput, joined: (() => 
         action: "connector.credential.use",
         targetType: "connector",
         targetId: slug,
-        metadata: { runId: input.runId, state: input.stateName, owner: owner === TEAM_OWNER ? "team" : "member" },
+        metadata: {
+          runId: input.runId,
+          state: input.stateName,
+          owner: owner === TEAM_OWNER ? "team" : "member",
+        },
       });
     }
   }
 
   /** The gate asks the database at every call: enabled, and open to the lane. */
   const gate = {
-    allows: async (slug: string, asked: string) => !mayReachConnector((await connectorRules(db, teamId, [slug])).get(slug), slug, asked),
+    allows: async (slug: string, asked: string) =>
+      !mayReachConnector((await connectorRules(db, teamId, [slug])).get(slug), slug, asked),
   };
   const entryOf = (slug: string) => {
     const entry = defs.get(slug);
-    if (!entry) throw new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `connector "${slug}" is not one of this step's`);
+    if (!entry)
+      throw new AppError(
+        "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
+        `connector "${slug}" is not one of this step's`,
+      );
     return entry;
   };
   const host: ConnectorHost = {
@@ -240,17 +314,37 @@ const resolveStepConnectors = async (input: StepConnectorsInput, joined: (() => 
       const [row] = await connectorsBySlug(db, teamId, [slug]);
       const current = row ? parseConnectorDefinition(connectorDefinitionOf(row)) : def;
       if (!toolAllowed(current, lane, tool))
-        return { isError: true, content: [{ type: "text", text: `tool "${tool}" of connector "${slug}" is switched off for lane "${lane}"` }] };
+        return {
+          isError: true,
+          content: [
+            {
+              type: "text",
+              text: `tool "${tool}" of connector "${slug}" is switched off for lane "${lane}"`,
+            },
+          ],
+        };
       if (credentialId) {
         const now = await connectorCredentialForUse(db, { teamId, slug, owner });
-        if (!now) return { isError: true, content: [{ type: "text", text: `the credential of connector "${slug}" was revoked` }] };
+        if (!now)
+          return {
+            isError: true,
+            content: [{ type: "text", text: `the credential of connector "${slug}" was revoked` }],
+          };
         // Its destination changed (or its grant ended) since the step started: not one more call.
         if (now.status === "needs_reconnect") {
           const refusal = reconnectRefusal(slug, now.reconnectReason);
-          return { isError: true, content: [{ type: "text", text: `[${refusal.code}] ${refusal.message}` }] };
+          return {
+            isError: true,
+            content: [{ type: "text", text: `[${refusal.code}] ${refusal.message}` }],
+          };
         }
       }
-      const result = await connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal);
+      const result = await connectors.pool.callTool(
+        poolId(teamId, slug, owner),
+        tool,
+        args,
+        signal,
+      );
       if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
       // With the run's scrubber, which also knows tokens refreshed since the step started.
       return input.scrubber.scrubValue(result);
@@ -260,9 +354,20 @@ const resolveStepConnectors = async (input: StepConnectorsInput, joined: (() => 
       return Promise.resolve();
     },
   };
-  const { catalog, unavailable } = await buildStepCatalog({ host, gate, lane, connectors: input.slugs });
-  for (const u of unavailable) input.log.warn("a connector of the step is unavailable", { connector: u.connector, reason: input.scrubber.scrub(u.reason) });
+  const { catalog, unavailable } = await buildStepCatalog({
+    host,
+    gate,
+    lane,
+    connectors: input.slugs,
+  });
+  for (const u of unavailable)
+    input.log.warn("a connector of the step is unavailable", {
+      connector: u.connector,
+      reason: input.scrubber.scrub(u.reason),
+    });
   // A connector's own first tools, where its server has them (a name it no longer lists is skipped).
-  const initialTools = catalog.filter((e) => defs.get(e.connector)?.def.initial_tools.includes(e.tool)).map((e) => e.name);
+  const initialTools = catalog
+    .filter((e) => defs.get(e.connector)?.def.initial_tools.includes(e.tool))
+    .map((e) => e.name);
   return { host, gate, lane, catalog, secrets, initialTools };
 };

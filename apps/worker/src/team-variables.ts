@@ -4,10 +4,21 @@
  * boot, re-seals secrets sealed before envelopes bound the variable's name.
  */
 import { openVariable, resealVariable, type Keyring } from "@switchyard/core/crypto";
-import { legacyVariableSecrets, storeResealedSecret, variablesForRun, type Db } from "@switchyard/db";
+import {
+  legacyVariableSecrets,
+  storeResealedSecret,
+  variablesForRun,
+  type Db,
+} from "@switchyard/db";
 
 /** The values of the named variables for a run in `runLane`, secrets opened; `secrets` lists those to scrub. */
-export const resolveTeamVariables = async (db: Db, keyring: Keyring, teamId: string, names: string[], runLane: string) => {
+export const resolveTeamVariables = async (
+  db: Db,
+  keyring: Keyring,
+  teamId: string,
+  names: string[],
+  runLane: string,
+) => {
   const values: Record<string, string> = {};
   const secrets: string[] = [];
   for (const stored of await variablesForRun(db, teamId, names, runLane)) {
@@ -15,7 +26,11 @@ export const resolveTeamVariables = async (db: Db, keyring: Keyring, teamId: str
       values[stored.name] = stored.value;
       continue;
     }
-    const value = openVariable(keyring, { teamId, credentialId: stored.sealed.credentialId, name: stored.name }, stored.sealed.envelope);
+    const value = openVariable(
+      keyring,
+      { teamId, credentialId: stored.sealed.credentialId, name: stored.name },
+      stored.sealed.envelope,
+    );
     values[stored.name] = value;
     secrets.push(value);
   }
@@ -38,7 +53,11 @@ export const resealLegacySecrets = async (db: Db, keyring: Keyring) => {
       result.skipped.push(owner.credentialId);
       continue;
     }
-    result.resealed += await storeResealedSecret(db, { teamId: owner.teamId, credentialId: owner.credentialId, envelope: resealed });
+    result.resealed += await storeResealedSecret(db, {
+      teamId: owner.teamId,
+      credentialId: owner.credentialId,
+      envelope: resealed,
+    });
   }
   return result;
 };

@@ -17,7 +17,10 @@ export const startTelemetry = async (endpoint: string | undefined, serviceName: 
   });
   const sdk = new NodeSDK({ serviceName, spanProcessors: [processor] });
   sdk.start();
-  setProxySpanTarget({ processor, resource: resourceFromAttributes({ "service.name": PROXY_SERVICE_NAME }) });
+  setProxySpanTarget({
+    processor,
+    resource: resourceFromAttributes({ "service.name": PROXY_SERVICE_NAME }),
+  });
   return {
     shutdown: () => {
       setProxySpanTarget(undefined);

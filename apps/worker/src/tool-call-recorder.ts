@@ -17,7 +17,15 @@ import type { AttemptEventBus } from "@switchyard/core/events";
 import type { SpanRecord, ToolCallRecord } from "@switchyard/core/mcp";
 import type { AgentStepEvent } from "@switchyard/core/providers";
 import type { Scrubber } from "@switchyard/core/secrets";
-import { insertSpans, insertToolCalls, newRowId, whileDatabaseUnavailable, type Db, type SpanRow, type ToolCallRow } from "@switchyard/db";
+import {
+  insertSpans,
+  insertToolCalls,
+  newRowId,
+  whileDatabaseUnavailable,
+  type Db,
+  type SpanRow,
+  type ToolCallRow,
+} from "@switchyard/db";
 import type { Logger } from "./logger";
 import { exportProxySpan } from "./proxy-spans";
 
@@ -102,10 +110,16 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
   const outage = {
     outageMs: deps.outageMs,
     onRetry: (error: unknown, tries: number) => {
-      if (tries === 1) deps.log.warn("the database is unreachable; tool calls wait to be recorded", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(error)) });
+      if (tries === 1)
+        deps.log.warn("the database is unreachable; tool calls wait to be recorded", {
+          runId,
+          stepRunId: deps.stepRunId,
+          error: scrubber.scrub(String(error)),
+        });
     },
   };
-  const take = <T>(rows: T[]): [batch: T[], rest: T[]] => (rows.length <= BATCH ? [rows, []] : [rows.slice(0, BATCH), rows.slice(BATCH)]);
+  const take = <T>(rows: T[]): [batch: T[], rest: T[]] =>
+    rows.length <= BATCH ? [rows, []] : [rows.slice(0, BATCH), rows.slice(BATCH)];
   const write = async () => {
     // Records of the same task (one socket chunk's) join the first batch.
     await Promise.resolve();
@@ -125,7 +139,11 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
       for (const outcome of stored) {
         if (outcome.status === "fulfilled") continue;
         failure ??= outcome.reason;
-        deps.log.error("could not record tool calls", { runId, stepRunId: deps.stepRunId, error: scrubber.scrub(String(outcome.reason)) });
+        deps.log.error("could not record tool calls", {
+          runId,
+          stepRunId: deps.stepRunId,
+          error: scrubber.scrub(String(outcome.reason)),
+        });
       }
       told?.settle();
     }
@@ -136,7 +154,10 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
   };
   /** Native tool calls the CLI reported, by id, until their result arrives. */
   const native = new Map<string, NativeUse>();
-  const nativeRow = (use: NativeUse, result: { text: string; isError: boolean } | undefined): ToolCallRow => ({
+  const nativeRow = (
+    use: NativeUse,
+    result: { text: string; isError: boolean } | undefined,
+  ): ToolCallRow => ({
     id: newRowId(),
     stepRunId: deps.stepRunId,
     toolName: scrubber.scrub(use.name),
@@ -156,9 +177,18 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
      * with fidelity `agent_reported` once its result arrives, or, unanswered, at flush.
      */
     agentEvent: (event: AgentStepEvent) => {
-      if (event.type === "tool_use" && event.native) native.set(event.id, { name: event.name, arguments: event.arguments, startedAt: new Date() });
+      if (event.type === "tool_use" && event.native)
+        native.set(event.id, {
+          name: event.name,
+          arguments: event.arguments,
+          startedAt: new Date(),
+        });
       if (event.type !== "tool_result" || !event.native) return;
-      const use = native.get(event.id) ?? { name: "unknown", arguments: null, startedAt: new Date() };
+      const use = native.get(event.id) ?? {
+        name: "unknown",
+        arguments: null,
+        startedAt: new Date(),
+      };
       native.delete(event.id);
       calls.push(nativeRow(use, event));
       later();
@@ -193,7 +223,10 @@ export type ToolCallRecorder = ReturnType<typeof toolCallRecorder>;
  * Writes an agent attempt's ToolCall rows (`tool.recorded`, and the CLI's own tools from
  * `agent.reported`) and Span rows (`span.ended`) as its events arrive; `flush` before it ends.
  */
-export const recordAttemptEvents = (events: AttemptEventBus, deps: ToolCallRecorderDeps): ToolCallRecorder => {
+export const recordAttemptEvents = (
+  events: AttemptEventBus,
+  deps: ToolCallRecorderDeps,
+): ToolCallRecorder => {
   const recorder = toolCallRecorder(deps);
   events.subscribe("tool.recorded", recorder.record);
   events.subscribe("span.ended", recorder.span);

@@ -7,8 +7,14 @@ import { context, propagation, SpanStatusCode, trace, type Span } from "@opentel
 
 const tracer = () => trace.getTracer("switchyard-worker");
 
-export const startRunSpan = (name: string, traceparent: string | undefined, attributes: Record<string, string>) => {
-  const parent = traceparent ? propagation.extract(context.active(), { traceparent }) : context.active();
+export const startRunSpan = (
+  name: string,
+  traceparent: string | undefined,
+  attributes: Record<string, string>,
+) => {
+  const parent = traceparent
+    ? propagation.extract(context.active(), { traceparent })
+    : context.active();
   const span = tracer().startSpan(`run ${name}`, { attributes }, parent);
   return { span, context: trace.setSpan(parent, span) };
 };
@@ -23,7 +29,10 @@ export const withChildSpan = async <T>(
   try {
     return await context.with(trace.setSpan(parent, span), () => fn(span));
   } catch (error) {
-    span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+    span.setStatus({
+      code: SpanStatusCode.ERROR,
+      message: error instanceof Error ? error.message : String(error),
+    });
     throw error;
   } finally {
     span.end();

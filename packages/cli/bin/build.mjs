@@ -99,7 +99,11 @@ try {
     path.join(staging, LAUNCHER),
     `const { main } = await import(${JSON.stringify(`./${path.basename(entryFile)}`)});\nprocess.exitCode = await main(process.argv.slice(2));\n`,
   );
-  const names = new Set([...outputs.map((p) => path.basename(p)), "loopback-forwarder.mjs", LAUNCHER]);
+  const names = new Set([
+    ...outputs.map((p) => path.basename(p)),
+    "loopback-forwarder.mjs",
+    LAUNCHER,
+  ]);
   for (const name of names) await rename(path.join(staging, name), path.join(outdir, name));
   const manifest = {
     entry: path.basename(entryFile),

@@ -48,11 +48,22 @@ const short = (value: unknown, max = 100) => {
 
 const printer = (io: Io, scrubber: Scrubber, state: string) => ({
   record: (r: ToolCallRecord) =>
-    io.err(scrubber.scrub(`  ⚒ [${state}] ${r.tool}${r.is_error ? " ✗" : ""} ${short(r.arguments)} (${r.duration_ms} ms)\n`)),
+    io.err(
+      scrubber.scrub(
+        `  ⚒ [${state}] ${r.tool}${r.is_error ? " ✗" : ""} ${short(r.arguments)} (${r.duration_ms} ms)\n`,
+      ),
+    ),
   event: (e: AgentStepEvent) => {
-    if (e.type === "text" && e.text.trim()) io.err(scrubber.scrub(`  … [${state}] ${short(e.text.trim(), 400)}\n`));
-    if (e.type === "tool_use" && e.native) io.err(scrubber.scrub(`  ⚒ [${state}] ${e.name} (the CLI's own) ${short(e.arguments)}\n`));
-    if (e.type === "retry") io.err(scrubber.scrub(`  ↻ [${state}] model request ${e.attempt} failed (${e.message}); again in ${e.delayMs} ms\n`));
+    if (e.type === "text" && e.text.trim())
+      io.err(scrubber.scrub(`  … [${state}] ${short(e.text.trim(), 400)}\n`));
+    if (e.type === "tool_use" && e.native)
+      io.err(scrubber.scrub(`  ⚒ [${state}] ${e.name} (the CLI's own) ${short(e.arguments)}\n`));
+    if (e.type === "retry")
+      io.err(
+        scrubber.scrub(
+          `  ↻ [${state}] model request ${e.attempt} failed (${e.message}); again in ${e.delayMs} ms\n`,
+        ),
+      );
     if (e.type === "error") io.err(scrubber.scrub(`  ✗ [${state}] ${e.code}: ${e.message}\n`));
   },
 });
@@ -61,7 +72,9 @@ const stringOption = (options: Record<string, unknown>, name: string) => {
   const value = options[name];
   if (value === undefined || value === "") return undefined;
   if (typeof value !== "string")
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", `options.${name} must be a string`, { location: { path: `options.${name}` } });
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", `options.${name} must be a string`, {
+      location: { path: `options.${name}` },
+    });
   return value;
 };
 
@@ -86,13 +99,17 @@ const openStageRoot = async (): Promise<{ dir: string; temporary: boolean }> => 
   return { dir: own, temporary: true };
 };
 
-export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { close: () => Promise<void> } => {
+export const localAgents = (
+  options: LocalAgentsOptions,
+): AgentExecutor & { close: () => Promise<void> } => {
   const { run, env, io, scrubber } = options;
   // A step uid of its own (as root) cannot enter a private folder: stage copies it can.
   let stageRoot: Promise<{ dir: string; temporary: boolean }> | undefined;
-  const stageDir = async () => (run.uid === undefined ? undefined : (await (stageRoot ??= openStageRoot())).dir);
+  const stageDir = async () =>
+    run.uid === undefined ? undefined : (await (stageRoot ??= openStageRoot())).dir;
   let gateway: Promise<ModelGateway> | undefined;
-  const firstOf = (names: readonly string[]) => names.map((n) => env[n]).find((v) => v !== undefined && v !== "");
+  const firstOf = (names: readonly string[]) =>
+    names.map((n) => env[n]).find((v) => v !== undefined && v !== "");
 
   const agents = createAgentExecutor({
     sandbox: run.host,
@@ -107,15 +124,29 @@ export const localAgents = (options: LocalAgentsOptions): AgentExecutor & { clos
       agentsStageDir: stageDir,
     }),
     // The person's key stays in this process: the CLI in the sandbox gets a per-step token.
-    gateway: () => (gateway ??= startModelGateway({ tcp: true, socketPath: path.join(run.folders.root, "gateway.sock") })),
+    gateway: () =>
+      (gateway ??= startModelGateway({
+        tcp: true,
+        socketPath: path.join(run.folders.root, "gateway.sock"),
+      })),
     upstream: (vendor) => {
       const apiKey = firstOf(VENDOR_ENV[vendor].key);
-      return Promise.resolve(apiKey ? { baseUrl: firstOf(VENDOR_ENV[vendor].baseUrl) || defaultModelEndpoint(vendor)!, apiKey } : undefined);
+      return Promise.resolve(
+        apiKey
+          ? {
+              baseUrl: firstOf(VENDOR_ENV[vendor].baseUrl) || defaultModelEndpoint(vendor)!,
+              apiKey,
+            }
+          : undefined,
+      );
     },
     // The person's own run: the endpoint the workflow names is theirs to call.
     openAiAccess: (request) => {
       const baseUrl = stringOption(request.options, "base_url");
-      return Promise.resolve({ apiKey: firstOf(["OPENAI_API_KEY"]), allowedEndpoints: baseUrl ? [baseUrl] : [] });
+      return Promise.resolve({
+        apiKey: firstOf(["OPENAI_API_KEY"]),
+        allowedEndpoints: baseUrl ? [baseUrl] : [],
+      });
     },
     subscribe: (request, events) => {
       const print = printer(io, scrubber, request.stateName);

@@ -92,6 +92,7 @@ export const openLocalSandbox = (options: LocalSandboxOptions): Promise<SandboxS
     onLevel: (level, uid, warnings) => {
       options.io.err(`${describe(level, uid)}\n${networkLine(options.network)}\n`);
       // At `none` the line above already says it all.
-      if (level !== "none") for (const warning of warnings) options.io.err(`sandbox warning: ${warning}\n`);
+      if (level !== "none")
+        for (const warning of warnings) options.io.err(`sandbox warning: ${warning}\n`);
     },
   });

@@ -137,7 +137,11 @@ beforeEach(async () => {
     },
     { id: "web", kind: "http", url: httpUrl },
   ];
-  host = new McpConnectorHost({ connectors, credentials: { resolve: async () => CREDENTIAL }, httpFetch: loopbackEgressFetch("connector") });
+  host = new McpConnectorHost({
+    connectors,
+    credentials: { resolve: async () => CREDENTIAL },
+    httpFetch: loopbackEgressFetch("connector"),
+  });
 });
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close().catch(() => undefined)));

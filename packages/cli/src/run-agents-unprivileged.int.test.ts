@@ -8,7 +8,16 @@
  * Run by someone who is not root, the test runs as them instead of uid 65534.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -37,10 +46,19 @@ const KEY = `${KEY_HEAD}-9e41c7a2d05b`;
 
 /** The person's variables for the row's vendor (its key and endpoint); OPENAI_API_KEY for openai_compatible. */
 const personEnv = (row: ProviderRow, url: string): Record<string, string> =>
-  row.vendor ? { [VENDOR_ENV[row.vendor].key[0]!]: KEY, [VENDOR_ENV[row.vendor].baseUrl[0]!]: row.endpoint(url) } : { OPENAI_API_KEY: KEY };
+  row.vendor
+    ? {
+        [VENDOR_ENV[row.vendor].key[0]!]: KEY,
+        [VENDOR_ENV[row.vendor].baseUrl[0]!]: row.endpoint(url),
+      }
+    : { OPENAI_API_KEY: KEY };
 
 const say = (line: string) => console.log(`[run-unprivileged] ${line}`);
-const missing = new Set(PROVIDER_ROWS.flatMap((row) => (row.agent && !installedAgent(AGENTS_DIR, row.agent, say, process.env) ? [row.agent] : [])));
+const missing = new Set(
+  PROVIDER_ROWS.flatMap((row) =>
+    row.agent && !installedAgent(AGENTS_DIR, row.agent, say, process.env) ? [row.agent] : [],
+  ),
+);
 
 /** The person's own folders: HOME, the agents folder, the workflows; a workspace per run. */
 let base: string;
@@ -56,7 +74,9 @@ const ownFolder = (dir: string) => {
 
 beforeAll(async () => {
   const built = spawn(process.execPath, [build], { stdio: "ignore" });
-  await new Promise<void>((resolve, reject) => built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`)))));
+  await new Promise<void>((resolve, reject) =>
+    built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`)))),
+  );
   base = mkdtempSync(path.join(tmpdir(), "sy-run-person-"));
   chmodSync(base, 0o755);
   bin = cliForOthers(base);
@@ -77,11 +97,20 @@ afterAll(() => {
 const runAsPerson = (workspace: string, args: string[], env: Record<string, string>) =>
   new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
     const argv = [process.execPath, bin, "run", ...args];
-    const child = spawn(asRoot ? "setpriv" : argv[0]!, asRoot ? ["--reuid=65534", "--regid=65534", "--clear-groups", ...argv] : argv.slice(1), {
-      cwd: workspace,
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: path.join(base, "home"), SWITCHYARD_AGENTS_DIR: path.join(base, "agents"), ...env },
-      timeout: 240_000,
-    });
+    const child = spawn(
+      asRoot ? "setpriv" : argv[0]!,
+      asRoot ? ["--reuid=65534", "--regid=65534", "--clear-groups", ...argv] : argv.slice(1),
+      {
+        cwd: workspace,
+        env: {
+          PATH: process.env.PATH ?? "/usr/bin:/bin",
+          HOME: path.join(base, "home"),
+          SWITCHYARD_AGENTS_DIR: path.join(base, "agents"),
+          ...env,
+        },
+        timeout: 240_000,
+      },
+    );
     let out = "";
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
@@ -91,7 +120,9 @@ const runAsPerson = (workspace: string, args: string[], env: Record<string, stri
 
 const flowFor = (row: ProviderRow, url: string) => {
   const file = path.join(base, "flows", `${row.provider}.yaml`);
-  writeFileSync(file, writeReadWorkflow(`laptop-${row.provider.replace(/_/g, "-")}`, row, url), { mode: 0o644 });
+  writeFileSync(file, writeReadWorkflow(`laptop-${row.provider.replace(/_/g, "-")}`, row, url), {
+    mode: 0o644,
+  });
   return file;
 };
 
@@ -100,28 +131,45 @@ const LEVELS = [
   { name: "none", args: ["--sandbox", "none"], line: /^sandbox: NONE: steps run UNCONFINED/m },
 ];
 
-describe.each(LEVELS)("switchyard run as a person who is not root, sandbox level $name", (level) => {
-  it.each(PROVIDER_ROWS)("runs a $provider step whose tools go through the proxy", async (row) => {
-    if (row.agent && missing.has(row.agent)) return say(`SKIPPED ${row.provider}: not installed`);
-    model = await startScriptedModel({ host: "127.0.0.1", script: { turns: writeReadTurns(row) } });
-    const workspace = ownFolder(path.join(base, `ws-${row.provider}-${level.args.length}`));
-    try {
-      const r = await runAsPerson(workspace, [flowFor(row, model.url), ...level.args], personEnv(row, model.url));
-      expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
-      expect(model.failures).toEqual([]);
-      expect(r.err).toMatch(level.line);
-      expect(r.out).toContain(`answer=${WRITE_READ_ANSWER}`);
-      expect(r.err).toMatch(/⚒ \[agent\] Write /);
-      expect(r.err).toMatch(/⚒ \[agent\] Read /);
-      expect(readFileSync(path.join(workspace, "notes/hi.txt"), "utf8")).toBe(writtenBy(row));
-      expect(statSync(path.join(workspace, "notes/hi.txt")).uid).toBe(PERSON);
-      // The person's key went upstream with every request, and nowhere into what was printed.
-      const turns = model.requests.filter((q) => q.auth.length > 0);
-      expect(turns.length).toBeGreaterThanOrEqual(3);
-      expect(turns.every((q) => q.auth.some((a) => a.fingerprint === fingerprint(KEY)))).toBe(true);
-      expect(r.out + r.err).not.toContain(KEY);
-    } finally {
-      rmSync(workspace, { recursive: true, force: true });
-    }
-  }, 300_000);
-});
+describe.each(LEVELS)(
+  "switchyard run as a person who is not root, sandbox level $name",
+  (level) => {
+    it.each(PROVIDER_ROWS)(
+      "runs a $provider step whose tools go through the proxy",
+      async (row) => {
+        if (row.agent && missing.has(row.agent))
+          return say(`SKIPPED ${row.provider}: not installed`);
+        model = await startScriptedModel({
+          host: "127.0.0.1",
+          script: { turns: writeReadTurns(row) },
+        });
+        const workspace = ownFolder(path.join(base, `ws-${row.provider}-${level.args.length}`));
+        try {
+          const r = await runAsPerson(
+            workspace,
+            [flowFor(row, model.url), ...level.args],
+            personEnv(row, model.url),
+          );
+          expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
+          expect(model.failures).toEqual([]);
+          expect(r.err).toMatch(level.line);
+          expect(r.out).toContain(`answer=${WRITE_READ_ANSWER}`);
+          expect(r.err).toMatch(/⚒ \[agent\] Write /);
+          expect(r.err).toMatch(/⚒ \[agent\] Read /);
+          expect(readFileSync(path.join(workspace, "notes/hi.txt"), "utf8")).toBe(writtenBy(row));
+          expect(statSync(path.join(workspace, "notes/hi.txt")).uid).toBe(PERSON);
+          // The person's key went upstream with every request, and nowhere into what was printed.
+          const turns = model.requests.filter((q) => q.auth.length > 0);
+          expect(turns.length).toBeGreaterThanOrEqual(3);
+          expect(turns.every((q) => q.auth.some((a) => a.fingerprint === fingerprint(KEY)))).toBe(
+            true,
+          );
+          expect(r.out + r.err).not.toContain(KEY);
+        } finally {
+          rmSync(workspace, { recursive: true, force: true });
+        }
+      },
+      300_000,
+    );
+  },
+);

@@ -162,45 +162,64 @@ describe("switchyard run in the step sandbox", () => {
     }
   });
 
-  it.skipIf(!asRoot)("as a normal user (uid 65534, a HOME of its own) offers the network on or off only, and says it is unfiltered", async () => {
-    const server = createServer((socket) => socket.end());
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    const home = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-home-"));
-    const own = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-ws-"));
-    const cliDir = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-cli-"));
-    const nobodyBin = cliForOthers(cliDir);
-    chownSync(home, 65534, 65534);
-    chownSync(own, 65534, 65534);
-    try {
-      const probe = flow(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port}' && echo connected`);
-      chmodSync(flows, 0o755);
-      chmodSync(probe, 0o644);
-      const asNobody = (...args: string[]) => {
-        const r = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, nobodyBin, "run", probe, ...args], {
-          encoding: "utf8",
-          cwd: own,
-          env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
-          timeout: 120_000,
-        });
-        return { code: r.status, out: r.stdout, err: r.stderr };
-      };
-      const shared = asNobody();
-      expect(shared.code, shared.err).toBe(0);
-      expect(shared.err).toMatch(/^sandbox: namespaces$/m);
-      expect(shared.err).toMatch(/^network: shared with this machine, unfiltered \(link-local and cloud metadata addresses are reachable too\); --no-network for none$/m);
-      expect(shared.out).toBe("connected\n");
-      const cut = asNobody("--no-network");
-      expect(cut.err).toMatch(/^network: none \(--no-network\)$/m);
-      expect(cut.code).not.toBe(0);
-      expect(cut.out).toBe("");
-    } finally {
-      server.close();
-      rmSync(home, { recursive: true, force: true });
-      rmSync(own, { recursive: true, force: true });
-      rmSync(cliDir, { recursive: true, force: true });
-    }
-  }, 240_000);
+  it.skipIf(!asRoot)(
+    "as a normal user (uid 65534, a HOME of its own) offers the network on or off only, and says it is unfiltered",
+    async () => {
+      const server = createServer((socket) => socket.end());
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      const { port } = server.address() as AddressInfo;
+      const home = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-home-"));
+      const own = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-ws-"));
+      const cliDir = mkdtempSync(path.join(tmpdir(), "sy-run-nobody-cli-"));
+      const nobodyBin = cliForOthers(cliDir);
+      chownSync(home, 65534, 65534);
+      chownSync(own, 65534, 65534);
+      try {
+        const probe = flow(`bash -c 'exec 3<>/dev/tcp/127.0.0.1/${port}' && echo connected`);
+        chmodSync(flows, 0o755);
+        chmodSync(probe, 0o644);
+        const asNobody = (...args: string[]) => {
+          const r = spawnSync(
+            "setpriv",
+            [
+              "--reuid=65534",
+              "--regid=65534",
+              "--clear-groups",
+              process.execPath,
+              nobodyBin,
+              "run",
+              probe,
+              ...args,
+            ],
+            {
+              encoding: "utf8",
+              cwd: own,
+              env: { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: home },
+              timeout: 120_000,
+            },
+          );
+          return { code: r.status, out: r.stdout, err: r.stderr };
+        };
+        const shared = asNobody();
+        expect(shared.code, shared.err).toBe(0);
+        expect(shared.err).toMatch(/^sandbox: namespaces$/m);
+        expect(shared.err).toMatch(
+          /^network: shared with this machine, unfiltered \(link-local and cloud metadata addresses are reachable too\); --no-network for none$/m,
+        );
+        expect(shared.out).toBe("connected\n");
+        const cut = asNobody("--no-network");
+        expect(cut.err).toMatch(/^network: none \(--no-network\)$/m);
+        expect(cut.code).not.toBe(0);
+        expect(cut.out).toBe("");
+      } finally {
+        server.close();
+        rmSync(home, { recursive: true, force: true });
+        rmSync(own, { recursive: true, force: true });
+        rmSync(cliDir, { recursive: true, force: true });
+      }
+    },
+    240_000,
+  );
 
   it("runs unconfined with --sandbox none or SWITCHYARD_SANDBOX=none, and says so", () => {
     const secretFile = path.join(outside, "secret.txt");

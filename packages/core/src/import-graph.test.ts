@@ -8,7 +8,8 @@ import { fileURLToPath } from "node:url";
 import { expect, it } from "vitest";
 
 const SRC = path.dirname(fileURLToPath(import.meta.url));
-const FORBIDDEN_IMPORT = /from\s+["'](next|next\/[^"']*|bullmq|ioredis|@prisma\/[^"']*|@switchyard\/db|@switchyard\/web|@switchyard\/worker)["']|import\(\s*["'](next|bullmq|ioredis|@prisma\/[^"']*)["']\s*\)/;
+const FORBIDDEN_IMPORT =
+  /from\s+["'](next|next\/[^"']*|bullmq|ioredis|@prisma\/[^"']*|@switchyard\/db|@switchyard\/web|@switchyard\/worker)["']|import\(\s*["'](next|bullmq|ioredis|@prisma\/[^"']*)["']\s*\)/;
 const PROCESS_ENV = /process\.env\b/;
 
 const sourceFiles = (dir: string): string[] =>

@@ -42,16 +42,23 @@ type Query = <T>(sql: string, params: unknown[]) => Promise<T[]>;
  */
 export const inTransaction = async <R>(db: Db, body: (query: Query) => Promise<R>): Promise<R> => {
   const pool = poolOf(db);
-  if (!pool) return db.$transaction((tx) => body(<T>(sql: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...params)));
+  if (!pool)
+    return db.$transaction((tx) =>
+      body(<T>(sql: string, params: unknown[]) => tx.$queryRawUnsafe<T[]>(sql, ...params)),
+    );
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     await client.query("BEGIN");
-    const result = await body(async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[]);
+    const result = await body(
+      async <T>(sql: string, params: unknown[]) => (await client.query(sql, params)).rows as T[],
+    );
     await client.query("COMMIT");
     return result;
   } catch (error) {
-    await client.query("ROLLBACK").catch((e: unknown) => (broken = e instanceof Error ? e : new Error(String(e))));
+    await client
+      .query("ROLLBACK")
+      .catch((e: unknown) => (broken = e instanceof Error ? e : new Error(String(e))));
     throw error;
   } finally {
     // A connection that could not roll back is not handed to the next caller.

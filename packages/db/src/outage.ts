@@ -10,7 +10,16 @@ import { AppError } from "@switchyard/core/errors";
 
 /** SQLSTATEs of a server that is going away or not there yet (classes 08 and 57P, and too many connections). */
 const UNAVAILABLE_STATES = /^(08|57P0[1-3]$|53300$)/;
-const UNAVAILABLE_ERRNOS = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "ENOENT"]);
+const UNAVAILABLE_ERRNOS = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "ENOENT",
+]);
 const UNAVAILABLE_TEXT =
   /Connection terminated|connection error|not queryable|terminating connection|the database system is (starting up|shutting down|in recovery mode)|timeout exceeded when trying to connect|Can't reach database server|server closed the connection/i;
 
@@ -19,7 +28,8 @@ export const isDatabaseUnavailable = (error: unknown): boolean => {
   for (let e: unknown = error, depth = 0; e !== undefined && e !== null && depth < 6; depth++) {
     if (typeof e !== "object") return false;
     const { code, message, cause } = e as { code?: unknown; message?: unknown; cause?: unknown };
-    if (typeof code === "string" && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_ERRNOS.has(code))) return true;
+    if (typeof code === "string" && (UNAVAILABLE_STATES.test(code) || UNAVAILABLE_ERRNOS.has(code)))
+      return true;
     if (typeof message === "string" && UNAVAILABLE_TEXT.test(message)) return true;
     // An AggregateError (a connect that tried several addresses) holds its reasons in `errors`.
     const inner = (e as { errors?: unknown }).errors;
@@ -42,7 +52,10 @@ const FIRST_PAUSE_MS = 100;
 const LONGEST_PAUSE_MS = 2000;
 
 /** Runs `write`, again while the database is unavailable, for at most `outageMs` of outage. */
-export const whileDatabaseUnavailable = async <T>(write: () => Promise<T>, options: OutageOptions): Promise<T> => {
+export const whileDatabaseUnavailable = async <T>(
+  write: () => Promise<T>,
+  options: OutageOptions,
+): Promise<T> => {
   const since = Date.now();
   let pause = FIRST_PAUSE_MS;
   for (let tries = 1; ; tries++) {
@@ -52,10 +65,14 @@ export const whileDatabaseUnavailable = async <T>(write: () => Promise<T>, optio
       if (!isDatabaseUnavailable(error) || options.signal?.aborted) throw error;
       const left = since + options.outageMs - Date.now();
       if (left <= 0) {
-        throw new AppError("SYSTEM.DATABASE_UNAVAILABLE", `the database has been unreachable for ${Math.round((Date.now() - since) / 1000)} s: ${error instanceof Error ? error.message : String(error)}`, {
-          retryable: true,
-          cause: error,
-        });
+        throw new AppError(
+          "SYSTEM.DATABASE_UNAVAILABLE",
+          `the database has been unreachable for ${Math.round((Date.now() - since) / 1000)} s: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            retryable: true,
+            cause: error,
+          },
+        );
       }
       options.onRetry?.(error, tries);
       await new Promise((resolve) => setTimeout(resolve, Math.min(pause, left)));

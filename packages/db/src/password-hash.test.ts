@@ -1,5 +1,10 @@
 import { expect, it } from "vitest";
-import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPasswordHash } from "./password-hash";
+import {
+  DUMMY_PASSWORD_HASH,
+  hashPassword,
+  needsRehash,
+  verifyPasswordHash,
+} from "./password-hash";
 
 it("keeps the dummy hash at the current cost, so an unknown email costs a full check", () => {
   expect(needsRehash(DUMMY_PASSWORD_HASH)).toBe(false);

@@ -16,24 +16,39 @@ const PASSWORD_COST: ScryptCost = { logN: 16, r: 8, p: 2 };
  * A hash of a random password nobody holds, at PASSWORD_COST: checking a sign-in for an
  * unknown email against it costs what checking a wrong password costs.
  */
-export const DUMMY_PASSWORD_HASH = "scrypt$16$8$2$XWXbD4761aGpQiE_z1w7Dw$1CZidHwvvsRmTujHEg1CtSphexbIJy7LbHld4_FKD_k";
+export const DUMMY_PASSWORD_HASH =
+  "scrypt$16$8$2$XWXbD4761aGpQiE_z1w7Dw$1CZidHwvvsRmTujHEg1CtSphexbIJy7LbHld4_FKD_k";
 
 const KEY_BYTES = 32;
 
 const derive = (password: string, salt: Buffer, cost: ScryptCost) => {
   const N = 2 ** cost.logN;
-  const options: ScryptOptions = { N, r: cost.r, p: cost.p, maxmem: 256 * N * cost.r + 1024 * 1024 };
+  const options: ScryptOptions = {
+    N,
+    r: cost.r,
+    p: cost.p,
+    maxmem: 256 * N * cost.r + 1024 * 1024,
+  };
   return new Promise<Buffer>((resolve, reject) =>
-    scrypt(password.normalize("NFKC"), salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key))),
+    scrypt(password.normalize("NFKC"), salt, KEY_BYTES, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
   );
 };
 
 const parse = (stored: string) => {
-  const match = /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]{16,})\$([A-Za-z0-9_-]{43})$/.exec(stored);
+  const match =
+    /^scrypt\$(\d{1,2})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9_-]{16,})\$([A-Za-z0-9_-]{43})$/.exec(
+      stored,
+    );
   if (!match) return undefined;
   const cost = { logN: Number(match[1]), r: Number(match[2]), p: Number(match[3]) };
   if (cost.logN < 1 || cost.logN > 20 || cost.r < 1 || cost.p < 1) return undefined;
-  return { cost, salt: Buffer.from(match[4]!, "base64url"), key: Buffer.from(match[5]!, "base64url") };
+  return {
+    cost,
+    salt: Buffer.from(match[4]!, "base64url"),
+    key: Buffer.from(match[5]!, "base64url"),
+  };
 };
 
 export const hashPassword = async (password: string, cost: ScryptCost = PASSWORD_COST) => {
@@ -54,5 +69,10 @@ export const verifyPasswordHash = async (password: string, stored: string): Prom
 /** True for a hash that is not scrypt at the current cost: it is replaced on the next successful sign-in. */
 export const needsRehash = (stored: string) => {
   const cost = parse(stored)?.cost;
-  return !cost || cost.logN !== PASSWORD_COST.logN || cost.r !== PASSWORD_COST.r || cost.p !== PASSWORD_COST.p;
+  return (
+    !cost ||
+    cost.logN !== PASSWORD_COST.logN ||
+    cost.r !== PASSWORD_COST.r ||
+    cost.p !== PASSWORD_COST.p
+  );
 };

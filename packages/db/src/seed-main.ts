@@ -19,10 +19,20 @@ const required = (name: string) => {
 const db = createDb(required("DATABASE_URL"), { max: 2 });
 try {
   const password = required("SEED_ADMIN_PASSWORD");
-  const { team, admin, adminCreated, workflows } = await seed(db, { adminEmail: required("SEED_ADMIN_EMAIL"), adminPassword: password });
-  console.log(`seed: team "${team.slug}", admin ${admin.email} (${adminCreated ? "made now, an instance admin" : "kept as it was"}), ${workflows.length} workflows`);
-  const current = admin.passwordHash !== null && (await verifyPasswordHash(password, admin.passwordHash));
-  console.log(current ? "seed: the admin's password is SEED_ADMIN_PASSWORD" : "seed: the admin's password was changed since; SEED_ADMIN_PASSWORD no longer signs in");
+  const { team, admin, adminCreated, workflows } = await seed(db, {
+    adminEmail: required("SEED_ADMIN_EMAIL"),
+    adminPassword: password,
+  });
+  console.log(
+    `seed: team "${team.slug}", admin ${admin.email} (${adminCreated ? "made now, an instance admin" : "kept as it was"}), ${workflows.length} workflows`,
+  );
+  const current =
+    admin.passwordHash !== null && (await verifyPasswordHash(password, admin.passwordHash));
+  console.log(
+    current
+      ? "seed: the admin's password is SEED_ADMIN_PASSWORD"
+      : "seed: the admin's password was changed since; SEED_ADMIN_PASSWORD no longer signs in",
+  );
 } finally {
   await db.$disconnect();
 }

@@ -10,8 +10,14 @@ it("seeds only demo workflows that validate without errors or warnings", async (
   const files = readdirSync(DIR).filter((f) => f.endsWith(".yaml"));
   expect(files.length).toBeGreaterThanOrEqual(3);
   for (const file of files) {
-    const result = await validateWorkflow(readFileSync(path.join(DIR, file), "utf8"), file, { files: { read: () => undefined } });
-    expect({ file, errors: result.errors.map((e) => e.message), warnings: result.warnings.map((e) => e.message) }).toEqual({
+    const result = await validateWorkflow(readFileSync(path.join(DIR, file), "utf8"), file, {
+      files: { read: () => undefined },
+    });
+    expect({
+      file,
+      errors: result.errors.map((e) => e.message),
+      warnings: result.warnings.map((e) => e.message),
+    }).toEqual({
       file,
       errors: [],
       warnings: [],

@@ -15,7 +15,11 @@ import { ensureBuiltInLanes } from "./repositories/teams";
 
 type SeedOptions = { adminEmail: string; adminPassword: string };
 
-const WORKFLOW_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "seed-workflows");
+const WORKFLOW_DIR = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "..",
+  "seed-workflows",
+);
 
 export const seed = async (db: Db, options: SeedOptions) => {
   const team = await db.team.upsert({
@@ -28,9 +32,19 @@ export const seed = async (db: Db, options: SeedOptions) => {
   const admin =
     existing ??
     (await db.user.create({
-      data: { email, name: "Demo admin", passwordHash: await hashPassword(options.adminPassword), emailVerifiedAt: new Date(), instanceAdmin: true },
+      data: {
+        email,
+        name: "Demo admin",
+        passwordHash: await hashPassword(options.adminPassword),
+        emailVerifiedAt: new Date(),
+        instanceAdmin: true,
+      },
     }));
-  if (existing && !existing.instanceAdmin && (await db.user.count({ where: { instanceAdmin: true } })) === 0) {
+  if (
+    existing &&
+    !existing.instanceAdmin &&
+    (await db.user.count({ where: { instanceAdmin: true } })) === 0
+  ) {
     await db.user.update({ where: { id: existing.id }, data: { instanceAdmin: true } });
   }
   await db.membership.upsert({
@@ -40,7 +54,9 @@ export const seed = async (db: Db, options: SeedOptions) => {
   });
   await ensureBuiltInLanes(db, team.id);
   const workflows = [];
-  for (const file of readdirSync(WORKFLOW_DIR).filter((f) => f.endsWith(".yaml")).sort()) {
+  for (const file of readdirSync(WORKFLOW_DIR)
+    .filter((f) => f.endsWith(".yaml"))
+    .sort()) {
     const yaml = readFileSync(path.join(WORKFLOW_DIR, file), "utf8");
     const name = file.replace(/\.yaml$/, "");
     const description = /^description:\s*(.+)$/m.exec(yaml)?.[1] ?? "";

@@ -7,7 +7,9 @@ import { stateNamesOf, workflowCompletion } from "./code-editor-completion";
 const offered = (doc: string) => {
   const pos = doc.indexOf("|");
   const state = EditorState.create({ doc: doc.replace("|", "") });
-  return workflowCompletion(new CompletionContext(state, pos, true))?.options.map((o) => o.label) ?? [];
+  return (
+    workflowCompletion(new CompletionContext(state, pos, true))?.options.map((o) => o.label) ?? []
+  );
 };
 
 const DOC = `name: w
@@ -30,32 +32,62 @@ describe("workflow completion", () => {
   });
 
   it("offers a state's keys by its type", () => {
-    const step = offered(DOC.replace("ty|", "type: string").replace("    command: echo", "    command: echo\n    on|"));
+    const step = offered(
+      DOC.replace("ty|", "type: string").replace("    command: echo", "    command: echo\n    on|"),
+    );
     expect(step).toContain("on_failure");
     expect(step).toContain("command");
     expect(step).not.toContain("prompt");
-    const agent = offered(DOC.replace("ty|", "type: string").replace("type: step\n    command: echo", "type: agent\n    pro|"));
+    const agent = offered(
+      DOC.replace("ty|", "type: string").replace(
+        "type: step\n    command: echo",
+        "type: agent\n    pro|",
+      ),
+    );
     expect(agent).toContain("prompt");
     expect(agent).toContain("provider");
   });
 
   it("offers input keys inside an inputs item, and input types for its type", () => {
     expect(offered(DOC)).toEqual(expect.arrayContaining(["type", "required", "validation"]));
-    expect(offered(DOC.replace("ty|", "type: |"))).toEqual(["string", "integer", "number", "boolean", "array"]);
+    expect(offered(DOC.replace("ty|", "type: |"))).toEqual([
+      "string",
+      "integer",
+      "number",
+      "boolean",
+      "array",
+    ]);
   });
 
   it("offers state names where a state is named", () => {
     expect(stateNamesOf(DOC.split("\n"))).toEqual(["build", "done"]);
-    expect(offered(DOC.replace("ty|", "type: string").replace("on_success: done", "on_success: |"))).toEqual(["build", "done"]);
-    expect(offered(DOC.replace("ty|", "type: string").replace("initial: build", "initial: b|"))).toEqual(["build", "done"]);
-    expect(offered(DOC.replace("ty|", "type: string").replace("on_success: done", "transitions:\n      - goto: |"))).toEqual(["build", "done"]);
+    expect(
+      offered(DOC.replace("ty|", "type: string").replace("on_success: done", "on_success: |")),
+    ).toEqual(["build", "done"]);
+    expect(
+      offered(DOC.replace("ty|", "type: string").replace("initial: build", "initial: b|")),
+    ).toEqual(["build", "done"]);
+    expect(
+      offered(
+        DOC.replace("ty|", "type: string").replace(
+          "on_success: done",
+          "transitions:\n      - goto: |",
+        ),
+      ),
+    ).toEqual(["build", "done"]);
   });
 
   it("offers the values of keys with fixed values", () => {
-    expect(offered(DOC.replace("ty|", "type: string").replace("type: step", "type: |"))).toContain("parallel");
+    expect(offered(DOC.replace("ty|", "type: string").replace("type: step", "type: |"))).toContain(
+      "parallel",
+    );
   });
 
   it("offers transition keys inside a transitions item", () => {
-    expect(offered(DOC.replace("ty|", "type: string").replace("on_success: done", "transitions:\n      - |"))).toEqual(["when", "goto"]);
+    expect(
+      offered(
+        DOC.replace("ty|", "type: string").replace("on_success: done", "transitions:\n      - |"),
+      ),
+    ).toEqual(["when", "goto"]);
   });
 });

@@ -6,7 +6,12 @@
  * indentation, so it works while the document is half written and does not parse.
  */
 import type { CompletionContext, CompletionResult } from "@codemirror/autocomplete";
-import { completionKeys, INPUT_TYPES, KEY_VALUES, STATE_REFERENCE_KEYS } from "@switchyard/core/workflow/vocabulary";
+import {
+  completionKeys,
+  INPUT_TYPES,
+  KEY_VALUES,
+  STATE_REFERENCE_KEYS,
+} from "@switchyard/core/workflow/vocabulary";
 
 type Line = { indent: number; dash: boolean; key?: string; text: string };
 
@@ -18,7 +23,13 @@ const readLine = (text: string): Line => {
 const blank = (t: string) => /^\s*(#.*)?$/.test(t);
 
 /** The keys leading to the mapping that holds a key at `indent` on line `at` ("#" for a list item). */
-const pathAt = (lines: string[], at: number, indent: number, inItem: boolean, dashIndent: number): string[] => {
+const pathAt = (
+  lines: string[],
+  at: number,
+  indent: number,
+  inItem: boolean,
+  dashIndent: number,
+): string[] => {
   const path: string[] = [];
   let want = indent;
   let afterItem = false;
@@ -31,7 +42,9 @@ const pathAt = (lines: string[], at: number, indent: number, inItem: boolean, da
     const raw = lines[j]!;
     if (blank(raw)) continue;
     const l = readLine(raw);
-    const keyIndent = l.dash ? l.indent + (raw.slice(l.indent).match(/^-\s+/)?.[0].length ?? 2) : l.indent;
+    const keyIndent = l.dash
+      ? l.indent + (raw.slice(l.indent).match(/^-\s+/)?.[0].length ?? 2)
+      : l.indent;
     if (afterItem) {
       // the key that owns a list: less indented, or at the dash's indent and not an item itself
       if (l.indent < want || (l.indent === want && !l.dash)) {
@@ -89,7 +102,9 @@ export const stateNamesOf = (lines: string[]): string[] => {
 
 /** The `type` of the state of that name. */
 const stateTypeAt = (lines: string[], name: string): string | undefined => {
-  const start = lines.findIndex((t) => new RegExp(`^\\s+${name.replace(/[-]/g, "\\-")}\\s*:`).test(t));
+  const start = lines.findIndex((t) =>
+    new RegExp(`^\\s+${name.replace(/[-]/g, "\\-")}\\s*:`).test(t),
+  );
   if (start < 0) return undefined;
   const own = readLine(lines[start]!).indent;
   const inline = /type\s*:\s*([\w]+)/.exec(lines[start]!.slice(lines[start]!.indexOf(":") + 1));
@@ -114,7 +129,9 @@ export const workflowCompletion = (context: CompletionContext): CompletionResult
   const at = line.number - 1;
 
   // A value: `key: partial`, `key: [a, partial`, or `- partial` under a list of state names.
-  const value = /^(\s*)(?:-\s+)?([A-Za-z_][\w-]*)\s*:\s*(?:\[(?:[^\]]*,)?\s*)?([\w-]*)$/.exec(before);
+  const value = /^(\s*)(?:-\s+)?([A-Za-z_][\w-]*)\s*:\s*(?:\[(?:[^\]]*,)?\s*)?([\w-]*)$/.exec(
+    before,
+  );
   const item = /^(\s*)-\s+([\w-]*)$/.exec(before);
   if (value || item) {
     let key = value?.[2];
@@ -132,7 +149,15 @@ export const workflowCompletion = (context: CompletionContext): CompletionResult
       word = item[2] ?? "";
     }
     if (key) {
-      const path = value ? pathAt(lines, at, value[1]!.length + (before.trimStart().startsWith("-") ? 2 : 0), false, 0) : [];
+      const path = value
+        ? pathAt(
+            lines,
+            at,
+            value[1]!.length + (before.trimStart().startsWith("-") ? 2 : 0),
+            false,
+            0,
+          )
+        : [];
       let options: readonly string[] | undefined;
       if (REFS.has(key)) options = stateNamesOf(lines);
       else if (key === "type" && path[0] === "inputs") options = INPUT_TYPES;
@@ -156,7 +181,8 @@ export const workflowCompletion = (context: CompletionContext): CompletionResult
   const dashIndent = keyMatch[1]!.length;
   const indent = dashIndent + (keyMatch[2]?.length ?? 0);
   const path = pathAt(lines, at, indent, keyMatch[2] !== undefined, dashIndent);
-  const stateType = path[0] === "states" && path[1] !== undefined ? stateTypeAt(lines, path[1]) : undefined;
+  const stateType =
+    path[0] === "states" && path[1] !== undefined ? stateTypeAt(lines, path[1]) : undefined;
   const keys = completionKeys(path, stateType);
   if (keys.length === 0) return null;
   return {

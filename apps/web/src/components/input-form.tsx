@@ -15,7 +15,13 @@ export type InputDefinition = {
   required: boolean;
   default?: unknown;
   description?: string;
-  validation: { pattern?: string; enum?: unknown[]; min?: number; max?: number; fileExtension?: string[] };
+  validation: {
+    pattern?: string;
+    enum?: unknown[];
+    min?: number;
+    max?: number;
+    fileExtension?: string[];
+  };
 };
 
 type Values = Record<string, string | boolean>;
@@ -28,7 +34,10 @@ const initialValue = (d: InputDefinition): string | boolean => {
 };
 
 /** The typed inputs from the form's text, leaving out empty optional fields (their defaults apply). */
-const typed = (defs: InputDefinition[], values: Values): { inputs: Record<string, unknown>; problems: Record<string, string> } => {
+const typed = (
+  defs: InputDefinition[],
+  values: Values,
+): { inputs: Record<string, unknown>; problems: Record<string, string> } => {
   const inputs: Record<string, unknown> = {};
   const problems: Record<string, string> = {};
   for (const d of defs) {
@@ -44,10 +53,14 @@ const typed = (defs: InputDefinition[], values: Values): { inputs: Record<string
     }
     if (d.type === "integer" || d.type === "number") {
       const n = Number(text);
-      if (!Number.isFinite(n) || (d.type === "integer" && !Number.isInteger(n))) problems[d.name] = `must be ${d.type === "integer" ? "a whole number" : "a number"}`;
+      if (!Number.isFinite(n) || (d.type === "integer" && !Number.isInteger(n)))
+        problems[d.name] = `must be ${d.type === "integer" ? "a whole number" : "a number"}`;
       else inputs[d.name] = n;
     } else if (d.type === "array") {
-      inputs[d.name] = text.split("\n").map((s) => s.trim()).filter(Boolean);
+      inputs[d.name] = text
+        .split("\n")
+        .map((s) => s.trim())
+        .filter(Boolean);
     } else if (d.validation.enum) {
       inputs[d.name] = d.validation.enum.find((e) => String(e) === text) ?? text;
     } else inputs[d.name] = text;
@@ -70,10 +83,13 @@ export function InputForm({
   submitLabel?: string;
 }) {
   const id = useId();
-  const [values, setValues] = useState<Values>(() => Object.fromEntries(inputs.map((d) => [d.name, initialValue(d)])));
+  const [values, setValues] = useState<Values>(() =>
+    Object.fromEntries(inputs.map((d) => [d.name, initialValue(d)])),
+  );
   const [problems, setProblems] = useState<Record<string, string>>({});
   const serverField =
-    serverError?.path?.replace(/^inputs\./, "") ?? /inputs\.([A-Za-z_][\w-]*)/.exec(serverError?.message ?? "")?.[1];
+    serverError?.path?.replace(/^inputs\./, "") ??
+    /inputs\.([A-Za-z_][\w-]*)/.exec(serverError?.message ?? "")?.[1];
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -84,23 +100,33 @@ export function InputForm({
 
   return (
     <form className={styles.form} onSubmit={submit} noValidate={false} aria-label="Start a run">
-      {inputs.length === 0 ? <p className="muted small">This workflow declares no inputs.</p> : null}
+      {inputs.length === 0 ? (
+        <p className="muted small">This workflow declares no inputs.</p>
+      ) : null}
       {inputs.map((d) => {
         const fid = `${id}-${d.name}`;
         const hintId = `${fid}-hint`;
         const errId = `${fid}-err`;
-        const problem = problems[d.name] ?? (serverField === d.name ? serverError?.message : undefined);
+        const problem =
+          problems[d.name] ?? (serverField === d.name ? serverError?.message : undefined);
         const v = d.validation;
         const hints = [
           d.description,
-          d.type !== "string" && d.type !== "boolean" ? (d.type === "array" ? "one item per line" : d.type) : undefined,
+          d.type !== "string" && d.type !== "boolean"
+            ? d.type === "array"
+              ? "one item per line"
+              : d.type
+            : undefined,
           v.min !== undefined ? `min ${v.min}` : undefined,
           v.max !== undefined ? `max ${v.max}` : undefined,
           v.pattern ? `pattern ${v.pattern}` : undefined,
           v.fileExtension ? `ends with ${v.fileExtension.join(", ")}` : undefined,
-          !d.required && d.default !== undefined ? `default ${JSON.stringify(d.default)}` : undefined,
+          !d.required && d.default !== undefined
+            ? `default ${JSON.stringify(d.default)}`
+            : undefined,
         ].filter(Boolean);
-        const described = [hints.length ? hintId : "", problem ? errId : ""].filter(Boolean).join(" ") || undefined;
+        const described =
+          [hints.length ? hintId : "", problem ? errId : ""].filter(Boolean).join(" ") || undefined;
         const common = {
           id: fid,
           name: d.name,
@@ -112,14 +138,27 @@ export function InputForm({
         if (d.type === "boolean") {
           field = (
             <label className="inline" htmlFor={fid}>
-              <input {...common} type="checkbox" checked={values[d.name] === true} onChange={(e) => set(e.target.checked)} />
+              <input
+                {...common}
+                type="checkbox"
+                checked={values[d.name] === true}
+                onChange={(e) => set(e.target.checked)}
+              />
               {d.name}
             </label>
           );
         } else if (v.enum && v.enum.length > 0) {
           field = (
-            <select {...common} className={styles.select} required={d.required} value={String(values[d.name] ?? "")} onChange={(e) => set(e.target.value)}>
-              {!d.required || values[d.name] === "" ? <option value="">{d.required ? "Choose…" : "(default)"}</option> : null}
+            <select
+              {...common}
+              className={styles.select}
+              required={d.required}
+              value={String(values[d.name] ?? "")}
+              onChange={(e) => set(e.target.value)}
+            >
+              {!d.required || values[d.name] === "" ? (
+                <option value="">{d.required ? "Choose…" : "(default)"}</option>
+              ) : null}
               {v.enum.map((o) => (
                 <option key={String(o)} value={String(o)}>
                   {String(o)}
@@ -128,7 +167,16 @@ export function InputForm({
             </select>
           );
         } else if (d.type === "array") {
-          field = <textarea {...common} className={styles.textarea} rows={3} required={d.required} value={String(values[d.name] ?? "")} onChange={(e) => set(e.target.value)} />;
+          field = (
+            <textarea
+              {...common}
+              className={styles.textarea}
+              rows={3}
+              required={d.required}
+              value={String(values[d.name] ?? "")}
+              onChange={(e) => set(e.target.value)}
+            />
+          );
         } else {
           const numeric = d.type === "integer" || d.type === "number";
           field = (

@@ -15,6 +15,8 @@ it("writes a moment in the zone asked for", () => {
   const late = new Date("2026-12-01T23:30:00Z"); // already 2 December in Tokyo
   const tokyo = formatLocal(late, { timeZone: "Asia/Tokyo", dateOnly: true });
   const utc = formatLocal(late, { timeZone: "UTC", dateOnly: true });
-  expect(tokyo).toBe(formatLocal(new Date("2026-12-02T12:00:00Z"), { timeZone: "UTC", dateOnly: true }));
+  expect(tokyo).toBe(
+    formatLocal(new Date("2026-12-02T12:00:00Z"), { timeZone: "UTC", dateOnly: true }),
+  );
   expect(utc).not.toBe(tokyo);
 });

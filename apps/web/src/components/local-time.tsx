@@ -33,11 +33,17 @@ export const relativeTime = (date: Date, now: Date, locale?: string): string => 
   const abs = Math.abs(diff);
   if (abs < 10) return "just now";
   const [, unit, seconds] = RELATIVE_STEPS.find(([limit]) => abs < limit)!;
-  return new Intl.RelativeTimeFormat(locale, { numeric: "auto", style: "short" }).format(Math.round(diff / seconds), unit);
+  return new Intl.RelativeTimeFormat(locale, { numeric: "auto", style: "short" }).format(
+    Math.round(diff / seconds),
+    unit,
+  );
 };
 
 /** Date and time in `timeZone` (the viewer's when undefined). */
-export const formatLocal = (date: Date, options: { timeZone?: string; dateOnly?: boolean } = {}): string =>
+export const formatLocal = (
+  date: Date,
+  options: { timeZone?: string; dateOnly?: boolean } = {},
+): string =>
   new Intl.DateTimeFormat(undefined, {
     dateStyle: "medium",
     ...(options.dateOnly ? {} : { timeStyle: "short" }),
@@ -57,7 +63,12 @@ export function LocalTime({ value, relative = false, dateOnly = false, fallback 
   if (Number.isNaN(date.getTime())) return <span className="muted">{fallback}</span>;
   const iso = date.toISOString();
   // Before hydration (and on the server) the zone is UTC, said so; after, the viewer's own.
-  const text = now === null ? `${formatLocal(date, { timeZone: "UTC", dateOnly })}${dateOnly ? "" : " UTC"}` : relative ? relativeTime(date, now) : formatLocal(date, { dateOnly });
+  const text =
+    now === null
+      ? `${formatLocal(date, { timeZone: "UTC", dateOnly })}${dateOnly ? "" : " UTC"}`
+      : relative
+        ? relativeTime(date, now)
+        : formatLocal(date, { dateOnly });
   return (
     <time dateTime={iso} title={iso} suppressHydrationWarning>
       {text}

@@ -9,7 +9,8 @@ import { usePathname } from "next/navigation";
 import { Fragment, useEffect, useRef, useState, type ReactNode } from "react";
 import type { NavItem } from "~/app/(dashboard)/nav-items";
 
-const isCurrent = (pathname: string, href: string) => pathname === href || pathname.startsWith(`${href}/`);
+const isCurrent = (pathname: string, href: string) =>
+  pathname === href || pathname.startsWith(`${href}/`);
 
 export function NavMenu({ items, children }: { items: readonly NavItem[]; children: ReactNode }) {
   const pathname = usePathname();
@@ -43,9 +44,14 @@ export function NavMenu({ items, children }: { items: readonly NavItem[]; childr
           <ul>
             {items.map((item, i) => (
               <Fragment key={item.href}>
-                {i > 0 && items[i - 1]!.section !== item.section ? <li className="nav-sep" aria-hidden="true" /> : null}
+                {i > 0 && items[i - 1]!.section !== item.section ? (
+                  <li className="nav-sep" aria-hidden="true" />
+                ) : null}
                 <li>
-                  <Link href={item.href} aria-current={isCurrent(pathname, item.href) ? "page" : undefined}>
+                  <Link
+                    href={item.href}
+                    aria-current={isCurrent(pathname, item.href) ? "page" : undefined}
+                  >
                     {item.label}
                   </Link>
                 </li>

@@ -8,11 +8,25 @@ export function NewAccountFields({ email }: { email?: string }) {
       </label>
       <label>
         Email
-        <input name="email" type="email" autoComplete="email" required maxLength={320} defaultValue={email} />
+        <input
+          name="email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={320}
+          defaultValue={email}
+        />
       </label>
       <label>
         Password (at least 10 characters)
-        <input name="password" type="password" autoComplete="new-password" minLength={10} maxLength={1024} required />
+        <input
+          name="password"
+          type="password"
+          autoComplete="new-password"
+          minLength={10}
+          maxLength={1024}
+          required
+        />
       </label>
     </>
   );

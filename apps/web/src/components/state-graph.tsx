@@ -10,7 +10,8 @@ import { layoutGraph } from "@switchyard/core/workflow/graph-layout";
 import { useId, useMemo } from "react";
 import styles from "./state-graph.module.css";
 
-export type StateRunStatus = "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
+export type StateRunStatus =
+  "queued" | "running" | "succeeded" | "failed" | "skipped" | "cancelled";
 
 const STATUS_MARK: Record<StateRunStatus, string> = {
   queued: "◷ queued",
@@ -82,7 +83,13 @@ export function StateGraph({
   const summary = `${label}: ${graph.nodes.length} states, ${graph.edges.length} transitions, starting at ${graph.initial}.`;
   const arrow = `${id}-arrow`;
   return (
-    <div className={styles.box} tabIndex={0} role="group" aria-label={label} data-testid="state-graph">
+    <div
+      className={styles.box}
+      tabIndex={0}
+      role="group"
+      aria-label={label}
+      data-testid="state-graph"
+    >
       <svg
         className={styles.svg}
         width={layout.width}
@@ -92,7 +99,15 @@ export function StateGraph({
         aria-label={summary}
       >
         <defs>
-          <marker id={arrow} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+          <marker
+            id={arrow}
+            viewBox="0 0 10 10"
+            refX="9"
+            refY="5"
+            markerWidth="7"
+            markerHeight="7"
+            orient="auto-start-reverse"
+          >
             <path d="M0,0 L10,5 L0,10 z" className={styles.arrow} />
           </marker>
         </defs>
@@ -100,7 +115,14 @@ export function StateGraph({
           .filter((b) => b.isGroup)
           .map((b) => (
             <g key={b.id} data-state={b.id} data-kind={b.node.kind}>
-              <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={8} className={`${styles.group} ${statusClass(statusByState?.[b.id])}`} />
+              <rect
+                x={b.x}
+                y={b.y}
+                width={b.w}
+                height={b.h}
+                rx={8}
+                className={`${styles.group} ${statusClass(statusByState?.[b.id])}`}
+              />
               <text x={b.x + 8} y={b.y + 16} className={styles.name}>
                 {clip(b.id, Math.floor(b.w / 8))}
                 <tspan className={styles.kind}>
@@ -134,13 +156,24 @@ export function StateGraph({
             const cls = [
               styles.node,
               b.id === graph.initial ? styles.initial : "",
-              b.node.kind === "terminal" ? (b.node.terminalStatus === "failure" ? styles.terminalFailure : styles.terminalSuccess) : "",
+              b.node.kind === "terminal"
+                ? b.node.terminalStatus === "failure"
+                  ? styles.terminalFailure
+                  : styles.terminalSuccess
+                : "",
               statusClass(status),
             ].join(" ");
             return (
               <g key={b.id} data-state={b.id} data-kind={b.node.kind} data-status={status}>
                 <title>{`${b.id} (${kindText(b.node)})${status ? `: ${status}` : ""}`}</title>
-                <rect x={b.x} y={b.y} width={b.w} height={b.h} rx={b.node.kind === "terminal" ? b.h / 2 : 6} className={cls} />
+                <rect
+                  x={b.x}
+                  y={b.y}
+                  width={b.w}
+                  height={b.h}
+                  rx={b.node.kind === "terminal" ? b.h / 2 : 6}
+                  className={cls}
+                />
                 <text x={b.x + b.w / 2} y={b.y + 18} textAnchor="middle" className={styles.name}>
                   {clip(b.id, 19)}
                 </text>

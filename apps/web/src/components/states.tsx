@@ -13,7 +13,15 @@ export function Loading({ label = "Loading…" }: { label?: string }) {
   );
 }
 
-export function EmptyState({ title, children, action }: { title: string; children?: ReactNode; action?: ReactNode }) {
+export function EmptyState({
+  title,
+  children,
+  action,
+}: {
+  title: string;
+  children?: ReactNode;
+  action?: ReactNode;
+}) {
   return (
     <div className="state state-empty card">
       <p className="state-title">{title}</p>
@@ -24,13 +32,24 @@ export function EmptyState({ title, children, action }: { title: string; childre
 }
 
 /** `error`: anything thrown or returned by a query; its message is shown, never a stack. */
-export function ErrorState({ title = "Something went wrong", error, retry }: { title?: string; error?: unknown; retry?: () => void }) {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : undefined;
+export function ErrorState({
+  title = "Something went wrong",
+  error,
+  retry,
+}: {
+  title?: string;
+  error?: unknown;
+  retry?: () => void;
+}) {
+  const message =
+    error instanceof Error ? error.message : typeof error === "string" ? error : undefined;
   return (
     <div className="state state-error card" role="alert">
       <p className="state-title error">{title}</p>
       {message ? <p>{message}</p> : null}
-      <p className="muted small">Try again; if it keeps failing, check that the server and its database are up.</p>
+      <p className="muted small">
+        Try again; if it keeps failing, check that the server and its database are up.
+      </p>
       {retry ? (
         <button type="button" onClick={retry}>
           Try again

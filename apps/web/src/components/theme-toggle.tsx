@@ -10,7 +10,11 @@ import { useState } from "react";
 export type ThemeChoice = "system" | "light" | "dark";
 
 const NEXT: Record<ThemeChoice, ThemeChoice> = { system: "light", light: "dark", dark: "system" };
-const LABEL: Record<ThemeChoice, string> = { system: "Theme: system", light: "Theme: light", dark: "Theme: dark" };
+const LABEL: Record<ThemeChoice, string> = {
+  system: "Theme: system",
+  light: "Theme: light",
+  dark: "Theme: dark",
+};
 
 export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
   const [choice, setChoice] = useState<ThemeChoice>(initial);
@@ -27,8 +31,15 @@ export function ThemeToggle({ initial }: { initial: ThemeChoice }) {
     }
   };
   return (
-    <button type="button" className="theme-toggle" onClick={change} aria-label={`${LABEL[choice]} (switch to ${NEXT[choice]})`} title={`Switch to ${NEXT[choice]}`}>
-      <span aria-hidden="true">{choice === "dark" ? "☾" : choice === "light" ? "☀" : "◐"}</span> {choice}
+    <button
+      type="button"
+      className="theme-toggle"
+      onClick={change}
+      aria-label={`${LABEL[choice]} (switch to ${NEXT[choice]})`}
+      title={`Switch to ${NEXT[choice]}`}
+    >
+      <span aria-hidden="true">{choice === "dark" ? "☾" : choice === "light" ? "☀" : "◐"}</span>{" "}
+      {choice}
     </button>
   );
 }

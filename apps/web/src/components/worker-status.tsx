@@ -10,8 +10,13 @@ export function WorkerStatus() {
   const n = workers.data.length;
   const levels = [...new Set(workers.data.map((w) => w.sandboxLevel))];
   return (
-    <span className={`muted small ${n === 0 || levels.includes("none") ? "warn" : ""}`} data-testid="worker-status">
-      {n === 0 ? "no worker running" : `${n} worker${n > 1 ? "s" : ""} · sandbox ${levels.join(", ")}`}
+    <span
+      className={`muted small ${n === 0 || levels.includes("none") ? "warn" : ""}`}
+      data-testid="worker-status"
+    >
+      {n === 0
+        ? "no worker running"
+        : `${n} worker${n > 1 ? "s" : ""} · sandbox ${levels.join(", ")}`}
     </span>
   );
 }

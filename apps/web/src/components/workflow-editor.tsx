@@ -29,12 +29,23 @@ states:
     status: success
 `;
 
-const where = (d: Diagnostic) => (d.line ? `${d.file ?? ""}:${d.line}:${d.column ?? 1}` : (d.file ?? ""));
+const where = (d: Diagnostic) =>
+  d.line ? `${d.file ?? ""}:${d.line}:${d.column ?? 1}` : (d.file ?? "");
 
-export function WorkflowEditor({ initial, nonce, canSave = true }: { initial?: Bundle; nonce?: string; canSave?: boolean }) {
+export function WorkflowEditor({
+  initial,
+  nonce,
+  canSave = true,
+}: {
+  initial?: Bundle;
+  nonce?: string;
+  canSave?: boolean;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
-  const [bundle, setBundle] = useState<Bundle>(initial ?? { entry: "workflow.yaml", files: { "workflow.yaml": TEMPLATE } });
+  const [bundle, setBundle] = useState<Bundle>(
+    initial ?? { entry: "workflow.yaml", files: { "workflow.yaml": TEMPLATE } },
+  );
   const [checked, setChecked] = useState<Bundle | null>(null);
   const [newPath, setNewPath] = useState("");
   const validate = useMutation(trpc.workflows.validate.mutationOptions());
@@ -65,16 +76,27 @@ export function WorkflowEditor({ initial, nonce, canSave = true }: { initial?: B
     return () => clearTimeout(t);
   }, [bundle, mutate]);
 
-  const setFile = (path: string, content: string) => setBundle((b) => ({ ...b, files: { ...b.files, [path]: content } }));
+  const setFile = (path: string, content: string) =>
+    setBundle((b) => ({ ...b, files: { ...b.files, [path]: content } }));
   const removeFile = (path: string) =>
-    setBundle((b) => ({ ...b, files: Object.fromEntries(Object.entries(b.files).filter(([p]) => p !== path)) }));
+    setBundle((b) => ({
+      ...b,
+      files: Object.fromEntries(Object.entries(b.files).filter(([p]) => p !== path)),
+    }));
   const errors: Diagnostic[] = validate.data?.errors ?? [];
   const warnings: Diagnostic[] = validate.data?.warnings ?? [];
-  const saveError = save.error?.shape?.data as { details?: { diagnostics?: Diagnostic[] } } | undefined;
-  const others = Object.keys(bundle.files).filter((p) => p !== bundle.entry).sort();
+  const saveError = save.error?.shape?.data as
+    { details?: { diagnostics?: Diagnostic[] } } | undefined;
+  const others = Object.keys(bundle.files)
+    .filter((p) => p !== bundle.entry)
+    .sort();
   const forFile = (path: string): EditorDiagnostic[] => [
-    ...errors.filter((d) => (d.file ?? bundle.entry) === path).map((d) => ({ ...d, severity: "error" as const })),
-    ...warnings.filter((d) => (d.file ?? bundle.entry) === path).map((d) => ({ ...d, severity: "warning" as const })),
+    ...errors
+      .filter((d) => (d.file ?? bundle.entry) === path)
+      .map((d) => ({ ...d, severity: "error" as const })),
+    ...warnings
+      .filter((d) => (d.file ?? bundle.entry) === path)
+      .map((d) => ({ ...d, severity: "warning" as const })),
   ];
   const stale = checked !== bundle;
 
@@ -99,7 +121,12 @@ export function WorkflowEditor({ initial, nonce, canSave = true }: { initial?: B
           <div key={path}>
             <p className={styles.fileHead}>
               <strong>{path}</strong>
-              <button type="button" className="link" onClick={() => removeFile(path)} aria-label={`Remove file ${path}`}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => removeFile(path)}
+                aria-label={`Remove file ${path}`}
+              >
                 remove
               </button>
             </p>
@@ -126,7 +153,11 @@ export function WorkflowEditor({ initial, nonce, canSave = true }: { initial?: B
         >
           <label className="inline">
             <span className="visually-hidden">New file path</span>
-            <input placeholder="scripts/build.sh" value={newPath} onChange={(e) => setNewPath(e.target.value)} />
+            <input
+              placeholder="scripts/build.sh"
+              value={newPath}
+              onChange={(e) => setNewPath(e.target.value)}
+            />
           </label>
           <button type="submit">Add file</button>
         </form>
@@ -134,7 +165,11 @@ export function WorkflowEditor({ initial, nonce, canSave = true }: { initial?: B
       <aside className={styles.side} aria-label="Checks and graph">
         <div className={styles.validation} data-testid="validation" aria-live="polite">
           {validate.isPending && !validate.data ? <p className="muted">Checking…</p> : null}
-          {validate.data?.ok && !stale ? <p className="ok-text">✓ Valid{warnings.length ? `, ${warnings.length} warning(s)` : ""}</p> : null}
+          {validate.data?.ok && !stale ? (
+            <p className="ok-text">
+              ✓ Valid{warnings.length ? `, ${warnings.length} warning(s)` : ""}
+            </p>
+          ) : null}
           {validate.data && !validate.data.ok ? (
             <p className="error">
               ✗ {errors.length} problem{errors.length === 1 ? "" : "s"}
@@ -156,21 +191,36 @@ export function WorkflowEditor({ initial, nonce, canSave = true }: { initial?: B
         {save.isError ? (
           <div className="error" role="alert">
             {save.error.message}
-            {saveError?.details?.diagnostics ? <span> ({saveError.details.diagnostics.length} problems listed above)</span> : null}
+            {saveError?.details?.diagnostics ? (
+              <span> ({saveError.details.diagnostics.length} problems listed above)</span>
+            ) : null}
           </div>
         ) : null}
         {canSave ? (
           <div className={styles.actions}>
-            <button type="button" className="primary" disabled={save.isPending || validate.data?.ok === false} onClick={() => save.mutate(bundle)}>
+            <button
+              type="button"
+              className="primary"
+              disabled={save.isPending || validate.data?.ok === false}
+              onClick={() => save.mutate(bundle)}
+            >
               {save.isPending ? "Saving…" : "Save"}
             </button>
-            <span className="muted small">Saving makes a new version; runs already started keep theirs.</span>
+            <span className="muted small">
+              Saving makes a new version; runs already started keep theirs.
+            </span>
           </div>
         ) : (
           <p className="muted small">Viewers can read workflows; saving needs the member role.</p>
         )}
-        <h2 className={styles.graphHead}>Graph{validate.data && !validate.data.ok && graph ? " (last valid text)" : ""}</h2>
-        {graph ? <StateGraph graph={graph} label="Graph of the workflow being edited" /> : <p className="muted small">The graph appears once the YAML is valid.</p>}
+        <h2 className={styles.graphHead}>
+          Graph{validate.data && !validate.data.ok && graph ? " (last valid text)" : ""}
+        </h2>
+        {graph ? (
+          <StateGraph graph={graph} label="Graph of the workflow being edited" />
+        ) : (
+          <p className="muted small">The graph appears once the YAML is valid.</p>
+        )}
       </aside>
     </div>
   );

@@ -5,13 +5,23 @@
  * same list checks destinations people save (notification endpoints, connector URLs,
  * model endpoints) before anything is stored.
  */
-import { createEgressFetch, EGRESS_PROFILES, NO_EGRESS_EXCEPTIONS, type EgressAllowList, type FetchLike } from "@switchyard/core/egress";
+import {
+  createEgressFetch,
+  EGRESS_PROFILES,
+  NO_EGRESS_EXCEPTIONS,
+  type EgressAllowList,
+  type FetchLike,
+} from "@switchyard/core/egress";
 
 export type WebEgress = { allow: EgressAllowList; oauth: FetchLike };
 
-export const webEgress = (allow: EgressAllowList): WebEgress => ({ allow, oauth: createEgressFetch(allow, EGRESS_PROFILES.oauth) });
+export const webEgress = (allow: EgressAllowList): WebEgress => ({
+  allow,
+  oauth: createEgressFetch(allow, EGRESS_PROFILES.oauth),
+});
 
 let strict: WebEgress | undefined;
 
 /** The egress a caller gave, else the rule with no exceptions (public https only). */
-export const egressOr = (given: (() => WebEgress) | undefined): WebEgress => given?.() ?? (strict ??= webEgress(NO_EGRESS_EXCEPTIONS));
+export const egressOr = (given: (() => WebEgress) | undefined): WebEgress =>
+  given?.() ?? (strict ??= webEgress(NO_EGRESS_EXCEPTIONS));

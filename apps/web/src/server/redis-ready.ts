@@ -18,7 +18,11 @@ export const redisReady = (redis: Redis, unavailable: string, timeoutMs = 5000) 
         };
         const timer = setTimeout(() => {
           redis.off("ready", done);
-          reject(new AppError("SYSTEM.REDIS_UNAVAILABLE", `${unavailable}: Redis does not answer`, { retryable: true }));
+          reject(
+            new AppError("SYSTEM.REDIS_UNAVAILABLE", `${unavailable}: Redis does not answer`, {
+              retryable: true,
+            }),
+          );
         }, timeoutMs);
         redis.on("ready", done);
       });

@@ -9,13 +9,21 @@ import { createDb, type Db } from "@switchyard/db";
 import { env } from "~/env";
 import { webEgress, type WebEgress } from "./egress";
 
-const globals = globalThis as unknown as { __syDb?: Db; __syRedis?: Redis; __syQueue?: Queue<RunJob>; __syEgress?: WebEgress };
+const globals = globalThis as unknown as {
+  __syDb?: Db;
+  __syRedis?: Redis;
+  __syQueue?: Queue<RunJob>;
+  __syEgress?: WebEgress;
+};
 
 export const db = (): Db => (globals.__syDb ??= createDb(env().DATABASE_URL));
 
 const connectRedis = () => {
   // Fail fast when Redis is down rather than queueing commands in memory.
-  const client = new Redis(env().REDIS_URL, { maxRetriesPerRequest: null, enableOfflineQueue: false });
+  const client = new Redis(env().REDIS_URL, {
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: false,
+  });
   // ioredis reconnects by itself; callers see their own command fail. Say it once per error.
   let last = "";
   client.on("error", (e: Error) => {
@@ -32,7 +40,10 @@ export const redis = (): Redis => (globals.__syRedis ??= connectRedis());
 
 export const runQueue = (): Queue<RunJob> => {
   if (!globals.__syQueue) {
-    globals.__syQueue = new Queue<RunJob>(RUN_QUEUE, { connection: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX });
+    globals.__syQueue = new Queue<RunJob>(RUN_QUEUE, {
+      connection: redis(),
+      prefix: env().SWITCHYARD_QUEUE_PREFIX,
+    });
     // The connection's listener above says when Redis is unreachable, once; a start made meanwhile fails with its own error.
     globals.__syQueue.on("error", () => undefined);
   }
@@ -53,4 +64,5 @@ export const keyring = (): Keyring =>
   );
 
 /** Requests on a user's behalf under the operator's SWITCHYARD_EGRESS_ALLOW (see egress.ts). */
-export const egress = (): WebEgress => (globals.__syEgress ??= webEgress(env().SWITCHYARD_EGRESS_ALLOW));
+export const egress = (): WebEgress =>
+  (globals.__syEgress ??= webEgress(env().SWITCHYARD_EGRESS_ALLOW));

@@ -15,4 +15,5 @@ export const useRole = (): Role | undefined => {
 };
 
 /** Whether `role` (from useRole) is at least `needed`; false while the role loads. */
-export const can = (role: Role | undefined, needed: Role) => role !== undefined && roleAtLeast(role, needed);
+export const can = (role: Role | undefined, needed: Role) =>
+  role !== undefined && roleAtLeast(role, needed);

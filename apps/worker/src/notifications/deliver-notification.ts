@@ -32,18 +32,32 @@ export type DeliverDeps = {
  */
 const deliveryError = (cause: unknown) => {
   if (cause instanceof AppError) return `${cause.code}: ${cause.message}`;
-  if (cause instanceof Error && cause.name === "TimeoutError") return `the endpoint did not answer within ${NOTIFICATION_TIMEOUT_MS / 1000} s`;
+  if (cause instanceof Error && cause.name === "TimeoutError")
+    return `the endpoint did not answer within ${NOTIFICATION_TIMEOUT_MS / 1000} s`;
   return "could not reach the endpoint";
 };
 
 /** Thrown for an attempt that may succeed later; the caller lets BullMQ retry it. */
 export class DeliveryAttemptFailed extends Error {}
 
-export const deliverNotification = async (deps: DeliverDeps, job: NotificationJob, finalAttempt: boolean) => {
+export const deliverNotification = async (
+  deps: DeliverDeps,
+  job: NotificationJob,
+  finalAttempt: boolean,
+) => {
   const found = await deliveryToSend(deps.db, job.teamId, job.deliveryId);
   if (!found || found.delivery.status === "delivered") return { skipped: true as const };
-  if (!found.sealed) throw new AppError("SYSTEM.CREDENTIAL_MISSING", "the endpoint has no signing secret");
-  const secret = openSigningSecret(deps.keyring, { teamId: job.teamId, credentialId: found.sealed.credentialId, holder: { kind: "notification", id: found.endpoint.id } }, found.sealed.envelope);
+  if (!found.sealed)
+    throw new AppError("SYSTEM.CREDENTIAL_MISSING", "the endpoint has no signing secret");
+  const secret = openSigningSecret(
+    deps.keyring,
+    {
+      teamId: job.teamId,
+      credentialId: found.sealed.credentialId,
+      holder: { kind: "notification", id: found.endpoint.id },
+    },
+    found.sealed.envelope,
+  );
   const run = found.run;
   const payload: NotificationPayload = {
     event: found.delivery.event as NotificationEvent,
@@ -64,7 +78,11 @@ export const deliverNotification = async (deps: DeliverDeps, job: NotificationJo
   try {
     const res = await deps.fetch(found.endpoint.url, {
       method: "POST",
-      headers: { "content-type": "application/json", "user-agent": "switchyard-notifications", [SIGNATURE_HEADER]: signatureHeader(secret, body) },
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "switchyard-notifications",
+        [SIGNATURE_HEADER]: signatureHeader(secret, body),
+      },
       body,
       redirect: "manual",
       signal: AbortSignal.timeout(NOTIFICATION_TIMEOUT_MS),
@@ -76,9 +94,16 @@ export const deliverNotification = async (deps: DeliverDeps, job: NotificationJo
     error = deliveryError(cause);
   }
   if (!error) {
-    await recordDeliveryAttempt(deps.db, job.teamId, job.deliveryId, { status: "delivered", statusCode });
+    await recordDeliveryAttempt(deps.db, job.teamId, job.deliveryId, {
+      status: "delivered",
+      statusCode,
+    });
     return { delivered: true as const, statusCode };
   }
-  await recordDeliveryAttempt(deps.db, job.teamId, job.deliveryId, { status: finalAttempt ? "failed" : "pending", statusCode, error });
+  await recordDeliveryAttempt(deps.db, job.teamId, job.deliveryId, {
+    status: finalAttempt ? "failed" : "pending",
+    statusCode,
+    error,
+  });
   throw new DeliveryAttemptFailed(error);
 };

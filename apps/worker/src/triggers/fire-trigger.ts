@@ -6,7 +6,14 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import type { TriggerJob } from "@switchyard/core/triggers";
-import { getTrigger, recordTriggerFire, startRun, triggerRunner, type Db, type StartRunDeps } from "@switchyard/db";
+import {
+  getTrigger,
+  recordTriggerFire,
+  startRun,
+  triggerRunner,
+  type Db,
+  type StartRunDeps,
+} from "@switchyard/db";
 import type { Logger } from "../logger";
 
 export type FireTriggerDeps = { db: Db; queue: StartRunDeps["queue"]; log: Logger };
@@ -16,7 +23,10 @@ export const fireTrigger = async (deps: FireTriggerDeps, job: TriggerJob) => {
   const trigger = await getTrigger(db, job.teamId, job.triggerId);
   if (!trigger || trigger.kind !== "schedule" || trigger.paused) return { skipped: true as const };
   try {
-    const runner = await triggerRunner(db, { teamId: job.teamId, runAsUserId: trigger.runAsUserId });
+    const runner = await triggerRunner(db, {
+      teamId: job.teamId,
+      runAsUserId: trigger.runAsUserId,
+    });
     const run = await startRun(
       { db, queue: deps.queue },
       {
@@ -35,7 +45,9 @@ export const fireTrigger = async (deps: FireTriggerDeps, job: TriggerJob) => {
   } catch (error) {
     // A refusal (lane, role, workflow gone) is the trigger's to show; infrastructure errors throw.
     if (!(error instanceof AppError) || error.retryable) throw error;
-    await recordTriggerFire(db, job.teamId, trigger.id, { error: `${error.code}: ${error.userMessage}` });
+    await recordTriggerFire(db, job.teamId, trigger.id, {
+      error: `${error.code}: ${error.userMessage}`,
+    });
     log.warn("schedule could not start a run", { triggerId: trigger.id, code: error.code });
     return { error: error.code };
   }

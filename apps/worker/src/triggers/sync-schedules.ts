@@ -7,7 +7,10 @@ import type { Queue } from "bullmq";
 import { triggerSchedulerId, type TriggerJob } from "@switchyard/core/triggers";
 import { allSchedules, type Db } from "@switchyard/db";
 
-export type ScheduleQueue = Pick<Queue<TriggerJob>, "upsertJobScheduler" | "removeJobScheduler" | "getJobSchedulers">;
+export type ScheduleQueue = Pick<
+  Queue<TriggerJob>,
+  "upsertJobScheduler" | "removeJobScheduler" | "getJobSchedulers"
+>;
 
 export const syncSchedules = async (db: Db, queue: ScheduleQueue) => {
   const schedules = await allSchedules(db);
@@ -16,7 +19,15 @@ export const syncSchedules = async (db: Db, queue: ScheduleQueue) => {
     if (s.paused || !s.cron) continue;
     const id = triggerSchedulerId(s.id);
     wanted.add(id);
-    await queue.upsertJobScheduler(id, { pattern: s.cron, tz: s.timezone ?? "UTC" }, { name: "fire", data: { triggerId: s.id, teamId: s.teamId }, opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } });
+    await queue.upsertJobScheduler(
+      id,
+      { pattern: s.cron, tz: s.timezone ?? "UTC" },
+      {
+        name: "fire",
+        data: { triggerId: s.id, teamId: s.teamId },
+        opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+      },
+    );
   }
   let removed = 0;
   for (const scheduler of await queue.getJobSchedulers(0, -1)) {

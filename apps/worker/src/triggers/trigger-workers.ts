@@ -10,17 +10,34 @@ import type { Keyring } from "@switchyard/core/crypto";
 import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
-import { NOTIFICATION_QUEUE, notificationJobSchema, TRIGGER_QUEUE, triggerJobSchema, type NotificationJob, type TriggerJob } from "@switchyard/core/triggers";
+import {
+  NOTIFICATION_QUEUE,
+  notificationJobSchema,
+  TRIGGER_QUEUE,
+  triggerJobSchema,
+  type NotificationJob,
+  type TriggerJob,
+} from "@switchyard/core/triggers";
 import { enqueueRunNotifications, type Db } from "@switchyard/db";
 import type { Logger } from "../logger";
 import { deliverNotification, DeliveryAttemptFailed } from "../notifications/deliver-notification";
 import { fireTrigger } from "./fire-trigger";
 import { syncSchedules } from "./sync-schedules";
 
-type TriggerWorkersDeps = { connection: Redis; prefix: string; db: Db; keyring: Keyring; log: Logger; baseUrl: string; /** notifications go out through it */ fetch: FetchLike };
+type TriggerWorkersDeps = {
+  connection: Redis;
+  prefix: string;
+  db: Db;
+  keyring: Keyring;
+  log: Logger;
+  baseUrl: string;
+  /** notifications go out through it */ fetch: FetchLike;
+};
 
 const asUnrecoverable = (error: unknown) =>
-  error instanceof AppError && !error.retryable ? new UnrecoverableError(`${error.code}: ${error.message}`) : error;
+  error instanceof AppError && !error.retryable
+    ? new UnrecoverableError(`${error.code}: ${error.message}`)
+    : error;
 
 export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
   const { connection, prefix, db, log } = deps;
@@ -49,7 +66,11 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
       const data = notificationJobSchema.safeParse(job.data);
       if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
       try {
-        return await deliverNotification({ db, keyring: deps.keyring, baseUrl: deps.baseUrl, fetch: deps.fetch }, data.data, job.attemptsMade + 1 >= (job.opts.attempts ?? 1));
+        return await deliverNotification(
+          { db, keyring: deps.keyring, baseUrl: deps.baseUrl, fetch: deps.fetch },
+          data.data,
+          job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
+        );
       } catch (error) {
         if (error instanceof DeliveryAttemptFailed) throw error;
         throw asUnrecoverable(error);
@@ -57,7 +78,9 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
     },
     { connection, prefix, concurrency: 8 },
   );
-  notifications.on("failed", (job, err) => log.warn("notification attempt failed", { deliveryId: job?.id, error: err.message }));
+  notifications.on("failed", (job, err) =>
+    log.warn("notification attempt failed", { deliveryId: job?.id, error: err.message }),
+  );
   notifications.on("error", (err) => log.error("notification queue error", { error: err.message }));
 
   await Promise.all([triggers.waitUntilReady(), notifications.waitUntilReady()]);
@@ -73,8 +96,15 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
     },
     /** Enqueues the notifications of a run that has ended (nothing for one still going). */
     runEnded: (teamId: string, runId: string, status?: string) =>
-      enqueueRunNotifications(db, notificationQueue, { teamId, runId, ...(status ? { status } : {}) }).catch((e: unknown) =>
-        log.error("could not enqueue run notifications", { runId, error: e instanceof Error ? e.message : String(e) }),
+      enqueueRunNotifications(db, notificationQueue, {
+        teamId,
+        runId,
+        ...(status ? { status } : {}),
+      }).catch((e: unknown) =>
+        log.error("could not enqueue run notifications", {
+          runId,
+          error: e instanceof Error ? e.message : String(e),
+        }),
       ),
     close: async () => {
       await triggers.close();

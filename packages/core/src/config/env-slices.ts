@@ -10,7 +10,9 @@ const urlWith = (protocols: string[], needsPath: boolean, message: string) =>
   z.string().refine((v) => {
     try {
       const u = new URL(v);
-      return protocols.includes(u.protocol) && u.hostname !== "" && (!needsPath || u.pathname.length > 1);
+      return (
+        protocols.includes(u.protocol) && u.hostname !== "" && (!needsPath || u.pathname.length > 1)
+      );
     } catch {
       return false;
     }
@@ -19,7 +21,11 @@ const urlWith = (protocols: string[], needsPath: boolean, message: string) =>
 const isKey = (base64: string) => Buffer.from(base64, "base64").length === 32;
 
 export const databaseEnv = {
-  DATABASE_URL: urlWith(["postgres:", "postgresql:"], true, "must be a postgresql://user:password@host:port/database URL"),
+  DATABASE_URL: urlWith(
+    ["postgres:", "postgresql:"],
+    true,
+    "must be a postgresql://user:password@host:port/database URL",
+  ),
 };
 
 export const redisEnv = {
@@ -47,7 +53,10 @@ export const masterKeyEnv = {
         .flatMap((pair) => {
           const [id, key] = pair.split(":");
           if (!id || !key || !isKey(key)) {
-            ctx.addIssue({ code: "custom", message: "must be id:base64-of-32-bytes pairs, comma-separated" });
+            ctx.addIssue({
+              code: "custom",
+              message: "must be id:base64-of-32-bytes pairs, comma-separated",
+            });
             return [];
           }
           return [{ id, key }];
@@ -61,7 +70,10 @@ export const observabilityEnv = {
 };
 
 /** One line per bad variable, naming it; a variable that is absent or empty "is not set". */
-export const describeEnvIssues = (issues: readonly z.core.$ZodIssue[], source: Record<string, string | undefined>) =>
+export const describeEnvIssues = (
+  issues: readonly z.core.$ZodIssue[],
+  source: Record<string, string | undefined>,
+) =>
   `invalid environment:\n${issues
     .map((i) => {
       const name = i.path.join(".");

@@ -1,2 +1,9 @@
 /** Configuration shapes shared by the apps. */
-export { databaseEnv, describeEnvIssues, egressEnv, masterKeyEnv, observabilityEnv, redisEnv } from "./env-slices";
+export {
+  databaseEnv,
+  describeEnvIssues,
+  egressEnv,
+  masterKeyEnv,
+  observabilityEnv,
+  redisEnv,
+} from "./env-slices";

@@ -87,7 +87,8 @@ export const connectorCommandRefusal = (
       `a connector's command is a program from the connectors folder, written as the connector sees it (${CONNECTORS_INSIDE}/…, e.g. ${CONNECTORS_INSIDE}/node_modules/.bin/mcp-server-filesystem), or node, python3, sh or bash with a script from that folder; the machine's admin installs programs there (docs/connectors.md); or ${ALLOW_ANY}`,
     );
   }
-  const choosesCode = (name: string) => CODE_VARIABLES.has(name) || CODE_PREFIXES.some((p) => name.startsWith(p));
+  const choosesCode = (name: string) =>
+    CODE_VARIABLES.has(name) || CODE_PREFIXES.some((p) => name.startsWith(p));
   for (const name of Object.keys(launch.env)) {
     if (choosesCode(name))
       return refused(

@@ -19,7 +19,11 @@ export type OpenStdio = (
 
 export const openTransport = async (
   spec: ConnectorSpec,
-  { credentials, openStdio, httpFetch }: { credentials?: CredentialSource; openStdio?: OpenStdio; httpFetch?: FetchLike },
+  {
+    credentials,
+    openStdio,
+    httpFetch,
+  }: { credentials?: CredentialSource; openStdio?: OpenStdio; httpFetch?: FetchLike },
 ): Promise<Transport> => {
   switch (spec.kind) {
     case "stdio": {
@@ -40,7 +44,10 @@ export const openTransport = async (
     case "http": {
       const url = new URL(spec.url);
       if (!httpFetch)
-        throw new AppError("SYSTEM.CONFIG", `connector "${spec.id}": this connector host was given no egress fetch, so it reaches no http connector`);
+        throw new AppError(
+          "SYSTEM.CONFIG",
+          `connector "${spec.id}": this connector host was given no egress fetch, so it reaches no http connector`,
+        );
       return new StreamableHTTPClientTransport(url, {
         fetch: async (url, init) => {
           const send = (secret: string | undefined) => {

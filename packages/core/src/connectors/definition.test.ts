@@ -71,12 +71,25 @@ describe("parseConnectorDefinition: the schema", () => {
   });
 
   it("keeps a stdio connector's own network setting, unset when it follows the steps'", () => {
-    expect(parseConnectorDefinition(stdio()).transport === "stdio" && "network" in parseConnectorDefinition(stdio())).toBe(false);
-    expect(toConnectorSpec(parseConnectorDefinition(stdio({ network: false })))).toMatchObject({ network: false });
-    expect(toConnectorSpec(parseConnectorDefinition(stdio({ network: true })))).toMatchObject({ network: true });
-    expect(refusal(stdio({ network: "yes" }))).toMatchObject({ code: "USER.CONNECTOR.INVALID", location: { path: "network" } });
+    expect(
+      parseConnectorDefinition(stdio()).transport === "stdio" &&
+        "network" in parseConnectorDefinition(stdio()),
+    ).toBe(false);
+    expect(toConnectorSpec(parseConnectorDefinition(stdio({ network: false })))).toMatchObject({
+      network: false,
+    });
+    expect(toConnectorSpec(parseConnectorDefinition(stdio({ network: true })))).toMatchObject({
+      network: true,
+    });
+    expect(refusal(stdio({ network: "yes" }))).toMatchObject({
+      code: "USER.CONNECTOR.INVALID",
+      location: { path: "network" },
+    });
     // An http connector is reached by the worker itself: no sandbox, no setting.
-    expect(refusal(http({ network: false }))).toMatchObject({ code: "USER.CONNECTOR.INVALID", location: { path: "network" } });
+    expect(refusal(http({ network: false }))).toMatchObject({
+      code: "USER.CONNECTOR.INVALID",
+      location: { path: "network" },
+    });
   });
 
   it("caps connectors per team at 64 for the database layer", () => {

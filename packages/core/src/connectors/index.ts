@@ -3,7 +3,13 @@
  * no process, no sandbox, safe for the web app. The worker's runtime (the pool, step
  * catalogs) is `@switchyard/core/connectors/host`.
  */
-export type { ConnectorHost, ConnectorSpec, CredentialSource, LaneGate, UpstreamTool } from "./connector-host";
+export type {
+  ConnectorHost,
+  ConnectorSpec,
+  CredentialSource,
+  LaneGate,
+  UpstreamTool,
+} from "./connector-host";
 export {
   beginAuthorization,
   completeAuthorization,
@@ -14,10 +20,26 @@ export {
   type OAuthServerInfo,
   type OAuthTokenSet,
 } from "./oauth";
-export { MAX_CONNECTORS_PER_TEAM, needsCredential, parseConnectorDefinition, toConnectorSpec } from "./definition";
+export {
+  MAX_CONNECTORS_PER_TEAM,
+  needsCredential,
+  parseConnectorDefinition,
+  toConnectorSpec,
+} from "./definition";
 export type { ConnectorDefinition } from "./definition";
 export { toolAllowed } from "./tool-allow";
 export { CONNECTORS_INSIDE, connectorCommandRefusal } from "./connector-command-policy";
 export { destinationChanges } from "./connector-destination";
-export { grantCoversUrl, grantFromJson, grantSecrets, grantToJson, reconnectRefusal } from "./stored-grant";
-export { CURATED_CONNECTORS, curatedConnector, curatedDefinition, mergeCuratedConnectors } from "./curated";
+export {
+  grantCoversUrl,
+  grantFromJson,
+  grantSecrets,
+  grantToJson,
+  reconnectRefusal,
+} from "./stored-grant";
+export {
+  CURATED_CONNECTORS,
+  curatedConnector,
+  curatedDefinition,
+  mergeCuratedConnectors,
+} from "./curated";

@@ -99,7 +99,9 @@ describe("McpConnectorHost", () => {
   );
 
   it("reaches http connectors only through the egress fetch it was given, under its rule", async () => {
-    const without = track(new McpConnectorHost({ connectors: [{ id: "remote", kind: "http", url: httpUrl }] }));
+    const without = track(
+      new McpConnectorHost({ connectors: [{ id: "remote", kind: "http", url: httpUrl }] }),
+    );
     await expect(without.callTool("remote", "echo", {})).rejects.toThrow(/given no egress fetch/);
     const strict = track(
       new McpConnectorHost({
@@ -110,8 +112,12 @@ describe("McpConnectorHost", () => {
         httpFetch: createEgressFetch(NO_EGRESS_EXCEPTIONS, EGRESS_PROFILES.connector),
       }),
     );
-    await expect(strict.callTool("far", "echo", {})).rejects.toThrow(/plain http is allowed only to hosts the operator lists/);
-    await expect(strict.callTool("loop", "echo", {})).rejects.toThrow(/resolves to a loopback address|it is a loopback address/);
+    await expect(strict.callTool("far", "echo", {})).rejects.toThrow(
+      /plain http is allowed only to hosts the operator lists/,
+    );
+    await expect(strict.callTool("loop", "echo", {})).rejects.toThrow(
+      /resolves to a loopback address|it is a loopback address/,
+    );
   });
 
   it("lists every page of a connector's tools (the proxy itself, which pages at 100)", async () => {
@@ -244,7 +250,9 @@ describe("McpConnectorHost as the worker's pool", () => {
 
   it("never closes as idle a connector with a call running, and counts its end as a use", async () => {
     let now = 0;
-    const host = track(new McpConnectorHost({ connectors: [stdio("slow")], idleMs: 60_000, now: () => now }));
+    const host = track(
+      new McpConnectorHost({ connectors: [stdio("slow")], idleMs: 60_000, now: () => now }),
+    );
     expect(text(await host.callTool("slow", "echo", { text: "up" }))).toBe("up");
     const long = host.callTool("slow", "sleep", { ms: 1000 });
     await new Promise((r) => setTimeout(r, 200));

@@ -3,29 +3,42 @@
  * its token set, as one JSON text (dates as ISO 8601). The web app writes it when a person
  * connects; the worker reads it, and writes it again when a refresh rotates the tokens.
  */
-import { checkResourceAllowed, resourceUrlFromServerUrl } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
+import {
+  checkResourceAllowed,
+  resourceUrlFromServerUrl,
+} from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import { AppError } from "../errors";
 import type { OAuthClientInfo, OAuthServerInfo, OAuthTokenSet } from "./oauth";
 
 type OAuthGrant = { server: OAuthServerInfo; client: OAuthClientInfo; tokens: OAuthTokenSet };
 
-type GrantJson = Omit<OAuthGrant, "tokens"> & { tokens: Omit<OAuthTokenSet, "expiresAt"> & { expiresAt?: string } };
+type GrantJson = Omit<OAuthGrant, "tokens"> & {
+  tokens: Omit<OAuthTokenSet, "expiresAt"> & { expiresAt?: string };
+};
 
 export const grantToJson = (grant: OAuthGrant): string => {
   const { expiresAt, ...tokens } = grant.tokens;
-  const json: GrantJson = { ...grant, tokens: { ...tokens, ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) } };
+  const json: GrantJson = {
+    ...grant,
+    tokens: { ...tokens, ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}) },
+  };
   return JSON.stringify(json);
 };
 
 export const grantFromJson = (text: string): OAuthGrant => {
   const json = JSON.parse(text) as GrantJson;
   const { expiresAt, ...tokens } = json.tokens;
-  return { ...json, tokens: { ...tokens, ...(expiresAt ? { expiresAt: new Date(expiresAt) } : {}) } };
+  return {
+    ...json,
+    tokens: { ...tokens, ...(expiresAt ? { expiresAt: new Date(expiresAt) } : {}) },
+  };
 };
 
 /** Every secret of a grant, for the scrubber. */
 export const grantSecrets = (grant: OAuthGrant): string[] =>
-  [grant.tokens.accessToken, grant.tokens.refreshToken, grant.client.clientSecret].filter((s): s is string => typeof s === "string" && s !== "");
+  [grant.tokens.accessToken, grant.tokens.refreshToken, grant.client.clientSecret].filter(
+    (s): s is string => typeof s === "string" && s !== "",
+  );
 
 /**
  * Whether a grant may be used with the connector at `url`: the resource (RFC 8707) it was
@@ -34,7 +47,10 @@ export const grantSecrets = (grant: OAuthGrant): string[] =>
  */
 export const grantCoversUrl = (grant: OAuthGrant, url: string): boolean => {
   try {
-    return checkResourceAllowed({ requestedResource: resourceUrlFromServerUrl(url), configuredResource: grant.server.resource });
+    return checkResourceAllowed({
+      requestedResource: resourceUrlFromServerUrl(url),
+      configuredResource: grant.server.resource,
+    });
   } catch {
     return false;
   }
@@ -45,7 +61,11 @@ export const grantCoversUrl = (grant: OAuthGrant, url: string): boolean => {
  * `destination_changed` (where it sends its credential changed since it was connected) or
  * a refused refresh (anything else).
  */
-export const reconnectRefusal = (connector: string, reason: string | null, detail?: string): AppError =>
+export const reconnectRefusal = (
+  connector: string,
+  reason: string | null,
+  detail?: string,
+): AppError =>
   new AppError(
     "USER.CONNECTOR.NEEDS_RECONNECT",
     reason === "destination_changed"

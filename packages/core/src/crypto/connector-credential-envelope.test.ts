@@ -16,7 +16,9 @@ describe("connector credential envelopes", () => {
       { ...owner, teamId: "t2" },
       { ...owner, credentialId: "cred_2" },
     ]) {
-      expect(() => openConnectorCredential(keyring, other, envelope)).toThrow(expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }));
+      expect(() => openConnectorCredential(keyring, other, envelope)).toThrow(
+        expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }),
+      );
     }
   });
 });

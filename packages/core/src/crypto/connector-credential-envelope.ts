@@ -7,10 +7,16 @@
  */
 import { openSecret, sealSecret, type Envelope, type Keyring } from "./credential-envelope";
 
-type ConnectorCredentialOwner = { teamId: string; credentialId: string; connector: string; owner: string };
+type ConnectorCredentialOwner = {
+  teamId: string;
+  credentialId: string;
+  connector: string;
+  owner: string;
+};
 
 /** What a connector credential (and its credential row's name) is held under. */
-export const connectorCredentialHolder = (connector: string, owner: string) => `connector:${connector}:${owner}`;
+export const connectorCredentialHolder = (connector: string, owner: string) =>
+  `connector:${connector}:${owner}`;
 
 const envelopeOwner = (owner: ConnectorCredentialOwner) => ({
   teamId: owner.teamId,
@@ -18,9 +24,15 @@ const envelopeOwner = (owner: ConnectorCredentialOwner) => ({
   name: connectorCredentialHolder(owner.connector, owner.owner),
 });
 
-export const sealConnectorCredential = (keyring: Keyring, owner: ConnectorCredentialOwner, value: string): Envelope =>
-  sealSecret(keyring, envelopeOwner(owner), value);
+export const sealConnectorCredential = (
+  keyring: Keyring,
+  owner: ConnectorCredentialOwner,
+  value: string,
+): Envelope => sealSecret(keyring, envelopeOwner(owner), value);
 
 /** Throws SYSTEM.CREDENTIAL_UNREADABLE for an envelope of another team, connector or owner, or altered. */
-export const openConnectorCredential = (keyring: Keyring, owner: ConnectorCredentialOwner, envelope: Envelope): string =>
-  openSecret(keyring, envelopeOwner(owner), envelope);
+export const openConnectorCredential = (
+  keyring: Keyring,
+  owner: ConnectorCredentialOwner,
+  envelope: Envelope,
+): string => openSecret(keyring, envelopeOwner(owner), envelope);

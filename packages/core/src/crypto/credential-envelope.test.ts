@@ -12,7 +12,8 @@ describe("credential envelopes", () => {
     const ring = keyringOf(k1);
     const env = sealSecret(ring, owner, "sk-live-äöü-123");
     expect(env.keyId).toBe("k1");
-    for (const part of [env.ciphertext, env.wrappedKey]) expect(part.toString("utf8")).not.toContain("sk-live");
+    for (const part of [env.ciphertext, env.wrappedKey])
+      expect(part.toString("utf8")).not.toContain("sk-live");
     expect(openSecret(ring, owner, env)).toBe("sk-live-äöü-123");
   });
 
@@ -28,8 +29,12 @@ describe("credential envelopes", () => {
     const ring = keyringOf(k1);
     const env = sealSecret(ring, owner, "secret");
     expect(() => openSecret(ring, { ...owner, teamId: "team_b" }, env)).toThrow(AppError);
-    expect(() => openSecret(ring, { ...owner, credentialId: "cred_2" }, env)).toThrow(/could not be opened/);
-    expect(() => openSecret(ring, { ...owner, name: "OTHER_TOKEN" }, env)).toThrow(/could not be opened/);
+    expect(() => openSecret(ring, { ...owner, credentialId: "cred_2" }, env)).toThrow(
+      /could not be opened/,
+    );
+    expect(() => openSecret(ring, { ...owner, name: "OTHER_TOKEN" }, env)).toThrow(
+      /could not be opened/,
+    );
     const tampered = { ...env, ciphertext: Buffer.from(env.ciphertext) };
     tampered.ciphertext[0]! ^= 1;
     expect(() => openSecret(ring, owner, tampered)).toThrow(/could not be opened/);
@@ -50,7 +55,9 @@ describe("credential envelopes", () => {
     expect(openSecret(ring, owner, old, 1)).toBe("legacy");
     // the old format never bound the name: any name opens it, which is why it is re-sealed
     expect(openSecret(ring, { ...owner, name: "ELSEWHERE" }, old, 1)).toBe("legacy");
-    expect(() => openSecret(ring, owner, sealSecret(ring, owner, "new"), 1)).toThrow(/could not be opened/);
+    expect(() => openSecret(ring, owner, sealSecret(ring, owner, "new"), 1)).toThrow(
+      /could not be opened/,
+    );
   });
 
   it("refuses a master key of the wrong size", () => {

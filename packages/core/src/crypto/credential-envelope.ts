@@ -13,7 +13,13 @@ type MasterKey = { id: string; key: Buffer };
 /** Every master key still able to open envelopes, by id (the current one included). */
 export type Keyring = { current: MasterKey; byId: (id: string) => Buffer | undefined };
 
-export type Envelope = { keyId: string; wrappedKey: Buffer; ciphertext: Buffer; iv: Buffer; authTag: Buffer };
+export type Envelope = {
+  keyId: string;
+  wrappedKey: Buffer;
+  ciphertext: Buffer;
+  iv: Buffer;
+  authTag: Buffer;
+};
 /** `name`: what holds the secret, e.g. a variable's name. */
 type EnvelopeOwner = { teamId: string; credentialId: string; name: string };
 /** 2 binds the owner's name; 1 (old rows only) binds the team and credential ids alone. */
@@ -37,7 +43,11 @@ const seal = (key: Buffer, plaintext: Buffer, data: Buffer) => {
   return { iv, ciphertext, authTag: cipher.getAuthTag() };
 };
 
-const open = (key: Buffer, sealed: { iv: Buffer; ciphertext: Buffer; authTag: Buffer }, data: Buffer) => {
+const open = (
+  key: Buffer,
+  sealed: { iv: Buffer; ciphertext: Buffer; authTag: Buffer },
+  data: Buffer,
+) => {
   const decipher = createDecipheriv("aes-256-gcm", key, sealed.iv);
   decipher.setAAD(data);
   decipher.setAuthTag(sealed.authTag);
@@ -46,7 +56,8 @@ const open = (key: Buffer, sealed: { iv: Buffer; ciphertext: Buffer; authTag: Bu
 
 export const parseMasterKey = (id: string, base64: string): MasterKey => {
   const key = Buffer.from(base64, "base64");
-  if (key.length !== 32) throw new AppError("SYSTEM.CONFIG", "the master key must be 32 bytes, base64-encoded");
+  if (key.length !== 32)
+    throw new AppError("SYSTEM.CONFIG", "the master key must be 32 bytes, base64-encoded");
   return { id, key };
 };
 
@@ -55,7 +66,12 @@ export const keyringOf = (current: MasterKey, older: MasterKey[] = []): Keyring 
   return { current, byId: (id) => all.get(id) };
 };
 
-export const sealSecret = (keyring: Keyring, owner: EnvelopeOwner, plaintext: string, format: SealFormat = 2): Envelope => {
+export const sealSecret = (
+  keyring: Keyring,
+  owner: EnvelopeOwner,
+  plaintext: string,
+  format: SealFormat = 2,
+): Envelope => {
   const dataKey = randomBytes(32);
   try {
     const wrapped = seal(keyring.current.key, dataKey, aad(owner, "key", format));
@@ -72,17 +88,38 @@ export const sealSecret = (keyring: Keyring, owner: EnvelopeOwner, plaintext: st
   }
 };
 
-export const openSecret = (keyring: Keyring, owner: EnvelopeOwner, envelope: Envelope, format: SealFormat = 2): string => {
+export const openSecret = (
+  keyring: Keyring,
+  owner: EnvelopeOwner,
+  envelope: Envelope,
+  format: SealFormat = 2,
+): string => {
   const master = keyring.byId(envelope.keyId);
-  if (!master) throw new AppError("SYSTEM.CREDENTIAL_KEY_MISSING", `no master key "${envelope.keyId}" is configured to open this credential`);
+  if (!master)
+    throw new AppError(
+      "SYSTEM.CREDENTIAL_KEY_MISSING",
+      `no master key "${envelope.keyId}" is configured to open this credential`,
+    );
   let dataKey: Buffer | undefined;
   try {
     const w = envelope.wrappedKey;
-    dataKey = open(master, { iv: w.subarray(0, IV), authTag: w.subarray(IV, IV + TAG), ciphertext: w.subarray(IV + TAG) }, aad(owner, "key", format));
+    dataKey = open(
+      master,
+      {
+        iv: w.subarray(0, IV),
+        authTag: w.subarray(IV, IV + TAG),
+        ciphertext: w.subarray(IV + TAG),
+      },
+      aad(owner, "key", format),
+    );
     return open(dataKey, envelope, aad(owner, "value", format)).toString("utf8");
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
-    throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", "a stored credential could not be opened (wrong key, or it was altered)", { cause });
+    throw new AppError(
+      "SYSTEM.CREDENTIAL_UNREADABLE",
+      "a stored credential could not be opened (wrong key, or it was altered)",
+      { cause },
+    );
   } finally {
     dataKey?.fill(0);
   }
@@ -93,18 +130,43 @@ export const openSecret = (keyring: Keyring, owner: EnvelopeOwner, envelope: Env
  * rotating the master key does to each stored credential. The value's ciphertext is not
  * touched; the owner and format must be those it was sealed with.
  */
-export const rewrapSecret = (keyring: Keyring, owner: EnvelopeOwner, envelope: Envelope, format: SealFormat = 2): Envelope => {
+export const rewrapSecret = (
+  keyring: Keyring,
+  owner: EnvelopeOwner,
+  envelope: Envelope,
+  format: SealFormat = 2,
+): Envelope => {
   const master = keyring.byId(envelope.keyId);
-  if (!master) throw new AppError("SYSTEM.CREDENTIAL_KEY_MISSING", `no master key "${envelope.keyId}" is configured to open this credential`);
+  if (!master)
+    throw new AppError(
+      "SYSTEM.CREDENTIAL_KEY_MISSING",
+      `no master key "${envelope.keyId}" is configured to open this credential`,
+    );
   let dataKey: Buffer | undefined;
   try {
     const w = envelope.wrappedKey;
-    dataKey = open(master, { iv: w.subarray(0, IV), authTag: w.subarray(IV, IV + TAG), ciphertext: w.subarray(IV + TAG) }, aad(owner, "key", format));
+    dataKey = open(
+      master,
+      {
+        iv: w.subarray(0, IV),
+        authTag: w.subarray(IV, IV + TAG),
+        ciphertext: w.subarray(IV + TAG),
+      },
+      aad(owner, "key", format),
+    );
     const wrapped = seal(keyring.current.key, dataKey, aad(owner, "key", format));
-    return { ...envelope, keyId: keyring.current.id, wrappedKey: Buffer.concat([wrapped.iv, wrapped.authTag, wrapped.ciphertext]) };
+    return {
+      ...envelope,
+      keyId: keyring.current.id,
+      wrappedKey: Buffer.concat([wrapped.iv, wrapped.authTag, wrapped.ciphertext]),
+    };
   } catch (cause) {
     if (cause instanceof AppError) throw cause;
-    throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", "a stored credential could not be opened (wrong key, or it was altered)", { cause });
+    throw new AppError(
+      "SYSTEM.CREDENTIAL_UNREADABLE",
+      "a stored credential could not be opened (wrong key, or it was altered)",
+      { cause },
+    );
   } finally {
     dataKey?.fill(0);
   }

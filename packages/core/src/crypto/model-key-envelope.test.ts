@@ -16,10 +16,12 @@ describe("model key envelopes", () => {
   it("does not open for another team, credential or vendor, nor as a variable of the vendor's name", () => {
     const sealed = sealModelKey(ring, owner, key);
     for (const other of [{ teamId: "team_b" }, { credentialId: "cred_2" }, { vendor: "openai" }]) {
-      expect(() => openModelKey(ring, { ...owner, ...other }, sealed)).toThrow(expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }));
+      expect(() => openModelKey(ring, { ...owner, ...other }, sealed)).toThrow(
+        expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }),
+      );
     }
-    expect(() => openVariable(ring, { teamId: "team_a", credentialId: "cred_1", name: "anthropic" }, sealed)).toThrow(
-      expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }),
-    );
+    expect(() =>
+      openVariable(ring, { teamId: "team_a", credentialId: "cred_1", name: "anthropic" }, sealed),
+    ).toThrow(expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }));
   });
 });

@@ -17,25 +17,37 @@ describe("variable envelopes", () => {
   it("does not open for another team, credential or variable name", () => {
     const ring = keyringOf(k1);
     const sealed = sealVariable(ring, owner, value);
-    for (const other of [{ teamId: "team_b" }, { credentialId: "cred_2" }, { name: "OTHER_TOKEN" }]) {
-      expect(() => openVariable(ring, { ...owner, ...other }, sealed)).toThrow(expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }));
+    for (const other of [
+      { teamId: "team_b" },
+      { credentialId: "cred_2" },
+      { name: "OTHER_TOKEN" },
+    ]) {
+      expect(() => openVariable(ring, { ...owner, ...other }, sealed)).toThrow(
+        expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }),
+      );
     }
   });
 
   it("opens under a retired key while it is configured, and names a key that is gone", () => {
     const sealed = sealVariable(keyringOf(k1), owner, value);
     expect(openVariable(keyringOf(k2, [k1]), owner, sealed)).toBe(value);
-    expect(() => openVariable(keyringOf(k2), owner, sealed)).toThrow(expect.objectContaining({ code: "SYSTEM.CREDENTIAL_KEY_MISSING" }));
+    expect(() => openVariable(keyringOf(k2), owner, sealed)).toThrow(
+      expect.objectContaining({ code: "SYSTEM.CREDENTIAL_KEY_MISSING" }),
+    );
   });
 
   it("re-seals a format 1 envelope bound to its name under the current key", () => {
     const legacy = sealSecret(keyringOf(k1), { ...owner, name: "variable:API_TOKEN" }, value, 1);
-    expect(() => openVariable(keyringOf(k1), owner, legacy)).toThrow(expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }));
+    expect(() => openVariable(keyringOf(k1), owner, legacy)).toThrow(
+      expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }),
+    );
     const ring = keyringOf(k2, [k1]);
     const resealed = resealVariable(ring, owner, legacy);
     expect(resealed.keyId).toBe("k2");
     expect(openVariable(keyringOf(k2), owner, resealed)).toBe(value);
-    expect(() => openVariable(ring, { ...owner, name: "OTHER_TOKEN" }, resealed)).toThrow(expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }));
+    expect(() => openVariable(ring, { ...owner, name: "OTHER_TOKEN" }, resealed)).toThrow(
+      expect.objectContaining({ code: "SYSTEM.CREDENTIAL_UNREADABLE" }),
+    );
   });
 
   it("mints distinct credential ids", () => {

@@ -34,8 +34,10 @@ const v6Bytes = (input: string): number[] | undefined => {
   const text = input.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   if (!isIPv6(text)) return undefined;
   // A trailing dotted quad (`::ffff:1.2.3.4`) is the last two groups written another way.
-  const hex = text.replace(/(\d+)\.(\d+)\.(\d+)\.(\d+)$/, (_m, a: string, b: string, c: string, d: string) =>
-    `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
+  const hex = text.replace(
+    /(\d+)\.(\d+)\.(\d+)\.(\d+)$/,
+    (_m, a: string, b: string, c: string, d: string) =>
+      `${((Number(a) << 8) | Number(b)).toString(16)}:${((Number(c) << 8) | Number(d)).toString(16)}`,
   );
   const [left = "", right] = hex.split("::");
   const groups = (part: string) => (part === "" ? [] : part.split(":").map((g) => parseInt(g, 16)));

@@ -35,7 +35,12 @@ export type EgressFetch = FetchLike & { close: () => Promise<void> };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
-const TIMEOUT_CODES = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT", "ETIMEDOUT"]);
+const TIMEOUT_CODES = new Set([
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+  "ETIMEDOUT",
+]);
 
 const causes = (error: unknown): unknown[] => {
   const chain: unknown[] = [];
@@ -44,22 +49,45 @@ const causes = (error: unknown): unknown[] => {
 };
 
 /** What a failed exchange becomes: the rule's refusal as it is, else a timeout or "unreachable" naming the host. */
-const failure = (error: unknown, host: string, callerSignal: AbortSignal | null | undefined): unknown => {
+const failure = (
+  error: unknown,
+  host: string,
+  callerSignal: AbortSignal | null | undefined,
+): unknown => {
   if (callerSignal?.aborted) return (callerSignal.reason as unknown) ?? error;
   const chain = causes(error);
   const app = chain.find((e): e is AppError => e instanceof AppError);
   if (app) return app;
-  const code = chain.map((e) => (e as { code?: unknown }).code).find((c): c is string => typeof c === "string");
-  const timedOut = chain.some((e) => (e as { name?: unknown }).name === "TimeoutError") || (code !== undefined && TIMEOUT_CODES.has(code));
-  if (timedOut) return new AppError("EXECUTION.EGRESS.TIMEOUT", `${host} did not answer in time`, { retryable: true, details: { host } });
-  return new AppError("EXECUTION.EGRESS.UNREACHABLE", `${host} could not be reached${code ? ` (${code})` : ""}`, { retryable: true, details: { host, ...(code ? { code } : {}) } });
+  const code = chain
+    .map((e) => (e as { code?: unknown }).code)
+    .find((c): c is string => typeof c === "string");
+  const timedOut =
+    chain.some((e) => (e as { name?: unknown }).name === "TimeoutError") ||
+    (code !== undefined && TIMEOUT_CODES.has(code));
+  if (timedOut)
+    return new AppError("EXECUTION.EGRESS.TIMEOUT", `${host} did not answer in time`, {
+      retryable: true,
+      details: { host },
+    });
+  return new AppError(
+    "EXECUTION.EGRESS.UNREACHABLE",
+    `${host} could not be reached${code ? ` (${code})` : ""}`,
+    { retryable: true, details: { host, ...(code ? { code } : {}) } },
+  );
 };
 
 const tooLarge = (host: string, max: number) =>
-  new AppError("EXECUTION.EGRESS.TOO_LARGE", `the answer of ${host} is larger than ${max} bytes`, { details: { host, maxBytes: max } });
+  new AppError("EXECUTION.EGRESS.TOO_LARGE", `the answer of ${host} is larger than ${max} bytes`, {
+    details: { host, maxBytes: max },
+  });
 
 /** The answer with a body that counts its bytes and fails in our terms. */
-const guardedAnswer = (res: Response, host: string, limits: EgressLimits, callerSignal: AbortSignal | null | undefined): Response => {
+const guardedAnswer = (
+  res: Response,
+  host: string,
+  limits: EgressLimits,
+  callerSignal: AbortSignal | null | undefined,
+): Response => {
   const max = limits.maxBytes;
   const declared = Number(res.headers.get("content-length"));
   if (max !== undefined && Number.isFinite(declared) && declared > max) {
@@ -86,7 +114,11 @@ const guardedAnswer = (res: Response, host: string, limits: EgressLimits, caller
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  const answer = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+  const answer = new Response(body, {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
   Object.defineProperty(answer, "url", { value: res.url });
   return answer;
 };
@@ -97,11 +129,21 @@ const sameOrigin = (a: URL, b: URL) => a.origin === b.origin;
  * A fetch under the egress rule `list` and `limits`. `resolveAll` replaces the system
  * resolver (tests use it to play DNS answers that change between lookups).
  */
-export const createEgressFetch = (list: EgressAllowList, limits: EgressLimits, options: { resolveAll?: ResolveAll } = {}): EgressFetch => {
+export const createEgressFetch = (
+  list: EgressAllowList,
+  limits: EgressLimits,
+  options: { resolveAll?: ResolveAll } = {},
+): EgressFetch => {
   const resolveAll = options.resolveAll ?? systemResolveAll;
   const connectors = {
-    "https:": buildConnector({ timeout: limits.connectMs, lookup: egressLookup(list, "https:", resolveAll) }),
-    "http:": buildConnector({ timeout: limits.connectMs, lookup: egressLookup(list, "http:", resolveAll) }),
+    "https:": buildConnector({
+      timeout: limits.connectMs,
+      lookup: egressLookup(list, "https:", resolveAll),
+    }),
+    "http:": buildConnector({
+      timeout: limits.connectMs,
+      lookup: egressLookup(list, "http:", resolveAll),
+    }),
   };
   const agent = new Agent({
     headersTimeout: limits.headersMs,
@@ -109,14 +151,20 @@ export const createEgressFetch = (list: EgressAllowList, limits: EgressLimits, o
     connect: (opts, callback) => {
       const refused = literalRefusal(list, opts.hostname, opts.protocol);
       if (refused) return callback(refused, null);
-      return (opts.protocol === "http:" ? connectors["http:"] : connectors["https:"])(opts, callback);
+      return (opts.protocol === "http:" ? connectors["http:"] : connectors["https:"])(
+        opts,
+        callback,
+      );
     },
   });
 
   const egressFetch = async (input: string | URL, init: RequestInit = {}): Promise<Response> => {
     let url = checkEgressUrl(list, input);
     const callerSignal = init.signal;
-    const signals = [callerSignal, limits.totalMs === undefined ? undefined : AbortSignal.timeout(limits.totalMs)].filter((s): s is AbortSignal => !!s);
+    const signals = [
+      callerSignal,
+      limits.totalMs === undefined ? undefined : AbortSignal.timeout(limits.totalMs),
+    ].filter((s): s is AbortSignal => !!s);
     const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
     let method = (init.method ?? "GET").toUpperCase();
     let body = init.body;
@@ -139,10 +187,26 @@ export const createEgressFetch = (list: EgressAllowList, limits: EgressLimits, o
         throw failure(error, url.hostname, callerSignal);
       }
       const location = res.headers.get("location");
-      if (!REDIRECTS.has(res.status) || !location || init.redirect === "manual" || limits.maxRedirects === 0) return guardedAnswer(res, url.hostname, limits, callerSignal);
+      if (
+        !REDIRECTS.has(res.status) ||
+        !location ||
+        init.redirect === "manual" ||
+        limits.maxRedirects === 0
+      )
+        return guardedAnswer(res, url.hostname, limits, callerSignal);
       await res.body?.cancel().catch(() => undefined);
-      if (init.redirect === "error") throw new AppError("EXECUTION.EGRESS.UNREACHABLE", `${url.hostname} answered with a redirect`, { details: { host: url.hostname } });
-      if (hop >= limits.maxRedirects) throw new AppError("EXECUTION.EGRESS.UNREACHABLE", `${url.hostname}: more than ${limits.maxRedirects} redirects`, { details: { host: url.hostname } });
+      if (init.redirect === "error")
+        throw new AppError(
+          "EXECUTION.EGRESS.UNREACHABLE",
+          `${url.hostname} answered with a redirect`,
+          { details: { host: url.hostname } },
+        );
+      if (hop >= limits.maxRedirects)
+        throw new AppError(
+          "EXECUTION.EGRESS.UNREACHABLE",
+          `${url.hostname}: more than ${limits.maxRedirects} redirects`,
+          { details: { host: url.hostname } },
+        );
       const next = checkEgressUrl(list, new URL(location, url));
       if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === "POST")) {
         if (method !== "HEAD") method = "GET";
@@ -150,7 +214,11 @@ export const createEgressFetch = (list: EgressAllowList, limits: EgressLimits, o
         headers.delete("content-type");
         headers.delete("content-length");
       } else if (body instanceof ReadableStream) {
-        throw new AppError("EXECUTION.EGRESS.UNREACHABLE", `${url.hostname} redirected a request whose body cannot be sent twice`, { details: { host: url.hostname } });
+        throw new AppError(
+          "EXECUTION.EGRESS.UNREACHABLE",
+          `${url.hostname} redirected a request whose body cannot be sent twice`,
+          { details: { host: url.hostname } },
+        );
       }
       if (!sameOrigin(url, next)) for (const h of CREDENTIAL_HEADERS) headers.delete(h);
       url = next;

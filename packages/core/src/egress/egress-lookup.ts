@@ -14,38 +14,59 @@ import { judgeConnection, type EgressAllowList } from "./egress-policy";
 export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
 export const systemResolveAll: ResolveAll = (hostname) =>
-  new Promise((resolve, reject) => dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))));
+  new Promise((resolve, reject) =>
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
+      error ? reject(error) : resolve(addresses),
+    ),
+  );
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 /** The shape `net.connect`'s `lookup` option has. */
-type ConnectLookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void;
+type ConnectLookup = (
+  hostname: string,
+  options: { all?: boolean },
+  callback: LookupCallback,
+) => void;
 
-const notFound = (hostname: string) => Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname });
+const notFound = (hostname: string) =>
+  Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND", hostname });
 
 /**
  * A lookup that drops the addresses the rule refuses for `protocol` and fails with the
  * first refusal when none is left.
  */
-export const egressLookup = (list: EgressAllowList, protocol: string, resolveAll: ResolveAll = systemResolveAll): ConnectLookup => (hostname, options, callback) => {
-  resolveAll(hostname).then(
-    (found) => {
-      let refusal: AppError | undefined;
-      const allowed = found.filter((a) => {
-        const refused = judgeConnection(list, { hostname, address: a.address, protocol });
-        refusal ??= refused;
-        return !refused;
-      });
-      const first = allowed[0];
-      if (!first) return callback(refusal ?? notFound(hostname), "");
-      if (options.all) return callback(null, allowed);
-      return callback(null, first.address, first.family);
-    },
-    (error: NodeJS.ErrnoException) => callback(error, ""),
-  );
-};
+export const egressLookup =
+  (
+    list: EgressAllowList,
+    protocol: string,
+    resolveAll: ResolveAll = systemResolveAll,
+  ): ConnectLookup =>
+  (hostname, options, callback) => {
+    resolveAll(hostname).then(
+      (found) => {
+        let refusal: AppError | undefined;
+        const allowed = found.filter((a) => {
+          const refused = judgeConnection(list, { hostname, address: a.address, protocol });
+          refusal ??= refused;
+          return !refused;
+        });
+        const first = allowed[0];
+        if (!first) return callback(refusal ?? notFound(hostname), "");
+        if (options.all) return callback(null, allowed);
+        return callback(null, first.address, first.family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, ""),
+    );
+  };
 
 /** The refusal for a host given as a literal address, or undefined (names are judged by the lookup). */
 export const literalRefusal = (list: EgressAllowList, hostname: string, protocol: string) => {
   const host = hostname.replace(/^\[|\]$/g, "");
-  return isIP(host) ? judgeConnection(list, { hostname: host, address: host, protocol }) : undefined;
+  return isIP(host)
+    ? judgeConnection(list, { hostname: host, address: host, protocol })
+    : undefined;
 };

@@ -5,10 +5,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { classifyAddress } from "./address-class";
-import { checkEgressUrl, judgeConnection, parseEgressAllowList, type EgressAllowList } from "./egress-policy";
+import {
+  checkEgressUrl,
+  judgeConnection,
+  parseEgressAllowList,
+  type EgressAllowList,
+} from "./egress-policy";
 
 const none = parseEgressAllowList("");
-const operator = parseEgressAllowList("10.20.0.0/16, fd12:3456::/32 models.internal,*.corp.example");
+const operator = parseEgressAllowList(
+  "10.20.0.0/16, fd12:3456::/32 models.internal,*.corp.example",
+);
 
 /** [as a URL host, class, allowed with the operator's list] */
 const TABLE: [string, string, boolean][] = [
@@ -76,12 +83,24 @@ describe("the egress rule", () => {
     expect(allowed(none, host)).toBe(kind === "public");
     expect(allowed(operator, host)).toBe(withList);
     // The same judgement where a DNS answer gives the address for a name.
-    expect(judgeConnection(none, { hostname: "some.example", address: address.replace(/^\[|\]$/g, ""), protocol: "https:" }) === undefined).toBe(kind === "public");
+    expect(
+      judgeConnection(none, {
+        hostname: "some.example",
+        address: address.replace(/^\[|\]$/g, ""),
+        protocol: "https:",
+      }) === undefined,
+    ).toBe(kind === "public");
   });
 
   it("names what it refused and why, never more than the URL held", () => {
-    expect(() => checkEgressUrl(none, "https://169.254.169.254/latest/meta-data/")).toThrow(/169\.254\.169\.254: it is a link-local address/);
-    const refused = judgeConnection(none, { hostname: "db.example", address: "10.1.2.3", protocol: "https:" });
+    expect(() => checkEgressUrl(none, "https://169.254.169.254/latest/meta-data/")).toThrow(
+      /169\.254\.169\.254: it is a link-local address/,
+    );
+    const refused = judgeConnection(none, {
+      hostname: "db.example",
+      address: "10.1.2.3",
+      protocol: "https:",
+    });
     expect(refused?.code).toBe("USER.EGRESS.DENIED");
     expect(refused?.message).toContain("db.example: it resolves to a private network address");
     expect(refused?.message).not.toContain("10.1.2.3");
@@ -92,22 +111,45 @@ describe("the egress rule", () => {
     expect(() => checkEgressUrl(none, "ftp://example.com/")).toThrow(/only https URLs/);
     expect(() => checkEgressUrl(none, "file:///etc/passwd")).toThrow(/only https URLs/);
     expect(() => checkEgressUrl(none, "http://example.com/")).toThrow(/plain http is allowed only/);
-    expect(() => checkEgressUrl(none, "https://user:pw@example.com/")).toThrow(/user name or password/);
+    expect(() => checkEgressUrl(none, "https://user:pw@example.com/")).toThrow(
+      /user name or password/,
+    );
     expect(allowed(operator, "models.internal", "http:")).toBe(true);
     expect(allowed(operator, "a.b.corp.example", "http:")).toBe(true);
-    expect(judgeConnection(operator, { hostname: "corp.example.evil.com", address: "8.8.8.8", protocol: "http:" })?.details).toMatchObject({ reason: "plain-http" });
-    expect(allowed(parseEgressAllowList("*.corp.example"), "corp.example.evil.com", "http:")).toBe(false);
+    expect(
+      judgeConnection(operator, {
+        hostname: "corp.example.evil.com",
+        address: "8.8.8.8",
+        protocol: "http:",
+      })?.details,
+    ).toMatchObject({ reason: "plain-http" });
+    expect(allowed(parseEgressAllowList("*.corp.example"), "corp.example.evil.com", "http:")).toBe(
+      false,
+    );
     // Plain http to a name needs the name listed, even where it would resolve into a listed CIDR.
     expect(allowed(operator, "x.example", "http:")).toBe(false);
     expect(allowed(operator, "10.20.0.9", "http:")).toBe(true);
-    expect(judgeConnection(operator, { hostname: "x.example", address: "8.8.8.8", protocol: "http:" })?.details).toMatchObject({ reason: "plain-http" });
-    expect(judgeConnection(operator, { hostname: "MODELS.internal.", address: "10.9.9.9", protocol: "http:" })).toBeUndefined();
+    expect(
+      judgeConnection(operator, { hostname: "x.example", address: "8.8.8.8", protocol: "http:" })
+        ?.details,
+    ).toMatchObject({ reason: "plain-http" });
+    expect(
+      judgeConnection(operator, {
+        hostname: "MODELS.internal.",
+        address: "10.9.9.9",
+        protocol: "http:",
+      }),
+    ).toBeUndefined();
   });
 
   it("refuses an allow-list it cannot read, naming the entry", () => {
-    expect(() => parseEgressAllowList("10.0.0.0/33")).toThrow(/"10.0.0.0\/33" has a prefix length out of range/);
+    expect(() => parseEgressAllowList("10.0.0.0/33")).toThrow(
+      /"10.0.0.0\/33" has a prefix length out of range/,
+    );
     expect(() => parseEgressAllowList("::ffff:10.0.0.1")).toThrow(/write it in IPv4 form/);
-    expect(() => parseEgressAllowList("http://x.example")).toThrow(/neither an address, a CIDR nor a host name/);
+    expect(() => parseEgressAllowList("http://x.example")).toThrow(
+      /neither an address, a CIDR nor a host name/,
+    );
     expect(parseEgressAllowList("127.0.0.0/8 ::1").cidrs).toHaveLength(2);
   });
 });

@@ -18,22 +18,28 @@ export type EgressAllowList = { cidrs: Cidr[]; hosts: HostRule[]; text: string }
 
 export const NO_EGRESS_EXCEPTIONS: EgressAllowList = { cidrs: [], hosts: [], text: "" };
 
-const HOST_NAME = /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+const HOST_NAME =
+  /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
 
 const parseEntry = (entry: string): Cidr | HostRule => {
   const [raw = "", prefix, extra] = entry.split("/");
   const address = raw.replace(/^\[|\]$/g, "");
   const parsed = addressBytes(address);
   if (parsed && extra === undefined) {
-    if (isIP(address) === 6 && parsed.family === 4) throw new Error(`"${entry}" holds an IPv4 address: write it in IPv4 form`);
+    if (isIP(address) === 6 && parsed.family === 4)
+      throw new Error(`"${entry}" holds an IPv4 address: write it in IPv4 form`);
     const max = parsed.family === 4 ? 32 : 128;
     const bits = prefix === undefined ? max : Number(prefix);
-    if (!/^\d{1,3}$/.test(prefix ?? "0") || bits > max) throw new Error(`"${entry}" has a prefix length out of range (0 to ${max})`);
+    if (!/^\d{1,3}$/.test(prefix ?? "0") || bits > max)
+      throw new Error(`"${entry}" has a prefix length out of range (0 to ${max})`);
     return { family: parsed.family, bytes: parsed.bytes, bits };
   }
   const name = entry.toLowerCase().replace(/\.$/, "");
-  if (prefix !== undefined || !HOST_NAME.test(name)) throw new Error(`"${entry}" is neither an address, a CIDR nor a host name`);
-  return name.startsWith("*.") ? { name: name.slice(2), wildcard: true } : { name, wildcard: false };
+  if (prefix !== undefined || !HOST_NAME.test(name))
+    throw new Error(`"${entry}" is neither an address, a CIDR nor a host name`);
+  return name.startsWith("*.")
+    ? { name: name.slice(2), wildcard: true }
+    : { name, wildcard: false };
 };
 
 /**
@@ -50,7 +56,11 @@ export const parseEgressAllowList = (text: string): EgressAllowList => {
   return list;
 };
 
-const bareHost = (hostname: string) => hostname.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+const bareHost = (hostname: string) =>
+  hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
 
 /** Whether the allow-list names this host (exactly, or under a `*.` domain). */
 export const hostNamed = (list: EgressAllowList, hostname: string) => {
@@ -61,7 +71,10 @@ export const hostNamed = (list: EgressAllowList, hostname: string) => {
 /** Whether an address falls in one of the allow-list's CIDRs. */
 export const addressListed = (list: EgressAllowList, address: string) => {
   const parsed = addressBytes(bareHost(address));
-  return !!parsed && list.cidrs.some((c) => c.family === parsed.family && inPrefix(parsed.bytes, c.bytes, c.bits));
+  return (
+    !!parsed &&
+    list.cidrs.some((c) => c.family === parsed.family && inPrefix(parsed.bytes, c.bytes, c.bits))
+  );
 };
 
 const CLASS_WORDS: Record<Exclude<AddressClass, "public">, string> = {
@@ -79,20 +92,34 @@ const ASK = "an operator can allow it in SWITCHYARD_EGRESS_ALLOW";
 
 /** The refusal for a destination; names the host, and an address only when the host was one. */
 export const egressDenied = (host: string, why: string, details: Record<string, string> = {}) =>
-  new AppError("USER.EGRESS.DENIED", `Switchyard does not send requests to ${host}: ${why}`, { details: { host, ...details } });
+  new AppError("USER.EGRESS.DENIED", `Switchyard does not send requests to ${host}: ${why}`, {
+    details: { host, ...details },
+  });
 
 /**
  * Judges one connection: `hostname` as the URL gave it, `address` the IP about to be
  * connected to. Undefined when allowed, else the refusal.
  */
-export const judgeConnection = (list: EgressAllowList, target: { hostname: string; address: string; protocol: string }): AppError | undefined => {
+export const judgeConnection = (
+  list: EgressAllowList,
+  target: { hostname: string; address: string; protocol: string },
+): AppError | undefined => {
   const host = bareHost(target.hostname);
   if (hostNamed(list, host) || addressListed(list, target.address)) return undefined;
   const literal = isIP(host) !== 0;
   const kind = classifyAddress(target.address);
   if (kind !== "public")
-    return egressDenied(host, `${literal ? "it is" : "it resolves to"} ${CLASS_WORDS[kind]}; ${ASK}`, { reason: kind });
-  if (target.protocol !== "https:") return egressDenied(host, `plain http is allowed only to hosts the operator lists; use https, or ${ASK}`, { reason: "plain-http" });
+    return egressDenied(
+      host,
+      `${literal ? "it is" : "it resolves to"} ${CLASS_WORDS[kind]}; ${ASK}`,
+      { reason: kind },
+    );
+  if (target.protocol !== "https:")
+    return egressDenied(
+      host,
+      `plain http is allowed only to hosts the operator lists; use https, or ${ASK}`,
+      { reason: "plain-http" },
+    );
   return undefined;
 };
 
@@ -105,19 +132,38 @@ export const checkEgressUrl = (list: EgressAllowList, input: string | URL): URL 
   try {
     url = new URL(input);
   } catch {
-    throw new AppError("USER.EGRESS.DENIED", "not a valid URL", { details: { reason: "invalid-url" } });
+    throw new AppError("USER.EGRESS.DENIED", "not a valid URL", {
+      details: { reason: "invalid-url" },
+    });
   }
   const host = bareHost(url.hostname);
   if (url.protocol !== "https:" && url.protocol !== "http:")
-    throw egressDenied(host || url.protocol, `only https URLs are fetched (this one is ${url.protocol.replace(/:$/, "")})`, { reason: "scheme" });
-  if (url.username || url.password) throw egressDenied(host, "a URL with a user name or password in it is not fetched; give credentials another way", { reason: "userinfo" });
+    throw egressDenied(
+      host || url.protocol,
+      `only https URLs are fetched (this one is ${url.protocol.replace(/:$/, "")})`,
+      { reason: "scheme" },
+    );
+  if (url.username || url.password)
+    throw egressDenied(
+      host,
+      "a URL with a user name or password in it is not fetched; give credentials another way",
+      { reason: "userinfo" },
+    );
   if (isIP(host)) {
-    const refused = judgeConnection(list, { hostname: host, address: host, protocol: url.protocol });
+    const refused = judgeConnection(list, {
+      hostname: host,
+      address: host,
+      protocol: url.protocol,
+    });
     if (refused) throw refused;
   } else if (url.protocol === "http:" && !hostNamed(list, host)) {
     // Plain http goes to a name only where the list names it (an address in one of its CIDRs
     // may be written as itself).
-    throw egressDenied(host, `plain http is allowed only to hosts the operator lists; use https, or ${ASK}`, { reason: "plain-http" });
+    throw egressDenied(
+      host,
+      `plain http is allowed only to hosts the operator lists; use https, or ${ASK}`,
+      { reason: "plain-http" },
+    );
   }
   return url;
 };

@@ -7,11 +7,31 @@ import type { EgressLimits } from "./egress-fetch";
 
 export const EGRESS_PROFILES = {
   /** discovery, registration, the code exchange and refreshes */
-  oauth: { connectMs: 5_000, headersMs: 10_000, idleMs: 10_000, totalMs: 20_000, maxBytes: 1024 * 1024, maxRedirects: 3 },
+  oauth: {
+    connectMs: 5_000,
+    headersMs: 10_000,
+    idleMs: 10_000,
+    totalMs: 20_000,
+    maxBytes: 1024 * 1024,
+    maxRedirects: 3,
+  },
   /** an http connector's requests and event streams; its calls are timed by the connector host */
-  connector: { connectMs: 10_000, headersMs: 0, idleMs: 0, maxBytes: 64 * 1024 * 1024, maxRedirects: 3 },
+  connector: {
+    connectMs: 10_000,
+    headersMs: 0,
+    idleMs: 0,
+    maxBytes: 64 * 1024 * 1024,
+    maxRedirects: 3,
+  },
   /** a run's end POSTed to a team's endpoint: a 2xx within ten seconds or a retry later */
-  notification: { connectMs: 5_000, headersMs: 10_000, idleMs: 10_000, totalMs: 10_000, maxBytes: 64 * 1024, maxRedirects: 0 },
+  notification: {
+    connectMs: 5_000,
+    headersMs: 10_000,
+    idleMs: 10_000,
+    totalMs: 10_000,
+    maxBytes: 64 * 1024,
+    maxRedirects: 0,
+  },
   /** an openai_compatible model's turn; the provider times the request and caps the answer */
   model: { connectMs: 10_000, headersMs: 0, idleMs: 0, maxRedirects: 0 },
 } as const satisfies Record<string, EgressLimits>;

@@ -43,7 +43,12 @@ export class AppError extends Error {
   }
 
   toJSON() {
-    return { code: this.code, message: this.userMessage, location: this.location, details: this.details };
+    return {
+      code: this.code,
+      message: this.userMessage,
+      location: this.location,
+      details: this.details,
+    };
   }
 }
 

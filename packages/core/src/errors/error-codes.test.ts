@@ -23,7 +23,11 @@ test("a misspelt code does not compile and is not a known code", () => {
 });
 
 test("codes keep their family's surface unless the table says otherwise", () => {
-  expect(surfaceOf("WORKFLOW.PARSE.YAML_SYNTAX")).toEqual({ http: 422, trpc: "BAD_REQUEST", exit: 2 });
+  expect(surfaceOf("WORKFLOW.PARSE.YAML_SYNTAX")).toEqual({
+    http: 422,
+    trpc: "BAD_REQUEST",
+    exit: 2,
+  });
   expect(surfaceOf("USER.LANE.CALL_DENIED")).toEqual({ http: 403, trpc: "FORBIDDEN", exit: 1 });
   expect(surfaceOf("NOT_FOUND").http).toBe(404);
   // A code stored by an older version still reports by its family.

@@ -2,7 +2,11 @@ export { startModelGateway } from "./model-gateway";
 export type { ModelGateway } from "./model-gateway";
 export { createLoopbackForwarder } from "./loopback-forwarder.mjs";
 export type { LoopbackForwarder } from "./loopback-forwarder.mjs";
-export { installLoopbackForwarder, LOOPBACK_FORWARDER_SCRIPT, loopbackCommand } from "./loopback-command";
+export {
+  installLoopbackForwarder,
+  LOOPBACK_FORWARDER_SCRIPT,
+  loopbackCommand,
+} from "./loopback-command";
 export type { LoopbackCommandOptions } from "./loopback-command";
 export { stepBaseUrl } from "./vendor-routes";
 export { costOf, DEFAULT_PRICES, priceOf } from "./price-table";

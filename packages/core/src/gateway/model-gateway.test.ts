@@ -410,7 +410,11 @@ describe("the egress rule", () => {
     const port = new URL(m.url).port;
     for (const base of [m.url, `http://localhost:${port}`, `http://[::ffff:127.0.0.1]:${port}`]) {
       const reg = strict.register("anthropic", base);
-      const res = await within(anthropicCall("claude-sonnet-4-5", false).send(reg.baseUrl!, reg.token), 10_000, "the refusal");
+      const res = await within(
+        anthropicCall("claude-sonnet-4-5", false).send(reg.baseUrl!, reg.token),
+        10_000,
+        "the refusal",
+      );
       expect(res.status, base).toBe(403);
       expect((await errorOf(res)).error.code).toBe("USER.EGRESS.DENIED");
     }

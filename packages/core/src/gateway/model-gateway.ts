@@ -91,7 +91,8 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
   const tokens = new StepTokens<Entry>();
   const entries = new Set<Entry>();
   // Upstream addresses are judged as they are connected to (egress-lookup.ts).
-  const lookupFor = (protocol: string) => (options.egress ? { lookup: egressLookup(options.egress, protocol) } : {});
+  const lookupFor = (protocol: string) =>
+    options.egress ? { lookup: egressLookup(options.egress, protocol) } : {};
   const agents = {
     http: new HttpAgent({ keepAlive: true, ...lookupFor("http:") }),
     https: new HttpsAgent({ keepAlive: true, ...lookupFor("https:") }),

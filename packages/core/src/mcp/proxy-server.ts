@@ -213,7 +213,12 @@ export class ProxyServer {
     // after can have lost no call the agent saw.
     const stored = this.deps.recorder.emit(outcome).catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([stored, new Promise((resolve) => (timer = setTimeout(resolve, this.deps.recordWaitMs ?? RECORD_WAIT_MS)))]);
+    await Promise.race([
+      stored,
+      new Promise(
+        (resolve) => (timer = setTimeout(resolve, this.deps.recordWaitMs ?? RECORD_WAIT_MS)),
+      ),
+    ]);
     clearTimeout(timer);
     if (unknown) throw unknown;
     return result!;

@@ -27,7 +27,9 @@ export const proxyMessage = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("fatal"),
     // A code this build does not know still ends the step, as a startup failure.
-    code: z.string().transform((code): ErrorCode => (isErrorCode(code) ? code : "SYSTEM.MCP_PROXY.STARTUP")),
+    code: z
+      .string()
+      .transform((code): ErrorCode => (isErrorCode(code) ? code : "SYSTEM.MCP_PROXY.STARTUP")),
     message: z.string(),
   }),
   z.object({
@@ -45,7 +47,12 @@ export const proxyMessage = z.discriminatedUnion("type", [
 export type ProxyMessage = z.infer<typeof proxyMessage>;
 
 export const hostMessage = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("welcome"), v: z.number().int(), secrets: z.array(z.string()), acks: z.boolean().optional() }),
+  z.object({
+    type: z.literal("welcome"),
+    v: z.number().int(),
+    secrets: z.array(z.string()),
+    acks: z.boolean().optional(),
+  }),
   z.object({ type: z.literal("reject"), message: z.string() }),
   z.object({ type: z.literal("result"), id, result: jsonObject }),
   z.object({ type: z.literal("error"), id, code: z.string(), message: z.string() }),

@@ -168,7 +168,10 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
         return;
       case "record": {
         const { ack } = message;
-        const storing = options.events?.emit("tool.recorded", redactor.value(message.record) as ToolCallRecord);
+        const storing = options.events?.emit(
+          "tool.recorded",
+          redactor.value(message.record) as ToolCallRecord,
+        );
         if (ack === undefined) return;
         // Stored or not (the worker reports a failed write itself), the proxy may answer.
         const stored = () => void send({ type: "stored", ack });

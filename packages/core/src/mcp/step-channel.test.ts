@@ -21,10 +21,7 @@ import { loopbackEgressFetch } from "@switchyard/testing/egress";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO = path.resolve(HERE, "../../../..");
 const ENTRY = path.join(REPO, "packages/cli/src/mcp-serve-command-entry.ts");
-const FIXTURE = path.join(
-  REPO,
-  "test/fixtures/fixture-mcp-server.mjs",
-);
+const FIXTURE = path.join(REPO, "test/fixtures/fixture-mcp-server.mjs");
 const CREDENTIAL = "connector-credential-7f3a9c";
 const SHARED = "step-shared-secret-55e1";
 
@@ -205,7 +202,9 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
     });
     const { client } = await connect(file);
     let answered = false;
-    const call = client.callTool({ name: "Write", arguments: { path: "a.txt", content: "x" } }).then((r) => ((answered = true), r));
+    const call = client
+      .callTool({ name: "Write", arguments: { path: "a.txt", content: "x" } })
+      .then((r) => ((answered = true), r));
     await waitFor(() => held[0]);
     await new Promise((r) => setTimeout(r, 300));
     expect(answered).toBe(false);
@@ -227,7 +226,10 @@ describe("step channel: proxy ⇄ reference server ⇄ real connector", () => {
     });
     const { client } = await connect(file);
     const started = Date.now();
-    const result = await client.callTool({ name: "Write", arguments: { path: "b.txt", content: "y" } });
+    const result = await client.callTool({
+      name: "Write",
+      arguments: { path: "b.txt", content: "y" },
+    });
     expect(result.isError).toBeFalsy();
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);
     expect(held.map((r) => r.tool)).toEqual(["Write"]);

@@ -19,4 +19,3 @@ export const parseTraceparent = (header: string | undefined): TraceContext => {
   }
   return { traceId: m[2]!, parentSpanId: m[3]!, sampled: (parseInt(m[4]!, 16) & 1) === 1 };
 };
-

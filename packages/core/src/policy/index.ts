@@ -1,4 +1,13 @@
-export { ALL_LANES, laneTable, mayCall, mayCancel, mayReachConnector, maySave, mayStart, mayUseSecret } from "./lane-policy";
+export {
+  ALL_LANES,
+  laneTable,
+  mayCall,
+  mayCancel,
+  mayReachConnector,
+  maySave,
+  mayStart,
+  mayUseSecret,
+} from "./lane-policy";
 export type { ConnectorRule, LaneTable, Role, SecretRule } from "./lane-policy";
 export { checkRunReach, collectRunReach } from "./run-reach";
 export type { CalleeSource, ReachedWorkflow } from "./run-reach";

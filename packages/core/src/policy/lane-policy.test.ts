@@ -1,18 +1,35 @@
 import { describe, expect, it } from "vitest";
 import { surfaceOf } from "../errors/error-codes";
 import { parseWorkflow } from "../workflow/parse/parse-workflow";
-import { laneTable, mayCall, mayCancel, mayReachConnector, maySave, mayStart, mayUseSecret } from "./lane-policy";
+import {
+  laneTable,
+  mayCall,
+  mayCancel,
+  mayReachConnector,
+  maySave,
+  mayStart,
+  mayUseSecret,
+} from "./lane-policy";
 import { checkRunReach, collectRunReach, type ReachedWorkflow } from "./run-reach";
 
 const lanes = laneTable([
-  { name: "default", saveRoles: ["owner", "admin", "member"], startRoles: ["owner", "admin", "member"] },
+  {
+    name: "default",
+    saveRoles: ["owner", "admin", "member"],
+    startRoles: ["owner", "admin", "member"],
+  },
   { name: "operator", saveRoles: ["owner", "admin"], startRoles: ["owner", "admin"] },
   { name: "review", saveRoles: ["owner", "admin", "member"], startRoles: ["owner", "admin"] },
 ]);
 
-const wf = (name: string, lane: string, body: { calls?: string[]; env?: string[]; connectors?: string[] } = {}): ReachedWorkflow => {
+const wf = (
+  name: string,
+  lane: string,
+  body: { calls?: string[]; env?: string[]; connectors?: string[] } = {},
+): ReachedWorkflow => {
   const states = (body.calls ?? []).map(
-    (callee, i) => `  c${i}:\n    type: call_workflow\n    workflow: ${callee}\n    on_success: ${i + 1 < (body.calls?.length ?? 0) ? `c${i + 1}` : "done"}\n`,
+    (callee, i) =>
+      `  c${i}:\n    type: call_workflow\n    workflow: ${callee}\n    on_success: ${i + 1 < (body.calls?.length ?? 0) ? `c${i + 1}` : "done"}\n`,
   );
   if (body.connectors)
     states.unshift(
@@ -40,7 +57,9 @@ describe("lane rules", () => {
     expect(maySave(lanes, "member", "default")).toBeUndefined();
     expect(maySave(lanes, "member", "operator")?.code).toBe("FORBIDDEN");
     expect(mayStart(lanes, "admin", "operator")).toBeUndefined();
-    expect(mayStart(lanes, "member", "review")?.message).toContain('may not start runs in lane "review"');
+    expect(mayStart(lanes, "member", "review")?.message).toContain(
+      'may not start runs in lane "review"',
+    );
     expect(mayCancel(lanes, "member", "operator")?.message).toContain("may not cancel");
     expect(mayCancel(lanes, "viewer", "default")?.code).toBe("FORBIDDEN");
   });
@@ -67,7 +86,9 @@ describe("lane rules", () => {
     expect(mayUseSecret({ name: "K", lanes: ["operator", "default"] }, "default")).toBeUndefined();
     const denied = mayUseSecret({ name: "K", lanes: ["operator"] }, "default");
     expect(denied?.code).toBe("USER.LANE.SECRET_DENIED");
-    expect(denied?.message).toBe('secret "K" is not open to lane "default" (it is open to "operator")');
+    expect(denied?.message).toBe(
+      'secret "K" is not open to lane "default" (it is open to "operator")',
+    );
     expect(mayUseSecret({ name: "K", lanes: [] }, "operator")?.message).toContain("no lane");
   });
 
@@ -76,10 +97,16 @@ describe("lane rules", () => {
     expect(mayReachConnector(linear, "linear", "operator")).toBeUndefined();
     const denied = mayReachConnector(linear, "linear", "default");
     expect(denied?.code).toBe("USER.MCP_PROXY.LANE_DENIED");
-    expect(denied?.message).toBe('connector "linear" is not open to lane "default" (it is open to "operator")');
+    expect(denied?.message).toBe(
+      'connector "linear" is not open to lane "default" (it is open to "operator")',
+    );
     expect(mayReachConnector({ ...linear, lanes: ["*"] }, "linear", "review")).toBeUndefined();
-    expect(mayReachConnector({ ...linear, enabled: false }, "linear", "operator")?.message).toBe('connector "linear" is disabled');
-    expect(mayReachConnector(undefined, "ghost", "operator")?.code).toBe("USER.MCP_PROXY.UNKNOWN_CONNECTOR");
+    expect(mayReachConnector({ ...linear, enabled: false }, "linear", "operator")?.message).toBe(
+      'connector "linear" is disabled',
+    );
+    expect(mayReachConnector(undefined, "ghost", "operator")?.code).toBe(
+      "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
+    );
   });
 
   it("reports lane refusals as 403 / FORBIDDEN, exit 1", () => {
@@ -104,26 +131,55 @@ describe("what a run reaches", () => {
       wf("mid", "default", { calls: ["ops"] }),
       wf("ops", "operator"),
     ]);
-    const denied = checkRunReach({ lanes, reach, role: "member", secrets: new Map(), connectors: new Map() });
+    const denied = checkRunReach({
+      lanes,
+      reach,
+      role: "member",
+      secrets: new Map(),
+      connectors: new Map(),
+    });
     expect(denied?.code).toBe("USER.LANE.CALL_DENIED");
-    expect(denied?.message).toBe('"mid" calls "ops" in lane "operator", where your role (member) may not start runs');
-    expect(denied?.location).toMatchObject({ file: "mid.yaml", path: "states.c0.workflow", line: expect.any(Number) as number });
-    expect(checkRunReach({ lanes, reach, role: "admin", secrets: new Map(), connectors: new Map() })).toBeUndefined();
+    expect(denied?.message).toBe(
+      '"mid" calls "ops" in lane "operator", where your role (member) may not start runs',
+    );
+    expect(denied?.location).toMatchObject({
+      file: "mid.yaml",
+      path: "states.c0.workflow",
+      line: expect.any(Number) as number,
+    });
+    expect(
+      checkRunReach({ lanes, reach, role: "admin", secrets: new Map(), connectors: new Map() }),
+    ).toBeUndefined();
     // without a starter (a run written directly) only the calls themselves are checked
-    expect(checkRunReach({ lanes, reach, role: undefined, secrets: new Map(), connectors: new Map() })).toBeUndefined();
+    expect(
+      checkRunReach({ lanes, reach, role: undefined, secrets: new Map(), connectors: new Map() }),
+    ).toBeUndefined();
   });
 
   it("refuses an operator workflow that calls member-editable code, whoever starts it", async () => {
-    const { reach } = await reachOf(wf("ops", "operator", { calls: ["helper"] }), [wf("helper", "default")]);
-    const denied = checkRunReach({ lanes, reach, role: "owner", secrets: new Map(), connectors: new Map() });
+    const { reach } = await reachOf(wf("ops", "operator", { calls: ["helper"] }), [
+      wf("helper", "default"),
+    ]);
+    const denied = checkRunReach({
+      lanes,
+      reach,
+      role: "owner",
+      secrets: new Map(),
+      connectors: new Map(),
+    });
     expect(denied?.code).toBe("USER.LANE.CALL_DENIED");
     expect(denied?.location?.file).toBe("ops.yaml");
-    expect(checkRunReach({ lanes, reach, role: undefined, secrets: new Map(), connectors: new Map() })?.code).toBe("USER.LANE.CALL_DENIED");
+    expect(
+      checkRunReach({ lanes, reach, role: undefined, secrets: new Map(), connectors: new Map() })
+        ?.code,
+    ).toBe("USER.LANE.CALL_DENIED");
   });
 
   it("does not ask the starter for the run's own lane again", async () => {
     const { reach } = await reachOf(wf("r", "review", { calls: ["r2"] }), [wf("r2", "review")]);
-    expect(checkRunReach({ lanes, reach, role: "member", secrets: new Map(), connectors: new Map() })).toBeUndefined();
+    expect(
+      checkRunReach({ lanes, reach, role: "member", secrets: new Map(), connectors: new Map() }),
+    ).toBeUndefined();
   });
 
   it("checks every secret the run names, in the callees too, against the run's lane", async () => {
@@ -132,15 +188,27 @@ describe("what a run reaches", () => {
       ["SHARED", { name: "SHARED", lanes: ["operator", "default"] }],
     ]);
     const plain = await reachOf(wf("p", "default", { env: ["SHARED", "PLAIN"] }), []);
-    expect(checkRunReach({ lanes, reach: plain.reach, role: "member", secrets, connectors: new Map() })).toBeUndefined();
+    expect(
+      checkRunReach({ lanes, reach: plain.reach, role: "member", secrets, connectors: new Map() }),
+    ).toBeUndefined();
 
-    const nested = await reachOf(wf("p", "default", { calls: ["child"] }), [wf("child", "default", { env: ["OPS_KEY"] })]);
-    const denied = checkRunReach({ lanes, reach: nested.reach, role: "owner", secrets, connectors: new Map() });
+    const nested = await reachOf(wf("p", "default", { calls: ["child"] }), [
+      wf("child", "default", { env: ["OPS_KEY"] }),
+    ]);
+    const denied = checkRunReach({
+      lanes,
+      reach: nested.reach,
+      role: "owner",
+      secrets,
+      connectors: new Map(),
+    });
     expect(denied?.code).toBe("USER.LANE.SECRET_DENIED");
     expect(denied?.location).toEqual({ file: "child.yaml", path: "env" });
 
     const ops = await reachOf(wf("o", "operator", { env: ["OPS_KEY"] }), []);
-    expect(checkRunReach({ lanes, reach: ops.reach, role: "admin", secrets, connectors: new Map() })).toBeUndefined();
+    expect(
+      checkRunReach({ lanes, reach: ops.reach, role: "admin", secrets, connectors: new Map() }),
+    ).toBeUndefined();
   });
 
   it("checks every connector an agent step names, in the callees too, against the run's lane", async () => {
@@ -149,14 +217,31 @@ describe("what a run reaches", () => {
       ["linear", { slug: "linear", lanes: ["*"], enabled: true }],
     ]);
     const open = await reachOf(wf("p", "default", { connectors: ["linear"] }), []);
-    expect(checkRunReach({ lanes, reach: open.reach, role: "member", secrets: new Map(), connectors })).toBeUndefined();
+    expect(
+      checkRunReach({ lanes, reach: open.reach, role: "member", secrets: new Map(), connectors }),
+    ).toBeUndefined();
 
-    const nested = await reachOf(wf("p", "default", { calls: ["child"] }), [wf("child", "default", { connectors: ["linear", "ops_db"] })]);
-    const denied = checkRunReach({ lanes, reach: nested.reach, role: "owner", secrets: new Map(), connectors });
+    const nested = await reachOf(wf("p", "default", { calls: ["child"] }), [
+      wf("child", "default", { connectors: ["linear", "ops_db"] }),
+    ]);
+    const denied = checkRunReach({
+      lanes,
+      reach: nested.reach,
+      role: "owner",
+      secrets: new Map(),
+      connectors,
+    });
     expect(denied?.code).toBe("USER.MCP_PROXY.LANE_DENIED");
-    expect(denied?.location).toMatchObject({ file: "child.yaml", path: "states.a.mcp_proxy.connectors", line: expect.any(Number) as number });
+    expect(denied?.location).toMatchObject({
+      file: "child.yaml",
+      path: "states.a.mcp_proxy.connectors",
+      line: expect.any(Number) as number,
+    });
 
     const ghost = await reachOf(wf("p", "operator", { connectors: ["ghost"] }), []);
-    expect(checkRunReach({ lanes, reach: ghost.reach, role: "admin", secrets: new Map(), connectors })?.code).toBe("USER.MCP_PROXY.UNKNOWN_CONNECTOR");
+    expect(
+      checkRunReach({ lanes, reach: ghost.reach, role: "admin", secrets: new Map(), connectors })
+        ?.code,
+    ).toBe("USER.MCP_PROXY.UNKNOWN_CONNECTOR");
   });
 });

@@ -16,16 +16,20 @@ export type ConnectorRule = { slug: string; lanes: readonly string[]; enabled: b
 /** In a connector's lanes: open to every lane of the team. */
 export const ALL_LANES = "*";
 
-export const laneTable = (rules: Iterable<LaneRule>): LaneTable => new Map([...rules].map((r) => [r.name, r]));
+export const laneTable = (rules: Iterable<LaneRule>): LaneTable =>
+  new Map([...rules].map((r) => [r.name, r]));
 
-const missing = (lane: string) => new AppError("FORBIDDEN", `lane "${lane}" does not exist in this team`);
+const missing = (lane: string) =>
+  new AppError("FORBIDDEN", `lane "${lane}" does not exist in this team`);
 
 const byRoles =
   (roles: (rule: LaneRule) => readonly Role[], what: string) =>
   (lanes: LaneTable, role: Role, lane: string): AppError | undefined => {
     const rule = lanes.get(lane);
     if (!rule) return missing(lane);
-    return roles(rule).includes(role) ? undefined : new AppError("FORBIDDEN", `your role (${role}) may not ${what} in lane "${lane}"`);
+    return roles(rule).includes(role)
+      ? undefined
+      : new AppError("FORBIDDEN", `your role (${role}) may not ${what} in lane "${lane}"`);
   };
 
 export const maySave = byRoles((r) => r.saveRoles, "save workflows");
@@ -41,7 +45,11 @@ export const mayCancel = byRoles((r) => r.startRoles, "cancel runs");
 export const mayCall = (lanes: LaneTable, caller: string, callee: string) => {
   const from = lanes.get(caller);
   const to = lanes.get(callee);
-  if (!from || !to) return new AppError("USER.LANE.CALL_DENIED", `lane "${from ? callee : caller}" does not exist in this team`);
+  if (!from || !to)
+    return new AppError(
+      "USER.LANE.CALL_DENIED",
+      `lane "${from ? callee : caller}" does not exist in this team`,
+    );
   const outsiders = to.saveRoles.filter((r) => !from.saveRoles.includes(r));
   if (outsiders.length > 0) {
     return new AppError(
@@ -66,9 +74,18 @@ export const mayUseSecret = (secret: SecretRule, runLane: string) =>
  * run's lane is one of its lanes. Asked at save, at start, when a step's catalog is built
  * and again at every call.
  */
-export const mayReachConnector = (connector: ConnectorRule | undefined, id: string, runLane: string) => {
-  if (!connector) return new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `connector "${id}" does not exist in this team`);
-  if (!connector.enabled) return new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `connector "${id}" is disabled`);
+export const mayReachConnector = (
+  connector: ConnectorRule | undefined,
+  id: string,
+  runLane: string,
+) => {
+  if (!connector)
+    return new AppError(
+      "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
+      `connector "${id}" does not exist in this team`,
+    );
+  if (!connector.enabled)
+    return new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `connector "${id}" is disabled`);
   if (connector.lanes.includes(ALL_LANES) || connector.lanes.includes(runLane)) return undefined;
   return new AppError(
     "USER.MCP_PROXY.LANE_DENIED",

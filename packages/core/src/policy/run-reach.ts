@@ -8,14 +8,26 @@
 import { AppError, type ErrorLocation } from "../errors/app-error";
 import { envNamesOf } from "../workflow/parse/env-names";
 import type { Workflow } from "../workflow/model/workflow-types";
-import { mayCall, mayReachConnector, mayStart, mayUseSecret, type ConnectorRule, type LaneTable, type Role, type SecretRule } from "./lane-policy";
+import {
+  mayCall,
+  mayReachConnector,
+  mayStart,
+  mayUseSecret,
+  type ConnectorRule,
+  type LaneTable,
+  type Role,
+  type SecretRule,
+} from "./lane-policy";
 
 export type ReachedWorkflow = { workflow: Workflow; lane: string };
 type RunReach = { root: ReachedWorkflow; callees: ReadonlyMap<string, ReachedWorkflow> };
 /** A callee by name, with its lane; undefined when the team has none by that name. */
 export type CalleeSource = (name: string) => Promise<ReachedWorkflow | undefined>;
 
-export const collectRunReach = async (root: ReachedWorkflow, load: CalleeSource): Promise<RunReach> => {
+export const collectRunReach = async (
+  root: ReachedWorkflow,
+  load: CalleeSource,
+): Promise<RunReach> => {
   const callees = new Map<string, ReachedWorkflow>();
   const pending = [root];
   for (let next = pending.pop(); next; next = pending.pop()) {
@@ -46,10 +58,17 @@ type ReachCheck = {
   connectors: ReadonlyMap<string, ConnectorRule>;
 };
 
-const at = (error: AppError, location: ErrorLocation) => new AppError(error.code, error.message, { location });
+const at = (error: AppError, location: ErrorLocation) =>
+  new AppError(error.code, error.message, { location });
 
 /** The first refusal among the run's calls and secrets, located where it is written. */
-export const checkRunReach = ({ lanes, reach, role, secrets, connectors }: ReachCheck): AppError | undefined => {
+export const checkRunReach = ({
+  lanes,
+  reach,
+  role,
+  secrets,
+  connectors,
+}: ReachCheck): AppError | undefined => {
   const runLane = reach.root.lane;
   for (const { workflow, lane } of [reach.root, ...reach.callees.values()]) {
     for (const name of envNamesOf(workflow)) {
@@ -61,17 +80,30 @@ export const checkRunReach = ({ lanes, reach, role, secrets, connectors }: Reach
       if (state.kind === "agent") {
         for (const id of state.mcpProxy?.connectors ?? []) {
           const denied = mayReachConnector(connectors.get(id), id, runLane);
-          const where = { file: workflow.file, line: state.source.line, column: state.source.column, path: `${state.source.path}.mcp_proxy.connectors` };
+          const where = {
+            file: workflow.file,
+            line: state.source.line,
+            column: state.source.column,
+            path: `${state.source.path}.mcp_proxy.connectors`,
+          };
           if (denied) return at(denied, where);
         }
       }
       if (state.kind !== "call_workflow") continue;
       const callee = reach.callees.get(state.workflow);
       if (!callee) continue;
-      const where = { file: workflow.file, line: state.source.line, column: state.source.column, path: `${state.source.path}.workflow` };
+      const where = {
+        file: workflow.file,
+        line: state.source.line,
+        column: state.source.column,
+        path: `${state.source.path}.workflow`,
+      };
       const call = mayCall(lanes, lane, callee.lane);
       if (call) return at(call, where);
-      const start = role !== undefined && callee.lane !== runLane ? mayStart(lanes, role, callee.lane) : undefined;
+      const start =
+        role !== undefined && callee.lane !== runLane
+          ? mayStart(lanes, role, callee.lane)
+          : undefined;
       if (start) {
         return new AppError(
           "USER.LANE.CALL_DENIED",

@@ -28,7 +28,9 @@ export const VENDOR_LABELS: Readonly<Record<Vendor, string>> = {
 };
 
 /** The variables holding a vendor's key and endpoint on a person's machine, first found wins. */
-export const VENDOR_ENV: Readonly<Record<Vendor, { key: readonly string[]; baseUrl: readonly string[] }>> = {
+export const VENDOR_ENV: Readonly<
+  Record<Vendor, { key: readonly string[]; baseUrl: readonly string[] }>
+> = {
   anthropic: { key: ["ANTHROPIC_API_KEY"], baseUrl: ["ANTHROPIC_BASE_URL"] },
   openai: { key: ["OPENAI_API_KEY"], baseUrl: ["OPENAI_BASE_URL"] },
   gemini: { key: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], baseUrl: ["GOOGLE_GEMINI_BASE_URL"] },

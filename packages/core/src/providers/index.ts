@@ -21,7 +21,12 @@ export type { BuiltCli } from "./step/built-cli";
 export { stepToolNames, stepToolsOf } from "./step/step-tools";
 export type { StepConnectors, StepTools } from "./step/step-tools";
 export { openAgentStepSession, openStepProxy } from "./step/step-proxy";
-export type { AgentStepSession, AgentStepSessionOptions, StepProxy, StepProxyOptions } from "./step/step-proxy";
+export type {
+  AgentStepSession,
+  AgentStepSessionOptions,
+  StepProxy,
+  StepProxyOptions,
+} from "./step/step-proxy";
 export { AGENTS_INSIDE, agentInPlace, stageAgent, stageTree } from "./step/stage-agent";
 export type { StagedAgent } from "./step/stage-agent";
 export { runCliStep } from "./step/cli-step";

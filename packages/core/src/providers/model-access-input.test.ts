@@ -1,12 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { checkModelEndpoint, checkModelKey } from "./model-access-input";
-import { DEFAULT_MODEL_ENDPOINTS, MODEL_VENDORS, isModelVendor, modelEndpointOf } from "./model-vendors";
+import {
+  DEFAULT_MODEL_ENDPOINTS,
+  MODEL_VENDORS,
+  isModelVendor,
+  modelEndpointOf,
+} from "./model-vendors";
 
 const refused = (raw: string, field = "endpoint") => {
   try {
     checkModelEndpoint(raw, field);
   } catch (error) {
-    expect(error).toMatchObject({ code: "USER.INPUT.VALIDATION_FAILED", location: { path: field } });
+    expect(error).toMatchObject({
+      code: "USER.INPUT.VALIDATION_FAILED",
+      location: { path: field },
+    });
     return (error as Error).message;
   }
   throw new Error(`expected ${raw} to be refused`);
@@ -27,22 +35,32 @@ describe("model vendors", () => {
 
   it("reaches the team's endpoint, else the vendor's default; openai_compatible has none of its own", () => {
     expect(modelEndpointOf("anthropic", null)).toBe("https://api.anthropic.com");
-    expect(modelEndpointOf("openai", "https://gw.example.com/openai")).toBe("https://gw.example.com/openai");
+    expect(modelEndpointOf("openai", "https://gw.example.com/openai")).toBe(
+      "https://gw.example.com/openai",
+    );
     expect(modelEndpointOf("openai_compatible", null)).toBeNull();
   });
 });
 
 describe("checkModelEndpoint", () => {
   it("accepts https anywhere and http on loopback, normalised without a trailing slash", () => {
-    expect(checkModelEndpoint(" https://API.Example.com:443/v1/ ", "endpoint")).toBe("https://api.example.com/v1");
-    expect(checkModelEndpoint("https://gw.example.com.", "endpoint")).toBe("https://gw.example.com");
-    expect(checkModelEndpoint("http://127.0.0.1:11434/v1", "endpoint")).toBe("http://127.0.0.1:11434/v1");
+    expect(checkModelEndpoint(" https://API.Example.com:443/v1/ ", "endpoint")).toBe(
+      "https://api.example.com/v1",
+    );
+    expect(checkModelEndpoint("https://gw.example.com.", "endpoint")).toBe(
+      "https://gw.example.com",
+    );
+    expect(checkModelEndpoint("http://127.0.0.1:11434/v1", "endpoint")).toBe(
+      "http://127.0.0.1:11434/v1",
+    );
     expect(checkModelEndpoint("http://localhost:8080", "endpoint")).toBe("http://localhost:8080");
   });
 
   it("refuses what is not an http(s) URL, credentials, a query or a fragment, naming the field", () => {
     expect(refused("api.example.com")).toMatch(/endpoint is not an absolute URL/);
-    expect(refused("ftp://files.example.com", "allowedEndpoints.2")).toMatch(/^allowedEndpoints\.2 must be an http or https URL/);
+    expect(refused("ftp://files.example.com", "allowedEndpoints.2")).toMatch(
+      /^allowedEndpoints\.2 must be an http or https URL/,
+    );
     expect(refused("https://user:hunter2@api.example.com/v1")).not.toContain("hunter2");
     expect(refused("https://api.example.com/v1?key=sk-123")).not.toContain("sk-123");
     expect(refused("https://api.example.com/v1#top")).toMatch(/query or a fragment/);
@@ -54,12 +72,20 @@ describe("checkModelEndpoint", () => {
 
 describe("checkModelKey", () => {
   it("keeps a key as typed less surrounding blanks, with its last four characters as the hint", () => {
-    expect(checkModelKey("  sk-ant-api03-abcdWXYZ \n")).toEqual({ key: "sk-ant-api03-abcdWXYZ", hint: "WXYZ" });
+    expect(checkModelKey("  sk-ant-api03-abcdWXYZ \n")).toEqual({
+      key: "sk-ant-api03-abcdWXYZ",
+      hint: "WXYZ",
+    });
   });
 
   it("refuses an empty, short or multi-line key without repeating it", () => {
     for (const bad of ["", "   ", "short", "sk-live-one\nsk-live-two", "sk live with spaces"]) {
-      expect(() => checkModelKey(bad)).toThrow(expect.objectContaining({ code: "USER.INPUT.VALIDATION_FAILED", location: { path: "apiKey" } }));
+      expect(() => checkModelKey(bad)).toThrow(
+        expect.objectContaining({
+          code: "USER.INPUT.VALIDATION_FAILED",
+          location: { path: "apiKey" },
+        }),
+      );
     }
     try {
       checkModelKey("sk-live-one\nsk-live-two");

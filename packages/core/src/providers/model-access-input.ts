@@ -35,13 +35,17 @@ export const checkModelEndpoint = (raw: string, field: string): string => {
     throw invalid(field, `must be an http or https URL (got ${url.protocol})`);
   if (url.username !== "" || url.password !== "")
     throw invalid(field, "must not carry a user name or password; set the key as the API key");
-  if (url.search !== "" || url.hash !== "") throw invalid(field, "must not carry a query or a fragment");
+  if (url.search !== "" || url.hash !== "")
+    throw invalid(field, "must not carry a query or a fragment");
   if (ENCODED_SEPARATOR.test(url.pathname))
     throw invalid(field, "must not contain a percent-encoded /, \\ or . in its path");
   const hostname = url.hostname.endsWith(".") ? url.hostname.slice(0, -1) : url.hostname;
   if (hostname === "" || hostname.endsWith(".")) throw invalid(field, "has no valid host name");
   if (url.protocol === "http:" && !isLoopback(hostname))
-    throw invalid(field, "must use https: plain http only on loopback (127.0.0.0/8, ::1, localhost)");
+    throw invalid(
+      field,
+      "must use https: plain http only on loopback (127.0.0.0/8, ::1, localhost)",
+    );
   const port = url.port === "" ? "" : `:${url.port}`;
   return `${url.protocol}//${hostname}${port}${url.pathname.replace(/\/+$/, "")}`;
 };

@@ -10,6 +10,10 @@ export {
 export type { WorkerInfo } from "./worker-heartbeat";
 export { listWorkers } from "./list-workers";
 export { statusesBefore } from "./run-transitions";
-export { CONNECTOR_CALL_QUEUE, connectorCallJobSchema, connectorCallResultSchema } from "./connector-call-job";
+export {
+  CONNECTOR_CALL_QUEUE,
+  connectorCallJobSchema,
+  connectorCallResultSchema,
+} from "./connector-call-job";
 export type { ConnectorCallJob, ConnectorCallResult } from "./connector-call-job";
 export { TEAM_LIMITED, teamLimitDelayMs } from "./team-run-limit";

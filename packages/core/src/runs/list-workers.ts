@@ -5,12 +5,22 @@
 import { workerHeartbeatKey, workerInfoSchema, type WorkerInfo } from "./worker-heartbeat";
 
 type HeartbeatReader = {
-  scan(cursor: string, match: "MATCH", pattern: string, count: "COUNT", n: number): Promise<[string, string[]]>;
+  scan(
+    cursor: string,
+    match: "MATCH",
+    pattern: string,
+    count: "COUNT",
+    n: number,
+  ): Promise<[string, string[]]>;
   mget(keys: string[]): Promise<(string | null)[]>;
 };
 
 /** Live workers under a queue prefix; `ownerId` narrows to one owner's workers. */
-export const listWorkers = async (redis: HeartbeatReader, prefix: string, ownerId?: string): Promise<WorkerInfo[]> => {
+export const listWorkers = async (
+  redis: HeartbeatReader,
+  prefix: string,
+  ownerId?: string,
+): Promise<WorkerInfo[]> => {
   const pattern = workerHeartbeatKey(prefix, ownerId === undefined ? "*" : `${ownerId}:*`);
   const keys: string[] = [];
   let cursor = "0";

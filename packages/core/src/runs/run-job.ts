@@ -11,7 +11,10 @@ export const runJobSchema = z.object({
   runId: z.string().min(1),
   teamId: z.string().min(1),
   /** W3C trace context of the request that started the run, so its trace continues. */
-  traceparent: z.string().regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/).optional(),
+  traceparent: z
+    .string()
+    .regex(/^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/)
+    .optional(),
 });
 
 export type RunJob = z.infer<typeof runJobSchema>;

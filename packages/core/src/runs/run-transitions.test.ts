@@ -3,9 +3,17 @@ import { RUN_STATUSES, canTransition, statusesBefore } from "./run-transitions";
 
 describe("run transitions", () => {
   it("allows exactly the lifecycle's moves", () => {
-    const allowed = RUN_STATUSES.flatMap((from) => RUN_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`));
+    const allowed = RUN_STATUSES.flatMap((from) =>
+      RUN_STATUSES.filter((to) => canTransition(from, to)).map((to) => `${from}->${to}`),
+    );
     expect(allowed.sort()).toEqual(
-      ["queued->running", "queued->cancelled", "running->succeeded", "running->failed", "running->cancelled"].sort(),
+      [
+        "queued->running",
+        "queued->cancelled",
+        "running->succeeded",
+        "running->failed",
+        "running->cancelled",
+      ].sort(),
     );
   });
 

@@ -15,10 +15,14 @@ const RUN_TRANSITIONS: Readonly<Record<RunStatusName, readonly RunStatusName[]>>
   cancelled: [],
 };
 
-export const canTransition = (from: RunStatusName, to: RunStatusName): boolean => RUN_TRANSITIONS[from].includes(to);
+export const canTransition = (from: RunStatusName, to: RunStatusName): boolean =>
+  RUN_TRANSITIONS[from].includes(to);
 
 /** The statuses a run may be in for `to` to be allowed; `among` narrows them (each must be allowed). */
-export const statusesBefore = (to: RunStatusName, among: readonly RunStatusName[] = RUN_STATUSES): RunStatusName[] => {
+export const statusesBefore = (
+  to: RunStatusName,
+  among: readonly RunStatusName[] = RUN_STATUSES,
+): RunStatusName[] => {
   const refused = among.filter((from) => !canTransition(from, to));
   if (among !== RUN_STATUSES && refused.length > 0) {
     throw new Error(`a run may not go from ${refused.join(", ")} to ${to}`);

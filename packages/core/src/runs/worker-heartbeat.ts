@@ -7,7 +7,8 @@ import { z } from "zod";
 export const WORKER_HEARTBEAT_MS = 5_000;
 export const WORKER_HEARTBEAT_TTL_S = 15;
 
-export const workerHeartbeatKey = (prefix: string, workerId: string) => `${prefix}:workers:${workerId}`;
+export const workerHeartbeatKey = (prefix: string, workerId: string) =>
+  `${prefix}:workers:${workerId}`;
 
 export const workerInfoSchema = z.object({
   workerId: z.string(),

@@ -39,7 +39,15 @@ describe("buildLaunch", () => {
     ]);
     // The launcher's limits: CPU s, data KiB, file size KiB, open files, processes, no address-space cap.
     const limits = l.args.indexOf("launcher") + 1;
-    expect(l.args.slice(limits, limits + 7)).toEqual(["3600", "8388608", "2097152", "4096", "1024", "", "6"]);
+    expect(l.args.slice(limits, limits + 7)).toEqual([
+      "3600",
+      "8388608",
+      "2097152",
+      "4096",
+      "1024",
+      "",
+      "6",
+    ]);
     expect(l.args.slice(-7)).toEqual([
       DEFAULT_TOOLS.bwrap,
       "--args",
@@ -149,9 +157,18 @@ describe("the descriptor-closing launcher", () => {
       const marker = path.join(home, "sourced");
       await writeFile(path.join(home, ".bashrc"), `echo sourced > ${marker}\n`);
       await writeFile(path.join(home, ".bash_profile"), `echo sourced > ${marker}\n`);
-      const l = buildLaunch(host("none"), { ...spec, home, tmp: home, workspace: home, argv: ["/bin/true"] }, "sbx-rc", self);
+      const l = buildLaunch(
+        host("none"),
+        { ...spec, home, tmp: home, workspace: home, argv: ["/bin/true"] },
+        "sbx-rc",
+        self,
+      );
       // Node's "pipe" stdio is a socket pair: the case in which Debian's bash sources ~/.bashrc.
-      const child = spawn(l.file, l.args, { env: l.env, cwd: home, stdio: ["pipe", "pipe", "pipe"] });
+      const child = spawn(l.file, l.args, {
+        env: l.env,
+        cwd: home,
+        stdio: ["pipe", "pipe", "pipe"],
+      });
       child.stdin.end();
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
       expect(code).toBe(0);
@@ -170,8 +187,25 @@ describe("the launcher's limits", () => {
     const path = await import("node:path");
     const dir = await mkdtemp(path.join(os.tmpdir(), "sy-lim-"));
     try {
-      const l = buildLaunch(host("none"), { ...spec, home: dir, tmp: dir, workspace: dir, uid: undefined, limits, argv: ["/bin/bash", "-c", script] }, "sbx-lim", self);
-      const child = spawn(l.file, l.args, { env: l.env, cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+      const l = buildLaunch(
+        host("none"),
+        {
+          ...spec,
+          home: dir,
+          tmp: dir,
+          workspace: dir,
+          uid: undefined,
+          limits,
+          argv: ["/bin/bash", "-c", script],
+        },
+        "sbx-lim",
+        self,
+      );
+      const child = spawn(l.file, l.args, {
+        env: l.env,
+        cwd: dir,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
       let out = "";
       child.stdout.on("data", (c: Buffer) => (out += c.toString()));
       const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
@@ -183,11 +217,23 @@ describe("the launcher's limits", () => {
 
   it("applies every limit, soft and hard, to the command", async () => {
     const r = await runNone(
-      { cpuSeconds: 77, dataBytes: 900 * 1024 * 1024, fileSizeBytes: 3 * 1024 * 1024, openFiles: 333, processes: 444, addressSpaceBytes: 5 * 1024 ** 3 },
+      {
+        cpuSeconds: 77,
+        dataBytes: 900 * 1024 * 1024,
+        fileSizeBytes: 3 * 1024 * 1024,
+        openFiles: 333,
+        processes: 444,
+        addressSpaceBytes: 5 * 1024 ** 3,
+      },
       "/bin/cat /proc/self/limits",
     );
     expect(r.code).toBe(0);
-    const row = (name: string) => r.out.split("\n").find((line) => line.startsWith(name))?.split(/\s{2,}/).slice(1, 3);
+    const row = (name: string) =>
+      r.out
+        .split("\n")
+        .find((line) => line.startsWith(name))
+        ?.split(/\s{2,}/)
+        .slice(1, 3);
     expect(row("Max cpu time")).toEqual(["77", "77"]);
     expect(row("Max data size")).toEqual([String(900 * 1024 * 1024), String(900 * 1024 * 1024)]);
     expect(row("Max file size")).toEqual([String(3 * 1024 * 1024), String(3 * 1024 * 1024)]);

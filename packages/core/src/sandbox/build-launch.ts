@@ -144,13 +144,7 @@ export const buildLaunch = (
       const cwd = insideCwd(path.resolve(spec.workspace), spec.cwd);
       return {
         file: host.tools.setpriv,
-        args: [
-          "--pdeathsig",
-          "KILL",
-          "--",
-          ...launcher(host, spec.limits, 2),
-          ...spec.argv,
-        ],
+        args: ["--pdeathsig", "KILL", "--", ...launcher(host, spec.limits, 2), ...spec.argv],
         env: stepEnv(host, spec, sandboxId, spec.home, spec.tmp),
         cwd,
         paths: { workspace: spec.workspace, home: spec.home, tmp: spec.tmp, cwd },

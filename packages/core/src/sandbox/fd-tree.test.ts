@@ -4,7 +4,17 @@
  * descriptor, so the canary is never touched.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  chown,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -23,7 +33,8 @@ beforeEach(async () => {
   await chmod(base, 0o711);
   canary = path.join(base, "canary");
   await mkdir(path.join(canary, "sub"), { recursive: true });
-  for (const f of ["keep", "sub/keep"]) await writeFile(path.join(canary, f), `canary ${f}`, { mode: 0o600 });
+  for (const f of ["keep", "sub/keep"])
+    await writeFile(path.join(canary, f), `canary ${f}`, { mode: 0o600 });
 });
 afterEach(async () => {
   await rm(base, { recursive: true, force: true });
@@ -31,10 +42,14 @@ afterEach(async () => {
 
 /** A perl loop, as the step uid, in `dir`: as fast as syscalls go, no fork per swap. */
 const race = (dir: string, program: string): ChildProcess =>
-  spawn("/usr/bin/setpriv", [`--reuid=${STEP}`, `--regid=${STEP}`, "--clear-groups", "--", "/usr/bin/perl", "-e", program], {
-    cwd: dir,
-    stdio: "ignore",
-  });
+  spawn(
+    "/usr/bin/setpriv",
+    [`--reuid=${STEP}`, `--regid=${STEP}`, "--clear-groups", "--", "/usr/bin/perl", "-e", program],
+    {
+      cwd: dir,
+      stdio: "ignore",
+    },
+  );
 
 const stopRacer = async (racer: ChildProcess) => {
   const gone = new Promise((resolve) => racer.once("exit", resolve));

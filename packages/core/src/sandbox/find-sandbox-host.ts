@@ -17,7 +17,8 @@ export type FindSandboxHostOptions = DetectSandboxOptions & {
   subject?: string;
 };
 
-const INSTALL = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)";
+const INSTALL =
+  "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)";
 
 export const findSandboxHost = async ({ optOut, subject, ...options }: FindSandboxHostOptions) => {
   if (options.mode === "strict" && process.getuid?.() !== 0)

@@ -40,7 +40,8 @@ describe.skipIf(!asRoot)("lendTree (needs root)", () => {
     await chmod(root, 0o750);
     await writeFile(path.join(root, "suid"), "x", { mode: 0o4755 });
     const lent = await lendTree(root, { uid: STEP });
-    for (const f of [".", "sub", "sub/a.txt"]) expect((await stat(path.join(root, f))).uid).toBe(STEP);
+    for (const f of [".", "sub", "sub/a.txt"])
+      expect((await stat(path.join(root, f))).uid).toBe(STEP);
     // a set-uid file is never lent: the step could rewrite it and keep the bit
     expect((await stat(path.join(root, "suid"))).uid).toBe(process.getuid!());
     await writeFile(path.join(root, "sub/new.txt"), "n");

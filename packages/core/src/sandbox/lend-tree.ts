@@ -104,7 +104,11 @@ export const lendTree = async (
         await chownEntry(entry, owner.uid, owner.gid);
       }
       // Whatever the step left set-uid or set-gid loses those bits on the way back.
-      if (entry.self !== undefined && (s.mode & SPECIAL_BITS) !== 0 && (before ? true : s.uid === uid))
+      if (
+        entry.self !== undefined &&
+        (s.mode & SPECIAL_BITS) !== 0 &&
+        (before ? true : s.uid === uid)
+      )
         await chmod(entry.self, s.mode & 0o777);
     };
     await walk(root, restore);

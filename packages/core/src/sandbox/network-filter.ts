@@ -43,7 +43,8 @@ export type NetworkFilter = {
 
 type NetworkFilterResult = { filter: NetworkFilter } | { unavailable: string };
 
-const findNft = (given?: string) => (given ? (existsSync(given) ? given : undefined) : NFT_PATHS.find((p) => existsSync(p)));
+const findNft = (given?: string) =>
+  given ? (existsSync(given) ? given : undefined) : NFT_PATHS.find((p) => existsSync(p));
 
 /** The nft commands of the table, one per line, for `nft -i`. */
 export const filterCommands = (table: string, ranges: readonly UidRange[]): string[] => {
@@ -60,10 +61,15 @@ export const filterCommands = (table: string, ranges: readonly UidRange[]): stri
 };
 
 /** nft table names: letters, digits and _, with this process's pid so a restart never meets its predecessor's. */
-const tableName = (owner: string) => `switchyard_${owner.replace(/[^A-Za-z0-9]/g, "_").slice(0, 40)}_${process.pid}`;
+const tableName = (owner: string) =>
+  `switchyard_${owner.replace(/[^A-Za-z0-9]/g, "_").slice(0, 40)}_${process.pid}`;
 
 const listed = (nft: string, table: string) => {
-  const r = spawnSync(nft, ["list", "table", "inet", table], { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" } });
+  const r = spawnSync(nft, ["list", "table", "inet", table], {
+    encoding: "utf8",
+    timeout: 10_000,
+    env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" },
+  });
   return r.status === 0 ? r.stdout : undefined;
 };
 
@@ -71,18 +77,38 @@ const listed = (nft: string, table: string) => {
  * Starts the filter for the sandboxes running as `uids`, or says why it cannot: the caller
  * logs either. `owner` names the table (the worker's id).
  */
-export const startNetworkFilter = async (options: { owner: string; uids: readonly UidRange[]; nft?: string; timeoutMs?: number }): Promise<NetworkFilterResult> => {
-  if (process.getuid?.() !== 0) return { unavailable: "the worker does not run as root, so it cannot add firewall rules" };
-  if (options.uids.length === 0) return { unavailable: "sandboxes run without uids of their own, so their packets cannot be told from the worker's" };
+export const startNetworkFilter = async (options: {
+  owner: string;
+  uids: readonly UidRange[];
+  nft?: string;
+  timeoutMs?: number;
+}): Promise<NetworkFilterResult> => {
+  if (process.getuid?.() !== 0)
+    return { unavailable: "the worker does not run as root, so it cannot add firewall rules" };
+  if (options.uids.length === 0)
+    return {
+      unavailable:
+        "sandboxes run without uids of their own, so their packets cannot be told from the worker's",
+    };
   const nft = findNft(options.nft);
-  if (!nft) return { unavailable: `nftables is not installed (no ${options.nft ?? NFT_PATHS.join(" or ")}; Debian/Ubuntu: apt-get install nftables)` };
+  if (!nft)
+    return {
+      unavailable: `nftables is not installed (no ${options.nft ?? NFT_PATHS.join(" or ")}; Debian/Ubuntu: apt-get install nftables)`,
+    };
   const table = tableName(options.owner);
-  const child: ChildProcess = spawn(nft, ["-i"], { stdio: ["pipe", "ignore", "pipe"], env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LANG: "C" } });
+  const child: ChildProcess = spawn(nft, ["-i"], {
+    stdio: ["pipe", "ignore", "pipe"],
+    env: { PATH: "/usr/sbin:/usr/bin:/sbin:/bin", LANG: "C" },
+  });
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
   const exited = new Promise<string>((resolve) => {
     child.once("error", (error) => resolve(error.message));
-    child.once("exit", (code, signal) => resolve(`nft exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split("\n")[0]}` : ""}`));
+    child.once("exit", (code, signal) =>
+      resolve(
+        `nft exited (${signal ?? `code ${code}`})${stderr ? `: ${stderr.trim().split("\n")[0]}` : ""}`,
+      ),
+    );
   });
   child.stdin?.on("error", () => undefined);
   child.stdin?.write(`${filterCommands(table, options.uids).join("\n")}\n`);
@@ -100,8 +126,12 @@ export const startNetworkFilter = async (options: { owner: string; uids: readonl
   if (!ready) {
     child.stdin?.end();
     child.kill("SIGKILL");
-    const why = stderr.trim().split("\n")[0] || (child.exitCode !== null ? await exited : "its rules did not appear in time");
-    return { unavailable: `nftables refused the rules (${why}); a kernel without nf_tables or an nft older than 0.9.9 (owned tables) cannot hold them` };
+    const why =
+      stderr.trim().split("\n")[0] ||
+      (child.exitCode !== null ? await exited : "its rules did not appear in time");
+    return {
+      unavailable: `nftables refused the rules (${why}); a kernel without nf_tables or an nft older than 0.9.9 (owned tables) cannot hold them`,
+    };
   }
   let closing = false;
   const listeners: ((reason: string) => void)[] = [];

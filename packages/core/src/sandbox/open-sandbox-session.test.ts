@@ -66,11 +66,18 @@ describe("openSandboxSession", () => {
     expect(inside).toBe("/run/switchyard/channel.sock");
 
     const r = await session.run({
-      argv: sh(`id -u; echo $HOME; echo mine > $HOME/mark; ${process.execPath} -e '${CONNECT}' ${inside}`),
+      argv: sh(
+        `id -u; echo $HOME; echo mine > $HOME/mark; ${process.execPath} -e '${CONNECT}' ${inside}`,
+      ),
       binds: [bind],
     });
     expect(r.stderr).toBe("");
-    expect(r.stdout.split("\n")).toEqual([String(session.uid ?? myUid), session.paths.home, "pong", ""]);
+    expect(r.stdout.split("\n")).toEqual([
+      String(session.uid ?? myUid),
+      session.paths.home,
+      "pong",
+      "",
+    ]);
     const mark = await stat(path.join(session.folders.home, "mark"));
     expect(mark.uid).toBe(session.uid ?? myUid);
 
@@ -96,7 +103,9 @@ describe("openSandboxSession", () => {
       binds: [{ path: config, mode: "ro", target: "/etc/switchyard/config.json" }],
     });
     const r = await session.run({
-      argv: sh("cat /etc/switchyard/config.json; echo x > /etc/switchyard/config.json || echo refused"),
+      argv: sh(
+        "cat /etc/switchyard/config.json; echo x > /etc/switchyard/config.json || echo refused",
+      ),
     });
     expect(r.stdout).toBe('{"a":1}\nrefused\n');
     const proc = await session.start({ argv: sh("sleep 300") });
@@ -107,27 +116,38 @@ describe("openSandboxSession", () => {
     expect(await readdir(scratch)).toEqual(["config.json"]);
   }, 60_000);
 
-  it.skipIf(!isRoot)("lends a given workspace to its uid and gives it back on close", async () => {
-    const ws = path.join(scratch, "ws");
-    await mkdir(ws, { mode: 0o750 });
-    await writeFile(path.join(ws, "a.txt"), "a\n");
-    const session = await open({ workspace: ws, lendWorkspace: "session" });
-    expect(session.folders.workspace).toBe(ws);
-    expect((await stat(path.join(ws, "a.txt"))).uid).toBe(session.uid);
-    const r = await session.run({ argv: sh("pwd; cat a.txt; echo b > b.txt") });
-    expect(r.stdout).toBe("/workspace\na\n");
-    await session.close();
-    for (const f of [".", "a.txt", "b.txt"]) expect((await stat(path.join(ws, f))).uid).toBe(myUid);
-    expect((await stat(ws)).mode & 0o7777).toBe(0o750);
-  }, 60_000);
+  it.skipIf(!isRoot)(
+    "lends a given workspace to its uid and gives it back on close",
+    async () => {
+      const ws = path.join(scratch, "ws");
+      await mkdir(ws, { mode: 0o750 });
+      await writeFile(path.join(ws, "a.txt"), "a\n");
+      const session = await open({ workspace: ws, lendWorkspace: "session" });
+      expect(session.folders.workspace).toBe(ws);
+      expect((await stat(path.join(ws, "a.txt"))).uid).toBe(session.uid);
+      const r = await session.run({ argv: sh("pwd; cat a.txt; echo b > b.txt") });
+      expect(r.stdout).toBe("/workspace\na\n");
+      await session.close();
+      for (const f of [".", "a.txt", "b.txt"])
+        expect((await stat(path.join(ws, f))).uid).toBe(myUid);
+      expect((await stat(ws)).mode & 0o7777).toBe(0o750);
+    },
+    60_000,
+  );
 
   it("without bubblewrap says how to install it and how to go without, and leaves no folder", async () => {
     const error = await open({
-      level: { mode: "auto", optOut: "run with --sandbox none", tools: { bwrap: "/nonexistent/bwrap" } },
+      level: {
+        mode: "auto",
+        optOut: "run with --sandbox none",
+        tools: { bwrap: "/nonexistent/bwrap" },
+      },
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).code).toBe("SYSTEM.SANDBOX_UNAVAILABLE");
-    expect((error as AppError).message).toMatch(/apt-get install bubblewrap.*run with --sandbox none/);
+    expect((error as AppError).message).toMatch(
+      /apt-get install bubblewrap.*run with --sandbox none/,
+    );
     expect(await readdir(scratch)).toEqual([]);
   });
 });

@@ -30,8 +30,7 @@ import { startSandboxed, type SandboxProcess, type StartOptions } from "./start-
 
 /** How the level is known: from the worker's boot self-test, or found now. */
 type SessionLevel =
-  | { host: SandboxHost }
-  | Pick<FindSandboxHostOptions, "mode" | "optOut" | "subject" | "tools">;
+  { host: SandboxHost } | Pick<FindSandboxHostOptions, "mode" | "optOut" | "subject" | "tools">;
 
 type SandboxSessionOptions = {
   /**
@@ -144,7 +143,9 @@ export const openSandboxSession = async (
 ): Promise<SandboxSession> => {
   const { ownerId } = options;
   const given = options.workspace === undefined ? undefined : await realFolder(options.workspace);
-  const root = await mkdtemp(path.join(options.scratchDir ?? tmpdir(), options.prefix ?? "switchyard-"));
+  const root = await mkdtemp(
+    path.join(options.scratchDir ?? tmpdir(), options.prefix ?? "switchyard-"),
+  );
   let uid: number | undefined;
   let lending: ReturnType<typeof lender> | undefined;
   let closed = false;
@@ -176,7 +177,9 @@ export const openSandboxSession = async (
     const level = options.level;
     const wantsUid =
       process.getuid?.() === 0 &&
-      ("host" in level ? level.host.level === "strict" : level.mode === "auto" || level.mode === "strict");
+      ("host" in level
+        ? level.host.level === "strict"
+        : level.mode === "auto" || level.mode === "strict");
     const candidate = wantsUid
       ? (options.uid ?? pickStepUid(options.stepUidBase ?? DEFAULT_STEP_UID_BASE))
       : undefined;
@@ -197,7 +200,8 @@ export const openSandboxSession = async (
     const confined = host.level !== "none";
 
     const specOf = (spec: SessionProcessSpec): SandboxSpec => {
-      if (closed) throw new AppError("SYSTEM.SANDBOX_UNAVAILABLE", `sandbox session ${ownerId} is closed`);
+      if (closed)
+        throw new AppError("SYSTEM.SANDBOX_UNAVAILABLE", `sandbox session ${ownerId} is closed`);
       return {
         ...spec,
         workspace: folders.workspace,

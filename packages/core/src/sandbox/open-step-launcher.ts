@@ -17,7 +17,12 @@ import { buildLauncherStep } from "./build-launch";
 import { prepareStepDirs } from "./prepare-step-dirs";
 import { RESIDENT_LAUNCHER } from "./resident-launcher";
 import { capture, type RunSandboxedOptions } from "./run-sandboxed";
-import { DEFAULT_LIMITS, type SandboxHost, type SandboxResult, type SandboxSpec } from "./sandbox-types";
+import {
+  DEFAULT_LIMITS,
+  type SandboxHost,
+  type SandboxResult,
+  type SandboxSpec,
+} from "./sandbox-types";
 import { startSandboxed, type SandboxProcess } from "./start-sandboxed";
 
 /** What the run's steps share: fixed when the launcher starts. */
@@ -46,12 +51,20 @@ type Pending = {
   fail: (error: Error) => void;
 };
 
-type Instance = { proc: SandboxProcess; pending: Map<number, Pending>; dead: boolean; send: (message: object) => void };
+type Instance = {
+  proc: SandboxProcess;
+  pending: Map<number, Pending>;
+  dead: boolean;
+  send: (message: object) => void;
+};
 
 const unavailable = (message: string) => new AppError("SYSTEM.SANDBOX_UNAVAILABLE", message);
 
 const startInstance = async (host: SandboxHost, spec: LauncherSpec): Promise<Instance> => {
-  const proc = await startSandboxed(host, { ...spec, argv: [process.execPath, "-e", RESIDENT_LAUNCHER] });
+  const proc = await startSandboxed(host, {
+    ...spec,
+    argv: [process.execPath, "-e", RESIDENT_LAUNCHER],
+  });
   const pending = new Map<number, Pending>();
   const instance: Instance = {
     proc,
@@ -74,12 +87,17 @@ const startInstance = async (host: SandboxHost, spec: LauncherSpec): Promise<Ins
       else if (kind === FRAME.stderr) step?.onStderr(payload);
       else if (kind === FRAME.exit && step) {
         pending.delete(id);
-        step.onExit(JSON.parse(payload.toString("utf8")) as { exitCode: number | null; error?: string });
+        step.onExit(
+          JSON.parse(payload.toString("utf8")) as { exitCode: number | null; error?: string },
+        );
       }
     }
   });
   let errors = "";
-  proc.stderr.on("data", (chunk: Buffer) => (errors = (errors + chunk.toString("utf8")).slice(-2000)));
+  proc.stderr.on(
+    "data",
+    (chunk: Buffer) => (errors = (errors + chunk.toString("utf8")).slice(-2000)),
+  );
   void proc.exited.then(
     (exit) => {
       instance.dead = true;
@@ -91,7 +109,8 @@ const startInstance = async (host: SandboxHost, spec: LauncherSpec): Promise<Ins
     },
     (error: unknown) => {
       instance.dead = true;
-      for (const step of pending.values()) step.fail(error instanceof Error ? error : new Error(String(error)));
+      for (const step of pending.values())
+        step.fail(error instanceof Error ? error : new Error(String(error)));
       pending.clear();
     },
   );
@@ -100,7 +119,10 @@ const startInstance = async (host: SandboxHost, spec: LauncherSpec): Promise<Ins
 
 export const openStepLauncher = (host: SandboxHost, spec: LauncherSpec): StepLauncher => {
   if (host.level === "none")
-    throw new AppError("SYSTEM.SANDBOX_INVALID_SPEC", "a resident step launcher needs a confined sandbox level");
+    throw new AppError(
+      "SYSTEM.SANDBOX_INVALID_SPEC",
+      "a resident step launcher needs a confined sandbox level",
+    );
   let instance: Promise<Instance> | undefined;
   let closed = false;
   let nextId = 0;
@@ -112,7 +134,10 @@ export const openStepLauncher = (host: SandboxHost, spec: LauncherSpec): StepLau
     return instance;
   };
 
-  const run = async (step: LauncherStep, options: RunSandboxedOptions = {}): Promise<SandboxResult> => {
+  const run = async (
+    step: LauncherStep,
+    options: RunSandboxedOptions = {},
+  ): Promise<SandboxResult> => {
     if (closed) throw unavailable("the run's step launcher is closed");
     const stepId = randomBytes(12).toString("hex");
     const request = buildLauncherStep(host, step, stepId);
@@ -143,35 +168,38 @@ export const openStepLauncher = (host: SandboxHost, spec: LauncherSpec): StepLau
       clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
     };
-    const exit = await new Promise<{ exitCode: number | null; error?: string }>((resolve, reject) => {
-      launcher.pending.set(id, {
-        onStdout: (chunk) => {
-          out.push(chunk);
-          options.onStdout?.(chunk);
-        },
-        onStderr: (chunk) => {
-          err.push(chunk);
-          options.onStderr?.(chunk);
-        },
-        onExit: (result) => {
-          done();
-          resolve(result);
-        },
-        fail: (error) => {
-          done();
-          reject(error);
-        },
-      });
-      launcher.send({ op: "start", id, ...request, stdin: options.stdin ?? "" });
-      if (options.timeoutMs !== undefined)
-        timer = setTimeout(() => {
-          timedOut = true;
-          stop();
-        }, options.timeoutMs);
-      if (options.signal?.aborted) onAbort();
-      else options.signal?.addEventListener("abort", onAbort, { once: true });
-    });
-    if (exit.error !== undefined) throw unavailable(`cannot start ${step.argv[0] ?? ""}: ${exit.error}`);
+    const exit = await new Promise<{ exitCode: number | null; error?: string }>(
+      (resolve, reject) => {
+        launcher.pending.set(id, {
+          onStdout: (chunk) => {
+            out.push(chunk);
+            options.onStdout?.(chunk);
+          },
+          onStderr: (chunk) => {
+            err.push(chunk);
+            options.onStderr?.(chunk);
+          },
+          onExit: (result) => {
+            done();
+            resolve(result);
+          },
+          fail: (error) => {
+            done();
+            reject(error);
+          },
+        });
+        launcher.send({ op: "start", id, ...request, stdin: options.stdin ?? "" });
+        if (options.timeoutMs !== undefined)
+          timer = setTimeout(() => {
+            timedOut = true;
+            stop();
+          }, options.timeoutMs);
+        if (options.signal?.aborted) onAbort();
+        else options.signal?.addEventListener("abort", onAbort, { once: true });
+      },
+    );
+    if (exit.error !== undefined)
+      throw unavailable(`cannot start ${step.argv[0] ?? ""}: ${exit.error}`);
     return {
       level: host.level,
       warnings: host.warnings,

@@ -46,5 +46,6 @@ export const prepareStepDirs = async (host: SandboxHost, spec: SandboxSpec): Pro
     if (s.uid !== uid || s.gid !== gid) chownSync(dir, uid, gid);
     if ((s.mode & 0o7777) !== 0o700) chmodSync(dir, 0o700);
   });
-  for (const target of [...own, ...(spec.binds ?? []).map((b) => b.path)]) traversable(target, uid, gid);
+  for (const target of [...own, ...(spec.binds ?? []).map((b) => b.path)])
+    traversable(target, uid, gid);
 };

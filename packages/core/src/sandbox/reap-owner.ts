@@ -24,7 +24,10 @@ export const reapOwner = async (ownerId: string, options: ReapOptions = {}): Pro
   const { uid } = options;
   const byUid = uid !== undefined && uid > 0 && uid !== process.getuid?.();
   const find = () => [
-    ...new Set([...pidsWithEnv(OWNER_TAG, ownerId, { below: true }), ...(byUid ? pidsOfUid(uid) : [])]),
+    ...new Set([
+      ...pidsWithEnv(OWNER_TAG, ownerId, { below: true }),
+      ...(byUid ? pidsOfUid(uid) : []),
+    ]),
   ];
   const { left } = await killUntilGone(find, Math.ceil((options.deadlineMs ?? 10_000) / 10));
   return left;

@@ -55,7 +55,8 @@ export const runProcess = (opts: RunProcessOptions): Promise<ProcessResult> => {
     let killTimer: NodeJS.Timeout | undefined;
 
     const keep = (chunks: Buffer[], size: number, chunk: Buffer): number => {
-      if (size < cap) chunks.push(size + chunk.length > cap ? chunk.subarray(0, cap - size) : chunk);
+      if (size < cap)
+        chunks.push(size + chunk.length > cap ? chunk.subarray(0, cap - size) : chunk);
       if (size + chunk.length > cap) truncated = true;
       return size + chunk.length;
     };

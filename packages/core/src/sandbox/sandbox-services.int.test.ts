@@ -7,7 +7,13 @@ import { connect, createServer, type Server } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { runSandboxed } from "./run-sandboxed";
 import type { SandboxHost } from "./sandbox-types";
-import { detectForTest, makeStepDirs, removeStepDirs, spec, type StepDirs } from "@switchyard/testing/sandbox";
+import {
+  detectForTest,
+  makeStepDirs,
+  removeStepDirs,
+  spec,
+  type StepDirs,
+} from "@switchyard/testing/sandbox";
 
 const UID = 61400;
 let host: SandboxHost;

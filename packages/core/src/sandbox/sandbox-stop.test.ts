@@ -135,14 +135,10 @@ describe("stopping a sandboxed step", () => {
 const holdStep = (host: SandboxHost) => {
   const script = "setsid nohup sleep 300 >/dev/null 2>&1 & echo ready; sleep 300";
   const arg = JSON.stringify({ host, spec: spec(dirs, UID, sh(script)) });
-  const driver = spawn(
-    process.execPath,
-    ["--import", "tsx", HOLD_STEP, arg],
-    {
-      cwd: REPO_ROOT,
-      stdio: ["ignore", "pipe", "inherit"],
-    },
-  );
+  const driver = spawn(process.execPath, ["--import", "tsx", HOLD_STEP, arg], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const ready = new Promise<void>((resolve, reject) => {
     let out = "";
     driver.stdout.on("data", (c: Buffer) => {
@@ -180,7 +176,9 @@ describe("a worker SIGKILLed mid-step", () => {
   it("reapOwner ends a run's processes, and sweepLeftovers those of every run of the owner", async () => {
     const owner = newOwnerId();
     const runs = ["run-a", "run-b"].map((id) => ({ ...base, ownerId: runOwnerId(owner, id) }));
-    const procs = await Promise.all(runs.map((h) => startSandboxed(h, spec(dirs, UID, ["/bin/sleep", "1000"]))));
+    const procs = await Promise.all(
+      runs.map((h) => startSandboxed(h, spec(dirs, UID, ["/bin/sleep", "1000"]))),
+    );
     const exits = procs.map((p) => p.exited);
     expect(ownedBy(runs[0]!.ownerId).length).toBeGreaterThanOrEqual(1);
     expect(await reapOwner(runs[0]!.ownerId)).toEqual([]);

@@ -11,7 +11,14 @@ import type { Readable, Writable } from "node:stream";
 import { AppError } from "../errors";
 import { buildLaunch, FD, SANDBOX_TAG } from "./build-launch";
 import { prepareStepDirs } from "./prepare-step-dirs";
-import { killTagged, pidNamespaceOf, pidsInNamespace, processStartTime, runsAs, signalPid } from "./proc-scan";
+import {
+  killTagged,
+  pidNamespaceOf,
+  pidsInNamespace,
+  processStartTime,
+  runsAs,
+  signalPid,
+} from "./proc-scan";
 import type { SandboxExit, SandboxHost, SandboxLevel, SandboxSpec } from "./sandbox-types";
 
 export type StartOptions = { signal?: AbortSignal; timeoutMs?: number };
@@ -41,9 +48,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const within = (promise: Promise<void>, ms: number) => {
   let timer: NodeJS.Timeout | undefined;
-  return Promise.race([promise, new Promise<void>((done) => (timer = setTimeout(done, ms)))]).finally(() =>
-    clearTimeout(timer),
-  );
+  return Promise.race([
+    promise,
+    new Promise<void>((done) => (timer = setTimeout(done, ms))),
+  ]).finally(() => clearTimeout(timer));
 };
 
 export const startSandboxed = async (

@@ -4,7 +4,7 @@ import { Scrubber } from "./scrubber";
 import { ScrubStream } from "./scrub-stream";
 
 const secret = "tok-0123456789abcdef";
-const other = "pa ss/wörd+\"quoted\"";
+const other = 'pa ss/wörd+"quoted"';
 
 const random = (seed: number) => () => {
   seed = (seed * 1103515245 + 12345) & 0x7fffffff;
@@ -19,7 +19,9 @@ const output = [
   `hex ${Buffer.from(`xy${secret}`).toString("hex").toUpperCase()}`,
   `url ?p=${encodeURIComponent(other)}&q=1`,
   `json {"v":${JSON.stringify(other)}}`,
-  Buffer.from(`${"-".repeat(45)}${other}${secret}`).toString("base64").replace(/(.{76})/g, "$1\n"),
+  Buffer.from(`${"-".repeat(45)}${other}${secret}`)
+    .toString("base64")
+    .replace(/(.{76})/g, "$1\n"),
   "done",
 ].join("\n");
 
@@ -27,7 +29,7 @@ const collapse = (text: string) => text.replace(/(\[REDACTED\])+/g, "[REDACTED]"
 
 const splitAt = (text: string, next: () => number) => {
   const pieces: string[] = [];
-  for (let at = 0; at < text.length; ) {
+  for (let at = 0; at < text.length;) {
     const size = 1 + Math.floor(next() * 40);
     pieces.push(text.slice(at, at + size));
     at += size;
@@ -43,7 +45,10 @@ it("scrubs a secret split across chunks at any point, like the whole text", () =
   const next = random(3);
   for (let i = 0; i < 200; i++) {
     const stream = new ScrubStream(scrubber);
-    const out = splitAt(output, next).map((piece) => stream.write(piece)).join("") + stream.end();
+    const out =
+      splitAt(output, next)
+        .map((piece) => stream.write(piece))
+        .join("") + stream.end();
     expect(collapse(out)).toBe(collapse(whole));
   }
 });

@@ -22,7 +22,10 @@ export class ScrubStream {
     const across = spans.find(([start, end]) => start < cut && end > cut);
     if (across) cut = across[0];
     this.held = buffer.slice(cut);
-    return redactSpans(buffer.slice(0, cut), spans.filter(([, end]) => end <= cut));
+    return redactSpans(
+      buffer.slice(0, cut),
+      spans.filter(([, end]) => end <= cut),
+    );
   }
 
   /** The stream is complete: the held text, scrubbed. */

@@ -18,7 +18,11 @@ type ScrubbedCapture = {
   readonly bytes: number;
 };
 
-export const scrubbedCapture = (scrubber: Scrubber, capBytes: number, onKept?: (text: string, full: boolean) => void): ScrubbedCapture => {
+export const scrubbedCapture = (
+  scrubber: Scrubber,
+  capBytes: number,
+  onKept?: (text: string, full: boolean) => void,
+): ScrubbedCapture => {
   const decoder = new StringDecoder("utf8");
   const stream = new ScrubStream(scrubber);
   const kept: string[] = [];
@@ -28,7 +32,12 @@ export const scrubbedCapture = (scrubber: Scrubber, capBytes: number, onKept?: (
   const keep = (text: string) => {
     if (text === "" || keptBytes >= capBytes) return;
     const size = Buffer.byteLength(text);
-    const fits = keptBytes + size <= capBytes ? text : Buffer.from(text).subarray(0, capBytes - keptBytes).toString("utf8");
+    const fits =
+      keptBytes + size <= capBytes
+        ? text
+        : Buffer.from(text)
+            .subarray(0, capBytes - keptBytes)
+            .toString("utf8");
     kept.push(fits);
     keptBytes = Math.min(capBytes, keptBytes + size);
     if (keptBytes >= capBytes) done = true;

@@ -16,13 +16,23 @@ const noise = (next: () => number, n: number) =>
  * What scrubbing `before + value + after`, encoded, must leave: every character made only
  * of the surrounding bytes, and not one character that carries a bit of the value.
  */
-const expectedAround = (value: string, before: Buffer, after: Buffer, encoding: "base64" | "base64url" | "hex") => {
+const expectedAround = (
+  value: string,
+  before: Buffer,
+  after: Buffer,
+  encoding: "base64" | "base64url" | "hex",
+) => {
   const encoded = Buffer.concat([before, Buffer.from(value), after]).toString(encoding);
   const end = before.length + Buffer.byteLength(value);
   const [head, tail] =
-    encoding === "hex" ? [2 * before.length, 2 * end] : [Math.floor((8 * before.length) / 6), Math.ceil((8 * end) / 6)];
+    encoding === "hex"
+      ? [2 * before.length, 2 * end]
+      : [Math.floor((8 * before.length) / 6), Math.ceil((8 * end) / 6)];
   const rest = encoded.slice(tail);
-  return { encoded, scrubbed: `${encoded.slice(0, head)}[REDACTED]${after.length === 0 ? rest.replace(/^=+/, "") : rest}` };
+  return {
+    encoded,
+    scrubbed: `${encoded.slice(0, head)}[REDACTED]${after.length === 0 ? rest.replace(/^=+/, "") : rest}`,
+  };
 };
 
 it("replaces a secret and its common encodings", () => {
@@ -44,7 +54,8 @@ it("catches base64 and base64url at every byte alignment, as in curl -v's Basic 
       const { encoded, scrubbed } = expectedAround(secret, before, after, encoding);
       const what = `${encoding} with ${before.length} bytes before and ${after.length} after`;
       expect(s.scrub(`x ${encoded} y`), what).toBe(`x ${scrubbed} y`);
-      if (encoding === "hex") expect(s.scrub(`x ${encoded.toUpperCase()} y`), what).toBe(`x ${scrubbed.toUpperCase()} y`);
+      if (encoding === "hex")
+        expect(s.scrub(`x ${encoded.toUpperCase()} y`), what).toBe(`x ${scrubbed.toUpperCase()} y`);
     }
   }
 });
@@ -55,11 +66,16 @@ it("catches base64 and hex wrapped over lines, as `base64` and `xxd -p` print lo
   for (let i = 0; i < 100; i++) {
     const before = noise(next, 40 + Math.floor(next() * 40));
     const after = noise(next, Math.floor(next() * 40));
-    for (const [encoding, width] of [["base64", 76], ["hex", 60]] as const) {
+    for (const [encoding, width] of [
+      ["base64", 76],
+      ["hex", 60],
+    ] as const) {
       const { encoded, scrubbed } = expectedAround(secret, before, after, encoding);
       const wrapped = encoded.replace(new RegExp(`(.{${width}})`, "g"), "$1\n");
       const out = s.scrub(`x\n${wrapped}\ny`);
-      expect(out.replace(/\n/g, ""), `${encoding} with ${before.length} bytes before`).toBe(`x${scrubbed}y`);
+      expect(out.replace(/\n/g, ""), `${encoding} with ${before.length} bytes before`).toBe(
+        `x${scrubbed}y`,
+      );
     }
   }
 });
@@ -72,7 +88,9 @@ it("catches hex in either case and percent-encoding in any of its spellings", ()
     hex,
     hex.toUpperCase(),
     encodeURIComponent(special),
-    encodeURIComponent(special).toLowerCase().replace(/%c3%bc/, "%C3%bc"),
+    encodeURIComponent(special)
+      .toLowerCase()
+      .replace(/%c3%bc/, "%C3%bc"),
     encodeURI(special),
     new URLSearchParams({ v: special }).toString().slice(2),
     Array.from(Buffer.from(special), (b) => `%${b.toString(16).padStart(2, "0")}`).join(""),
@@ -84,7 +102,10 @@ it("catches JSON-escaped forms, including \\u escapes", () => {
   const quoted = 'say "hi"\\now\t<tag>&ü';
   const s = new Scrubber().add(quoted);
   const escaped = JSON.stringify(quoted).slice(1, -1);
-  const ascii = escaped.replace(/[^\x20-\x7e]|[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  const ascii = escaped.replace(
+    /[^\x20-\x7e]|[<>&]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   expect(s.scrub(`{"v":"${escaped}"}`)).toBe('{"v":"[REDACTED]"}');
   expect(s.scrub(`{"v":"${ascii}"}`)).toBe('{"v":"[REDACTED]"}');
   const upper = ascii.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => `\\u${h.toUpperCase()}`);
@@ -106,9 +127,20 @@ it("leaves text without secrets as it is, and ignores values too short to match"
 
 it("scrubs the strings of structured data and leaves its numbers and shape intact", () => {
   const s = new Scrubber().add("1000");
-  const record = { durationMs: 10004, exitCode: 0, stdout: "paid 1000 EUR", nested: [{ "key-1000": true, n: 1000 }], gone: undefined };
+  const record = {
+    durationMs: 10004,
+    exitCode: 0,
+    stdout: "paid 1000 EUR",
+    nested: [{ "key-1000": true, n: 1000 }],
+    gone: undefined,
+  };
   const scrubbed = s.scrubValue(record);
-  expect(scrubbed).toEqual({ durationMs: 10004, exitCode: 0, stdout: "paid [REDACTED] EUR", nested: [{ "key-[REDACTED]": true, n: 1000 }] });
+  expect(scrubbed).toEqual({
+    durationMs: 10004,
+    exitCode: 0,
+    stdout: "paid [REDACTED] EUR",
+    nested: [{ "key-[REDACTED]": true, n: 1000 }],
+  });
   expect(JSON.parse(JSON.stringify(scrubbed))).toEqual(scrubbed);
   expect(record.stdout).toBe("paid 1000 EUR"); // a copy: the engine's own state is untouched
   expect(s.scrubValue({ at: new Date(0) })).toEqual({ at: "1970-01-01T00:00:00.000Z" });
@@ -122,8 +154,19 @@ it("copies an error with its message and stack scrubbed, keeping an AppError's c
   expect(plain.message).toBe("bad value [REDACTED] (dT[REDACTED])");
   expect(plain.stack).toContain("bad value [REDACTED]");
   expect(plain.stack).not.toContain(secret);
-  const app = s.scrubError(new AppError("EXECUTION.STEP_ERROR", `failed with ${secret}`, { retryable: true, details: { token: secret } }));
+  const app = s.scrubError(
+    new AppError("EXECUTION.STEP_ERROR", `failed with ${secret}`, {
+      retryable: true,
+      details: { token: secret },
+    }),
+  );
   expect(app).toBeInstanceOf(AppError);
-  expect(app).toMatchObject({ code: "EXECUTION.STEP_ERROR", message: "failed with [REDACTED]", userMessage: "failed with [REDACTED]", retryable: true, details: { token: "[REDACTED]" } });
+  expect(app).toMatchObject({
+    code: "EXECUTION.STEP_ERROR",
+    message: "failed with [REDACTED]",
+    userMessage: "failed with [REDACTED]",
+    retryable: true,
+    details: { token: "[REDACTED]" },
+  });
   expect(s.scrubError(`thrown ${secret}`).message).toBe("thrown [REDACTED]");
 });

@@ -16,7 +16,8 @@ const FLOOR = 4;
  * such lines, each but the first and last at least 16 characters. Found blocks are searched
  * again with their line breaks taken out.
  */
-const WRAPPED = /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_=-]+(?:\r?\n[A-Za-z0-9+/_=-]{16,})*\r?\n[A-Za-z0-9+/_=-]+/g;
+const WRAPPED =
+  /(?<![A-Za-z0-9+/_=-])[A-Za-z0-9+/_=-]+(?:\r?\n[A-Za-z0-9+/_=-]{16,})*\r?\n[A-Za-z0-9+/_=-]+/g;
 const WRAPPED_MIN = 24;
 
 type Span = readonly [start: number, end: number];
@@ -34,7 +35,10 @@ export class Scrubber {
     for (const piece of piecesOf(secret)) {
       if (this.matchers.has(piece)) continue;
       const forms = formsOf(piece);
-      this.matchers.set(piece, { re: new RegExp(forms.map((f) => `(${f.source})`).join("|"), "g"), forms });
+      this.matchers.set(piece, {
+        re: new RegExp(forms.map((f) => `(${f.source})`).join("|"), "g"),
+        forms,
+      });
       // Wrapped over lines, a match also spans a line break every 16 characters at worst.
       const widest = forms[0]!.maxLength;
       this.longest = Math.max(this.longest, widest + 2 * (Math.ceil(widest / 16) + 1));
@@ -65,7 +69,8 @@ export class Scrubber {
         this.collect(joined, inBlock);
         if (inBlock.length === 0) continue;
         const origin: number[] = [];
-        for (let i = 0; i < m[0].length; i++) if (m[0][i] !== "\r" && m[0][i] !== "\n") origin.push(m.index + i);
+        for (let i = 0; i < m[0].length; i++)
+          if (m[0][i] !== "\r" && m[0][i] !== "\n") origin.push(m.index + i);
         for (const [start, end] of inBlock) found.push([origin[start]!, origin[end - 1]! + 1]);
       }
     }

@@ -23,7 +23,8 @@ const MIN_BASE64_CORE = 6;
 const escapeChar = (c: string) => c.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
 /** A hex digit in either case. */
 const hexDigit = (d: string) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d);
-const hexOf = (n: number, width: number) => [...n.toString(16).padStart(width, "0")].map(hexDigit).join("");
+const hexOf = (n: number, width: number) =>
+  [...n.toString(16).padStart(width, "0")].map(hexDigit).join("");
 const JSON_SHORT: Record<string, string> = {
   '"': '\\\\"',
   "\\": "\\\\\\\\",
@@ -36,7 +37,8 @@ const JSON_SHORT: Record<string, string> = {
 };
 
 /** Encoded forms first: the literal `%` of `%25` must not end a match before its digits. */
-const alternatives = (alts: string[]) => (alts.length === 1 ? alts[0]! : `(?:${alts.reverse().join("|")})`);
+const alternatives = (alts: string[]) =>
+  alts.length === 1 ? alts[0]! : `(?:${alts.reverse().join("|")})`;
 
 /** Each character as itself, percent-encoded (any hex case, `+` for a space) or JSON-escaped. */
 const textual = (piece: string): SecretForm => {
@@ -70,10 +72,15 @@ const base64 = (bytes: Buffer, alphabet: "base64" | "base64url"): SecretForm[] =
   const edge = alphabet === "base64" ? /[A-Za-z0-9+/]/ : /[A-Za-z0-9_-]/;
   const forms: SecretForm[] = [];
   for (const offset of [0, 1, 2]) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString(alphabet).replace(/=+$/, "");
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString(alphabet)
+      .replace(/=+$/, "");
     // Characters wholly made of the secret's bits: from the first after the offset's bits
     // to the last before the bytes that follow.
-    const core = encoded.slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6));
+    const core = encoded.slice(
+      Math.ceil((8 * offset) / 6),
+      Math.floor((8 * (offset + bytes.length)) / 6),
+    );
     if (core.length < MIN_BASE64_CORE) continue;
     const before = offset !== 0;
     const after = (offset + bytes.length) % 3 !== 0;
@@ -102,7 +109,12 @@ export const piecesOf = (secret: string): string[] => {
 /** Every form of one piece, longest first, deduplicated. */
 export const formsOf = (piece: string): SecretForm[] => {
   const bytes = Buffer.from(piece, "utf8");
-  const all = [textual(piece), hex(bytes), ...base64(bytes, "base64"), ...base64(bytes, "base64url")];
+  const all = [
+    textual(piece),
+    hex(bytes),
+    ...base64(bytes, "base64"),
+    ...base64(bytes, "base64url"),
+  ];
   const unique = new Map(all.map((p) => [p.source, p]));
   return [...unique.values()].sort((a, b) => b.maxLength - a.maxLength);
 };

@@ -28,7 +28,13 @@ afterEach(async () => {
 
 it("close() ends a running command before it removes the private folders", async () => {
   const ownerId = newOwnerId();
-  const shell = createSandboxedShell({ root, network: false, scratchDir: scratch, ownerId, stepUidBase: 62_300 });
+  const shell = createSandboxedShell({
+    root,
+    network: false,
+    scratchDir: scratch,
+    ownerId,
+    stepUidBase: 62_300,
+  });
   const running = shell.run({
     command: "echo started > started; sleep 300",
     cwd: root,

@@ -12,7 +12,12 @@ it("never lets a file tool run while a shell command runs, nor the reverse, but 
       await later(ms);
       log.push(`${name}-`);
     });
-  await Promise.all([task("shell", "bash1", 40), task("shell", "bash2", 10), task("files", "write", 5), task("files", "read", 5)]);
+  await Promise.all([
+    task("shell", "bash1", 40),
+    task("shell", "bash2", 10),
+    task("files", "write", 5),
+    task("files", "read", 5),
+  ]);
   const bashDone = Math.max(log.indexOf("bash1-"), log.indexOf("bash2-"));
   expect(log.indexOf("write+")).toBeGreaterThan(bashDone);
   expect(log.indexOf("read+")).toBeGreaterThan(bashDone);

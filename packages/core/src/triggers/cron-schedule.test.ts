@@ -34,7 +34,9 @@ describe("checkSchedule", () => {
   });
 
   it("refuses a schedule that never fires", () => {
-    expect(refusal(() => checkSchedule("0 0 30 2 *", "UTC")).code).toBe("USER.TRIGGER.INVALID_SCHEDULE");
+    expect(refusal(() => checkSchedule("0 0 30 2 *", "UTC")).code).toBe(
+      "USER.TRIGGER.INVALID_SCHEDULE",
+    );
   });
 });
 
@@ -42,7 +44,13 @@ describe("nextFireTimes", () => {
   it("follows the zone", () => {
     const from = new Date("2026-06-01T00:00:00Z");
     const times = nextFireTimes("0 9 * * *", "Europe/Paris", 3, from);
-    expect(times.map((t) => t.toISOString())).toEqual(["2026-06-01T07:00:00.000Z", "2026-06-02T07:00:00.000Z", "2026-06-03T07:00:00.000Z"]);
-    expect(nextFireTimes("0 9 * * *", "UTC", 1, from)[0]?.toISOString()).toBe("2026-06-01T09:00:00.000Z");
+    expect(times.map((t) => t.toISOString())).toEqual([
+      "2026-06-01T07:00:00.000Z",
+      "2026-06-02T07:00:00.000Z",
+      "2026-06-03T07:00:00.000Z",
+    ]);
+    expect(nextFireTimes("0 9 * * *", "UTC", 1, from)[0]?.toISOString()).toBe(
+      "2026-06-01T09:00:00.000Z",
+    );
   });
 });

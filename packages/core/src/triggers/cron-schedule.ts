@@ -18,7 +18,10 @@ const checkTimeZone = (timezone: string) => {
     if (timezone.trim() === "") throw new RangeError("empty");
     new Intl.DateTimeFormat("en-US", { timeZone: timezone });
   } catch {
-    throw invalid(`"${timezone}" is not an IANA time zone (for example UTC or Europe/Paris)`, "timezone");
+    throw invalid(
+      `"${timezone}" is not an IANA time zone (for example UTC or Europe/Paris)`,
+      "timezone",
+    );
   }
 };
 
@@ -38,7 +41,10 @@ export const checkSchedule = (cron: string, timezone: string) => {
   checkTimeZone(timezone);
   const fields = cron.trim().split(/\s+/).filter(Boolean);
   if (fields.length !== 5 && fields.length !== 6) {
-    throw invalid(`a cron expression has 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first); got ${fields.length}`, "cron");
+    throw invalid(
+      `a cron expression has 5 fields (minute hour day-of-month month day-of-week) or 6 (seconds first); got ${fields.length}`,
+      "cron",
+    );
   }
   const names = fields.length === 6 ? FIELDS_6 : FIELDS_5;
   fields.forEach((field, i) => {
@@ -57,8 +63,17 @@ export const checkSchedule = (cron: string, timezone: string) => {
 };
 
 /** The next `count` times a valid schedule fires after `from`. */
-export const nextFireTimes = (cron: string, timezone: string, count: number, from: Date = new Date()): Date[] => {
-  const it = CronExpressionParser.parse(cron.trim(), { tz: timezone, currentDate: from, strict: false });
+export const nextFireTimes = (
+  cron: string,
+  timezone: string,
+  count: number,
+  from: Date = new Date(),
+): Date[] => {
+  const it = CronExpressionParser.parse(cron.trim(), {
+    tz: timezone,
+    currentDate: from,
+    strict: false,
+  });
   const times: Date[] = [];
   for (let i = 0; i < count && it.hasNext(); i++) times.push(it.next().toDate());
   return times;

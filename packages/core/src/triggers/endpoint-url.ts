@@ -9,18 +9,26 @@ import { AppError } from "../errors/app-error";
 
 /** The URL as it will be called; throws USER.INPUT.VALIDATION_FAILED or USER.EGRESS.DENIED (path "url") otherwise. */
 export const checkEndpointUrl = (text: string, allow: EgressAllowList) => {
-  const refuse = (why: string) => new AppError("USER.INPUT.VALIDATION_FAILED", why, { location: { path: "url" } });
+  const refuse = (why: string) =>
+    new AppError("USER.INPUT.VALIDATION_FAILED", why, { location: { path: "url" } });
   let url: URL;
   try {
     url = new URL(text.trim());
   } catch {
     throw refuse(`"${text}" is not a URL`);
   }
-  if (url.username || url.password) throw refuse("the URL must not carry a user name or password; the signature authenticates the sender");
+  if (url.username || url.password)
+    throw refuse(
+      "the URL must not carry a user name or password; the signature authenticates the sender",
+    );
   try {
     checkEgressUrl(allow, url);
   } catch (error) {
-    if (error instanceof AppError) throw new AppError(error.code, error.message, { location: { path: "url" }, details: error.details });
+    if (error instanceof AppError)
+      throw new AppError(error.code, error.message, {
+        location: { path: "url" },
+        details: error.details,
+      });
     throw error;
   }
   return url.toString();

@@ -2,7 +2,11 @@ export { checkSchedule, nextFireTimes } from "./cron-schedule";
 export { checkInputMap, mapInputs, resolvePointer } from "./json-pointer";
 export { newSigningSecret, SIGNATURE_HEADER, signatureHeader, verifySignature } from "./signature";
 export type { SignedDelivery } from "./signature";
-export { openSigningSecret, sealSigningSecret, signingSecretHolder } from "./signing-secret-envelope";
+export {
+  openSigningSecret,
+  sealSigningSecret,
+  signingSecretHolder,
+} from "./signing-secret-envelope";
 export {
   eventOfRunStatus,
   NOTIFICATION_ATTEMPTS,
@@ -15,5 +19,10 @@ export {
   triggerJobSchema,
   triggerSchedulerId,
 } from "./trigger-jobs";
-export type { NotificationEvent, NotificationJob, NotificationPayload, TriggerJob } from "./trigger-jobs";
+export type {
+  NotificationEvent,
+  NotificationJob,
+  NotificationPayload,
+  TriggerJob,
+} from "./trigger-jobs";
 export { checkEndpointUrl } from "./endpoint-url";

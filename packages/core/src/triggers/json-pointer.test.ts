@@ -3,7 +3,13 @@ import { AppError } from "../errors/app-error";
 import { checkInputMap, mapInputs, resolvePointer } from "./json-pointer";
 
 describe("JSON pointers (RFC 6901)", () => {
-  const doc = { foo: ["bar", "baz"], "": 0, "a/b": 1, "m~n": 8, nested: { ref: "refs/heads/main" } };
+  const doc = {
+    foo: ["bar", "baz"],
+    "": 0,
+    "a/b": 1,
+    "m~n": 8,
+    nested: { ref: "refs/heads/main" },
+  };
 
   it("resolves the RFC's examples", () => {
     expect(resolvePointer(doc, "")).toBe(doc);
@@ -18,7 +24,11 @@ describe("JSON pointers (RFC 6901)", () => {
   });
 
   it("maps body values over the defaults, leaving a default where nothing is found", () => {
-    const inputs = mapInputs({ branch: "dev", mode: "fast" }, { branch: "/nested/ref", who: "/foo/1", missing: "/x" }, doc);
+    const inputs = mapInputs(
+      { branch: "dev", mode: "fast" },
+      { branch: "/nested/ref", who: "/foo/1", missing: "/x" },
+      doc,
+    );
     expect(inputs).toEqual({ branch: "refs/heads/main", mode: "fast", who: "baz" });
   });
 
@@ -44,10 +54,14 @@ describe("notification endpoint URLs", async () => {
   const none = parseEgressAllowList("");
   const loopback = parseEgressAllowList("127.0.0.0/8,localhost");
   it("takes public https, and what the operator's allow-list names, plain http included", () => {
-    expect(checkEndpointUrl("https://hooks.example.com/x", none)).toBe("https://hooks.example.com/x");
+    expect(checkEndpointUrl("https://hooks.example.com/x", none)).toBe(
+      "https://hooks.example.com/x",
+    );
     expect(() => checkEndpointUrl("http://127.0.0.1:9000/hook", none)).toThrow(/loopback address/);
     expect(() => checkEndpointUrl("https://169.254.169.254/latest", none)).toThrow(/link-local/);
-    expect(checkEndpointUrl("http://127.0.0.1:9000/hook", loopback)).toBe("http://127.0.0.1:9000/hook");
+    expect(checkEndpointUrl("http://127.0.0.1:9000/hook", loopback)).toBe(
+      "http://127.0.0.1:9000/hook",
+    );
     expect(checkEndpointUrl("http://localhost/hook", loopback)).toBe("http://localhost/hook");
     expect(() => checkEndpointUrl("http://example.com/hook", none)).toThrow(/use https/);
     expect(() => checkEndpointUrl("https://u:p@example.com/", none)).toThrow(/password/);

@@ -8,10 +8,16 @@ import { AppError } from "../errors/app-error";
 const INPUT_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,63}$/;
 
 const tokens = (pointer: string) =>
-  pointer === "" ? [] : pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
 
 /** Whether `pointer` is a syntactically valid JSON pointer ("" is the whole document). */
-const isPointer = (pointer: string) => pointer === "" || (pointer.startsWith("/") && !/~[^01]|~$/.test(pointer));
+const isPointer = (pointer: string) =>
+  pointer === "" || (pointer.startsWith("/") && !/~[^01]|~$/.test(pointer));
 
 /** The value `pointer` points at in `doc`, or undefined when there is none. */
 export const resolvePointer = (doc: unknown, pointer: string): unknown => {
@@ -20,7 +26,11 @@ export const resolvePointer = (doc: unknown, pointer: string): unknown => {
     if (Array.isArray(here)) {
       if (!/^(0|[1-9]\d*)$/.test(token)) return undefined;
       here = here[Number(token)];
-    } else if (here !== null && typeof here === "object" && Object.prototype.hasOwnProperty.call(here, token)) {
+    } else if (
+      here !== null &&
+      typeof here === "object" &&
+      Object.prototype.hasOwnProperty.call(here, token)
+    ) {
       here = (here as Record<string, unknown>)[token];
     } else {
       return undefined;
@@ -33,17 +43,29 @@ export const resolvePointer = (doc: unknown, pointer: string): unknown => {
 export const checkInputMap = (inputMap: Record<string, string>) => {
   for (const [name, pointer] of Object.entries(inputMap)) {
     if (!INPUT_NAME.test(name)) {
-      throw new AppError("USER.INPUT.VALIDATION_FAILED", `input name "${name}" must start with a letter or _ and use letters, digits, _ and -`, { location: { path: `inputMap.${name}` } });
+      throw new AppError(
+        "USER.INPUT.VALIDATION_FAILED",
+        `input name "${name}" must start with a letter or _ and use letters, digits, _ and -`,
+        { location: { path: `inputMap.${name}` } },
+      );
     }
     if (!isPointer(pointer)) {
-      throw new AppError("USER.INPUT.VALIDATION_FAILED", `"${pointer}" is not a JSON pointer (RFC 6901): it starts with / and escapes ~ as ~0 and / as ~1`, { location: { path: `inputMap.${name}` } });
+      throw new AppError(
+        "USER.INPUT.VALIDATION_FAILED",
+        `"${pointer}" is not a JSON pointer (RFC 6901): it starts with / and escapes ~ as ~0 and / as ~1`,
+        { location: { path: `inputMap.${name}` } },
+      );
     }
   }
   return inputMap;
 };
 
 /** The run's inputs: the defaults, with each mapped value found in `body` over them. */
-export const mapInputs = (defaults: Record<string, unknown>, inputMap: Record<string, string>, body: unknown): Record<string, unknown> => {
+export const mapInputs = (
+  defaults: Record<string, unknown>,
+  inputMap: Record<string, string>,
+  body: unknown,
+): Record<string, unknown> => {
   const inputs: Record<string, unknown> = { ...defaults };
   for (const [name, pointer] of Object.entries(inputMap)) {
     const value = resolvePointer(body, pointer);

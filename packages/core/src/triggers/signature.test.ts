@@ -23,24 +23,54 @@ describe("webhook signatures", () => {
   });
 
   it("verifies its own signature, within five minutes", () => {
-    expect(codeOf(() => verifySignature({ secret, body, header: signatureHeader(secret, body, now), now }))).toBe("ok");
-    expect(codeOf(() => verifySignature({ secret, body, header: signatureHeader(secret, body, now - 299), now }))).toBe("ok");
-    expect(codeOf(() => verifySignature({ secret, body, header: signatureHeader(secret, body, now - 301), now }))).toBe("USER.WEBHOOK.SIGNATURE_EXPIRED");
-    expect(codeOf(() => verifySignature({ secret, body, header: signatureHeader(secret, body, now + 301), now }))).toBe("USER.WEBHOOK.SIGNATURE_EXPIRED");
+    expect(
+      codeOf(() =>
+        verifySignature({ secret, body, header: signatureHeader(secret, body, now), now }),
+      ),
+    ).toBe("ok");
+    expect(
+      codeOf(() =>
+        verifySignature({ secret, body, header: signatureHeader(secret, body, now - 299), now }),
+      ),
+    ).toBe("ok");
+    expect(
+      codeOf(() =>
+        verifySignature({ secret, body, header: signatureHeader(secret, body, now - 301), now }),
+      ),
+    ).toBe("USER.WEBHOOK.SIGNATURE_EXPIRED");
+    expect(
+      codeOf(() =>
+        verifySignature({ secret, body, header: signatureHeader(secret, body, now + 301), now }),
+      ),
+    ).toBe("USER.WEBHOOK.SIGNATURE_EXPIRED");
   });
 
   it("refuses another body, another secret, a missing or malformed header", () => {
     const header = signatureHeader(secret, body, now);
-    expect(codeOf(() => verifySignature({ secret, body: '{"ref":"evil"}', header, now }))).toBe("USER.WEBHOOK.SIGNATURE_INVALID");
-    expect(codeOf(() => verifySignature({ secret: newSigningSecret(), body, header, now }))).toBe("USER.WEBHOOK.SIGNATURE_INVALID");
-    expect(codeOf(() => verifySignature({ secret, body, header: null, now }))).toBe("USER.WEBHOOK.SIGNATURE_MISSING");
-    expect(codeOf(() => verifySignature({ secret, body, header: `t=${now},v1=zz`, now }))).toBe("USER.WEBHOOK.SIGNATURE_INVALID");
-    expect(codeOf(() => verifySignature({ secret, body, header: `t=${now},v1=${"0".repeat(64)}`, now }))).toBe("USER.WEBHOOK.SIGNATURE_INVALID");
+    expect(codeOf(() => verifySignature({ secret, body: '{"ref":"evil"}', header, now }))).toBe(
+      "USER.WEBHOOK.SIGNATURE_INVALID",
+    );
+    expect(codeOf(() => verifySignature({ secret: newSigningSecret(), body, header, now }))).toBe(
+      "USER.WEBHOOK.SIGNATURE_INVALID",
+    );
+    expect(codeOf(() => verifySignature({ secret, body, header: null, now }))).toBe(
+      "USER.WEBHOOK.SIGNATURE_MISSING",
+    );
+    expect(codeOf(() => verifySignature({ secret, body, header: `t=${now},v1=zz`, now }))).toBe(
+      "USER.WEBHOOK.SIGNATURE_INVALID",
+    );
+    expect(
+      codeOf(() => verifySignature({ secret, body, header: `t=${now},v1=${"0".repeat(64)}`, now })),
+    ).toBe("USER.WEBHOOK.SIGNATURE_INVALID");
   });
 
   it("accepts any one of several v1 values (secret rotation on the sender's side)", () => {
     const good = signatureHeader(secret, body, now).split("v1=")[1];
-    expect(codeOf(() => verifySignature({ secret, body, header: `t=${now},v1=${"a".repeat(64)},v1=${good}`, now }))).toBe("ok");
+    expect(
+      codeOf(() =>
+        verifySignature({ secret, body, header: `t=${now},v1=${"a".repeat(64)},v1=${good}`, now }),
+      ),
+    ).toBe("ok");
   });
 
   it("names the delivery it verified: the same signed request gives the same name, until its signature expires", () => {
@@ -48,8 +78,19 @@ describe("webhook signatures", () => {
     const good = header.split("v1=")[1]!;
     const first = verifySignature({ secret, body, header, now });
     expect(first).toEqual({ t: now - 10, v1: good, expiresAt: now - 10 + 301 });
-    expect(verifySignature({ secret, body, header: `t=${now - 10},v1=${"a".repeat(64)},v1=${good.toUpperCase()}`, now: now + 5 })).toEqual(first);
-    expect(codeOf(() => verifySignature({ secret, body, header, now: first.expiresAt }))).toBe("USER.WEBHOOK.SIGNATURE_EXPIRED");
-    expect(codeOf(() => verifySignature({ secret, body, header, now: first.expiresAt - 1 }))).toBe("ok");
+    expect(
+      verifySignature({
+        secret,
+        body,
+        header: `t=${now - 10},v1=${"a".repeat(64)},v1=${good.toUpperCase()}`,
+        now: now + 5,
+      }),
+    ).toEqual(first);
+    expect(codeOf(() => verifySignature({ secret, body, header, now: first.expiresAt }))).toBe(
+      "USER.WEBHOOK.SIGNATURE_EXPIRED",
+    );
+    expect(codeOf(() => verifySignature({ secret, body, header, now: first.expiresAt - 1 }))).toBe(
+      "ok",
+    );
   });
 });

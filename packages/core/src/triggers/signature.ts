@@ -20,18 +20,30 @@ const hmac = (secret: string, t: number, body: string | Uint8Array) =>
 export const newSigningSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
 
 /** The header value for `body` signed now (or at `at`, unix seconds). */
-export const signatureHeader = (secret: string, body: string | Uint8Array, at: number = Math.floor(Date.now() / 1000)) =>
-  `t=${at},v1=${hmac(secret, at, body)}`;
+export const signatureHeader = (
+  secret: string,
+  body: string | Uint8Array,
+  at: number = Math.floor(Date.now() / 1000),
+) => `t=${at},v1=${hmac(secret, at, body)}`;
 
-const refuse = (code: "USER.WEBHOOK.SIGNATURE_MISSING" | "USER.WEBHOOK.SIGNATURE_INVALID" | "USER.WEBHOOK.SIGNATURE_EXPIRED", message: string) =>
-  new AppError(code, message);
+const refuse = (
+  code:
+    | "USER.WEBHOOK.SIGNATURE_MISSING"
+    | "USER.WEBHOOK.SIGNATURE_INVALID"
+    | "USER.WEBHOOK.SIGNATURE_EXPIRED",
+  message: string,
+) => new AppError(code, message);
 
 /**
  * The parts of a header; throws USER.WEBHOOK.SIGNATURE_MISSING when there is none and
  * USER.WEBHOOK.SIGNATURE_INVALID when it does not read as `t=...,v1=...`.
  */
 const parseHeader = (header: string | null | undefined) => {
-  if (!header || header.trim() === "") throw refuse("USER.WEBHOOK.SIGNATURE_MISSING", `send the ${SIGNATURE_HEADER} header (t=<unix seconds>,v1=<hex HMAC-SHA256>)`);
+  if (!header || header.trim() === "")
+    throw refuse(
+      "USER.WEBHOOK.SIGNATURE_MISSING",
+      `send the ${SIGNATURE_HEADER} header (t=<unix seconds>,v1=<hex HMAC-SHA256>)`,
+    );
   let t: number | undefined;
   const v1: string[] = [];
   for (const part of header.split(",")) {
@@ -39,7 +51,11 @@ const parseHeader = (header: string | null | undefined) => {
     if (key === "t" && /^\d{1,12}$/.test(value)) t = Number(value);
     if (key === "v1" && /^[0-9a-f]{64}$/i.test(value)) v1.push(value.toLowerCase());
   }
-  if (t === undefined || v1.length === 0) throw refuse("USER.WEBHOOK.SIGNATURE_INVALID", `${SIGNATURE_HEADER} must read t=<unix seconds>,v1=<64 hex digits>`);
+  if (t === undefined || v1.length === 0)
+    throw refuse(
+      "USER.WEBHOOK.SIGNATURE_INVALID",
+      `${SIGNATURE_HEADER} must read t=<unix seconds>,v1=<64 hex digits>`,
+    );
   return { t, v1 };
 };
 
@@ -51,15 +67,28 @@ export type SignedDelivery = { t: number; v1: string; expiresAt: number };
  * USER.WEBHOOK.SIGNATURE_EXPIRED (timestamp too far from `now`) or USER.WEBHOOK.SIGNATURE_INVALID.
  * Answers which delivery it is: the same signed request sent again answers the same.
  */
-export const verifySignature = (input: { secret: string; header: string | null | undefined; body: string | Uint8Array; now?: number; toleranceS?: number }): SignedDelivery => {
+export const verifySignature = (input: {
+  secret: string;
+  header: string | null | undefined;
+  body: string | Uint8Array;
+  now?: number;
+  toleranceS?: number;
+}): SignedDelivery => {
   const { t, v1 } = parseHeader(input.header);
   const now = input.now ?? Math.floor(Date.now() / 1000);
   const tolerance = input.toleranceS ?? SIGNATURE_TOLERANCE_S;
   if (Math.abs(now - t) > tolerance) {
-    throw refuse("USER.WEBHOOK.SIGNATURE_EXPIRED", "the signature's timestamp is more than five minutes from the server's clock; sign with the current time");
+    throw refuse(
+      "USER.WEBHOOK.SIGNATURE_EXPIRED",
+      "the signature's timestamp is more than five minutes from the server's clock; sign with the current time",
+    );
   }
   const expected = Buffer.from(hmac(input.secret, t, input.body), "hex");
   const match = v1.find((candidate) => timingSafeEqual(Buffer.from(candidate, "hex"), expected));
-  if (!match) throw refuse("USER.WEBHOOK.SIGNATURE_INVALID", "the signature does not match the body and this trigger's signing secret");
+  if (!match)
+    throw refuse(
+      "USER.WEBHOOK.SIGNATURE_INVALID",
+      "the signature does not match the body and this trigger's signing secret",
+    );
   return { t, v1: match, expiresAt: t + tolerance + 1 };
 };

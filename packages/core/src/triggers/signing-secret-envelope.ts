@@ -12,10 +12,21 @@ type SigningSecretOwner = { teamId: string; credentialId: string; holder: Holder
 /** What a signing secret (and its credential row's name) is held under. */
 export const signingSecretHolder = (holder: Holder) => `${holder.kind}:${holder.id}`;
 
-const envelopeOwner = (owner: SigningSecretOwner) => ({ teamId: owner.teamId, credentialId: owner.credentialId, name: signingSecretHolder(owner.holder) });
+const envelopeOwner = (owner: SigningSecretOwner) => ({
+  teamId: owner.teamId,
+  credentialId: owner.credentialId,
+  name: signingSecretHolder(owner.holder),
+});
 
-export const sealSigningSecret = (keyring: Keyring, owner: SigningSecretOwner, secret: string): Envelope => sealSecret(keyring, envelopeOwner(owner), secret);
+export const sealSigningSecret = (
+  keyring: Keyring,
+  owner: SigningSecretOwner,
+  secret: string,
+): Envelope => sealSecret(keyring, envelopeOwner(owner), secret);
 
 /** Throws SYSTEM.CREDENTIAL_UNREADABLE for an envelope of another holder or team, or altered. */
-export const openSigningSecret = (keyring: Keyring, owner: SigningSecretOwner, envelope: Envelope): string =>
-  openSecret(keyring, envelopeOwner(owner), envelope);
+export const openSigningSecret = (
+  keyring: Keyring,
+  owner: SigningSecretOwner,
+  envelope: Envelope,
+): string => openSecret(keyring, envelopeOwner(owner), envelope);

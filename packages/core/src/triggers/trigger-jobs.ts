@@ -8,7 +8,10 @@ import { z } from "zod";
 export const TRIGGER_QUEUE = "triggers";
 export const NOTIFICATION_QUEUE = "notifications";
 
-export const triggerJobSchema = z.object({ triggerId: z.string().min(1), teamId: z.string().min(1) });
+export const triggerJobSchema = z.object({
+  triggerId: z.string().min(1),
+  teamId: z.string().min(1),
+});
 export type TriggerJob = z.infer<typeof triggerJobSchema>;
 
 /** The job scheduler of a schedule trigger. */
@@ -19,9 +22,18 @@ export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /** The event a run's final status sends, if any. */
 export const eventOfRunStatus = (status: string): NotificationEvent | undefined =>
-  status === "succeeded" ? "run.succeeded" : status === "failed" ? "run.failed" : status === "cancelled" ? "run.cancelled" : undefined;
+  status === "succeeded"
+    ? "run.succeeded"
+    : status === "failed"
+      ? "run.failed"
+      : status === "cancelled"
+        ? "run.cancelled"
+        : undefined;
 
-export const notificationJobSchema = z.object({ deliveryId: z.string().min(1), teamId: z.string().min(1) });
+export const notificationJobSchema = z.object({
+  deliveryId: z.string().min(1),
+  teamId: z.string().min(1),
+});
 export type NotificationJob = z.infer<typeof notificationJobSchema>;
 
 /** Delivery attempts before a notification is given up as failed, and the first retry's delay. */

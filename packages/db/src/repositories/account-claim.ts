@@ -13,18 +13,56 @@ import { revokeUserApiTokens } from "./api-tokens";
 import { recordAudit } from "./audit-log";
 
 /** `via`: the issuer the owner signed in through, or the mailed reset link. Inside the caller's transaction. */
-export const claimUnverifiedAccount = async (tx: Prisma.TransactionClient, userId: string, via: { issuer: string } | { mailedResetLink: true }) => {
-  const before = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { passwordHash: true } });
-  const tokensRevoked = await revokeUserApiTokens(tx, { userId, reason: "account_claimed", actorUserId: userId });
+export const claimUnverifiedAccount = async (
+  tx: Prisma.TransactionClient,
+  userId: string,
+  via: { issuer: string } | { mailedResetLink: true },
+) => {
+  const before = await tx.user.findUniqueOrThrow({
+    where: { id: userId },
+    select: { passwordHash: true },
+  });
+  const tokensRevoked = await revokeUserApiTokens(tx, {
+    userId,
+    reason: "account_claimed",
+    actorUserId: userId,
+  });
   const { count: signInsRemoved } = await tx.userIdentity.deleteMany({ where: { userId } });
   await tx.passwordReset.deleteMany({ where: { userId, usedAt: null } });
   await tx.user.update({
     where: { id: userId },
-    data: { passwordHash: null, sessionVersion: { increment: 1 }, emailVerifiedAt: new Date(), resetSince: null },
+    data: {
+      passwordHash: null,
+      sessionVersion: { increment: 1 },
+      emailVerifiedAt: new Date(),
+      resetSince: null,
+    },
   });
-  const facts = { ...("issuer" in via ? { issuer: via.issuer } : { through: "mailed reset link" }), passwordDropped: before.passwordHash !== null, tokensRevoked, signInsRemoved };
-  await recordAudit(tx, { teamId: null, actorUserId: userId, action: "account.claim", targetType: "user", targetId: userId, metadata: facts });
-  for (const { teamId } of await tx.membership.findMany({ where: { userId }, select: { teamId: true } })) {
-    await recordAudit(tx, { teamId, actorUserId: userId, action: "member.account_claim", targetType: "user", targetId: userId, metadata: facts });
+  const facts = {
+    ...("issuer" in via ? { issuer: via.issuer } : { through: "mailed reset link" }),
+    passwordDropped: before.passwordHash !== null,
+    tokensRevoked,
+    signInsRemoved,
+  };
+  await recordAudit(tx, {
+    teamId: null,
+    actorUserId: userId,
+    action: "account.claim",
+    targetType: "user",
+    targetId: userId,
+    metadata: facts,
+  });
+  for (const { teamId } of await tx.membership.findMany({
+    where: { userId },
+    select: { teamId: true },
+  })) {
+    await recordAudit(tx, {
+      teamId,
+      actorUserId: userId,
+      action: "member.account_claim",
+      targetType: "user",
+      targetId: userId,
+      metadata: facts,
+    });
   }
 };

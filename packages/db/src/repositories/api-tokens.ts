@@ -25,14 +25,30 @@ const hash = (token: string) => createHash("sha256").update(token).digest("hex")
  * whose password then changed), `account_claimed` (its maker's unverified account was
  * taken over by the verified owner of its email).
  */
-export const TOKEN_REVOKED_REASONS = ["revoked", "member_removed", "maker_revoked", "password_changed", "account_claimed"] as const;
+export const TOKEN_REVOKED_REASONS = [
+  "revoked",
+  "member_removed",
+  "maker_revoked",
+  "password_changed",
+  "account_claimed",
+] as const;
 type TokenRevokedReason = (typeof TOKEN_REVOKED_REASONS)[number];
 
-type NewToken = { teamId: string; userId: string; name: string; expiresAt?: Date; role?: Role; madeWithId?: string };
+type NewToken = {
+  teamId: string;
+  userId: string;
+  name: string;
+  expiresAt?: Date;
+  role?: Role;
+  madeWithId?: string;
+};
 
 /** A token for a member of the team, bound to their membership; refused for someone who is not a member. */
 export const createApiToken = async (db: PrismaClientOrTransaction, input: NewToken) => {
-  const membership = await db.membership.findUnique({ where: { teamId_userId: { teamId: input.teamId, userId: input.userId } }, select: { id: true } });
+  const membership = await db.membership.findUnique({
+    where: { teamId_userId: { teamId: input.teamId, userId: input.userId } },
+    select: { id: true },
+  });
   if (!membership) throw new AppError("FORBIDDEN", "you are not a member of this team");
   const prefix = randomBytes(4).toString("hex");
   const token = `sy_${prefix}_${randomBytes(32).toString("base64url")}`;
@@ -64,7 +80,11 @@ const person = { select: { id: true, name: true, email: true } } as const;
  */
 export const listApiTokens = async (db: Db, teamId: string, options: { userId?: string } = {}) => {
   const rows = await db.apiToken.findMany({
-    where: { teamId, userId: options.userId, OR: [{ revokedAt: null }, { revokedAt: { gt: new Date(Date.now() - REVOKED_LISTED_MS) } }] },
+    where: {
+      teamId,
+      userId: options.userId,
+      OR: [{ revokedAt: null }, { revokedAt: { gt: new Date(Date.now() - REVOKED_LISTED_MS) } }],
+    },
     select: {
       id: true,
       name: true,
@@ -82,15 +102,24 @@ export const listApiTokens = async (db: Db, teamId: string, options: { userId?: 
     orderBy: { createdAt: "desc" },
   });
   const live = rows.filter((r) => r.revokedAt === null);
-  const revoked = rows.filter((r) => r.revokedAt !== null).sort((a, b) => b.revokedAt!.getTime() - a.revokedAt!.getTime());
-  return [...live, ...revoked].map((r) => ({ ...r, revokedReason: r.revokedAt ? reasonOf(r.revokedReason) : null }));
+  const revoked = rows
+    .filter((r) => r.revokedAt !== null)
+    .sort((a, b) => b.revokedAt!.getTime() - a.revokedAt!.getTime());
+  return [...live, ...revoked].map((r) => ({
+    ...r,
+    revokedReason: r.revokedAt ? reasonOf(r.revokedReason) : null,
+  }));
 };
 
-const reasonOf = (stored: string | null): TokenRevokedReason => TOKEN_REVOKED_REASONS.find((r) => r === stored) ?? "revoked";
+const reasonOf = (stored: string | null): TokenRevokedReason =>
+  TOKEN_REVOKED_REASONS.find((r) => r === stored) ?? "revoked";
 
 /** A live token of the team, with the member who made it; undefined when there is none. */
 export const findApiToken = async (db: Db, teamId: string, id: string) =>
-  (await db.apiToken.findFirst({ where: { id, teamId, revokedAt: null }, select: { id: true, userId: true, prefix: true } })) ?? undefined;
+  (await db.apiToken.findFirst({
+    where: { id, teamId, revokedAt: null },
+    select: { id: true, userId: true, prefix: true },
+  })) ?? undefined;
 
 /**
  * Revokes the live tokens `where` picks, for `reason`, and every live token made with one
@@ -102,11 +131,17 @@ export const revokeApiTokens = async (
   reason: TokenRevokedReason,
   revokedById?: string,
 ) => {
-  const picked = await tx.apiToken.findMany({ where: { ...where, revokedAt: null }, select: { id: true } });
+  const picked = await tx.apiToken.findMany({
+    where: { ...where, revokedAt: null },
+    select: { id: true },
+  });
   const ids = picked.map((t) => t.id);
   if (ids.length === 0) return { ids, count: 0 };
   const now = new Date();
-  const { count } = await tx.apiToken.updateMany({ where: { id: { in: ids }, revokedAt: null }, data: { revokedAt: now, revokedReason: reason, revokedById: revokedById ?? null } });
+  const { count } = await tx.apiToken.updateMany({
+    where: { id: { in: ids }, revokedAt: null },
+    data: { revokedAt: now, revokedReason: reason, revokedById: revokedById ?? null },
+  });
   const made = await tx.$executeRaw`
     WITH RECURSIVE made AS (
       SELECT id FROM "ApiToken" WHERE "madeWithId" = ANY(${ids}::text[])
@@ -126,21 +161,38 @@ export const revokeUserApiTokens = async (
   tx: PrismaClientOrTransaction,
   input: { userId: string; since?: Date; reason: TokenRevokedReason; actorUserId: string | null },
 ) => {
-  const where: Prisma.ApiTokenWhereInput = { userId: input.userId, ...(input.since ? { createdAt: { gte: input.since } } : {}) };
-  const picked = await tx.apiToken.findMany({ where: { ...where, revokedAt: null }, select: { teamId: true, prefix: true } });
+  const where: Prisma.ApiTokenWhereInput = {
+    userId: input.userId,
+    ...(input.since ? { createdAt: { gte: input.since } } : {}),
+  };
+  const picked = await tx.apiToken.findMany({
+    where: { ...where, revokedAt: null },
+    select: { teamId: true, prefix: true },
+  });
   if (picked.length === 0) return 0;
   const { count } = await revokeApiTokens(tx, where, input.reason);
   const byTeam = new Map<string, string[]>();
   for (const t of picked) byTeam.set(t.teamId, [...(byTeam.get(t.teamId) ?? []), t.prefix]);
   for (const [teamId, tokens] of byTeam) {
-    await recordAudit(tx, { teamId, actorUserId: input.actorUserId, action: "api_token.revoke", targetType: "user", targetId: input.userId, metadata: { reason: input.reason, tokens } });
+    await recordAudit(tx, {
+      teamId,
+      actorUserId: input.actorUserId,
+      action: "api_token.revoke",
+      targetType: "user",
+      targetId: input.userId,
+      metadata: { reason: input.reason, tokens },
+    });
   }
   return count;
 };
 
 /** Revokes a live token of the team by hand (and what was made with it); false when there was none to revoke. */
-export const revokeApiToken = async (db: PrismaClientOrTransaction, teamId: string, id: string, revokedById?: string) =>
-  (await revokeApiTokens(db, { id, teamId }, "revoked", revokedById)).ids.length === 1;
+export const revokeApiToken = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  id: string,
+  revokedById?: string,
+) => (await revokeApiTokens(db, { id, teamId }, "revoked", revokedById)).ids.length === 1;
 
 const lowerRole = (a: Role, b: Role) => (roleAtLeast(a, b) ? b : a);
 
@@ -179,7 +231,11 @@ export const authenticateApiToken = async (db: Db, token: string) => {
   );
   if (!row) return undefined;
   // When it was last used, to the minute: not a write on every request.
-  if (row.stale) await rawQuery(db, `UPDATE "ApiToken" SET "lastUsedAt" = $2::timestamp(3) WHERE id = $1`, [row.id, new Date().toISOString()]);
+  if (row.stale)
+    await rawQuery(db, `UPDATE "ApiToken" SET "lastUsedAt" = $2::timestamp(3) WHERE id = $1`, [
+      row.id,
+      new Date().toISOString(),
+    ]);
   return {
     tokenId: row.id,
     /** when the token itself stops working (a token made with it never outlives it) */
@@ -201,7 +257,11 @@ export const createAuditedApiToken = (db: Db, input: NewToken) =>
       action: "api_token.create",
       targetType: "api_token",
       targetId: created.id,
-      metadata: { prefix: created.prefix, role: created.role, ...(input.madeWithId ? { madeWithId: input.madeWithId } : {}) },
+      metadata: {
+        prefix: created.prefix,
+        role: created.role,
+        ...(input.madeWithId ? { madeWithId: input.madeWithId } : {}),
+      },
     });
     return created;
   });
@@ -213,10 +273,19 @@ export const createAuditedApiToken = (db: Db, input: NewToken) =>
  */
 export const revokeAuditedApiToken = (
   db: Db,
-  input: { teamId: string; actorUserId: string; token: { id: string; prefix: string; userId: string } },
+  input: {
+    teamId: string;
+    actorUserId: string;
+    token: { id: string; prefix: string; userId: string };
+  },
 ) =>
   db.$transaction(async (tx) => {
-    const revoked = await revokeApiTokens(tx, { id: input.token.id, teamId: input.teamId }, "revoked", input.actorUserId);
+    const revoked = await revokeApiTokens(
+      tx,
+      { id: input.token.id, teamId: input.teamId },
+      "revoked",
+      input.actorUserId,
+    );
     if (revoked.ids.length !== 1) return false;
     await recordAudit(tx, {
       teamId: input.teamId,
@@ -224,7 +293,11 @@ export const revokeAuditedApiToken = (
       action: "api_token.revoke",
       targetType: "api_token",
       targetId: input.token.id,
-      metadata: { prefix: input.token.prefix, ownerId: input.token.userId, ...(revoked.count > 1 ? { madeWithItRevoked: revoked.count - 1 } : {}) },
+      metadata: {
+        prefix: input.token.prefix,
+        ownerId: input.token.userId,
+        ...(revoked.count > 1 ? { madeWithItRevoked: revoked.count - 1 } : {}),
+      },
     });
     return true;
   });

@@ -21,7 +21,9 @@ type AuditEntry = {
 
 /** Written with the id of the request being served (undefined outside one: the worker, a script). */
 export const recordAudit = async (tx: PrismaClientOrTransaction, entry: AuditEntry) => {
-  await tx.auditLog.create({ data: { ...entry, actorToken: entry.actorToken ?? null, requestId: currentRequestId() ?? null } });
+  await tx.auditLog.create({
+    data: { ...entry, actorToken: entry.actorToken ?? null, requestId: currentRequestId() ?? null },
+  });
 };
 
 type AuditQuery = {
@@ -43,9 +45,22 @@ export const listAuditLog = async (db: PrismaClientOrTransaction, query: AuditQu
   const { teamId, cursor, actionPrefix, limit } = query;
   let before: Prisma.AuditLogWhereInput = {};
   if (cursor !== undefined) {
-    const last = await db.auditLog.findFirst({ where: { id: cursor, teamId }, select: { id: true, createdAt: true } });
-    if (!last) throw new AppError("BAD_REQUEST", `the cursor is not an entry of this ${teamId === null ? "installation" : "team"}'s audit log`, { location: { path: "cursor" } });
-    before = { OR: [{ createdAt: { lt: last.createdAt } }, { createdAt: last.createdAt, id: { lt: last.id } }] };
+    const last = await db.auditLog.findFirst({
+      where: { id: cursor, teamId },
+      select: { id: true, createdAt: true },
+    });
+    if (!last)
+      throw new AppError(
+        "BAD_REQUEST",
+        `the cursor is not an entry of this ${teamId === null ? "installation" : "team"}'s audit log`,
+        { location: { path: "cursor" } },
+      );
+    before = {
+      OR: [
+        { createdAt: { lt: last.createdAt } },
+        { createdAt: last.createdAt, id: { lt: last.id } },
+      ],
+    };
   }
   const rows = await db.auditLog.findMany({
     where: { teamId, ...(actionPrefix ? { action: { startsWith: actionPrefix } } : {}), ...before },
@@ -53,9 +68,17 @@ export const listAuditLog = async (db: PrismaClientOrTransaction, query: AuditQu
     take: limit + 1,
   });
   const page = rows.slice(0, limit);
-  const actorIds = [...new Set(page.map((r) => r.actorUserId).filter((id): id is string => id !== null))];
+  const actorIds = [
+    ...new Set(page.map((r) => r.actorUserId).filter((id): id is string => id !== null)),
+  ];
   const actors = new Map(
-    (actorIds.length > 0 ? await db.user.findMany({ where: { id: { in: actorIds } }, select: { id: true, name: true, email: true } }) : []).map((u) => [u.id, u]),
+    (actorIds.length > 0
+      ? await db.user.findMany({
+          where: { id: { in: actorIds } },
+          select: { id: true, name: true, email: true },
+        })
+      : []
+    ).map((u) => [u.id, u]),
   );
   return {
     entries: page.map((r) => ({

@@ -47,7 +47,12 @@ export const saveWorkflowVersion = async (db: Db, input: SaveVersionInput) => {
       const hash = manifest[path]!;
       await tx.bundleBlob.upsert({
         where: { teamId_hash: { teamId: input.teamId, hash } },
-        create: { teamId: input.teamId, hash, content: Buffer.from(content), size: Buffer.byteLength(content) },
+        create: {
+          teamId: input.teamId,
+          hash,
+          content: Buffer.from(content),
+          size: Buffer.byteLength(content),
+        },
         update: {},
       });
     }
@@ -66,7 +71,10 @@ export const saveWorkflowVersion = async (db: Db, input: SaveVersionInput) => {
         createdById: input.createdById,
       },
     });
-    await tx.workflow.update({ where: { id: workflow.id }, data: { currentVersionId: version.id } });
+    await tx.workflow.update({
+      where: { id: workflow.id },
+      data: { currentVersionId: version.id },
+    });
     return version;
   });
 };
@@ -92,7 +100,11 @@ const remember = (key: string, bundle: LoadedBundle) => {
 };
 
 /** Reads a version's files back, checking each blob against its hash. */
-export const loadBundle = async (db: Db, teamId: string, versionId: string): Promise<LoadedBundle | undefined> => {
+export const loadBundle = async (
+  db: Db,
+  teamId: string,
+  versionId: string,
+): Promise<LoadedBundle | undefined> => {
   const key = `${teamId}/${versionId}`;
   const recent = recentBundles.get(key);
   if (recent) {
@@ -106,7 +118,11 @@ export const loadBundle = async (db: Db, teamId: string, versionId: string): Pro
   return loaded;
 };
 
-const readBundle = async (db: Db, teamId: string, versionId: string): Promise<LoadedBundle | undefined> => {
+const readBundle = async (
+  db: Db,
+  teamId: string,
+  versionId: string,
+): Promise<LoadedBundle | undefined> => {
   const version = await db.workflowVersion.findFirst({ where: { id: versionId, teamId } });
   if (!version) return undefined;
   const manifest = version.files as Record<string, string>;

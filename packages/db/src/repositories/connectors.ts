@@ -67,13 +67,22 @@ const listed = {
 export type ConnectorRow = Prisma.ConnectorGetPayload<{ select: typeof listed }>;
 export type ConnectorCredentialSummary = ConnectorRow["credentials"][number];
 
-export const listConnectors = (db: PrismaClientOrTransaction, teamId: string): Promise<ConnectorRow[]> =>
+export const listConnectors = (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+): Promise<ConnectorRow[]> =>
   db.connector.findMany({ where: { teamId }, select: listed, orderBy: { slug: "asc" } });
 
-export const findConnector = async (db: PrismaClientOrTransaction, teamId: string, slug: string): Promise<ConnectorRow | undefined> =>
-  (await db.connector.findUnique({ where: { teamId_slug: { teamId, slug } }, select: listed })) ?? undefined;
+export const findConnector = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  slug: string,
+): Promise<ConnectorRow | undefined> =>
+  (await db.connector.findUnique({ where: { teamId_slug: { teamId, slug } }, select: listed })) ??
+  undefined;
 
-const notFound = (slug: string) => new AppError("NOT_FOUND", `the team has no connector "${slug}"`, { location: { path: "id" } });
+const notFound = (slug: string) =>
+  new AppError("NOT_FOUND", `the team has no connector "${slug}"`, { location: { path: "id" } });
 
 /** Creates a connector; USER.CONNECTOR.LIMIT past `max` per team, CONFLICT when the id is taken. Run it in a transaction. */
 export const createConnector = async (
@@ -82,9 +91,19 @@ export const createConnector = async (
 ): Promise<ConnectorRow> => {
   const { teamId, slug, max, ...fields } = input;
   if ((await tx.connector.count({ where: { teamId } })) >= max)
-    throw new AppError("USER.CONNECTOR.LIMIT", `a team has at most ${max} connectors: remove one first`);
-  if (await tx.connector.findUnique({ where: { teamId_slug: { teamId, slug } }, select: { id: true } }))
-    throw new AppError("CONFLICT", `the team already has a connector "${slug}"`, { location: { path: "id" } });
+    throw new AppError(
+      "USER.CONNECTOR.LIMIT",
+      `a team has at most ${max} connectors: remove one first`,
+    );
+  if (
+    await tx.connector.findUnique({
+      where: { teamId_slug: { teamId, slug } },
+      select: { id: true },
+    })
+  )
+    throw new AppError("CONFLICT", `the team already has a connector "${slug}"`, {
+      location: { path: "id" },
+    });
   return tx.connector.create({ data: { teamId, slug, ...fields }, select: listed });
 };
 
@@ -93,13 +112,19 @@ export const updateConnector = async (
   input: Partial<ConnectorFields> & { teamId: string; slug: string },
 ): Promise<ConnectorRow> => {
   const { teamId, slug, ...fields } = input;
-  const existing = await tx.connector.findUnique({ where: { teamId_slug: { teamId, slug } }, select: { id: true } });
+  const existing = await tx.connector.findUnique({
+    where: { teamId_slug: { teamId, slug } },
+    select: { id: true },
+  });
   if (!existing) throw notFound(slug);
   return tx.connector.update({ where: { id: existing.id }, data: fields, select: listed });
 };
 
 /** Removes a connector with every credential of it. Run it in a transaction. */
-export const removeConnector = async (tx: PrismaClientOrTransaction, input: { teamId: string; slug: string }) => {
+export const removeConnector = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; slug: string },
+) => {
   const existing = await tx.connector.findUnique({
     where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
     select: { id: true, credentials: { select: { credentialId: true } } },
@@ -107,7 +132,8 @@ export const removeConnector = async (tx: PrismaClientOrTransaction, input: { te
   if (!existing) throw notFound(input.slug);
   await tx.connector.delete({ where: { id: existing.id } });
   const ids = existing.credentials.map((c) => c.credentialId);
-  if (ids.length > 0) await tx.credential.deleteMany({ where: { id: { in: ids }, teamId: input.teamId } });
+  if (ids.length > 0)
+    await tx.credential.deleteMany({ where: { id: { in: ids }, teamId: input.teamId } });
 };
 
 type StoreConnectorCredentialInput = {
@@ -124,10 +150,18 @@ type StoreConnectorCredentialInput = {
 };
 
 /** Stores (or replaces) an owner's credential of a connector, dropping the one it replaces. Run it in a transaction. */
-export const storeConnectorCredential = async (tx: PrismaClientOrTransaction, input: StoreConnectorCredentialInput): Promise<ConnectorCredentialSummary> => {
-  const connector = await tx.connector.findUnique({ where: { teamId_slug: { teamId: input.teamId, slug: input.slug } }, select: { id: true } });
+export const storeConnectorCredential = async (
+  tx: PrismaClientOrTransaction,
+  input: StoreConnectorCredentialInput,
+): Promise<ConnectorCredentialSummary> => {
+  const connector = await tx.connector.findUnique({
+    where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
+    select: { id: true },
+  });
   if (!connector) throw notFound(input.slug);
-  const existing = await tx.connectorCredential.findUnique({ where: { connectorId_owner: { connectorId: connector.id, owner: input.owner } } });
+  const existing = await tx.connectorCredential.findUnique({
+    where: { connectorId_owner: { connectorId: connector.id, owner: input.owner } },
+  });
   const { credentialId, envelope } = input.sealed;
   await tx.credential.create({
     data: {
@@ -154,16 +188,30 @@ export const storeConnectorCredential = async (tx: PrismaClientOrTransaction, in
     },
     select: credentialSummary,
   });
-  if (existing) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
+  if (existing)
+    await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
   return row;
 };
 
 /** Revokes an owner's credential of a connector; NOT_FOUND when there is none. Run it in a transaction. */
-export const revokeConnectorCredential = async (tx: PrismaClientOrTransaction, input: { teamId: string; slug: string; owner: string }) => {
-  const connector = await tx.connector.findUnique({ where: { teamId_slug: { teamId: input.teamId, slug: input.slug } }, select: { id: true } });
+export const revokeConnectorCredential = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; slug: string; owner: string },
+) => {
+  const connector = await tx.connector.findUnique({
+    where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
+    select: { id: true },
+  });
   const existing =
-    connector && (await tx.connectorCredential.findUnique({ where: { connectorId_owner: { connectorId: connector.id, owner: input.owner } } }));
-  if (!existing) throw new AppError("NOT_FOUND", `connector "${input.slug}" has no credential of ${input.owner === TEAM_OWNER ? "the team" : "this member"}`);
+    connector &&
+    (await tx.connectorCredential.findUnique({
+      where: { connectorId_owner: { connectorId: connector.id, owner: input.owner } },
+    }));
+  if (!existing)
+    throw new AppError(
+      "NOT_FOUND",
+      `connector "${input.slug}" has no credential of ${input.owner === TEAM_OWNER ? "the team" : "this member"}`,
+    );
   await tx.connectorCredential.delete({ where: { id: existing.id } });
   await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
 };
@@ -183,7 +231,10 @@ export const connectorCredentialForUse = async (
   db: PrismaClientOrTransaction,
   input: { teamId: string; slug: string; owner: string },
 ): Promise<CredentialForUse | undefined> => {
-  const connector = await db.connector.findUnique({ where: { teamId_slug: { teamId: input.teamId, slug: input.slug } }, select: { id: true } });
+  const connector = await db.connector.findUnique({
+    where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
+    select: { id: true },
+  });
   if (!connector) return undefined;
   const row = await db.connectorCredential.findUnique({
     where: { connectorId_owner: { connectorId: connector.id, owner: input.owner } },
@@ -191,7 +242,10 @@ export const connectorCredentialForUse = async (
   });
   if (!row) return undefined;
   if (row.credential.teamId !== input.teamId || row.teamId !== input.teamId)
-    throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", `a credential of connector "${input.slug}" is held by another team`);
+    throw new AppError(
+      "SYSTEM.CREDENTIAL_UNREADABLE",
+      `a credential of connector "${input.slug}" is held by another team`,
+    );
   return {
     id: row.id,
     kind: row.kind,
@@ -204,20 +258,36 @@ export const connectorCredentialForUse = async (
 };
 
 /** A credential was used for a call. */
-export const markConnectorCredentialUsed = (db: PrismaClientOrTransaction, id: string, at = new Date()) =>
-  db.connectorCredential.updateMany({ where: { id }, data: { lastUsedAt: at } });
+export const markConnectorCredentialUsed = (
+  db: PrismaClientOrTransaction,
+  id: string,
+  at = new Date(),
+) => db.connectorCredential.updateMany({ where: { id }, data: { lastUsedAt: at } });
 
 /** A refresh that failed (or a grant found to be for another server): the credential stays, and says it needs its owner to reconnect. */
-export const markConnectorCredentialNeedsReconnect = (db: PrismaClientOrTransaction, id: string, reason: ReconnectReason = "refresh_refused") =>
-  db.connectorCredential.updateMany({ where: { id }, data: { status: "needs_reconnect", reconnectReason: reason } });
+export const markConnectorCredentialNeedsReconnect = (
+  db: PrismaClientOrTransaction,
+  id: string,
+  reason: ReconnectReason = "refresh_refused",
+) =>
+  db.connectorCredential.updateMany({
+    where: { id },
+    data: { status: "needs_reconnect", reconnectReason: reason },
+  });
 
 /**
  * Every credential of a connector (the team's and each member's) needs its owner to connect
  * again: the connector's destination changed. Run it in the transaction of the change;
  * returns how many were marked.
  */
-export const markConnectorCredentialsToReconnect = async (tx: PrismaClientOrTransaction, input: { teamId: string; slug: string; reason: ReconnectReason }) => {
-  const connector = await tx.connector.findUnique({ where: { teamId_slug: { teamId: input.teamId, slug: input.slug } }, select: { id: true } });
+export const markConnectorCredentialsToReconnect = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; slug: string; reason: ReconnectReason },
+) => {
+  const connector = await tx.connector.findUnique({
+    where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
+    select: { id: true },
+  });
   if (!connector) throw notFound(input.slug);
   const { count } = await tx.connectorCredential.updateMany({
     where: { teamId: input.teamId, connectorId: connector.id },
@@ -235,22 +305,55 @@ export const resealConnectorCredential = async (
   tx: PrismaClientOrTransaction,
   input: { teamId: string; id: string; sealed: SealedValue; expiresAt: Date | null },
 ) => {
-  const row = await tx.connectorCredential.findFirst({ where: { id: input.id, teamId: input.teamId }, select: { credentialId: true } });
+  const row = await tx.connectorCredential.findFirst({
+    where: { id: input.id, teamId: input.teamId },
+    select: { credentialId: true },
+  });
   if (!row || row.credentialId !== input.sealed.credentialId)
-    throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", "a refreshed credential must keep its credential id");
-  await tx.credential.update({ where: { id: row.credentialId }, data: { ...sealedColumns(input.sealed.envelope), expiresAt: input.expiresAt, rotatedAt: new Date() } });
-  await tx.connectorCredential.update({ where: { id: input.id }, data: { expiresAt: input.expiresAt } });
+    throw new AppError(
+      "SYSTEM.CREDENTIAL_UNREADABLE",
+      "a refreshed credential must keep its credential id",
+    );
+  await tx.credential.update({
+    where: { id: row.credentialId },
+    data: {
+      ...sealedColumns(input.sealed.envelope),
+      expiresAt: input.expiresAt,
+      rotatedAt: new Date(),
+    },
+  });
+  await tx.connectorCredential.update({
+    where: { id: input.id },
+    data: { expiresAt: input.expiresAt },
+  });
 };
 
 /** The team's connectors among `slugs` as a run reaches them (enabled or not: the caller decides). */
-export const connectorsBySlug = (db: PrismaClientOrTransaction, teamId: string, slugs: readonly string[]) =>
-  db.connector.findMany({ where: { teamId, slug: { in: [...slugs] } }, select: listed });
+export const connectorsBySlug = (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  slugs: readonly string[],
+) => db.connector.findMany({ where: { teamId, slug: { in: [...slugs] } }, select: listed });
 
 /**
  * A stored connector as the definition a person writes (core's parseConnectorDefinition
  * reads it): the columns, and the transport's fields kept in `config`.
  */
-export const connectorDefinitionOf = (row: Pick<ConnectorRow, "slug" | "name" | "description" | "transport" | "config" | "lanes" | "credentialMode" | "initialTools" | "toolAllow" | "enabled">) => ({
+export const connectorDefinitionOf = (
+  row: Pick<
+    ConnectorRow,
+    | "slug"
+    | "name"
+    | "description"
+    | "transport"
+    | "config"
+    | "lanes"
+    | "credentialMode"
+    | "initialTools"
+    | "toolAllow"
+    | "enabled"
+  >,
+) => ({
   ...(row.config as Record<string, unknown>),
   id: row.slug,
   name: row.name,

@@ -8,15 +8,24 @@ import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
 /** Emails as the operator named them, compared lower-cased. */
-const normalised = (named: readonly string[]) => new Set(named.map((e) => e.trim().toLowerCase()).filter(Boolean));
+const normalised = (named: readonly string[]) =>
+  new Set(named.map((e) => e.trim().toLowerCase()).filter(Boolean));
 
 type Candidate = { instanceAdmin: boolean; email: string; emailVerifiedAt: Date | null };
 
-const isAdmin = (user: Candidate, named: Set<string>) => user.instanceAdmin || (user.emailVerifiedAt !== null && named.has(user.email.toLowerCase()));
+const isAdmin = (user: Candidate, named: Set<string>) =>
+  user.instanceAdmin || (user.emailVerifiedAt !== null && named.has(user.email.toLowerCase()));
 
 /** Whether the user administers the installation; false for a user that does not exist. */
-export const isInstanceAdmin = async (db: PrismaClientOrTransaction, userId: string, named: readonly string[]) => {
-  const user = await db.user.findUnique({ where: { id: userId }, select: { instanceAdmin: true, email: true, emailVerifiedAt: true } });
+export const isInstanceAdmin = async (
+  db: PrismaClientOrTransaction,
+  userId: string,
+  named: readonly string[],
+) => {
+  const user = await db.user.findUnique({
+    where: { id: userId },
+    select: { instanceAdmin: true, email: true, emailVerifiedAt: true },
+  });
   return user ? isAdmin(user, normalised(named)) : false;
 };
 
@@ -24,13 +33,19 @@ export const isInstanceAdmin = async (db: PrismaClientOrTransaction, userId: str
 export const listInstanceAdmins = async (db: Db, named: readonly string[]) => {
   const emails = normalised(named);
   const users = await db.user.findMany({
-    where: { OR: [{ instanceAdmin: true }, { email: { in: [...emails] }, emailVerifiedAt: { not: null } }] },
+    where: {
+      OR: [{ instanceAdmin: true }, { email: { in: [...emails] }, emailVerifiedAt: { not: null } }],
+    },
     select: { id: true, name: true, email: true, instanceAdmin: true, emailVerifiedAt: true },
     orderBy: { createdAt: "asc" },
   });
-  return users.map((u) => ({ id: u.id, name: u.name, email: u.email, source: u.instanceAdmin ? ("seed" as const) : ("environment" as const) }));
+  return users.map((u) => ({
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    source: u.instanceAdmin ? ("seed" as const) : ("environment" as const),
+  }));
 };
-
 
 /**
  * People on the installation whose name or email contains `query` (everyone when empty),
@@ -41,8 +56,23 @@ export const listInstanceAdmins = async (db: Db, named: readonly string[]) => {
 export const findPeople = async (db: Db, query: string, limit: number) => {
   const q = query.trim();
   const users = await db.user.findMany({
-    where: q ? { OR: [{ email: { contains: q, mode: "insensitive" } }, { name: { contains: q, mode: "insensitive" } }] } : {},
-    select: { id: true, name: true, email: true, emailVerifiedAt: true, passwordHash: true, createdAt: true, _count: { select: { memberships: true } } },
+    where: q
+      ? {
+          OR: [
+            { email: { contains: q, mode: "insensitive" } },
+            { name: { contains: q, mode: "insensitive" } },
+          ],
+        }
+      : {},
+    select: {
+      id: true,
+      name: true,
+      email: true,
+      emailVerifiedAt: true,
+      passwordHash: true,
+      createdAt: true,
+      _count: { select: { memberships: true } },
+    },
     orderBy: { createdAt: "asc" },
     take: limit,
   });

@@ -55,10 +55,17 @@ export const updateInstanceSettings = (db: Db, actor: Actor, patch: Partial<Inst
       SELECT "teamCreation"::text AS "teamCreation", "openSignUp", "ssoOnly", "maxTokenLifetimeDays", "allowAnyConnectorCommand"
       FROM "InstanceSettings" WHERE id = ${ROW_ID} FOR UPDATE`;
     const before: InstanceSettings = locked ? { ...DEFAULTS, ...locked } : { ...DEFAULTS };
-    const after: InstanceSettings = { ...before, ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) };
+    const after: InstanceSettings = {
+      ...before,
+      ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
+    };
     const changed = FIELDS.filter((k) => before[k] !== after[k]);
     if (changed.length === 0) return after;
-    await tx.instanceSettings.upsert({ where: { id: ROW_ID }, create: { id: ROW_ID, ...after, updatedById: actor.userId }, update: { ...after, updatedById: actor.userId } });
+    await tx.instanceSettings.upsert({
+      where: { id: ROW_ID },
+      create: { id: ROW_ID, ...after, updatedById: actor.userId },
+      update: { ...after, updatedById: actor.userId },
+    });
     await recordAudit(tx, {
       teamId: null,
       actorUserId: actor.userId,

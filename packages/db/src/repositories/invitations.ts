@@ -38,7 +38,14 @@ export const createInvitation = (
       targetId: row.id,
       metadata: { role: input.role, email: row.email },
     });
-    return { id: row.id, token, role: row.role, email: row.email, expiresAt: row.expiresAt, createdAt: row.createdAt };
+    return {
+      id: row.id,
+      token,
+      role: row.role,
+      email: row.email,
+      expiresAt: row.expiresAt,
+      createdAt: row.createdAt,
+    };
   });
 
 /** The team's invitations nobody accepted, revoked or let expire, newest first. */
@@ -50,31 +57,55 @@ export const listPendingInvitations = (db: Db, teamId: string) =>
   });
 
 /** Revokes a pending invitation of the team with its audit entry; false when there was none. */
-export const revokeInvitation = (db: Db, input: { teamId: string; actorUserId: string; id: string }) =>
+export const revokeInvitation = (
+  db: Db,
+  input: { teamId: string; actorUserId: string; id: string },
+) =>
   db.$transaction(async (tx) => {
     const { count } = await tx.invitation.updateMany({
       where: { id: input.id, teamId: input.teamId, acceptedAt: null, revokedAt: null },
       data: { revokedAt: new Date() },
     });
     if (count !== 1) return false;
-    await recordAudit(tx, { teamId: input.teamId, actorUserId: input.actorUserId, action: "invitation.revoke", targetType: "invitation", targetId: input.id });
+    await recordAudit(tx, {
+      teamId: input.teamId,
+      actorUserId: input.actorUserId,
+      action: "invitation.revoke",
+      targetType: "invitation",
+      targetId: input.id,
+    });
     return true;
   });
 
 type InvitationRow = { acceptedAt: Date | null; revokedAt: Date | null; expiresAt: Date };
 
 const unusable = (row: InvitationRow) => {
-  if (row.acceptedAt) return new AppError("USER.LINK.UNUSABLE", "this invitation was already used; ask for a new one", { details: { reason: "used" } });
-  if (row.revokedAt) return new AppError("USER.LINK.UNUSABLE", "this invitation was revoked; ask for a new one", { details: { reason: "revoked" } });
-  if (row.expiresAt <= new Date()) return new AppError("USER.LINK.UNUSABLE", "this invitation has expired; ask for a new one", { details: { reason: "expired" } });
+  if (row.acceptedAt)
+    return new AppError(
+      "USER.LINK.UNUSABLE",
+      "this invitation was already used; ask for a new one",
+      { details: { reason: "used" } },
+    );
+  if (row.revokedAt)
+    return new AppError("USER.LINK.UNUSABLE", "this invitation was revoked; ask for a new one", {
+      details: { reason: "revoked" },
+    });
+  if (row.expiresAt <= new Date())
+    return new AppError("USER.LINK.UNUSABLE", "this invitation has expired; ask for a new one", {
+      details: { reason: "expired" },
+    });
   return undefined;
 };
 
-const NO_SUCH = () => new AppError("NOT_FOUND", "this invitation link is not valid; check that you copied all of it");
+const NO_SUCH = () =>
+  new AppError("NOT_FOUND", "this invitation link is not valid; check that you copied all of it");
 
 const rowOf = async (db: Db | Prisma.TransactionClient, token: string) => {
   if (!TOKEN_SHAPE.test(token)) throw NO_SUCH();
-  const row = await db.invitation.findUnique({ where: { tokenHash: hash(token) }, include: { team: { select: { id: true, name: true } } } });
+  const row = await db.invitation.findUnique({
+    where: { tokenHash: hash(token) },
+    include: { team: { select: { id: true, name: true } } },
+  });
   if (!row) throw NO_SUCH();
   return row;
 };
@@ -89,17 +120,35 @@ export const describeInvitation = async (db: Db, token: string) => {
 
 /** Who accepted the invitation a token names (null: nobody yet, or no such invitation). */
 export const invitationAcceptedBy = async (db: Db, token: string) =>
-  TOKEN_SHAPE.test(token) ? ((await db.invitation.findUnique({ where: { tokenHash: hash(token) }, select: { acceptedById: true } }))?.acceptedById ?? null) : null;
+  TOKEN_SHAPE.test(token)
+    ? ((
+        await db.invitation.findUnique({
+          where: { tokenHash: hash(token) },
+          select: { acceptedById: true },
+        })
+      )?.acceptedById ?? null)
+    : null;
 
 /** Inside a transaction: uses the invitation for `user`, making them a member (a first sign-in through an issuer, too). */
-export const acceptInvitationIn = async (tx: Prisma.TransactionClient, token: string, user: { id: string; email: string }) => {
+export const acceptInvitationIn = async (
+  tx: Prisma.TransactionClient,
+  token: string,
+  user: { id: string; email: string },
+) => {
   const row = await rowOf(tx, token);
   const refusal = unusable(row);
   if (refusal) throw refusal;
   if (row.email && row.email !== user.email.toLowerCase()) {
-    throw new AppError("FORBIDDEN", `this invitation is for ${row.email}; sign in with that account`);
+    throw new AppError(
+      "FORBIDDEN",
+      `this invitation is for ${row.email}; sign in with that account`,
+    );
   }
-  if (await tx.membership.findUnique({ where: { teamId_userId: { teamId: row.teamId, userId: user.id } } })) {
+  if (
+    await tx.membership.findUnique({
+      where: { teamId_userId: { teamId: row.teamId, userId: user.id } },
+    })
+  ) {
     throw new AppError("CONFLICT", `you are already a member of ${row.team.name}`);
   }
   // Compare-and-set: of two acceptances at once, one wins.
@@ -107,18 +156,39 @@ export const acceptInvitationIn = async (tx: Prisma.TransactionClient, token: st
     where: { id: row.id, acceptedAt: null, revokedAt: null, expiresAt: { gt: new Date() } },
     data: { acceptedAt: new Date(), acceptedById: user.id },
   });
-  if (count !== 1) throw new AppError("USER.LINK.UNUSABLE", "this invitation was just used or revoked; ask for a new one", { details: { reason: "used" } });
-  const membership = await tx.membership.create({ data: { teamId: row.teamId, userId: user.id, role: row.role } });
-  await recordAudit(tx, { teamId: row.teamId, actorUserId: user.id, action: "invitation.accept", targetType: "invitation", targetId: row.id, metadata: { role: row.role } });
+  if (count !== 1)
+    throw new AppError(
+      "USER.LINK.UNUSABLE",
+      "this invitation was just used or revoked; ask for a new one",
+      { details: { reason: "used" } },
+    );
+  const membership = await tx.membership.create({
+    data: { teamId: row.teamId, userId: user.id, role: row.role },
+  });
+  await recordAudit(tx, {
+    teamId: row.teamId,
+    actorUserId: user.id,
+    action: "invitation.accept",
+    targetType: "invitation",
+    targetId: row.id,
+    metadata: { role: row.role },
+  });
   // A link bound to the user's email reached them there: the address is theirs.
-  if (row.email) await tx.user.updateMany({ where: { id: user.id, emailVerifiedAt: null }, data: { emailVerifiedAt: new Date() } });
+  if (row.email)
+    await tx.user.updateMany({
+      where: { id: user.id, emailVerifiedAt: null },
+      data: { emailVerifiedAt: new Date() },
+    });
   return { teamId: row.teamId, teamName: row.team.name, role: membership.role };
 };
 
 /** A signed-in user accepts: the membership and the invitation's use commit together. */
 export const acceptInvitation = (db: Db, input: { token: string; userId: string }) =>
   db.$transaction(async (tx) => {
-    const user = await tx.user.findUnique({ where: { id: input.userId }, select: { id: true, email: true } });
+    const user = await tx.user.findUnique({
+      where: { id: input.userId },
+      select: { id: true, email: true },
+    });
     if (!user) throw new AppError("UNAUTHORIZED", "sign in first");
     return acceptInvitationIn(tx, input.token, user);
   });
@@ -130,12 +200,22 @@ export const acceptInvitation = (db: Db, input: { token: string; userId: string 
  * (anyone holding an unbound link types the address they like).
  * `passwordHash` is hashed by the caller, outside the transaction.
  */
-export const signUpWithInvitation = (db: Db, input: { token: string; name: string; email: string; passwordHash: string }) =>
+export const signUpWithInvitation = (
+  db: Db,
+  input: { token: string; name: string; email: string; passwordHash: string },
+) =>
   db.$transaction(async (tx) => {
     const email = input.email.toLowerCase();
     if (await tx.user.findUnique({ where: { email }, select: { id: true } })) {
-      throw new AppError("CONFLICT", "an account with this email exists: sign in, then open the link again", { location: { path: "email" } });
+      throw new AppError(
+        "CONFLICT",
+        "an account with this email exists: sign in, then open the link again",
+        { location: { path: "email" } },
+      );
     }
-    const user = await tx.user.create({ data: { email, name: input.name, passwordHash: input.passwordHash }, select: { id: true, email: true } });
+    const user = await tx.user.create({
+      data: { email, name: input.name, passwordHash: input.passwordHash },
+      select: { id: true, email: true },
+    });
     return { userId: user.id, ...(await acceptInvitationIn(tx, input.token, user)) };
   });

@@ -14,23 +14,50 @@ type LaneFields = { description: string; saveRoles: Role[]; startRoles: Role[] }
 /** What names a lane, by name. */
 type LaneUsage = { workflows: string[]; connectors: string[]; secrets: string[] };
 
-const laneColumns = { name: true, description: true, saveRoles: true, startRoles: true, createdAt: true } as const;
+const laneColumns = {
+  name: true,
+  description: true,
+  saveRoles: true,
+  startRoles: true,
+  createdAt: true,
+} as const;
 
-const notFound = (name: string) => new AppError("NOT_FOUND", `lane "${name}" does not exist in this team`, { location: { path: "name" } });
+const notFound = (name: string) =>
+  new AppError("NOT_FOUND", `lane "${name}" does not exist in this team`, {
+    location: { path: "name" },
+  });
 
 const unused = (): LaneUsage => ({ workflows: [], connectors: [], secrets: [] });
 
 /** For every lane something names, what names it (`*`, every lane, names none). */
-const laneUsage = async (db: PrismaClientOrTransaction, teamId: string): Promise<Map<string, LaneUsage>> => {
+const laneUsage = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+): Promise<Map<string, LaneUsage>> => {
   // One after another: inside a transaction the queries share one connection.
-  const workflows = await db.workflow.findMany({ where: { teamId, archivedAt: null }, select: { name: true, lane: true }, orderBy: { name: "asc" } });
-  const connectors = await db.connector.findMany({ where: { teamId }, select: { slug: true, lanes: true, toolAllow: true }, orderBy: { slug: "asc" } });
-  const secrets = await db.teamVariable.findMany({ where: { teamId, secret: true }, select: { name: true, lanes: true }, orderBy: { name: "asc" } });
+  const workflows = await db.workflow.findMany({
+    where: { teamId, archivedAt: null },
+    select: { name: true, lane: true },
+    orderBy: { name: "asc" },
+  });
+  const connectors = await db.connector.findMany({
+    where: { teamId },
+    select: { slug: true, lanes: true, toolAllow: true },
+    orderBy: { slug: "asc" },
+  });
+  const secrets = await db.teamVariable.findMany({
+    where: { teamId, secret: true },
+    select: { name: true, lanes: true },
+    orderBy: { name: "asc" },
+  });
   const usage = new Map<string, LaneUsage>();
   const of = (lane: string) => usage.get(lane) ?? usage.set(lane, unused()).get(lane)!;
   for (const w of workflows) of(w.lane).workflows.push(w.name);
   for (const c of connectors) {
-    const rules = c.toolAllow !== null && typeof c.toolAllow === "object" && !Array.isArray(c.toolAllow) ? Object.keys(c.toolAllow) : [];
+    const rules =
+      c.toolAllow !== null && typeof c.toolAllow === "object" && !Array.isArray(c.toolAllow)
+        ? Object.keys(c.toolAllow)
+        : [];
     for (const lane of new Set([...c.lanes, ...rules])) of(lane).connectors.push(c.slug);
   }
   for (const s of secrets) for (const lane of new Set(s.lanes)) of(lane).secrets.push(s.name);
@@ -38,38 +65,71 @@ const laneUsage = async (db: PrismaClientOrTransaction, teamId: string): Promise
 };
 
 export const listLanes = async (db: PrismaClientOrTransaction, teamId: string) => {
-  const rows = await db.lane.findMany({ where: { teamId }, select: laneColumns, orderBy: { name: "asc" } });
+  const rows = await db.lane.findMany({
+    where: { teamId },
+    select: laneColumns,
+    orderBy: { name: "asc" },
+  });
   const usage = await laneUsage(db, teamId);
   return rows.map((row) => ({ ...row, usedBy: usage.get(row.name) ?? unused() }));
 };
 
 /** Adds a lane; CONFLICT when the team has one of that name, past `max` a validation error. Run it in a transaction. */
-export const createLane = async (tx: PrismaClientOrTransaction, input: LaneFields & { teamId: string; name: string; max: number }) => {
+export const createLane = async (
+  tx: PrismaClientOrTransaction,
+  input: LaneFields & { teamId: string; name: string; max: number },
+) => {
   const { teamId, name, max, ...fields } = input;
   if ((await tx.lane.count({ where: { teamId } })) >= max)
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", `a team has at most ${max} lanes: remove one first`);
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      `a team has at most ${max} lanes: remove one first`,
+    );
   if (await tx.lane.findUnique({ where: { teamId_name: { teamId, name } }, select: { id: true } }))
-    throw new AppError("CONFLICT", `the team already has a lane "${name}"`, { location: { path: "name" } });
+    throw new AppError("CONFLICT", `the team already has a lane "${name}"`, {
+      location: { path: "name" },
+    });
   return tx.lane.create({ data: { teamId, name, ...fields }, select: laneColumns });
 };
 
 /** Changes a lane's description and roles; its name stays. Run it in a transaction. */
-export const updateLane = async (tx: PrismaClientOrTransaction, input: LaneFields & { teamId: string; name: string }) => {
+export const updateLane = async (
+  tx: PrismaClientOrTransaction,
+  input: LaneFields & { teamId: string; name: string },
+) => {
   const { teamId, name, ...fields } = input;
-  const existing = await tx.lane.findUnique({ where: { teamId_name: { teamId, name } }, select: { id: true } });
+  const existing = await tx.lane.findUnique({
+    where: { teamId_name: { teamId, name } },
+    select: { id: true },
+  });
   if (!existing) throw notFound(name);
   return tx.lane.update({ where: { id: existing.id }, data: fields, select: laneColumns });
 };
 
-const listed = (what: string, names: string[]) => (names.length === 0 ? [] : [`${what} ${names.map((n) => `"${n}"`).join(", ")}`]);
+const listed = (what: string, names: string[]) =>
+  names.length === 0 ? [] : [`${what} ${names.map((n) => `"${n}"`).join(", ")}`];
 
 /** Removes a lane nothing names; CONFLICT naming what still does. Run it in a transaction. */
-export const removeLane = async (tx: PrismaClientOrTransaction, input: { teamId: string; name: string }) => {
-  const existing = await tx.lane.findUnique({ where: { teamId_name: { teamId: input.teamId, name: input.name } }, select: { id: true } });
+export const removeLane = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; name: string },
+) => {
+  const existing = await tx.lane.findUnique({
+    where: { teamId_name: { teamId: input.teamId, name: input.name } },
+    select: { id: true },
+  });
   if (!existing) throw notFound(input.name);
   const used = (await laneUsage(tx, input.teamId)).get(input.name) ?? unused();
-  const users = [...listed("workflows", used.workflows), ...listed("connectors", used.connectors), ...listed("secrets", used.secrets)];
+  const users = [
+    ...listed("workflows", used.workflows),
+    ...listed("connectors", used.connectors),
+    ...listed("secrets", used.secrets),
+  ];
   if (users.length > 0)
-    throw new AppError("CONFLICT", `lane "${input.name}" is still named by ${users.join("; ")}: move them to another lane first`, { details: { usedBy: used } });
+    throw new AppError(
+      "CONFLICT",
+      `lane "${input.name}" is still named by ${users.join("; ")}: move them to another lane first`,
+      { details: { usedBy: used } },
+    );
   await tx.lane.delete({ where: { id: existing.id } });
 };

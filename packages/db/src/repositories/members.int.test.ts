@@ -23,7 +23,13 @@ afterAll(async () => {
 });
 
 it("stores new passwords as scrypt hashes and verifies them", async () => {
-  const user = await db.user.create({ data: { email: "s@test.local", name: "S", passwordHash: await hashPassword("right-horse-battery") } });
+  const user = await db.user.create({
+    data: {
+      email: "s@test.local",
+      name: "S",
+      passwordHash: await hashPassword("right-horse-battery"),
+    },
+  });
   expect(user.passwordHash).toMatch(/^scrypt\$/);
   expect((await verifyPassword(db, "S@test.local", "right-horse-battery"))?.id).toBe(user.id);
   expect(await verifyPassword(db, "s@test.local", "wrong-horse-battery")).toBeUndefined();
@@ -31,7 +37,9 @@ it("stores new passwords as scrypt hashes and verifies them", async () => {
 
 it("accepts an old bcrypt hash once and replaces it with a scrypt hash on success", async () => {
   const legacy = bcrypt.hashSync("old-password-1", 4);
-  const user = await db.user.create({ data: { email: "legacy@test.local", name: "L", passwordHash: legacy } });
+  const user = await db.user.create({
+    data: { email: "legacy@test.local", name: "L", passwordHash: legacy },
+  });
   expect(await verifyPassword(db, "legacy@test.local", "not-it")).toBeUndefined();
   expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).passwordHash).toBe(legacy);
 
@@ -57,11 +65,17 @@ it("checks an unknown email, or a user without a password, against a dummy hash"
 });
 
 it("changes a password only with the current one, and moves the session version on", async () => {
-  const user = await db.user.create({ data: { email: "c@test.local", name: "C", passwordHash: await hashPassword("first-password") } });
+  const user = await db.user.create({
+    data: { email: "c@test.local", name: "C", passwordHash: await hashPassword("first-password") },
+  });
   expect(user.sessionVersion).toBe(0);
-  const wrong = await changePassword(db, user.id, "not-the-password", "second-password").catch((e: unknown) => e);
+  const wrong = await changePassword(db, user.id, "not-the-password", "second-password").catch(
+    (e: unknown) => e,
+  );
   expect(wrong).toMatchObject({ code: "USER.WRONG_PASSWORD" });
-  const short = await changePassword(db, user.id, "first-password", "short").catch((e: unknown) => e);
+  const short = await changePassword(db, user.id, "first-password", "short").catch(
+    (e: unknown) => e,
+  );
   expect(short).toMatchObject({ code: "USER.INPUT.VALIDATION_FAILED" });
   expect((await db.user.findUniqueOrThrow({ where: { id: user.id } })).sessionVersion).toBe(0);
 
@@ -78,8 +92,15 @@ it("removes a member from one team only", async () => {
     db.team.create({ data: { slug: "rm-b", name: "B" } }),
   ]);
   const user = await db.user.create({ data: { email: "m@test.local", name: "M" } });
-  await db.membership.createMany({ data: [{ teamId: a.id, userId: user.id, role: "member" }, { teamId: b.id, userId: user.id, role: "member" }] });
+  await db.membership.createMany({
+    data: [
+      { teamId: a.id, userId: user.id, role: "member" },
+      { teamId: b.id, userId: user.id, role: "member" },
+    ],
+  });
   expect(await removeMember(db, a.id, user.id)).toBe(true);
   expect(await removeMember(db, a.id, user.id)).toBe(false);
-  expect((await db.membership.findMany({ where: { userId: user.id } })).map((m) => m.teamId)).toEqual([b.id]);
+  expect(
+    (await db.membership.findMany({ where: { userId: user.id } })).map((m) => m.teamId),
+  ).toEqual([b.id]);
 });

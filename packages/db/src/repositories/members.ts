@@ -4,7 +4,12 @@
 import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
 import type { Role } from "../generated/prisma/client";
-import { DUMMY_PASSWORD_HASH, hashPassword, needsRehash, verifyPasswordHash } from "../password-hash";
+import {
+  DUMMY_PASSWORD_HASH,
+  hashPassword,
+  needsRehash,
+  verifyPasswordHash,
+} from "../password-hash";
 import { setPassword } from "./password-resets";
 
 export { DUMMY_PASSWORD_HASH, hashPassword, verifyPasswordHash } from "../password-hash";
@@ -16,7 +21,12 @@ export type PasswordVerifier = (password: string, stored: string) => Promise<boo
  * password, is checked against a dummy hash, so it takes the time a wrong password takes.
  * A hash of an older kind or cost is replaced after a successful check.
  */
-export const verifyPassword = async (db: Db, email: string, password: string, verify: PasswordVerifier = verifyPasswordHash) => {
+export const verifyPassword = async (
+  db: Db,
+  email: string,
+  password: string,
+  verify: PasswordVerifier = verifyPasswordHash,
+) => {
   const user = await db.user.findUnique({ where: { email: email.toLowerCase() } });
   if (!user?.passwordHash) {
     await verify(password, DUMMY_PASSWORD_HASH);
@@ -26,7 +36,10 @@ export const verifyPassword = async (db: Db, email: string, password: string, ve
   if (needsRehash(user.passwordHash)) {
     const passwordHash = await hashPassword(password);
     // Only if nobody changed it meanwhile.
-    await db.user.updateMany({ where: { id: user.id, passwordHash: user.passwordHash }, data: { passwordHash } });
+    await db.user.updateMany({
+      where: { id: user.id, passwordHash: user.passwordHash },
+      data: { passwordHash },
+    });
   }
   return user;
 };
@@ -37,9 +50,13 @@ export const PASSWORD_MAX_LENGTH = 1024;
 /** Refuses a new password outside the length limits; `path` names the field it came from. */
 export const checkNewPassword = (password: string, path = "newPassword") => {
   if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`, {
-      location: { path },
-    });
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      `a password has ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters`,
+      {
+        location: { path },
+      },
+    );
   }
 };
 
@@ -49,27 +66,48 @@ export const checkNewPassword = (password: string, path = "newPassword") => {
  * link was issued are revoked, and the window they were made in closes (see
  * password-resets.ts), in one transaction with the change.
  */
-export const changePassword = async (db: Db, userId: string, currentPassword: string, newPassword: string) => {
+export const changePassword = async (
+  db: Db,
+  userId: string,
+  currentPassword: string,
+  newPassword: string,
+) => {
   checkNewPassword(newPassword);
   const user = await db.user.findUnique({ where: { id: userId } });
   if (!user?.passwordHash || !(await verifyPasswordHash(currentPassword, user.passwordHash))) {
-    throw new AppError("USER.WRONG_PASSWORD", "the current password is not right", { location: { path: "currentPassword" } });
+    throw new AppError("USER.WRONG_PASSWORD", "the current password is not right", {
+      location: { path: "currentPassword" },
+    });
   }
   const passwordHash = await hashPassword(newPassword);
   return db.$transaction(async (tx) => {
     // Only if nobody changed it meanwhile (a reset link used at the same moment, say).
-    const { count } = await tx.user.updateMany({ where: { id: userId, passwordHash: user.passwordHash }, data: { passwordHash } });
-    if (count !== 1) throw new AppError("CONFLICT", "the password was changed meanwhile; sign in again");
+    const { count } = await tx.user.updateMany({
+      where: { id: userId, passwordHash: user.passwordHash },
+      data: { passwordHash },
+    });
+    if (count !== 1)
+      throw new AppError("CONFLICT", "the password was changed meanwhile; sign in again");
     return (await setPassword(tx, { userId, passwordHash, reopenAt: null })).tokensRevoked;
   });
 };
 
 /** A new account with a password and an unverified email, in no team; an email that has an account is refused. */
-export const createUserWithPassword = async (db: Db, input: { name: string; email: string; passwordHash: string }) => {
+export const createUserWithPassword = async (
+  db: Db,
+  input: { name: string; email: string; passwordHash: string },
+) => {
   const email = input.email.trim().toLowerCase();
   // The unique email decides between two sign-ups at once.
-  const made = await db.user.createManyAndReturn({ data: [{ email, name: input.name, passwordHash: input.passwordHash }], skipDuplicates: true, select: { id: true } });
-  if (!made[0]) throw new AppError("CONFLICT", "an account with this email exists: sign in instead", { location: { path: "email" } });
+  const made = await db.user.createManyAndReturn({
+    data: [{ email, name: input.name, passwordHash: input.passwordHash }],
+    skipDuplicates: true,
+    select: { id: true },
+  });
+  if (!made[0])
+    throw new AppError("CONFLICT", "an account with this email exists: sign in instead", {
+      location: { path: "email" },
+    });
   return { userId: made[0].id };
 };
 
@@ -88,11 +126,15 @@ export const findMembership = (db: Db, userId: string, by: { id: string } | { te
   db.membership.findFirst({ where: { userId, ...by }, include: { team: true } });
 
 export const getUser = (db: Db, userId: string) =>
-  db.user.findUnique({ where: { id: userId }, select: { id: true, email: true, name: true, emailVerifiedAt: true } });
+  db.user.findUnique({
+    where: { id: userId },
+    select: { id: true, email: true, name: true, emailVerifiedAt: true },
+  });
 
 /** The user's current session version, or undefined for a user that no longer exists. */
 export const sessionVersionOf = async (db: Db, userId: string) =>
-  (await db.user.findUnique({ where: { id: userId }, select: { sessionVersion: true } }))?.sessionVersion;
+  (await db.user.findUnique({ where: { id: userId }, select: { sessionVersion: true } }))
+    ?.sessionVersion;
 
 /** Takes a user out of a team; their sessions in that team end at their next request. */
 export const removeMember = async (db: Db, teamId: string, userId: string) =>
@@ -102,20 +144,34 @@ export const removeMember = async (db: Db, teamId: string, userId: string) =>
 export const teamBySlug = (db: Db, slug: string) => db.team.findUniqueOrThrow({ where: { slug } });
 
 /** A user's id by email; throws when there is none. */
-export const userIdByEmail = async (db: Db, email: string) => (await db.user.findUniqueOrThrow({ where: { email }, select: { id: true } })).id;
+export const userIdByEmail = async (db: Db, email: string) =>
+  (await db.user.findUniqueOrThrow({ where: { email }, select: { id: true } })).id;
 
 /**
  * Makes sure a user with this email exists and is a member of the team (kept as they are
  * when already there); returns their id. For the operator's scripts: the email they give
  * is taken as verified.
  */
-export const ensureMember = async (db: Db, teamId: string, user: { email: string; name: string; role: Role; passwordHash?: string }) => {
+export const ensureMember = async (
+  db: Db,
+  teamId: string,
+  user: { email: string; name: string; role: Role; passwordHash?: string },
+) => {
   const { id } = await db.user.upsert({
     where: { email: user.email },
-    create: { email: user.email, name: user.name, emailVerifiedAt: new Date(), ...(user.passwordHash ? { passwordHash: user.passwordHash } : {}) },
+    create: {
+      email: user.email,
+      name: user.name,
+      emailVerifiedAt: new Date(),
+      ...(user.passwordHash ? { passwordHash: user.passwordHash } : {}),
+    },
     update: {},
     select: { id: true },
   });
-  await db.membership.upsert({ where: { teamId_userId: { teamId, userId: id } }, create: { teamId, userId: id, role: user.role }, update: {} });
+  await db.membership.upsert({
+    where: { teamId_userId: { teamId, userId: id } },
+    create: { teamId, userId: id, role: user.role },
+    update: {},
+  });
   return id;
 };

@@ -26,7 +26,8 @@ type StoreModelAccessInput = {
   key?: SealedModelKey | null;
 };
 
-const credentialName = (vendor: string, credentialId: string) => `${modelKeyHolder(vendor)}:${credentialId}`;
+const credentialName = (vendor: string, credentialId: string) =>
+  `${modelKeyHolder(vendor)}:${credentialId}`;
 
 const listed = {
   vendor: true,
@@ -38,7 +39,14 @@ const listed = {
 } as const;
 
 /** What anyone in the team may see of a row: whether a key is set and its hint, never the key. */
-const visible = (row: { vendor: string; endpoint: string | null; allowedEndpoints: string[]; credentialId: string | null; keyHint: string | null; updatedAt: Date }) => ({
+const visible = (row: {
+  vendor: string;
+  endpoint: string | null;
+  allowedEndpoints: string[];
+  credentialId: string | null;
+  keyHint: string | null;
+  updatedAt: Date;
+}) => ({
   vendor: row.vendor,
   endpoint: row.endpoint,
   allowedEndpoints: row.allowedEndpoints,
@@ -49,18 +57,36 @@ const visible = (row: { vendor: string; endpoint: string | null; allowedEndpoint
 
 export type ModelAccessRow = ReturnType<typeof visible>;
 
-export const listModelAccess = async (db: PrismaClientOrTransaction, teamId: string): Promise<ModelAccessRow[]> =>
-  (await db.modelAccess.findMany({ where: { teamId }, select: listed, orderBy: { vendor: "asc" } })).map(visible);
+export const listModelAccess = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+): Promise<ModelAccessRow[]> =>
+  (
+    await db.modelAccess.findMany({ where: { teamId }, select: listed, orderBy: { vendor: "asc" } })
+  ).map(visible);
 
-export const findModelAccess = async (db: PrismaClientOrTransaction, teamId: string, vendor: string): Promise<ModelAccessRow | undefined> => {
-  const row = await db.modelAccess.findUnique({ where: { teamId_vendor: { teamId, vendor } }, select: listed });
+export const findModelAccess = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  vendor: string,
+): Promise<ModelAccessRow | undefined> => {
+  const row = await db.modelAccess.findUnique({
+    where: { teamId_vendor: { teamId, vendor } },
+    select: listed,
+  });
   return row ? visible(row) : undefined;
 };
 
 /** Writes a vendor's access (and a new key's credential, dropping the one it replaces). Run it in a transaction. */
-export const storeModelAccess = async (tx: PrismaClientOrTransaction, input: StoreModelAccessInput): Promise<ModelAccessRow> => {
+export const storeModelAccess = async (
+  tx: PrismaClientOrTransaction,
+  input: StoreModelAccessInput,
+): Promise<ModelAccessRow> => {
   const { teamId, vendor, endpoint, allowedEndpoints, key } = input;
-  const existing = await tx.modelAccess.findUnique({ where: { teamId_vendor: { teamId, vendor } }, select: { credentialId: true } });
+  const existing = await tx.modelAccess.findUnique({
+    where: { teamId_vendor: { teamId, vendor } },
+    select: { credentialId: true },
+  });
   if (key) {
     const { envelope } = key;
     await tx.credential.create({
@@ -73,34 +99,59 @@ export const storeModelAccess = async (tx: PrismaClientOrTransaction, input: Sto
       },
     });
   }
-  const keyColumns = key === undefined ? {} : { credentialId: key?.credentialId ?? null, keyHint: key?.hint ?? null };
+  const keyColumns =
+    key === undefined
+      ? {}
+      : { credentialId: key?.credentialId ?? null, keyHint: key?.hint ?? null };
   const row = await tx.modelAccess.upsert({
     where: { teamId_vendor: { teamId, vendor } },
     create: { teamId, vendor, endpoint, allowedEndpoints, ...keyColumns },
     update: { endpoint, allowedEndpoints, ...keyColumns },
     select: listed,
   });
-  if (key !== undefined && existing?.credentialId) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId } });
+  if (key !== undefined && existing?.credentialId)
+    await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId } });
   return visible(row);
 };
 
 /** Removes a vendor's access and its key's credential; NOT_FOUND when there is none. */
-export const removeModelAccess = async (tx: PrismaClientOrTransaction, input: { teamId: string; vendor: string }) => {
-  const existing = await tx.modelAccess.findUnique({ where: { teamId_vendor: { teamId: input.teamId, vendor: input.vendor } } });
+export const removeModelAccess = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; vendor: string },
+) => {
+  const existing = await tx.modelAccess.findUnique({
+    where: { teamId_vendor: { teamId: input.teamId, vendor: input.vendor } },
+  });
   if (!existing) throw new AppError("NOT_FOUND", `the team has no access set for ${input.vendor}`);
   await tx.modelAccess.delete({ where: { id: existing.id } });
-  if (existing.credentialId) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
+  if (existing.credentialId)
+    await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
 };
 
-type StoredModelAccess = { vendor: string; endpoint: string | null; allowedEndpoints: string[]; sealed: SealedValue | undefined };
+type StoredModelAccess = {
+  vendor: string;
+  endpoint: string | null;
+  allowedEndpoints: string[];
+  sealed: SealedValue | undefined;
+};
 
 /** A vendor's access for a step of the team, with the key's envelope to open; undefined when none is set. */
-export const modelAccessForStep = async (db: PrismaClientOrTransaction, teamId: string, vendor: string): Promise<StoredModelAccess | undefined> => {
-  const row = await db.modelAccess.findUnique({ where: { teamId_vendor: { teamId, vendor } }, include: { credential: true } });
+export const modelAccessForStep = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  vendor: string,
+): Promise<StoredModelAccess | undefined> => {
+  const row = await db.modelAccess.findUnique({
+    where: { teamId_vendor: { teamId, vendor } },
+    include: { credential: true },
+  });
   if (!row) return undefined;
   const { credential } = row;
   if (credential && credential.teamId !== teamId) {
-    throw new AppError("SYSTEM.CREDENTIAL_UNREADABLE", `the ${vendor} key of this team is held by another team`);
+    throw new AppError(
+      "SYSTEM.CREDENTIAL_UNREADABLE",
+      `the ${vendor} key of this team is held by another team`,
+    );
   }
   const sealed = credential
     ? {
@@ -108,5 +159,10 @@ export const modelAccessForStep = async (db: PrismaClientOrTransaction, teamId: 
         envelope: envelopeOf(credential),
       }
     : undefined;
-  return { vendor: row.vendor, endpoint: row.endpoint, allowedEndpoints: row.allowedEndpoints, sealed };
+  return {
+    vendor: row.vendor,
+    endpoint: row.endpoint,
+    allowedEndpoints: row.allowedEndpoints,
+    sealed,
+  };
 };

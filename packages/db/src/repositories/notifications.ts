@@ -5,7 +5,14 @@
  * to one endpoint, unique on the three, so however often a run's end is reported it is
  * delivered once. Sealing, opening, sending and audit entries happen in the callers.
  */
-import { eventOfRunStatus, NOTIFICATION_ATTEMPTS, NOTIFICATION_BACKOFF_MS, signingSecretHolder, type NotificationEvent, type NotificationJob } from "@switchyard/core/triggers";
+import {
+  eventOfRunStatus,
+  NOTIFICATION_ATTEMPTS,
+  NOTIFICATION_BACKOFF_MS,
+  signingSecretHolder,
+  type NotificationEvent,
+  type NotificationJob,
+} from "@switchyard/core/triggers";
 import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { storableText } from "../storable";
@@ -14,39 +21,88 @@ import type { SealedValue } from "./variables";
 
 type EndpointFields = { url?: string; events?: NotificationEvent[]; enabled?: boolean };
 
-const listing = { id: true, url: true, events: true, enabled: true, createdAt: true, updatedAt: true } as const;
+const listing = {
+  id: true,
+  url: true,
+  events: true,
+  enabled: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
 export const listNotificationEndpoints = (db: Db, teamId: string) =>
-  db.notificationEndpoint.findMany({ where: { teamId }, orderBy: { createdAt: "asc" }, select: listing });
+  db.notificationEndpoint.findMany({
+    where: { teamId },
+    orderBy: { createdAt: "asc" },
+    select: listing,
+  });
 
-const credentialName = (endpointId: string, credentialId: string) => `${signingSecretHolder({ kind: "notification", id: endpointId })}:${credentialId}`;
+const credentialName = (endpointId: string, credentialId: string) =>
+  `${signingSecretHolder({ kind: "notification", id: endpointId })}:${credentialId}`;
 
 export const createNotificationEndpoint = async (
   tx: PrismaClientOrTransaction,
-  input: { id: string; teamId: string; url: string; events: NotificationEvent[]; enabled: boolean; createdById: string; sealed: SealedValue },
+  input: {
+    id: string;
+    teamId: string;
+    url: string;
+    events: NotificationEvent[];
+    enabled: boolean;
+    createdById: string;
+    sealed: SealedValue;
+  },
 ) => {
   const { sealed } = input;
   await tx.credential.create({
-    data: { id: sealed.credentialId, teamId: input.teamId, name: credentialName(input.id, sealed.credentialId), kind: "secret", ...sealedColumns(sealed.envelope) },
+    data: {
+      id: sealed.credentialId,
+      teamId: input.teamId,
+      name: credentialName(input.id, sealed.credentialId),
+      kind: "secret",
+      ...sealedColumns(sealed.envelope),
+    },
   });
   return tx.notificationEndpoint.create({
-    data: { id: input.id, teamId: input.teamId, url: input.url, events: input.events, enabled: input.enabled, createdById: input.createdById, credentialId: sealed.credentialId },
+    data: {
+      id: input.id,
+      teamId: input.teamId,
+      url: input.url,
+      events: input.events,
+      enabled: input.enabled,
+      createdById: input.createdById,
+      credentialId: sealed.credentialId,
+    },
     select: listing,
   });
 };
 
 /** Null when the team has no such endpoint. */
-export const updateNotificationEndpoint = async (tx: PrismaClientOrTransaction, teamId: string, endpointId: string, fields: EndpointFields) => {
-  const { count } = await tx.notificationEndpoint.updateMany({ where: { id: endpointId, teamId }, data: fields });
-  return count === 0 ? null : tx.notificationEndpoint.findFirst({ where: { id: endpointId, teamId }, select: listing });
+export const updateNotificationEndpoint = async (
+  tx: PrismaClientOrTransaction,
+  teamId: string,
+  endpointId: string,
+  fields: EndpointFields,
+) => {
+  const { count } = await tx.notificationEndpoint.updateMany({
+    where: { id: endpointId, teamId },
+    data: fields,
+  });
+  return count === 0
+    ? null
+    : tx.notificationEndpoint.findFirst({ where: { id: endpointId, teamId }, select: listing });
 };
 
 /** Removes an endpoint, its deliveries and its secret; false when there was none. */
-export const deleteNotificationEndpoint = async (tx: PrismaClientOrTransaction, teamId: string, endpointId: string) => {
+export const deleteNotificationEndpoint = async (
+  tx: PrismaClientOrTransaction,
+  teamId: string,
+  endpointId: string,
+) => {
   const existing = await tx.notificationEndpoint.findFirst({ where: { id: endpointId, teamId } });
   if (!existing) return false;
   await tx.notificationEndpoint.deleteMany({ where: { id: endpointId, teamId } });
-  if (existing.credentialId) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId } });
+  if (existing.credentialId)
+    await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId } });
   return true;
 };
 
@@ -63,14 +119,30 @@ export const listNotificationDeliveries = async (db: Db, teamId: string, limit: 
 
 /** A delivery job's queue, as far as enqueuing needs it (a BullMQ `Queue<NotificationJob>`). */
 type NotificationEnqueuer = {
-  add: (name: "deliver", data: NotificationJob, opts: { jobId: string; attempts: number; backoff: { type: "exponential"; delay: number }; removeOnComplete: { count: number }; removeOnFail: { count: number } }) => Promise<unknown>;
+  add: (
+    name: "deliver",
+    data: NotificationJob,
+    opts: {
+      jobId: string;
+      attempts: number;
+      backoff: { type: "exponential"; delay: number };
+      removeOnComplete: { count: number };
+      removeOnFail: { count: number };
+    },
+  ) => Promise<unknown>;
 };
 
 const enqueue = (queue: NotificationEnqueuer, teamId: string, deliveryId: string) =>
   queue.add(
     "deliver",
     { deliveryId, teamId },
-    { jobId: deliveryId, attempts: NOTIFICATION_ATTEMPTS, backoff: { type: "exponential", delay: NOTIFICATION_BACKOFF_MS }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } },
+    {
+      jobId: deliveryId,
+      attempts: NOTIFICATION_ATTEMPTS,
+      backoff: { type: "exponential", delay: NOTIFICATION_BACKOFF_MS },
+      removeOnComplete: { count: 1000 },
+      removeOnFail: { count: 1000 },
+    },
   );
 
 /**
@@ -84,13 +156,28 @@ export const enqueueRunNotifications = async (
   /** `status`: how the run ended, when the caller has just written it (else it is read). */
   input: { teamId: string; runId: string; status?: string },
 ) => {
-  const status = input.status ?? (await db.run.findFirst({ where: { id: input.runId, teamId: input.teamId }, select: { status: true } }))?.status;
+  const status =
+    input.status ??
+    (
+      await db.run.findFirst({
+        where: { id: input.runId, teamId: input.teamId },
+        select: { status: true },
+      })
+    )?.status;
   const event = status ? eventOfRunStatus(status) : undefined;
   if (!event) return 0;
-  const endpoints = await db.notificationEndpoint.findMany({ where: { teamId: input.teamId, enabled: true, events: { has: event } }, select: { id: true } });
+  const endpoints = await db.notificationEndpoint.findMany({
+    where: { teamId: input.teamId, enabled: true, events: { has: event } },
+    select: { id: true },
+  });
   if (endpoints.length === 0) return 0;
   const { count } = await db.notificationDelivery.createMany({
-    data: endpoints.map((e) => ({ teamId: input.teamId, endpointId: e.id, runId: input.runId, event })),
+    data: endpoints.map((e) => ({
+      teamId: input.teamId,
+      endpointId: e.id,
+      runId: input.runId,
+      event,
+    })),
     skipDuplicates: true,
   });
   const pending = await db.notificationDelivery.findMany({
@@ -102,11 +189,23 @@ export const enqueueRunNotifications = async (
 };
 
 /** A test delivery to one endpoint (its run id is made up and marked as a test). */
-export const enqueueTestNotification = async (db: Db, queue: NotificationEnqueuer, input: { teamId: string; endpointId: string; testRunId: string }) => {
-  const endpoint = await db.notificationEndpoint.findFirst({ where: { id: input.endpointId, teamId: input.teamId }, select: { id: true } });
+export const enqueueTestNotification = async (
+  db: Db,
+  queue: NotificationEnqueuer,
+  input: { teamId: string; endpointId: string; testRunId: string },
+) => {
+  const endpoint = await db.notificationEndpoint.findFirst({
+    where: { id: input.endpointId, teamId: input.teamId },
+    select: { id: true },
+  });
   if (!endpoint) return null;
   const delivery = await db.notificationDelivery.create({
-    data: { teamId: input.teamId, endpointId: endpoint.id, runId: input.testRunId, event: "run.succeeded" },
+    data: {
+      teamId: input.teamId,
+      endpointId: endpoint.id,
+      runId: input.testRunId,
+      event: "run.succeeded",
+    },
     select: { id: true },
   });
   await enqueue(queue, input.teamId, delivery.id);
@@ -120,15 +219,31 @@ export const deliveryToSend = async (db: Db, teamId: string, deliveryId: string)
     include: { endpoint: { select: { id: true, url: true, credentialId: true, enabled: true } } },
   });
   if (!delivery) return null;
-  const credential = delivery.endpoint.credentialId ? await db.credential.findFirst({ where: { id: delivery.endpoint.credentialId, teamId } }) : null;
+  const credential = delivery.endpoint.credentialId
+    ? await db.credential.findFirst({ where: { id: delivery.endpoint.credentialId, teamId } })
+    : null;
   const run = await db.run.findFirst({
     where: { id: delivery.runId, teamId },
-    select: { id: true, status: true, errorCode: true, startedAt: true, finishedAt: true, workflow: { select: { name: true } } },
+    select: {
+      id: true,
+      status: true,
+      errorCode: true,
+      startedAt: true,
+      finishedAt: true,
+      workflow: { select: { name: true } },
+    },
   });
   return {
-    delivery: { id: delivery.id, runId: delivery.runId, event: delivery.event, status: delivery.status },
+    delivery: {
+      id: delivery.id,
+      runId: delivery.runId,
+      event: delivery.event,
+      status: delivery.status,
+    },
     endpoint: delivery.endpoint,
-    sealed: credential ? ({ credentialId: credential.id, envelope: envelopeOf(credential) } satisfies SealedValue) : null,
+    sealed: credential
+      ? ({ credentialId: credential.id, envelope: envelopeOf(credential) } satisfies SealedValue)
+      : null,
     run: run ? { ...run, workflow: run.workflow.name } : null,
   };
 };

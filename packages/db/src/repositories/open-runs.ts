@@ -7,7 +7,12 @@
 import { rawQuery, type Db } from "../client";
 
 /** An open run as the sweep saw it: who held it (running) or nobody yet (queued). */
-export type OpenRun = { id: string; teamId: string; status: "queued" | "running"; workerId: string | null };
+export type OpenRun = {
+  id: string;
+  teamId: string;
+  status: "queued" | "running";
+  workerId: string | null;
+};
 
 /**
  * Open runs of every team created before `createdBefore` (younger ones may still be getting
@@ -38,6 +43,11 @@ export const unchangedOpenRuns = async (db: Db, runs: readonly OpenRun[]): Promi
   const current = new Map(now.map((r) => [r.id, r]));
   return runs.filter((r) => {
     const row = current.get(r.id);
-    return row !== undefined && row.teamId === r.teamId && row.status === r.status && row.workerId === r.workerId;
+    return (
+      row !== undefined &&
+      row.teamId === r.teamId &&
+      row.status === r.status &&
+      row.workerId === r.workerId
+    );
   });
 };

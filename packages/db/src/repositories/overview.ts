@@ -13,7 +13,13 @@ import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
 
 type OverviewRunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
-const RUN_STATUSES: readonly OverviewRunStatus[] = ["queued", "running", "succeeded", "failed", "cancelled"];
+const RUN_STATUSES: readonly OverviewRunStatus[] = [
+  "queued",
+  "running",
+  "succeeded",
+  "failed",
+  "cancelled",
+];
 
 type OverviewInput = {
   teamId: string;
@@ -33,7 +39,12 @@ type TeamOverview = {
   runs: { total: number; byStatus: Record<OverviewRunStatus, number>; successRate: number | null };
   stepDuration: Duration;
   usage: Usage;
-  perDay: { date: string; runs: Record<OverviewRunStatus, number>; stepDuration: Duration; usage: Usage }[];
+  perDay: {
+    date: string;
+    runs: Record<OverviewRunStatus, number>;
+    stepDuration: Duration;
+    usage: Usage;
+  }[];
   usageByWorkflow: ({ workflowId: string; name: string; steps: number } & Usage)[];
   topTools: ({ name: string } & Counted)[];
   topConnectors: ({ connectorId: string } & Counted)[];
@@ -43,14 +54,24 @@ type TeamOverview = {
 const TOP = 10;
 const NAIVE_UTC = `YYYY-MM-DD"T"HH24:MI:SS.MS`;
 
-const zeroRuns = (): Record<OverviewRunStatus, number> => ({ queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 });
+const zeroRuns = (): Record<OverviewRunStatus, number> => ({
+  queued: 0,
+  running: 0,
+  succeeded: 0,
+  failed: 0,
+  cancelled: 0,
+});
 /** Of the runs that finished, the share that succeeded; null when none finished. */
 const successRateOf = (runs: Record<OverviewRunStatus, number>) => {
   const finished = runs.succeeded + runs.failed + runs.cancelled;
   return finished === 0 ? null : runs.succeeded / finished;
 };
 const rounded = (n: number | null) => (n === null ? null : Math.round(n));
-const counted = (calls: number, errors: number): Counted => ({ calls, errors, errorRate: calls === 0 ? 0 : errors / calls });
+const counted = (calls: number, errors: number): Counted => ({
+  calls,
+  errors,
+  errorRate: calls === 0 ? 0 : errors / calls,
+});
 
 /** "2026-11-28" plus n days, as a calendar date (no zone involved). */
 const addDays = (date: string, n: number) => {
@@ -59,11 +80,13 @@ const addDays = (date: string, n: number) => {
 };
 
 /** Postgres refuses a zone it does not know with 22023 ("time zone ... not recognized"). */
-const isUnknownZone = (error: unknown) => /time zone .* not recognized/i.test(String((error as { message?: unknown })?.message ?? error));
+const isUnknownZone = (error: unknown) =>
+  /time zone .* not recognized/i.test(String((error as { message?: unknown })?.message ?? error));
 
 export const teamOverview = async (db: Db, input: OverviewInput): Promise<TeamOverview> => {
   const { teamId, days, timeZone } = input;
-  if (!Number.isInteger(days) || days < 1 || days > 366) throw new AppError("BAD_REQUEST", "days: a whole number of days from 1 to 366");
+  if (!Number.isInteger(days) || days < 1 || days > 366)
+    throw new AppError("BAD_REQUEST", "days: a whole number of days from 1 to 366");
   const now = (input.now ?? new Date()).toISOString();
 
   // The range's bounds: local midnight `days - 1` days before today, to now, as naive UTC
@@ -76,7 +99,11 @@ export const teamOverview = async (db: Db, input: OverviewInput): Promise<TeamOv
              to_char(${now}::timestamptz AT TIME ZONE 'UTC', ${NAIVE_UTC}::text) AS "toUtc"
       FROM (SELECT date_trunc('day', ${now}::timestamptz AT TIME ZONE ${timeZone}::text) - make_interval(days => ${days}::int - 1) AS local_start) s`;
   } catch (error) {
-    if (isUnknownZone(error)) throw new AppError("BAD_REQUEST", `tz: unknown time zone ${JSON.stringify(timeZone)}; use an IANA name such as Europe/Berlin`);
+    if (isUnknownZone(error))
+      throw new AppError(
+        "BAD_REQUEST",
+        `tz: unknown time zone ${JSON.stringify(timeZone)}; use an IANA name such as Europe/Berlin`,
+      );
     throw error;
   }
   const { startDay, fromUtc, toUtc } = bounds[0]!;
@@ -91,7 +118,15 @@ export const teamOverview = async (db: Db, input: OverviewInput): Promise<TeamOv
       GROUP BY 1, 2`,
     // StepRun ("teamId", "createdAt"); the row with date null is the whole range.
     db.$queryRaw<
-      { date: string | null; p50: number | null; p95: number | null; timed: number; inputTokens: number; outputTokens: number; costUsd: number }[]
+      {
+        date: string | null;
+        p50: number | null;
+        p95: number | null;
+        timed: number;
+        inputTokens: number;
+        outputTokens: number;
+        costUsd: number;
+      }[]
     >`
       SELECT date,
              percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50,
@@ -142,7 +177,12 @@ export const teamOverview = async (db: Db, input: OverviewInput): Promise<TeamOv
   const perDay = new Map<string, TeamOverview["perDay"][number]>(
     dates.map((date) => [
       date,
-      { date, runs: zeroRuns(), stepDuration: { p50Ms: null, p95Ms: null, steps: 0 }, usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 } },
+      {
+        date,
+        runs: zeroRuns(),
+        stepDuration: { p50Ms: null, p95Ms: null, steps: 0 },
+        usage: { inputTokens: 0, outputTokens: 0, costUsd: 0 },
+      },
     ]),
   );
   const byStatus = zeroRuns();
@@ -156,7 +196,11 @@ export const teamOverview = async (db: Db, input: OverviewInput): Promise<TeamOv
   let usage: Usage = { inputTokens: 0, outputTokens: 0, costUsd: 0 };
   for (const row of stepRows) {
     const duration = { p50Ms: rounded(row.p50), p95Ms: rounded(row.p95), steps: row.timed };
-    const rowUsage = { inputTokens: row.inputTokens, outputTokens: row.outputTokens, costUsd: row.costUsd };
+    const rowUsage = {
+      inputTokens: row.inputTokens,
+      outputTokens: row.outputTokens,
+      costUsd: row.costUsd,
+    };
     if (row.date === null) {
       stepDuration = duration;
       usage = rowUsage;
@@ -176,6 +220,9 @@ export const teamOverview = async (db: Db, input: OverviewInput): Promise<TeamOv
     perDay: [...perDay.values()],
     usageByWorkflow: workflowRows,
     topTools: toolRows.map((r) => ({ name: r.name, ...counted(r.calls, r.errors) })),
-    topConnectors: connectorRows.map((r) => ({ connectorId: r.connectorId, ...counted(r.calls, r.errors) })),
+    topConnectors: connectorRows.map((r) => ({
+      connectorId: r.connectorId,
+      ...counted(r.calls, r.errors),
+    })),
   };
 };

@@ -29,7 +29,10 @@ const LIFETIME_MS = 60 * 60 * 1000;
  * A reset link for `userId` and its `password_reset.create` audit entry (in the team's log,
  * or the installation's when `teamId` is null); the token is in this answer only.
  */
-export const createPasswordReset = (db: Db, input: { teamId: string | null; userId: string; createdById: string; mailed: boolean }) =>
+export const createPasswordReset = (
+  db: Db,
+  input: { teamId: string | null; userId: string; createdById: string; mailed: boolean },
+) =>
   db.$transaction(async (tx) => {
     const token = `pwr_${randomBytes(32).toString("base64url")}`;
     const row = await tx.passwordReset.create({
@@ -43,7 +46,10 @@ export const createPasswordReset = (db: Db, input: { teamId: string | null; user
       },
     });
     // The window on the user's tokens opens at the first link (a later one leaves it where it is).
-    await tx.user.updateMany({ where: { id: input.userId, resetSince: null }, data: { resetSince: row.createdAt } });
+    await tx.user.updateMany({
+      where: { id: input.userId, resetSince: null },
+      data: { resetSince: row.createdAt },
+    });
     await recordAudit(tx, {
       teamId: input.teamId,
       actorUserId: input.createdById,
@@ -55,17 +61,29 @@ export const createPasswordReset = (db: Db, input: { teamId: string | null; user
     return { id: row.id, token, expiresAt: row.expiresAt };
   });
 
-const NO_SUCH = () => new AppError("NOT_FOUND", "this reset link is not valid; check that you copied all of it");
+const NO_SUCH = () =>
+  new AppError("NOT_FOUND", "this reset link is not valid; check that you copied all of it");
 
 const usable = (row: { usedAt: Date | null; expiresAt: Date }) => {
-  if (row.usedAt) throw new AppError("USER.LINK.UNUSABLE", "this reset link was already used; ask for a new one", { details: { reason: "used" } });
-  if (row.expiresAt <= new Date()) throw new AppError("USER.LINK.UNUSABLE", "this reset link has expired; ask for a new one", { details: { reason: "expired" } });
+  if (row.usedAt)
+    throw new AppError(
+      "USER.LINK.UNUSABLE",
+      "this reset link was already used; ask for a new one",
+      { details: { reason: "used" } },
+    );
+  if (row.expiresAt <= new Date())
+    throw new AppError("USER.LINK.UNUSABLE", "this reset link has expired; ask for a new one", {
+      details: { reason: "expired" },
+    });
 };
 
 /** Whose password a link resets (for its page); throws for an unknown, used or expired link. */
 export const describePasswordReset = async (db: Db, token: string) => {
   if (!TOKEN_SHAPE.test(token)) throw NO_SUCH();
-  const row = await db.passwordReset.findUnique({ where: { tokenHash: hash(token) }, include: { user: { select: { email: true, name: true } } } });
+  const row = await db.passwordReset.findUnique({
+    where: { tokenHash: hash(token) },
+    include: { user: { select: { email: true, name: true } } },
+  });
   if (!row) throw NO_SUCH();
   usable(row);
   return { email: row.user.email, name: row.user.name, expiresAt: row.expiresAt };
@@ -76,10 +94,21 @@ export const describePasswordReset = async (db: Db, token: string) => {
  * window opened revoked (`password_changed`); the window then opens at `reopenAt` (a
  * link's issue, when the change went through one) or closes. How many tokens went.
  */
-export const setPassword = async (tx: PrismaClientOrTransaction, input: { userId: string; passwordHash: string; reopenAt: Date | null; verifiesEmail?: boolean }) => {
-  const user = await tx.user.findUniqueOrThrow({ where: { id: input.userId }, select: { resetSince: true, emailVerifiedAt: true } });
+export const setPassword = async (
+  tx: PrismaClientOrTransaction,
+  input: { userId: string; passwordHash: string; reopenAt: Date | null; verifiesEmail?: boolean },
+) => {
+  const user = await tx.user.findUniqueOrThrow({
+    where: { id: input.userId },
+    select: { resetSince: true, emailVerifiedAt: true },
+  });
   const tokensRevoked = user.resetSince
-    ? await revokeUserApiTokens(tx, { userId: input.userId, since: user.resetSince, reason: "password_changed", actorUserId: input.userId })
+    ? await revokeUserApiTokens(tx, {
+        userId: input.userId,
+        since: user.resetSince,
+        reason: "password_changed",
+        actorUserId: input.userId,
+      })
     : 0;
   const updated = await tx.user.update({
     where: { id: input.userId },
@@ -101,13 +130,35 @@ export const usePasswordReset = (db: Db, input: { token: string; passwordHash: s
     const row = await tx.passwordReset.findUnique({ where: { tokenHash: hash(input.token) } });
     if (!row) throw NO_SUCH();
     usable(row);
-    const { count } = await tx.passwordReset.updateMany({ where: { id: row.id, usedAt: null, expiresAt: { gt: new Date() } }, data: { usedAt: new Date() } });
-    if (count !== 1) throw new AppError("USER.LINK.UNUSABLE", "this reset link was just used; ask for a new one", { details: { reason: "used" } });
+    const { count } = await tx.passwordReset.updateMany({
+      where: { id: row.id, usedAt: null, expiresAt: { gt: new Date() } },
+      data: { usedAt: new Date() },
+    });
+    if (count !== 1)
+      throw new AppError("USER.LINK.UNUSABLE", "this reset link was just used; ask for a new one", {
+        details: { reason: "used" },
+      });
     // A mailed link reached the address: on an account whose address was never verified, its owner takes it over.
-    const owner = await tx.user.findUniqueOrThrow({ where: { id: row.userId }, select: { emailVerifiedAt: true } });
-    if (row.mailed && owner.emailVerifiedAt === null) await claimUnverifiedAccount(tx, row.userId, { mailedResetLink: true });
+    const owner = await tx.user.findUniqueOrThrow({
+      where: { id: row.userId },
+      select: { emailVerifiedAt: true },
+    });
+    if (row.mailed && owner.emailVerifiedAt === null)
+      await claimUnverifiedAccount(tx, row.userId, { mailedResetLink: true });
     // Whoever used the link may not be the owner: the window stays open from this link's issue.
-    const { email, tokensRevoked } = await setPassword(tx, { userId: row.userId, passwordHash: input.passwordHash, reopenAt: row.createdAt, verifiesEmail: row.mailed });
-    await recordAudit(tx, { teamId: row.teamId, actorUserId: row.userId, action: "password_reset.use", targetType: "user", targetId: row.userId, metadata: { tokensRevoked } });
+    const { email, tokensRevoked } = await setPassword(tx, {
+      userId: row.userId,
+      passwordHash: input.passwordHash,
+      reopenAt: row.createdAt,
+      verifiesEmail: row.mailed,
+    });
+    await recordAudit(tx, {
+      teamId: row.teamId,
+      actorUserId: row.userId,
+      action: "password_reset.use",
+      targetType: "user",
+      targetId: row.userId,
+      metadata: { tokensRevoked },
+    });
     return { email };
   });

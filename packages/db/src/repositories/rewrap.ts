@@ -7,22 +7,43 @@ import type { Envelope, SealFormat } from "@switchyard/core/crypto";
 import type { Db } from "../client";
 import { envelopeOf } from "./sealed-columns";
 
-type SealedCredential = { id: string; teamId: string; holder: string; format: SealFormat; envelope: Envelope };
+type SealedCredential = {
+  id: string;
+  teamId: string;
+  holder: string;
+  format: SealFormat;
+  envelope: Envelope;
+};
 
 /** What a credential row's envelope is bound to: its name without the trailing `:<credential id>`. */
-const holderOf = (name: string, id: string) => (name.endsWith(`:${id}`) ? name.slice(0, -(id.length + 1)) : name);
+const holderOf = (name: string, id: string) =>
+  name.endsWith(`:${id}`) ? name.slice(0, -(id.length + 1)) : name;
 
-export const credentialsNotUnder = async (db: Db, keyId: string, take: number, after?: string): Promise<SealedCredential[]> =>
+export const credentialsNotUnder = async (
+  db: Db,
+  keyId: string,
+  take: number,
+  after?: string,
+): Promise<SealedCredential[]> =>
   (
     await db.credential.findMany({
       where: { keyId: { not: keyId }, ...(after ? { id: { gt: after } } : {}) },
       orderBy: { id: "asc" },
       take,
     })
-  ).map((row) => ({ id: row.id, teamId: row.teamId, holder: holderOf(row.name, row.id), format: row.sealFormat === 1 ? 1 : 2, envelope: envelopeOf(row) }));
+  ).map((row) => ({
+    id: row.id,
+    teamId: row.teamId,
+    holder: holderOf(row.name, row.id),
+    format: row.sealFormat === 1 ? 1 : 2,
+    envelope: envelopeOf(row),
+  }));
 
 /** Writes a re-wrapped data key; false when the row changed since it was read (left for the next pass). */
-export const storeRewrappedKey = async (db: Db, input: { id: string; fromKeyId: string; envelope: Envelope }) =>
+export const storeRewrappedKey = async (
+  db: Db,
+  input: { id: string; fromKeyId: string; envelope: Envelope },
+) =>
   (
     await db.credential.updateMany({
       where: { id: input.id, keyId: input.fromKeyId },

@@ -5,7 +5,13 @@
 import type { Db } from "../client";
 
 /** Events after `afterSeq`, oldest first, at most `limit`. */
-export const listRunEventsAfter = (db: Db, teamId: string, runId: string, afterSeq: number, limit = 500) =>
+export const listRunEventsAfter = (
+  db: Db,
+  teamId: string,
+  runId: string,
+  afterSeq: number,
+  limit = 500,
+) =>
   db.runEvent.findMany({
     where: { teamId, runId, seq: { gt: afterSeq } },
     orderBy: { seq: "asc" },
@@ -15,4 +21,5 @@ export const listRunEventsAfter = (db: Db, teamId: string, runId: string, afterS
 
 /** The run's status, for a stream that ends with the run; null when it is not the team's. */
 export const runStatusOf = async (db: Db, teamId: string, runId: string) =>
-  (await db.run.findFirst({ where: { id: runId, teamId }, select: { status: true } }))?.status ?? null;
+  (await db.run.findFirst({ where: { id: runId, teamId }, select: { status: true } }))?.status ??
+  null;

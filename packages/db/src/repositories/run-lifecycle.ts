@@ -10,7 +10,11 @@ import type { PrismaClientOrTransaction } from "../transaction";
 import { storableText } from "../storable";
 
 /** What deciding on a run's lifecycle needs; undefined when the team has no such run. */
-export const getRunLifecycle = async (db: PrismaClientOrTransaction, teamId: string, runId: string) =>
+export const getRunLifecycle = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  runId: string,
+) =>
   (await db.run.findFirst({
     where: { id: runId, teamId },
     select: { id: true, status: true, lane: true, workerId: true, cancelRequestedAt: true },
@@ -33,16 +37,28 @@ export const claimRun = async (
       seen.status === "queued"
         ? { id: runId, teamId, status: { in: statusesBefore("running", ["queued"]) } }
         : { id: runId, teamId, status: "running", workerId: seen.workerId },
-    data: seen.status === "queued" ? { status: "running", startedAt: new Date(), workerId } : { workerId },
+    data:
+      seen.status === "queued"
+        ? { status: "running", startedAt: new Date(), workerId }
+        : { workerId },
   });
   return count === 1;
 };
 
 /** Cancels a run no worker has started yet; false when it is no longer queued. */
-export const cancelQueuedRun = async (db: PrismaClientOrTransaction, teamId: string, runId: string) => {
+export const cancelQueuedRun = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  runId: string,
+) => {
   const { count } = await db.run.updateMany({
     where: { id: runId, teamId, status: { in: statusesBefore("cancelled", ["queued"]) } },
-    data: { status: "cancelled", errorCode: "EXECUTION.CANCELLED", errorMessage: "cancelled before it started", finishedAt: new Date() },
+    data: {
+      status: "cancelled",
+      errorCode: "EXECUTION.CANCELLED",
+      errorMessage: "cancelled before it started",
+      finishedAt: new Date(),
+    },
   });
   return count === 1;
 };
@@ -51,7 +67,11 @@ export const cancelQueuedRun = async (db: PrismaClientOrTransaction, teamId: str
  * Asks whichever worker holds a running run to cancel it (the mark outlives that worker);
  * false when the run is not running.
  */
-export const requestRunCancel = async (db: PrismaClientOrTransaction, teamId: string, runId: string) => {
+export const requestRunCancel = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  runId: string,
+) => {
   const { count } = await db.run.updateMany({
     where: { id: runId, teamId, status: { in: statusesBefore("cancelled", ["running"]) } },
     data: { cancelRequestedAt: new Date() },
@@ -71,7 +91,11 @@ export const finishRun = async (
   db: PrismaClientOrTransaction,
   teamId: string,
   runId: string,
-  result: { status: "succeeded" | "failed" | "cancelled"; errorCode?: string; errorMessage?: string },
+  result: {
+    status: "succeeded" | "failed" | "cancelled";
+    errorCode?: string;
+    errorMessage?: string;
+  },
   /** Only while this worker still holds the run. */
   workerId?: string,
 ) => {
@@ -95,7 +119,12 @@ export const finishRun = async (
  * Ends that say the attempt was cut short by the worker, the database or a stop rather than
  * ended by the step itself: such an attempt runs again on resume, under the same number.
  */
-const CUT_SHORT = ["EXECUTION.WORKER_LOST", "EXECUTION.OUTPUT_NOT_STORED", "EXECUTION.RUN_TAKEN_OVER", "EXECUTION.CANCELLED"];
+const CUT_SHORT = [
+  "EXECUTION.WORKER_LOST",
+  "EXECUTION.OUTPUT_NOT_STORED",
+  "EXECUTION.RUN_TAKEN_OVER",
+  "EXECUTION.CANCELLED",
+];
 
 /**
  * The attempts of a run that ended on their own (succeeded, or failed by the step itself),

@@ -10,7 +10,13 @@ import type { Prisma, StepStatus } from "../generated/prisma/client";
 import { storableJson, storableText } from "../storable";
 
 /** Saves the checkpoint while `workerId` holds the run; false when another worker took it over. */
-export const saveCheckpoint = async (db: Db, teamId: string, runId: string, workerId: string, checkpoint: unknown) => {
+export const saveCheckpoint = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  workerId: string,
+  checkpoint: unknown,
+) => {
   const { count } = await db.run.updateMany({
     where: { id: runId, teamId, workerId, status: "running" },
     data: { checkpoint: storableJson(checkpoint) as Prisma.InputJsonValue },
@@ -21,7 +27,13 @@ export const saveCheckpoint = async (db: Db, teamId: string, runId: string, work
 type RunEventInput = { type: string; payload: Record<string, unknown> };
 
 /** Appends events in order; returns the next sequence number. */
-export const appendRunEvents = async (db: Db, teamId: string, runId: string, fromSeq: number, events: RunEventInput[]) => {
+export const appendRunEvents = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  fromSeq: number,
+  events: RunEventInput[],
+) => {
   if (events.length === 0) return fromSeq;
   await db.runEvent.createMany({
     data: events.map((e, i) => ({
@@ -41,7 +53,11 @@ export const nextEventSeq = async (db: Db, teamId: string, runId: string) => {
 };
 
 export const listRunEvents = (db: Db, teamId: string, runId: string, afterSeq = 0) =>
-  db.runEvent.findMany({ where: { teamId, runId, seq: { gt: afterSeq } }, orderBy: { seq: "asc" }, take: 1000 });
+  db.runEvent.findMany({
+    where: { teamId, runId, seq: { gt: afterSeq } },
+    orderBy: { seq: "asc" },
+    take: 1000,
+  });
 
 type StepRunStart = {
   teamId: string;

@@ -42,22 +42,34 @@ type LimitedClaim = Partial<ClaimedRun> & { limited: boolean };
  * claimed under a per-team transaction lock, so workers claiming at once count each other's
  * claims (a statement alone would count what its snapshot saw, before the other claim committed).
  */
-export const claimQueuedRun = async (db: Db, teamId: string, runId: string, workerId: string, operatorLimit: number | null = null): Promise<ClaimedRun | "limited" | undefined> => {
+export const claimQueuedRun = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  workerId: string,
+  operatorLimit: number | null = null,
+): Promise<ClaimedRun | "limited" | undefined> => {
   const at = new Date().toISOString();
-  const rows = operatorLimit !== null ? [] : await rawQuery<ClaimedRun>(
-    db,
-    `WITH claimed AS (
+  const rows =
+    operatorLimit !== null
+      ? []
+      : await rawQuery<ClaimedRun>(
+          db,
+          `WITH claimed AS (
        UPDATE "Run" SET status = 'running', "startedAt" = $4::timestamp(3), "workerId" = $3
        WHERE id = $1 AND "teamId" = $2 AND status = 'queued'
          AND NOT EXISTS (SELECT 1 FROM "Team" t WHERE t.id = $2 AND t."maxConcurrentRuns" IS NOT NULL)
        RETURNING ${CLAIMED_COLUMNS}
      )
      ${WITH_WORKFLOW}`,
-    [runId, teamId, workerId, at],
-  );
+          [runId, teamId, workerId, at],
+        );
   if (rows[0]) return rows[0];
   const claim = await inTransaction(db, async (query) => {
-    await query(`SELECT pg_advisory_xact_lock(hashtextextended('switchyard.team-runs:' || $1, 0))`, [teamId]);
+    await query(
+      `SELECT pg_advisory_xact_lock(hashtextextended('switchyard.team-runs:' || $1, 0))`,
+      [teamId],
+    );
     // Its start is when it got the team's place: after the lock, which may have waited for a run to end.
     const claimedAt = new Date().toISOString();
     const [row] = await query<LimitedClaim>(
@@ -131,7 +143,8 @@ export type RunBatch = {
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 /** Strings as Postgres takes them: no U+0000, no lone surrogate (which the driver cannot send). */
 const text = (value: string) => storableText(value).replace(LONE_SURROGATE, "\ufffd");
-const optionalText = (value: string | undefined | null) => (value === undefined || value === null ? null : text(value));
+const optionalText = (value: string | undefined | null) =>
+  value === undefined || value === null ? null : text(value);
 const json = (value: unknown) => JSON.stringify(storableJson(value ?? null));
 
 /**
@@ -188,6 +201,10 @@ export const writeRunBatch = async (
         WHERE id = ${p(close.id)} AND "teamId" = $2${close.onlyIfRunning ? ` AND status = 'running'` : ""} AND ${ifHeld})`,
     );
   }
-  const rows = await rawQuery<{ held: number }>(db, `WITH ${ctes.join(",\n")} SELECT (SELECT count(*) FROM g)::int AS held, ${at} AS at`, params);
+  const rows = await rawQuery<{ held: number }>(
+    db,
+    `WITH ${ctes.join(",\n")} SELECT (SELECT count(*) FROM g)::int AS held, ${at} AS at`,
+    params,
+  );
   return { held: (rows[0]?.held ?? 0) > 0 };
 };

@@ -58,7 +58,10 @@ export const findRunByIdempotencyKey = (db: Db, teamId: string, key: string) =>
 
 /** What a re-run starts again: the run's workflow, version and inputs. */
 export const getRunToRerun = (db: Db, teamId: string, runId: string) =>
-  db.run.findFirst({ where: { id: runId, teamId }, select: { id: true, workflowId: true, workflowVersionId: true, inputs: true } });
+  db.run.findFirst({
+    where: { id: runId, teamId },
+    select: { id: true, workflowId: true, workflowVersionId: true, inputs: true },
+  });
 
 /**
  * The run with its steps, each with how many tool calls it made and its cost as a number
@@ -72,12 +75,18 @@ export const getRun = async (db: Db, teamId: string, runId: string) => {
       workflow: { select: { id: true, name: true } },
       startedBy: { select: { id: true, name: true } },
       version: { select: { number: true, bundleHash: true } },
-      steps: { orderBy: { createdAt: "asc" }, include: { _count: { select: { toolCalls: true } } } },
+      steps: {
+        orderBy: { createdAt: "asc" },
+        include: { _count: { select: { toolCalls: true } } },
+      },
     },
   });
   if (!run) return null;
   const firedBy = run.triggerId
-    ? await db.trigger.findFirst({ where: { id: run.triggerId, teamId }, select: { id: true, name: true, kind: true } })
+    ? await db.trigger.findFirst({
+        where: { id: run.triggerId, teamId },
+        select: { id: true, name: true, kind: true },
+      })
     : null;
   return {
     ...run,
@@ -92,7 +101,10 @@ export const getRun = async (db: Db, teamId: string, runId: string) => {
 
 /** For the worker only: the run with its checkpoint and the worker that last held it. */
 export const getRunForExecution = (db: Db, teamId: string, runId: string) =>
-  db.run.findFirst({ where: { id: runId, teamId }, include: { workflow: { select: { id: true, name: true } } } });
+  db.run.findFirst({
+    where: { id: runId, teamId },
+    include: { workflow: { select: { id: true, name: true } } },
+  });
 
 /** What the run list can be narrowed by; every field is optional and they combine (AND). */
 export type RunListFilter = {
@@ -112,7 +124,8 @@ export type RunListFilter = {
 type RunCursor = { createdAt: Date; id: string };
 
 /** An opaque cursor string: base64url of `<ISO time>|<id>`. */
-const encodeRunCursor = (cursor: RunCursor) => Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
+const encodeRunCursor = (cursor: RunCursor) =>
+  Buffer.from(`${cursor.createdAt.toISOString()}|${cursor.id}`).toString("base64url");
 
 /**
  * The cursor in a string from encodeRunCursor; a string that is none (a forged one holding a
@@ -122,7 +135,9 @@ export const decodeRunCursor = (text: string): RunCursor => {
   const [at, id, ...rest] = Buffer.from(text, "base64url").toString("utf8").split("|");
   const createdAt = new Date(at ?? "");
   if (!id || rest.length > 0 || !isStorableTime(createdAt)) {
-    throw new AppError("BAD_REQUEST", "cursor: not a cursor this list gave out", { location: { path: "cursor" } });
+    throw new AppError("BAD_REQUEST", "cursor: not a cursor this list gave out", {
+      location: { path: "cursor" },
+    });
   }
   return { createdAt, id };
 };
@@ -134,7 +149,14 @@ const whereOf = (teamId: string, filter: RunListFilter): Prisma.RunWhereInput =>
   ...(filter.lane ? { lane: filter.lane } : {}),
   ...(filter.trigger?.length ? { trigger: { in: filter.trigger } } : {}),
   ...(filter.startedById ? { startedById: filter.startedById } : {}),
-  ...(filter.from || filter.to ? { createdAt: { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) } } : {}),
+  ...(filter.from || filter.to
+    ? {
+        createdAt: {
+          ...(filter.from ? { gte: filter.from } : {}),
+          ...(filter.to ? { lt: filter.to } : {}),
+        },
+      }
+    : {}),
 });
 
 /**
@@ -156,7 +178,15 @@ export const listRuns = async (
         whereOf(teamId, options),
         // The redundant bound lets Postgres start its index range at the cursor instead of
         // filtering every newer run out first (an OR alone is no range).
-        after ? { createdAt: { lte: after.createdAt }, OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+        after
+          ? {
+              createdAt: { lte: after.createdAt },
+              OR: [
+                { createdAt: { lt: after.createdAt } },
+                { createdAt: after.createdAt, id: { lt: after.id } },
+              ],
+            }
+          : {},
       ],
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -183,8 +213,18 @@ export const listRuns = async (
 
 /** How many of the team's runs match the filter, per status (the filter's own status ignored). */
 export const countRunsByStatus = async (db: Db, teamId: string, filter: RunListFilter = {}) => {
-  const groups = await db.run.groupBy({ by: ["status"], where: whereOf(teamId, { ...filter, status: undefined }), _count: { _all: true } });
-  const counts: Record<RunStatus, number> = { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 };
+  const groups = await db.run.groupBy({
+    by: ["status"],
+    where: whereOf(teamId, { ...filter, status: undefined }),
+    _count: { _all: true },
+  });
+  const counts: Record<RunStatus, number> = {
+    queued: 0,
+    running: 0,
+    succeeded: 0,
+    failed: 0,
+    cancelled: 0,
+  };
   for (const group of groups) counts[group.status] = group._count._all;
   return counts;
 };

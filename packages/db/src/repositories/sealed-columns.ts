@@ -5,7 +5,13 @@
  */
 import type { Envelope } from "@switchyard/core/crypto";
 
-type SealedRow = { keyId: string; wrappedKey: Uint8Array; ciphertext: Uint8Array; iv: Uint8Array; authTag: Uint8Array };
+type SealedRow = {
+  keyId: string;
+  wrappedKey: Uint8Array;
+  ciphertext: Uint8Array;
+  iv: Uint8Array;
+  authTag: Uint8Array;
+};
 
 export const envelopeOf = (row: SealedRow): Envelope => ({
   keyId: row.keyId,

@@ -9,7 +9,16 @@ export const listRunSpans = async (db: Db, teamId: string, runId: string, limit 
     where: { teamId, runId },
     orderBy: [{ startTime: "asc" }, { id: "asc" }],
     take: limit + 1,
-    select: { spanId: true, parentSpanId: true, name: true, kind: true, status: true, attributes: true, startTime: true, endTime: true },
+    select: {
+      spanId: true,
+      parentSpanId: true,
+      name: true,
+      kind: true,
+      status: true,
+      attributes: true,
+      startTime: true,
+      endTime: true,
+    },
   });
   return { spans: rows.slice(0, limit), truncated: rows.length > limit };
 };

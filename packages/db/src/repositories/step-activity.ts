@@ -19,7 +19,12 @@ export const findStepRunOfRun = (db: Db, teamId: string, runId: string, stepRunI
   db.stepRun.findFirst({ where: { id: stepRunId, runId, teamId } });
 
 /** The step run's latest tool calls, in the order they started. */
-export const listLatestStepToolCalls = async (db: Db, teamId: string, stepRunId: string, limit: number) =>
+export const listLatestStepToolCalls = async (
+  db: Db,
+  teamId: string,
+  stepRunId: string,
+  limit: number,
+) =>
   latest(
     await db.toolCall.findMany({
       where: { teamId, stepRunId },
@@ -45,7 +50,11 @@ export const listLatestStepAgentEvents = async (
         type: "agent.event",
         AND: [
           { payload: { path: ["stepRunId"], equals: stepRunId } },
-          { OR: options.types.map((type) => ({ payload: { path: ["event", "type"], equals: type } })) },
+          {
+            OR: options.types.map((type) => ({
+              payload: { path: ["event", "type"], equals: type },
+            })),
+          },
         ],
       },
       orderBy: { seq: "desc" },

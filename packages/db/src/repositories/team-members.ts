@@ -15,17 +15,33 @@ export const listTeamMembers = async (db: Db, teamId: string) =>
   (
     await db.membership.findMany({
       where: { teamId },
-      select: { role: true, createdAt: true, user: { select: { id: true, name: true, email: true } } },
+      select: {
+        role: true,
+        createdAt: true,
+        user: { select: { id: true, name: true, email: true } },
+      },
       orderBy: { createdAt: "asc" },
     })
-  ).map((m) => ({ userId: m.user.id, name: m.user.name, email: m.user.email, role: m.role, joinedAt: m.createdAt }));
+  ).map((m) => ({
+    userId: m.user.id,
+    name: m.user.name,
+    email: m.user.email,
+    role: m.role,
+    joinedAt: m.createdAt,
+  }));
 
 /** Locks the team's owner rows for the transaction and says how many there are. */
 const lockOwners = async (tx: Prisma.TransactionClient, teamId: string) =>
-  (await tx.$queryRaw<{ id: string }[]>`SELECT id FROM "Membership" WHERE "teamId" = ${teamId} AND role = 'owner' FOR UPDATE`).length;
+  (
+    await tx.$queryRaw<
+      { id: string }[]
+    >`SELECT id FROM "Membership" WHERE "teamId" = ${teamId} AND role = 'owner' FOR UPDATE`
+  ).length;
 
 const memberOf = async (tx: Prisma.TransactionClient, teamId: string, userId: string) => {
-  const membership = await tx.membership.findUnique({ where: { teamId_userId: { teamId, userId } } });
+  const membership = await tx.membership.findUnique({
+    where: { teamId_userId: { teamId, userId } },
+  });
   if (!membership) throw new AppError("NOT_FOUND", "no such member of this team");
   return membership;
 };
@@ -38,13 +54,20 @@ const LAST_OWNER = "a team keeps at least one owner: make someone else owner fir
  */
 export const changeMemberRole = (
   db: Db,
-  input: { teamId: string; actorUserId: string; userId: string; role: Role; allow: (current: Role) => void },
+  input: {
+    teamId: string;
+    actorUserId: string;
+    userId: string;
+    role: Role;
+    allow: (current: Role) => void;
+  },
 ) =>
   db.$transaction(async (tx) => {
     const owners = await lockOwners(tx, input.teamId);
     const membership = await memberOf(tx, input.teamId, input.userId);
     input.allow(membership.role);
-    if (membership.role === "owner" && input.role !== "owner" && owners <= 1) throw new AppError("CONFLICT", LAST_OWNER);
+    if (membership.role === "owner" && input.role !== "owner" && owners <= 1)
+      throw new AppError("CONFLICT", LAST_OWNER);
     await tx.membership.update({ where: { id: membership.id }, data: { role: input.role } });
     await recordAudit(tx, {
       teamId: input.teamId,
@@ -73,7 +96,11 @@ export const removeTeamMember = (
     const membership = await memberOf(tx, input.teamId, input.userId);
     input.allow(membership.role);
     if (membership.role === "owner" && owners <= 1) throw new AppError("CONFLICT", LAST_OWNER);
-    const tokens = await revokeApiTokens(tx, { teamId: input.teamId, userId: input.userId }, "member_removed");
+    const tokens = await revokeApiTokens(
+      tx,
+      { teamId: input.teamId, userId: input.userId },
+      "member_removed",
+    );
     await tx.membership.delete({ where: { id: membership.id } });
     await recordAudit(tx, {
       teamId: input.teamId,

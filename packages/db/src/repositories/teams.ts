@@ -8,7 +8,11 @@ import type { PrismaClientOrTransaction } from "../transaction";
 import { recordAudit } from "./audit-log";
 
 const BUILT_IN_LANES = [
-  { name: "default", saveRoles: ["owner", "admin", "member"], startRoles: ["owner", "admin", "member"] },
+  {
+    name: "default",
+    saveRoles: ["owner", "admin", "member"],
+    startRoles: ["owner", "admin", "member"],
+  },
   { name: "operator", saveRoles: ["owner", "admin"], startRoles: ["owner", "admin"] },
 ] as const;
 
@@ -17,7 +21,12 @@ export const ensureBuiltInLanes = async (db: PrismaClientOrTransaction, teamId: 
   for (const lane of BUILT_IN_LANES) {
     await db.lane.upsert({
       where: { teamId_name: { teamId, name: lane.name } },
-      create: { teamId, name: lane.name, saveRoles: [...lane.saveRoles], startRoles: [...lane.startRoles] },
+      create: {
+        teamId,
+        name: lane.name,
+        saveRoles: [...lane.saveRoles],
+        startRoles: [...lane.startRoles],
+      },
       update: {},
     });
   }
@@ -39,22 +48,45 @@ export const createTeamWithOwner = (db: Db, input: { name: string; ownerId: stri
     const team = await tx.team.create({ data: { name: input.name, slug: slugOf(input.name) } });
     await tx.membership.create({ data: { teamId: team.id, userId: input.ownerId, role: "owner" } });
     await ensureBuiltInLanes(tx, team.id);
-    await recordAudit(tx, { teamId: team.id, actorUserId: input.ownerId, action: "team.create", targetType: "team", targetId: team.id });
+    await recordAudit(tx, {
+      teamId: team.id,
+      actorUserId: input.ownerId,
+      action: "team.create",
+      targetType: "team",
+      targetId: team.id,
+    });
     return team;
   });
 
 /** What a team's admins set: its name, and how many of its runs may run at once (null: no limit of its own). */
 type TeamSettings = { name: string; maxConcurrentRuns: number | null };
 
-export const teamSettingsOf = (db: PrismaClientOrTransaction, teamId: string): Promise<TeamSettings> =>
-  db.team.findUniqueOrThrow({ where: { id: teamId }, select: { name: true, maxConcurrentRuns: true } });
+export const teamSettingsOf = (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+): Promise<TeamSettings> =>
+  db.team.findUniqueOrThrow({
+    where: { id: teamId },
+    select: { name: true, maxConcurrentRuns: true },
+  });
 
 /** Changes what `patch` names, with its `team.update` audit entry (the fields changed, from and to), in one transaction. */
-export const updateTeamSettings = (db: Db, teamId: string, actorUserId: string, patch: Partial<TeamSettings>) =>
+export const updateTeamSettings = (
+  db: Db,
+  teamId: string,
+  actorUserId: string,
+  patch: Partial<TeamSettings>,
+) =>
   db.$transaction(async (tx) => {
     const before = await teamSettingsOf(tx, teamId);
-    const after = await tx.team.update({ where: { id: teamId }, data: patch, select: { name: true, maxConcurrentRuns: true } });
-    const changed = (Object.keys(patch) as (keyof TeamSettings)[]).filter((k) => before[k] !== after[k]);
+    const after = await tx.team.update({
+      where: { id: teamId },
+      data: patch,
+      select: { name: true, maxConcurrentRuns: true },
+    });
+    const changed = (Object.keys(patch) as (keyof TeamSettings)[]).filter(
+      (k) => before[k] !== after[k],
+    );
     if (changed.length > 0) {
       await recordAudit(tx, {
         teamId,

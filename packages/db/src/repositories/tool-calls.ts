@@ -52,7 +52,8 @@ const jsonText = (value: unknown) => {
 const utc = (date: Date) => date.toISOString();
 
 /** A duration for an int4 column: whole, 0 when it is no number, at most the column's top. */
-const wholeMs = (ms: number) => (Number.isFinite(ms) ? Math.min(2_147_483_647, Math.max(0, Math.round(ms))) : 0);
+const wholeMs = (ms: number) =>
+  Number.isFinite(ms) ? Math.min(2_147_483_647, Math.max(0, Math.round(ms))) : 0;
 
 /** At most this many rows a statement: larger batches are written in turn. */
 const ROWS_PER_STATEMENT = 2000;
@@ -64,8 +65,16 @@ const execute = async (db: Db, sql: string, params: unknown[]) => {
   else await db.$executeRawUnsafe(sql, ...params);
 };
 
-const inChunks = async <T>(rows: readonly T[], write: (chunk: readonly T[]) => Promise<unknown>) => {
-  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT) await write(at === 0 && rows.length <= ROWS_PER_STATEMENT ? rows : rows.slice(at, at + ROWS_PER_STATEMENT));
+const inChunks = async <T>(
+  rows: readonly T[],
+  write: (chunk: readonly T[]) => Promise<unknown>,
+) => {
+  for (let at = 0; at < rows.length; at += ROWS_PER_STATEMENT)
+    await write(
+      at === 0 && rows.length <= ROWS_PER_STATEMENT
+        ? rows
+        : rows.slice(at, at + ROWS_PER_STATEMENT),
+    );
 };
 
 const INSERT_TOOL_CALLS = `INSERT INTO "ToolCall" ("id", "teamId", "runId", "stepRunId", "toolName", "source", "connectorId", "fidelity", "arguments", "result", "resultCut", "isError", "errorType", "startedAt", "durationMs", "traceId", "spanId")
@@ -78,7 +87,12 @@ ON CONFLICT (id) DO NOTHING`;
  * Inserts the rows in the order given: one multi-row statement (unnest of one array a
  * column) for up to 2,000 rows, the statements in turn.
  */
-export const insertToolCalls = async (db: Db, teamId: string, runId: string, rows: readonly ToolCallRow[]) =>
+export const insertToolCalls = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  rows: readonly ToolCallRow[],
+) =>
   inChunks(rows, (chunk) =>
     execute(db, INSERT_TOOL_CALLS, [
       teamId,
@@ -108,7 +122,12 @@ FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text
 ON CONFLICT ("traceId", "spanId") DO NOTHING`;
 
 /** Inserts spans once each: a span already stored (same trace and span id) is skipped. */
-export const insertSpans = async (db: Db, teamId: string, runId: string, rows: readonly SpanRow[]) =>
+export const insertSpans = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  rows: readonly SpanRow[],
+) =>
   inChunks(rows, (chunk) =>
     execute(db, INSERT_SPANS, [
       teamId,
@@ -128,7 +147,10 @@ export const insertSpans = async (db: Db, teamId: string, runId: string, rows: r
 
 /** A step run's tool calls in the order they started. */
 export const listStepToolCalls = (db: Db, teamId: string, stepRunId: string) =>
-  db.toolCall.findMany({ where: { teamId, stepRunId }, orderBy: [{ startedAt: "asc" }, { id: "asc" }] });
+  db.toolCall.findMany({
+    where: { teamId, stepRunId },
+    orderBy: [{ startedAt: "asc" }, { id: "asc" }],
+  });
 
 /**
  * A page of a run's tool calls (every step's, or one step run's), in the order they started:
@@ -141,14 +163,27 @@ export const listRunToolCalls = async (
   options: { after?: string; take?: number; stepRunId?: string } = {},
 ) => {
   const take = Math.min(Math.max(options.take ?? 100, 1), 500);
-  const from = options.after ? await db.toolCall.findFirst({ where: { id: options.after, teamId, runId }, select: { startedAt: true, id: true } }) : null;
+  const from = options.after
+    ? await db.toolCall.findFirst({
+        where: { id: options.after, teamId, runId },
+        select: { startedAt: true, id: true },
+      })
+    : null;
   const rows = await db.toolCall.findMany({
     where: {
       teamId,
       runId,
       ...(options.stepRunId ? { stepRunId: options.stepRunId } : {}),
       // The redundant bound starts the index range (runId, startedAt, id) at the cursor.
-      ...(from ? { startedAt: { gte: from.startedAt }, OR: [{ startedAt: { gt: from.startedAt } }, { startedAt: from.startedAt, id: { gt: from.id } }] } : {}),
+      ...(from
+        ? {
+            startedAt: { gte: from.startedAt },
+            OR: [
+              { startedAt: { gt: from.startedAt } },
+              { startedAt: from.startedAt, id: { gt: from.id } },
+            ],
+          }
+        : {}),
     },
     orderBy: [{ startedAt: "asc" }, { id: "asc" }],
     take: take + 1,
@@ -167,5 +202,8 @@ export const listRunToolCalls = async (
     },
   });
   const page = rows.slice(0, take);
-  return { toolCalls: page, nextAfter: rows.length > take ? (page[page.length - 1]?.id ?? null) : null };
+  return {
+    toolCalls: page,
+    nextAfter: rows.length > take ? (page[page.length - 1]?.id ?? null) : null,
+  };
 };

@@ -19,17 +19,30 @@ export type SealedValue = { credentialId: string; envelope: Envelope };
  * `value` for a plain variable, `sealed` for a secret. `lanes`: a secret's lanes; unset keeps
  * a secret's lanes, and a new secret gets operator only.
  */
-type StoreVariableInput = { teamId: string; name: string; value?: string; sealed?: SealedValue; lanes?: string[] };
+type StoreVariableInput = {
+  teamId: string;
+  name: string;
+  value?: string;
+  sealed?: SealedValue;
+  lanes?: string[];
+};
 
 /** The credential row's name: the variable it was sealed for, then its own id. */
-const credentialName = (name: string, credentialId: string) => `${variableHolder(name)}:${credentialId}`;
+const credentialName = (name: string, credentialId: string) =>
+  `${variableHolder(name)}:${credentialId}`;
 
 /** Lanes must exist in the team; they are stored sorted and once each. */
 const checkLanes = async (db: PrismaClientOrTransaction, teamId: string, lanes: string[]) => {
-  const known = new Set((await db.lane.findMany({ where: { teamId }, select: { name: true } })).map((l) => l.name));
+  const known = new Set(
+    (await db.lane.findMany({ where: { teamId }, select: { name: true } })).map((l) => l.name),
+  );
   const unknown = lanes.find((l) => !known.has(l));
   if (unknown !== undefined) {
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", `lane "${unknown}" does not exist in this team`, { location: { path: "lanes" } });
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      `lane "${unknown}" does not exist in this team`,
+      { location: { path: "lanes" } },
+    );
   }
   return [...new Set(lanes)].sort();
 };
@@ -39,10 +52,22 @@ export const storeVariable = async (tx: PrismaClientOrTransaction, input: StoreV
   const { teamId, name, sealed } = input;
   const secret = sealed !== undefined;
   const existing = await tx.teamVariable.findUnique({ where: { teamId_name: { teamId, name } } });
-  const lanes = secret ? await checkLanes(tx, teamId, input.lanes ?? (existing?.secret ? existing.lanes : ["operator"])) : [];
+  const lanes = secret
+    ? await checkLanes(
+        tx,
+        teamId,
+        input.lanes ?? (existing?.secret ? existing.lanes : ["operator"]),
+      )
+    : [];
   if (sealed) {
     await tx.credential.create({
-      data: { id: sealed.credentialId, teamId, name: credentialName(name, sealed.credentialId), kind: "secret", ...sealedColumns(sealed.envelope) },
+      data: {
+        id: sealed.credentialId,
+        teamId,
+        name: credentialName(name, sealed.credentialId),
+        kind: "secret",
+        ...sealedColumns(sealed.envelope),
+      },
     });
   }
   const value = secret ? null : (input.value ?? "");
@@ -52,23 +77,40 @@ export const storeVariable = async (tx: PrismaClientOrTransaction, input: StoreV
     create: { teamId, name, secret, value, credentialId, lanes },
     update: { secret, value, credentialId, lanes },
   });
-  if (existing?.credentialId) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId } });
+  if (existing?.credentialId)
+    await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId } });
   return { lanes };
 };
 
 /** Removes a variable and a secret's credential; NOT_FOUND when there is none. */
-export const removeVariable = async (tx: PrismaClientOrTransaction, input: { teamId: string; name: string }) => {
-  const existing = await tx.teamVariable.findUnique({ where: { teamId_name: { teamId: input.teamId, name: input.name } } });
+export const removeVariable = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; name: string },
+) => {
+  const existing = await tx.teamVariable.findUnique({
+    where: { teamId_name: { teamId: input.teamId, name: input.name } },
+  });
   if (!existing) throw new AppError("NOT_FOUND", `variable "${input.name}" does not exist`);
   await tx.teamVariable.delete({ where: { id: existing.id } });
-  if (existing.credentialId) await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
+  if (existing.credentialId)
+    await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
 };
 
 /** Opens a secret to other lanes, or closes it, without touching its value. */
-export const storeSecretLanes = async (tx: PrismaClientOrTransaction, input: { teamId: string; name: string; lanes: string[] }) => {
-  const existing = await tx.teamVariable.findUnique({ where: { teamId_name: { teamId: input.teamId, name: input.name } } });
+export const storeSecretLanes = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; name: string; lanes: string[] },
+) => {
+  const existing = await tx.teamVariable.findUnique({
+    where: { teamId_name: { teamId: input.teamId, name: input.name } },
+  });
   if (!existing) throw new AppError("NOT_FOUND", `variable "${input.name}" does not exist`);
-  if (!existing.secret) throw new AppError("USER.INPUT.VALIDATION_FAILED", `"${input.name}" is not a secret; only a secret has lanes`, { location: { path: "name" } });
+  if (!existing.secret)
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      `"${input.name}" is not a secret; only a secret has lanes`,
+      { location: { path: "name" } },
+    );
   const lanes = await checkLanes(tx, input.teamId, input.lanes);
   await tx.teamVariable.update({ where: { id: existing.id }, data: { lanes } });
   return { name: input.name, lanes };
@@ -87,10 +129,12 @@ export const listVariables = async (db: Db, teamId: string) =>
 /** The team's secrets and their lanes, for the lane policy; no value is read. */
 export const secretRules = async (db: Db, teamId: string): Promise<Map<string, SecretRule>> =>
   new Map(
-    (await db.teamVariable.findMany({ where: { teamId, secret: true }, select: { name: true, lanes: true } })).map((v) => [
-      v.name,
-      { name: v.name, lanes: v.lanes ?? [] },
-    ]),
+    (
+      await db.teamVariable.findMany({
+        where: { teamId, secret: true },
+        select: { name: true, lanes: true },
+      })
+    ).map((v) => [v.name, { name: v.name, lanes: v.lanes ?? [] }]),
   );
 
 type StoredVariable = { name: string; value: string } | { name: string; sealed: SealedValue };
@@ -99,22 +143,39 @@ type StoredVariable = { name: string; value: string } | { name: string; sealed: 
  * The named variables as stored, for a run in `runLane`: plain values, and each secret's
  * envelope to open. A secret not open to the run's lane is refused before any is read.
  */
-export const variablesForRun = async (db: Db, teamId: string, names: string[], runLane: string): Promise<StoredVariable[]> => {
+export const variablesForRun = async (
+  db: Db,
+  teamId: string,
+  names: string[],
+  runLane: string,
+): Promise<StoredVariable[]> => {
   if (names.length === 0) return [];
   const rows = await db.teamVariable.findMany({ where: { teamId, name: { in: names } } });
   for (const row of rows) {
-    const denied = row.secret ? mayUseSecret({ name: row.name, lanes: row.lanes ?? [] }, runLane) : undefined;
+    const denied = row.secret
+      ? mayUseSecret({ name: row.name, lanes: row.lanes ?? [] }, runLane)
+      : undefined;
     if (denied) throw denied;
   }
   const credentialIds = rows.flatMap((r) => (r.secret && r.credentialId ? [r.credentialId] : []));
   const credentials = new Map(
-    (credentialIds.length === 0 ? [] : await db.credential.findMany({ where: { teamId, id: { in: credentialIds } } })).map((c) => [c.id, c]),
+    (credentialIds.length === 0
+      ? []
+      : await db.credential.findMany({ where: { teamId, id: { in: credentialIds } } })
+    ).map((c) => [c.id, c]),
   );
   return rows.map((row) => {
     if (!row.secret) return { name: row.name, value: row.value ?? "" };
     const credential = row.credentialId ? credentials.get(row.credentialId) : undefined;
-    if (!credential) throw new AppError("SYSTEM.CREDENTIAL_MISSING", `secret variable "${row.name}" has no stored value`);
-    return { name: row.name, sealed: { credentialId: credential.id, envelope: envelopeOf(credential) } };
+    if (!credential)
+      throw new AppError(
+        "SYSTEM.CREDENTIAL_MISSING",
+        `secret variable "${row.name}" has no stored value`,
+      );
+    return {
+      name: row.name,
+      sealed: { credentialId: credential.id, envelope: envelopeOf(credential) },
+    };
   });
 };
 
@@ -124,21 +185,43 @@ export const variablesForRun = async (db: Db, teamId: string, names: string[], r
  * at (its credential's name, written when it was sealed, names someone else), is `skipped`.
  */
 export const legacyVariableSecrets = async (db: Db) => {
-  const candidates: Array<{ teamId: string; credentialId: string; name: string; envelope: Envelope }> = [];
+  const candidates: Array<{
+    teamId: string;
+    credentialId: string;
+    name: string;
+    envelope: Envelope;
+  }> = [];
   const skipped: string[] = [];
-  const legacy = await db.credential.findMany({ where: { sealFormat: 1, name: { startsWith: variableHolder("") } } });
+  const legacy = await db.credential.findMany({
+    where: { sealFormat: 1, name: { startsWith: variableHolder("") } },
+  });
   if (legacy.length === 0) return { candidates, skipped };
-  const rows = await db.teamVariable.findMany({ where: { credentialId: { in: legacy.map((c) => c.id) } }, select: { teamId: true, name: true, credentialId: true } });
+  const rows = await db.teamVariable.findMany({
+    where: { credentialId: { in: legacy.map((c) => c.id) } },
+    select: { teamId: true, name: true, credentialId: true },
+  });
   for (const credential of legacy) {
-    const row = rows.find((r) => r.credentialId === credential.id && r.teamId === credential.teamId);
-    if (!row || credential.name !== credentialName(row.name, credential.id)) skipped.push(credential.id);
-    else candidates.push({ teamId: credential.teamId, credentialId: credential.id, name: row.name, envelope: envelopeOf(credential) });
+    const row = rows.find(
+      (r) => r.credentialId === credential.id && r.teamId === credential.teamId,
+    );
+    if (!row || credential.name !== credentialName(row.name, credential.id))
+      skipped.push(credential.id);
+    else
+      candidates.push({
+        teamId: credential.teamId,
+        credentialId: credential.id,
+        name: row.name,
+        envelope: envelopeOf(credential),
+      });
   }
   return { candidates, skipped };
 };
 
 /** Replaces a format 1 envelope with its re-sealed one, unless it changed since; returns how many rows did. */
-export const storeResealedSecret = async (db: Db, input: { teamId: string; credentialId: string; envelope: Envelope }) =>
+export const storeResealedSecret = async (
+  db: Db,
+  input: { teamId: string; credentialId: string; envelope: Envelope },
+) =>
   (
     await db.credential.updateMany({
       where: { id: input.credentialId, teamId: input.teamId, sealFormat: 1 },

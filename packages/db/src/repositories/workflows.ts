@@ -43,10 +43,19 @@ export const findWorkflowByName = async (db: Db, teamId: string, name: string) =
 
 /** The current version of the team's live workflow of that name, as call_workflow resolves it. */
 export const currentVersionIdByName = async (db: Db, teamId: string, name: string) =>
-  (await db.workflow.findFirst({ where: { teamId, name, archivedAt: null }, select: { currentVersionId: true } }))?.currentVersionId ?? undefined;
+  (
+    await db.workflow.findFirst({
+      where: { teamId, name, archivedAt: null },
+      select: { currentVersionId: true },
+    })
+  )?.currentVersionId ?? undefined;
 
 /** The team's connectors as the lane policy reads them, by id. */
-export const connectorRules = async (db: PrismaClientOrTransaction, teamId: string, slugs?: readonly string[]): Promise<Map<string, ConnectorRule>> =>
+export const connectorRules = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  slugs?: readonly string[],
+): Promise<Map<string, ConnectorRule>> =>
   new Map(
     (
       await db.connector.findMany({
@@ -58,7 +67,12 @@ export const connectorRules = async (db: PrismaClientOrTransaction, teamId: stri
 
 /** The team's lanes, as the lane policy reads them. */
 export const laneRules = async (db: Db, teamId: string): Promise<LaneTable> =>
-  laneTable(await db.lane.findMany({ where: { teamId }, select: { name: true, saveRoles: true, startRoles: true } }));
+  laneTable(
+    await db.lane.findMany({
+      where: { teamId },
+      select: { name: true, saveRoles: true, startRoles: true },
+    }),
+  );
 
 /**
  * call_workflow's view of the team, for the lane policy: a workflow by name, parsed, with
@@ -67,11 +81,15 @@ export const laneRules = async (db: Db, teamId: string): Promise<LaneTable> =>
 const calleeSource =
   (db: Db, teamId: string, pinned?: Record<string, string>): CalleeSource =>
   async (name) => {
-    const row = await db.workflow.findFirst({ where: { teamId, name }, select: { lane: true, currentVersionId: true, archivedAt: true } });
+    const row = await db.workflow.findFirst({
+      where: { teamId, name },
+      select: { lane: true, currentVersionId: true, archivedAt: true },
+    });
     const versionId = pinned ? pinned[name] : row?.archivedAt ? undefined : row?.currentVersionId;
     if (!row || !versionId) return undefined;
     const bundle = await loadBundle(db, teamId, versionId);
-    const workflow = bundle && parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow;
+    const workflow =
+      bundle && parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow;
     return workflow && { workflow, lane: row.lane };
   };
 
@@ -97,11 +115,22 @@ const needsCredential = (transport: string, config: unknown) => {
  * own account that the starter has not connected, or a credential whose OAuth grant must be
  * connected again.
  */
-const unreadyAccount = async (db: Db, teamId: string, slugs: ReadonlySet<string>, starterId: string | null) => {
+const unreadyAccount = async (
+  db: Db,
+  teamId: string,
+  slugs: ReadonlySet<string>,
+  starterId: string | null,
+) => {
   if (slugs.size === 0) return undefined;
   const rows = await db.connector.findMany({
     where: { teamId, slug: { in: [...slugs] } },
-    select: { slug: true, transport: true, config: true, credentialMode: true, credentials: { select: { owner: true, status: true, reconnectReason: true } } },
+    select: {
+      slug: true,
+      transport: true,
+      config: true,
+      credentialMode: true,
+      credentials: { select: { owner: true, status: true, reconnectReason: true } },
+    },
   });
   for (const row of rows) {
     if (!needsCredential(row.transport, row.config)) continue;
@@ -114,7 +143,8 @@ const unreadyAccount = async (db: Db, teamId: string, slugs: ReadonlySet<string>
           ? `connector "${row.slug}" uses each member's own account, and the member starting this run has not connected theirs: connect it on the Connectors page first`
           : `connector "${row.slug}" uses each member's own account, and this run has no member who started it`,
       );
-    if (credential?.status === "needs_reconnect") return reconnectRefusal(row.slug, credential.reconnectReason);
+    if (credential?.status === "needs_reconnect")
+      return reconnectRefusal(row.slug, credential.reconnectReason);
   }
   return undefined;
 };
@@ -126,11 +156,18 @@ export const runReachRefusal = async (db: Db, teamId: string, input: RunReachInp
     secretRules(db, teamId),
     connectorRules(db, teamId),
   ]);
-  const refused = checkRunReach({ lanes: input.lanes, reach, role: input.role, secrets, connectors });
+  const refused = checkRunReach({
+    lanes: input.lanes,
+    reach,
+    role: input.role,
+    secrets,
+    connectors,
+  });
   if (refused || input.starterId === undefined) return refused;
   const named = new Set<string>();
   for (const { workflow } of [reach.root, ...reach.callees.values()])
-    for (const state of workflow.states.values()) if (state.kind === "agent") for (const id of state.mcpProxy?.connectors ?? []) named.add(id);
+    for (const state of workflow.states.values())
+      if (state.kind === "agent") for (const id of state.mcpProxy?.connectors ?? []) named.add(id);
   return unreadyAccount(db, teamId, named, input.starterId);
 };
 
@@ -139,30 +176,64 @@ export const listWorkflowVersions = async (db: Db, teamId: string, workflowId: s
   const versions = await db.workflowVersion.findMany({
     where: { teamId, workflowId },
     orderBy: { number: "desc" },
-    select: { id: true, number: true, bundleHash: true, entryPath: true, createdAt: true, createdById: true },
+    select: {
+      id: true,
+      number: true,
+      bundleHash: true,
+      entryPath: true,
+      createdAt: true,
+      createdById: true,
+    },
   });
-  const ids = [...new Set(versions.map((v) => v.createdById).filter((id): id is string => id !== null))];
+  const ids = [
+    ...new Set(versions.map((v) => v.createdById).filter((id): id is string => id !== null)),
+  ];
   const users = ids.length
-    ? await db.user.findMany({ where: { id: { in: ids }, memberships: { some: { teamId } } }, select: { id: true, name: true, email: true } })
+    ? await db.user.findMany({
+        where: { id: { in: ids }, memberships: { some: { teamId } } },
+        select: { id: true, name: true, email: true },
+      })
     : [];
   const byId = new Map(users.map((u) => [u.id, u]));
-  return versions.map((v) => ({ ...v, createdBy: v.createdById ? (byId.get(v.createdById) ?? null) : null }));
+  return versions.map((v) => ({
+    ...v,
+    createdBy: v.createdById ? (byId.get(v.createdById) ?? null) : null,
+  }));
 };
 
 /** The version of a team's workflow with that number, or undefined. */
-export const findWorkflowVersion = async (db: Db, teamId: string, workflowId: string, number: number) =>
-  (await db.workflowVersion.findFirst({ where: { teamId, workflowId, number } })) ?? undefined;
+export const findWorkflowVersion = async (
+  db: Db,
+  teamId: string,
+  workflowId: string,
+  number: number,
+) => (await db.workflowVersion.findFirst({ where: { teamId, workflowId, number } })) ?? undefined;
 
 /**
  * Archives a workflow: it leaves the list, cannot be started or called, and keeps its
  * versions and runs. Recorded in the audit log with the change. Archiving twice is a no-op.
  */
-export const archiveWorkflow = async (db: Db, input: { teamId: string; workflowId: string; actorUserId: string }) =>
+export const archiveWorkflow = async (
+  db: Db,
+  input: { teamId: string; workflowId: string; actorUserId: string },
+) =>
   db.$transaction(async (tx) => {
-    const row = await tx.workflow.findFirst({ where: { id: input.workflowId, teamId: input.teamId } });
+    const row = await tx.workflow.findFirst({
+      where: { id: input.workflowId, teamId: input.teamId },
+    });
     if (!row) throw new AppError("NOT_FOUND", "workflow not found");
     if (row.archivedAt) return row;
-    const updated = await tx.workflow.update({ where: { id: row.id }, data: { archivedAt: new Date() } });
-    await recordAudit(tx, { teamId: input.teamId, actorUserId: input.actorUserId, action: "workflow.archive", targetType: "workflow", targetId: row.id, metadata: { name: row.name } });
+    const updated = await tx.workflow.update({
+      where: { id: row.id },
+      data: { archivedAt: new Date() },
+    });
+    await recordAudit(tx, {
+      teamId: input.teamId,
+      actorUserId: input.actorUserId,
+      action: "workflow.archive",
+      targetType: "workflow",
+      targetId: row.id,
+      metadata: { name: row.name },
+    });
     return updated;
   });

@@ -22,7 +22,17 @@ import { getWorkflow, laneRules, runReachRefusal } from "../repositories/workflo
 
 /** The run queue, as far as starting a run needs it (a BullMQ `Queue<RunJob>`). */
 type RunEnqueuer = {
-  add: (name: "run", data: RunJob, opts: { jobId: string; attempts: number; backoff: { type: "exponential"; delay: number }; removeOnComplete: { count: number }; removeOnFail: { count: number } }) => Promise<unknown>;
+  add: (
+    name: "run",
+    data: RunJob,
+    opts: {
+      jobId: string;
+      attempts: number;
+      backoff: { type: "exponential"; delay: number };
+      removeOnComplete: { count: number };
+      removeOnFail: { count: number };
+    },
+  ) => Promise<unknown>;
 };
 export type StartRunDeps = { db: Db; queue: RunEnqueuer };
 
@@ -33,7 +43,13 @@ export type StartRunDeps = { db: Db; queue: RunEnqueuer };
  * still completes its job. Retries resume the run where it was.
  */
 export const enqueueRunJob = (queue: RunEnqueuer, job: RunJob) =>
-  queue.add("run", job, { jobId: job.runId, attempts: 5, backoff: { type: "exponential", delay: 2000 }, removeOnComplete: { count: 1000 }, removeOnFail: { count: 1000 } });
+  queue.add("run", job, {
+    jobId: job.runId,
+    attempts: 5,
+    backoff: { type: "exponential", delay: 2000 },
+    removeOnComplete: { count: 1000 },
+    removeOnFail: { count: 1000 },
+  });
 export type StartRunInput = {
   teamId: string;
   userId: string;
@@ -69,19 +85,30 @@ const canonical = (value: unknown): string => {
 /** What an Idempotency-Key is bound to: the workflow, the version asked for and the inputs. */
 const requestHash = (input: StartRunInput) =>
   createHash("sha256")
-    .update(canonical({ workflowId: input.workflowId, versionId: input.versionId ?? null, inputs: input.inputs ?? {} }))
+    .update(
+      canonical({
+        workflowId: input.workflowId,
+        versionId: input.versionId ?? null,
+        inputs: input.inputs ?? {},
+      }),
+    )
     .digest("hex");
 
-const isUniqueViolation = (error: unknown) => (error as { code?: unknown } | null)?.code === "P2002";
+const isUniqueViolation = (error: unknown) =>
+  (error as { code?: unknown } | null)?.code === "P2002";
 
 /** The run an earlier start with the key made, or a refusal when the key came with another request. */
 const replay = async (db: Db, teamId: string, key: string, hash: string) => {
   const first = await findRunByIdempotencyKey(db, teamId, key);
   if (!first) return undefined;
   if (first.idempotencyHash !== hash) {
-    throw new AppError("USER.IDEMPOTENCY_KEY_REUSED", "this Idempotency-Key was used for another request (workflow, version or inputs); send a new key", {
-      details: { runId: first.id },
-    });
+    throw new AppError(
+      "USER.IDEMPOTENCY_KEY_REUSED",
+      "this Idempotency-Key was used for another request (workflow, version or inputs); send a new key",
+      {
+        details: { runId: first.id },
+      },
+    );
   }
   return { ...first, replayed: true };
 };
@@ -95,7 +122,9 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const lanes = await laneRules(deps.db, input.teamId);
   const denied = mayStart(lanes, input.role, workflow.lane);
   if (denied) throw denied;
-  const idempotency = input.idempotencyKey ? { key: input.idempotencyKey, hash: requestHash(input) } : undefined;
+  const idempotency = input.idempotencyKey
+    ? { key: input.idempotencyKey, hash: requestHash(input) }
+    : undefined;
   if (idempotency) {
     const first = await replay(deps.db, input.teamId, idempotency.key, idempotency.hash);
     if (first) return first;
@@ -103,9 +132,17 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   // What the run will reach, at the versions it is about to pin: the starter must be allowed
   // to start every lane of it (the worker checks the pinned versions again).
   const bundle = await loadBundle(deps.db, input.teamId, versionId);
-  if (!bundle || bundle.version.workflowId !== workflow.id) throw new AppError("NOT_FOUND", "workflow version not found");
+  if (!bundle || bundle.version.workflowId !== workflow.id)
+    throw new AppError("NOT_FOUND", "workflow version not found");
   const root = parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
-  const refused = root && (await runReachRefusal(deps.db, input.teamId, { root: { workflow: root, lane: workflow.lane }, lanes, role: input.role, starterId: input.userId }));
+  const refused =
+    root &&
+    (await runReachRefusal(deps.db, input.teamId, {
+      root: { workflow: root, lane: workflow.lane },
+      lanes,
+      role: input.role,
+      starterId: input.userId,
+    }));
   if (refused) throw refused;
   // The inputs against the version's declaration, so a wrong one is refused by name now.
   const badInputs = root && (await checkStartInputs(root.inputs, input.inputs ?? {}));
@@ -128,18 +165,29 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
     run = await creating;
   } catch (error) {
     // Another start with the same key wrote its row first: that one is the run.
-    const first = idempotency && isUniqueViolation(error) ? await replay(deps.db, input.teamId, idempotency.key, idempotency.hash) : undefined;
+    const first =
+      idempotency && isUniqueViolation(error)
+        ? await replay(deps.db, input.teamId, idempotency.key, idempotency.hash)
+        : undefined;
     if (first) return first;
     throw error;
   }
   try {
-    await enqueueRunJob(deps.queue, { runId: run.id, teamId: input.teamId, traceparent: input.traceparent });
+    await enqueueRunJob(deps.queue, {
+      runId: run.id,
+      teamId: input.teamId,
+      traceparent: input.traceparent,
+    });
   } catch (cause) {
     await discardQueuedRun(deps.db, input.teamId, run.id);
-    throw new AppError("SYSTEM.QUEUE_UNAVAILABLE", "the run queue is unavailable; nothing was started", {
-      retryable: true,
-      cause,
-    });
+    throw new AppError(
+      "SYSTEM.QUEUE_UNAVAILABLE",
+      "the run queue is unavailable; nothing was started",
+      {
+        retryable: true,
+        cause,
+      },
+    );
   }
   return { ...run, replayed: false };
 };

@@ -12,7 +12,12 @@ import path from "node:path";
 import { createEventBus, type AttemptEvents } from "@switchyard/core/events";
 import { startModelGateway, type ModelGateway } from "@switchyard/core/gateway";
 import type { ToolCallRecord } from "@switchyard/core/mcp";
-import { findSandboxHost, makeStepFolders, runOwnerId, type SandboxHost } from "@switchyard/core/sandbox";
+import {
+  findSandboxHost,
+  makeStepFolders,
+  runOwnerId,
+  type SandboxHost,
+} from "@switchyard/core/sandbox";
 import type { AgentResult } from "@switchyard/core/workflow";
 import type { AgentStepEvent } from "@switchyard/core/providers";
 import type { AgentId } from "@switchyard/core/providers";
@@ -40,7 +45,10 @@ export type CliStepKit = {
 };
 
 /** `env`: the test process's environment, for where the agents are installed (core never reads the environment itself). */
-export const openCliStepKit = async (name: string, env: Record<string, string | undefined>): Promise<CliStepKit> => {
+export const openCliStepKit = async (
+  name: string,
+  env: Record<string, string | undefined>,
+): Promise<CliStepKit> => {
   buildSwitchyardBin();
   const scratch = await mkdtemp(path.join(tmpdir(), `sy-${name}-`));
   let gateway: ModelGateway | undefined;

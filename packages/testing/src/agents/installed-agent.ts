@@ -18,8 +18,11 @@ const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../.
 
 /** The version scripts/agents.json pins for `agent`. */
 export const pinnedVersion = (agent: AgentId): string =>
-  (JSON.parse(readFileSync(path.join(REPO, "scripts/agents.json"), "utf8")) as { agents: Record<string, { version: string }> }).agents[agent]!
-    .version;
+  (
+    JSON.parse(readFileSync(path.join(REPO, "scripts/agents.json"), "utf8")) as {
+      agents: Record<string, { version: string }>;
+    }
+  ).agents[agent]!.version;
 
 /** `env` is the environment the install runs with (the test's own). */
 export const installedAgent = (
@@ -41,16 +44,22 @@ export const installedAgent = (
     }
     say(`${error.message}; installing it now (once per machine)`);
   }
-  const install = spawnSync("bash", [path.join(REPO, "scripts/agents-install.sh"), "--only", agent], {
-    cwd: REPO,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: { ...env, SWITCHYARD_AGENTS_DIR: agentsDir },
-    timeout: 15 * 60_000,
-  });
+  const install = spawnSync(
+    "bash",
+    [path.join(REPO, "scripts/agents-install.sh"), "--only", agent],
+    {
+      cwd: REPO,
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...env, SWITCHYARD_AGENTS_DIR: agentsDir },
+      timeout: 15 * 60_000,
+    },
+  );
   try {
     return locate();
   } catch (error) {
-    say(`SKIPPED: ${agent} could not be installed into ${agentsDir} (install exit ${install.status}): ${(error as Error).message}`);
+    say(
+      `SKIPPED: ${agent} could not be installed into ${agentsDir} (install exit ${install.status}): ${(error as Error).message}`,
+    );
     return undefined;
   }
 };

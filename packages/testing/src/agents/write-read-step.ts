@@ -25,9 +25,21 @@ export type ProviderRow = {
 export const PROVIDER_ROWS: readonly ProviderRow[] = [
   ...CLI_ROWS.map((row): ProviderRow => {
     const { vendor } = CLI_PROVIDERS[row.agent]!.cli;
-    return { provider: row.agent, agent: row.agent, vendor, model: row.model, endpoint: (u) => stepBaseUrl(vendor, u), tool: row.tool };
+    return {
+      provider: row.agent,
+      agent: row.agent,
+      vendor,
+      model: row.model,
+      endpoint: (u) => stepBaseUrl(vendor, u),
+      tool: row.tool,
+    };
   }),
-  { provider: "openai_compatible", model: "scripted-1", endpoint: (u) => `${u}/v1`, tool: (n) => n },
+  {
+    provider: "openai_compatible",
+    model: "scripted-1",
+    endpoint: (u) => `${u}/v1`,
+    tool: (n) => n,
+  },
 ];
 
 /** What the step writes to notes/hi.txt and reads back. */
@@ -40,9 +52,14 @@ export const WRITE_READ_ANSWER = "read it back";
 export const writeReadTurns = (row: ProviderRow) => [
   {
     expect: { toolOffered: [row.tool("Write"), row.tool("Read")] },
-    toolCalls: [{ name: row.tool("Write"), arguments: { path: "notes/hi.txt", content: writtenBy(row) } }],
+    toolCalls: [
+      { name: row.tool("Write"), arguments: { path: "notes/hi.txt", content: writtenBy(row) } },
+    ],
   },
-  { expect: { lastToolResultContains: "notes/hi.txt" }, toolCalls: [{ name: row.tool("Read"), arguments: { path: "notes/hi.txt" } }] },
+  {
+    expect: { lastToolResultContains: "notes/hi.txt" },
+    toolCalls: [{ name: row.tool("Read"), arguments: { path: "notes/hi.txt" } }],
+  },
   { expect: { lastToolResultContains: writtenBy(row).trim() }, text: WRITE_READ_ANSWER },
 ];
 
@@ -50,8 +67,17 @@ export const writeReadTurns = (row: ProviderRow) => [
  * The workflow `name`: the agent step against a model server at `url` (`options` added to
  * its own), then `echo` printing `answer=<its output>`.
  */
-export const writeReadWorkflow = (name: string, row: ProviderRow, url: string, options: Record<string, string> = {}) => {
-  const all = { model: row.model, ...(row.vendor ? {} : { base_url: row.endpoint(url) }), ...options };
+export const writeReadWorkflow = (
+  name: string,
+  row: ProviderRow,
+  url: string,
+  options: Record<string, string> = {},
+) => {
+  const all = {
+    model: row.model,
+    ...(row.vendor ? {} : { base_url: row.endpoint(url) }),
+    ...options,
+  };
   return `name: ${name}
 states:
   initial: agent

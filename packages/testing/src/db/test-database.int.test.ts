@@ -14,7 +14,8 @@ const admin = async (sql: string) => {
     await client.end();
   }
 };
-const exists = async (name: string) => (await admin(`SELECT 1 FROM pg_database WHERE datname = '${name}'`)).rowCount === 1;
+const exists = async (name: string) =>
+  (await admin(`SELECT 1 FROM pg_database WHERE datname = '${name}'`)).rowCount === 1;
 
 it("drops the databases of interrupted runs, never one that a run going on at the same time uses", async () => {
   const template = await prepareTemplate(base);

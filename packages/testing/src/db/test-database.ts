@@ -9,7 +9,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 
-const MIGRATIONS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../prisma/migrations");
+const MIGRATIONS = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../../prisma/migrations",
+);
 
 const withDatabase = (url: string, database: string) => {
   const u = new URL(url);
@@ -22,7 +25,10 @@ const migrationFiles = () =>
     .filter((d) => d.isDirectory())
     .map((d) => d.name)
     .sort()
-    .map((name) => ({ name, sql: readFileSync(path.join(MIGRATIONS, name, "migration.sql"), "utf8") }));
+    .map((name) => ({
+      name,
+      sql: readFileSync(path.join(MIGRATIONS, name, "migration.sql"), "utf8"),
+    }));
 
 const adminQuery = async (baseUrl: string, sql: string) => {
   const client = new pg.Client({ connectionString: withDatabase(baseUrl, "postgres") });

@@ -103,7 +103,10 @@ const createStorage = () => {
   return { adapter, storeOf };
 };
 
-const listen = async (handler: (req: IncomingMessage, res: ServerResponse) => void, host: string) => {
+const listen = async (
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  host: string,
+) => {
   const server = createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const close = () =>

@@ -43,7 +43,12 @@ const readForm = async (req: IncomingMessage) => {
 export const startOidcIssuer = async (options: OidcIssuerOptions): Promise<TestOidcIssuer> => {
   const accounts = new Map<string, Claims>();
 
-  const interact = async (req: IncomingMessage, res: ServerResponse, uid: string, submitted: boolean) => {
+  const interact = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    uid: string,
+    submitted: boolean,
+  ) => {
     const details = await provider.interactionDetails(req, res);
     if (details.prompt.name === "login") {
       if (!submitted) {
@@ -64,26 +69,41 @@ export const startOidcIssuer = async (options: OidcIssuerOptions): Promise<TestO
         email_verified: form.get("email_verified") === "true",
         name: form.get("name")?.trim() ?? "",
       });
-      await provider.interactionFinished(req, res, { login: { accountId: sub } }, { mergeWithLastSubmission: false });
+      await provider.interactionFinished(
+        req,
+        res,
+        { login: { accountId: sub } },
+        { mergeWithLastSubmission: false },
+      );
       return;
     }
     const grant =
       (details.grantId ? await provider.Grant.find(details.grantId) : undefined) ??
-      new provider.Grant({ accountId: details.session!.accountId, clientId: details.params.client_id });
+      new provider.Grant({
+        accountId: details.session!.accountId,
+        clientId: details.params.client_id,
+      });
     const missing = details.prompt.details;
     if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(" "));
     if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
-    await provider.interactionFinished(req, res, { consent: { grantId: await grant.save() } }, { mergeWithLastSubmission: true });
+    await provider.interactionFinished(
+      req,
+      res,
+      { consent: { grantId: await grant.save() } },
+      { mergeWithLastSubmission: true },
+    );
   };
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const match = /^\/interaction\/([^/]+)(\/login)?$/.exec(url.pathname);
     if (match) {
-      interact(req, res, match[1]!, req.method === "POST" && match[2] === "/login").catch((error: Error) => {
-        res.statusCode = 500;
-        res.end(`interaction failed: ${error.message}`);
-      });
+      interact(req, res, match[1]!, req.method === "POST" && match[2] === "/login").catch(
+        (error: Error) => {
+          res.statusCode = 500;
+          res.end(`interaction failed: ${error.message}`);
+        },
+      );
       return;
     }
     provider.callback()(req, res);
@@ -107,15 +127,28 @@ export const startOidcIssuer = async (options: OidcIssuerOptions): Promise<TestO
     // The claims go into the ID token, which is where the web app reads them.
     conformIdTokenClaims: false,
     cookies: { keys: [randomBytes(16).toString("hex")] },
-    jwks: { keys: [generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" })] },
+    jwks: {
+      keys: [
+        generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey.export({ format: "jwk" }),
+      ],
+    },
     findAccount: (_ctx: unknown, accountId: string) => {
       const claims = accounts.get(accountId);
       return claims ? { accountId, claims: () => claims } : undefined;
     },
     features: { devInteractions: { enabled: false } },
-    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
+    interactions: {
+      url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}`,
+    },
     pkce: { required: () => true },
-    ttl: { AccessToken: 600, AuthorizationCode: 60, Grant: 3600, IdToken: 600, Interaction: 600, Session: 3600 },
+    ttl: {
+      AccessToken: 600,
+      AuthorizationCode: 60,
+      Grant: 3600,
+      IdToken: 600,
+      Interaction: 600,
+      Session: 3600,
+    },
   });
 
   return {

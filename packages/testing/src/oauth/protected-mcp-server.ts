@@ -41,7 +41,10 @@ export type ProtectedMcpServer = {
   close(): Promise<void>;
 };
 
-const serve = async (handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>, host = "127.0.0.1") => {
+const serve = async (
+  handler: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  host = "127.0.0.1",
+) => {
   const server = createServer((req, res) => {
     handler(req, res).catch((error: Error) => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" });

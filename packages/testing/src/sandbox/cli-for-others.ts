@@ -5,7 +5,15 @@
  * packages/cli/bin/build.mjs), world-readable, under `parent`. The bundle must be current:
  * the copy's manifest lists no sources (they are not beside it), so the bin runs it as built.
  */
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 const CLI_PACKAGE = path.resolve(import.meta.dirname, "../../../cli");
@@ -20,7 +28,12 @@ export const cliForOthers = (parent: string): string => {
   } catch {
     throw new Error(rebuild);
   }
-  if (manifest.inputs.some((input) => statSync(path.resolve(dist, input)).mtimeMs > manifest.started_at)) throw new Error(rebuild);
+  if (
+    manifest.inputs.some(
+      (input) => statSync(path.resolve(dist, input)).mtimeMs > manifest.started_at,
+    )
+  )
+    throw new Error(rebuild);
   const root = path.join(parent, "cli");
   for (const [from, to] of [
     [path.join(CLI_PACKAGE, "bin"), path.join(root, "bin")],
@@ -33,7 +46,11 @@ export const cliForOthers = (parent: string): string => {
       chmodSync(path.join(to, entry.name), 0o644);
     }
   }
-  writeFileSync(path.join(root, "dist", "inputs.json"), JSON.stringify({ ...manifest, inputs: [] }), { mode: 0o644 });
+  writeFileSync(
+    path.join(root, "dist", "inputs.json"),
+    JSON.stringify({ ...manifest, inputs: [] }),
+    { mode: 0o644 },
+  );
   for (const dir of [parent, root]) chmodSync(dir, 0o755);
   return path.join(root, "bin", "switchyard.mjs");
 };

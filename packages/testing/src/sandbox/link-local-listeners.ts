@@ -31,7 +31,9 @@ const listen = (host: string) =>
       socket.end("here\n");
     });
     server.once("error", reject);
-    server.listen(0, host, () => resolve(Object.assign(server, { port: (server.address() as AddressInfo).port })));
+    server.listen(0, host, () =>
+      resolve(Object.assign(server, { port: (server.address() as AddressInfo).port })),
+    );
   });
 
 /** A connection attempt's outcome: "connected", or the error code (ETIMEDOUT after 5 s). */

@@ -47,7 +47,9 @@ export const recorder = () => {
 export type MemoryAttempt = AttemptStarted & { id: string; end?: AttemptFinished };
 
 const samePlace = (a: AttemptStarted, b: AttemptStarted) =>
-  a.state === b.state && a.attempt === b.attempt && JSON.stringify(a.path) === JSON.stringify(b.path);
+  a.state === b.state &&
+  a.attempt === b.attempt &&
+  JSON.stringify(a.path) === JSON.stringify(b.path);
 
 /**
  * Step attempts in the order they started, each with its end once recorded. Given the

@@ -15,7 +15,8 @@ import { TeamSwitcher } from "./team-switcher";
 export const dynamic = "force-dynamic";
 
 /** The theme cookie as a choice; anything else is "system". */
-const themeOf = (cookie: string | undefined): ThemeChoice => (cookie === "light" || cookie === "dark" ? cookie : "system");
+const themeOf = (cookie: string | undefined): ThemeChoice =>
+  cookie === "light" || cookie === "dark" ? cookie : "system";
 
 /** A signed-in user in no team (a first sign-in through the issuer, say): what they can do next. */
 const NoTeam = ({ mayCreateTeams }: { mayCreateTeams: boolean }) => (
@@ -23,12 +24,13 @@ const NoTeam = ({ mayCreateTeams }: { mayCreateTeams: boolean }) => (
     <h1 id="no-team-title">You are not in a team yet</h1>
     {mayCreateTeams ? (
       <p>
-        <Link href="/teams/new">Create a team</Link> of your own, or open the invitation link someone in a team sent you.
+        <Link href="/teams/new">Create a team</Link> of your own, or open the invitation link
+        someone in a team sent you.
       </p>
     ) : (
       <p>
-        Open the invitation link someone in a team sent you. On this installation only instance admins create teams: ask one
-        to create yours and invite you.
+        Open the invitation link someone in a team sent you. On this installation only instance
+        admins create teams: ask one to create yours and invite you.
       </p>
     )}
   </section>
@@ -51,7 +53,11 @@ export default async function DashboardLayout({ children }: { children: ReactNod
           Switchyard
         </Link>
         <NavMenu items={items}>
-          <TeamSwitcher userId={session.user.id} teamId={session.teamId} mayCreateTeams={mayCreateTeams} />
+          <TeamSwitcher
+            userId={session.user.id}
+            teamId={session.teamId}
+            mayCreateTeams={mayCreateTeams}
+          />
           <WorkerStatus />
           <form
             action={async () => {

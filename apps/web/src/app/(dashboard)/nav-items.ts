@@ -3,7 +3,12 @@
  * screens) and its menu (narrow screens) both show it. `section` groups settings pages
  * after the main ones; `instanceAdmin` entries show only to the installation's admins.
  */
-export type NavItem = { href: string; label: string; section: "main" | "settings"; instanceAdmin?: true };
+export type NavItem = {
+  href: string;
+  label: string;
+  section: "main" | "settings";
+  instanceAdmin?: true;
+};
 
 export const navItems: readonly NavItem[] = [
   { href: "/overview", label: "Overview", section: "main" },

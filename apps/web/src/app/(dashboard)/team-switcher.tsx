@@ -11,7 +11,8 @@ async function switchTeam(formData: FormData) {
   const session = await auth();
   if (!session?.user.id) redirect("/login");
   const teamId = formData.get("teamId");
-  if (typeof teamId !== "string" || teamId === "") throw new AppError("BAD_REQUEST", "choose a team");
+  if (typeof teamId !== "string" || teamId === "")
+    throw new AppError("BAD_REQUEST", "choose a team");
   // Refuses a team the user is not in; the session callback checks it again.
   await chooseTeam(db(), session.user.id, teamId);
   await updateSession({ teamId });
@@ -19,7 +20,15 @@ async function switchTeam(formData: FormData) {
 }
 
 /** The team the session acts in, a switch to the user's other teams, and a new team where the user may make one. */
-export async function TeamSwitcher({ userId, teamId, mayCreateTeams }: { userId: string; teamId: string | undefined; mayCreateTeams: boolean }) {
+export async function TeamSwitcher({
+  userId,
+  teamId,
+  mayCreateTeams,
+}: {
+  userId: string;
+  teamId: string | undefined;
+  mayCreateTeams: boolean;
+}) {
   const memberships = await membershipsOf(db(), userId);
   const current = memberships.find((m) => m.teamId === teamId);
   const newTeam = mayCreateTeams ? (

@@ -2,7 +2,13 @@ import { AuthError, CredentialsSignin } from "next-auth";
 import { redirect } from "next/navigation";
 import { readInstanceSettings } from "@switchyard/db";
 import Link from "next/link";
-import { OIDC_PROVIDER_ID, oidcSignInName, signIn, SignInThrottled, SsoOnlySignIn } from "~/server/auth/auth";
+import {
+  OIDC_PROVIDER_ID,
+  oidcSignInName,
+  signIn,
+  SignInThrottled,
+  SsoOnlySignIn,
+} from "~/server/auth/auth";
 import { invitationIn, rememberInvitation } from "~/server/auth/invitation-cookie";
 import { db } from "~/server/services";
 
@@ -14,7 +20,8 @@ const field = (formData: FormData, name: string) => {
 };
 
 /** Where to go after signing in: a path of this site (an invitation link, say), never another site. */
-const nextPath = (next: string | undefined) => (next && /^\/(?![/\\])/.test(next) ? next : "/overview");
+const nextPath = (next: string | undefined) =>
+  next && /^\/(?![/\\])/.test(next) ? next : "/overview";
 
 async function login(formData: FormData) {
   "use server";
@@ -27,7 +34,8 @@ async function login(formData: FormData) {
       redirectTo: next,
     });
   } catch (error) {
-    if (error instanceof SignInThrottled) redirect(`/login?error=rate_limited&retry=${error.retryAfterSeconds}${again}`);
+    if (error instanceof SignInThrottled)
+      redirect(`/login?error=rate_limited&retry=${error.retryAfterSeconds}${again}`);
     if (error instanceof SsoOnlySignIn) redirect(`/login?error=sso_only${again}`);
     if (error instanceof CredentialsSignin) redirect(`/login?error=credentials${again}`);
     if (error instanceof AuthError) redirect(`/login?error=unavailable${again}`);
@@ -44,7 +52,14 @@ async function loginWithIssuer(formData: FormData) {
   await signIn(OIDC_PROVIDER_ID, { redirectTo: next });
 }
 
-type Search = { error?: string; code?: string; retry?: string; notice?: string; next?: string; reason?: string };
+type Search = {
+  error?: string;
+  code?: string;
+  retry?: string;
+  notice?: string;
+  next?: string;
+  reason?: string;
+};
 
 const waitFor = (retry: string | undefined) => {
   const seconds = Number(retry);
@@ -55,10 +70,14 @@ const waitFor = (retry: string | undefined) => {
 
 const problem = ({ error, code, retry, reason }: Search) => {
   if (!error) return undefined;
-  if (error === "oidc") return reason ? `Single sign-on refused: ${reason}.` : "Single sign-on was refused.";
-  if (error === "sso_only" || code === "sso_only") return "This installation signs in through single sign-on only.";
-  if (error === "rate_limited" || code === "rate_limited") return `Too many sign-in attempts. Try again in ${waitFor(retry)}.`;
-  if (error === "unavailable" || error === "Configuration" || error === "CallbackRouteError") return "Sign-in is unavailable right now. Try again shortly.";
+  if (error === "oidc")
+    return reason ? `Single sign-on refused: ${reason}.` : "Single sign-on was refused.";
+  if (error === "sso_only" || code === "sso_only")
+    return "This installation signs in through single sign-on only.";
+  if (error === "rate_limited" || code === "rate_limited")
+    return `Too many sign-in attempts. Try again in ${waitFor(retry)}.`;
+  if (error === "unavailable" || error === "Configuration" || error === "CallbackRouteError")
+    return "Sign-in is unavailable right now. Try again shortly.";
   return "Wrong email or password.";
 };
 

@@ -28,13 +28,22 @@ const back = (error: string): never => redirect(`/signup?error=${encodeURICompon
 
 async function signUp(formData: FormData) {
   "use server";
-  const parsed = signUpInput.omit({ token: true }).safeParse({ name: field(formData, "name"), email: field(formData, "email"), password: field(formData, "password") });
+  const parsed = signUpInput.omit({ token: true }).safeParse({
+    name: field(formData, "name"),
+    email: field(formData, "email"),
+    password: field(formData, "password"),
+  });
   if (!parsed.success) return back(parsed.error.issues[0]?.message ?? "check the form");
   const { name, email, password } = parsed.data;
   try {
     await signUpOpen(
       { db: db(), redis: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX },
-      { name, email, password, address: clientAddress(await headers(), env().SWITCHYARD_TRUSTED_PROXIES) },
+      {
+        name,
+        email,
+        password,
+        address: clientAddress(await headers(), env().SWITCHYARD_TRUSTED_PROXIES),
+      },
     );
   } catch (error) {
     if (error instanceof AppError) back(error.userMessage);
@@ -48,7 +57,11 @@ async function signUpWithIssuer() {
   await signIn(OIDC_PROVIDER_ID, { redirectTo: "/overview" });
 }
 
-export default async function SignUpPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+export default async function SignUpPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string }>;
+}) {
   const session = await auth();
   if (session?.user.id) redirect("/overview");
   const { error } = await searchParams;
@@ -61,7 +74,10 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
         <h1>Create an account</h1>
         {!settings.openSignUp ? (
           <>
-            <p role="status">This installation takes new people by invitation only: open the invitation link someone sent you.</p>
+            <p role="status">
+              This installation takes new people by invitation only: open the invitation link
+              someone sent you.
+            </p>
             <Link href="/login">Go to sign-in</Link>
           </>
         ) : (
@@ -85,8 +101,8 @@ export default async function SignUpPage({ searchParams }: { searchParams: Promi
               </form>
             ) : null}
             <p className="muted">
-              Have an account? <Link href="/login">Sign in</Link>. You join a team through an invitation link, or create one
-              where this installation lets you.
+              Have an account? <Link href="/login">Sign in</Link>. You join a team through an
+              invitation link, or create one where this installation lets you.
             </p>
           </>
         )}

@@ -17,13 +17,25 @@ type Props = {
   format?: (n: number) => string;
 };
 
-export function BarChart({ title, description, series, categories, values, xLabel, yLabel, format = String }: Props) {
+export function BarChart({
+  title,
+  description,
+  series,
+  categories,
+  values,
+  xLabel,
+  yLabel,
+  format = String,
+}: Props) {
   const totals = values.map((row) => row.reduce((a, b) => a + b, 0));
   const ticks = ticksUpTo(Math.max(0, ...totals));
   const max = ticks.at(-1)!;
   const table = {
     head: [xLabel, ...series.map((s) => s.label), ...(series.length > 1 ? ["Total"] : [])],
-    rows: categories.map((c, i) => ({ label: c, cells: [...values[i]!.map(format), ...(series.length > 1 ? [format(totals[i]!)] : [])] })),
+    rows: categories.map((c, i) => ({
+      label: c,
+      cells: [...values[i]!.map(format), ...(series.length > 1 ? [format(totals[i]!)] : [])],
+    })),
   };
   return (
     <ChartFrame title={title} description={description} series={series} table={table}>
@@ -35,7 +47,15 @@ export function BarChart({ title, description, series, categories, values, xLabe
         const xOf = (i: number) => PAD.left + band * i + band / 2;
         return (
           <>
-            <Axes width={width} ticks={ticks} formatTick={format} yLabel={yLabel} categories={categories} xLabel={xLabel} xOf={xOf} />
+            <Axes
+              width={width}
+              ticks={ticks}
+              formatTick={format}
+              yLabel={yLabel}
+              categories={categories}
+              xLabel={xLabel}
+              xOf={xOf}
+            />
             {values.map((row, i) => {
               let y = PAD.top + plotH;
               return (
@@ -44,7 +64,16 @@ export function BarChart({ title, description, series, categories, values, xLabe
                     if (v <= 0) return null;
                     const h = (v / max) * plotH;
                     y -= h;
-                    return <rect key={series[s]!.key} className={`series-${series[s]!.color}`} x={xOf(i) - barW / 2} y={y} width={barW} height={h} />;
+                    return (
+                      <rect
+                        key={series[s]!.key}
+                        className={`series-${series[s]!.color}`}
+                        x={xOf(i) - barW / 2}
+                        y={y}
+                        width={barW}
+                        height={h}
+                      />
+                    );
                   })}
                 </g>
               );

@@ -17,13 +17,25 @@ type Props = {
   format?: (n: number) => string;
 };
 
-export function LineChart({ title, description, series, categories, values, xLabel, yLabel, format = String }: Props) {
+export function LineChart({
+  title,
+  description,
+  series,
+  categories,
+  values,
+  xLabel,
+  yLabel,
+  format = String,
+}: Props) {
   const all = values.flat().filter((v): v is number => v !== null);
   const ticks = ticksUpTo(Math.max(0, ...all));
   const max = ticks.at(-1)!;
   const table = {
     head: [xLabel, ...series.map((s) => s.label)],
-    rows: categories.map((c, i) => ({ label: c, cells: values[i]!.map((v) => (v === null ? "—" : format(v))) })),
+    rows: categories.map((c, i) => ({
+      label: c,
+      cells: values[i]!.map((v) => (v === null ? "—" : format(v))),
+    })),
   };
   return (
     <ChartFrame title={title} description={description} series={series} table={table}>
@@ -35,7 +47,15 @@ export function LineChart({ title, description, series, categories, values, xLab
         const yOf = (v: number) => PAD.top + plotH - (v / max) * plotH;
         return (
           <>
-            <Axes width={width} ticks={ticks} formatTick={format} yLabel={yLabel} categories={categories} xLabel={xLabel} xOf={xOf} />
+            <Axes
+              width={width}
+              ticks={ticks}
+              formatTick={format}
+              yLabel={yLabel}
+              categories={categories}
+              xLabel={xLabel}
+              xOf={xOf}
+            />
             {series.map((s, si) => {
               const segments: string[] = [];
               let current = "";
@@ -56,7 +76,9 @@ export function LineChart({ title, description, series, categories, values, xLab
                   ))}
                   {values.map((row, i) => {
                     const v = row[si];
-                    return v === null || v === undefined ? null : <circle key={i} cx={xOf(i)} cy={yOf(v)} r={2.5} />;
+                    return v === null || v === undefined ? null : (
+                      <circle key={i} cx={xOf(i)} cy={yOf(v)} r={2.5} />
+                    );
                   })}
                 </g>
               );

@@ -6,5 +6,7 @@ import { getUser, type Db } from "@switchyard/db";
 
 export const accountOf = async (db: Db, userId: string) => {
   const user = await getUser(db, userId);
-  return user ? { name: user.name, email: user.email, emailVerified: user.emailVerifiedAt !== null } : undefined;
+  return user
+    ? { name: user.name, email: user.email, emailVerified: user.emailVerifiedAt !== null }
+    : undefined;
 };

@@ -54,10 +54,14 @@ type RoutersOf<T extends Record<string, AnyArea>> = {
 };
 
 /** The declared operations by area, for the test that both surfaces serve each. */
-export const operationTable = Object.fromEntries(entries.map(([area, { specs }]) => [area, specs])) as { [K in keyof typeof areas]: (typeof areas)[K]["specs"] };
+export const operationTable = Object.fromEntries(
+  entries.map(([area, { specs }]) => [area, specs]),
+) as { [K in keyof typeof areas]: (typeof areas)[K]["specs"] };
 
 /** One tRPC router per area, for the app router. */
-export const areaRouters = Object.fromEntries(entries.map(([area, implemented]) => [area, trpcRouterOf(implemented)])) as unknown as RoutersOf<typeof areas>;
+export const areaRouters = Object.fromEntries(
+  entries.map(([area, implemented]) => [area, trpcRouterOf(implemented)]),
+) as unknown as RoutersOf<typeof areas>;
 
 /** Every area's REST routes, for the dispatcher. */
 export const areaRoutes: Route[] = entries.flatMap(([, implemented]) => restRoutesOf(implemented));

@@ -37,10 +37,18 @@ export type TeamCaller = {
 /** A signed-in user or a token's member; a token acts in its team with its role. */
 export type UserCaller = { userId: string; tokenId?: string; role?: Role };
 
-type CallerOf<S extends OperationSpec> = S["access"] extends "team" ? TeamCaller : S["access"] extends "authed" ? UserCaller : undefined;
+type CallerOf<S extends OperationSpec> = S["access"] extends "team"
+  ? TeamCaller
+  : S["access"] extends "authed"
+    ? UserCaller
+    : undefined;
 
 /** The REST request itself, for what only it carries (Idempotency-Key, Last-Event-ID, its end). */
-export type RestRequest = { headers: Headers; signal: AbortSignal; reauthenticate: () => Promise<TeamCaller | undefined> };
+export type RestRequest = {
+  headers: Headers;
+  signal: AbortSignal;
+  reauthenticate: () => Promise<TeamCaller | undefined>;
+};
 
 export type HandlerContext<S extends OperationSpec> = Services & {
   caller: CallerOf<S>;
@@ -49,19 +57,34 @@ export type HandlerContext<S extends OperationSpec> = Services & {
   request?: RestRequest;
 };
 
-type InputOf<S extends OperationSpec> = S["input"] extends z.ZodType ? z.output<S["input"]> : undefined;
+type InputOf<S extends OperationSpec> = S["input"] extends z.ZodType
+  ? z.output<S["input"]>
+  : undefined;
 /** A Response is answered as it is, over REST only (a stream, a replayed start's 200). */
-type Handler<S extends OperationSpec> = (ctx: HandlerContext<S>, input: InputOf<S>) => Promise<z.input<S["output"]> | Response> | z.input<S["output"]> | Response;
+type Handler<S extends OperationSpec> = (
+  ctx: HandlerContext<S>,
+  input: InputOf<S>,
+) => Promise<z.input<S["output"]> | Response> | z.input<S["output"]> | Response;
 
 /** One handler per operation of an area. */
 export type Handlers<A extends Record<string, OperationSpec>> = { [K in keyof A]: Handler<A[K]> };
 
 /** Checks a REST request passes before its body is read (a refusal that must come before a bad body's). */
-export type RestGuards<A extends Record<string, OperationSpec>> = { [K in keyof A]?: (ctx: HandlerContext<A[K]>) => Promise<void> };
+export type RestGuards<A extends Record<string, OperationSpec>> = {
+  [K in keyof A]?: (ctx: HandlerContext<A[K]>) => Promise<void>;
+};
 
-export type ImplementedArea<A extends Record<string, OperationSpec>> = { specs: A; handlers: Handlers<A>; restGuards: RestGuards<A> };
+export type ImplementedArea<A extends Record<string, OperationSpec>> = {
+  specs: A;
+  handlers: Handlers<A>;
+  restGuards: RestGuards<A>;
+};
 
-export const implement = <A extends Record<string, OperationSpec>>(specs: A, handlers: Handlers<A>, restGuards: RestGuards<A> = {}): ImplementedArea<A> => ({
+export const implement = <A extends Record<string, OperationSpec>>(
+  specs: A,
+  handlers: Handlers<A>,
+  restGuards: RestGuards<A> = {},
+): ImplementedArea<A> => ({
   specs,
   handlers,
   restGuards,

@@ -13,7 +13,13 @@ import type { HandlerContext, ImplementedArea, Services } from "./implement";
 
 /** Query parameters as one object: a repeated one is joined with commas, or the last one counts. */
 const queryObject = (query: URLSearchParams, joinRepeated: boolean) => () =>
-  Promise.resolve(joinRepeated ? Object.fromEntries([...new Set(query.keys())].map((key) => [key, query.getAll(key).join(",")])) : Object.fromEntries(query));
+  Promise.resolve(
+    joinRepeated
+      ? Object.fromEntries(
+          [...new Set(query.keys())].map((key) => [key, query.getAll(key).join(",")]),
+        )
+      : Object.fromEntries(query),
+  );
 
 const servicesOf = (deps: RestDeps): Services => ({
   db: deps.db,
@@ -33,7 +39,11 @@ const isRest = (rest: RestSpec | OneSurface): rest is RestSpec => "method" in re
 type AnyHandler = (ctx: HandlerContext<OperationSpec>) => unknown;
 
 /** The operation's REST route: what the dispatcher serves and the OpenAPI document shows. */
-const routeOf = (spec: OperationSpec & { rest: RestSpec }, handler: (ctx: HandlerContext<OperationSpec>, input: unknown) => unknown, guard?: AnyHandler): Route => {
+const routeOf = (
+  spec: OperationSpec & { rest: RestSpec },
+  handler: (ctx: HandlerContext<OperationSpec>, input: unknown) => unknown,
+  guard?: AnyHandler,
+): Route => {
   const { rest } = spec;
   const names = [...rest.path.matchAll(/\{([^}]+)\}/g)].map((m) => rest.params?.[m[1]!] ?? m[1]!);
   return {
@@ -50,11 +60,24 @@ const routeOf = (spec: OperationSpec & { rest: RestSpec }, handler: (ctx: Handle
     ...(rest.bodyLimit ? { bodyLimit: rest.bodyLimit } : {}),
     ...(rest.mediaType ? { mediaType: rest.mediaType } : {}),
     handler: async ({ deps, caller, reauthenticate, params, query, headers, signal, body }) => {
-      const ctx = { ...servicesOf(deps), caller: caller as never, surface: "rest" as const, request: { headers, signal, reauthenticate } };
+      const ctx = {
+        ...servicesOf(deps),
+        caller: caller as never,
+        surface: "rest" as const,
+        request: { headers, signal, reauthenticate },
+      };
       await guard?.(ctx);
-      const given = rest.body ? await parse(rest.body, body) : rest.query ? await parse(rest.query, queryObject(query, rest.joinRepeated ?? false)) : {};
-      const path: Record<string, unknown> = Object.fromEntries(names.map((name, i) => [name, params[i]!]));
-      const fromPath = rest.pathSchema ? await parse(rest.pathSchema, () => Promise.resolve(path)) : path;
+      const given = rest.body
+        ? await parse(rest.body, body)
+        : rest.query
+          ? await parse(rest.query, queryObject(query, rest.joinRepeated ?? false))
+          : {};
+      const path: Record<string, unknown> = Object.fromEntries(
+        names.map((name, i) => [name, params[i]!]),
+      );
+      const fromPath = rest.pathSchema
+        ? await parse(rest.pathSchema, () => Promise.resolve(path))
+        : path;
       const fields = { ...(given as object), ...fromPath };
       const input = rest.toInput ? rest.toInput(fields) : fields;
       if (spec.role) requireRole(spec.role, caller.role);
@@ -66,9 +89,19 @@ const routeOf = (spec: OperationSpec & { rest: RestSpec }, handler: (ctx: Handle
   };
 };
 
-export const restRoutesOf = <A extends Record<string, OperationSpec>>({ specs, handlers, restGuards }: ImplementedArea<A>): Route[] =>
+export const restRoutesOf = <A extends Record<string, OperationSpec>>({
+  specs,
+  handlers,
+  restGuards,
+}: ImplementedArea<A>): Route[] =>
   Object.entries(specs).flatMap(([name, spec]) => {
     const { rest } = spec;
     if (!isRest(rest)) return [];
-    return [routeOf({ ...spec, rest }, handlers[name] as (ctx: HandlerContext<OperationSpec>, input: unknown) => unknown, restGuards[name] as AnyHandler | undefined)];
+    return [
+      routeOf(
+        { ...spec, rest },
+        handlers[name] as (ctx: HandlerContext<OperationSpec>, input: unknown) => unknown,
+        restGuards[name] as AnyHandler | undefined,
+      ),
+    ];
   });

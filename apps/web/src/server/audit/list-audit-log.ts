@@ -10,7 +10,11 @@ import { requireRole } from "../trpc/init";
 
 type AuditActor = { teamId: string; role: Role };
 
-export const listTeamAuditLog = (db: Db, actor: AuditActor, input: z.output<typeof auditListInput>) => {
+export const listTeamAuditLog = (
+  db: Db,
+  actor: AuditActor,
+  input: z.output<typeof auditListInput>,
+) => {
   requireRole("admin", actor.role);
   return listAuditLog(db, {
     teamId: actor.teamId,

@@ -44,7 +44,10 @@ export class SsoOnlySignIn extends CredentialsSignin {
 /** The id the issuer's callback is served under: /api/auth/callback/oidc. */
 export const OIDC_PROVIDER_ID = "oidc";
 
-const credentialsSchema = z.object({ email: z.email(), password: z.string().min(1).max(PASSWORD_MAX_LENGTH) });
+const credentialsSchema = z.object({
+  email: z.email(),
+  password: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+});
 
 /** The configured OpenID Connect issuer, when its issuer, client id and secret are all set. */
 const oidcProvider = (): Provider[] => {
@@ -61,7 +64,11 @@ const oidcProvider = (): Provider[] => {
       clientSecret,
       checks: ["pkce", "state", "nonce"],
       authorization: { params: { scope: "openid email profile" } },
-      profile: (profile: Record<string, unknown>) => ({ id: String(profile.sub), email: typeof profile.email === "string" ? profile.email : null, name: typeof profile.name === "string" ? profile.name : null }),
+      profile: (profile: Record<string, unknown>) => ({
+        id: String(profile.sub),
+        email: typeof profile.email === "string" ? profile.email : null,
+        name: typeof profile.name === "string" ? profile.name : null,
+      }),
     },
   ];
 };
@@ -74,7 +81,8 @@ const oidcProvider = (): Provider[] => {
  */
 const oidcUser = async (profile: Record<string, unknown> | undefined) => {
   const issuer = env().SWITCHYARD_OIDC_ISSUER;
-  if (!profile || !issuer || typeof profile.sub !== "string") throw new AppError("UNAUTHORIZED", "the sign-in service gave no subject");
+  if (!profile || !issuer || typeof profile.sub !== "string")
+    throw new AppError("UNAUTHORIZED", "the sign-in service gave no subject");
   const emailVerified = profile.email_verified === true || profile.email_verified === "true";
   const { userId } = await linkOidcSignIn(
     db(),
@@ -97,7 +105,13 @@ const oidcUser = async (profile: Record<string, unknown> | undefined) => {
 /** The issuer's button label on the login page, when one is configured. */
 export const oidcSignInName = () => oidcConfig()?.name;
 
-export const { handlers, auth, signIn, signOut, unstable_update: updateSession } = NextAuth(() => ({
+export const {
+  handlers,
+  auth,
+  signIn,
+  signOut,
+  unstable_update: updateSession,
+} = NextAuth(() => ({
   trustHost: true,
   session: { strategy: "jwt" },
   pages: { signIn: "/login" },
@@ -116,15 +130,26 @@ export const { handlers, auth, signIn, signOut, unstable_update: updateSession }
         if (!parsed.success) return null;
         try {
           const user = await checkCredentials(
-            { db: db(), redis: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX, ssoConfigured: oidcConfig() !== undefined },
-            { ...parsed.data, address: clientAddress(request.headers, env().SWITCHYARD_TRUSTED_PROXIES) },
+            {
+              db: db(),
+              redis: redis(),
+              prefix: env().SWITCHYARD_QUEUE_PREFIX,
+              ssoConfigured: oidcConfig() !== undefined,
+            },
+            {
+              ...parsed.data,
+              address: clientAddress(request.headers, env().SWITCHYARD_TRUSTED_PROXIES),
+            },
           );
           return user ? { id: user.id, email: user.email, name: user.name } : null;
         } catch (error) {
           if (error instanceof AppError && error.code === "RATE_LIMITED") {
-            throw new SignInThrottled((error.details as { retryAfterSeconds: number }).retryAfterSeconds);
+            throw new SignInThrottled(
+              (error.details as { retryAfterSeconds: number }).retryAfterSeconds,
+            );
           }
-          if (error instanceof AppError && error.code === "USER.INSTANCE.SSO_ONLY") throw new SsoOnlySignIn();
+          if (error instanceof AppError && error.code === "USER.INSTANCE.SSO_ONLY")
+            throw new SsoOnlySignIn();
           throw error;
         }
       },
@@ -138,14 +163,20 @@ export const { handlers, auth, signIn, signOut, unstable_update: updateSession }
         await oidcUser(profile);
         return true;
       } catch (error) {
-        if (error instanceof AppError) return `/login?error=oidc&reason=${encodeURIComponent(error.userMessage)}`;
+        if (error instanceof AppError)
+          return `/login?error=oidc&reason=${encodeURIComponent(error.userMessage)}`;
         throw error;
       }
     },
     // Runs on sign-in and on every use of the session: a password change or a removal
     // from the session's team ends it here.
     jwt: async ({ token, user, account, profile, trigger, session }) =>
-      refreshSessionToken(db(), { token, user: account?.provider === OIDC_PROVIDER_ID ? await oidcUser(profile) : user, trigger, session }),
+      refreshSessionToken(db(), {
+        token,
+        user: account?.provider === OIDC_PROVIDER_ID ? await oidcUser(profile) : user,
+        trigger,
+        session,
+      }),
     session: ({ session, token }) => {
       if (token.sub) session.user.id = token.sub;
       session.teamId = typeof token.teamId === "string" ? token.teamId : undefined;

@@ -7,11 +7,23 @@
  */
 import type { Redis } from "ioredis";
 import { AppError } from "@switchyard/core/errors";
-import { readInstanceSettings, verifyPassword, type Db, type PasswordVerifier } from "@switchyard/db";
+import {
+  readInstanceSettings,
+  verifyPassword,
+  type Db,
+  type PasswordVerifier,
+} from "@switchyard/db";
 import { signInThrottle, type SignInLimits } from "./sign-in-throttle";
 
 /** `ssoConfigured`: whether this server has an issuer to sign in through. */
-export type CredentialDeps = { db: Db; redis: Redis; prefix: string; limits?: SignInLimits; verify?: PasswordVerifier; ssoConfigured?: boolean };
+export type CredentialDeps = {
+  db: Db;
+  redis: Redis;
+  prefix: string;
+  limits?: SignInLimits;
+  verify?: PasswordVerifier;
+  ssoConfigured?: boolean;
+};
 
 export type Credentials = { email: string; password: string; address: string };
 
@@ -21,7 +33,10 @@ export type Credentials = { email: string; password: string; address: string };
  */
 export const checkCredentials = async (deps: CredentialDeps, attempt: Credentials) => {
   if (deps.ssoConfigured && (await readInstanceSettings(deps.db)).ssoOnly) {
-    throw new AppError("USER.INSTANCE.SSO_ONLY", "this installation signs in through single sign-on only: use the single sign-on button");
+    throw new AppError(
+      "USER.INSTANCE.SSO_ONLY",
+      "this installation signs in through single sign-on only: use the single sign-on button",
+    );
   }
   const throttle = signInThrottle(deps.redis, deps.prefix, deps.limits);
   await throttle.attempt(attempt.email, attempt.address);

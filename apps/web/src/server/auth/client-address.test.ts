@@ -1,7 +1,8 @@
 import { expect, it } from "vitest";
 import { clientAddress } from "./client-address";
 
-const xff = (value?: string) => new Headers(value === undefined ? {} : { "x-forwarded-for": value });
+const xff = (value?: string) =>
+  new Headers(value === undefined ? {} : { "x-forwarded-for": value });
 
 it("takes the entry the nearest trusted proxy appended, ignoring what the client put before it", () => {
   expect(clientAddress(xff("10.0.0.5"), 0)).toBe("10.0.0.5");

@@ -19,7 +19,13 @@ export const invitationIn = (path: string) => {
 /** In a server action, before sending the visitor to the issuer. */
 export const rememberInvitation = async (token: string) => {
   if (!SHAPE.test(token)) return;
-  (await cookies()).set(NAME, token, { httpOnly: true, sameSite: "lax", secure: process.env.NODE_ENV === "production", path: "/api/auth", maxAge: 15 * 60 });
+  (await cookies()).set(NAME, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: process.env.NODE_ENV === "production",
+    path: "/api/auth",
+    maxAge: 15 * 60,
+  });
 };
 
 /**

@@ -7,6 +7,11 @@ import { env } from "~/env";
 
 /** The issuer and client when all three are set; undefined otherwise. */
 export const oidcConfig = () => {
-  const { SWITCHYARD_OIDC_ISSUER: issuer, SWITCHYARD_OIDC_CLIENT_ID: clientId, SWITCHYARD_OIDC_CLIENT_SECRET: clientSecret, SWITCHYARD_OIDC_NAME: name } = env();
+  const {
+    SWITCHYARD_OIDC_ISSUER: issuer,
+    SWITCHYARD_OIDC_CLIENT_ID: clientId,
+    SWITCHYARD_OIDC_CLIENT_SECRET: clientSecret,
+    SWITCHYARD_OIDC_NAME: name,
+  } = env();
   return issuer && clientId && clientSecret ? { issuer, clientId, clientSecret, name } : undefined;
 };

@@ -33,10 +33,20 @@ afterAll(async () => {
 });
 
 const setup = async (name: string, teams: string[]) => {
-  const user = await db.user.create({ data: { email: `${name}@test.local`, name, passwordHash: await hashPassword("first-password", CHEAP) } });
+  const user = await db.user.create({
+    data: {
+      email: `${name}@test.local`,
+      name,
+      passwordHash: await hashPassword("first-password", CHEAP),
+    },
+  });
   const created = [];
   for (const slug of teams) {
-    const team = await db.team.upsert({ where: { slug }, create: { slug, name: slug }, update: {} });
+    const team = await db.team.upsert({
+      where: { slug },
+      create: { slug, name: slug },
+      update: {},
+    });
     await db.membership.create({ data: { teamId: team.id, userId: user.id, role: "member" } });
     created.push(team);
   }
@@ -44,9 +54,13 @@ const setup = async (name: string, teams: string[]) => {
 };
 
 /** What next-auth does: the callback at sign-in, then at each use of the cookie. */
-const signIn = (userId: string) => refreshSessionToken(db, { token: {}, user: { id: userId }, trigger: "signIn" });
+const signIn = (userId: string) =>
+  refreshSessionToken(db, { token: {}, user: { id: userId }, trigger: "signIn" });
 const use = (token: SessionToken | null, session?: unknown) =>
-  refreshSessionToken(db, { token: token!, ...(session === undefined ? {} : { trigger: "update" as const, session }) });
+  refreshSessionToken(db, {
+    token: token!,
+    ...(session === undefined ? {} : { trigger: "update" as const, session }),
+  });
 
 it("ends a session when the user's password changes, and not before", async () => {
   const { user, teams } = await setup("pw", ["pw-team"]);
@@ -65,11 +79,18 @@ it("changes the password from the dashboard only with the current one, which end
   const { user } = await setup("dash", ["dash-team"]);
   const token = await signIn(user.id);
   const account = dashboardCaller({ db, redis, prefix }, user.id).account;
-  await expect(account.changePassword({ currentPassword: "not-it", newPassword: "another-password" })).rejects.toMatchObject({
+  await expect(
+    account.changePassword({ currentPassword: "not-it", newPassword: "another-password" }),
+  ).rejects.toMatchObject({
     message: "the current password is not right",
   });
   expect(await use(token)).not.toBeNull();
-  expect(await account.changePassword({ currentPassword: "first-password", newPassword: "another-password" })).toEqual({ signedOut: true });
+  expect(
+    await account.changePassword({
+      currentPassword: "first-password",
+      newPassword: "another-password",
+    }),
+  ).toEqual({ signedOut: true });
   expect(await use(token)).toBeNull();
 });
 
@@ -115,13 +136,24 @@ it("scopes every team procedure to the session's team and re-checks membership o
   const [a, b] = [teams[0]!, teams[1]!];
   const stranger = await db.team.create({ data: { slug: "scope-other", name: "Other" } });
   await db.lane.createMany({
-    data: [a, b].map((t) => ({ teamId: t.id, name: "default", saveRoles: ["owner", "admin", "member"], startRoles: ["owner", "admin", "member"] })),
+    data: [a, b].map((t) => ({
+      teamId: t.id,
+      name: "default",
+      saveRoles: ["owner", "admin", "member"],
+      startRoles: ["owner", "admin", "member"],
+    })),
   });
-  const yaml = (name: string) => `name: ${name}\nstates:\n  initial: a\n  a:\n    type: step\n    command: echo hi\n`;
-  await dashboardCaller({ db }, user.id, a.id).workflows.save({ files: { "workflow.yaml": yaml("only-in-a") } });
-  await dashboardCaller({ db }, user.id, b.id).workflows.save({ files: { "workflow.yaml": yaml("only-in-b") } });
+  const yaml = (name: string) =>
+    `name: ${name}\nstates:\n  initial: a\n  a:\n    type: step\n    command: echo hi\n`;
+  await dashboardCaller({ db }, user.id, a.id).workflows.save({
+    files: { "workflow.yaml": yaml("only-in-a") },
+  });
+  await dashboardCaller({ db }, user.id, b.id).workflows.save({
+    files: { "workflow.yaml": yaml("only-in-b") },
+  });
 
-  const names = async (teamId: string) => (await dashboardCaller({ db }, user.id, teamId).workflows.list()).map((w) => w.name);
+  const names = async (teamId: string) =>
+    (await dashboardCaller({ db }, user.id, teamId).workflows.list()).map((w) => w.name);
   expect(await names(a.id)).toEqual(["only-in-a"]);
   expect(await names(b.id)).toEqual(["only-in-b"]);
   await expect(names(stranger.id)).rejects.toMatchObject({ code: "FORBIDDEN" });

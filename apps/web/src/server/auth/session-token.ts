@@ -26,7 +26,10 @@ export const chooseTeam = async (db: Db, userId: string, teamId: string) => {
   return membership;
 };
 
-const scope = (membership: { id: string; teamId: string } | undefined | null) => ({ mid: membership?.id, teamId: membership?.teamId });
+const scope = (membership: { id: string; teamId: string } | undefined | null) => ({
+  mid: membership?.id,
+  teamId: membership?.teamId,
+});
 
 const requestedTeam = (session: unknown) => {
   const teamId = (session as { teamId?: unknown } | null | undefined)?.teamId;
@@ -34,11 +37,17 @@ const requestedTeam = (session: unknown) => {
 };
 
 /** next-auth's `jwt` callback: builds the token at sign-in, checks and refreshes it on every use; null ends the session. */
-export const refreshSessionToken = async (db: Db, params: SessionTokenParams): Promise<SessionToken | null> => {
+export const refreshSessionToken = async (
+  db: Db,
+  params: SessionTokenParams,
+): Promise<SessionToken | null> => {
   const { token } = params;
   if (params.user?.id) {
     const userId = params.user.id;
-    const [sv, memberships] = await Promise.all([sessionVersionOf(db, userId), membershipsOf(db, userId)]);
+    const [sv, memberships] = await Promise.all([
+      sessionVersionOf(db, userId),
+      membershipsOf(db, userId),
+    ]);
     if (sv === undefined) return null;
     return { ...token, sub: userId, sv, ...scope(memberships[0]) };
   }
@@ -65,7 +74,10 @@ export const refreshSessionToken = async (db: Db, params: SessionTokenParams): P
  * The session token a request carries (the `__Secure-` cookie over https, the plain one
  * otherwise), decoded but not yet checked; null without a valid one.
  */
-export const requestSessionToken = async (req: Request, secret: string): Promise<SessionToken | null> => {
+export const requestSessionToken = async (
+  req: Request,
+  secret: string,
+): Promise<SessionToken | null> => {
   for (const secureCookie of [true, false]) {
     const token = await getToken({ req, secret, secureCookie });
     if (token) return token;
@@ -83,4 +95,3 @@ export const sessionTeam = async (db: Db, token: SessionToken): Promise<string |
   const checked = await refreshSessionToken(db, { token });
   return checked?.sub && typeof checked.teamId === "string" ? checked.teamId : undefined;
 };
-

@@ -41,7 +41,11 @@ const minutes = (seconds: number) => {
   return m <= 1 ? "a minute" : `${m} minutes`;
 };
 
-export const signInThrottle = (redis: Redis, prefix: string, limits: SignInLimits = SIGN_IN_LIMITS) => {
+export const signInThrottle = (
+  redis: Redis,
+  prefix: string,
+  limits: SignInLimits = SIGN_IN_LIMITS,
+) => {
   const accountKey = (email: string) => `${prefix}:signin:account:${digest(email.toLowerCase())}`;
   const addressKey = (address: string) => `${prefix}:signin:address:${digest(address)}`;
   return {
@@ -59,12 +63,19 @@ export const signInThrottle = (redis: Redis, prefix: string, limits: SignInLimit
         ...counted.map((c) => c.key),
         ...counted.map((c) => c.limit.windowSeconds * 1000),
       )) as number[];
-      const waitMs = Math.max(0, ...counted.map((c, i) => (result[2 * i]! > c.limit.attempts ? result[2 * i + 1]! : 0)));
+      const waitMs = Math.max(
+        0,
+        ...counted.map((c, i) => (result[2 * i]! > c.limit.attempts ? result[2 * i + 1]! : 0)),
+      );
       if (waitMs > 0) {
         const retryAfterSeconds = Math.ceil(waitMs / 1000);
-        throw new AppError("RATE_LIMITED", `too many sign-in attempts: try again in ${minutes(retryAfterSeconds)}`, {
-          details: { retryAfterSeconds },
-        });
+        throw new AppError(
+          "RATE_LIMITED",
+          `too many sign-in attempts: try again in ${minutes(retryAfterSeconds)}`,
+          {
+            details: { retryAfterSeconds },
+          },
+        );
       }
     },
     /** After a successful attempt: the account starts afresh, and the attempt no longer counts against the address. */

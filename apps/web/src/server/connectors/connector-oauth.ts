@@ -24,7 +24,13 @@ import {
 } from "@switchyard/core/connectors";
 import { openSecret, sealSecret, type Envelope, type Keyring } from "@switchyard/core/crypto";
 import { AppError, surfaceOfError } from "@switchyard/core/errors";
-import { connectorDefinitionOf, findConnector, findMembership, TEAM_OWNER, type Db } from "@switchyard/db";
+import {
+  connectorDefinitionOf,
+  findConnector,
+  findMembership,
+  TEAM_OWNER,
+  type Db,
+} from "@switchyard/db";
 import { env } from "~/env";
 import type { WebEgress } from "../egress";
 import { requireRole } from "../trpc/init";
@@ -58,11 +64,16 @@ const oauthAccount = async (db: Db, actor: ConnectorActor, id: string, scope: Sc
   if (!row) throw new AppError("NOT_FOUND", `the team has no connector "${id}": set it up first`);
   const def = parseConnectorDefinition(connectorDefinitionOf(row));
   if (def.transport !== "http" || def.auth !== "oauth")
-    throw new AppError("BAD_REQUEST", `connector "${id}" does not sign in with OAuth: set its credential instead`);
+    throw new AppError(
+      "BAD_REQUEST",
+      `connector "${id}" does not sign in with OAuth: set its credential instead`,
+    );
   if (def.credential_mode !== scope)
     throw new AppError(
       "BAD_REQUEST",
-      scope === "team" ? `connector "${id}" uses each member's own account: members connect their own` : `connector "${id}" uses the team's account: an admin connects it`,
+      scope === "team"
+        ? `connector "${id}" uses each member's own account: members connect their own`
+        : `connector "${id}" uses the team's account: an admin connects it`,
       { location: { path: "scope" } },
     );
   return { def, owner: scope === "team" ? TEAM_OWNER : actor.userId };
@@ -84,25 +95,42 @@ const callbackUrl = async () => {
   if (configured) return `${new URL(configured).origin}${CALLBACK_PATH}`;
   const host = await requestHost();
   if (host && LOOPBACK_HOST.test(host)) return `http://${host}${CALLBACK_PATH}`;
-  throw new AppError("SYSTEM.CONFIG", "set AUTH_URL to the address people reach the dashboard at: connecting over OAuth sends the browser back to it");
+  throw new AppError(
+    "SYSTEM.CONFIG",
+    "set AUTH_URL to the address people reach the dashboard at: connecting over OAuth sends the browser back to it",
+  );
 };
 
 const digestOf = (state: string) => createHash("sha256").update(state).digest("base64url");
 const pendingKey = (prefix: string, digest: string) => `${prefix}:connector-oauth:${digest}`;
 /** Sealed under the state's digest: an entry moved to another key does not open. */
-const pendingHolder = (digest: string) => ({ teamId: "-", credentialId: digest, name: "connector-oauth" });
+const pendingHolder = (digest: string) => ({
+  teamId: "-",
+  credentialId: digest,
+  name: "connector-oauth",
+});
 const BYTES = ["wrappedKey", "ciphertext", "iv", "authTag"] as const;
 
 const envelopeText = (envelope: Envelope) =>
-  JSON.stringify({ keyId: envelope.keyId, ...Object.fromEntries(BYTES.map((k) => [k, envelope[k].toString("base64")])) });
+  JSON.stringify({
+    keyId: envelope.keyId,
+    ...Object.fromEntries(BYTES.map((k) => [k, envelope[k].toString("base64")])),
+  });
 
 const envelopeOf = (text: string): Envelope => {
   const json = JSON.parse(text) as Record<string, string>;
-  return { keyId: json.keyId ?? "", ...Object.fromEntries(BYTES.map((k) => [k, Buffer.from(json[k] ?? "", "base64")])) } as Envelope;
+  return {
+    keyId: json.keyId ?? "",
+    ...Object.fromEntries(BYTES.map((k) => [k, Buffer.from(json[k] ?? "", "base64")])),
+  } as Envelope;
 };
 
 /** Begins connecting `id` for the team's account (admins) or the caller's own: the URL to send the browser to. */
-export const beginConnectorOAuth = async (deps: OAuthDeps, actor: ConnectorActor, input: { id: string; scope: Scope }) => {
+export const beginConnectorOAuth = async (
+  deps: OAuthDeps,
+  actor: ConnectorActor,
+  input: { id: string; scope: Scope },
+) => {
   const { def, owner } = await oauthAccount(deps.db, actor, input.id, input.scope);
   const redirectUri = await callbackUrl();
   const fetch = deps.egress.oauth;
@@ -114,11 +142,31 @@ export const beginConnectorOAuth = async (deps: OAuthDeps, actor: ConnectorActor
     ...(def.oauth_client_id ? { preRegistered: { clientId: def.oauth_client_id } } : {}),
   });
   const { url, state, codeVerifier } = await beginAuthorization({ server, client, redirectUri });
-  const pending: Pending = { teamId: actor.teamId, userId: actor.userId, connector: def.id, owner, scope: input.scope, server, client, state, codeVerifier, redirectUri };
+  const pending: Pending = {
+    teamId: actor.teamId,
+    userId: actor.userId,
+    connector: def.id,
+    owner,
+    scope: input.scope,
+    server,
+    client,
+    state,
+    codeVerifier,
+    redirectUri,
+  };
   const digest = digestOf(state);
   const sealed = sealSecret(deps.keyring, pendingHolder(digest), JSON.stringify(pending));
-  await deps.redis.set(pendingKey(deps.prefix, digest), envelopeText(sealed), "EX", PENDING_SECONDS);
-  return { authorizationUrl: url.href, redirectUri, expiresAt: new Date(Date.now() + PENDING_SECONDS * 1000) };
+  await deps.redis.set(
+    pendingKey(deps.prefix, digest),
+    envelopeText(sealed),
+    "EX",
+    PENDING_SECONDS,
+  );
+  return {
+    authorizationUrl: url.href,
+    redirectUri,
+    expiresAt: new Date(Date.now() + PENDING_SECONDS * 1000),
+  };
 };
 
 /** The entry a state names, taken out of Redis so that no state completes twice. */
@@ -126,20 +174,34 @@ const takePending = async (deps: OAuthDeps, state: string | null): Promise<Pendi
   const digest = state ? digestOf(state) : undefined;
   const text = digest ? await deps.redis.getdel(pendingKey(deps.prefix, digest)) : null;
   if (!digest || !text)
-    throw new AppError("USER.CONNECTOR.OAUTH_FAILED", "this authorization is unknown, expired or already used: connect the connector again");
+    throw new AppError(
+      "USER.CONNECTOR.OAUTH_FAILED",
+      "this authorization is unknown, expired or already used: connect the connector again",
+    );
   return JSON.parse(openSecret(deps.keyring, pendingHolder(digest), envelopeOf(text))) as Pending;
 };
 
-const complete = async (deps: OAuthDeps, userId: string | undefined, pending: Pending, callback: URL) => {
+const complete = async (
+  deps: OAuthDeps,
+  userId: string | undefined,
+  pending: Pending,
+  callback: URL,
+) => {
   if (!userId) throw new AppError("UNAUTHORIZED", "sign in, then connect the connector again");
   if (userId !== pending.userId)
-    throw new AppError("FORBIDDEN", "someone else began this authorization: it completes only in the signed-in browser of whoever began it");
+    throw new AppError(
+      "FORBIDDEN",
+      "someone else began this authorization: it completes only in the signed-in browser of whoever began it",
+    );
   const membership = await findMembership(deps.db, userId, { teamId: pending.teamId });
   if (!membership) throw new AppError("FORBIDDEN", "you are not a member of this team");
   const actor: ConnectorActor = { teamId: pending.teamId, userId, role: membership.role };
   const { def, owner } = await oauthAccount(deps.db, actor, pending.connector, pending.scope);
   if (new URL(def.url).href !== pending.server.serverUrl)
-    throw new AppError("USER.CONNECTOR.OAUTH_FAILED", `the URL of connector "${def.id}" changed while authorizing: connect it again`);
+    throw new AppError(
+      "USER.CONNECTOR.OAUTH_FAILED",
+      `the URL of connector "${def.id}" changed while authorizing: connect it again`,
+    );
   const { server, client } = pending;
   const tokens = await completeAuthorization({ ...pending, callback, fetch: deps.egress.oauth });
   return storeSealedCredential(deps.db, deps.keyring, actor, {
@@ -149,7 +211,12 @@ const complete = async (deps: OAuthDeps, userId: string | undefined, pending: Pe
     value: grantToJson({ server, client, tokens }),
     fingerprint: fingerprintOf(`${client.issuer} ${client.clientId}`),
     expiresAt: tokens.expiresAt ?? null,
-    metadata: { issuer: client.issuer, clientId: client.clientId, resource: server.resource, ...(tokens.scope ? { scope: tokens.scope } : {}) },
+    metadata: {
+      issuer: client.issuer,
+      clientId: client.clientId,
+      resource: server.resource,
+      ...(tokens.scope ? { scope: tokens.scope } : {}),
+    },
   });
 };
 
@@ -157,7 +224,11 @@ const complete = async (deps: OAuthDeps, userId: string | undefined, pending: Pe
  * The callback the authorization server sends the browser to, for the signed-in `userId`:
  * a 303 to the Connectors page saying `connected` (team or member) or the `error` code.
  */
-export const connectorOAuthCallback = async (deps: OAuthDeps, userId: string | undefined, callback: URL): Promise<Response> => {
+export const connectorOAuthCallback = async (
+  deps: OAuthDeps,
+  userId: string | undefined,
+  callback: URL,
+): Promise<Response> => {
   const query = new URLSearchParams();
   try {
     const pending = await takePending(deps, callback.searchParams.get("state"));
@@ -169,11 +240,20 @@ export const connectorOAuthCallback = async (deps: OAuthDeps, userId: string | u
     // Only the code and our own message: an unexpected error's text could quote what it handled.
     const code = (error as { code?: unknown } | undefined)?.code;
     if (!app || surfaceOfError(app).http >= 500)
-      console.error("switchyard-web: a connector's OAuth callback failed", app ? `${app.code}: ${app.message}` : `${(error as Error).name} ${typeof code === "string" ? code : ""}`);
+      console.error(
+        "switchyard-web: a connector's OAuth callback failed",
+        app
+          ? `${app.code}: ${app.message}`
+          : `${(error as Error).name} ${typeof code === "string" ? code : ""}`,
+      );
     query.set("error", app?.code ?? "INTERNAL");
   }
   return new Response(null, {
     status: 303,
-    headers: { location: `${CONNECTORS_PAGE}?${query.toString()}`, "cache-control": "no-store", "referrer-policy": "no-referrer" },
+    headers: {
+      location: `${CONNECTORS_PAGE}?${query.toString()}`,
+      "cache-control": "no-store",
+      "referrer-policy": "no-referrer",
+    },
   });
 };

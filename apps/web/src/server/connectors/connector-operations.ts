@@ -45,7 +45,11 @@ import {
   type PrismaClientOrTransaction,
   type Role,
 } from "@switchyard/db";
-import type { connectorListing, credentialSummary, setCredentialBody } from "../contract/connectors.types";
+import type {
+  connectorListing,
+  credentialSummary,
+  setCredentialBody,
+} from "../contract/connectors.types";
 import type { WebEgress } from "../egress";
 import { requireRole } from "../trpc/init";
 
@@ -59,7 +63,12 @@ const shownCredential = (c: ConnectorCredentialSummary | undefined): CredentialS
         kind: c.kind,
         fingerprint: c.fingerprint,
         status: c.status === "needs_reconnect" ? "needs_reconnect" : "active",
-        reconnectReason: c.status !== "needs_reconnect" ? null : c.reconnectReason === "destination_changed" ? "destination_changed" : "refresh_refused",
+        reconnectReason:
+          c.status !== "needs_reconnect"
+            ? null
+            : c.reconnectReason === "destination_changed"
+              ? "destination_changed"
+              : "refresh_refused",
         setBy: c.setById,
         setAt: c.setAt,
         expiresAt: c.expiresAt,
@@ -69,7 +78,18 @@ const shownCredential = (c: ConnectorCredentialSummary | undefined): CredentialS
 
 /** The columns of a checked definition. */
 const fieldsOf = (def: ConnectorDefinition, curatedKey: string | null): ConnectorFields => {
-  const { id: _id, name, description, transport, lanes, credential_mode, initial_tools, tool_allow, enabled, ...config } = def;
+  const {
+    id: _id,
+    name,
+    description,
+    transport,
+    lanes,
+    credential_mode,
+    initial_tools,
+    tool_allow,
+    enabled,
+    ...config
+  } = def;
   return {
     name,
     description,
@@ -89,9 +109,13 @@ const checkLanes = async (db: Db, teamId: string, def: ConnectorDefinition) => {
   const known = await laneRules(db, teamId);
   const unknown = def.lanes.findIndex((l) => l !== ALL_LANES && !known.has(l));
   if (unknown >= 0)
-    throw new AppError("USER.CONNECTOR.INVALID", `lanes[${unknown}]: lane "${def.lanes[unknown]}" does not exist in this team`, {
-      location: { path: `lanes[${unknown}]` },
-    });
+    throw new AppError(
+      "USER.CONNECTOR.INVALID",
+      `lanes[${unknown}]: lane "${def.lanes[unknown]}" does not exist in this team`,
+      {
+        location: { path: `lanes[${unknown}]` },
+      },
+    );
 };
 
 const definitionOfRow = (row: ConnectorRow) => parseConnectorDefinition(connectorDefinitionOf(row));
@@ -120,7 +144,9 @@ export const listTeamConnectors = async (db: Db, actor: ConnectorActor): Promise
       teamCredential: shownCredential(credentials.find((c) => c.owner === TEAM_OWNER)),
       myCredential: shownCredential(credentials.find((c) => c.owner === actor.userId)),
       memberCredentials: credentials.filter((c) => c.owner !== TEAM_OWNER).length,
-      memberCredentialsToReconnect: credentials.filter((c) => c.owner !== TEAM_OWNER && c.status === "needs_reconnect").length,
+      memberCredentialsToReconnect: credentials.filter(
+        (c) => c.owner !== TEAM_OWNER && c.status === "needs_reconnect",
+      ).length,
       updatedAt: row?.updatedAt ?? null,
     };
   });
@@ -132,8 +158,21 @@ const listingOf = async (db: Db, actor: ConnectorActor, id: string) => {
   return found;
 };
 
-const audit = (tx: PrismaClientOrTransaction, actor: ConnectorActor, action: string, id: string, metadata: Record<string, string | number | boolean | null> = {}) =>
-  recordAudit(tx, { teamId: actor.teamId, actorUserId: actor.userId, action, targetType: "connector", targetId: id, metadata });
+const audit = (
+  tx: PrismaClientOrTransaction,
+  actor: ConnectorActor,
+  action: string,
+  id: string,
+  metadata: Record<string, string | number | boolean | null> = {},
+) =>
+  recordAudit(tx, {
+    teamId: actor.teamId,
+    actorUserId: actor.userId,
+    action,
+    targetType: "connector",
+    targetId: id,
+    metadata,
+  });
 
 /**
  * A change of where the connector's credential goes (core's destinationChanges: URL,
@@ -142,12 +181,21 @@ const audit = (tx: PrismaClientOrTransaction, actor: ConnectorActor, action: str
  * must not hand a credential given for one destination to another. What the audit entry
  * adds: the fields and how many credentials were marked.
  */
-const reconnectIfMoved = async (tx: PrismaClientOrTransaction, actor: ConnectorActor, existing: ConnectorRow, after: ConnectorDefinition): Promise<Record<string, string | number>> => {
+const reconnectIfMoved = async (
+  tx: PrismaClientOrTransaction,
+  actor: ConnectorActor,
+  existing: ConnectorRow,
+  after: ConnectorDefinition,
+): Promise<Record<string, string | number>> => {
   const before = storedDefinition(existing);
   // A stored definition that no longer reads: nothing says where its credentials went.
   const changed: string[] = before ? destinationChanges(before, after) : ["definition"];
   if (changed.length === 0) return {};
-  const marked = await markConnectorCredentialsToReconnect(tx, { teamId: actor.teamId, slug: after.id, reason: "destination_changed" });
+  const marked = await markConnectorCredentialsToReconnect(tx, {
+    teamId: actor.teamId,
+    slug: after.id,
+    reason: "destination_changed",
+  });
   return { destinationChanged: changed.join(","), credentialsToReconnect: marked };
 };
 
@@ -174,7 +222,11 @@ const checkDestination = (def: ConnectorDefinition, rules: ConnectorRules) => {
   try {
     checkEgressUrl(rules.egress, def.url);
   } catch (error) {
-    if (error instanceof AppError) throw new AppError(error.code, error.message, { location: { path: "url" }, details: error.details });
+    if (error instanceof AppError)
+      throw new AppError(error.code, error.message, {
+        location: { path: "url" },
+        details: error.details,
+      });
     throw error;
   }
 };
@@ -184,11 +236,25 @@ const checkDestination = (def: ConnectorDefinition, rules: ConnectorRules) => {
  * undefined) or changed: a connector saved while any command was allowed can still be
  * renamed or switched off once it no longer is (the worker refuses to start it).
  */
-export const checkCommand = (def: ConnectorDefinition, rules: ConnectorRules, before?: ConnectorDefinition) => {
+export const checkCommand = (
+  def: ConnectorDefinition,
+  rules: ConnectorRules,
+  before?: ConnectorDefinition,
+) => {
   if (def.transport !== "stdio") return;
-  const launch = { command: def.command, args: def.args, env: def.env, credentialEnv: def.credential_env };
+  const launch = {
+    command: def.command,
+    args: def.args,
+    env: def.env,
+    credentialEnv: def.credential_env,
+  };
   if (before?.transport === "stdio") {
-    const was = { command: before.command, args: before.args, env: before.env, credentialEnv: before.credential_env };
+    const was = {
+      command: before.command,
+      args: before.args,
+      env: before.env,
+      credentialEnv: before.credential_env,
+    };
     if (JSON.stringify(was) === JSON.stringify(launch)) return;
   }
   const refused = connectorCommandRefusal(launch, { allowAnyCommand: rules.allowAnyCommand });
@@ -196,23 +262,46 @@ export const checkCommand = (def: ConnectorDefinition, rules: ConnectorRules, be
 };
 
 /** Admins: a team-authored connector. A curated id is set up with `setUpCurated` instead. */
-export const createTeamConnector = async (db: Db, actor: ConnectorActor, input: { definition: unknown }, rules: ConnectorRules) => {
+export const createTeamConnector = async (
+  db: Db,
+  actor: ConnectorActor,
+  input: { definition: unknown },
+  rules: ConnectorRules,
+) => {
   requireRole("admin", actor.role);
   const def = parseConnectorDefinition(input.definition);
   if (curatedConnector(def.id))
-    throw new AppError("CONFLICT", `"${def.id}" is a curated connector: set it up from the catalog, or give yours another id`, { location: { path: "id" } });
+    throw new AppError(
+      "CONFLICT",
+      `"${def.id}" is a curated connector: set it up from the catalog, or give yours another id`,
+      { location: { path: "id" } },
+    );
   checkCommand(def, rules);
   checkDestination(def, rules);
   await checkLanes(db, actor.teamId, def);
   await db.$transaction(async (tx) => {
-    await createConnector(tx, { teamId: actor.teamId, slug: def.id, createdById: actor.userId, max: MAX_CONNECTORS_PER_TEAM, ...fieldsOf(def, null) });
-    await audit(tx, actor, "connector.create", def.id, { transport: def.transport, lanes: def.lanes.join(",") });
+    await createConnector(tx, {
+      teamId: actor.teamId,
+      slug: def.id,
+      createdById: actor.userId,
+      max: MAX_CONNECTORS_PER_TEAM,
+      ...fieldsOf(def, null),
+    });
+    await audit(tx, actor, "connector.create", def.id, {
+      transport: def.transport,
+      lanes: def.lanes.join(","),
+    });
   });
   return listingOf(db, actor, def.id);
 };
 
 /** Admins: a catalog entry set up for the team with its choices (auth, lanes, rules); enabled unless told. */
-export const setUpCuratedConnector = async (db: Db, actor: ConnectorActor, input: { id: string; choice: Record<string, unknown> }, rules: ConnectorRules) => {
+export const setUpCuratedConnector = async (
+  db: Db,
+  actor: ConnectorActor,
+  input: { id: string; choice: Record<string, unknown> },
+  rules: ConnectorRules,
+) => {
   requireRole("admin", actor.role);
   const entry = curatedConnector(input.id);
   if (!entry) throw new AppError("NOT_FOUND", `"${input.id}" is not in the curated catalog`);
@@ -222,19 +311,37 @@ export const setUpCuratedConnector = async (db: Db, actor: ConnectorActor, input
   await db.$transaction(async (tx) => {
     const existing = await findConnector(tx, actor.teamId, def.id);
     if (!existing) {
-      await createConnector(tx, { teamId: actor.teamId, slug: def.id, createdById: actor.userId, max: MAX_CONNECTORS_PER_TEAM, ...fieldsOf(def, entry.id) });
-      await audit(tx, actor, "connector.create", def.id, { curated: true, lanes: def.lanes.join(",") });
+      await createConnector(tx, {
+        teamId: actor.teamId,
+        slug: def.id,
+        createdById: actor.userId,
+        max: MAX_CONNECTORS_PER_TEAM,
+        ...fieldsOf(def, entry.id),
+      });
+      await audit(tx, actor, "connector.create", def.id, {
+        curated: true,
+        lanes: def.lanes.join(","),
+      });
       return;
     }
     await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, entry.id) });
     const moved = await reconnectIfMoved(tx, actor, existing, def);
-    await audit(tx, actor, "connector.update", def.id, { curated: true, lanes: def.lanes.join(","), ...moved });
+    await audit(tx, actor, "connector.update", def.id, {
+      curated: true,
+      lanes: def.lanes.join(","),
+      ...moved,
+    });
   });
   return listingOf(db, actor, def.id);
 };
 
 /** Admins: the whole definition replaced (its id stays); enabling, disabling and tool rules go this way too. */
-export const updateTeamConnector = async (db: Db, actor: ConnectorActor, input: { id: string; definition: Record<string, unknown> }, rules: ConnectorRules) => {
+export const updateTeamConnector = async (
+  db: Db,
+  actor: ConnectorActor,
+  input: { id: string; definition: Record<string, unknown> },
+  rules: ConnectorRules,
+) => {
   requireRole("admin", actor.role);
   const def = parseConnectorDefinition({ ...input.definition, id: input.id });
   checkDestination(def, rules);
@@ -243,9 +350,17 @@ export const updateTeamConnector = async (db: Db, actor: ConnectorActor, input: 
     const existing = await findConnector(tx, actor.teamId, input.id);
     if (!existing) throw new AppError("NOT_FOUND", `the team has no connector "${input.id}"`);
     checkCommand(def, rules, storedDefinition(existing));
-    await updateConnector(tx, { teamId: actor.teamId, slug: def.id, ...fieldsOf(def, existing.curatedKey) });
+    await updateConnector(tx, {
+      teamId: actor.teamId,
+      slug: def.id,
+      ...fieldsOf(def, existing.curatedKey),
+    });
     const moved = await reconnectIfMoved(tx, actor, existing, def);
-    await audit(tx, actor, "connector.update", def.id, { enabled: def.enabled, lanes: def.lanes.join(","), ...moved });
+    await audit(tx, actor, "connector.update", def.id, {
+      enabled: def.enabled,
+      lanes: def.lanes.join(","),
+      ...moved,
+    });
   });
   return listingOf(db, actor, def.id);
 };
@@ -267,26 +382,47 @@ const ownerOf = async (db: Db, actor: ConnectorActor, id: string, scope: "team" 
   if (scope === "team") {
     requireRole("admin", actor.role);
     if (mode !== "team")
-      throw new AppError("BAD_REQUEST", `connector "${id}" uses each member's own account: members connect their own`, { location: { path: "scope" } });
+      throw new AppError(
+        "BAD_REQUEST",
+        `connector "${id}" uses each member's own account: members connect their own`,
+        { location: { path: "scope" } },
+      );
     return TEAM_OWNER;
   }
   requireRole("member", actor.role);
   if (mode !== "member")
-    throw new AppError("BAD_REQUEST", `connector "${id}" uses the team's account: an admin sets it`, { location: { path: "scope" } });
+    throw new AppError(
+      "BAD_REQUEST",
+      `connector "${id}" uses the team's account: an admin sets it`,
+      { location: { path: "scope" } },
+    );
   return actor.userId;
 };
 
-export const fingerprintOf = (value: string) => createHash("sha256").update(value).digest("hex").slice(0, 12);
+export const fingerprintOf = (value: string) =>
+  createHash("sha256").update(value).digest("hex").slice(0, 12);
 
 /** Stores a credential sealed for the connector and owner (replacing theirs); the value is never stored or returned in the clear. */
 export const storeSealedCredential = async (
   db: Db,
   keyring: Keyring,
   actor: ConnectorActor,
-  input: { id: string; owner: string; kind: "api_key" | "oauth"; value: string; fingerprint: string; expiresAt: Date | null; metadata?: Record<string, string> },
+  input: {
+    id: string;
+    owner: string;
+    kind: "api_key" | "oauth";
+    value: string;
+    fingerprint: string;
+    expiresAt: Date | null;
+    metadata?: Record<string, string>;
+  },
 ) => {
   const credentialId = newCredentialId();
-  const envelope = sealConnectorCredential(keyring, { teamId: actor.teamId, credentialId, connector: input.id, owner: input.owner }, input.value);
+  const envelope = sealConnectorCredential(
+    keyring,
+    { teamId: actor.teamId, credentialId, connector: input.id, owner: input.owner },
+    input.value,
+  );
   const stored = await db.$transaction(async (tx) => {
     const row = await storeConnectorCredential(tx, {
       teamId: actor.teamId,
@@ -299,7 +435,11 @@ export const storeSealedCredential = async (
       expiresAt: input.expiresAt,
       ...(input.metadata ? { metadata: input.metadata } : {}),
     });
-    await audit(tx, actor, "connector.credential.set", input.id, { owner: input.owner === TEAM_OWNER ? "team" : "member", kind: input.kind, fingerprint: input.fingerprint });
+    await audit(tx, actor, "connector.credential.set", input.id, {
+      owner: input.owner === TEAM_OWNER ? "team" : "member",
+      kind: input.kind,
+      fingerprint: input.fingerprint,
+    });
     return row;
   });
   return shownCredential(stored)!;
@@ -313,11 +453,25 @@ export const setConnectorCredential = async (
 ): Promise<CredentialSummary> => {
   const owner = await ownerOf(db, actor, input.id, input.scope);
   const value = input.value.trim();
-  if (value.length < 8) throw new AppError("USER.INPUT.VALIDATION_FAILED", "a credential is at least 8 characters", { location: { path: "value" } });
-  return storeSealedCredential(db, keyring, actor, { id: input.id, owner, kind: "api_key", value, fingerprint: fingerprintOf(value), expiresAt: input.expiresAt ?? null });
+  if (value.length < 8)
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", "a credential is at least 8 characters", {
+      location: { path: "value" },
+    });
+  return storeSealedCredential(db, keyring, actor, {
+    id: input.id,
+    owner,
+    kind: "api_key",
+    value,
+    fingerprint: fingerprintOf(value),
+    expiresAt: input.expiresAt ?? null,
+  });
 };
 
-export const revokeTeamConnectorCredential = async (db: Db, actor: ConnectorActor, input: { id: string; scope: "team" | "member"; memberId?: string }) => {
+export const revokeTeamConnectorCredential = async (
+  db: Db,
+  actor: ConnectorActor,
+  input: { id: string; scope: "team" | "member"; memberId?: string },
+) => {
   let owner: string;
   if (input.memberId !== undefined && input.memberId !== actor.userId) {
     requireRole("admin", actor.role);
@@ -325,7 +479,9 @@ export const revokeTeamConnectorCredential = async (db: Db, actor: ConnectorActo
   } else owner = await ownerOf(db, actor, input.id, input.scope);
   await db.$transaction(async (tx) => {
     await revokeConnectorCredential(tx, { teamId: actor.teamId, slug: input.id, owner });
-    await audit(tx, actor, "connector.credential.revoke", input.id, { owner: owner === TEAM_OWNER ? "team" : "member" });
+    await audit(tx, actor, "connector.credential.revoke", input.id, {
+      owner: owner === TEAM_OWNER ? "team" : "member",
+    });
   });
   return { id: input.id, scope: input.scope };
 };

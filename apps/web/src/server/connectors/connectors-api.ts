@@ -26,9 +26,25 @@ export const connectorsApi = implement(connectorOperations, {
   setUp: async (ctx, input) => setUpCuratedConnector(ctx.db, ctx.caller, input, await rulesOf(ctx)),
   update: async (ctx, input) => updateTeamConnector(ctx.db, ctx.caller, input, await rulesOf(ctx)),
   remove: ({ db, caller }, input) => removeTeamConnector(db, caller, input),
-  setCredential: ({ db, keyring, caller }, input) => setConnectorCredential(db, keyring(), caller, input),
+  setCredential: ({ db, keyring, caller }, input) =>
+    setConnectorCredential(db, keyring(), caller, input),
   revokeCredential: ({ db, caller }, input) => revokeTeamConnectorCredential(db, caller, input),
-  callTool: async (ctx, input) => callConnectorTool({ db: ctx.db, redis: ctx.redis(), prefix: ctx.prefix, rules: await rulesOf(ctx) }, ctx.caller, input),
+  callTool: async (ctx, input) =>
+    callConnectorTool(
+      { db: ctx.db, redis: ctx.redis(), prefix: ctx.prefix, rules: await rulesOf(ctx) },
+      ctx.caller,
+      input,
+    ),
   beginOAuth: (ctx, input) =>
-    beginConnectorOAuth({ db: ctx.db, redis: ctx.redis(), keyring: ctx.keyring(), prefix: ctx.prefix, egress: egressOr(ctx.egress) }, ctx.caller, input),
+    beginConnectorOAuth(
+      {
+        db: ctx.db,
+        redis: ctx.redis(),
+        keyring: ctx.keyring(),
+        prefix: ctx.prefix,
+        egress: egressOr(ctx.egress),
+      },
+      ctx.caller,
+      input,
+    ),
 });

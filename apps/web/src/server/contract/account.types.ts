@@ -13,8 +13,13 @@ export const accountOperations = {
   changePassword: operation({
     kind: "mutation",
     access: "authed",
-    input: z.object({ currentPassword: z.string().min(1).max(PASSWORD_MAX_LENGTH), newPassword: z.string().max(PASSWORD_MAX_LENGTH) }),
+    input: z.object({
+      currentPassword: z.string().min(1).max(PASSWORD_MAX_LENGTH),
+      newPassword: z.string().max(PASSWORD_MAX_LENGTH),
+    }),
     output: changePasswordResponse,
-    rest: { only: "a password is changed in person, in the dashboard; an API token never changes it" },
+    rest: {
+      only: "a password is changed in person, in the dashboard; an API token never changes it",
+    },
   }),
 };

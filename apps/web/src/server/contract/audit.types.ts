@@ -8,7 +8,11 @@ import { timestamp } from "./timestamp";
 
 export const auditListInput = z.object({
   cursor: z.string().min(1).max(64).nullish().describe("the nextCursor of the page before"),
-  action: z.string().max(128).optional().describe("only actions starting with this, e.g. connector. or lane.create"),
+  action: z
+    .string()
+    .max(128)
+    .optional()
+    .describe("only actions starting with this, e.g. connector. or lane.create"),
   limit: z.number().int().min(1).max(100).default(50),
 });
 
@@ -18,10 +22,18 @@ export const auditEntry = z.object({
   targetType: z.string(),
   targetId: z.string().nullable(),
   actorUserId: z.string().nullable(),
-  actor: z.object({ id: z.string(), name: z.string(), email: z.string() }).nullable().describe("null when the user is gone"),
+  actor: z
+    .object({ id: z.string(), name: z.string(), email: z.string() })
+    .nullable()
+    .describe("null when the user is gone"),
   actorToken: z.string().nullable(),
-  requestId: z.string().nullable().describe("the request that made the change (its x-request-id); null outside a request"),
-  metadata: z.unknown().describe("the entry's facts: names, lanes, kinds, fingerprints; never a value"),
+  requestId: z
+    .string()
+    .nullable()
+    .describe("the request that made the change (its x-request-id); null outside a request"),
+  metadata: z
+    .unknown()
+    .describe("the entry's facts: names, lanes, kinds, fingerprints; never a value"),
   createdAt: timestamp,
 });
 export const auditPage = z.object({
@@ -32,7 +44,11 @@ export const auditPage = z.object({
 /** GET /audit: the same filters as query parameters. */
 export const auditListQuery = z.object({
   cursor: z.string().min(1).max(64).optional().describe("the nextCursor of the page before"),
-  action: z.string().max(128).optional().describe("only actions starting with this, e.g. connector. or lane.create"),
+  action: z
+    .string()
+    .max(128)
+    .optional()
+    .describe("only actions starting with this, e.g. connector. or lane.create"),
   limit: z.coerce.number().int().min(1).max(100).default(50),
 });
 
@@ -46,7 +62,8 @@ export const auditOperations = {
     rest: {
       method: "GET",
       path: "/audit",
-      summary: "Admins: the team's audit log, newest first, a page at a time: who changed what, on what, when, and the request that did it",
+      summary:
+        "Admins: the team's audit log, newest first, a page at a time: who changed what, on what, when, and the request that did it",
       query: auditListQuery,
       status: 200,
       description: "A page of entries and the cursor of the next",

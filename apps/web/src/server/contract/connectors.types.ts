@@ -12,16 +12,22 @@ import { timestamp } from "./timestamp";
 const connectorId = z.string().max(64).describe("the connector's id, e.g. linear");
 const definition = z
   .record(z.string(), z.unknown())
-  .describe("the connector's definition as written: id, name, transport (stdio: command, args, env, credential_env, network; http: url, auth, headers), lanes, credential_mode, initial_tools, tool_allow, enabled");
+  .describe(
+    "the connector's definition as written: id, name, transport (stdio: command, args, env, credential_env, network; http: url, auth, headers), lanes, credential_mode, initial_tools, tool_allow, enabled",
+  );
 
 export const credentialSummary = z.object({
   kind: z.string().describe("api_key or oauth"),
-  fingerprint: z.string().describe("the first 12 hex digits of the value's SHA-256; never the value"),
+  fingerprint: z
+    .string()
+    .describe("the first 12 hex digits of the value's SHA-256; never the value"),
   status: z.enum(["active", "needs_reconnect"]),
   reconnectReason: z
     .enum(["refresh_refused", "destination_changed"])
     .nullable()
-    .describe("with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected)"),
+    .describe(
+      "with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected)",
+    ),
   setBy: z.string().nullable().describe("the user id of whoever set it"),
   setAt: timestamp,
   expiresAt: timestamp.nullable(),
@@ -36,10 +42,17 @@ export const connectorListing = z.object({
   /** The ways a curated server takes a credential, in its order of preference. */
   curatedAuth: z.array(z.string()),
   needsCredential: z.boolean().describe("whether runs need a credential to reach it"),
-  teamCredential: credentialSummary.nullable().describe("the team's credential (credential_mode team)"),
-  myCredential: credentialSummary.nullable().describe("your own account's credential (credential_mode member)"),
+  teamCredential: credentialSummary
+    .nullable()
+    .describe("the team's credential (credential_mode team)"),
+  myCredential: credentialSummary
+    .nullable()
+    .describe("your own account's credential (credential_mode member)"),
   memberCredentials: z.number().int().describe("how many members connected their own account"),
-  memberCredentialsToReconnect: z.number().int().describe("how many of those must be connected again"),
+  memberCredentialsToReconnect: z
+    .number()
+    .int()
+    .describe("how many of those must be connected again"),
   updatedAt: timestamp.nullable(),
 });
 export const connectorList = z.array(connectorListing);
@@ -52,13 +65,17 @@ export const setUpCuratedBody = z.object({
   choice: z
     .record(z.string(), z.unknown())
     .default({})
-    .describe("auth, oauth_client_id, lanes, credential_mode, initial_tools, tool_allow, enabled (default on)"),
+    .describe(
+      "auth, oauth_client_id, lanes, credential_mode, initial_tools, tool_allow, enabled (default on)",
+    ),
 });
 export const setUpCuratedInput = setUpCuratedBody.extend({ id: connectorId });
 export const connectorIdInput = z.object({ id: connectorId });
 export const removeConnectorResponse = z.object({ id: z.string() });
 
-const scope = z.enum(["team", "member"]).describe("team: the team's account (admins); member: your own account");
+const scope = z
+  .enum(["team", "member"])
+  .describe("team: the team's account (admins); member: your own account");
 export const setCredentialBody = z.object({
   scope,
   value: z.string().min(1).max(16_384).describe("write-only: an API key or token"),
@@ -67,7 +84,11 @@ export const setCredentialBody = z.object({
 export const setCredentialInput = setCredentialBody.extend({ id: connectorId });
 export const revokeCredentialBody = z.object({
   scope,
-  memberId: z.string().max(64).optional().describe("admins: revoke this member's own account instead of yours"),
+  memberId: z
+    .string()
+    .max(64)
+    .optional()
+    .describe("admins: revoke this member's own account instead of yours"),
 });
 export const revokeCredentialInput = revokeCredentialBody.extend({ id: connectorId });
 export const credentialResponse = credentialSummary;
@@ -76,7 +97,11 @@ export const revokeCredentialResponse = z.object({ id: z.string(), scope });
 export const callToolBody = z.object({
   tool: z.string().min(1).max(128).describe("the server's own tool name"),
   arguments: z.record(z.string(), z.unknown()).default({}),
-  lane: z.string().max(64).optional().describe("the lane the call is made as, whose tool rules apply (default operator)"),
+  lane: z
+    .string()
+    .max(64)
+    .optional()
+    .describe("the lane the call is made as, whose tool rules apply (default operator)"),
 });
 export const callToolInput = callToolBody.extend({ id: connectorId });
 export const callToolResponse = connectorCallResultSchema;
@@ -84,8 +109,16 @@ export const callToolResponse = connectorCallResultSchema;
 export const beginOAuthBody = z.object({ scope });
 export const beginOAuthInput = beginOAuthBody.extend({ id: connectorId });
 export const beginOAuthResponse = z.object({
-  authorizationUrl: z.string().describe("where to send the browser of the user connecting; the callback completes in that user's signed-in session"),
-  redirectUri: z.string().describe("the callback the authorization server sends the browser back to (register it where a vendor needs it)"),
+  authorizationUrl: z
+    .string()
+    .describe(
+      "where to send the browser of the user connecting; the callback completes in that user's signed-in session",
+    ),
+  redirectUri: z
+    .string()
+    .describe(
+      "the callback the authorization server sends the browser back to (register it where a vendor needs it)",
+    ),
   /** The authorization must be completed before this. */
   expiresAt: timestamp,
 });
@@ -98,7 +131,8 @@ export const connectorOperations = {
     rest: {
       method: "GET",
       path: "/connectors",
-      summary: "The team's connectors: the curated catalog merged with the team's own, each with its credentials' status (never a value)",
+      summary:
+        "The team's connectors: the curated catalog merged with the team's own, each with its credentials' status (never a value)",
       status: 200,
       description: "Connectors",
       wrap: "connectors",
@@ -114,7 +148,8 @@ export const connectorOperations = {
     rest: {
       method: "POST",
       path: "/connectors",
-      summary: "Admins: add a team-authored connector (stdio or http), checked whole; a value that looks like a secret is refused",
+      summary:
+        "Admins: add a team-authored connector (stdio or http), checked whole; a value that looks like a secret is refused",
       body: createConnectorBody,
       status: 201,
       description: "The connector as stored",
@@ -130,7 +165,8 @@ export const connectorOperations = {
     rest: {
       method: "POST",
       path: "/connectors/{id}/setup",
-      summary: "Admins: set up a curated connector for the team with its choices (auth, lanes, rules)",
+      summary:
+        "Admins: set up a curated connector for the team with its choices (auth, lanes, rules)",
       body: setUpCuratedBody,
       status: 200,
       description: "The connector as stored",
@@ -145,7 +181,8 @@ export const connectorOperations = {
     rest: {
       method: "PUT",
       path: "/connectors/{id}",
-      summary: "Admins: replace a connector's definition (enable, disable, lanes, tool rules go this way)",
+      summary:
+        "Admins: replace a connector's definition (enable, disable, lanes, tool rules go this way)",
       body: updateConnectorBody,
       status: 200,
       description: "The connector as stored",
@@ -157,7 +194,13 @@ export const connectorOperations = {
     role: "admin",
     input: connectorIdInput,
     output: removeConnectorResponse,
-    rest: { method: "DELETE", path: "/connectors/{id}", summary: "Admins: remove a connector and every credential of it", status: 200, description: "Removed" },
+    rest: {
+      method: "DELETE",
+      path: "/connectors/{id}",
+      summary: "Admins: remove a connector and every credential of it",
+      status: 200,
+      description: "Removed",
+    },
   }),
   setCredential: operation({
     kind: "mutation",
@@ -167,7 +210,8 @@ export const connectorOperations = {
     rest: {
       method: "PUT",
       path: "/connectors/{id}/credential",
-      summary: "Set a connector's credential, write-only: the team's (admins), or your own account's where each member uses theirs",
+      summary:
+        "Set a connector's credential, write-only: the team's (admins), or your own account's where each member uses theirs",
       body: setCredentialBody,
       status: 200,
       description: "What anyone may see of the credential",
@@ -181,7 +225,8 @@ export const connectorOperations = {
     rest: {
       method: "DELETE",
       path: "/connectors/{id}/credential",
-      summary: "Revoke a connector's credential: the team's (admins), your own, or (admins) a member's",
+      summary:
+        "Revoke a connector's credential: the team's (admins), your own, or (admins) a member's",
       body: revokeCredentialBody,
       status: 200,
       description: "Revoked",

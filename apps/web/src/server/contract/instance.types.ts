@@ -11,15 +11,35 @@ import { timestamp } from "./timestamp";
 /** The longest lifetime an instance may allow its API tokens, in days (ten years). */
 const MAX_TOKEN_LIFETIME_DAYS = 3650;
 
-export const teamCreation = z.enum(["instance_admins", "anyone"]).describe("who may create teams: instance admins only, or anyone signed in");
+export const teamCreation = z
+  .enum(["instance_admins", "anyone"])
+  .describe("who may create teams: instance admins only, or anyone signed in");
 
 export const instanceSettings = z.object({
   teamCreation,
-  openSignUp: z.boolean().describe("whether people may make an account without an invitation (a sign-up page, and a first single sign-on)"),
-  ssoOnly: z.boolean().describe("password sign-in refused, single sign-on only; takes effect only while an issuer is configured"),
-  maxTokenLifetimeDays: z.number().int().nullable().describe("the longest an API token may live, in days; null: no limit"),
-  allowAnyConnectorCommand: z.boolean().describe("team-authored stdio connectors may run any command; false: only commands from the connectors folder"),
-  ssoConfigured: z.boolean().describe("whether this server has a single sign-on issuer (SWITCHYARD_OIDC_*); read-only"),
+  openSignUp: z
+    .boolean()
+    .describe(
+      "whether people may make an account without an invitation (a sign-up page, and a first single sign-on)",
+    ),
+  ssoOnly: z
+    .boolean()
+    .describe(
+      "password sign-in refused, single sign-on only; takes effect only while an issuer is configured",
+    ),
+  maxTokenLifetimeDays: z
+    .number()
+    .int()
+    .nullable()
+    .describe("the longest an API token may live, in days; null: no limit"),
+  allowAnyConnectorCommand: z
+    .boolean()
+    .describe(
+      "team-authored stdio connectors may run any command; false: only commands from the connectors folder",
+    ),
+  ssoConfigured: z
+    .boolean()
+    .describe("whether this server has a single sign-on issuer (SWITCHYARD_OIDC_*); read-only"),
 });
 
 export const updateInstanceInput = z
@@ -27,7 +47,13 @@ export const updateInstanceInput = z
     teamCreation: teamCreation.optional(),
     openSignUp: z.boolean().optional(),
     ssoOnly: z.boolean().optional(),
-    maxTokenLifetimeDays: z.number().int().min(1, "at least 1 day, or no limit").max(MAX_TOKEN_LIFETIME_DAYS).nullable().optional(),
+    maxTokenLifetimeDays: z
+      .number()
+      .int()
+      .min(1, "at least 1 day, or no limit")
+      .max(MAX_TOKEN_LIFETIME_DAYS)
+      .nullable()
+      .optional(),
     allowAnyConnectorCommand: z.boolean().optional(),
   })
   .strict();
@@ -36,7 +62,11 @@ export const updateInstanceInput = z
 export const instanceMe = z.object({
   instanceAdmin: z.boolean(),
   mayCreateTeams: z.boolean(),
-  maxTokenLifetimeDays: z.number().int().nullable().describe("the longest an API token may live, in days; null: no limit"),
+  maxTokenLifetimeDays: z
+    .number()
+    .int()
+    .nullable()
+    .describe("the longest an API token may live, in days; null: no limit"),
 });
 
 export const instanceAdminList = z.array(
@@ -44,7 +74,11 @@ export const instanceAdminList = z.array(
     id: z.string(),
     name: z.string(),
     email: z.string(),
-    source: z.enum(["seed", "environment"]).describe("seed: the account the seed made; environment: named by SWITCHYARD_INSTANCE_ADMINS"),
+    source: z
+      .enum(["seed", "environment"])
+      .describe(
+        "seed: the account the seed made; environment: named by SWITCHYARD_INSTANCE_ADMINS",
+      ),
   }),
 );
 
@@ -57,7 +91,11 @@ export const personList = z.array(
     id: z.string(),
     name: z.string(),
     email: z.string(),
-    emailVerified: z.boolean().describe("whether the email is known to be the person's (a link sent there, or an issuer that verified it)"),
+    emailVerified: z
+      .boolean()
+      .describe(
+        "whether the email is known to be the person's (a link sent there, or an issuer that verified it)",
+      ),
     hasPassword: z.boolean(),
     teams: z.number().int().describe("how many teams the person is in"),
     createdAt: timestamp,
@@ -66,7 +104,12 @@ export const personList = z.array(
 
 /** Settings → Instance: signed-in users only; every operation but `me` needs an instance admin, whatever their role in any team. */
 export const instanceOperations = {
-  me: operation({ kind: "query", access: "authed", output: instanceMe, rest: { only: "what the dashboard shows the signed-in user of the installation" } }),
+  me: operation({
+    kind: "query",
+    access: "authed",
+    output: instanceMe,
+    rest: { only: "what the dashboard shows the signed-in user of the installation" },
+  }),
   settings: operation({
     kind: "query",
     access: "authed",
@@ -74,7 +117,8 @@ export const instanceOperations = {
     rest: {
       method: "GET",
       path: "/instance",
-      summary: "Instance admins: the installation's settings (who may create teams, sign-up without an invitation, SSO only, the longest token lifetime, any connector command)",
+      summary:
+        "Instance admins: the installation's settings (who may create teams, sign-up without an invitation, SSO only, the longest token lifetime, any connector command)",
       status: 200,
       description: "The installation's settings",
       errors: { 403: "The token's member is not an instance admin" },
@@ -99,9 +143,26 @@ export const instanceOperations = {
       },
     },
   }),
-  audit: operation({ kind: "query", access: "authed", input: auditListInput, output: auditPage, rest: { only: "Settings → Instance's audit entries; over REST, GET /audit is the team's" } }),
-  admins: operation({ kind: "query", access: "authed", output: instanceAdminList, rest: { only: "Settings → Instance's list of admins" } }),
-  people: operation({ kind: "query", access: "authed", input: peopleInput, output: personList, rest: { only: "Settings → Instance's people search" } }),
+  audit: operation({
+    kind: "query",
+    access: "authed",
+    input: auditListInput,
+    output: auditPage,
+    rest: { only: "Settings → Instance's audit entries; over REST, GET /audit is the team's" },
+  }),
+  admins: operation({
+    kind: "query",
+    access: "authed",
+    output: instanceAdminList,
+    rest: { only: "Settings → Instance's list of admins" },
+  }),
+  people: operation({
+    kind: "query",
+    access: "authed",
+    input: peopleInput,
+    output: personList,
+    rest: { only: "Settings → Instance's people search" },
+  }),
   /** A one-time link for anyone on the installation to set a new password: mailed to them when the server has SMTP, else shown here once. */
   issuePasswordReset: operation({
     kind: "mutation",

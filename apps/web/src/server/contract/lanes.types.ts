@@ -12,7 +12,10 @@ const roles = z.array(role).max(8);
 /** A lane as a workflow's `lane:`, a connector's and a secret's lanes name it. */
 const newLaneName = z
   .string()
-  .regex(/^[a-z][a-z0-9_-]{0,31}$/, "a lane name is 1 to 32 lower-case letters, digits, _ or -, starting with a letter")
+  .regex(
+    /^[a-z][a-z0-9_-]{0,31}$/,
+    "a lane name is 1 to 32 lower-case letters, digits, _ or -, starting with a letter",
+  )
   .describe("the lane's name, e.g. review");
 const laneName = z.string().min(1).max(64).describe("the lane's name");
 
@@ -21,9 +24,15 @@ export const laneListing = z.object({
   description: z.string(),
   saveRoles: z.array(role).describe("roles that may save workflows in the lane"),
   startRoles: z.array(role).describe("roles that may start (and cancel) runs in the lane"),
-  builtIn: z.boolean().describe("default and operator: never removed; operator's roles stay owner and admin"),
+  builtIn: z
+    .boolean()
+    .describe("default and operator: never removed; operator's roles stay owner and admin"),
   usedBy: z
-    .object({ workflows: z.array(z.string()), connectors: z.array(z.string()), secrets: z.array(z.string()) })
+    .object({
+      workflows: z.array(z.string()),
+      connectors: z.array(z.string()),
+      secrets: z.array(z.string()),
+    })
     .describe("what names the lane: a lane is removed only when nothing does"),
   createdAt: timestamp,
 });
@@ -62,7 +71,14 @@ export const laneOperations = {
     role: "admin",
     input: createLaneBody,
     output: laneListing,
-    rest: { method: "POST", path: "/lanes", summary: "Admins: add a lane; operator's roles stay owner and admin", body: createLaneBody, status: 201, description: "The lane as stored" },
+    rest: {
+      method: "POST",
+      path: "/lanes",
+      summary: "Admins: add a lane; operator's roles stay owner and admin",
+      body: createLaneBody,
+      status: 201,
+      description: "The lane as stored",
+    },
   }),
   update: operation({
     kind: "mutation",
@@ -73,7 +89,8 @@ export const laneOperations = {
     rest: {
       method: "PUT",
       path: "/lanes/{name}",
-      summary: "Admins: change a lane's description and who may save and start in it (its name stays)",
+      summary:
+        "Admins: change a lane's description and who may save and start in it (its name stays)",
       body: updateLaneBody,
       status: 200,
       description: "The lane as stored",

@@ -16,18 +16,24 @@ export const setModelAccessBody = z.object({
     .max(4096)
     .nullable()
     .optional()
-    .describe("write-only; replaces the stored key. null drops it (openai_compatible only: the others need one)"),
+    .describe(
+      "write-only; replaces the stored key. null drops it (openai_compatible only: the others need one)",
+    ),
   endpoint: z
     .string()
     .max(2048)
     .nullable()
     .optional()
-    .describe("base URL (https, or http on loopback); null or empty: the vendor's default. Not for openai_compatible"),
+    .describe(
+      "base URL (https, or http on loopback); null or empty: the vendor's default. Not for openai_compatible",
+    ),
   allowedEndpoints: z
     .array(z.string().max(2048))
     .max(32)
     .optional()
-    .describe("openai_compatible only, at least one: base URLs a step's options.base_url must fall under"),
+    .describe(
+      "openai_compatible only, at least one: base URLs a step's options.base_url must fall under",
+    ),
 });
 /** models.set: the vendor and what to set. */
 export const setModelAccessInput = setModelAccessBody.extend({ vendor: modelVendor });
@@ -37,9 +43,15 @@ export const modelAccess = z.object({
   vendor: modelVendor,
   configured: z.boolean().describe("whether the team set access for this vendor"),
   keySet: z.boolean(),
-  keyHint: z.string().nullable().describe("the key's last four characters; the key is never returned"),
+  keyHint: z
+    .string()
+    .nullable()
+    .describe("the key's last four characters; the key is never returned"),
   endpoint: z.string().nullable().describe("the team's base URL; null: the vendor's default"),
-  defaultEndpoint: z.string().nullable().describe("the vendor's own base URL; null for openai_compatible"),
+  defaultEndpoint: z
+    .string()
+    .nullable()
+    .describe("the vendor's own base URL; null for openai_compatible"),
   allowedEndpoints: z.array(z.string()),
   updatedAt: z.string().nullable().describe("ISO 8601; null when not configured"),
 });
@@ -57,7 +69,8 @@ export const modelOperations = {
     rest: {
       method: "GET",
       path: "/models",
-      summary: "How the team's agent steps reach each model vendor: endpoints, and whether a key is set with its last four characters (never the key)",
+      summary:
+        "How the team's agent steps reach each model vendor: endpoints, and whether a key is set with its last four characters (never the key)",
       status: 200,
       description: "Every vendor, configured or not",
       wrap: "models",
@@ -73,7 +86,8 @@ export const modelOperations = {
     rest: {
       method: "PUT",
       path: "/models/{vendor}",
-      summary: "Admins: set a vendor's API key (write-only) and endpoint, or openai_compatible's allowed endpoints; fields left out keep their value",
+      summary:
+        "Admins: set a vendor's API key (write-only) and endpoint, or openai_compatible's allowed endpoints; fields left out keep their value",
       body: setModelAccessBody,
       status: 200,
       description: "The vendor's access as stored",
@@ -85,6 +99,12 @@ export const modelOperations = {
     role: "admin",
     input: modelVendorInput,
     output: removeModelAccessResponse,
-    rest: { method: "DELETE", path: "/models/{vendor}", summary: "Admins: remove a vendor's access, and its key with it", status: 200, description: "Removed" },
+    rest: {
+      method: "DELETE",
+      path: "/models/{vendor}",
+      summary: "Admins: remove a vendor's access, and its key with it",
+      status: 200,
+      description: "Removed",
+    },
   }),
 };

@@ -14,7 +14,11 @@ export const createEndpointBody = z.object({
   events,
   enabled: z.boolean().optional(),
 });
-export const updateEndpointBody = z.object({ url: z.string().min(1).max(2048).optional(), events: events.optional(), enabled: z.boolean().optional() });
+export const updateEndpointBody = z.object({
+  url: z.string().min(1).max(2048).optional(),
+  events: events.optional(),
+  enabled: z.boolean().optional(),
+});
 export const endpointIdInput = z.object({ id: z.string().min(1) });
 
 export const notificationEndpoint = z.object({
@@ -48,7 +52,9 @@ export const notificationDelivery = z.object({
 });
 export const deliveryList = z.object({ deliveries: z.array(notificationDelivery) });
 
-const deliveriesQuery = z.object({ limit: z.string().regex(/^\d+$/).optional().describe("at most 200; 50 when unset") });
+const deliveriesQuery = z.object({
+  limit: z.string().regex(/^\d+$/).optional().describe("at most 200; 50 when unset"),
+});
 
 export const notificationOperations = {
   endpoints: operation({
@@ -73,7 +79,8 @@ export const notificationOperations = {
       method: "POST",
       path: "/notifications/endpoints",
       body: createEndpointBody,
-      summary: "Admins: add an endpoint (https to a public address, or what the operator's egress allow-list names) for run.succeeded, run.failed, run.cancelled; its signing secret is in this answer only",
+      summary:
+        "Admins: add an endpoint (https to a public address, or what the operator's egress allow-list names) for run.succeeded, run.failed, run.cancelled; its signing secret is in this answer only",
       status: 201,
       description: "Created",
     },

@@ -14,7 +14,10 @@ export const timeZoneName = z
   .string()
   .min(1)
   .max(64)
-  .regex(/^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/, "an IANA time zone name such as Europe/Berlin")
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/,
+    "an IANA time zone name such as Europe/Berlin",
+  )
   .refine((name) => {
     try {
       new Intl.DateTimeFormat("en", { timeZone: name });
@@ -31,18 +34,37 @@ export const overviewInput = z.object({
 
 /** GET /overview?days=&tz= */
 export const overviewQuery = z.object({
-  days: z.enum(["7", "30", "90"]).default("30").describe("the range: 7, 30 or 90 days ending today").transform(Number),
-  tz: timeZoneName.default("UTC").describe("the IANA time zone whose days the range and its buckets follow, e.g. Europe/Berlin"),
+  days: z
+    .enum(["7", "30", "90"])
+    .default("30")
+    .describe("the range: 7, 30 or 90 days ending today")
+    .transform(Number),
+  tz: timeZoneName
+    .default("UTC")
+    .describe("the IANA time zone whose days the range and its buckets follow, e.g. Europe/Berlin"),
 });
 
-const runCounts = z.object({ queued: z.number().int(), running: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), cancelled: z.number().int() });
+const runCounts = z.object({
+  queued: z.number().int(),
+  running: z.number().int(),
+  succeeded: z.number().int(),
+  failed: z.number().int(),
+  cancelled: z.number().int(),
+});
 const duration = z.object({
-  p50Ms: z.number().nullable().describe("median duration of the finished steps, ms; null without any"),
+  p50Ms: z
+    .number()
+    .nullable()
+    .describe("median duration of the finished steps, ms; null without any"),
   p95Ms: z.number().nullable().describe("95th percentile (linear interpolation), ms"),
   steps: z.number().int().describe("finished steps measured"),
 });
 const usage = z.object({ inputTokens: z.number(), outputTokens: z.number(), costUsd: z.number() });
-const callCounts = { calls: z.number().int(), errors: z.number().int(), errorRate: z.number().describe("errors / calls, 0 to 1") };
+const callCounts = {
+  calls: z.number().int(),
+  errors: z.number().int(),
+  errorRate: z.number().describe("errors / calls, 0 to 1"),
+};
 
 export const overviewResponse = z.object({
   range: z.object({
@@ -54,14 +76,37 @@ export const overviewResponse = z.object({
   runs: z.object({
     total: z.number().int(),
     byStatus: runCounts,
-    successRate: z.number().nullable().describe("succeeded / (succeeded + failed + cancelled); null when none finished"),
+    successRate: z
+      .number()
+      .nullable()
+      .describe("succeeded / (succeeded + failed + cancelled); null when none finished"),
   }),
   stepDuration: duration,
   usage,
-  perDay: z.array(z.object({ date: z.string().describe("YYYY-MM-DD in the time zone"), runs: runCounts, stepDuration: duration, usage })),
-  usageByWorkflow: z.array(z.object({ workflowId: z.string(), name: z.string(), steps: z.number().int(), ...usage.shape })).describe("the ten costliest workflows"),
-  topTools: z.array(z.object({ name: z.string(), ...callCounts })).describe("the ten most called tools"),
-  topConnectors: z.array(z.object({ connectorId: z.string(), ...callCounts })).describe("the ten most called connectors"),
+  perDay: z.array(
+    z.object({
+      date: z.string().describe("YYYY-MM-DD in the time zone"),
+      runs: runCounts,
+      stepDuration: duration,
+      usage,
+    }),
+  ),
+  usageByWorkflow: z
+    .array(
+      z.object({
+        workflowId: z.string(),
+        name: z.string(),
+        steps: z.number().int(),
+        ...usage.shape,
+      }),
+    )
+    .describe("the ten costliest workflows"),
+  topTools: z
+    .array(z.object({ name: z.string(), ...callCounts }))
+    .describe("the ten most called tools"),
+  topConnectors: z
+    .array(z.object({ connectorId: z.string(), ...callCounts }))
+    .describe("the ten most called connectors"),
 });
 
 export const overviewOperations = {

@@ -51,8 +51,12 @@ export const runOperations = {
       body: startRunBody,
       status: 202,
       description: "Queued",
-      otherSuccess: { 200: "The run an earlier request with the same Idempotency-Key started; nothing new started" },
-      errors: { 422: "The Idempotency-Key was used for another request (USER.IDEMPOTENCY_KEY_REUSED)" },
+      otherSuccess: {
+        200: "The run an earlier request with the same Idempotency-Key started; nothing new started",
+      },
+      errors: {
+        422: "The Idempotency-Key was used for another request (USER.IDEMPOTENCY_KEY_REUSED)",
+      },
     },
   }),
   rerun: operation({
@@ -64,7 +68,8 @@ export const runOperations = {
     rest: {
       method: "POST",
       path: "/runs/{id}/rerun",
-      summary: "Start the run's workflow version again with the same inputs, as a new run that names this one (rerunOfId); needs what starting the workflow needs",
+      summary:
+        "Start the run's workflow version again with the same inputs, as a new run that names this one (rerunOfId); needs what starting the workflow needs",
       status: 202,
       description: "The new run, queued",
     },
@@ -92,7 +97,8 @@ export const runOperations = {
     rest: {
       method: "GET",
       path: "/runs/{id}",
-      summary: "A run with its steps, inputs and outputs, who or what started it, and the run it re-ran",
+      summary:
+        "A run with its steps, inputs and outputs, who or what started it, and the run it re-ran",
       status: 200,
       description: "The run",
       // the dashboard reads the workflow's record; the API names it
@@ -123,7 +129,8 @@ export const runOperations = {
     rest: {
       method: "GET",
       path: "/runs",
-      summary: "The team's runs, newest first, a page at a time, narrowed by status, workflow, lane, trigger, starter and time; with counts per status under the same filters",
+      summary:
+        "The team's runs, newest first, a page at a time, narrowed by status, workflow, lane, trigger, starter and time; with counts per status under the same filters",
       query: runListQuery,
       joinRepeated: true,
       status: 200,
@@ -135,9 +142,16 @@ export const runOperations = {
     access: "team",
     input: runId,
     output: z.object({ graph: workflowGraph.nullable() }),
-    rest: { only: "the run page's graph of the run's workflow version; over REST, GET /workflows/{id}/versions/{number} has it" },
+    rest: {
+      only: "the run page's graph of the run's workflow version; over REST, GET /workflows/{id}/versions/{number} has it",
+    },
   }),
-  starters: operation({ kind: "query", access: "team", output: runStartersResponse, rest: { only: "the choices of the run list's starter filter" } }),
+  starters: operation({
+    kind: "query",
+    access: "team",
+    output: runStartersResponse,
+    rest: { only: "the choices of the run list's starter filter" },
+  }),
   spans: operation({
     kind: "query",
     access: "team",
@@ -146,7 +160,8 @@ export const runOperations = {
     rest: {
       method: "GET",
       path: "/runs/{id}/spans",
-      summary: "The run's trace spans, oldest first (nest them by parentSpanId); `truncated` when it has more than `limit`",
+      summary:
+        "The run's trace spans, oldest first (nest them by parentSpanId); `truncated` when it has more than `limit`",
       query: runSpansQuery,
       status: 200,
       description: "Spans",
@@ -172,14 +187,18 @@ export const runOperations = {
     access: "team",
     input: runEventsInput,
     output: runEventsResponse,
-    rest: { only: "the run page polls stored events; over REST, GET /runs/{id}/events streams them (runs.eventStream)" },
+    rest: {
+      only: "the run page polls stored events; over REST, GET /runs/{id}/events streams them (runs.eventStream)",
+    },
   }),
   eventStream: operation({
     kind: "query",
     access: "team",
     input: runId.extend(runEventsQuery.shape),
     output: runEventStream,
-    trpc: { only: "a Server-Sent Events stream, resumable with Last-Event-ID; the dashboard polls runs.events" },
+    trpc: {
+      only: "a Server-Sent Events stream, resumable with Last-Event-ID; the dashboard polls runs.events",
+    },
     rest: {
       method: "GET",
       path: "/runs/{id}/events",
@@ -201,7 +220,8 @@ export const runOperations = {
     rest: {
       method: "GET",
       path: "/runs/{id}/logs",
-      summary: "Download the run's logs: NDJSON lines for the run, each step attempt's output and every stored event (Content-Disposition: attachment)",
+      summary:
+        "Download the run's logs: NDJSON lines for the run, each step attempt's output and every stored event (Content-Disposition: attachment)",
       status: 200,
       description: "The logs, as an attachment",
       mediaType: "application/x-ndjson",
@@ -216,7 +236,8 @@ export const runOperations = {
       method: "GET",
       path: "/runs/{id}/steps/{stepId}/activity",
       params: { id: "runId", stepId: "stepRunId" },
-      summary: "What an agent step did so far: its tool calls by start and its text, retries, usage, answer and errors in order (the latest ones when there are many)",
+      summary:
+        "What an agent step did so far: its tool calls by start and its text, retries, usage, answer and errors in order (the latest ones when there are many)",
       status: 200,
       description: "The step's activity",
     },

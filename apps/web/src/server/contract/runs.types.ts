@@ -12,7 +12,11 @@ export const runStatus = z.enum(["queued", "running", "succeeded", "failed", "ca
 export const startRunBody = z
   .object({
     inputs: z.record(z.string(), z.unknown()).optional().describe("the workflow's inputs by name"),
-    versionId: z.string().min(1).optional().describe("a saved version of the workflow to run; its current version when unset"),
+    versionId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("a saved version of the workflow to run; its current version when unset"),
   })
   .default({});
 
@@ -22,7 +26,9 @@ export const idempotencyKey = z
   .min(1)
   .max(255)
   .regex(/^[\x21-\x7e]+$/, "printable ASCII without spaces")
-  .describe("retrying with the same key returns the first run; the same key with another request is refused (422 USER.IDEMPOTENCY_KEY_REUSED)");
+  .describe(
+    "retrying with the same key returns the first run; the same key with another request is refused (422 USER.IDEMPOTENCY_KEY_REUSED)",
+  );
 
 /** runs.start: the workflow and its inputs. */
 export const startRunInput = z.object({
@@ -35,7 +41,9 @@ export const startRunInput = z.object({
 export const startRunResponse = z.object({ id: z.string(), status: runStatus });
 
 export const cancelRunResponse = z.object({
-  status: z.enum(["cancelled", "cancelling"]).describe("cancelled: it had not started; cancelling: its worker is told to stop"),
+  status: z
+    .enum(["cancelled", "cancelling"])
+    .describe("cancelled: it had not started; cancelling: its worker is told to stop"),
 });
 
 export const stepRun = z.looseObject({
@@ -56,7 +64,10 @@ export const stepRun = z.looseObject({
   provider: z.string().nullable().describe("an agent step's provider"),
   inputTokens: z.number().int().nullable(),
   outputTokens: z.number().int().nullable(),
-  costUsd: z.number().nullable().describe("what an agent step's model requests cost (USD), as metered"),
+  costUsd: z
+    .number()
+    .nullable()
+    .describe("what an agent step's model requests cost (USD), as metered"),
   toolCallCount: z.number().int().describe("the tool calls an agent step made"),
 });
 
@@ -64,12 +75,22 @@ export const stepRun = z.looseObject({
 const runFields = {
   id: z.string(),
   status: runStatus,
-  trigger: z.string().describe("the surface that started it: dashboard, api (an API token), cli, call_workflow, schedule or webhook"),
+  trigger: z
+    .string()
+    .describe(
+      "the surface that started it: dashboard, api (an API token), cli, call_workflow, schedule or webhook",
+    ),
   lane: z.string(),
   inputs: z.unknown().describe("the inputs it started with"),
   outputs: z.unknown().nullable().describe("what it produced, once finished"),
-  startedBy: z.object({ id: z.string(), name: z.string() }).nullable().describe("who started it (an API token's owner)"),
-  firedBy: z.object({ id: z.string(), name: z.string(), kind: z.string() }).nullable().describe("the schedule or webhook trigger that started it"),
+  startedBy: z
+    .object({ id: z.string(), name: z.string() })
+    .nullable()
+    .describe("who started it (an API token's owner)"),
+  firedBy: z
+    .object({ id: z.string(), name: z.string(), kind: z.string() })
+    .nullable()
+    .describe("the schedule or webhook trigger that started it"),
   rerunOfId: z.string().nullable().describe("the run this one re-ran"),
   parentRunId: z.string().nullable().describe("the run whose call_workflow started it"),
   errorCode: z.string().nullable(),
@@ -81,7 +102,10 @@ const runFields = {
 };
 
 /** GET /runs/{id}: the run with its workflow's name. */
-export const runResponse = z.looseObject({ ...runFields, workflow: z.string().describe("the workflow's name") });
+export const runResponse = z.looseObject({
+  ...runFields,
+  workflow: z.string().describe("the workflow's name"),
+});
 
 /** runs.get: the run with its workflow and version. */
 export const runDetailResponse = z.looseObject({
@@ -94,19 +118,32 @@ const runTrigger = z.enum(["dashboard", "api", "cli", "call_workflow", "schedule
 
 /** A list of values as one query parameter: `a,b` (or the parameter repeated, merged by the caller). */
 const commaList = <T extends z.ZodType>(item: T) =>
-  z.preprocess((value) => (typeof value === "string" ? value.split(",").filter((v) => v !== "") : value), z.array(item).optional());
+  z.preprocess(
+    (value) => (typeof value === "string" ? value.split(",").filter((v) => v !== "") : value),
+    z.array(item).optional(),
+  );
 
 /** runs.list and GET /runs: what the list is narrowed by, and where the page starts. */
 export const runListQuery = z.object({
-  status: commaList(runStatus).describe("statuses, comma-separated (queued,running,succeeded,failed,cancelled)"),
+  status: commaList(runStatus).describe(
+    "statuses, comma-separated (queued,running,succeeded,failed,cancelled)",
+  ),
   workflowId: z.string().min(1).optional(),
   lane: z.string().min(1).optional(),
-  trigger: commaList(runTrigger).describe("triggers, comma-separated (dashboard,api,cli,call_workflow,schedule,webhook)"),
+  trigger: commaList(runTrigger).describe(
+    "triggers, comma-separated (dashboard,api,cli,call_workflow,schedule,webhook)",
+  ),
   startedBy: z.string().min(1).optional().describe("the id of the user who started the runs"),
   from: callerTime.optional().describe("created at or after (ISO 8601, years 0001 to 9999)"),
   to: callerTime.optional().describe("created before (ISO 8601, years 0001 to 9999)"),
   cursor: z.string().min(1).optional().describe("nextCursor of the previous page"),
-  limit: z.coerce.number().int().min(1).max(200).optional().describe("runs per page (50 when unset, at most 200)"),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe("runs per page (50 when unset, at most 200)"),
 });
 
 export const runListEntry = z.object({
@@ -127,15 +164,34 @@ export const runListEntry = z.object({
 /** runs.list and GET /runs: a page of runs (never inputs, outputs or checkpoint), newest first. */
 export const runListResponse = z.object({
   runs: z.array(runListEntry),
-  nextCursor: z.string().nullable().describe("pass as cursor for the next page; null on the last page"),
-  counts: z.object({ queued: z.number().int(), running: z.number().int(), succeeded: z.number().int(), failed: z.number().int(), cancelled: z.number().int() }).describe("runs per status under the same filters (status aside)"),
+  nextCursor: z
+    .string()
+    .nullable()
+    .describe("pass as cursor for the next page; null on the last page"),
+  counts: z
+    .object({
+      queued: z.number().int(),
+      running: z.number().int(),
+      succeeded: z.number().int(),
+      failed: z.number().int(),
+      cancelled: z.number().int(),
+    })
+    .describe("runs per status under the same filters (status aside)"),
 });
 
 /** The list's "started by" choices. */
-export const runStartersResponse = z.array(z.object({ id: z.string(), name: z.string(), email: z.string() }));
+export const runStartersResponse = z.array(
+  z.object({ id: z.string(), name: z.string(), email: z.string() }),
+);
 
 export const runSpansQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(2000).optional().describe("spans at most, oldest first (2,000 when unset)"),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(2000)
+    .optional()
+    .describe("spans at most, oldest first (2,000 when unset)"),
 });
 
 /** GET /runs/{id}/spans and runs.spans: the run's spans, oldest first, for a waterfall. */
@@ -158,26 +214,53 @@ export const runSpansResponse = z.object({
 /** GET /runs/{id}/tool-calls and runs.toolCalls: a page of the run's tool calls. */
 export const runToolCallsQuery = z.object({
   after: z.string().min(1).optional().describe("nextAfter of the previous page"),
-  limit: z.coerce.number().int().min(1).max(500).optional().describe("calls per page (100 when unset)"),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .optional()
+    .describe("calls per page (100 when unset)"),
   stepRunId: z.string().min(1).optional().describe("only the calls of this step attempt"),
 });
 
 /** A stored run event (also an SSE message: `id` is its seq, `event` its type). */
-export const runEventEntry = z.object({ seq: z.number().int(), type: z.string(), payload: z.unknown(), at: timestamp });
+export const runEventEntry = z.object({
+  seq: z.number().int(),
+  type: z.string(),
+  payload: z.unknown(),
+  at: timestamp,
+});
 
 /** runs.events: stored events after a seq, in order. */
-export const runEventsInput = z.object({ id: z.string().min(1), after: z.number().int().min(0).default(0), limit: z.number().int().min(1).max(1000).default(500) });
-export const runEventsResponse = z.object({ events: z.array(runEventEntry), lastSeq: z.number().int() });
+export const runEventsInput = z.object({
+  id: z.string().min(1),
+  after: z.number().int().min(0).default(0),
+  limit: z.number().int().min(1).max(1000).default(500),
+});
+export const runEventsResponse = z.object({
+  events: z.array(runEventEntry),
+  lastSeq: z.number().int(),
+});
 
 /** GET /runs/{id}/events: where to resume (besides the Last-Event-ID header). */
-export const runEventsQuery = z.object({ after: z.coerce.number().int().min(0).optional().describe("replay the events after this seq (the Last-Event-ID header wins)") });
+export const runEventsQuery = z.object({
+  after: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("replay the events after this seq (the Last-Event-ID header wins)"),
+});
 /** GET /runs/{id}/events is text/event-stream: this is the `data` of each message (its `id` is the seq). */
 export const runEventStream = runEventEntry.describe(
-  "text/event-stream: one message per stored event, `id: <seq>`, `event: <type>` (run.started, step.output, ...) and this object as `data`; then `event: end`, its data {reason: \"run_ended\", status} once the run has ended, or {reason: \"access_ended\", error: {code, message}} once the caller may no longer read it",
+  'text/event-stream: one message per stored event, `id: <seq>`, `event: <type>` (run.started, step.output, ...) and this object as `data`; then `event: end`, its data {reason: "run_ended", status} once the run has ended, or {reason: "access_ended", error: {code, message}} once the caller may no longer read it',
 );
 
 /** GET /runs/{id}/logs is NDJSON: this is one line. */
-export const runLogLine = z.looseObject({ kind: z.enum(["run", "step", "event"]) }).describe("one line: the run, a step attempt with its output, or a stored event");
+export const runLogLine = z
+  .looseObject({ kind: z.enum(["run", "step", "event"]) })
+  .describe("one line: the run, a step attempt with its output, or a stored event");
 
 /** runs.stepActivity: one attempt of a run's step (the `id` of a step entry). */
 export const stepActivityInput = z.object({
@@ -191,7 +274,11 @@ export const toolCallEntry = z.object({
   id: z.string(),
   toolName: z.string(),
   source: z.string().describe("builtin, proxy, agent, or the id of the connector that served it"),
-  fidelity: z.enum(["proxy", "agent_reported"]).describe("proxy: the step's MCP proxy saw it; agent_reported: the agent CLI ran it and said so"),
+  fidelity: z
+    .enum(["proxy", "agent_reported"])
+    .describe(
+      "proxy: the step's MCP proxy saw it; agent_reported: the agent CLI ran it and said so",
+    ),
   arguments: z.unknown().describe("what the tool was called with, secrets scrubbed"),
   result: z.unknown().describe("what it answered, secrets scrubbed"),
   isError: z.boolean(),
@@ -202,8 +289,17 @@ export const toolCallEntry = z.object({
 
 /** What the activity shows of an agent's events: its text, retries, usage, answer and errors. */
 export const agentActivityEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string().describe("text as it arrived (consecutive events make one message)") }),
-  z.object({ type: z.literal("retry"), attempt: z.number().int(), delayMs: z.number(), status: z.number().int().optional(), message: z.string() }),
+  z.object({
+    type: z.literal("text"),
+    text: z.string().describe("text as it arrived (consecutive events make one message)"),
+  }),
+  z.object({
+    type: z.literal("retry"),
+    attempt: z.number().int(),
+    delayMs: z.number(),
+    status: z.number().int().optional(),
+    message: z.string(),
+  }),
   z.object({
     type: z.literal("usage"),
     inputTokens: z.number().int(),
@@ -220,11 +316,18 @@ export const stepActivityResponse = z.object({
   status: z.string(),
   toolCalls: z.array(toolCallEntry).describe("in the order they started"),
   toolCallsTruncated: z.boolean().describe("true when only the latest tool calls are listed"),
-  events: z.array(z.object({ seq: z.number().int(), at: timestamp, event: agentActivityEvent })).describe("in the order they happened"),
+  events: z
+    .array(z.object({ seq: z.number().int(), at: timestamp, event: agentActivityEvent }))
+    .describe("in the order they happened"),
   eventsTruncated: z.boolean().describe("true when only the latest events are listed"),
 });
 
 export const runToolCallsResponse = z.object({
-  toolCalls: z.array(toolCallEntry.extend({ stepRunId: z.string() })).describe("in the order they started"),
-  nextAfter: z.string().nullable().describe("pass as after for the next page; null on the last page"),
+  toolCalls: z
+    .array(toolCallEntry.extend({ stepRunId: z.string() }))
+    .describe("in the order they started"),
+  nextAfter: z
+    .string()
+    .nullable()
+    .describe("pass as after for the next page; null on the last page"),
 });

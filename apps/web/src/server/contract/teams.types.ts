@@ -11,7 +11,9 @@ const team = z.object({ id: z.string(), name: z.string(), slug: z.string() });
 
 export const currentTeamResponse = z.object({ team, role: teamRole, userId: z.string() });
 export const myTeamsResponse = z.array(z.object({ team, role: teamRole }));
-export const createTeamInput = z.object({ name: z.string().trim().min(1, "give the team a name").max(80) });
+export const createTeamInput = z.object({
+  name: z.string().trim().min(1, "give the team a name").max(80),
+});
 export const createTeamResponse = z.object({ team });
 
 /** The highest limit a team may set on its runs at once. */
@@ -27,7 +29,13 @@ export const teamSettings = z.object({
 export const updateTeamInput = z
   .object({
     name: z.string().trim().min(1, "give the team a name").max(80).optional(),
-    maxConcurrentRuns: z.number().int().min(1, "at least 1 run at once, or no limit").max(MAX_TEAM_RUN_LIMIT).nullable().optional(),
+    maxConcurrentRuns: z
+      .number()
+      .int()
+      .min(1, "at least 1 run at once, or no limit")
+      .max(MAX_TEAM_RUN_LIMIT)
+      .nullable()
+      .optional(),
   })
   .strict();
 
@@ -38,7 +46,12 @@ export const teamOperations = {
     output: currentTeamResponse,
     rest: { only: "the team the dashboard's session acts in; a token knows its team" },
   }),
-  mine: operation({ kind: "query", access: "authed", output: myTeamsResponse, rest: { only: "the dashboard's team switcher; a token acts in one team" } }),
+  mine: operation({
+    kind: "query",
+    access: "authed",
+    output: myTeamsResponse,
+    rest: { only: "the dashboard's team switcher; a token acts in one team" },
+  }),
   create: operation({
     kind: "mutation",
     access: "authed",
@@ -53,7 +66,8 @@ export const teamOperations = {
     rest: {
       method: "GET",
       path: "/team",
-      summary: "The team's settings: its name, and how many of its runs may run at once (null: no limit of its own)",
+      summary:
+        "The team's settings: its name, and how many of its runs may run at once (null: no limit of its own)",
       status: 200,
       description: "The team's settings",
     },
@@ -67,7 +81,8 @@ export const teamOperations = {
     rest: {
       method: "PUT",
       path: "/team",
-      summary: "Admins: rename the team or set how many of its runs may run at once (null removes the limit); fields left out keep their value",
+      summary:
+        "Admins: rename the team or set how many of its runs may run at once (null removes the limit); fields left out keep their value",
       body: updateTeamInput,
       status: 200,
       description: "The team's settings as stored",

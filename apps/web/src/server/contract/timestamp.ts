@@ -17,4 +17,6 @@ export const timestamp = z
   .refine(isStorableTime, storable);
 
 /** A moment a caller gives as text (a query parameter): ISO 8601 with or without an offset, within what PostgreSQL stores. */
-export const callerTime = z.iso.datetime({ offset: true }).refine((text) => isStorableTime(new Date(text)), storable);
+export const callerTime = z.iso
+  .datetime({ offset: true })
+  .refine((text) => isStorableTime(new Date(text)), storable);

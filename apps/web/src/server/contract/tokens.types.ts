@@ -17,8 +17,13 @@ export const createTokenInput = z.object({
     .min(1)
     .max(365)
     .optional()
-    .describe("days until the token stops working; never when left out. A token made with a token never outlives that token"),
-  role: z.enum(["owner", "admin", "member", "viewer"]).optional().describe("the most the token may do, up to your own role (your role when left out)"),
+    .describe(
+      "days until the token stops working; never when left out. A token made with a token never outlives that token",
+    ),
+  role: z
+    .enum(["owner", "admin", "member", "viewer"])
+    .optional()
+    .describe("the most the token may do, up to your own role (your role when left out)"),
 });
 export const tokenIdInput = z.object({ id: z.string().min(1) });
 
@@ -31,9 +36,17 @@ export const apiToken = z.object({
   createdAt: timestamp,
   lastUsedAt: timestamp.nullable(),
   expiresAt: timestamp.nullable(),
-  role: z.enum(["owner", "admin", "member", "viewer"]).nullable().describe("the most the token may do (never more than its owner's current role); null: its owner's role"),
+  role: z
+    .enum(["owner", "admin", "member", "viewer"])
+    .nullable()
+    .describe(
+      "the most the token may do (never more than its owner's current role); null: its owner's role",
+    ),
   createdBy: person,
-  madeWith: z.object({ id: z.string(), name: z.string(), prefix: z.string() }).nullable().describe("the token it was made with over the API; it never outlives that one"),
+  madeWith: z
+    .object({ id: z.string(), name: z.string(), prefix: z.string() })
+    .nullable()
+    .describe("the token it was made with over the API; it never outlives that one"),
   revokedAt: timestamp.nullable().describe("when it stopped working; null while it is live"),
   revokedReason: z
     .enum(TOKEN_REVOKED_REASONS)
@@ -84,7 +97,9 @@ export const tokenOperations = {
       body: createTokenInput,
       status: 201,
       description: "The token",
-      errors: { 400: "Bad input, or an expiresInDays longer than the installation allows (USER.TOKEN.LIFETIME_TOO_LONG)" },
+      errors: {
+        400: "Bad input, or an expiresInDays longer than the installation allows (USER.TOKEN.LIFETIME_TOO_LONG)",
+      },
     },
   }),
   revoke: operation({
@@ -95,7 +110,8 @@ export const tokenOperations = {
     rest: {
       method: "DELETE",
       path: "/tokens/{id}",
-      summary: "Revoke a token, and every token made with it: a member their own, an admin anyone's",
+      summary:
+        "Revoke a token, and every token made with it: a member their own, an admin anyone's",
       status: 200,
       description: "Revoked",
     },

@@ -6,8 +6,12 @@ import { z } from "zod";
 import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
-const inputs = z.record(z.string(), z.unknown()).describe("input values every run gets (webhook: the defaults under the mapped ones)");
-const inputMap = z.record(z.string(), z.string().max(512)).describe("webhook: input name -> RFC 6901 JSON pointer into the request body");
+const inputs = z
+  .record(z.string(), z.unknown())
+  .describe("input values every run gets (webhook: the defaults under the mapped ones)");
+const inputMap = z
+  .record(z.string(), z.string().max(512))
+  .describe("webhook: input name -> RFC 6901 JSON pointer into the request body");
 
 export const createTriggerBody = z.object({
   kind: z.enum(["schedule", "webhook"]),
@@ -45,22 +49,38 @@ export const trigger = z.object({
   lastError: z.string().nullable(),
   createdAt: timestamp,
   nextFires: z.array(timestamp).describe("schedule: the next three fire times"),
-  webhookPath: z.string().nullable().describe("webhook: POST here (under the dashboard's address) with X-Switchyard-Signature"),
+  webhookPath: z
+    .string()
+    .nullable()
+    .describe("webhook: POST here (under the dashboard's address) with X-Switchyard-Signature"),
   runsAs: z
     .object({ id: z.string(), name: z.string() })
     .nullable()
-    .describe("the member its runs start as, with their role and own connector accounts: its creator, or the admin who last changed it; null when that user is gone"),
-  canManage: z.boolean().describe("whether the caller may change, pause, resume, rotate or delete it: the member it runs as, or an admin"),
+    .describe(
+      "the member its runs start as, with their role and own connector accounts: its creator, or the admin who last changed it; null when that user is gone",
+    ),
+  canManage: z
+    .boolean()
+    .describe(
+      "whether the caller may change, pause, resume, rotate or delete it: the member it runs as, or an admin",
+    ),
 });
 export const triggerList = z.object({
-  canCreate: z.boolean().describe("whether the caller may create triggers of this workflow (a member who may start runs in its lane)"),
+  canCreate: z
+    .boolean()
+    .describe(
+      "whether the caller may create triggers of this workflow (a member who may start runs in its lane)",
+    ),
   triggers: z.array(trigger),
 });
 export const triggerWithSecret = z.object({
   trigger,
   secret: z.string().nullable().describe("webhook: the signing secret, shown only in this answer"),
 });
-export const rotatedSecret = z.object({ id: z.string(), secret: z.string().describe("the new signing secret, shown only in this answer") });
+export const rotatedSecret = z.object({
+  id: z.string(),
+  secret: z.string().describe("the new signing secret, shown only in this answer"),
+});
 export const deletedTrigger = z.object({ id: z.string() });
 export const webhookAccepted = z.object({ runId: z.string() });
 
@@ -75,7 +95,8 @@ export const triggerOperations = {
       method: "GET",
       path: "/workflows/{id}/triggers",
       params: { id: "workflowId" },
-      summary: "A workflow's schedule and webhook triggers, with each schedule's next fire times, whom each runs as and what the caller may do",
+      summary:
+        "A workflow's schedule and webhook triggers, with each schedule's next fire times, whom each runs as and what the caller may do",
       status: 200,
       description: "Triggers",
     },
@@ -104,7 +125,8 @@ export const triggerOperations = {
       path: "/workflows/{id}/triggers",
       params: { id: "workflowId" },
       body: createTriggerBody,
-      summary: "Members who may start runs in the workflow's lane: create a schedule (cron, time zone) or webhook trigger, which runs as them; a webhook's signing secret is in this answer only",
+      summary:
+        "Members who may start runs in the workflow's lane: create a schedule (cron, time zone) or webhook trigger, which runs as them; a webhook's signing secret is in this answer only",
       status: 201,
       description: "Created",
     },
@@ -118,7 +140,8 @@ export const triggerOperations = {
       method: "PUT",
       path: "/triggers/{id}",
       body: updateTriggerBody,
-      summary: "The member it runs as, or an admin: change a trigger's name, schedule, inputs or input map; an admin's change of someone else's trigger makes it run as the admin",
+      summary:
+        "The member it runs as, or an admin: change a trigger's name, schedule, inputs or input map; an admin's change of someone else's trigger makes it run as the admin",
       status: 200,
       description: "The trigger",
     },
@@ -131,7 +154,8 @@ export const triggerOperations = {
     rest: {
       method: "POST",
       path: "/triggers/{id}/pause",
-      summary: "The member it runs as, or an admin: pause a trigger (a schedule stops firing, a webhook answers 409); whom it runs as stays",
+      summary:
+        "The member it runs as, or an admin: pause a trigger (a schedule stops firing, a webhook answers 409); whom it runs as stays",
       status: 200,
       description: "Paused",
     },
@@ -157,7 +181,8 @@ export const triggerOperations = {
     rest: {
       method: "POST",
       path: "/triggers/{id}/rotate-secret",
-      summary: "The member it runs as, or an admin: give a webhook trigger a new signing secret (in this answer only), the old one stops working; an admin's rotation of someone else's trigger makes it run as the admin",
+      summary:
+        "The member it runs as, or an admin: give a webhook trigger a new signing secret (in this answer only), the old one stops working; an admin's rotation of someone else's trigger makes it run as the admin",
       status: 200,
       description: "The new secret",
       errors: { 409: "A schedule has no signing secret (CONFLICT)" },

@@ -29,7 +29,11 @@ export const variableList = z.array(teamVariable);
 export const listVariablesResponse = z.object({ variables: variableList });
 /** The team's lane names, the choices for a secret's lanes. */
 export const laneNames = z.array(z.string());
-export const setVariableResponse = z.looseObject({ name: z.string(), secret: z.boolean(), lanes: z.array(z.string()) });
+export const setVariableResponse = z.looseObject({
+  name: z.string(),
+  secret: z.boolean(),
+  lanes: z.array(z.string()),
+});
 export const secretLanesResponse = z.looseObject({ name: z.string(), lanes: z.array(z.string()) });
 export const deleteVariableResponse = z.object({ name: z.string() });
 
@@ -41,7 +45,8 @@ export const variableOperations = {
     rest: {
       method: "GET",
       path: "/variables",
-      summary: "The team's variables: plain values, and each secret's lanes (a secret's value is never returned)",
+      summary:
+        "The team's variables: plain values, and each secret's lanes (a secret's value is never returned)",
       status: 200,
       description: "Variables",
       wrap: "variables",
@@ -52,7 +57,9 @@ export const variableOperations = {
     kind: "query",
     access: "team",
     output: laneNames,
-    rest: { only: "the dashboard's choices for a secret's lanes; over REST, GET /lanes lists them with more" },
+    rest: {
+      only: "the dashboard's choices for a secret's lanes; over REST, GET /lanes lists them with more",
+    },
   }),
   set: operation({
     kind: "mutation",
@@ -63,7 +70,8 @@ export const variableOperations = {
     rest: {
       method: "PUT",
       path: "/variables/{name}",
-      summary: "Admins: set a variable; a new secret is open to the operator lane only unless lanes are given",
+      summary:
+        "Admins: set a variable; a new secret is open to the operator lane only unless lanes are given",
       body: variableValueInput,
       status: 200,
       description: "Set",
@@ -90,6 +98,12 @@ export const variableOperations = {
     role: "admin",
     input: variableNameInput,
     output: deleteVariableResponse,
-    rest: { method: "DELETE", path: "/variables/{name}", summary: "Admins: delete a variable", status: 200, description: "Deleted" },
+    rest: {
+      method: "DELETE",
+      path: "/variables/{name}",
+      summary: "Admins: delete a variable",
+      status: 200,
+      description: "Deleted",
+    },
   }),
 };

@@ -10,7 +10,12 @@ import { runStatus } from "./runs.types";
 import { timestamp } from "./timestamp";
 
 export const bundleInput = z.object({
-  entry: z.string().min(1).max(255).default("workflow.yaml").describe("path of the workflow YAML within files"),
+  entry: z
+    .string()
+    .min(1)
+    .max(255)
+    .default("workflow.yaml")
+    .describe("path of the workflow YAML within files"),
   files: z.record(z.string().max(255), z.string()).describe("path → content"),
 });
 
@@ -42,7 +47,16 @@ export const workflowGraph = z.object({
     z.object({
       from: z.string(),
       to: z.string(),
-      kind: z.enum(["success", "failure", "transition", "branch", "body", "next", "loop_back", "complete"]),
+      kind: z.enum([
+        "success",
+        "failure",
+        "transition",
+        "branch",
+        "body",
+        "next",
+        "loop_back",
+        "complete",
+      ]),
       label: z.string().optional(),
     }),
   ),
@@ -113,14 +127,19 @@ export const validateBundleResponse = z.object({
 });
 
 export const workflowIdInput = z.object({ id: z.string().min(1) });
-export const workflowVersionInput = z.object({ id: z.string().min(1), number: z.number().int().min(1) });
+export const workflowVersionInput = z.object({
+  id: z.string().min(1),
+  number: z.number().int().min(1),
+});
 export const diffVersionsInput = z.object({
   id: z.string().min(1),
   from: z.number().int().min(1).describe("the older version's number"),
   to: z.number().int().min(1).describe("the newer version's number"),
 });
 
-const person = z.object({ id: z.string(), name: z.string().nullable(), email: z.string() }).nullable();
+const person = z
+  .object({ id: z.string(), name: z.string().nullable(), email: z.string() })
+  .nullable();
 
 export const versionSummary = z.object({
   id: z.string(),
@@ -164,8 +183,12 @@ export const archiveWorkflowResponse = z.object({ id: z.string(), archivedAt: ti
 
 const versionNumber = z.coerce.number().int().min(1);
 const diffQuery = z.object({
-  from: versionNumber.optional().describe("the older version's number; the one before `to` when unset"),
-  to: versionNumber.optional().describe("the newer version's number; the current version when unset"),
+  from: versionNumber
+    .optional()
+    .describe("the older version's number; the one before `to` when unset"),
+  to: versionNumber
+    .optional()
+    .describe("the newer version's number; the current version when unset"),
 });
 
 export const workflowOperations = {
@@ -180,7 +203,8 @@ export const workflowOperations = {
       status: 200,
       description: "Workflows",
       // the dashboard's list shows each one's last run; the API's does not
-      toAnswer: (rows: z.output<typeof workflowList>) => rows.map(({ lastRun: _, ...workflow }) => workflow),
+      toAnswer: (rows: z.output<typeof workflowList>) =>
+        rows.map(({ lastRun: _, ...workflow }) => workflow),
       wrap: "workflows",
       response: listWorkflowsResponse,
     },
@@ -194,7 +218,8 @@ export const workflowOperations = {
     rest: {
       method: "GET",
       path: "/workflows/{id}",
-      summary: "A workflow's current version: its files, its states and transitions as a graph, and its input declaration",
+      summary:
+        "A workflow's current version: its files, its states and transitions as a graph, and its input declaration",
       status: 200,
       description: "The workflow",
     },
@@ -237,7 +262,8 @@ export const workflowOperations = {
     rest: {
       method: "GET",
       path: "/workflows/{id}/diff",
-      summary: "A unified diff of each file between two versions (?from=1&to=2; by default the current version against the one before)",
+      summary:
+        "A unified diff of each file between two versions (?from=1&to=2; by default the current version against the one before)",
       query: diffQuery,
       status: 200,
       description: "The diff",
@@ -252,7 +278,8 @@ export const workflowOperations = {
     rest: {
       method: "POST",
       path: "/workflows/validate",
-      summary: "Validate a bundle without saving; when it parses, its graph and input declaration too",
+      summary:
+        "Validate a bundle without saving; when it parses, its graph and input declaration too",
       body: bundleInput,
       status: 200,
       description: "Diagnostics",
@@ -268,7 +295,8 @@ export const workflowOperations = {
     rest: {
       method: "POST",
       path: "/workflows",
-      summary: "Save a workflow bundle as a new version (validated whole; nothing is stored on error)",
+      summary:
+        "Save a workflow bundle as a new version (validated whole; nothing is stored on error)",
       body: bundleInput,
       status: 201,
       description: "Saved",
@@ -286,7 +314,8 @@ export const workflowOperations = {
     rest: {
       method: "POST",
       path: "/workflows/{id}/archive",
-      summary: "Archive a workflow (who may save in its lane): it leaves the list and can no longer be started; its versions and runs stay",
+      summary:
+        "Archive a workflow (who may save in its lane): it leaves the list and can no longer be started; its versions and runs stay",
       status: 200,
       description: "Archived",
     },

@@ -7,7 +7,10 @@
 import { AppError, RETRY_AFTER_SECONDS, surfaceOfError } from "@switchyard/core/errors";
 
 export const jsonAnswer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
+  });
 
 /** `error` as an answer; `what` names the surface in the log line of an unexpected one. */
 export const errorAnswer = (error: unknown, what: string, headers: Record<string, string> = {}) => {
@@ -15,7 +18,14 @@ export const errorAnswer = (error: unknown, what: string, headers: Record<string
     const status = surfaceOfError(error).http;
     return jsonAnswer(
       status,
-      { error: { code: error.code, message: error.userMessage, location: error.location, details: error.details } },
+      {
+        error: {
+          code: error.code,
+          message: error.userMessage,
+          location: error.location,
+          details: error.details,
+        },
+      },
       { ...(status === 503 ? { "retry-after": String(RETRY_AFTER_SECONDS) } : {}), ...headers },
     );
   }

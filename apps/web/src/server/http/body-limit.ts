@@ -12,7 +12,11 @@ const MIB = 1024 * 1024;
 export const BODY_LIMITS = { default: MIB, bundle: BUNDLE_LIMITS.totalBytes + MIB };
 
 export const bodyTooLarge = (limitBytes: number) =>
-  new AppError("PAYLOAD_TOO_LARGE", `the request body is larger than ${Math.round((limitBytes / MIB) * 10) / 10} MiB`, { details: { limitBytes } });
+  new AppError(
+    "PAYLOAD_TOO_LARGE",
+    `the request body is larger than ${Math.round((limitBytes / MIB) * 10) / 10} MiB`,
+    { details: { limitBytes } },
+  );
 
 /** The same request, with a body that fails with PAYLOAD_TOO_LARGE past `limitBytes`. */
 export const withBodyLimit = (req: Request, limitBytes: number): Request => {

@@ -20,12 +20,17 @@ const hostOf = (origin: string) => {
 const crossSiteReason = (req: Request): string | undefined => {
   if (SAFE_METHODS.has(req.method.toUpperCase())) return undefined;
   const fetchSite = req.headers.get("sec-fetch-site");
-  if (fetchSite === "cross-site" || fetchSite === "same-site") return `a ${fetchSite} request may not change anything here`;
+  if (fetchSite === "cross-site" || fetchSite === "same-site")
+    return `a ${fetchSite} request may not change anything here`;
   const origin = req.headers.get("origin");
   if (origin === null) return undefined;
-  const host = req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() || req.headers.get("host") || new URL(req.url).host;
+  const host =
+    req.headers.get("x-forwarded-host")?.split(",")[0]?.trim() ||
+    req.headers.get("host") ||
+    new URL(req.url).host;
   const from = hostOf(origin);
-  if (from === undefined || from.toLowerCase() !== host.toLowerCase()) return `a request from origin ${origin} may not change anything here`;
+  if (from === undefined || from.toLowerCase() !== host.toLowerCase())
+    return `a request from origin ${origin} may not change anything here`;
   return undefined;
 };
 
@@ -33,5 +38,8 @@ const crossSiteReason = (req: Request): string | undefined => {
 export const refuseCrossSite = (req: Request): Response | undefined => {
   const reason = crossSiteReason(req);
   if (reason === undefined) return undefined;
-  return Response.json({ error: { code: "FORBIDDEN", message: `${reason}: send it from the dashboard itself` } }, { status: 403 });
+  return Response.json(
+    { error: { code: "FORBIDDEN", message: `${reason}: send it from the dashboard itself` } },
+    { status: 403 },
+  );
 };

@@ -24,22 +24,33 @@ const allowHeader = (methods: readonly string[]) => {
 /** The 405 for `method` on `path`, whose route serves `methods`. */
 export const methodNotAllowed = (method: string, path: string, methods: readonly string[]) =>
   errorAnswer(
-    new AppError("METHOD_NOT_ALLOWED", `${method} is not allowed on ${path}; it answers ${methods.join(", ")}`, { details: { allow: [...methods] } }),
+    new AppError(
+      "METHOD_NOT_ALLOWED",
+      `${method} is not allowed on ${path}; it answers ${methods.join(", ")}`,
+      { details: { allow: [...methods] } },
+    ),
     "method check",
     { allow: allowHeader(methods) },
   );
 
 /** OPTIONS: what the route allows, nothing else. */
-export const allowedMethods = (methods: readonly string[]) => new Response(null, { status: 204, headers: { allow: allowHeader(methods) } });
+export const allowedMethods = (methods: readonly string[]) =>
+  new Response(null, { status: 204, headers: { allow: allowHeader(methods) } });
 
 /** Handlers for every method besides `served` (OPTIONS included), to export from a route module. */
 export const otherMethods = <S extends Exclude<RouteMethod, "OPTIONS">>(served: readonly S[]) =>
   Object.fromEntries(
-    ROUTE_METHODS.filter((m) => !(served as readonly string[]).includes(m)).map((m): [RouteMethod, Handler] => [
-      m,
-      (req) =>
-        servedWithRequestId(req, () =>
-          Promise.resolve(m === "OPTIONS" ? allowedMethods(served) : methodNotAllowed(req.method, new URL(req.url).pathname, served)),
-        ),
-    ]),
+    ROUTE_METHODS.filter((m) => !(served as readonly string[]).includes(m)).map(
+      (m): [RouteMethod, Handler] => [
+        m,
+        (req) =>
+          servedWithRequestId(req, () =>
+            Promise.resolve(
+              m === "OPTIONS"
+                ? allowedMethods(served)
+                : methodNotAllowed(req.method, new URL(req.url).pathname, served),
+            ),
+          ),
+      ],
+    ),
   ) as Record<Exclude<RouteMethod, S>, Handler>;

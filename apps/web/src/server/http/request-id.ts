@@ -22,7 +22,10 @@ const stamped = (res: Response, id: string) => {
 };
 
 /** Serves `req` with `serve` under the request's id, and puts the id on the answer. */
-export const servedWithRequestId = async (req: Request, serve: () => Promise<Response>): Promise<Response> => {
+export const servedWithRequestId = async (
+  req: Request,
+  serve: () => Promise<Response>,
+): Promise<Response> => {
   const id = requestIdOf(req.headers);
   return stamped(await withRequestId(id, serve), id);
 };

@@ -10,7 +10,12 @@ import { instanceOperations } from "../contract/instance.types";
 import { implement, type UserCaller } from "../api/implement";
 import { issueInstancePasswordReset, resetDeps } from "../members/password-reset";
 import { instanceAdmins, instancePeople, requireInstanceAdmin } from "./instance-admin";
-import { instanceAuditLog, instanceMe, instanceSettings, updateInstance } from "./instance-operations";
+import {
+  instanceAuditLog,
+  instanceMe,
+  instanceSettings,
+  updateInstance,
+} from "./instance-operations";
 
 const actorOf = ({ userId, tokenId }: UserCaller) => (tokenId ? { userId, tokenId } : { userId });
 
@@ -31,7 +36,11 @@ export const instanceApi = implement(
   {
     update: async ({ db, caller }) => {
       await requireInstanceAdmin(db, caller.userId);
-      if (!roleAtLeast(caller.role ?? "viewer", "admin")) throw new AppError("FORBIDDEN", "changing the installation's settings needs a token that acts as admin or owner");
+      if (!roleAtLeast(caller.role ?? "viewer", "admin"))
+        throw new AppError(
+          "FORBIDDEN",
+          "changing the installation's settings needs a token that acts as admin or owner",
+        );
     },
   },
 );

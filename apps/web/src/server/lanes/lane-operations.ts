@@ -8,7 +8,16 @@
  */
 import type { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
-import { createLane, listLanes, recordAudit, removeLane, updateLane, type Db, type PrismaClientOrTransaction, type Role } from "@switchyard/db";
+import {
+  createLane,
+  listLanes,
+  recordAudit,
+  removeLane,
+  updateLane,
+  type Db,
+  type PrismaClientOrTransaction,
+  type Role,
+} from "@switchyard/db";
 import type { createLaneBody, laneListing, updateLaneBody } from "../contract/lanes.types";
 import { requireRole } from "../trpc/init";
 
@@ -28,11 +37,18 @@ const checkOperatorRoles = (name: string, fields: { saveRoles: Role[]; startRole
   if (name !== OPERATOR) return;
   for (const key of ["saveRoles", "startRoles"] as const) {
     if (rolesOf(fields[key]).join() !== OPERATOR_ROLES.join())
-      throw new AppError("BAD_REQUEST", `the operator lane is for owners and admins only: its ${key} stay owner and admin`, { location: { path: key } });
+      throw new AppError(
+        "BAD_REQUEST",
+        `the operator lane is for owners and admins only: its ${key} stay owner and admin`,
+        { location: { path: key } },
+      );
   }
 };
 
-const listingOf = (row: Omit<Listing, "builtIn" | "usedBy">, usedBy: Listing["usedBy"]): Listing => ({
+const listingOf = (
+  row: Omit<Listing, "builtIn" | "usedBy">,
+  usedBy: Listing["usedBy"],
+): Listing => ({
   ...row,
   saveRoles: rolesOf(row.saveRoles),
   startRoles: rolesOf(row.startRoles),
@@ -40,14 +56,22 @@ const listingOf = (row: Omit<Listing, "builtIn" | "usedBy">, usedBy: Listing["us
   usedBy,
 });
 
-const audit = (tx: PrismaClientOrTransaction, actor: LaneActor, action: string, name: string, roles?: { saveRoles: Role[]; startRoles: Role[] }) =>
+const audit = (
+  tx: PrismaClientOrTransaction,
+  actor: LaneActor,
+  action: string,
+  name: string,
+  roles?: { saveRoles: Role[]; startRoles: Role[] },
+) =>
   recordAudit(tx, {
     teamId: actor.teamId,
     actorUserId: actor.userId,
     action,
     targetType: "lane",
     targetId: name,
-    metadata: roles ? { saveRoles: roles.saveRoles.join(","), startRoles: roles.startRoles.join(",") } : {},
+    metadata: roles
+      ? { saveRoles: roles.saveRoles.join(","), startRoles: roles.startRoles.join(",") }
+      : {},
   });
 
 export const listTeamLanes = async (db: Db, actor: LaneActor): Promise<Listing[]> =>
@@ -59,20 +83,41 @@ const listingNamed = async (db: Db, actor: LaneActor, name: string) => {
   return found;
 };
 
-export const createTeamLane = async (db: Db, actor: LaneActor, input: z.output<typeof createLaneBody>) => {
+export const createTeamLane = async (
+  db: Db,
+  actor: LaneActor,
+  input: z.output<typeof createLaneBody>,
+) => {
   requireRole("admin", actor.role);
-  const fields = { description: input.description, saveRoles: rolesOf(input.saveRoles), startRoles: rolesOf(input.startRoles) };
+  const fields = {
+    description: input.description,
+    saveRoles: rolesOf(input.saveRoles),
+    startRoles: rolesOf(input.startRoles),
+  };
   checkOperatorRoles(input.name, fields);
   await db.$transaction(async (tx) => {
-    await createLane(tx, { teamId: actor.teamId, name: input.name, max: MAX_LANES_PER_TEAM, ...fields });
+    await createLane(tx, {
+      teamId: actor.teamId,
+      name: input.name,
+      max: MAX_LANES_PER_TEAM,
+      ...fields,
+    });
     await audit(tx, actor, "lane.create", input.name, fields);
   });
   return listingNamed(db, actor, input.name);
 };
 
-export const updateTeamLane = async (db: Db, actor: LaneActor, input: z.output<typeof updateLaneBody> & { name: string }) => {
+export const updateTeamLane = async (
+  db: Db,
+  actor: LaneActor,
+  input: z.output<typeof updateLaneBody> & { name: string },
+) => {
   requireRole("admin", actor.role);
-  const fields = { description: input.description, saveRoles: rolesOf(input.saveRoles), startRoles: rolesOf(input.startRoles) };
+  const fields = {
+    description: input.description,
+    saveRoles: rolesOf(input.saveRoles),
+    startRoles: rolesOf(input.startRoles),
+  };
   checkOperatorRoles(input.name, fields);
   await db.$transaction(async (tx) => {
     await updateLane(tx, { teamId: actor.teamId, name: input.name, ...fields });
@@ -84,7 +129,10 @@ export const updateTeamLane = async (db: Db, actor: LaneActor, input: z.output<t
 export const removeTeamLane = async (db: Db, actor: LaneActor, input: { name: string }) => {
   requireRole("admin", actor.role);
   if (BUILT_IN.has(input.name))
-    throw new AppError("CONFLICT", `lane "${input.name}" is built in: workflows and connectors fall back to it, so it stays`);
+    throw new AppError(
+      "CONFLICT",
+      `lane "${input.name}" is built in: workflows and connectors fall back to it, so it stays`,
+    );
   await db.$transaction(async (tx) => {
     await removeLane(tx, { teamId: actor.teamId, name: input.name });
     await audit(tx, actor, "lane.remove", input.name);

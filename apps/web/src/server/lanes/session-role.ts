@@ -12,6 +12,8 @@ export const sessionMember = async () => {
   const session = await auth();
   const userId = session?.user.id;
   if (!userId) return { userId: undefined, isAdmin: false };
-  const membership = session.teamId ? await findMembership(db(), userId, { teamId: session.teamId }) : (await membershipsOf(db(), userId))[0];
+  const membership = session.teamId
+    ? await findMembership(db(), userId, { teamId: session.teamId })
+    : (await membershipsOf(db(), userId))[0];
   return { userId, isAdmin: membership ? roleAtLeast(membership.role, "admin") : false };
 };

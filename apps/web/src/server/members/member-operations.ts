@@ -34,7 +34,11 @@ const ownerOnly = (actor: MemberActor, what: string) => {
 
 export const listMembers = (db: Db, actor: MemberActor) => listTeamMembers(db, actor.teamId);
 
-export const changeRole = async (db: Db, actor: MemberActor, input: z.infer<typeof changeRoleInput>) => {
+export const changeRole = async (
+  db: Db,
+  actor: MemberActor,
+  input: z.infer<typeof changeRoleInput>,
+) => {
   requireRole("admin", actor.role);
   return changeMemberRole(db, {
     teamId: actor.teamId,
@@ -42,7 +46,8 @@ export const changeRole = async (db: Db, actor: MemberActor, input: z.infer<type
     userId: input.userId,
     role: input.role,
     allow: (current) => {
-      if (current === "owner" || input.role === "owner") ownerOnly(actor, "grant or take away the owner role");
+      if (current === "owner" || input.role === "owner")
+        ownerOnly(actor, "grant or take away the owner role");
     },
   });
 };
@@ -60,14 +65,23 @@ export const removeMember = async (db: Db, actor: MemberActor, input: { userId: 
 };
 
 export const leaveTeam = (db: Db, actor: MemberActor) =>
-  removeTeamMember(db, { teamId: actor.teamId, actorUserId: actor.userId, userId: actor.userId, allow: () => undefined });
+  removeTeamMember(db, {
+    teamId: actor.teamId,
+    actorUserId: actor.userId,
+    userId: actor.userId,
+    allow: () => undefined,
+  });
 
 export const listInvitations = async (db: Db, actor: MemberActor) => {
   requireRole("admin", actor.role);
   return listPendingInvitations(db, actor.teamId);
 };
 
-export const inviteMember = async (db: Db, actor: MemberActor, input: z.infer<typeof createInvitationBody>) => {
+export const inviteMember = async (
+  db: Db,
+  actor: MemberActor,
+  input: z.infer<typeof createInvitationBody>,
+) => {
   requireRole("admin", actor.role);
   if (input.role === "owner") ownerOnly(actor, "invite an owner");
   const created = await createInvitation(db, {
@@ -82,7 +96,9 @@ export const inviteMember = async (db: Db, actor: MemberActor, input: z.infer<ty
 
 export const cancelInvitation = async (db: Db, actor: MemberActor, input: { id: string }) => {
   requireRole("admin", actor.role);
-  if (!(await revokeInvitation(db, { teamId: actor.teamId, actorUserId: actor.userId, id: input.id }))) {
+  if (
+    !(await revokeInvitation(db, { teamId: actor.teamId, actorUserId: actor.userId, id: input.id }))
+  ) {
     throw new AppError("NOT_FOUND", "no pending invitation with this id");
   }
   return { id: input.id };
@@ -90,7 +106,8 @@ export const cancelInvitation = async (db: Db, actor: MemberActor, input: { id: 
 
 export const previewInvitation = (db: Db, token: string) => describeInvitation(db, token);
 
-export const joinByInvitation = (db: Db, userId: string, token: string) => acceptInvitation(db, { token, userId });
+export const joinByInvitation = (db: Db, userId: string, token: string) =>
+  acceptInvitation(db, { token, userId });
 
 /**
  * A visitor's sign-up through a link with a password, which follows the same limits as a
@@ -99,12 +116,19 @@ export const joinByInvitation = (db: Db, userId: string, token: string) => accep
  */
 export const signUpByInvitation = async (db: Db, input: z.infer<typeof signUpInput>) => {
   if (oidcConfig() && (await readInstanceSettings(db)).ssoOnly) {
-    throw new AppError("USER.INSTANCE.SSO_ONLY", "this installation signs in through single sign-on only: continue with it from the invitation page");
+    throw new AppError(
+      "USER.INSTANCE.SSO_ONLY",
+      "this installation signs in through single sign-on only: continue with it from the invitation page",
+    );
   }
   checkNewPassword(input.password, "password");
   // Checked before the slow hash, so an unusable link answers at once.
   await describeInvitation(db, input.token);
   const passwordHash = await hashPassword(input.password);
-  return signUpWithInvitation(db, { token: input.token, name: input.name, email: input.email, passwordHash });
+  return signUpWithInvitation(db, {
+    token: input.token,
+    name: input.name,
+    email: input.email,
+    passwordHash,
+  });
 };
-

@@ -25,7 +25,12 @@ export const membersApi = implement(memberOperations, {
   changeRole: ({ db, caller }, input) => changeRole(db, caller, input),
   remove: ({ db, caller }, input) => removeMember(db, caller, input),
   leave: ({ db, caller }) => leaveTeam(db, caller),
-  issuePasswordReset: async ({ db, caller }, input) => issuePasswordReset(resetDeps(db), { ...caller, instanceAdmin: await instanceAdminOf(db, caller.userId) }, input),
+  issuePasswordReset: async ({ db, caller }, input) =>
+    issuePasswordReset(
+      resetDeps(db),
+      { ...caller, instanceAdmin: await instanceAdminOf(db, caller.userId) },
+      input,
+    ),
 });
 
 export const invitationsApi = implement(invitationOperations, {

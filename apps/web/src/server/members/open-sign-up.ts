@@ -7,7 +7,13 @@
  */
 import type { Redis } from "ioredis";
 import { AppError } from "@switchyard/core/errors";
-import { checkNewPassword, createUserWithPassword, hashPassword, readInstanceSettings, type Db } from "@switchyard/db";
+import {
+  checkNewPassword,
+  createUserWithPassword,
+  hashPassword,
+  readInstanceSettings,
+  type Db,
+} from "@switchyard/db";
 import { oidcConfig } from "../auth/oidc-config";
 import { signInThrottle } from "../auth/sign-in-throttle";
 
@@ -17,10 +23,22 @@ export type OpenSignUp = { name: string; email: string; password: string; addres
 export const signUpOpen = async (deps: SignUpDeps, input: OpenSignUp) => {
   const settings = await readInstanceSettings(deps.db);
   if (!settings.openSignUp) {
-    throw new AppError("USER.INSTANCE.SIGN_UP_CLOSED", "this installation takes new people by invitation only: open the invitation link someone sent you");
+    throw new AppError(
+      "USER.INSTANCE.SIGN_UP_CLOSED",
+      "this installation takes new people by invitation only: open the invitation link someone sent you",
+    );
   }
-  if (settings.ssoOnly && oidcConfig()) throw new AppError("USER.INSTANCE.SSO_ONLY", "this installation signs in through single sign-on only: use its button");
+  if (settings.ssoOnly && oidcConfig())
+    throw new AppError(
+      "USER.INSTANCE.SSO_ONLY",
+      "this installation signs in through single sign-on only: use its button",
+    );
   checkNewPassword(input.password, "password");
-  if (deps.redis && deps.prefix) await signInThrottle(deps.redis, deps.prefix).attempt(input.email, input.address);
-  return createUserWithPassword(deps.db, { name: input.name, email: input.email, passwordHash: await hashPassword(input.password) });
+  if (deps.redis && deps.prefix)
+    await signInThrottle(deps.redis, deps.prefix).attempt(input.email, input.address);
+  return createUserWithPassword(deps.db, {
+    name: input.name,
+    email: input.email,
+    passwordHash: await hashPassword(input.password),
+  });
 };

@@ -21,15 +21,30 @@ import {
   type Role,
 } from "@switchyard/db";
 import { requireRole } from "../trpc/init";
-import type { createEndpointBody, notificationDelivery, updateEndpointBody } from "../contract/notifications.types";
+import type {
+  createEndpointBody,
+  notificationDelivery,
+  updateEndpointBody,
+} from "../contract/notifications.types";
 import { notificationQueue } from "./notification-queue";
 import type { WebEgress } from "../egress";
 
 export type NotificationActor = { teamId: string; userId: string; role: Role };
 /** `egress`: the operator's egress rule, which an endpoint's URL must pass to be saved. */
-export type NotificationServices = { db: Db; keyring: () => Keyring; redis: () => Redis; prefix: string; egress: WebEgress };
+export type NotificationServices = {
+  db: Db;
+  keyring: () => Keyring;
+  redis: () => Redis;
+  prefix: string;
+  egress: WebEgress;
+};
 
-const audit = (actor: NotificationActor, action: string, endpointId: string, metadata?: Record<string, string>) => ({
+const audit = (
+  actor: NotificationActor,
+  action: string,
+  endpointId: string,
+  metadata?: Record<string, string>,
+) => ({
   teamId: actor.teamId,
   actorUserId: actor.userId,
   action,
@@ -43,13 +58,21 @@ export const listEndpoints = async (db: Db, actor: NotificationActor) => {
   return { endpoints: await listNotificationEndpoints(db, actor.teamId) };
 };
 
-export const createEndpoint = async (services: NotificationServices, actor: NotificationActor, input: z.infer<typeof createEndpointBody>) => {
+export const createEndpoint = async (
+  services: NotificationServices,
+  actor: NotificationActor,
+  input: z.infer<typeof createEndpointBody>,
+) => {
   requireRole("admin", actor.role);
   const url = checkEndpointUrl(input.url, services.egress.allow);
   const id = `ntf_${newCredentialId().slice(5)}`;
   const secret = newSigningSecret();
   const credentialId = newCredentialId();
-  const envelope = sealSigningSecret(services.keyring(), { teamId: actor.teamId, credentialId, holder: { kind: "notification", id } }, secret);
+  const envelope = sealSigningSecret(
+    services.keyring(),
+    { teamId: actor.teamId, credentialId, holder: { kind: "notification", id } },
+    secret,
+  );
   const endpoint = await services.db.$transaction(async (tx) => {
     const row = await createNotificationEndpoint(tx, {
       id,
@@ -66,10 +89,19 @@ export const createEndpoint = async (services: NotificationServices, actor: Noti
   return { endpoint, secret };
 };
 
-export const updateEndpoint = async (services: Pick<NotificationServices, "db" | "egress">, actor: NotificationActor, endpointId: string, input: z.infer<typeof updateEndpointBody>) => {
+export const updateEndpoint = async (
+  services: Pick<NotificationServices, "db" | "egress">,
+  actor: NotificationActor,
+  endpointId: string,
+  input: z.infer<typeof updateEndpointBody>,
+) => {
   requireRole("admin", actor.role);
   const { db } = services;
-  const fields = { ...input, ...(input.url !== undefined ? { url: checkEndpointUrl(input.url, services.egress.allow) } : {}), ...(input.events ? { events: [...new Set(input.events)] } : {}) };
+  const fields = {
+    ...input,
+    ...(input.url !== undefined ? { url: checkEndpointUrl(input.url, services.egress.allow) } : {}),
+    ...(input.events ? { events: [...new Set(input.events)] } : {}),
+  };
   const endpoint = await db.$transaction(async (tx) => {
     const row = await updateNotificationEndpoint(tx, actor.teamId, endpointId, fields);
     if (!row) throw new AppError("NOT_FOUND", "notification endpoint not found");
@@ -82,25 +114,43 @@ export const updateEndpoint = async (services: Pick<NotificationServices, "db" |
 export const deleteEndpoint = async (db: Db, actor: NotificationActor, endpointId: string) => {
   requireRole("admin", actor.role);
   await db.$transaction(async (tx) => {
-    if (!(await deleteNotificationEndpoint(tx, actor.teamId, endpointId))) throw new AppError("NOT_FOUND", "notification endpoint not found");
+    if (!(await deleteNotificationEndpoint(tx, actor.teamId, endpointId)))
+      throw new AppError("NOT_FOUND", "notification endpoint not found");
     await recordAudit(tx, audit(actor, "notification.endpoint.delete", endpointId));
   });
   return { id: endpointId };
 };
 
-export const sendTestNotification = async (services: NotificationServices, actor: NotificationActor, endpointId: string) => {
+export const sendTestNotification = async (
+  services: NotificationServices,
+  actor: NotificationActor,
+  endpointId: string,
+) => {
   requireRole("admin", actor.role);
-  const deliveryId = await enqueueTestNotification(services.db, notificationQueue(services.redis(), services.prefix), {
-    teamId: actor.teamId,
-    endpointId,
-    testRunId: `test_${newCredentialId().slice(5)}`,
-  });
+  const deliveryId = await enqueueTestNotification(
+    services.db,
+    notificationQueue(services.redis(), services.prefix),
+    {
+      teamId: actor.teamId,
+      endpointId,
+      testRunId: `test_${newCredentialId().slice(5)}`,
+    },
+  );
   if (!deliveryId) throw new AppError("NOT_FOUND", "notification endpoint not found");
   return { deliveryId };
 };
 
 export const listDeliveries = async (db: Db, actor: NotificationActor, limit = 50) => {
   requireRole("admin", actor.role);
-  const rows = await listNotificationDeliveries(db, actor.teamId, Math.min(Math.max(limit, 1), 200));
-  return { deliveries: rows.map((d) => ({ ...d, status: d.status as z.infer<typeof notificationDelivery>["status"] })) };
+  const rows = await listNotificationDeliveries(
+    db,
+    actor.teamId,
+    Math.min(Math.max(limit, 1), 200),
+  );
+  return {
+    deliveries: rows.map((d) => ({
+      ...d,
+      status: d.status as z.infer<typeof notificationDelivery>["status"],
+    })),
+  };
 };

@@ -23,8 +23,17 @@ export const notificationQueue = (redis: Redis, prefix: string) => {
 };
 
 /** Tells the team's endpoints that a run ended here (a queued run cancelled); a failure is only logged. */
-export const notifyRunEnded = (deps: { db: Db; redis: Redis; prefix: string }, input: { teamId: string; runId: string }) =>
-  enqueueRunNotifications(deps.db, notificationQueue(deps.redis, deps.prefix), input).catch((error: unknown) => {
-    console.warn("switchyard-web: could not enqueue run notifications", input.runId, error instanceof Error ? error.message : String(error));
-    return 0;
-  });
+export const notifyRunEnded = (
+  deps: { db: Db; redis: Redis; prefix: string },
+  input: { teamId: string; runId: string },
+) =>
+  enqueueRunNotifications(deps.db, notificationQueue(deps.redis, deps.prefix), input).catch(
+    (error: unknown) => {
+      console.warn(
+        "switchyard-web: could not enqueue run notifications",
+        input.runId,
+        error instanceof Error ? error.message : String(error),
+      );
+      return 0;
+    },
+  );

@@ -2,7 +2,14 @@
 import { notificationOperations } from "../contract/notifications.types";
 import { implement, type Services } from "../api/implement";
 import { egressOr } from "../egress";
-import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, sendTestNotification, updateEndpoint } from "./notification-operations";
+import {
+  createEndpoint,
+  deleteEndpoint,
+  listDeliveries,
+  listEndpoints,
+  sendTestNotification,
+  updateEndpoint,
+} from "./notification-operations";
 
 const withEgress = (services: Services) => ({ ...services, egress: egressOr(services.egress) });
 

@@ -31,9 +31,19 @@ export type RestOperation = {
 
 export const errorResponse = z.object({
   error: z.object({
-    code: z.string().describe("a code of the error table (packages/core/src/errors/error-codes.ts)"),
+    code: z
+      .string()
+      .describe("a code of the error table (packages/core/src/errors/error-codes.ts)"),
     message: z.string(),
-    location: z.object({ file: z.string(), line: z.number().int(), column: z.number().int(), path: z.string() }).partial().optional(),
+    location: z
+      .object({
+        file: z.string(),
+        line: z.number().int(),
+        column: z.number().int(),
+        path: z.string(),
+      })
+      .partial()
+      .optional(),
     details: z.unknown().optional(),
   }),
 });
@@ -47,7 +57,11 @@ const jsonOfTimestamp: NonNullable<Parameters<typeof z.toJSONSchema>[1]>["overri
 };
 
 const schemaOf = (schema: z.ZodType, io: "input" | "output") => {
-  const { $schema: _, ...json } = z.toJSONSchema(schema, { io, unrepresentable: "any", override: jsonOfTimestamp });
+  const { $schema: _, ...json } = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: "any",
+    override: jsonOfTimestamp,
+  });
   return json;
 };
 const json = (schema: object) => ({ content: { "application/json": { schema } } });
@@ -67,24 +81,54 @@ export const buildOpenApiDocument = (operations: RestOperation[]) => {
   for (const op of operations) {
     const queryFields = op.query ? Object.entries(op.query.shape) : [];
     const parameters = [
-      ...[...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({ name: m[1]!, in: "path", required: true, schema: { type: "string" } })),
-      ...queryFields.map(([name, field]) => ({ name, in: "query", required: !field.safeParse(undefined).success, schema: schemaOf(field, "input") })),
+      ...[...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => ({
+        name: m[1]!,
+        in: "path",
+        required: true,
+        schema: { type: "string" },
+      })),
+      ...queryFields.map(([name, field]) => ({
+        name,
+        in: "query",
+        required: !field.safeParse(undefined).success,
+        schema: schemaOf(field, "input"),
+      })),
     ];
-    const tooLarge: Record<number, string> = op.body ? { 413: `The body is larger than ${mib(op.bodyLimit ?? BODY_LIMITS.default)} (PAYLOAD_TOO_LARGE)` } : {};
+    const tooLarge: Record<number, string> = op.body
+      ? {
+          413: `The body is larger than ${mib(op.bodyLimit ?? BODY_LIMITS.default)} (PAYLOAD_TOO_LARGE)`,
+        }
+      : {};
     const errors = Object.fromEntries(
-      Object.entries({ ...COMMON_ERRORS, ...tooLarge, ...op.errors }).map(([status, description]) => [status, { description, ...json(error) }]),
+      Object.entries({ ...COMMON_ERRORS, ...tooLarge, ...op.errors }).map(
+        ([status, description]) => [status, { description, ...json(error) }],
+      ),
     );
     const success = (description: string) => ({
       description,
-      ...(op.mediaType ? { content: { [op.mediaType]: { schema: schemaOf(op.response, "output") } } } : json(schemaOf(op.response, "output"))),
+      ...(op.mediaType
+        ? { content: { [op.mediaType]: { schema: schemaOf(op.response, "output") } } }
+        : json(schemaOf(op.response, "output"))),
     });
     (paths[op.path] ??= {})[op.method.toLowerCase()] = {
       summary: op.summary,
       ...(parameters.length > 0 ? { parameters } : {}),
-      ...(op.body ? { requestBody: { required: !op.body.safeParse(undefined).success, ...json(schemaOf(op.body, "input")) } } : {}),
+      ...(op.body
+        ? {
+            requestBody: {
+              required: !op.body.safeParse(undefined).success,
+              ...json(schemaOf(op.body, "input")),
+            },
+          }
+        : {}),
       responses: {
         [String(op.status)]: success(op.description),
-        ...Object.fromEntries(Object.entries(op.otherSuccess ?? {}).map(([status, description]) => [status, success(description)])),
+        ...Object.fromEntries(
+          Object.entries(op.otherSuccess ?? {}).map(([status, description]) => [
+            status,
+            success(description),
+          ]),
+        ),
         ...errors,
       },
     };
@@ -99,7 +143,13 @@ export const buildOpenApiDocument = (operations: RestOperation[]) => {
     servers: [{ url: "/api/v1" }],
     security: [{ bearer: [] }],
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", description: "an API token (sy_...) made in the dashboard" } },
+      securitySchemes: {
+        bearer: {
+          type: "http",
+          scheme: "bearer",
+          description: "an API token (sy_...) made in the dashboard",
+        },
+      },
       schemas: { Error: schemaOf(errorResponse, "output") },
     },
     paths,

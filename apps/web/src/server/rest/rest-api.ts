@@ -23,7 +23,14 @@ const routes: Route[] = areaRoutes;
 
 /** `/runs/{id}` → a pattern that captures the id. */
 const patternOf = (path: string) =>
-  new RegExp(`^${path.split("/").map((segment) => (segment.startsWith("{") ? "([^/]+)" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))).join("/")}$`);
+  new RegExp(
+    `^${path
+      .split("/")
+      .map((segment) =>
+        segment.startsWith("{") ? "([^/]+)" : segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"),
+      )
+      .join("/")}$`,
+  );
 const compiled = routes.map((route) => ({ route, pattern: patternOf(route.path) }));
 
 /** What each route is, for the document and its test. */
@@ -46,7 +53,8 @@ const readJson = (req: Request) => async () => {
 };
 
 /** Served under the request's id (the caller's `x-request-id`, or a new one), which the answer carries back. */
-export const handleRest = (deps: RestDeps, req: Request, path: string): Promise<Response> => servedWithRequestId(req, () => serveRest(deps, req, path));
+export const handleRest = (deps: RestDeps, req: Request, path: string): Promise<Response> =>
+  servedWithRequestId(req, () => serveRest(deps, req, path));
 
 const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Response> => {
   try {
@@ -58,16 +66,21 @@ const serveRest = async (deps: RestDeps, req: Request, path: string): Promise<Re
     const { route, pattern } = candidates.find((r) => r.route.method === req.method) ?? {};
     if (!route || !pattern) return methodNotAllowed(req.method, `/api/v1${path}`, methods);
     const token = /^Bearer\s+(\S+)$/i.exec(req.headers.get("authorization") ?? "")?.[1];
-    const authenticate = async () => (token ? ((await authenticateApiToken(deps.db, token)) ?? undefined) : undefined);
+    const authenticate = async () =>
+      token ? ((await authenticateApiToken(deps.db, token)) ?? undefined) : undefined;
     const caller = await authenticate();
-    if (!caller) throw new AppError("UNAUTHORIZED", "send an API token as `Authorization: Bearer sy_...`");
-    const params = pattern.exec(path)!.slice(1).map((p) => {
-      try {
-        return decodeURIComponent(p);
-      } catch {
-        throw new AppError("BAD_REQUEST", `${path} is not a valid path`);
-      }
-    });
+    if (!caller)
+      throw new AppError("UNAUTHORIZED", "send an API token as `Authorization: Bearer sy_...`");
+    const params = pattern
+      .exec(path)!
+      .slice(1)
+      .map((p) => {
+        try {
+          return decodeURIComponent(p);
+        } catch {
+          throw new AppError("BAD_REQUEST", `${path} is not a valid path`);
+        }
+      });
     assertStorableText(params, "path");
     const query = new URL(req.url, "http://localhost").searchParams;
     assertStorableText(Object.fromEntries(query), "query");

@@ -45,7 +45,8 @@ export type Handler = (ctx: {
 export type Route = RestOperation & { handler: Handler };
 
 export const sealingKeyring = (deps: RestDeps) => {
-  if (!deps.keyring) throw new AppError("SYSTEM.CONFIG", "this server has no master key to seal secrets with");
+  if (!deps.keyring)
+    throw new AppError("SYSTEM.CONFIG", "this server has no master key to seal secrets with");
   return deps.keyring();
 };
 

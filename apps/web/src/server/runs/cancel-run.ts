@@ -8,7 +8,14 @@ import type { Redis } from "ioredis";
 import { AppError } from "@switchyard/core/errors";
 import { runCancelChannel, type RunJob } from "@switchyard/core/runs";
 import { mayCancel } from "@switchyard/core/policy";
-import { cancelQueuedRun, getRunLifecycle, laneRules, requestRunCancel, type Db, type Role } from "@switchyard/db";
+import {
+  cancelQueuedRun,
+  getRunLifecycle,
+  laneRules,
+  requestRunCancel,
+  type Db,
+  type Role,
+} from "@switchyard/db";
 import { notifyRunEnded } from "../notifications/notification-queue";
 
 export type CancelRunDeps = {
@@ -18,7 +25,10 @@ export type CancelRunDeps = {
   publish: (channel: string, message: string) => Promise<unknown>;
 };
 
-export const cancelRun = async (deps: CancelRunDeps, input: { teamId: string; role: Role; runId: string }) => {
+export const cancelRun = async (
+  deps: CancelRunDeps,
+  input: { teamId: string; role: Role; runId: string },
+) => {
   const run = await getRunLifecycle(deps.db, input.teamId, input.runId);
   if (!run) throw new AppError("NOT_FOUND", "run not found");
   const denied = mayCancel(await laneRules(deps.db, input.teamId), input.role, run.lane);
@@ -26,7 +36,10 @@ export const cancelRun = async (deps: CancelRunDeps, input: { teamId: string; ro
   if (await cancelQueuedRun(deps.db, input.teamId, run.id)) {
     await deps.queue.remove(run.id).catch(() => 0);
     // No worker will see it end: the team's notification endpoints are told from here.
-    await notifyRunEnded({ db: deps.db, redis: deps.queue.opts.connection as Redis, prefix: deps.prefix }, { teamId: input.teamId, runId: run.id });
+    await notifyRunEnded(
+      { db: deps.db, redis: deps.queue.opts.connection as Redis, prefix: deps.prefix },
+      { teamId: input.teamId, runId: run.id },
+    );
     return { status: "cancelled" as const };
   }
   // The run may have been taken by a worker since it was read: decide on its state now.

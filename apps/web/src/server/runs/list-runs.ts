@@ -6,7 +6,13 @@
  * filter and refreshed behind the answer; smaller counts are always exact and current.
  */
 import type { z } from "zod";
-import { countRunsByStatus, decodeRunCursor, listRuns, type Db, type RunListFilter } from "@switchyard/db";
+import {
+  countRunsByStatus,
+  decodeRunCursor,
+  listRuns,
+  type Db,
+  type RunListFilter,
+} from "@switchyard/db";
 import type { runListQuery, runListResponse } from "../contract/runs.types";
 
 type Counts = Awaited<ReturnType<typeof countRunsByStatus>>;
@@ -42,7 +48,11 @@ const countsOf = async (db: Db, teamId: string, filter: RunListFilter) => {
   return hit.counts;
 };
 
-export const readRunList = async (db: Db, teamId: string, query: z.output<typeof runListQuery>): Promise<z.input<typeof runListResponse>> => {
+export const readRunList = async (
+  db: Db,
+  teamId: string,
+  query: z.output<typeof runListQuery>,
+): Promise<z.input<typeof runListResponse>> => {
   const filter: RunListFilter = {
     status: query.status,
     workflowId: query.workflowId,
@@ -53,6 +63,9 @@ export const readRunList = async (db: Db, teamId: string, query: z.output<typeof
     to: query.to ? new Date(query.to) : undefined,
   };
   const cursor = query.cursor ? decodeRunCursor(query.cursor) : undefined;
-  const [page, counts] = await Promise.all([listRuns(db, teamId, { ...filter, cursor, take: query.limit }), countsOf(db, teamId, filter)]);
+  const [page, counts] = await Promise.all([
+    listRuns(db, teamId, { ...filter, cursor, take: query.limit }),
+    countsOf(db, teamId, filter),
+  ]);
   return { runs: page.runs, nextCursor: page.nextCursor, counts };
 };

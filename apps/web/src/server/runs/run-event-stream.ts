@@ -42,7 +42,14 @@ export type RunEventStreamOptions = {
 export const resumeSeq = (headers: Headers, after: string | number | null | undefined) => {
   for (const candidate of [headers.get("last-event-id"), after]) {
     const n = Number(candidate);
-    if (candidate !== null && candidate !== undefined && candidate !== "" && Number.isSafeInteger(n) && n >= 0) return n;
+    if (
+      candidate !== null &&
+      candidate !== undefined &&
+      candidate !== "" &&
+      Number.isSafeInteger(n) &&
+      n >= 0
+    )
+      return n;
   }
   return 0;
 };
@@ -89,7 +96,9 @@ export const runEventStream = (options: RunEventStreamOptions): Response => {
               const refused = await options.access();
               checkedAt = Date.now();
               if (refused) {
-                send(`event: end\ndata: ${JSON.stringify({ reason: "access_ended", error: { code: refused.code, message: refused.userMessage } })}\n\n`);
+                send(
+                  `event: end\ndata: ${JSON.stringify({ reason: "access_ended", error: { code: refused.code, message: refused.userMessage } })}\n\n`,
+                );
                 break;
               }
             }
@@ -98,7 +107,9 @@ export const runEventStream = (options: RunEventStreamOptions): Response => {
             const status = await runStatusOf(db, teamId, runId);
             const events = await listRunEventsAfter(db, teamId, runId, seq, 500);
             for (const event of events) {
-              send(`id: ${event.seq}\n${nameLine(event.type)}data: ${JSON.stringify({ seq: event.seq, type: event.type, payload: event.payload, at: event.createdAt })}\n\n`);
+              send(
+                `id: ${event.seq}\n${nameLine(event.type)}data: ${JSON.stringify({ seq: event.seq, type: event.type, payload: event.payload, at: event.createdAt })}\n\n`,
+              );
               seq = event.seq;
             }
             if (events.length === 500) continue;
@@ -116,7 +127,10 @@ export const runEventStream = (options: RunEventStreamOptions): Response => {
             });
           }
         } catch (error) {
-          console.error("switchyard-web: run event stream failed", error instanceof Error ? error.message : error);
+          console.error(
+            "switchyard-web: run event stream failed",
+            error instanceof Error ? error.message : error,
+          );
         } finally {
           stop();
           try {
@@ -132,6 +146,11 @@ export const runEventStream = (options: RunEventStreamOptions): Response => {
     },
   });
   return new Response(stream, {
-    headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform", connection: "keep-alive", "x-accel-buffering": "no" },
+    headers: {
+      "content-type": "text/event-stream",
+      "cache-control": "no-cache, no-transform",
+      connection: "keep-alive",
+      "x-accel-buffering": "no",
+    },
   });
 };

@@ -12,6 +12,8 @@ export const readRunGraph = async (db: Db, teamId: string, runId: string) => {
   const run = await getRunToRerun(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", "run not found");
   const bundle = await loadBundle(db, teamId, run.workflowVersionId);
-  const parsed = bundle ? parseWorkflow(bundle.entry, bundle.version.entryPath).workflow : undefined;
+  const parsed = bundle
+    ? parseWorkflow(bundle.entry, bundle.version.entryPath).workflow
+    : undefined;
   return { graph: parsed ? workflowGraph(parsed) : null };
 };

@@ -18,17 +18,51 @@ export const runLogResponse = async (db: Db, teamId: string, runId: string): Pro
       if (head) {
         head = false;
         controller.enqueue(
-          line({ kind: "run", id: run.id, workflow: run.workflow.name, status: run.status, trigger: run.trigger, createdAt: run.createdAt, startedAt: run.startedAt, finishedAt: run.finishedAt, errorCode: run.errorCode, errorMessage: run.errorMessage }),
+          line({
+            kind: "run",
+            id: run.id,
+            workflow: run.workflow.name,
+            status: run.status,
+            trigger: run.trigger,
+            createdAt: run.createdAt,
+            startedAt: run.startedAt,
+            finishedAt: run.finishedAt,
+            errorCode: run.errorCode,
+            errorMessage: run.errorMessage,
+          }),
         );
         for (const step of run.steps) {
           controller.enqueue(
-            line({ kind: "step", id: step.id, state: step.stateName, attempt: step.attempt, status: step.status, exitCode: step.exitCode, startedAt: step.startedAt, finishedAt: step.finishedAt, stdout: step.stdout, stderr: step.stderr, output: step.output, errorCode: step.errorCode, errorMessage: step.errorMessage }),
+            line({
+              kind: "step",
+              id: step.id,
+              state: step.stateName,
+              attempt: step.attempt,
+              status: step.status,
+              exitCode: step.exitCode,
+              startedAt: step.startedAt,
+              finishedAt: step.finishedAt,
+              stdout: step.stdout,
+              stderr: step.stderr,
+              output: step.output,
+              errorCode: step.errorCode,
+              errorMessage: step.errorMessage,
+            }),
           );
         }
         return;
       }
       const events = await listRunEventsAfter(db, teamId, runId, seq, 1000);
-      for (const event of events) controller.enqueue(line({ kind: "event", seq: event.seq, type: event.type, at: event.createdAt, payload: event.payload }));
+      for (const event of events)
+        controller.enqueue(
+          line({
+            kind: "event",
+            seq: event.seq,
+            type: event.type,
+            at: event.createdAt,
+            payload: event.payload,
+          }),
+        );
       if (events.length < 1000) controller.close();
       else seq = events[events.length - 1]!.seq;
     },

@@ -15,14 +15,18 @@ class RunUpdates {
     // live views fall back to polling meanwhile.
     let last = "";
     subscriber.on("error", (e: Error) => {
-      if (e.message !== last) console.warn("switchyard-web: run updates subscription error:", e.message);
+      if (e.message !== last)
+        console.warn("switchyard-web: run updates subscription error:", e.message);
       last = e.message;
     });
     subscriber.on("ready", () => {
       last = "";
     });
     subscriber.subscribe(runUpdatesChannel(prefix)).catch((e: unknown) => {
-      console.error("switchyard-web: could not subscribe to run updates:", e instanceof Error ? e.message : e);
+      console.error(
+        "switchyard-web: could not subscribe to run updates:",
+        e instanceof Error ? e.message : e,
+      );
     });
     subscriber.on("message", (_channel: string, runId: string) => {
       for (const listener of this.listeners.get(runId) ?? []) listener();

@@ -4,7 +4,15 @@
  * say so (trigger "api"), the dashboard's say "dashboard".
  */
 import { AppError } from "@switchyard/core/errors";
-import { getRun, listRunEventsAfter, listRunSpans, listRunStarters, listRunToolCalls, runStatusOf, type Db } from "@switchyard/db";
+import {
+  getRun,
+  listRunEventsAfter,
+  listRunSpans,
+  listRunStarters,
+  listRunToolCalls,
+  runStatusOf,
+  type Db,
+} from "@switchyard/db";
 import { idempotencyKey, startRunResponse } from "../contract/runs.types";
 import { runOperations } from "../contract/runs.operations";
 import { implement, type RestRequest } from "../api/implement";
@@ -20,7 +28,8 @@ import { startRun } from "./start-run";
 import { readStepActivity } from "./step-activity";
 
 const mustExist = async (db: Db, teamId: string, runId: string) => {
-  if ((await runStatusOf(db, teamId, runId)) === null) throw new AppError("NOT_FOUND", "run not found");
+  if ((await runStatusOf(db, teamId, runId)) === null)
+    throw new AppError("NOT_FOUND", "run not found");
 };
 
 const runOf = async (db: Db, teamId: string, runId: string) => {
@@ -33,7 +42,12 @@ const runOf = async (db: Db, teamId: string, runId: string) => {
 const headerKey = (request: RestRequest) => {
   const raw = request.headers.get("idempotency-key");
   const key = raw === null ? undefined : idempotencyKey.safeParse(raw);
-  if (key && !key.success) throw new AppError("BAD_REQUEST", `Idempotency-Key: ${key.error.issues[0]?.message ?? "invalid"}`, { location: { path: "Idempotency-Key" } });
+  if (key && !key.success)
+    throw new AppError(
+      "BAD_REQUEST",
+      `Idempotency-Key: ${key.error.issues[0]?.message ?? "invalid"}`,
+      { location: { path: "Idempotency-Key" } },
+    );
   return key?.data;
 };
 
@@ -66,10 +80,23 @@ export const runsApi = implement(runOperations, {
     return request && run.replayed ? jsonAnswer(200, startRunResponse.parse(started)) : started;
   },
   rerun: async ({ db, queue, caller, request }, input) => {
-    const run = await rerunRun({ db, queue: queue() }, { teamId: caller.teamId, userId: caller.userId, role: caller.role, runId: input.id, trigger: request ? "api" : "dashboard" });
+    const run = await rerunRun(
+      { db, queue: queue() },
+      {
+        teamId: caller.teamId,
+        userId: caller.userId,
+        role: caller.role,
+        runId: input.id,
+        trigger: request ? "api" : "dashboard",
+      },
+    );
     return { id: run.id, status: run.status };
   },
-  cancel: ({ db, queue, prefix, publish, caller }, input) => cancelRun({ db, queue: queue(), prefix, publish }, { teamId: caller.teamId, role: caller.role, runId: input.id }),
+  cancel: ({ db, queue, prefix, publish, caller }, input) =>
+    cancelRun(
+      { db, queue: queue(), prefix, publish },
+      { teamId: caller.teamId, role: caller.role, runId: input.id },
+    ),
   get: ({ db, caller }, input) => runOf(db, caller.teamId, input.id),
   steps: async ({ db, caller }, input) => (await runOf(db, caller.teamId, input.id)).steps,
   list: ({ db, caller }, input) => readRunList(db, caller.teamId, input ?? {}),
@@ -81,12 +108,19 @@ export const runsApi = implement(runOperations, {
   },
   toolCalls: async ({ db, caller }, input) => {
     await mustExist(db, caller.teamId, input.id);
-    return listRunToolCalls(db, caller.teamId, input.id, { after: input.after, take: input.limit, stepRunId: input.stepRunId });
+    return listRunToolCalls(db, caller.teamId, input.id, {
+      after: input.after,
+      take: input.limit,
+      stepRunId: input.stepRunId,
+    });
   },
   events: async ({ db, caller }, input) => {
     await mustExist(db, caller.teamId, input.id);
     const rows = await listRunEventsAfter(db, caller.teamId, input.id, input.after, input.limit);
-    return { events: rows.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, at: e.createdAt })), lastSeq: rows[rows.length - 1]?.seq ?? input.after };
+    return {
+      events: rows.map((e) => ({ seq: e.seq, type: e.type, payload: e.payload, at: e.createdAt })),
+      lastSeq: rows[rows.length - 1]?.seq ?? input.after,
+    };
   },
   eventStream: async ({ db, caller, request }, input) => {
     if (!request) throw new AppError("BAD_REQUEST", "the event stream is served over REST only");
@@ -101,9 +135,13 @@ export const runsApi = implement(runOperations, {
       access: async () =>
         (await request.reauthenticate())?.teamId === caller.teamId
           ? undefined
-          : new AppError("UNAUTHORIZED", "the API token no longer holds: revoked, expired, or its member is no longer in the team"),
+          : new AppError(
+              "UNAUTHORIZED",
+              "the API token no longer holds: revoked, expired, or its member is no longer in the team",
+            ),
     });
   },
   logs: ({ db, caller }, input) => runLogResponse(db, caller.teamId, input.id),
-  stepActivity: ({ db, caller }, input) => readStepActivity(db, { teamId: caller.teamId, ...input }),
+  stepActivity: ({ db, caller }, input) =>
+    readStepActivity(db, { teamId: caller.teamId, ...input }),
 });

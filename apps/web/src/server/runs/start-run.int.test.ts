@@ -21,15 +21,30 @@ afterAll(async () => {
 });
 
 it("removes the run row again when the queue is unreachable, and says nothing started", async () => {
-  const { team, admin, workflows } = await seed(db, { adminEmail: "a@test.local", adminPassword: "pw-12345678" });
+  const { team, admin, workflows } = await seed(db, {
+    adminEmail: "a@test.local",
+    adminPassword: "pw-12345678",
+  });
   // A closed port, with the offline queue off as the web app configures it: fails fast.
-  const connection = new Redis({ host: "127.0.0.1", port: 1, maxRetriesPerRequest: null, enableOfflineQueue: false, lazyConnect: true });
+  const connection = new Redis({
+    host: "127.0.0.1",
+    port: 1,
+    maxRetriesPerRequest: null,
+    enableOfflineQueue: false,
+    lazyConnect: true,
+  });
   connection.on("error", () => undefined);
   const queue = new Queue<RunJob>(RUN_QUEUE, { connection, prefix: "sy-unreachable" });
   queue.on("error", () => undefined);
   const error = await startRun(
     { db, queue },
-    { teamId: team.id, userId: admin.id, role: "owner", workflowId: workflows[0]!.workflowId, trigger: "api" },
+    {
+      teamId: team.id,
+      userId: admin.id,
+      role: "owner",
+      workflowId: workflows[0]!.workflowId,
+      trigger: "api",
+    },
   ).catch((e: unknown) => e);
   expect(error).toBeInstanceOf(AppError);
   expect((error as AppError).code).toBe("SYSTEM.QUEUE_UNAVAILABLE");

@@ -5,7 +5,12 @@
  */
 import type { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
-import { findStepRunOfRun, listLatestStepAgentEvents, listLatestStepToolCalls, type Db } from "@switchyard/db";
+import {
+  findStepRunOfRun,
+  listLatestStepAgentEvents,
+  listLatestStepToolCalls,
+  type Db,
+} from "@switchyard/db";
 import { agentActivityEvent, type stepActivityResponse } from "../contract/runs.types";
 
 /** How many of the latest tool calls and events one answer lists. */
@@ -20,8 +25,16 @@ export const readStepActivity = async (
   const step = await findStepRunOfRun(db, input.teamId, input.runId, input.stepRunId);
   if (!step) throw new AppError("NOT_FOUND", "step not found");
   const [calls, events] = await Promise.all([
-    listLatestStepToolCalls(db, input.teamId, step.id, input.toolCallLimit ?? STEP_ACTIVITY_LIMITS.toolCalls),
-    listLatestStepAgentEvents(db, input.teamId, input.runId, step.id, { types: EVENT_TYPES, limit: STEP_ACTIVITY_LIMITS.events }),
+    listLatestStepToolCalls(
+      db,
+      input.teamId,
+      step.id,
+      input.toolCallLimit ?? STEP_ACTIVITY_LIMITS.toolCalls,
+    ),
+    listLatestStepAgentEvents(db, input.teamId, input.runId, step.id, {
+      types: EVENT_TYPES,
+      limit: STEP_ACTIVITY_LIMITS.events,
+    }),
   ]);
   return {
     stepRunId: step.id,
@@ -41,7 +54,9 @@ export const readStepActivity = async (
     toolCallsTruncated: calls.truncated,
     // An event this version cannot read (from a newer worker, say) is left out, not an error.
     events: events.rows.flatMap((row) => {
-      const event = agentActivityEvent.safeParse((row.payload as { event?: unknown } | null)?.event);
+      const event = agentActivityEvent.safeParse(
+        (row.payload as { event?: unknown } | null)?.event,
+      );
       return event.success ? [{ seq: row.seq, at: row.createdAt, event: event.data }] : [];
     }),
     eventsTruncated: events.truncated,

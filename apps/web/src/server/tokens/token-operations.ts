@@ -12,13 +12,33 @@ import type { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
 import { roleAtLeast } from "@switchyard/core/policy";
 import type { createTokenInput, tokenIdInput } from "../contract/tokens.types";
-import { createAuditedApiToken, findApiToken, listApiTokens, readInstanceSettings, revokeAuditedApiToken, type Db, type Role } from "@switchyard/db";
+import {
+  createAuditedApiToken,
+  findApiToken,
+  listApiTokens,
+  readInstanceSettings,
+  revokeAuditedApiToken,
+  type Db,
+  type Role,
+} from "@switchyard/db";
 
 /** `tokenId` and `tokenExpiresAt`: the token the caller came with (REST), which a token it makes never outlives. */
-export type TokenActor = { teamId: string; userId: string; role: Role; tokenId?: string; tokenExpiresAt?: Date | null };
+export type TokenActor = {
+  teamId: string;
+  userId: string;
+  role: Role;
+  tokenId?: string;
+  tokenExpiresAt?: Date | null;
+};
 
 export const listTokens = async (db: Db, actor: TokenActor) =>
-  (await listApiTokens(db, actor.teamId, roleAtLeast(actor.role, "admin") ? {} : { userId: actor.userId })).map(({ user, ...token }) => ({
+  (
+    await listApiTokens(
+      db,
+      actor.teamId,
+      roleAtLeast(actor.role, "admin") ? {} : { userId: actor.userId },
+    )
+  ).map(({ user, ...token }) => ({
     ...token,
     createdBy: user,
   }));
@@ -26,18 +46,29 @@ export const listTokens = async (db: Db, actor: TokenActor) =>
 const DAY_MS = 86_400_000;
 
 /** The sooner of two expiries, where null is never. */
-const sooner = (a: Date | null, b: Date | null) => (a === null ? b : b === null ? a : a < b ? a : b);
+const sooner = (a: Date | null, b: Date | null) =>
+  a === null ? b : b === null ? a : a < b ? a : b;
 
-export const createToken = async (db: Db, actor: TokenActor, input: z.infer<typeof createTokenInput>) => {
+export const createToken = async (
+  db: Db,
+  actor: TokenActor,
+  input: z.infer<typeof createTokenInput>,
+) => {
   if (input.role && !roleAtLeast(actor.role, input.role)) {
-    throw new AppError("FORBIDDEN", `a token's role is at most your own (${actor.role})`, { location: { path: "role" } });
+    throw new AppError("FORBIDDEN", `a token's role is at most your own (${actor.role})`, {
+      location: { path: "role" },
+    });
   }
   const { maxTokenLifetimeDays: longest } = await readInstanceSettings(db);
   if (longest !== null && input.expiresInDays !== undefined && input.expiresInDays > longest) {
-    throw new AppError("USER.TOKEN.LIFETIME_TOO_LONG", `a token on this installation lives at most ${longest} days`, {
-      location: { path: "expiresInDays" },
-      details: { maxDays: longest },
-    });
+    throw new AppError(
+      "USER.TOKEN.LIFETIME_TOO_LONG",
+      `a token on this installation lives at most ${longest} days`,
+      {
+        location: { path: "expiresInDays" },
+        details: { maxDays: longest },
+      },
+    );
   }
   const days = input.expiresInDays ?? longest;
   const asked = days === null ? null : new Date(Date.now() + days * DAY_MS);
@@ -52,13 +83,19 @@ export const createToken = async (db: Db, actor: TokenActor, input: z.infer<type
   });
 };
 
-export const revokeToken = async (db: Db, actor: TokenActor, input: z.infer<typeof tokenIdInput>) => {
+export const revokeToken = async (
+  db: Db,
+  actor: TokenActor,
+  input: z.infer<typeof tokenIdInput>,
+) => {
   const token = await findApiToken(db, actor.teamId, input.id);
   if (!token) throw new AppError("NOT_FOUND", "token not found");
   if (token.userId !== actor.userId && !roleAtLeast(actor.role, "admin")) {
     throw new AppError("FORBIDDEN", "only an admin may revoke a token another member made");
   }
-  if (!(await revokeAuditedApiToken(db, { teamId: actor.teamId, actorUserId: actor.userId, token }))) {
+  if (
+    !(await revokeAuditedApiToken(db, { teamId: actor.teamId, actorUserId: actor.userId, token }))
+  ) {
     throw new AppError("NOT_FOUND", "token not found");
   }
   return { id: token.id };

@@ -12,19 +12,46 @@ import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { mapInputs, openSigningSecret, verifySignature } from "@switchyard/core/triggers";
-import { recordTriggerFire, triggerRunner, webhookTriggerForDelivery, type Db, type StartRunDeps } from "@switchyard/db";
+import {
+  recordTriggerFire,
+  triggerRunner,
+  webhookTriggerForDelivery,
+  type Db,
+  type StartRunDeps,
+} from "@switchyard/db";
 import { startRun } from "../runs/start-run";
 import { claimDelivery } from "./webhook-deliveries";
 
-export type ReceiveWebhookDeps = { db: Db; keyring: Keyring; queue: StartRunDeps["queue"]; redis: Redis; prefix: string };
+export type ReceiveWebhookDeps = {
+  db: Db;
+  keyring: Keyring;
+  queue: StartRunDeps["queue"];
+  redis: Redis;
+  prefix: string;
+};
 
-export const receiveWebhook = async (deps: ReceiveWebhookDeps, input: { triggerId: string; signature: string | null; rawBody: string }) => {
+export const receiveWebhook = async (
+  deps: ReceiveWebhookDeps,
+  input: { triggerId: string; signature: string | null; rawBody: string },
+) => {
   const { db } = deps;
   const trigger = await webhookTriggerForDelivery(db, input.triggerId);
   if (!trigger) throw new AppError("NOT_FOUND", "no such webhook");
-  const secret = openSigningSecret(deps.keyring, { teamId: trigger.teamId, credentialId: trigger.sealed.credentialId, holder: { kind: "trigger", id: trigger.id } }, trigger.sealed.envelope);
+  const secret = openSigningSecret(
+    deps.keyring,
+    {
+      teamId: trigger.teamId,
+      credentialId: trigger.sealed.credentialId,
+      holder: { kind: "trigger", id: trigger.id },
+    },
+    trigger.sealed.envelope,
+  );
   const delivery = verifySignature({ secret, header: input.signature, body: input.rawBody });
-  if (trigger.paused) throw new AppError("USER.TRIGGER.PAUSED", "this webhook trigger is paused; resume it in the dashboard");
+  if (trigger.paused)
+    throw new AppError(
+      "USER.TRIGGER.PAUSED",
+      "this webhook trigger is paused; resume it in the dashboard",
+    );
   const claim = await claimDelivery(deps.redis, deps.prefix, trigger.id, delivery);
   try {
     return await fire(deps, trigger, input.rawBody, claim.keep);
@@ -34,7 +61,12 @@ export const receiveWebhook = async (deps: ReceiveWebhookDeps, input: { triggerI
 };
 
 /** Starts the trigger's run with the body's mapped inputs (`started` once it exists), and keeps on the trigger what the fire did. */
-const fire = async (deps: ReceiveWebhookDeps, trigger: NonNullable<Awaited<ReturnType<typeof webhookTriggerForDelivery>>>, rawBody: string, started: () => void) => {
+const fire = async (
+  deps: ReceiveWebhookDeps,
+  trigger: NonNullable<Awaited<ReturnType<typeof webhookTriggerForDelivery>>>,
+  rawBody: string,
+  started: () => void,
+) => {
   const { db } = deps;
   let body: unknown;
   try {
@@ -44,17 +76,31 @@ const fire = async (deps: ReceiveWebhookDeps, trigger: NonNullable<Awaited<Retur
   }
   try {
     const runner = await triggerRunner(db, trigger);
-    const inputs = mapInputs((trigger.inputs ?? {}) as Record<string, unknown>, (trigger.inputMap ?? {}) as Record<string, string>, body);
+    const inputs = mapInputs(
+      (trigger.inputs ?? {}) as Record<string, unknown>,
+      (trigger.inputMap ?? {}) as Record<string, string>,
+      body,
+    );
     const run = await startRun(
       { db, queue: deps.queue },
-      { teamId: trigger.teamId, userId: runner.userId, role: runner.role, workflowId: trigger.workflowId, inputs, trigger: "webhook", triggerId: trigger.id },
+      {
+        teamId: trigger.teamId,
+        userId: runner.userId,
+        role: runner.role,
+        workflowId: trigger.workflowId,
+        inputs,
+        trigger: "webhook",
+        triggerId: trigger.id,
+      },
     );
     started();
     await recordTriggerFire(db, trigger.teamId, trigger.id, { runId: run.id });
     return { runId: run.id };
   } catch (error) {
-    if (error instanceof AppError && !error.retryable) await recordTriggerFire(db, trigger.teamId, trigger.id, { error: `${error.code}: ${error.userMessage}` });
+    if (error instanceof AppError && !error.retryable)
+      await recordTriggerFire(db, trigger.teamId, trigger.id, {
+        error: `${error.code}: ${error.userMessage}`,
+      });
     throw error;
   }
 };
-

@@ -15,7 +15,13 @@ import type { Redis } from "ioredis";
 import { newCredentialId, type Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { mayStart, roleAtLeast } from "@switchyard/core/policy";
-import { checkInputMap, checkSchedule, newSigningSecret, nextFireTimes, sealSigningSecret } from "@switchyard/core/triggers";
+import {
+  checkInputMap,
+  checkSchedule,
+  newSigningSecret,
+  nextFireTimes,
+  sealSigningSecret,
+} from "@switchyard/core/triggers";
 import {
   createTrigger,
   deleteTrigger,
@@ -34,9 +40,17 @@ import type { createTriggerInput, updateTriggerBody } from "../contract/triggers
 import { removeTriggerSchedule, syncTriggerSchedule } from "./trigger-schedules";
 
 export type TriggerActor = { teamId: string; userId: string; role: Role };
-export type TriggerServices = { db: Db; keyring: () => Keyring; redis: () => Redis; prefix: string };
+export type TriggerServices = {
+  db: Db;
+  keyring: () => Keyring;
+  redis: () => Redis;
+  prefix: string;
+};
 
-type StoredTrigger = Omit<NonNullable<Awaited<ReturnType<typeof getTrigger>>>, "teamId" | "credentialId">;
+type StoredTrigger = Omit<
+  NonNullable<Awaited<ReturnType<typeof getTrigger>>>,
+  "teamId" | "credentialId"
+>;
 type Runners = Awaited<ReturnType<typeof triggerRunners>>;
 
 const nextFiresOf = (t: StoredTrigger) => {
@@ -76,11 +90,13 @@ const view = (t: StoredTrigger, runners: Runners, canManage: boolean) => {
 };
 
 /** The answer for one trigger the actor may change (they just did). */
-const managedView = async (db: Db, t: StoredTrigger) => view(t, await triggerRunners(db, [t.runAsUserId]), true);
+const managedView = async (db: Db, t: StoredTrigger) =>
+  view(t, await triggerRunners(db, [t.runAsUserId]), true);
 
 /** The refusal for creating triggers of a workflow in `lane`, or undefined. */
 const createRefusal = async (db: Db, actor: TriggerActor, lane: string) => {
-  if (!roleAtLeast(actor.role, "member")) return new AppError("FORBIDDEN", "this needs the member role");
+  if (!roleAtLeast(actor.role, "member"))
+    return new AppError("FORBIDDEN", "this needs the member role");
   return mayStart(await laneRules(db, actor.teamId), actor.role, lane);
 };
 
@@ -94,19 +110,33 @@ const workflowOf = async (db: Db, actor: TriggerActor, workflowId: string) => {
 const manageable = async (db: Db, actor: TriggerActor, triggerId: string) => {
   const trigger = await getTrigger(db, actor.teamId, triggerId);
   if (!trigger) throw new AppError("NOT_FOUND", "trigger not found");
-  const denied = await createRefusal(db, actor, (await workflowOf(db, actor, trigger.workflowId)).lane);
+  const denied = await createRefusal(
+    db,
+    actor,
+    (await workflowOf(db, actor, trigger.workflowId)).lane,
+  );
   if (denied) throw denied;
   if (!mayManage(actor, trigger, true)) {
-    throw new AppError("FORBIDDEN", "only the member this trigger runs as, or an admin, may change it; create a trigger of your own instead");
+    throw new AppError(
+      "FORBIDDEN",
+      "only the member this trigger runs as, or an admin, may change it; create a trigger of your own instead",
+    );
   }
   return trigger;
 };
 
 /** An admin changing someone else's trigger takes it over: the re-binding, as stored and as audited. */
 const rebinding = (actor: TriggerActor, trigger: { runAsUserId: string | null }) =>
-  trigger.runAsUserId === actor.userId ? undefined : { from: trigger.runAsUserId, to: actor.userId };
+  trigger.runAsUserId === actor.userId
+    ? undefined
+    : { from: trigger.runAsUserId, to: actor.userId };
 
-const audit = (actor: TriggerActor, action: string, triggerId: string, metadata?: Record<string, unknown>) => ({
+const audit = (
+  actor: TriggerActor,
+  action: string,
+  triggerId: string,
+  metadata?: Record<string, unknown>,
+) => ({
   teamId: actor.teamId,
   actorUserId: actor.userId,
   action,
@@ -115,10 +145,19 @@ const audit = (actor: TriggerActor, action: string, triggerId: string, metadata?
   metadata: metadata as Parameters<typeof recordAudit>[1]["metadata"],
 });
 
-const checkFields = (kind: "schedule" | "webhook", fields: { cron?: string; timezone?: string; inputMap?: Record<string, string> }) => {
+const checkFields = (
+  kind: "schedule" | "webhook",
+  fields: { cron?: string; timezone?: string; inputMap?: Record<string, string> },
+) => {
   if (kind === "schedule") {
-    if (fields.cron === undefined) throw new AppError("USER.TRIGGER.INVALID_SCHEDULE", "a schedule needs a cron expression", { location: { path: "cron" } });
-    return { cron: checkSchedule(fields.cron, fields.timezone ?? "UTC"), timezone: fields.timezone ?? "UTC" };
+    if (fields.cron === undefined)
+      throw new AppError("USER.TRIGGER.INVALID_SCHEDULE", "a schedule needs a cron expression", {
+        location: { path: "cron" },
+      });
+    return {
+      cron: checkSchedule(fields.cron, fields.timezone ?? "UTC"),
+      timezone: fields.timezone ?? "UTC",
+    };
   }
   if (fields.inputMap) checkInputMap(fields.inputMap);
   return {};
@@ -126,37 +165,68 @@ const checkFields = (kind: "schedule" | "webhook", fields: { cron?: string; time
 
 /** The fields whose stored value differs between two versions of a trigger, in a fixed order. */
 const changedFields = (before: StoredTrigger, after: StoredTrigger) =>
-  (["name", "cron", "timezone", "inputs", "inputMap"] as const).filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  (["name", "cron", "timezone", "inputs", "inputMap"] as const).filter(
+    (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
 
 export const listWorkflowTriggers = async (db: Db, actor: TriggerActor, workflowId: string) => {
   const workflow = await workflowOf(db, actor, workflowId);
   const triggers = await listTriggers(db, actor.teamId, workflow.id);
   const canCreate = !(await createRefusal(db, actor, workflow.lane));
-  const runners = await triggerRunners(db, triggers.map((t) => t.runAsUserId));
-  return { canCreate, triggers: triggers.map((t) => view(t, runners, mayManage(actor, t, canCreate))) };
+  const runners = await triggerRunners(
+    db,
+    triggers.map((t) => t.runAsUserId),
+  );
+  return {
+    canCreate,
+    triggers: triggers.map((t) => view(t, runners, mayManage(actor, t, canCreate))),
+  };
 };
 
 export const readTrigger = async (db: Db, actor: TriggerActor, triggerId: string) => {
   const trigger = await getTrigger(db, actor.teamId, triggerId);
   if (!trigger) throw new AppError("NOT_FOUND", "trigger not found");
-  const canCreate = !(await createRefusal(db, actor, (await workflowOf(db, actor, trigger.workflowId)).lane));
-  return view(trigger, await triggerRunners(db, [trigger.runAsUserId]), mayManage(actor, trigger, canCreate));
+  const canCreate = !(await createRefusal(
+    db,
+    actor,
+    (await workflowOf(db, actor, trigger.workflowId)).lane,
+  ));
+  return view(
+    trigger,
+    await triggerRunners(db, [trigger.runAsUserId]),
+    mayManage(actor, trigger, canCreate),
+  );
 };
 
-export const createWorkflowTrigger = async (services: TriggerServices, actor: TriggerActor, input: z.infer<typeof createTriggerInput>) => {
+export const createWorkflowTrigger = async (
+  services: TriggerServices,
+  actor: TriggerActor,
+  input: z.infer<typeof createTriggerInput>,
+) => {
   const { db } = services;
   const workflow = await workflowOf(db, actor, input.workflowId);
   const denied = await createRefusal(db, actor, workflow.lane);
   if (denied) throw denied;
   const schedule = checkFields(input.kind, input);
   if (input.kind === "webhook" && (input.cron !== undefined || input.timezone !== undefined)) {
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", "a webhook trigger has no cron or time zone", { location: { path: "cron" } });
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      "a webhook trigger has no cron or time zone",
+      { location: { path: "cron" } },
+    );
   }
   const id = `trg_${newCredentialId().slice(5)}`;
   const secret = input.kind === "webhook" ? newSigningSecret() : null;
   const credentialId = newCredentialId();
   const sealed = secret
-    ? { credentialId, envelope: sealSigningSecret(services.keyring(), { teamId: actor.teamId, credentialId, holder: { kind: "trigger", id } }, secret) }
+    ? {
+        credentialId,
+        envelope: sealSigningSecret(
+          services.keyring(),
+          { teamId: actor.teamId, credentialId, holder: { kind: "trigger", id } },
+          secret,
+        ),
+      }
     : undefined;
   const created = await db.$transaction(async (tx) => {
     const row = await createTrigger(tx, {
@@ -172,20 +242,31 @@ export const createWorkflowTrigger = async (services: TriggerServices, actor: Tr
       runAsUserId: actor.userId,
       sealed,
     });
-    await recordAudit(tx, audit(actor, "trigger.create", id, { kind: input.kind, workflow: workflow.name }));
+    await recordAudit(
+      tx,
+      audit(actor, "trigger.create", id, { kind: input.kind, workflow: workflow.name }),
+    );
     await syncTriggerSchedule(services.redis(), services.prefix, { ...row, teamId: actor.teamId });
     return row;
   });
   return { trigger: await managedView(db, created), secret };
 };
 
-export const updateWorkflowTrigger = async (services: TriggerServices, actor: TriggerActor, triggerId: string, input: z.infer<typeof updateTriggerBody>) => {
+export const updateWorkflowTrigger = async (
+  services: TriggerServices,
+  actor: TriggerActor,
+  triggerId: string,
+  input: z.infer<typeof updateTriggerBody>,
+) => {
   const { db } = services;
   const existing = await manageable(db, actor, triggerId);
   const schedule =
     existing.kind === "schedule"
       ? input.cron !== undefined || input.timezone !== undefined
-        ? checkFields("schedule", { cron: input.cron ?? existing.cron ?? undefined, timezone: input.timezone ?? existing.timezone ?? undefined })
+        ? checkFields("schedule", {
+            cron: input.cron ?? existing.cron ?? undefined,
+            timezone: input.timezone ?? existing.timezone ?? undefined,
+          })
         : {}
       : checkFields("webhook", input);
   const runsAs = rebinding(actor, existing);
@@ -199,14 +280,23 @@ export const updateWorkflowTrigger = async (services: TriggerServices, actor: Tr
     });
     if (!row) throw new AppError("NOT_FOUND", "trigger not found");
     const fields = changedFields(existing, row);
-    if (fields.length > 0 || runsAs) await recordAudit(tx, audit(actor, "trigger.update", triggerId, { fields, ...(runsAs ? { runsAs } : {}) }));
+    if (fields.length > 0 || runsAs)
+      await recordAudit(
+        tx,
+        audit(actor, "trigger.update", triggerId, { fields, ...(runsAs ? { runsAs } : {}) }),
+      );
     await syncTriggerSchedule(services.redis(), services.prefix, row);
     return row;
   });
   return managedView(db, updated);
 };
 
-export const setTriggerPaused = async (services: TriggerServices, actor: TriggerActor, triggerId: string, paused: boolean) => {
+export const setTriggerPaused = async (
+  services: TriggerServices,
+  actor: TriggerActor,
+  triggerId: string,
+  paused: boolean,
+) => {
   const { db } = services;
   await manageable(db, actor, triggerId);
   const updated = await db.$transaction(async (tx) => {
@@ -219,28 +309,55 @@ export const setTriggerPaused = async (services: TriggerServices, actor: Trigger
   return managedView(db, updated);
 };
 
-export const rotateTriggerSecret = async (services: TriggerServices, actor: TriggerActor, triggerId: string) => {
+export const rotateTriggerSecret = async (
+  services: TriggerServices,
+  actor: TriggerActor,
+  triggerId: string,
+) => {
   const { db } = services;
   const existing = await manageable(db, actor, triggerId);
-  if (existing.kind !== "webhook") throw new AppError("CONFLICT", "only a webhook trigger has a signing secret");
+  if (existing.kind !== "webhook")
+    throw new AppError("CONFLICT", "only a webhook trigger has a signing secret");
   const secret = newSigningSecret();
   const credentialId = newCredentialId();
-  const envelope = sealSigningSecret(services.keyring(), { teamId: actor.teamId, credentialId, holder: { kind: "trigger", id: triggerId } }, secret);
+  const envelope = sealSigningSecret(
+    services.keyring(),
+    { teamId: actor.teamId, credentialId, holder: { kind: "trigger", id: triggerId } },
+    secret,
+  );
   const runsAs = rebinding(actor, existing);
   await db.$transaction(async (tx) => {
-    if (!(await replaceTriggerSecret(tx, actor.teamId, triggerId, { credentialId, envelope }, runsAs?.to))) throw new AppError("NOT_FOUND", "trigger not found");
-    await recordAudit(tx, audit(actor, "trigger.rotate_secret", triggerId, runsAs ? { runsAs } : undefined));
+    if (
+      !(await replaceTriggerSecret(
+        tx,
+        actor.teamId,
+        triggerId,
+        { credentialId, envelope },
+        runsAs?.to,
+      ))
+    )
+      throw new AppError("NOT_FOUND", "trigger not found");
+    await recordAudit(
+      tx,
+      audit(actor, "trigger.rotate_secret", triggerId, runsAs ? { runsAs } : undefined),
+    );
   });
   return { id: triggerId, secret };
 };
 
-export const deleteWorkflowTrigger = async (services: TriggerServices, actor: TriggerActor, triggerId: string) => {
+export const deleteWorkflowTrigger = async (
+  services: TriggerServices,
+  actor: TriggerActor,
+  triggerId: string,
+) => {
   const { db } = services;
   const existing = await manageable(db, actor, triggerId);
   await db.$transaction(async (tx) => {
-    if (!(await deleteTrigger(tx, actor.teamId, triggerId))) throw new AppError("NOT_FOUND", "trigger not found");
+    if (!(await deleteTrigger(tx, actor.teamId, triggerId)))
+      throw new AppError("NOT_FOUND", "trigger not found");
     await recordAudit(tx, audit(actor, "trigger.delete", triggerId, { kind: existing.kind }));
-    if (existing.kind === "schedule") await removeTriggerSchedule(services.redis(), services.prefix, triggerId);
+    if (existing.kind === "schedule")
+      await removeTriggerSchedule(services.redis(), services.prefix, triggerId);
   });
   return { id: triggerId };
 };

@@ -23,10 +23,21 @@ const triggerQueue = (redis: Redis, prefix: string) => {
   return queue;
 };
 
-type ScheduledTrigger = { id: string; teamId: string; kind: "schedule" | "webhook"; cron: string | null; timezone: string | null; paused: boolean };
+type ScheduledTrigger = {
+  id: string;
+  teamId: string;
+  kind: "schedule" | "webhook";
+  cron: string | null;
+  timezone: string | null;
+  paused: boolean;
+};
 
 /** Makes the trigger's job scheduler match it: present when it is an active schedule, absent otherwise. */
-export const syncTriggerSchedule = async (redis: Redis, prefix: string, trigger: ScheduledTrigger) => {
+export const syncTriggerSchedule = async (
+  redis: Redis,
+  prefix: string,
+  trigger: ScheduledTrigger,
+) => {
   const queue = triggerQueue(redis, prefix);
   const id = triggerSchedulerId(trigger.id);
   if (trigger.kind !== "schedule" || trigger.paused || !trigger.cron) {
@@ -36,8 +47,13 @@ export const syncTriggerSchedule = async (redis: Redis, prefix: string, trigger:
   await queue.upsertJobScheduler(
     id,
     { pattern: trigger.cron, tz: trigger.timezone ?? "UTC" },
-    { name: "fire", data: { triggerId: trigger.id, teamId: trigger.teamId }, opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } } },
+    {
+      name: "fire",
+      data: { triggerId: trigger.id, teamId: trigger.teamId },
+      opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
+    },
   );
 };
 
-export const removeTriggerSchedule = (redis: Redis, prefix: string, triggerId: string) => triggerQueue(redis, prefix).removeJobScheduler(triggerSchedulerId(triggerId));
+export const removeTriggerSchedule = (redis: Redis, prefix: string, triggerId: string) =>
+  triggerQueue(redis, prefix).removeJobScheduler(triggerSchedulerId(triggerId));

@@ -15,7 +15,8 @@ export const triggersApi = implement(triggerOperations, {
   list: ({ db, caller }, input) => listWorkflowTriggers(db, caller, input.workflowId),
   get: ({ db, caller }, input) => readTrigger(db, caller, input.id),
   create: (services, input) => createWorkflowTrigger(services, services.caller, input),
-  update: (services, { id, ...fields }) => updateWorkflowTrigger(services, services.caller, id, fields),
+  update: (services, { id, ...fields }) =>
+    updateWorkflowTrigger(services, services.caller, id, fields),
   pause: (services, input) => setTriggerPaused(services, services.caller, input.id, true),
   resume: (services, input) => setTriggerPaused(services, services.caller, input.id, false),
   rotateSecret: (services, input) => rotateTriggerSecret(services, services.caller, input.id),

@@ -18,12 +18,20 @@ const CLOCK_MARGIN_S = 60;
  * Claims the delivery for `triggerId`; throws USER.WEBHOOK.REPLAYED when it was accepted
  * before. `keep()` once a run started from it; `settle()` lets it go unless kept.
  */
-export const claimDelivery = async (redis: Redis, prefix: string, triggerId: string, delivery: SignedDelivery) => {
+export const claimDelivery = async (
+  redis: Redis,
+  prefix: string,
+  triggerId: string,
+  delivery: SignedDelivery,
+) => {
   const key = `${prefix}:webhook:${triggerId}:${delivery.t}.${delivery.v1}`;
   const ttl = Math.max(1, delivery.expiresAt - Math.floor(Date.now() / 1000)) + CLOCK_MARGIN_S;
   await redisReady(redis, "inbound webhooks are unavailable");
   if ((await redis.set(key, "1", "EX", ttl, "NX")) !== "OK") {
-    throw new AppError("USER.WEBHOOK.REPLAYED", "this signed delivery was already accepted; sign each delivery anew (a new timestamp) to start another run");
+    throw new AppError(
+      "USER.WEBHOOK.REPLAYED",
+      "this signed delivery was already accepted; sign each delivery anew (a new timestamp) to start another run",
+    );
   }
   let kept = false;
   return {
@@ -33,7 +41,14 @@ export const claimDelivery = async (redis: Redis, prefix: string, triggerId: str
     settle: async () => {
       if (kept) return;
       // Left remembered when Redis fails now: the sender's retry is refused as a replay until it expires.
-      await redis.del(key).catch((e: unknown) => console.error("switchyard-web: could not forget a webhook delivery", e instanceof Error ? e.message : e));
+      await redis
+        .del(key)
+        .catch((e: unknown) =>
+          console.error(
+            "switchyard-web: could not forget a webhook delivery",
+            e instanceof Error ? e.message : e,
+          ),
+        );
     },
   };
 };

@@ -17,7 +17,9 @@ const BUNDLE_PROCEDURES = new Set(["workflows.save", "workflows.validate"]);
 const bodyLimit = (req: Request) => {
   let paths: string[];
   try {
-    paths = decodeURIComponent(new URL(req.url).pathname.slice(TRPC_ENDPOINT.length + 1)).split(",");
+    paths = decodeURIComponent(new URL(req.url).pathname.slice(TRPC_ENDPOINT.length + 1)).split(
+      ",",
+    );
   } catch {
     return BODY_LIMITS.default;
   }
@@ -32,5 +34,10 @@ export const handleTrpc = (req: Request, createContext: () => Promise<TrpcContex
   servedWithRequestId(req, () => {
     const refused = refuseCrossSite(req);
     if (refused) return Promise.resolve(refused);
-    return fetchRequestHandler({ endpoint: TRPC_ENDPOINT, req: withBodyLimit(req, bodyLimit(req)), router: appRouter, createContext });
+    return fetchRequestHandler({
+      endpoint: TRPC_ENDPOINT,
+      req: withBodyLimit(req, bodyLimit(req)),
+      router: appRouter,
+      createContext,
+    });
   });

@@ -37,14 +37,21 @@ const t = initTRPC.context<TrpcContext>().create({
     if (internal) console.error("switchyard-web: procedure failed", error.cause ?? error);
     return {
       ...shape,
-      message: app ? app.userMessage : internal ? "something went wrong on the server" : shape.message,
+      message: app
+        ? app.userMessage
+        : internal
+          ? "something went wrong on the server"
+          : shape.message,
       data: {
         code: shape.data.code,
         httpStatus: app ? app.httpStatus : shape.data.httpStatus,
         appCode: app?.code ?? null,
         location: app?.location ?? null,
         details: app?.details ?? null,
-        zodIssues: error.code === "BAD_REQUEST" && !app ? (error.cause as { issues?: unknown })?.issues ?? null : null,
+        zodIssues:
+          error.code === "BAD_REQUEST" && !app
+            ? ((error.cause as { issues?: unknown })?.issues ?? null)
+            : null,
       },
     };
   },
@@ -77,9 +84,14 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 
 /** Acts in the session's team; the membership is read again on every call, so a removed member is refused at once. */
 export const teamProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  const membership = ctx.teamId ? await findMembership(ctx.db, ctx.userId, { teamId: ctx.teamId }) : (await membershipsOf(ctx.db, ctx.userId))[0];
-  if (!membership) throw new TRPCError({ code: "FORBIDDEN", message: "you are not a member of this team" });
-  return next({ ctx: { ...ctx, teamId: membership.teamId, team: membership.team, role: membership.role } });
+  const membership = ctx.teamId
+    ? await findMembership(ctx.db, ctx.userId, { teamId: ctx.teamId })
+    : (await membershipsOf(ctx.db, ctx.userId))[0];
+  if (!membership)
+    throw new TRPCError({ code: "FORBIDDEN", message: "you are not a member of this team" });
+  return next({
+    ctx: { ...ctx, teamId: membership.teamId, team: membership.team, role: membership.role },
+  });
 });
 
 export const requireRole = (role: Role, actual: Role) => {

@@ -9,7 +9,9 @@ import { appRouter } from "./root";
 type ProcedureDef = { _def: { type: string; output?: unknown } };
 
 it("gives every procedure of the app router an output parser", () => {
-  const procedures = Object.entries(appRouter._def.procedures as unknown as Record<string, ProcedureDef>);
+  const procedures = Object.entries(
+    appRouter._def.procedures as unknown as Record<string, ProcedureDef>,
+  );
   expect(procedures.length).toBeGreaterThan(0);
   expect(procedures.map(([path]) => path)).toContain("runs.get");
   const without = procedures.filter(([, p]) => p._def.output === undefined).map(([path]) => path);

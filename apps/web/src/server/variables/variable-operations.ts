@@ -8,12 +8,26 @@ import type { z } from "zod";
 import { newCredentialId, sealVariable, type Keyring } from "@switchyard/core/crypto";
 import { checkVariable } from "@switchyard/core/secrets";
 import type { setVariableInput } from "../contract/variables.types";
-import { laneRules, listVariables, recordAudit, removeVariable, storeSecretLanes, storeVariable, type Db, type Role } from "@switchyard/db";
+import {
+  laneRules,
+  listVariables,
+  recordAudit,
+  removeVariable,
+  storeSecretLanes,
+  storeVariable,
+  type Db,
+  type Role,
+} from "@switchyard/db";
 import { requireRole } from "../trpc/init";
 
 export type VariableActor = { teamId: string; userId: string; role: Role };
 
-const audit = (actor: VariableActor, action: string, name: string, metadata?: { secret?: boolean; lanes: string[] }) => ({
+const audit = (
+  actor: VariableActor,
+  action: string,
+  name: string,
+  metadata?: { secret?: boolean; lanes: string[] },
+) => ({
   teamId: actor.teamId,
   actorUserId: actor.userId,
   action,
@@ -25,24 +39,42 @@ const audit = (actor: VariableActor, action: string, name: string, metadata?: { 
 export const listTeamVariables = (db: Db, actor: VariableActor) => listVariables(db, actor.teamId);
 
 /** The team's lane names, the choices for a secret's lanes. */
-export const teamLaneNames = async (db: Db, actor: VariableActor) => [...(await laneRules(db, actor.teamId)).keys()].sort();
+export const teamLaneNames = async (db: Db, actor: VariableActor) =>
+  [...(await laneRules(db, actor.teamId)).keys()].sort();
 
-export const setTeamVariable = async (db: Db, keyring: Keyring, actor: VariableActor, input: z.infer<typeof setVariableInput>) => {
+export const setTeamVariable = async (
+  db: Db,
+  keyring: Keyring,
+  actor: VariableActor,
+  input: z.infer<typeof setVariableInput>,
+) => {
   requireRole("admin", actor.role);
   checkVariable(input);
   const { teamId } = actor;
   const { name, value, secret } = input;
   const credentialId = secret ? newCredentialId() : undefined;
-  const sealed = credentialId ? { credentialId, envelope: sealVariable(keyring, { teamId, credentialId, name }, value) } : undefined;
+  const sealed = credentialId
+    ? { credentialId, envelope: sealVariable(keyring, { teamId, credentialId, name }, value) }
+    : undefined;
   const stored = await db.$transaction(async (tx) => {
-    const saved = await storeVariable(tx, { teamId, name, value: secret ? undefined : value, sealed, lanes: input.lanes });
+    const saved = await storeVariable(tx, {
+      teamId,
+      name,
+      value: secret ? undefined : value,
+      sealed,
+      lanes: input.lanes,
+    });
     await recordAudit(tx, audit(actor, "variable.set", name, { secret, lanes: saved.lanes }));
     return saved;
   });
   return { name, secret, lanes: stored.lanes };
 };
 
-export const setTeamSecretLanes = (db: Db, actor: VariableActor, input: { name: string; lanes: string[] }) => {
+export const setTeamSecretLanes = (
+  db: Db,
+  actor: VariableActor,
+  input: { name: string; lanes: string[] },
+) => {
   requireRole("admin", actor.role);
   return db.$transaction(async (tx) => {
     const saved = await storeSecretLanes(tx, { ...input, teamId: actor.teamId });

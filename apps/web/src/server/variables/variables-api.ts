@@ -1,7 +1,13 @@
 /** What runs each team-variable operation (contract/variables.types.ts), on both surfaces. */
 import { variableOperations } from "../contract/variables.types";
 import { implement } from "../api/implement";
-import { deleteTeamVariable, listTeamVariables, setTeamSecretLanes, setTeamVariable, teamLaneNames } from "./variable-operations";
+import {
+  deleteTeamVariable,
+  listTeamVariables,
+  setTeamSecretLanes,
+  setTeamVariable,
+  teamLaneNames,
+} from "./variable-operations";
 
 export const variablesApi = implement(variableOperations, {
   list: ({ db, caller }) => listTeamVariables(db, caller),

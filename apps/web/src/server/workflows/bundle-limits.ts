@@ -8,15 +8,33 @@ export const BUNDLE_LIMITS = { files: 50, fileBytes: 1024 * 1024, totalBytes: 5 
 
 export const checkBundleLimits = (files: Record<string, string>) => {
   const paths = Object.keys(files);
-  if (paths.length > BUNDLE_LIMITS.files) throw new AppError("USER.INPUT.VALIDATION_FAILED", `a bundle holds at most ${BUNDLE_LIMITS.files} files`);
+  if (paths.length > BUNDLE_LIMITS.files)
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      `a bundle holds at most ${BUNDLE_LIMITS.files} files`,
+    );
   let total = 0;
   for (const p of paths) {
-    if (p === "" || p.startsWith("/") || p.split("/").some((seg) => seg === ".." || seg === "." || seg === "") || p.includes("\\") || p.includes("\0")) {
-      throw new AppError("USER.INPUT.VALIDATION_FAILED", `bundle path "${p}" must be relative, without "." or ".." segments`, { location: { file: p } });
+    if (
+      p === "" ||
+      p.startsWith("/") ||
+      p.split("/").some((seg) => seg === ".." || seg === "." || seg === "") ||
+      p.includes("\\") ||
+      p.includes("\0")
+    ) {
+      throw new AppError(
+        "USER.INPUT.VALIDATION_FAILED",
+        `bundle path "${p}" must be relative, without "." or ".." segments`,
+        { location: { file: p } },
+      );
     }
     const size = Buffer.byteLength(files[p]!);
-    if (size > BUNDLE_LIMITS.fileBytes) throw new AppError("USER.INPUT.VALIDATION_FAILED", `${p} is larger than 1 MiB`, { location: { file: p } });
+    if (size > BUNDLE_LIMITS.fileBytes)
+      throw new AppError("USER.INPUT.VALIDATION_FAILED", `${p} is larger than 1 MiB`, {
+        location: { file: p },
+      });
     total += size;
   }
-  if (total > BUNDLE_LIMITS.totalBytes) throw new AppError("USER.INPUT.VALIDATION_FAILED", "the bundle is larger than 5 MiB");
+  if (total > BUNDLE_LIMITS.totalBytes)
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", "the bundle is larger than 5 MiB");
 };

@@ -6,7 +6,14 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import { maySave } from "@switchyard/core/policy";
-import { findWorkflowByName, laneRules, runReachRefusal, saveWorkflowVersion, type Db, type Role } from "@switchyard/db";
+import {
+  findWorkflowByName,
+  laneRules,
+  runReachRefusal,
+  saveWorkflowVersion,
+  type Db,
+  type Role,
+} from "@switchyard/db";
 import { toDiagnostic, validateBundle, type Diagnostic } from "./validate-bundle";
 
 const invalid = (diagnostics: Diagnostic[]) =>
@@ -18,7 +25,13 @@ const invalid = (diagnostics: Diagnostic[]) =>
 
 export const saveWorkflow = async (
   db: Db,
-  input: { teamId: string; userId: string; role: Role; entry: string; files: Record<string, string> },
+  input: {
+    teamId: string;
+    userId: string;
+    role: Role;
+    entry: string;
+    files: Record<string, string>;
+  },
 ) => {
   // Validating refuses a bundle over the size limits first (bundle-limits.ts).
   const result = await validateBundle(db, input.teamId, input);
@@ -26,18 +39,30 @@ export const saveWorkflow = async (
   const wf = result.workflow;
   const laneName = wf.lane ?? "default";
   const lanes = await laneRules(db, input.teamId);
-  if (!lanes.has(laneName)) throw new AppError("USER.INPUT.VALIDATION_FAILED", `lane "${laneName}" does not exist in this team`, { location: { file: input.entry, path: "lane" } });
+  if (!lanes.has(laneName))
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      `lane "${laneName}" does not exist in this team`,
+      { location: { file: input.entry, path: "lane" } },
+    );
   const denied = maySave(lanes, input.role, laneName);
   if (denied) throw denied;
   // Saving a new version of an existing workflow also needs the right to save in the lane
   // it is in now, or a member could move an operator workflow out of its lane by saving it.
   const existing = await findWorkflowByName(db, input.teamId, wf.name);
   if (existing && existing.lane !== laneName && maySave(lanes, input.role, existing.lane)) {
-    throw new AppError("FORBIDDEN", `"${wf.name}" is in lane "${existing.lane}", where your role (${input.role}) may not save workflows`);
+    throw new AppError(
+      "FORBIDDEN",
+      `"${wf.name}" is in lane "${existing.lane}", where your role (${input.role}) may not save workflows`,
+    );
   }
   // Every workflow it calls, as the team has them now: the calls must be allowed and the
   // one saving must be allowed to start what they reach.
-  const refused = await runReachRefusal(db, input.teamId, { root: { workflow: wf, lane: laneName }, lanes, role: input.role });
+  const refused = await runReachRefusal(db, input.teamId, {
+    root: { workflow: wf, lane: laneName },
+    lanes,
+    role: input.role,
+  });
   if (refused) throw refused;
   const version = await saveWorkflowVersion(db, {
     teamId: input.teamId,

@@ -17,16 +17,29 @@ import { mayReachConnector } from "@switchyard/core/policy";
 import { connectorRules, currentVersionIdByName, loadBundle, type Db } from "@switchyard/db";
 import { checkBundleLimits } from "./bundle-limits";
 
-export type Diagnostic = { code: ErrorCode; message: string; file?: string; line?: number; column?: number; path?: string };
+export type Diagnostic = {
+  code: ErrorCode;
+  message: string;
+  file?: string;
+  line?: number;
+  column?: number;
+  path?: string;
+};
 
-export const toDiagnostic = (e: AppError): Diagnostic => ({ code: e.code, message: e.message, ...e.location });
+export const toDiagnostic = (e: AppError): Diagnostic => ({
+  code: e.code,
+  message: e.message,
+  ...e.location,
+});
 
 const teamResolver = (db: Db, teamId: string): WorkflowResolver => ({
   resolve: async (name) => {
     const versionId = await currentVersionIdByName(db, teamId, name);
     if (!versionId) return undefined;
     const bundle = await loadBundle(db, teamId, versionId);
-    return bundle ? parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow : undefined;
+    return bundle
+      ? parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow
+      : undefined;
   },
 });
 
@@ -36,7 +49,10 @@ const teamCatalog = (db: Db, teamId: string): ConnectorCatalog => ({
     return Object.fromEntries(
       ids.map((id) => {
         const refused = mayReachConnector(rules.get(id), id, lane ?? "default");
-        return [id, !refused ? "ok" : refused.code === "USER.MCP_PROXY.LANE_DENIED" ? "denied" : "unknown"];
+        return [
+          id,
+          !refused ? "ok" : refused.code === "USER.MCP_PROXY.LANE_DENIED" ? "denied" : "unknown",
+        ];
       }),
     );
   },

@@ -20,12 +20,22 @@ import {
 } from "@switchyard/db";
 
 type Caller = { teamId: string; userId: string; role: Role };
-type DiffLine = { kind: "add" | "del" | "context" | "hunk"; text: string; oldLine?: number; newLine?: number };
+type DiffLine = {
+  kind: "add" | "del" | "context" | "hunk";
+  text: string;
+  oldLine?: number;
+  newLine?: number;
+};
 
 /** The graph and input declaration of a bundle's workflow, when it parses. */
-export const shapeOf = (entry: string, path: string): { graph: WorkflowGraph | null; inputs: InputDefinition[] } => {
+export const shapeOf = (
+  entry: string,
+  path: string,
+): { graph: WorkflowGraph | null; inputs: InputDefinition[] } => {
   const { workflow } = parseWorkflow(entry, path);
-  return workflow ? { graph: workflowGraph(workflow), inputs: workflow.inputs } : { graph: null, inputs: [] };
+  return workflow
+    ? { graph: workflowGraph(workflow), inputs: workflow.inputs }
+    : { graph: null, inputs: [] };
 };
 
 const liveWorkflow = async (db: Db, caller: Caller, id: string) => {
@@ -37,7 +47,8 @@ const liveWorkflow = async (db: Db, caller: Caller, id: string) => {
 /** The current version's bundle with its graph and inputs, for the workflow page. */
 export const readWorkflow = async (db: Db, caller: Caller, id: string) => {
   const workflow = await liveWorkflow(db, caller, id);
-  if (!workflow.currentVersion || workflow.archivedAt) throw new AppError("NOT_FOUND", "workflow not found");
+  if (!workflow.currentVersion || workflow.archivedAt)
+    throw new AppError("NOT_FOUND", "workflow not found");
   const bundle = await loadBundle(db, caller.teamId, workflow.currentVersion.id);
   if (!bundle) throw new AppError("NOT_FOUND", "workflow version not found");
   return {
@@ -73,14 +84,23 @@ const bundleOf = async (db: Db, caller: Caller, id: string, number: number) => {
   const workflow = await liveWorkflow(db, caller, id);
   const version = await findWorkflowVersion(db, caller.teamId, workflow.id, number);
   const bundle = version && (await loadBundle(db, caller.teamId, version.id));
-  if (!bundle) throw new AppError("NOT_FOUND", `version ${number} of this workflow not found`, { location: { path: "number" } });
+  if (!bundle)
+    throw new AppError("NOT_FOUND", `version ${number} of this workflow not found`, {
+      location: { path: "number" },
+    });
   return { workflow, bundle };
 };
 
-export const readVersion = async (db: Db, caller: Caller, input: { id: string; number: number }) => {
+export const readVersion = async (
+  db: Db,
+  caller: Caller,
+  input: { id: string; number: number },
+) => {
   const { workflow, bundle } = await bundleOf(db, caller, input.id, input.number);
   const v = bundle.version;
-  const saver = (await listWorkflowVersions(db, caller.teamId, workflow.id)).find((x) => x.id === v.id)?.createdBy ?? null;
+  const saver =
+    (await listWorkflowVersions(db, caller.teamId, workflow.id)).find((x) => x.id === v.id)
+      ?.createdBy ?? null;
   return {
     id: v.id,
     workflowId: workflow.id,
@@ -99,7 +119,10 @@ const linesOf = (oldText: string, newText: string): DiffLine[] => {
   const patch = structuredPatch("a", "b", oldText, newText, "", "", { context: 3 });
   const out: DiffLine[] = [];
   for (const h of patch.hunks) {
-    out.push({ kind: "hunk", text: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@` });
+    out.push({
+      kind: "hunk",
+      text: `@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`,
+    });
     let o = h.oldStart;
     let n = h.newStart;
     for (const line of h.lines) {
@@ -114,29 +137,56 @@ const linesOf = (oldText: string, newText: string): DiffLine[] => {
 };
 
 /** A unified diff of every file between two versions of the workflow. */
-export const diffVersions = async (db: Db, caller: Caller, asked: { id: string; from?: number; to?: number }) => {
+export const diffVersions = async (
+  db: Db,
+  caller: Caller,
+  asked: { id: string; from?: number; to?: number },
+) => {
   // Unset: the current version against the one before it.
   let to = asked.to;
   if (to === undefined) {
     const workflow = await liveWorkflow(db, caller, asked.id);
-    to = (await listWorkflowVersions(db, caller.teamId, workflow.id)).find((v) => v.id === workflow.currentVersionId)?.number ?? 1;
+    to =
+      (await listWorkflowVersions(db, caller.teamId, workflow.id)).find(
+        (v) => v.id === workflow.currentVersionId,
+      )?.number ?? 1;
   }
   const input = { id: asked.id, to, from: asked.from ?? Math.max(to - 1, 1) };
-  const [a, b] = await Promise.all([bundleOf(db, caller, input.id, input.from), bundleOf(db, caller, input.id, input.to)]);
-  const paths = [...new Set([...Object.keys(a.bundle.files), ...Object.keys(b.bundle.files)])].sort();
+  const [a, b] = await Promise.all([
+    bundleOf(db, caller, input.id, input.from),
+    bundleOf(db, caller, input.id, input.to),
+  ]);
+  const paths = [
+    ...new Set([...Object.keys(a.bundle.files), ...Object.keys(b.bundle.files)]),
+  ].sort();
   return {
     from: input.from,
     to: input.to,
     files: paths.map((path) => {
       const before = a.bundle.files[path];
       const after = b.bundle.files[path];
-      const change: "added" | "removed" | "changed" | "unchanged" = before === undefined ? "added" : after === undefined ? "removed" : before === after ? "unchanged" : "changed";
+      const change: "added" | "removed" | "changed" | "unchanged" =
+        before === undefined
+          ? "added"
+          : after === undefined
+            ? "removed"
+            : before === after
+              ? "unchanged"
+              : "changed";
       const oldText = before ?? "";
       const newText = after ?? "";
       return {
         path,
         change: change,
-        patch: change === "unchanged" ? "" : createTwoFilesPatch(`v${input.from}/${path}`, `v${input.to}/${path}`, oldText, newText),
+        patch:
+          change === "unchanged"
+            ? ""
+            : createTwoFilesPatch(
+                `v${input.from}/${path}`,
+                `v${input.to}/${path}`,
+                oldText,
+                newText,
+              ),
         lines: change === "unchanged" ? [] : linesOf(oldText, newText),
       };
     }),
@@ -145,10 +195,15 @@ export const diffVersions = async (db: Db, caller: Caller, asked: { id: string; 
 
 /** Archives the workflow; who may save in its lane may archive it. */
 export const archiveTeamWorkflow = async (db: Db, caller: Caller, id: string) => {
-  if (!roleAtLeast(caller.role, "member")) throw new AppError("FORBIDDEN", "this needs the member role");
+  if (!roleAtLeast(caller.role, "member"))
+    throw new AppError("FORBIDDEN", "this needs the member role");
   const workflow = await liveWorkflow(db, caller, id);
   const denied = maySave(await laneRules(db, caller.teamId), caller.role, workflow.lane);
   if (denied) throw denied;
-  const row = await archiveWorkflow(db, { teamId: caller.teamId, workflowId: workflow.id, actorUserId: caller.userId });
+  const row = await archiveWorkflow(db, {
+    teamId: caller.teamId,
+    workflowId: workflow.id,
+    actorUserId: caller.userId,
+  });
   return { id: row.id, archivedAt: row.archivedAt ?? new Date() };
 };

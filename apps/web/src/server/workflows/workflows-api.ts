@@ -5,7 +5,13 @@ import { workflowOperations } from "../contract/workflows.types";
 import { implement } from "../api/implement";
 import { saveWorkflow } from "./save-workflow";
 import { toDiagnostic, validateBundle } from "./validate-bundle";
-import { archiveTeamWorkflow, diffVersions, listVersions, readVersion, readWorkflow } from "./workflow-operations";
+import {
+  archiveTeamWorkflow,
+  diffVersions,
+  listVersions,
+  readVersion,
+  readWorkflow,
+} from "./workflow-operations";
 
 export const workflowsApi = implement(workflowOperations, {
   list: async ({ db, caller }) =>
@@ -33,8 +39,18 @@ export const workflowsApi = implement(workflowOperations, {
     };
   },
   save: async ({ db, caller }, input) => {
-    const { version, warnings } = await saveWorkflow(db, { ...input, teamId: caller.teamId, userId: caller.userId, role: caller.role });
-    return { workflowId: version.workflowId, version: version.number, bundleHash: version.bundleHash, warnings };
+    const { version, warnings } = await saveWorkflow(db, {
+      ...input,
+      teamId: caller.teamId,
+      userId: caller.userId,
+      role: caller.role,
+    });
+    return {
+      workflowId: version.workflowId,
+      version: version.number,
+      bundleHash: version.bundleHash,
+      warnings,
+    };
   },
   archive: ({ db, caller }, input) => archiveTeamWorkflow(db, caller, input.id),
 });

@@ -215,8 +215,12 @@ describe("the authorization code flow", () => {
     });
     const server = await discoverOAuthServer(mcp.url, { fetch: egress });
     expect(server.metadata.registration_endpoint).toBeUndefined();
-    const none = await rejection(obtainOAuthClient(server, {
-    fetch: egress, redirectUri: REDIRECT }));
+    const none = await rejection(
+      obtainOAuthClient(server, {
+        fetch: egress,
+        redirectUri: REDIRECT,
+      }),
+    );
     expect(none.code).toBe("USER.CONNECTOR.OAUTH_UNSUPPORTED");
     expect(none.message).toContain("client id");
 

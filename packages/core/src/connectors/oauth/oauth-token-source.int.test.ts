@@ -109,7 +109,7 @@ describe("OAuthTokenSource", () => {
     const { server, client, tokens } = await connected();
     const failures: string[] = [];
     const source = new OAuthTokenSource({
-    fetch: egress,
+      fetch: egress,
       server: {
         ...server,
         metadata: { ...server.metadata, token_endpoint: "http://127.0.0.1:9/token" },
@@ -129,7 +129,7 @@ describe("OAuthTokenSource", () => {
     const { server, client, tokens } = await connected();
     const failures: string[] = [];
     const source = new OAuthTokenSource({
-    fetch: egress,
+      fetch: egress,
       server,
       client,
       tokens: { ...tokens, refreshToken: undefined },
@@ -171,7 +171,10 @@ describe("OAuthTokenSource", () => {
     const host = new McpConnectorHost({
       httpFetch: loopbackEgressFetch("connector"),
       connectors: [{ id: "protected", kind: "http", url: mcp.url }],
-      credentials: { resolve: () => source.resolve(), rejected: (_id, token) => source.invalidate(token) },
+      credentials: {
+        resolve: () => source.resolve(),
+        rejected: (_id, token) => source.invalidate(token),
+      },
     });
     try {
       expect(text(await host.callTool("protected", "whoami", {}))).toBe("test-user");
@@ -179,7 +182,9 @@ describe("OAuthTokenSource", () => {
       const refusedBefore = mcp.unauthorized;
       // Revoked at the server while the worker still thinks the token has an hour left.
       expect(as.expireAccessTokens()).toBe(1);
-      expect(text(await host.callTool("protected", "echo", { text: "after the 401" }))).toBe("after the 401");
+      expect(text(await host.callTool("protected", "echo", { text: "after the 401" }))).toBe(
+        "after the 401",
+      );
       expect(refreshes().length - before).toBe(1);
       expect(mcp.unauthorized - refusedBefore).toBe(1);
       expect(stored).toHaveLength(1);
@@ -195,7 +200,7 @@ describe("OAuthTokenSource", () => {
     const shared: OAuthTokenSet[] = [];
     const worker = (clock: { skew: number }) =>
       new OAuthTokenSource({
-    fetch: egress,
+        fetch: egress,
         server: first.server,
         client: first.client,
         tokens: first.tokens,

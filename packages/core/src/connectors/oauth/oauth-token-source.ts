@@ -64,7 +64,8 @@ export class OAuthTokenSource {
     const expiresAt = this.current.expiresAt?.getTime();
     const margin = this.options.refreshMarginMs ?? 60_000;
     const refused = this.refused === this.current.accessToken;
-    if (!refused && (expiresAt === undefined || expiresAt - this.now() > margin)) return this.current.accessToken;
+    if (!refused && (expiresAt === undefined || expiresAt - this.now() > margin))
+      return this.current.accessToken;
     this.refreshing ??= this.refresh().finally(() => {
       this.refreshing = undefined;
     });
@@ -93,7 +94,8 @@ export class OAuthTokenSource {
       });
     } catch (error) {
       const refusal = oauthRefusal(error);
-      if (!refusal) throw unreachable(`refreshing the token of ${this.label()} at ${server.issuer}`, error);
+      if (!refusal)
+        throw unreachable(`refreshing the token of ${this.label()} at ${server.issuer}`, error);
       // Rotated meanwhile by another worker holding the same grant: carry on with what it stored.
       const rotated = await this.options.reload?.().catch(() => undefined);
       if (rotated?.refreshToken && rotated.refreshToken !== refreshToken) {
@@ -114,7 +116,8 @@ export class OAuthTokenSource {
   /** Fresh beyond the margin, and not refused by the server. */
   private usable(tokens: OAuthTokenSet): boolean {
     const expiresAt = tokens.expiresAt?.getTime();
-    const fresh = expiresAt === undefined || expiresAt - this.now() > (this.options.refreshMarginMs ?? 60_000);
+    const fresh =
+      expiresAt === undefined || expiresAt - this.now() > (this.options.refreshMarginMs ?? 60_000);
     return fresh && this.refused !== tokens.accessToken;
   }
 

@@ -66,7 +66,8 @@ export const toTokenSet = (
 const OAUTH_ERROR_WORDS: Record<string, string> = {
   invalid_request: "the request was malformed or missed a parameter",
   invalid_client: "the client id is unknown to it, or its secret is wrong",
-  invalid_grant: "the code or refresh token is invalid, expired, already used or for another client",
+  invalid_grant:
+    "the code or refresh token is invalid, expired, already used or for another client",
   unauthorized_client: "this client may not use this grant",
   unsupported_grant_type: "it does not support this grant type",
   invalid_scope: "the scope asked for is invalid or beyond what it grants",
@@ -94,7 +95,8 @@ export const oauthRefusal = (error: unknown): string | undefined => {
 };
 
 /** The HTTP status the SDK put at the head of its message ("HTTP 502: ..."), if any. */
-const httpStatusOf = (error: unknown) => (error instanceof Error ? /^HTTP (\d{3})\b/.exec(error.message)?.[1] : undefined);
+const httpStatusOf = (error: unknown) =>
+  error instanceof Error ? /^HTTP (\d{3})\b/.exec(error.message)?.[1] : undefined;
 
 /**
  * A failure to reach the authorization server, or an answer that is no OAuth answer. Our
@@ -103,12 +105,24 @@ const httpStatusOf = (error: unknown) => (error instanceof Error ? /^HTTP (\d{3}
  */
 export const unreachable = (what: string, error: unknown): AppError => {
   if (error instanceof AppError && error.code.startsWith("EXECUTION.EGRESS."))
-    return new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", `${what} failed: ${error.message}`, { retryable: true, cause: error });
+    return new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", `${what} failed: ${error.message}`, {
+      retryable: true,
+      cause: error,
+    });
   if (error instanceof AppError) return error;
   const status = httpStatusOf(error);
   const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  const why = status ? `: the server answered HTTP ${status}` : typeof code === "string" ? ` (${code})` : error instanceof SyntaxError ? ": the answer is not JSON" : "";
-  return new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", `${what} failed${why}`, { retryable: true, cause: error });
+  const why = status
+    ? `: the server answered HTTP ${status}`
+    : typeof code === "string"
+      ? ` (${code})`
+      : error instanceof SyntaxError
+        ? ": the answer is not JSON"
+        : "";
+  return new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", `${what} failed${why}`, {
+    retryable: true,
+    cause: error,
+  });
 };
 
 /** Which fields of a remote document broke its schema, by path only (never the values). */

@@ -28,10 +28,23 @@ export const claudeCli: CliProvider = {
       runsAsRoot: context.runsAsRoot,
     });
     const [script, ...rest] = context.proxy.args;
-    const config = buildClaudeMcpConfig({ node: context.proxy.command, switchyardBin: script!, proxyConfigPath: rest.at(-1)! });
+    const config = buildClaudeMcpConfig({
+      node: context.proxy.command,
+      switchyardBin: script!,
+      proxyConfigPath: rest.at(-1)!,
+    });
     return {
       ...launch,
-      files: [...launch.files, { path: mcpConfigPath, root: "home", relativePath: MCP_CONFIG, content: config, mode: 0o600 }],
+      files: [
+        ...launch.files,
+        {
+          path: mcpConfigPath,
+          root: "home",
+          relativePath: MCP_CONFIG,
+          content: config,
+          mode: 0o600,
+        },
+      ],
     };
   },
   run: (input) => runClaude({ ...input, launch: input.launch }),

@@ -34,16 +34,25 @@ export type RunClaudeInput = {
 
 export const runClaude = async (input: RunClaudeInput): Promise<CliRunResult> => {
   const { launch } = input;
-  const { scrub, emit } = scrubbedEvents([launch.env.ANTHROPIC_API_KEY, ...(input.secrets ?? [])], input.onEvent);
+  const { scrub, emit } = scrubbedEvents(
+    [launch.env.ANTHROPIC_API_KEY, ...(input.secrets ?? [])],
+    input.onEvent,
+  );
   const parser = parseClaudeStream(emit);
   let stderrTail = "";
 
-  const finish = (status: CliRunEnd["status"], error?: AppError, reported = false): CliRunResult => {
+  const finish = (
+    status: CliRunEnd["status"],
+    error?: AppError,
+    reported = false,
+  ): CliRunResult => {
     const { summary } = parser;
     return cliRunResult(
       {
         status,
-        ...(error ? { error, errorReported: reported, errorInStream: summary.result?.isError === true } : {}),
+        ...(error
+          ? { error, errorReported: reported, errorInStream: summary.result?.isError === true }
+          : {}),
         output: summary.result?.text ?? summary.text,
         stderrTail,
         ...(summary.usage ? { usage: summary.usage } : {}),

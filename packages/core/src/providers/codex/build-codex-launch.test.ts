@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
 import { isAppError } from "../../errors/app-error";
-import { buildCodexLaunch, CODEX_ARGUMENT_BYTES, type CodexLaunchInput } from "./build-codex-launch";
+import {
+  buildCodexLaunch,
+  CODEX_ARGUMENT_BYTES,
+  type CodexLaunchInput,
+} from "./build-codex-launch";
 import { toToml, tomlString } from "./codex-toml";
 
 const TOKEN = "gw-step-2b7d4e9a1c60";
 
-const input = (over: Partial<CodexLaunchInput> = {}, options: Record<string, unknown> = {}): CodexLaunchInput => ({
+const input = (
+  over: Partial<CodexLaunchInput> = {},
+  options: Record<string, unknown> = {},
+): CodexLaunchInput => ({
   request: { prompt: "Fix the bug.", options },
   agent: {
     command: "/opt/agents/node/bin/node",
@@ -14,7 +21,10 @@ const input = (over: Partial<CodexLaunchInput> = {}, options: Record<string, unk
   },
   homeDir: "/home/step",
   tmpDir: "/tmp",
-  proxy: { command: "/usr/bin/node", args: ["/opt/switchyard/switchyard.mjs", "mcp-serve", "--config", "/run/proxy.json"] },
+  proxy: {
+    command: "/usr/bin/node",
+    args: ["/opt/switchyard/switchyard.mjs", "mcp-serve", "--config", "/run/proxy.json"],
+  },
   gateway: { baseUrl: "http://127.0.0.1:8089/v1", token: TOKEN },
   ...over,
 });
@@ -23,7 +33,8 @@ const failure = (fn: () => unknown) => {
   try {
     fn();
   } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message, path: error.location?.path };
+    if (isAppError(error))
+      return { code: error.code, message: error.message, path: error.location?.path };
     throw error;
   }
   throw new Error("expected an error");
@@ -59,7 +70,12 @@ describe("buildCodexLaunch", () => {
       SWITCHYARD_MODEL_TOKEN: TOKEN,
     });
     expect(files).toHaveLength(1);
-    expect(files[0]).toMatchObject({ path: "/home/step/.codex/config.toml", root: "home", relativePath: ".codex/config.toml", mode: 0o600 });
+    expect(files[0]).toMatchObject({
+      path: "/home/step/.codex/config.toml",
+      root: "home",
+      relativePath: ".codex/config.toml",
+      mode: 0o600,
+    });
     const toml = files[0]!.content;
     expect(toml).not.toContain(TOKEN);
     for (const line of [
@@ -90,7 +106,10 @@ describe("buildCodexLaunch", () => {
   it("puts a long prompt on stdin, and the system prompt in the config as a safely escaped string", () => {
     const prompt = "p".repeat(CODEX_ARGUMENT_BYTES + 1);
     const system = 'Be terse.\n"quoted" \\ and\ttab\u0001\u007f\nmodel = "evil"';
-    const { argv, stdin, files } = buildCodexLaunch({ ...input(), request: { prompt, systemPrompt: system, options: {} } });
+    const { argv, stdin, files } = buildCodexLaunch({
+      ...input(),
+      request: { prompt, systemPrompt: system, options: {} },
+    });
     expect(argv.slice(-2)).toEqual(["--", "-"]);
     expect(stdin).toBe(prompt);
     const toml = files[0]!.content;
@@ -110,25 +129,41 @@ describe("buildCodexLaunch", () => {
   });
 
   it("refuses bad options, a gateway off loopback, an empty token and relative paths", () => {
-    expect(failure(() => buildCodexLaunch(input({}, { dangerously_skip_permissions: "yes" })))).toMatchObject({
+    expect(
+      failure(() => buildCodexLaunch(input({}, { dangerously_skip_permissions: "yes" }))),
+    ).toMatchObject({
       code: "USER.INPUT.VALIDATION_FAILED",
       path: "options.dangerously_skip_permissions",
     });
-    expect(failure(() => buildCodexLaunch(input({}, { model: 42 })))).toMatchObject({ path: "options.model" });
-    expect(failure(() => buildCodexLaunch(input({ gateway: { baseUrl: "https://api.openai.com/v1", token: TOKEN } })))).toMatchObject({
+    expect(failure(() => buildCodexLaunch(input({}, { model: 42 })))).toMatchObject({
+      path: "options.model",
+    });
+    expect(
+      failure(() =>
+        buildCodexLaunch(
+          input({ gateway: { baseUrl: "https://api.openai.com/v1", token: TOKEN } }),
+        ),
+      ),
+    ).toMatchObject({
       code: "SYSTEM.CONFIG",
     });
-    expect(failure(() => buildCodexLaunch(input({ gateway: { baseUrl: "http://127.0.0.1:1/v1", token: " " } })))).toMatchObject({
+    expect(
+      failure(() =>
+        buildCodexLaunch(input({ gateway: { baseUrl: "http://127.0.0.1:1/v1", token: " " } })),
+      ),
+    ).toMatchObject({
       code: "SYSTEM.CONFIG",
     });
-    expect(failure(() => buildCodexLaunch(input({ homeDir: "home" })))).toMatchObject({ code: "SYSTEM.CONFIG" });
+    expect(failure(() => buildCodexLaunch(input({ homeDir: "home" })))).toMatchObject({
+      code: "SYSTEM.CONFIG",
+    });
   });
 });
 
 describe("toToml", () => {
   it("writes scalars before nested tables, quotes keys that are not bare, and skips undefined", () => {
     expect(
-      toToml({ a: 1, b: undefined, t: { "x.y": true, deep: { list: ["q\"", "r"] } }, empty: {} }),
+      toToml({ a: 1, b: undefined, t: { "x.y": true, deep: { list: ['q"', "r"] } }, empty: {} }),
     ).toBe('a = 1\n\n[t]\n"x.y" = true\n\n[t.deep]\nlist = ["q\\"", "r"]\n\n[empty]\n');
     expect(tomlString("\u0000")).toBe('"\\u0000"');
   });

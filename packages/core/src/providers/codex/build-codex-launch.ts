@@ -33,7 +33,10 @@ const MCP_STARTUP_SEC = 60;
 const MCP_TOOL_SEC = 24 * 60 * 60;
 
 /** The step's launch context (paths as the CLI sees them), and PATH after the Node bin folder. */
-export type CodexLaunchInput = Pick<CliLaunchContext, "request" | "homeDir" | "tmpDir" | "proxy" | "gateway"> & {
+export type CodexLaunchInput = Pick<
+  CliLaunchContext,
+  "request" | "homeDir" | "tmpDir" | "proxy" | "gateway"
+> & {
   agent: Pick<LocatedAgent, "command" | "args" | "pathPrefix">;
   systemPath?: readonly string[];
 };
@@ -60,7 +63,10 @@ const loopbackUrl = (baseUrl: string) => {
   } catch {
     throw config(`the model gateway URL ${JSON.stringify(baseUrl)} is not a URL`);
   }
-  if (!/^https?:$/.test(url.protocol) || !/^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname))
+  if (
+    !/^https?:$/.test(url.protocol) ||
+    !/^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/.test(url.hostname)
+  )
     throw config(`the model gateway must be an http URL on loopback, got ${url.origin}`);
   return baseUrl.replace(/\/+$/, "");
 };

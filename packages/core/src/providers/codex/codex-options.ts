@@ -23,6 +23,9 @@ export const readCodexOptions = (options: Record<string, unknown>): CodexOptions
   }
   if (absent(model)) return { skipPermissions };
   if (typeof model !== "string" || model.trim() === "")
-    throw invalidOption("model", `must be a model name such as gpt-5-codex, got ${JSON.stringify(model)}`);
+    throw invalidOption(
+      "model",
+      `must be a model name such as gpt-5-codex, got ${JSON.stringify(model)}`,
+    );
   return { model: model.trim(), skipPermissions };
 };

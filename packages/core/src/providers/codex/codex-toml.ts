@@ -53,7 +53,8 @@ const section = (path: readonly string[], table: TomlTable, out: string[]) => {
   const nested = entries.filter(([, v]) => isTable(v));
   if (path.length > 0 && (plain.length > 0 || nested.length === 0))
     out.push(`${out.length > 0 ? "\n" : ""}[${path.map(key).join(".")}]`);
-  for (const [name, value] of plain) out.push(`${key(name)} = ${scalar(value as Exclude<TomlValue, TomlTable>)}`);
+  for (const [name, value] of plain)
+    out.push(`${key(name)} = ${scalar(value as Exclude<TomlValue, TomlTable>)}`);
   for (const [name, value] of nested) section([...path, name], value as TomlTable, out);
 };
 

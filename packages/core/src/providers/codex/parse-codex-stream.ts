@@ -45,15 +45,21 @@ type Json = Record<string, unknown>;
 
 const RETRY = /^Reconnecting\.\.\.\s*(\d+)\/(\d+)/;
 
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Json =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 const num = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 
 /** The code a failed turn stands for, from its message (Codex reports no status of its own). */
 export const codexErrorCode = (message: string): ErrorCode => {
-  if (/exceeded retry limit|last status: (429|5\d\d)|stream disconnected|\b(429|5\d\d)\b/i.test(message))
+  if (
+    /exceeded retry limit|last status: (429|5\d\d)|stream disconnected|\b(429|5\d\d)\b/i.test(
+      message,
+    )
+  )
     return CODES.MODEL_UNAVAILABLE;
-  if (/"error"\s*:|invalid_request_error|\b4\d\d\b/.test(message)) return CODES.MODEL_REQUEST_REJECTED;
+  if (/"error"\s*:|invalid_request_error|\b4\d\d\b/.test(message))
+    return CODES.MODEL_REQUEST_REJECTED;
   return CODES.AGENT_FAILED;
 };
 
@@ -75,12 +81,19 @@ const contentText = (result: unknown): string => {
   const content = Array.isArray(result.content) ? result.content : [];
   return content
     .map((block) =>
-      isObject(block) && block.type === "text" ? (str(block.text) ?? "") : `[${isObject(block) ? (str(block.type) ?? "content") : "content"}]`,
+      isObject(block) && block.type === "text"
+        ? (str(block.text) ?? "")
+        : `[${isObject(block) ? (str(block.type) ?? "content") : "content"}]`,
     )
     .join("\n");
 };
 
-type ToolView = { name: string; args: unknown; native: boolean; done?: { isError: boolean; text: string } };
+type ToolView = {
+  name: string;
+  args: unknown;
+  native: boolean;
+  done?: { isError: boolean; text: string };
+};
 
 /** What a tool-like item stands for, or undefined for items that are not tools. */
 const toolOf = (item: Json, completed: boolean): ToolView | undefined => {
@@ -88,7 +101,9 @@ const toolOf = (item: Json, completed: boolean): ToolView | undefined => {
     case "mcp_tool_call": {
       const server = str(item.server) ?? "";
       const tool = str(item.tool) ?? "";
-      const error = isObject(item.error) ? (str(item.error.message) ?? "tool call failed") : undefined;
+      const error = isObject(item.error)
+        ? (str(item.error.message) ?? "tool call failed")
+        : undefined;
       return {
         name: server === CODEX_MCP_SERVER ? tool : `mcp__${server}__${tool}`,
         args: item.arguments,
@@ -111,7 +126,9 @@ const toolOf = (item: Json, completed: boolean): ToolView | undefined => {
         ...(completed
           ? {
               done: {
-                isError: item.status === "failed" || (typeof item.exit_code === "number" && item.exit_code !== 0),
+                isError:
+                  item.status === "failed" ||
+                  (typeof item.exit_code === "number" && item.exit_code !== 0),
                 text: str(item.aggregated_output) ?? "",
               },
             }
@@ -122,7 +139,9 @@ const toolOf = (item: Json, completed: boolean): ToolView | undefined => {
         name: "apply_patch",
         args: { changes: item.changes },
         native: true,
-        ...(completed ? { done: { isError: item.status === "failed", text: str(item.status) ?? "" } } : {}),
+        ...(completed
+          ? { done: { isError: item.status === "failed", text: str(item.status) ?? "" } }
+          : {}),
       };
     case "web_search":
       return {
@@ -159,7 +178,13 @@ export const parseCodexStream = (
     if (!tool) return; // reasoning, todo_list and what later versions add
     if (!started.has(id)) {
       started.add(id);
-      onEvent({ type: "tool_use", id, name: tool.name, arguments: tool.args, ...(tool.native ? { native: true } : {}) });
+      onEvent({
+        type: "tool_use",
+        id,
+        name: tool.name,
+        arguments: tool.args,
+        ...(tool.native ? { native: true } : {}),
+      });
     }
     if (tool.done)
       onEvent({ type: "tool_result", id, ...tool.done, ...(tool.native ? { native: true } : {}) });
@@ -200,31 +225,34 @@ export const parseCodexStream = (
     } else keepLast(summary.notices, message);
   };
 
-  const lines = jsonEventLines((event: JsonEvent) => {
-    switch (event.type) {
-      case "thread.started": {
-        const id = str(event.thread_id);
-        if (id && id !== summary.sessionId) {
-          summary.sessionId = id;
-          onEvent({ type: "session", sessionId: id });
+  const lines = jsonEventLines(
+    (event: JsonEvent) => {
+      switch (event.type) {
+        case "thread.started": {
+          const id = str(event.thread_id);
+          if (id && id !== summary.sessionId) {
+            summary.sessionId = id;
+            onEvent({ type: "session", sessionId: id });
+          }
+          return;
         }
-        return;
+        case "item.started":
+        case "item.updated":
+        case "item.completed":
+          if (isObject(event.item)) onItem(event.item, event.type === "item.completed");
+          return;
+        case "turn.completed":
+          return onTurnCompleted(event);
+        case "turn.failed":
+          return onTurnFailed(event);
+        case "error":
+          return onError(event);
+        default:
+          return; // turn.started and what later versions add
       }
-      case "item.started":
-      case "item.updated":
-      case "item.completed":
-        if (isObject(event.item)) onItem(event.item, event.type === "item.completed");
-        return;
-      case "turn.completed":
-        return onTurnCompleted(event);
-      case "turn.failed":
-        return onTurnFailed(event);
-      case "error":
-        return onError(event);
-      default:
-        return; // turn.started and what later versions add
-    }
-  }, options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars });
+    },
+    options.maxLineChars === undefined ? {} : { maxLineChars: options.maxLineChars },
+  );
   const summary: CodexStreamSummary = { text: "", notices: [], lastNoise: lines.noise.lastNoise };
   return { push: lines.push, end: lines.end, summary };
 };

@@ -70,10 +70,15 @@ describe("runCodex", () => {
       "1",
       "Error: thread/start failed: required MCP servers failed to initialize: switchyard: handshaking with MCP server failed\n",
     );
-    expect(result).toMatchObject({ status: "failure", errorCode: "EXECUTION.MCP_PROXY.UNAVAILABLE" });
+    expect(result).toMatchObject({
+      status: "failure",
+      errorCode: "EXECUTION.MCP_PROXY.UNAVAILABLE",
+    });
     expect(result.errorReported).toBeUndefined();
     expect(result.error).toContain("Codex exited with code 1 without reporting a result");
-    expect(events).toEqual([expect.objectContaining({ type: "error", code: "EXECUTION.MCP_PROXY.UNAVAILABLE" })]);
+    expect(events).toEqual([
+      expect.objectContaining({ type: "error", code: "EXECUTION.MCP_PROXY.UNAVAILABLE" }),
+    ]);
   });
 
   it("fails with EXECUTION.AGENT_NO_RESULT, quoting Codex's notices, when it ends mid-turn", async () => {
@@ -82,12 +87,19 @@ describe("runCodex", () => {
       cut,
       [
         JSON.stringify({ type: "thread.started", thread_id: "t-1" }),
-        JSON.stringify({ type: "error", message: `stream broke near ${TOKEN} and team-secret-value` }),
+        JSON.stringify({
+          type: "error",
+          message: `stream broke near ${TOKEN} and team-secret-value`,
+        }),
         "",
       ].join("\n"),
     );
     const { result, events } = await replay(cut, "0");
-    expect(result).toMatchObject({ status: "failure", errorCode: "EXECUTION.AGENT_NO_RESULT", sessionId: "t-1" });
+    expect(result).toMatchObject({
+      status: "failure",
+      errorCode: "EXECUTION.AGENT_NO_RESULT",
+      sessionId: "t-1",
+    });
     expect(result.error).toContain("stream broke near");
     expect(JSON.stringify([result, events])).not.toContain(TOKEN);
     expect(JSON.stringify([result, events])).not.toContain("team-secret-value");

@@ -60,17 +60,25 @@ export const runCodex = async (input: RunCodexInput): Promise<CliRunResult> => {
       ran.ended === "failure" &&
       ran.error.code === CODES.AGENT_NO_RESULT &&
       /required MCP servers failed to initialize/.test(ran.stderrTail);
-    return finish(ran.ended, proxyDown ? new AppError(CODES.MCP_PROXY_UNAVAILABLE, ran.error.message) : ran.error);
+    return finish(
+      ran.ended,
+      proxyDown ? new AppError(CODES.MCP_PROXY_UNAVAILABLE, ran.error.message) : ran.error,
+    );
   }
   const result = summary.result!;
   if (result.isError) {
     const code = codexErrorCode(result.text);
     return finish(
       "failure",
-      new AppError(code, codexErrorMessage(result.text), { retryable: code === CODES.MODEL_UNAVAILABLE }),
+      new AppError(code, codexErrorMessage(result.text), {
+        retryable: code === CODES.MODEL_UNAVAILABLE,
+      }),
     );
   }
   if (!ran.stopped && ran.exit.exitCode !== 0)
-    return finish("failure", new AppError(CODES.AGENT_FAILED, `Codex reported success but ${endedText(ran.exit)}`));
+    return finish(
+      "failure",
+      new AppError(CODES.AGENT_FAILED, `Codex reported success but ${endedText(ran.exit)}`),
+    );
   return finish("success");
 };

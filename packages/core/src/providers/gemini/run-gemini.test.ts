@@ -12,7 +12,10 @@ import type { AgentStepEvent } from "../agent-events";
 import { plainSpawn } from "@switchyard/testing/agents";
 import { runGemini, type RunGeminiInput } from "./run-gemini";
 
-const FAKE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../../../../../test/fixtures/fake-gemini.mjs");
+const FAKE = path.join(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../../../../test/fixtures/fake-gemini.mjs",
+);
 const TOKEN = "gw-step-token-8a7b6c5d4e";
 
 const run = async (args: string[], over: Partial<RunGeminiInput> = {}) => {

@@ -23,7 +23,10 @@ const LABEL = "Gemini CLI";
 
 export const runGemini = async (input: RunGeminiInput): Promise<CliRunResult> => {
   const { launch } = input;
-  const { scrub, emit } = scrubbedEvents([launch.env.GEMINI_API_KEY, ...(input.secrets ?? [])], input.onEvent);
+  const { scrub, emit } = scrubbedEvents(
+    [launch.env.GEMINI_API_KEY, ...(input.secrets ?? [])],
+    input.onEvent,
+  );
   const parser = parseGeminiStream(emit);
 
   const ran = await runAgentProcess({
@@ -39,7 +42,11 @@ export const runGemini = async (input: RunGeminiInput): Promise<CliRunResult> =>
     lastNoise: () => [...parser.summary.warnings, ...parser.summary.lastNoise],
   });
 
-  const outcome = (status: CliRunEnd["status"], error?: AppError, reported = false): CliRunResult => {
+  const outcome = (
+    status: CliRunEnd["status"],
+    error?: AppError,
+    reported = false,
+  ): CliRunResult => {
     const { summary } = parser;
     const usage = summary.usage;
     const counted = usage !== undefined && usage.inputTokens + usage.outputTokens > 0;

@@ -40,7 +40,6 @@ export const DEFAULT_CHAT_LIMITS: ChatLimits = {
   maxResponseBytes: 8 * 1024 * 1024,
 };
 
-
 export type PostChatInput = {
   /** The normalised base URL (see checkBaseUrl); `/chat/completions` is appended. */
   baseUrl: string;

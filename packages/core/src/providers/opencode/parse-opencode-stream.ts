@@ -61,7 +61,6 @@ export const parseOpencodeStream = (
   /** Text by message, for the answer: the text of the message that ended the run. */
   const messageText = new Map<string, string>();
 
-
   const onText = (part: Json) => {
     const text = str(part.text) ?? "";
     if (text === "") return;

@@ -19,7 +19,10 @@ export type RunOpencodeInput = CliRunInput & { stderrTailBytes?: number; resultG
 const LABEL = "OpenCode";
 
 export const runOpencode = async (input: RunOpencodeInput): Promise<CliRunResult> => {
-  const { scrub, emit } = scrubbedEvents([input.launch.env[OPENCODE_TOKEN_ENV], ...(input.secrets ?? [])], input.onEvent);
+  const { scrub, emit } = scrubbedEvents(
+    [input.launch.env[OPENCODE_TOKEN_ENV], ...(input.secrets ?? [])],
+    input.onEvent,
+  );
   const parser = parseOpencodeStream(emit);
   const { summary } = parser;
 
@@ -50,10 +53,16 @@ export const runOpencode = async (input: RunOpencodeInput): Promise<CliRunResult
   if (ran.ended !== "result") return finish(ran.ended, ran.error);
   if (summary.result?.isError) {
     const { code, message } = summary.result;
-    return finish("failure", new AppError(code, message, { retryable: code === CODES.MODEL_UNAVAILABLE }));
+    return finish(
+      "failure",
+      new AppError(code, message, { retryable: code === CODES.MODEL_UNAVAILABLE }),
+    );
   }
   // A CLI stopped for lingering after its answer did its work; any other exit must be clean.
   if (!ran.stopped && ran.exit.exitCode !== 0)
-    return finish("failure", new AppError(CODES.AGENT_FAILED, `${LABEL} reported an answer but ${endedText(ran.exit)}`));
+    return finish(
+      "failure",
+      new AppError(CODES.AGENT_FAILED, `${LABEL} reported an answer but ${endedText(ran.exit)}`),
+    );
   return finish("success");
 };

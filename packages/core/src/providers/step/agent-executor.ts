@@ -12,7 +12,14 @@
  * the attempt ends once what they stored is flushed. Keys are scrubbed from every error.
  */
 import { AppError } from "../../errors";
-import { costOf, DEFAULT_PRICES, priceOf, type ModelGateway, type PriceTable, type Vendor } from "../../gateway";
+import {
+  costOf,
+  DEFAULT_PRICES,
+  priceOf,
+  type ModelGateway,
+  type PriceTable,
+  type Vendor,
+} from "../../gateway";
 import type { FetchLike } from "../../egress";
 import { createEventBus, type AttemptEventBus, type AttemptEvents } from "../../events";
 import type { SandboxHost } from "../../sandbox";
@@ -41,7 +48,9 @@ export type AgentExecutorPorts = {
   /** The endpoint and key for a vendor's CLI steps; undefined: none is configured. */
   upstream: (vendor: Vendor) => Promise<{ baseUrl: string; apiKey: string } | undefined>;
   /** The key (when options.api_key is unset) and the endpoints openai_compatible steps may call. */
-  openAiAccess: (request: AgentRequest) => Promise<{ apiKey: string | undefined; allowedEndpoints: readonly string[] }>;
+  openAiAccess: (
+    request: AgentRequest,
+  ) => Promise<{ apiKey: string | undefined; allowedEndpoints: readonly string[] }>;
   /** The fetch for openai_compatible requests (the worker's obeys the egress rule). */
   modelFetch?: FetchLike;
   /** Prices over the built-in table, for what openai_compatible steps cost. */
@@ -51,7 +60,10 @@ export type AgentExecutorPorts = {
   /** Subscribes to a new attempt's events. */
   subscribe: (request: AgentRequest, events: AttemptEventBus) => AttemptSubscribers;
   /** Runs an attempt inside a span of the caller's trace, whose traceparent the proxy continues. */
-  traced?: (request: AgentRequest, run: (traceparent: string | undefined) => Promise<AgentResult>) => Promise<AgentResult>;
+  traced?: (
+    request: AgentRequest,
+    run: (traceparent: string | undefined) => Promise<AgentResult>,
+  ) => Promise<AgentResult>;
   messages: {
     /** Why a CLI step has no key, told the way its user sets one. */
     notConfigured: (request: AgentRequest, entry: CliProviderEntry) => string;
@@ -64,9 +76,13 @@ const apiKeyOf = (options: Record<string, unknown>) => {
   const key = options.api_key;
   if (key === undefined || key === "") return undefined;
   if (typeof key !== "string")
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", 'options.api_key must be a string (e.g. "{{.env.MODEL_KEY}}")', {
-      location: { path: "options.api_key" },
-    });
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      'options.api_key must be a string (e.g. "{{.env.MODEL_KEY}}")',
+      {
+        location: { path: "options.api_key" },
+      },
+    );
   return key;
 };
 
@@ -76,10 +92,30 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
   /** What an openai_compatible step cost at the table's price of its model, when it has one and the tokens were counted. */
   const costFields = (options: Record<string, unknown>, result: AgentResult) => {
     const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
-    if (!price || result.tokensEstimated || result.tokensInput === undefined || result.tokensOutput === undefined) return {};
-    return { costUsd: costOf({ inputTokens: result.tokensInput, outputTokens: result.tokensOutput, cacheReadTokens: 0, cacheWriteTokens: 0 }, price) };
+    if (
+      !price ||
+      result.tokensEstimated ||
+      result.tokensInput === undefined ||
+      result.tokensOutput === undefined
+    )
+      return {};
+    return {
+      costUsd: costOf(
+        {
+          inputTokens: result.tokensInput,
+          outputTokens: result.tokensOutput,
+          cacheReadTokens: 0,
+          cacheWriteTokens: 0,
+        },
+        price,
+      ),
+    };
   };
-  const proxyOf = async (request: AgentRequest, traceparent: string | undefined, connectors: StepConnectors | undefined) => ({
+  const proxyOf = async (
+    request: AgentRequest,
+    traceparent: string | undefined,
+    connectors: StepConnectors | undefined,
+  ) => ({
     sandbox: ports.sandbox,
     uid: ports.uid,
     runDir: ports.runDir,
@@ -89,13 +125,22 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     tools: stepToolsOf(request.mcpProxy, connectors),
   });
 
-  const runCli = async (entry: CliProviderEntry, request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
-    if (!ports.gateway) throw new AppError("EXECUTION.AGENT_UNAVAILABLE", "this worker has no model gateway");
+  const runCli = async (
+    entry: CliProviderEntry,
+    request: AgentRequest,
+    traceparent: string | undefined,
+  ): Promise<AgentResult> => {
+    if (!ports.gateway)
+      throw new AppError("EXECUTION.AGENT_UNAVAILABLE", "this worker has no model gateway");
     const upstream = await ports.upstream(entry.cli.vendor);
     if (!upstream)
-      throw new AppError("USER.PROVIDER.NOT_CONFIGURED", ports.messages.notConfigured(request, entry), {
-        location: { path: `states.${request.stateName}.provider` },
-      });
+      throw new AppError(
+        "USER.PROVIDER.NOT_CONFIGURED",
+        ports.messages.notConfigured(request, entry),
+        {
+          location: { path: `states.${request.stateName}.provider` },
+        },
+      );
     scrubber.add(upstream.apiKey);
     const connectors = await ports.stepConnectors?.(request);
     const events = createEventBus<AttemptEvents>();
@@ -117,7 +162,10 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     }
   };
 
-  const runOpenAi = async (request: AgentRequest, traceparent: string | undefined): Promise<AgentResult> => {
+  const runOpenAi = async (
+    request: AgentRequest,
+    traceparent: string | undefined,
+  ): Promise<AgentResult> => {
     const access = await ports.openAiAccess(request);
     const apiKey = apiKeyOf(request.options) ?? access.apiKey;
     // A key written literally in the workflow is a secret all the same.
@@ -127,7 +175,14 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     const subscribers = ports.subscribe(request, events);
     // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
     try {
-      return await openAiStep(request, { traceparent, allowedEndpoints: access.allowedEndpoints, apiKey, connectors, events, subscribers });
+      return await openAiStep(request, {
+        traceparent,
+        allowedEndpoints: access.allowedEndpoints,
+        apiKey,
+        connectors,
+        events,
+        subscribers,
+      });
     } finally {
       await connectors?.host.close();
     }
@@ -141,7 +196,10 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     events: AttemptEventBus;
     subscribers: AttemptSubscribers;
   };
-  const openAiStep = async (request: AgentRequest, { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers }: OpenAiStep): Promise<AgentResult> => {
+  const openAiStep = async (
+    request: AgentRequest,
+    { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers }: OpenAiStep,
+  ): Promise<AgentResult> => {
     let step: Awaited<ReturnType<typeof openAgentStepSession>>;
     try {
       step = await openAgentStepSession({
@@ -155,7 +213,10 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
       // Cancelled while the proxy was starting: the step was cancelled, not broken.
       if (!request.signal.aborted) throw error;
       await subscribers.flush?.();
-      return { output: "", error: "EXECUTION.CANCELLED: the step was cancelled while its MCP proxy was starting" };
+      return {
+        output: "",
+        error: "EXECUTION.CANCELLED: the step was cancelled while its MCP proxy was starting",
+      };
     }
     try {
       const result = await runOpenAiCompatible({
@@ -182,7 +243,8 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     if (name === "openai_compatible") return runOpenAi;
     if (!Object.hasOwn(CLI_PROVIDERS, name)) return undefined;
     const entry = CLI_PROVIDERS[name]!;
-    return (request: AgentRequest, traceparent: string | undefined) => runCli(entry, request, traceparent);
+    return (request: AgentRequest, traceparent: string | undefined) =>
+      runCli(entry, request, traceparent);
   };
 
   return {
@@ -194,7 +256,9 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
             "EXECUTION.AGENT_UNAVAILABLE",
             `provider "${request.provider}" of "${request.stateName}" does not run ${ports.messages.where} (${[...Object.keys(CLI_PROVIDERS), "openai_compatible"].join(", ")} do)`,
           );
-        return await (ports.traced ? ports.traced(request, (traceparent) => run(request, traceparent)) : run(request, undefined));
+        return await (ports.traced
+          ? ports.traced(request, (traceparent) => run(request, traceparent))
+          : run(request, undefined));
       } catch (error) {
         throw scrubber.scrubError(error);
       }

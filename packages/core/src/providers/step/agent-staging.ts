@@ -49,7 +49,9 @@ export const createAgentStaging = (options: AgentStagingOptions): AgentStaging =
   });
   const agent = once(async (id: AgentId) => {
     const dir = await options.agentsStageDir();
-    return dir === undefined ? agentInPlace(options.agentsDir, id) : stageAgent(options.agentsDir, id, dir);
+    return dir === undefined
+      ? agentInPlace(options.agentsDir, id)
+      : stageAgent(options.agentsDir, id, dir);
   });
   return { builtCli: () => cli("cli"), agent };
 };

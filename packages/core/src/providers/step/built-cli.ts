@@ -3,7 +3,17 @@
  * packages/cli/dist (which packages/cli/bin/build.mjs makes), and staged as a copy where a
  * step uid can reach it.
  */
-import { chmod, copyFile, mkdir, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { AppError } from "../../errors";
@@ -30,12 +40,25 @@ export const findBuiltCli = async (dir: string): Promise<BuiltCli> => {
   try {
     manifest = JSON.parse(await readFile(path.join(dir, "inputs.json"), "utf8")) as typeof manifest;
   } catch {
-    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the switchyard CLI is not built in ${dir}: ${REBUILD}`);
+    throw new AppError(
+      "EXECUTION.MCP_PROXY.UNAVAILABLE",
+      `the switchyard CLI is not built in ${dir}: ${REBUILD}`,
+    );
   }
-  if (typeof manifest.entry !== "string" || typeof manifest.started_at !== "number" || !Array.isArray(manifest.inputs))
-    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `${dir}inputs.json is not a CLI build manifest: ${REBUILD}`);
+  if (
+    typeof manifest.entry !== "string" ||
+    typeof manifest.started_at !== "number" ||
+    !Array.isArray(manifest.inputs)
+  )
+    throw new AppError(
+      "EXECUTION.MCP_PROXY.UNAVAILABLE",
+      `${dir}inputs.json is not a CLI build manifest: ${REBUILD}`,
+    );
   if (!(await stat(path.join(dir, LAUNCHER)).catch(() => undefined))?.isFile())
-    throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the switchyard CLI in ${dir} has no ${LAUNCHER} (an older build): ${REBUILD}`);
+    throw new AppError(
+      "EXECUTION.MCP_PROXY.UNAVAILABLE",
+      `the switchyard CLI in ${dir} has no ${LAUNCHER} (an older build): ${REBUILD}`,
+    );
   let stale = false;
   for (const input of manifest.inputs as unknown[]) {
     if (typeof input !== "string") continue;

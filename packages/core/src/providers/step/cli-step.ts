@@ -238,7 +238,11 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
           node: process.execPath,
         });
     }
-    if (!origin) throw new AppError("SYSTEM.CONFIG", "the model gateway has no TCP listener for an unconfined step");
+    if (!origin)
+      throw new AppError(
+        "SYSTEM.CONFIG",
+        "the model gateway has no TCP listener for an unconfined step",
+      );
 
     const launch = provider.launch({
       request,
@@ -254,9 +258,14 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     await mkdir(session.folders.home, { recursive: true });
     await writeLaunchFiles(launch.files, { home: session.folders.home });
     for (const file of launch.files)
-      await chownUp(path.join(session.folders.home, file.relativePath), session.folders.home, step.owner);
+      await chownUp(
+        path.join(session.folders.home, file.relativePath),
+        session.folders.home,
+        step.owner,
+      );
 
-    const spawn: AgentSpawn = ({ argv, env }) => session.start({ argv: wrap(argv), env, binds }, {});
+    const spawn: AgentSpawn = ({ argv, env }) =>
+      session.start({ argv: wrap(argv), env, binds }, {});
     const result = await provider.run({
       launch,
       spawn,
@@ -271,7 +280,11 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     await registration.revoke();
     const metered = meter.requests > 0;
     const tokens = metered
-      ? { tokensInput: meter.inputTokens, tokensOutput: meter.outputTokens, tokensUsed: meter.inputTokens + meter.outputTokens }
+      ? {
+          tokensInput: meter.inputTokens,
+          tokensOutput: meter.outputTokens,
+          tokensUsed: meter.inputTokens + meter.outputTokens,
+        }
       : {
           ...(result.tokensInput === undefined ? {} : { tokensInput: result.tokensInput }),
           ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
@@ -291,7 +304,11 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     if (fault) {
       const { error, errorCode, exitCode } = outcomeFields("failure", fault, (text) => text);
       outcome = { error: error!, errorCode: errorCode!, exitCode: exitCode! };
-      void events.emit("agent.reported", { type: "error", code: fault.code, message: fault.message });
+      void events.emit("agent.reported", {
+        type: "error",
+        code: fault.code,
+        message: fault.message,
+      });
     } else
       outcome = {
         ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }),

@@ -7,7 +7,19 @@
  * concurrent steps never see half of it. Files stay root's and read-only to the step.
  * Step processes find it at AGENTS_INSIDE, or where it is at level `none` (agentAt).
  */
-import { chmod, copyFile, link, lstat, mkdir, readdir, readlink, rename, rm, stat, symlink } from "node:fs/promises";
+import {
+  chmod,
+  copyFile,
+  link,
+  lstat,
+  mkdir,
+  readdir,
+  readlink,
+  rename,
+  rm,
+  stat,
+  symlink,
+} from "node:fs/promises";
 import path from "node:path";
 import type { SandboxBind } from "../../sandbox";
 import { AGENT_RUNTIME, locateAgent, type AgentId, type LocatedAgent } from "../locate-agent";
@@ -53,13 +65,18 @@ const moved = (located: LocatedAgent, from: string, to: string): LocatedAgent =>
 };
 
 /** The staged folder as a step's sandbox holds it: read-only at AGENTS_INSIDE. */
-export const agentBind = (agent: StagedAgent): SandboxBind => ({ path: agent.hostDir, mode: "ro", target: AGENTS_INSIDE });
+export const agentBind = (agent: StagedAgent): SandboxBind => ({
+  path: agent.hostDir,
+  mode: "ro",
+  target: AGENTS_INSIDE,
+});
 
 /**
  * The agent as a step's processes see it, `where` being where agentBind appears to them
  * (the session's pathInside: AGENTS_INSIDE when confined, the host folder at level `none`).
  */
-export const agentAt = (agent: StagedAgent, where: string): LocatedAgent => moved(agent.located, agent.hostDir, where);
+export const agentAt = (agent: StagedAgent, where: string): LocatedAgent =>
+  moved(agent.located, agent.hostDir, where);
 
 /**
  * The agents folder itself, bound as it is: for a step that runs as the caller's own uid
@@ -94,7 +111,12 @@ export const stageTree = async (from: string, target: string): Promise<boolean> 
  * Stages `agent` (as locateAgent found it in `agentsDir`) and the runtime under
  * `<stageRoot>/<agent>-<version>`; returns the staged folder and the agent's paths in it.
  */
-export const stageAgent = async (agentsDir: string, agent: AgentId, stageRoot: string, version?: string): Promise<StagedAgent> => {
+export const stageAgent = async (
+  agentsDir: string,
+  agent: AgentId,
+  stageRoot: string,
+  version?: string,
+): Promise<StagedAgent> => {
   const located = locateAgent(agentsDir, agent, version === undefined ? {} : { version });
   const runtime = await stat(located.node);
   const target = path.join(stageRoot, `${agent}-${located.version}-${Math.floor(runtime.mtimeMs)}`);

@@ -15,7 +15,13 @@ import { fileURLToPath } from "node:url";
 import type { AppError } from "../../errors";
 import { createEventBus, type ChannelEvents } from "../../events";
 import type { ToolCallRecord } from "../../mcp";
-import { findSandboxHost, makeStepFolders, OWNER_TAG, type SandboxHost, type StepFolders } from "../../sandbox";
+import {
+  findSandboxHost,
+  makeStepFolders,
+  OWNER_TAG,
+  type SandboxHost,
+  type StepFolders,
+} from "../../sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { findBuiltCli, stageBuiltCli, type BuiltCli } from "./built-cli";
 import { openAgentStepSession } from "./step-proxy";
@@ -29,14 +35,24 @@ let folders: StepFolders;
 let cli: BuiltCli;
 
 beforeAll(async () => {
-  const built = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], { cwd: REPO, encoding: "utf8", timeout: 240_000 });
+  const built = spawnSync(process.execPath, [path.join(REPO, "packages/cli/bin/build.mjs")], {
+    cwd: REPO,
+    encoding: "utf8",
+    timeout: 240_000,
+  });
   if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
   dir = await mkdtemp(path.join(tmpdir(), "sy-agent-session-"));
   await chmod(dir, 0o711);
   // As the worker does: bound from a copy the step uid can reach, not from the checkout.
   cli = await stageBuiltCli(await findBuiltCli(path.join(REPO, "packages/cli/dist/")), dir);
   const ownerId = `agent-session-test-${process.pid}`;
-  host = await findSandboxHost({ mode: "auto", ownerId, scratchDir: dir, probeUid: UID, optOut: "SWITCHYARD_SANDBOX=none" });
+  host = await findSandboxHost({
+    mode: "auto",
+    ownerId,
+    scratchDir: dir,
+    probeUid: UID,
+    optOut: "SWITCHYARD_SANDBOX=none",
+  });
   host = { ...host, ownerId: `${ownerId}/run1` };
   runDir = path.join(dir, "run1");
   folders = await makeStepFolders(runDir, UID === undefined ? undefined : { uid: UID });
@@ -89,11 +105,15 @@ it("stages one build once when many steps of one worker stage it at the same mom
     for (let round = 0; round < 10; round++) {
       await rm(parent, { recursive: true, force: true });
       await mkdir(parent, { recursive: true });
-      const staged = await Promise.all(Array.from({ length: 8 }, () => stageBuiltCli(built, parent)));
+      const staged = await Promise.all(
+        Array.from({ length: 8 }, () => stageBuiltCli(built, parent)),
+      );
       expect(new Set(staged.map((s) => s.dir)).size).toBe(1);
     }
     const staged = await Promise.all(Array.from({ length: 8 }, () => stageBuiltCli(built, parent)));
-    expect((await readdir(parent)).filter((n) => n.startsWith(".cli-"))).toEqual([path.basename(staged[0]!.dir)]);
+    expect((await readdir(parent)).filter((n) => n.startsWith(".cli-"))).toEqual([
+      path.basename(staged[0]!.dir),
+    ]);
     expect(await readdir(staged[0]!.dir)).toContain("switchyard.mjs");
   } finally {
     await rm(parent, { recursive: true, force: true });
@@ -107,7 +127,9 @@ it("refuses a build without its launcher (made by an older build.mjs), saying to
     await writeFile(path.join(old, "inputs.json"), await readFile(path.join(dist, "inputs.json")));
     const refused = await findBuiltCli(`${old}/`).catch((error: unknown) => error as AppError);
     expect(refused).toMatchObject({ code: "EXECUTION.MCP_PROXY.UNAVAILABLE" });
-    expect((refused as AppError).message).toMatch(/has no switchyard\.mjs .*run `node packages\/cli\/bin\/build\.mjs`/);
+    expect((refused as AppError).message).toMatch(
+      /has no switchyard\.mjs .*run `node packages\/cli\/bin\/build\.mjs`/,
+    );
     // The build itself has it, so the proxy starts from it in place as from a staged copy.
     expect((await findBuiltCli(dist)).dir).toBe(dist);
   } finally {
@@ -120,15 +142,27 @@ it("serves the built-ins in the run's workspace and records each call over the c
   const step = await open("attempt-1", records);
   try {
     const { tools } = await step.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(["Bash", "Edit", "Glob", "Grep", "Read", "Write"]);
-    const wrote = await step.client.callTool({ name: "Write", arguments: { path: "out.txt", content: "sk-never-recorded-4821 ok\n" } });
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "Bash",
+      "Edit",
+      "Glob",
+      "Grep",
+      "Read",
+      "Write",
+    ]);
+    const wrote = await step.client.callTool({
+      name: "Write",
+      arguments: { path: "out.txt", content: "sk-never-recorded-4821 ok\n" },
+    });
     expect(wrote.isError).toBeFalsy();
     const escape = await step.client.callTool({ name: "Read", arguments: { path: "/etc/shadow" } });
     expect(escape.isError).toBe(true);
   } finally {
     await step.close();
   }
-  expect(await readFile(path.join(folders.workspace, "out.txt"), "utf8")).toBe("sk-never-recorded-4821 ok\n");
+  expect(await readFile(path.join(folders.workspace, "out.txt"), "utf8")).toBe(
+    "sk-never-recorded-4821 ok\n",
+  );
   expect(records.map((r) => [r.tool, r.source, r.is_error])).toEqual([
     ["Write", "builtin", false],
     ["Read", "builtin", true],
@@ -139,7 +173,9 @@ it("serves the built-ins in the run's workspace and records each call over the c
 }, 60_000);
 
 it("fails with EXECUTION.MCP_PROXY.NOT_READY when the proxy is not ready in time, leaving nothing", async () => {
-  await expect(open("attempt-2", [], 1)).rejects.toMatchObject({ code: "EXECUTION.MCP_PROXY.NOT_READY" });
+  await expect(open("attempt-2", [], 1)).rejects.toMatchObject({
+    code: "EXECUTION.MCP_PROXY.NOT_READY",
+  });
   expect(tagged(`${host.ownerId}/attempt-2`)).toEqual([]);
   expect(await sessionFolders()).toEqual([]);
 }, 60_000);

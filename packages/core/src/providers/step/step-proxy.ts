@@ -76,7 +76,8 @@ export type StepProxy = {
 
 const noConnectors = {
   listTools: () => Promise.resolve([]),
-  callTool: (): Promise<CallToolResult> => Promise.reject(new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", "this step has no connectors")),
+  callTool: (): Promise<CallToolResult> =>
+    Promise.reject(new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", "this step has no connectors")),
   close: () => Promise.resolve(),
 };
 
@@ -121,7 +122,9 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       builtins: [...BUILTIN_NAMES],
       catalog: catalogForConfig(connectors?.catalog ?? []),
       tool_search: options.tools?.toolSearch ?? false,
-      ...(options.tools?.toolSearch && options.tools.initialTools.length > 0 ? { initial_tools: [...options.tools.initialTools] } : {}),
+      ...(options.tools?.toolSearch && options.tools.initialTools.length > 0
+        ? { initial_tools: [...options.tools.initialTools] }
+        : {}),
       channel: { path: session.pathInside(channelBind), token: channel.token },
       ...(options.traceparent ? { trace: { traceparent: options.traceparent } } : {}),
       log_calls: false,
@@ -134,7 +137,13 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       session,
       channel,
       owner,
-      argv: [process.execPath, `${session.pathInside(cliBind)}/${LAUNCHER}`, "mcp-serve", "--config", session.pathInside(configBind)],
+      argv: [
+        process.execPath,
+        `${session.pathInside(cliBind)}/${LAUNCHER}`,
+        "mcp-serve",
+        "--config",
+        session.pathInside(configBind),
+      ],
       binds: [channelBind, cliBind, configBind],
       close,
     };
@@ -155,7 +164,9 @@ export type AgentStepSession = {
 };
 
 /** The step's proxy started by the worker, with an SDK client over its stdio (openai_compatible). */
-export const openAgentStepSession = async (options: AgentStepSessionOptions): Promise<AgentStepSession> => {
+export const openAgentStepSession = async (
+  options: AgentStepSessionOptions,
+): Promise<AgentStepSession> => {
   const step = await openStepProxy(options);
   let proxy: SandboxProcess | undefined;
   let client: Client | undefined;
@@ -167,19 +178,28 @@ export const openAgentStepSession = async (options: AgentStepSessionOptions): Pr
     await step.close();
   };
   try {
-    proxy = await step.session.start({ argv: step.argv, env: {}, binds: step.binds }, { signal: options.signal });
+    proxy = await step.session.start(
+      { argv: step.argv, env: {}, binds: step.binds },
+      { signal: options.signal },
+    );
     proxy.stderr.on("data", (chunk: Buffer) => {
       stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL);
     });
     client = new Client({ name: "switchyard-worker", version: "1" });
     const exited = proxy.exited.then((exit) => {
-      throw new AppError("EXECUTION.MCP_PROXY.UNAVAILABLE", `the step's MCP proxy exited (code ${exit.exitCode ?? "none"}) before it was ready: ${stderr.trim().slice(-500)}`);
+      throw new AppError(
+        "EXECUTION.MCP_PROXY.UNAVAILABLE",
+        `the step's MCP proxy exited (code ${exit.exitCode ?? "none"}) before it was ready: ${stderr.trim().slice(-500)}`,
+      );
     });
     exited.catch(() => undefined);
     // No `ready` on the channel within the deadline fails the step (EXECUTION.MCP_PROXY.NOT_READY).
     await Promise.race([step.channel.ready, exited]);
     // A generic transport over a readable and a writable: the proxy's stdout and stdin.
-    await Promise.race([client.connect(new StdioServerTransport(proxy.stdout, proxy.stdin)), exited]);
+    await Promise.race([
+      client.connect(new StdioServerTransport(proxy.stdout, proxy.stdin)),
+      exited,
+    ]);
     return { client, session: step.session, stderrTail: () => stderr, close };
   } catch (error) {
     await close().catch(() => undefined);

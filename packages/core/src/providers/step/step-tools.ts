@@ -28,11 +28,16 @@ export type StepTools = {
 };
 
 /** The step's tools as its `mcp_proxy` block asks (none given: the six built-ins, all listed). */
-export const stepToolsOf = (mcpProxy: McpProxyConfig | undefined, connectors?: StepConnectors): StepTools => ({
+export const stepToolsOf = (
+  mcpProxy: McpProxyConfig | undefined,
+  connectors?: StepConnectors,
+): StepTools => ({
   toolSearch: mcpProxy?.toolSearch ?? false,
   // The workflow's list wins; else the built-ins and what each connector lists first.
   initialTools:
-    mcpProxy?.initialTools.length || !connectors?.initialTools?.length ? (mcpProxy?.initialTools ?? []) : [...BUILTIN_NAMES, ...connectors.initialTools],
+    mcpProxy?.initialTools.length || !connectors?.initialTools?.length
+      ? (mcpProxy?.initialTools ?? [])
+      : [...BUILTIN_NAMES, ...connectors.initialTools],
   ...(connectors ? { connectors } : {}),
 });
 

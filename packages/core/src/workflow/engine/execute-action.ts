@@ -227,7 +227,10 @@ export const runAgentStep = async (
     deps,
     start,
     async (attemptId) => {
-      const result = await agents.execute({ ...request, attemptId: attemptId ?? localAttemptId(at.attempt) });
+      const result = await agents.execute({
+        ...request,
+        attemptId: attemptId ?? localAttemptId(at.attempt),
+      });
       const raw = deps.scrubber.scrub(result.output);
       let output = state.outputFormat ? stripFences(raw) : raw;
       let json: unknown;

@@ -15,7 +15,9 @@ states:
 
 describe("checkStartInputs", () => {
   it("passes inputs that match the declaration", async () => {
-    expect(await checkStartInputs(wf.inputs, { env: "staging", count: 3, tag: "v2" })).toBeUndefined();
+    expect(
+      await checkStartInputs(wf.inputs, { env: "staging", count: 3, tag: "v2" }),
+    ).toBeUndefined();
   });
 
   it("names the input that is wrong, with a USER code", async () => {
@@ -29,7 +31,9 @@ describe("checkStartInputs", () => {
   it("reports every problem at once: missing required, out of range, pattern", async () => {
     const e = await checkStartInputs(wf.inputs, { count: 9, tag: "x" });
     expect(e?.message).toMatch(/3 inputs are invalid/);
-    const problems = (e?.details as { problems: { path: string }[] }).problems.map((p) => p.path).sort();
+    const problems = (e?.details as { problems: { path: string }[] }).problems
+      .map((p) => p.path)
+      .sort();
     expect(problems).toEqual(["inputs.count", "inputs.env", "inputs.tag"]);
   });
 });

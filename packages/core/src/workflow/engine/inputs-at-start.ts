@@ -16,8 +16,14 @@ export const checkStartInputs = async (
   const first = errors[0];
   if (!first) return undefined;
   if (errors.length === 1) return first;
-  return new AppError(first.code, `${errors.length} inputs are invalid: ${errors.map((e) => e.message).join("; ")}`, {
-    location: first.location,
-    details: { problems: errors.map((e) => ({ code: e.code, message: e.message, path: e.location?.path })) },
-  });
+  return new AppError(
+    first.code,
+    `${errors.length} inputs are invalid: ${errors.map((e) => e.message).join("; ")}`,
+    {
+      location: first.location,
+      details: {
+        problems: errors.map((e) => ({ code: e.code, message: e.message, path: e.location?.path })),
+      },
+    },
+  );
 };

@@ -9,7 +9,12 @@
  */
 import { isAppError } from "../../errors/app-error";
 import type { Scrubber } from "../../secrets/scrubber";
-import type { AttemptFinished, AttemptStarted, StateResult, StepRecorder } from "../model/engine-ports";
+import type {
+  AttemptFinished,
+  AttemptStarted,
+  StateResult,
+  StepRecorder,
+} from "../model/engine-ports";
 
 type RecordedAttempt = { result: StateResult; record: AttemptFinished };
 

@@ -14,7 +14,12 @@ import type {
   RunWorkflowDeps,
 } from "../model/engine-ports";
 import { runWorkflow } from "./run-workflow";
-import { localRunner, memoryRecorder, type MemoryAttempt, parseOk } from "@switchyard/testing/workflow";
+import {
+  localRunner,
+  memoryRecorder,
+  type MemoryAttempt,
+  parseOk,
+} from "@switchyard/testing/workflow";
 import type { Workflow } from "../model/workflow-types";
 
 const workflow = parseOk(`
@@ -283,7 +288,8 @@ states:
 `);
 
 describe("an attempt that ended after the last checkpoint was saved", () => {
-  const sorted = (m: Map<string, unknown>) => [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
+  const sorted = (m: Map<string, unknown>) =>
+    [...m.entries()].sort(([a], [b]) => a.localeCompare(b));
   const deps = {
     agents: fakeAgent,
     resolver: { resolve: async () => child },
@@ -291,7 +297,12 @@ describe("an attempt that ended after the last checkpoint was saved", () => {
     scrubber: new Scrubber(),
   };
   /** Runs `wf` to its end, or stops it right after its k-th attempt's end is recorded. */
-  const runUntilEnd = async (wf: Workflow, k?: number, before?: MemoryAttempt[], checkpoint?: Checkpoint) => {
+  const runUntilEnd = async (
+    wf: Workflow,
+    k?: number,
+    before?: MemoryAttempt[],
+    checkpoint?: Checkpoint,
+  ) => {
     const controller = new AbortController();
     const saved: Checkpoint[] = [];
     const memory = memoryRecorder(before);
@@ -318,24 +329,32 @@ describe("an attempt that ended after the last checkpoint was saved", () => {
   it.each([
     ["retries, loops, branches and a sub-workflow", attemptsWorkflow],
     ["a cycle that comes back to its states", cycleWorkflow],
-  ])("is taken as recorded when the run resumes, never run a second time (%s)", async (_, wf) => {
-    const baseline = await runUntilEnd(wf);
-    expect(baseline.outcome.status).toBe("succeeded");
-    const expected = sorted(byPath(baseline.attempts));
-    for (let k = 1; k <= baseline.attempts.length; k++) {
-      const first = await runUntilEnd(wf, k);
-      const second = await runUntilEnd(wf, undefined, first.attempts, first.saved.at(-1));
-      expect(second.outcome.status, `stopped after end ${k}`).toBe("succeeded");
-      expect(second.outcome.outputs, `stopped after end ${k}`).toEqual(baseline.outcome.outputs);
-      const done = first.attempts.filter((a) => a.end?.status !== "cancelled");
-      expect(sorted(byPath([...done, ...second.attempts])), `stopped after end ${k}`).toEqual(expected);
-      // No process that had ended ran again; only those the stop cut off (a parallel branch's).
-      const cut = first.attempts.filter((a) => a.kind === "process" && a.end?.status === "cancelled");
-      expect(first.processes.length + second.processes.length, `stopped after end ${k}`).toBe(
-        baseline.processes.length + cut.length,
-      );
-    }
-  }, 120_000);
+  ])(
+    "is taken as recorded when the run resumes, never run a second time (%s)",
+    async (_, wf) => {
+      const baseline = await runUntilEnd(wf);
+      expect(baseline.outcome.status).toBe("succeeded");
+      const expected = sorted(byPath(baseline.attempts));
+      for (let k = 1; k <= baseline.attempts.length; k++) {
+        const first = await runUntilEnd(wf, k);
+        const second = await runUntilEnd(wf, undefined, first.attempts, first.saved.at(-1));
+        expect(second.outcome.status, `stopped after end ${k}`).toBe("succeeded");
+        expect(second.outcome.outputs, `stopped after end ${k}`).toEqual(baseline.outcome.outputs);
+        const done = first.attempts.filter((a) => a.end?.status !== "cancelled");
+        expect(sorted(byPath([...done, ...second.attempts])), `stopped after end ${k}`).toEqual(
+          expected,
+        );
+        // No process that had ended ran again; only those the stop cut off (a parallel branch's).
+        const cut = first.attempts.filter(
+          (a) => a.kind === "process" && a.end?.status === "cancelled",
+        );
+        expect(first.processes.length + second.processes.length, `stopped after end ${k}`).toBe(
+          baseline.processes.length + cut.length,
+        );
+      }
+    },
+    120_000,
+  );
 
   it("does not take earlier ends on the resume of a checkpoint from before visits were counted", async () => {
     const first = await runUntilEnd(cycleWorkflow, 3);
@@ -348,7 +367,10 @@ describe("an attempt that ended after the last checkpoint was saved", () => {
       runProcess: localRunner(),
       signal: new AbortController().signal,
       checkpoint: legacy,
-      recorder: { ...memory.recorder, earlier: (start) => (asked.push(start.path.key), memory.recorder.earlier?.(start)) },
+      recorder: {
+        ...memory.recorder,
+        earlier: (start) => (asked.push(start.path.key), memory.recorder.earlier?.(start)),
+      },
     });
     expect(outcome.status).toBe("succeeded");
     expect(asked).toEqual([]);

@@ -336,8 +336,20 @@ states:
             requests.push(req);
             if (req.attempt === 1) return { output: "", error: "busy 1", tokensInput: 1 };
             if (req.attempt === 2)
-              return { output: "", error: "busy 2", errorCode: "EXECUTION.PROVIDER.UNAVAILABLE", tokensInput: 1 };
-            return { output: "done\n", tokensInput: 7, tokensOutput: 3, tokensUsed: 10, costUsd: 0.25, sessionId: "sess-1" };
+              return {
+                output: "",
+                error: "busy 2",
+                errorCode: "EXECUTION.PROVIDER.UNAVAILABLE",
+                tokensInput: 1,
+              };
+            return {
+              output: "done\n",
+              tokensInput: 7,
+              tokensOutput: 3,
+              tokensUsed: 10,
+              costUsd: 0.25,
+              sessionId: "sess-1",
+            };
           },
         },
       },
@@ -366,7 +378,10 @@ states:
             output: "",
             tokensInput: 1,
             // The provider's own code when it gives one.
-            error: { code: n === 1 ? "EXECUTION.AGENT_FAILED" : "EXECUTION.PROVIDER.UNAVAILABLE", message: `busy ${n}` },
+            error: {
+              code: n === 1 ? "EXECUTION.AGENT_FAILED" : "EXECUTION.PROVIDER.UNAVAILABLE",
+              message: `busy ${n}`,
+            },
           },
         }))
         .concat([
@@ -509,7 +524,11 @@ states:
 
 describe("the host's trouble", () => {
   it("is thrown to the caller, retryable SYSTEM.* errors, with no outcome made and no failure hook run", async () => {
-    const unreachable = new AppError("SYSTEM.DATABASE_UNAVAILABLE", "the database has been unreachable for 60 s", { retryable: true });
+    const unreachable = new AppError(
+      "SYSTEM.DATABASE_UNAVAILABLE",
+      "the database has been unreachable for 60 s",
+      { retryable: true },
+    );
     const { attempts, recorder } = memoryRecorder();
     const saves: unknown[] = [];
     const run = runYaml(
@@ -524,7 +543,11 @@ states:
   done: { type: terminal }
 `,
       {
-        recorder: { ...recorder, attemptStarted: async (start) => (start.state === "second" ? Promise.reject(unreachable) : recorder.attemptStarted(start)) },
+        recorder: {
+          ...recorder,
+          attemptStarted: async (start) =>
+            start.state === "second" ? Promise.reject(unreachable) : recorder.attemptStarted(start),
+        },
         store: { save: async (cp) => void saves.push(cp) },
       },
     );
@@ -550,4 +573,3 @@ states:
     expect(outcome).toMatchObject({ status: "failed", errorCode: "SYSTEM.INTERNAL" });
   });
 });
-

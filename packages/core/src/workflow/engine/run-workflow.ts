@@ -72,7 +72,10 @@ export const runWorkflow = async (
     agents: deps.agents,
     // A checkpoint from before visits were counted cannot tell a cycle's visits apart, so
     // earlier ends are not taken on its resume (an ended attempt may then run again).
-    recorder: deps.checkpoint && deps.checkpoint.visits === undefined && deps.recorder ? { ...deps.recorder, earlier: undefined } : deps.recorder,
+    recorder:
+      deps.checkpoint && deps.checkpoint.visits === undefined && deps.recorder
+        ? { ...deps.recorder, earlier: undefined }
+        : deps.recorder,
     files,
     events,
     scrubber,

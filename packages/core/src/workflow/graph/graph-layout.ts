@@ -40,7 +40,8 @@ const CONTAINED: ReadonlySet<GraphEdgeKind> = new Set(["branch", "body", "loop_b
 
 export const layoutGraph = (graph: WorkflowGraph): GraphLayout => {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
-  const childrenOf = (n: GraphNode) => (n.children ?? []).filter((c) => byId.get(c)?.group === n.id);
+  const childrenOf = (n: GraphNode) =>
+    (n.children ?? []).filter((c) => byId.get(c)?.group === n.id);
   const isGroup = (n: GraphNode) => childrenOf(n).length > 0;
 
   const sizes = new Map<string, Size>();
@@ -52,7 +53,10 @@ export const layoutGraph = (graph: WorkflowGraph): GraphLayout => {
       seen.add(n.id);
       const kids = childrenOf(n).map((c) => sizeOf(byId.get(c)!, seen));
       size = {
-        w: Math.max(NODE_W, kids.reduce((s, k) => s + k.w, 0) + GAP_X * (kids.length - 1) + 2 * PAD),
+        w: Math.max(
+          NODE_W,
+          kids.reduce((s, k) => s + k.w, 0) + GAP_X * (kids.length - 1) + 2 * PAD,
+        ),
         h: HEADER + Math.max(...kids.map((k) => k.h)) + PAD,
       };
     }
@@ -108,7 +112,8 @@ export const layoutGraph = (graph: WorkflowGraph): GraphLayout => {
   const rank = new Map<string, number>(order.map((id) => [id, 0]));
   const indegree = new Map<string, number>(order.map((id) => [id, 0]));
   const forward = (a: string, b: string) => !back.has(`${a}\u0000${b}`) && a !== b;
-  for (const a of order) for (const b of out.get(a)!) if (forward(a, b)) indegree.set(b, indegree.get(b)! + 1);
+  for (const a of order)
+    for (const b of out.get(a)!) if (forward(a, b)) indegree.set(b, indegree.get(b)! + 1);
   const queue = order.filter((id) => indegree.get(id) === 0);
   for (let qi = 0; qi < queue.length; qi++) {
     const a = queue[qi]!;
@@ -124,7 +129,10 @@ export const layoutGraph = (graph: WorkflowGraph): GraphLayout => {
   for (const id of order) (rows[rank.get(id)!] ??= []).push(id);
   const rowSizes = rows.map((row) => {
     const s = row.map((id) => sizeOf(byId.get(id)!));
-    return { w: s.reduce((t, x) => t + x.w, 0) + GAP_X * (row.length - 1), h: Math.max(...s.map((x) => x.h)) };
+    return {
+      w: s.reduce((t, x) => t + x.w, 0) + GAP_X * (row.length - 1),
+      h: Math.max(...s.map((x) => x.h)),
+    };
   });
   const innerW = Math.max(NODE_W, ...rowSizes.map((r) => r.w));
 
@@ -160,13 +168,19 @@ export const layoutGraph = (graph: WorkflowGraph): GraphLayout => {
   const edges: LayoutEdge[] = graph.edges.map((e) => {
     const a = boxes.get(e.from);
     const b = boxes.get(e.to);
-    if (!a || !b || CONTAINED.has(e.kind)) return { ...e, points: [], back: e.kind === "loop_back" };
+    if (!a || !b || CONTAINED.has(e.kind))
+      return { ...e, points: [], back: e.kind === "loop_back" };
     if (b.y >= a.y + a.h) {
       const p: [number, number][] = [
         [a.x + a.w / 2, a.y + a.h],
         [b.x + b.w / 2, b.y],
       ];
-      return { ...e, points: p, labelAt: [(p[0]![0] + p[1]![0]) / 2, (p[0]![1] + p[1]![1]) / 2], back: false };
+      return {
+        ...e,
+        points: p,
+        labelAt: [(p[0]![0] + p[1]![0]) / 2, (p[0]![1] + p[1]![1]) / 2],
+        back: false,
+      };
     }
     if (Math.abs(a.y - b.y) < 1 && b.x > a.x) {
       const p: [number, number][] = [

@@ -45,15 +45,33 @@ states:
 describe("workflowGraph", () => {
   const graph = workflowGraph(parseOk(SOURCE));
   const node = (id: string) => graph.nodes.find((n) => n.id === id);
-  const edgesFrom = (id: string) => graph.edges.filter((e) => e.from === id).map((e) => `${e.kind}:${e.to}${e.label ? `(${e.label})` : ""}`);
+  const edgesFrom = (id: string) =>
+    graph.edges
+      .filter((e) => e.from === id)
+      .map((e) => `${e.kind}:${e.to}${e.label ? `(${e.label})` : ""}`);
 
   it("has one node per state with its kind, terminal status, sub-workflow and provider", () => {
     expect(graph.initial).toBe("fetch");
     expect(graph.nodes.map((n) => n.id)).toEqual([
-      "fetch", "fan", "left", "right", "each", "one", "two", "decide", "sub", "broken", "done", "nowhere_ignored",
+      "fetch",
+      "fan",
+      "left",
+      "right",
+      "each",
+      "one",
+      "two",
+      "decide",
+      "sub",
+      "broken",
+      "done",
+      "nowhere_ignored",
     ]);
     expect(node("broken")).toMatchObject({ kind: "terminal", terminalStatus: "failure" });
-    expect(node("sub")).toMatchObject({ kind: "call_workflow", workflow: "child", failMessage: "sub failed" });
+    expect(node("sub")).toMatchObject({
+      kind: "call_workflow",
+      workflow: "child",
+      failMessage: "sub failed",
+    });
     expect(node("right")).toMatchObject({ kind: "agent", provider: "claude", group: "fan" });
   });
 
@@ -72,7 +90,10 @@ describe("workflowGraph", () => {
     expect(edgesFrom("each")).toEqual(["body:one", "complete:decide"]);
     expect(edgesFrom("one")).toEqual(["next:two"]);
     expect(edgesFrom("two")).toEqual(["loop_back:each"]);
-    expect(edgesFrom("decide")).toEqual(["transition:sub(states.decide.ExitCode == 0)", "transition:fetch(otherwise)"]);
+    expect(edgesFrom("decide")).toEqual([
+      "transition:sub(states.decide.ExitCode == 0)",
+      "transition:fetch(otherwise)",
+    ]);
     expect(edgesFrom("sub")).toEqual(["success:done"]);
   });
 });

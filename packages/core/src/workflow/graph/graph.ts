@@ -28,14 +28,7 @@ export type GraphNode = {
 };
 
 export type GraphEdgeKind =
-  | "success"
-  | "failure"
-  | "transition"
-  | "branch"
-  | "body"
-  | "next"
-  | "loop_back"
-  | "complete";
+  "success" | "failure" | "transition" | "branch" | "body" | "next" | "loop_back" | "complete";
 
 export type GraphEdge = {
   from: string;
@@ -79,9 +72,7 @@ const nodeOf = (state: State, group: string | undefined): GraphNode => {
   return node;
 };
 
-export const workflowGraph = (
-  workflow: Pick<Workflow, "initial" | "states">,
-): WorkflowGraph => {
+export const workflowGraph = (workflow: Pick<Workflow, "initial" | "states">): WorkflowGraph => {
   const states = [...workflow.states.values()];
   // The first parallel or loop that names a state owns it.
   const owner = new Map<string, string>();

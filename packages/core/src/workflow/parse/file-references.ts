@@ -95,6 +95,9 @@ type BundleSource = Readonly<Record<string, string>> | ((bundlePath: string) => 
 export const bundleReader = (files: BundleSource, entryPath: string): BundleFiles => {
   const dir = posix.dirname(entryPath);
   // Own names only: "constructor" or "__proto__" is no file of a bundle.
-  const lookup = typeof files === "function" ? files : (p: string) => (Object.hasOwn(files, p) ? files[p] : undefined);
+  const lookup =
+    typeof files === "function"
+      ? files
+      : (p: string) => (Object.hasOwn(files, p) ? files[p] : undefined);
   return { read: (p: string) => lookup(posix.normalize(posix.join(dir, p))) };
 };

@@ -6,7 +6,6 @@ import type { InputDefinition, InputType, OutputDefinition } from "../model/work
 import { INPUT_KEYS, INPUT_TYPES, INPUT_VALIDATION_KEYS, OUTPUT_KEYS } from "./vocabulary";
 import { codes, type YamlReader } from "./yaml-reader";
 
-
 export const readInputs = (root: YamlReader): InputDefinition[] => {
   const out: InputDefinition[] = [];
   const seen = new Set<string>();

@@ -8,7 +8,13 @@ import { UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
 import { readMcpProxy } from "./read-mcp-proxy";
 import { suggestName } from "./suggest-name";
 import type { LoopCommon, State } from "../model/workflow-types";
-import { CALL_WORKFLOW_FORM_KEYS, LOOP_FORM_KEYS, PROVIDERS, STATE_KEYS, STATE_TYPES } from "./vocabulary";
+import {
+  CALL_WORKFLOW_FORM_KEYS,
+  LOOP_FORM_KEYS,
+  PROVIDERS,
+  STATE_KEYS,
+  STATE_TYPES,
+} from "./vocabulary";
 import { codes, type YamlReader } from "./yaml-reader";
 
 const AGENT_UNSUPPORTED: Record<string, string> = {
@@ -79,8 +85,7 @@ const checkProvider = (
 const readLoop = (r: YamlReader): { loop: LoopCommon; from: YamlReader } => {
   const nested = r.map("loop");
   const from = nested ?? r;
-  if (nested)
-    nested.checkKeys(LOOP_FORM_KEYS);
+  if (nested) nested.checkKeys(LOOP_FORM_KEYS);
   const maxRaw = from.scalar("max_iterations");
   const maxIterations: number | string =
     typeof maxRaw === "string" && maxRaw.includes("{{")

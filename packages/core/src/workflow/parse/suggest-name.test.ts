@@ -14,5 +14,8 @@ it("suggests the closest candidate only when it is a plausible typo", () => {
 it("suggests the closest state type for a misspelt one", async () => {
   const { parseWorkflow } = await import("./parse-workflow");
   const result = parseWorkflow("name: t\nstates:\n  initial: a\n  a:\n    type: stepp\n", "t.yaml");
-  expect(result.errors.map((e) => [e.location?.line, e.message])).toContainEqual([5, expect.stringContaining('did you mean "step"?')]);
+  expect(result.errors.map((e) => [e.location?.line, e.message])).toContainEqual([
+    5,
+    expect.stringContaining('did you mean "step"?'),
+  ]);
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { parseWorkflow } from "./parse-workflow";
-import { completionKeys, KEY_VALUES, STATE_KEYS, STATE_REFERENCE_KEYS, STATE_TYPES } from "./vocabulary";
+import {
+  completionKeys,
+  KEY_VALUES,
+  STATE_KEYS,
+  STATE_REFERENCE_KEYS,
+  STATE_TYPES,
+} from "./vocabulary";
 
 describe("completionKeys", () => {
   it("offers the keys of each place in a document", () => {
@@ -9,7 +15,9 @@ describe("completionKeys", () => {
     expect(completionKeys(["states", "a"], "step")).toContain("command");
     expect(completionKeys(["states", "a"], "step")).not.toContain("prompt");
     expect(completionKeys(["states", "a"], "agent")).toContain("prompt");
-    expect(completionKeys(["states", "a"])).toEqual(expect.arrayContaining(["command", "prompt", "parallel", "status"]));
+    expect(completionKeys(["states", "a"])).toEqual(
+      expect.arrayContaining(["command", "prompt", "parallel", "status"]),
+    );
     expect(completionKeys(["states", "a", "retry"])).toContain("max_attempts");
     expect(completionKeys(["states", "a", "transitions", "#"])).toEqual(["when", "goto"]);
     expect(completionKeys(["states", "a", "hooks"])).toEqual(["pre", "post"]);
@@ -24,7 +32,9 @@ describe("completionKeys", () => {
     for (const type of STATE_TYPES) {
       for (const key of STATE_KEYS[type]) {
         const source = `name: w\nstates:\n  initial: a\n  a:\n    type: ${type}\n    ${key}: x\n`;
-        const unknown = parseWorkflow(source).errors.filter((e) => e.code === "WORKFLOW.PARSE.UNKNOWN_FIELD");
+        const unknown = parseWorkflow(source).errors.filter(
+          (e) => e.code === "WORKFLOW.PARSE.UNKNOWN_FIELD",
+        );
         expect(unknown.map((e) => `${type}.${key}: ${e.message}`)).toEqual([]);
       }
     }
@@ -35,7 +45,9 @@ describe("completionKeys", () => {
     for (const key of STATE_REFERENCE_KEYS) expect(everyKey.has(key)).toBe(true);
     expect(KEY_VALUES.type).toEqual(STATE_TYPES);
     const agent = (provider: string) =>
-      parseWorkflow(`name: w\nstates:\n  initial: a\n  a: { type: agent, provider: ${provider}, prompt: hi, on_success: d }\n  d: { type: terminal }\n`).errors;
+      parseWorkflow(
+        `name: w\nstates:\n  initial: a\n  a: { type: agent, provider: ${provider}, prompt: hi, on_success: d }\n  d: { type: terminal }\n`,
+      ).errors;
     for (const p of KEY_VALUES.provider ?? []) expect(agent(p)).toEqual([]);
   });
 });

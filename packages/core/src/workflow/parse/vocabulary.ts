@@ -104,7 +104,14 @@ export const HOOK_ACTION_KEYS = ["command", "log", "timeout"] as const;
 export const STEP_HOOK_KEYS = ["pre", "post"] as const;
 export const INLINE_ERROR_KEYS = ["message", "status"] as const;
 
-export const INPUT_KEYS = ["name", "type", "required", "default", "description", "validation"] as const;
+export const INPUT_KEYS = [
+  "name",
+  "type",
+  "required",
+  "default",
+  "description",
+  "validation",
+] as const;
 export const INPUT_TYPES = ["string", "integer", "number", "boolean", "array"] as const;
 export const INPUT_VALIDATION_KEYS = [
   "pattern",
@@ -159,7 +166,11 @@ export const completionKeys = (path: readonly string[], stateType?: string): rea
   const [head, second, third, fourth, fifth] = path;
   if (head === undefined) return TOP_LEVEL_KEYS;
   if (head === "inputs" && second === "#")
-    return third === undefined ? INPUT_KEYS : third === "validation" && fourth === undefined ? INPUT_VALIDATION_KEYS : [];
+    return third === undefined
+      ? INPUT_KEYS
+      : third === "validation" && fourth === undefined
+        ? INPUT_VALIDATION_KEYS
+        : [];
   if (head === "outputs" && second === "#" && third === undefined) return OUTPUT_KEYS;
   if (head === "hooks") {
     if (second === undefined) return WORKFLOW_HOOK_KEYS;

@@ -34,7 +34,10 @@ type RawOperation = {
   requestBody?: { required?: boolean } & Content;
   responses?: Record<string, { description?: string } & Content>;
 };
-export type OpenApiDocument = { paths: Record<string, Record<string, RawOperation>>; components?: { schemas?: Record<string, JsonSchema> } };
+export type OpenApiDocument = {
+  paths: Record<string, Record<string, RawOperation>>;
+  components?: { schemas?: Record<string, JsonSchema> };
+};
 
 export type Operation = {
   id: string;
@@ -56,7 +59,11 @@ const METHOD_ORDER = ["get", "post", "put", "patch", "delete"];
 export const groupOf = (path: string) => path.split("/").find((s) => s !== "") ?? "api";
 
 /** `{stepId}` → `STEP_ID`, a shell variable name. */
-const shellVar = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]/g, "_").toUpperCase();
+const shellVar = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/[^A-Za-z0-9_]/g, "_")
+    .toUpperCase();
 
 /** A small example value for a schema: required fields only, first enum value, defaults where given. */
 export const exampleOf = (schema: JsonSchema | undefined, depth = 0): unknown => {
@@ -71,7 +78,9 @@ export const exampleOf = (schema: JsonSchema | undefined, depth = 0): unknown =>
   switch (type ?? "") {
     case "object": {
       const required = new Set(schema.required ?? []);
-      const entries = Object.entries(schema.properties ?? {}).filter(([name]) => required.has(name));
+      const entries = Object.entries(schema.properties ?? {}).filter(([name]) =>
+        required.has(name),
+      );
       return Object.fromEntries(entries.map(([name, s]) => [name, exampleOf(s, depth + 1)]));
     }
     case "array":
@@ -88,17 +97,28 @@ export const exampleOf = (schema: JsonSchema | undefined, depth = 0): unknown =>
   }
 };
 
-const scalarText = (value: unknown) => (typeof value === "string" || typeof value === "number" || typeof value === "boolean" ? String(value) : "");
+const scalarText = (value: unknown) =>
+  typeof value === "string" || typeof value === "number" || typeof value === "boolean"
+    ? String(value)
+    : "";
 
 const quoteShell = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 
 export const curlOf = (method: string, path: string, op: RawOperation): string => {
   const url = `$SWITCHYARD_URL/api/v1${path.replace(/\{([^}]+)\}/g, (_, name: string) => `$${shellVar(name)}`)}`;
   const query = (op.parameters ?? []).filter((p) => p.in === "query" && p.required);
-  const fullUrl = query.length > 0 ? `${url}?${query.map((p) => `${p.name}=${scalarText(exampleOf(p.schema))}`).join("&")}` : url;
+  const fullUrl =
+    query.length > 0
+      ? `${url}?${query.map((p) => `${p.name}=${scalarText(exampleOf(p.schema))}`).join("&")}`
+      : url;
   const bodySchema = op.requestBody?.content?.["application/json"]?.schema;
-  const stream = Object.values(op.responses ?? {}).some((r) => r.content && "text/event-stream" in r.content) || /event-stream/i.test(op.summary ?? "");
-  const lines = [`curl${stream ? " -N" : ""}${method === "GET" ? "" : ` -X ${method}`} "${fullUrl}"`, `  -H "Authorization: Bearer $SWITCHYARD_TOKEN"`];
+  const stream =
+    Object.values(op.responses ?? {}).some((r) => r.content && "text/event-stream" in r.content) ||
+    /event-stream/i.test(op.summary ?? "");
+  const lines = [
+    `curl${stream ? " -N" : ""}${method === "GET" ? "" : ` -X ${method}`} "${fullUrl}"`,
+    `  -H "Authorization: Bearer $SWITCHYARD_TOKEN"`,
+  ];
   if (bodySchema) {
     lines.push(`  -H "Content-Type: application/json"`);
     lines.push(`  -d ${quoteShell(JSON.stringify(exampleOf(bodySchema)))}`);
@@ -115,7 +135,9 @@ export const readOperations = (doc: OpenApiDocument): OperationGroup[] => {
   const groups = new Map<string, Operation[]>();
   const paths = Object.keys(doc.paths).sort();
   for (const path of paths) {
-    const methods = Object.keys(doc.paths[path]!).sort((a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b));
+    const methods = Object.keys(doc.paths[path]!).sort(
+      (a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b),
+    );
     for (const method of methods) {
       const op = doc.paths[path]![method]!;
       const upper = method.toUpperCase();
@@ -126,20 +148,42 @@ export const readOperations = (doc: OpenApiDocument): OperationGroup[] => {
         method: upper,
         path,
         summary: op.summary ?? "",
-        parameters: (op.parameters ?? []).map((p) => ({ name: p.name, in: p.in, required: p.required ?? false, schema: p.schema ?? {} })),
-        ...(body?.schema ? { body: { required: op.requestBody?.required ?? false, contentType: body.contentType, schema: body.schema } } : {}),
+        parameters: (op.parameters ?? []).map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: p.required ?? false,
+          schema: p.schema ?? {},
+        })),
+        ...(body?.schema
+          ? {
+              body: {
+                required: op.requestBody?.required ?? false,
+                contentType: body.contentType,
+                schema: body.schema,
+              },
+            }
+          : {}),
         success: responses
           .filter(([status]) => status.startsWith("2"))
           .map(([status, r]) => {
             const content = firstContent(r.content);
-            return { status, description: r.description ?? "", contentType: content?.contentType ?? "", ...(content?.schema ? { schema: content.schema } : {}) };
+            return {
+              status,
+              description: r.description ?? "",
+              contentType: content?.contentType ?? "",
+              ...(content?.schema ? { schema: content.schema } : {}),
+            };
           }),
-        errors: responses.filter(([status]) => !status.startsWith("2")).map(([status, r]) => ({ status, description: r.description ?? "" })),
+        errors: responses
+          .filter(([status]) => !status.startsWith("2"))
+          .map(([status, r]) => ({ status, description: r.description ?? "" })),
         curl: curlOf(upper, path, op),
       };
       const group = groupOf(path);
       groups.set(group, [...(groups.get(group) ?? []), operation]);
     }
   }
-  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, operations]) => ({ name, operations }));
+  return [...groups.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, operations]) => ({ name, operations }));
 };

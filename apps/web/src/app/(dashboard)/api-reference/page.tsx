@@ -13,7 +13,9 @@ export const metadata = { title: "API reference · Switchyard" };
 const originOf = async () => {
   const h = await headers();
   const host = h.get("x-forwarded-host") ?? h.get("host") ?? "localhost:3000";
-  const proto = h.get("x-forwarded-proto") ?? (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
+  const proto =
+    h.get("x-forwarded-proto") ??
+    (host.startsWith("localhost") || host.startsWith("127.") ? "http" : "https");
   return `${proto}://${host}`;
 };
 
@@ -25,9 +27,12 @@ export default async function ApiReferencePage() {
     <div className="api-ref">
       <h1>API reference</h1>
       <p>
-        {count} operations under <code>/api/v1</code>, from the document served at <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Every
-        request needs an API token of a team member (<Link href="/settings/tokens">Settings → API tokens</Link>); it acts with that member&apos;s role.
-        Errors answer <code>{"{ error: { code, message, location?, details? } }"}</code>. The guide with a walk-through is <code>docs/api.md</code>.
+        {count} operations under <code>/api/v1</code>, from the document served at{" "}
+        <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>. Every request needs an API token of
+        a team member (<Link href="/settings/tokens">Settings → API tokens</Link>); it acts with
+        that member&apos;s role. Errors answer{" "}
+        <code>{"{ error: { code, message, location?, details? } }"}</code>. The guide with a
+        walk-through is <code>docs/api.md</code>.
       </p>
       <pre className="output code-block" tabIndex={0} aria-label="Setting up the examples">
         {`export SWITCHYARD_URL=${origin}\nexport SWITCHYARD_TOKEN=sy_...   # made in Settings → API tokens`}
@@ -36,7 +41,8 @@ export default async function ApiReferencePage() {
         <ul>
           {groups.map((g) => (
             <li key={g.name}>
-              <a href={`#group-${g.name}`}>{g.name}</a> <span className="muted small">({g.operations.length})</span>
+              <a href={`#group-${g.name}`}>{g.name}</a>{" "}
+              <span className="muted small">({g.operations.length})</span>
             </li>
           ))}
         </ul>
@@ -57,7 +63,8 @@ function OperationCard({ op }: { op: Operation }) {
   return (
     <article id={op.id} className="card api-op" aria-labelledby={`${op.id}-h`}>
       <h3 id={`${op.id}-h`} className="api-op-head">
-        <span className={`method method-${op.method.toLowerCase()}`}>{op.method}</span> <code className="api-path">{op.path}</code>
+        <span className={`method method-${op.method.toLowerCase()}`}>{op.method}</span>{" "}
+        <code className="api-path">{op.path}</code>
       </h3>
       <p>{op.summary}</p>
       {op.parameters.length > 0 ? (
@@ -93,7 +100,11 @@ function OperationCard({ op }: { op: Operation }) {
       {op.body ? (
         <>
           <h4>
-            Request body <span className="muted small">{op.body.contentType}{op.body.required ? ", required" : ", optional"}</span>
+            Request body{" "}
+            <span className="muted small">
+              {op.body.contentType}
+              {op.body.required ? ", required" : ", optional"}
+            </span>
           </h4>
           <SchemaTree schema={op.body.schema} />
         </>
@@ -101,7 +112,11 @@ function OperationCard({ op }: { op: Operation }) {
       {op.success.map((r) => (
         <div key={r.status}>
           <h4>
-            Response {r.status} <span className="muted small">{r.description}{r.contentType ? ` · ${r.contentType}` : ""}</span>
+            Response {r.status}{" "}
+            <span className="muted small">
+              {r.description}
+              {r.contentType ? ` · ${r.contentType}` : ""}
+            </span>
           </h4>
           {r.schema ? <SchemaTree schema={r.schema} /> : null}
         </div>
@@ -115,7 +130,11 @@ function OperationCard({ op }: { op: Operation }) {
         ))}
       </ul>
       <h4>Example</h4>
-      <pre className="output code-block" tabIndex={0} aria-label={`curl example for ${op.method} ${op.path}`}>
+      <pre
+        className="output code-block"
+        tabIndex={0}
+        aria-label={`curl example for ${op.method} ${op.path}`}
+      >
         {op.curl}
       </pre>
     </article>

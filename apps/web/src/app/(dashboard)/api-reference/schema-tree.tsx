@@ -24,7 +24,13 @@ export const typeLabel = (schema: JsonSchema): string => {
     .map((t) => {
       if (t === "array") return `array of ${schema.items ? typeLabel(schema.items) : "any"}`;
       if (t === "string" && schema.format) return `string (${schema.format})`;
-      if (t === "object" && !schema.properties && schema.additionalProperties && typeof schema.additionalProperties === "object") return `map of ${typeLabel(schema.additionalProperties)}`;
+      if (
+        t === "object" &&
+        !schema.properties &&
+        schema.additionalProperties &&
+        typeof schema.additionalProperties === "object"
+      )
+        return `map of ${typeLabel(schema.additionalProperties)}`;
       return t;
     })
     .join(" | ");
@@ -34,7 +40,8 @@ const limitsOf = (schema: JsonSchema) => {
   const parts: string[] = [];
   if (schema.minimum !== undefined) parts.push(`≥ ${schema.minimum}`);
   if (schema.maximum !== undefined) parts.push(`≤ ${schema.maximum}`);
-  if (schema.minLength !== undefined && schema.minLength > 0) parts.push(`min length ${schema.minLength}`);
+  if (schema.minLength !== undefined && schema.minLength > 0)
+    parts.push(`min length ${schema.minLength}`);
   if (schema.maxLength !== undefined) parts.push(`max length ${schema.maxLength}`);
   if (schema.default !== undefined) parts.push(`default ${JSON.stringify(schema.default)}`);
   return parts.join(", ");
@@ -49,7 +56,8 @@ const nestedOf = (schema: JsonSchema): JsonSchema | null => {
     const objects = variants.filter((v) => v.properties || v.items);
     if (objects.length === 1) return nestedOf(objects[0]!);
   }
-  if (schema.additionalProperties && typeof schema.additionalProperties === "object") return nestedOf(schema.additionalProperties);
+  if (schema.additionalProperties && typeof schema.additionalProperties === "object")
+    return nestedOf(schema.additionalProperties);
   return null;
 };
 
@@ -66,15 +74,28 @@ function Fields({ schema, depth }: { schema: JsonSchema; depth: number }) {
   );
 }
 
-function Field({ name, schema, required, depth }: { name: string; schema: JsonSchema; required: boolean; depth: number }) {
+function Field({
+  name,
+  schema,
+  required,
+  depth,
+}: {
+  name: string;
+  schema: JsonSchema;
+  required: boolean;
+  depth: number;
+}) {
   const nested = depth < MAX_DEPTH ? nestedOf(schema) : null;
   const limits = limitsOf(schema);
   return (
     <li>
-      <code className="schema-name">{name}</code> <span className="schema-type">{typeLabel(schema)}</span>
+      <code className="schema-name">{name}</code>{" "}
+      <span className="schema-type">{typeLabel(schema)}</span>
       {required ? <span className="schema-required"> required</span> : null}
       {limits ? <span className="muted small"> · {limits}</span> : null}
-      {schema.description ? <div className="schema-desc muted small">{schema.description}</div> : null}
+      {schema.description ? (
+        <div className="schema-desc muted small">{schema.description}</div>
+      ) : null}
       {nested ? <Fields schema={nested} depth={depth + 1} /> : null}
     </li>
   );

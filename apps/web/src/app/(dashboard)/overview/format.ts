@@ -9,10 +9,21 @@ export const formatDuration = (ms: number | null) => {
   return `${m} min ${Math.round(s - m * 60)} s`;
 };
 
-export const formatCount = (n: number) => new Intl.NumberFormat(undefined, { notation: n >= 10_000 ? "compact" : "standard", maximumFractionDigits: 1 }).format(n);
+export const formatCount = (n: number) =>
+  new Intl.NumberFormat(undefined, {
+    notation: n >= 10_000 ? "compact" : "standard",
+    maximumFractionDigits: 1,
+  }).format(n);
 
 export const formatCost = (usd: number) =>
-  new Intl.NumberFormat(undefined, { style: "currency", currency: "USD", minimumFractionDigits: 2, maximumFractionDigits: usd > 0 && usd < 1 ? 4 : 2 }).format(usd);
+  new Intl.NumberFormat(undefined, {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: 2,
+    maximumFractionDigits: usd > 0 && usd < 1 ? 4 : 2,
+  }).format(usd);
 
 export const formatPercent = (rate: number | null) =>
-  rate === null ? "—" : new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 1 }).format(rate);
+  rate === null
+    ? "—"
+    : new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 1 }).format(rate);

@@ -40,7 +40,10 @@ export function OverviewView() {
   const [days, setDays] = useState<Range>(30);
   const [timeZone, setTimeZone] = useState<string | null>(null);
   useEffect(() => setTimeZone(browserZone()), []);
-  const overview = useQuery({ ...trpc.overview.get.queryOptions({ days, timeZone: timeZone ?? "UTC" }), enabled: timeZone !== null });
+  const overview = useQuery({
+    ...trpc.overview.get.queryOptions({ days, timeZone: timeZone ?? "UTC" }),
+    enabled: timeZone !== null,
+  });
 
   return (
     <>
@@ -56,7 +59,11 @@ export function OverviewView() {
       </div>
       {timeZone ? <p className="muted small">Days in {timeZone}, up to now.</p> : null}
       {overview.isError ? (
-        <ErrorState title="The overview could not be loaded" error={overview.error} retry={() => void overview.refetch()} />
+        <ErrorState
+          title="The overview could not be loaded"
+          error={overview.error}
+          retry={() => void overview.refetch()}
+        />
       ) : !overview.data ? (
         <Loading label="Loading the overview…" />
       ) : (
@@ -70,17 +77,24 @@ type OverviewData = inferRouterOutputs<AppRouter>["overview"]["get"];
 
 function OverviewBody({ data, days }: { data: OverviewData; days: Range }) {
   const usageTotal = data.usage.inputTokens + data.usage.outputTokens;
-  if (data.runs.total === 0 && data.stepDuration.steps === 0 && usageTotal === 0 && data.topTools.length === 0) {
+  if (
+    data.runs.total === 0 &&
+    data.stepDuration.steps === 0 &&
+    usageTotal === 0 &&
+    data.topTools.length === 0
+  ) {
     return (
       <EmptyState
         title={`No runs in the last ${days} days`}
         action={
           <>
-            <Link href="/workflows/new">Write a workflow</Link> or <Link href="/workflows">start one you have</Link>
+            <Link href="/workflows/new">Write a workflow</Link> or{" "}
+            <Link href="/workflows">start one you have</Link>
           </>
         }
       >
-        Once your team runs workflows, this page shows how many succeed, how long steps take, the tokens and cost they use, and the tools they call.
+        Once your team runs workflows, this page shows how many succeed, how long steps take, the
+        tokens and cost they use, and the tools they call.
       </EmptyState>
     );
   }
@@ -147,13 +161,25 @@ function OverviewBody({ data, days }: { data: OverviewData; days: Range }) {
           title="Top tools"
           empty="No tool calls in this range."
           head="Tool"
-          rows={data.topTools.map((t) => ({ key: t.name, label: t.name, calls: t.calls, errors: t.errors, errorRate: t.errorRate }))}
+          rows={data.topTools.map((t) => ({
+            key: t.name,
+            label: t.name,
+            calls: t.calls,
+            errors: t.errors,
+            errorRate: t.errorRate,
+          }))}
         />
         <CallTable
           title="Top connectors"
           empty="No connector calls in this range."
           head="Connector"
-          rows={data.topConnectors.map((c) => ({ key: c.connectorId, label: c.connectorId, calls: c.calls, errors: c.errors, errorRate: c.errorRate }))}
+          rows={data.topConnectors.map((c) => ({
+            key: c.connectorId,
+            label: c.connectorId,
+            calls: c.calls,
+            errors: c.errors,
+            errorRate: c.errorRate,
+          }))}
         />
       </div>
       <section className="card" aria-labelledby="usage-by-workflow">
@@ -166,10 +192,18 @@ function OverviewBody({ data, days }: { data: OverviewData; days: Range }) {
               <thead>
                 <tr>
                   <th scope="col">Workflow</th>
-                  <th scope="col" className="num">Steps</th>
-                  <th scope="col" className="num">Input tokens</th>
-                  <th scope="col" className="num">Output tokens</th>
-                  <th scope="col" className="num">Cost</th>
+                  <th scope="col" className="num">
+                    Steps
+                  </th>
+                  <th scope="col" className="num">
+                    Input tokens
+                  </th>
+                  <th scope="col" className="num">
+                    Output tokens
+                  </th>
+                  <th scope="col" className="num">
+                    Cost
+                  </th>
                 </tr>
               </thead>
               <tbody>
@@ -204,7 +238,17 @@ function Stat({ label, value }: { label: string; value: string }) {
 
 type CallRow = { key: string; label: string; calls: number; errors: number; errorRate: number };
 
-function CallTable({ title, empty, head, rows }: { title: string; empty: string; head: string; rows: CallRow[] }) {
+function CallTable({
+  title,
+  empty,
+  head,
+  rows,
+}: {
+  title: string;
+  empty: string;
+  head: string;
+  rows: CallRow[];
+}) {
   const most = Math.max(1, ...rows.map((r) => r.calls));
   const id = `calls-${head.toLowerCase()}`;
   return (
@@ -218,9 +262,15 @@ function CallTable({ title, empty, head, rows }: { title: string; empty: string;
             <thead>
               <tr>
                 <th scope="col">{head}</th>
-                <th scope="col" className="num">Calls</th>
-                <th scope="col" className="num">Errors</th>
-                <th scope="col" className="num">Error rate</th>
+                <th scope="col" className="num">
+                  Calls
+                </th>
+                <th scope="col" className="num">
+                  Errors
+                </th>
+                <th scope="col" className="num">
+                  Error rate
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -230,12 +280,21 @@ function CallTable({ title, empty, head, rows }: { title: string; empty: string;
                     <code>{r.label}</code>
                     <br />
                     <svg width="120" height="8" aria-hidden="true" focusable="false">
-                      <rect className="series-1" x="0" y="0" height="8" rx="4" width={Math.max(4, (r.calls / most) * 120)} />
+                      <rect
+                        className="series-1"
+                        x="0"
+                        y="0"
+                        height="8"
+                        rx="4"
+                        width={Math.max(4, (r.calls / most) * 120)}
+                      />
                     </svg>
                   </td>
                   <td className="num">{formatCount(r.calls)}</td>
                   <td className="num">{formatCount(r.errors)}</td>
-                  <td className={`num${r.errorRate > 0.1 ? " error" : ""}`}>{formatPercent(r.errorRate)}</td>
+                  <td className={`num${r.errorRate > 0.1 ? " error" : ""}`}>
+                    {formatPercent(r.errorRate)}
+                  </td>
                 </tr>
               ))}
             </tbody>

@@ -3,7 +3,14 @@
  * and survives a reload), read into runs.list's input and written back.
  */
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
-export const RUN_TRIGGERS = ["dashboard", "api", "cli", "call_workflow", "schedule", "webhook"] as const;
+export const RUN_TRIGGERS = [
+  "dashboard",
+  "api",
+  "cli",
+  "call_workflow",
+  "schedule",
+  "webhook",
+] as const;
 
 type Status = (typeof RUN_STATUSES)[number];
 type Trigger = (typeof RUN_TRIGGERS)[number];

@@ -11,7 +11,14 @@ import { LocalTime } from "~/components/local-time";
 import { EmptyState, ErrorState, Loading } from "~/components/states";
 import { StatusBadge } from "~/components/status-badge";
 import { useTRPC } from "~/trpc/react";
-import { filtersQuery, listInput, readFilters, RUN_STATUSES, RUN_TRIGGERS, type RunFilters } from "./run-filters";
+import {
+  filtersQuery,
+  listInput,
+  readFilters,
+  RUN_STATUSES,
+  RUN_TRIGGERS,
+  type RunFilters,
+} from "./run-filters";
 import styles from "./runs.module.css";
 
 const duration = (from: Date | null, to: Date | null) => {
@@ -25,15 +32,23 @@ export function RunList() {
   const router = useRouter();
   const pathname = usePathname();
   const filters = readFilters(new URLSearchParams(useSearchParams().toString()));
-  const set = (change: Partial<RunFilters>) => router.replace(`${pathname}${filtersQuery({ ...filters, ...change })}`, { scroll: false });
+  const set = (change: Partial<RunFilters>) =>
+    router.replace(`${pathname}${filtersQuery({ ...filters, ...change })}`, { scroll: false });
 
   const workflows = useQuery(trpc.workflows.list.queryOptions());
   const lanes = useQuery(trpc.lanes.list.queryOptions());
   const starters = useQuery(trpc.runs.starters.queryOptions());
   const runs = useInfiniteQuery({
-    ...trpc.runs.list.infiniteQueryOptions({ ...listInput(filters), limit: 50 }, { getNextPageParam: (page) => page.nextCursor ?? undefined }),
+    ...trpc.runs.list.infiniteQueryOptions(
+      { ...listInput(filters), limit: 50 },
+      { getNextPageParam: (page) => page.nextCursor ?? undefined },
+    ),
     refetchInterval: (q) =>
-      q.state.data?.pages.some((p) => p.runs.some((r) => r.status === "queued" || r.status === "running")) ? 2000 : 10_000,
+      q.state.data?.pages.some((p) =>
+        p.runs.some((r) => r.status === "queued" || r.status === "running"),
+      )
+        ? 2000
+        : 10_000,
   });
   const list = runs.data?.pages.flatMap((p) => p.runs) ?? [];
   const counts = runs.data?.pages[0]?.counts;
@@ -43,20 +58,40 @@ export function RunList() {
   return (
     <>
       <div role="group" aria-label="Status" className={styles.tabs}>
-        <button type="button" className={styles.tab} aria-pressed={!filters.status} onClick={() => set({ status: undefined })}>
+        <button
+          type="button"
+          className={styles.tab}
+          aria-pressed={!filters.status}
+          onClick={() => set({ status: undefined })}
+        >
           All{total !== undefined ? ` (${total})` : ""}
         </button>
         {RUN_STATUSES.map((s) => (
-          <button key={s} type="button" className={styles.tab} aria-pressed={filters.status === s} data-status-tab={s} onClick={() => set({ status: s })}>
+          <button
+            key={s}
+            type="button"
+            className={styles.tab}
+            aria-pressed={filters.status === s}
+            data-status-tab={s}
+            onClick={() => set({ status: s })}
+          >
             {s}
             {counts ? ` (${counts[s]})` : ""}
           </button>
         ))}
       </div>
-      <form className={styles.filters} role="search" aria-label="Filter runs" onSubmit={(e) => e.preventDefault()}>
+      <form
+        className={styles.filters}
+        role="search"
+        aria-label="Filter runs"
+        onSubmit={(e) => e.preventDefault()}
+      >
         <label>
           Workflow
-          <select value={filters.workflowId ?? ""} onChange={(e) => set({ workflowId: e.target.value || undefined })}>
+          <select
+            value={filters.workflowId ?? ""}
+            onChange={(e) => set({ workflowId: e.target.value || undefined })}
+          >
             <option value="">Any</option>
             {workflows.data?.map((w) => (
               <option key={w.id} value={w.id}>
@@ -67,7 +102,10 @@ export function RunList() {
         </label>
         <label>
           Lane
-          <select value={filters.lane ?? ""} onChange={(e) => set({ lane: e.target.value || undefined })}>
+          <select
+            value={filters.lane ?? ""}
+            onChange={(e) => set({ lane: e.target.value || undefined })}
+          >
             <option value="">Any</option>
             {lanes.data?.map((l) => (
               <option key={l.name} value={l.name}>
@@ -78,7 +116,10 @@ export function RunList() {
         </label>
         <label>
           Trigger
-          <select value={filters.trigger ?? ""} onChange={(e) => set({ trigger: RUN_TRIGGERS.find((t) => t === e.target.value) })}>
+          <select
+            value={filters.trigger ?? ""}
+            onChange={(e) => set({ trigger: RUN_TRIGGERS.find((t) => t === e.target.value) })}
+          >
             <option value="">Any</option>
             {RUN_TRIGGERS.map((t) => (
               <option key={t} value={t}>
@@ -89,7 +130,10 @@ export function RunList() {
         </label>
         <label>
           Started by
-          <select value={filters.startedBy ?? ""} onChange={(e) => set({ startedBy: e.target.value || undefined })}>
+          <select
+            value={filters.startedBy ?? ""}
+            onChange={(e) => set({ startedBy: e.target.value || undefined })}
+          >
             <option value="">Anyone</option>
             {starters.data?.map((u) => (
               <option key={u.id} value={u.id}>
@@ -100,14 +144,26 @@ export function RunList() {
         </label>
         <label>
           From
-          <input type="datetime-local" value={filters.from ?? ""} onChange={(e) => set({ from: e.target.value || undefined })} />
+          <input
+            type="datetime-local"
+            value={filters.from ?? ""}
+            onChange={(e) => set({ from: e.target.value || undefined })}
+          />
         </label>
         <label>
           To
-          <input type="datetime-local" value={filters.to ?? ""} onChange={(e) => set({ to: e.target.value || undefined })} />
+          <input
+            type="datetime-local"
+            value={filters.to ?? ""}
+            onChange={(e) => set({ to: e.target.value || undefined })}
+          />
         </label>
         {filtered ? (
-          <button type="button" className="link" onClick={() => router.replace(pathname, { scroll: false })}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => router.replace(pathname, { scroll: false })}
+          >
             Clear filters
           </button>
         ) : null}
@@ -115,10 +171,20 @@ export function RunList() {
       {runs.isPending ? (
         <Loading label="Loading runs…" />
       ) : runs.isError ? (
-        <ErrorState title="The runs could not be loaded" error={runs.error} retry={() => void runs.refetch()} />
+        <ErrorState
+          title="The runs could not be loaded"
+          error={runs.error}
+          retry={() => void runs.refetch()}
+        />
       ) : list.length === 0 ? (
         <EmptyState title={filtered ? "No runs match these filters" : "No runs yet"}>
-          {filtered ? "Change or clear the filters to see more." : <>Start one from <Link href="/workflows">Workflows</Link>.</>}
+          {filtered ? (
+            "Change or clear the filters to see more."
+          ) : (
+            <>
+              Start one from <Link href="/workflows">Workflows</Link>.
+            </>
+          )}
         </EmptyState>
       ) : (
         <>
@@ -157,7 +223,11 @@ export function RunList() {
           </div>
           {runs.hasNextPage ? (
             <p className={styles.more}>
-              <button type="button" onClick={() => void runs.fetchNextPage()} disabled={runs.isFetchingNextPage}>
+              <button
+                type="button"
+                onClick={() => void runs.fetchNextPage()}
+                disabled={runs.isFetchingNextPage}
+              >
                 {runs.isFetchingNextPage ? "Loading…" : "Load older runs"}
               </button>
             </p>

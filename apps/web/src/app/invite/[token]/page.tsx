@@ -12,7 +12,11 @@ import { NewAccountFields } from "~/components/new-account-fields";
 import { invitationAcceptedBy, readInstanceSettings } from "@switchyard/db";
 import { auth, OIDC_PROVIDER_ID, oidcSignInName, signIn, updateSession } from "~/server/auth/auth";
 import { rememberInvitation } from "~/server/auth/invitation-cookie";
-import { joinByInvitation, previewInvitation, signUpByInvitation } from "~/server/members/member-operations";
+import {
+  joinByInvitation,
+  previewInvitation,
+  signUpByInvitation,
+} from "~/server/members/member-operations";
 import { db } from "~/server/services";
 
 export const dynamic = "force-dynamic";
@@ -22,7 +26,8 @@ const field = (formData: FormData, name: string) => {
   return typeof value === "string" ? value : "";
 };
 
-const back = (token: string, error: string) => redirect(`/invite/${encodeURIComponent(token)}?error=${encodeURIComponent(error)}`);
+const back = (token: string, error: string) =>
+  redirect(`/invite/${encodeURIComponent(token)}?error=${encodeURIComponent(error)}`);
 
 async function accept(formData: FormData) {
   "use server";
@@ -54,7 +59,12 @@ async function signUp(formData: FormData) {
   const email = field(formData, "email");
   const password = field(formData, "password");
   try {
-    await signUpByInvitation(db(), { token, name: field(formData, "name").trim(), email, password });
+    await signUpByInvitation(db(), {
+      token,
+      name: field(formData, "name").trim(),
+      email,
+      password,
+    });
   } catch (error) {
     if (error instanceof AppError) back(token, error.userMessage);
     throw error;
@@ -62,7 +72,13 @@ async function signUp(formData: FormData) {
   await signIn("credentials", { email, password, redirectTo: "/overview" });
 }
 
-export default async function InvitePage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function InvitePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ error?: string }>;
+}) {
   const { token } = await params;
   const { error } = await searchParams;
   const session = await auth();
@@ -74,7 +90,12 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
     if (!(e instanceof AppError)) throw e;
     problem = e.userMessage;
   }
-  if (!invitation && session?.user.id && (await invitationAcceptedBy(db(), token)) === session.user.id) redirect("/overview");
+  if (
+    !invitation &&
+    session?.user.id &&
+    (await invitationAcceptedBy(db(), token)) === session.user.id
+  )
+    redirect("/overview");
   const issuer = oidcSignInName();
   const passwords = !(issuer && (await readInstanceSettings(db())).ssoOnly);
 
@@ -84,7 +105,8 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
         <h1>Switchyard</h1>
         {invitation ? (
           <p>
-            You are invited to join <strong data-testid="invite-team">{invitation.team.name}</strong> as{" "}
+            You are invited to join{" "}
+            <strong data-testid="invite-team">{invitation.team.name}</strong> as{" "}
             <strong data-testid="invite-role">{invitation.role}</strong>
             {invitation.email ? ` (for ${invitation.email})` : ""}.
           </p>
@@ -124,7 +146,9 @@ export default async function InvitePage({ params, searchParams }: { params: Pro
               </button>
             </form>
             <p className="muted">
-              Have an account? <Link href={`/login?next=${encodeURIComponent(`/invite/${token}`)}`}>Sign in</Link>, then come back to this link.
+              Have an account?{" "}
+              <Link href={`/login?next=${encodeURIComponent(`/invite/${token}`)}`}>Sign in</Link>,
+              then come back to this link.
             </p>
           </>
         ) : null}

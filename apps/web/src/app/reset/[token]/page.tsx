@@ -22,17 +22,29 @@ async function setPassword(formData: FormData) {
   "use server";
   const token = field(formData, "token");
   const password = field(formData, "password");
-  if (password !== field(formData, "again")) redirect(`/reset/${encodeURIComponent(token)}?error=${encodeURIComponent("the two passwords differ")}`);
+  if (password !== field(formData, "again"))
+    redirect(
+      `/reset/${encodeURIComponent(token)}?error=${encodeURIComponent("the two passwords differ")}`,
+    );
   try {
     await resetPassword(db(), { token, password });
   } catch (error) {
-    if (error instanceof AppError) redirect(`/reset/${encodeURIComponent(token)}?error=${encodeURIComponent(error.userMessage)}`);
+    if (error instanceof AppError)
+      redirect(
+        `/reset/${encodeURIComponent(token)}?error=${encodeURIComponent(error.userMessage)}`,
+      );
     throw error;
   }
   redirect("/login?notice=password-changed");
 }
 
-export default async function ResetPage({ params, searchParams }: { params: Promise<{ token: string }>; searchParams: Promise<{ error?: string }> }) {
+export default async function ResetPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ token: string }>;
+  searchParams: Promise<{ error?: string }>;
+}) {
   const { token } = await params;
   const { error } = await searchParams;
   let target;
@@ -50,8 +62,8 @@ export default async function ResetPage({ params, searchParams }: { params: Prom
         {target ? (
           <form action={setPassword} className="login-card">
             <p>
-              For <strong>{target.email}</strong>. Setting it signs you out everywhere and revokes the API tokens made since a
-              reset link was issued for this account.
+              For <strong>{target.email}</strong>. Setting it signs you out everywhere and revokes
+              the API tokens made since a reset link was issued for this account.
             </p>
             {error ? (
               <p className="error" role="alert">
@@ -62,11 +74,25 @@ export default async function ResetPage({ params, searchParams }: { params: Prom
             <input type="hidden" name="username" autoComplete="username" value={target.email} />
             <label>
               New password (at least 10 characters)
-              <input name="password" type="password" autoComplete="new-password" minLength={10} maxLength={1024} required />
+              <input
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                minLength={10}
+                maxLength={1024}
+                required
+              />
             </label>
             <label>
               New password again
-              <input name="again" type="password" autoComplete="new-password" minLength={10} maxLength={1024} required />
+              <input
+                name="again"
+                type="password"
+                autoComplete="new-password"
+                minLength={10}
+                maxLength={1024}
+                required
+              />
             </label>
             <button type="submit" className="primary">
               Set password

@@ -19,19 +19,27 @@ async function create(formData: FormData) {
   const session = await auth();
   if (!session?.user.id) redirect("/login?next=/teams/new");
   const parsed = createTeamInput.safeParse({ name: formData.get("name") });
-  if (!parsed.success) redirect(`/teams/new?error=${encodeURIComponent(parsed.error.issues[0]?.message ?? "give the team a name")}`);
+  if (!parsed.success)
+    redirect(
+      `/teams/new?error=${encodeURIComponent(parsed.error.issues[0]?.message ?? "give the team a name")}`,
+    );
   let teamId: string;
   try {
     teamId = (await createTeam(db(), session.user.id, parsed.data)).team.id;
   } catch (error) {
-    if (error instanceof AppError) redirect(`/teams/new?error=${encodeURIComponent(error.userMessage)}`);
+    if (error instanceof AppError)
+      redirect(`/teams/new?error=${encodeURIComponent(error.userMessage)}`);
     throw error;
   }
   await updateSession({ teamId });
   redirect("/overview");
 }
 
-export default async function NewTeamPage({ searchParams }: { searchParams: Promise<{ error?: string }> }) {
+export default async function NewTeamPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ error?: string }>;
+}) {
   const session = await auth();
   if (!session?.user.id) redirect("/login?next=/teams/new");
   const { error } = await searchParams;

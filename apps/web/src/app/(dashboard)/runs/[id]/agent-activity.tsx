@@ -25,7 +25,15 @@ const STEP_ACTIVE = new Set(["pending", "running"]);
  * tokens and cost. The run page invalidates the activity on every pushed update; when the
  * stream is down it polls while the step runs.
  */
-export function AgentActivity({ runId, step, live }: { runId: string; step: AgentStep; live: boolean }) {
+export function AgentActivity({
+  runId,
+  step,
+  live,
+}: {
+  runId: string;
+  step: AgentStep;
+  live: boolean;
+}) {
   const trpc = useTRPC();
   const active = STEP_ACTIVE.has(step.status);
   const activity = useQuery({
@@ -59,7 +67,8 @@ export function AgentActivity({ runId, step, live }: { runId: string; step: Agen
         <span data-testid="agent-tokens">
           {inputTokens ?? "–"} in / {outputTokens ?? "–"} out{estimated ? " (estimated)" : ""}
         </span>{" "}
-        · cost <span data-testid="agent-cost">{formatCost(step.costUsd)}</span> · {step.toolCallCount.toLocaleString("en")} tool calls
+        · cost <span data-testid="agent-cost">{formatCost(step.costUsd)}</span> ·{" "}
+        {step.toolCallCount.toLocaleString("en")} tool calls
       </p>
       {a.eventsTruncated ? <p className="muted small">Earlier text is not shown.</p> : null}
       {t.messages.map((m, i) => (
@@ -69,10 +78,18 @@ export function AgentActivity({ runId, step, live }: { runId: string; step: Agen
       ))}
       {lastRetry ? (
         <p className="warn small" data-testid="agent-retry">
-          Model request retried {t.retries.length}× ({lastRetry.status ?? "no status"}: {lastRetry.message})
+          Model request retried {t.retries.length}× ({lastRetry.status ?? "no status"}:{" "}
+          {lastRetry.message})
         </p>
       ) : null}
-      <StepToolCalls runId={runId} stepRunId={step.id} count={step.toolCallCount} active={active} live={live} version={activity.dataUpdatedAt} />
+      <StepToolCalls
+        runId={runId}
+        stepRunId={step.id}
+        count={step.toolCallCount}
+        active={active}
+        live={live}
+        version={activity.dataUpdatedAt}
+      />
       {answer !== null ? (
         <div className="agent-answer" data-testid="agent-answer">
           <div className="muted small">Answer</div>

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { foldAgentEvents, formatCost, jsonPreview, toolErrorSummary } from "./agent-transcript";
 
-const events = (...list: object[]) => list.map((event, i) => ({ seq: i + 1, at: new Date(0), event })) as Parameters<typeof foldAgentEvents>[0];
+const events = (...list: object[]) =>
+  list.map((event, i) => ({ seq: i + 1, at: new Date(0), event })) as Parameters<
+    typeof foldAgentEvents
+  >[0];
 
 describe("foldAgentEvents", () => {
   it("joins text that arrives in pieces into messages, each ended by any other event", () => {
@@ -51,10 +54,17 @@ describe("foldAgentEvents", () => {
 
 describe("toolErrorSummary", () => {
   it("is the first line of the result's text", () => {
-    expect(toolErrorSummary({ content: [{ type: "text", text: "path is outside the workspace\nmore" }], isError: true })).toBe("path is outside the workspace");
+    expect(
+      toolErrorSummary({
+        content: [{ type: "text", text: "path is outside the workspace\nmore" }],
+        isError: true,
+      }),
+    ).toBe("path is outside the workspace");
     expect(toolErrorSummary(null)).toBeNull();
     expect(toolErrorSummary({ content: [{ type: "image", data: "x" }] })).toBeNull();
-    expect(toolErrorSummary({ content: [{ type: "text", text: "x".repeat(500) }] })).toHaveLength(201);
+    expect(toolErrorSummary({ content: [{ type: "text", text: "x".repeat(500) }] })).toHaveLength(
+      201,
+    );
   });
 });
 

@@ -30,7 +30,11 @@ export const foldAgentEvents = (events: readonly { event: ActivityEvent }[]): Tr
         break;
       case "usage": {
         const u = t.usage ?? { inputTokens: 0, outputTokens: 0, estimated: false };
-        t.usage = { inputTokens: u.inputTokens + event.inputTokens, outputTokens: u.outputTokens + event.outputTokens, estimated: u.estimated || event.estimated };
+        t.usage = {
+          inputTokens: u.inputTokens + event.inputTokens,
+          outputTokens: u.outputTokens + event.outputTokens,
+          estimated: u.estimated || event.estimated,
+        };
         break;
       }
       case "retry": {
@@ -60,7 +64,11 @@ const SUMMARY_LENGTH = 200;
 export const toolErrorSummary = (result: unknown): string | null => {
   const content = (result as { content?: unknown } | null)?.content;
   if (!Array.isArray(content)) return null;
-  const text = content.find((c): c is { type: "text"; text: string } => (c as { type?: unknown })?.type === "text" && typeof (c as { text?: unknown }).text === "string");
+  const text = content.find(
+    (c): c is { type: "text"; text: string } =>
+      (c as { type?: unknown })?.type === "text" &&
+      typeof (c as { text?: unknown }).text === "string",
+  );
   if (!text) return null;
   const line = text.text.trim().split("\n")[0] ?? "";
   return line.length > SUMMARY_LENGTH ? `${line.slice(0, SUMMARY_LENGTH)}…` : line;

@@ -24,7 +24,12 @@ export function EventList({ events }: { events: RunEvent[] }) {
   return (
     <div className={styles.events}>
       <label className="small inline">
-        <input type="checkbox" checked={withOutput} onChange={(e) => setWithOutput(e.target.checked)} /> Show output chunks
+        <input
+          type="checkbox"
+          checked={withOutput}
+          onChange={(e) => setWithOutput(e.target.checked)}
+        />{" "}
+        Show output chunks
       </label>
       {list.length === 0 ? (
         <p className="muted">No events yet.</p>

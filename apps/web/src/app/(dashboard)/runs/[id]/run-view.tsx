@@ -51,30 +51,29 @@ type Origin = {
 /** Who or what started the run, in words, with links to the runs it came from. */
 function StartedBy({ run }: { run: Origin }) {
   const who = run.startedBy?.name ?? "someone no longer in the team";
-  const how =
-    run.firedBy ? (
-      <>
-        the {run.firedBy.kind} trigger <strong>{run.firedBy.name || "(unnamed)"}</strong>
-      </>
-    ) : run.trigger === "api" ? (
-      <>an API token of {who}</>
-    ) : run.trigger === "cli" ? (
-      <>{who}, from the CLI</>
-    ) : run.trigger === "call_workflow" ? (
-      <>
-        a call_workflow state
-        {run.parentRunId ? (
-          <>
-            {" "}
-            of <Link href={`/runs/${run.parentRunId}`}>its parent run</Link>
-          </>
-        ) : null}
-      </>
-    ) : run.trigger === "schedule" || run.trigger === "webhook" ? (
-      <>a {run.trigger} trigger (since removed)</>
-    ) : (
-      <>{who}, from the dashboard</>
-    );
+  const how = run.firedBy ? (
+    <>
+      the {run.firedBy.kind} trigger <strong>{run.firedBy.name || "(unnamed)"}</strong>
+    </>
+  ) : run.trigger === "api" ? (
+    <>an API token of {who}</>
+  ) : run.trigger === "cli" ? (
+    <>{who}, from the CLI</>
+  ) : run.trigger === "call_workflow" ? (
+    <>
+      a call_workflow state
+      {run.parentRunId ? (
+        <>
+          {" "}
+          of <Link href={`/runs/${run.parentRunId}`}>its parent run</Link>
+        </>
+      ) : null}
+    </>
+  ) : run.trigger === "schedule" || run.trigger === "webhook" ? (
+    <>a {run.trigger} trigger (since removed)</>
+  ) : (
+    <>{who}, from the dashboard</>
+  );
   return (
     <p className={styles.origin} data-testid="run-origin">
       Started by {how}
@@ -92,7 +91,17 @@ function StartedBy({ run }: { run: Origin }) {
   );
 }
 
-function StepOutput({ stdout, stderr, live, running }: { stdout: string; stderr: string; live: LiveOutput | undefined; running: boolean }) {
+function StepOutput({
+  stdout,
+  stderr,
+  live,
+  running,
+}: {
+  stdout: string;
+  stderr: string;
+  live: LiveOutput | undefined;
+  running: boolean;
+}) {
   // While the step runs its row has no output yet: what streamed is shown instead.
   const out = running && live ? live.stdout : stdout;
   const err = running && live ? live.stderr : stderr;
@@ -104,7 +113,12 @@ function StepOutput({ stdout, stderr, live, running }: { stdout: string; stderr:
         </pre>
       ) : null}
       {err ? <pre className="output stderr">{err}</pre> : null}
-      {live?.truncated ? <p className={styles.notice}>The output reached the stored limit (256 KiB per stream); the rest is neither stored nor shown.</p> : null}
+      {live?.truncated ? (
+        <p className={styles.notice}>
+          The output reached the stored limit (256 KiB per stream); the rest is neither stored nor
+          shown.
+        </p>
+      ) : null}
     </>
   );
 }
@@ -120,7 +134,9 @@ export function RunView({ id }: { id: string }) {
       onSettled: () => queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }),
     }),
   );
-  const rerun = useMutation(trpc.runs.rerun.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }));
+  const rerun = useMutation(
+    trpc.runs.rerun.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }),
+  );
   const refresh = useMemo(
     () =>
       coalesceRefresh(() =>
@@ -129,7 +145,8 @@ export function RunView({ id }: { id: string }) {
           // Only the agent steps still going: a finished one's activity does not change.
           queryClient.invalidateQueries({
             queryKey: activityOptions.pathKey(),
-            predicate: (q) => !STEP_DONE.has((q.state.data as { status?: string } | undefined)?.status ?? ""),
+            predicate: (q) =>
+              !STEP_DONE.has((q.state.data as { status?: string } | undefined)?.status ?? ""),
           }),
         ]),
       ),
@@ -139,11 +156,19 @@ export function RunView({ id }: { id: string }) {
   const { live, events, output } = useRunEvents(id, onChange);
   const run = useQuery({
     ...trpc.runs.get.queryOptions({ id }),
-    refetchInterval: (q) => (q.state.data && !ACTIVE.has(q.state.data.status) ? false : live ? false : 1000),
+    refetchInterval: (q) =>
+      q.state.data && !ACTIVE.has(q.state.data.status) ? false : live ? false : 1000,
   });
   const graph = useQuery(trpc.runs.graph.queryOptions({ id }));
   if (run.isPending) return <Loading label="Loading the run…" />;
-  if (run.isError) return <ErrorState title="The run could not be loaded" error={run.error} retry={() => void run.refetch()} />;
+  if (run.isError)
+    return (
+      <ErrorState
+        title="The run could not be loaded"
+        error={run.error}
+        retry={() => void run.refetch()}
+      />
+    );
   const r = run.data;
   const active = ACTIVE.has(r.status);
   const statusByState: Record<string, StateRunStatus> = {};
@@ -208,12 +233,18 @@ export function RunView({ id }: { id: string }) {
         </p>
       ) : null}
       <JsonBlock label="Inputs" value={r.inputs ?? {}} />
-      {r.outputs !== null && r.outputs !== undefined ? <JsonBlock label="Outputs" value={r.outputs} /> : null}
+      {r.outputs !== null && r.outputs !== undefined ? (
+        <JsonBlock label="Outputs" value={r.outputs} />
+      ) : null}
 
       <section className={styles.section} aria-labelledby="run-graph">
         <h2 id="run-graph">States</h2>
         {graph.data?.graph ? (
-          <StateGraph graph={graph.data.graph} statusByState={statusByState} label={`States of ${r.workflow.name}`} />
+          <StateGraph
+            graph={graph.data.graph}
+            statusByState={statusByState}
+            label={`States of ${r.workflow.name}`}
+          />
         ) : graph.isPending ? (
           <Loading label="Loading the graph…" />
         ) : (
@@ -234,14 +265,23 @@ export function RunView({ id }: { id: string }) {
             <li key={s.id} className="card step" data-step={s.stateName}>
               <div className="step-head">
                 <strong>{s.stateName}</strong>
-                {s.attempt > 1 ? <span className="muted small"> attempt {s.attempt}</span> : null} <StatusBadge status={s.status} />
+                {s.attempt > 1 ? (
+                  <span className="muted small"> attempt {s.attempt}</span>
+                ) : null}{" "}
+                <StatusBadge status={s.status} />
                 <span className="muted small">
-                  exit {s.exitCode ?? "–"} · {duration(s.startedAt, s.finishedAt)} · sandbox {s.sandboxLevel ?? "–"}
+                  exit {s.exitCode ?? "–"} · {duration(s.startedAt, s.finishedAt)} · sandbox{" "}
+                  {s.sandboxLevel ?? "–"}
                 </span>
               </div>
               {s.stepType === "agent" ? <AgentActivity runId={id} step={s} live={live} /> : null}
               {s.stepType === "agent" && s.stdout.trim() === s.output.trim() ? null : (
-                <StepOutput stdout={s.stdout} stderr={s.stderr} live={output[s.id]} running={s.status === "running"} />
+                <StepOutput
+                  stdout={s.stdout}
+                  stderr={s.stderr}
+                  live={output[s.id]}
+                  running={s.status === "running"}
+                />
               )}
               {s.errorMessage ? <p className="error small">{s.errorMessage}</p> : null}
             </li>

@@ -18,10 +18,22 @@ const MOST = 2000;
 export function SpanWaterfall({ runId, active }: { runId: string; active: boolean }) {
   const trpc = useTRPC();
   const [limit, setLimit] = useState(PAGE);
-  const spans = useQuery({ ...trpc.runs.spans.queryOptions({ id: runId, limit }), placeholderData: keepPreviousData, refetchInterval: active ? 3000 : false });
+  const spans = useQuery({
+    ...trpc.runs.spans.queryOptions({ id: runId, limit }),
+    placeholderData: keepPreviousData,
+    refetchInterval: active ? 3000 : false,
+  });
   if (spans.isPending) return <Loading label="Loading spans…" />;
-  if (spans.isError) return <ErrorState title="The spans could not be loaded" error={spans.error} retry={() => void spans.refetch()} />;
-  if (spans.data.spans.length === 0) return <p className="muted">No spans recorded for this run (tracing may be off).</p>;
+  if (spans.isError)
+    return (
+      <ErrorState
+        title="The spans could not be loaded"
+        error={spans.error}
+        retry={() => void spans.refetch()}
+      />
+    );
+  if (spans.data.spans.length === 0)
+    return <p className="muted">No spans recorded for this run (tracing may be off).</p>;
   const rows = treeOrder(spans.data.spans);
   const now = Date.now();
   const t0 = Math.min(...rows.map((r) => r.span.startTime.getTime()));
@@ -34,24 +46,42 @@ export function SpanWaterfall({ runId, active }: { runId: string; active: boolea
         const end = span.endTime?.getTime() ?? now;
         return (
           <div key={span.spanId} className={styles.spanRow}>
-            <span className={styles.spanName} style={{ paddingLeft: `${Math.min(depth, 12) * 0.8}rem` }} title={span.name}>
+            <span
+              className={styles.spanName}
+              style={{ paddingLeft: `${Math.min(depth, 12) * 0.8}rem` }}
+              title={span.name}
+            >
               {span.name}
             </span>
-            <span className={styles.spanTrack} title={`${span.name}: ${end - start} ms${span.status === "error" ? " (error)" : ""}`}>
+            <span
+              className={styles.spanTrack}
+              title={`${span.name}: ${end - start} ms${span.status === "error" ? " (error)" : ""}`}
+            >
               <span
                 className={`${styles.spanBar} ${span.status === "error" ? styles.spanError : ""}`}
-                style={{ left: `${((start - t0) / total) * 100}%`, width: `${((end - start) / total) * 100}%` }}
+                style={{
+                  left: `${((start - t0) / total) * 100}%`,
+                  width: `${((end - start) / total) * 100}%`,
+                }}
               />
             </span>
           </div>
         );
       })}
       {spans.data.truncated && limit < MOST ? (
-        <button type="button" disabled={spans.isFetching} onClick={() => setLimit(Math.min(limit + PAGE, MOST))}>
+        <button
+          type="button"
+          disabled={spans.isFetching}
+          onClick={() => setLimit(Math.min(limit + PAGE, MOST))}
+        >
           Show {PAGE} more spans
         </button>
       ) : null}
-      {spans.data.truncated && limit >= MOST ? <p className={styles.notice}>Only the first {MOST.toLocaleString("en-US")} spans are shown; the run has more.</p> : null}
+      {spans.data.truncated && limit >= MOST ? (
+        <p className={styles.notice}>
+          Only the first {MOST.toLocaleString("en-US")} spans are shown; the run has more.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -6,14 +6,25 @@
 import styles from "../runs.module.css";
 import { laneOf } from "./timeline-layout";
 
-export type TimelineStep = { id: string; stateName: string; attempt: number; status: string; startedAt: Date | null; finishedAt: Date | null };
+export type TimelineStep = {
+  id: string;
+  stateName: string;
+  attempt: number;
+  status: string;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+};
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
 export function StepTimeline({ steps, now }: { steps: TimelineStep[]; now: number }) {
   const timed = steps
     .filter((s) => s.startedAt)
-    .map((s) => ({ step: s, start: s.startedAt!.getTime(), end: Math.max(s.finishedAt?.getTime() ?? now, s.startedAt!.getTime() + 1) }))
+    .map((s) => ({
+      step: s,
+      start: s.startedAt!.getTime(),
+      end: Math.max(s.finishedAt?.getTime() ?? now, s.startedAt!.getTime() + 1),
+    }))
     .sort((a, b) => a.start - b.start);
   if (timed.length === 0) return <p className="muted">No step has started yet.</p>;
   const t0 = timed[0]!.start;
@@ -30,7 +41,10 @@ export function StepTimeline({ steps, now }: { steps: TimelineStep[]; now: numbe
                 <div
                   key={t.step.id}
                   className={`${styles.bar} ${styles[t.step.status] ?? ""}`}
-                  style={{ left: `${((t.start - t0) / span) * 100}%`, width: `${((t.end - t.start) / span) * 100}%` }}
+                  style={{
+                    left: `${((t.start - t0) / span) * 100}%`,
+                    width: `${((t.end - t.start) / span) * 100}%`,
+                  }}
                   title={`${t.step.stateName} · attempt ${t.step.attempt} · ${t.step.status} · ${seconds(t.end - t.start)}`}
                   data-attempt={`${t.step.stateName}#${t.step.attempt}`}
                 >
@@ -48,7 +62,12 @@ export function StepTimeline({ steps, now }: { steps: TimelineStep[]; now: numbe
         </div>
       </div>
       <figcaption className="visually-hidden">
-        {timed.map((t) => `${t.step.stateName} attempt ${t.step.attempt}: ${t.step.status}, ${seconds(t.end - t.start)}`).join("; ")}
+        {timed
+          .map(
+            (t) =>
+              `${t.step.stateName} attempt ${t.step.attempt}: ${t.step.status}, ${seconds(t.end - t.start)}`,
+          )
+          .join("; ")}
       </figcaption>
     </figure>
   );

@@ -16,7 +16,14 @@ export const laneOf = (steps: { start: number; end: number }[]) => {
   });
 };
 
-type SpanRow = { spanId: string; parentSpanId: string | null; name: string; status: string; startTime: Date; endTime: Date | null };
+type SpanRow = {
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  status: string;
+  startTime: Date;
+  endTime: Date | null;
+};
 
 /** Spans in tree order (parents before children, siblings by start), each with its depth. */
 export const treeOrder = <S extends SpanRow>(spans: S[]) => {
@@ -30,7 +37,9 @@ export const treeOrder = <S extends SpanRow>(spans: S[]) => {
   }
   const out: { span: S; depth: number }[] = [];
   const visit = (parent: string | null, depth: number) => {
-    for (const s of (children.get(parent) ?? []).sort((a, b) => a.startTime.getTime() - b.startTime.getTime())) {
+    for (const s of (children.get(parent) ?? []).sort(
+      (a, b) => a.startTime.getTime() - b.startTime.getTime(),
+    )) {
       out.push({ span: s, depth });
       visit(s.spanId, depth + 1);
     }
@@ -38,4 +47,3 @@ export const treeOrder = <S extends SpanRow>(spans: S[]) => {
   visit(null, 0);
   return out;
 };
-

@@ -24,11 +24,27 @@ function ToolCallRow({ call }: { call: ToolCall }) {
   const [open, setOpen] = useState(false);
   const summary = call.isError ? toolErrorSummary(call.result) : null;
   return (
-    <li className={call.isError ? "tool-call failed" : "tool-call"} data-testid="tool-call" data-tool={call.toolName}>
-      <button type="button" className="tool-call-head" aria-expanded={open} onClick={() => setOpen(!open)}>
+    <li
+      className={call.isError ? "tool-call failed" : "tool-call"}
+      data-testid="tool-call"
+      data-tool={call.toolName}
+    >
+      <button
+        type="button"
+        className="tool-call-head"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+      >
         <span className="tool-toggle">{open ? "▾" : "▸"}</span>
         <code className="tool-name">{call.toolName}</code>
-        <span className="badge badge-source" title={call.fidelity === "agent_reported" ? "reported by the agent" : "seen by the step's proxy"}>
+        <span
+          className="badge badge-source"
+          title={
+            call.fidelity === "agent_reported"
+              ? "reported by the agent"
+              : "seen by the step's proxy"
+          }
+        >
           {call.source}
         </span>
         <span className="muted small">{durationOf(call.durationMs)}</span>
@@ -76,7 +92,12 @@ export function StepToolCalls({
   const index = cursors.length - 1;
   const after = cursors[index];
   const page = useQuery({
-    ...trpc.runs.toolCalls.queryOptions({ id: runId, stepRunId, limit: TOOL_CALL_PAGE, ...(after ? { after } : {}) }),
+    ...trpc.runs.toolCalls.queryOptions({
+      id: runId,
+      stepRunId,
+      limit: TOOL_CALL_PAGE,
+      ...(after ? { after } : {}),
+    }),
     placeholderData: keepPreviousData,
     refetchInterval: active && !live ? 1000 : false,
   });
@@ -113,13 +134,22 @@ export function StepToolCalls({
       {paged ? (
         <nav className={styles.pager} aria-label="Pages of tool calls">
           <span className="muted small" aria-live="polite" data-testid="tool-call-range">
-            Calls {first.toLocaleString("en")}–{last.toLocaleString("en")} of {total.toLocaleString("en")}
+            Calls {first.toLocaleString("en")}–{last.toLocaleString("en")} of{" "}
+            {total.toLocaleString("en")}
           </span>
           {/* aria-disabled, not disabled: a button that turns disabled under the keyboard drops its focus. */}
-          <button type="button" aria-disabled={!canGoBack} onClick={() => canGoBack && setCursors(cursors.slice(0, -1))}>
+          <button
+            type="button"
+            aria-disabled={!canGoBack}
+            onClick={() => canGoBack && setCursors(cursors.slice(0, -1))}
+          >
             Previous
           </button>
-          <button type="button" aria-disabled={!nextAfter} onClick={() => nextAfter && setCursors([...cursors, nextAfter])}>
+          <button
+            type="button"
+            aria-disabled={!nextAfter}
+            onClick={() => nextAfter && setCursors([...cursors, nextAfter])}
+          >
             Next
           </button>
         </nav>

@@ -25,8 +25,8 @@ export default async function AccountPage() {
       ) : null}
       <h2>Change password</h2>
       <p className="muted">
-        Changing your password signs you out everywhere, here included, and revokes the API tokens made since a password reset
-        link was last issued for your account (if one was).
+        Changing your password signs you out everywhere, here included, and revokes the API tokens
+        made since a password reset link was last issued for your account (if one was).
       </p>
       <PasswordForm />
     </>

@@ -26,15 +26,34 @@ export function PasswordForm() {
     >
       <label>
         Current password
-        <input type="password" autoComplete="current-password" value={current} onChange={(e) => setCurrent(e.target.value)} required />
+        <input
+          type="password"
+          autoComplete="current-password"
+          value={current}
+          onChange={(e) => setCurrent(e.target.value)}
+          required
+        />
       </label>
       <label>
         New password
-        <input type="password" autoComplete="new-password" minLength={10} value={next} onChange={(e) => setNext(e.target.value)} required />
+        <input
+          type="password"
+          autoComplete="new-password"
+          minLength={10}
+          value={next}
+          onChange={(e) => setNext(e.target.value)}
+          required
+        />
       </label>
       <label>
         New password again
-        <input type="password" autoComplete="new-password" value={again} onChange={(e) => setAgain(e.target.value)} required />
+        <input
+          type="password"
+          autoComplete="new-password"
+          value={again}
+          onChange={(e) => setAgain(e.target.value)}
+          required
+        />
       </label>
       {mismatch ? <p className="error">The two new passwords differ.</p> : null}
       {change.error ? (

@@ -10,13 +10,25 @@ import { LocalTime } from "~/components/local-time";
 import { useTRPC } from "~/trpc/react";
 
 const PREFIXES = {
-  team: ["connector.", "connector.credential.", "connector.console.call", "lane.", "variable.", "model.", "member.", "api_token."],
+  team: [
+    "connector.",
+    "connector.credential.",
+    "connector.console.call",
+    "lane.",
+    "variable.",
+    "model.",
+    "member.",
+    "api_token.",
+  ],
   instance: ["instance.", "password_reset.", "account."],
 } as const;
 
 /** An entry's facts as `key: value` lines; nothing of a value is ever in them. */
 function Facts({ metadata }: { metadata: unknown }) {
-  const entries = metadata !== null && typeof metadata === "object" ? Object.entries(metadata as Record<string, unknown>) : [];
+  const entries =
+    metadata !== null && typeof metadata === "object"
+      ? Object.entries(metadata as Record<string, unknown>)
+      : [];
   if (entries.length === 0) return <span className="muted">—</span>;
   return (
     <ul className="audit-meta">
@@ -35,7 +47,11 @@ export function AuditLog({ scope = "team" }: { scope?: "team" | "instance" }) {
   const [action, setAction] = useState("");
   const input = { limit: 50, ...(action ? { action } : {}) };
   const paging = { getNextPageParam: (page: { nextCursor: string | null }) => page.nextCursor };
-  const log = useInfiniteQuery(scope === "instance" ? trpc.instance.audit.infiniteQueryOptions(input, paging) : trpc.audit.list.infiniteQueryOptions(input, paging));
+  const log = useInfiniteQuery(
+    scope === "instance"
+      ? trpc.instance.audit.infiniteQueryOptions(input, paging)
+      : trpc.audit.list.infiniteQueryOptions(input, paging),
+  );
   const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
 
   return (
@@ -51,7 +67,12 @@ export function AuditLog({ scope = "team" }: { scope?: "team" | "instance" }) {
       >
         <label>
           Action starts with
-          <input value={typed} onChange={(e) => setTyped(e.target.value)} list={`audit-prefixes-${scope}`} placeholder={PREFIXES[scope][0]} />
+          <input
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            list={`audit-prefixes-${scope}`}
+            placeholder={PREFIXES[scope][0]}
+          />
           <datalist id={`audit-prefixes-${scope}`}>
             {PREFIXES[scope].map((p) => (
               <option key={p} value={p} />
@@ -80,7 +101,10 @@ export function AuditLog({ scope = "team" }: { scope?: "team" | "instance" }) {
         </p>
       ) : null}
       <div className="table-scroll">
-        <table className="table stack-table" aria-label={scope === "instance" ? "Instance audit log" : "Audit log"}>
+        <table
+          className="table stack-table"
+          aria-label={scope === "instance" ? "Instance audit log" : "Audit log"}
+        >
           <thead>
             <tr>
               <th>When</th>
@@ -113,7 +137,9 @@ export function AuditLog({ scope = "team" }: { scope?: "team" | "instance" }) {
                 </td>
                 <td data-label="Details">
                   <Facts metadata={e.metadata} />
-                  {e.requestId ? <div className="muted small wrap">request {e.requestId}</div> : null}
+                  {e.requestId ? (
+                    <div className="muted small wrap">request {e.requestId}</div>
+                  ) : null}
                 </td>
               </tr>
             ))}
@@ -121,10 +147,16 @@ export function AuditLog({ scope = "team" }: { scope?: "team" | "instance" }) {
         </table>
       </div>
       {log.isPending ? <p className="muted">Loading…</p> : null}
-      {log.data && entries.length === 0 ? <p className="muted">No entries{action ? ` for actions starting with "${action}"` : ""}.</p> : null}
+      {log.data && entries.length === 0 ? (
+        <p className="muted">No entries{action ? ` for actions starting with "${action}"` : ""}.</p>
+      ) : null}
       {log.hasNextPage ? (
         <div className="page-actions">
-          <button type="button" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+          <button
+            type="button"
+            onClick={() => void log.fetchNextPage()}
+            disabled={log.isFetchingNextPage}
+          >
             {log.isFetchingNextPage ? "Loading…" : "Older entries"}
           </button>
         </div>

@@ -8,8 +8,8 @@ export default async function AuditPage() {
     <>
       <h1>Audit log</h1>
       <p className="muted">
-        Who changed what in this team, and when: connectors and their credentials, console calls, lanes, variables and models.
-        Entries name what changed, never a secret&apos;s value.
+        Who changed what in this team, and when: connectors and their credentials, console calls,
+        lanes, variables and models. Entries name what changed, never a secret&apos;s value.
       </p>
       {isAdmin ? <AuditLog /> : <p role="status">Only admins see the audit log.</p>}
     </>

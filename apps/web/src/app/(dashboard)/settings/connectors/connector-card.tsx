@@ -20,8 +20,16 @@ function Reach({ def }: { def: Listing["definition"] }) {
     const args = Array.isArray(def.args) ? (def.args as string[]) : [];
     return (
       <>
-        stdio <code className="wrap">{[String(def.command), ...args.map((a) => (a.length > 60 ? `${a.slice(0, 60)}…` : a))].join(" ")}</code>
-        {typeof def.credential_env === "string" ? <span className="muted small"> · credential in {def.credential_env}</span> : null}
+        stdio{" "}
+        <code className="wrap">
+          {[
+            String(def.command),
+            ...args.map((a) => (a.length > 60 ? `${a.slice(0, 60)}…` : a)),
+          ].join(" ")}
+        </code>
+        {typeof def.credential_env === "string" ? (
+          <span className="muted small"> · credential in {def.credential_env}</span>
+        ) : null}
         <span className="muted small" data-network>
           {" "}
           · network: {def.network === true ? "on" : def.network === false ? "off" : "as steps"}
@@ -31,12 +39,18 @@ function Reach({ def }: { def: Listing["definition"] }) {
   }
   return (
     <>
-      http <code className="wrap">{String(def.url)}</code> <span className="muted small">· sign-in: {String(def.auth)}</span>
+      http <code className="wrap">{String(def.url)}</code>{" "}
+      <span className="muted small">· sign-in: {String(def.auth)}</span>
     </>
   );
 }
 
-export function ConnectorCard(props: { listing: Listing; canAdmin: boolean; userId: string | undefined; teamLanes: string[] }) {
+export function ConnectorCard(props: {
+  listing: Listing;
+  canAdmin: boolean;
+  userId: string | undefined;
+  teamLanes: string[];
+}) {
   const { listing, canAdmin } = props;
   const def = listing.definition;
   const trpc = useTRPC();
@@ -54,7 +68,11 @@ export function ConnectorCard(props: { listing: Listing; canAdmin: boolean; user
   const headingId = `connector-${listing.id}-name`;
 
   return (
-    <article className="card connector-card" aria-labelledby={headingId} data-connector={listing.id}>
+    <article
+      className="card connector-card"
+      aria-labelledby={headingId}
+      data-connector={listing.id}
+    >
       <header className="connector-head">
         <h3 id={headingId}>{name}</h3>
         <code className="muted small">{listing.id}</code>
@@ -63,7 +81,9 @@ export function ConnectorCard(props: { listing: Listing; canAdmin: boolean; user
           {enabled ? "enabled" : "disabled"}
         </span>
       </header>
-      {typeof def.description === "string" && def.description ? <p className="muted small">{def.description}</p> : null}
+      {typeof def.description === "string" && def.description ? (
+        <p className="muted small">{def.description}</p>
+      ) : null}
       <dl className="facts small">
         <dt>Reached by</dt>
         <dd>
@@ -97,20 +117,38 @@ export function ConnectorCard(props: { listing: Listing; canAdmin: boolean; user
               disabled={update.isPending}
               onChange={(e) => {
                 setSwitching(e.target.checked);
-                update.mutate({ id: listing.id, definition: { ...def, enabled: e.target.checked } }, { onSettled: () => setSwitching(null) });
+                update.mutate(
+                  { id: listing.id, definition: { ...def, enabled: e.target.checked } },
+                  { onSettled: () => setSwitching(null) },
+                );
               }}
             />{" "}
             Enabled
           </label>
-          <button type="button" className="link" onClick={() => setOpen(open === "edit" ? null : "edit")} aria-expanded={open === "edit"}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => setOpen(open === "edit" ? null : "edit")}
+            aria-expanded={open === "edit"}
+          >
             {curated ? "Change setup" : "Edit"}
           </button>
-          <button type="button" className="link" onClick={() => setOpen(open === "rules" ? null : "rules")} aria-expanded={open === "rules"}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => setOpen(open === "rules" ? null : "rules")}
+            aria-expanded={open === "rules"}
+          >
             Tool rules
           </button>
           {removing ? (
             <>
-              <button type="button" className="link danger" disabled={remove.isPending} onClick={() => remove.mutate({ id: listing.id })}>
+              <button
+                type="button"
+                className="link danger"
+                disabled={remove.isPending}
+                onClick={() => remove.mutate({ id: listing.id })}
+              >
                 Remove {name} and its credentials
               </button>
               <button type="button" className="link" onClick={() => setRemoving(false)}>
@@ -125,9 +163,23 @@ export function ConnectorCard(props: { listing: Listing; canAdmin: boolean; user
         </div>
       ) : null}
       <FormAlert error={formError(update.error ?? remove.error)} fields={[]} />
-      {open === "edit" && curated ? <CuratedSetupForm listing={listing} teamLanes={props.teamLanes} onDone={() => setOpen(null)} /> : null}
-      {open === "edit" && !curated ? <ConnectorForm teamLanes={props.teamLanes} editing={def} onDone={() => setOpen(null)} /> : null}
-      {open === "rules" ? <ToolRulesEditor listing={listing} teamLanes={props.teamLanes} onDone={() => setOpen(null)} /> : null}
+      {open === "edit" && curated ? (
+        <CuratedSetupForm
+          listing={listing}
+          teamLanes={props.teamLanes}
+          onDone={() => setOpen(null)}
+        />
+      ) : null}
+      {open === "edit" && !curated ? (
+        <ConnectorForm teamLanes={props.teamLanes} editing={def} onDone={() => setOpen(null)} />
+      ) : null}
+      {open === "rules" ? (
+        <ToolRulesEditor
+          listing={listing}
+          teamLanes={props.teamLanes}
+          onDone={() => setOpen(null)}
+        />
+      ) : null}
     </article>
   );
 }
@@ -144,7 +196,9 @@ export function CatalogCard(props: { listing: Listing; canAdmin: boolean; teamLa
         <h3 id={headingId}>{name}</h3>
         <span className="muted small">sign-in: {listing.curatedAuth.join(" or ")}</span>
       </header>
-      {typeof listing.definition.description === "string" ? <p className="muted small">{listing.definition.description}</p> : null}
+      {typeof listing.definition.description === "string" ? (
+        <p className="muted small">{listing.definition.description}</p>
+      ) : null}
       <div className="form-actions wrap-actions">
         {listing.docsUrl ? (
           <a href={listing.docsUrl} target="_blank" rel="noreferrer">
@@ -152,12 +206,23 @@ export function CatalogCard(props: { listing: Listing; canAdmin: boolean; teamLa
           </a>
         ) : null}
         {props.canAdmin ? (
-          <button type="button" className="link" onClick={() => setOpen(!open)} aria-expanded={open}>
+          <button
+            type="button"
+            className="link"
+            onClick={() => setOpen(!open)}
+            aria-expanded={open}
+          >
             Set up<span className="visually-hidden"> {name}</span>
           </button>
         ) : null}
       </div>
-      {open ? <CuratedSetupForm listing={listing} teamLanes={props.teamLanes} onDone={() => setOpen(false)} /> : null}
+      {open ? (
+        <CuratedSetupForm
+          listing={listing}
+          teamLanes={props.teamLanes}
+          onDone={() => setOpen(false)}
+        />
+      ) : null}
     </article>
   );
 }

@@ -18,7 +18,8 @@ const parseArguments = (text: string): { value: Record<string, unknown> } | { pr
   if (text.trim() === "") return { value: {} };
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== "object" || Array.isArray(value)) return { problem: "the arguments are a JSON object, like {\"path\": \"README.md\"}" };
+    if (value === null || typeof value !== "object" || Array.isArray(value))
+      return { problem: 'the arguments are a JSON object, like {"path": "README.md"}' };
     return { value: value as Record<string, unknown> };
   } catch (error) {
     return { problem: `the arguments are not JSON: ${(error as Error).message}` };
@@ -36,7 +37,8 @@ export function ConnectorConsole(props: { connectors: Listing[]; teamLanes: stri
   const error = local ?? formError(call.error);
   const chosen = connector || props.connectors[0]?.id || "";
 
-  if (props.connectors.length === 0) return <p className="muted">Add or set up a connector to call its tools here.</p>;
+  if (props.connectors.length === 0)
+    return <p className="muted">Add or set up a connector to call its tools here.</p>;
   return (
     <>
       <form
@@ -51,7 +53,12 @@ export function ConnectorConsole(props: { connectors: Listing[]; teamLanes: stri
             return;
           }
           setLocal(null);
-          call.mutate({ id: chosen, tool: tool.trim(), arguments: parsed.value, ...(lane ? { lane } : {}) });
+          call.mutate({
+            id: chosen,
+            tool: tool.trim(),
+            arguments: parsed.value,
+            ...(lane ? { lane } : {}),
+          });
         }}
       >
         <div className="form-grid">
@@ -68,7 +75,13 @@ export function ConnectorConsole(props: { connectors: Listing[]; teamLanes: stri
           <div className="field">
             <label>
               Tool
-              <input value={tool} onChange={(e) => setTool(e.target.value)} required placeholder="the server's own tool name" {...invalidProps(FORM, "tool", error)} />
+              <input
+                value={tool}
+                onChange={(e) => setTool(e.target.value)}
+                required
+                placeholder="the server's own tool name"
+                {...invalidProps(FORM, "tool", error)}
+              />
             </label>
             <FieldError form={FORM} field="tool" error={error} />
           </div>
@@ -76,7 +89,14 @@ export function ConnectorConsole(props: { connectors: Listing[]; teamLanes: stri
         <div className="field">
           <label>
             Arguments (JSON)
-            <textarea className="code" rows={4} value={args} onChange={(e) => setArgs(e.target.value)} spellCheck={false} {...invalidProps(FORM, "arguments", error)} />
+            <textarea
+              className="code"
+              rows={4}
+              value={args}
+              onChange={(e) => setArgs(e.target.value)}
+              spellCheck={false}
+              {...invalidProps(FORM, "arguments", error)}
+            />
           </label>
           <FieldError form={FORM} field="arguments" error={error} />
         </div>
@@ -97,14 +117,20 @@ export function ConnectorConsole(props: { connectors: Listing[]; teamLanes: stri
           <button type="submit" className="primary" disabled={call.isPending}>
             {call.isPending ? "Calling…" : "Call"}
           </button>
-          {call.isPending ? <span className="muted small">waiting for a worker (a minute at most)</span> : null}
+          {call.isPending ? (
+            <span className="muted small">waiting for a worker (a minute at most)</span>
+          ) : null}
         </div>
       </form>
       <FormAlert error={error} fields={["tool", "arguments"]} />
       {call.data ? (
         <section className="card console-result" aria-label="Result" aria-live="polite">
           <p>
-            {call.data.isError ? <span className="badge badge-failed">tool error</span> : <span className="badge badge-succeeded">ok</span>}{" "}
+            {call.data.isError ? (
+              <span className="badge badge-failed">tool error</span>
+            ) : (
+              <span className="badge badge-succeeded">ok</span>
+            )}{" "}
             <span className="muted small">{call.data.durationMs} ms</span>
           </p>
           <pre className="output json" data-testid="console-result">

@@ -26,7 +26,8 @@ export function ConnectorsEditor(props: { canAdmin: boolean; userId: string | un
     <>
       {returned && params.get("connected") ? (
         <p className="notice" role="status">
-          Connected {returned} ({params.get("connected") === "team" ? "the team's account" : "your account"}).
+          Connected {returned} (
+          {params.get("connected") === "team" ? "the team's account" : "your account"}).
         </p>
       ) : null}
       {returned && params.get("error") ? (
@@ -49,16 +50,29 @@ export function ConnectorsEditor(props: { canAdmin: boolean; userId: string | un
           ) : null}
         </div>
         {adding ? <ConnectorForm teamLanes={teamLanes} onDone={() => setAdding(false)} /> : null}
-        {list.data && team.length === 0 ? <p className="muted">No connectors yet{props.canAdmin ? ": add one, or set one up from the catalog" : ""}.</p> : null}
+        {list.data && team.length === 0 ? (
+          <p className="muted">
+            No connectors yet{props.canAdmin ? ": add one, or set one up from the catalog" : ""}.
+          </p>
+        ) : null}
         <div className="connector-list">
           {team.map((c) => (
-            <ConnectorCard key={c.id} listing={c} canAdmin={props.canAdmin} userId={props.userId} teamLanes={teamLanes} />
+            <ConnectorCard
+              key={c.id}
+              listing={c}
+              canAdmin={props.canAdmin}
+              userId={props.userId}
+              teamLanes={teamLanes}
+            />
           ))}
         </div>
       </section>
       <section aria-labelledby="catalog">
         <h2 id="catalog">Catalog</h2>
-        <p className="muted small">Well-known remote servers that need nothing but a credential. Set up, they open to every lane unless told.</p>
+        <p className="muted small">
+          Well-known remote servers that need nothing but a credential. Set up, they open to every
+          lane unless told.
+        </p>
         <div className="connector-list">
           {catalog.map((c) => (
             <CatalogCard key={c.id} listing={c} canAdmin={props.canAdmin} teamLanes={teamLanes} />
@@ -68,7 +82,10 @@ export function ConnectorsEditor(props: { canAdmin: boolean; userId: string | un
       {props.canAdmin ? (
         <section aria-labelledby="console">
           <h2 id="console">Console</h2>
-          <p className="muted small">Call one tool by hand, through a worker, as runs in the chosen lane would. The call is an audit entry (never its arguments).</p>
+          <p className="muted small">
+            Call one tool by hand, through a worker, as runs in the chosen lane would. The call is
+            an audit entry (never its arguments).
+          </p>
           <ConnectorConsole connectors={team} teamLanes={teamLanes} />
         </section>
       ) : null}

@@ -23,7 +23,11 @@ function CredentialFacts(props: { credential: Credential; userId: string | undef
       <dt>Kind</dt>
       <dd>
         {c.kind}{" "}
-        {c.status === "needs_reconnect" ? <span className="badge badge-failed">needs reconnect</span> : <span className="badge badge-succeeded">active</span>}
+        {c.status === "needs_reconnect" ? (
+          <span className="badge badge-failed">needs reconnect</span>
+        ) : (
+          <span className="badge badge-succeeded">active</span>
+        )}
       </dd>
       {c.status === "needs_reconnect" ? (
         <>
@@ -40,7 +44,9 @@ function CredentialFacts(props: { credential: Credential; userId: string | undef
         <code data-fingerprint>{c.fingerprint}</code>
       </dd>
       <dt>Set by</dt>
-      <dd>{c.setBy === null ? "unknown" : c.setBy === props.userId ? "you" : <code>{c.setBy}</code>}</dd>
+      <dd>
+        {c.setBy === null ? "unknown" : c.setBy === props.userId ? "you" : <code>{c.setBy}</code>}
+      </dd>
       <dt>Set</dt>
       <dd>{when(c.setAt)}</dd>
       <dt>Expires</dt>
@@ -51,7 +57,12 @@ function CredentialFacts(props: { credential: Credential; userId: string | undef
   );
 }
 
-function SecretForm(props: { label: string; submit: string; pending: boolean; onSubmit: (value: string, expiresAt: Date | null, clear: () => void) => void }) {
+function SecretForm(props: {
+  label: string;
+  submit: string;
+  pending: boolean;
+  onSubmit: (value: string, expiresAt: Date | null, clear: () => void) => void;
+}) {
   return (
     <form
       className="secret-form"
@@ -83,12 +94,18 @@ function SecretForm(props: { label: string; submit: string; pending: boolean; on
   );
 }
 
-export function CredentialPanel(props: { listing: Listing; canAdmin: boolean; userId: string | undefined }) {
+export function CredentialPanel(props: {
+  listing: Listing;
+  canAdmin: boolean;
+  userId: string | undefined;
+}) {
   const { listing, canAdmin } = props;
   const trpc = useTRPC();
   const refresh = useConnectorsRefresh();
   const set = useMutation(trpc.connectors.setCredential.mutationOptions({ onSuccess: refresh }));
-  const revoke = useMutation(trpc.connectors.revokeCredential.mutationOptions({ onSuccess: refresh }));
+  const revoke = useMutation(
+    trpc.connectors.revokeCredential.mutationOptions({ onSuccess: refresh }),
+  );
   // OAuth: the server hands out the authorization URL; the browser goes there and comes back to the callback.
   const begin = useMutation(
     trpc.connectors.beginOAuth.mutationOptions({
@@ -121,27 +138,56 @@ export function CredentialPanel(props: { listing: Listing; canAdmin: boolean; us
       <h4>{scope === "team" ? "Team credential" : "Your account"}</h4>
       {scope === "member" ? (
         <p className="muted small">
-          Runs use the account of whoever starts them: {listing.memberCredentials} member{listing.memberCredentials === 1 ? " has" : "s have"} connected theirs
-          {listing.memberCredentialsToReconnect > 0 ? `, ${listing.memberCredentialsToReconnect} of them must connect again` : ""}.
+          Runs use the account of whoever starts them: {listing.memberCredentials} member
+          {listing.memberCredentials === 1 ? " has" : "s have"} connected theirs
+          {listing.memberCredentialsToReconnect > 0
+            ? `, ${listing.memberCredentialsToReconnect} of them must connect again`
+            : ""}
+          .
         </p>
       ) : null}
       {credential ? (
         <CredentialFacts credential={credential} userId={props.userId} />
       ) : (
         <p className="muted small" data-credential-missing>
-          {scope === "team" ? "Not set: runs cannot reach it until an admin sets it." : "You have not connected your account."}
+          {scope === "team"
+            ? "Not set: runs cannot reach it until an admin sets it."
+            : "You have not connected your account."}
         </p>
       )}
       {mayChange && oauth ? (
-        <button type="button" className="primary" disabled={begin.isPending} onClick={() => begin.mutate({ id: listing.id, scope })}>
-          {credential?.status === "needs_reconnect" ? "Reconnect" : credential ? "Connect again" : scope === "team" ? "Connect with OAuth" : "Connect my account"}
+        <button
+          type="button"
+          className="primary"
+          disabled={begin.isPending}
+          onClick={() => begin.mutate({ id: listing.id, scope })}
+        >
+          {credential?.status === "needs_reconnect"
+            ? "Reconnect"
+            : credential
+              ? "Connect again"
+              : scope === "team"
+                ? "Connect with OAuth"
+                : "Connect my account"}
         </button>
       ) : null}
       {mayChange && !oauth ? (
-        <SecretForm label={label} submit={credential ? "Replace" : scope === "team" ? "Set credential" : "Connect my account"} pending={set.isPending} onSubmit={save} />
+        <SecretForm
+          label={label}
+          submit={
+            credential ? "Replace" : scope === "team" ? "Set credential" : "Connect my account"
+          }
+          pending={set.isPending}
+          onSubmit={save}
+        />
       ) : null}
       {mayChange && credential ? (
-        <button type="button" className="link" disabled={revoke.isPending} onClick={() => revoke.mutate({ id: listing.id, scope })}>
+        <button
+          type="button"
+          className="link"
+          disabled={revoke.isPending}
+          onClick={() => revoke.mutate({ id: listing.id, scope })}
+        >
           {scope === "team" ? "Revoke the team credential" : "Revoke mine"}
         </button>
       ) : null}

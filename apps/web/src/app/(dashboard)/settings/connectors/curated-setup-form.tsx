@@ -14,18 +14,37 @@ import { nameOf, type Listing } from "./listing";
 
 const FORM = "setup";
 const FIELDS = ["auth", "oauth_client_id", "lanes", "credential_mode", "enabled"] as const;
-const AUTH_NAMES: Record<string, string> = { oauth: "OAuth (sign in with the vendor)", bearer: "An API key or token" };
+const AUTH_NAMES: Record<string, string> = {
+  oauth: "OAuth (sign in with the vendor)",
+  bearer: "An API key or token",
+};
 
-export function CuratedSetupForm(props: { listing: Listing; teamLanes: string[]; onDone: () => void }) {
+export function CuratedSetupForm(props: {
+  listing: Listing;
+  teamLanes: string[];
+  onDone: () => void;
+}) {
   const { listing } = props;
   const def = listing.definition;
   const trpc = useTRPC();
-  const setUp = useMutation(trpc.connectors.setUp.mutationOptions({ onSuccess: useConnectorsRefresh(props.onDone) }));
-  const [auth, setAuth] = useState(typeof def.auth === "string" && listing.curatedAuth.includes(def.auth) ? def.auth : (listing.curatedAuth[0] ?? "bearer"));
-  const [clientId, setClientId] = useState(typeof def.oauth_client_id === "string" ? def.oauth_client_id : "");
-  const [lanes, setLanes] = useState<string[]>(Array.isArray(def.lanes) ? (def.lanes as string[]) : ["*"]);
+  const setUp = useMutation(
+    trpc.connectors.setUp.mutationOptions({ onSuccess: useConnectorsRefresh(props.onDone) }),
+  );
+  const [auth, setAuth] = useState(
+    typeof def.auth === "string" && listing.curatedAuth.includes(def.auth)
+      ? def.auth
+      : (listing.curatedAuth[0] ?? "bearer"),
+  );
+  const [clientId, setClientId] = useState(
+    typeof def.oauth_client_id === "string" ? def.oauth_client_id : "",
+  );
+  const [lanes, setLanes] = useState<string[]>(
+    Array.isArray(def.lanes) ? (def.lanes as string[]) : ["*"],
+  );
   const [mode, setMode] = useState(def.credential_mode === "member" ? "member" : "team");
-  const [enabled, setEnabled] = useState(listing.source === "curated" ? true : def.enabled !== false);
+  const [enabled, setEnabled] = useState(
+    listing.source === "curated" ? true : def.enabled !== false,
+  );
   const error = formError(setUp.error);
   const name = nameOf(listing);
 
@@ -37,7 +56,13 @@ export function CuratedSetupForm(props: { listing: Listing; teamLanes: string[];
         e.preventDefault();
         setUp.mutate({
           id: listing.id,
-          choice: { auth, lanes, credential_mode: mode, enabled, ...(auth === "oauth" && clientId.trim() ? { oauth_client_id: clientId.trim() } : {}) },
+          choice: {
+            auth,
+            lanes,
+            credential_mode: mode,
+            enabled,
+            ...(auth === "oauth" && clientId.trim() ? { oauth_client_id: clientId.trim() } : {}),
+          },
         });
       }}
     >
@@ -46,7 +71,14 @@ export function CuratedSetupForm(props: { listing: Listing; teamLanes: string[];
         <legend>Sign-in</legend>
         {listing.curatedAuth.map((a) => (
           <label key={a} className="inline">
-            <input type="radio" name={`auth-${listing.id}`} value={a} checked={auth === a} onChange={() => setAuth(a)} /> {AUTH_NAMES[a] ?? a}
+            <input
+              type="radio"
+              name={`auth-${listing.id}`}
+              value={a}
+              checked={auth === a}
+              onChange={() => setAuth(a)}
+            />{" "}
+            {AUTH_NAMES[a] ?? a}
           </label>
         ))}
       </fieldset>
@@ -55,12 +87,23 @@ export function CuratedSetupForm(props: { listing: Listing; teamLanes: string[];
         <div className="field">
           <label>
             OAuth client id (when {name} registers none on the fly)
-            <input value={clientId} onChange={(e) => setClientId(e.target.value)} {...invalidProps(FORM, "oauth_client_id", error)} />
+            <input
+              value={clientId}
+              onChange={(e) => setClientId(e.target.value)}
+              {...invalidProps(FORM, "oauth_client_id", error)}
+            />
           </label>
           <FieldError form={FORM} field="oauth_client_id" error={error} />
         </div>
       ) : null}
-      <LaneChoice legend="Lanes whose runs may use it" lanes={props.teamLanes} chosen={lanes} onChange={setLanes} every describedBy={invalidProps(FORM, "lanes", error)} />
+      <LaneChoice
+        legend="Lanes whose runs may use it"
+        lanes={props.teamLanes}
+        chosen={lanes}
+        onChange={setLanes}
+        every
+        describedBy={invalidProps(FORM, "lanes", error)}
+      />
       <FieldError form={FORM} field="lanes" error={error} />
       <label>
         Whose account runs use
@@ -70,9 +113,16 @@ export function CuratedSetupForm(props: { listing: Listing; teamLanes: string[];
         </select>
       </label>
       <label className="inline">
-        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} /> Enabled
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.target.checked)} />{" "}
+        Enabled
       </label>
-      <FormFooter error={error} fields={FIELDS} submit={listing.source === "curated" ? "Set up" : "Save changes"} pending={setUp.isPending} onCancel={props.onDone} />
+      <FormFooter
+        error={error}
+        fields={FIELDS}
+        submit={listing.source === "curated" ? "Set up" : "Save changes"}
+        pending={setUp.isPending}
+        onCancel={props.onDone}
+      />
     </form>
   );
 }

@@ -8,23 +8,36 @@
 
 type Failure = {
   message: string;
-  data?: { appCode?: string | null; location?: { path?: string } | null; zodIssues?: unknown } | null;
+  data?: {
+    appCode?: string | null;
+    location?: { path?: string } | null;
+    zodIssues?: unknown;
+  } | null;
 };
 
 export type FormError = { message: string; code: string | null; path: string | null };
 
 type Issue = { path?: (string | number)[]; message?: string };
 
-const dotted = (path: (string | number)[]) => path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
+const dotted = (path: (string | number)[]) =>
+  path.map((p, i) => (typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`)).join("");
 
 export const formError = (error: Failure | null | undefined): FormError | null => {
   if (!error) return null;
   const issue = (Array.isArray(error.data?.zodIssues) ? (error.data.zodIssues as Issue[]) : [])[0];
   if (issue?.message) {
     const path = issue.path && issue.path.length > 0 ? dotted(issue.path) : null;
-    return { message: path ? `${path}: ${issue.message}` : issue.message, code: "BAD_REQUEST", path };
+    return {
+      message: path ? `${path}: ${issue.message}` : issue.message,
+      code: "BAD_REQUEST",
+      path,
+    };
   }
-  return { message: error.message, code: error.data?.appCode ?? null, path: error.data?.location?.path ?? null };
+  return {
+    message: error.message,
+    code: error.data?.appCode ?? null,
+    path: error.data?.location?.path ?? null,
+  };
 };
 
 /** The form field a path names: `args[1]` → args, `tool_allow.default.deny[0]` → tool_allow. */
@@ -32,7 +45,9 @@ export const fieldOf = (path: string | null) => (path ? (/^[^.[]+/.exec(path)?.[
 
 /** Marks a control invalid and points it at its error message when `field` is the one at fault. */
 export const invalidProps = (form: string, field: string, error: FormError | null) =>
-  fieldOf(error?.path ?? null) === field ? { "aria-invalid": true, "aria-describedby": `${form}-${field}-error` } : {};
+  fieldOf(error?.path ?? null) === field
+    ? { "aria-invalid": true, "aria-describedby": `${form}-${field}-error` }
+    : {};
 
 /** The error message under the field it names; nothing when the error is elsewhere. */
 export function FieldError(props: { form: string; field: string; error: FormError | null }) {
@@ -50,7 +65,8 @@ export function FormAlert(props: { error: FormError | null; fields: readonly str
   if (!error || props.fields.includes(fieldOf(error.path) ?? "")) return null;
   return (
     <p className="error" role="alert">
-      {error.code && error.code !== "BAD_REQUEST" ? <code>{error.code}</code> : null} {error.message}
+      {error.code && error.code !== "BAD_REQUEST" ? <code>{error.code}</code> : null}{" "}
+      {error.message}
     </p>
   );
 }
@@ -72,7 +88,13 @@ export function SaveActions(props: { pending: boolean; saved: boolean }) {
 }
 
 /** A form's end: the error no field shows, the submit button and Cancel. */
-export function FormFooter(props: { error: FormError | null; fields: readonly string[]; submit: string; pending: boolean; onCancel: () => void }) {
+export function FormFooter(props: {
+  error: FormError | null;
+  fields: readonly string[];
+  submit: string;
+  pending: boolean;
+  onCancel: () => void;
+}) {
   return (
     <>
       <FormAlert error={props.error} fields={props.fields} />
@@ -89,23 +111,41 @@ export function FormFooter(props: { error: FormError | null; fields: readonly st
 }
 
 /** One checkbox per lane, `*` (every lane) first when offered; `*` alone stands for every lane. */
-export function LaneChoice(props: { legend: string; lanes: readonly string[]; chosen: string[]; onChange: (lanes: string[]) => void; every?: boolean; describedBy?: Record<string, unknown> }) {
+export function LaneChoice(props: {
+  legend: string;
+  lanes: readonly string[];
+  chosen: string[];
+  onChange: (lanes: string[]) => void;
+  every?: boolean;
+  describedBy?: Record<string, unknown>;
+}) {
   const all = props.chosen.includes("*");
   const toggle = (lane: string, on: boolean) => {
     if (lane === "*") return props.onChange(on ? ["*"] : []);
-    props.onChange(on ? [...props.chosen.filter((l) => l !== "*"), lane] : props.chosen.filter((l) => l !== lane));
+    props.onChange(
+      on
+        ? [...props.chosen.filter((l) => l !== "*"), lane]
+        : props.chosen.filter((l) => l !== lane),
+    );
   };
   return (
     <fieldset className="choice-group" {...props.describedBy}>
       <legend>{props.legend}</legend>
       {props.every ? (
         <label className="inline">
-          <input type="checkbox" checked={all} onChange={(e) => toggle("*", e.target.checked)} /> Every lane
+          <input type="checkbox" checked={all} onChange={(e) => toggle("*", e.target.checked)} />{" "}
+          Every lane
         </label>
       ) : null}
       {props.lanes.map((lane) => (
         <label key={lane} className="inline">
-          <input type="checkbox" checked={all || props.chosen.includes(lane)} disabled={all} onChange={(e) => toggle(lane, e.target.checked)} /> {lane}
+          <input
+            type="checkbox"
+            checked={all || props.chosen.includes(lane)}
+            disabled={all}
+            onChange={(e) => toggle(lane, e.target.checked)}
+          />{" "}
+          {lane}
         </label>
       ))}
     </fieldset>

@@ -6,7 +6,8 @@ import type { AppRouter } from "~/server/trpc/root";
 
 export type Listing = inferRouterOutputs<AppRouter>["connectors"]["list"][number];
 
-export const nameOf = (l: Listing) => (typeof l.definition.name === "string" ? l.definition.name : l.id);
+export const nameOf = (l: Listing) =>
+  typeof l.definition.name === "string" ? l.definition.name : l.id;
 
 /** `every lane`, or the lanes by name. */
 export const lanesText = (lanes: unknown) => {

@@ -7,12 +7,30 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/trpc/react";
-import { FieldError, FormAlert, formError, invalidProps, SaveActions } from "../connectors/form-parts";
+import {
+  FieldError,
+  FormAlert,
+  formError,
+  invalidProps,
+  SaveActions,
+} from "../connectors/form-parts";
 
 const FORM = "instance";
-const FIELDS = ["teamCreation", "openSignUp", "ssoOnly", "maxTokenLifetimeDays", "allowAnyConnectorCommand"] as const;
+const FIELDS = [
+  "teamCreation",
+  "openSignUp",
+  "ssoOnly",
+  "maxTokenLifetimeDays",
+  "allowAnyConnectorCommand",
+] as const;
 
-type Draft = { teamCreation: "instance_admins" | "anyone"; openSignUp: boolean; ssoOnly: boolean; lifetime: string; allowAnyConnectorCommand: boolean };
+type Draft = {
+  teamCreation: "instance_admins" | "anyone";
+  openSignUp: boolean;
+  ssoOnly: boolean;
+  lifetime: string;
+  allowAnyConnectorCommand: boolean;
+};
 
 export function InstanceForm() {
   const trpc = useTRPC();
@@ -44,7 +62,12 @@ export function InstanceForm() {
   const error = formError(update.error);
 
   if (settings.isPending || (settings.data && !draft)) return <p className="muted">Loading…</p>;
-  if (settings.error) return <p className="error" role="alert">{settings.error.message}</p>;
+  if (settings.error)
+    return (
+      <p className="error" role="alert">
+        {settings.error.message}
+      </p>
+    );
   const d = draft!;
   const set = (patch: Partial<Draft>) => {
     setSaved(false);
@@ -70,24 +93,39 @@ export function InstanceForm() {
       <fieldset className="field" {...invalidProps(FORM, "teamCreation", error)}>
         <legend>Who may create teams</legend>
         <label>
-          <input type="radio" name="teamCreation" checked={d.teamCreation === "instance_admins"} onChange={() => set({ teamCreation: "instance_admins" })} />{" "}
+          <input
+            type="radio"
+            name="teamCreation"
+            checked={d.teamCreation === "instance_admins"}
+            onChange={() => set({ teamCreation: "instance_admins" })}
+          />{" "}
           Instance admins only
         </label>
         <label>
-          <input type="radio" name="teamCreation" checked={d.teamCreation === "anyone"} onChange={() => set({ teamCreation: "anyone" })} /> Anyone signed in
-          (they become the team&apos;s owner)
+          <input
+            type="radio"
+            name="teamCreation"
+            checked={d.teamCreation === "anyone"}
+            onChange={() => set({ teamCreation: "anyone" })}
+          />{" "}
+          Anyone signed in (they become the team&apos;s owner)
         </label>
         <FieldError form={FORM} field="teamCreation" error={error} />
       </fieldset>
       <div className="field">
         <label>
-          <input type="checkbox" checked={d.openSignUp} onChange={(e) => set({ openSignUp: e.target.checked })} aria-describedby="instance-signup-help" /> People may
-          sign up without an invitation
+          <input
+            type="checkbox"
+            checked={d.openSignUp}
+            onChange={(e) => set({ openSignUp: e.target.checked })}
+            aria-describedby="instance-signup-help"
+          />{" "}
+          People may sign up without an invitation
         </label>
         <p id="instance-signup-help" className="muted small">
-          On: the login page links to a sign-up page, and a first single sign-on of someone unknown makes their account. Off:
-          new people come in through an invitation link only. Either way, an email is verified only by a link sent to it or an
-          issuer that verified it.
+          On: the login page links to a sign-up page, and a first single sign-on of someone unknown
+          makes their account. Off: new people come in through an invitation link only. Either way,
+          an email is verified only by a link sent to it or an issuer that verified it.
         </p>
         <FieldError form={FORM} field="openSignUp" error={error} />
       </div>
@@ -126,8 +164,8 @@ export function InstanceForm() {
           />
         </label>
         <p id="instance-lifetime-help" className="muted small">
-          Empty: no limit. A token asked for without an expiry gets this one; a longer one is refused. It applies to tokens made
-          from now on.
+          Empty: no limit. A token asked for without an expiry gets this one; a longer one is
+          refused. It applies to tokens made from now on.
         </p>
         <FieldError form={FORM} field="maxTokenLifetimeDays" error={error} />
       </div>
@@ -142,7 +180,8 @@ export function InstanceForm() {
           Team-authored stdio connectors may run any command
         </label>
         <p id="instance-command-help" className="muted small">
-          Off: a team&apos;s own stdio connectors run only commands from the connectors folder the operator installs.
+          Off: a team&apos;s own stdio connectors run only commands from the connectors folder the
+          operator installs.
         </p>
         <FieldError form={FORM} field="allowAnyConnectorCommand" error={error} />
       </div>

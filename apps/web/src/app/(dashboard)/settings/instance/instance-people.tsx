@@ -29,7 +29,11 @@ export function InstancePeople({ selfId }: { selfId: string }) {
       >
         <label>
           Name or email
-          <input value={typed} onChange={(e) => setTyped(e.target.value)} placeholder="casey@example.com" />
+          <input
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            placeholder="casey@example.com"
+          />
         </label>
         <div className="form-actions">
           <button type="submit">Find</button>
@@ -64,13 +68,19 @@ export function InstancePeople({ selfId }: { selfId: string }) {
               <tr key={p.id} data-person={p.email}>
                 <td>{p.name}</td>
                 <td>
-                  {p.email} {p.emailVerified ? null : <span className="muted small">(not verified)</span>}
+                  {p.email}{" "}
+                  {p.emailVerified ? null : <span className="muted small">(not verified)</span>}
                 </td>
                 <td>{p.teams}</td>
                 <td>{p.hasPassword ? "password" : "single sign-on"}</td>
                 <td className="right">
                   {p.id === selfId ? null : (
-                    <button type="button" className="link" disabled={reset.isPending} onClick={() => reset.mutate({ userId: p.id })}>
+                    <button
+                      type="button"
+                      className="link"
+                      disabled={reset.isPending}
+                      onClick={() => reset.mutate({ userId: p.id })}
+                    >
                       Reset password
                     </button>
                   )}
@@ -81,7 +91,9 @@ export function InstancePeople({ selfId }: { selfId: string }) {
         </table>
       </div>
       {people.isPending ? <p className="muted">Loading…</p> : null}
-      {people.data && people.data.length === 0 ? <p className="muted">Nobody{query ? ` matches "${query}"` : ""}.</p> : null}
+      {people.data && people.data.length === 0 ? (
+        <p className="muted">Nobody{query ? ` matches "${query}"` : ""}.</p>
+      ) : null}
     </>
   );
 }

@@ -8,7 +8,13 @@ import type { inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
-import { FieldError, FormAlert, FormFooter, formError, invalidProps } from "../connectors/form-parts";
+import {
+  FieldError,
+  FormAlert,
+  FormFooter,
+  formError,
+  invalidProps,
+} from "../connectors/form-parts";
 
 type Lane = inferRouterOutputs<AppRouter>["lanes"]["list"][number];
 type Role = Lane["saveRoles"][number];
@@ -17,7 +23,13 @@ const ROLES: readonly Role[] = ["owner", "admin", "member", "viewer"];
 const FORM = "lane";
 const FIELDS = ["name", "description", "saveRoles", "startRoles"] as const;
 
-function RoleChoice(props: { legend: string; chosen: Role[]; fixed: boolean; onChange: (roles: Role[]) => void; invalid: Record<string, unknown> }) {
+function RoleChoice(props: {
+  legend: string;
+  chosen: Role[];
+  fixed: boolean;
+  onChange: (roles: Role[]) => void;
+  invalid: Record<string, unknown>;
+}) {
   return (
     <fieldset className="choice-group" {...props.invalid}>
       <legend>{props.legend}</legend>
@@ -27,7 +39,11 @@ function RoleChoice(props: { legend: string; chosen: Role[]; fixed: boolean; onC
             type="checkbox"
             checked={props.chosen.includes(role)}
             disabled={props.fixed}
-            onChange={(e) => props.onChange(e.target.checked ? [...props.chosen, role] : props.chosen.filter((r) => r !== role))}
+            onChange={(e) =>
+              props.onChange(
+                e.target.checked ? [...props.chosen, role] : props.chosen.filter((r) => r !== role),
+              )
+            }
           />{" "}
           {role}
         </label>
@@ -50,7 +66,9 @@ function LaneForm(props: { editing?: Lane; onDone: () => void }) {
   const [name, setName] = useState(editing?.name ?? "");
   const [description, setDescription] = useState(editing?.description ?? "");
   const [saveRoles, setSaveRoles] = useState<Role[]>(editing?.saveRoles ?? ["owner", "admin"]);
-  const [startRoles, setStartRoles] = useState<Role[]>(editing?.startRoles ?? ["owner", "admin", "member"]);
+  const [startRoles, setStartRoles] = useState<Role[]>(
+    editing?.startRoles ?? ["owner", "admin", "member"],
+  );
   const error = formError(create.error ?? update.error);
   const fixed = editing?.name === "operator";
   const title = editing ? `Change lane ${editing.name}` : "Add a lane";
@@ -87,17 +105,43 @@ function LaneForm(props: { editing?: Lane; onDone: () => void }) {
         <div className="field">
           <label>
             Description
-            <input value={description} onChange={(e) => setDescription(e.target.value)} {...invalidProps(FORM, "description", error)} />
+            <input
+              value={description}
+              onChange={(e) => setDescription(e.target.value)}
+              {...invalidProps(FORM, "description", error)}
+            />
           </label>
           <FieldError form={FORM} field="description" error={error} />
         </div>
       </div>
-      <RoleChoice legend="Who may save workflows in it" chosen={saveRoles} fixed={fixed} onChange={setSaveRoles} invalid={invalidProps(FORM, "saveRoles", error)} />
+      <RoleChoice
+        legend="Who may save workflows in it"
+        chosen={saveRoles}
+        fixed={fixed}
+        onChange={setSaveRoles}
+        invalid={invalidProps(FORM, "saveRoles", error)}
+      />
       <FieldError form={FORM} field="saveRoles" error={error} />
-      <RoleChoice legend="Who may start runs in it" chosen={startRoles} fixed={fixed} onChange={setStartRoles} invalid={invalidProps(FORM, "startRoles", error)} />
+      <RoleChoice
+        legend="Who may start runs in it"
+        chosen={startRoles}
+        fixed={fixed}
+        onChange={setStartRoles}
+        invalid={invalidProps(FORM, "startRoles", error)}
+      />
       <FieldError form={FORM} field="startRoles" error={error} />
-      {fixed ? <p className="muted small">The operator lane is for owners and admins only; its roles stay as they are.</p> : null}
-      <FormFooter error={error} fields={FIELDS} submit={editing ? "Save changes" : "Add lane"} pending={create.isPending || update.isPending} onCancel={props.onDone} />
+      {fixed ? (
+        <p className="muted small">
+          The operator lane is for owners and admins only; its roles stay as they are.
+        </p>
+      ) : null}
+      <FormFooter
+        error={error}
+        fields={FIELDS}
+        submit={editing ? "Save changes" : "Add lane"}
+        pending={create.isPending || update.isPending}
+        onCancel={props.onDone}
+      />
     </form>
   );
 }
@@ -113,7 +157,11 @@ export function LanesEditor(props: { canAdmin: boolean }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.lanes.list.queryOptions());
-  const remove = useMutation(trpc.lanes.remove.mutationOptions({ onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.lanes.list.queryKey() }) }));
+  const remove = useMutation(
+    trpc.lanes.remove.mutationOptions({
+      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.lanes.list.queryKey() }),
+    }),
+  );
   const [open, setOpen] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
   const editing = list.data?.find((l) => l.name === open);
@@ -122,13 +170,19 @@ export function LanesEditor(props: { canAdmin: boolean }) {
     <>
       {props.canAdmin ? (
         <div className="page-actions">
-          <button type="button" onClick={() => setOpen(open === "" ? null : "")} aria-expanded={open === ""}>
+          <button
+            type="button"
+            onClick={() => setOpen(open === "" ? null : "")}
+            aria-expanded={open === ""}
+          >
             Add a lane
           </button>
         </div>
       ) : null}
       {open === "" ? <LaneForm key="new" onDone={() => setOpen(null)} /> : null}
-      {editing ? <LaneForm key={editing.name} editing={editing} onDone={() => setOpen(null)} /> : null}
+      {editing ? (
+        <LaneForm key={editing.name} editing={editing} onDone={() => setOpen(null)} />
+      ) : null}
       <FormAlert error={formError(remove.error)} fields={[]} />
       <div className="table-scroll">
         <table className="table stack-table" aria-label="Lanes">
@@ -147,13 +201,24 @@ export function LanesEditor(props: { canAdmin: boolean }) {
               return (
                 <tr key={lane.name} data-lane={lane.name}>
                   <td>
-                    <strong>{lane.name}</strong> {lane.builtIn ? <span className="badge">built in</span> : null}
-                    {lane.description ? <div className="muted small">{lane.description}</div> : null}
+                    <strong>{lane.name}</strong>{" "}
+                    {lane.builtIn ? <span className="badge">built in</span> : null}
+                    {lane.description ? (
+                      <div className="muted small">{lane.description}</div>
+                    ) : null}
                   </td>
-                  <td data-label="Save" data-save-roles>{lane.saveRoles.join(", ") || "nobody"}</td>
-                  <td data-label="Start" data-start-roles>{lane.startRoles.join(", ") || "nobody"}</td>
+                  <td data-label="Save" data-save-roles>
+                    {lane.saveRoles.join(", ") || "nobody"}
+                  </td>
+                  <td data-label="Start" data-start-roles>
+                    {lane.startRoles.join(", ") || "nobody"}
+                  </td>
                   <td className="small" data-label="Used by" data-used-by>
-                    {used.length > 0 ? used.map((u) => <div key={u}>{u}</div>) : <span className="muted">nothing</span>}
+                    {used.length > 0 ? (
+                      used.map((u) => <div key={u}>{u}</div>)
+                    ) : (
+                      <span className="muted">nothing</span>
+                    )}
                   </td>
                   {props.canAdmin ? (
                     <td className="right" data-actions>
@@ -162,7 +227,17 @@ export function LanesEditor(props: { canAdmin: boolean }) {
                       </button>{" "}
                       {lane.builtIn ? null : removing === lane.name ? (
                         <>
-                          <button type="button" className="link danger" disabled={remove.isPending} onClick={() => remove.mutate({ name: lane.name }, { onSettled: () => setRemoving(null) })}>
+                          <button
+                            type="button"
+                            className="link danger"
+                            disabled={remove.isPending}
+                            onClick={() =>
+                              remove.mutate(
+                                { name: lane.name },
+                                { onSettled: () => setRemoving(null) },
+                              )
+                            }
+                          >
                             Remove {lane.name} for good
                           </button>{" "}
                           <button type="button" className="link" onClick={() => setRemoving(null)}>

@@ -8,9 +8,10 @@ export default async function LanesPage() {
     <>
       <h1>Lanes</h1>
       <p className="muted">
-        Every workflow runs in one lane, and a lane says who may save workflows in it and who may start them. Connectors and
-        secrets list the lanes whose runs may use them. <code>default</code> and <code>operator</code> are built in;{" "}
-        <code>operator</code> is for owners and admins only. A lane is removed only when no workflow, connector or secret names
+        Every workflow runs in one lane, and a lane says who may save workflows in it and who may
+        start them. Connectors and secrets list the lanes whose runs may use them.{" "}
+        <code>default</code> and <code>operator</code> are built in; <code>operator</code> is for
+        owners and admins only. A lane is removed only when no workflow, connector or secret names
         it.{isAdmin ? "" : " Only admins change lanes."}
       </p>
       <LanesEditor canAdmin={isAdmin} />

@@ -297,9 +297,10 @@ export function MembersEditor({ resetLinks }: { resetLinks: ResetLinks }) {
       </p>
       {admin && resetLinks === "none" ? (
         <p className="muted small" data-testid="reset-note">
-          Password reset links: this server cannot mail them to a member&apos;s own address (no SWITCHYARD_SMTP_URL), and a
-          team admin is never given a way to set someone else&apos;s password. An instance admin issues them (Settings →
-          Instance); a signed-in member changes their own on the Account page.
+          Password reset links: this server cannot mail them to a member&apos;s own address (no
+          SWITCHYARD_SMTP_URL), and a team admin is never given a way to set someone else&apos;s
+          password. An instance admin issues them (Settings → Instance); a signed-in member changes
+          their own on the Account page.
         </p>
       ) : null}
       {admin && actor ? (

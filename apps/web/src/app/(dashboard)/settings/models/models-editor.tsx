@@ -6,7 +6,12 @@ import type { AppRouter } from "~/server/trpc/root";
 import type { inferRouterOutputs } from "@trpc/server";
 
 type ModelAccess = inferRouterOutputs<AppRouter>["models"]["list"][number];
-type SetInput = { vendor: ModelAccess["vendor"]; apiKey?: string | null; endpoint?: string | null; allowedEndpoints?: string[] };
+type SetInput = {
+  vendor: ModelAccess["vendor"];
+  apiKey?: string | null;
+  endpoint?: string | null;
+  allowedEndpoints?: string[];
+};
 
 const VENDOR_NAMES: Record<ModelAccess["vendor"], string> = {
   anthropic: "Anthropic",
@@ -32,19 +37,35 @@ function EndpointCell({ access }: { access: ModelAccess }) {
       <span className="muted">none allowed</span>
     );
   }
-  return access.endpoint ? <code>{access.endpoint}</code> : <span className="muted">default ({access.defaultEndpoint})</span>;
+  return access.endpoint ? (
+    <code>{access.endpoint}</code>
+  ) : (
+    <span className="muted">default ({access.defaultEndpoint})</span>
+  );
 }
 
 /** One vendor's form: a new key (empty keeps the stored one) and its endpoint or allowed endpoints. */
-function VendorForm(props: { access: ModelAccess; saving: boolean; onSave: (input: SetInput) => void; onCancel: () => void }) {
+function VendorForm(props: {
+  access: ModelAccess;
+  saving: boolean;
+  onSave: (input: SetInput) => void;
+  onCancel: () => void;
+}) {
   const { access } = props;
   const compatible = access.vendor === "openai_compatible";
   const [apiKey, setApiKey] = useState("");
   const [endpoint, setEndpoint] = useState(access.endpoint ?? "");
   const [allowed, setAllowed] = useState(access.allowedEndpoints.join("\n"));
   // The stored key never goes to an endpoint it was not given for: a new one needs the key again.
-  const allowedNow = allowed.split("\n").map((l) => l.trim()).filter((l) => l !== "");
-  const moved = access.keySet && (compatible ? allowedNow.some((e) => !access.allowedEndpoints.includes(e.replace(/\/+$/, ""))) : endpoint.trim().replace(/\/+$/, "") !== (access.endpoint ?? ""));
+  const allowedNow = allowed
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "");
+  const moved =
+    access.keySet &&
+    (compatible
+      ? allowedNow.some((e) => !access.allowedEndpoints.includes(e.replace(/\/+$/, "")))
+      : endpoint.trim().replace(/\/+$/, "") !== (access.endpoint ?? ""));
   return (
     <form
       className="card password-form model-form"
@@ -67,24 +88,37 @@ function VendorForm(props: { access: ModelAccess; saving: boolean; onSave: (inpu
           autoComplete="off"
           value={apiKey}
           onChange={(e) => setApiKey(e.target.value)}
-          placeholder={access.keySet && !moved ? `${keyText(access)}; leave empty to keep it` : "paste the key"}
+          placeholder={
+            access.keySet && !moved ? `${keyText(access)}; leave empty to keep it` : "paste the key"
+          }
           required={!compatible && (!access.keySet || moved)}
         />
       </label>
       {moved ? (
         <p className="muted small" role="note">
-          A new endpoint does not get the stored key: paste the key for it{compatible ? ", or the default key is dropped" : ""}.
+          A new endpoint does not get the stored key: paste the key for it
+          {compatible ? ", or the default key is dropped" : ""}.
         </p>
       ) : null}
       {compatible ? (
         <label>
           Allowed endpoints, one per line
-          <textarea rows={3} value={allowed} onChange={(e) => setAllowed(e.target.value)} placeholder="https://llm.example.com/v1" required />
+          <textarea
+            rows={3}
+            value={allowed}
+            onChange={(e) => setAllowed(e.target.value)}
+            placeholder="https://llm.example.com/v1"
+            required
+          />
         </label>
       ) : (
         <label>
           Endpoint
-          <input value={endpoint} onChange={(e) => setEndpoint(e.target.value)} placeholder={access.defaultEndpoint ?? ""} />
+          <input
+            value={endpoint}
+            onChange={(e) => setEndpoint(e.target.value)}
+            placeholder={access.defaultEndpoint ?? ""}
+          />
         </label>
       )}
       <div className="form-actions">
@@ -92,7 +126,12 @@ function VendorForm(props: { access: ModelAccess; saving: boolean; onSave: (inpu
           Save
         </button>
         {compatible && access.keySet ? (
-          <button type="button" className="link" disabled={props.saving} onClick={() => props.onSave({ vendor: access.vendor, apiKey: null })}>
+          <button
+            type="button"
+            className="link"
+            disabled={props.saving}
+            onClick={() => props.onSave({ vendor: access.vendor, apiKey: null })}
+          >
             Drop the key
           </button>
         ) : null}
@@ -118,44 +157,55 @@ export function ModelsEditor() {
   return (
     <>
       <div className="table-scroll">
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Vendor</th>
-            <th>API key</th>
-            <th>Endpoint</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {(list.data ?? []).map((m) => (
-            <tr key={m.vendor} data-vendor={m.vendor}>
-              <td>
-                {VENDOR_NAMES[m.vendor]} <span className="muted small">{m.vendor}</span>
-              </td>
-              <td data-key>{keyText(m)}</td>
-              <td>{m.configured ? <EndpointCell access={m} /> : <span className="muted">not configured</span>}</td>
-              <td className="right">
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => {
-                    set.reset();
-                    setEditing(m.vendor);
-                  }}
-                >
-                  {m.configured ? "Edit" : "Set up"}
-                </button>{" "}
-                {m.configured ? (
-                  <button type="button" className="link" disabled={remove.isPending} onClick={() => remove.mutate({ vendor: m.vendor })}>
-                    Remove
-                  </button>
-                ) : null}
-              </td>
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Vendor</th>
+              <th>API key</th>
+              <th>Endpoint</th>
+              <th />
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(list.data ?? []).map((m) => (
+              <tr key={m.vendor} data-vendor={m.vendor}>
+                <td>
+                  {VENDOR_NAMES[m.vendor]} <span className="muted small">{m.vendor}</span>
+                </td>
+                <td data-key>{keyText(m)}</td>
+                <td>
+                  {m.configured ? (
+                    <EndpointCell access={m} />
+                  ) : (
+                    <span className="muted">not configured</span>
+                  )}
+                </td>
+                <td className="right">
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => {
+                      set.reset();
+                      setEditing(m.vendor);
+                    }}
+                  >
+                    {m.configured ? "Edit" : "Set up"}
+                  </button>{" "}
+                  {m.configured ? (
+                    <button
+                      type="button"
+                      className="link"
+                      disabled={remove.isPending}
+                      onClick={() => remove.mutate({ vendor: m.vendor })}
+                    >
+                      Remove
+                    </button>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
       </div>
       {failed ? (
         <p className="error" role="alert">

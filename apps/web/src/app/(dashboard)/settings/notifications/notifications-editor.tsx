@@ -6,7 +6,11 @@ import { useTRPC } from "~/trpc/react";
 const EVENTS = ["run.succeeded", "run.failed", "run.cancelled"] as const;
 type Event = (typeof EVENTS)[number];
 
-function EventPicker(props: { legend: string; chosen: Event[]; onChange: (chosen: Event[]) => void }) {
+function EventPicker(props: {
+  legend: string;
+  chosen: Event[];
+  onChange: (chosen: Event[]) => void;
+}) {
   return (
     <fieldset>
       <legend className="small muted">{props.legend}</legend>
@@ -15,7 +19,13 @@ function EventPicker(props: { legend: string; chosen: Event[]; onChange: (chosen
           <input
             type="checkbox"
             checked={props.chosen.includes(event)}
-            onChange={(e) => props.onChange(e.target.checked ? [...props.chosen, event] : props.chosen.filter((c) => c !== event))}
+            onChange={(e) =>
+              props.onChange(
+                e.target.checked
+                  ? [...props.chosen, event]
+                  : props.chosen.filter((c) => c !== event),
+              )
+            }
           />{" "}
           {event}{" "}
         </label>
@@ -28,7 +38,10 @@ export function NotificationsEditor() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const endpoints = useQuery(trpc.notifications.endpoints.queryOptions());
-  const deliveries = useQuery({ ...trpc.notifications.deliveries.queryOptions({ limit: 50 }), refetchInterval: 3_000 });
+  const deliveries = useQuery({
+    ...trpc.notifications.deliveries.queryOptions({ limit: 50 }),
+    refetchInterval: 3_000,
+  });
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: trpc.notifications.endpoints.queryKey() });
     void queryClient.invalidateQueries({ queryKey: trpc.notifications.deliveries.queryKey() });
@@ -62,13 +75,24 @@ export function NotificationsEditor() {
       >
         <label>
           Endpoint URL
-          <input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://hooks.example.com/switchyard" required aria-describedby="url-help" />
+          <input
+            type="url"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            placeholder="https://hooks.example.com/switchyard"
+            required
+            aria-describedby="url-help"
+          />
         </label>
         <p id="url-help" className="small muted">
           https, or plain http to localhost only.
         </p>
         <EventPicker legend="Events" chosen={events} onChange={setEvents} />
-        <button type="submit" className="primary" disabled={create.isPending || events.length === 0}>
+        <button
+          type="submit"
+          className="primary"
+          disabled={create.isPending || events.length === 0}
+        >
           Add endpoint
         </button>
       </form>
@@ -96,7 +120,9 @@ export function NotificationsEditor() {
           Could not load endpoints: {endpoints.error.message}. Reload the page to try again.
         </p>
       ) : null}
-      {endpoints.data?.endpoints.length === 0 ? <p className="muted">No endpoints yet: nobody is told when runs end.</p> : null}
+      {endpoints.data?.endpoints.length === 0 ? (
+        <p className="muted">No endpoints yet: nobody is told when runs end.</p>
+      ) : null}
       <ul className="card-list">
         {(endpoints.data?.endpoints ?? []).map((ep) => (
           <li key={ep.id} className="card wrap-anywhere" data-endpoint={ep.url}>
@@ -105,16 +131,28 @@ export function NotificationsEditor() {
             </p>
             <EventPicker
               legend={`Events sent to ${ep.url}`}
-              chosen={ep.events.filter((e): e is Event => (EVENTS as readonly string[]).includes(e))}
+              chosen={ep.events.filter((e): e is Event =>
+                (EVENTS as readonly string[]).includes(e),
+              )}
               onChange={(chosen) => {
                 if (chosen.length > 0) update.mutate({ id: ep.id, events: chosen });
               }}
             />
             <p>
-              <button type="button" className="link" onClick={() => update.mutate({ id: ep.id, enabled: !ep.enabled })} disabled={update.isPending}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => update.mutate({ id: ep.id, enabled: !ep.enabled })}
+                disabled={update.isPending}
+              >
                 {ep.enabled ? "Disable" : "Enable"}
               </button>{" "}
-              <button type="button" className="link" onClick={() => test.mutate({ id: ep.id })} disabled={test.isPending}>
+              <button
+                type="button"
+                className="link"
+                onClick={() => test.mutate({ id: ep.id })}
+                disabled={test.isPending}
+              >
                 Send test
               </button>{" "}
               <button
@@ -152,12 +190,22 @@ export function NotificationsEditor() {
               {deliveries.data.deliveries.map((d) => (
                 <tr key={d.id} data-delivery={d.id} data-status={d.status}>
                   <td>{d.event}</td>
-                  <td>{d.runId.startsWith("test_") ? <span className="muted">test</span> : <a href={`/runs/${d.runId}`}>{d.runId.slice(0, 10)}…</a>}</td>
+                  <td>
+                    {d.runId.startsWith("test_") ? (
+                      <span className="muted">test</span>
+                    ) : (
+                      <a href={`/runs/${d.runId}`}>{d.runId.slice(0, 10)}…</a>
+                    )}
+                  </td>
                   <td className="wrap-anywhere">{d.url}</td>
                   <td>
                     <span className="badge">{d.status}</span>
-                    {d.lastStatusCode ? <span className="small muted"> HTTP {d.lastStatusCode}</span> : null}
-                    {d.lastError && d.status !== "delivered" ? <div className="small error">{d.lastError}</div> : null}
+                    {d.lastStatusCode ? (
+                      <span className="small muted"> HTTP {d.lastStatusCode}</span>
+                    ) : null}
+                    {d.lastError && d.status !== "delivered" ? (
+                      <div className="small error">{d.lastError}</div>
+                    ) : null}
                   </td>
                   <td>{d.attempts}</td>
                   <td>{new Date(d.deliveredAt ?? d.createdAt).toLocaleString()}</td>

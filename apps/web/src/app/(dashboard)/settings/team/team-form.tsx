@@ -6,7 +6,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/trpc/react";
-import { FieldError, FormAlert, formError, invalidProps, SaveActions } from "../connectors/form-parts";
+import {
+  FieldError,
+  FormAlert,
+  formError,
+  invalidProps,
+  SaveActions,
+} from "../connectors/form-parts";
 
 const FORM = "team";
 const FIELDS = ["name", "maxConcurrentRuns"] as const;
@@ -21,7 +27,9 @@ export function TeamForm(props: { canAdmin: boolean }) {
   useEffect(() => {
     if (!settings.data) return;
     setName(settings.data.name);
-    setLimit(settings.data.maxConcurrentRuns === null ? "" : String(settings.data.maxConcurrentRuns));
+    setLimit(
+      settings.data.maxConcurrentRuns === null ? "" : String(settings.data.maxConcurrentRuns),
+    );
   }, [settings.data]);
   const update = useMutation(
     trpc.teams.update.mutationOptions({
@@ -37,7 +45,12 @@ export function TeamForm(props: { canAdmin: boolean }) {
   const error = formError(update.error);
 
   if (settings.isPending) return <p className="muted">Loading…</p>;
-  if (settings.error) return <p className="error" role="alert">{settings.error.message}</p>;
+  if (settings.error)
+    return (
+      <p className="error" role="alert">
+        {settings.error.message}
+      </p>
+    );
   return (
     <form
       className="card settings-form"
@@ -52,7 +65,14 @@ export function TeamForm(props: { canAdmin: boolean }) {
         <div className="field">
           <label>
             Name
-            <input value={name} onChange={(e) => setName(e.target.value)} readOnly={!props.canAdmin} required maxLength={80} {...invalidProps(FORM, "name", error)} />
+            <input
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              readOnly={!props.canAdmin}
+              required
+              maxLength={80}
+              {...invalidProps(FORM, "name", error)}
+            />
           </label>
           <FieldError form={FORM} field="name" error={error} />
         </div>

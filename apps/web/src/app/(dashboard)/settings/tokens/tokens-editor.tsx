@@ -16,7 +16,8 @@ const EXPIRIES = [
 ] as const;
 
 type Listed = {
-  revokedReason: "revoked" | "member_removed" | "maker_revoked" | "password_changed" | "account_claimed" | null;
+  revokedReason:
+    "revoked" | "member_removed" | "maker_revoked" | "password_changed" | "account_claimed" | null;
   revokedBy: { name: string } | null;
   madeWith: { name: string } | null;
 };
@@ -44,7 +45,13 @@ export function TokensEditor() {
   const list = useQuery(trpc.tokens.list.queryOptions());
   const longest = useQuery(trpc.instance.me.queryOptions()).data?.maxTokenLifetimeDays ?? null;
   // With a longest lifetime, no longer choices, and "Never" is that longest.
-  const expiries = longest === null ? EXPIRIES : [{ days: 0, label: `${longest} days (the longest here)` }, ...EXPIRIES.filter((x) => x.days > 0 && x.days < longest)];
+  const expiries =
+    longest === null
+      ? EXPIRIES
+      : [
+          { days: 0, label: `${longest} days (the longest here)` },
+          ...EXPIRIES.filter((x) => x.days > 0 && x.days < longest),
+        ];
   const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.tokens.list.queryKey() });
   const create = useMutation(trpc.tokens.create.mutationOptions({ onSuccess: refresh }));
   const revoke = useMutation(trpc.tokens.revoke.mutationOptions({ onSuccess: refresh }));
@@ -141,7 +148,9 @@ export function TokensEditor() {
               <tr key={t.id} data-token={t.name}>
                 <td>
                   {t.name}
-                  {t.madeWith ? <span className="muted small"> made with {t.madeWith.name}</span> : null}
+                  {t.madeWith ? (
+                    <span className="muted small"> made with {t.madeWith.name}</span>
+                  ) : null}
                 </td>
                 <td>
                   <code>sy_{t.prefix}_…</code>

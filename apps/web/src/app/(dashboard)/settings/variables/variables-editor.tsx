@@ -4,7 +4,12 @@ import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 
 /** One checkbox per team lane; `label` names the group for assistive technology. */
-function LanePicker(props: { label: string; lanes: string[]; chosen: string[]; onChange: (chosen: string[]) => void }) {
+function LanePicker(props: {
+  label: string;
+  lanes: string[];
+  chosen: string[];
+  onChange: (chosen: string[]) => void;
+}) {
   return (
     <fieldset className="lane-picker" aria-label={props.label}>
       {props.lanes.map((lane) => (
@@ -12,7 +17,11 @@ function LanePicker(props: { label: string; lanes: string[]; chosen: string[]; o
           <input
             type="checkbox"
             checked={props.chosen.includes(lane)}
-            onChange={(e) => props.onChange(e.target.checked ? [...props.chosen, lane] : props.chosen.filter((l) => l !== lane))}
+            onChange={(e) =>
+              props.onChange(
+                e.target.checked ? [...props.chosen, lane] : props.chosen.filter((l) => l !== lane),
+              )
+            }
           />{" "}
           {lane}
         </label>
@@ -21,7 +30,13 @@ function LanePicker(props: { label: string; lanes: string[]; chosen: string[]; o
   );
 }
 
-function SecretLanes(props: { name: string; lanes: string[]; teamLanes: string[]; onSave: (lanes: string[]) => void; saving: boolean }) {
+function SecretLanes(props: {
+  name: string;
+  lanes: string[];
+  teamLanes: string[];
+  onSave: (lanes: string[]) => void;
+  saving: boolean;
+}) {
   const [editing, setEditing] = useState<string[] | null>(null);
   if (editing === null) {
     return (
@@ -35,7 +50,12 @@ function SecretLanes(props: { name: string; lanes: string[]; teamLanes: string[]
   }
   return (
     <>
-      <LanePicker label={`Lanes of ${props.name}`} lanes={props.teamLanes} chosen={editing} onChange={setEditing} />
+      <LanePicker
+        label={`Lanes of ${props.name}`}
+        lanes={props.teamLanes}
+        chosen={editing}
+        onChange={setEditing}
+      />
       <button
         type="button"
         className="link"
@@ -70,12 +90,19 @@ export function VariablesEditor() {
         onSubmit={(e) => {
           e.preventDefault();
           const { lanes, ...rest } = form;
-          set.mutate(form.secret ? { ...rest, lanes } : rest, { onSuccess: () => setForm({ ...form, name: "", value: "" }) });
+          set.mutate(form.secret ? { ...rest, lanes } : rest, {
+            onSuccess: () => setForm({ ...form, name: "", value: "" }),
+          });
         }}
       >
         <label>
           Name
-          <input value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} placeholder="API_TOKEN" required />
+          <input
+            value={form.name}
+            onChange={(e) => setForm({ ...form, name: e.target.value })}
+            placeholder="API_TOKEN"
+            required
+          />
         </label>
         <label>
           Value
@@ -87,7 +114,12 @@ export function VariablesEditor() {
           />
         </label>
         <label className="inline">
-          <input type="checkbox" checked={form.secret} onChange={(e) => setForm({ ...form, secret: e.target.checked })} /> Secret
+          <input
+            type="checkbox"
+            checked={form.secret}
+            onChange={(e) => setForm({ ...form, secret: e.target.checked })}
+          />{" "}
+          Secret
         </label>
         <button type="submit" className="primary" disabled={set.isPending}>
           Save
@@ -95,7 +127,12 @@ export function VariablesEditor() {
         {form.secret ? (
           <div className="var-lanes">
             <span className="muted small">Open to runs in</span>
-            <LanePicker label="Open to lanes" lanes={teamLanes} chosen={form.lanes} onChange={(lanes) => setForm({ ...form, lanes })} />
+            <LanePicker
+              label="Open to lanes"
+              lanes={teamLanes}
+              chosen={form.lanes}
+              onChange={(lanes) => setForm({ ...form, lanes })}
+            />
           </div>
         ) : null}
       </form>
@@ -134,7 +171,11 @@ export function VariablesEditor() {
                 )}
               </td>
               <td className="right">
-                <button type="button" className="link" onClick={() => remove.mutate({ name: v.name })}>
+                <button
+                  type="button"
+                  className="link"
+                  onClick={() => remove.mutate({ name: v.name })}
+                >
                   Delete
                 </button>
               </td>

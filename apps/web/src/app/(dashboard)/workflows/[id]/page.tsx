@@ -10,5 +10,12 @@ export default async function WorkflowPage({
   searchParams: Promise<{ saved?: string }>;
 }) {
   const [{ id }, { saved }, nonce] = await Promise.all([params, searchParams, cspNonce()]);
-  return <WorkflowView id={id} saved={saved} nonce={nonce} triggers={<TriggersPanel workflowId={id} />} />;
+  return (
+    <WorkflowView
+      id={id}
+      saved={saved}
+      nonce={nonce}
+      triggers={<TriggersPanel workflowId={id} />}
+    />
+  );
 }

@@ -21,7 +21,8 @@ const parseObject = (text: string, what: string): Record<string, unknown> => {
   } catch {
     throw new Error(`${what} must be a JSON object, for example {"branch": "main"}`);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new Error(`${what} must be a JSON object`);
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new Error(`${what} must be a JSON object`);
   return value as Record<string, unknown>;
 };
 
@@ -48,9 +49,18 @@ function CreateTrigger(props: { workflowId: string; onCreated: (secret: string |
         setFormError(null);
         try {
           const values = parseObject(inputs, "Input values");
-          const map = kind === "webhook" ? (parseObject(inputMap, "Input map") as Record<string, string>) : undefined;
+          const map =
+            kind === "webhook"
+              ? (parseObject(inputMap, "Input map") as Record<string, string>)
+              : undefined;
           create.mutate(
-            { workflowId: props.workflowId, kind, name, inputs: values, ...(kind === "schedule" ? { cron, timezone } : { inputMap: map }) },
+            {
+              workflowId: props.workflowId,
+              kind,
+              name,
+              inputs: values,
+              ...(kind === "schedule" ? { cron, timezone } : { inputMap: map }),
+            },
             {
               onSuccess: (created) => {
                 setName("");
@@ -67,39 +77,82 @@ function CreateTrigger(props: { workflowId: string; onCreated: (secret: string |
       <fieldset>
         <legend className="small muted">Kind</legend>
         <label className="inline">
-          <input type="radio" name="trigger-kind" value="schedule" checked={kind === "schedule"} onChange={() => setKind("schedule")} /> Schedule
+          <input
+            type="radio"
+            name="trigger-kind"
+            value="schedule"
+            checked={kind === "schedule"}
+            onChange={() => setKind("schedule")}
+          />{" "}
+          Schedule
         </label>{" "}
         <label className="inline">
-          <input type="radio" name="trigger-kind" value="webhook" checked={kind === "webhook"} onChange={() => setKind("webhook")} /> Webhook
+          <input
+            type="radio"
+            name="trigger-kind"
+            value="webhook"
+            checked={kind === "webhook"}
+            onChange={() => setKind("webhook")}
+          />{" "}
+          Webhook
         </label>
       </fieldset>
       <label>
         Name
-        <input value={name} onChange={(e) => setName(e.target.value)} placeholder={kind === "schedule" ? "weekday mornings" : "on push"} maxLength={128} />
+        <input
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          placeholder={kind === "schedule" ? "weekday mornings" : "on push"}
+          maxLength={128}
+        />
       </label>
       {kind === "schedule" ? (
         <>
           <label>
             Cron expression
-            <input value={cron} onChange={(e) => setCron(e.target.value)} required aria-describedby="cron-help" spellCheck={false} />
+            <input
+              value={cron}
+              onChange={(e) => setCron(e.target.value)}
+              required
+              aria-describedby="cron-help"
+              spellCheck={false}
+            />
           </label>
           <p id="cron-help" className="small muted">
             Five fields (minute hour day-of-month month day-of-week), or six with seconds first.
           </p>
           <label>
             Time zone
-            <input value={timezone} onChange={(e) => setTimezone(e.target.value)} required placeholder="Europe/Paris" spellCheck={false} />
+            <input
+              value={timezone}
+              onChange={(e) => setTimezone(e.target.value)}
+              required
+              placeholder="Europe/Paris"
+              spellCheck={false}
+            />
           </label>
         </>
       ) : null}
       <label>
         Input values (JSON)
-        <textarea value={inputs} onChange={(e) => setInputs(e.target.value)} rows={2} placeholder='{"branch": "main"}' spellCheck={false} />
+        <textarea
+          value={inputs}
+          onChange={(e) => setInputs(e.target.value)}
+          rows={2}
+          placeholder='{"branch": "main"}'
+          spellCheck={false}
+        />
       </label>
       {kind === "webhook" ? (
         <label>
           Input map (JSON: input name → JSON pointer into the body)
-          <textarea value={inputMap} onChange={(e) => setInputMap(e.target.value)} rows={2} placeholder='{"branch": "/ref"}' spellCheck={false} />
+          <textarea
+            value={inputMap}
+            onChange={(e) => setInputMap(e.target.value)}
+            rows={2}
+            placeholder='{"branch": "/ref"}'
+            spellCheck={false}
+          />
         </label>
       ) : null}
       {error ? (
@@ -108,7 +161,11 @@ function CreateTrigger(props: { workflowId: string; onCreated: (secret: string |
         </p>
       ) : null}
       <button type="submit" className="primary" disabled={create.isPending}>
-        {create.isPending ? "Creating…" : kind === "schedule" ? "Create schedule" : "Create webhook"}
+        {create.isPending
+          ? "Creating…"
+          : kind === "schedule"
+            ? "Create schedule"
+            : "Create webhook"}
       </button>
     </form>
   );
@@ -117,9 +174,13 @@ function CreateTrigger(props: { workflowId: string; onCreated: (secret: string |
 export function TriggersPanel({ workflowId }: { workflowId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const list = useQuery({ ...trpc.triggers.list.queryOptions({ workflowId }), refetchInterval: 5_000 });
+  const list = useQuery({
+    ...trpc.triggers.list.queryOptions({ workflowId }),
+    refetchInterval: 5_000,
+  });
   const me = useQuery(trpc.teams.current.queryOptions()).data?.userId;
-  const refresh = () => queryClient.invalidateQueries({ queryKey: trpc.triggers.list.queryKey({ workflowId }) });
+  const refresh = () =>
+    queryClient.invalidateQueries({ queryKey: trpc.triggers.list.queryKey({ workflowId }) });
   const pause = useMutation(trpc.triggers.pause.mutationOptions({ onSuccess: refresh }));
   const resume = useMutation(trpc.triggers.resume.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.triggers.delete.mutationOptions({ onSuccess: refresh }));
@@ -134,8 +195,9 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
     <section aria-labelledby="triggers-heading" className="triggers-panel">
       <h2 id="triggers-heading">Triggers</h2>
       <p className="muted small">
-        Schedules start runs on a cron in a time zone; webhooks start one for each signed POST (see docs/triggers.md). Runs start as the
-        member shown on each trigger, with their role and their own connector accounts: its creator, or the admin who last changed it.
+        Schedules start runs on a cron in a time zone; webhooks start one for each signed POST (see
+        docs/triggers.md). Runs start as the member shown on each trigger, with their role and their
+        own connector accounts: its creator, or the admin who last changed it.
       </p>
       {secret ? (
         <div className="card" role="status">
@@ -159,15 +221,24 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
           Could not load triggers: {list.error.message}. Reload the page to try again.
         </p>
       ) : null}
-      {list.data && list.data.triggers.length === 0 ? <p className="muted">No triggers yet: this workflow runs only when started by hand or through the API.</p> : null}
+      {list.data && list.data.triggers.length === 0 ? (
+        <p className="muted">
+          No triggers yet: this workflow runs only when started by hand or through the API.
+        </p>
+      ) : null}
       <ul className="card-list">
         {(list.data?.triggers ?? []).map((t) => {
           const url = `${origin}${t.webhookPath ?? ""}`;
           return (
             <li key={t.id} className="card wrap-anywhere" data-trigger={t.id} data-kind={t.kind}>
               <p>
-                <span className="badge">{t.kind}</span> <strong>{t.name || (t.kind === "schedule" ? "Schedule" : "Webhook")}</strong>{" "}
-                {t.paused ? <span className="badge" data-paused>paused</span> : null}
+                <span className="badge">{t.kind}</span>{" "}
+                <strong>{t.name || (t.kind === "schedule" ? "Schedule" : "Webhook")}</strong>{" "}
+                {t.paused ? (
+                  <span className="badge" data-paused>
+                    paused
+                  </span>
+                ) : null}
               </p>
               {t.kind === "schedule" ? (
                 <>
@@ -183,7 +254,11 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
               ) : (
                 <p>
                   <span className="small muted">POST to</span> <code data-webhook-url>{url}</code>{" "}
-                  <button type="button" className="link" onClick={() => void navigator.clipboard?.writeText(url)}>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => void navigator.clipboard?.writeText(url)}
+                  >
                     Copy URL
                   </button>
                 </p>
@@ -199,7 +274,12 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
                 </p>
               ) : null}
               <p className="small" data-runs-as>
-                Runs as {t.runsAs ? <strong>{t.runsAs.name}</strong> : <span className="error">a user who is gone</span>}
+                Runs as{" "}
+                {t.runsAs ? (
+                  <strong>{t.runsAs.name}</strong>
+                ) : (
+                  <span className="error">a user who is gone</span>
+                )}
                 {t.runsAs && t.runsAs.id === me ? " (you)" : null}
               </p>
               <p className="small muted">
@@ -219,11 +299,21 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
               {t.canManage ? (
                 <p>
                   {t.paused ? (
-                    <button type="button" className="link" onClick={() => resume.mutate({ id: t.id })} disabled={resume.isPending}>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => resume.mutate({ id: t.id })}
+                      disabled={resume.isPending}
+                    >
                       Resume
                     </button>
                   ) : (
-                    <button type="button" className="link" onClick={() => pause.mutate({ id: t.id })} disabled={pause.isPending}>
+                    <button
+                      type="button"
+                      className="link"
+                      onClick={() => pause.mutate({ id: t.id })}
+                      disabled={pause.isPending}
+                    >
                       Pause
                     </button>
                   )}{" "}
@@ -233,8 +323,13 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
                       className="link"
                       disabled={rotate.isPending}
                       onClick={() => {
-                        const takeOver = t.runsAs?.id !== me ? " The trigger will then run as you." : "";
-                        if (window.confirm(`Rotate the signing secret? Senders using the old one will be refused.${takeOver}`)) {
+                        const takeOver =
+                          t.runsAs?.id !== me ? " The trigger will then run as you." : "";
+                        if (
+                          window.confirm(
+                            `Rotate the signing secret? Senders using the old one will be refused.${takeOver}`,
+                          )
+                        ) {
                           rotate.mutate({ id: t.id }, { onSuccess: (r) => setSecret(r.secret) });
                         }
                       }}

@@ -13,18 +13,40 @@ import { EmptyState, ErrorState, Loading } from "~/components/states";
 import { useTRPC } from "~/trpc/react";
 import styles from "./workflow.module.css";
 
-type DiffLine = { kind: "add" | "del" | "context" | "hunk"; text: string; oldLine?: number; newLine?: number };
+type DiffLine = {
+  kind: "add" | "del" | "context" | "hunk";
+  text: string;
+  oldLine?: number;
+  newLine?: number;
+};
 
 const MARK: Record<DiffLine["kind"], string> = { add: "+", del: "−", context: " ", hunk: "" };
-const SPOKEN: Record<DiffLine["kind"], string> = { add: "added", del: "removed", context: "", hunk: "" };
+const SPOKEN: Record<DiffLine["kind"], string> = {
+  add: "added",
+  del: "removed",
+  context: "",
+  hunk: "",
+};
 
 function Diff({ id, from, to }: { id: string; from: number; to: number }) {
   const trpc = useTRPC();
   const diff = useQuery(trpc.workflows.diff.queryOptions({ id, from, to }));
   if (diff.isPending) return <Loading label="Comparing versions…" />;
-  if (diff.isError) return <ErrorState title="Could not compare the versions" error={diff.error} retry={() => void diff.refetch()} />;
+  if (diff.isError)
+    return (
+      <ErrorState
+        title="Could not compare the versions"
+        error={diff.error}
+        retry={() => void diff.refetch()}
+      />
+    );
   const changed = diff.data.files.filter((f) => f.change !== "unchanged");
-  if (changed.length === 0) return <p className="muted">Versions {from} and {to} have the same files.</p>;
+  if (changed.length === 0)
+    return (
+      <p className="muted">
+        Versions {from} and {to} have the same files.
+      </p>
+    );
   return (
     <div className={styles.versions} data-testid="version-diff">
       {changed.map((f) => (
@@ -32,9 +54,18 @@ function Diff({ id, from, to }: { id: string; from: number; to: number }) {
           <h3 className={styles.diffHead}>
             {f.path} <span className="muted small">({f.change})</span>
           </h3>
-          <div className={styles.diffBody} role="table" aria-label={`Diff of ${f.path}, version ${from} to ${to}`}>
+          <div
+            className={styles.diffBody}
+            role="table"
+            aria-label={`Diff of ${f.path}, version ${from} to ${to}`}
+          >
             {f.lines.map((l, i) => (
-              <div key={i} role="row" className={`${styles.diffLine} ${l.kind === "add" ? styles.add : l.kind === "del" ? styles.del : l.kind === "hunk" ? styles.hunk : ""}`} data-kind={l.kind}>
+              <div
+                key={i}
+                role="row"
+                className={`${styles.diffLine} ${l.kind === "add" ? styles.add : l.kind === "del" ? styles.del : l.kind === "hunk" ? styles.hunk : ""}`}
+                data-kind={l.kind}
+              >
                 <span role="cell" className={styles.num}>
                   {l.oldLine ?? ""}
                 </span>
@@ -58,10 +89,14 @@ function RunVersion({ id, number, versionId }: { id: string; number: number; ver
   const trpc = useTRPC();
   const router = useRouter();
   const version = useQuery(trpc.workflows.version.queryOptions({ id, number }));
-  const start = useMutation(trpc.runs.start.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }));
+  const start = useMutation(
+    trpc.runs.start.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }),
+  );
   if (version.isPending) return <Loading label={`Loading version ${number}…`} />;
-  if (version.isError) return <ErrorState error={version.error} retry={() => void version.refetch()} />;
-  const location = (start.error?.shape?.data as { location?: { path?: string } | null } | undefined)?.location;
+  if (version.isError)
+    return <ErrorState error={version.error} retry={() => void version.refetch()} />;
+  const location = (start.error?.shape?.data as { location?: { path?: string } | null } | undefined)
+    ?.location;
   return (
     <section className="card" aria-label={`Run version ${number}`}>
       <h3>Run version {number}</h3>
@@ -82,7 +117,14 @@ export function VersionsPanel({ id, canRun }: { id: string; canRun: boolean }) {
   const [pair, setPair] = useState<{ from?: number; to?: number }>({});
   const [running, setRunning] = useState<number | null>(null);
   if (versions.isPending) return <Loading label="Loading versions…" />;
-  if (versions.isError) return <ErrorState title="Could not load the versions" error={versions.error} retry={() => void versions.refetch()} />;
+  if (versions.isError)
+    return (
+      <ErrorState
+        title="Could not load the versions"
+        error={versions.error}
+        retry={() => void versions.refetch()}
+      />
+    );
   const list = versions.data.versions;
   if (list.length === 0) return <EmptyState title="No saved versions yet" />;
   const from = pair.from ?? list[1]?.number ?? list[0]!.number;
@@ -97,7 +139,11 @@ export function VersionsPanel({ id, canRun }: { id: string; canRun: boolean }) {
               <th scope="col">Version</th>
               <th scope="col">Saved by</th>
               <th scope="col">When</th>
-              {canRun ? <th scope="col"><span className="visually-hidden">Actions</span></th> : null}
+              {canRun ? (
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -106,13 +152,23 @@ export function VersionsPanel({ id, canRun }: { id: string; canRun: boolean }) {
                 <td>
                   v{v.number} {v.current ? <span className="badge">current</span> : null}
                 </td>
-                <td>{v.createdBy ? (v.createdBy.name ?? v.createdBy.email) : <span className="muted">unknown</span>}</td>
+                <td>
+                  {v.createdBy ? (
+                    (v.createdBy.name ?? v.createdBy.email)
+                  ) : (
+                    <span className="muted">unknown</span>
+                  )}
+                </td>
                 <td>
                   <LocalTime value={v.createdAt} />
                 </td>
                 {canRun ? (
                   <td>
-                    <button type="button" onClick={() => setRunning(v.number)} aria-label={`Run version ${v.number}`}>
+                    <button
+                      type="button"
+                      onClick={() => setRunning(v.number)}
+                      aria-label={`Run version ${v.number}`}
+                    >
                       Run…
                     </button>
                   </td>
@@ -122,7 +178,9 @@ export function VersionsPanel({ id, canRun }: { id: string; canRun: boolean }) {
           </tbody>
         </table>
       </div>
-      {chosen ? <RunVersion key={chosen.id} id={id} number={chosen.number} versionId={chosen.id} /> : null}
+      {chosen ? (
+        <RunVersion key={chosen.id} id={id} number={chosen.number} versionId={chosen.id} />
+      ) : null}
       <h2>Compare versions</h2>
       {list.length < 2 ? (
         <p className="muted">There is one version; save a change to compare.</p>
@@ -131,7 +189,10 @@ export function VersionsPanel({ id, canRun }: { id: string; canRun: boolean }) {
           <div className={styles.diffControls}>
             <label>
               From
-              <select value={from} onChange={(e) => setPair((p) => ({ ...p, from: Number(e.target.value), to }))}>
+              <select
+                value={from}
+                onChange={(e) => setPair((p) => ({ ...p, from: Number(e.target.value), to }))}
+              >
                 {list.map((v) => (
                   <option key={v.id} value={v.number}>
                     v{v.number}
@@ -141,7 +202,10 @@ export function VersionsPanel({ id, canRun }: { id: string; canRun: boolean }) {
             </label>
             <label>
               To
-              <select value={to} onChange={(e) => setPair((p) => ({ ...p, to: Number(e.target.value), from }))}>
+              <select
+                value={to}
+                onChange={(e) => setPair((p) => ({ ...p, to: Number(e.target.value), from }))}
+              >
                 {list.map((v) => (
                   <option key={v.id} value={v.number}>
                     v{v.number}

@@ -18,27 +18,56 @@ import styles from "./workflow.module.css";
 
 const TABS = ["editor", "versions", "runs", "triggers"] as const;
 type Tab = (typeof TABS)[number];
-const TAB_LABEL: Record<Tab, string> = { editor: "Editor and graph", versions: "Versions", runs: "Runs", triggers: "Triggers" };
+const TAB_LABEL: Record<Tab, string> = {
+  editor: "Editor and graph",
+  versions: "Versions",
+  runs: "Runs",
+  triggers: "Triggers",
+};
 
-export function WorkflowView({ id, saved, nonce, triggers }: { id: string; saved?: string; nonce?: string; triggers?: ReactNode }) {
+export function WorkflowView({
+  id,
+  saved,
+  nonce,
+  triggers,
+}: {
+  id: string;
+  saved?: string;
+  nonce?: string;
+  triggers?: ReactNode;
+}) {
   const trpc = useTRPC();
   const router = useRouter();
   const role = useRole();
   const workflow = useQuery(trpc.workflows.get.queryOptions({ id }));
-  const start = useMutation(trpc.runs.start.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }));
+  const start = useMutation(
+    trpc.runs.start.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }),
+  );
   const [tab, setTab] = useState<Tab>("editor");
   const [starting, setStarting] = useState(false);
   if (workflow.isPending) return <Loading label="Loading the workflow…" />;
   if (workflow.isError)
-    return <ErrorState title="Could not load this workflow" error={workflow.error} retry={() => void workflow.refetch()} />;
+    return (
+      <ErrorState
+        title="Could not load this workflow"
+        error={workflow.error}
+        retry={() => void workflow.refetch()}
+      />
+    );
   const w = workflow.data;
   const canRun = can(role, "member");
   const tabs = TABS.filter((t) => t !== "triggers" || triggers !== undefined);
-  const location = (start.error?.shape?.data as { location?: { path?: string } | null } | undefined)?.location;
+  const location = (start.error?.shape?.data as { location?: { path?: string } | null } | undefined)
+    ?.location;
 
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
     const i = tabs.indexOf(tab);
-    const next = e.key === "ArrowRight" ? tabs[(i + 1) % tabs.length] : e.key === "ArrowLeft" ? tabs[(i - 1 + tabs.length) % tabs.length] : undefined;
+    const next =
+      e.key === "ArrowRight"
+        ? tabs[(i + 1) % tabs.length]
+        : e.key === "ArrowLeft"
+          ? tabs[(i - 1 + tabs.length) % tabs.length]
+          : undefined;
     if (!next) return;
     e.preventDefault();
     setTab(next);
@@ -58,7 +87,13 @@ export function WorkflowView({ id, saved, nonce, triggers }: { id: string; saved
         </div>
         <span className={styles.spacer} />
         {canRun ? (
-          <button type="button" className="primary" aria-expanded={starting} aria-controls="start-run" onClick={() => setStarting((s) => !s)}>
+          <button
+            type="button"
+            className="primary"
+            aria-expanded={starting}
+            aria-controls="start-run"
+            onClick={() => setStarting((s) => !s)}
+          >
             Run
           </button>
         ) : null}
@@ -70,13 +105,23 @@ export function WorkflowView({ id, saved, nonce, triggers }: { id: string; saved
         </p>
       ) : null}
       {canRun && starting ? (
-        <section id="start-run" className={`card ${styles.startPanel}`} aria-label={`Start ${w.name}`}>
-          <h2>Start {w.name} (version {w.version})</h2>
+        <section
+          id="start-run"
+          className={`card ${styles.startPanel}`}
+          aria-label={`Start ${w.name}`}
+        >
+          <h2>
+            Start {w.name} (version {w.version})
+          </h2>
           <InputForm
             inputs={w.inputs}
             pending={start.isPending}
-            serverError={start.error ? { message: start.error.message, path: location?.path } : null}
-            onSubmit={(inputs) => start.mutate({ workflowId: w.id, versionId: w.versionId, inputs })}
+            serverError={
+              start.error ? { message: start.error.message, path: location?.path } : null
+            }
+            onSubmit={(inputs) =>
+              start.mutate({ workflowId: w.id, versionId: w.versionId, inputs })
+            }
           />
         </section>
       ) : null}
@@ -99,7 +144,14 @@ export function WorkflowView({ id, saved, nonce, triggers }: { id: string; saved
         ))}
       </div>
       <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
-        {tab === "editor" ? <WorkflowEditor key={w.bundleHash} initial={{ entry: w.entry, files: w.files }} nonce={nonce} canSave={can(role, "member")} /> : null}
+        {tab === "editor" ? (
+          <WorkflowEditor
+            key={w.bundleHash}
+            initial={{ entry: w.entry, files: w.files }}
+            nonce={nonce}
+            canSave={can(role, "member")}
+          />
+        ) : null}
         {tab === "versions" ? <VersionsPanel id={w.id} canRun={canRun} /> : null}
         {tab === "runs" ? (
           <div className={styles.runsLink}>

@@ -22,10 +22,20 @@ export const POST = (req: Request, { params }: { params: Promise<{ id: string }>
       try {
         rawBody = await withBodyLimit(req, BODY_LIMITS.default).text();
       } catch (error) {
-        throw error instanceof AppError ? error : error instanceof Error && error.cause instanceof AppError ? error.cause : error;
+        throw error instanceof AppError
+          ? error
+          : error instanceof Error && error.cause instanceof AppError
+            ? error.cause
+            : error;
       }
       const result = await receiveWebhook(
-        { db: db(), keyring: keyring(), queue: runQueue(), redis: redis(), prefix: env().SWITCHYARD_QUEUE_PREFIX },
+        {
+          db: db(),
+          keyring: keyring(),
+          queue: runQueue(),
+          redis: redis(),
+          prefix: env().SWITCHYARD_QUEUE_PREFIX,
+        },
         { triggerId: id, signature: req.headers.get(SIGNATURE_HEADER), rawBody },
       );
       return jsonAnswer(202, result);

@@ -13,7 +13,17 @@ export const dynamic = "force-dynamic";
 
 export async function GET(req: Request) {
   const session = await auth();
-  return connectorOAuthCallback({ db: db(), redis: redis(), keyring: keyring(), prefix: env().SWITCHYARD_QUEUE_PREFIX, egress: egress() }, session?.user.id, new URL(req.url));
+  return connectorOAuthCallback(
+    {
+      db: db(),
+      redis: redis(),
+      keyring: keyring(),
+      prefix: env().SWITCHYARD_QUEUE_PREFIX,
+      egress: egress(),
+    },
+    session?.user.id,
+    new URL(req.url),
+  );
 }
 
 export const { POST, PUT, DELETE, PATCH, OPTIONS } = otherMethods(["GET"]);

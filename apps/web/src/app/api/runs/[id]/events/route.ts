@@ -19,17 +19,25 @@ import { db } from "~/server/services";
 
 export const dynamic = "force-dynamic";
 
-export const GET = (req: Request, context: { params: Promise<{ id: string }> }) => servedWithRequestId(req, () => events(req, context));
+export const GET = (req: Request, context: { params: Promise<{ id: string }> }) =>
+  servedWithRequestId(req, () => events(req, context));
 
 export const { POST, PUT, DELETE, PATCH, OPTIONS } = otherMethods(["GET"]);
 
 async function events(req: Request, { params }: { params: Promise<{ id: string }> }) {
   const token = await requestSessionToken(req, env().AUTH_SECRET);
   const teamId = token ? await sessionTeam(db(), token) : undefined;
-  if (!token || !teamId) return Response.json({ error: { code: "UNAUTHORIZED", message: "sign in first" } }, { status: 401 });
+  if (!token || !teamId)
+    return Response.json(
+      { error: { code: "UNAUTHORIZED", message: "sign in first" } },
+      { status: 401 },
+    );
   const { id } = await params;
   if ((await runStatusOf(db(), teamId, id)) === null) {
-    return Response.json({ error: { code: "NOT_FOUND", message: "run not found" } }, { status: 404 });
+    return Response.json(
+      { error: { code: "NOT_FOUND", message: "run not found" } },
+      { status: 404 },
+    );
   }
   return runEventStream({
     db: db(),
@@ -42,6 +50,9 @@ async function events(req: Request, { params }: { params: Promise<{ id: string }
     access: async () =>
       (await sessionTeam(db(), token)) === teamId
         ? undefined
-        : new AppError("UNAUTHORIZED", "the session ended (the password changed, or you were removed from this team, or it expired): sign in again"),
+        : new AppError(
+            "UNAUTHORIZED",
+            "the session ended (the password changed, or you were removed from this team, or it expired): sign in again",
+          ),
   });
 }

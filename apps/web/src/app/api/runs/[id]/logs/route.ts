@@ -11,19 +11,32 @@ import { db } from "~/server/services";
 
 export const dynamic = "force-dynamic";
 
-export const GET = (req: Request, context: { params: Promise<{ id: string }> }) => servedWithRequestId(req, () => logs(context));
+export const GET = (req: Request, context: { params: Promise<{ id: string }> }) =>
+  servedWithRequestId(req, () => logs(context));
 
 export const { POST, PUT, DELETE, PATCH, OPTIONS } = otherMethods(["GET"]);
 
 async function logs({ params }: { params: Promise<{ id: string }> }) {
   const session = await auth();
-  if (!session?.user.id) return Response.json({ error: { code: "UNAUTHORIZED", message: "sign in first" } }, { status: 401 });
+  if (!session?.user.id)
+    return Response.json(
+      { error: { code: "UNAUTHORIZED", message: "sign in first" } },
+      { status: 401 },
+    );
   const { id } = await params;
-  if (!session.teamId) return Response.json({ error: { code: "NOT_FOUND", message: "run not found" } }, { status: 404 });
+  if (!session.teamId)
+    return Response.json(
+      { error: { code: "NOT_FOUND", message: "run not found" } },
+      { status: 404 },
+    );
   try {
     return await runLogResponse(db(), session.teamId, id);
   } catch (error) {
-    if (error instanceof AppError && error.code === "NOT_FOUND") return Response.json({ error: { code: "NOT_FOUND", message: "run not found" } }, { status: 404 });
+    if (error instanceof AppError && error.code === "NOT_FOUND")
+      return Response.json(
+        { error: { code: "NOT_FOUND", message: "run not found" } },
+        { status: 404 },
+      );
     throw error;
   }
 }
