@@ -29,7 +29,7 @@ rm -rf "$reports" && mkdir -p "$reports"
 status=0
 
 say "lint"
-npx eslint --max-warnings 0 . || { status=1; echo lint >>"$reports/checks-failed"; }
+{ npx eslint --max-warnings 0 . && npx prettier --check --log-level warn .; } || { status=1; echo lint >>"$reports/checks-failed"; }
 say "typecheck"
 { npx turbo run typecheck --output-logs=errors-only && npx tsc -p tsconfig.json; } || { status=1; echo typecheck >>"$reports/checks-failed"; }
 
