@@ -31,6 +31,7 @@ export const defaultAgentsDir = () => path.join(homedir(), ".cache/switchyard/ag
 /** The connectors folder when SWITCHYARD_CONNECTORS_DIR is empty. */
 export const defaultConnectorsDir = () => path.join(homedir(), ".cache/switchyard/connectors");
 
+/** The worker's environment variables, with their checks and defaults. */
 export const workerEnvSchema = z.object({
   ...databaseEnv,
   ...redisEnv,
@@ -129,8 +130,10 @@ export const workerEnvSchema = z.object({
 
 export type WorkerEnv = z.infer<typeof workerEnvSchema>;
 
+/** A bad environment, with a message that names each bad variable. */
 export class EnvError extends Error {}
 
+/** The validated environment; throws EnvError when a value is missing or bad. */
 export const readWorkerEnv = (source: NodeJS.ProcessEnv = process.env): WorkerEnv => {
   const parsed = workerEnvSchema.safeParse(source);
   if (parsed.success) return parsed.data;

@@ -59,7 +59,10 @@ export type ExecuteRunDeps = {
   /** A sandbox per step process, or one per run with a resident launcher (SWITCHYARD_STEP_LAUNCHER). */
   stepLauncher?: "per-step" | "per-run";
   keyring: Keyring;
-  /** Model endpoints openai_compatible steps may call (SWITCHYARD_MODEL_ENDPOINTS). */
+  /**
+   * Model endpoints openai_compatible steps may call (SWITCHYARD_MODEL_ENDPOINTS).
+   * @default [] (none)
+   */
   modelEndpoints?: readonly string[];
   /** How openai_compatible steps reach their model endpoint: the worker's egress fetch for models. */
   modelFetch: FetchLike;
@@ -75,7 +78,10 @@ export type ExecuteRunDeps = {
   connectors?: WorkerConnectors;
   /** Tells live views that something of this run was recorded. */
   notify: (runId: string) => void;
-  /** How long the run's writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS). */
+  /**
+   * How long the run's writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS).
+   * @default OUTAGE_MS (60 s)
+   */
   outageMs?: number;
   /** The operator's limit on any one team's runs at once (SWITCHYARD_TEAM_RUN_LIMIT); a team's own may only lower it. */
   teamRunLimit?: number | null;

@@ -22,6 +22,7 @@ import {
 import type { ReadableSpan, SpanProcessor } from "@opentelemetry/sdk-trace";
 import type { SpanRecord } from "@switchyard/core/mcp";
 
+/** The service name the spans the proxies report are exported under. */
 export const PROXY_SERVICE_NAME = "switchyard-mcp-proxy";
 
 export type ProxySpanTarget = { processor: SpanProcessor; resource: ReadableSpan["resource"] };

@@ -136,6 +136,10 @@ export const startRequeueSweep = (
   options: Omit<SweepDeps, "redis"> & {
     connection: Redis;
     intervalMs: number;
+    /**
+     * How long the sweep waits after a reconnect, so live workers have written their heartbeats again.
+     * @default 2 * WORKER_HEARTBEAT_MS
+     */
     settleMs?: number;
     onBack?: () => Promise<unknown>;
   },

@@ -7,6 +7,7 @@ import { context, propagation, SpanStatusCode, trace, type Span } from "@opentel
 
 const tracer = () => trace.getTracer("switchyard-worker");
 
+/** Starts a run's span as a child of `traceparent` when given; answers it and its context. */
 export const startRunSpan = (
   name: string,
   traceparent: string | undefined,
@@ -19,6 +20,7 @@ export const startRunSpan = (
   return { span, context: trace.setSpan(parent, span) };
 };
 
+/** Runs `fn` in a child span of `parent`, which ends (marked an error if `fn` throws) when it does. */
 export const withChildSpan = async <T>(
   parent: ReturnType<typeof startRunSpan>["context"],
   name: string,
@@ -39,6 +41,7 @@ export const withChildSpan = async <T>(
   }
 };
 
+/** Ends `span` with an OK or error status. */
 export const endSpan = (span: Span, ok: boolean, message?: string) => {
   span.setStatus(ok ? { code: SpanStatusCode.OK } : { code: SpanStatusCode.ERROR, message });
   span.end();

@@ -80,6 +80,7 @@ export const folderResolver = (folder: WorkflowFolder): FolderResolver => {
   };
 };
 
+/** The variables port: each name resolves to the user's environment variable of that name. */
 export const environmentVariables = (env: NodeJS.ProcessEnv): VariablesPort => ({
   resolve: async (names) => {
     const values: Record<string, string> = {};

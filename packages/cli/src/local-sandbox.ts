@@ -23,7 +23,10 @@ export type SandboxMode = "auto" | SandboxLevel;
 export type LocalSandboxOptions = {
   mode: SandboxMode;
   workspace: string;
-  /** First uid of the range the step uid is picked from (as root). */
+  /**
+   * First uid of the range the step uid is picked from (as root).
+   * @default DEFAULT_STEP_UID_BASE (61_000)
+   */
   stepUidBase?: number;
   /** Whether steps share the machine's network (said on stderr with the level). */
   network: boolean;
@@ -40,8 +43,10 @@ const networkLine = (network: boolean) =>
     ? "network: shared with this machine, unfiltered (link-local and cloud metadata addresses are reachable too); --no-network for none"
     : "network: none (--no-network)";
 
+/** The values --sandbox and SWITCHYARD_SANDBOX take. */
 export const SANDBOX_MODES: readonly SandboxMode[] = ["auto", ...SANDBOX_LEVELS];
 
+/** The sandbox mode `value` names; throws USER.INPUT.VALIDATION_FAILED naming `from` otherwise. */
 export const parseSandboxMode = (value: string, from: string): SandboxMode => {
   if ((SANDBOX_MODES as readonly string[]).includes(value)) return value as SandboxMode;
   throw new AppError(
@@ -78,6 +83,7 @@ const describe = (level: SandboxLevel, uid: number | undefined) => {
   }
 };
 
+/** Opens the sandbox session the run's steps share, over the user's workspace. */
 export const openLocalSandbox = (options: LocalSandboxOptions): Promise<SandboxSession> =>
   openSandboxSession({
     ownerId: `switchyard-run-${process.pid}`,

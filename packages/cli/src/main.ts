@@ -37,6 +37,7 @@ const usage = () =>
     ...Object.entries(commands).map(([name, c]) => `  ${name.padEnd(12)} ${c.summary}`),
   ].join("\n");
 
+/** Runs the command `argv` names and answers its exit code. */
 export const main = async (argv: string[]): Promise<number> => {
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {

@@ -16,6 +16,7 @@ export type RunOptions = {
   help: boolean;
 };
 
+/** The help text of `switchyard run`. */
 export const RUN_USAGE = `usage: switchyard run <file> [--input key=value]... [--sandbox auto|strict|namespaces|none]
                       [--workspace <dir>] [--no-network]
 
@@ -44,6 +45,7 @@ const pairOf = (pair: string): [string, string] => {
   return [pair.slice(0, eq), pair.slice(eq + 1)];
 };
 
+/** The run's options from argv and the environment; throws on a bad flag or value. */
 export const parseRunOptions = (
   argv: string[],
   env: NodeJS.ProcessEnv,

@@ -22,6 +22,7 @@ import {
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
 
+/** The largest workflow file read, in bytes. */
 export const MAX_WORKFLOW_FILE = 1024 * 1024;
 
 /** Linux's O_PATH (not in fs.constants): a handle on a path that opens nothing. */

@@ -12,6 +12,7 @@ export type Db = PrismaClient;
 
 const pools = new WeakMap<Db, pg.Pool>();
 
+/** A Prisma client on its own pg pool of at most `options.max` connections (10 unless told). */
 export const createDb = (databaseUrl: string, options: { max?: number } = {}): Db => {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
   const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });

@@ -51,6 +51,7 @@ const parse = (stored: string) => {
   };
 };
 
+/** The scrypt hash of `password`, with its salt and cost, as one text. */
 export const hashPassword = async (password: string, cost: ScryptCost = PASSWORD_COST) => {
   const salt = randomBytes(16);
   const key = await derive(password, salt, cost);

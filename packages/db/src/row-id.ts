@@ -14,6 +14,7 @@ const COUNTER_SPAN = 36 ** 4;
 let counter = 0;
 let lastMs = 0;
 const PROCESS = randomInt(COUNTER_SPAN).toString(36).padStart(4, "0");
+/** A new row id, greater than every id made before it in this process. */
 export const newRowId = () => {
   counter = (counter + 1) % COUNTER_SPAN;
   lastMs = Math.max(counter === 0 ? lastMs + 1 : lastMs, Date.now());

@@ -128,6 +128,7 @@ export const CURATED_CONNECTORS: readonly CuratedConnector[] = [
   },
 ];
 
+/** The curated connector with this id, if there is one. */
 export const curatedConnector = (id: string): CuratedConnector | undefined =>
   CURATED_CONNECTORS.find((c) => c.id === id);
 

@@ -43,17 +43,45 @@ type McpConnectorHostOptions = {
   openStdio?: OpenStdio;
   /** The egress fetch http connectors are reached with; without it http connectors are refused. */
   httpFetch?: FetchLike;
+  /**
+   * How long one connection attempt to a connector may take.
+   * @default 30_000 (30 s)
+   */
   connectTimeoutMs?: number;
-  /** How long a stdio connector may take to answer the era probe before it is taken as legacy (default 10 s). */
+  /**
+   * How long a stdio connector may take to answer the era probe before it is taken as legacy; never more than connectTimeoutMs.
+   * @default PROBE_TIMEOUT_MS (10 s)
+   */
   probeTimeoutMs?: number;
+  /**
+   * How long one tool call to a connector may take.
+   * @default 60_000 (60 s)
+   */
   callTimeoutMs?: number;
-  /** The first cooldown after a failure; doubled at each further failure in a row, up to maxCooldownMs. */
+  /**
+   * The first cooldown after a failure; doubled at each further failure in a row, up to maxCooldownMs.
+   * @default 1_000 (1 s)
+   */
   cooldownMs?: number;
+  /**
+   * The longest cooldown after failures in a row; never less than cooldownMs.
+   * @default 60_000 (60 s)
+   */
   maxCooldownMs?: number;
-  /** A live connector unused this long is closed (default 5 min). */
+  /**
+   * A live connector unused this long is closed.
+   * @default 300_000 (5 min)
+   */
   idleMs?: number;
-  /** Live connectors at most (default 32); the least recently used one is closed to make room. */
+  /**
+   * Live connectors at most; the least recently used one is closed to make room.
+   * @default 32
+   */
   maxLive?: number;
+  /**
+   * The clock idle times and cooldowns are measured with.
+   * @default Date.now
+   */
   now?: () => number;
 };
 

@@ -16,6 +16,7 @@ type GrantJson = Omit<OAuthGrant, "tokens"> & {
   tokens: Omit<OAuthTokenSet, "expiresAt"> & { expiresAt?: string };
 };
 
+/** The grant as the JSON text that is sealed. */
 export const grantToJson = (grant: OAuthGrant): string => {
   const { expiresAt, ...tokens } = grant.tokens;
   const json: GrantJson = {
@@ -25,6 +26,7 @@ export const grantToJson = (grant: OAuthGrant): string => {
   return JSON.stringify(json);
 };
 
+/** The grant a sealed JSON text holds (the inverse of grantToJson). */
 export const grantFromJson = (text: string): OAuthGrant => {
   const json = JSON.parse(text) as GrantJson;
   const { expiresAt, ...tokens } = json.tokens;

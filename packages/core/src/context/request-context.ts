@@ -15,6 +15,7 @@ export const requestIdOf = (headers: Headers) => {
   return given && SANE.test(given) ? given : randomUUID();
 };
 
+/** Runs `run` with `id` as the current request id. */
 export const withRequestId = <T>(id: string, run: () => T): T => store.run(id, run);
 
 /** The id of the request being served, or undefined outside one (the worker, a script). */

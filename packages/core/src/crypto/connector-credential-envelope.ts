@@ -24,6 +24,7 @@ const envelopeOwner = (owner: ConnectorCredentialOwner) => ({
   name: connectorCredentialHolder(owner.connector, owner.owner),
 });
 
+/** Seals a connector credential for its owner. */
 export const sealConnectorCredential = (
   keyring: Keyring,
   owner: ConnectorCredentialOwner,

@@ -54,6 +54,7 @@ const open = (
   return Buffer.concat([decipher.update(sealed.ciphertext), decipher.final()]);
 };
 
+/** The master key from its base64 text; throws SYSTEM.CONFIG unless it is 32 bytes. */
 export const parseMasterKey = (id: string, base64: string): MasterKey => {
   const key = Buffer.from(base64, "base64");
   if (key.length !== 32)
@@ -61,11 +62,13 @@ export const parseMasterKey = (id: string, base64: string): MasterKey => {
   return { id, key };
 };
 
+/** A keyring that seals with `current` and opens with it or any of `older`. */
 export const keyringOf = (current: MasterKey, older: MasterKey[] = []): Keyring => {
   const all = new Map([...older, current].map((k) => [k.id, k.key]));
   return { current, byId: (id) => all.get(id) };
 };
 
+/** Seals `plaintext` for `owner` with the keyring's current master key. */
 export const sealSecret = (
   keyring: Keyring,
   owner: EnvelopeOwner,
@@ -88,6 +91,7 @@ export const sealSecret = (
   }
 };
 
+/** Opens an envelope sealed for `owner`; throws if it was sealed for another or altered. */
 export const openSecret = (
   keyring: Keyring,
   owner: EnvelopeOwner,

@@ -16,6 +16,7 @@ const envelopeOwner = (owner: ModelKeyOwner) => ({
   name: modelKeyHolder(owner.vendor),
 });
 
+/** Seals a model API key for its team, credential and vendor. */
 export const sealModelKey = (keyring: Keyring, owner: ModelKeyOwner, key: string): Envelope =>
   sealSecret(keyring, envelopeOwner(owner), key);
 

@@ -28,6 +28,7 @@ const envelopeOwner = (owner: VariableOwner) => ({
   name: variableHolder(owner.name),
 });
 
+/** Seals a secret variable's value for its team and name. */
 export const sealVariable = (keyring: Keyring, owner: VariableOwner, value: string): Envelope =>
   sealSecret(keyring, envelopeOwner(owner), value);
 

@@ -13,6 +13,7 @@ import { judgeConnection, type EgressAllowList } from "./egress-policy";
 /** Every address of a name (the system resolver by default; tests pass their own). */
 export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
 
+/** Every address the system resolver gives for a host name. */
 export const systemResolveAll: ResolveAll = (hostname) =>
   new Promise((resolve, reject) =>
     dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>

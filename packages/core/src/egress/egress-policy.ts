@@ -16,6 +16,7 @@ type HostRule = { name: string; wildcard: boolean };
 /** A parsed SWITCHYARD_EGRESS_ALLOW. */
 export type EgressAllowList = { cidrs: Cidr[]; hosts: HostRule[]; text: string };
 
+/** An allow-list that names nothing: only https to public addresses. */
 export const NO_EGRESS_EXCEPTIONS: EgressAllowList = { cidrs: [], hosts: [], text: "" };
 
 const HOST_NAME =

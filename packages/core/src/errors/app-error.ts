@@ -7,6 +7,10 @@ import { surfaceOfError, type ErrorCode } from "./error-codes";
 
 type AppErrorOptions = {
   userMessage?: string;
+  /**
+   * Whether the worker may let BullMQ try the job again.
+   * @default false
+   */
   retryable?: boolean;
   cause?: unknown;
   /** Where it happened: file, line, column, field path. */
@@ -17,6 +21,7 @@ type AppErrorOptions = {
 
 export type ErrorLocation = { file?: string; line?: number; column?: number; path?: string };
 
+/** An error with a taxonomy code, a message a client may see and whether it may be retried. */
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly userMessage: string;
@@ -52,4 +57,5 @@ export class AppError extends Error {
   }
 }
 
+/** Whether `value` is an AppError. */
 export const isAppError = (value: unknown): value is AppError => value instanceof AppError;

@@ -18,6 +18,7 @@ export type EventBus<E extends EventMap> = EventEmitter<E> & {
 
 const SETTLED = Promise.resolve();
 
+/** A typed in-process event bus. */
 export const createEventBus = <E extends EventMap>(): EventBus<E> => {
   const subscribers = new Map<keyof E, Set<(payload: never) => unknown>>();
   return {

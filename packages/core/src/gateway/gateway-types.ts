@@ -8,6 +8,7 @@ import type { EgressAllowList } from "../egress/egress-policy";
 /** The API family a registration speaks; it decides paths, token positions and usage format. */
 export type Vendor = "anthropic" | "openai" | "gemini";
 
+/** The vendors the model gateway forwards to. */
 export const VENDORS: readonly Vendor[] = ["anthropic", "openai", "gemini"];
 
 /**
@@ -118,22 +119,33 @@ export type GatewayTimeouts = {
   idleMs: number;
 };
 
+/** The gateway's upstream timeouts unless GatewayOptions.timeouts says otherwise. */
 export const DEFAULT_TIMEOUTS: GatewayTimeouts = {
   connectMs: 10_000,
   responseMs: 10 * 60_000,
   idleMs: 5 * 60_000,
 };
 
+/** The largest request body the gateway accepts unless told: 32 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export type GatewayOptions = {
-  /** Listen on 127.0.0.1 (default: yes, an ephemeral port). */
+  /**
+   * Listen on 127.0.0.1 (on an ephemeral port unless `port` is given).
+   * @default true
+   */
   tcp?: boolean | { host?: "127.0.0.1" | "::1"; port?: number };
   /** Also (or only) listen on this unix socket path; it must not exist yet. */
   socketPath?: string;
-  /** Mode of the socket file; default 0o666 (steps run as other uids; tokens authenticate). */
+  /**
+   * Mode of the socket file (steps run as other uids; tokens authenticate).
+   * @default 0o666
+   */
   socketMode?: number;
-  /** Request bodies above this get 413; default 32 MiB. */
+  /**
+   * Request bodies above this get 413.
+   * @default DEFAULT_MAX_BODY_BYTES (32 MiB)
+   */
   maxBodyBytes?: number;
   timeouts?: Partial<GatewayTimeouts>;
   /** Merged over DEFAULT_PRICES; a key is a model name or a prefix of one. */

@@ -37,6 +37,7 @@ export type LoopbackCommandOptions = {
   node?: string;
 };
 
+/** The argv that starts the forwarder, then the step's command behind it. */
 export const loopbackCommand = (options: LoopbackCommandOptions): string[] => [
   options.node ?? "node",
   options.script,

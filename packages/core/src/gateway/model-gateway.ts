@@ -74,6 +74,7 @@ const listen = (server: Server, target: { port: number; host: string } | string)
 
 const short = (text: string) => (text.length > 120 ? `${text.slice(0, 120)}…` : text);
 
+/** Starts the model gateway and listens on TCP, a socket file or both. */
 export const startModelGateway = async (options: GatewayOptions = {}): Promise<ModelGateway> => {
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };

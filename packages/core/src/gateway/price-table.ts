@@ -14,6 +14,7 @@ const anthropic = (input: number, output: number): ModelPrice => ({
   cacheWrite: input * 1.25,
 });
 
+/** List prices (USD per million tokens) of well-known models; a team's table is merged over them. */
 export const DEFAULT_PRICES: PriceTable = {
   "claude-opus-4-5": anthropic(5, 25),
   "claude-opus-4-1": anthropic(15, 75),

@@ -32,6 +32,7 @@ const downgradeBlock = (block: Block, version: string): Block => {
   }
 };
 
+/** The tools/call result in a form a client of `version` understands. */
 export const adaptResult = (result: ToolResult, version: string): ToolResult => {
   let content = result.content.map((b) => downgradeBlock(b, version));
   let adapted: ToolResult = content.every((b, i) => b === result.content[i])
@@ -51,6 +52,7 @@ export const adaptResult = (result: ToolResult, version: string): ToolResult => 
   return adapted;
 };
 
+/** The tools/list entry without the fields a client of `version` does not know. */
 export const adaptTool = (tool: Tool, version: string): Tool => {
   if (atLeast(version, "2025-06-18")) return tool;
   const { outputSchema: _o, title: _t, ...rest } = tool;

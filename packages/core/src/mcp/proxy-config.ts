@@ -88,6 +88,7 @@ const parseProxyConfig = (raw: unknown, file = "config"): ProxyConfig => {
   });
 };
 
+/** Reads and validates the proxy's config file; throws an AppError naming what is wrong. */
 export const loadProxyConfig = async (file: string): Promise<ProxyConfig> => {
   let text: string;
   try {

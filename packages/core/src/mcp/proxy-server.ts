@@ -43,7 +43,10 @@ const CAPABILITIES = { tools: { listChanged: true } };
 const RECORD_WAIT_MS = 5000;
 
 type ProxyServerDeps = {
-  /** How long a call's answer waits for its record to be stored (default RECORD_WAIT_MS). */
+  /**
+   * How long a call's answer waits for its record to be stored.
+   * @default RECORD_WAIT_MS (5 s)
+   */
   recordWaitMs?: number;
   router: ToolRouter;
   search: ToolSearch;
@@ -51,6 +54,10 @@ type ProxyServerDeps = {
   redactor: Redactor;
   name: string;
   version: string;
+  /**
+   * Tools per page of a tools/list answer.
+   * @default TOOLS_PAGE_SIZE (100)
+   */
   pageSize?: number;
   /** Cuts long result text for the agent and keeps it whole in the workspace. */
   resultCap?: ResultCap;

@@ -5,6 +5,7 @@
 import { createWriteStream, type WriteStream } from "node:fs";
 import type { RecordSink, SpanRecord, ToolCallRecord } from "./call-record";
 
+/** A record sink that appends records and spans to a file as JSON lines. */
 export class RecordFileSink implements RecordSink {
   private readonly stream: WriteStream;
 
@@ -26,6 +27,7 @@ export class RecordFileSink implements RecordSink {
   }
 }
 
+/** A record sink that drops everything. */
 export const nullSink: RecordSink = {
   record: () => undefined,
   span: () => undefined,

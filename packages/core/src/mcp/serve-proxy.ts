@@ -46,6 +46,10 @@ type ServeProxyDeps = {
   log?: CallLogger;
   /** Aborting ends the proxy (SIGTERM, SIGINT). */
   signal?: AbortSignal;
+  /**
+   * The version the proxy gives in its server info.
+   * @default "0.1.0"
+   */
   version?: string;
   pageSize?: number;
 };
@@ -118,6 +122,7 @@ const buildProviders = async (
   return providers;
 };
 
+/** Runs one proxy from its config until stdin closes, the channel closes or `signal` aborts. */
 export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
   const { config } = deps;
   const channel = config.channel

@@ -11,11 +11,13 @@
 import { z } from "zod";
 import { isErrorCode, type ErrorCode } from "../errors/error-codes";
 
+/** The channel protocol version given in hello and welcome. */
 export const STEP_CHANNEL_VERSION = 1;
 
 const id = z.number().int().nonnegative();
 const jsonObject = z.record(z.string(), z.unknown());
 
+/** A message the proxy sends on the channel. */
 export const proxyMessage = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("hello"),
@@ -46,6 +48,7 @@ export const proxyMessage = z.discriminatedUnion("type", [
 ]);
 export type ProxyMessage = z.infer<typeof proxyMessage>;
 
+/** A message the worker sends on the channel. */
 export const hostMessage = z.discriminatedUnion("type", [
   z.object({
     type: z.literal("welcome"),

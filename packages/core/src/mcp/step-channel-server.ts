@@ -40,8 +40,15 @@ export type StepChannelServerOptions = {
    * `tool.recorded` subscribers returned has settled (the record is stored).
    */
   events?: ChannelEventEmitter;
-  /** Parent folder of the socket's private folder. */
+  /**
+   * Parent folder of the socket's private folder.
+   * @default os.tmpdir()
+   */
   dir?: string;
+  /**
+   * How long the proxy may take to say ready on the channel.
+   * @default 10_000 (10 s)
+   */
   readyTimeoutMs?: number;
 };
 
@@ -59,6 +66,7 @@ export type StepChannel = {
   close(): Promise<void>;
 };
 
+/** Opens a step's channel socket, which accepts the one proxy that presents the token. */
 export const startStepChannel = async (options: StepChannelServerOptions): Promise<StepChannel> => {
   const folder = await mkdtemp(path.join(options.dir ?? tmpdir(), "sy-ch-"));
   const socketPath = path.join(folder, "s");

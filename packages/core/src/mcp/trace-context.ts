@@ -9,6 +9,7 @@ export type TraceContext = { traceId: string; parentSpanId: string | undefined; 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 const newTraceId = (): string => randomBytes(16).toString("hex");
+/** A new random 8-byte span id in hex. */
 export const newSpanId = (): string => randomBytes(8).toString("hex");
 
 /** The parent context, or a fresh trace when `traceparent` is absent or invalid. */

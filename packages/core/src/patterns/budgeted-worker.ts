@@ -19,7 +19,10 @@ type WorkerRun<T, P = undefined> =
 type BudgetedWorkerOptions = {
   budgetMs: number;
   signal?: AbortSignal;
-  /** Old-generation heap of the worker; a runaway job dies instead of growing the process. */
+  /**
+   * Old-generation heap of the worker; a runaway job dies instead of growing the process.
+   * @default 256
+   */
   memoryMb?: number;
 };
 

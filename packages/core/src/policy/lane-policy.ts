@@ -16,6 +16,7 @@ export type ConnectorRule = { slug: string; lanes: readonly string[]; enabled: b
 /** In a connector's lanes: open to every lane of the team. */
 export const ALL_LANES = "*";
 
+/** The lane table of these rules, by lane name. */
 export const laneTable = (rules: Iterable<LaneRule>): LaneTable =>
   new Map([...rules].map((r) => [r.name, r]));
 
@@ -32,7 +33,9 @@ const byRoles =
       : new AppError("FORBIDDEN", `your role (${role}) may not ${what} in lane "${lane}"`);
   };
 
+/** Saving a workflow needs one of the lane's save roles. */
 export const maySave = byRoles((r) => r.saveRoles, "save workflows");
+/** Starting a run needs one of the lane's start roles. */
 export const mayStart = byRoles((r) => r.startRoles, "start runs");
 /** Cancelling a run needs the right to start runs in its lane. */
 export const mayCancel = byRoles((r) => r.startRoles, "cancel runs");

@@ -19,7 +19,10 @@ export type JsonEventLines = {
 };
 
 export type JsonEventLinesOptions = {
-  /** A longer line is skipped (counted as noise); 16 MiB unless told. */
+  /**
+   * A longer line is skipped (counted as noise).
+   * @default 16 * 1024 * 1024 (16 MiB)
+   */
   maxLineChars?: number;
   /** Where noise is counted (a parser's summary); a fresh one unless told. */
   noise?: StreamNoise;

@@ -90,6 +90,7 @@ const readStamp = (agentsDir: string, name: string, agent: AgentId) => {
   return { ...stamp, entry };
 };
 
+/** Where an agent CLI is installed under `agentsDir`, and how to run it. */
 export const locateAgent = (
   agentsDir: string,
   agent: AgentId,

@@ -14,6 +14,7 @@ export const DEFAULT_MODEL_ENDPOINTS: Readonly<Record<FirstPartyVendor, string>>
   gemini: "https://generativelanguage.googleapis.com",
 };
 
+/** Whether `value` names a model vendor. */
 export const isModelVendor = (value: string): value is ModelVendor =>
   (MODEL_VENDORS as readonly string[]).includes(value);
 

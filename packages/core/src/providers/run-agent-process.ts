@@ -26,9 +26,15 @@ export type RunAgentProcessInput = {
   hasResult: () => boolean;
   /** Stdout lines that were not events, quoted when stderr says nothing. */
   lastNoise: () => readonly string[];
-  /** Bytes of stderr kept (the end); 64 KiB unless told. */
+  /**
+   * Bytes of stderr kept (the end).
+   * @default 64 * 1024 (64 KiB)
+   */
   stderrTailBytes?: number;
-  /** How long the CLI may linger after its result before it is stopped; 10 s unless told. */
+  /**
+   * How long the CLI may linger after its result before it is stopped.
+   * @default RESULT_GRACE_MS (10 s)
+   */
   resultGraceMs?: number;
 };
 

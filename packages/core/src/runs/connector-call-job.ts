@@ -5,8 +5,10 @@
  */
 import { z } from "zod";
 
+/** The BullMQ queue the web app asks the worker to call a connector tool on. */
 export const CONNECTOR_CALL_QUEUE = "connector-calls";
 
+/** The data of a connector call job. */
 export const connectorCallJobSchema = z.object({
   teamId: z.string().min(1),
   /** The admin who asked: a connector used with each member's account uses theirs. */
@@ -19,6 +21,7 @@ export const connectorCallJobSchema = z.object({
 });
 export type ConnectorCallJob = z.infer<typeof connectorCallJobSchema>;
 
+/** What a connector call job returns. */
 export const connectorCallResultSchema = z.object({
   isError: z.boolean(),
   content: z.array(z.record(z.string(), z.unknown())),

@@ -5,8 +5,10 @@
  */
 import { z } from "zod";
 
+/** The BullMQ queue runs are started on. */
 export const RUN_QUEUE = "runs";
 
+/** The data of a run job. */
 export const runJobSchema = z.object({
   runId: z.string().min(1),
   teamId: z.string().min(1),

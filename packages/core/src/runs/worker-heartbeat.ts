@@ -4,12 +4,16 @@
  */
 import { z } from "zod";
 
+/** How often a worker renews its heartbeat key. */
 export const WORKER_HEARTBEAT_MS = 5_000;
+/** How long a heartbeat key lives without renewal. */
 export const WORKER_HEARTBEAT_TTL_S = 15;
 
+/** The Redis key of a worker's heartbeat. */
 export const workerHeartbeatKey = (prefix: string, workerId: string) =>
   `${prefix}:workers:${workerId}`;
 
+/** What a worker's heartbeat key holds. */
 export const workerInfoSchema = z.object({
   workerId: z.string(),
   hostname: z.string(),

@@ -15,7 +15,9 @@ import {
   type SandboxSpec,
 } from "./sandbox-types";
 
+/** The environment variable that tags a sandboxed process with its owner id. */
 export const OWNER_TAG = "SWITCHYARD_SANDBOX_OWNER";
+/** The environment variable that tags a sandboxed process with its sandbox id. */
 export const SANDBOX_TAG = "SWITCHYARD_SANDBOX_ID";
 
 export { FD } from "./bwrap-options";
@@ -129,6 +131,7 @@ const passwdFiles = (uid: number, gid: number) => {
   return { passwd: lines(users), group: lines(groups) };
 };
 
+/** How to start `spec` at the host's level: the command, its arguments and environment. */
 export const buildLaunch = (
   host: SandboxHost,
   spec: SandboxSpec,

@@ -155,6 +155,7 @@ const probe = async (
   }
 };
 
+/** The strongest sandbox level that works here, with the attempts made to find it. */
 export const detectSandbox = async (
   options: DetectSandboxOptions,
 ): Promise<SandboxHost & { attempts: SandboxAttempt[] }> => {

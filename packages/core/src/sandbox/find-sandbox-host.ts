@@ -20,6 +20,7 @@ export type FindSandboxHostOptions = DetectSandboxOptions & {
 const INSTALL =
   "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap)";
 
+/** The sandbox host for the configured mode; throws when that mode cannot be had. */
 export const findSandboxHost = async ({ optOut, subject, ...options }: FindSandboxHostOptions) => {
   if (options.mode === "strict" && process.getuid?.() !== 0)
     throw new AppError(

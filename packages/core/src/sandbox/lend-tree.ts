@@ -67,6 +67,7 @@ const setTop = async (root: string, owner: { uid: number; gid: number }, mode: n
   }
 };
 
+/** Gives a folder tree to a step uid; the returned LentTree takes it back. */
 export const lendTree = async (
   root: string,
   to: { uid: number; gid?: number },

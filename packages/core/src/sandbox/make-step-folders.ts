@@ -9,6 +9,7 @@ import path from "node:path";
 
 export type StepFolders = { root: string; workspace: string; home: string; tmp: string };
 
+/** Makes a step's folders under `root`, owned by `owner` when given. */
 export const makeStepFolders = async (
   root: string,
   owner?: { uid: number; gid?: number },

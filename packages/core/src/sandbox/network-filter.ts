@@ -81,6 +81,10 @@ export const startNetworkFilter = async (options: {
   owner: string;
   uids: readonly UidRange[];
   nft?: string;
+  /**
+   * How long the rules may take to appear before nftables is taken as unavailable.
+   * @default 10_000 (10 s)
+   */
   timeoutMs?: number;
 }): Promise<NetworkFilterResult> => {
   if (process.getuid?.() !== 0)

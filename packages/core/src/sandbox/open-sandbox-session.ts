@@ -39,12 +39,22 @@ type SandboxSessionOptions = {
    */
   ownerId: string;
   level: SessionLevel;
-  /** Where the session's folder is made: the caller's own, traversable by step uids (0711). */
+  /**
+   * Where the session's folder is made: the caller's own, traversable by step uids (0711).
+   * @default os.tmpdir()
+   */
   scratchDir?: string;
-  /** Start of the folder's name; "switchyard-" unless told. */
+  /**
+   * Start of the folder's name.
+   * @default "switchyard-"
+   */
   prefix?: string;
   /** The step uid at `strict` (the worker's, from its pool); else the first free one from `stepUidBase`. */
   uid?: number;
+  /**
+   * The first uid tried when `uid` is not given.
+   * @default DEFAULT_STEP_UID_BASE (61_000)
+   */
   stepUidBase?: number;
   /** The uid is this session's alone while it is open: `close()` also kills whatever runs as it. */
   ownsUid?: boolean;
@@ -57,7 +67,10 @@ type SandboxSessionOptions = {
   lendWorkspace?: "session" | "while-running";
   /** Bound into every process (e.g. a config file read-only); each process may add its own. */
   binds?: SandboxBind[];
-  /** For every process that does not say; false unless told. */
+  /**
+   * Network access for every process that does not say.
+   * @default false
+   */
   network?: boolean;
   /** Told once, as soon as the level is known, before folders are made or anything is lent. */
   onLevel?: (level: SandboxLevel, uid: number | undefined, warnings: string[]) => void;
@@ -138,6 +151,7 @@ const lender = (folder: string, uid: number) => {
   };
 };
 
+/** Opens a sandbox session: its folder, its step uid and the way to start processes in it. */
 export const openSandboxSession = async (
   options: SandboxSessionOptions,
 ): Promise<SandboxSession> => {

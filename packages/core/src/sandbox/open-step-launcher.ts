@@ -117,6 +117,7 @@ const startInstance = async (host: SandboxHost, spec: LauncherSpec): Promise<Ins
   return instance;
 };
 
+/** The run's resident launcher, which starts each of its steps in one sandbox. */
 export const openStepLauncher = (host: SandboxHost, spec: LauncherSpec): StepLauncher => {
   if (host.level === "none")
     throw new AppError(

@@ -7,6 +7,7 @@
 import { liveUids } from "./proc-scan";
 import { createUidPool } from "./uid-pool";
 
+/** The first step uid tried unless the worker says otherwise. */
 export const DEFAULT_STEP_UID_BASE = 61_000;
 const STEP_UID_RANGE = 64;
 

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 const PROC = "/proc";
 
+/** The ids of all processes visible in /proc. */
 export const listPids = (): number[] =>
   readdirSync(PROC)
     .filter((name) => /^\d+$/.test(name))

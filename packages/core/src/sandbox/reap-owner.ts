@@ -16,10 +16,14 @@ export const runOwnerId = (ownerId: string, runId: string) => `${ownerId}/${runI
 type ReapOptions = {
   /** A step uid that belongs to this owner alone while it holds it (never root or ourselves). */
   uid?: number;
-  /** How long to keep killing before giving up; 10 s unless told. */
+  /**
+   * How long to keep killing before giving up.
+   * @default 10_000 (10 s)
+   */
   deadlineMs?: number;
 };
 
+/** SIGKILLs every process of `ownerId` until none is left; answers the pids alive at the deadline. */
 export const reapOwner = async (ownerId: string, options: ReapOptions = {}): Promise<number[]> => {
   const { uid } = options;
   const byUid = uid !== undefined && uid > 0 && uid !== process.getuid?.();

@@ -12,8 +12,15 @@ type RunProcessOptions = {
   stdin?: string;
   timeoutMs?: number;
   signal?: AbortSignal;
-  /** Bytes kept of each stream; the rest is counted and dropped. */
+  /**
+   * Bytes kept of each stream; the rest is counted and dropped.
+   * @default 1024 * 1024 (1 MiB)
+   */
   outputCap?: number;
+  /**
+   * How long the process has after SIGTERM before it gets SIGKILL.
+   * @default 5000
+   */
   killGraceMs?: number;
 };
 
@@ -30,6 +37,7 @@ type ProcessResult = {
 
 const DEFAULT_CAP = 1024 * 1024;
 
+/** Runs a command to its end and answers its exit and its captured output. */
 export const runProcess = (opts: RunProcessOptions): Promise<ProcessResult> => {
   const [file, ...args] = opts.argv;
   if (!file) throw new Error("runProcess: empty argv");

@@ -33,6 +33,7 @@ export const capture = (cap: number) => {
   };
 };
 
+/** Runs a command in a sandbox to its end. */
 export const runSandboxed = async (
   host: SandboxHost,
   spec: SandboxSpec,

@@ -7,11 +7,13 @@
 /** `strict`: namespaces and a dedicated uid; `namespaces`: no uid switch; `none`: no confinement. */
 export type SandboxLevel = "strict" | "namespaces" | "none";
 
+/** The sandbox levels, strongest first. */
 export const SANDBOX_LEVELS: readonly SandboxLevel[] = ["strict", "namespaces", "none"];
 
 /** Paths of the helper programs the sandbox starts. */
 export type SandboxTools = { bwrap: string; setpriv: string; prlimit: string; bash: string };
 
+/** Where the sandbox tools are looked for unless told. */
 export const DEFAULT_TOOLS: SandboxTools = {
   bwrap: "/usr/bin/bwrap",
   setpriv: "/usr/bin/setpriv",
@@ -61,6 +63,7 @@ export type SandboxLimits = {
   outputBytes?: number;
 };
 
+/** The resource limits of a sandboxed process unless its spec says otherwise. */
 export const DEFAULT_LIMITS: Required<Omit<SandboxLimits, "addressSpaceBytes">> = {
   cpuSeconds: 3600,
   dataBytes: 8 * 1024 ** 3,

@@ -54,6 +54,7 @@ const within = (promise: Promise<void>, ms: number) => {
   ]).finally(() => clearTimeout(timer));
 };
 
+/** Starts a command in a sandbox and answers the running process. */
 export const startSandboxed = async (
   host: SandboxHost,
   spec: SandboxSpec,

@@ -9,6 +9,7 @@ import { killUntilGone, pidsOfUid, pidsWithEnv } from "./proc-scan";
 
 type SweepOptions = { uids?: number[] };
 
+/** Kills every process a crashed owner left behind. */
 export const sweepLeftovers = async (
   ownerId: string,
   options: SweepOptions = {},

@@ -12,6 +12,7 @@ export type UidPool = {
   inUse: () => number;
 };
 
+/** A pool of `count` step uids from `firstUid`, each held by one run at a time. */
 export const createUidPool = (firstUid: number, count: number): UidPool => {
   if (
     !Number.isInteger(firstUid) ||

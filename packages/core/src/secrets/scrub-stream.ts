@@ -7,6 +7,7 @@
  */
 import { redactSpans, type Scrubber } from "./scrubber";
 
+/** Scrubs secrets from a stream of text, including ones split across chunks. */
 export class ScrubStream {
   private held = "";
 

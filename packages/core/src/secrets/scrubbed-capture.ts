@@ -18,6 +18,7 @@ type ScrubbedCapture = {
   readonly bytes: number;
 };
 
+/** Captures a process's output with secrets scrubbed, up to a cap. */
 export const scrubbedCapture = (
   scrubber: Scrubber,
   capBytes: number,

@@ -24,6 +24,7 @@ type Span = readonly [start: number, end: number];
 /** One regular expression per piece of a secret, one capturing group per form. */
 type Matcher = { re: RegExp; forms: SecretForm[] };
 
+/** Replaces known secret values in text. */
 export class Scrubber {
   private readonly values = new Set<string>();
   private readonly matchers = new Map<string, Matcher>();

@@ -31,7 +31,13 @@ export const GLOB_DESCRIPTION = [
   `at most ${GLOB_RESULT_CAP}. Symlinked folders are not followed.`,
 ].join(" ");
 
-export type GlobOptions = { budgetMs?: number };
+export type GlobOptions = {
+  /**
+   * How long the search may take before it is stopped with an error.
+   * @default GLOB_BUDGET_MS (10 s)
+   */
+  budgetMs?: number;
+};
 
 export const globFiles = async (
   confinement: Confinement,

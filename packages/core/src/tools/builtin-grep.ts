@@ -43,7 +43,13 @@ export const GREP_DESCRIPTION = [
   `a search that takes longer than ${GREP_BUDGET_MS / 1000} s is stopped (simplify the pattern).`,
 ].join(" ");
 
-export type GrepOptions = { budgetMs?: number };
+export type GrepOptions = {
+  /**
+   * How long the search may take before it is stopped with an error.
+   * @default GREP_BUDGET_MS (10 s)
+   */
+  budgetMs?: number;
+};
 
 export const grepFiles = async (
   confinement: Confinement,

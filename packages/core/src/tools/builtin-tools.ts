@@ -22,6 +22,7 @@ import {
   type ToolResult,
 } from "./tool-provider";
 
+/** The names of the built-in tools. */
 export const BUILTIN_NAMES = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"] as const;
 type BuiltinName = (typeof BUILTIN_NAMES)[number];
 
@@ -52,6 +53,7 @@ const isBuiltinName = (name: string): name is BuiltinName =>
 const describeIssues = (error: z.ZodError): string =>
   error.issues.map((i) => `${i.path.join(".") || "arguments"}: ${i.message}`).join("; ");
 
+/** The built-in tools (Read, Write, Edit, Bash, Glob, Grep) as a tool provider. */
 export class BuiltinTools implements ToolProvider {
   readonly source = "builtin";
   private readonly enabled: readonly BuiltinName[];

@@ -28,6 +28,7 @@ type ConnectorCaller = (
   ctx: ToolCallContext,
 ) => Promise<ToolResult>;
 
+/** A step's connector tools from its catalog, as a tool provider. */
 export class CatalogTools implements ToolProvider {
   readonly source = "catalog";
 

@@ -8,6 +8,7 @@ import { constants, type Stats } from "node:fs";
 import { lstat, mkdir, open, readlink, realpath, type FileHandle } from "node:fs/promises";
 import path from "node:path";
 
+/** Thrown when a path would leave the confinement. */
 export class PathRefused extends Error {
   /** Named in the tool's error text, so a caller can tell a refusal from a failure. */
   readonly code = "USER.INPUT.FILE_REFUSED";
@@ -34,6 +35,7 @@ type ResolvedPath = {
   exists: boolean;
 };
 
+/** Resolves paths inside one root and refuses those that leave it. */
 export class Confinement {
   private constructor(readonly root: string) {}
 

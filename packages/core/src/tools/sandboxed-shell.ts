@@ -29,7 +29,10 @@ export type SandboxedShellOptions = {
   stepUidBase?: number;
   /** Tag of every sandboxed process (see sweepLeftovers). */
   ownerId?: string;
-  /** The level to insist on; the strongest that works unless told. */
+  /**
+   * The level to insist on; `auto` takes the strongest that works.
+   * @default "auto"
+   */
   mode?: "auto" | SandboxHost["level"];
   /** Told once, when the level is known. */
   onLevel?: (level: SandboxHost["level"], uid: number | undefined, warnings: string[]) => void;
@@ -40,6 +43,7 @@ type SandboxedShell = { run: ShellRunner; close: () => Promise<void> };
 /** The sandbox sets these itself; values from the proxy's environment would be wrong inside. */
 const SANDBOX_OWN_ENV = new Set(["PATH", "HOME", "TMPDIR", "USER", "LOGNAME", "SHELL"]);
 
+/** A shell whose commands run in a sandbox. */
 export const createSandboxedShell = (options: SandboxedShellOptions): SandboxedShell => {
   let session: Promise<SandboxSession> | undefined;
   let closed = false;

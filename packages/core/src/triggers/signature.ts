@@ -71,7 +71,15 @@ export const verifySignature = (input: {
   secret: string;
   header: string | null | undefined;
   body: string | Uint8Array;
+  /**
+   * The current time in Unix seconds.
+   * @default Math.floor(Date.now() / 1000)
+   */
   now?: number;
+  /**
+   * How far the signed timestamp may be from `now`, in seconds.
+   * @default SIGNATURE_TOLERANCE_S (300)
+   */
   toleranceS?: number;
 }): SignedDelivery => {
   const { t, v1 } = parseHeader(input.header);

@@ -20,8 +20,20 @@ const hashBundle = (files: BundleFiles) => {
 type SaveVersionInput = {
   teamId: string;
   name: string;
+  /**
+   * The workflow's description, set when the workflow is created.
+   * @default ""
+   */
   description?: string;
+  /**
+   * The lane the workflow is created in.
+   * @default "default"
+   */
   lane?: string;
+  /**
+   * The bundle file the workflow is read from.
+   * @default "workflow.yaml"
+   */
   entryPath?: string;
   files: BundleFiles;
   createdById?: string;

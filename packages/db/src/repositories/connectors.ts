@@ -67,12 +67,14 @@ const listed = {
 export type ConnectorRow = Prisma.ConnectorGetPayload<{ select: typeof listed }>;
 export type ConnectorCredentialSummary = ConnectorRow["credentials"][number];
 
+/** The team's connectors, by slug. */
 export const listConnectors = (
   db: PrismaClientOrTransaction,
   teamId: string,
 ): Promise<ConnectorRow[]> =>
   db.connector.findMany({ where: { teamId }, select: listed, orderBy: { slug: "asc" } });
 
+/** The team's connector with that slug; undefined when there is none. */
 export const findConnector = async (
   db: PrismaClientOrTransaction,
   teamId: string,
@@ -107,6 +109,7 @@ export const createConnector = async (
   return tx.connector.create({ data: { teamId, slug, ...fields }, select: listed });
 };
 
+/** Changes the given fields of the team's connector with that slug. */
 export const updateConnector = async (
   tx: PrismaClientOrTransaction,
   input: Partial<ConnectorFields> & { teamId: string; slug: string },

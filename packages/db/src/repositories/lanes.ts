@@ -64,6 +64,7 @@ const laneUsage = async (
   return usage;
 };
 
+/** The team's lanes, by name. */
 export const listLanes = async (db: PrismaClientOrTransaction, teamId: string) => {
   const rows = await db.lane.findMany({
     where: { teamId },

@@ -45,6 +45,7 @@ export const verifyPassword = async (
 };
 
 const PASSWORD_MIN_LENGTH = 10;
+/** The longest password accepted. */
 export const PASSWORD_MAX_LENGTH = 1024;
 
 /** Refuses a new password outside the length limits; `path` names the field it came from. */
@@ -111,6 +112,7 @@ export const createUserWithPassword = async (
   return { userId: made[0].id };
 };
 
+/** The user's memberships with their teams, oldest first. */
 export const membershipsOf = (db: Db, userId: string) =>
   db.membership.findMany({
     where: { userId },
@@ -118,6 +120,7 @@ export const membershipsOf = (db: Db, userId: string) =>
     orderBy: { createdAt: "asc" },
   });
 
+/** The user's membership of the team, or null. */
 export const getMembership = (db: Db, teamId: string, userId: string) =>
   db.membership.findUnique({ where: { teamId_userId: { teamId, userId } } });
 
@@ -125,6 +128,7 @@ export const getMembership = (db: Db, teamId: string, userId: string) =>
 export const findMembership = (db: Db, userId: string, by: { id: string } | { teamId: string }) =>
   db.membership.findFirst({ where: { userId, ...by }, include: { team: true } });
 
+/** The user's id, email, name and when the email was verified, or null. */
 export const getUser = (db: Db, userId: string) =>
   db.user.findUnique({
     where: { id: userId },

@@ -57,6 +57,7 @@ const visible = (row: {
 
 export type ModelAccessRow = ReturnType<typeof visible>;
 
+/** The team's model access, by vendor, without the sealed keys. */
 export const listModelAccess = async (
   db: PrismaClientOrTransaction,
   teamId: string,
@@ -65,6 +66,7 @@ export const listModelAccess = async (
     await db.modelAccess.findMany({ where: { teamId }, select: listed, orderBy: { vendor: "asc" } })
   ).map(visible);
 
+/** The team's model access for that vendor; undefined when there is none. */
 export const findModelAccess = async (
   db: PrismaClientOrTransaction,
   teamId: string,

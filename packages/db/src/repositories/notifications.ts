@@ -30,6 +30,7 @@ const listing = {
   updatedAt: true,
 } as const;
 
+/** The team's notification endpoints, oldest first. */
 export const listNotificationEndpoints = (db: Db, teamId: string) =>
   db.notificationEndpoint.findMany({
     where: { teamId },

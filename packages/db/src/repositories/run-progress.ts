@@ -47,11 +47,13 @@ export const appendRunEvents = async (
   return fromSeq + events.length;
 };
 
+/** The sequence number the run's next event gets. */
 export const nextEventSeq = async (db: Db, teamId: string, runId: string) => {
   const last = await db.runEvent.aggregate({ where: { teamId, runId }, _max: { seq: true } });
   return (last._max.seq ?? 0) + 1;
 };
 
+/** The run's events after `afterSeq`, in order, at most 1000. */
 export const listRunEvents = (db: Db, teamId: string, runId: string, afterSeq = 0) =>
   db.runEvent.findMany({
     where: { teamId, runId, seq: { gt: afterSeq } },
@@ -103,6 +105,7 @@ type StepRunEnd = {
   errorMessage?: string;
 };
 
+/** Records how a step run ended. */
 export const finishStepRun = (db: Db, teamId: string, stepRunId: string, result: StepRunEnd) =>
   db.stepRun.updateMany({
     where: { id: stepRunId, teamId },

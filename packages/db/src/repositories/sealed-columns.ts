@@ -13,6 +13,7 @@ type SealedRow = {
   authTag: Uint8Array;
 };
 
+/** The envelope a row's sealed columns hold. */
 export const envelopeOf = (row: SealedRow): Envelope => ({
   keyId: row.keyId,
   wrappedKey: Buffer.from(row.wrappedKey),
@@ -21,6 +22,7 @@ export const envelopeOf = (row: SealedRow): Envelope => ({
   authTag: Buffer.from(row.authTag),
 });
 
+/** The sealed columns that store an envelope. */
 export const sealedColumns = (envelope: Envelope) => ({
   keyId: envelope.keyId,
   wrappedKey: new Uint8Array(envelope.wrappedKey),

@@ -4,6 +4,7 @@
  */
 import type { Db } from "../client";
 
+/** The run's spans in the order they started, at most `limit` of them. */
 export const listRunSpans = async (db: Db, teamId: string, runId: string, limit = 2000) => {
   const rows = await db.span.findMany({
     where: { teamId, runId },

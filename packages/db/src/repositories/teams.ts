@@ -61,6 +61,7 @@ export const createTeamWithOwner = (db: Db, input: { name: string; ownerId: stri
 /** What a team's admins set: its name, and how many of its runs may run at once (null: no limit of its own). */
 type TeamSettings = { name: string; maxConcurrentRuns: number | null };
 
+/** The team's name and run limit. */
 export const teamSettingsOf = (
   db: PrismaClientOrTransaction,
   teamId: string,

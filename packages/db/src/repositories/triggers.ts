@@ -54,6 +54,7 @@ export const listTriggers = (db: Db, teamId: string, workflowId: string) =>
     select: listing,
   });
 
+/** The team's trigger with its credential id, or null. */
 export const getTrigger = (db: PrismaClientOrTransaction, teamId: string, triggerId: string) =>
   db.trigger.findFirst({
     where: { id: triggerId, teamId },

@@ -20,6 +20,7 @@ import { loadBundle } from "./bundle-store";
 import { recordAudit } from "./audit-log";
 import { secretRules } from "./variables";
 
+/** The team's workflows that are not archived, by name, with their current versions. */
 export const listWorkflows = (db: Db, teamId: string) =>
   db.workflow.findMany({
     where: { teamId, archivedAt: null },
@@ -34,6 +35,7 @@ export const listWorkflows = (db: Db, teamId: string) =>
     },
   });
 
+/** The team's workflow with its current version, or null. */
 export const getWorkflow = (db: Db, teamId: string, workflowId: string) =>
   db.workflow.findFirst({ where: { id: workflowId, teamId }, include: { currentVersion: true } });
 

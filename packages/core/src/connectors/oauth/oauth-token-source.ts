@@ -24,7 +24,10 @@ type OAuthTokenSourceOptions = {
   now?: () => number;
   /** The egress fetch the token endpoint is called with. */
   fetch: FetchLike;
-  /** How long before expiry a token is refreshed (default 60 s). */
+  /**
+   * How long before expiry a token is refreshed.
+   * @default 60_000 (60 s)
+   */
   refreshMarginMs?: number;
   /**
    * The token set as stored now: asked before giving up on a refused refresh, since another

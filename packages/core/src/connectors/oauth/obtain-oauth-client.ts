@@ -13,6 +13,10 @@ import { oauthRefusal, unreachable } from "./oauth-wire";
 type ObtainOAuthClientOptions = {
   /** Switchyard's OAuth callback URL, registered with the client. */
   redirectUri: string;
+  /**
+   * The client name registered with the authorization server.
+   * @default "Switchyard"
+   */
   clientName?: string;
   /** A client registered beforehand by an administrator; wins over registration. */
   preRegistered?: { clientId: string; clientSecret?: string };

@@ -39,7 +39,10 @@ export type ClaudeLaunchInput = {
   toolNames: readonly string[];
   /** The CLI would run as uid 0 (it then refuses to skip permissions). */
   runsAsRoot: boolean;
-  /** PATH after the Node bin folder. */
+  /**
+   * PATH after the Node bin folder.
+   * @default DEFAULT_SYSTEM_PATH
+   */
   systemPath?: readonly string[];
 };
 

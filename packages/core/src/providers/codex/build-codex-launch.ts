@@ -38,6 +38,10 @@ export type CodexLaunchInput = Pick<
   "request" | "homeDir" | "tmpDir" | "proxy" | "gateway"
 > & {
   agent: Pick<LocatedAgent, "command" | "args" | "pathPrefix">;
+  /**
+   * PATH after the Node bin folder.
+   * @default DEFAULT_SYSTEM_PATH
+   */
   systemPath?: readonly string[];
 };
 

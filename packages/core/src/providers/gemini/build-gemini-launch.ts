@@ -38,7 +38,10 @@ export type GeminiLaunchInput = {
   gateway: { baseUrl: string; token: string };
   /** Every tool the proxy may offer, by name. */
   toolNames: readonly string[];
-  /** PATH after the Node bin folder. */
+  /**
+   * PATH after the Node bin folder.
+   * @default SYSTEM_PATH
+   */
   systemPath?: readonly string[];
 };
 

@@ -49,7 +49,10 @@ export type OpencodeLaunchInput = {
   gateway: { baseUrl: string; token: string };
   /** Every tool the step's proxy may offer, by name. */
   toolNames: readonly string[];
-  /** PATH after the Node bin folder. */
+  /**
+   * PATH after the Node bin folder.
+   * @default DEFAULT_SYSTEM_PATH
+   */
   systemPath?: readonly string[];
 };
 

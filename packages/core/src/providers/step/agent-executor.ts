@@ -86,6 +86,7 @@ const apiKeyOf = (options: Record<string, unknown>) => {
   return key;
 };
 
+/** The engine's agent port: each attempt gets its own sandbox session and proxy. */
 export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor => {
   const { scrubber, staging } = ports;
   const prices = { ...DEFAULT_PRICES, ...ports.prices };

@@ -40,6 +40,7 @@ const once = <K, V>(make: (key: K) => Promise<V>) => {
   };
 };
 
+/** Finds and stages the built CLI and the agent CLIs once for all of an executor's agent steps. */
 export const createAgentStaging = (options: AgentStagingOptions): AgentStaging => {
   const cli = once(async (_: "cli") => {
     const found = await findBuiltCli(options.cliDist);

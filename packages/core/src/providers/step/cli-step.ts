@@ -172,6 +172,7 @@ const neverReady = async (channel: StepChannel): Promise<AppError | undefined> =
   }
 };
 
+/** Runs one agent CLI step in its sandbox and returns its result. */
 export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
   const { request, provider, events } = input;
   const { meter, unsubscribe } = meterOf(events);

@@ -50,6 +50,10 @@ export type StepProxyOptions = {
   traceparent?: string;
   /** Where the proxy's records and spans go (`tool.recorded`, `span.ended`); a call is answered once its record is stored. */
   events: ChannelEventEmitter;
+  /**
+   * How long the proxy may take to say ready.
+   * @default READY_TIMEOUT_MS (10 s)
+   */
   readyTimeoutMs?: number;
   /** Unset: the six built-ins, no tool search, no connectors. */
   tools?: StepTools;
@@ -81,6 +85,7 @@ const noConnectors = {
   close: () => Promise.resolve(),
 };
 
+/** Starts a step's MCP proxy in its own sandbox, connected to the worker by the step channel. */
 export const openStepProxy = async (options: StepProxyOptions): Promise<StepProxy> => {
   const session = await openSandboxSession({
     ownerId: runOwnerId(options.sandbox.ownerId, options.attemptId),

@@ -260,9 +260,15 @@ export type RunWorkflowDeps = {
   clock?: Clock;
   /** Continue from this checkpoint instead of starting afresh. */
   checkpoint?: Checkpoint;
-  /** Bound on state transitions, so a cyclic workflow cannot run forever. */
+  /**
+   * Bound on state transitions, so a cyclic workflow cannot run forever.
+   * @default 10_000
+   */
   maxTransitions?: number;
-  /** Bytes of stdout/stderr kept per step when a step has no `capture.max_size`. */
+  /**
+   * Bytes of stdout/stderr kept per step when a step has no `capture.max_size`.
+   * @default 1024 * 1024 (1 MiB)
+   */
   outputCap?: number;
   random?: () => number;
   /** Names of the workflows above this one, for cycle and depth checks of call_workflow. */
