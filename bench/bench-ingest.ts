@@ -1,6 +1,6 @@
 /**
  * Record ingest: N tool calls as an agent step's proxy reports them (a `record` and a `span`
- * line each, as call-recorder.ts sends them) written to the step channel's socket, through
+ * line each, as call-reporter.ts sends them) written to the step channel's socket, through
  * the worker's whole path (startStepChannel: line parsing, message check, scrubbing; the
  * worker's ToolCallRecorder: scrubbing again, rows, batched inserts) until `flush` has
  * stored them all. Against a plain bulk insert of the very same rows in the same database:
