@@ -1,8 +1,8 @@
 /**
  * Record ingest: N tool calls as an agent step's proxy reports them (a `record` and a `span`
- * line each, as call-recorder.ts sends them) written to the step channel's socket, through
+ * line each, as call-reporter.ts sends them) written to the step channel's socket, through
  * the worker's whole path (startStepChannel: line parsing, message check, scrubbing; the
- * worker's ToolCallRecorder: scrubbing again, rows, batched inserts) until `flush` has
+ * worker's ToolCallRowWriter: scrubbing again, rows, batched inserts) until `flush` has
  * stored them all. Against a plain bulk insert of the very same rows in the same database:
  * one `INSERT … SELECT FROM unnest($1::text[], …)` per 10,000 rows through node-postgres
  * (Prisma cannot COPY and no COPY stream client is installed). Rounds take turns; the best
@@ -32,7 +32,7 @@ import {
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
 import { createLogger } from "../apps/worker/src/logger";
-import { spanRow, toolCallRecorder, toolCallRow } from "../apps/worker/src/tool-call-recorder";
+import { spanRow, toolCallRowWriter, toolCallRow } from "../apps/worker/src/tool-call-rows";
 import type { Sample } from "./measure";
 
 const QUICK = process.env.SWITCHYARD_BENCH_QUICK === "1";
@@ -183,14 +183,14 @@ const connectAsProxy = (path: string, token: string) =>
     );
   });
 
-/** The worker's path: channel → recorder → Postgres, from the first byte sent until flush returns. */
+/** The worker's path: channel → writer → Postgres, from the first byte sent until flush returns. */
 const ingest = async (
   db: Db,
   ids: { teamId: string; runId: string; stepRunId: string },
   bytes: Buffer,
 ) => {
   const scrubber = new Scrubber().add(SECRET);
-  const recorder = toolCallRecorder({
+  const writer = toolCallRowWriter({
     db,
     log: createLogger("error"),
     scrubber,
@@ -202,10 +202,10 @@ const ingest = async (
   const arrived = new Promise<void>((resolve) => (allIn = resolve));
   const events = createEventBus<ChannelEvents>();
   events.subscribe("tool.recorded", (record) => {
-    void recorder.record(record);
+    void writer.record(record);
     if (++records === CALLS) allIn();
   });
-  events.subscribe("span.ended", recorder.span);
+  events.subscribe("span.ended", writer.span);
   const channel = await startStepChannel({
     host: {
       listTools: async () => [],
@@ -223,7 +223,7 @@ const ingest = async (
     const t0 = performance.now();
     socket.write(bytes);
     await arrived;
-    await recorder.flush();
+    await writer.flush();
     return performance.now() - t0;
   } finally {
     socket.destroy();
@@ -350,9 +350,9 @@ export const benchIngest = async (): Promise<Sample[]> => {
         [team.id, step.id],
       );
       if (stored.rows[0]?.n !== CALLS)
-        throw new Error(`the recorder stored ${stored.rows[0]?.n} of ${CALLS} tool calls`);
+        throw new Error(`the writer stored ${stored.rows[0]?.n} of ${CALLS} tool calls`);
 
-      // The baseline writes the rows the recorder made, scrubbed alike, for a step of its own.
+      // The baseline writes the rows the writer made, scrubbed alike, for a step of its own.
       const theirs = roundOf(hex(16));
       const other = await stepRun(attempt++);
       const scrubber = new Scrubber().add(SECRET);

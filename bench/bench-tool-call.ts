@@ -1,7 +1,7 @@
 /**
  * One tool call through an agent step's whole path, as an openai_compatible step makes it:
  * the worker's MCP client → `switchyard mcp-serve` in the step sandbox → the call's record
- * over the step channel back to the worker (openAgentStepSession). Against the bare proxy:
+ * over the step channel back to the worker (openStepProxyClient). Against the bare proxy:
  * the same built `mcp-serve` started unsandboxed, with no channel, no record and no log
  * line. Also the step's proxy from nothing to ready (sandbox session, channel, sandboxed
  * spawn, `ready`, initialize) against spawning the bare proxy to initialized.
@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createEventBus, type ChannelEvents } from "@switchyard/core/events";
 import type { ToolCallRecord } from "@switchyard/core/mcp";
-import { openAgentStepSession } from "@switchyard/core/providers";
+import { openStepProxyClient } from "@switchyard/core/providers";
 import { timeInTurns, type Sample } from "./measure";
 import { openStepKit, type StepKit } from "./step-kit";
 
@@ -30,7 +30,7 @@ const openStepProxySession = async (kit: StepKit, attemptId: string) => {
   const untilResult: number[] = [];
   const events = createEventBus<ChannelEvents>();
   events.subscribe("tool.recorded", (record) => waiting?.(record));
-  const step = await openAgentStepSession({
+  const step = await openStepProxyClient({
     sandbox: kit.host,
     attemptId,
     uid: kit.uid,

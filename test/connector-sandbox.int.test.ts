@@ -50,7 +50,7 @@ const keyring = keyringOf(
 
 let stack: RunStack;
 let listeners: LinkLocalListeners;
-let recorder: RecordingMcpServer;
+let recordingServer: RecordingMcpServer;
 let connectorsDir: string;
 let scratch: string;
 const admin = () =>
@@ -104,7 +104,7 @@ beforeAll(async () => {
     path.join(connectorsDir, "probe-mcp-server.cjs"),
   );
   if (isRoot) listeners = await startLinkLocalListeners();
-  recorder = await startRecordingMcpServer();
+  recordingServer = await startRecordingMcpServer();
   stack = await openRunStack({
     SWITCHYARD_CONNECTORS_DIR: connectorsDir,
     SWITCHYARD_WORKER_ID: WORKER_ID,
@@ -128,7 +128,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (stack) await closeRunStack(stack);
   await listeners?.close();
-  await recorder?.close();
+  await recordingServer?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -185,7 +185,7 @@ describe.skipIf(!isRoot || !hasNft)("the network of sandboxes, filtered", () => 
 describe("commands a connector may run", () => {
   it("refuses a connector saved while any command was allowed, in a run and from the console, before it starts", async () => {
     // As a connector saved then: the web app no longer takes it, so it goes in as the row it would be.
-    const inline = `fetch(${JSON.stringify(recorder.url)}, { method: "POST", body: "ran" }).finally(() => setInterval(() => 0, 1000))`;
+    const inline = `fetch(${JSON.stringify(recordingServer.url)}, { method: "POST", body: "ran" }).finally(() => setInterval(() => 0, 1000))`;
     await createConnector(stack.db, {
       teamId: stack.teamId,
       slug: "inline",
@@ -237,7 +237,7 @@ states:
       ]),
     ).toContain("USER.CONNECTOR.COMMAND_NOT_ALLOWED");
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(recorder.requests).toEqual([]);
+    expect(recordingServer.requests).toEqual([]);
   }, 180_000);
 
   it("runs such a connector while an instance admin allows any command, and refuses it again at once when the setting goes off", async () => {
@@ -265,7 +265,7 @@ states:
       await admin().connectors.create({ definition: other });
       const ended = await startInline();
       await waitFor(
-        async () => (recorder.requests.length > 0 ? true : undefined),
+        async () => (recordingServer.requests.length > 0 ? true : undefined),
         60_000,
         "the inline connector to start",
       );
@@ -277,7 +277,7 @@ states:
         { allowAnyConnectorCommand: false },
       );
     }
-    const started = recorder.requests.length;
+    const started = recordingServer.requests.length;
     const run = await (await startInline())();
     expect(JSON.stringify(run.steps.map((s) => [s.errorCode, s.errorMessage]))).toContain(
       "USER.CONNECTOR.COMMAND_NOT_ALLOWED",
@@ -291,7 +291,7 @@ states:
       cause: { code: "USER.CONNECTOR.COMMAND_NOT_ALLOWED", location: { path: "command" } },
     });
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(recorder.requests.length).toBe(started);
+    expect(recordingServer.requests.length).toBe(started);
   }, 240_000);
 });
 

@@ -28,7 +28,7 @@ import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
 import type { Logger } from "./logger";
-import { recordAttemptEvents } from "./tool-call-recorder";
+import { recordAttemptEvents } from "./tool-call-rows";
 import { withChildSpan } from "./tracing";
 
 export type AgentExecutorDeps = {
@@ -120,7 +120,7 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     ...(deps.prices ? { prices: deps.prices } : {}),
     stepConnectors: deps.stepConnectors,
     subscribe: (request, events) => {
-      const recorder = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
+      const writer = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
       // The run's live view.
       const attempt = {
         stepRunId: request.attemptId,
@@ -128,7 +128,7 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         attempt: request.attempt,
       };
       events.subscribe("agent.reported", (event) => deps.onAgentEvent(attempt, event));
-      return recorder;
+      return writer;
     },
     traced: (request, run) =>
       withChildSpan(

@@ -1,7 +1,7 @@
 /**
  * What happens during one agent attempt, by event name, on the attempt's event bus (made by
  * the agent executor). Subscribers: the worker's ToolCall and Span rows and the run's live
- * view (apps/worker/src/tool-call-recorder.ts), `switchyard run`'s stderr
+ * view (apps/worker/src/tool-call-rows.ts), `switchyard run`'s stderr
  * (packages/cli/src/local-agents.ts), and the step's own meter (runCliStep).
  */
 import type { MeterEvent } from "../gateway/gateway-types";

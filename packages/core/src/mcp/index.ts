@@ -1,7 +1,7 @@
 export { adaptResult, adaptTool } from "./adapt-result";
 export type { RecordSink, SpanAttributes, SpanRecord, ToolCallRecord } from "./call-record";
-export { CallRecorder } from "./call-recorder";
-export type { CallLogger } from "./call-recorder";
+export { CallReporter } from "./call-reporter";
+export type { CallLogger } from "./call-reporter";
 export { bashSandboxOf, loadProxyConfig } from "./proxy-config";
 export type { ProxyConfig } from "./proxy-config";
 export { ProxyServer } from "./proxy-server";

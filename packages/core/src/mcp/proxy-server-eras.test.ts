@@ -5,7 +5,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { CALL_TOOL, CatalogTools, TOOL_SEARCH, ToolRouter, ToolSearch } from "../tools";
 import type { ToolCallRecord } from "./call-record";
-import { CallRecorder } from "./call-recorder";
+import { CallReporter } from "./call-reporter";
 import { ProxyServer } from "./proxy-server";
 import { Redactor } from "./redact";
 import { parseTraceparent } from "./trace-context";
@@ -44,7 +44,7 @@ const startProxy = async (toolSearch = false) => {
     router,
     search: new ToolSearch(router, toolSearch, toolSearch ? [] : undefined),
     redactor,
-    recorder: new CallRecorder({
+    reporter: new CallReporter({
       sink: { record: (r) => records.push(r), span: () => undefined, close: async () => undefined },
       redactor,
       trace: parseTraceparent(undefined),

@@ -3,7 +3,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
 import { CatalogTools, ToolRouter, ToolSearch } from "../tools";
 import type { RecordSink, ToolCallRecord } from "./call-record";
-import { CallRecorder } from "./call-recorder";
+import { CallReporter } from "./call-reporter";
 import { ProxyServer } from "./proxy-server";
 import { capValue, Redactor } from "./redact";
 import { parseTraceparent } from "./trace-context";
@@ -37,7 +37,7 @@ const makeProxy = async (pageSize?: number) => {
     router,
     search: new ToolSearch(router, false, undefined),
     redactor,
-    recorder: new CallRecorder({ sink, redactor, trace: parseTraceparent(undefined) }),
+    reporter: new CallReporter({ sink, redactor, trace: parseTraceparent(undefined) }),
     name: "t",
     version: "1",
     ...(pageSize ? { pageSize } : {}),

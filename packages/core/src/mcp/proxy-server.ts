@@ -30,7 +30,7 @@ import {
   type ToolSearch,
 } from "../tools";
 import { adaptResult, adaptTool } from "./adapt-result";
-import type { CallRecorder } from "./call-recorder";
+import type { CallReporter } from "./call-reporter";
 import { bridgeEras, MODERN_PROTOCOL_VERSIONS } from "./era-bridge";
 import type { Redactor } from "./redact";
 import type { ResultCap, ResultCut } from "./result-cap";
@@ -50,7 +50,7 @@ type ProxyServerDeps = {
   recordWaitMs?: number;
   router: ToolRouter;
   search: ToolSearch;
-  recorder: CallRecorder;
+  reporter: CallReporter;
   redactor: Redactor;
   name: string;
   version: string;
@@ -218,7 +218,7 @@ export class ProxyServer {
     };
     // Answered once its record is stored (bounded by recordWaitMs): a worker that dies right
     // after can have lost no call the agent saw.
-    const stored = this.deps.recorder.emit(outcome).catch(() => undefined);
+    const stored = this.deps.reporter.emit(outcome).catch(() => undefined);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       stored,

@@ -24,7 +24,7 @@ import {
   type ToolProvider,
 } from "../tools";
 import type { RecordSink } from "./call-record";
-import { CallRecorder, type CallLogger } from "./call-recorder";
+import { CallReporter, type CallLogger } from "./call-reporter";
 import { bashSandboxOf, type ProxyConfig } from "./proxy-config";
 import { ProxyServer } from "./proxy-server";
 import { nullSink, RecordFileSink } from "./record-file-sink";
@@ -152,7 +152,7 @@ export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
       router,
       search,
       redactor,
-      recorder: new CallRecorder({ sink, redactor, trace, ...(deps.log ? { log: deps.log } : {}) }),
+      reporter: new CallReporter({ sink, redactor, trace, ...(deps.log ? { log: deps.log } : {}) }),
       name: config.server_name,
       version: deps.version ?? "0.1.0",
       ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),

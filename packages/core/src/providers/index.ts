@@ -20,10 +20,10 @@ export { findBuiltCli, stageBuiltCli } from "./step/built-cli";
 export type { BuiltCli } from "./step/built-cli";
 export { stepToolNames, stepToolsOf } from "./step/step-tools";
 export type { StepConnectors, StepTools } from "./step/step-tools";
-export { openAgentStepSession, openStepProxy } from "./step/step-proxy";
+export { openStepProxyClient, openStepProxy } from "./step/step-proxy";
 export type {
-  AgentStepSession,
-  AgentStepSessionOptions,
+  StepProxyClient,
+  StepProxyClientOptions,
   StepProxy,
   StepProxyOptions,
 } from "./step/step-proxy";

@@ -1,3 +1,3 @@
-export { localRunner, memoryFiles, memoryRecorder, recorder } from "./local-runner";
+export { localRunner, memoryFiles, memoryEventSink, memoryRecorder } from "./local-runner";
 export type { MemoryAttempt } from "./local-runner";
 export { parseOk, runYaml } from "./run-yaml";

@@ -1,6 +1,6 @@
 /**
  * Test helpers for the engine: a process runner on real local shells (through core's
- * runProcess), an in-memory bundle, an event recorder and an in-memory step recorder.
+ * runProcess), an in-memory bundle, an in-memory event sink and an in-memory step recorder.
  */
 import { runProcess } from "@switchyard/core/sandbox";
 import type {
@@ -39,7 +39,7 @@ export const memoryFiles = (files: Record<string, string>): BundleFiles => ({
   read: (p) => files[p.replace(/^\.\//, "")],
 });
 
-export const recorder = () => {
+export const memoryEventSink = () => {
   const events: RunEvent[] = [];
   return { events, sink: (e: RunEvent) => void events.push(e) };
 };

@@ -11,7 +11,7 @@ import {
   type RunWorkflowDeps,
   type Workflow,
 } from "@switchyard/core/workflow";
-import { localRunner, recorder } from "./local-runner";
+import { localRunner, memoryEventSink } from "./local-runner";
 
 export const parseOk = (source: string, file = "test.yaml"): Workflow => {
   const parsed = parseWorkflow(source, file);
@@ -22,7 +22,7 @@ export const parseOk = (source: string, file = "test.yaml"): Workflow => {
 export const runYaml = async (source: string, deps: Partial<RunWorkflowDeps> = {}) => {
   const workflow = parseOk(source);
   const processes: ProcessRequest[] = [];
-  const rec = recorder();
+  const rec = memoryEventSink();
   const outcome: RunOutcome = await runWorkflow(workflow, {
     runProcess: localRunner(processes),
     signal: new AbortController().signal,

@@ -29,7 +29,7 @@ import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
 import { runOpenAiCompatible, toolProxyFromClient } from "../openai-compatible";
 import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
-import { openAgentStepSession } from "./step-proxy";
+import { openStepProxyClient } from "./step-proxy";
 import { stepToolsOf, type StepConnectors } from "./step-tools";
 
 /** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
@@ -201,9 +201,9 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     request: AgentRequest,
     { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers }: OpenAiStep,
   ): Promise<AgentResult> => {
-    let step: Awaited<ReturnType<typeof openAgentStepSession>>;
+    let step: Awaited<ReturnType<typeof openStepProxyClient>>;
     try {
-      step = await openAgentStepSession({
+      step = await openStepProxyClient({
         ...(await proxyOf(request, traceparent, connectors)),
         attemptId: request.attemptId,
         events,

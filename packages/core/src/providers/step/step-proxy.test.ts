@@ -24,7 +24,7 @@ import {
 } from "../../sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { findBuiltCli, stageBuiltCli, type BuiltCli } from "./built-cli";
-import { openAgentStepSession } from "./step-proxy";
+import { openStepProxyClient } from "./step-proxy";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../..");
 const UID = process.getuid?.() === 0 ? 61_937 : undefined;
@@ -68,7 +68,7 @@ const recording = (records: ToolCallRecord[]) => {
 };
 
 const open = (attemptId: string, records: ToolCallRecord[], readyTimeoutMs?: number) =>
-  openAgentStepSession({
+  openStepProxyClient({
     sandbox: host,
     attemptId,
     uid: UID,

@@ -158,9 +158,9 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
   }
 };
 
-export type AgentStepSessionOptions = StepProxyOptions & { signal: AbortSignal };
+export type StepProxyClientOptions = StepProxyOptions & { signal: AbortSignal };
 
-export type AgentStepSession = {
+export type StepProxyClient = {
   client: Client;
   session: SandboxSession;
   /** The end of the proxy's stderr, for an error message. */
@@ -169,9 +169,9 @@ export type AgentStepSession = {
 };
 
 /** The step's proxy started by the worker, with an SDK client over its stdio (openai_compatible). */
-export const openAgentStepSession = async (
-  options: AgentStepSessionOptions,
-): Promise<AgentStepSession> => {
+export const openStepProxyClient = async (
+  options: StepProxyClientOptions,
+): Promise<StepProxyClient> => {
   const step = await openStepProxy(options);
   let proxy: SandboxProcess | undefined;
   let client: Client | undefined;

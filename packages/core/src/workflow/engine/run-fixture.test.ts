@@ -9,7 +9,7 @@ import { expect, it } from "vitest";
 import { Scrubber } from "../../secrets/scrubber";
 import type { ProcessRunner } from "../model/engine-ports";
 import { runWorkflow } from "./run-workflow";
-import { localRunner, memoryFiles, recorder, parseOk } from "@switchyard/testing/workflow";
+import { localRunner, memoryEventSink, memoryFiles, parseOk } from "@switchyard/testing/workflow";
 
 it("runs valid-full.yaml from initial to its success terminal", async () => {
   const workflow = parseOk(
@@ -24,7 +24,7 @@ it("runs valid-full.yaml from initial to its success terminal", async () => {
   mkdirSync(path.join(dir, "app"));
   const inner = localRunner();
   const runner: ProcessRunner = (req) => inner({ ...req, cwd: path.resolve(dir, req.cwd ?? ".") });
-  const rec = recorder();
+  const rec = memoryEventSink();
   const outcome = await runWorkflow(workflow, {
     runProcess: runner,
     signal: new AbortController().signal,

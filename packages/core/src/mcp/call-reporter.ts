@@ -27,7 +27,7 @@ type CallOutcome = {
 
 export type CallLogger = (entry: Record<string, unknown>) => void;
 
-type CallRecorderDeps = {
+type CallReporterDeps = {
   sink: RecordSink;
   redactor: Redactor;
   trace: TraceContext;
@@ -36,8 +36,8 @@ type CallRecorderDeps = {
 
 const nanos = (ms: number): string => (BigInt(Math.round(ms * 1000)) * 1000n).toString();
 
-export class CallRecorder {
-  constructor(private readonly deps: CallRecorderDeps) {}
+export class CallReporter {
+  constructor(private readonly deps: CallReporterDeps) {}
 
   emit(outcome: CallOutcome): Promise<void> {
     const { sink, redactor, trace, log } = this.deps;

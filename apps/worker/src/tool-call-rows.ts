@@ -29,7 +29,7 @@ import {
 import type { Logger } from "./logger";
 import { exportProxySpan } from "./proxy-spans";
 
-export type ToolCallRecorderDeps = {
+export type ToolCallRowWriterDeps = {
   db: Db;
   log: Logger;
   teamId: string;
@@ -90,7 +90,7 @@ export const spanRow = (s: SpanRecord): SpanRow => ({
   endTime: nanosToDate(s.end_time_unix_nano),
 });
 
-export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
+export const toolCallRowWriter = (deps: ToolCallRowWriterDeps) => {
   const { db, teamId, runId, scrubber } = deps;
   let calls: ToolCallRow[] = [];
   let spans: SpanRow[] = [];
@@ -217,7 +217,7 @@ export const toolCallRecorder = (deps: ToolCallRecorderDeps) => {
   };
 };
 
-export type ToolCallRecorder = ReturnType<typeof toolCallRecorder>;
+export type ToolCallRowWriter = ReturnType<typeof toolCallRowWriter>;
 
 /**
  * Writes an agent attempt's ToolCall rows (`tool.recorded`, and the CLI's own tools from
@@ -225,11 +225,11 @@ export type ToolCallRecorder = ReturnType<typeof toolCallRecorder>;
  */
 export const recordAttemptEvents = (
   events: AttemptEventBus,
-  deps: ToolCallRecorderDeps,
-): ToolCallRecorder => {
-  const recorder = toolCallRecorder(deps);
-  events.subscribe("tool.recorded", recorder.record);
-  events.subscribe("span.ended", recorder.span);
-  events.subscribe("agent.reported", recorder.agentEvent);
-  return recorder;
+  deps: ToolCallRowWriterDeps,
+): ToolCallRowWriter => {
+  const writer = toolCallRowWriter(deps);
+  events.subscribe("tool.recorded", writer.record);
+  events.subscribe("span.ended", writer.span);
+  events.subscribe("agent.reported", writer.agentEvent);
+  return writer;
 };

@@ -1,9 +1,9 @@
 /**
- * The worker's ToolCallRecorder against a real database: what an agent step's proxy reports
+ * The worker's ToolCallRowWriter against a real database: what an agent step's proxy reports
  * is stored completely, in the order it arrived, scrubbed and team-scoped; records that
  * arrive while a write is under way are stored together in a few multi-row statements (not
  * one statement a socket chunk); and `flush`, at the step's end, returns only once every
- * record handed to the recorder is stored. Statements are counted by a trigger of this
+ * record handed to the writer is stored. Statements are counted by a trigger of this
  * test's own database; writes are held back with a table lock.
  */
 import pg from "pg";
@@ -19,7 +19,7 @@ import {
   type Db,
 } from "@switchyard/db";
 import { createLogger } from "../apps/worker/src/logger";
-import { toolCallRecorder } from "../apps/worker/src/tool-call-recorder";
+import { toolCallRowWriter } from "../apps/worker/src/tool-call-rows";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 
 const SECRET = "sk-live-4f9a8b7c6d5e4f3a2b1c";
@@ -44,8 +44,8 @@ const newStep = async () =>
     })
   ).id;
 
-const recorderFor = (stepRunId: string) =>
-  toolCallRecorder({
+const writerFor = (stepRunId: string) =>
+  toolCallRowWriter({
     db,
     log: createLogger("error"),
     teamId,
@@ -93,7 +93,7 @@ const insertStatements = async () =>
 
 const nextTick = () => new Promise((resolve) => setImmediate(resolve));
 
-/** Resolves once a statement of the recorder waits on the lock this test holds. */
+/** Resolves once a statement of the writer waits on the lock this test holds. */
 const untilAWriteWaits = async () => {
   for (let i = 0; i < 400; i++) {
     const waiting = await admin.query(
@@ -102,7 +102,7 @@ const untilAWriteWaits = async () => {
     if (waiting.rowCount) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error("no write of the recorder waited on the lock");
+  throw new Error("no write of the writer waited on the lock");
 };
 
 beforeAll(async () => {
@@ -143,13 +143,13 @@ afterAll(async () => {
 
 it("stores a burst of records completely, in the order they arrived, scrubbed and team-scoped, with their spans", async () => {
   const stepRunId = await newStep();
-  const recorder = recorderFor(stepRunId);
+  const writer = writerFor(stepRunId);
   const n = 3000;
   for (let i = 0; i < n; i++) {
-    void recorder.record(record(i));
-    recorder.span(span(i, attempt));
+    void writer.record(record(i));
+    writer.span(span(i, attempt));
   }
-  await recorder.flush();
+  await writer.flush();
 
   const rows = await listStepToolCalls(db, teamId, stepRunId);
   expect(rows.map((r) => r.toolName)).toEqual(Array.from({ length: n }, (_, i) => `tool_${i}`));
@@ -170,14 +170,14 @@ it("stores a burst of records completely, in the order they arrived, scrubbed an
 
 it("answers a record once its row is stored, so the proxy can hold the call's result until then", async () => {
   const stepRunId = await newStep();
-  const recorder = recorderFor(stepRunId);
+  const writer = writerFor(stepRunId);
   let answered = 0;
   await admin.query("BEGIN");
   await admin.query(`LOCK TABLE "ToolCall" IN SHARE MODE`);
   let both: Promise<unknown>;
   try {
     both = Promise.all(
-      [recorder.record(record(0)), recorder.record(record(1))].map((p) => p.then(() => answered++)),
+      [writer.record(record(0)), writer.record(record(1))].map((p) => p.then(() => answered++)),
     );
     await untilAWriteWaits();
     await new Promise((resolve) => setTimeout(resolve, 200));
@@ -191,32 +191,32 @@ it("answers a record once its row is stored, so the proxy can hold the call's re
     "tool_0",
     "tool_1",
   ]);
-  await recorder.flush();
+  await writer.flush();
 });
 
 it("stores each field as the run page reads it: JSON null, a cut result, a NUL byte, a whole duration within the column", async () => {
   const stepRunId = await newStep();
-  const recorder = recorderFor(stepRunId);
-  void recorder.record(
+  const writer = writerFor(stepRunId);
+  void writer.record(
     record(0, { result: null, duration_ms: 2.6, is_error: true, error_type: "tool_error" }),
   );
-  void recorder.record(
+  void writer.record(
     record(1, {
       arguments: { text: "a\u0000b" },
       result_cut: { bytes: 90_000, file: ".switchyard/results/1.txt" },
     }),
   );
   // A duration past an int column (or none a number) does not cost the batch its rows.
-  void recorder.record(record(2, { duration_ms: 3e9 }));
-  void recorder.record(record(4, { duration_ms: Number.NaN }));
-  recorder.agentEvent({
+  void writer.record(record(2, { duration_ms: 3e9 }));
+  void writer.record(record(4, { duration_ms: Number.NaN }));
+  writer.agentEvent({
     type: "tool_use",
     id: "u1",
     name: "Bash",
     arguments: { command: `echo ${SECRET}` },
     native: true,
   });
-  await recorder.flush();
+  await writer.flush();
 
   const rows = await listStepToolCalls(db, teamId, stepRunId);
   expect(rows).toHaveLength(5);
@@ -257,7 +257,7 @@ it("stores each field as the run page reads it: JSON null, a cut result, a NUL b
 
 it("stores records arriving chunk by chunk while a write waits in a few multi-row statements, and flush waits for them all", async () => {
   const stepRunId = await newStep();
-  const recorder = recorderFor(stepRunId);
+  const writer = writerFor(stepRunId);
   const before = await insertStatements();
   const chunks = 60;
   const perChunk = 50;
@@ -268,11 +268,11 @@ it("stores records arriving chunk by chunk while a write waits in a few multi-ro
   try {
     for (let c = 0; c < chunks; c++) {
       // One socket chunk's records, each chunk in a task of its own as the channel reads them.
-      for (let i = 0; i < perChunk; i++) void recorder.record(record(c * perChunk + i));
+      for (let i = 0; i < perChunk; i++) void writer.record(record(c * perChunk + i));
       if (c === 0) await untilAWriteWaits();
       else await nextTick();
     }
-    flushing = recorder.flush().then(() => void (flushed = true));
+    flushing = writer.flush().then(() => void (flushed = true));
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(flushed).toBe(false);
   } finally {
@@ -291,11 +291,11 @@ it("stores records arriving chunk by chunk while a write waits in a few multi-ro
 
 it("says at flush that records could not be stored, once the step's row is gone", async () => {
   const stepRunId = await newStep();
-  const recorder = recorderFor(stepRunId);
-  void recorder.record(record(0));
-  await recorder.flush();
+  const writer = writerFor(stepRunId);
+  void writer.record(record(0));
+  await writer.flush();
   await admin.query(`DELETE FROM "StepRun" WHERE id = $1`, [stepRunId]);
-  void recorder.record(record(1));
-  recorder.span(span(1, attempt));
-  await expect(recorder.flush()).rejects.toThrow(/foreign key/i);
+  void writer.record(record(1));
+  writer.span(span(1, attempt));
+  await expect(writer.flush()).rejects.toThrow(/foreign key/i);
 });
