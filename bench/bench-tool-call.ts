@@ -3,7 +3,7 @@
  * the worker's MCP client → `switchyard mcp-serve` in the step sandbox → the call's record
  * over the step channel back to the worker (openStepProxyClient). Against the bare proxy:
  * the same built `mcp-serve` started unsandboxed, with no channel, no record and no log
- * line. Also the step's proxy from nothing to ready (sandbox session, channel, sandboxed
+ * line. Also the step's proxy from nothing to ready (sandbox, channel, sandboxed
  * spawn, `ready`, initialize) against spawning the bare proxy to initialized.
  */
 import { writeFile } from "node:fs/promises";

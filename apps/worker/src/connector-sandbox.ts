@@ -1,5 +1,5 @@
 /**
- * Where the worker runs stdio connectors: each live connector process in a sandbox session
+ * Where the worker runs stdio connectors: each live connector process in a sandbox
  * of its own (not a step's): its own uid from the worker's pool at `strict`, a private HOME,
  * temp folder and workspace, a network only as its definition says (unset: as the worker's
  * steps, SWITCHYARD_STEP_NETWORK), and the connectors folder (SWITCHYARD_CONNECTORS_DIR,
@@ -14,7 +14,7 @@
  * folder with what was staged, so a package installed later is seen by the next connector
  * to start, without a restart; a staged copy no live connector uses any more is removed.
  * Closing the transport (the pool closes idle or failed connectors) stops the process and
- * closes the session, which reaps whatever it started.
+ * closes the sandbox, which reaps whatever it started.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -29,7 +29,7 @@ import {
 } from "@switchyard/core/connectors";
 import { stageTree } from "@switchyard/core/providers";
 import {
-  openSandboxSession,
+  openSandbox,
   type SandboxBind,
   type SandboxHost,
   type UidPool,
@@ -39,7 +39,7 @@ type ConnectorSandboxOptions = {
   /** The worker's host; each connector gets the owner tag `<worker>/connector-<n>`. */
   host: SandboxHost;
   uids: UidPool | undefined;
-  /** The worker's own traversable folder for sessions and the staged connectors folder. */
+  /** The worker's own traversable folder for sandboxes and the staged connectors folder. */
   scratchDir: string;
   connectorsDir: string | undefined;
   /** Whether a connector whose definition does not say has a network: the steps' setting. */
@@ -150,7 +150,7 @@ export const sandboxedStdio = (options: ConnectorSandboxOptions) => {
     );
     if (refused) throw refused;
     const uid = options.uids?.acquire();
-    const session = await openSandboxSession({
+    const sandbox = await openSandbox({
       ownerId: `${options.host.ownerId}/connector-${++count}`,
       level: { host: options.host },
       scratchDir: options.scratchDir,
@@ -166,14 +166,14 @@ export const sandboxedStdio = (options: ConnectorSandboxOptions) => {
     const finish = async () => {
       if (closed) return;
       closed = true;
-      await session.close().finally(() => {
+      await sandbox.close().finally(() => {
         if (uid !== undefined) options.uids?.release(uid);
         staged.release(bind);
       });
     };
     try {
       bind = await staged.take();
-      const proc = await session.start(
+      const proc = await sandbox.start(
         { argv: [spec.command, ...(spec.args ?? [])], env, binds: bind ? [bind] : [] },
         {},
       );

@@ -6,8 +6,8 @@
  * decides the sandbox level every step of this worker runs at (failing, when none works,
  * with how to install bubblewrap), then the network filter that keeps link-local and cloud
  * metadata addresses out of reach of every sandbox with a network (steps and stdio
- * connectors), or a log line saying why there is none. A sandbox session
- * (openSandboxSession) opened on the host it returns runs at that level without testing
+ * connectors), or a log line saying why there is none. A sandbox
+ * (openSandbox) opened on the host it returns runs at that level without testing
  * again.
  */
 import { access, chmod, mkdir, readdir, stat } from "node:fs/promises";

@@ -1,5 +1,5 @@
 /**
- * Agent steps for `switchyard run`: core's agent executor (as in the worker), each attempt in a sandbox session
+ * Agent steps for `switchyard run`: core's agent executor (as in the worker), each attempt in a sandbox
  * of its own inside the run's (same level, uid and workspace), with this CLI's own
  * `mcp-serve` as the step's proxy, so tools are the confined built-ins here too.
  * - agent CLIs (`claude`, see CLI_PROVIDERS) from the agents folder (SWITCHYARD_AGENTS_DIR or
@@ -25,7 +25,7 @@ import {
   VENDOR_ENV,
   type AgentStepEvent,
 } from "@switchyard/core/providers";
-import type { SandboxSession } from "@switchyard/core/sandbox";
+import type { Sandbox } from "@switchyard/core/sandbox";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor } from "@switchyard/core/workflow";
 import type { Io } from "./validate-command";
@@ -34,8 +34,8 @@ import type { Io } from "./validate-command";
 const CLI_DIST = fileURLToPath(new URL("../dist/", import.meta.url));
 
 export type LocalAgentsOptions = {
-  /** The run's sandbox session: each attempt's session is opened inside it. */
-  run: SandboxSession;
+  /** The run's sandbox: each attempt's sandbox is opened inside it. */
+  run: Sandbox;
   env: NodeJS.ProcessEnv;
   io: Io;
   scrubber: Scrubber;

@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
-import type { SandboxSession } from "@switchyard/core/sandbox";
+import type { Sandbox } from "@switchyard/core/sandbox";
 import type { WorkflowFolder } from "./workflow-folder";
 import {
   bundleReader,
@@ -111,7 +111,7 @@ export const fileCatalog = (file: string): ConnectorCatalog => {
   };
 };
 
-export type LocalRunnerOptions = { sandbox: SandboxSession; network: boolean };
+export type LocalRunnerOptions = { sandbox: Sandbox; network: boolean };
 
 /** A step's `dir`: relative to the workspace, or an absolute path inside it. */
 const workspaceCwd = (workspace: string, dir: string | undefined): string | undefined => {

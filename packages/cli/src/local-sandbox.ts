@@ -1,20 +1,20 @@
 /**
- * The step sandbox for `switchyard run` on a person's machine: one sandbox session for the
- * run (see openSandboxSession). It finds the level once at start (as root `strict` with a
+ * The step sandbox for `switchyard run` on a person's machine: one sandbox for the
+ * run (see openSandbox). It finds the level once at start (as root `strict` with a
  * step uid of its own, otherwise `namespaces`; `none` only when asked for), says which on
  * stderr, and runs every process of the run with the person's workspace folder bound
  * read-write at /workspace and a private HOME and temp folder. At `strict` the workspace
- * is lent to the step uid for the run. Callers close the session in `finally`, once the
+ * is lent to the step uid for the run. Callers close the sandbox in `finally`, once the
  * engine has ended every step: it makes sure no process of the run is left (by the run's
  * owner tag), then gives the workspace back and removes the temp folders by descriptor.
  */
 import { AppError } from "@switchyard/core/errors";
 import {
   DEFAULT_STEP_UID_BASE,
-  openSandboxSession,
+  openSandbox,
   SANDBOX_LEVELS,
   type SandboxLevel,
-  type SandboxSession,
+  type Sandbox,
 } from "@switchyard/core/sandbox";
 import type { Io } from "./validate-command";
 
@@ -83,9 +83,9 @@ const describe = (level: SandboxLevel, uid: number | undefined) => {
   }
 };
 
-/** Opens the sandbox session the run's steps share, over the user's workspace. */
-export const openLocalSandbox = (options: LocalSandboxOptions): Promise<SandboxSession> =>
-  openSandboxSession({
+/** Opens the sandbox the run's steps share, over the user's workspace. */
+export const openLocalSandbox = (options: LocalSandboxOptions): Promise<Sandbox> =>
+  openSandbox({
     ownerId: `switchyard-run-${process.pid}`,
     level: {
       mode: options.mode,
@@ -94,7 +94,7 @@ export const openLocalSandbox = (options: LocalSandboxOptions): Promise<SandboxS
     prefix: "switchyard-run-",
     stepUidBase: options.stepUidBase,
     workspace: options.workspace,
-    lendWorkspace: "session",
+    lendWorkspace: "while-open",
     onLevel: (level, uid, warnings) => {
       options.io.err(`${describe(level, uid)}\n${networkLine(options.network)}\n`);
       // At `none` the line above already says it all.

@@ -1,7 +1,7 @@
 /**
  * Ends every process of one owner (a run of the worker, a `switchyard run`) before its
  * folders are removed or its step uid is handed on: SIGKILLs whatever carries the owner's
- * tag or the tag of one of its sub-owners (`<owner>/<name>`: a run's step sessions) and,
+ * tag or the tag of one of its sub-owners (`<owner>/<name>`: a run's step sandboxes) and,
  * when given, whatever runs as its step uid, until a scan of /proc finds none.
  * What is still alive at the deadline (normally nothing) is returned: the caller must then
  * keep the folders and the uid, since a live step could still change the one and would

@@ -5,13 +5,13 @@
  * level is found once, on the first command, so the proxy's startup stays fast: `strict`
  * with a step uid of its own when the proxy runs as root (the folder is lent to that uid
  * while commands run), else `namespaces`. Without bubblewrap every command fails with a
- * message that says what to install. It is one sandbox session: closing the proxy ends
+ * message that says what to install. It is one sandbox: closing the proxy ends
  * whatever command still runs before the folder is given back and the private folders go.
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { AppError } from "../errors";
-import { openSandboxSession, type SandboxHost, type SandboxSession } from "../sandbox";
+import { openSandbox, type SandboxHost, type Sandbox } from "../sandbox";
 import {
   toShellResult,
   type ShellRequest,
@@ -45,10 +45,10 @@ const SANDBOX_OWN_ENV = new Set(["PATH", "HOME", "TMPDIR", "USER", "LOGNAME", "S
 
 /** A shell whose commands run in a sandbox. */
 export const createSandboxedShell = (options: SandboxedShellOptions): SandboxedShell => {
-  let session: Promise<SandboxSession> | undefined;
+  let sandbox: Promise<Sandbox> | undefined;
   let closed = false;
   const open = () =>
-    openSandboxSession({
+    openSandbox({
       // Its own tag even next to another proxy in this process: close() reaps by it.
       ownerId:
         options.ownerId ?? `switchyard-bash-${process.pid}-${randomBytes(4).toString("hex")}`,
@@ -70,8 +70,8 @@ export const createSandboxedShell = (options: SandboxedShellOptions): SandboxedS
 
   const run: ShellRunner = async (request: ShellRequest): Promise<ShellResult> => {
     if (closed) throw new AppError("SYSTEM.SANDBOX_UNAVAILABLE", "Bash's sandbox is closed");
-    session ??= open();
-    const s = await session;
+    sandbox ??= open();
+    const s = await sandbox;
     const root = s.folders.workspace;
     const cwd = path.relative(root, request.cwd) || ".";
     if (cwd.startsWith("..") || path.isAbsolute(cwd))
@@ -95,7 +95,7 @@ export const createSandboxedShell = (options: SandboxedShellOptions): SandboxedS
   /** Ends whatever still runs, gives the folder back, removes the private folders by descriptor. */
   const close = async () => {
     closed = true;
-    const opened = await session?.catch(() => undefined);
+    const opened = await sandbox?.catch(() => undefined);
     await opened?.close();
   };
   return { run, close };

@@ -1,5 +1,5 @@
 /**
- * The engine's agent port, one sandbox session and proxy per attempt, for the worker and
+ * The engine's agent port, one sandbox and proxy per attempt, for the worker and
  * `switchyard run` alike; each supplies ports (where keys, endpoints, staged CLIs, the
  * gateway and connectors come from, where records and events go):
  * - agent CLIs (CLI_PROVIDERS): the CLI runs inside the step sandbox behind the model
@@ -86,7 +86,7 @@ const apiKeyOf = (options: Record<string, unknown>) => {
   return key;
 };
 
-/** The engine's agent port: each attempt gets its own sandbox session and proxy. */
+/** The engine's agent port: each attempt gets its own sandbox and proxy. */
 export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor => {
   const { scrubber, staging } = ports;
   const prices = { ...DEFAULT_PRICES, ...ports.prices };

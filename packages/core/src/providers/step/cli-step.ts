@@ -1,6 +1,6 @@
 /**
  * One attempt of an agent CLI (Claude Code, and the CLIs that follow it), in the worker or
- * `switchyard run`: the step's sandbox session and proxy (step-proxy.ts), a registration with
+ * `switchyard run`: the step's sandbox and proxy (step-proxy.ts), a registration with
  * the model gateway (a per-step token bound to the team's endpoint and key for the CLI's
  * vendor), and the CLI started inside the sandbox with no network: behind the loopback
  * forwarder, which listens on 127.0.0.1 in the step's own network namespace and pipes to the
@@ -10,7 +10,7 @@
  * before the answer, whatever the CLI said; only an error the CLI reported itself (the model
  * refused the request, say) wins, since a CLI that leaves takes its MCP server with it, and
  * is given a moment to say so before it is stopped. Cancel and timeout stop the CLI, and
- * closing the session reaps whatever is left. Tokens and cost are the gateway's meter (the
+ * closing the sandbox reaps whatever is left. Tokens and cost are the gateway's meter (the
  * CLI's own count when nothing was metered).
  *
  * What differs per CLI is a CliProvider: the vendor it speaks, how it is launched (argument
@@ -133,7 +133,7 @@ const meterOf = (events: AttemptEventBus) => {
   return { meter, unsubscribe };
 };
 
-/** Makes `file` (in a folder of the session) the step uid's, with its folders up to `root`. */
+/** Makes `file` (in a folder of the sandbox) the step uid's, with its folders up to `root`. */
 const chownUp = async (file: string, root: string, owner: number) => {
   for (let p = file; p.startsWith(`${root}/`); p = path.dirname(p)) await chown(p, owner, owner);
 };
@@ -200,7 +200,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     throw error;
   });
   try {
-    const { session } = step;
+    const { sandbox } = step;
     step.channel.ready.then(
       () => {
         ready = true;
@@ -225,8 +225,8 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     // (level none) the CLI shares the host's network and uses the gateway's TCP port.
     let origin = input.gateway.origin;
     let wrap = (argv: string[]) => argv;
-    if (session.level !== "none" && input.gateway.socketPath) {
-      const forwarder = await installLoopbackForwarder(session.folders.root);
+    if (sandbox.level !== "none" && input.gateway.socketPath) {
+      const forwarder = await installLoopbackForwarder(sandbox.folders.root);
       binds.push({ path: forwarder, mode: "ro", target: FORWARDER_INSIDE });
       binds.push({ path: input.gateway.socketPath, mode: "rw", target: GATEWAY_INSIDE });
       origin = `http://127.0.0.1:${FORWARD_PORT}`;
@@ -247,26 +247,26 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
 
     const launch = provider.launch({
       request,
-      agent: agentAt(input.agent, session.pathInside(agentBound)),
-      homeDir: session.paths.home,
-      tmpDir: session.paths.tmp,
-      workspace: session.paths.workspace,
+      agent: agentAt(input.agent, sandbox.pathInside(agentBound)),
+      homeDir: sandbox.paths.home,
+      tmpDir: sandbox.paths.tmp,
+      workspace: sandbox.paths.workspace,
       proxy: { command: step.argv[0]!, args: step.argv.slice(1) },
       gateway: { baseUrl: stepBaseUrl(provider.vendor, origin), token: registration.token },
       toolNames: stepToolNames(input.proxy.tools),
-      runsAsRoot: (session.uid ?? process.getuid?.() ?? 0) === 0,
+      runsAsRoot: (sandbox.uid ?? process.getuid?.() ?? 0) === 0,
     });
-    await mkdir(session.folders.home, { recursive: true });
-    await writeLaunchFiles(launch.files, { home: session.folders.home });
+    await mkdir(sandbox.folders.home, { recursive: true });
+    await writeLaunchFiles(launch.files, { home: sandbox.folders.home });
     for (const file of launch.files)
       await chownUp(
-        path.join(session.folders.home, file.relativePath),
-        session.folders.home,
+        path.join(sandbox.folders.home, file.relativePath),
+        sandbox.folders.home,
         step.owner,
       );
 
     const spawn: AgentSpawn = ({ argv, env }) =>
-      session.start({ argv: wrap(argv), env, binds }, {});
+      sandbox.start({ argv: wrap(argv), env, binds }, {});
     const result = await provider.run({
       launch,
       spawn,

@@ -73,7 +73,7 @@ export const agentBind = (agent: StagedAgent): SandboxBind => ({
 
 /**
  * The agent as a step's processes see it, `where` being where agentBind appears to them
- * (the session's pathInside: AGENTS_INSIDE when confined, the host folder at level `none`).
+ * (the sandbox's pathInside: AGENTS_INSIDE when confined, the host folder at level `none`).
  */
 export const agentAt = (agent: StagedAgent, where: string): LocatedAgent =>
   moved(agent.located, agent.hostDir, where);

@@ -1,8 +1,8 @@
 /**
- * An agent step's session on its own: the real sandbox, the built `switchyard mcp-serve`
+ * An agent step's sandbox and proxy on their own: the real sandbox, the built `switchyard mcp-serve`
  * inside it and the SDK client over its stdio. The proxy serves the six built-ins in the
  * run's workspace, its call records come back over the step channel, and closing leaves
- * neither a process nor the session's folder; a proxy that does not say ready in time
+ * neither a process nor the sandbox's folder; a proxy that does not say ready in time
  * fails with EXECUTION.MCP_PROXY.NOT_READY and leaves nothing either; a build without its
  * launcher (an older build.mjs made it) is refused, saying to rebuild.
  */
@@ -41,11 +41,11 @@ beforeAll(async () => {
     timeout: 240_000,
   });
   if (built.status !== 0) throw new Error(`building the CLI failed: ${built.stderr}`);
-  dir = await mkdtemp(path.join(tmpdir(), "sy-agent-session-"));
+  dir = await mkdtemp(path.join(tmpdir(), "sy-agent-sandbox-"));
   await chmod(dir, 0o711);
   // As the worker does: bound from a copy the step uid can reach, not from the checkout.
   cli = await stageBuiltCli(await findBuiltCli(path.join(REPO, "packages/cli/dist/")), dir);
-  const ownerId = `agent-session-test-${process.pid}`;
+  const ownerId = `agent-sandbox-test-${process.pid}`;
   host = await findSandboxHost({
     mode: "auto",
     ownerId,

@@ -1,11 +1,11 @@
 /**
- * What an agent step runs on: a sandbox session of its own (the run's uid and workspace, a
+ * What an agent step runs on: a sandbox of its own (the run's uid and workspace, a
  * private HOME and /tmp, the owner tag `<worker>/<run>/<attempt>` that the run's reap
  * covers), the step channel with its socket bound into that sandbox only, and the proxy
  * `switchyard mcp-serve` from the built CLI under node, which the agent CLI starts as its
  * MCP server (claude) or the worker starts itself with an SDK client over its stdio
  * (openai_compatible). The proxy's config holds no secret. `close()` undoes it all in
- * order: client, proxy stdin, channel, session (reap, then remove). The worker and
+ * order: client, proxy stdin, channel, sandbox (reap, then remove). The worker and
  * `switchyard run` both run agent steps on it.
  */
 import { chmod, chown, writeFile } from "node:fs/promises";
@@ -18,12 +18,12 @@ import { AppError } from "../../errors";
 import type { ChannelEventEmitter } from "../../events";
 import { startStepChannel, type ProxyConfig, type StepChannel } from "../../mcp";
 import {
-  openSandboxSession,
+  openSandbox,
   runOwnerId,
   type SandboxBind,
   type SandboxHost,
   type SandboxProcess,
-  type SandboxSession,
+  type Sandbox,
 } from "../../sandbox";
 import { BUILTIN_NAMES } from "../../tools";
 import { LAUNCHER, type BuiltCli } from "./built-cli";
@@ -41,7 +41,7 @@ export type StepProxyOptions = {
   /** The StepRun id of the attempt. */
   attemptId: string;
   uid: number | undefined;
-  /** The run's folder (the session's folder is made in it) and the run's workspace. */
+  /** The run's folder (the sandbox's folder is made in it) and the run's workspace. */
   runDir: string;
   workspace: string;
   cli: BuiltCli;
@@ -60,21 +60,21 @@ export type StepProxyOptions = {
 };
 
 /**
- * A step's sandbox session with its proxy ready to start: the channel listening (its socket
+ * A step's sandbox with its proxy ready to start: the channel listening (its socket
  * reachable by the step uid only), the proxy's config written (0600, the step uid's, no
- * secret), and the argv and binds that start `switchyard mcp-serve` inside the session,
+ * secret), and the argv and binds that start `switchyard mcp-serve` inside the sandbox,
  * whoever starts it (the worker itself, or the agent CLI as its MCP server).
  */
 export type StepProxy = {
-  session: SandboxSession;
+  sandbox: Sandbox;
   channel: StepChannel;
-  /** Host path of a file or folder the step uid owns in the session's folder. */
+  /** Host path of a file or folder the step uid owns in the sandbox's folder. */
   owner: number;
   /** `node <cli>/switchyard.mjs mcp-serve --config <config>`, as the step sees them. */
   argv: string[];
   /** The channel's socket, the CLI and the config, to bind into every process that may start the proxy. */
   binds: SandboxBind[];
-  /** Closes the channel, then the session (reap, give back, remove). */
+  /** Closes the channel, then the sandbox (reap, give back, remove). */
   close: () => Promise<void>;
 };
 
@@ -87,7 +87,7 @@ const noConnectors = {
 
 /** Starts a step's MCP proxy in its own sandbox, connected to the worker by the step channel. */
 export const openStepProxy = async (options: StepProxyOptions): Promise<StepProxy> => {
-  const session = await openSandboxSession({
+  const sandbox = await openSandbox({
     ownerId: runOwnerId(options.sandbox.ownerId, options.attemptId),
     level: { host: options.sandbox },
     uid: options.uid,
@@ -98,10 +98,10 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
   let channel: StepChannel | undefined;
   const close = async () => {
     await channel?.close().catch(() => undefined);
-    await session.close();
+    await sandbox.close();
   };
   try {
-    const owner = session.uid ?? process.getuid?.() ?? 0;
+    const owner = sandbox.uid ?? process.getuid?.() ?? 0;
     const connectors = options.tools?.connectors;
     channel = await startStepChannel({
       host: connectors?.host ?? noConnectors,
@@ -110,27 +110,27 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       catalog: connectors?.catalog ?? [],
       secrets: [...options.secrets, ...(connectors?.secrets ?? [])],
       events: options.events,
-      dir: session.folders.root,
+      dir: sandbox.folders.root,
       readyTimeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
     });
-    // The step uid must reach and connect to the socket; nobody else can enter the session's folder.
+    // The step uid must reach and connect to the socket; nobody else can enter the sandbox's folder.
     await chmod(path.dirname(channel.path), 0o711);
     await chown(channel.path, owner, owner);
     await chmod(channel.path, 0o600);
     const channelBind = { path: channel.path, mode: "rw" as const, target: CHANNEL_INSIDE };
     const cliBind = { path: options.cli.dir, mode: "ro" as const, target: CLI_INSIDE };
 
-    const configFile = path.join(session.folders.root, "proxy.json");
+    const configFile = path.join(sandbox.folders.root, "proxy.json");
     const configBind = { path: configFile, mode: "ro" as const, target: CONFIG_INSIDE };
     const config: ProxyConfig = {
-      root_dir: session.paths.workspace,
+      root_dir: sandbox.paths.workspace,
       builtins: [...BUILTIN_NAMES],
       catalog: catalogForConfig(connectors?.catalog ?? []),
       tool_search: options.tools?.toolSearch ?? false,
       ...(options.tools?.toolSearch && options.tools.initialTools.length > 0
         ? { initial_tools: [...options.tools.initialTools] }
         : {}),
-      channel: { path: session.pathInside(channelBind), token: channel.token },
+      channel: { path: sandbox.pathInside(channelBind), token: channel.token },
       ...(options.traceparent ? { trace: { traceparent: options.traceparent } } : {}),
       log_calls: false,
       server_name: "switchyard",
@@ -139,15 +139,15 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
     await writeFile(configFile, JSON.stringify(config), { mode: 0o600, flag: "wx" });
     await chown(configFile, owner, owner);
     return {
-      session,
+      sandbox,
       channel,
       owner,
       argv: [
         process.execPath,
-        `${session.pathInside(cliBind)}/${LAUNCHER}`,
+        `${sandbox.pathInside(cliBind)}/${LAUNCHER}`,
         "mcp-serve",
         "--config",
-        session.pathInside(configBind),
+        sandbox.pathInside(configBind),
       ],
       binds: [channelBind, cliBind, configBind],
       close,
@@ -162,7 +162,7 @@ export type StepProxyClientOptions = StepProxyOptions & { signal: AbortSignal };
 
 export type StepProxyClient = {
   client: Client;
-  session: SandboxSession;
+  sandbox: Sandbox;
   /** The end of the proxy's stderr, for an error message. */
   stderrTail: () => string;
   close: () => Promise<void>;
@@ -183,7 +183,7 @@ export const openStepProxyClient = async (
     await step.close();
   };
   try {
-    proxy = await step.session.start(
+    proxy = await step.sandbox.start(
       { argv: step.argv, env: {}, binds: step.binds },
       { signal: options.signal },
     );
@@ -205,7 +205,7 @@ export const openStepProxyClient = async (
       client.connect(new StdioServerTransport(proxy.stdout, proxy.stdin)),
       exited,
     ]);
-    return { client, session: step.session, stderrTail: () => stderr, close };
+    return { client, sandbox: step.sandbox, stderrTail: () => stderr, close };
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

@@ -1,10 +1,10 @@
 /**
- * One sandbox session: what a series of sandboxed processes share (the level, the step uid,
+ * One sandbox: what a series of sandboxed processes share (the level, the step uid,
  * a private HOME and temp folder, the workspace and extra binds, one owner tag) and the one
  * way to undo it. `switchyard run` opens one for a run, the hand-run proxy's Bash one for
  * its life, and the worker one per agent step. `close()` goes in the order a step cannot
  * exploit (docs/sandbox.md, "When a run ends"): every process carrying the owner tag is
- * killed and confirmed gone, then a lent workspace is given back, then the session's folder
+ * killed and confirmed gone, then a lent workspace is given back, then the sandbox's folder
  * is removed by descriptor.
  */
 import { chmod, mkdtemp, realpath, stat } from "node:fs/promises";
@@ -29,18 +29,18 @@ import {
 import { startSandboxed, type SandboxProcess, type StartOptions } from "./start-sandboxed";
 
 /** How the level is known: from the worker's boot self-test, or found now. */
-type SessionLevel =
+type LevelSource =
   { host: SandboxHost } | Pick<FindSandboxHostOptions, "mode" | "optOut" | "subject" | "tools">;
 
-type SandboxSessionOptions = {
+type SandboxOptions = {
   /**
-   * Tag of every process of the session; `close()` reaps it and its sub-owners
+   * Tag of every process of the sandbox; `close()` reaps it and its sub-owners
    * (`<ownerId>/<name>`). One per step in the worker (e.g. `<worker>/<run>/<step>`).
    */
   ownerId: string;
-  level: SessionLevel;
+  level: LevelSource;
   /**
-   * Where the session's folder is made: the caller's own, traversable by step uids (0711).
+   * Where the sandbox's folder is made: the caller's own, traversable by step uids (0711).
    * @default os.tmpdir()
    */
   scratchDir?: string;
@@ -56,15 +56,15 @@ type SandboxSessionOptions = {
    * @default DEFAULT_STEP_UID_BASE (61_000)
    */
   stepUidBase?: number;
-  /** The uid is this session's alone while it is open: `close()` also kills whatever runs as it. */
+  /** The uid is this sandbox's alone while it is open: `close()` also kills whatever runs as it. */
   ownsUid?: boolean;
   /** A folder of the caller's bound at /workspace instead of a private one. */
   workspace?: string;
   /**
    * At `strict`, lend `workspace` to the step uid (so it can write there) for the whole
-   * session, or only while a process of the session runs (the caller writes in between).
+   * sandbox, or only while a process of the sandbox runs (the caller writes in between).
    */
-  lendWorkspace?: "session" | "while-running";
+  lendWorkspace?: "while-open" | "while-running";
   /** Bound into every process (e.g. a config file read-only); each process may add its own. */
   binds?: SandboxBind[];
   /**
@@ -76,29 +76,29 @@ type SandboxSessionOptions = {
   onLevel?: (level: SandboxLevel, uid: number | undefined, warnings: string[]) => void;
 };
 
-/** A process of the session: the session supplies its folders, uid and owner tag. */
-type SessionProcessSpec = Omit<
+/** A process of the sandbox: the sandbox supplies its folders, uid and owner tag. */
+type SandboxedProcessSpec = Omit<
   SandboxSpec,
   "workspace" | "home" | "tmp" | "uid" | "gid" | "network"
 > & { network?: boolean };
 
-export type SandboxSession = {
+export type Sandbox = {
   ownerId: string;
-  /** The host its processes start on, tagged with the session's owner id. */
+  /** The host its processes start on, tagged with the sandbox's owner id. */
   host: SandboxHost;
   level: SandboxLevel;
   uid: number | undefined;
-  /** Host paths: the session's own folder (`root`), the workspace, HOME and temp folder. */
+  /** Host paths: the sandbox's own folder (`root`), the workspace, HOME and temp folder. */
   folders: StepFolders;
   /** The workspace, HOME and temp folder as its processes see them. */
   paths: { workspace: string; home: string; tmp: string };
-  /** Where a bound path appears to the session's processes (its host path at level `none`). */
+  /** Where a bound path appears to the sandbox's processes (its host path at level `none`). */
   pathInside: (bind: SandboxBind) => string;
-  run: (spec: SessionProcessSpec, options?: RunSandboxedOptions) => Promise<SandboxResult>;
-  start: (spec: SessionProcessSpec, options?: StartOptions) => Promise<SandboxProcess>;
+  run: (spec: SandboxedProcessSpec, options?: RunSandboxedOptions) => Promise<SandboxResult>;
+  start: (spec: SandboxedProcessSpec, options?: StartOptions) => Promise<SandboxProcess>;
   /**
    * Reaps, gives back, removes (see above). Fails, keeping the folder and the lent workspace,
-   * while a process of the session survives; it can be called again.
+   * while a process of the sandbox survives; it can be called again.
    */
   close: () => Promise<void>;
 };
@@ -151,10 +151,8 @@ const lender = (folder: string, uid: number) => {
   };
 };
 
-/** Opens a sandbox session: its folder, its step uid and the way to start processes in it. */
-export const openSandboxSession = async (
-  options: SandboxSessionOptions,
-): Promise<SandboxSession> => {
+/** Opens a sandbox: its folder, its step uid and the way to start processes in it. */
+export const openSandbox = async (options: SandboxOptions): Promise<Sandbox> => {
   const { ownerId } = options;
   const given = options.workspace === undefined ? undefined : await realFolder(options.workspace);
   const root = await mkdtemp(
@@ -208,14 +206,13 @@ export const openSandboxSession = async (
     const folders = { ...own, workspace: given ?? own.workspace };
     if (given !== undefined && uid !== undefined && options.lendWorkspace !== undefined) {
       lending = lender(given, uid);
-      if (options.lendWorkspace === "session") await lending.hold();
+      if (options.lendWorkspace === "while-open") await lending.hold();
     }
     const perProcess = options.lendWorkspace === "while-running" ? lending : undefined;
     const confined = host.level !== "none";
 
-    const specOf = (spec: SessionProcessSpec): SandboxSpec => {
-      if (closed)
-        throw new AppError("SYSTEM.SANDBOX_UNAVAILABLE", `sandbox session ${ownerId} is closed`);
+    const specOf = (spec: SandboxedProcessSpec): SandboxSpec => {
+      if (closed) throw new AppError("SYSTEM.SANDBOX_UNAVAILABLE", `sandbox ${ownerId} is closed`);
       return {
         ...spec,
         workspace: folders.workspace,
@@ -226,7 +223,7 @@ export const openSandboxSession = async (
         binds: [...(options.binds ?? []), ...(spec.binds ?? [])],
       };
     };
-    const run = async (spec: SessionProcessSpec, runOptions?: RunSandboxedOptions) => {
+    const run = async (spec: SandboxedProcessSpec, runOptions?: RunSandboxedOptions) => {
       const full = specOf(spec);
       await perProcess?.hold();
       try {
@@ -235,7 +232,7 @@ export const openSandboxSession = async (
         await perProcess?.letGo();
       }
     };
-    const start = async (spec: SessionProcessSpec, startOptions?: StartOptions) => {
+    const start = async (spec: SandboxedProcessSpec, startOptions?: StartOptions) => {
       const full = specOf(spec);
       await perProcess?.hold();
       let proc: SandboxProcess;
