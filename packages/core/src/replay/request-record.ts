@@ -1,0 +1,83 @@
+/**
+ * What an agent attempt started with, as stored on its StepRun (`agentRequest`) so a replay
+ * can run it again: the prompt and options as the engine rendered them, scrubbed of the
+ * run's secrets, and never a key (`options.api_key` is dropped; a replay takes the key its
+ * provider is given then).
+ */
+import type { Scrubber } from "../secrets";
+import type { AgentRequest, McpProxyConfig } from "../workflow";
+
+/** The version of the stored shape. */
+const AGENT_REQUEST_RECORD_VERSION = 1;
+
+export type AgentRequestRecord = {
+  v: typeof AGENT_REQUEST_RECORD_VERSION;
+  stateName: string;
+  provider: string;
+  prompt: string;
+  systemPrompt?: string;
+  role?: string;
+  options: Record<string, unknown>;
+  outputFormat?: "json" | "text";
+  mcpProxy?: McpProxyConfig;
+  timeoutMs?: number;
+};
+
+/** What a replay may change of the attempt it runs again. */
+export type ReplayChanges = {
+  provider?: string;
+  model?: string;
+  /** Which installed CLI runs it: the pinned one (scripts/agents.json) or the newest installed with `--latest`. */
+  agentVersion?: "pinned" | "latest";
+  prompt?: string;
+  /** A call with no recording left: a tool error (default), or, for built-ins only, run live in the sandbox. */
+  unmatched?: "error" | "live_builtins";
+};
+
+/** A JSON value with every string in it scrubbed. */
+const scrubbedValue = (value: unknown, scrub: (text: string) => string): unknown => {
+  if (typeof value === "string") return scrub(value);
+  if (Array.isArray(value)) return value.map((item) => scrubbedValue(item, scrub));
+  if (value && typeof value === "object")
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, scrubbedValue(item, scrub)]),
+    );
+  return value;
+};
+
+/** The stored record of an attempt's request: scrubbed, without its key. */
+export const agentRequestRecord = (
+  request: AgentRequest,
+  scrubber: Pick<Scrubber, "scrub">,
+): AgentRequestRecord => {
+  const { api_key: _key, ...options } = request.options;
+  const scrubbed = (value: string) => scrubber.scrub(value);
+  return {
+    v: AGENT_REQUEST_RECORD_VERSION,
+    stateName: request.stateName,
+    provider: request.provider,
+    prompt: scrubbed(request.prompt),
+    ...(request.systemPrompt === undefined ? {} : { systemPrompt: scrubbed(request.systemPrompt) }),
+    ...(request.role === undefined ? {} : { role: request.role }),
+    options: scrubbedValue(options, scrubbed) as Record<string, unknown>,
+    ...(request.outputFormat ? { outputFormat: request.outputFormat } : {}),
+    ...(request.mcpProxy ? { mcpProxy: request.mcpProxy } : {}),
+    ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+  };
+};
+
+/** The request a replay runs: the recorded one with the replay's changes. */
+export const replayedRequest = (
+  record: AgentRequestRecord,
+  changes: ReplayChanges,
+): Omit<AgentRequest, "attemptId" | "signal" | "attempt" | "path"> => ({
+  stateName: record.stateName,
+  provider: changes.provider ?? record.provider,
+  prompt: changes.prompt ?? record.prompt,
+  ...(record.systemPrompt === undefined ? {} : { systemPrompt: record.systemPrompt }),
+  ...(record.role === undefined ? {} : { role: record.role }),
+  options: changes.model ? { ...record.options, model: changes.model } : record.options,
+  ...(record.outputFormat ? { outputFormat: record.outputFormat } : {}),
+  ...(record.mcpProxy ? { mcpProxy: record.mcpProxy } : {}),
+  ...(record.timeoutMs === undefined ? {} : { timeoutMs: record.timeoutMs }),
+});
