@@ -5,23 +5,23 @@
  * provider is given then).
  */
 import type { Scrubber } from "../secrets";
-import type { AgentRequest, McpProxyConfig } from "../workflow";
+import type { AgentRequest } from "../workflow";
 
 /** The version of the stored shape. */
 const AGENT_REQUEST_RECORD_VERSION = 1;
 
-export type AgentRequestRecord = {
-  v: typeof AGENT_REQUEST_RECORD_VERSION;
-  stateName: string;
-  provider: string;
-  prompt: string;
-  systemPrompt?: string;
-  role?: string;
-  options: Record<string, unknown>;
-  outputFormat?: "json" | "text";
-  mcpProxy?: McpProxyConfig;
-  timeoutMs?: number;
-};
+export type AgentRequestRecord = { v: typeof AGENT_REQUEST_RECORD_VERSION } & Pick<
+  AgentRequest,
+  | "stateName"
+  | "provider"
+  | "prompt"
+  | "systemPrompt"
+  | "role"
+  | "options"
+  | "outputFormat"
+  | "mcpProxy"
+  | "timeoutMs"
+>;
 
 /** What a replay may change of the attempt it runs again. */
 export type ReplayChanges = {
