@@ -9,6 +9,7 @@ import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
 import { LOCK_LOST, TEAM_LIMITED } from "@switchyard/core/runs";
+import type { ReplayChanges } from "@switchyard/core/replay";
 import { Scrubber } from "@switchyard/core/secrets";
 import {
   bundleReader,
@@ -32,7 +33,12 @@ import {
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import type { FetchLike } from "@switchyard/core/egress";
-import { workerAgentExecutor, type TeamModelAccess } from "./agent-executor";
+import {
+  workerAgentExecutor,
+  type AgentExecutorDeps,
+  type TeamModelAccess,
+} from "./agent-executor";
+import { runReplay, type ReplayOf } from "./execute-replay";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
 import { cleanUpRun } from "./run-cleanup";
@@ -110,7 +116,19 @@ type Execution = {
   checkpoint?: Checkpoint;
   /** the attempts such a run had ended, taken as recorded instead of run again */
   finished?: Awaited<ReturnType<typeof finishedAttemptsOf>>;
+  /** a replay run: the recorded agent attempt it runs again instead of the workflow */
+  replayOf?: ReplayOf;
 };
+
+const replayOfRow = (row: { replayOfId: string | null; replayOptions: unknown }) =>
+  row.replayOfId
+    ? {
+        replayOf: {
+          attemptId: row.replayOfId,
+          changes: (row.replayOptions ?? {}) as ReplayChanges,
+        },
+      }
+    : {};
 
 /**
  * Takes the run for this worker: a queued run in one statement (the common case), else
@@ -127,7 +145,12 @@ const claimExecution = async (
   // Its team is at its limit of running runs: the run stays queued and its job waits.
   if (fresh === "limited") return TEAM_LIMITED;
   if (fresh)
-    return { ...fresh, pinnedVersions: fresh.pinnedVersions ?? {}, firstSeq: fresh.nextSeq };
+    return {
+      ...fresh,
+      pinnedVersions: fresh.pinnedVersions ?? {},
+      firstSeq: fresh.nextSeq,
+      ...replayOfRow(fresh),
+    };
   const run = await getRunForExecution(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", `run ${runId} not found`);
   if (run.status !== "queued" && run.status !== "running") {
@@ -172,6 +195,7 @@ const claimExecution = async (
     firstSeq: await nextEventSeq(db, teamId, runId),
     ...(resuming ? { checkpoint: run.checkpoint as Checkpoint } : {}),
     ...(finished ? { finished } : {}),
+    ...replayOfRow(run),
   };
 };
 
@@ -245,75 +269,96 @@ export const executeRun = async (
       makeStepFolders(runDir, uid === undefined ? undefined : { uid }),
     ]);
     if (refused) throw refused;
-    const result = await runWorkflow(parsed.workflow, {
+    const agentDeps: AgentExecutorDeps = {
+      db,
+      log,
+      teamId,
       runId,
-      signal: AbortSignal.any([signal, stop.signal]),
+      sandbox,
+      uid,
+      runDir,
+      folders,
       scrubber,
-      inputs: run.inputs as Record<string, unknown>,
-      checkpoint: run.checkpoint,
-      runProcess: (processes = createStepProcessRunner({
-        log,
-        runId,
-        sandbox,
-        uid,
-        folders,
-        network: deps.stepNetwork,
-        ...(deps.stepLauncher ? { launcher: deps.stepLauncher } : {}),
-        scrubber,
-        trace,
-        onOutput: (attempt, chunk) => events.output(attempt, chunk),
-      })),
-      agents: workerAgentExecutor({
-        db,
-        log,
-        teamId,
-        runId,
-        sandbox,
-        uid,
-        runDir,
-        folders,
-        scrubber,
-        modelEndpoints: deps.modelEndpoints ?? [],
-        modelFetch: deps.modelFetch,
-        modelAccess: (vendor) => deps.modelAccess?.(teamId, vendor) ?? Promise.resolve(undefined),
-        gateway: deps.gateway,
-        ...(deps.prices ? { prices: deps.prices } : {}),
-        agentsDir: deps.agentsDir ?? defaultAgentsDir(),
-        agentsStageDir: path.join(confinement.workspacesDir, ".agents"),
-        stepConnectors: async (request) => {
-          const slugs = request.mcpProxy?.connectors ?? [];
-          if (slugs.length === 0) return undefined;
-          if (!deps.connectors)
-            throw new AppError(
-              "EXECUTION.CONNECTOR_UNAVAILABLE",
-              "this worker hosts no connectors",
-            );
-          return openStepConnectors({
-            db,
-            keyring: deps.keyring,
-            log,
-            connectors: deps.connectors,
-            scrubber,
-            teamId,
-            runId,
-            lane: run.lane,
-            starterId: run.startedById,
-            slugs,
-            stateName: request.stateName,
-          });
+      modelEndpoints: deps.modelEndpoints ?? [],
+      modelFetch: deps.modelFetch,
+      modelAccess: (vendor) => deps.modelAccess?.(teamId, vendor) ?? Promise.resolve(undefined),
+      gateway: deps.gateway,
+      ...(deps.prices ? { prices: deps.prices } : {}),
+      agentsDir: deps.agentsDir ?? defaultAgentsDir(),
+      agentsStageDir: path.join(confinement.workspacesDir, ".agents"),
+      stepConnectors: async (request) => {
+        const slugs = request.mcpProxy?.connectors ?? [];
+        if (slugs.length === 0) return undefined;
+        if (!deps.connectors)
+          throw new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", "this worker hosts no connectors");
+        return openStepConnectors({
+          db,
+          keyring: deps.keyring,
+          log,
+          connectors: deps.connectors,
+          scrubber,
+          teamId,
+          runId,
+          lane: run.lane,
+          starterId: run.startedById,
+          slugs,
+          stateName: request.stateName,
+        });
+      },
+      onAgentEvent: (attempt, event) => events.agent(attempt, event),
+      trace,
+      outageMs,
+    };
+    const recorder = stepRunRecorder(writer, sandbox.level, run.finished);
+    if (run.replayOf) {
+      outcome = await runReplay(
+        {
+          db,
+          teamId,
+          runId,
+          workflow: run.workflowName,
+          scrubber,
+          recorder,
+          events: events.sink,
+          agents: (replay, agentVersion) =>
+            workerAgentExecutor({
+              ...agentDeps,
+              replay,
+              ...(agentVersion ? { agentVersion } : {}),
+            }),
+          restore: (snapshotId) =>
+            restoreSnapshotInto(db, teamId, snapshotId, folders.workspace, uid),
+          signal: AbortSignal.any([signal, stop.signal]),
         },
-        onAgentEvent: (attempt, event) => events.agent(attempt, event),
-        trace,
-        outageMs,
-      }),
-      recorder: stepRunRecorder(writer, sandbox.level, run.finished),
-      files: bundleReader(bundle.files, bundle.version.entryPath),
-      store: checkpointStore(writer, scrubber),
-      resolver: teamWorkflowResolver(scope),
-      variables: teamVariablesPort(scope, deps.keyring, scrubber, run.lane),
-      events: events.sink,
-    });
-    outcome = result;
+        run.replayOf,
+      );
+    } else
+      outcome = await runWorkflow(parsed.workflow, {
+        runId,
+        signal: AbortSignal.any([signal, stop.signal]),
+        scrubber,
+        inputs: run.inputs as Record<string, unknown>,
+        checkpoint: run.checkpoint,
+        runProcess: (processes = createStepProcessRunner({
+          log,
+          runId,
+          sandbox,
+          uid,
+          folders,
+          network: deps.stepNetwork,
+          ...(deps.stepLauncher ? { launcher: deps.stepLauncher } : {}),
+          scrubber,
+          trace,
+          onOutput: (attempt, chunk) => events.output(attempt, chunk),
+        })),
+        agents: workerAgentExecutor(agentDeps),
+        recorder,
+        files: bundleReader(bundle.files, bundle.version.entryPath),
+        store: checkpointStore(writer, scrubber),
+        resolver: teamWorkflowResolver(scope),
+        variables: teamVariablesPort(scope, deps.keyring, scrubber, run.lane),
+        events: events.sink,
+      });
   } catch (error) {
     // Not the run's fault (the database gone for longer than its writes wait, say): while
     // BullMQ will try the job again, the run is left running, to be resumed from its checkpoint.

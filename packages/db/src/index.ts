@@ -19,6 +19,7 @@ export * from "./repositories/tool-calls";
 export * from "./repositories/step-activity";
 export * from "./repositories/run-events";
 export * from "./repositories/spans";
+export * from "./repositories/replay-source";
 export * from "./repositories/model-access";
 export * from "./repositories/connectors";
 export * from "./repositories/lanes";

@@ -184,6 +184,10 @@ export const ERROR_CODES = {
   "USER.PROVIDER.NOT_CONFIGURED": FAMILY.USER,
   "USER.PROVIDER.REQUEST_REJECTED": FAMILY.USER,
   "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT": FAMILY.USER,
+  /** The attempt cannot be replayed: not an agent attempt, or it ran before its request was kept. */
+  "USER.REPLAY.NOT_REPLAYABLE": REQUEST.CONFLICT,
+  /** The workspace before the attempt was not kept (over the team's snapshot cap, or removed by retention). */
+  "USER.REPLAY.NO_SNAPSHOT": REQUEST.CONFLICT,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
   "USER.TEMPLATE.NESTED_SHELL": FAMILY.USER,
   /** An API token asked to live longer than the installation allows (Settings → Instance). */

@@ -5,7 +5,7 @@
  * provider is given then).
  */
 import type { Scrubber } from "../secrets";
-import type { AgentRequest } from "../workflow";
+import type { AgentRequest, RenderedAgentRequest } from "../workflow";
 
 /** The version of the stored shape. */
 const AGENT_REQUEST_RECORD_VERSION = 1;
@@ -70,7 +70,7 @@ export const agentRequestRecord = (
 export const replayedRequest = (
   record: AgentRequestRecord,
   changes: ReplayChanges,
-): Omit<AgentRequest, "attemptId" | "signal" | "attempt" | "path"> => ({
+): RenderedAgentRequest => ({
   stateName: record.stateName,
   provider: changes.provider ?? record.provider,
   prompt: changes.prompt ?? record.prompt,

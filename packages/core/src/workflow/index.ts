@@ -5,6 +5,8 @@
 export { parseWorkflow, DEFAULT_LIMITS } from "./parse/parse-workflow";
 export type { ParseResult } from "./parse/parse-workflow";
 export { runWorkflow } from "./engine/run-workflow";
+export { runAgentAttempt } from "./engine/execute-action";
+export type { RenderedAgentRequest } from "./engine/execute-action";
 export { freshCheckpoint } from "./engine/fresh-checkpoint";
 export { realClock } from "./engine/real-clock";
 export { parseExpression } from "./expression/expression";

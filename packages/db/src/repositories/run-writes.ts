@@ -20,11 +20,14 @@ type ClaimedRun = {
   lane: string;
   startedById: string | null;
   pinnedVersions: Record<string, string> | null;
+  /** a replay: the attempt it replays and what it changes */
+  replayOfId: string | null;
+  replayOptions: unknown;
   /** the sequence number the run's next event takes */
   nextSeq: number;
 };
 
-const CLAIMED_COLUMNS = `id, "teamId", "workflowId", "workflowVersionId", inputs, lane, "startedById", "pinnedVersions"`;
+const CLAIMED_COLUMNS = `id, "teamId", "workflowId", "workflowVersionId", inputs, lane, "startedById", "pinnedVersions", "replayOfId", "replayOptions"`;
 const WITH_WORKFLOW = `SELECT c.*, w.name AS "workflowName",
        (SELECT COALESCE(MAX(e.seq), 0) + 1 FROM "RunEvent" e WHERE e."runId" = c.id AND e."teamId" = c."teamId")::int AS "nextSeq"
      FROM claimed c JOIN "Workflow" w ON w.id = c."workflowId" AND w."teamId" = c."teamId"`;

@@ -12,6 +12,7 @@ import type { Scrubber } from "../../secrets/scrubber";
 import type { EvalEnv } from "../expression/evaluate-expression";
 import type {
   AgentExecutor,
+  AgentRequest,
   AttemptFinished,
   AttemptOf,
   BundleFiles,
@@ -165,19 +166,16 @@ const stripFences = (text: string): string => {
   return (m ? m[1]! : text).trim();
 };
 
-export const runAgentStep = async (
+/** An agent attempt's request, rendered: what the AgentExecutor is given, less the ids the recorder and engine add. */
+export type RenderedAgentRequest = Omit<AgentRequest, "attemptId" | "signal" | keyof AttemptOf>;
+
+export const runAgentStep = (
   deps: ActionDeps,
   state: AgentState,
   scope: EvalEnv,
   signal: AbortSignal,
   at: AttemptOf,
 ): Promise<StateResult> => {
-  const agents = deps.agents;
-  if (!agents)
-    throw new AppError(
-      "EXECUTION.AGENT_UNAVAILABLE",
-      `no agent provider is configured to run "${state.name}"`,
-    );
   let template = state.prompt ?? "";
   if (state.promptFile !== undefined) {
     const content = deps.files?.read(state.promptFile);
@@ -188,22 +186,43 @@ export const runAgentStep = async (
       );
     template = content;
   }
-  const provider = renderTemplate(state.provider, scope);
-  const request = {
-    stateName: state.name,
-    ...at,
-    provider,
-    prompt: renderTemplate(template, scope),
-    systemPrompt:
-      state.systemPrompt === undefined ? undefined : renderTemplate(state.systemPrompt, scope),
-    role: state.role === undefined ? undefined : renderTemplate(state.role, scope),
-    options: renderDeep(state.options, scope) as Record<string, unknown>,
-    outputFormat: state.outputFormat,
-    mcpProxy: state.mcpProxy,
-    timeoutMs: state.timeoutMs,
+  return runAgentAttempt(
+    deps,
+    {
+      stateName: state.name,
+      provider: renderTemplate(state.provider, scope),
+      prompt: renderTemplate(template, scope),
+      systemPrompt:
+        state.systemPrompt === undefined ? undefined : renderTemplate(state.systemPrompt, scope),
+      role: state.role === undefined ? undefined : renderTemplate(state.role, scope),
+      options: renderDeep(state.options, scope) as Record<string, unknown>,
+      outputFormat: state.outputFormat,
+      mcpProxy: state.mcpProxy,
+      timeoutMs: state.timeoutMs,
+    },
     signal,
-  };
-  const start = { state: state.name, kind: "agent" as const, provider, ...at };
+    at,
+  );
+};
+
+/**
+ * One attempt of a rendered agent request, recorded through the StepRecorder: the engine's
+ * agent states, and a replay of a recorded attempt (which has its request already).
+ */
+export const runAgentAttempt = async (
+  deps: Pick<ActionDeps, "agents" | "recorder" | "scrubber">,
+  request: RenderedAgentRequest,
+  signal: AbortSignal,
+  at: AttemptOf,
+): Promise<StateResult> => {
+  const agents = deps.agents;
+  if (!agents)
+    throw new AppError(
+      "EXECUTION.AGENT_UNAVAILABLE",
+      `no agent provider is configured to run "${request.stateName}"`,
+    );
+  const { provider, outputFormat, timeoutMs } = request;
+  const start = { state: request.stateName, kind: "agent" as const, provider, ...at };
   const adopt = (record: AttemptFinished): StateResult => {
     const status = resultStatus(record.status);
     const output = record.output ?? stripNewline(record.stdout);
@@ -214,7 +233,7 @@ export const runAgentStep = async (
       stderr: "",
       exitCode: record.exitCode,
       response: parseJson(output),
-      json: status === "success" && state.outputFormat === "json" ? parseJson(output) : undefined,
+      json: status === "success" && outputFormat === "json" ? parseJson(output) : undefined,
       tokensUsed: record.tokensUsed,
       tokensInput: record.tokensInput,
       tokensOutput: record.tokensOutput,
@@ -229,14 +248,16 @@ export const runAgentStep = async (
     async (attemptId) => {
       const result = await agents.execute({
         ...request,
+        ...at,
+        signal,
         attemptId: attemptId ?? localAttemptId(at.attempt),
       });
       const raw = deps.scrubber.scrub(result.output);
-      let output = state.outputFormat ? stripFences(raw) : raw;
+      let output = outputFormat ? stripFences(raw) : raw;
       let json: unknown;
       let error = result.error === undefined ? undefined : deps.scrubber.scrub(result.error);
       let ok = (result.exitCode ?? 0) === 0 && result.error === undefined;
-      if (ok && state.outputFormat === "json") {
+      if (ok && outputFormat === "json") {
         json = parseJson(output);
         if (json === undefined) {
           ok = false;
@@ -250,7 +271,7 @@ export const runAgentStep = async (
         (signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError";
       if (timedOut) {
         ok = false;
-        error = `timed out after ${state.timeoutMs} ms`;
+        error = `timed out after ${timeoutMs} ms`;
       }
       const status = signal.aborted && !timedOut ? "cancelled" : ok ? "success" : "failure";
       const exitCode = result.exitCode ?? (ok ? 0 : 1);
