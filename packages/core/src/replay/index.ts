@@ -1,1 +1,3 @@
+export * from "./canonical-json";
+export * from "./replay-book";
 export * from "./request-record";
