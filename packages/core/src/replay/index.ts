@@ -1,3 +1,4 @@
 export * from "./canonical-json";
 export * from "./replay-book";
 export * from "./request-record";
+export * from "./recorded-result";
