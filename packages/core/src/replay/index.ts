@@ -2,3 +2,4 @@ export * from "./canonical-json";
 export * from "./replay-book";
 export * from "./request-record";
 export * from "./recorded-result";
+export * from "./replay-plan";
