@@ -184,6 +184,8 @@ export const ERROR_CODES = {
   "USER.PROVIDER.NOT_CONFIGURED": FAMILY.USER,
   "USER.PROVIDER.REQUEST_REJECTED": FAMILY.USER,
   "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT": FAMILY.USER,
+  /** A replayed attempt's tool call with no recording left to answer it (docs/replay.md). */
+  "USER.REPLAY.NO_RECORDING": FAMILY.USER,
   /** The attempt cannot be replayed: not an agent attempt, or it ran before its request was kept. */
   "USER.REPLAY.NOT_REPLAYABLE": REQUEST.CONFLICT,
   /** The workspace before the attempt was not kept (over the team's snapshot cap, or removed by retention). */
