@@ -22,6 +22,7 @@ import {
   type ModelVendor,
   type StepConnectors,
 } from "@switchyard/core/providers";
+import type { ReplayPlan } from "@switchyard/core/replay";
 import type { SandboxHost, StepFolders } from "@switchyard/core/sandbox";
 import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
@@ -65,6 +66,8 @@ export type AgentExecutorDeps = {
   trace: Context;
   /** How long tool-call writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS). */
   outageMs: number;
+  /** A replay run's plan: every tool call answered from the recorded attempt, no connector opened. */
+  replay?: ReplayPlan;
 };
 
 export type TeamModelAccess = {
@@ -119,6 +122,7 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     modelFetch: deps.modelFetch,
     ...(deps.prices ? { prices: deps.prices } : {}),
     stepConnectors: deps.stepConnectors,
+    ...(deps.replay ? { replay: deps.replay } : {}),
     subscribe: (request, events) => {
       const writer = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
       // The run's live view.

@@ -10,8 +10,8 @@
 import { AppError } from "@switchyard/core/errors";
 import {
   replayedRequest,
+  replayPlanOf,
   type AgentRequestRecord,
-  type RecordedCall,
   type ReplayChanges,
   type ReplayPlan,
 } from "@switchyard/core/replay";
@@ -65,18 +65,13 @@ export const runReplay = async (
       `the workspace before attempt ${of.attemptId} of "${source.stateName}" was not kept`,
     );
   await deps.restore(source.snapshotId);
-  const recordings: RecordedCall[] = source.toolCalls.map((call) => ({
-    tool: call.toolName,
-    arguments: call.arguments,
-    result: call.result,
-    isError: call.isError,
-  }));
+  const plan = replayPlanOf(source.toolCalls, of.changes.unmatched ?? "error");
   deps.events({ type: "run.started", workflow: deps.workflow, runId: deps.runId });
   deps.events({ type: "state.started", state: record.stateName, kind: "agent" });
   deps.events({
     type: "log",
     state: record.stateName,
-    message: `replaying attempt ${of.attemptId} of run ${source.runId} with ${recordings.length} recorded tool call(s)`,
+    message: `replaying attempt ${of.attemptId} of run ${source.runId} with ${plan.recordings.length} recorded tool call(s)`,
   });
   const request = replayedRequest(record, of.changes);
   const signal =
@@ -85,10 +80,7 @@ export const runReplay = async (
       : AbortSignal.any([deps.signal, AbortSignal.timeout(request.timeoutMs)]);
   const result = await runAgentAttempt(
     {
-      agents: deps.agents(
-        { recordings, unmatched: of.changes.unmatched ?? "error" },
-        of.changes.agentVersion,
-      ),
+      agents: deps.agents(plan, of.changes.agentVersion),
       recorder: deps.recorder,
       scrubber: deps.scrubber,
     },

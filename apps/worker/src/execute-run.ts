@@ -38,6 +38,7 @@ import {
   type AgentExecutorDeps,
   type TeamModelAccess,
 } from "./agent-executor";
+import { restoreSnapshotInto } from "./attempt-start";
 import { runReplay, type ReplayOf } from "./execute-replay";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";

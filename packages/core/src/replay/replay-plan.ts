@@ -17,6 +17,8 @@ export type RecordedCallRow = {
   arguments: unknown;
   result: unknown;
   isError: boolean;
+  /** How a replay answered it, on a replay's own rows: an `unmatched` call's error is no recording. */
+  replay?: string | null;
 };
 
 const NOT_RECORDINGS = new Set(["proxy", "agent"]);
@@ -27,7 +29,9 @@ export const replayPlanOf = (
   unmatched: ReplayPlan["unmatched"],
   described: readonly CatalogEntry[] = [],
 ): ReplayPlan => {
-  const calls = rows.filter((r) => r.fidelity === "proxy" && !NOT_RECORDINGS.has(r.source));
+  const calls = rows.filter(
+    (r) => r.fidelity === "proxy" && !NOT_RECORDINGS.has(r.source) && r.replay !== "unmatched",
+  );
   const recordings: RecordedCall[] = calls.map((r) => ({
     tool: r.toolName,
     arguments: r.arguments,

@@ -1,7 +1,7 @@
 /**
  * What the worker reads to replay an agent attempt: the attempt's stored request, where it
- * sat in its run, its workspace snapshot, and the tool calls its proxy recorded (the calls
- * the agent CLI reported itself are not recordings: the proxy never served them).
+ * sat in its run, its workspace snapshot, and its tool calls (replayPlanOf keeps those the
+ * proxy served as the recordings).
  */
 import type { Db } from "../client";
 
@@ -17,9 +17,18 @@ export const replaySourceOf = async (db: Db, teamId: string, stepRunId: string) 
       agentRequest: true,
       snapshotId: true,
       toolCalls: {
-        where: { teamId, fidelity: "proxy" },
+        where: { teamId },
         orderBy: [{ startedAt: "asc" }, { id: "asc" }],
-        select: { toolName: true, source: true, arguments: true, result: true, isError: true },
+        select: {
+          toolName: true,
+          source: true,
+          connectorId: true,
+          fidelity: true,
+          arguments: true,
+          result: true,
+          isError: true,
+          replay: true,
+        },
       },
     },
   });
