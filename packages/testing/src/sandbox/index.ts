@@ -15,3 +15,4 @@ export type { StepDirs } from "./kit";
 export { startLinkLocalListeners, tryConnectScript } from "./link-local-listeners";
 export type { LinkLocalListeners, ListenTarget } from "./link-local-listeners";
 export { cliForOthers } from "./cli-for-others";
+export { treeListing } from "./tree-listing";
