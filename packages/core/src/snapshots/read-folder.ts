@@ -49,6 +49,14 @@ const hashFile = async (handle: FileHandle, max: number, where: string) => {
   }
 };
 
+/** A link's target, read by name: a name that is no longer a link means the folder changed. */
+const linkOf = (at: string, relative: string) =>
+  readlink(at).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "EINVAL" || error.code === "ENOENT")
+      throw new NotKept(`"${relative}" changed while the workspace was read`);
+    throw error;
+  });
+
 /**
  * Walks `dir` into snapshot entries (sorted by path), hashing every regular file. Over a
  * limit, or with a name that is not UTF-8, it returns `{ kept: false, reason }`; errors
@@ -90,7 +98,7 @@ export const snapshotFolder = async (
       try {
         const stats = await handle.stat();
         if (stats.isDirectory()) await walk(handle, `${relative}/`);
-        else if (stats.isSymbolicLink()) add({ path: relative, link: await readlink(at) });
+        else if (stats.isSymbolicLink()) add({ path: relative, link: await linkOf(at, relative) });
         else if (stats.isFile()) {
           const { sha256, size } = await hashFile(handle, limits.maxFileBytes, `"${relative}"`);
           totalBytes += size;

@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chmod,
+  chown,
   lstat,
   mkdir,
   mkdtemp,
@@ -20,7 +21,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isAppError } from "../errors";
-import { treeListing } from "@switchyard/testing/sandbox";
+import { startRacer, stopRacer, treeListing } from "@switchyard/testing/sandbox";
 import {
   readFolderFile,
   snapshotFolder,
@@ -161,6 +162,48 @@ describe("snapshotFolder and writeSnapshotEntries", () => {
       const stats = await lstat(path.join(target, name));
       expect([name, stats.uid, stats.gid]).toEqual([name, 61_997, 61_997]);
     }
+  });
+});
+
+describe.skipIf(!asRoot)("walking a workspace a live step changes (needs root)", () => {
+  const STEP = 61_995;
+
+  it("never reads a file through a folder or file swapped for a link to one outside", async () => {
+    const canary = path.join(base, "canary");
+    await mkdir(canary, { mode: 0o700 });
+    await writeFile(path.join(canary, "keep"), "CANARY", { mode: 0o600 });
+    await chown(source, STEP, STEP);
+    // f<i> is a file of the step's, or a link to the canary's file, each swapped in whole
+    // (rename); d<i> a folder holding `keep`, or for a moment a link to the canary folder.
+    const racer = startRacer(
+      STEP,
+      source,
+      `my $c = ${JSON.stringify(canary)};
+       while (1) {
+         for my $i (1..100) { open(my $g, ">", "n$i"); print $g "step"; close $g; rename "n$i", "f$i"; }
+         for my $i (1..100) { symlink "$c/keep", "l$i"; rename "l$i", "f$i"; }
+         for my $i (1..10) { mkdir "d$i"; open(my $f, ">", "d$i/keep"); print $f "step"; close $f; }
+         for my $i (1..10) { rename "d$i", "t$i"; symlink $c, "d$i"; }
+         for my $i (1..10) { unlink "d$i"; rename "t$i", "d$i"; }
+       }`,
+    );
+    const seen: SnapshotEntry[] = [];
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      for (let round = 0; round < 40; round++) {
+        const snapshot = await snapshotFolder(source, LIMITS);
+        if (snapshot.kept) seen.push(...snapshot.entries);
+      }
+    } finally {
+      await stopRacer(racer);
+    }
+    expect(seen.length).toBeGreaterThan(0);
+    const hashes = new Set(seen.flatMap((e) => ("sha256" in e ? [e.sha256] : [])));
+    expect(hashes.has(sha("CANARY"))).toBe(false);
+    // What a link was is kept as the link.
+    expect(
+      seen.filter((e) => "link" in e).every((e) => "link" in e && e.link.startsWith(canary)),
+    ).toBe(true);
   });
 });
 

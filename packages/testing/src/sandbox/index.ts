@@ -16,3 +16,4 @@ export { startLinkLocalListeners, tryConnectScript } from "./link-local-listener
 export type { LinkLocalListeners, ListenTarget } from "./link-local-listeners";
 export { cliForOthers } from "./cli-for-others";
 export { treeListing } from "./tree-listing";
+export { startRacer, stopRacer } from "./racer";
