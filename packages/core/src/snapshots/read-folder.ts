@@ -3,7 +3,9 @@
  * without ever following a path the step controls: every entry is opened by descriptor
  * (sandbox/fd-tree), symbolic links are kept as links, and a file is read through the
  * descriptor whose type was checked, so a name swapped for a FIFO or a link to /etc between
- * two calls is never read. Sockets, FIFOs and devices are left out. Content is hashed with
+ * two calls is never read. Sockets, FIFOs and devices are left out. A file with several
+ * names (hard links) that the folder's owner does not own is refused: a step could have
+ * linked a file it may not read into its workspace, and a restore hands everything to it. Content is hashed with
  * SHA-256 as it streams; nothing is kept in memory but the hash, and `readFolderFile` reads
  * one file again (checked against its hash) when its bytes are needed.
  */
@@ -70,6 +72,8 @@ export const snapshotFolder = async (
   const entries: SnapshotEntry[] = [];
   let totalBytes = 0;
   let files = 0;
+  /** The folder's owner (the step uid): files it does not own are kept only with one name. */
+  let owner = -1;
   const add = (entry: SnapshotEntry) => {
     if (entries.length >= maxEntries)
       throw new NotKept(`the workspace has more than ${maxEntries} entries`);
@@ -100,6 +104,11 @@ export const snapshotFolder = async (
         if (stats.isDirectory()) await walk(handle, `${relative}/`);
         else if (stats.isSymbolicLink()) add({ path: relative, link: await linkOf(at, relative) });
         else if (stats.isFile()) {
+          // Another name of a file someone else owns may be a link to it from outside.
+          if (stats.nlink > 1 && stats.uid !== owner)
+            throw new NotKept(
+              `"${relative}" is a hard link to a file the folder's owner does not own`,
+            );
           const { sha256, size } = await hashFile(handle, limits.maxFileBytes, `"${relative}"`);
           totalBytes += size;
           if (totalBytes > limits.maxTotalBytes)
@@ -116,6 +125,7 @@ export const snapshotFolder = async (
   };
   const top = await openNoFollow(dir, { directory: true });
   try {
+    owner = (await top.stat()).uid;
     await walk(top, "");
   } catch (error) {
     if (error instanceof NotKept) return { kept: false, reason: error.message };

@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import {
   chmod,
   chown,
+  link,
   lstat,
   mkdir,
   mkdtemp,
@@ -206,6 +207,25 @@ describe.skipIf(!asRoot)("walking a workspace a live step changes (needs root)",
     ).toBe(true);
   });
 });
+
+it.skipIf(!asRoot)(
+  "refuses a hard link to a file the folder's owner does not own (needs root)",
+  async () => {
+    await chown(source, 61_994, 61_994);
+    await writeFile(path.join(base, "root-only"), "ROOT", { mode: 0o600 });
+    await link(path.join(base, "root-only"), path.join(source, "linked"));
+    expect(await snapshotFolder(source, LIMITS)).toEqual({
+      kept: false,
+      reason: `"linked" is a hard link to a file the folder's owner does not own`,
+    });
+    // Its own files may have several names.
+    await rm(path.join(source, "linked"));
+    await writeFile(path.join(source, "own"), "mine");
+    await chown(path.join(source, "own"), 61_994, 61_994);
+    await link(path.join(source, "own"), path.join(source, "own-too"));
+    expect(kept(await snapshotFolder(source, LIMITS)).files).toBe(2);
+  },
+);
 
 describe("a hostile manifest", () => {
   const file = (p: string) => ({ path: p, mode: 0o644, sha256: sha("x"), size: 1 });
