@@ -123,6 +123,22 @@ describe("saveWorkspaceSnapshot and restoreWorkspaceSnapshot", () => {
     if (asRoot) expect((await lstat(path.join(target, "src/readme"))).uid).toBe(61_996);
   });
 
+  it("keeps and restores a workspace of more files than one statement takes", async () => {
+    const runId = await newRun();
+    const source = await folder("source");
+    for (let i = 0; i < 1200; i++) {
+      await mkdir(path.join(source, `d${i % 7}`), { recursive: true });
+      await writeFile(path.join(source, `d${i % 7}`, `f${i}.txt`), `file ${i}\n`);
+    }
+    const saved = kept(
+      await saveWorkspaceSnapshot(db, { teamId, runId, dir: source, limits: LIMITS }),
+    );
+    expect(saved.newBlobs).toBe(1200);
+    const target = await folder("target");
+    await restoreWorkspaceSnapshot(db, teamId, saved.snapshotId, target);
+    expect(await treeListing(target)).toEqual(await treeListing(source));
+  });
+
   it("stores each content once per team, however many snapshots and files hold it", async () => {
     const runId = await newRun();
     const source = await folder("source");

@@ -26,6 +26,10 @@ import { newRowId } from "../row-id";
 
 /** At most about this many bytes of blob content a statement, sent or read. */
 const BATCH_BYTES = 8 * 1024 * 1024;
+/** At most this many blobs a statement (three parameters each, of Postgres's 65,535). */
+const BATCH_FILES = 1000;
+/** Files of the workspace read again at once. */
+const READS_AT_ONCE = 16;
 
 type WorkspaceSnapshotLimits = SnapshotLimits & {
   /** What the team's blobs may hold together, in bytes. */
@@ -76,13 +80,13 @@ const teamBlobBytes = async (query: Query, teamId: string) =>
     )[0]?.bytes ?? 0,
   );
 
-/** `items` in runs of at most BATCH_BYTES (an item larger than that on its own). */
+/** `items` in runs of at most BATCH_BYTES and BATCH_FILES (an item larger than that on its own). */
 const batches = <T extends { size: number }>(items: T[]): T[][] => {
   const out: T[][] = [];
   let current: T[] = [];
   let bytes = 0;
   for (const item of items) {
-    if (current.length > 0 && bytes + item.size > BATCH_BYTES) {
+    if (current.length > 0 && (bytes + item.size > BATCH_BYTES || current.length >= BATCH_FILES)) {
       out.push(current);
       current = [];
       bytes = 0;
@@ -139,19 +143,24 @@ export const saveWorkspaceSnapshot = async (
           `the team's workspace snapshots hold ${sizeText(used)}; this one adds ${sizeText(newBytes)}, over the team's limit of ${sizeText(limits.teamBytes)}`,
         );
       for (const batch of batches(missing)) {
-        const contents = await Promise.all(
-          batch.map((file) =>
-            readFolderFile(dir, file).catch((error: unknown) => {
-              throw new NotKept(error instanceof Error ? error.message : String(error));
-            }),
-          ),
-        );
+        const contents: Buffer[] = [];
+        // A few files at a time: a batch of small files must not open thousands at once.
+        for (let i = 0; i < batch.length; i += READS_AT_ONCE)
+          contents.push(
+            ...(await Promise.all(
+              batch.slice(i, i + READS_AT_ONCE).map((file) =>
+                readFolderFile(dir, file).catch((error: unknown) => {
+                  throw new NotKept(error instanceof Error ? error.message : String(error));
+                }),
+              ),
+            )),
+          );
+        // One row of parameters a blob: node-postgres sends a Buffer as bytes, not as text.
+        const rows = batch.map((_, i) => `($1, $${3 * i + 2}, $${3 * i + 3}::int, $${3 * i + 4})`);
         await query(
-          `INSERT INTO "WorkspaceBlob" ("teamId", sha256, size, data)
-           SELECT $1, x.sha256, x.size, x.data
-           FROM unnest($2::text[], $3::int[], $4::bytea[]) AS x(sha256, size, data)
+          `INSERT INTO "WorkspaceBlob" ("teamId", sha256, size, data) VALUES ${rows.join(", ")}
            ON CONFLICT ("teamId", sha256) DO NOTHING`,
-          [teamId, batch.map((f) => f.sha256), batch.map((f) => f.size), contents],
+          [teamId, ...batch.flatMap((file, i) => [file.sha256, file.size, contents[i]])],
         );
       }
       const snapshotId = newRowId();
