@@ -33,7 +33,10 @@ import {
   type Db,
   type SavedWorkspaceSnapshot,
 } from "@switchyard/db";
+import { createLogger } from "../apps/worker/src/logger";
+import { startSnapshotSweep } from "../apps/worker/src/snapshot-sweep";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
+import { waitFor } from "./helpers/worker-process";
 
 const LIMITS = { maxFileBytes: 1 << 20, maxTotalBytes: 8 << 20, teamBytes: 64 << 20 };
 const asRoot = process.getuid?.() === 0;
@@ -301,6 +304,36 @@ describe("removal", () => {
     const left = await db.workspaceSnapshot.findMany({ where: { teamId }, select: { id: true } });
     expect(left).toEqual([{ id: recent.snapshotId }]);
     expect(await blobCount()).toBe(1);
+  });
+
+  it("the worker's sweep applies the retention on its timer", async () => {
+    const runId = await newRun();
+    const source = await folder("source");
+    await writeFile(path.join(source, "a.txt"), "aged");
+    const old = kept(
+      await saveWorkspaceSnapshot(db, { teamId, runId, dir: source, limits: LIMITS }),
+    );
+    await db.workspaceSnapshot.update({
+      where: { id: old.snapshotId },
+      data: { createdAt: new Date(Date.now() - 3 * 24 * 3600 * 1000) },
+    });
+    const sweep = startSnapshotSweep({
+      db,
+      log: createLogger("error"),
+      retentionDays: 2,
+      intervalMs: 60_000,
+      firstMs: 10,
+    });
+    try {
+      await waitFor(
+        async () => ((await blobCount()) === 0 ? true : undefined),
+        10_000,
+        "the sweep to remove the old snapshot and its content",
+      );
+    } finally {
+      await sweep.stop();
+    }
+    expect(await db.workspaceSnapshot.count({ where: { teamId } })).toBe(0);
   });
 
   it("prunes while saves run without taking a blob a new snapshot names", async () => {
