@@ -7,7 +7,8 @@
  * call the proxy records becomes a ToolCall row of the attempt and every span a Span row, a
  * tool the CLI ran itself a ToolCall with fidelity `agent_reported`, all flushed before the
  * attempt is finished; what the agent reports streams to the run as events; each attempt
- * runs in a span of the run's trace.
+ * runs in a span of the run's trace. Before an attempt runs, `onAttemptStart` stores what it
+ * starts with (attempt-start.ts: its request record and workspace snapshot).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,6 +69,8 @@ export type AgentExecutorDeps = {
   outageMs: number;
   /** A replay run's plan: every tool call answered from the recorded attempt, no connector opened. */
   replay?: ReplayPlan;
+  /** Runs before each attempt, once its StepRun row is open (recordAttemptStart). */
+  onAttemptStart?: (request: AgentRequest) => Promise<void>;
 };
 
 export type TeamModelAccess = {
@@ -86,6 +89,18 @@ export const traceparentOf = (traceId: string, spanId: string, traceFlags: numbe
     : `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
 
 export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
+  const executor = coreExecutor(deps);
+  const { onAttemptStart } = deps;
+  if (!onAttemptStart) return executor;
+  return {
+    execute: async (request) => {
+      await onAttemptStart(request);
+      return executor.execute(request);
+    },
+  };
+};
+
+const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   const { gateway } = deps;
   return createAgentExecutor({
     sandbox: deps.sandbox,

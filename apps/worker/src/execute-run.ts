@@ -38,7 +38,7 @@ import {
   type AgentExecutorDeps,
   type TeamModelAccess,
 } from "./agent-executor";
-import { restoreSnapshotInto } from "./attempt-start";
+import { recordAttemptStart, restoreSnapshotInto, type SnapshotSettings } from "./attempt-start";
 import { runReplay, type ReplayOf } from "./execute-replay";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
@@ -85,6 +85,11 @@ export type ExecuteRunDeps = {
   connectors?: WorkerConnectors;
   /** Tells live views that something of this run was recorded. */
   notify: (runId: string) => void;
+  /**
+   * Limits of the workspace snapshot kept as each agent attempt starts
+   * (SWITCHYARD_SNAPSHOT_MAX_BYTES, SWITCHYARD_SNAPSHOT_TEAM_BYTES); unset: none is kept.
+   */
+  snapshots?: SnapshotSettings;
   /**
    * How long the run's writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS).
    * @default OUTAGE_MS (60 s)
@@ -309,6 +314,16 @@ export const executeRun = async (
       onAgentEvent: (attempt, event) => events.agent(attempt, event),
       trace,
       outageMs,
+      onAttemptStart: recordAttemptStart({
+        db,
+        log,
+        teamId,
+        runId,
+        workspace: folders.workspace,
+        scrubber,
+        writer,
+        snapshots: deps.snapshots,
+      }),
     };
     const recorder = stepRunRecorder(writer, sandbox.level, run.finished);
     if (run.replayOf) {

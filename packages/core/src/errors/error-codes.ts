@@ -136,6 +136,8 @@ export const ERROR_CODES = {
   "SYSTEM.REDIS_UNAVAILABLE": FAMILY.SYSTEM,
   "SYSTEM.SANDBOX_INVALID_SPEC": FAMILY.SYSTEM,
   "SYSTEM.SANDBOX_UNAVAILABLE": FAMILY.SYSTEM,
+  /** A stored workspace snapshot that cannot be written back safely (a path outside its folder, say). */
+  "SYSTEM.SNAPSHOT_INVALID": FAMILY.SYSTEM,
   /** A run given up because the workers holding it kept dying (its job stalled past the limit). */
   "SYSTEM.WORKER_LOST": FAMILY.SYSTEM,
   // USER.*
