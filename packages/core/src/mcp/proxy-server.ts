@@ -34,7 +34,6 @@ import type { CallReporter } from "./call-reporter";
 import { bridgeEras, MODERN_PROTOCOL_VERSIONS } from "./era-bridge";
 import type { Redactor } from "./redact";
 import type { ResultCap, ResultCut } from "./result-cap";
-import { newSpanId } from "./trace-context";
 
 const TOOLS_PAGE_SIZE = 100;
 const CAPABILITIES = { tools: { listChanged: true } };
@@ -104,6 +103,7 @@ export class ProxyServer {
         asObject(request.params.arguments),
         extra.signal,
         extra.requestId,
+        request.params._meta?.traceparent,
       );
       this.inFlight.add(call);
       void call.finally(() => this.inFlight.delete(call)).catch(() => undefined);
@@ -174,14 +174,15 @@ export class ProxyServer {
     args: JsonObject,
     signal: AbortSignal,
     requestId: string | number,
+    metaTraceparent: unknown,
   ): Promise<ToolResult> {
     const startedAtMs = Date.now();
     const t0 = performance.now();
-    const spanId = newSpanId();
+    const { traceId, spanId, parentSpanId } = this.deps.reporter.spanOf(metaTraceparent);
     let resolved: Resolved | undefined;
     let unknown: McpError | undefined;
     try {
-      resolved = await this.resolveCall(name, args, signal);
+      resolved = await this.resolveCall(name, args, signal, { traceId, spanId });
     } catch (error) {
       if (error instanceof McpError) unknown = error;
       else
@@ -215,6 +216,7 @@ export class ProxyServer {
       jsonrpcId: requestId,
       protocolVersion: this.protocolVersion,
       spanId,
+      ...(parentSpanId ? { parentSpanId } : {}),
     };
     // Answered once its record is stored (bounded by recordWaitMs): a worker that dies right
     // after can have lost no call the agent saw.
@@ -235,6 +237,7 @@ export class ProxyServer {
     name: string,
     args: JsonObject,
     signal: AbortSignal,
+    trace?: { traceId: string; spanId: string },
   ): Promise<Resolved> {
     const { search, router } = this.deps;
     if (search.enabled && name === TOOL_SEARCH) {
@@ -282,7 +285,7 @@ export class ProxyServer {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}${hint}`);
     }
     try {
-      const result = await router.call(tool, targetArgs, { signal });
+      const result = await router.call(tool, targetArgs, { signal, ...(trace ? { trace } : {}) });
       return {
         result,
         tool: target,

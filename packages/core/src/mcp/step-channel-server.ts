@@ -113,7 +113,12 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
 
   const send = (message: HostMessage) => peer && writeLine(peer, message);
 
-  const handleCall = async (id: number, tool: string, args: Record<string, unknown>) => {
+  const handleCall = async (
+    id: number,
+    tool: string,
+    args: Record<string, unknown>,
+    trace: { traceId: string; spanId: string } | undefined,
+  ) => {
     const entry = byName.get(tool);
     if (!entry)
       return send({
@@ -138,6 +143,7 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
         entry.tool,
         args,
         controller.signal,
+        trace,
       );
       if (controller.signal.aborted) return;
       send({ type: "result", id, result: redactor.secrets(capResult(result)) });
@@ -169,7 +175,14 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
       case "fatal":
         return failReady(new AppError(message.code, redactor.text(message.message)));
       case "call":
-        void handleCall(message.id, message.tool, message.arguments);
+        void handleCall(
+          message.id,
+          message.tool,
+          message.arguments,
+          message.trace_id && message.span_id
+            ? { traceId: message.trace_id, spanId: message.span_id }
+            : undefined,
+        );
         return;
       case "cancel":
         inFlight.get(message.id)?.abort();
