@@ -1,0 +1,244 @@
+/**
+ * One trace from a trigger to a connector's HTTP call, in the OpenTelemetry GenAI and MCP
+ * semantic conventions, as a real OTLP/HTTP receiver gets it: a schedule fires in a real
+ * worker, the run's openai_compatible agent step (against the scripted model) Writes a file
+ * with a built-in and calls a team http connector's tool, and the receiver holds the tree
+ * trigger → invoke_workflow → step → invoke_agent → chat / execute_tool → the proxy's
+ * tools/call → the connector's HTTP client span, whose traceparent the connector got.
+ */
+import { Queue } from "bullmq";
+import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
+import { parseEgressAllowList } from "@switchyard/core/egress";
+import { TRIGGER_QUEUE, type TriggerJob } from "@switchyard/core/triggers";
+import { saveWorkflowVersion } from "@switchyard/db";
+import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { webEgress } from "~/server/egress";
+import { openAiAgentState } from "./helpers/agent-workflow";
+import { dashboardCaller } from "./helpers/dashboard-caller";
+import { startOtlpReceiver, type ReceivedSpan } from "./helpers/otlp-receiver";
+import {
+  startRecordingMcpServer,
+  TEST_SERVERS_HOST,
+  type RecordingMcpServer,
+} from "./helpers/recording-mcp-server";
+import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
+import { buildSwitchyardCli, waitFor } from "./helpers/worker-process";
+
+const KEY = "sk-model-key-5c0e8d2f71a94b";
+const SERVER = 2; // OTLP SpanKind
+const CLIENT = 3;
+
+let stack: RunStack;
+let model: ScriptedModel;
+let crm: RecordingMcpServer;
+let receiver: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let triggerQueue: Queue<TriggerJob>;
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
+const egress = webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW));
+const caller = () => dashboardCaller({ ...stack, keyring, egress }, stack.adminId);
+
+beforeAll(async () => {
+  buildSwitchyardCli();
+  crm = await startRecordingMcpServer();
+  model = await startScriptedModel({
+    host: TEST_SERVERS_HOST,
+    script: {
+      turns: [
+        {
+          expect: { toolOffered: ["Write", "crm_fingerprint"] },
+          toolCalls: [{ name: "Write", arguments: { path: "notes.txt", content: "traced\n" } }],
+        },
+        {
+          expect: { lastToolResultContains: "notes.txt" },
+          toolCalls: [{ name: "crm_fingerprint", arguments: {} }],
+        },
+        { expect: { lastToolResultContains: "fingerprint=" }, text: "done" },
+      ],
+    },
+  });
+  receiver = await startOtlpReceiver();
+  stack = await openRunStack({
+    SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+    SWITCHYARD_MODEL_PRICES: JSON.stringify({ "scripted-1": { input: 1, output: 2 } }),
+    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+  });
+  triggerQueue = new Queue<TriggerJob>(TRIGGER_QUEUE, {
+    connection: stack.redis,
+    prefix: stack.prefix,
+  });
+  await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
+  await caller().connectors.create({
+    definition: {
+      id: "crm",
+      name: "CRM",
+      transport: "http",
+      url: crm.url,
+      auth: "none",
+      lanes: ["*"],
+    },
+  });
+}, 300_000);
+afterAll(async () => {
+  await triggerQueue?.close();
+  if (stack) await closeRunStack(stack);
+  await model?.close();
+  await crm?.close();
+  await receiver?.close();
+});
+
+const WORKFLOW = (url: string) => `name: trace-tree
+states:
+  initial: agent
+${openAiAgentState(url, "Write notes.txt, then ask the CRM.", "done").replace(
+  "    timeout: 2m\n",
+  "    timeout: 2m\n    mcp_proxy:\n      connectors: [crm]\n",
+)}  done:
+    type: terminal
+    status: success
+`;
+
+it("exports one trace from the trigger's fire to the connector's HTTP call, named as the conventions say", async () => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "trace-tree",
+    files: { "workflow.yaml": WORKFLOW(model.url) },
+  });
+  const { trigger } = await caller().triggers.create({
+    workflowId,
+    kind: "schedule",
+    cron: "0 0 1 1 *",
+    timezone: "UTC",
+  });
+  // The fire its scheduler would make, now.
+  await triggerQueue.add("fire", { triggerId: trigger.id, teamId: stack.teamId });
+  const runId = await waitFor(
+    async () =>
+      (await stack.db.run.findFirst({ where: { teamId: stack.teamId, triggerId: trigger.id } }))
+        ?.id,
+    30_000,
+    "the trigger's run",
+  );
+  const run = await runEnded(() => caller().runs.get({ id: runId }), `run ${runId}`, 120_000);
+  expect(
+    run.status,
+    JSON.stringify(run.steps.map((s) => [s.stateName, s.status, s.errorCode, s.errorMessage])),
+  ).toBe("succeeded");
+  expect(model.failures).toEqual([]);
+  await stack.worker.stop(); // flushes the batch processor
+
+  const named = (name: string) => receiver.spans.filter((s) => s.name === name);
+  const one = (name: string) => {
+    const found = named(name);
+    expect(
+      found.map((s) => s.name),
+      receiver.spans.map((s) => s.name).join(", "),
+    ).toEqual([name]);
+    return found[0]!;
+  };
+  const fire = receiver.spans.find(
+    (s) => s.name === "trigger schedule" && s.attributes["switchyard.trigger.id"] === trigger.id,
+  )!;
+  expect(fire, receiver.spans.map((s) => s.name).join(", ")).toBeDefined();
+  expect(fire.parentSpanId || undefined).toBeUndefined();
+  const traced = receiver.spans.filter((s) => s.traceId === fire.traceId);
+  expect(run.traceId).toBe(fire.traceId);
+
+  // Every span of the trace hangs from another of it, up to the fire: the tree is whole.
+  const ids = new Set(traced.map((s) => s.spanId));
+  for (const s of traced)
+    if (s !== fire) expect(ids.has(s.parentSpanId ?? ""), `${s.name}'s parent`).toBe(true);
+
+  const childOf = (parent: ReceivedSpan, span: ReceivedSpan) => {
+    expect(span.traceId).toBe(fire.traceId);
+    expect(span.parentSpanId, `${span.name} under ${parent.name}`).toBe(parent.spanId);
+  };
+  const workflow = one("invoke_workflow trace-tree");
+  childOf(fire, workflow);
+  expect(workflow.attributes).toMatchObject({
+    "gen_ai.operation.name": "invoke_workflow",
+    "gen_ai.workflow.name": "trace-tree",
+    "switchyard.run.id": runId,
+  });
+  const step = one("step agent");
+  childOf(workflow, step);
+  const agentRow = run.steps.find((s) => s.stateName === "agent")!;
+  const agent = one("invoke_agent agent");
+  childOf(step, agent);
+  expect(agent.attributes).toMatchObject({
+    "gen_ai.operation.name": "invoke_agent",
+    "gen_ai.agent.name": "agent",
+    "gen_ai.provider.name": "openai",
+    "gen_ai.request.model": "scripted-1",
+    "gen_ai.conversation.id": agentRow.id,
+  });
+
+  const chats = named("chat scripted-1");
+  expect(chats).toHaveLength(3);
+  for (const chat of chats) {
+    childOf(agent, chat);
+    expect(chat.kind).toBe(CLIENT);
+    expect(chat.attributes).toMatchObject({
+      "gen_ai.operation.name": "chat",
+      "gen_ai.provider.name": "openai",
+      "gen_ai.request.model": "scripted-1",
+      "server.address": TEST_SERVERS_HOST,
+    });
+    expect(Number(chat.attributes["gen_ai.usage.input_tokens"])).toBeGreaterThan(0);
+    expect(Number(chat.attributes["gen_ai.usage.output_tokens"])).toBeGreaterThan(0);
+    expect(Number(chat.attributes["switchyard.cost.usd"])).toBeGreaterThan(0);
+  }
+
+  for (const tool of ["Write", "crm_fingerprint"]) {
+    const execute = one(`execute_tool ${tool}`);
+    childOf(agent, execute);
+    expect(execute.attributes).toMatchObject({
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": tool,
+    });
+    expect(execute.attributes["gen_ai.tool.call.id"]).toBeTruthy();
+    // The proxy's server span continues the traceparent the loop sent in the call's _meta.
+    const call = one(`tools/call ${tool}`);
+    childOf(execute, call);
+    expect(call.kind).toBe(SERVER);
+    expect(call.service).toBe("switchyard-mcp-proxy");
+    expect(call.attributes).toMatchObject({
+      "mcp.method.name": "tools/call",
+      "gen_ai.operation.name": "execute_tool",
+      "gen_ai.tool.name": tool,
+      "network.transport": "pipe",
+    });
+    expect(call.attributes["mcp.protocol.version"]).toBeTruthy();
+    expect(call.attributes["jsonrpc.request.id"]).toBeTruthy();
+  }
+
+  // The connector's HTTP request: a client span under the proxy's call, its context sent along.
+  const connectorCall = one("tools/call crm_fingerprint");
+  const http = traced.filter((s) => s.parentSpanId === connectorCall.spanId);
+  expect(http.length).toBeGreaterThanOrEqual(1);
+  for (const h of http) {
+    expect(h.name).toBe("POST");
+    expect(h.kind).toBe(CLIENT);
+    expect(h.attributes).toMatchObject({
+      "http.request.method": "POST",
+      "server.address": TEST_SERVERS_HOST,
+      "http.response.status_code": 200,
+    });
+  }
+  const toolRequest = crm.requests.find((r) => r.body.includes('"tools/call"'))!;
+  expect(toolRequest).toBeDefined();
+  const sent = /^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/.exec(
+    String(toolRequest.headers.traceparent),
+  );
+  expect(sent?.[1]).toBe(fire.traceId);
+  expect(http.map((h) => h.spanId)).toContain(sent?.[2]);
+
+  expect(JSON.stringify(receiver.spans)).not.toContain(KEY);
+}, 240_000);
