@@ -157,7 +157,10 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
             ...step,
           },
           async (span) => {
-            const result = await run(traceparentOfSpan(span));
+            // Scrubbed before the spans record it (the executor scrubs it again for the engine).
+            const result = await run(traceparentOfSpan(span)).catch((error: unknown) => {
+              throw deps.scrubber.scrubError(error);
+            });
             if (result.error) {
               // The attempt failed without throwing: its code is the error's type.
               const type = /^([A-Z_.]+):/.exec(result.error)?.[1] ?? "_OTHER";
