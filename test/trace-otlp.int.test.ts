@@ -4,17 +4,21 @@
  * worker, the run's openai_compatible agent step (against the scripted model) Writes a file
  * with a built-in and calls a team http connector's tool, and the receiver holds the tree
  * trigger → invoke_workflow → step → invoke_agent → chat / execute_tool → the proxy's
- * tools/call → the connector's HTTP client span, whose traceparent the connector got.
+ * tools/call → the connector's HTTP client span, whose traceparent the connector got. A
+ * Claude Code step's model requests, metered by the gateway, are chat spans of its attempt.
  */
 import { Queue } from "bullmq";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
+import { CLI_PROVIDERS } from "@switchyard/core/providers";
 import { TRIGGER_QUEUE, type TriggerJob } from "@switchyard/core/triggers";
 import { saveWorkflowVersion } from "@switchyard/db";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { CLI_ROWS } from "@switchyard/testing/agents";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
+import { AGENTS_DIR, installedAgent } from "./helpers/agent-cli";
 import { openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { startOtlpReceiver, type ReceivedSpan } from "./helpers/otlp-receiver";
@@ -24,7 +28,7 @@ import {
   type RecordingMcpServer,
 } from "./helpers/recording-mcp-server";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
-import { buildSwitchyardCli, waitFor } from "./helpers/worker-process";
+import { buildSwitchyardCli, startWorker, waitFor } from "./helpers/worker-process";
 
 const KEY = "sk-model-key-5c0e8d2f71a94b";
 const SERVER = 2; // OTLP SpanKind
@@ -64,12 +68,7 @@ beforeAll(async () => {
     },
   });
   receiver = await startOtlpReceiver();
-  stack = await openRunStack({
-    SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
-    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
-    SWITCHYARD_MODEL_PRICES: JSON.stringify({ "scripted-1": { input: 1, output: 2 } }),
-    OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
-  });
+  stack = await openRunStack(workerEnv());
   triggerQueue = new Queue<TriggerJob>(TRIGGER_QUEUE, {
     connection: stack.redis,
     prefix: stack.prefix,
@@ -92,6 +91,14 @@ afterAll(async () => {
   await model?.close();
   await crm?.close();
   await receiver?.close();
+});
+
+const workerEnv = () => ({
+  SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+  SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+  SWITCHYARD_MODEL_PRICES: JSON.stringify({ "scripted-1": { input: 1, output: 2 } }),
+  OTEL_EXPORTER_OTLP_ENDPOINT: receiver.endpoint,
+  SWITCHYARD_AGENTS_DIR: AGENTS_DIR,
 });
 
 const WORKFLOW = (url: string) => `name: trace-tree
@@ -242,3 +249,90 @@ it("exports one trace from the trigger's fire to the connector's HTTP call, name
 
   expect(JSON.stringify(receiver.spans)).not.toContain(KEY);
 }, 240_000);
+
+const claude = CLI_ROWS.find((row) => row.agent === "claude")!;
+const claudeInstalled = installedAgent("claude", (line) => console.log(`[trace claude] ${line}`));
+
+it.runIf(claudeInstalled)(
+  "puts a Claude Code step's metered model requests and its proxy's calls under its invoke_agent span",
+  async () => {
+    const anthropic = await startScriptedModel({
+      host: TEST_SERVERS_HOST,
+      script: {
+        turns: [
+          {
+            expect: { toolOffered: [claude.tool("Write")], model: claude.model },
+            toolCalls: [
+              { name: claude.tool("Write"), arguments: { path: "c.txt", content: "claude\n" } },
+            ],
+          },
+          { expect: { lastToolResultContains: "c.txt" }, text: "written" },
+        ],
+      },
+    });
+    // The first test stopped the stack's worker to flush its spans: this one has its own.
+    const worker = await startWorker({
+      DATABASE_URL: stack.database.url,
+      SWITCHYARD_QUEUE_PREFIX: stack.prefix,
+      ...workerEnv(),
+    });
+    try {
+      await caller().models.set({
+        vendor: CLI_PROVIDERS.claude!.cli.vendor,
+        endpoint: anthropic.url,
+        apiKey: "sk-ant-team-trace-3f9c1a7e5d",
+      });
+      const { workflowId } = await saveWorkflowVersion(stack.db, {
+        teamId: stack.teamId,
+        name: "trace-claude",
+        files: {
+          "workflow.yaml": `name: trace-claude
+states:
+  initial: agent
+  agent:
+    type: agent
+    provider: claude
+    prompt: Write c.txt.
+    options:
+      model: ${claude.model}
+    timeout: 4m
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+        },
+      });
+      const { id } = await caller().runs.start({ workflowId });
+      const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 300_000);
+      expect(run.status, JSON.stringify(run.steps.map((s) => [s.status, s.errorMessage]))).toBe(
+        "succeeded",
+      );
+      expect(anthropic.failures).toEqual([]);
+      await worker.stop();
+
+      const inRun = receiver.spans.filter((s) => s.traceId === run.traceId);
+      const agent = inRun.find((s) => s.name === "invoke_agent agent")!;
+      expect(agent.attributes).toMatchObject({
+        "gen_ai.provider.name": "anthropic",
+        "gen_ai.request.model": claude.model,
+      });
+      const chats = inRun.filter((s) => s.name.startsWith("chat "));
+      expect(chats.length).toBeGreaterThanOrEqual(2);
+      for (const chat of chats) {
+        expect(chat.parentSpanId).toBe(agent.spanId);
+        expect(chat.kind).toBe(CLIENT);
+        expect(chat.attributes["gen_ai.provider.name"]).toBe("anthropic");
+        expect(Number(chat.attributes["gen_ai.usage.output_tokens"])).toBeGreaterThan(0);
+        expect(Number(chat.attributes["switchyard.cost.usd"])).toBeGreaterThan(0);
+      }
+      const write = inRun.find((s) => s.name === "tools/call Write")!;
+      expect(write.service).toBe("switchyard-mcp-proxy");
+      expect(write.parentSpanId).toBe(agent.spanId);
+    } finally {
+      await worker.stop();
+      await anthropic.close();
+    }
+  },
+  360_000,
+);
