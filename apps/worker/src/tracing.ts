@@ -92,9 +92,9 @@ export const withChildSpan = async <T>(
   }
 };
 
-/** Ends `span` with an OK or error status. */
-export const endSpan = (span: Span, ok: boolean, message?: string) => {
-  if (!ok) span.setAttribute("error.type", "_OTHER");
+/** Ends `span` with an OK or error status; a failure's `error.type` is its code when known. */
+export const endSpan = (span: Span, ok: boolean, message?: string, errorType?: string) => {
+  if (!ok) span.setAttribute("error.type", errorType ?? "_OTHER");
   span.setStatus(ok ? { code: SpanStatusCode.OK } : { code: SpanStatusCode.ERROR, message });
   span.end();
 };

@@ -5,7 +5,7 @@
  * OpenTelemetry: the worker implements the port over its SDK, under the attempt's span;
  * without a tracer nothing is traced.
  */
-export type SpanAttributeValue = string | number | boolean;
+export type SpanAttributeValue = string | number | boolean | string[];
 export type SpanAttributes = Record<string, SpanAttributeValue>;
 
 export type StepSpan = {

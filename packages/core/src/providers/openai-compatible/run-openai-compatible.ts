@@ -239,7 +239,7 @@ export const runOpenAiCompatible = async (
       chat.set({
         "gen_ai.usage.input_tokens": counted.inputTokens,
         "gen_ai.usage.output_tokens": counted.outputTokens,
-        ...(turn.finishReason ? { "gen_ai.response.finish_reasons": turn.finishReason } : {}),
+        ...(turn.finishReason ? { "gen_ai.response.finish_reasons": [turn.finishReason] } : {}),
         ...(turn.usage && input.price
           ? {
               "switchyard.cost.usd": costOf(
