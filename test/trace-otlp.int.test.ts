@@ -5,8 +5,12 @@
  * with a built-in and calls a team http connector's tool, and the receiver holds the tree
  * trigger → invoke_workflow → step → invoke_agent → chat / execute_tool → the proxy's
  * tools/call → the connector's HTTP client span, whose traceparent the connector got. A
- * Claude Code step's model requests, metered by the gateway, are chat spans of its attempt.
+ * Claude Code step's model requests, metered by the gateway, are chat spans of its attempt;
+ * a run started through the web API continues the trace of the request's span.
  */
+import { context, SpanKind, trace } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { NodeSDK } from "@opentelemetry/sdk-node";
 import { Queue } from "bullmq";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
@@ -101,6 +105,24 @@ const workerEnv = () => ({
   SWITCHYARD_AGENTS_DIR: AGENTS_DIR,
 });
 
+/** Saves a workflow of the team from its YAML; answers its id. */
+const saved = async (name: string, yaml: string) =>
+  (
+    await saveWorkflowVersion(stack.db, {
+      teamId: stack.teamId,
+      name,
+      files: { "workflow.yaml": yaml },
+    })
+  ).workflowId;
+
+/** The first test stops the stack's worker to flush its spans: the others start their own. */
+const ownWorker = () =>
+  startWorker({
+    DATABASE_URL: stack.database.url,
+    SWITCHYARD_QUEUE_PREFIX: stack.prefix,
+    ...workerEnv(),
+  });
+
 const WORKFLOW = (url: string) => `name: trace-tree
 states:
   initial: agent
@@ -113,11 +135,7 @@ ${openAiAgentState(url, "Write notes.txt, then ask the CRM.", "done").replace(
 `;
 
 it("exports one trace from the trigger's fire to the connector's HTTP call, named as the conventions say", async () => {
-  const { workflowId } = await saveWorkflowVersion(stack.db, {
-    teamId: stack.teamId,
-    name: "trace-tree",
-    files: { "workflow.yaml": WORKFLOW(model.url) },
-  });
+  const workflowId = await saved("trace-tree", WORKFLOW(model.url));
   const { trigger } = await caller().triggers.create({
     workflowId,
     kind: "schedule",
@@ -209,6 +227,7 @@ it("exports one trace from the trigger's fire to the connector's HTTP call, name
     expect(execute.attributes).toMatchObject({
       "gen_ai.operation.name": "execute_tool",
       "gen_ai.tool.name": tool,
+      "mcp.method.name": "tools/call",
     });
     expect(execute.attributes["gen_ai.tool.call.id"]).toBeTruthy();
     // The proxy's server span continues the traceparent the loop sent in the call's _meta.
@@ -270,23 +289,16 @@ it.runIf(claudeInstalled)(
         ],
       },
     });
-    // The first test stopped the stack's worker to flush its spans: this one has its own.
-    const worker = await startWorker({
-      DATABASE_URL: stack.database.url,
-      SWITCHYARD_QUEUE_PREFIX: stack.prefix,
-      ...workerEnv(),
-    });
+    const worker = await ownWorker();
     try {
       await caller().models.set({
         vendor: CLI_PROVIDERS.claude!.cli.vendor,
         endpoint: anthropic.url,
         apiKey: "sk-ant-team-trace-3f9c1a7e5d",
       });
-      const { workflowId } = await saveWorkflowVersion(stack.db, {
-        teamId: stack.teamId,
-        name: "trace-claude",
-        files: {
-          "workflow.yaml": `name: trace-claude
+      const workflowId = await saved(
+        "trace-claude",
+        `name: trace-claude
 states:
   initial: agent
   agent:
@@ -301,8 +313,7 @@ states:
     type: terminal
     status: success
 `,
-        },
-      });
+      );
       const { id } = await caller().runs.start({ workflowId });
       const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 300_000);
       expect(run.status, JSON.stringify(run.steps.map((s) => [s.status, s.errorMessage]))).toBe(
@@ -336,3 +347,53 @@ states:
   },
   360_000,
 );
+
+it("continues the trace of the web request that started the run", async () => {
+  // The web process's SDK, here in the test's process: runs.start runs in-process under the
+  // request's span (Next.js makes it in the web app) and hands its context to the worker.
+  const web = new NodeSDK({
+    serviceName: "switchyard-web",
+    traceExporter: new OTLPTraceExporter({ url: `${receiver.endpoint}/v1/traces` }),
+  });
+  web.start();
+  const worker = await ownWorker();
+  try {
+    const workflowId = await saved(
+      "trace-api",
+      `name: trace-api
+states:
+  initial: hello
+  hello:
+    type: step
+    command: echo hello
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`,
+    );
+    const request = trace
+      .getTracer("test-web")
+      .startSpan("POST /api/trpc/runs.start", { kind: SpanKind.SERVER });
+    const { id } = await context.with(trace.setSpan(context.active(), request), () =>
+      caller().runs.start({ workflowId }),
+    );
+    request.end();
+    const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 60_000);
+    expect(run.status).toBe("succeeded");
+    await worker.stop();
+    await web.shutdown();
+
+    const api = receiver.spans.find((s) => s.name === "POST /api/trpc/runs.start")!;
+    expect(api.service).toBe("switchyard-web");
+    const workflow = receiver.spans.find((s) => s.name === "invoke_workflow trace-api")!;
+    expect(workflow.traceId).toBe(api.traceId);
+    expect(workflow.parentSpanId).toBe(api.spanId);
+    expect(run.traceId).toBe(api.traceId);
+    const step = receiver.spans.find((s) => s.name === "step hello")!;
+    expect(step.parentSpanId).toBe(workflow.spanId);
+  } finally {
+    await worker.stop();
+    await web.shutdown().catch(() => undefined);
+  }
+}, 120_000);

@@ -284,6 +284,9 @@ export const runOpenAiCompatible = async (
           "gen_ai.tool.name": call.name,
           "gen_ai.tool.call.id": call.id,
           "gen_ai.tool.type": "function",
+          // The MCP client side of the call, folded into the tool span as the MCP conventions ask.
+          "mcp.method.name": "tools/call",
+          "network.transport": "pipe",
         });
         const outcome = await runToolCall(
           tool.traceparent ? { ...context, meta: { traceparent: tool.traceparent } } : context,
