@@ -184,6 +184,8 @@ export const ERROR_CODES = {
   "USER.PROVIDER.NOT_CONFIGURED": FAMILY.USER,
   "USER.PROVIDER.REQUEST_REJECTED": FAMILY.USER,
   "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT": FAMILY.USER,
+  /** A replayed attempt's tool call with no recording left to answer it (docs/replay.md). */
+  "USER.REPLAY.NO_RECORDING": FAMILY.USER,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
   "USER.TEMPLATE.NESTED_SHELL": FAMILY.USER,
   /** An API token asked to live longer than the installation allows (Settings → Instance). */
