@@ -436,7 +436,7 @@ export const executeRun = async (
     throw safe;
   });
   deps.notify(runId);
-  endSpan(span, outcome.status === "succeeded", errorMessage);
+  endSpan(span, outcome.status === "succeeded", errorMessage, outcome.errorCode);
   log.info("run finished", { runId, status: outcome.status });
   return outcome.status;
 };

@@ -37,6 +37,7 @@ import { teamWaiters } from "./team-waiters";
 import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
+import { tracedFetch } from "./traced-fetch";
 import { resealLegacySecrets } from "./team-variables";
 import { startTriggerWorkers } from "./triggers/trigger-workers";
 
@@ -155,7 +156,7 @@ await sweepStagedConnectors(confinement.workspacesDir, ownerId);
 const connectors = createWorkerConnectors({
   allowAnyCommand: allowAnyConnectorCommand,
   oauthFetch: egress.oauth,
-  httpFetch: egress.connector,
+  httpFetch: tracedFetch(egress.connector),
   openStdio: sandboxedStdio({
     host: confinement.sandbox,
     uids: confinement.connectorUids,

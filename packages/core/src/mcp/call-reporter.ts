@@ -7,7 +7,7 @@ import type { ToolResult } from "../tools";
 import type { RecordSink, ReplayMark, SpanAttributes, ToolCallRecord } from "./call-record";
 import { capValue, type Redactor } from "./redact";
 import type { ResultCut } from "./result-cap";
-import type { TraceContext } from "./trace-context";
+import { callParentOf, newSpanId, type TraceContext } from "./trace-context";
 
 type CallOutcome = {
   tool: string;
@@ -23,6 +23,8 @@ type CallOutcome = {
   jsonrpcId: string | number;
   protocolVersion: string;
   spanId: string;
+  /** The span the request's `_meta` named as its parent (callParentOf); else the step's. */
+  parentSpanId?: string;
   replay?: ReplayMark;
 };
 
@@ -39,6 +41,17 @@ const nanos = (ms: number): string => (BigInt(Math.round(ms * 1000)) * 1000n).to
 
 export class CallReporter {
   constructor(private readonly deps: CallReporterDeps) {}
+
+  /** A new call's span ids in the step's trace, its parent named by the request's `_meta.traceparent` when given. */
+  spanOf(metaTraceparent: unknown): { traceId: string; spanId: string; parentSpanId?: string } {
+    const { trace } = this.deps;
+    const parentSpanId = callParentOf(trace, metaTraceparent);
+    return {
+      traceId: trace.traceId,
+      spanId: newSpanId(),
+      ...(parentSpanId ? { parentSpanId } : {}),
+    };
+  }
 
   emit(outcome: CallOutcome): Promise<void> {
     const { sink, redactor, trace, log } = this.deps;
@@ -59,7 +72,7 @@ export class CallReporter {
       protocol_version: outcome.protocolVersion,
       trace_id: trace.traceId,
       span_id: outcome.spanId,
-      parent_span_id: trace.parentSpanId ?? null,
+      parent_span_id: outcome.parentSpanId ?? trace.parentSpanId ?? null,
       ...(outcome.replay ? { replay: outcome.replay } : {}),
     };
     const stored = Promise.resolve(sink.record(record)).then(() => undefined);
@@ -78,7 +91,7 @@ export class CallReporter {
       name: `tools/call ${outcome.tool}`,
       trace_id: trace.traceId,
       span_id: outcome.spanId,
-      parent_span_id: trace.parentSpanId ?? null,
+      parent_span_id: outcome.parentSpanId ?? trace.parentSpanId ?? null,
       kind: "server",
       start_time_unix_nano: nanos(outcome.startedAtMs),
       end_time_unix_nano: nanos(outcome.startedAtMs + outcome.durationMs),

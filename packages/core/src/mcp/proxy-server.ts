@@ -38,7 +38,6 @@ import { bridgeEras, MODERN_PROTOCOL_VERSIONS } from "./era-bridge";
 import type { Redactor } from "./redact";
 import { failedTool, replayCall, type ProxyReplay } from "./replay-call";
 import type { ResultCap, ResultCut } from "./result-cap";
-import { newSpanId } from "./trace-context";
 
 const TOOLS_PAGE_SIZE = 100;
 const CAPABILITIES = { tools: { listChanged: true } };
@@ -113,6 +112,7 @@ export class ProxyServer {
         asObject(request.params.arguments),
         extra.signal,
         extra.requestId,
+        request.params._meta?.traceparent,
       );
       this.inFlight.add(call);
       void call.finally(() => this.inFlight.delete(call)).catch(() => undefined);
@@ -183,14 +183,15 @@ export class ProxyServer {
     args: JsonObject,
     signal: AbortSignal,
     requestId: string | number,
+    metaTraceparent: unknown,
   ): Promise<ToolResult> {
     const startedAtMs = Date.now();
     const t0 = performance.now();
-    const spanId = newSpanId();
+    const { traceId, spanId, parentSpanId } = this.deps.reporter.spanOf(metaTraceparent);
     let resolved: Resolved | undefined;
     let unknown: McpError | undefined;
     try {
-      resolved = await this.resolveCall(name, args, signal);
+      resolved = await this.resolveCall(name, args, signal, { traceId, spanId });
     } catch (error) {
       if (error instanceof McpError) unknown = error;
       else
@@ -224,6 +225,7 @@ export class ProxyServer {
       jsonrpcId: requestId,
       protocolVersion: this.protocolVersion,
       spanId,
+      ...(parentSpanId ? { parentSpanId } : {}),
       ...(resolved?.replay ? { replay: resolved.replay } : {}),
     };
     // Answered once its record is stored (bounded by recordWaitMs): a worker that dies right
@@ -245,6 +247,7 @@ export class ProxyServer {
     name: string,
     args: JsonObject,
     signal: AbortSignal,
+    trace?: { traceId: string; spanId: string },
   ): Promise<Resolved> {
     const { search, router } = this.deps;
     if (search.enabled && name === TOOL_SEARCH) {
@@ -298,7 +301,7 @@ export class ProxyServer {
       ...(via ? { via } : {}),
       arguments: targetArgs,
     };
-    const run = () => router.call(tool, targetArgs, { signal });
+    const run = () => router.call(tool, targetArgs, { signal, ...(trace ? { trace } : {}) });
     if (this.deps.replay)
       return { ...called, ...(await replayCall(this.deps.replay, tool, targetArgs, signal, run)) };
     try {

@@ -109,7 +109,7 @@ const buildProviders = async (
     providers.push(
       new CatalogTools(entries, (name, args, ctx) =>
         channel
-          ? channel.call(name, args, ctx.signal)
+          ? channel.call(name, args, ctx.signal, ctx.trace)
           : Promise.reject(
               new ToolFailure(
                 "USER.MCP_PROXY.UNKNOWN_CONNECTOR",

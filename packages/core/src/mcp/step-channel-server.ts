@@ -141,7 +141,12 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
     });
   };
 
-  const handleCall = async (id: number, tool: string, args: Record<string, unknown>) => {
+  const handleCall = async (
+    id: number,
+    tool: string,
+    args: Record<string, unknown>,
+    trace: { traceId: string; spanId: string } | undefined,
+  ) => {
     if (options.replay) return answerFromRecording(id, tool, args, options.replay);
     const entry = byName.get(tool);
     if (!entry)
@@ -167,6 +172,7 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
         entry.tool,
         args,
         controller.signal,
+        trace,
       );
       if (controller.signal.aborted) return;
       send({ type: "result", id, result: redactor.secrets(capResult(result)) });
@@ -198,7 +204,14 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
       case "fatal":
         return failReady(new AppError(message.code, redactor.text(message.message)));
       case "call":
-        void handleCall(message.id, message.tool, message.arguments);
+        void handleCall(
+          message.id,
+          message.tool,
+          message.arguments,
+          message.trace_id && message.span_id
+            ? { traceId: message.trace_id, spanId: message.span_id }
+            : undefined,
+        );
         return;
       case "cancel":
         inFlight.get(message.id)?.abort();

@@ -34,6 +34,7 @@ import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
 import { openStepProxyClient } from "./step-proxy";
 import { replayConnectors, stepToolsOf, type StepConnectors } from "./step-tools";
+import type { StepTracer } from "../step-tracer";
 
 /** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
 export type AttemptSubscribers = { flush?: () => Promise<void> };
@@ -68,6 +69,8 @@ export type AgentExecutorPorts = {
   replay?: ReplayPlan;
   /** Subscribes to a new attempt's events. */
   subscribe: (request: AgentRequest, events: AttemptEventBus) => AttemptSubscribers;
+  /** Opens the spans of an openai_compatible attempt's model requests and tool calls, under the attempt's span. */
+  tracer?: StepTracer;
   /** Runs an attempt inside a span of the caller's trace, whose traceparent the proxy continues. */
   traced?: (
     request: AgentRequest,
@@ -99,6 +102,10 @@ const apiKeyOf = (options: Record<string, unknown>) => {
 export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor => {
   const { scrubber, staging } = ports;
   const prices = { ...DEFAULT_PRICES, ...ports.prices };
+  const priceFields = (options: Record<string, unknown>) => {
+    const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
+    return price ? { price } : {};
+  };
   /** What an openai_compatible step cost at the table's price of its model, when it has one and the tokens were counted. */
   const costFields = (options: Record<string, unknown>, result: AgentResult) => {
     const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
@@ -242,6 +249,8 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(ports.modelFetch ? { fetch: ports.modelFetch } : {}),
         onEvent: (event) => void events.emit("agent.reported", event),
         ...(apiKey ? { apiKey } : {}),
+        ...(ports.tracer ? { tracer: ports.tracer } : {}),
+        ...priceFields(request.options),
       });
       const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
       return { ...agentResult, ...costFields(request.options, result) };
