@@ -1,1 +1,2 @@
 export * from "./request-record";
+export * from "./compare";
