@@ -6,7 +6,7 @@
  */
 
 /** One row of an alignment: an item of each side, or of one side only. */
-export type Aligned<T> = { a?: T; b?: T; equal: boolean };
+type Aligned<T> = { a?: T; b?: T; equal: boolean };
 
 /** Past this many cells the table is not built: the sides are lined up by position instead. */
 const MAX_CELLS = 4_000_000;

@@ -38,10 +38,10 @@ export type ComparedAttempt = {
 };
 
 /** A call in the aligned sequence, with its place in its own attempt's sequence. */
-export type PlacedToolCall = ComparedToolCall & { position: number };
+type PlacedToolCall = ComparedToolCall & { position: number };
 
 /** One row of the aligned sequence: a call of each attempt, or of one only. */
-export type ComparedCallRow = {
+type ComparedCallRow = {
   a: PlacedToolCall | null;
   b: PlacedToolCall | null;
   /** same tool and same canonical arguments */
@@ -52,9 +52,9 @@ export type ComparedCallRow = {
 };
 
 /** A measure of each attempt, and b's minus a's (null when either is unknown). */
-export type Delta = { a: number | null; b: number | null; delta: number | null };
+type Delta = { a: number | null; b: number | null; delta: number | null };
 
-export type AttemptComparison = {
+type AttemptComparison = {
   a: Omit<ComparedAttempt, "toolCalls" | "output">;
   b: Omit<ComparedAttempt, "toolCalls" | "output">;
   /** same tool-call sequence and same answer */
