@@ -10,7 +10,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createApiToken, createTeamWithOwner, saveWorkflowVersion, type Db } from "@switchyard/db";
-import { finishedRun, recordedAttempt, type SeededCall } from "@switchyard/testing/db";
+import { EDITING_CALLS as CALLS, finishedRun, recordedAttempt } from "@switchyard/testing/db";
 import pins from "../scripts/agents.json";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { restCaller, type RestCall } from "./helpers/rest-caller";
@@ -44,12 +44,6 @@ states:
   done:
     type: terminal
 `;
-
-const CALLS: SeededCall[] = [
-  { tool: "Read", arguments: { path: "src/a.ts" }, result: { text: "const a = 1;" } },
-  { tool: "Edit", arguments: { path: "src/a.ts", old: "1", new: "2" }, result: { ok: true } },
-  { tool: "Bash", arguments: { command: "npm test" }, result: { exit: 0 } },
-];
 
 const sourceAttempt = async (overrides: Partial<Parameters<typeof recordedAttempt>[1]> = {}) => {
   const run = await finishedRun(db, { teamId, workflowId, workflowVersionId: versionId });

@@ -1,4 +1,3 @@
 export { dropStaleTestDatabases, freshDatabase, prepareTemplate } from "./test-database";
 export type { TestDatabase } from "./test-database";
-export { finishedRun, recordedAttempt } from "./recorded-attempt";
-export type { SeededCall } from "./recorded-attempt";
+export { EDITING_CALLS, finishedRun, recordedAttempt } from "./recorded-attempt";

@@ -13,6 +13,13 @@ export type SeededCall = {
   replay?: "recorded" | "live" | "unmatched";
 };
 
+/** Three calls of an agent that reads a file, edits it and runs the tests. */
+export const EDITING_CALLS: readonly SeededCall[] = [
+  { tool: "Read", arguments: { path: "src/a.ts" }, result: { text: "const a = 1;" } },
+  { tool: "Edit", arguments: { path: "src/a.ts", old: "1", new: "2" }, result: { ok: true } },
+  { tool: "Bash", arguments: { command: "npm test" }, result: { exit: 0 } },
+];
+
 /** A finished run of the version (succeeded unless told), optionally a replay of an attempt. */
 export const finishedRun = async (
   db: Db,
