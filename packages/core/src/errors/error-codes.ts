@@ -189,6 +189,8 @@ export const ERROR_CODES = {
   "USER.REPLAY.NOT_REPLAYABLE": FAMILY.USER,
   "USER.REPLAY.NOT_A_REPLAY": FAMILY.USER,
   "USER.REPLAY.NO_EXAMPLES": FAMILY.USER,
+  /** A replayed attempt's tool call with no recording left to answer it (docs/replay.md). */
+  "USER.REPLAY.NO_RECORDING": FAMILY.USER,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
   "USER.TEMPLATE.NESTED_SHELL": FAMILY.USER,
   /** An API token asked to live longer than the installation allows (Settings → Instance). */

@@ -4,7 +4,7 @@
  * (the proxy answers the call then), or at once where the sink cannot tell.
  */
 import type { ToolResult } from "../tools";
-import type { RecordSink, SpanAttributes, ToolCallRecord } from "./call-record";
+import type { RecordSink, ReplayMark, SpanAttributes, ToolCallRecord } from "./call-record";
 import { capValue, type Redactor } from "./redact";
 import type { ResultCut } from "./result-cap";
 import type { TraceContext } from "./trace-context";
@@ -23,6 +23,7 @@ type CallOutcome = {
   jsonrpcId: string | number;
   protocolVersion: string;
   spanId: string;
+  replay?: ReplayMark;
 };
 
 export type CallLogger = (entry: Record<string, unknown>) => void;
@@ -59,6 +60,7 @@ export class CallReporter {
       trace_id: trace.traceId,
       span_id: outcome.spanId,
       parent_span_id: trace.parentSpanId ?? null,
+      ...(outcome.replay ? { replay: outcome.replay } : {}),
     };
     const stored = Promise.resolve(sink.record(record)).then(() => undefined);
     const attributes: SpanAttributes = {
@@ -71,6 +73,7 @@ export class CallReporter {
       "switchyard.tool.source": outcome.source,
     };
     if (outcome.errorType) attributes["error.type"] = outcome.errorType;
+    if (outcome.replay) attributes["switchyard.replay"] = outcome.replay;
     sink.span({
       name: `tools/call ${outcome.tool}`,
       trace_id: trace.traceId,
@@ -89,6 +92,7 @@ export class CallReporter {
       source: outcome.source,
       is_error: outcome.isError,
       error_type: outcome.errorType,
+      ...(outcome.replay ? { replay: outcome.replay } : {}),
       ...(outcome.resultCut ? { result_cut: outcome.resultCut } : {}),
       duration_ms: record.duration_ms,
       jsonrpc_id: outcome.jsonrpcId,

@@ -7,6 +7,7 @@
  * gave the same answer.
  */
 import { alignSequences, diffLines, type TextDiffLine } from "./align";
+import { canonicalJson } from "./canonical-json";
 import { jsonDifferences, type JsonDifference } from "./json-differences";
 
 /** A proxy-recorded tool call of an attempt, in the order the calls started. */
@@ -69,22 +70,6 @@ type AttemptComparison = {
   outputTokens: Delta;
   costUsd: Delta;
   durationMs: Delta;
-};
-
-/**
- * RFC 8785 (JCS) canonical JSON: object keys sorted by UTF-16 code units, no whitespace,
- * numbers as ECMAScript prints them; `undefined` members dropped, non-finite numbers null.
- */
-const canonicalJson = (value: unknown): string => {
-  if (value === null || value === undefined) return "null";
-  if (typeof value === "number") return Number.isFinite(value) ? JSON.stringify(value) : "null";
-  if (typeof value !== "object") return JSON.stringify(value) ?? "null";
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(",")}}`;
 };
 
 const callKey = (call: PlacedToolCall) => `${call.tool}\u0000${canonicalJson(call.arguments)}`;
