@@ -24,6 +24,7 @@ import { appRouter } from "~/server/trpc/root";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { addMember } from "./helpers/team-member";
+import { finishedRun, recordedAttempt } from "@switchyard/testing/db";
 
 type Least = Role | "signed-in" | "public" | "instance-admin";
 /** Builds a call's input (or REST path parameters and body) for a caller of `teamId`; may make a fresh object of team A. */
@@ -94,6 +95,28 @@ class Fixture {
     return userId;
   };
   run = async () => (await this.owner().runs.start({ workflowId: this.slowId })).id;
+  /** A finished agent attempt of team A with its request and calls recorded, as a replay's source. */
+  attempt = async () => {
+    const version = await stack.db.workflow.findUniqueOrThrow({ where: { id: this.helloId } });
+    const run = await finishedRun(stack.db, {
+      teamId: this.teamA,
+      workflowId: this.helloId,
+      workflowVersionId: version.currentVersionId!,
+    });
+    const step = await recordedAttempt(stack.db, {
+      teamId: this.teamA,
+      runId: run.id,
+      output: "done",
+      calls: [{ tool: "Read", arguments: { path: "a" }, result: "x" }],
+    });
+    return { runId: run.id, stepRunId: step.id };
+  };
+  suite = async () =>
+    (
+      await stack.db.replaySuite.create({
+        data: { teamId: this.teamA, workflowId: this.helloId, createdById: this.ownerA },
+      })
+    ).id;
   workflow = async () => (await this.owner().workflows.save(bundle(`w-${unique()}`))).workflowId;
   connector = async () => {
     // A team has at most 64 connectors: start again from none when near.
@@ -210,6 +233,29 @@ const TRPC: Record<string, Row> = {
     input: (f) => ({ runId: f.runId, stepRunId: "no-such-step" }),
     after: ["NOT_FOUND"],
   },
+
+  "runs.markExample": { least: "member", cross: true, input: (f) => ({ id: f.runId }) },
+  "runs.unmarkExample": { least: "member", cross: true, input: (f) => ({ id: f.runId }) },
+  "replay.start": { least: "member", cross: true, input: (f) => f.attempt() },
+  "replay.compare": {
+    least: "viewer",
+    cross: true,
+    input: async (f) => ({ a: (await f.attempt()).stepRunId, b: (await f.attempt()).stepRunId }),
+  },
+  // a workflow without examples: the refusal after the guard
+  "replay.suiteStart": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ workflowId: await f.workflow() }),
+    after: ["BAD_REQUEST"],
+  },
+  "replay.suiteList": { least: "viewer", cross: true, input: (f) => ({ workflowId: f.helloId }) },
+  "replay.suiteShow": {
+    least: "viewer",
+    cross: true,
+    input: async (f) => ({ id: await f.suite() }),
+  },
+  "agents.versions": { least: "viewer" },
 
   "system.workers": { least: "viewer" },
 
@@ -510,6 +556,48 @@ const REST: Record<string, RestRow> = {
     req: (f) => ({ path: `/runs/${f.runId}/steps/no-such-step/activity` }),
     after: ["NOT_FOUND"],
   },
+  "PUT /runs/{id}/example": {
+    least: "member",
+    cross: true,
+    req: (f) => ({ path: `/runs/${f.runId}/example` }),
+  },
+  "DELETE /runs/{id}/example": {
+    least: "member",
+    cross: true,
+    req: (f) => ({ path: `/runs/${f.runId}/example` }),
+  },
+  "POST /runs/{runId}/steps/{stepRunId}/replay": {
+    least: "member",
+    cross: true,
+    req: async (f) => {
+      const { runId, stepRunId } = await f.attempt();
+      return { path: `/runs/${runId}/steps/${stepRunId}/replay`, body: {} };
+    },
+  },
+  "GET /compare": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({
+      path: `/compare?a=${(await f.attempt()).stepRunId}&b=${(await f.attempt()).stepRunId}`,
+    }),
+  },
+  "POST /workflows/{id}/replay-suites": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/workflows/${await f.workflow()}/replay-suites`, body: {} }),
+    after: ["BAD_REQUEST"],
+  },
+  "GET /workflows/{id}/replay-suites": {
+    least: "viewer",
+    cross: true,
+    req: (f) => ({ path: `/workflows/${f.helloId}/replay-suites` }),
+  },
+  "GET /replay-suites/{id}": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({ path: `/replay-suites/${await f.suite()}` }),
+  },
+  "GET /agents/versions": { least: "viewer" },
   "GET /variables": { least: "viewer" },
   "PUT /variables/{name}": {
     least: "admin",
@@ -888,7 +976,7 @@ const rest = async (method: string, path: string, options: { token?: string; bod
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     }),
-    path,
+    path.split("?")[0]!,
   );
   await res.body?.cancel();
   return { status: res.status };

@@ -36,3 +36,4 @@ export * from "./repositories/overview";
 export * from "./repositories/instance-settings";
 export * from "./repositories/instance-admins";
 export * from "./repositories/workspace-snapshots";
+export * from "./repositories/replays";

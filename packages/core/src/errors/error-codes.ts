@@ -186,6 +186,11 @@ export const ERROR_CODES = {
   "USER.PROVIDER.NOT_CONFIGURED": FAMILY.USER,
   "USER.PROVIDER.REQUEST_REJECTED": FAMILY.USER,
   "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT": FAMILY.USER,
+  // Replay (docs/replay.md): an attempt that cannot be replayed (not a finished agent attempt with its request recorded),
+  // a compare of a replay's source asked of an attempt that is no replay's, a suite replay with no example attempt.
+  "USER.REPLAY.NOT_REPLAYABLE": FAMILY.USER,
+  "USER.REPLAY.NOT_A_REPLAY": FAMILY.USER,
+  "USER.REPLAY.NO_EXAMPLES": FAMILY.USER,
   /** A replayed attempt's tool call with no recording left to answer it (docs/replay.md). */
   "USER.REPLAY.NO_RECORDING": FAMILY.USER,
   /** The attempt cannot be replayed: not an agent attempt, or it ran before its request was kept. */

@@ -23,7 +23,12 @@ type CreateRunInput = {
   rerunOfId?: string;
   /** the caller's Idempotency-Key and the hash of the request it came with */
   idempotency?: { key: string; hash: string };
+  /** a replay: the agent attempt it runs again, what it changes, and its suite replay */
+  replay?: RunReplay;
 };
+
+/** What makes a run a replay (trigger `replay`): the attempt, the changes (ReplayChanges) and the suite. */
+export type RunReplay = { ofId: string; options: Prisma.InputJsonObject; suiteId?: string };
 
 /**
  * Writes a queued run. The team's workflow versions current at this moment are pinned on
@@ -48,6 +53,9 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
       rerunOfId: input.rerunOfId,
       idempotencyKey: input.idempotency?.key,
       idempotencyHash: input.idempotency?.hash,
+      replayOfId: input.replay?.ofId,
+      replayOptions: input.replay?.options,
+      replaySuiteId: input.replay?.suiteId,
     },
   });
 };
@@ -56,11 +64,11 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
 export const findRunByIdempotencyKey = (db: Db, teamId: string, key: string) =>
   db.run.findFirst({ where: { teamId, idempotencyKey: key } });
 
-/** What a re-run starts again: the run's workflow, version and inputs. */
+/** What a re-run starts again: the run's workflow, version and inputs (and the lane it ran in). */
 export const getRunToRerun = (db: Db, teamId: string, runId: string) =>
   db.run.findFirst({
     where: { id: runId, teamId },
-    select: { id: true, workflowId: true, workflowVersionId: true, inputs: true },
+    select: { id: true, workflowId: true, workflowVersionId: true, inputs: true, lane: true },
   });
 
 /**
@@ -118,6 +126,8 @@ export type RunListFilter = {
   from?: Date;
   /** created before */
   to?: Date;
+  /** only the runs marked as examples of their workflow */
+  example?: boolean;
 };
 
 /** Where a page of the list ends: the last run's creation time and id (the list's order). */
@@ -149,6 +159,7 @@ const whereOf = (teamId: string, filter: RunListFilter): Prisma.RunWhereInput =>
   ...(filter.lane ? { lane: filter.lane } : {}),
   ...(filter.trigger?.length ? { trigger: { in: filter.trigger } } : {}),
   ...(filter.startedById ? { startedById: filter.startedById } : {}),
+  ...(filter.example ? { exampleAt: { not: null } } : {}),
   ...(filter.from || filter.to
     ? {
         createdAt: {
@@ -202,6 +213,8 @@ export const listRuns = async (
       startedAt: true,
       finishedAt: true,
       rerunOfId: true,
+      replayOfId: true,
+      exampleAt: true,
       workflow: { select: { name: true } },
       startedBy: { select: { id: true, name: true } },
     },

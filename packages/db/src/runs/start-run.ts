@@ -17,7 +17,7 @@ import type { Db } from "../client";
 import type { Role, RunTrigger } from "../generated/prisma/client";
 import { loadBundle } from "../repositories/bundle-store";
 import { discardQueuedRun } from "../repositories/run-lifecycle";
-import { createRun, findRunByIdempotencyKey } from "../repositories/runs";
+import { createRun, findRunByIdempotencyKey, type RunReplay } from "../repositories/runs";
 import { getWorkflow, laneRules, runReachRefusal } from "../repositories/workflows";
 
 /** The run queue, as far as starting a run needs it (a BullMQ `Queue<RunJob>`). */
@@ -67,6 +67,8 @@ export type StartRunInput = {
   idempotencyKey?: string;
   /** the run this start re-runs */
   rerunOfId?: string;
+  /** a replay of an agent attempt (trigger `replay`) */
+  replay?: RunReplay;
 };
 
 /** JSON with object keys sorted, so equal values hash equally whatever their key order. */
@@ -159,6 +161,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
     triggerId: input.triggerId,
     rerunOfId: input.rerunOfId,
     idempotency,
+    replay: input.replay,
   });
   let run;
   try {

@@ -15,6 +15,7 @@ import { invitationsApi, membersApi } from "../members/members-api";
 import { modelsApi } from "../models/models-api";
 import { notificationsApi } from "../notifications/notifications-api";
 import { overviewApi } from "../overview/overview-api";
+import { agentsApi, replayApi } from "../replay/replay-api";
 import { runsApi } from "../runs/runs-api";
 import { systemApi } from "../system/system-api";
 import { teamsApi } from "../team/teams-api";
@@ -29,6 +30,8 @@ import { trpcRouterOf } from "./trpc-of";
 const areas = {
   workflows: workflowsApi,
   runs: runsApi,
+  replay: replayApi,
+  agents: agentsApi,
   triggers: triggersApi,
   notifications: notificationsApi,
   tokens: tokensApi,

@@ -17,6 +17,7 @@ import {
   runListQuery,
   runListResponse,
   runLogLine,
+  runExampleResponse,
   runResponse,
   runSpansQuery,
   runSpansResponse,
@@ -87,6 +88,35 @@ export const runOperations = {
       status: 202,
       description: "Cancelled or cancelling",
       errors: { 409: "The run has already ended (CONFLICT)" },
+    },
+  }),
+  markExample: operation({
+    kind: "mutation",
+    access: "team",
+    lane: START_LANE,
+    input: runId,
+    output: runExampleResponse,
+    rest: {
+      method: "PUT",
+      path: "/runs/{id}/example",
+      summary:
+        "Mark the run an example of its workflow: replaying all examples (POST /workflows/{id}/replay-suites) replays its agent attempts",
+      status: 200,
+      description: "Marked",
+    },
+  }),
+  unmarkExample: operation({
+    kind: "mutation",
+    access: "team",
+    lane: START_LANE,
+    input: runId,
+    output: runExampleResponse,
+    rest: {
+      method: "DELETE",
+      path: "/runs/{id}/example",
+      summary: "Unmark the run as an example of its workflow",
+      status: 200,
+      description: "Unmarked",
     },
   }),
   get: operation({

@@ -78,7 +78,7 @@ const runFields = {
   trigger: z
     .string()
     .describe(
-      "the surface that started it: dashboard, api (an API token), cli, call_workflow, schedule or webhook",
+      "the surface that started it: dashboard, api (an API token), cli, call_workflow, schedule, webhook or replay",
     ),
   lane: z.string(),
   inputs: z.unknown().describe("the inputs it started with"),
@@ -92,6 +92,8 @@ const runFields = {
     .nullable()
     .describe("the schedule or webhook trigger that started it"),
   rerunOfId: z.string().nullable().describe("the run this one re-ran"),
+  replayOfId: z.string().nullable().describe("a replay: the step attempt it runs again"),
+  exampleAt: timestamp.nullable().describe("when the run was marked an example of its workflow"),
   parentRunId: z.string().nullable().describe("the run whose call_workflow started it"),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
@@ -114,7 +116,15 @@ export const runDetailResponse = z.looseObject({
   version: z.object({ number: z.number().int(), bundleHash: z.string() }),
 });
 
-const runTrigger = z.enum(["dashboard", "api", "cli", "call_workflow", "schedule", "webhook"]);
+const runTrigger = z.enum([
+  "dashboard",
+  "api",
+  "cli",
+  "call_workflow",
+  "schedule",
+  "webhook",
+  "replay",
+]);
 
 /** A list of values as one query parameter: `a,b` (or the parameter repeated, merged by the caller). */
 const commaList = <T extends z.ZodType>(item: T) =>
@@ -131,8 +141,12 @@ export const runListQuery = z.object({
   workflowId: z.string().min(1).optional(),
   lane: z.string().min(1).optional(),
   trigger: commaList(runTrigger).describe(
-    "triggers, comma-separated (dashboard,api,cli,call_workflow,schedule,webhook)",
+    "triggers, comma-separated (dashboard,api,cli,call_workflow,schedule,webhook,replay)",
   ),
+  example: z
+    .enum(["true", "false"])
+    .optional()
+    .describe("true: only the runs marked as examples of their workflow"),
   startedBy: z.string().min(1).optional().describe("the id of the user who started the runs"),
   from: callerTime.optional().describe("created at or after (ISO 8601, years 0001 to 9999)"),
   to: callerTime.optional().describe("created before (ISO 8601, years 0001 to 9999)"),
@@ -157,6 +171,8 @@ export const runListEntry = z.object({
   startedAt: timestamp.nullable(),
   finishedAt: timestamp.nullable(),
   rerunOfId: z.string().nullable(),
+  replayOfId: z.string().nullable(),
+  exampleAt: timestamp.nullable(),
   workflow: z.object({ name: z.string() }),
   startedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
 });
@@ -331,3 +347,6 @@ export const runToolCallsResponse = z.object({
     .nullable()
     .describe("pass as after for the next page; null on the last page"),
 });
+
+/** runs.markExample and runs.unmarkExample: the run and when it was marked (null: not an example). */
+export const runExampleResponse = z.object({ id: z.string(), exampleAt: timestamp.nullable() });

@@ -61,6 +61,7 @@ export const readRunList = async (
     startedById: query.startedBy,
     from: query.from ? new Date(query.from) : undefined,
     to: query.to ? new Date(query.to) : undefined,
+    example: query.example === "true",
   };
   const cursor = query.cursor ? decodeRunCursor(query.cursor) : undefined;
   const [page, counts] = await Promise.all([

@@ -24,6 +24,7 @@ import { runEventStream, resumeSeq } from "./run-event-stream";
 import { runLogResponse } from "./run-log";
 import { runUpdates } from "./run-updates";
 import { rerunRun } from "./rerun-run";
+import { setExample } from "./run-example";
 import { startRun } from "./start-run";
 import { readStepActivity } from "./step-activity";
 
@@ -97,6 +98,8 @@ export const runsApi = implement(runOperations, {
       { db, queue: queue(), prefix, publish },
       { teamId: caller.teamId, role: caller.role, runId: input.id },
     ),
+  markExample: ({ db, caller }, input) => setExample(db, caller, input.id, true),
+  unmarkExample: ({ db, caller }, input) => setExample(db, caller, input.id, false),
   get: ({ db, caller }, input) => runOf(db, caller.teamId, input.id),
   steps: async ({ db, caller }, input) => (await runOf(db, caller.teamId, input.id)).steps,
   list: ({ db, caller }, input) => readRunList(db, caller.teamId, input ?? {}),

@@ -10,6 +10,7 @@ export const RUN_TRIGGERS = [
   "call_workflow",
   "schedule",
   "webhook",
+  "replay",
 ] as const;
 
 type Status = (typeof RUN_STATUSES)[number];

@@ -3,7 +3,9 @@
  * One run: who or what started it, its inputs and outputs, the workflow's graph coloured by
  * the run's step statuses, a timeline of step attempts, each step's output (streaming while
  * it runs), agent activity, the span waterfall and the stored events; Re-run, Cancel and a
- * logs download. Live through the run's event stream; polling only while that is down.
+ * logs download; a finished agent attempt's Replay, a replay's Compare with source, and
+ * marking the run an example of its workflow. Live through the run's event stream; polling
+ * only while that is down.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useMemo } from "react";
@@ -14,11 +16,13 @@ import { StateGraph, type StateRunStatus } from "~/components/state-graph";
 import { ErrorState, Loading } from "~/components/states";
 import { StatusBadge } from "~/components/status-badge";
 import { useTRPC } from "~/trpc/react";
+import { can, useRole } from "~/trpc/use-role";
 import styles from "../runs.module.css";
 import { AgentActivity } from "./agent-activity";
 import { coalesceRefresh } from "./coalesce-refresh";
 import { EventList } from "./event-list";
 import { JsonBlock } from "./json-block";
+import { ReplayForm, type RecordedRequest } from "./replay-form";
 import { SpanWaterfall } from "./span-waterfall";
 import { StepTimeline } from "./step-timeline";
 import { useRunEvents, type LiveOutput } from "./use-run-events";
@@ -41,7 +45,10 @@ const duration = (from?: Date | null, to?: Date | null) => {
 };
 
 type Origin = {
+  id: string;
   trigger: string;
+  replayOfId: string | null;
+  steps: { id: string; stepType: string }[];
   startedBy: { name: string } | null;
   firedBy: { name: string; kind: string } | null;
   rerunOfId: string | null;
@@ -69,6 +76,8 @@ function StartedBy({ run }: { run: Origin }) {
         </>
       ) : null}
     </>
+  ) : run.trigger === "replay" ? (
+    <>{who}, as a replay of an agent attempt</>
   ) : run.trigger === "schedule" || run.trigger === "webhook" ? (
     <>a {run.trigger} trigger (since removed)</>
   ) : (
@@ -86,10 +95,32 @@ function StartedBy({ run }: { run: Origin }) {
           </Link>
         </>
       ) : null}
-      .
+      . {run.replayOfId ? <CompareWithSource run={run} /> : null}
     </p>
   );
 }
+
+/** A replay run's link to the compare view of its attempt and the attempt it replays. */
+function CompareWithSource({ run }: { run: Origin }) {
+  const attempt = run.steps.find((s) => s.stepType === "agent");
+  if (!attempt || !run.replayOfId)
+    return <span className="muted">Compare with source once its attempt has started.</span>;
+  return (
+    <Link
+      href={`/runs/compare?a=${encodeURIComponent(run.replayOfId)}&b=${encodeURIComponent(attempt.id)}`}
+      data-testid="compare-with-source"
+    >
+      Compare with source
+    </Link>
+  );
+}
+
+/** Whether an attempt can be replayed: a finished agent attempt whose request was recorded. */
+const replayable = (step: { stepType: string; status: string; agentRequest?: unknown }) =>
+  step.stepType === "agent" &&
+  (step.status === "succeeded" || step.status === "failed") &&
+  typeof step.agentRequest === "object" &&
+  step.agentRequest !== null;
 
 function StepOutput({
   stdout,
@@ -137,6 +168,11 @@ export function RunView({ id }: { id: string }) {
   const rerun = useMutation(
     trpc.runs.rerun.mutationOptions({ onSuccess: (run) => router.push(`/runs/${run.id}`) }),
   );
+  const role = useRole();
+  const invalidateRun = () =>
+    queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) });
+  const mark = useMutation(trpc.runs.markExample.mutationOptions({ onSettled: invalidateRun }));
+  const unmark = useMutation(trpc.runs.unmarkExample.mutationOptions({ onSettled: invalidateRun }));
   const refresh = useMemo(
     () =>
       coalesceRefresh(() =>
@@ -171,6 +207,7 @@ export function RunView({ id }: { id: string }) {
     );
   const r = run.data;
   const active = ACTIVE.has(r.status);
+  const canStart = can(role, "member");
   const statusByState: Record<string, StateRunStatus> = {};
   for (const s of r.steps) statusByState[s.stateName] = STEP_STATUS[s.status] ?? "queued";
   return (
@@ -180,6 +217,11 @@ export function RunView({ id }: { id: string }) {
       </nav>
       <h1>
         Run of {r.workflow.name} <StatusBadge status={r.status} />
+        {r.exampleAt ? (
+          <span className="badge" data-testid="example-badge">
+            example
+          </span>
+        ) : null}
         {live && active ? (
           <span className="muted small" data-testid="live">
             {" "}
@@ -195,6 +237,21 @@ export function RunView({ id }: { id: string }) {
           <button type="button" disabled={rerun.isPending} onClick={() => rerun.mutate({ id })}>
             {rerun.isPending ? "Starting…" : "Re-run"}
           </button>
+          {canStart && !active ? (
+            r.exampleAt ? (
+              <button
+                type="button"
+                disabled={unmark.isPending}
+                onClick={() => unmark.mutate({ id })}
+              >
+                Unmark example
+              </button>
+            ) : (
+              <button type="button" disabled={mark.isPending} onClick={() => mark.mutate({ id })}>
+                Mark as example
+              </button>
+            )
+          ) : null}
           <a href={`/api/runs/${id}/logs`} download>
             Download logs
           </a>
@@ -203,6 +260,11 @@ export function RunView({ id }: { id: string }) {
       {cancel.isError ? (
         <p className="error" role="alert">
           {cancel.error.message}
+        </p>
+      ) : null}
+      {mark.isError || unmark.isError ? (
+        <p className="error" role="alert">
+          {(mark.error ?? unmark.error)?.message}
         </p>
       ) : null}
       {rerun.isError ? (
@@ -284,6 +346,14 @@ export function RunView({ id }: { id: string }) {
                 />
               )}
               {s.errorMessage ? <p className="error small">{s.errorMessage}</p> : null}
+              {canStart && replayable(s) ? (
+                <ReplayForm
+                  runId={id}
+                  stepRunId={s.id}
+                  stateName={s.stateName}
+                  request={s.agentRequest as RecordedRequest}
+                />
+              ) : null}
             </li>
           ))}
         </ol>

@@ -8,25 +8,11 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { InputForm } from "~/components/input-form";
+import { LineDiff } from "~/components/line-diff";
 import { LocalTime } from "~/components/local-time";
 import { EmptyState, ErrorState, Loading } from "~/components/states";
 import { useTRPC } from "~/trpc/react";
 import styles from "./workflow.module.css";
-
-type DiffLine = {
-  kind: "add" | "del" | "context" | "hunk";
-  text: string;
-  oldLine?: number;
-  newLine?: number;
-};
-
-const MARK: Record<DiffLine["kind"], string> = { add: "+", del: "−", context: " ", hunk: "" };
-const SPOKEN: Record<DiffLine["kind"], string> = {
-  add: "added",
-  del: "removed",
-  context: "",
-  hunk: "",
-};
 
 function Diff({ id, from, to }: { id: string; from: number; to: number }) {
   const trpc = useTRPC();
@@ -54,31 +40,7 @@ function Diff({ id, from, to }: { id: string; from: number; to: number }) {
           <h3 className={styles.diffHead}>
             {f.path} <span className="muted small">({f.change})</span>
           </h3>
-          <div
-            className={styles.diffBody}
-            role="table"
-            aria-label={`Diff of ${f.path}, version ${from} to ${to}`}
-          >
-            {f.lines.map((l, i) => (
-              <div
-                key={i}
-                role="row"
-                className={`${styles.diffLine} ${l.kind === "add" ? styles.add : l.kind === "del" ? styles.del : l.kind === "hunk" ? styles.hunk : ""}`}
-                data-kind={l.kind}
-              >
-                <span role="cell" className={styles.num}>
-                  {l.oldLine ?? ""}
-                </span>
-                <span role="cell" className={styles.num}>
-                  {l.newLine ?? ""}
-                </span>
-                <span role="cell" className={styles.mark} aria-label={SPOKEN[l.kind] || undefined}>
-                  {MARK[l.kind]}
-                </span>
-                <span role="cell">{l.text}</span>
-              </div>
-            ))}
-          </div>
+          <LineDiff lines={f.lines} label={`Diff of ${f.path}, version ${from} to ${to}`} />
         </section>
       ))}
     </div>

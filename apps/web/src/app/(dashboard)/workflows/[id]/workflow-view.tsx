@@ -2,7 +2,8 @@
 /**
  * The page a workflow lives on: its name, lane and current version with a Run button
  * (members and up) that opens the start form generated from its inputs, then tabs for the
- * editor beside its graph, the saved versions with their diffs, its runs, and its triggers.
+ * editor beside its graph, the saved versions with their diffs, its runs, its examples with
+ * their suite replays, and its triggers.
  */
 import { useMutation, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
@@ -13,15 +14,17 @@ import { ErrorState, Loading } from "~/components/states";
 import { WorkflowEditor } from "~/components/workflow-editor";
 import { useTRPC } from "~/trpc/react";
 import { can, useRole } from "~/trpc/use-role";
+import { ExamplesPanel } from "./examples-panel";
 import { VersionsPanel } from "./versions-panel";
 import styles from "./workflow.module.css";
 
-const TABS = ["editor", "versions", "runs", "triggers"] as const;
+const TABS = ["editor", "versions", "runs", "examples", "triggers"] as const;
 type Tab = (typeof TABS)[number];
 const TAB_LABEL: Record<Tab, string> = {
   editor: "Editor and graph",
   versions: "Versions",
   runs: "Runs",
+  examples: "Examples",
   triggers: "Triggers",
 };
 
@@ -161,6 +164,7 @@ export function WorkflowView({
             </p>
           </div>
         ) : null}
+        {tab === "examples" ? <ExamplesPanel workflowId={w.id} canRun={canRun} /> : null}
         {tab === "triggers" ? triggers : null}
       </div>
     </>
