@@ -193,8 +193,6 @@ export const ERROR_CODES = {
   "USER.REPLAY.NO_EXAMPLES": FAMILY.USER,
   /** A replayed attempt's tool call with no recording left to answer it (docs/replay.md). */
   "USER.REPLAY.NO_RECORDING": FAMILY.USER,
-  /** The attempt cannot be replayed: not an agent attempt, or it ran before its request was kept. */
-  "USER.REPLAY.NOT_REPLAYABLE": REQUEST.CONFLICT,
   /** The workspace before the attempt was not kept (over the team's snapshot cap, or removed by retention). */
   "USER.REPLAY.NO_SNAPSHOT": REQUEST.CONFLICT,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
