@@ -3,7 +3,7 @@
  * replay's attempt and the attempt its run replays.
  */
 import { AppError } from "@switchyard/core/errors";
-import { compareAttempts, type ComparedAttempt } from "@switchyard/core/replay";
+import { compareAttempts, type ComparedAttempt } from "@switchyard/core/replay/compare";
 import { getAttemptToCompare, type Db } from "@switchyard/db";
 
 type StoredAttempt = NonNullable<Awaited<ReturnType<typeof getAttemptToCompare>>>;

@@ -27,9 +27,16 @@ const changesNamed = (changes: ReplayChangesInput) => ({
 });
 
 /** The attempt as a replay's source, or why it cannot be one. */
-const replayableSource = async (deps: StartRunDeps, teamId: string, stepRunId: string) => {
+const replayableSource = async (
+  deps: StartRunDeps,
+  teamId: string,
+  stepRunId: string,
+  runId: string | undefined,
+) => {
   const source = await getReplaySource(deps.db, teamId, stepRunId);
-  if (!source) throw new AppError("NOT_FOUND", "step attempt not found");
+  // an attempt of another run than the path names is not found there
+  if (!source || (runId !== undefined && source.runId !== runId))
+    throw new AppError("NOT_FOUND", "step attempt not found");
   const refuse = (why: string) =>
     new AppError("USER.REPLAY.NOT_REPLAYABLE", `this attempt cannot be replayed: ${why}`, {
       location: { path: "stepRunId" },
@@ -46,9 +53,7 @@ export const startReplay = async (
   starter: ReplayStarter,
   input: { stepRunId: string; runId?: string; changes: ReplayChangesInput; suiteId?: string },
 ) => {
-  const source = await replayableSource(deps, starter.teamId, input.stepRunId);
-  if (input.runId !== undefined && source.runId !== input.runId)
-    throw new AppError("NOT_FOUND", "step attempt not found");
+  const source = await replayableSource(deps, starter.teamId, input.stepRunId, input.runId);
   const run = await startRun(deps, {
     teamId: starter.teamId,
     userId: starter.userId,
