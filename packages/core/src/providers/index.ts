@@ -33,7 +33,9 @@ export { runCliStep } from "./step/cli-step";
 export { createAgentExecutor } from "./step/agent-executor";
 export type { AgentExecutorPorts, AttemptSubscribers } from "./step/agent-executor";
 export { createAgentStaging } from "./step/agent-staging";
-export type { AgentStaging, AgentStagingOptions } from "./step/agent-staging";
+export type { AgentStaging, AgentStagingOptions, AgentVersionDrift } from "./step/agent-staging";
+export { installedAgentVersions } from "./agent-versions";
+export type { AgentVersionChoice, InstalledAgentVersion } from "./agent-versions";
 export type {
   CliLaunch,
   CliLaunchContext,

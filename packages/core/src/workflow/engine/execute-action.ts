@@ -282,6 +282,7 @@ export const runAgentStep = async (
           ...tokens,
           ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
           ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
+          ...(result.agentVersion === undefined ? {} : { agentVersion: result.agentVersion }),
           error:
             status === "success"
               ? undefined
