@@ -7,7 +7,9 @@
  * call the proxy records becomes a ToolCall row of the attempt and every span a Span row, a
  * tool the CLI ran itself a ToolCall with fidelity `agent_reported`, all flushed before the
  * attempt is finished; what the agent reports streams to the run as events; each attempt
- * runs in a span of the run's trace.
+ * runs in a span of the run's trace. A CLI whose pinned install has drifted from
+ * scripts/agents.json runs all the same: the run gets an event, the log a warning (once per
+ * process and CLI version).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,6 +21,8 @@ import {
   modelEndpointOf,
   VENDOR_LABELS,
   type AgentStepEvent,
+  type AgentVersionChoice,
+  type AgentVersionDrift,
   type ModelVendor,
   type StepConnectors,
 } from "@switchyard/core/providers";
@@ -27,6 +31,7 @@ import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
+import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
 import { recordAttemptEvents } from "./tool-call-rows";
 import { withChildSpan } from "./tracing";
@@ -55,6 +60,10 @@ export type AgentExecutorDeps = {
   /** Where `npm run agents:install` put the CLIs, and where they are staged for step uids. */
   agentsDir: string;
   agentsStageDir: string;
+  /** Which install of its CLI each CLI step runs (a replay may ask for `latest`); pinned unless told. */
+  agentVersion?: AgentVersionChoice;
+  /** An agent CLI whose pinned install has drifted, told once per run. */
+  onVersionDrift: (drift: AgentVersionDrift) => void;
   /** The connectors an attempt's `mcp_proxy` names, resolved before it starts (undefined: none). */
   stepConnectors: (request: AgentRequest) => Promise<StepConnectors | undefined>;
   /** What an attempt reports while it runs, for the run's live view. */
@@ -101,7 +110,12 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
           "the built switchyard CLI is older than its sources: run `node packages/cli/bin/build.mjs`",
           { dir },
         ),
+      onVersionDrift: (drift) => {
+        logDrift(deps.log, drift);
+        deps.onVersionDrift(drift);
+      },
     }),
+    ...(deps.agentVersion ? { agentVersion: deps.agentVersion } : {}),
     gateway: gateway ? () => Promise.resolve(gateway) : undefined,
     upstream: async (vendor) => {
       const access = await deps.modelAccess(vendor);

@@ -13,6 +13,7 @@ export const RUN_EVENT_TYPES = [
   "step.output",
   "hook.finished",
   "agent.event",
+  "agent.version_drift",
   "log",
   "run.finished",
 ] as const;
