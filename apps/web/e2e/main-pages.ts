@@ -44,6 +44,7 @@ export const mainPages = async (page: Page): Promise<MainPage[]> => {
     { name: "runs", path: "/runs" },
     { name: "run", path: run },
     { name: "api-reference", path: "/api-reference" },
+    { name: "workers", path: "/workers" },
   ];
   for (const link of navigation) {
     if (!pages.some((p) => p.path === link.path))

@@ -34,7 +34,7 @@ export { createAgentExecutor } from "./step/agent-executor";
 export type { AgentExecutorPorts, AttemptSubscribers } from "./step/agent-executor";
 export { createAgentStaging } from "./step/agent-staging";
 export type { AgentStaging, AgentStagingOptions, AgentVersionDrift } from "./step/agent-staging";
-export { installedAgentVersions } from "./agent-versions";
+export { AGENT_PINS, installedAgentVersions } from "./agent-versions";
 export type { AgentVersionChoice, InstalledAgentVersion } from "./agent-versions";
 export type {
   CliLaunch,
