@@ -1,13 +1,24 @@
 /**
- * The Workers page, reached from the worker count in the header: the e2e worker with its
- * sandbox level and the agent CLIs of its agents folder, each at its installed version and
- * none marked as drifted from scripts/agents.json (the worker runs the pinned installs).
+ * Agent CLI versions in the dashboard. The Workers page, reached from the worker count in
+ * the header: the e2e worker with its sandbox level and the agent CLIs of its agents folder,
+ * each at its installed version and none marked as drifted from scripts/agents.json (the
+ * worker runs the pinned installs). A run whose worker staged a drifted CLI (its stored
+ * `agent.version_drift` event, written here) says so on its page.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
+import { createDb, type Db } from "@switchyard/db";
 import { signIn } from "./sign-in";
+
+let db: Db;
+test.beforeAll(() => {
+  db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
+});
+test.afterAll(async () => {
+  await db.$disconnect();
+});
 
 const PINS = JSON.parse(
   readFileSync(
@@ -33,4 +44,33 @@ test("the Workers page lists the worker and the version of each agent CLI it hol
       new RegExp(`${pin.version.replace(/\./g, "\\.")}|not installed`),
     );
   }
+});
+
+test("a run whose worker staged a drifted CLI says which version ran", async ({ page }) => {
+  await signIn(page);
+  await page.goto("/workflows");
+  await page
+    .locator('tr[data-workflow="hello-world"]')
+    .getByRole("button", { name: "Run" })
+    .click();
+  await expect(page.locator("h1 .badge")).toHaveText("succeeded");
+  const runId = new URL(page.url()).pathname.split("/").at(-1)!;
+  await expect(page.getByTestId("version-drift")).toHaveCount(0);
+  const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
+  const last = await db.runEvent.findFirst({ where: { runId }, orderBy: { seq: "desc" } });
+  const pinned = PINS.agents.codex!.version;
+  await db.runEvent.create({
+    data: {
+      teamId: run.teamId,
+      runId,
+      seq: (last?.seq ?? 0) + 1,
+      type: "agent.version_drift",
+      payload: { cli: "codex", pinned, installed: "0.170.9" },
+    },
+  });
+  await page.reload();
+  await expect(page.getByTestId("version-drift")).toHaveText(
+    `codex 0.170.9 ran this run's steps: the worker's install is not the pinned ${pinned} (scripts/agents.json).`,
+  );
+  await expect(page.getByTestId("run-events")).toContainText("agent.version_drift");
 });
