@@ -10,6 +10,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "@playwright/test";
 import { createDb, type Db } from "@switchyard/db";
+import { runHelloWorld } from "./main-pages";
 import { signIn } from "./sign-in";
 
 let db: Db;
@@ -48,13 +49,7 @@ test("the Workers page lists the worker and the version of each agent CLI it hol
 
 test("a run whose worker staged a drifted CLI says which version ran", async ({ page }) => {
   await signIn(page);
-  await page.goto("/workflows");
-  await page
-    .locator('tr[data-workflow="hello-world"]')
-    .getByRole("button", { name: "Run" })
-    .click();
-  await expect(page.locator("h1 .badge")).toHaveText("succeeded");
-  const runId = new URL(page.url()).pathname.split("/").at(-1)!;
+  const runId = (await runHelloWorld(page)).split("/").at(-1)!;
   await expect(page.getByTestId("version-drift")).toHaveCount(0);
   const run = await db.run.findUniqueOrThrow({ where: { id: runId } });
   const last = await db.runEvent.findFirst({ where: { runId }, orderBy: { seq: "desc" } });
