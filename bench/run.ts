@@ -15,6 +15,7 @@ import { benchProxy } from "./bench-proxy";
 import { benchRunPage } from "./bench-run-page";
 import { benchRuns } from "./bench-runs";
 import { benchSandbox } from "./bench-sandbox";
+import { benchSnapshot } from "./bench-snapshot";
 import { benchSpawn } from "./bench-spawn";
 import { benchThroughput } from "./bench-throughput";
 import { benchToolCall } from "./bench-tool-call";
@@ -34,6 +35,7 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   api: benchApi,
   "run-page": benchRunPage,
   agent: benchAgent,
+  snapshot: benchSnapshot,
 };
 /** What `--quick` runs: the benches that need no agent CLI, no million-row seed and no browser. */
 const QUICK = [
@@ -46,6 +48,7 @@ const QUICK = [
   "ingest",
   "throughput",
   "memory",
+  "snapshot",
 ];
 
 const args = process.argv.slice(2);

@@ -2,7 +2,8 @@
  * With OTEL_EXPORTER_OTLP_ENDPOINT set, the spans an agent step's MCP proxy reports are
  * exported along with the worker's own, under the proxy's ids: a real worker runs an
  * openai_compatible agent step against the scripted model, the model Writes one file, and
- * the OTLP receiver gets run → agent span → the proxy's `tools/call Write` span as one tree.
+ * the OTLP receiver gets the run's invoke_workflow span → step → invoke_agent → the loop's
+ * execute_tool span → the proxy's `tools/call Write` span as one tree.
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -91,25 +92,31 @@ it("exports the proxy's tool call span under the agent span of the run's trace",
   await stack.worker.stop(); // flushes the batch processor
 
   const runSpan = receiver.spans.find(
-    (s) => s.name === "run agent-spans" && s.attributes["switchyard.run.id"] === id,
+    (s) => s.name === "invoke_workflow agent-spans" && s.attributes["switchyard.run.id"] === id,
   );
   expect(runSpan, receiver.spans.map((s) => s.name).join(", ")).toBeDefined();
+  const stepSpan = receiver.spans.find(
+    (s) => s.name === "step agent" && s.traceId === runSpan!.traceId,
+  );
+  expect(stepSpan!.parentSpanId).toBe(runSpan!.spanId);
   const agentSpan = receiver.spans.find(
-    (s) => s.name === "agent agent" && s.traceId === runSpan!.traceId,
+    (s) => s.name === "invoke_agent agent" && s.traceId === runSpan!.traceId,
   );
   expect(agentSpan).toBeDefined();
-  expect(agentSpan!.parentSpanId).toBe(runSpan!.spanId);
+  expect(agentSpan!.parentSpanId).toBe(stepSpan!.spanId);
+  const execute = receiver.spans.find((s) => s.name === "execute_tool Write");
+  expect(execute!.parentSpanId).toBe(agentSpan!.spanId);
 
   const toolSpans = receiver.spans.filter((s) => s.name.startsWith("tools/call "));
   expect(toolSpans.map((s) => s.name)).toEqual(["tools/call Write"]);
   const tool = toolSpans[0]!;
   // The proxy's own ids, as the Span row and the ToolCall row keep them.
   expect(tool.traceId).toBe(runSpan!.traceId);
-  expect(tool.parentSpanId).toBe(agentSpan!.spanId);
+  expect(tool.parentSpanId).toBe(execute!.spanId);
   expect(tool.spanId).toBe(call!.spanId);
   expect(call!.traceId).toBe(runSpan!.traceId);
   const stored = await stack.db.span.findFirst({ where: { runId: id, spanId: tool.spanId } });
-  expect(stored?.parentSpanId).toBe(agentSpan!.spanId);
+  expect(stored?.parentSpanId).toBe(execute!.spanId);
   expect(tool.service).toBe("switchyard-mcp-proxy");
   expect(tool.attributes["gen_ai.tool.name"]).toBe("Write");
   expect(tool.attributes["switchyard.tool.source"]).toBe("builtin");

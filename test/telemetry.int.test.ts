@@ -73,7 +73,7 @@ it("exports a run span and one child span per step, parented to the caller's tra
     expect(done.status).toBe("succeeded");
     await worker.stop(); // flushes the batch exporter
 
-    const runSpan = receiver.spans.find((s) => s.name === "run hello-world");
+    const runSpan = receiver.spans.find((s) => s.name === "invoke_workflow hello-world");
     expect(runSpan).toBeDefined();
     expect(runSpan!.service).toBe("switchyard-worker");
     expect(runSpan!.traceId).toBe(callerTrace);

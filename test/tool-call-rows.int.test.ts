@@ -194,11 +194,17 @@ it("answers a record once its row is stored, so the proxy can hold the call's re
   await writer.flush();
 });
 
-it("stores each field as the run page reads it: JSON null, a cut result, a NUL byte, a whole duration within the column", async () => {
+it("stores each field as the run page reads it: JSON null, a cut result, a NUL byte, a whole duration within the column, how a replay answered", async () => {
   const stepRunId = await newStep();
   const writer = writerFor(stepRunId);
   void writer.record(
-    record(0, { result: null, duration_ms: 2.6, is_error: true, error_type: "tool_error" }),
+    record(0, {
+      result: null,
+      duration_ms: 2.6,
+      is_error: true,
+      error_type: "tool_error",
+      replay: "recorded",
+    }),
   );
   void writer.record(
     record(1, {
@@ -236,6 +242,7 @@ it("stores each field as the run page reads it: JSON null, a cut result, a NUL b
     fidelity: "proxy",
     source: "github",
     connectorId: "github",
+    replay: "recorded",
   });
   expect(first.startedAt.toISOString()).toBe(SAME_START);
   expect(first.traceId).toBe("a".repeat(32));
@@ -244,6 +251,7 @@ it("stores each field as the run page reads it: JSON null, a cut result, a NUL b
     resultCut: { bytes: 90_000, file: ".switchyard/results/1.txt" },
     isError: false,
     errorType: null,
+    replay: null,
   });
   expect(native).toMatchObject({
     fidelity: "agent_reported",

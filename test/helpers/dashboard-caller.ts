@@ -4,7 +4,7 @@
  */
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
-import type { Keyring } from "@switchyard/core/crypto";
+import { keyringOf, parseMasterKey, type Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import type { Db } from "@switchyard/db";
 import type { WebEgress } from "~/server/egress";
@@ -19,6 +19,15 @@ export type CallerServices = {
   keyring?: Keyring;
   egress?: WebEgress;
 };
+
+/** The keyring of the master key the test environment gives its workers. */
+export const environmentKeyring = () =>
+  keyringOf(
+    parseMasterKey(
+      process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+      process.env.SWITCHYARD_MASTER_KEY ?? "",
+    ),
+  );
 
 const missing = (what: string) => () => {
   throw new Error(`this test gave the caller no ${what}`);

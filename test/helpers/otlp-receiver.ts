@@ -9,6 +9,8 @@ export type ReceivedSpan = {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
+  /** OTLP's SpanKind: 1 internal, 2 server, 3 client. */
+  kind?: number;
   attributes: Record<string, unknown>;
   status?: { code?: number; message?: string };
   service?: string;

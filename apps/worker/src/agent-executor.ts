@@ -7,13 +7,14 @@
  * call the proxy records becomes a ToolCall row of the attempt and every span a Span row, a
  * tool the CLI ran itself a ToolCall with fidelity `agent_reported`, all flushed before the
  * attempt is finished; what the agent reports streams to the run as events; each attempt
- * runs in a span of the run's trace. A CLI whose pinned install has drifted from
- * scripts/agents.json runs all the same: the run gets an event, the log a warning (once per
- * process and CLI version).
+ * runs in a span of the run's trace. Before an attempt runs, `onAttemptStart` stores what it
+ * starts with (attempt-start.ts: its request record and workspace snapshot). A CLI whose
+ * pinned install has drifted from scripts/agents.json runs all the same: the run gets an
+ * event, the log a warning (once per process and CLI version).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Context } from "@opentelemetry/api";
+import { context as activeContext, SpanStatusCode, type Context } from "@opentelemetry/api";
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import {
   createAgentExecutor,
@@ -34,7 +35,13 @@ import type { Db } from "@switchyard/db";
 import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
 import { recordAttemptEvents } from "./tool-call-rows";
-import { withChildSpan } from "./tracing";
+import {
+  agentProviderName,
+  meteredChatSpan,
+  stepTracer,
+  traceparentOfSpan,
+  withChildSpan,
+} from "./tracing";
 
 export type AgentExecutorDeps = {
   db: Db;
@@ -74,6 +81,8 @@ export type AgentExecutorDeps = {
   trace: Context;
   /** How long tool-call writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS). */
   outageMs: number;
+  /** Runs before each attempt, once its StepRun row is open (recordAttemptStart). */
+  onAttemptStart?: (request: AgentRequest) => Promise<void>;
 };
 
 export type TeamModelAccess = {
@@ -85,13 +94,19 @@ export type TeamModelAccess = {
 /** The built CLI (packages/cli/bin/build.mjs makes it): its `mcp-serve` is each step's proxy. */
 const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist/", import.meta.url));
 
-/** The W3C traceparent of the step's span, its sampled flag as the run's trace has it. */
-export const traceparentOf = (traceId: string, spanId: string, traceFlags: number) =>
-  /^0+$/.test(traceId)
-    ? undefined
-    : `00-${traceId}-${spanId}-${(traceFlags & 0xff).toString(16).padStart(2, "0")}`;
-
 export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
+  const executor = coreExecutor(deps);
+  const { onAttemptStart } = deps;
+  if (!onAttemptStart) return executor;
+  return {
+    execute: async (request) => {
+      await onAttemptStart(request);
+      return executor.execute(request);
+    },
+  };
+};
+
+const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   const { gateway } = deps;
   return createAgentExecutor({
     sandbox: deps.sandbox,
@@ -142,24 +157,58 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         attempt: request.attempt,
       };
       events.subscribe("agent.reported", (event) => deps.onAgentEvent(attempt, event));
+      // Subscribed under the attempt's invoke_agent span: the gateway's requests become its chat spans.
+      const parent = activeContext.active();
+      events.subscribe("model.metered", (event) => meteredChatSpan(parent, event));
       return writer;
     },
-    traced: (request, run) =>
-      withChildSpan(
-        deps.trace,
-        `agent ${request.stateName}`,
-        {
-          "switchyard.run.id": deps.runId,
-          "switchyard.step.attempt": request.attempt,
-          "switchyard.step.path": request.path.key,
-          "switchyard.agent.provider": request.provider,
-          "switchyard.sandbox.level": deps.sandbox.level,
-        },
-        (span) => {
-          const context = span.spanContext();
-          return run(traceparentOf(context.traceId, context.spanId, context.traceFlags));
-        },
-      ),
+    tracer: stepTracer,
+    traced: (request, run) => {
+      const step = {
+        "switchyard.run.id": deps.runId,
+        "switchyard.step.attempt": request.attempt,
+        "switchyard.step.path": request.path.key,
+        "switchyard.step_run.id": request.attemptId,
+        "switchyard.sandbox.level": deps.sandbox.level,
+      };
+      const model = typeof request.options.model === "string" ? request.options.model : undefined;
+      return withChildSpan(deps.trace, `step ${request.stateName}`, step, (stepSpan) =>
+        withChildSpan(
+          activeContext.active(),
+          `invoke_agent ${request.stateName}`,
+          {
+            "gen_ai.operation.name": "invoke_agent",
+            "gen_ai.agent.name": request.stateName,
+            "gen_ai.provider.name": agentProviderName(request.provider),
+            "gen_ai.conversation.id": request.attemptId,
+            ...(model ? { "gen_ai.request.model": model } : {}),
+            "switchyard.agent.provider": request.provider,
+            ...step,
+          },
+          async (span) => {
+            // Scrubbed before the spans record it (the executor scrubs it again for the engine).
+            const result = await run(traceparentOfSpan(span)).catch((error: unknown) => {
+              throw deps.scrubber.scrubError(error);
+            });
+            if (result.error) {
+              // The attempt failed without throwing: its code is the error's type.
+              const type = /^([A-Z_.]+):/.exec(result.error)?.[1] ?? "_OTHER";
+              for (const s of [span, stepSpan]) {
+                s.setAttribute("error.type", type);
+                s.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
+              }
+            }
+            if (result.tokensInput !== undefined)
+              span.setAttribute("gen_ai.usage.input_tokens", result.tokensInput);
+            if (result.tokensOutput !== undefined)
+              span.setAttribute("gen_ai.usage.output_tokens", result.tokensOutput);
+            if (result.costUsd !== undefined)
+              span.setAttribute("switchyard.cost.usd", result.costUsd);
+            return result;
+          },
+        ),
+      );
+    },
     messages: {
       notConfigured: (request, entry) =>
         `"${request.stateName}" runs ${entry.label}, but the team has no ${VENDOR_LABELS[entry.cli.vendor]} key: an admin sets one in Settings → Models`,

@@ -116,6 +116,24 @@ export const workerEnvSchema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * The workspace kept as each agent attempt starts, for replays: its files together (and
+   * any one file) at most this many bytes, or it is not kept (a run event says so); 0: none
+   * is kept.
+   */
+  SWITCHYARD_SNAPSHOT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
+  /** What one team's snapshot contents may hold together, in bytes; past it new snapshots are not kept. */
+  SWITCHYARD_SNAPSHOT_TEAM_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 * 1024 * 1024),
+  /** Snapshots older than this many days are removed (their contents once no snapshot names them). */
+  SWITCHYARD_SNAPSHOT_RETENTION_DAYS: z.coerce.number().min(1).max(36_500).default(30),
   SWITCHYARD_STEP_UID_BASE: z.coerce
     .number()
     .int()

@@ -33,6 +33,7 @@ import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import type { FetchLike } from "@switchyard/core/egress";
 import { workerAgentExecutor, type TeamModelAccess } from "./agent-executor";
+import { recordAttemptStart, type SnapshotSettings } from "./attempt-start";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
 import { cleanUpRun } from "./run-cleanup";
@@ -78,6 +79,11 @@ export type ExecuteRunDeps = {
   connectors?: WorkerConnectors;
   /** Tells live views that something of this run was recorded. */
   notify: (runId: string) => void;
+  /**
+   * Limits of the workspace snapshot kept as each agent attempt starts
+   * (SWITCHYARD_SNAPSHOT_MAX_BYTES, SWITCHYARD_SNAPSHOT_TEAM_BYTES); unset: none is kept.
+   */
+  snapshots?: SnapshotSettings;
   /**
    * How long the run's writes wait for an unreachable database (SWITCHYARD_DB_OUTAGE_MS).
    * @default OUTAGE_MS (60 s)
@@ -306,6 +312,16 @@ export const executeRun = async (
         onVersionDrift: (drift) => events.versionDrift(drift),
         trace,
         outageMs,
+        onAttemptStart: recordAttemptStart({
+          db,
+          log,
+          teamId,
+          runId,
+          workspace: folders.workspace,
+          scrubber,
+          writer,
+          snapshots: deps.snapshots,
+        }),
       }),
       recorder: stepRunRecorder(writer, sandbox.level, run.finished),
       files: bundleReader(bundle.files, bundle.version.entryPath),
@@ -376,7 +392,7 @@ export const executeRun = async (
     throw safe;
   });
   deps.notify(runId);
-  endSpan(span, outcome.status === "succeeded", errorMessage);
+  endSpan(span, outcome.status === "succeeded", errorMessage, outcome.errorCode);
   log.info("run finished", { runId, status: outcome.status });
   return outcome.status;
 };

@@ -34,10 +34,12 @@ import { executeRun } from "./execute-run";
 import { createWorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { startRequeueSweep } from "./requeue-sweep";
+import { startSnapshotSweep } from "./snapshot-sweep";
 import { teamWaiters } from "./team-waiters";
 import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
 import { startTelemetry } from "./telemetry";
+import { tracedFetch } from "./traced-fetch";
 import { resealLegacySecrets } from "./team-variables";
 import { startTriggerWorkers } from "./triggers/trigger-workers";
 
@@ -158,7 +160,7 @@ await sweepStagedConnectors(confinement.workspacesDir, ownerId);
 const connectors = createWorkerConnectors({
   allowAnyCommand: allowAnyConnectorCommand,
   oauthFetch: egress.oauth,
-  httpFetch: egress.connector,
+  httpFetch: tracedFetch(egress.connector),
   openStdio: sandboxedStdio({
     host: confinement.sandbox,
     uids: confinement.connectorUids,
@@ -176,6 +178,8 @@ const connectors = createWorkerConnectors({
  * lock) before BullMQ gives it up: each time, another worker resumes the run from its checkpoint.
  */
 const MAX_STALLED = 10;
+/** How often the workspace snapshot retention sweep runs. */
+const SNAPSHOT_SWEEP_MS = 60 * 60 * 1000;
 /** BullMQ's reason for a job given up that way. */
 const STALLED_OUT = "job stalled more than allowable limit";
 
@@ -235,6 +239,14 @@ const worker = new Worker(
           agentsDir,
           connectors,
           notify,
+          ...(env.SWITCHYARD_SNAPSHOT_MAX_BYTES > 0
+            ? {
+                snapshots: {
+                  maxBytes: env.SWITCHYARD_SNAPSHOT_MAX_BYTES,
+                  teamBytes: env.SWITCHYARD_SNAPSHOT_TEAM_BYTES,
+                },
+              }
+            : {}),
           outageMs: env.SWITCHYARD_DB_OUTAGE_MS,
           teamRunLimit: env.SWITCHYARD_TEAM_RUN_LIMIT,
         },
@@ -390,6 +402,13 @@ const requeue = startRequeueSweep({
     return true;
   },
 });
+// Workspace snapshots past their retention go, and with them the contents nothing names.
+const snapshotSweep = startSnapshotSweep({
+  db,
+  log,
+  retentionDays: env.SWITCHYARD_SNAPSHOT_RETENTION_DAYS,
+  intervalMs: SNAPSHOT_SWEEP_MS,
+});
 log.info("worker ready", {
   queue: RUN_QUEUE,
   prefix: env.SWITCHYARD_QUEUE_PREFIX,
@@ -412,6 +431,7 @@ const shutdown = async (sig: string, code = 0) => {
     process.exit(code);
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await requeue.stop();
+  await snapshotSweep.stop();
   await worker.close();
   await runQueue.close().catch(() => undefined);
   await consoleWorker.close();

@@ -21,13 +21,14 @@ import {
   type RunBatch,
   type StepRunClose,
   type StepRunOpen,
+  type StepRunStarted,
 } from "@switchyard/db";
 import type { Logger } from "./logger";
 
 /** How long an event waits for a write to ride along with; live views see it no later. */
 const EVENT_DELAY_MS = 10;
 
-type Primary = Pick<RunBatch, "open" | "close" | "checkpoint">;
+type Primary = Pick<RunBatch, "open" | "started" | "close" | "checkpoint">;
 
 export type RunWriter = ReturnType<typeof createRunWriter>;
 
@@ -155,6 +156,11 @@ export const createRunWriter = (deps: {
     open: (row: StepRunOpen) =>
       queued(async () => {
         if (!(await write({ open: row }))) throw takenOver();
+      }),
+    /** Stores what an open agent attempt started with (its request, its workspace snapshot). */
+    started: (row: StepRunStarted) =>
+      queued(async () => {
+        if (!(await write({ started: row }))) throw takenOver();
       }),
     /**
      * Closes an attempt's row; one whose end cannot be stored is closed as failed, and that

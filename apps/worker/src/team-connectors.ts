@@ -11,6 +11,7 @@
  * as its last use and one audit entry per step, never its value.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { context } from "@opentelemetry/api";
 import { buildStepCatalog, McpConnectorHost } from "@switchyard/core/connectors/host";
 import {
   connectorCommandRefusal,
@@ -53,6 +54,7 @@ import {
 } from "@switchyard/db";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import type { Logger } from "./logger";
+import { connectorCallContext } from "./tracing";
 
 /** A credential as the pool asks for it: its current value, and word that the server refused one. */
 type CredentialResolver = {
@@ -288,6 +290,9 @@ const resolveStepConnectors = async (
     }
   }
 
+  // Resolved under the attempt's span: each call continues that trace (connectorCallContext).
+  const stepContext = context.active();
+
   /** The gate asks the database at every call: enabled, and open to the lane. */
   const gate = {
     allows: async (slug: string, asked: string) =>
@@ -308,7 +313,7 @@ const resolveStepConnectors = async (
       const tools = await connectors.pool.listTools(poolId(teamId, slug, owner), signal);
       return tools.filter((t) => toolAllowed(def, lane, t.name));
     },
-    callTool: async (slug, tool, args, signal): Promise<CallToolResult> => {
+    callTool: async (slug, tool, args, signal, trace): Promise<CallToolResult> => {
       const { def, owner, credentialId } = entryOf(slug);
       // The allow-list as stored now: an admin who switches a tool off stops it in running steps.
       const [row] = await connectorsBySlug(db, teamId, [slug]);
@@ -339,11 +344,8 @@ const resolveStepConnectors = async (
           };
         }
       }
-      const result = await connectors.pool.callTool(
-        poolId(teamId, slug, owner),
-        tool,
-        args,
-        signal,
+      const result = await context.with(connectorCallContext(stepContext, trace), () =>
+        connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal),
       );
       if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
       // With the run's scrubber, which also knows tokens refreshed since the step started.

@@ -75,6 +75,7 @@ export const toolCallRow = (stepRunId: string, r: ToolCallRecord): ToolCallRow =
     durationMs: r.duration_ms,
     traceId: r.trace_id,
     spanId: r.span_id,
+    replay: r.replay ?? null,
   };
 };
 

@@ -230,6 +230,8 @@ describe("switchyard mcp-serve over stdio with the SDK client", () => {
       ["Bash", "call_tool", "unknown_tool"],
       ["Bash", null, "unknown_tool"],
     ]);
+    // A call through call_tool is recorded with its target's own arguments, as a direct call is.
+    expect(recs[1]!.arguments).toEqual({ pattern: "*.md" });
   });
 
   it("cancels a running call: the command is killed and the record says cancelled", async () => {
@@ -310,6 +312,19 @@ describe("mcp-serve lifecycle and startup errors", () => {
     expect(code).toBe(1);
     expect(stderr.trim().split("\n")).toHaveLength(1);
     expect(stderr).toMatch(/USER\.MCP_PROXY\.UNKNOWN_KEY/);
+  });
+
+  it("refuses a replay without a step channel, and an unknown replay setting", async () => {
+    const cases: [unknown, RegExp][] = [
+      [{ unmatched: "error" }, /replay: needs a step channel/],
+      [{ unmatched: "live" }, /replay\.unmatched/],
+      [{ unmatched: "error", book: [] }, /USER\.MCP_PROXY\.UNKNOWN_KEY/],
+    ];
+    for (const [replay, reason] of cases) {
+      const { code, stderr } = await exitOf(await spawnServe(await writeConfig({ replay })));
+      expect(code).toBe(1);
+      expect(stderr).toMatch(reason);
+    }
   });
 
   it("fails at startup on a name collision", async () => {

@@ -34,3 +34,4 @@ export * from "./repositories/notifications";
 export * from "./repositories/overview";
 export * from "./repositories/instance-settings";
 export * from "./repositories/instance-admins";
+export * from "./repositories/workspace-snapshots";

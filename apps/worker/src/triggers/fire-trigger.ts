@@ -2,8 +2,10 @@
  * One fire of a schedule: the trigger is read again (gone or paused: nothing happens), the
  * membership of the member it runs as is checked now (a member who left, or lost the right
  * to start runs in the lane, makes the fire fail, with the reason left on the trigger for
- * the page), and the run starts through the shared startRun with the trigger's inputs.
+ * the page), and the run starts through the shared startRun with the trigger's inputs. The
+ * fire is a span of its own, the root of the run's trace (docs/observability.md).
  */
+import { ROOT_CONTEXT } from "@opentelemetry/api";
 import { AppError } from "@switchyard/core/errors";
 import type { TriggerJob } from "@switchyard/core/triggers";
 import {
@@ -15,10 +17,19 @@ import {
   type StartRunDeps,
 } from "@switchyard/db";
 import type { Logger } from "../logger";
+import { traceparentOfSpan, withChildSpan } from "../tracing";
 
 export type FireTriggerDeps = { db: Db; queue: StartRunDeps["queue"]; log: Logger };
 
-export const fireTrigger = async (deps: FireTriggerDeps, job: TriggerJob) => {
+export const fireTrigger = (deps: FireTriggerDeps, job: TriggerJob) =>
+  withChildSpan(
+    ROOT_CONTEXT,
+    "trigger schedule",
+    { "switchyard.trigger.id": job.triggerId, "switchyard.team.id": job.teamId },
+    (span) => fire(deps, job, traceparentOfSpan(span)),
+  );
+
+const fire = async (deps: FireTriggerDeps, job: TriggerJob, traceparent: string | undefined) => {
   const { db, log } = deps;
   const trigger = await getTrigger(db, job.teamId, job.triggerId);
   if (!trigger || trigger.kind !== "schedule" || trigger.paused) return { skipped: true as const };
@@ -37,6 +48,7 @@ export const fireTrigger = async (deps: FireTriggerDeps, job: TriggerJob) => {
         inputs: (trigger.inputs ?? {}) as Record<string, unknown>,
         trigger: "schedule",
         triggerId: trigger.id,
+        ...(traceparent ? { traceparent } : {}),
       },
     );
     await recordTriggerFire(db, job.teamId, trigger.id, { runId: run.id });

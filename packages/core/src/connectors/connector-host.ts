@@ -21,6 +21,8 @@ export interface ConnectorHost {
     tool: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
+    /** The span of the proxy's tools/call this call serves, to continue its trace. */
+    trace?: { traceId: string; spanId: string },
   ): Promise<CallToolResult>;
   close(): Promise<void>;
 }

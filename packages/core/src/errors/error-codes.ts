@@ -136,6 +136,8 @@ export const ERROR_CODES = {
   "SYSTEM.REDIS_UNAVAILABLE": FAMILY.SYSTEM,
   "SYSTEM.SANDBOX_INVALID_SPEC": FAMILY.SYSTEM,
   "SYSTEM.SANDBOX_UNAVAILABLE": FAMILY.SYSTEM,
+  /** A stored workspace snapshot that cannot be written back safely (a path outside its folder, say). */
+  "SYSTEM.SNAPSHOT_INVALID": FAMILY.SYSTEM,
   /** A run given up because the workers holding it kept dying (its job stalled past the limit). */
   "SYSTEM.WORKER_LOST": FAMILY.SYSTEM,
   // USER.*
@@ -186,6 +188,8 @@ export const ERROR_CODES = {
   "USER.PROVIDER.NOT_CONFIGURED": FAMILY.USER,
   "USER.PROVIDER.REQUEST_REJECTED": FAMILY.USER,
   "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT": FAMILY.USER,
+  /** A replayed attempt's tool call with no recording left to answer it (docs/replay.md). */
+  "USER.REPLAY.NO_RECORDING": FAMILY.USER,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
   "USER.TEMPLATE.NESTED_SHELL": FAMILY.USER,
   /** An API token asked to live longer than the installation allows (Settings → Instance). */

@@ -94,6 +94,7 @@ describe("metering each API", () => {
           costUsd: (USAGE.inputTokens * price.input + USAGE.outputTokens * price.output) / 1e6,
           status: 200,
           complete: true,
+          startedAtMs: expect.any(Number) as number,
         } satisfies MeterEvent,
       ]);
       expect(res.headers.get("x-switchyard-request-id")).toBe(reg.events[0]!.requestId);

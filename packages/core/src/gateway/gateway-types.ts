@@ -67,6 +67,8 @@ export type MeterEvent = Usage & {
   status: number;
   /** False when the response was cut short (client gone, upstream error, revoke, close). */
   complete: boolean;
+  /** When the gateway took the request (ms since the epoch), for the request's span. */
+  startedAtMs?: number;
 };
 
 /** USD per million tokens. Cache prices default to the input price when absent. */

@@ -203,7 +203,7 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
           outcome,
           prices,
         });
-        meter(entry, event);
+        meter(entry, event && { ...event, startedAtMs: started });
         log(outcome.complete ? "info" : "warn", "model request", {
           requestId,
           label: entry.label,

@@ -9,7 +9,7 @@ export type ToolCallRecord = {
   /** `builtin`, `proxy` (tool_search, call_tool, unknown tools) or the connector id. */
   source: string;
   fidelity: "proxy";
-  /** Set when the call arrived through call_tool. */
+  /** Set when the call arrived through call_tool; `arguments` are then the target's own. */
   via?: "call_tool";
   arguments: unknown;
   result: unknown;
@@ -28,7 +28,15 @@ export type ToolCallRecord = {
   trace_id: string;
   span_id: string;
   parent_span_id: string | null;
+  /**
+   * In a replay, how the call was answered: from the recording, run live (a built-in with no
+   * recording left, when the replay allows it) or with no recording left (a tool error).
+   * Unset for what the proxy answers itself (tool_search, unknown tools).
+   */
+  replay?: ReplayMark;
 };
+
+export type ReplayMark = "recorded" | "live" | "unmatched";
 
 export type SpanAttributes = Record<string, string | number | boolean>;
 

@@ -4,10 +4,10 @@
  * (the proxy answers the call then), or at once where the sink cannot tell.
  */
 import type { ToolResult } from "../tools";
-import type { RecordSink, SpanAttributes, ToolCallRecord } from "./call-record";
+import type { RecordSink, ReplayMark, SpanAttributes, ToolCallRecord } from "./call-record";
 import { capValue, type Redactor } from "./redact";
 import type { ResultCut } from "./result-cap";
-import type { TraceContext } from "./trace-context";
+import { callParentOf, newSpanId, type TraceContext } from "./trace-context";
 
 type CallOutcome = {
   tool: string;
@@ -23,6 +23,9 @@ type CallOutcome = {
   jsonrpcId: string | number;
   protocolVersion: string;
   spanId: string;
+  /** The span the request's `_meta` named as its parent (callParentOf); else the step's. */
+  parentSpanId?: string;
+  replay?: ReplayMark;
 };
 
 export type CallLogger = (entry: Record<string, unknown>) => void;
@@ -38,6 +41,17 @@ const nanos = (ms: number): string => (BigInt(Math.round(ms * 1000)) * 1000n).to
 
 export class CallReporter {
   constructor(private readonly deps: CallReporterDeps) {}
+
+  /** A new call's span ids in the step's trace, its parent named by the request's `_meta.traceparent` when given. */
+  spanOf(metaTraceparent: unknown): { traceId: string; spanId: string; parentSpanId?: string } {
+    const { trace } = this.deps;
+    const parentSpanId = callParentOf(trace, metaTraceparent);
+    return {
+      traceId: trace.traceId,
+      spanId: newSpanId(),
+      ...(parentSpanId ? { parentSpanId } : {}),
+    };
+  }
 
   emit(outcome: CallOutcome): Promise<void> {
     const { sink, redactor, trace, log } = this.deps;
@@ -58,7 +72,8 @@ export class CallReporter {
       protocol_version: outcome.protocolVersion,
       trace_id: trace.traceId,
       span_id: outcome.spanId,
-      parent_span_id: trace.parentSpanId ?? null,
+      parent_span_id: outcome.parentSpanId ?? trace.parentSpanId ?? null,
+      ...(outcome.replay ? { replay: outcome.replay } : {}),
     };
     const stored = Promise.resolve(sink.record(record)).then(() => undefined);
     const attributes: SpanAttributes = {
@@ -71,11 +86,12 @@ export class CallReporter {
       "switchyard.tool.source": outcome.source,
     };
     if (outcome.errorType) attributes["error.type"] = outcome.errorType;
+    if (outcome.replay) attributes["switchyard.replay"] = outcome.replay;
     sink.span({
       name: `tools/call ${outcome.tool}`,
       trace_id: trace.traceId,
       span_id: outcome.spanId,
-      parent_span_id: trace.parentSpanId ?? null,
+      parent_span_id: outcome.parentSpanId ?? trace.parentSpanId ?? null,
       kind: "server",
       start_time_unix_nano: nanos(outcome.startedAtMs),
       end_time_unix_nano: nanos(outcome.startedAtMs + outcome.durationMs),
@@ -89,6 +105,7 @@ export class CallReporter {
       source: outcome.source,
       is_error: outcome.isError,
       error_type: outcome.errorType,
+      ...(outcome.replay ? { replay: outcome.replay } : {}),
       ...(outcome.resultCut ? { result_cut: outcome.resultCut } : {}),
       duration_ms: record.duration_ms,
       jsonrpc_id: outcome.jsonrpcId,

@@ -63,6 +63,17 @@ const proxyConfigSchema = z
       .min(MIN_RESULT_CAP_BYTES)
       .max(MAX_RESULT_CAP_BYTES)
       .optional(),
+    /**
+     * A replay (docs/replay.md): every built-in and connector call is sent to the step
+     * channel, whose worker answers it from the recorded attempt; nothing runs here. A call
+     * with no recording left gets a USER.REPLAY.NO_RECORDING tool error, or with
+     * `live_builtins`, if it is a built-in, runs live in the sandbox. Needs `channel`.
+     */
+    replay: z.strictObject({ unmatched: z.enum(["error", "live_builtins"]) }).optional(),
+  })
+  .refine((c) => c.replay === undefined || c.channel !== undefined, {
+    path: ["replay"],
+    message: "needs a step channel (`channel`): the worker holds the recording",
   })
   .refine((c) => bashSandboxOf(c) === "own" || c.bash_network === undefined, {
     path: ["bash_network"],

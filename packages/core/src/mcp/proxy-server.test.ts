@@ -1,3 +1,4 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it } from "vitest";
@@ -7,6 +8,27 @@ import { CallReporter } from "./call-reporter";
 import { ProxyServer } from "./proxy-server";
 import { capValue, Redactor } from "./redact";
 import { parseTraceparent } from "./trace-context";
+
+/** A proxy over `router` that keeps its records, in the trace `traceparent` names. */
+const proxyOver = (router: ToolRouter, traceparent?: string, pageSize?: number) => {
+  const records: ToolCallRecord[] = [];
+  const sink: RecordSink = {
+    record: (r) => records.push(r),
+    span: () => undefined,
+    close: async () => undefined,
+  };
+  const redactor = new Redactor();
+  const proxy = new ProxyServer({
+    router,
+    search: new ToolSearch(router, false, undefined),
+    redactor,
+    reporter: new CallReporter({ sink, redactor, trace: parseTraceparent(traceparent) }),
+    name: "t",
+    version: "1",
+    ...(pageSize ? { pageSize } : {}),
+  });
+  return { proxy, records };
+};
 
 const makeProxy = async (pageSize?: number) => {
   const catalog = new CatalogTools(
@@ -25,23 +47,7 @@ const makeProxy = async (pageSize?: number) => {
         ? { content: [], structuredContent: { c: 21 } }
         : { content: [{ type: "resource_link", uri: "file:///r.txt", name: "r" }] },
   );
-  const router = ToolRouter.build([catalog]);
-  const records: ToolCallRecord[] = [];
-  const sink: RecordSink = {
-    record: (r) => records.push(r),
-    span: () => undefined,
-    close: async () => undefined,
-  };
-  const redactor = new Redactor();
-  const proxy = new ProxyServer({
-    router,
-    search: new ToolSearch(router, false, undefined),
-    redactor,
-    reporter: new CallReporter({ sink, redactor, trace: parseTraceparent(undefined) }),
-    name: "t",
-    version: "1",
-    ...(pageSize ? { pageSize } : {}),
-  });
+  const { proxy, records } = proxyOver(ToolRouter.build([catalog]), undefined, pageSize);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await proxy.connect(serverSide);
   const replies = new Map<number, JSONRPCMessage>();
@@ -138,5 +144,42 @@ describe("redaction and trace context", () => {
     const fresh = parseTraceparent("00-00000000000000000000000000000000-b7ad6b7169203331-01");
     expect(fresh.parentSpanId).toBeUndefined();
     expect(fresh.traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
+describe("ProxyServer trace context", () => {
+  const STEP = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+  const CALLER = "00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01";
+  const OTHER = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+  it("parents a call's span to the traceparent in its _meta when it is of the step's trace, and hands the connector call the span", async () => {
+    const seen: { traceId: string; spanId: string }[] = [];
+    const router = ToolRouter.build([
+      new CatalogTools(
+        [{ name: "fx_echo", description: "e", connector: "fx", tool: "echo" }],
+        (_n, _a, ctx) => {
+          if (ctx.trace) seen.push(ctx.trace);
+          return Promise.resolve({ content: [{ type: "text", text: "ok" }] });
+        },
+      ),
+    ]);
+    const { proxy, records } = proxyOver(router, STEP);
+    const client = new Client({ name: "c", version: "1" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await proxy.connect(serverSide);
+    await client.connect(clientSide);
+    for (const meta of [CALLER, OTHER, undefined])
+      await client.callTool({
+        name: "fx_echo",
+        arguments: {},
+        ...(meta ? { _meta: { traceparent: meta } } : {}),
+      });
+    expect(records.map((r) => [r.trace_id, r.parent_span_id])).toEqual([
+      ["0af7651916cd43dd8448eb211c80319c", "00f067aa0ba902b7"],
+      ["0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"],
+      ["0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"],
+    ]);
+    expect(seen).toEqual(records.map((r) => ({ traceId: r.trace_id, spanId: r.span_id })));
+    await client.close();
   });
 });

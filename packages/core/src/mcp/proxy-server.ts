@@ -3,7 +3,9 @@
  * routed through the ToolRouter, tool search, long results cut with their full text kept in
  * the workspace, and a record for every call, whatever its outcome. Protocol errors stay
  * McpError; tool failures are `isError` results. Clients of the 2025 revisions and of
- * 2026-07-28 (stateless, through the era bridge) are both served.
+ * 2026-07-28 (stateless, through the era bridge) are both served. In a replay every routed
+ * call (a built-in or a connector tool, call_tool's target) is answered over the step
+ * channel from the recording instead of run (replay-call.ts); tool_search stays here.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -30,11 +32,12 @@ import {
   type ToolSearch,
 } from "../tools";
 import { adaptResult, adaptTool } from "./adapt-result";
+import type { ReplayMark } from "./call-record";
 import type { CallReporter } from "./call-reporter";
 import { bridgeEras, MODERN_PROTOCOL_VERSIONS } from "./era-bridge";
 import type { Redactor } from "./redact";
+import { failedTool, replayCall, type ProxyReplay } from "./replay-call";
 import type { ResultCap, ResultCut } from "./result-cap";
-import { newSpanId } from "./trace-context";
 
 const TOOLS_PAGE_SIZE = 100;
 const CAPABILITIES = { tools: { listChanged: true } };
@@ -61,6 +64,8 @@ type ProxyServerDeps = {
   pageSize?: number;
   /** Cuts long result text for the agent and keeps it whole in the workspace. */
   resultCap?: ResultCap;
+  /** Set in a replay: routed calls are answered from the recording, over the step channel. */
+  replay?: ProxyReplay;
 };
 
 type Resolved = {
@@ -68,7 +73,10 @@ type Resolved = {
   tool: string;
   source: string;
   via?: "call_tool";
+  /** What the tool was called with: call_tool's target arguments, not its own. */
+  arguments?: JsonObject;
   errorType: string | null;
+  replay?: ReplayMark;
 };
 
 const asObject = (value: unknown): JsonObject =>
@@ -104,6 +112,7 @@ export class ProxyServer {
         asObject(request.params.arguments),
         extra.signal,
         extra.requestId,
+        request.params._meta?.traceparent,
       );
       this.inFlight.add(call);
       void call.finally(() => this.inFlight.delete(call)).catch(() => undefined);
@@ -174,14 +183,15 @@ export class ProxyServer {
     args: JsonObject,
     signal: AbortSignal,
     requestId: string | number,
+    metaTraceparent: unknown,
   ): Promise<ToolResult> {
     const startedAtMs = Date.now();
     const t0 = performance.now();
-    const spanId = newSpanId();
+    const { traceId, spanId, parentSpanId } = this.deps.reporter.spanOf(metaTraceparent);
     let resolved: Resolved | undefined;
     let unknown: McpError | undefined;
     try {
-      resolved = await this.resolveCall(name, args, signal);
+      resolved = await this.resolveCall(name, args, signal, { traceId, spanId });
     } catch (error) {
       if (error instanceof McpError) unknown = error;
       else
@@ -205,7 +215,7 @@ export class ProxyServer {
       tool: resolved?.tool ?? name,
       source: resolved?.source ?? "proxy",
       ...(resolved?.via ? { via: resolved.via } : {}),
-      arguments: args,
+      arguments: resolved?.arguments ?? args,
       result,
       ...(resultCut ? { resultCut } : {}),
       isError: unknown !== undefined || result?.isError === true || signal.aborted,
@@ -215,6 +225,8 @@ export class ProxyServer {
       jsonrpcId: requestId,
       protocolVersion: this.protocolVersion,
       spanId,
+      ...(parentSpanId ? { parentSpanId } : {}),
+      ...(resolved?.replay ? { replay: resolved.replay } : {}),
     };
     // Answered once its record is stored (bounded by recordWaitMs): a worker that dies right
     // after can have lost no call the agent saw.
@@ -235,6 +247,7 @@ export class ProxyServer {
     name: string,
     args: JsonObject,
     signal: AbortSignal,
+    trace?: { traceId: string; spanId: string },
   ): Promise<Resolved> {
     const { search, router } = this.deps;
     if (search.enabled && name === TOOL_SEARCH) {
@@ -277,31 +290,25 @@ export class ProxyServer {
           tool: target || name,
           source: "proxy",
           via,
+          arguments: targetArgs,
           errorType: "unknown_tool",
         };
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}${hint}`);
     }
+    const called = {
+      tool: target,
+      source: tool.source,
+      ...(via ? { via } : {}),
+      arguments: targetArgs,
+    };
+    const run = () => router.call(tool, targetArgs, { signal, ...(trace ? { trace } : {}) });
+    if (this.deps.replay)
+      return { ...called, ...(await replayCall(this.deps.replay, tool, targetArgs, signal, run)) };
     try {
-      const result = await router.call(tool, targetArgs, { signal });
-      return {
-        result,
-        tool: target,
-        source: tool.source,
-        ...(via ? { via } : {}),
-        errorType: result.isError ? "tool_error" : null,
-      };
+      const result = await run();
+      return { ...called, result, errorType: result.isError ? "tool_error" : null };
     } catch (error) {
-      if (error instanceof ToolFailure) {
-        const message =
-          error.code === "cancelled" ? "cancelled" : `[${error.code}] ${error.message}`;
-        return {
-          result: toolError(message),
-          tool: target,
-          source: tool.source,
-          ...(via ? { via } : {}),
-          errorType: error.code,
-        };
-      }
+      if (error instanceof ToolFailure) return { ...called, ...failedTool(error) };
       throw error;
     }
   }

@@ -109,7 +109,7 @@ const buildProviders = async (
     providers.push(
       new CatalogTools(entries, (name, args, ctx) =>
         channel
-          ? channel.call(name, args, ctx.signal)
+          ? channel.call(name, args, ctx.signal, ctx.trace)
           : Promise.reject(
               new ToolFailure(
                 "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
@@ -158,6 +158,14 @@ export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
       ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
       resultCap: new ResultCap(config.root_dir, config.result_cap_bytes),
       ...(config.record_wait_ms === undefined ? {} : { recordWaitMs: config.record_wait_ms }),
+      ...(config.replay && channel
+        ? {
+            replay: {
+              unmatched: config.replay.unmatched,
+              ask: (tool, args, signal) => channel.ask(tool, args, signal),
+            },
+          }
+        : {}),
     });
     await proxy.connect(new StdioServerTransport(deps.stdin, deps.stdout));
     channel?.ready(router.list().map((t) => t.name));

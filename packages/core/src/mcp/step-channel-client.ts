@@ -12,7 +12,10 @@ import { hostMessage, STEP_CHANNEL_VERSION, type ProxyMessage } from "./step-cha
 
 type StepChannelOptions = { path: string; token: string; timeoutMs?: number };
 
-type Pending = { resolve: (r: ToolResult) => void; reject: (e: Error) => void };
+/** The worker's answer to a call: its result, or (in a replay) "run this built-in yourself". */
+export type ChannelAnswer = { kind: "result"; result: ToolResult } | { kind: "live" };
+
+type Pending = { resolve: (a: ChannelAnswer) => void; reject: (e: Error) => void };
 
 export class StepChannelClient implements RecordSink {
   private readonly pending = new Map<number, Pending>();
@@ -72,7 +75,12 @@ export class StepChannelClient implements RecordSink {
             case "reject":
               return fail(`refused: ${message.message}`);
             case "result":
-              client?.settle(message.id, (p) => p.resolve(message.result as ToolResult));
+              client?.settle(message.id, (p) =>
+                p.resolve({ kind: "result", result: message.result as ToolResult }),
+              );
+              return;
+            case "live":
+              client?.settle(message.id, (p) => p.resolve({ kind: "live" }));
               return;
             case "error":
               client?.settle(message.id, (p) =>
@@ -129,12 +137,29 @@ export class StepChannelClient implements RecordSink {
     this.send({ type: "fatal", code, message });
   }
 
-  call(
+  /** A connector call: the worker runs it (or, in a replay, answers it from the recording). */
+  async call(
     tool: string,
     args: JsonObject,
     signal: AbortSignal,
     trace?: { traceId: string; spanId: string },
   ): Promise<ToolResult> {
+    const answer = await this.ask(tool, args, signal, trace);
+    if (answer.kind === "result") return answer.result;
+    // Only a built-in may run live in a replay; the worker never says so of a connector tool.
+    throw new ToolFailure(
+      "USER.REPLAY.NO_RECORDING",
+      `${tool} has no recording left, and a connector tool never runs live in a replay`,
+    );
+  }
+
+  /** Asks the worker to answer a call: a result, or (in a replay) `live`, to run it here. */
+  ask(
+    tool: string,
+    args: JsonObject,
+    signal: AbortSignal,
+    trace?: { traceId: string; spanId: string },
+  ): Promise<ChannelAnswer> {
     if (this.closed)
       return Promise.reject(
         new ToolFailure("SYSTEM.MCP_PROXY.CHANNEL", "the step channel is closed"),

@@ -4,6 +4,8 @@
  * one-time token; the worker answers `welcome` (with the values the proxy must scrub) or
  * `reject`; the proxy then says `ready` or `fatal`. After that: `call`/`cancel` from the
  * proxy and `result`/`error` back, and `record`/`span` pushed by the proxy as they happen.
+ * In a replay the worker answers every call (built-ins too) from the recording; `live` tells
+ * the proxy that a built-in with no recording left may run in the sandbox after all.
  * A worker whose welcome says `acks` answers each `record` that carries an `ack` number
  * with `stored` once the record is stored (or could not be), and the proxy holds the call's
  * result until then: no call the agent saw goes unrecorded when the worker dies.
@@ -59,6 +61,7 @@ export const hostMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reject"), message: z.string() }),
   z.object({ type: z.literal("result"), id, result: jsonObject }),
   z.object({ type: z.literal("error"), id, code: z.string(), message: z.string() }),
+  z.object({ type: z.literal("live"), id }),
   z.object({ type: z.literal("stored"), ack: id }),
 ]);
 export type HostMessage = z.infer<typeof hostMessage>;

@@ -4,7 +4,8 @@
  * (then unlinks the path), and serves its connector calls through a ConnectorHost after
  * checking the lane gate again at call time. Results are capped and scrubbed here, where
  * credentials live; records and spans from the proxy are scrubbed again and emitted on the
- * attempt's events (`tool.recorded`, `span.ended`).
+ * attempt's events (`tool.recorded`, `span.ended`). In a replay (`replay`) every call, built-in
+ * or connector, is answered from the recorded attempt's calls and no connector is called.
  */
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -14,7 +15,9 @@ import path from "node:path";
 import type { ConnectorHost, LaneGate } from "../connectors/connector-host";
 import { AppError } from "../errors";
 import type { ChannelEventEmitter } from "../events";
-import { capResult, type CatalogEntry } from "../tools";
+import { recordedResult } from "../replay/recorded-result";
+import type { ReplayBook, ReplayPlan } from "../replay/replay-book";
+import { BUILTIN_NAMES, capResult, type CatalogEntry } from "../tools";
 import type { SpanRecord, ToolCallRecord } from "./call-record";
 import { readLines, writeLine } from "./json-lines";
 import { Redactor } from "./redact";
@@ -50,6 +53,12 @@ export type StepChannelServerOptions = {
    * @default 10_000 (10 s)
    */
   readyTimeoutMs?: number;
+  /**
+   * A replay: each call is answered from `book` (the recorded result, `isError` too), never
+   * run; with none left, a USER.REPLAY.NO_RECORDING error, or with `live_builtins` `live`
+   * for a built-in (the proxy runs it in the sandbox). Connector tools never run live.
+   */
+  replay?: { book: ReplayBook; unmatched: ReplayPlan["unmatched"] };
 };
 
 type ChannelReady = { tools: string[] };
@@ -113,7 +122,32 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
 
   const send = (message: HostMessage) => peer && writeLine(peer, message);
 
-  const handleCall = async (id: number, tool: string, args: Record<string, unknown>) => {
+  const answerFromRecording = (
+    id: number,
+    tool: string,
+    args: Record<string, unknown>,
+    replay: NonNullable<StepChannelServerOptions["replay"]>,
+  ) => {
+    const recorded = replay.book.take(tool, args);
+    if (recorded)
+      return send({ type: "result", id, result: redactor.secrets(recordedResult(recorded)) });
+    const builtin = !byName.has(tool) && (BUILTIN_NAMES as readonly string[]).includes(tool);
+    if (builtin && replay.unmatched === "live_builtins") return send({ type: "live", id });
+    send({
+      type: "error",
+      id,
+      code: "USER.REPLAY.NO_RECORDING",
+      message: `the recorded attempt has no call of ${tool} with these arguments left${builtin ? "" : " (a connector tool never runs in a replay)"}`,
+    });
+  };
+
+  const handleCall = async (
+    id: number,
+    tool: string,
+    args: Record<string, unknown>,
+    trace: { traceId: string; spanId: string } | undefined,
+  ) => {
+    if (options.replay) return answerFromRecording(id, tool, args, options.replay);
     const entry = byName.get(tool);
     if (!entry)
       return send({
@@ -138,6 +172,7 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
         entry.tool,
         args,
         controller.signal,
+        trace,
       );
       if (controller.signal.aborted) return;
       send({ type: "result", id, result: redactor.secrets(capResult(result)) });
@@ -169,7 +204,14 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
       case "fatal":
         return failReady(new AppError(message.code, redactor.text(message.message)));
       case "call":
-        void handleCall(message.id, message.tool, message.arguments);
+        void handleCall(
+          message.id,
+          message.tool,
+          message.arguments,
+          message.trace_id && message.span_id
+            ? { traceId: message.trace_id, spanId: message.span_id }
+            : undefined,
+        );
         return;
       case "cancel":
         inFlight.get(message.id)?.abort();

@@ -20,3 +20,16 @@ export const parseTraceparent = (header: string | undefined): TraceContext => {
   }
   return { traceId: m[2]!, parentSpanId: m[3]!, sampled: (parseInt(m[4]!, 16) & 1) === 1 };
 };
+
+/**
+ * The parent of one call's span: the span a `traceparent` in the request's `params._meta`
+ * names when it belongs to the step's trace (context propagation as the MCP semantic
+ * conventions put it), else the step's own parent. A traceparent of another trace is
+ * ignored: the worker exports only spans of the run's trace.
+ */
+export const callParentOf = (step: TraceContext, meta: unknown): string | undefined => {
+  const given = typeof meta === "string" ? parseTraceparent(meta) : undefined;
+  return given?.parentSpanId && given.traceId === step.traceId
+    ? given.parentSpanId
+    : step.parentSpanId;
+};

@@ -31,6 +31,7 @@ export { AGENTS_INSIDE, agentInPlace, stageAgent, stageTree } from "./step/stage
 export type { StagedAgent } from "./step/stage-agent";
 export { runCliStep } from "./step/cli-step";
 export { createAgentExecutor } from "./step/agent-executor";
+export type { SpanAttributes, StepSpan, StepTracer } from "./step-tracer";
 export type { AgentExecutorPorts, AttemptSubscribers } from "./step/agent-executor";
 export { createAgentStaging } from "./step/agent-staging";
 export type { AgentStaging, AgentStagingOptions, AgentVersionDrift } from "./step/agent-staging";

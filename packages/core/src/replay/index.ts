@@ -1,1 +1,5 @@
+export * from "./canonical-json";
+export * from "./replay-book";
 export * from "./request-record";
+export * from "./recorded-result";
+export * from "./replay-plan";

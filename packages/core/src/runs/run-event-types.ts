@@ -14,6 +14,7 @@ export const RUN_EVENT_TYPES = [
   "hook.finished",
   "agent.event",
   "agent.version_drift",
+  "snapshot.not_kept",
   "log",
   "run.finished",
 ] as const;

@@ -3,7 +3,6 @@
  * step keeps swapping entries for symlinks to a root-owned canary outside: the walk goes by
  * descriptor, so the canary is never touched.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import {
   chmod,
   chown,
@@ -18,6 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startRacer, stopRacer } from "@switchyard/testing/sandbox";
 import { lendTree } from "./lend-tree";
 import { removeFolder } from "./fd-tree";
 
@@ -40,22 +40,8 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** A perl loop, as the step uid, in `dir`: as fast as syscalls go, no fork per swap. */
-const race = (dir: string, program: string): ChildProcess =>
-  spawn(
-    "/usr/bin/setpriv",
-    [`--reuid=${STEP}`, `--regid=${STEP}`, "--clear-groups", "--", "/usr/bin/perl", "-e", program],
-    {
-      cwd: dir,
-      stdio: "ignore",
-    },
-  );
-
-const stopRacer = async (racer: ChildProcess) => {
-  const gone = new Promise((resolve) => racer.once("exit", resolve));
-  racer.kill("SIGKILL");
-  await gone;
-};
+/** A perl loop, as the step uid, in `dir`. */
+const race = (dir: string, program: string) => startRacer(STEP, dir, program);
 
 const canaryState = async () => ({
   files: (await readdir(canary, { recursive: true })).sort(),

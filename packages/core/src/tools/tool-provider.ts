@@ -20,6 +20,8 @@ export type ToolDescriptor = {
 
 export type ToolCallContext = {
   signal: AbortSignal;
+  /** The span of the call (the proxy's tools/call span): a connector call continues its trace. */
+  trace?: { traceId: string; spanId: string };
 };
 
 export type ToolResult = CallToolResult;

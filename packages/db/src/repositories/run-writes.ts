@@ -134,9 +134,19 @@ export type StepRunClose = {
   onlyIfRunning?: boolean;
 };
 
+/** What an agent attempt started with, stored on its open row (StepRun.agentRequest, snapshotId). */
+export type StepRunStarted = {
+  id: string;
+  /** The scrubbed request record (AgentRequestRecord). */
+  agentRequest: unknown;
+  /** The workspace snapshot taken as it started; null: none was kept. */
+  snapshotId: string | null;
+};
+
 export type RunBatch = {
   events: { seq: number; type: string; payload: unknown }[];
   open?: StepRunOpen;
+  started?: StepRunStarted;
   close?: StepRunClose;
   checkpoint?: unknown;
   traceId?: string;
@@ -190,6 +200,13 @@ export const writeRunBatch = async (
           ${p(optionalText(open.provider))}, 'running', ${p(open.sandboxLevel ?? null)}, ${at}, ${at}
         WHERE ${ifHeld}
         ON CONFLICT (id) DO NOTHING)`,
+    );
+  }
+  const started = batch.started;
+  if (started) {
+    ctes.push(
+      `s AS (UPDATE "StepRun" SET "agentRequest" = ${p(json(started.agentRequest))}::jsonb, "snapshotId" = ${p(started.snapshotId)}
+        WHERE id = ${p(started.id)} AND "teamId" = $2 AND "runId" = $1 AND ${ifHeld})`,
     );
   }
   const close = batch.close;

@@ -28,6 +28,8 @@ export type ToolCallRow = {
   durationMs: number;
   traceId?: string | null;
   spanId?: string | null;
+  /** In a replay: `recorded`, `live` or `unmatched` (how the call was answered). */
+  replay?: string | null;
 };
 
 export type SpanRow = {
@@ -77,10 +79,10 @@ const inChunks = async <T>(
     );
 };
 
-const INSERT_TOOL_CALLS = `INSERT INTO "ToolCall" ("id", "teamId", "runId", "stepRunId", "toolName", "source", "connectorId", "fidelity", "arguments", "result", "resultCut", "isError", "errorType", "startedAt", "durationMs", "traceId", "spanId")
-SELECT u.id, $1, $2, u.step, u.tool, u.source, u.connector, u.fidelity::"ToolFidelity", u.args, u.result, u.cut, u.error, u.error_type, u.started, u.duration, u.trace, u.span
-FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::boolean[], $13::text[], $14::timestamp(3)[], $15::int4[], $16::text[], $17::text[])
-  AS u(id, step, tool, source, connector, fidelity, args, result, cut, error, error_type, started, duration, trace, span)
+const INSERT_TOOL_CALLS = `INSERT INTO "ToolCall" ("id", "teamId", "runId", "stepRunId", "toolName", "source", "connectorId", "fidelity", "arguments", "result", "resultCut", "isError", "errorType", "startedAt", "durationMs", "traceId", "spanId", "replay")
+SELECT u.id, $1, $2, u.step, u.tool, u.source, u.connector, u.fidelity::"ToolFidelity", u.args, u.result, u.cut, u.error, u.error_type, u.started, u.duration, u.trace, u.span, u.replay
+FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::jsonb[], $11::jsonb[], $12::boolean[], $13::text[], $14::timestamp(3)[], $15::int4[], $16::text[], $17::text[], $18::text[])
+  AS u(id, step, tool, source, connector, fidelity, args, result, cut, error, error_type, started, duration, trace, span, replay)
 ON CONFLICT (id) DO NOTHING`;
 
 /**
@@ -112,6 +114,7 @@ export const insertToolCalls = async (
       chunk.map((r) => wholeMs(r.durationMs)),
       chunk.map((r) => storableText(r.traceId ?? null)),
       chunk.map((r) => storableText(r.spanId ?? null)),
+      chunk.map((r) => storableText(r.replay ?? null)),
     ]),
   );
 

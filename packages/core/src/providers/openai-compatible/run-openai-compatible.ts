@@ -8,6 +8,8 @@
  * into the Authorization header: every event, error and result passes the key's scrubber.
  */
 import type { FetchLike } from "../../egress/egress-fetch";
+import type { ModelPrice } from "../../gateway/gateway-types";
+import { costOf } from "../../gateway/price-table";
 import { AppError, isAppError } from "../../errors/app-error";
 import { CODES } from "../../errors/error-codes";
 import { Scrubber } from "../../secrets/scrubber";
@@ -21,6 +23,7 @@ import type { ChatTurn } from "./read-chat-response";
 import { abortReason } from "./retry-after";
 import { parseToolArguments, runToolCall } from "./run-tool-call";
 import type { ProxyTool, ToolProxy } from "./tool-proxy";
+import { tracerOrNone, type StepTracer } from "../step-tracer";
 
 export type OpenAiCompatibleLimits = ChatLimits & {
   /** Model requests per step; `options.max_turns` may lower it. */
@@ -48,6 +51,10 @@ export type RunOpenAiCompatibleInput = {
   random?: () => number;
   /** The egress fetch the worker reaches model endpoints with (see post-chat-completion.ts). */
   fetch?: FetchLike;
+  /** Opens a `chat` span per model request and an `execute_tool` span per tool call. */
+  tracer?: StepTracer;
+  /** The model's price, for each `chat` span's cost. */
+  price?: ModelPrice;
 };
 
 export type OpenAiCompatibleResult = AgentResult & {
@@ -78,6 +85,9 @@ type ChatTool = {
 
 const estimate = (chars: number) => Math.ceil(chars / 4);
 
+/** A span's `error.type`: the AppError's code, else the conventions' fallback. */
+const errorTypeOf = (error: unknown) => (isAppError(error) ? error.code : "_OTHER");
+
 const loopGuard = (message: string) => new AppError(CODES.INFINITE_LOOP_GUARD, message);
 
 /**
@@ -91,6 +101,7 @@ export const runOpenAiCompatible = async (
   const { request, tools } = input;
   const checked = checkBaseUrl(request.options.base_url, input.allowedEndpoints);
   if (!checked.ok) throw checked.error;
+  const span = tracerOrNone(input.tracer);
   const options = readChatOptions(request.options);
   const limits = { ...DEFAULT_OPENAI_COMPATIBLE_LIMITS, ...input.limits };
   const maxTurns = Math.min(options.maxTurns ?? limits.maxTurns, limits.maxTurns);
@@ -170,6 +181,7 @@ export const runOpenAiCompatible = async (
       outputTokens: u.outputTokens,
       estimated: !turn.usage,
     });
+    return u;
   };
 
   try {
@@ -199,6 +211,15 @@ export const runOpenAiCompatible = async (
         stream: true,
         stream_options: { include_usage: true },
       };
+      const endpoint = new URL(checked.url);
+      const chat = span(`chat ${options.model}`, "client", {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.provider.name": "openai",
+        "gen_ai.request.model": options.model,
+        "gen_ai.conversation.id": request.attemptId,
+        "server.address": endpoint.hostname,
+        "server.port": Number(endpoint.port) || (endpoint.protocol === "https:" ? 443 : 80),
+      });
       const turn = await postChatCompletion({
         baseUrl: checked.url,
         ...(input.apiKey ? { apiKey: input.apiKey } : {}),
@@ -210,8 +231,26 @@ export const runOpenAiCompatible = async (
         onRetry: (notice) => emit({ type: "retry", ...notice }),
         ...(input.random ? { random: input.random } : {}),
         ...(input.fetch ? { fetch: input.fetch } : {}),
+      }).catch((error: unknown) => {
+        chat.end(errorTypeOf(error), scrub((error as Error)?.message ?? String(error)));
+        throw error;
       });
-      count(turn, body);
+      const counted = count(turn, body);
+      chat.set({
+        "gen_ai.usage.input_tokens": counted.inputTokens,
+        "gen_ai.usage.output_tokens": counted.outputTokens,
+        ...(turn.finishReason ? { "gen_ai.response.finish_reasons": [turn.finishReason] } : {}),
+        ...(turn.usage && input.price
+          ? {
+              "switchyard.cost.usd": costOf(
+                { ...turn.usage, cacheReadTokens: 0, cacheWriteTokens: 0 },
+                input.price,
+              ),
+            }
+          : {}),
+        ...(turn.usage ? {} : { "switchyard.usage.estimated": true }),
+      });
+      chat.end();
       lastText = turn.text;
       if (turn.toolCalls.length === 0) {
         if (turn.finishReason === "tool_calls")
@@ -240,7 +279,24 @@ export const runOpenAiCompatible = async (
       for (const call of calls) {
         const args = parseToolArguments(call.arguments);
         emit({ type: "tool_use", id: call.id, name: call.name, arguments: args.value });
-        const outcome = await runToolCall(context, call.name, args);
+        const tool = span(`execute_tool ${call.name}`, "internal", {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": call.name,
+          "gen_ai.tool.call.id": call.id,
+          "gen_ai.tool.type": "function",
+          // The MCP client side of the call, folded into the tool span as the MCP conventions ask.
+          "mcp.method.name": "tools/call",
+          "network.transport": "pipe",
+        });
+        const outcome = await runToolCall(
+          tool.traceparent ? { ...context, meta: { traceparent: tool.traceparent } } : context,
+          call.name,
+          args,
+        ).catch((error: unknown) => {
+          tool.end(errorTypeOf(error));
+          throw error;
+        });
+        tool.end(outcome.isError ? "tool_error" : undefined);
         const text = scrub(outcome.isError ? `Error: ${outcome.text}` : outcome.text);
         emit({ type: "tool_result", id: call.id, isError: outcome.isError, text });
         messages.push({ role: "tool", tool_call_id: call.id, content: text });

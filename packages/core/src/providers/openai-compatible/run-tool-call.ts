@@ -18,6 +18,8 @@ export type ToolCallContext = {
   /** Lower-cased names `allowed_tools` permits, when the step restricts tools. */
   allowedTools?: ReadonlySet<string>;
   signal: AbortSignal;
+  /** The request's `params._meta` (the `traceparent` of the call's span). */
+  meta?: Record<string, string>;
 };
 
 const isObj = (v: unknown): v is Record<string, unknown> =>
@@ -59,7 +61,7 @@ export const runToolCall = async (
   )
     return { isError: true, text: `Tool "${inner}" is not allowed in this step.` };
   try {
-    const result = await context.tools.callTool(name, args, context.signal);
+    const result = await context.tools.callTool(name, args, context.signal, context.meta);
     return { isError: result.isError === true, text: toolResultText(result) };
   } catch (error) {
     if (context.signal.aborted) throw abortReason(context.signal);

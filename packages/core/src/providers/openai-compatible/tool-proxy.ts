@@ -23,6 +23,8 @@ export type ToolProxy = {
     name: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
+    /** Sent as the request's `params._meta` (a `traceparent` makes the proxy's span a child of the caller's). */
+    meta?: Record<string, string>,
   ): Promise<ProxyToolResult>;
   /** Called on `notifications/tools/list_changed`; returns the unsubscribe function. */
   onToolsChanged(listener: () => void): () => void;
@@ -85,9 +87,9 @@ export const toolProxyFromClient = (
       }
       return tools;
     },
-    async callTool(name, args, signal) {
+    async callTool(name, args, signal, meta) {
       const result = await withOwnSignal(signal, (own) =>
-        client.callTool({ name, arguments: args }, undefined, {
+        client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, undefined, {
           signal: own,
           timeout: options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
           resetTimeoutOnProgress: true,

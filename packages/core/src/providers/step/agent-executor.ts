@@ -7,6 +7,8 @@
  * - `openai_compatible`: this process is the MCP client of the step's sandboxed proxy and
  *   drives the Chat Completions loop itself (runOpenAiCompatible). The key is
  *   `options.api_key`, else the port's; `options.base_url` must fall under an allowed endpoint.
+ * With the `replay` port the attempt's proxy runs no tool: every call is answered from the
+ * recorded attempt's calls (docs/replay.md) and no connector is opened.
  * Each attempt has an event bus (AttemptEvents: `tool.recorded`, `span.ended`,
  * `agent.reported`, `model.metered`) that the caller's subscribers take what happens from;
  * the attempt ends once what they stored is flushed. Keys are scrubbed from every error.
@@ -22,6 +24,7 @@ import {
 } from "../../gateway";
 import type { FetchLike } from "../../egress";
 import { createEventBus, type AttemptEventBus, type AttemptEvents } from "../../events";
+import type { ReplayPlan } from "../../replay/replay-book";
 import type { SandboxHost } from "../../sandbox";
 import type { Scrubber } from "../../secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
@@ -31,7 +34,8 @@ import type { AgentVersionChoice } from "../agent-versions";
 import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
 import { openStepProxyClient } from "./step-proxy";
-import { stepToolsOf, type StepConnectors } from "./step-tools";
+import { replayConnectors, stepToolsOf, type StepConnectors } from "./step-tools";
+import type { StepTracer } from "../step-tracer";
 
 /** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
 export type AttemptSubscribers = { flush?: () => Promise<void> };
@@ -60,8 +64,16 @@ export type AgentExecutorPorts = {
   prices?: PriceTable;
   /** The connectors an attempt's `mcp_proxy` names, resolved before it starts; unset: none. */
   stepConnectors?: (request: AgentRequest) => Promise<StepConnectors | undefined>;
+  /**
+   * A replay of a recorded attempt: its proxy answers every tool call from `recordings` and
+   * runs nothing (or, with `unmatched: "live_builtins"`, a built-in with no recording left);
+   * `stepConnectors` is not called: the connector tools listed are the plan's `catalog`.
+   */
+  replay?: ReplayPlan;
   /** Subscribes to a new attempt's events. */
   subscribe: (request: AgentRequest, events: AttemptEventBus) => AttemptSubscribers;
+  /** Opens the spans of an openai_compatible attempt's model requests and tool calls, under the attempt's span. */
+  tracer?: StepTracer;
   /** Runs an attempt inside a span of the caller's trace, whose traceparent the proxy continues. */
   traced?: (
     request: AgentRequest,
@@ -93,6 +105,10 @@ const apiKeyOf = (options: Record<string, unknown>) => {
 export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor => {
   const { scrubber, staging } = ports;
   const prices = { ...DEFAULT_PRICES, ...ports.prices };
+  const priceFields = (options: Record<string, unknown>) => {
+    const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
+    return price ? { price } : {};
+  };
   /** What an openai_compatible step cost at the table's price of its model, when it has one and the tokens were counted. */
   const costFields = (options: Record<string, unknown>, result: AgentResult) => {
     const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
@@ -127,7 +143,13 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     cli: await staging.builtCli(),
     ...(traceparent ? { traceparent } : {}),
     tools: stepToolsOf(request.mcpProxy, connectors),
+    ...(ports.replay ? { replay: ports.replay } : {}),
   });
+  /** The attempt's connectors: resolved by the port, or in a replay the recorded catalog, opening none. */
+  const connectorsOf = (request: AgentRequest) =>
+    ports.replay
+      ? Promise.resolve(replayConnectors(ports.replay))
+      : ports.stepConnectors?.(request);
 
   const runCli = async (
     entry: CliProviderEntry,
@@ -146,7 +168,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         },
       );
     scrubber.add(upstream.apiKey);
-    const connectors = await ports.stepConnectors?.(request);
+    const connectors = await connectorsOf(request);
     const events = createEventBus<AttemptEvents>();
     const subscribers = ports.subscribe(request, events);
     try {
@@ -175,7 +197,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     const apiKey = apiKeyOf(request.options) ?? access.apiKey;
     // A key written literally in the workflow is a secret all the same.
     if (apiKey) scrubber.add(apiKey);
-    const connectors = await ports.stepConnectors?.(request);
+    const connectors = await connectorsOf(request);
     const events = createEventBus<AttemptEvents>();
     const subscribers = ports.subscribe(request, events);
     // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
@@ -231,6 +253,8 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(ports.modelFetch ? { fetch: ports.modelFetch } : {}),
         onEvent: (event) => void events.emit("agent.reported", event),
         ...(apiKey ? { apiKey } : {}),
+        ...(ports.tracer ? { tracer: ports.tracer } : {}),
+        ...priceFields(request.options),
       });
       const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
       return { ...agentResult, ...costFields(request.options, result) };

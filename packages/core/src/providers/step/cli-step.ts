@@ -265,8 +265,14 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
         step.owner,
       );
 
+    // W3C trace context for CLIs that continue it (an OpenTelemetry-instrumented CLI reads
+    // TRACEPARENT); harmless to the others.
+    const { traceparent } = input.proxy;
     const spawn: AgentSpawn = ({ argv, env }) =>
-      sandbox.start({ argv: wrap(argv), env, binds }, {});
+      sandbox.start(
+        { argv: wrap(argv), env: traceparent ? { ...env, TRACEPARENT: traceparent } : env, binds },
+        {},
+      );
     const result = await provider.run({
       launch,
       spawn,

@@ -12,10 +12,10 @@ import { chmod, chown, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { catalogForConfig } from "../../connectors/build-step-catalog";
 import { AppError } from "../../errors";
 import type { ChannelEventEmitter } from "../../events";
+import { createReplayBook, type ReplayPlan } from "../../replay/replay-book";
 import { startStepChannel, type ProxyConfig, type StepChannel } from "../../mcp";
 import {
   openSandbox,
@@ -27,7 +27,7 @@ import {
 } from "../../sandbox";
 import { BUILTIN_NAMES } from "../../tools";
 import { LAUNCHER, type BuiltCli } from "./built-cli";
-import type { StepTools } from "./step-tools";
+import { noConnectors, type StepTools } from "./step-tools";
 
 const CLI_INSIDE = "/opt/switchyard/cli";
 const CONFIG_INSIDE = "/etc/switchyard/proxy.json";
@@ -57,6 +57,11 @@ export type StepProxyOptions = {
   readyTimeoutMs?: number;
   /** Unset: the six built-ins, no tool search, no connectors. */
   tools?: StepTools;
+  /**
+   * A replay: the proxy runs nothing and the channel answers every call from these
+   * recordings (connector tools come from the plan's catalog, through `tools`).
+   */
+  replay?: ReplayPlan;
 };
 
 /**
@@ -76,13 +81,6 @@ export type StepProxy = {
   binds: SandboxBind[];
   /** Closes the channel, then the sandbox (reap, give back, remove). */
   close: () => Promise<void>;
-};
-
-const noConnectors = {
-  listTools: () => Promise.resolve([]),
-  callTool: (): Promise<CallToolResult> =>
-    Promise.reject(new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", "this step has no connectors")),
-  close: () => Promise.resolve(),
 };
 
 /** Starts a step's MCP proxy in its own sandbox, connected to the worker by the step channel. */
@@ -112,6 +110,14 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       events: options.events,
       dir: sandbox.folders.root,
       readyTimeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
+      ...(options.replay
+        ? {
+            replay: {
+              book: createReplayBook(options.replay.recordings),
+              unmatched: options.replay.unmatched,
+            },
+          }
+        : {}),
     });
     // The step uid must reach and connect to the socket; nobody else can enter the sandbox's folder.
     await chmod(path.dirname(channel.path), 0o711);
@@ -135,6 +141,7 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       log_calls: false,
       server_name: "switchyard",
       sandbox: "inherit",
+      ...(options.replay ? { replay: { unmatched: options.replay.unmatched } } : {}),
     };
     await writeFile(configFile, JSON.stringify(config), { mode: 0o600, flag: "wx" });
     await chown(configFile, owner, owner);

@@ -2,7 +2,10 @@
  * What a step's proxy serves: the workflow's `mcp_proxy` block and the connectors resolved
  * for it, and every tool name that may come of it.
  */
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ConnectorHost, LaneGate } from "../../connectors/connector-host";
+import { AppError } from "../../errors";
+import type { ReplayPlan } from "../../replay/replay-book";
 import { BUILTIN_NAMES, CALL_TOOL, TOOL_SEARCH, type CatalogEntry } from "../../tools";
 import type { McpProxyConfig } from "../../workflow/model/workflow-types";
 
@@ -47,3 +50,23 @@ export const stepToolNames = (tools: StepTools | undefined): string[] => [
   ...(tools?.connectors?.catalog.map((e) => e.name) ?? []),
   ...(tools?.toolSearch ? [TOOL_SEARCH, CALL_TOOL] : []),
 ];
+
+/** A host that runs nothing: a step without connectors, or a replay. */
+export const noConnectors: ConnectorHost = {
+  listTools: () => Promise.resolve([]),
+  callTool: (): Promise<CallToolResult> =>
+    Promise.reject(new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", "this step has no connectors")),
+  close: () => Promise.resolve(),
+};
+
+/**
+ * A replay's connector tools: the recorded attempt's catalog, listed as it was, served by no
+ * connector (its calls are answered from the recording; no connector is opened).
+ */
+export const replayConnectors = (plan: ReplayPlan): StepConnectors => ({
+  host: noConnectors,
+  gate: { allows: () => false },
+  lane: "",
+  catalog: plan.catalog ?? [],
+  secrets: [],
+});

@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { traceparentOf } from "./agent-executor";
+import { traceparentOf } from "./tracing";
 
 it("hands the proxy the step span's traceparent with the run's sampled flag, and none without a trace", () => {
   const trace = "4bf92f3577b34da6a3ce929d0e0e4736";

@@ -1,0 +1,3 @@
+export * from "./snapshot-entries";
+export * from "./read-folder";
+export * from "./write-folder";
