@@ -91,19 +91,31 @@ const scriptOf = (row: CliRow, keyHead: string, sleep: string) => {
         toolCalls: [{ name: tool("Bash"), arguments: { command: sleep } }],
       },
       { match: { messagesContain: "KILL-THE-PROXY" }, delayMs: 120_000, text: "too late" },
+      // A step without a model: Write through the proxy, then answer.
+      {
+        match: { messagesContain: "NO-MODEL-STEP" },
+        times: 1,
+        toolCalls: [{ name: tool("Write"), arguments: { path: "notes/b.txt", content: "beta\n" } }],
+      },
+      { match: { messagesContain: "NO-MODEL-STEP" }, text: '{"verdict": "default", "files": 1}' },
     ],
   };
 };
 
-const workflowOf = (row: CliRow, name: string, prompt: string) => `name: ${name}
+/** `model` null: the step names none, and the CLI picks its own. */
+const workflowOf = (
+  row: CliRow,
+  name: string,
+  prompt: string,
+  model: string | null,
+) => `name: ${name}
 states:
   initial: agent
   agent:
     type: agent
     provider: ${row.agent}
     prompt: ${prompt}
-    options:
-      model: ${row.model}
+    options:${model === null ? " {}" : `\n      model: ${model}`}
     output_format: json
     timeout: ${row.limits.startsSlowly ? "4m" : "3m"}
     on_success: echo
@@ -156,8 +168,13 @@ const keyring = keyringOf(
 const caller = () => dashboardCaller({ ...stack!, keyring }, stack!.adminId);
 
 /** The one way the suite reaches the agent executor: a run of the row's workflow, started as the dashboard starts it. */
-const startRun = async (row: CliRow, name: string, prompt: string) => {
-  const files = { "workflow.yaml": workflowOf(row, name, prompt) };
+const startRun = async (
+  row: CliRow,
+  name: string,
+  prompt: string,
+  model: string | null = row.model,
+) => {
+  const files = { "workflow.yaml": workflowOf(row, name, prompt, model) };
   const { workflowId } = await saveWorkflowVersion(stack!.db, {
     teamId: stack!.teamId,
     name,
@@ -288,6 +305,35 @@ describe.each(CLI_ROWS.map((row) => [row.agent, row] as const))(
       },
       runMs + 60_000,
     );
+
+    // Registered only for a CLI whose row says what it asks for without a model.
+    const withoutModel = row.withoutModel;
+    if (withoutModel)
+      it.skipIf(!located)(
+        `runs a step that names no model with the CLI's default (${withoutModel.model}) and records its call`,
+        async () => {
+          const asked = model!.requests.length;
+          const id = await startRun(row, `${row.agent}-no-model`, "NO-MODEL-STEP", null);
+          const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, runMs);
+          const agent = run.steps.find((s) => s.stateName === "agent");
+          const trace = JSON.stringify([run.errorMessage, agent?.errorMessage, model!.failures]);
+          expect(run.status, trace).toBe("succeeded");
+          expect(JSON.parse(agent!.output)).toEqual({ verdict: "default", files: 1 });
+          const calls = await listStepToolCalls(stack!.db, stack!.teamId, agent!.id);
+          expect(calls.map((c) => [c.toolName, c.source, c.fidelity, c.isError])).toEqual([
+            ["Write", "builtin", "proxy", false],
+          ]);
+          const requests = model!.requests.slice(asked);
+          expect(requests.map((q) => [q.api, q.view!.model])).toEqual(
+            Array(2).fill([row.api, withoutModel.model]),
+          );
+          for (const q of requests)
+            expect(offeredTools(q)).toEqual(
+              [...BUILTINS.map(row.tool), ...withoutModel.ownTools].sort(),
+            );
+        },
+        runMs + 60_000,
+      );
 
     it.skipIf(!located)(
       "a cancelled step leaves no process of its sandbox behind",

@@ -12,6 +12,11 @@ const aRun = async (page: Page) => {
   await page.goto("/runs");
   const existing = page.locator('main a[href^="/runs/"]').first();
   if ((await existing.count()) > 0) return (await existing.getAttribute("href"))!;
+  return runHelloWorld(page);
+};
+
+/** Runs the demo hello-world workflow from the Workflows page; returns its run page's path once it succeeded. */
+export const runHelloWorld = async (page: Page) => {
   await page.goto("/workflows");
   await page
     .locator('tr[data-workflow="hello-world"]')
@@ -44,6 +49,7 @@ export const mainPages = async (page: Page): Promise<MainPage[]> => {
     { name: "runs", path: "/runs" },
     { name: "run", path: run },
     { name: "api-reference", path: "/api-reference" },
+    { name: "workers", path: "/workers" },
   ];
   for (const link of navigation) {
     if (!pages.some((p) => p.path === link.path))

@@ -8,7 +8,9 @@
  * tool the CLI ran itself a ToolCall with fidelity `agent_reported`, all flushed before the
  * attempt is finished; what the agent reports streams to the run as events; each attempt
  * runs in a span of the run's trace. Before an attempt runs, `onAttemptStart` stores what it
- * starts with (attempt-start.ts: its request record and workspace snapshot).
+ * starts with (attempt-start.ts: its request record and workspace snapshot). A CLI whose
+ * pinned install has drifted from scripts/agents.json runs all the same: the run gets an
+ * event, the log a warning (once per process and CLI version).
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,6 +22,8 @@ import {
   modelEndpointOf,
   VENDOR_LABELS,
   type AgentStepEvent,
+  type AgentVersionChoice,
+  type AgentVersionDrift,
   type ModelVendor,
   type StepConnectors,
 } from "@switchyard/core/providers";
@@ -29,6 +33,7 @@ import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
+import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
 import { recordAttemptEvents } from "./tool-call-rows";
 import {
@@ -63,6 +68,10 @@ export type AgentExecutorDeps = {
   /** Where `npm run agents:install` put the CLIs, and where they are staged for step uids. */
   agentsDir: string;
   agentsStageDir: string;
+  /** Which install of its CLI each CLI step runs (a replay may ask for `latest`); pinned unless told. */
+  agentVersion?: AgentVersionChoice;
+  /** An agent CLI whose pinned install has drifted, told once per run. */
+  onVersionDrift: (drift: AgentVersionDrift) => void;
   /** The connectors an attempt's `mcp_proxy` names, resolved before it starts (undefined: none). */
   stepConnectors: (request: AgentRequest) => Promise<StepConnectors | undefined>;
   /** What an attempt reports while it runs, for the run's live view. */
@@ -119,7 +128,12 @@ const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
           "the built switchyard CLI is older than its sources: run `node packages/cli/bin/build.mjs`",
           { dir },
         ),
+      onVersionDrift: (drift) => {
+        logDrift(deps.log, drift);
+        deps.onVersionDrift(drift);
+      },
     }),
+    ...(deps.agentVersion ? { agentVersion: deps.agentVersion } : {}),
     gateway: gateway ? () => Promise.resolve(gateway) : undefined,
     upstream: async (vendor) => {
       const access = await deps.modelAccess(vendor);

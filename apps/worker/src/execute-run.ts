@@ -312,6 +312,7 @@ export const executeRun = async (
         });
       },
       onAgentEvent: (attempt, event) => events.agent(attempt, event),
+      onVersionDrift: (drift) => events.versionDrift(drift),
       trace,
       outageMs,
       onAttemptStart: recordAttemptStart({

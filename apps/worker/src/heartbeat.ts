@@ -1,8 +1,10 @@
 /**
  * Keeps this worker's heartbeat key alive in Redis while it runs, and removes it on stop.
+ * Each beat reads the agents folder again, so a CLI installed or bumped meanwhile shows.
  */
 import { hostname } from "node:os";
 import type { Redis } from "ioredis";
+import { installedAgentVersions } from "@switchyard/core/providers";
 import {
   WORKER_HEARTBEAT_MS,
   WORKER_HEARTBEAT_TTL_S,
@@ -15,6 +17,7 @@ export const startHeartbeat = (
   redis: Redis,
   prefix: string,
   info: Pick<WorkerInfo, "workerId" | "sandboxLevel" | "concurrency">,
+  agentsDir: string,
 ) => {
   const key = workerHeartbeatKey(prefix, info.workerId);
   const startedAt = new Date().toISOString();
@@ -25,6 +28,7 @@ export const startHeartbeat = (
       pid: process.pid,
       startedAt,
       seenAt: new Date().toISOString(),
+      agents: installedAgentVersions(agentsDir).map(({ package: _package, ...agent }) => agent),
     };
     return redis
       .set(key, JSON.stringify(value), "EX", WORKER_HEARTBEAT_TTL_S)

@@ -23,11 +23,13 @@ import {
 } from "@switchyard/core/runs";
 import { closeLostStepRuns, createDb, finishRun, readInstanceSettings } from "@switchyard/db";
 import { startModelGateway } from "@switchyard/core/gateway";
+import { installedAgentVersions } from "@switchyard/core/providers";
 import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from "./env";
 import { teamModelAccess } from "./model-access";
 import { callConnectorByHand } from "./connector-console";
 import { sandboxedStdio, sweepStagedConnectors } from "./connector-sandbox";
 import { closeEgress, workerEgress } from "./egress";
+import { logDrift } from "./drift-log";
 import { executeRun } from "./execute-run";
 import { createWorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
@@ -146,6 +148,8 @@ const gateway = await startModelGateway({
   fatal(`could not start the model gateway: ${e instanceof Error ? e.message : String(e)}`),
 );
 const agentsDir = env.SWITCHYARD_AGENTS_DIR || defaultAgentsDir();
+for (const { agent, pinned, installed, drift } of installedAgentVersions(agentsDir))
+  if (drift && installed) logDrift(log, { agent, pinned, installed });
 
 // Connectors: one pool per worker; a stdio connector runs in a sandbox of its own, and its
 // credential (the team's or a member's) is resolved per pool id by the step that uses it.
@@ -366,11 +370,16 @@ await subscriber.subscribe(runCancelChannel(env.SWITCHYARD_QUEUE_PREFIX));
 subscriber.on("message", (_channel: string, runId: string) => {
   if (worker.cancelJob(runId, "cancelled by request")) log.info("cancelling run", { runId });
 });
-const heartbeat = startHeartbeat(connection, env.SWITCHYARD_QUEUE_PREFIX, {
-  workerId,
-  sandboxLevel: confinement.sandbox.level,
-  concurrency: env.WORKER_CONCURRENCY,
-});
+const heartbeat = startHeartbeat(
+  connection,
+  env.SWITCHYARD_QUEUE_PREFIX,
+  {
+    workerId,
+    sandboxLevel: confinement.sandbox.level,
+    concurrency: env.WORKER_CONCURRENCY,
+  },
+  agentsDir,
+);
 await heartbeat.first;
 
 // Open runs whose job Redis lost (a restart without persistence) get it back; a run this

@@ -5,7 +5,7 @@
  * ordered event log (kept with the run; the run page shows the step runs the engine records
  * through step-run-recorder.ts, not these events).
  */
-import type { AgentStepEvent } from "@switchyard/core/providers";
+import type { AgentStepEvent, AgentVersionDrift } from "@switchyard/core/providers";
 import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { Scrubber } from "@switchyard/core/secrets";
@@ -138,6 +138,16 @@ export const runEventLog = (writer: RunWriter, scrubber: Scrubber) => {
       attempt: { stepRunId: string; state: string; attempt: number },
       event: AgentStepEvent,
     ) => writer.event("agent.event", scrubber.scrubValue({ ...attempt, event })),
+    /**
+     * An agent CLI whose pinned install is at another version than scripts/agents.json pins,
+     * staged for this run all the same: an `agent.version_drift` row the run page shows.
+     */
+    versionDrift: (drift: AgentVersionDrift) =>
+      writer.event("agent.version_drift", {
+        cli: drift.agent,
+        pinned: drift.pinned,
+        installed: drift.installed,
+      }),
     /** A running step's output, as `step.output` rows (already scrubbed and coalesced by the runner). */
     output: (
       attempt: { stepRunId: string; state: string; attempt: number },

@@ -81,6 +81,7 @@ export const stepRunRecorder = (
         outputTokens: end.tokensOutput,
         costUsd: end.costUsd,
         agentSessionId: end.sessionId,
+        agentVersion: end.agentVersion,
         errorCode: end.error?.code,
         errorMessage: end.error?.message,
       }),

@@ -9,7 +9,8 @@
  * - `openai_compatible`: this process drives the Chat Completions loop against the step's
  *   `options.base_url`, with `options.api_key` or OPENAI_API_KEY.
  * Tool calls and the agent's text are printed on stderr as they happen; keys are scrubbed
- * from everything printed.
+ * from everything printed. A CLI installed at another version than scripts/agents.json
+ * pins runs all the same, with a warning line.
  */
 import { chmod, lstat, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
@@ -108,6 +109,7 @@ export const localAgents = (
   const stageDir = async () =>
     run.uid === undefined ? undefined : (await (stageRoot ??= openStageRoot())).dir;
   let gateway: Promise<ModelGateway> | undefined;
+  const agentsDir = env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents");
   const firstOf = (names: readonly string[]) =>
     names.map((n) => env[n]).find((v) => v !== undefined && v !== "");
 
@@ -119,9 +121,14 @@ export const localAgents = (
     scrubber,
     staging: createAgentStaging({
       cliDist: CLI_DIST,
-      agentsDir: env.SWITCHYARD_AGENTS_DIR || path.join(homedir(), ".cache/switchyard/agents"),
+      agentsDir,
       cliStageDir: stageDir,
       agentsStageDir: stageDir,
+      // Runs all the same; said once per CLI.
+      onVersionDrift: ({ agent, pinned, installed }) =>
+        io.err(
+          `warning: ${agent} ${installed} is installed in ${agentsDir}, but scripts/agents.json pins ${pinned}: run \`npm run agents:install -- --only ${agent}\`, or bump the pin\n`,
+        ),
     }),
     // The person's key stays in this process: the CLI in the sandbox gets a per-step token.
     gateway: () =>

@@ -5,7 +5,8 @@
  * level (namespaces: no uid of the step's own) and at `--sandbox none`. Each step's model
  * (the scripted model on 127.0.0.1) asks for Write, then Read, through the step's proxy:
  * the file lands in the person's workspace, as theirs, and the answer reaches the next state.
- * Run by someone who is not root, the test runs as them instead of uid 65534.
+ * A Codex whose agents folder says another version than its pin runs all the same, with one
+ * warning line. Run by someone who is not root, the test runs as them instead of uid 65534.
  */
 import { spawn } from "node:child_process";
 import {
@@ -26,8 +27,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VENDOR_ENV } from "../../core/src/providers/cli-providers";
 import { stageTree } from "../../core/src/providers/step/stage-agent";
 import {
+  driftedAgentsDir,
   installedAgent,
   agentsDirOf,
+  pinnedVersion,
   PROVIDER_ROWS,
   WRITE_READ_ANSWER,
   writeReadTurns,
@@ -173,3 +176,29 @@ describe.each(LEVELS)(
     );
   },
 );
+
+it("warns once on stderr, and runs the step all the same, when the installed CLI is not the pinned version", async () => {
+  const row = PROVIDER_ROWS.find((r) => r.provider === "codex")!;
+  if (missing.has("codex")) return say("SKIPPED codex: not installed");
+  const pinned = pinnedVersion("codex");
+  const agentsDir = await driftedAgentsDir(
+    AGENTS_DIR,
+    path.join(base, "agents-drifted"),
+    "codex",
+    "0.170.9",
+  );
+  model = await startScriptedModel({ host: "127.0.0.1", script: { turns: writeReadTurns(row) } });
+  const workspace = ownFolder(path.join(base, "ws-drifted"));
+  try {
+    const r = await runAsPerson(workspace, [flowFor(row, model.url)], {
+      ...personEnv(row, model.url),
+      SWITCHYARD_AGENTS_DIR: agentsDir,
+    });
+    expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
+    expect(r.out).toContain(`answer=${WRITE_READ_ANSWER}`);
+    const warning = `warning: codex 0.170.9 is installed in ${agentsDir}, but scripts/agents.json pins ${pinned}`;
+    expect(r.err.split(warning)).toHaveLength(2);
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}, 300_000);

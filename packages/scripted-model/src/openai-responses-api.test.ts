@@ -143,4 +143,48 @@ describe("OpenAI Responses", () => {
     ]);
     expect(model.failures).toEqual([]);
   });
+
+  it("takes the tools of an additional_tools input item (code mode) as offered, and not as conversation", async () => {
+    model = await startScriptedModel({
+      script: [
+        {
+          toolCalls: [{ name: "mcp__switchyard__Read", arguments: { path: "x" } }],
+          expect: { toolOffered: ["mcp__switchyard__Read", "functions__exec"] },
+        },
+      ],
+    });
+    const res = await post(model.url, {
+      model: "m",
+      input: [
+        {
+          type: "additional_tools",
+          role: "developer",
+          tools: [
+            {
+              type: "namespace",
+              name: "functions",
+              tools: [{ type: "custom", name: "exec", description: "TOOL-TEXT" }],
+            },
+            {
+              type: "namespace",
+              name: "mcp__switchyard",
+              tools: [{ type: "function", name: "Read" }],
+            },
+          ],
+        },
+        { type: "message", role: "user", content: [{ type: "input_text", text: "read x" }] },
+      ],
+    });
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { output: Item[] };
+    expect(body.output).toEqual([
+      expect.objectContaining({
+        type: "function_call",
+        name: "Read",
+        namespace: "mcp__switchyard",
+      }),
+    ]);
+    expect(model.requests[0]!.view!.messagesText).not.toContain("TOOL-TEXT");
+    expect(model.failures).toEqual([]);
+  });
 });

@@ -20,6 +20,8 @@ import {
 } from "./api-adapter";
 
 const SYSTEM_ROLES = new Set(["system", "developer"]);
+/** An input item that offers tools (Codex sends them so for models in code mode) instead of `tools`. */
+const ADDITIONAL_TOOLS = "additional_tools";
 
 /** Function tools, and tools grouped under a namespace (`{name, tools: [...]}`) flattened to `<ns>__<name>`. */
 const offeredTools = (tools: unknown[]): OfferedTool[] =>
@@ -140,13 +142,15 @@ export const openaiResponsesApi: ApiAdapter = {
     const b = isObj(body) ? body : {};
     const input =
       typeof b.input === "string" ? [{ role: "user", content: b.input }] : asArray(b.input);
-    const items = input.filter(isObj);
+    const all = input.filter(isObj);
+    const items = all.filter((i) => i.type !== ADDITIONAL_TOOLS);
+    const added = all.flatMap((i) => (i.type === ADDITIONAL_TOOLS ? asArray(i.tools) : []));
     const lastOutput = [...items].reverse().find((i) => i.type === "function_call_output");
     return {
       api: "openai-responses",
       model: str(b.model),
       stream: b.stream === true,
-      tools: offeredTools(asArray(b.tools)),
+      tools: offeredTools([...asArray(b.tools), ...added]),
       system: [
         str(b.instructions),
         ...items.filter((i) => SYSTEM_ROLES.has(str(i.role))).map((i) => contentText(i.content)),

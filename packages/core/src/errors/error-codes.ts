@@ -169,6 +169,8 @@ export const ERROR_CODES = {
   "USER.LINK.UNUSABLE": FAMILY.USER,
   // Lane policy refusals (packages/core/src/policy): forbidden, with the rule in the code.
   "USER.LANE.CALL_DENIED": REQUEST.FORBIDDEN,
+  /** A step asked for an install of its agent CLI (`latest`) that the agents folder does not hold. */
+  "USER.AGENT.VERSION_NOT_INSTALLED": FAMILY.USER,
   "USER.LANE.SECRET_DENIED": REQUEST.FORBIDDEN,
   "USER.MCP_PROXY.EMPTY_PROXY": FAMILY.USER,
   "USER.MCP_PROXY.INFINITE_LOOP_GUARD": FAMILY.USER,

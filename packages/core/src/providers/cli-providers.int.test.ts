@@ -47,6 +47,10 @@ import {
   useToolSearch,
   VENDOR_AUTH,
   waitFor,
+  WRITE_READ_ANSWER,
+  writeReadTurns,
+  writtenBy,
+  PROVIDER_ROWS,
   type CliRow,
   type TestStep,
 } from "@switchyard/testing/agents";
@@ -69,6 +73,8 @@ type Ask = {
   signal?: AbortSignal;
   /** `proxy-config`: the proxy is pointed at a config that does not exist; `mcp-config`: a file the CLI's command line names is left out. */
   breaks?: "proxy-config" | "mcp-config";
+  /** The step names no model (`options` without `model`): the CLI picks its own. */
+  withoutModel?: boolean;
 };
 
 /**
@@ -92,7 +98,7 @@ const runStep = async (
     request: {
       prompt: ask.prompt,
       ...(ask.systemPrompt === undefined ? {} : { systemPrompt: ask.systemPrompt }),
-      options: { model: row.model },
+      options: ask.withoutModel ? {} : { model: row.model },
     },
     agent,
     homeDir: step.home,
@@ -278,6 +284,41 @@ describe.each(CLI_ROWS.map((row) => [row.agent, row] as const))(
             errorCode: withoutProxy.errorCode,
           });
           for (const says of withoutProxy.says) expect(r.error).toContain(says);
+          await expectNothingLeft(step);
+        },
+        CASE_MS,
+      );
+
+    // Registered only for a CLI whose row says what it asks for without a model.
+    const withoutModel = row.withoutModel;
+    if (withoutModel)
+      it.skipIf(!located)(
+        `answers through the proxy with its own default model (${withoutModel.model}) when the step names none`,
+        async () => {
+          const provider = PROVIDER_ROWS.find((p) => p.provider === row.agent)!;
+          model = await startScriptedModel({ script: { turns: writeReadTurns(provider) } });
+          const r = await run({
+            prompt: "Write notes/hi.txt and read it back.",
+            withoutModel: true,
+          });
+          const trace = traceRun(r, model);
+          expect(model.failures, trace).toEqual([]);
+          expect(r, trace).toMatchObject({ status: "success", output: WRITE_READ_ANSWER });
+          expect(r.launch.argv).not.toContain("--model");
+          expect(await readFile(path.join(step.work, "notes/hi.txt"), "utf8")).toBe(
+            writtenBy(provider),
+          );
+          expect((await readRecords(step)).map((c) => [c.tool, c.is_error])).toEqual([
+            ["Write", false],
+            ["Read", false],
+          ]);
+          expect(model.requests.map((q) => [q.api, q.view!.model])).toEqual(
+            Array(3).fill([row.api, withoutModel.model]),
+          );
+          for (const q of model.requests)
+            expect(offeredTools(q)).toEqual(
+              [...BUILTINS.map(row.tool), ...withoutModel.ownTools].sort(),
+            );
           await expectNothingLeft(step);
         },
         CASE_MS,

@@ -34,7 +34,9 @@ export { createAgentExecutor } from "./step/agent-executor";
 export type { SpanAttributes, StepSpan, StepTracer } from "./step-tracer";
 export type { AgentExecutorPorts, AttemptSubscribers } from "./step/agent-executor";
 export { createAgentStaging } from "./step/agent-staging";
-export type { AgentStaging, AgentStagingOptions } from "./step/agent-staging";
+export type { AgentStaging, AgentStagingOptions, AgentVersionDrift } from "./step/agent-staging";
+export { AGENT_PINS, installedAgentVersions } from "./agent-versions";
+export type { AgentVersionChoice, InstalledAgentVersion } from "./agent-versions";
 export type {
   CliLaunch,
   CliLaunchContext,

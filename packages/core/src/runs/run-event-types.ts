@@ -13,6 +13,7 @@ export const RUN_EVENT_TYPES = [
   "step.output",
   "hook.finished",
   "agent.event",
+  "agent.version_drift",
   "snapshot.not_kept",
   "log",
   "run.finished",

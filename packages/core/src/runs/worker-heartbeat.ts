@@ -1,6 +1,7 @@
 /**
  * Workers announce themselves in Redis with a short-lived key, so the dashboard can show
- * which workers are alive and at which sandbox level they run steps.
+ * which workers are alive, at which sandbox level they run steps and which versions of
+ * the agent CLIs they hold.
  */
 import { z } from "zod";
 
@@ -13,6 +14,15 @@ export const WORKER_HEARTBEAT_TTL_S = 15;
 export const workerHeartbeatKey = (prefix: string, workerId: string) =>
   `${prefix}:workers:${workerId}`;
 
+/** An agent CLI of the worker's agents folder: its pin, what is installed, and whether that drifted from the pin. */
+const workerAgentSchema = z.object({
+  agent: z.string(),
+  pinned: z.string(),
+  installed: z.string().nullable(),
+  latest: z.string().nullable(),
+  drift: z.boolean(),
+});
+
 /** What a worker's heartbeat key holds. */
 export const workerInfoSchema = z.object({
   workerId: z.string(),
@@ -22,6 +32,8 @@ export const workerInfoSchema = z.object({
   concurrency: z.number().int(),
   startedAt: z.string(),
   seenAt: z.string(),
+  /** The agent CLIs in its agents folder, read at each beat (absent from older workers). */
+  agents: z.array(workerAgentSchema).optional(),
 });
 
 export type WorkerInfo = z.infer<typeof workerInfoSchema>;

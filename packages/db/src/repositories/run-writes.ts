@@ -129,6 +129,8 @@ export type StepRunClose = {
   outputTokens?: number;
   costUsd?: number;
   agentSessionId?: string;
+  /** The agent CLI's version; unset keeps what the row holds. */
+  agentVersion?: string;
   errorCode?: string;
   errorMessage?: string;
   /** Only while the row is still running (closing one whose end could not be stored). */
@@ -217,6 +219,7 @@ export const writeRunBatch = async (
           stdout = ${p(text(close.stdout))}, stderr = ${p(text(close.stderr))}, output = ${p(text(close.output))},
           "inputTokens" = ${p(close.inputTokens ?? null)}::int, "outputTokens" = ${p(close.outputTokens ?? null)}::int,
           "costUsd" = ${p(close.costUsd ?? null)}::numeric, "agentSessionId" = ${p(optionalText(close.agentSessionId))},
+          "agentVersion" = COALESCE(${p(optionalText(close.agentVersion))}, "agentVersion"),
           "errorCode" = ${p(optionalText(close.errorCode))}, "errorMessage" = ${p(optionalText(close.errorMessage))}, "finishedAt" = ${at}
         WHERE id = ${p(close.id)} AND "teamId" = $2${close.onlyIfRunning ? ` AND status = 'running'` : ""} AND ${ifHeld})`,
     );

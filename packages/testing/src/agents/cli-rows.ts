@@ -41,6 +41,11 @@ export type CliRow = {
     | { unsupported: string };
   /** What only this CLI shows of a run of the six built-ins (its raw stdout, the workspace after it), checked after the rest. */
   ownChecks?: (ran: { stdout: string; workspace: string }) => Promise<void>;
+  /**
+   * A step with no `options.model`: the model the pinned CLI then asks for (its own default)
+   * and the tools of its own it then offers beside the proxy's; unset when the suites do not run it.
+   */
+  withoutModel?: { model: string; ownTools: readonly string[] };
   /** Known limits: unset, the case holds as for every CLI. */
   limits: {
     /** Why it reports a tool call only once the call has finished (a cancelled call never shows). */
@@ -114,6 +119,19 @@ export const CLI_ROWS: readonly CliRow[] = [
       says: [
         "exited with code 1 without reporting a result",
         "required MCP servers failed to initialize",
+      ],
+    },
+    // Codex 0.171.0's default model asks for code mode: its tools travel in an
+    // `additional_tools` input item, and the model gets a JavaScript `exec` tool (with `wait`,
+    // `send_message_to_user_async` and `clock.sleep` beside it) that Codex has no switch for.
+    // The proxy's namespace stays plain function tools (`direct_only_tool_namespaces`).
+    withoutModel: {
+      model: "gpt-6.2-sol",
+      ownTools: [
+        "clock__sleep",
+        "functions__exec",
+        "functions__send_message_to_user_async",
+        "functions__wait",
       ],
     },
     limits: {},

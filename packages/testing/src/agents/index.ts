@@ -7,3 +7,4 @@ export * from "./step-processes";
 export * from "./tool-search-step";
 export * from "./write-read-step";
 export * from "./cli-rows";
+export * from "./drifted-agents";

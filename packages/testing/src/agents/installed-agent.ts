@@ -8,21 +8,20 @@
  * holds is taken, and nothing is installed: installing here would put the pin there.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isAppError } from "@switchyard/core/errors";
-import { locateAgent, type AgentId, type LocatedAgent } from "@switchyard/core/providers";
+import {
+  AGENT_PINS,
+  locateAgent,
+  type AgentId,
+  type LocatedAgent,
+} from "@switchyard/core/providers";
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
 /** The version scripts/agents.json pins for `agent`. */
-export const pinnedVersion = (agent: AgentId): string =>
-  (
-    JSON.parse(readFileSync(path.join(REPO, "scripts/agents.json"), "utf8")) as {
-      agents: Record<string, { version: string }>;
-    }
-  ).agents[agent]!.version;
+export const pinnedVersion = (agent: AgentId): string => AGENT_PINS[agent].version;
 
 /** `env` is the environment the install runs with (the test's own). */
 export const installedAgent = (

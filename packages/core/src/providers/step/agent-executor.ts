@@ -30,6 +30,7 @@ import type { Scrubber } from "../../secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
 import { runOpenAiCompatible, toolProxyFromClient } from "../openai-compatible";
+import type { AgentVersionChoice } from "../agent-versions";
 import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
 import { openStepProxyClient } from "./step-proxy";
@@ -47,6 +48,8 @@ export type AgentExecutorPorts = {
   workspace: string;
   scrubber: Scrubber;
   staging: AgentStaging;
+  /** Which install of its CLI a CLI step runs (the agents folder's pinned one unless told). */
+  agentVersion?: AgentVersionChoice;
   /** The model gateway CLI steps reach their vendor through; unset: CLI providers are unavailable. */
   gateway: (() => Promise<ModelGateway>) | undefined;
   /** The endpoint and key for a vendor's CLI steps; undefined: none is configured. */
@@ -169,8 +172,8 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     const events = createEventBus<AttemptEvents>();
     const subscribers = ports.subscribe(request, events);
     try {
-      const agent = await staging.agent(entry.agent);
-      return await runCliStep({
+      const agent = await staging.agent(entry.agent, ports.agentVersion ?? "pinned");
+      const result = await runCliStep({
         provider: entry.cli,
         request,
         proxy: await proxyOf(request, traceparent, connectors),
@@ -179,6 +182,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         upstream,
         events,
       });
+      return { ...result, agentVersion: agent.version };
     } finally {
       await connectors?.host.close();
       await subscribers.flush?.();

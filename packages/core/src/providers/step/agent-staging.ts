@@ -3,7 +3,18 @@
  * agent CLIs, found and staged once per executor: concurrent steps share one staging, and a
  * staging that failed is tried again by the next step. A folder of `undefined` means the
  * step uid can read the original where it is (`switchyard run` without a step uid of its own).
+ * A step takes the pinned install (`<agentsDir>/<name>`) unless it asks for `latest`
+ * (`<agentsDir>/latest/<name>`, from `npm run agents:install -- --latest`); a pinned install
+ * at another version than scripts/agents.json pins is staged all the same, and told once.
  */
+import path from "node:path";
+import { AppError } from "../../errors";
+import {
+  AGENT_PINS,
+  installedVersionIn,
+  LATEST_AGENTS_DIR,
+  type AgentVersionChoice,
+} from "../agent-versions";
 import type { AgentId } from "../locate-agent";
 import { agentInPlace, stageAgent, type StagedAgent } from "./stage-agent";
 import { findBuiltCli, stageBuiltCli, type BuiltCli } from "./built-cli";
@@ -19,11 +30,17 @@ export type AgentStagingOptions = {
   agentsStageDir: () => Promise<string | undefined>;
   /** Told when the built CLI is older than its sources. */
   onStaleCli?: (dir: string) => void;
+  /** Told once per CLI when its pinned install is at another version than the pin. */
+  onVersionDrift?: (drift: AgentVersionDrift) => void;
 };
+
+/** A CLI whose pinned install is at another version than scripts/agents.json pins. */
+export type AgentVersionDrift = { agent: AgentId; pinned: string; installed: string };
 
 export type AgentStaging = {
   builtCli: () => Promise<BuiltCli>;
-  agent: (agent: AgentId) => Promise<StagedAgent>;
+  /** The CLI's pinned install (the default), or its `latest` one. */
+  agent: (agent: AgentId, version?: AgentVersionChoice) => Promise<StagedAgent>;
 };
 
 /** A cache of one promise per key, forgotten when it fails. */
@@ -40,6 +57,18 @@ const once = <K, V>(make: (key: K) => Promise<V>) => {
   };
 };
 
+/** The `--latest` agents folder, when it holds `agent`. */
+const latestDir = (agentsDir: string, agent: AgentId) => {
+  const dir = path.join(agentsDir, LATEST_AGENTS_DIR);
+  if (installedVersionIn(path.join(dir, agent), AGENT_PINS[agent].package) === null)
+    throw new AppError(
+      "USER.AGENT.VERSION_NOT_INSTALLED",
+      `no newest release of ${agent} is installed in ${dir}: run \`npm run agents:install -- --latest --only ${agent}\``,
+      { details: { agent, agents_dir: dir } },
+    );
+  return dir;
+};
+
 /** Finds and stages the built CLI and the agent CLIs once for all of an executor's agent steps. */
 export const createAgentStaging = (options: AgentStagingOptions): AgentStaging => {
   const cli = once(async (_: "cli") => {
@@ -48,11 +77,18 @@ export const createAgentStaging = (options: AgentStagingOptions): AgentStaging =
     const dir = await options.cliStageDir();
     return dir === undefined ? found : stageBuiltCli(found, dir);
   });
-  const agent = once(async (id: AgentId) => {
+  const agent = once(async (key: `${AgentId}:${AgentVersionChoice}`) => {
+    const [id, version] = key.split(":") as [AgentId, AgentVersionChoice];
+    const from = version === "latest" ? latestDir(options.agentsDir, id) : options.agentsDir;
     const dir = await options.agentsStageDir();
-    return dir === undefined
-      ? agentInPlace(options.agentsDir, id)
-      : stageAgent(options.agentsDir, id, dir);
+    const staged = dir === undefined ? agentInPlace(from, id) : await stageAgent(from, id, dir);
+    const pinned = AGENT_PINS[id].version;
+    if (version === "pinned" && staged.version !== pinned)
+      options.onVersionDrift?.({ agent: id, pinned, installed: staged.version });
+    return staged;
   });
-  return { builtCli: () => cli("cli"), agent };
+  return {
+    builtCli: () => cli("cli"),
+    agent: (id, version = "pinned") => agent(`${id}:${version}`),
+  };
 };

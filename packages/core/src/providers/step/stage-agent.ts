@@ -22,6 +22,7 @@ import {
 } from "node:fs/promises";
 import path from "node:path";
 import type { SandboxBind } from "../../sandbox";
+import { installedVersionIn } from "../agent-versions";
 import { AGENT_RUNTIME, locateAgent, type AgentId, type LocatedAgent } from "../locate-agent";
 
 /** Where the staged folder is bound inside the sandbox. */
@@ -32,6 +33,8 @@ export type StagedAgent = {
   hostDir: string;
   /** The agent on the host: every path under hostDir. */
   located: LocatedAgent;
+  /** The CLI's version as its installed package.json says (the stamp's when that is unreadable). */
+  version: string;
 };
 
 const linkTree = async (from: string, to: string): Promise<void> => {
@@ -64,6 +67,10 @@ const moved = (located: LocatedAgent, from: string, to: string): LocatedAgent =>
   };
 };
 
+/** The version the CLI's installed package.json says, else its stamp's. */
+const packageVersion = (agentsDir: string, located: LocatedAgent) =>
+  installedVersionIn(path.join(agentsDir, located.agent), located.package) ?? located.version;
+
 /** The staged folder as a step's sandbox holds it: read-only at AGENTS_INSIDE. */
 export const agentBind = (agent: StagedAgent): SandboxBind => ({
   path: agent.hostDir,
@@ -82,10 +89,10 @@ export const agentAt = (agent: StagedAgent, where: string): LocatedAgent =>
  * The agents folder itself, bound as it is: for a step that runs as the caller's own uid
  * (`switchyard run` without root), which can read it where it is.
  */
-export const agentInPlace = (agentsDir: string, agent: AgentId, version?: string): StagedAgent => ({
-  hostDir: agentsDir,
-  located: locateAgent(agentsDir, agent, version === undefined ? {} : { version }),
-});
+export const agentInPlace = (agentsDir: string, agent: AgentId, version?: string): StagedAgent => {
+  const located = locateAgent(agentsDir, agent, version === undefined ? {} : { version });
+  return { hostDir: agentsDir, located, version: packageVersion(agentsDir, located) };
+};
 
 /**
  * A tree of hard links of `from` at `target` (root's files, read-only to step uids), made
@@ -119,8 +126,13 @@ export const stageAgent = async (
 ): Promise<StagedAgent> => {
   const located = locateAgent(agentsDir, agent, version === undefined ? {} : { version });
   const runtime = await stat(located.node);
-  const target = path.join(stageRoot, `${agent}-${located.version}-${Math.floor(runtime.mtimeMs)}`);
-  const staged = { hostDir: target, located: moved(located, agentsDir, target) };
+  const installed = packageVersion(agentsDir, located);
+  const target = path.join(stageRoot, `${agent}-${installed}-${Math.floor(runtime.mtimeMs)}`);
+  const staged = {
+    hostDir: target,
+    located: moved(located, agentsDir, target),
+    version: installed,
+  };
   if (await stat(path.join(target, agent)).catch(() => undefined)) return staged;
   await mkdir(stageRoot, { recursive: true, mode: 0o711 });
   const aside = `${target}.${process.pid}.${Date.now()}`;

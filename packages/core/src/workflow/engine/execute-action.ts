@@ -303,6 +303,7 @@ export const runAgentAttempt = async (
           ...tokens,
           ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
           ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
+          ...(result.agentVersion === undefined ? {} : { agentVersion: result.agentVersion }),
           error:
             status === "success"
               ? undefined

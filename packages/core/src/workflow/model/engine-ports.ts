@@ -91,6 +91,8 @@ export type AgentResult = {
   costUsd?: number;
   /** The agent CLI's session id, to find its own logs. */
   sessionId?: string;
+  /** The version of the agent CLI that ran the attempt (CLI providers). */
+  agentVersion?: string;
 };
 
 /** Runs agent steps through a provider; implemented by the providers module. */
@@ -117,6 +119,8 @@ export type AttemptFinished = {
   tokensEstimated?: boolean;
   costUsd?: number;
   sessionId?: string;
+  /** The version of the agent CLI that ran it. */
+  agentVersion?: string;
   /** Why the attempt failed or was cancelled; the message scrubbed. */
   error?: { code: ErrorCode; message: string };
 };

@@ -26,6 +26,7 @@ import { ReplayForm, type RecordedRequest } from "./replay-form";
 import { SpanWaterfall } from "./span-waterfall";
 import { StepTimeline } from "./step-timeline";
 import { useRunEvents, type LiveOutput } from "./use-run-events";
+import { VersionDrift } from "./version-drift";
 
 const ACTIVE = new Set(["queued", "running"]);
 const STEP_DONE = new Set(["succeeded", "failed", "skipped", "cancelled"]);
@@ -273,6 +274,7 @@ export function RunView({ id }: { id: string }) {
         </p>
       ) : null}
       <StartedBy run={r} />
+      <VersionDrift events={events} />
       <dl className="facts">
         <dt>Version</dt>
         <dd>v{r.version.number}</dd>
