@@ -33,6 +33,12 @@ let stack: RunStack;
 let connector: RecordingMcpServer;
 let model: ScriptedModel;
 
+/** The example of the suite replay: a Bash call and an answer, recorded then replayed by the suite. */
+const SUITE_TURNS = [
+  { toolCalls: [{ name: "Bash", arguments: { command: BASH } }] },
+  { text: "the seed is read" },
+];
+
 const OC_TURNS = [
   { toolCalls: [{ name: "Bash", arguments: { command: BASH } }] },
   {
@@ -85,7 +91,7 @@ const recordThenReplay = async (name: string, agentState: string) => {
   const recorded = await ended((await caller().runs.start({ workflowId })).id);
   expect(recorded.status, why(recorded)).toBe("succeeded");
   const attempt = recorded.steps.find((s) => s.stateName === "agent")!;
-  return { recorded, attempt };
+  return { recorded, attempt, workflowId };
 };
 
 const replay = async (
@@ -109,7 +115,7 @@ beforeAll(async () => {
     host: "127.0.0.1",
     script: {
       // The recorded run, then its replay: the same turns twice.
-      turns: [...OC_TURNS, ...OC_TURNS],
+      turns: [...OC_TURNS, ...OC_TURNS, ...SUITE_TURNS, ...SUITE_TURNS],
       rules: [
         {
           match: { messagesContain: "READ-AGAIN" },
@@ -219,6 +225,29 @@ describe("openai_compatible", () => {
       true,
     ]);
     expect(JSON.stringify(unmatched!.result)).not.toContain(seed);
+  }, 600_000);
+
+  it("a run marked as an example is replayed by a suite replay, which compares each replay with its source", async () => {
+    const { recorded, attempt, workflowId } = await recordThenReplay(
+      "oc-suite",
+      openAiAgentState(model.url, "Read the seed.", "done"),
+    );
+    await caller().runs.markExample({ id: recorded.id });
+    const suite = await caller().replay.suiteStart({ workflowId });
+    expect(suite.runs.map((r) => r.replayOfId)).toEqual([attempt.id]);
+    const replayed = await ended(suite.runs[0]!.id);
+    expect(replayed.status, why(replayed)).toBe("succeeded");
+    const table = await caller().replay.suiteShow({ id: suite.id });
+    expect(table.counts).toEqual({ total: 1, matched: 1, diverged: 0, pending: 0 });
+    expect(table.replays[0]).toMatchObject({
+      match: true,
+      firstDivergence: null,
+      sameAnswer: true,
+    });
+    // The compare view of the replay against its source says the same.
+    const step = replayed.steps.find((s) => s.stateName === "agent")!;
+    const compared = await caller().replay.compare({ b: step.id });
+    expect(compared.match).toBe(true);
   }, 600_000);
 });
 

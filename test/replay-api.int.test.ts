@@ -8,7 +8,7 @@
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { RUN_QUEUE, workerHeartbeatKey, type RunJob, type WorkerInfo } from "@switchyard/core/runs";
 import { createApiToken, createTeamWithOwner, saveWorkflowVersion, type Db } from "@switchyard/db";
 import { EDITING_CALLS as CALLS, finishedRun, recordedAttempt } from "@switchyard/testing/db";
 import pins from "../scripts/agents.json";
@@ -21,6 +21,7 @@ import { randomPrefix } from "./helpers/worker-process";
 let database: SeededDatabase;
 let db: Db;
 let redis: Redis;
+let prefix: string;
 let queue: Queue<RunJob>;
 let call: RestCall;
 let teamId: string;
@@ -63,7 +64,7 @@ beforeAll(async () => {
   database = await openSeededDatabase();
   ({ db, teamId, adminId } = database);
   redis = new Redis(process.env.REDIS_URL!);
-  const prefix = randomPrefix();
+  prefix = randomPrefix();
   queue = new Queue<RunJob>(RUN_QUEUE, {
     connection: new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null }),
     prefix,
@@ -161,6 +162,16 @@ describe("replay.start", () => {
     // the attempt must be of the run the path names
     const elsewhere = await call("POST", `/runs/${shellRun.id}/steps/${source.stepRunId}/replay`);
     expect(elsewhere.status).toBe(404);
+    // a replay starts from the workspace the attempt started from: without it, none starts
+    const unkept = await sourceAttempt({ snapshot: null });
+    const runs = await db.run.count({ where: { teamId } });
+    const noSnapshot = await call("POST", `/runs/${unkept.runId}/steps/${unkept.stepRunId}/replay`);
+    expect(noSnapshot.status).toBe(409);
+    expect(noSnapshot.body.error).toMatchObject({
+      code: "USER.REPLAY.NO_SNAPSHOT",
+      location: { path: "stepRunId" },
+    });
+    expect(await db.run.count({ where: { teamId } })).toBe(runs);
   });
 
   it("is refused to viewers and to other teams, and starts nothing", async () => {
@@ -335,12 +346,38 @@ describe("examples and suite replays", () => {
   });
 });
 
-it("lists the pinned agent CLI versions for the replay form", async () => {
+it("lists the pinned agent CLI versions for the replay form, and what a live worker installed with --latest", async () => {
   const listed = await call("GET", "/agents/versions", { token: viewerToken });
   expect(listed.status).toBe(200);
   expect(listed.body.agents).toContainEqual({
     agent: "claude",
     pinned: pins.agents.claude.version,
     latest: null,
+  });
+  // A worker's heartbeat says what its agents folder holds.
+  const worker: WorkerInfo = {
+    workerId: "w-latest",
+    hostname: "h",
+    pid: 1,
+    sandboxLevel: "strict",
+    concurrency: 1,
+    startedAt: new Date().toISOString(),
+    seenAt: new Date().toISOString(),
+    agents: [
+      {
+        agent: "claude",
+        pinned: pins.agents.claude.version,
+        installed: pins.agents.claude.version,
+        latest: "99.0.1",
+        drift: false,
+      },
+    ],
+  };
+  await redis.set(workerHeartbeatKey(prefix, worker.workerId), JSON.stringify(worker), "EX", 60);
+  const withLatest = await call("GET", "/agents/versions", { token: viewerToken });
+  expect(withLatest.body.agents).toContainEqual({
+    agent: "claude",
+    pinned: pins.agents.claude.version,
+    latest: "99.0.1",
   });
 });

@@ -4,6 +4,7 @@
  * run's secrets, and never a key (`options.api_key` is dropped; a replay takes the key its
  * provider is given then).
  */
+import type { AgentVersionChoice } from "../providers/agent-versions";
 import type { Scrubber } from "../secrets";
 import type { AgentRequest, RenderedAgentRequest } from "../workflow";
 
@@ -28,7 +29,7 @@ export type ReplayChanges = {
   provider?: string;
   model?: string;
   /** Which installed CLI runs it: the pinned one (scripts/agents.json) or the newest installed with `--latest`. */
-  agentVersion?: "pinned" | "latest";
+  agentVersion?: AgentVersionChoice;
   prompt?: string;
   /** A call with no recording left: a tool error (default), or, for built-ins only, run live in the sandbox. */
   unmatched?: "error" | "live_builtins";

@@ -17,6 +17,7 @@ export const getReplaySource = (db: Db, teamId: string, stepRunId: string) =>
       stepType: true,
       status: true,
       agentRequest: true,
+      snapshotId: true,
       run: {
         select: {
           id: true,

@@ -65,14 +65,23 @@ export const recordedAttempt = async (
     durationMs?: number;
     attempt?: number;
     agentRequest?: null;
+    /** null: no workspace snapshot was kept for it. */
+    snapshot?: null;
   },
 ) => {
   const stateName = input.stateName ?? "fix";
   const provider = input.provider ?? "claude";
   const finishedAt = new Date();
   const startedAt = new Date(finishedAt.getTime() - (input.durationMs ?? 5_000));
+  const snapshot =
+    input.snapshot === null
+      ? undefined
+      : await db.workspaceSnapshot.create({
+          data: { teamId: input.teamId, runId: input.runId, files: [], totalBytes: 0 },
+        });
   const step = await db.stepRun.create({
     data: {
+      ...(snapshot ? { snapshotId: snapshot.id } : {}),
       teamId: input.teamId,
       runId: input.runId,
       stateName,

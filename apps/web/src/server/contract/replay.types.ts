@@ -184,6 +184,7 @@ export const replayOperations = {
       description: "The replay run, queued",
       errors: {
         400: "The attempt is not a finished agent attempt with a recorded request (USER.REPLAY.NOT_REPLAYABLE)",
+        409: "The workspace the attempt started from was not kept (USER.REPLAY.NO_SNAPSHOT)",
       },
     },
   }),

@@ -58,4 +58,6 @@ export const replayApi = implement(replayOperations, {
   suiteShow: ({ db, caller }, input) => readReplaySuite(db, caller.teamId, input.id),
 });
 
-export const agentsApi = implement(agentOperations, { versions: () => agentVersions() });
+export const agentsApi = implement(agentOperations, {
+  versions: ({ redis, prefix }) => agentVersions(redis(), prefix),
+});

@@ -45,6 +45,12 @@ const replayableSource = async (
   if (!FINISHED.has(source.status)) throw refuse(`it has not finished (${source.status})`);
   if (source.agentRequest === null)
     throw refuse("its request was not recorded (it ran before replays were kept)");
+  if (source.snapshotId === null)
+    throw new AppError(
+      "USER.REPLAY.NO_SNAPSHOT",
+      "this attempt cannot be replayed: the workspace it started from was not kept (over the team's snapshot cap, or removed by retention)",
+      { location: { path: "stepRunId" } },
+    );
   return source;
 };
 
