@@ -304,6 +304,9 @@ describe.each(CLI_ROWS.map((row) => [row.agent, row] as const))("%s", (_, row: C
       ]);
       expect(calls.map(contentOf)).toEqual(source.map(contentOf));
       expect(JSON.stringify(cliModel.requests.slice(asked).map((r) => r.body))).toContain(uuid);
+      // Compared with its source: the same calls and the same answer.
+      const compared = await caller().replay.compare({ b: step.id });
+      expect(compared.match, JSON.stringify(compared)).toBe(true);
     },
     900_000,
   );
