@@ -196,6 +196,12 @@ describe("openai_compatible", () => {
     expect(JSON.stringify(model.requests.slice(asked).map((r) => r.body))).toContain(uuid);
     expect(connectorCalls()).toBe(1);
     expect(step.output).toBe("done");
+    // The replay started from the source's workspace, and keeps that snapshot as its own.
+    const [sourceRow, replayRow] = await Promise.all(
+      [attempt.id, step.id].map((id) => stack.db.stepRun.findUniqueOrThrow({ where: { id } })),
+    );
+    expect(sourceRow!.snapshotId).toBeTruthy();
+    expect(replayRow!.snapshotId).toBe(sourceRow!.snapshotId);
   }, 600_000);
 
   it("a call with no recording left is a tool error, or runs live on the restored workspace when allowed", async () => {

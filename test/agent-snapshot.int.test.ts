@@ -9,11 +9,10 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
-import { saveWorkflowVersion } from "@switchyard/db";
+import { restoreWorkspaceSnapshot, saveWorkflowVersion } from "@switchyard/db";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { treeListing } from "@switchyard/testing/sandbox";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { restoreSnapshotInto } from "../apps/worker/src/attempt-start";
 import { openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
@@ -110,7 +109,7 @@ it("keeps the attempt's request and the workspace as it was before the agent wro
   expect([snapshot.teamId, snapshot.runId]).toEqual([stack.teamId, runId]);
   const restored = path.join(scratch, "restored");
   await mkdir(restored);
-  await restoreSnapshotInto(stack.db, stack.teamId, row.snapshotId!, restored, undefined);
+  await restoreWorkspaceSnapshot(stack.db, stack.teamId, row.snapshotId!, restored);
   expect(await treeListing(restored)).toEqual({
     empty: "dir",
     src: "dir",

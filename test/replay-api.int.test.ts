@@ -278,7 +278,9 @@ describe("examples and suite replays", () => {
       attempt: 2,
     });
     const second = await sourceAttempt({ output: "Second example" });
-    for (const runId of [first.runId, second.runId])
+    // an example whose workspace was not kept cannot be replayed: the suite leaves it out
+    const unkept = await sourceAttempt({ output: "Unkept", snapshot: null });
+    for (const runId of [first.runId, second.runId, unkept.runId])
       expect((await call("PUT", `/runs/${runId}/example`)).status).toBe(200);
 
     expect(

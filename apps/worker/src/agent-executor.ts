@@ -196,10 +196,10 @@ const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
             });
             if (result.error) {
               // The attempt failed without throwing: its code is the error's type.
-              const type = /^([A-Z_.]+):/.exec(result.error)?.[1] ?? "_OTHER";
+              const message = deps.scrubber.scrub(result.error);
               for (const s of [span, stepSpan]) {
-                s.setAttribute("error.type", type);
-                s.setStatus({ code: SpanStatusCode.ERROR, message: result.error });
+                s.setAttribute("error.type", result.errorCode ?? "EXECUTION.AGENT_FAILED");
+                s.setStatus({ code: SpanStatusCode.ERROR, message });
               }
             }
             if (result.tokensInput !== undefined)

@@ -11,7 +11,7 @@
 import { agentRequestRecord } from "@switchyard/core/replay";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentRequest } from "@switchyard/core/workflow";
-import { restoreWorkspaceSnapshot, saveWorkspaceSnapshot, type Db } from "@switchyard/db";
+import { saveWorkspaceSnapshot, type Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 import type { RunWriter } from "./run-writer";
 
@@ -29,6 +29,8 @@ export type AttemptStartDeps = {
   writer: Pick<RunWriter, "started" | "event">;
   /** Unset: no snapshot is kept. */
   snapshots: SnapshotSettings | undefined;
+  /** The snapshot the workspace was just restored from (a replay): kept as the attempt's without walking the folder again. */
+  restored?: string;
 };
 
 /** An error's message, scrubbed, as a run event says it. */
@@ -78,25 +80,14 @@ export const recordAttemptStart =
     // A key written literally in the workflow is a secret wherever else it appears.
     const key = request.options.api_key;
     if (typeof key === "string" && key !== "") deps.scrubber.add(key);
-    const snapshotId = deps.snapshots
-      ? await keepWorkspace({ ...deps, snapshots: deps.snapshots }, request)
-      : undefined;
+    const snapshotId =
+      deps.restored ??
+      (deps.snapshots
+        ? await keepWorkspace({ ...deps, snapshots: deps.snapshots }, request)
+        : undefined);
     await deps.writer.started({
       id: request.attemptId,
       agentRequest: agentRequestRecord(request, deps.scrubber),
       snapshotId: snapshotId ?? null,
     });
   };
-
-/**
- * Writes a team's workspace snapshot into `workspaceDir`, owned by the step uid when there
- * is one: where a replay (or a step moved to this worker) starts from.
- */
-export const restoreSnapshotInto = (
-  db: Db,
-  teamId: string,
-  snapshotId: string,
-  workspaceDir: string,
-  uid: number | undefined,
-) =>
-  restoreWorkspaceSnapshot(db, teamId, snapshotId, workspaceDir, uid === undefined ? {} : { uid });

@@ -37,7 +37,7 @@ export type ReplayRunDeps = {
   /** The worker's agent executor for this replay: recorded results, the CLI install it names. */
   agents: (replay: ReplayPlan, agentVersion: ReplayChanges["agentVersion"]) => AgentExecutor;
   /** Puts the snapshot's files into the run's (empty) workspace. */
-  restore: (snapshotId: string) => Promise<unknown>;
+  restore: (snapshotId: string) => Promise<void>;
   signal: AbortSignal;
 };
 

@@ -27,6 +27,7 @@ import {
   getRunForExecution,
   loadBundle,
   nextEventSeq,
+  restoreWorkspaceSnapshot,
   whileDatabaseUnavailable,
   type Db,
 } from "@switchyard/db";
@@ -38,7 +39,7 @@ import {
   type AgentExecutorDeps,
   type TeamModelAccess,
 } from "./agent-executor";
-import { recordAttemptStart, restoreSnapshotInto, type SnapshotSettings } from "./attempt-start";
+import { recordAttemptStart, type SnapshotSettings } from "./attempt-start";
 import { runReplay, type ReplayOf } from "./execute-replay";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
@@ -275,6 +276,16 @@ export const executeRun = async (
       makeStepFolders(runDir, uid === undefined ? undefined : { uid }),
     ]);
     if (refused) throw refused;
+    const attemptStart = {
+      db,
+      log,
+      teamId,
+      runId,
+      workspace: folders.workspace,
+      scrubber,
+      writer,
+      snapshots: deps.snapshots,
+    };
     const agentDeps: AgentExecutorDeps = {
       db,
       log,
@@ -315,19 +326,11 @@ export const executeRun = async (
       onVersionDrift: (drift) => events.versionDrift(drift),
       trace,
       outageMs,
-      onAttemptStart: recordAttemptStart({
-        db,
-        log,
-        teamId,
-        runId,
-        workspace: folders.workspace,
-        scrubber,
-        writer,
-        snapshots: deps.snapshots,
-      }),
+      onAttemptStart: recordAttemptStart(attemptStart),
     };
     const recorder = stepRunRecorder(writer, sandbox.level, run.finished);
     if (run.replayOf) {
+      let restored: string | undefined;
       outcome = await runReplay(
         {
           db,
@@ -340,11 +343,21 @@ export const executeRun = async (
           agents: (replay, agentVersion) =>
             workerAgentExecutor({
               ...agentDeps,
+              // The workspace is the source's snapshot, restored: the attempt keeps that one.
+              onAttemptStart: recordAttemptStart({ ...attemptStart, restored }),
               replay,
               ...(agentVersion ? { agentVersion } : {}),
             }),
-          restore: (snapshotId) =>
-            restoreSnapshotInto(db, teamId, snapshotId, folders.workspace, uid),
+          restore: async (snapshotId) => {
+            await restoreWorkspaceSnapshot(
+              db,
+              teamId,
+              snapshotId,
+              folders.workspace,
+              uid === undefined ? {} : { uid },
+            );
+            restored = snapshotId;
+          },
           signal: AbortSignal.any([signal, stop.signal]),
         },
         run.replayOf,

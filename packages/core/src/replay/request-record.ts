@@ -35,36 +35,24 @@ export type ReplayChanges = {
   unmatched?: "error" | "live_builtins";
 };
 
-/** A JSON value with every string in it scrubbed. */
-const scrubbedValue = (value: unknown, scrub: (text: string) => string): unknown => {
-  if (typeof value === "string") return scrub(value);
-  if (Array.isArray(value)) return value.map((item) => scrubbedValue(item, scrub));
-  if (value && typeof value === "object")
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, scrubbedValue(item, scrub)]),
-    );
-  return value;
-};
-
 /** The stored record of an attempt's request: scrubbed, without its key. */
 export const agentRequestRecord = (
   request: AgentRequest,
-  scrubber: Pick<Scrubber, "scrub">,
+  scrubber: Pick<Scrubber, "scrubValue">,
 ): AgentRequestRecord => {
   const { api_key: _key, ...options } = request.options;
-  const scrubbed = (value: string) => scrubber.scrub(value);
-  return {
+  return scrubber.scrubValue({
     v: AGENT_REQUEST_RECORD_VERSION,
     stateName: request.stateName,
     provider: request.provider,
-    prompt: scrubbed(request.prompt),
-    ...(request.systemPrompt === undefined ? {} : { systemPrompt: scrubbed(request.systemPrompt) }),
+    prompt: request.prompt,
+    ...(request.systemPrompt === undefined ? {} : { systemPrompt: request.systemPrompt }),
     ...(request.role === undefined ? {} : { role: request.role }),
-    options: scrubbedValue(options, scrubbed) as Record<string, unknown>,
+    options,
     ...(request.outputFormat ? { outputFormat: request.outputFormat } : {}),
     ...(request.mcpProxy ? { mcpProxy: request.mcpProxy } : {}),
     ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
-  };
+  });
 };
 
 /** The request a replay runs: the recorded one with the replay's changes. */

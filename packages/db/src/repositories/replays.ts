@@ -72,7 +72,7 @@ export const getReplayAttemptOf = (db: Db, teamId: string, runId: string) =>
 export const setRunExample = async (db: Db, teamId: string, runId: string, at: Date | null) =>
   (await db.run.updateMany({ where: { id: runId, teamId }, data: { exampleAt: at } })).count === 1;
 
-/** The agent attempts of a workflow's example runs that recorded their request, oldest run first. */
+/** The agent attempts of a workflow's example runs that can be replayed (their request and workspace kept), oldest run first. */
 export const listExampleAttempts = (db: Db, teamId: string, workflowId: string) =>
   db.stepRun.findMany({
     where: {
@@ -80,6 +80,7 @@ export const listExampleAttempts = (db: Db, teamId: string, workflowId: string) 
       stepType: "agent",
       status: { in: ["succeeded", "failed"] },
       NOT: { agentRequest: { equals: Prisma.DbNull } },
+      snapshotId: { not: null },
       run: { teamId, workflowId, exampleAt: { not: null } },
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],

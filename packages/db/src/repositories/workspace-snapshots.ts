@@ -117,7 +117,39 @@ export const saveWorkspaceSnapshot = async (
   for (const entry of walked.entries)
     if ("sha256" in entry && !unique.has(entry.sha256)) unique.set(entry.sha256, entry);
   const hashes = [...unique.keys()];
+  /** The contents of `files`, read a few at a time (a batch of small files must not open thousands at once). */
+  const readContents = async (files: SnapshotFile[]) => {
+    const contents = new Map<string, Buffer>();
+    for (let i = 0; i < files.length; i += READS_AT_ONCE)
+      await Promise.all(
+        files.slice(i, i + READS_AT_ONCE).map(async (file) =>
+          contents.set(
+            file.sha256,
+            await readFolderFile(dir, file).catch((error: unknown) => {
+              throw new NotKept(error instanceof Error ? error.message : String(error));
+            }),
+          ),
+        ),
+      );
+    return contents;
+  };
+  const missingOf = async (query: Query) => {
+    const have = new Set(
+      (
+        await query<{ sha256: string }>(
+          `SELECT sha256 FROM "WorkspaceBlob" WHERE "teamId" = $1 AND sha256 = ANY($2::text[])`,
+          [teamId, hashes],
+        )
+      ).map((row) => row.sha256),
+    );
+    return [...unique.values()].filter((file) => !have.has(file.sha256));
+  };
   try {
+    // The files the team lacks are read before its lock is taken: other attempts of the team
+    // wait only for the statements, not for the disk.
+    const read = await readContents(
+      await missingOf((text, values) => rawQuery(db, text, values ?? [])),
+    );
     return await inTransaction(db, async (query) => {
       await lockTeam(query, teamId);
       const [run] = await query<{ id: string }>(
@@ -125,15 +157,8 @@ export const saveWorkspaceSnapshot = async (
         [runId, teamId],
       );
       if (!run) throw new AppError("NOT_FOUND", `run ${runId} not found`);
-      const have = new Set(
-        (
-          await query<{ sha256: string }>(
-            `SELECT sha256 FROM "WorkspaceBlob" WHERE "teamId" = $1 AND sha256 = ANY($2::text[])`,
-            [teamId, hashes],
-          )
-        ).map((row) => row.sha256),
-      );
-      const missing = [...unique.values()].filter((file) => !have.has(file.sha256));
+      // Again under the lock: a prune may have removed a content since.
+      const missing = await missingOf(query);
       const newBytes = missing.reduce((sum, file) => sum + file.size, 0);
       let used = await teamBlobBytes(query, teamId);
       if (used + newBytes > limits.teamBytes && (await pruneTeam(query, teamId, hashes)) > 0)
@@ -142,25 +167,21 @@ export const saveWorkspaceSnapshot = async (
         throw new NotKept(
           `the team's workspace snapshots hold ${sizeText(used)}; this one adds ${sizeText(newBytes)}, over the team's limit of ${sizeText(limits.teamBytes)}`,
         );
+      const late = await readContents(missing.filter((file) => !read.has(file.sha256)));
       for (const batch of batches(missing)) {
-        const contents: Buffer[] = [];
-        // A few files at a time: a batch of small files must not open thousands at once.
-        for (let i = 0; i < batch.length; i += READS_AT_ONCE)
-          contents.push(
-            ...(await Promise.all(
-              batch.slice(i, i + READS_AT_ONCE).map((file) =>
-                readFolderFile(dir, file).catch((error: unknown) => {
-                  throw new NotKept(error instanceof Error ? error.message : String(error));
-                }),
-              ),
-            )),
-          );
         // One row of parameters a blob: node-postgres sends a Buffer as bytes, not as text.
         const rows = batch.map((_, i) => `($1, $${3 * i + 2}, $${3 * i + 3}::int, $${3 * i + 4})`);
         await query(
           `INSERT INTO "WorkspaceBlob" ("teamId", sha256, size, data) VALUES ${rows.join(", ")}
            ON CONFLICT ("teamId", sha256) DO NOTHING`,
-          [teamId, ...batch.flatMap((file, i) => [file.sha256, file.size, contents[i]])],
+          [
+            teamId,
+            ...batch.flatMap((file) => [
+              file.sha256,
+              file.size,
+              read.get(file.sha256) ?? late.get(file.sha256),
+            ]),
+          ],
         );
       }
       const snapshotId = newRowId();
@@ -208,7 +229,7 @@ export const restoreWorkspaceSnapshot = async (
   // Contents are read a batch at a time, in the order the entries need them.
   const groups = batches([...unique.values()]);
   const groupOf = new Map(groups.flatMap((group, i) => group.map((f) => [f.sha256, i] as const)));
-  let loaded = new Map<string, Buffer>();
+  const loaded = new Map<string, Buffer>();
   const content = async (sha256: string) => {
     let bytes = loaded.get(sha256);
     if (!bytes) {
@@ -218,7 +239,8 @@ export const restoreWorkspaceSnapshot = async (
         `SELECT sha256, data FROM "WorkspaceBlob" WHERE "teamId" = $1 AND sha256 = ANY($2::text[])`,
         [teamId, group.map((f) => f.sha256)],
       );
-      loaded = new Map(rows.map((r) => [r.sha256, Buffer.from(r.data)]));
+      // Kept for the entries that name them again (at most the snapshot's size in all).
+      for (const r of rows) loaded.set(r.sha256, Buffer.from(r.data));
       bytes = loaded.get(sha256);
     }
     if (!bytes)

@@ -111,7 +111,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
   };
   /** What an openai_compatible step cost at the table's price of its model, when it has one and the tokens were counted. */
   const costFields = (options: Record<string, unknown>, result: AgentResult) => {
-    const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
+    const { price } = priceFields(options);
     if (
       !price ||
       result.tokensEstimated ||
