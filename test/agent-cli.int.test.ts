@@ -364,8 +364,11 @@ describe.each(CLI_ROWS.map((row) => [row.agent, row] as const))(
         // The proxy's Bash command is running: kill the proxy under it.
         const sleepers = () =>
           readdirSync("/proc").filter((pid) => /^\d+$/.test(pid) && cmdline(pid).includes(sleep));
-        await waitFor(async () => sleepers()[0], runMs / 2, "the proxy's command");
-        const proxy = processTreeOfRun(id).find((pid) => cmdline(pid).includes("mcp-serve"));
+        const sleeper = await waitFor(async () => sleepers()[0], runMs / 2, "the proxy's command");
+        // The proxy is the command's nearest ancestor that is `mcp-serve` (never a sandbox's
+        // init above it, whose end would take the CLI with it).
+        let proxy: string | undefined = sleeper;
+        while (proxy && !/switchyard\.mjs mcp-serve/.test(cmdline(proxy))) proxy = parentOf(proxy);
         expect(proxy, processTreeOfRun(id).map(cmdline).join("\n")).toBeDefined();
         process.kill(Number(proxy), "SIGKILL");
         const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000);
