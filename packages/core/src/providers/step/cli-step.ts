@@ -301,8 +301,13 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     // Else the proxy's trouble fails the step, as does a CLI that answered (or blamed its
     // proxy) while the proxy was never ready; a CLI that failed before it started its proxy
     // keeps its own error.
+    // A CLI that died by itself without a result (killed, crashed) after its proxy was ready
+    // took the proxy in its sandbox along: the proxy's end is then no cause, whichever of the
+    // two ends was seen first.
     let fault: AppError | undefined;
-    if (!request.signal.aborted && !result.errorReported) {
+    const diedByItself =
+      ready && result.errorCode === "EXECUTION.AGENT_NO_RESULT" && !proxyTrouble.signal.aborted;
+    if (!request.signal.aborted && !result.errorReported && !diedByItself) {
       const blamesProxy = result.errorCode?.startsWith("EXECUTION.MCP_PROXY.") === true;
       const withoutProxy = !ready && (answered || blamesProxy);
       fault = trouble ?? (withoutProxy ? await neverReady(step.channel) : undefined);
