@@ -93,6 +93,8 @@ export const ERROR_CODES = {
   "EXECUTION.AGENT_NO_RESULT": FAMILY.EXECUTION,
   "EXECUTION.AGENT_PERMISSION_DENIED": FAMILY.EXECUTION,
   "EXECUTION.AGENT_UNAVAILABLE": FAMILY.EXECUTION,
+  /** A suspended agent step whose CLI cannot resume its session (docs/governance.md). */
+  "EXECUTION.AGENT_CANNOT_RESUME": FAMILY.EXECUTION,
   "EXECUTION.CALL_DEPTH_EXCEEDED": FAMILY.EXECUTION,
   "EXECUTION.CANCELLED": FAMILY.EXECUTION,
   "EXECUTION.COMMAND_FAILED": FAMILY.EXECUTION,
@@ -198,6 +200,19 @@ export const ERROR_CODES = {
   /** The workspace before the attempt was not kept (over the team's snapshot cap, or removed by retention). */
   "USER.REPLAY.NO_SNAPSHOT": REQUEST.CONFLICT,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
+  // Governance (docs/governance.md): a held tool call a person denied (the agent gets the
+  // message as the tool's error), or whose approval expired; an approval rule on built-ins in
+  // a step whose built-ins do not go through the proxy; a spend limit reached.
+  "USER.APPROVAL.DENIED": FAMILY.USER,
+  "USER.APPROVAL.EXPIRED": FAMILY.USER,
+  "USER.APPROVAL.RULE_INVALID": FAMILY.USER,
+  "USER.APPROVAL.BUILTINS_NOT_INTERCEPTED": FAMILY.USER,
+  "USER.BUDGET.EXCEEDED": FAMILY.USER,
+  "USER.BUDGET.INVALID": FAMILY.USER,
+  // Answering a wait: already answered, expired, or not the answerer's to give.
+  "USER.WAIT.ALREADY_ANSWERED": REQUEST.CONFLICT,
+  "USER.WAIT.EXPIRED": REQUEST.CONFLICT,
+  "USER.WAIT.NOT_ALLOWED": REQUEST.FORBIDDEN,
   "USER.TEMPLATE.NESTED_SHELL": FAMILY.USER,
   /** An API token asked to live longer than the installation allows (Settings → Instance). */
   "USER.TOKEN.LIFETIME_TOO_LONG": FAMILY.USER,

@@ -1,15 +1,25 @@
 /**
  * The run lifecycle: which status a run may move to from which. A queued run is claimed by
  * a worker (running) or cancelled before it starts; a running run ends succeeded, failed or
- * cancelled. An ended run never changes again. The database's run-lifecycle repository
+ * cancelled, or parks on a person's answer (waiting) until a worker claims it again. An ended run never changes again. The database's run-lifecycle repository
  * builds its compare-and-set conditions from this table, so no writer can step outside it.
  */
-export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+export const RUN_STATUSES = [
+  "queued",
+  "running",
+  "waiting",
+  "succeeded",
+  "failed",
+  "cancelled",
+] as const;
 type RunStatusName = (typeof RUN_STATUSES)[number];
 
 const RUN_TRANSITIONS: Readonly<Record<RunStatusName, readonly RunStatusName[]>> = {
   queued: ["running", "cancelled"],
-  running: ["succeeded", "failed", "cancelled"],
+  // A running run parks on a person's answer (waiting) and holds no worker until it comes.
+  running: ["waiting", "succeeded", "failed", "cancelled"],
+  // The answer (or the expiry) lets a worker claim it again; or it is cancelled where it waits.
+  waiting: ["running", "cancelled"],
   succeeded: [],
   failed: [],
   cancelled: [],

@@ -234,6 +234,7 @@ export const countRunsByStatus = async (db: Db, teamId: string, filter: RunListF
   const counts: Record<RunStatus, number> = {
     queued: 0,
     running: 0,
+    waiting: 0,
     succeeded: 0,
     failed: 0,
     cancelled: 0,

@@ -3,6 +3,7 @@
  * reader (read-workflow.ts) is the only producer; every field is already typed and
  * defaulted, so the engine never looks at YAML.
  */
+import type { ApprovalRule } from "../../governance/approval-rules";
 export type SourceRef = { line?: number; column?: number; path: string };
 
 type TerminalStatus = "success" | "failure";
@@ -36,6 +37,8 @@ export type McpProxyConfig = {
   connectors: string[];
   initialTools: string[];
   toolSearch: boolean;
+  /** Tool calls of this step that wait for a person's approval, on top of the lane's (a Switchyard extension). */
+  approve?: ApprovalRule[];
 };
 
 /** Fields every executable state shares (step, agent, parallel, loops, call_workflow). */

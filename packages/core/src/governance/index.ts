@@ -1,0 +1,3 @@
+export * from "./approval-rules";
+export * from "./arguments-hash";
+export * from "./waits";

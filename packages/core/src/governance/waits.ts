@@ -1,0 +1,65 @@
+/**
+ * A wait for a person's answer, as the engine, the worker and the API share it. A wait is a
+ * row (Wait); a run parked on it holds no worker. Kinds: `tool_call` (approve or deny one
+ * held call, bound to its arguments' hash); later kinds add their own answers.
+ */
+import { z } from "zod";
+
+export const WAIT_KINDS = ["tool_call"] as const;
+export type WaitKind = (typeof WAIT_KINDS)[number];
+
+/** What expiry means: deny the call, fail the step, or take the wait's default answer. */
+export const WAIT_EXPIRY = ["deny", "fail", "default"] as const;
+export type WaitExpiry = (typeof WAIT_EXPIRY)[number];
+
+export const waitAnswerSchema = z
+  .object({
+    decision: z.enum(["approve", "deny"]),
+    /** a denial's message: the agent receives it as the tool's error */
+    message: z.string().max(4000).optional(),
+  })
+  .strict();
+export type WaitAnswer = z.infer<typeof waitAnswerSchema>;
+
+/** How long a held call stays open in place before its step is suspended. */
+export const DEFAULT_HOLD_MS = 120_000;
+
+/** How long a tool-call approval may wait before it expires (then `onExpiry`). */
+export const DEFAULT_APPROVAL_EXPIRY_MS = 7 * 24 * 3600_000;
+
+/** What a held tool call waits on, as the worker records it. */
+export type ToolCallWaitDetail = {
+  tool: string;
+  /** builtin, or the connector's id */
+  source: string;
+  /** scrubbed, size-capped */
+  arguments: unknown;
+  argumentsHash: string;
+  /** the rule that held it, in words, and where it was set */
+  rule: string;
+  ruleOrigin: "lane" | "workflow";
+  /** the agent's text so far in this attempt (scrubbed, the end of it) */
+  agentText: string;
+  /** the step's state name and the attempt's provider */
+  state: string;
+  provider?: string;
+};
+
+/**
+ * Thrown through the engine by a step that cannot go on until a person answers and must not
+ * hold its worker meanwhile: the run is parked on the wait (its checkpoint says where it
+ * resumes) and queued again when the wait is answered or expires.
+ */
+export class RunParked extends Error {
+  constructor(
+    readonly waitId: string,
+    message = `waiting for a person's answer (wait ${waitId})`,
+  ) {
+    super(message);
+    this.name = "RunParked";
+  }
+}
+
+export const isRunParked = (error: unknown): error is RunParked =>
+  error instanceof RunParked ||
+  (error instanceof Error && error.name === "RunParked" && "waitId" in error);
