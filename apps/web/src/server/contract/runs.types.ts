@@ -6,7 +6,14 @@
 import { z } from "zod";
 import { callerTime, timestamp } from "./timestamp";
 
-export const runStatus = z.enum(["queued", "running", "waiting", "succeeded", "failed", "cancelled"]);
+export const runStatus = z.enum([
+  "queued",
+  "running",
+  "waiting",
+  "succeeded",
+  "failed",
+  "cancelled",
+]);
 
 /** POST /workflows/{id}/runs: the body (the workflow is in the path). */
 export const startRunBody = z
