@@ -29,13 +29,14 @@ import type { SandboxHost } from "../../sandbox";
 import type { Scrubber } from "../../secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
-import { runOpenAiCompatible, toolProxyFromClient } from "../openai-compatible";
+import { runOpenAiCompatible, toolProxyFromClient, type OpenAiSession } from "../openai-compatible";
 import type { AgentVersionChoice } from "../agent-versions";
 import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
 import { openStepProxyClient } from "./step-proxy";
 import { replayConnectors, stepToolsOf, type StepConnectors } from "./step-tools";
 import type { StepTracer } from "../step-tracer";
+import type { AttemptGovernance } from "./attempt-governance";
 
 /** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
 export type AttemptSubscribers = { flush?: () => Promise<void> };
@@ -70,6 +71,8 @@ export type AgentExecutorPorts = {
    * `stepConnectors` is not called: the connector tools listed are the plan's `catalog`.
    */
   replay?: ReplayPlan;
+  /** What governance asks of an attempt (gated calls, suspension, a resume); unset: nothing. */
+  governance?: (request: AgentRequest) => AttemptGovernance | undefined;
   /** Subscribes to a new attempt's events. */
   subscribe: (request: AgentRequest, events: AttemptEventBus) => AttemptSubscribers;
   /** Opens the spans of an openai_compatible attempt's model requests and tool calls, under the attempt's span. */
@@ -135,6 +138,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     request: AgentRequest,
     traceparent: string | undefined,
     connectors: StepConnectors | undefined,
+    governed?: AttemptGovernance,
   ) => ({
     sandbox: ports.sandbox,
     uid: ports.uid,
@@ -144,6 +148,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     ...(traceparent ? { traceparent } : {}),
     tools: stepToolsOf(request.mcpProxy, connectors),
     ...(ports.replay ? { replay: ports.replay } : {}),
+    ...(governed?.gate ? { gate: governed.gate } : {}),
   });
   /** The attempt's connectors: resolved by the port, or in a replay the recorded catalog, opening none. */
   const connectorsOf = (request: AgentRequest) =>
@@ -203,6 +208,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
     try {
       return await openAiStep(request, {
+        governed: ports.governance?.(request),
         traceparent,
         allowedEndpoints: access.allowedEndpoints,
         apiKey,
@@ -216,6 +222,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
   };
 
   type OpenAiStep = {
+    governed: AttemptGovernance | undefined;
     traceparent: string | undefined;
     allowedEndpoints: readonly string[];
     apiKey: string | undefined;
@@ -225,12 +232,20 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
   };
   const openAiStep = async (
     request: AgentRequest,
-    { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers }: OpenAiStep,
+    {
+      governed,
+      traceparent,
+      allowedEndpoints,
+      apiKey,
+      connectors,
+      events,
+      subscribers,
+    }: OpenAiStep,
   ): Promise<AgentResult> => {
     let step: Awaited<ReturnType<typeof openStepProxyClient>>;
     try {
       step = await openStepProxyClient({
-        ...(await proxyOf(request, traceparent, connectors)),
+        ...(await proxyOf(request, traceparent, connectors, governed)),
         attemptId: request.attemptId,
         events,
         secrets: apiKey ? [apiKey] : [],
@@ -255,8 +270,24 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(apiKey ? { apiKey } : {}),
         ...(ports.tracer ? { tracer: ports.tracer } : {}),
         ...priceFields(request.options),
+        ...(governed?.suspend ? { suspend: governed.suspend } : {}),
+        ...(governed?.resume?.kind === "openai_compatible"
+          ? { resume: governed.resume.state as OpenAiSession }
+          : {}),
       });
-      const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
+      const {
+        status: _status,
+        retryable: _retryable,
+        turns: _turns,
+        session,
+        ...agentResult
+      } = result;
+      if (session)
+        return {
+          ...agentResult,
+          ...costFields(request.options, result),
+          suspended: { kind: "openai_compatible", state: session },
+        };
       return { ...agentResult, ...costFields(request.options, result) };
     } finally {
       try {
