@@ -26,6 +26,7 @@ import {
   finishedAttemptsOf,
   finishRun,
   getRunForExecution,
+  cancelOpenWaitsOf,
   laneRulesOf,
   loadBundle,
   markStepRunWaiting,
@@ -537,9 +538,14 @@ export const executeRun = async (
     return "taken over";
   }
   const finish = { status: outcome.status, errorCode: outcome.errorCode, errorMessage };
-  await whileDatabaseUnavailable(() => finishRun(db, teamId, runId, finish, deps.workerId), {
-    outageMs,
-  }).catch((error: unknown) => {
+  await whileDatabaseUnavailable(
+    async () => {
+      await finishRun(db, teamId, runId, finish, deps.workerId);
+      // A call still held when the run ended (cancelled, timed out) has nobody to wait for.
+      await cancelOpenWaitsOf(db, teamId, runId);
+    },
+    { outageMs },
+  ).catch((error: unknown) => {
     const safe = scrubber.scrubError(error);
     endSpan(span, false, safe.message);
     throw safe;

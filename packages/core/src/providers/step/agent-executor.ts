@@ -38,6 +38,9 @@ import { replayConnectors, stepToolsOf, type StepConnectors } from "./step-tools
 import type { StepTracer } from "../step-tracer";
 import type { AttemptGovernance } from "./attempt-governance";
 
+/** What a held call may take beyond its hold limit: the longest a proxy lets a Bash command run, and then some. */
+const HELD_CALL_MARGIN_MS = 11 * 60_000;
+
 /** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
 export type AttemptSubscribers = { flush?: () => Promise<void> };
 
@@ -263,7 +266,11 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     try {
       const result = await runOpenAiCompatible({
         request,
-        tools: toolProxyFromClient(step.client),
+        // A call held for approval may take the hold limit on top of its own run time.
+        tools: toolProxyFromClient(
+          step.client,
+          governed?.holdMs ? { callTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {},
+        ),
         allowedEndpoints,
         ...(ports.modelFetch ? { fetch: ports.modelFetch } : {}),
         onEvent: (event) => void events.emit("agent.reported", event),
