@@ -54,6 +54,10 @@ export type OpencodeLaunchInput = {
    * @default DEFAULT_SYSTEM_PATH
    */
   systemPath?: readonly string[];
+  /** How long a call to the proxy may take (the server's `timeout`, ms); unset: the MCP SDK's 60 s. */
+  toolTimeoutMs?: number;
+  /** Continue this session (`--session <id>`, its database already in HOME) with the prompt as the next turn. */
+  resumeSessionId?: string;
 };
 
 export type OpencodeLaunch = {
@@ -158,6 +162,7 @@ export const buildOpencodeLaunch = (input: OpencodeLaunchInput): OpencodeLaunch 
         type: "local",
         command: [proxyCommand, ...input.proxy.args],
         enabled: true,
+        ...(input.toolTimeoutMs === undefined ? {} : { timeout: Math.ceil(input.toolTimeoutMs) }),
       },
     },
     permission: {
@@ -190,6 +195,7 @@ export const buildOpencodeLaunch = (input: OpencodeLaunchInput): OpencodeLaunch 
     project.path.slice(0, project.path.lastIndexOf("/")),
   ];
   if (options.auto) argv.push("--auto");
+  if (input.resumeSessionId !== undefined) argv.push("--session", input.resumeSessionId);
   const onStdin = Buffer.byteLength(request.prompt, "utf8") > OPENCODE_ARGUMENT_BYTES;
   if (!onStdin) argv.push("--", request.prompt);
 
