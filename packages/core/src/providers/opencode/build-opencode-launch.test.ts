@@ -213,6 +213,8 @@ describe("buildOpencodeLaunch for a held call and a resume", () => {
       configOf(l).config.mcp.switchyard as unknown as { timeout?: number };
     expect(server(buildOpencodeLaunch(input({ toolTimeoutMs: 150_000 }))).timeout).toBe(150_000);
     expect(server(buildOpencodeLaunch(input())).timeout).toBeUndefined();
+    // The same setting bounds the server's start: never below OpenCode's own 5 s.
+    expect(server(buildOpencodeLaunch(input({ toolTimeoutMs: 1_500 }))).timeout).toBe(5_000);
   });
 
   it("resumes a session with `run --session <id>`, the prompt still after --", () => {

@@ -32,6 +32,11 @@ export const OPENCODE_CONFIG_PATH = ".config/opencode/switchyard.json";
 const PROJECT_KEEP_PATH = ".switchyard/project/.keep";
 const SYSTEM_PROMPT_PATH = ".switchyard/system-prompt.md";
 const DEFAULT_SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
+/**
+ * The server's `timeout` bounds its start and tool listing as well as each call: never below
+ * OpenCode's own 5 s for those.
+ */
+const OPENCODE_MCP_START_MS = 5_000;
 /** OpenAI function names are at most 64 characters: `switchyard_` plus 53. */
 const PROXY_NAME = /^[A-Za-z0-9_-]{1,53}$/;
 
@@ -162,7 +167,9 @@ export const buildOpencodeLaunch = (input: OpencodeLaunchInput): OpencodeLaunch 
         type: "local",
         command: [proxyCommand, ...input.proxy.args],
         enabled: true,
-        ...(input.toolTimeoutMs === undefined ? {} : { timeout: Math.ceil(input.toolTimeoutMs) }),
+        ...(input.toolTimeoutMs === undefined
+          ? {}
+          : { timeout: Math.max(OPENCODE_MCP_START_MS, Math.ceil(input.toolTimeoutMs)) }),
       },
     },
     permission: {

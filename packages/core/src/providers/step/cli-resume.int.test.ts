@@ -7,7 +7,8 @@
  * error, and the result carries the CLI's session id and its session's files. Attempt 2, in a
  * new sandbox and a new private HOME: the files go back, the CLI resumes the session with a
  * new prompt, and the model's request carries the first prompt and the new one; the step
- * answers. A resume whose files are gone fails with EXECUTION.AGENT_CANNOT_RESUME.
+ * answers. A resume whose files are gone fails with EXECUTION.AGENT_CANNOT_RESUME. And each
+ * CLI gives up on a slow proxy call at the step's tool timeout, not before.
  *
  * A CLI missing from the agents folder is installed on demand; only when that fails is its
  * row skipped, saying why.
@@ -32,6 +33,8 @@ import { CLI_PROVIDERS } from "../cli-providers";
 const FIRST = "FIRST-PROMPT-3e81: look at the build.";
 const SECOND = "SECOND-PROMPT-9c04: the call was approved, go on.";
 const ANSWER = "Resumed and done.";
+/** What the slow call prints, which its command does not spell out (the request carries the command too). */
+const SLOW_DONE = "SLOW-CALL-71-DONE";
 const CASE_MS = 240_000;
 
 describe.each(CLI_ROWS)("a suspended $agent step", (row) => {
@@ -102,9 +105,16 @@ describe.each(CLI_ROWS)("a suspended $agent step", (row) => {
       const resumed = JSON.stringify(model.requests.at(-1)!.body);
       expect(resumed).toContain("FIRST-PROMPT-3e81");
       expect(resumed).toContain("SECOND-PROMPT-9c04");
+      // In order: the first prompt, the call the step was suspended in (Gemini CLI drops a
+      // call that never finished from the session it resumes), the new prompt.
       expect(resumed.indexOf("FIRST-PROMPT-3e81")).toBeLessThan(
         resumed.indexOf("SECOND-PROMPT-9c04"),
       );
+      if (row.agent === "gemini") expect(resumed).not.toContain(sleep);
+      else {
+        expect(resumed.indexOf("FIRST-PROMPT-3e81")).toBeLessThan(resumed.indexOf(sleep));
+        expect(resumed.indexOf(sleep)).toBeLessThan(resumed.indexOf("SECOND-PROMPT-9c04"));
+      }
     },
     CASE_MS,
   );
@@ -125,6 +135,46 @@ describe.each(CLI_ROWS)("a suspended $agent step", (row) => {
       expect(r.errorCode, why).toBe("EXECUTION.AGENT_CANNOT_RESUME");
       expect(r.error, why).toContain("did not resume its session");
       expect(model.requests, why).toHaveLength(0);
+    },
+    CASE_MS,
+  );
+
+  // The CLI reads the step's tool timeout: a slow call's result reaches the model under a
+  // timeout longer than the call, and does not under a shorter one (the CLI gave up first).
+  it.skipIf(!located)(
+    "gives up on a proxy call only after the step's tool timeout",
+    async () => {
+      const slow = {
+        script: {
+          turns: [
+            {
+              toolCalls: [
+                {
+                  name: row.tool("Bash"),
+                  arguments: { command: "sleep 10; echo SLOW-CALL-$((60 + 11))-DONE" },
+                },
+              ],
+            },
+            { text: ANSWER },
+          ],
+        },
+      };
+      const lastRequest = () => JSON.stringify(model!.requests.at(-1)?.body ?? null);
+
+      model = await startScriptedModel(slow);
+      const longer = await step({ toolTimeoutMs: 30_000 });
+      expect(longer, JSON.stringify(longer, null, 1)).toMatchObject({ output: ANSWER });
+      expect(model.requests).toHaveLength(2);
+      expect(lastRequest()).toContain(SLOW_DONE);
+      await model.close();
+
+      model = await startScriptedModel(slow);
+      const shorter = await step({ toolTimeoutMs: 5_000 });
+      const why = JSON.stringify(shorter, null, 1);
+      expect(shorter, why).toMatchObject({ output: ANSWER });
+      expect(model.requests).toHaveLength(2);
+      expect(lastRequest()).not.toContain(SLOW_DONE);
+      expect(lastRequest()).toMatch(/time/i);
     },
     CASE_MS,
   );

@@ -222,7 +222,7 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
     return failedWith(
       events,
       cannotResume(
-        `the ${provider.vendor} CLI's session cannot be resumed: ${resume.sessionId.trim() === "" ? "no session id was kept" : "none of its files were kept"}`,
+        `the agent's session cannot be resumed: ${resume.sessionId.trim() === "" ? "no session id was kept" : "none of its files were kept"}`,
       ),
     );
   const request = resume ? { ...input.request, prompt: resume.prompt } : input.request;
@@ -310,7 +310,13 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
       ...(resume ? { resume: { sessionId: resume.sessionId } } : {}),
     });
     await mkdir(sandbox.folders.home, { recursive: true });
-    if (resume) await writeSessionFiles(sandbox.folders.home, resume.files, step.owner);
+    if (resume)
+      try {
+        await writeSessionFiles(sandbox.folders.home, resume.files, step.owner);
+      } catch (error) {
+        if (isAppError(error)) return failedWith(events, error);
+        throw error;
+      }
     await writeLaunchFiles(launch.files, { home: sandbox.folders.home });
     for (const file of launch.files)
       await chownUp(
