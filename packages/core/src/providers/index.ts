@@ -45,6 +45,8 @@ export type {
   CliRunInput,
   CliRunResult,
   CliStepInput,
+  CliStepResult,
 } from "./step/cli-step";
+export type { SessionFile, SuspendedSession } from "./step/session-files";
 export { CLI_PROVIDERS, VENDOR_ENV, VENDOR_LABELS } from "./cli-providers";
 export type { CliProviderEntry } from "./cli-providers";
