@@ -271,10 +271,22 @@ export const createGovernance = (deps: GovernanceDeps) => {
           "EXECUTION.AGENT_CANNOT_RESUME",
           `the step could not be suspended: its workspace was not kept (${snapshot.reason})`,
         );
+      // A CLI's session goes on from the held call's outcome, which it is given as its next
+      // turn: the call is kept with the session (openai_compatible keeps it in its own).
+      const kept: SuspendedState =
+        result.suspended.kind === "cli"
+          ? {
+              ...result.suspended,
+              state: {
+                ...(result.suspended.state as object),
+                pending: { tool: call.tool, arguments: call.arguments },
+              },
+            }
+          : result.suspended;
       const sealed = sealSecret(
         deps.keyring,
         sessionOwner(deps.teamId, deps.runId, stepKey),
-        JSON.stringify(result.suspended),
+        JSON.stringify(kept),
       );
       await saveAgentSession(deps.db, {
         teamId: deps.teamId,

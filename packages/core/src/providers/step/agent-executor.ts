@@ -29,7 +29,13 @@ import type { SandboxHost } from "../../sandbox";
 import type { Scrubber } from "../../secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
-import { runOpenAiCompatible, toolProxyFromClient, type OpenAiSession } from "../openai-compatible";
+import {
+  runOpenAiCompatible,
+  toolProxyFromClient,
+  toolResultText,
+  type OpenAiSession,
+} from "../openai-compatible";
+import type { SuspendedSession } from "./session-files";
 import type { AgentVersionChoice } from "../agent-versions";
 import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
@@ -37,6 +43,18 @@ import { openStepProxyClient } from "./step-proxy";
 import { replayConnectors, stepToolsOf, type StepConnectors } from "./step-tools";
 import type { StepTracer } from "../step-tracer";
 import type { AttemptGovernance } from "./attempt-governance";
+
+/** A suspended CLI attempt as stored: its session, and the call that was held when it stopped. */
+type HeldCli = {
+  session: SuspendedSession;
+  pending: { tool: string; arguments: Record<string, unknown> };
+};
+
+/** The next turn of a resumed CLI: what became of the call it was waiting on. */
+const continuation = (pending: HeldCli["pending"], outcome: { isError: boolean; text: string }) =>
+  outcome.isError
+    ? `Your call to ${pending.tool} waited for a person's approval and was not run: ${outcome.text}\nDo not call it again with the same arguments; go on with the task another way, or stop and say why.`
+    : `Your call to ${pending.tool} waited for a person's approval and was approved; it ran and returned:\n${outcome.text}\nGo on with the task from there.`;
 
 /** What a held call may take beyond its hold limit: the longest a proxy lets a Bash command run, and then some. */
 const HELD_CALL_MARGIN_MS = 11 * 60_000;
@@ -181,19 +199,75 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     const subscribers = ports.subscribe(request, events);
     try {
       const agent = await staging.agent(entry.agent, ports.agentVersion ?? "pinned");
-      const result = await runCliStep({
+      const governed = ports.governance?.(request);
+      const proxy = await proxyOf(request, traceparent, connectors, governed);
+      const held =
+        governed?.resume?.kind === "cli" ? (governed.resume.state as HeldCli) : undefined;
+      // Resumed after a held call was answered: the call runs (or is refused) first, and its
+      // outcome is the next turn of the CLI's own session.
+      const resume = held
+        ? {
+            ...held.session,
+            prompt: continuation(
+              held.pending,
+              await runHeldCall(request, proxy, events, held.pending),
+            ),
+          }
+        : undefined;
+      const { suspended, ...result } = await runCliStep({
         provider: entry.cli,
         request,
-        proxy: await proxyOf(request, traceparent, connectors),
+        proxy,
         agent,
         gateway: await ports.gateway(),
         upstream,
         events,
+        ...(governed?.holdMs ? { toolTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {}),
+        ...(governed?.suspend ? { suspend: governed.suspend } : {}),
+        ...(resume ? { resume } : {}),
       });
-      return { ...result, agentVersion: agent.version };
+      return {
+        ...result,
+        agentVersion: agent.version,
+        ...(suspended
+          ? {
+              suspended: {
+                kind: "cli",
+                sessionId: suspended.sessionId,
+                state: { session: suspended },
+              },
+            }
+          : {}),
+      };
     } finally {
       await connectors?.host.close();
       await subscribers.flush?.();
+    }
+  };
+
+  /** The held call, run through a proxy of the step's own (its answer decides at the gate). */
+  const runHeldCall = async (
+    request: AgentRequest,
+    proxy: Awaited<ReturnType<typeof proxyOf>>,
+    events: AttemptEventBus,
+    pending: HeldCli["pending"],
+  ): Promise<{ isError: boolean; text: string }> => {
+    const step = await openStepProxyClient({
+      ...proxy,
+      attemptId: request.attemptId,
+      events,
+      secrets: [],
+      signal: request.signal,
+    });
+    try {
+      const result = await toolProxyFromClient(step.client).callTool(
+        pending.tool,
+        pending.arguments,
+        request.signal,
+      );
+      return { isError: result.isError === true, text: scrubber.scrub(toolResultText(result)) };
+    } finally {
+      await step.close();
     }
   };
 

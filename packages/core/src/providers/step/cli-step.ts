@@ -152,7 +152,7 @@ export type CliStepInput = {
  * the session to resume from (`suspended`); a session that cannot be kept fails the step with
  * EXECUTION.AGENT_CANNOT_RESUME instead.
  */
-export type CliStepResult = AgentResult & { suspended?: SuspendedSession };
+export type CliStepResult = Omit<AgentResult, "suspended"> & { suspended?: SuspendedSession };
 
 /** What the gateway metered of the attempt's model requests (`model.metered`). */
 const meterOf = (events: AttemptEventBus) => {
