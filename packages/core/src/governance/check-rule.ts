@@ -7,9 +7,9 @@
 import { approvalRuleSchema, ruleProblem, type ApprovalRule } from "./approval-rules";
 
 /** The rule's fields; a problem that is not a field's (an unknown key) names the key itself. */
-export const RULE_FIELDS = ["tool", "command", "outside"] as const;
+const RULE_FIELDS = ["tool", "command", "outside"] as const;
 
-export type RuleCheck =
+type RuleCheck =
   { ok: true; rule: ApprovalRule } | { ok: false; field: string | undefined; message: string };
 
 export const checkApprovalRule = (value: unknown): RuleCheck => {

@@ -17,13 +17,13 @@ import {
 import { checkApprovalRule } from "./check-rule";
 
 /** What of an agent step decides its rules: its name (for the error) and its `mcp_proxy` block. */
-export type RuledStep = {
+type RuledStep = {
   name?: string;
   mcpProxy?: { interceptBuiltins: boolean; approve?: readonly ApprovalRule[] };
 };
 
 /** Whether the step's built-ins go through its proxy (where rules on built-ins can hold). */
-export const builtinsIntercepted = (step: RuledStep): boolean =>
+const builtinsIntercepted = (step: RuledStep): boolean =>
   step.mcpProxy?.interceptBuiltins !== false;
 
 const stepPath = (step: RuledStep) => (step.name ? `states.${step.name}.mcp_proxy` : "mcp_proxy");
