@@ -11,7 +11,10 @@
  * refused the request, say) wins, since a CLI that leaves takes its MCP server with it, and
  * is given a moment to say so before it is stopped. Cancel and timeout stop the CLI, and
  * closing the sandbox reaps whatever is left. Tokens and cost are the gateway's meter (the
- * CLI's own count when nothing was metered).
+ * CLI's own count when nothing was metered). A suspend (a call held past its hold limit)
+ * stops the CLI like a cancel and hands back its session's own files; a resume puts them in
+ * the new sandbox's private HOME before the CLI continues the session (session-files.ts,
+ * docs/governance.md).
  *
  * What differs per CLI is a CliProvider: the vendor it speaks, how it is launched (argument
  * list, environment, files in its private HOME) and how its output is read.
