@@ -22,7 +22,7 @@ import {
   describeRule,
   globMatches,
   RunParked,
-  type ApprovalRule,
+  stepApprovalRules,
   type SourcedRule,
   type ToolCallWaitDetail,
   type WaitAnswer,
@@ -58,8 +58,8 @@ export type GovernanceDeps = {
   lane: string;
   workerId: string;
   scrubber: Scrubber;
-  /** The lane's rules (Settings → Lanes). */
-  laneRules: () => Promise<readonly ApprovalRule[]>;
+  /** The lane's rules (Settings → Lanes), as stored. */
+  laneRules: () => Promise<readonly unknown[]>;
   /** How long a held call stays open before its attempt is suspended. */
   holdMs: number;
   /** The workspace the snapshot of a suspended attempt is taken of, with its limits. */
@@ -140,13 +140,13 @@ const refusalOf = (status: string, answer: unknown): AppError | undefined => {
 export const createGovernance = (deps: GovernanceDeps) => {
   const forAttempt = async (request: AgentRequest): Promise<AttemptHandle> => {
     const stepKey = request.path.key;
-    const rules: SourcedRule[] = [
-      ...(await deps.laneRules()).map((rule) => ({ ...rule, origin: "lane" as const })),
-      ...(request.mcpProxy?.approve ?? []).map((rule) => ({
-        ...rule,
-        origin: "workflow" as const,
-      })),
-    ];
+    // The lane's rules as they are now (they may have changed since the workflow was saved).
+    const ruled = stepApprovalRules(await deps.laneRules(), {
+      name: request.stateName,
+      ...(request.mcpProxy ? { mcpProxy: request.mcpProxy } : {}),
+    });
+    if ("error" in ruled) throw ruled.error;
+    const rules: SourcedRule[] = ruled.rules;
     const resumable = await resumableSessionOf(deps.db, deps.teamId, deps.runId, stepKey);
     let agentText = "";
     const noteText = (text: string) => {
