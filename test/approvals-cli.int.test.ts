@@ -10,7 +10,7 @@
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { CLI_PROVIDERS } from "@switchyard/core/providers";
-import { enqueueRunJob, listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
+import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { CLI_ROWS, type CliRow } from "@switchyard/testing/agents";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
@@ -152,17 +152,8 @@ describe.each(CLI_ROWS.map((row) => [row.agent, row] as const))(
           SWITCHYARD_QUEUE_PREFIX: s.prefix,
           ...workerEnv,
         });
-        await s.db.wait.update({
-          where: { id: wait.id },
-          data: {
-            status: "answered",
-            answer: { decision: "approve" },
-            answeredById: s.adminId,
-            answeredAt: new Date(),
-          },
-        });
-        await (await s.queue.getJob(id))?.remove();
-        await enqueueRunJob(s.queue, { runId: id, teamId: s.teamId });
+        // Answered through the API: the parked run is queued again.
+        await caller().waits.answer({ id: wait.id, decision: "approve" });
         const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 240_000);
         expect(
           run.status,

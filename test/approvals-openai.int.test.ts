@@ -11,7 +11,7 @@
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { argumentsHash } from "@switchyard/core/governance";
-import { enqueueRunJob, listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
+import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { openAiAgentState } from "./helpers/agent-workflow";
@@ -100,16 +100,9 @@ const openWait = (runId: string, not: string[] = []) =>
     `an open wait of run ${runId}`,
   );
 
+/** Answered as a person answers, through the API: a parked run is queued again. */
 const answer = (waitId: string, decision: "approve" | "deny", message?: string) =>
-  stack.db.wait.update({
-    where: { id: waitId },
-    data: {
-      status: "answered",
-      answer: { decision, ...(message ? { message } : {}) },
-      answeredById: stack.adminId,
-      answeredAt: new Date(),
-    },
-  });
+  caller().waits.answer({ id: waitId, decision, ...(message ? { message } : {}) });
 
 it("holds a call until it is approved, binds the approval to its arguments, and tells the agent of a denial", async () => {
   const { workflowId } = await saveWorkflowVersion(stack.db, {
@@ -192,8 +185,6 @@ it("suspends a step held past its limit, parks the run without a worker, and res
     ...workerEnv,
   });
   await answer(wait.id, "approve");
-  await (await stack.queue.getJob(id))?.remove();
-  await enqueueRunJob(stack.queue, { runId: id, teamId: stack.teamId });
   const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000).catch(() =>
     caller().runs.get({ id }),
   );

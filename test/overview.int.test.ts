@@ -161,7 +161,7 @@ it("counts runs by status per local day, and the success rate of the finished on
   });
   expect(overview.runs).toEqual({
     total: 4,
-    byStatus: { queued: 0, running: 0, succeeded: 2, failed: 1, cancelled: 1 },
+    byStatus: { queued: 0, running: 0, waiting: 0, succeeded: 2, failed: 1, cancelled: 1 },
     successRate: 0.5,
   });
   expect(overview.perDay.map((d) => d.date)).toEqual([
@@ -177,6 +177,7 @@ it("counts runs by status per local day, and the success rate of the finished on
   expect(runsOn["2026-11-24"]).toEqual({
     queued: 0,
     running: 0,
+    waiting: 0,
     succeeded: 0,
     failed: 0,
     cancelled: 1,
@@ -184,6 +185,7 @@ it("counts runs by status per local day, and the success rate of the finished on
   expect(runsOn["2026-11-29"]).toEqual({
     queued: 0,
     running: 0,
+    waiting: 0,
     succeeded: 1,
     failed: 0,
     cancelled: 0,
@@ -191,6 +193,7 @@ it("counts runs by status per local day, and the success rate of the finished on
   expect(runsOn["2026-11-30"]).toEqual({
     queued: 0,
     running: 0,
+    waiting: 0,
     succeeded: 1,
     failed: 1,
     cancelled: 0,
@@ -198,6 +201,7 @@ it("counts runs by status per local day, and the success rate of the finished on
   expect(runsOn["2026-11-27"]).toEqual({
     queued: 0,
     running: 0,
+    waiting: 0,
     succeeded: 0,
     failed: 0,
     cancelled: 0,
@@ -253,6 +257,7 @@ it("buckets by the viewer's zone: in UTC the 04:00 run is on 30 Nov and the firs
   expect(runsOn["2026-11-30"]).toEqual({
     queued: 0,
     running: 0,
+    waiting: 0,
     succeeded: 2,
     failed: 1,
     cancelled: 0,
@@ -274,7 +279,7 @@ it("shows a new team all zeros, one entry per day", async () => {
   expect(overview.perDay[0]!.date).toBe("2025-12-03");
   expect(overview.runs).toEqual({
     total: 0,
-    byStatus: { queued: 0, running: 0, succeeded: 0, failed: 0, cancelled: 0 },
+    byStatus: { queued: 0, running: 0, waiting: 0, succeeded: 0, failed: 0, cancelled: 0 },
     successRate: null,
   });
   expect(overview.stepDuration).toEqual({ p50Ms: null, p95Ms: null, steps: 0 });

@@ -127,7 +127,14 @@ it("filters, pages by cursor without repeats or gaps, and counts per status unde
   do {
     const page = await caller.runs.list({ workflowId: a.workflowId, limit: 2, cursor });
     seen.push(...page.runs.map((r) => r.id));
-    expect(page.counts).toEqual({ queued: 1, running: 0, succeeded: 3, failed: 2, cancelled: 1 });
+    expect(page.counts).toEqual({
+      queued: 1,
+      running: 0,
+      waiting: 0,
+      succeeded: 3,
+      failed: 2,
+      cancelled: 1,
+    });
     cursor = page.nextCursor ?? undefined;
     pages += 1;
   } while (cursor);

@@ -40,6 +40,9 @@ export const workerEnvSchema = z.object({
   ...egressEnv,
   /** The dashboard's address (as the web app's AUTH_URL); notifications link to runs under it. */
   AUTH_URL: z.string().default(""),
+  /** SMTP server for mail to those who may answer a wait that opened (empty: no mail), and its From:. */
+  SWITCHYARD_SMTP_URL: z.union([z.literal(""), z.url({ protocol: /^smtps?$/ })]).default(""),
+  SWITCHYARD_SMTP_FROM: z.string().min(3).default("Switchyard <switchyard@localhost>"),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
   SWITCHYARD_WORKSPACES_DIR: z.string().default(""),
   SWITCHYARD_SANDBOX: z.enum(["auto", "strict", "namespaces", "none"]).default("auto"),

@@ -26,7 +26,7 @@ import {
   finishedAttemptsOf,
   finishRun,
   getRunForExecution,
-  cancelOpenWaitsOf,
+  cancelRunWaits,
   laneRulesOf,
   loadBundle,
   markStepRunWaiting,
@@ -542,7 +542,7 @@ export const executeRun = async (
     async () => {
       await finishRun(db, teamId, runId, finish, deps.workerId);
       // A call still held when the run ended (cancelled, timed out) has nobody to wait for.
-      await cancelOpenWaitsOf(db, teamId, runId);
+      await cancelRunWaits(db, teamId, runId);
     },
     { outageMs },
   ).catch((error: unknown) => {

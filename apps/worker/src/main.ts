@@ -36,6 +36,7 @@ import { createWorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { startRequeueSweep } from "./requeue-sweep";
 import { startSnapshotSweep } from "./snapshot-sweep";
+import { startWaitExpiry } from "./wait-expiry";
 import { teamWaiters } from "./team-waiters";
 import { bootConfinement } from "./sandbox-boot";
 import { createLogger } from "./logger";
@@ -199,6 +200,9 @@ const triggerWorkers = await startTriggerWorkers({
   log,
   baseUrl: env.AUTH_URL || "http://localhost:3000",
   fetch: egress.notification,
+  ...(env.SWITCHYARD_SMTP_URL
+    ? { mail: { smtpUrl: env.SWITCHYARD_SMTP_URL, from: env.SWITCHYARD_SMTP_FROM } }
+    : {}),
 });
 
 /** The runs this worker is executing now, by id (a run's job id is its run id). */
@@ -251,6 +255,7 @@ const worker = new Worker(
           outageMs: env.SWITCHYARD_DB_OUTAGE_MS,
           teamRunLimit: env.SWITCHYARD_TEAM_RUN_LIMIT,
           holdMs: env.SWITCHYARD_APPROVAL_HOLD_MS,
+          onWaitOpened: (wait) => void triggerWorkers.waitOpened(wait),
         },
         data.data,
         signal ?? new AbortController().signal,
@@ -418,6 +423,8 @@ const snapshotSweep = startSnapshotSweep({
   retentionDays: env.SWITCHYARD_SNAPSHOT_RETENTION_DAYS,
   intervalMs: SNAPSHOT_SWEEP_MS,
 });
+// Waits past their time are closed as their onExpiry says; the runs parked on them resume.
+const waitExpiry = startWaitExpiry({ db, queue: runQueue, log });
 log.info("worker ready", {
   queue: RUN_QUEUE,
   prefix: env.SWITCHYARD_QUEUE_PREFIX,
@@ -441,6 +448,7 @@ const shutdown = async (sig: string, code = 0) => {
   }, env.SWITCHYARD_SHUTDOWN_GRACE_MS);
   await requeue.stop();
   await snapshotSweep.stop();
+  await waitExpiry.stop();
   await worker.close();
   await runQueue.close().catch(() => undefined);
   await consoleWorker.close();

@@ -2,7 +2,10 @@
  * The requeue sweep: finds open runs (queued or running) whose BullMQ job is gone, as after
  * Redis restarts without persistence, or finished while the run is still open, and enqueues
  * them again with the job id and data a start gives them. The worker that takes such a job
- * claims a queued run, or resumes a running one from its checkpoint.
+ * claims a queued run, or resumes a running one from its checkpoint. A `waiting` run whose
+ * parked waits are all closed (answered or expired) but whose resume never reached the queue
+ * (a crash between the answer and the enqueue) is taken up the same way: its finished job is
+ * retried, or a missing one added.
  *
  * What it leaves alone, so that it never races whoever else is at work on a run:
  * - runs younger than `minAgeMs` (their starter may not have added the job yet) and jobs

@@ -38,3 +38,5 @@ export * from "./repositories/instance-settings";
 export * from "./repositories/instance-admins";
 export * from "./repositories/workspace-snapshots";
 export * from "./repositories/replays";
+export * from "./repositories/waits";
+export * from "./runs/resume-run";

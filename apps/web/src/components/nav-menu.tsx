@@ -4,10 +4,28 @@
  * on a narrow one they fold behind a Menu button (aria-expanded, Escape closes it and
  * gives focus back to the button, following a link closes it).
  */
+import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { Fragment, useEffect, useRef, useState, type ReactNode } from "react";
 import type { NavItem } from "~/app/(dashboard)/nav-items";
+import { useTRPC } from "~/trpc/react";
+
+/** How many open waits the person may answer, beside "Waiting for you"; nothing at none. */
+function WaitCount() {
+  const trpc = useTRPC();
+  const count = useQuery({
+    ...trpc.waits.count.queryOptions(),
+    refetchInterval: 10_000,
+  });
+  const open = count.data?.open ?? 0;
+  if (open === 0) return null;
+  return (
+    <span className="nav-count" data-testid="wait-count" aria-label={`${open} waiting`}>
+      {open}
+    </span>
+  );
+}
 
 const isCurrent = (pathname: string, href: string) =>
   pathname === href || pathname.startsWith(`${href}/`);
@@ -53,6 +71,7 @@ export function NavMenu({ items, children }: { items: readonly NavItem[]; childr
                     aria-current={isCurrent(pathname, item.href) ? "page" : undefined}
                   >
                     {item.label}
+                    {item.count === "waits" ? <WaitCount /> : null}
                   </Link>
                 </li>
               </Fragment>

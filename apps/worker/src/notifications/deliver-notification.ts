@@ -1,5 +1,6 @@
 /**
- * Sends one notification: a signed JSON POST of the run's end to the endpoint, answered
+ * Sends one notification: a signed JSON POST of the run's end (or of a wait that opened, with
+ * the wait and the run's page to answer it on) to the endpoint, answered
  * within ten seconds. A 2xx marks it delivered; anything else is recorded on the delivery
  * and thrown, so BullMQ retries it with backoff until the last attempt marks it failed.
  */
@@ -59,6 +60,7 @@ export const deliverNotification = async (
     found.sealed.envelope,
   );
   const run = found.run;
+  const runUrl = `${deps.baseUrl.replace(/\/$/, "")}/runs/${found.delivery.runId}`;
   const payload: NotificationPayload = {
     event: found.delivery.event as NotificationEvent,
     ...(run ? {} : { test: true }),
@@ -69,8 +71,18 @@ export const deliverNotification = async (
       errorCode: run?.errorCode ?? null,
       startedAt: run?.startedAt?.toISOString() ?? null,
       finishedAt: run?.finishedAt?.toISOString() ?? null,
-      url: `${deps.baseUrl.replace(/\/$/, "")}/runs/${found.delivery.runId}`,
+      url: runUrl,
     },
+    ...(found.wait
+      ? {
+          wait: {
+            id: found.wait.id,
+            kind: found.wait.kind,
+            question: found.wait.question,
+            url: runUrl,
+          },
+        }
+      : {}),
   };
   const body = JSON.stringify(payload);
   let statusCode: number | undefined;

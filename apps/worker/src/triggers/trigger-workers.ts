@@ -1,8 +1,8 @@
 /**
  * The worker's part of triggers and notifications: a queue worker firing schedule jobs
  * (BullMQ job schedulers make each fire one job, whichever worker takes it), a queue worker
- * delivering notifications with retries, the boot-time re-sync of schedules, and what the
- * run queue's processor calls when a run has ended.
+ * delivering notifications with retries, the boot-time re-sync of schedules, what the
+ * run queue's processor calls when a run has ended, and what tells that a wait opened.
  */
 import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Redis } from "ioredis";
@@ -21,6 +21,7 @@ import {
 import { enqueueRunNotifications, type Db } from "@switchyard/db";
 import type { Logger } from "../logger";
 import { deliverNotification, DeliveryAttemptFailed } from "../notifications/deliver-notification";
+import { announceWaitOpened, type WaitMail } from "../notifications/wait-opened";
 import { fireTrigger } from "./fire-trigger";
 import { syncSchedules } from "./sync-schedules";
 
@@ -32,6 +33,8 @@ type TriggerWorkersDeps = {
   log: Logger;
   baseUrl: string;
   /** notifications go out through it */ fetch: FetchLike;
+  /** mail to those who may answer a wait; none without SMTP */
+  mail?: WaitMail;
 };
 
 const asUnrecoverable = (error: unknown) =>
@@ -103,6 +106,20 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
       }).catch((e: unknown) =>
         log.error("could not enqueue run notifications", {
           runId,
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      ),
+    /**
+     * Tells that a wait for a person opened: wait.opened to the endpoints listening, and mail
+     * to those who may answer where SMTP is configured. Call it once the wait's row is written.
+     */
+    waitOpened: (input: { teamId: string; runId: string; waitId: string }) =>
+      announceWaitOpened(
+        { db, queue: notificationQueue, baseUrl: deps.baseUrl, mail: deps.mail, log },
+        input,
+      ).catch((e: unknown) =>
+        log.error("could not announce an open wait", {
+          waitId: input.waitId,
           error: e instanceof Error ? e.message : String(e),
         }),
       ),

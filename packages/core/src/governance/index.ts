@@ -3,3 +3,4 @@ export * from "./arguments-hash";
 export * from "./waits";
 export * from "./check-rule";
 export * from "./step-rules";
+export * from "./wait-answerer";

@@ -14,6 +14,9 @@ export const waitAnswerSchema = z
   .strict();
 export type WaitAnswer = z.infer<typeof waitAnswerSchema>;
 
+/** What expiry means: deny the call, fail the step, or take the wait's default answer. */
+export type WaitExpiry = "deny" | "fail" | "default";
+
 /** How long a held call stays open in place before its step is suspended. */
 export const DEFAULT_HOLD_MS = 120_000;
 

@@ -17,11 +17,19 @@ export type TriggerJob = z.infer<typeof triggerJobSchema>;
 /** The job scheduler of a schedule trigger. */
 export const triggerSchedulerId = (triggerId: string) => `trigger:${triggerId}`;
 
-export const NOTIFICATION_EVENTS = ["run.succeeded", "run.failed", "run.cancelled"] as const;
+/** What an endpoint may listen to: a run's end, and a wait for a person opening (wait.opened). */
+export const NOTIFICATION_EVENTS = [
+  "run.succeeded",
+  "run.failed",
+  "run.cancelled",
+  "wait.opened",
+] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
 /** The event a run's final status sends, if any. */
-export const eventOfRunStatus = (status: string): NotificationEvent | undefined =>
+export const eventOfRunStatus = (
+  status: string,
+): Exclude<NotificationEvent, "wait.opened"> | undefined =>
   status === "succeeded"
     ? "run.succeeded"
     : status === "failed"
@@ -55,4 +63,6 @@ export type NotificationPayload = {
     finishedAt: string | null;
     url: string;
   };
+  /** wait.opened: the wait, and where to answer it (the run's page) */
+  wait?: { id: string; kind: string; question: string; url: string };
 };

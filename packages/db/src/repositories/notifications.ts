@@ -147,6 +147,34 @@ const enqueue = (queue: NotificationEnqueuer, teamId: string, deliveryId: string
   );
 
 /**
+ * A pending delivery of `event` (about a run, and a wait for wait.opened) for each enabled
+ * endpoint of the team that listens to it, each enqueued once: the row's unique key and the
+ * job id make a second report a no-op. Returns how many were new.
+ */
+const deliverToListeners = async (
+  db: Db,
+  queue: NotificationEnqueuer,
+  input: { teamId: string; runId: string; event: NotificationEvent; waitId: string },
+) => {
+  const { teamId, runId, event, waitId } = input;
+  const endpoints = await db.notificationEndpoint.findMany({
+    where: { teamId, enabled: true, events: { has: event } },
+    select: { id: true },
+  });
+  if (endpoints.length === 0) return 0;
+  const { count } = await db.notificationDelivery.createMany({
+    data: endpoints.map((e) => ({ teamId, endpointId: e.id, runId, event, waitId })),
+    skipDuplicates: true,
+  });
+  const pending = await db.notificationDelivery.findMany({
+    where: { teamId, runId, event, waitId, status: "pending", attempts: 0 },
+    select: { id: true },
+  });
+  for (const d of pending) await enqueue(queue, teamId, d.id);
+  return count;
+};
+
+/**
  * When a run has ended: a pending delivery for each enabled endpoint of the team that
  * listens to its event, each enqueued once (the row's unique key and the job id make a
  * second report of the same end a no-op). Returns how many were new.
@@ -167,27 +195,24 @@ export const enqueueRunNotifications = async (
     )?.status;
   const event = status ? eventOfRunStatus(status) : undefined;
   if (!event) return 0;
-  const endpoints = await db.notificationEndpoint.findMany({
-    where: { teamId: input.teamId, enabled: true, events: { has: event } },
-    select: { id: true },
+  return deliverToListeners(db, queue, {
+    teamId: input.teamId,
+    runId: input.runId,
+    event,
+    waitId: "",
   });
-  if (endpoints.length === 0) return 0;
-  const { count } = await db.notificationDelivery.createMany({
-    data: endpoints.map((e) => ({
-      teamId: input.teamId,
-      endpointId: e.id,
-      runId: input.runId,
-      event,
-    })),
-    skipDuplicates: true,
-  });
-  const pending = await db.notificationDelivery.findMany({
-    where: { teamId: input.teamId, runId: input.runId, event, status: "pending", attempts: 0 },
-    select: { id: true },
-  });
-  for (const d of pending) await enqueue(queue, input.teamId, d.id);
-  return count;
 };
+
+/**
+ * When a wait for a person has opened: a pending delivery of `wait.opened` for each enabled
+ * endpoint of the team that listens to it, one per endpoint and wait however often it is
+ * announced. Returns how many were new.
+ */
+export const enqueueWaitNotifications = async (
+  db: Db,
+  queue: NotificationEnqueuer,
+  input: { teamId: string; runId: string; waitId: string },
+) => deliverToListeners(db, queue, { ...input, event: "wait.opened" });
 
 /** A test delivery to one endpoint (its run id is made up and marked as a test). */
 export const enqueueTestNotification = async (
@@ -213,7 +238,7 @@ export const enqueueTestNotification = async (
   return delivery.id;
 };
 
-/** What sending one delivery needs: where, the sealed secret, and the run it reports (null for a test). */
+/** What sending one delivery needs: where, the sealed secret, the run it reports (null for a test) and the wait a wait.opened is about. */
 export const deliveryToSend = async (db: Db, teamId: string, deliveryId: string) => {
   const delivery = await db.notificationDelivery.findFirst({
     where: { id: deliveryId, teamId },
@@ -234,6 +259,12 @@ export const deliveryToSend = async (db: Db, teamId: string, deliveryId: string)
       workflow: { select: { name: true } },
     },
   });
+  const wait = delivery.waitId
+    ? await db.wait.findFirst({
+        where: { id: delivery.waitId, teamId },
+        select: { id: true, kind: true, question: true },
+      })
+    : null;
   return {
     delivery: {
       id: delivery.id,
@@ -241,6 +272,7 @@ export const deliveryToSend = async (db: Db, teamId: string, deliveryId: string)
       event: delivery.event,
       status: delivery.status,
     },
+    wait,
     endpoint: delivery.endpoint,
     sealed: credential
       ? ({ credentialId: credential.id, envelope: envelopeOf(credential) } satisfies SealedValue)

@@ -11,15 +11,10 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import type { Db } from "../client";
+import { RunStatus } from "../generated/prisma/enums";
 
-type OverviewRunStatus = "queued" | "running" | "succeeded" | "failed" | "cancelled";
-const RUN_STATUSES: readonly OverviewRunStatus[] = [
-  "queued",
-  "running",
-  "succeeded",
-  "failed",
-  "cancelled",
-];
+type OverviewRunStatus = RunStatus;
+const RUN_STATUSES = Object.values(RunStatus);
 
 type OverviewInput = {
   teamId: string;
@@ -57,6 +52,7 @@ const NAIVE_UTC = `YYYY-MM-DD"T"HH24:MI:SS.MS`;
 const zeroRuns = (): Record<OverviewRunStatus, number> => ({
   queued: 0,
   running: 0,
+  waiting: 0,
   succeeded: 0,
   failed: 0,
   cancelled: 0,

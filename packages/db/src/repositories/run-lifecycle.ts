@@ -78,6 +78,39 @@ export const cancelQueuedRun = async (
 };
 
 /**
+ * Cancels a run parked on a person's answer (no worker holds it): the run ends cancelled,
+ * its waiting steps with it; false when it is no longer waiting. Run it in a transaction
+ * with the closing of its waits.
+ */
+export const cancelWaitingRun = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  runId: string,
+) => {
+  const finishedAt = new Date();
+  const { count } = await db.run.updateMany({
+    where: { id: runId, teamId, status: { in: statusesBefore("cancelled", ["waiting"]) } },
+    data: {
+      status: "cancelled",
+      errorCode: "EXECUTION.CANCELLED",
+      errorMessage: "cancelled while it waited for a person's answer",
+      finishedAt,
+    },
+  });
+  if (count !== 1) return false;
+  await db.stepRun.updateMany({
+    where: { teamId, runId, status: "waiting" },
+    data: {
+      status: "cancelled",
+      errorCode: "EXECUTION.CANCELLED",
+      errorMessage: "the run was cancelled while this step waited for a person's answer",
+      finishedAt,
+    },
+  });
+  return true;
+};
+
+/**
  * Asks whichever worker holds a running run to cancel it (the mark outlives that worker);
  * false when the run is not running.
  */

@@ -189,7 +189,3 @@ export const laneRulesOf = async (db: Db, teamId: string, lane: string) => {
   const parsed = approvalRulesSchema.safeParse(row?.approvalRules ?? []);
   return parsed.success ? parsed.data : [];
 };
-
-/** A run that ended leaves nothing to answer: its open waits are cancelled. */
-export const cancelOpenWaitsOf = (db: Db, teamId: string, runId: string) =>
-  db.wait.updateMany({ where: { teamId, runId, status: "open" }, data: { status: "cancelled" } });

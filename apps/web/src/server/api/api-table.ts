@@ -22,6 +22,7 @@ import { teamsApi } from "../team/teams-api";
 import { tokensApi } from "../tokens/tokens-api";
 import { triggersApi } from "../triggers/triggers-api";
 import { variablesApi } from "../variables/variables-api";
+import { waitsApi } from "../waits/waits-api";
 import { workflowsApi } from "../workflows/workflows-api";
 import type { ImplementedArea } from "./implement";
 import { restRoutesOf } from "./rest-of";
@@ -30,6 +31,7 @@ import { trpcRouterOf } from "./trpc-of";
 const areas = {
   workflows: workflowsApi,
   runs: runsApi,
+  waits: waitsApi,
   replay: replayApi,
   agents: agentsApi,
   triggers: triggersApi,

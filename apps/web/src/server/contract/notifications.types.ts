@@ -7,7 +7,10 @@ import { NOTIFICATION_EVENTS } from "@switchyard/core/triggers";
 import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
-const events = z.array(z.enum(NOTIFICATION_EVENTS)).min(1, "choose at least one event").max(3);
+const events = z
+  .array(z.enum(NOTIFICATION_EVENTS))
+  .min(1, "choose at least one event")
+  .max(NOTIFICATION_EVENTS.length);
 
 export const createEndpointBody = z.object({
   url: z.string().min(1).max(2048),
@@ -80,7 +83,7 @@ export const notificationOperations = {
       path: "/notifications/endpoints",
       body: createEndpointBody,
       summary:
-        "Admins: add an endpoint (https to a public address, or what the operator's egress allow-list names) for run.succeeded, run.failed, run.cancelled; its signing secret is in this answer only",
+        "Admins: add an endpoint (https to a public address, or what the operator's egress allow-list names) for run.succeeded, run.failed, run.cancelled and wait.opened (a run waits for a person's answer); its signing secret is in this answer only",
       status: 201,
       description: "Created",
     },

@@ -47,6 +47,7 @@ export const overviewQuery = z.object({
 const runCounts = z.object({
   queued: z.number().int(),
   running: z.number().int(),
+  waiting: z.number().int().describe("waiting for a person's answer"),
   succeeded: z.number().int(),
   failed: z.number().int(),
   cancelled: z.number().int(),

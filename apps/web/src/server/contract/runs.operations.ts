@@ -84,7 +84,8 @@ export const runOperations = {
     rest: {
       method: "POST",
       path: "/runs/{id}/cancel",
-      summary: "Cancel a queued or running run",
+      summary:
+        "Cancel a queued, running or waiting run (a run waiting for a person is cancelled at once, its open waits with it)",
       status: 202,
       description: "Cancelled or cancelling",
       errors: { 409: "The run has already ended (CONFLICT)" },

@@ -50,7 +50,9 @@ export const startRunResponse = z.object({ id: z.string(), status: runStatus });
 export const cancelRunResponse = z.object({
   status: z
     .enum(["cancelled", "cancelling"])
-    .describe("cancelled: it had not started; cancelling: its worker is told to stop"),
+    .describe(
+      "cancelled: it had not started, or it waited for a person; cancelling: its worker is told to stop",
+    ),
 });
 
 export const stepRun = z.looseObject({
@@ -143,7 +145,7 @@ const commaList = <T extends z.ZodType>(item: T) =>
 /** runs.list and GET /runs: what the list is narrowed by, and where the page starts. */
 export const runListQuery = z.object({
   status: commaList(runStatus).describe(
-    "statuses, comma-separated (queued,running,succeeded,failed,cancelled)",
+    "statuses, comma-separated (queued,running,waiting,succeeded,failed,cancelled); waiting: waiting for a person's answer",
   ),
   workflowId: z.string().min(1).optional(),
   lane: z.string().min(1).optional(),
@@ -195,6 +197,7 @@ export const runListResponse = z.object({
     .object({
       queued: z.number().int(),
       running: z.number().int(),
+      waiting: z.number().int().describe("runs waiting for a person's answer"),
       succeeded: z.number().int(),
       failed: z.number().int(),
       cancelled: z.number().int(),

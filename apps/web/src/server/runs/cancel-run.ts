@@ -1,15 +1,18 @@
 /**
  * Cancels a run. A queued run is marked cancelled at once (the worker skips it when it
- * arrives); a running one is signalled to whichever worker holds it, and that worker
- * records the cancellation when its processes have stopped.
+ * arrives), and so is a run parked on a person's answer (no worker holds it), its open
+ * waits closed with it; a running one is signalled to whichever worker holds it, and that
+ * worker records the cancellation when its processes have stopped.
  */
 import type { Queue } from "bullmq";
 import type { Redis } from "ioredis";
 import { AppError } from "@switchyard/core/errors";
-import { runCancelChannel, type RunJob } from "@switchyard/core/runs";
+import { runCancelChannel, runUpdatesChannel, type RunJob } from "@switchyard/core/runs";
 import { mayCancel } from "@switchyard/core/policy";
 import {
   cancelQueuedRun,
+  cancelRunWaits,
+  cancelWaitingRun,
   getRunLifecycle,
   laneRules,
   requestRunCancel,
@@ -33,8 +36,16 @@ export const cancelRun = async (
   if (!run) throw new AppError("NOT_FOUND", "run not found");
   const denied = mayCancel(await laneRules(deps.db, input.teamId), input.role, run.lane);
   if (denied) throw denied;
-  if (await cancelQueuedRun(deps.db, input.teamId, run.id)) {
+  const endedHere =
+    (await cancelQueuedRun(deps.db, input.teamId, run.id)) ||
+    (await deps.db.$transaction(async (tx) => {
+      if (!(await cancelWaitingRun(tx, input.teamId, run.id))) return false;
+      await cancelRunWaits(tx, input.teamId, run.id);
+      return true;
+    }));
+  if (endedHere) {
     await deps.queue.remove(run.id).catch(() => 0);
+    await deps.publish(runUpdatesChannel(deps.prefix), run.id).catch(() => 0);
     // No worker will see it end: the team's notification endpoints are told from here.
     await notifyRunEnded(
       { db: deps.db, redis: deps.queue.opts.connection as Redis, prefix: deps.prefix },

@@ -24,6 +24,7 @@ const STATUS_SERIES = [
   { key: "failed", label: "Failed", color: 3 },
   { key: "cancelled", label: "Cancelled", color: 4 },
   { key: "running", label: "Running", color: 1 },
+  { key: "waiting", label: "Waiting for a person", color: 5 },
   { key: "queued", label: "Queued", color: 6 },
 ] as const;
 
@@ -104,6 +105,7 @@ function OverviewBody({ data, days }: { data: OverviewData; days: Range }) {
       <dl className="stat-grid">
         <Stat label="Runs" value={formatCount(data.runs.total)} />
         <Stat label="Success rate" value={formatPercent(data.runs.successRate)} />
+        <Stat label="Waiting for a person" value={formatCount(data.runs.byStatus.waiting)} />
         <Stat label="Step p50" value={formatDuration(data.stepDuration.p50Ms)} />
         <Stat label="Step p95" value={formatDuration(data.stepDuration.p95Ms)} />
         <Stat label="Tokens" value={formatCount(usageTotal)} />

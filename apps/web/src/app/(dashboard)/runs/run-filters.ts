@@ -2,7 +2,13 @@
  * The run list's filters as they sit in the URL's query (so a filtered list can be shared
  * and survives a reload), read into runs.list's input and written back.
  */
-export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
+import { runStatus } from "~/server/contract/runs.types";
+
+export const RUN_STATUSES = runStatus.options;
+/** A status tab's label where the status's name alone would mislead. */
+export const STATUS_LABELS: Partial<Record<(typeof RUN_STATUSES)[number], string>> = {
+  waiting: "Waiting for a person",
+};
 export const RUN_TRIGGERS = [
   "dashboard",
   "api",

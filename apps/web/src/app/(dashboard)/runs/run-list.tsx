@@ -16,6 +16,7 @@ import {
   listInput,
   readFilters,
   RUN_STATUSES,
+  STATUS_LABELS,
   RUN_TRIGGERS,
   type RunFilters,
 } from "./run-filters";
@@ -75,7 +76,7 @@ export function RunList() {
             data-status-tab={s}
             onClick={() => set({ status: s })}
           >
-            {s}
+            {STATUS_LABELS[s] ?? s}
             {counts ? ` (${counts[s]})` : ""}
           </button>
         ))}

@@ -1,6 +1,7 @@
 "use client";
 /**
- * One run: who or what started it, its inputs and outputs, the workflow's graph coloured by
+ * One run: a banner for each wait for a person's answer (Approve / Deny for those who may),
+ * who or what started it, its inputs and outputs, the workflow's graph coloured by
  * the run's step statuses, a timeline of step attempts, each step's output (streaming while
  * it runs), agent activity, the span waterfall and the stored events; Re-run, Cancel and a
  * logs download; a finished agent attempt's Replay, a replay's Compare with source, and
@@ -27,12 +28,14 @@ import { SpanWaterfall } from "./span-waterfall";
 import { StepTimeline } from "./step-timeline";
 import { useRunEvents, type LiveOutput } from "./use-run-events";
 import { VersionDrift } from "./version-drift";
+import { WaitBanner } from "./wait-banner";
 
-const ACTIVE = new Set(["queued", "running"]);
+const ACTIVE = new Set(["queued", "running", "waiting"]);
 const STEP_DONE = new Set(["succeeded", "failed", "skipped", "cancelled"]);
 const STEP_STATUS: Record<string, StateRunStatus> = {
   pending: "queued",
   running: "running",
+  waiting: "running",
   succeeded: "succeeded",
   failed: "failed",
   skipped: "skipped",
@@ -161,6 +164,7 @@ export function RunView({ id }: { id: string }) {
   const queryClient = useQueryClient();
   const getOptions = trpc.runs.get;
   const activityOptions = trpc.runs.stepActivity;
+  const waitsOptions = trpc.waits.list;
   const cancel = useMutation(
     trpc.runs.cancel.mutationOptions({
       onSettled: () => queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }),
@@ -179,6 +183,7 @@ export function RunView({ id }: { id: string }) {
       coalesceRefresh(() =>
         Promise.all([
           queryClient.invalidateQueries({ queryKey: getOptions.queryKey({ id }) }),
+          queryClient.invalidateQueries({ queryKey: waitsOptions.queryKey({ runId: id }) }),
           // Only the agent steps still going: a finished one's activity does not change.
           queryClient.invalidateQueries({
             queryKey: activityOptions.pathKey(),
@@ -187,7 +192,7 @@ export function RunView({ id }: { id: string }) {
           }),
         ]),
       ),
-    [queryClient, getOptions, activityOptions, id],
+    [queryClient, getOptions, activityOptions, waitsOptions, id],
   );
   const onChange = useCallback(() => refresh(), [refresh]);
   const { live, events, output } = useRunEvents(id, onChange);
@@ -197,6 +202,11 @@ export function RunView({ id }: { id: string }) {
       q.state.data && !ACTIVE.has(q.state.data.status) ? false : live ? false : 1000,
   });
   const graph = useQuery(trpc.runs.graph.queryOptions({ id }));
+  const waits = useQuery({
+    ...trpc.waits.list.queryOptions({ runId: id }),
+    refetchInterval: (q) =>
+      q.state.data?.waits.some((w) => w.status === "open") && !live ? 2000 : false,
+  });
   if (run.isPending) return <Loading label="Loading the run…" />;
   if (run.isError)
     return (
@@ -208,6 +218,8 @@ export function RunView({ id }: { id: string }) {
     );
   const r = run.data;
   const active = ACTIVE.has(r.status);
+  const runWaits = waits.data?.waits ?? [];
+  const openWaits = runWaits.filter((w) => w.status === "open");
   const canStart = can(role, "member");
   const statusByState: Record<string, StateRunStatus> = {};
   for (const s of r.steps) statusByState[s.stateName] = STEP_STATUS[s.status] ?? "queued";
@@ -258,6 +270,9 @@ export function RunView({ id }: { id: string }) {
           </a>
         </span>
       </h1>
+      {openWaits.map((w) => (
+        <WaitBanner key={w.id} wait={w} onAnswered={() => void refresh()} />
+      ))}
       {cancel.isError ? (
         <p className="error" role="alert">
           {cancel.error.message}
@@ -318,7 +333,7 @@ export function RunView({ id }: { id: string }) {
 
       <section className={styles.section} aria-labelledby="run-timeline">
         <h2 id="run-timeline">Timeline</h2>
-        <StepTimeline steps={r.steps} now={Date.now()} />
+        <StepTimeline steps={r.steps} waits={runWaits} now={Date.now()} />
       </section>
 
       <section className={styles.section} aria-labelledby="run-steps">

@@ -1,7 +1,8 @@
 /**
  * A run's step attempts on a time axis: each attempt a bar from its start to its end (now,
  * while it runs), coloured by status. Attempts that overlap (parallel branches) sit side by
- * side in lanes; a retry is its own bar, labelled with its attempt number.
+ * side in lanes; a retry is its own bar, labelled with its attempt number. Each wait for a
+ * person is a bar of its own, from when it opened to its answer (now, while it is open).
  */
 import styles from "../runs.module.css";
 import { laneOf } from "./timeline-layout";
@@ -15,10 +16,37 @@ export type TimelineStep = {
   finishedAt: Date | null;
 };
 
+export type TimelineWait = {
+  id: string;
+  question: string;
+  status: string;
+  createdAt: Date;
+  answeredAt: Date | null;
+};
+
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
-export function StepTimeline({ steps, now }: { steps: TimelineStep[]; now: number }) {
-  const timed = steps
+/** A wait as a bar: its label and status in the step's fields. */
+const waitBar = (w: TimelineWait): TimelineStep & { wait: true } => ({
+  id: `wait-${w.id}`,
+  stateName: `waiting: ${w.question}`,
+  attempt: 1,
+  status: w.status === "open" ? "waiting" : w.status,
+  startedAt: w.createdAt,
+  finishedAt: w.answeredAt,
+  wait: true,
+});
+
+export function StepTimeline({
+  steps,
+  waits = [],
+  now,
+}: {
+  steps: TimelineStep[];
+  waits?: TimelineWait[];
+  now: number;
+}) {
+  const timed = [...steps, ...waits.map(waitBar)]
     .filter((s) => s.startedAt)
     .map((s) => ({
       step: s,
@@ -40,13 +68,15 @@ export function StepTimeline({ steps, now }: { steps: TimelineStep[]; now: numbe
               lanes[i] === lane ? (
                 <div
                   key={t.step.id}
-                  className={`${styles.bar} ${styles[t.step.status] ?? ""}`}
+                  className={`${styles.bar} ${styles[t.step.status] ?? ""} ${"wait" in t.step ? styles.waitBar : ""}`}
                   style={{
                     left: `${((t.start - t0) / span) * 100}%`,
                     width: `${((t.end - t.start) / span) * 100}%`,
                   }}
                   title={`${t.step.stateName} · attempt ${t.step.attempt} · ${t.step.status} · ${seconds(t.end - t.start)}`}
-                  data-attempt={`${t.step.stateName}#${t.step.attempt}`}
+                  {...("wait" in t.step
+                    ? { "data-wait-bar": t.step.status }
+                    : { "data-attempt": `${t.step.stateName}#${t.step.attempt}` })}
                 >
                   {t.step.stateName}
                   {t.step.attempt > 1 ? ` (attempt ${t.step.attempt})` : ""}

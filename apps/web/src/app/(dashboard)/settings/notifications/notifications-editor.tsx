@@ -3,8 +3,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 
-const EVENTS = ["run.succeeded", "run.failed", "run.cancelled"] as const;
+const EVENTS = ["run.succeeded", "run.failed", "run.cancelled", "wait.opened"] as const;
 type Event = (typeof EVENTS)[number];
+/** What an event means, beside its name. */
+const EVENT_HINT: Partial<Record<Event, string>> = {
+  "wait.opened": "a run waits for a person's approval",
+};
 
 function EventPicker(props: {
   legend: string;
@@ -27,7 +31,10 @@ function EventPicker(props: {
               )
             }
           />{" "}
-          {event}{" "}
+          {event}
+          {EVENT_HINT[event] ? (
+            <span className="small muted"> ({EVENT_HINT[event]})</span>
+          ) : null}{" "}
         </label>
       ))}
     </fieldset>

@@ -1,0 +1,174 @@
+"use client";
+/**
+ * An open wait of a run, as a banner the person cannot miss: the question, the tool and
+ * where it comes from, its arguments (scrubbed, as pretty JSON), the agent's text so far,
+ * the rule that held it and who may answer; Approve and Deny (with an optional message the
+ * agent receives) for those who may, and for the others who may instead. Used on the run's
+ * page and on the "Waiting for you" list.
+ */
+import { useMutation } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
+import Link from "next/link";
+import { useState } from "react";
+import { LocalTime } from "~/components/local-time";
+import type { AppRouter } from "~/server/trpc/root";
+import { useTRPC } from "~/trpc/react";
+import { JsonBlock } from "./json-block";
+
+export type WaitView = inferRouterOutputs<AppRouter>["waits"]["list"]["waits"][number];
+
+type ToolCallDetail = {
+  tool?: string;
+  source?: string;
+  arguments?: unknown;
+  argumentsHash?: string;
+  rule?: string;
+  ruleOrigin?: string;
+  agentText?: string;
+  state?: string;
+  provider?: string;
+};
+
+const detailOf = (wait: WaitView): ToolCallDetail =>
+  wait.detail && typeof wait.detail === "object" ? wait.detail : {};
+
+export function WaitBanner({
+  wait,
+  onAnswered,
+  showRun = false,
+}: {
+  wait: WaitView;
+  onAnswered: () => void;
+  /** the list page: name the run and link to it */
+  showRun?: boolean;
+}) {
+  const trpc = useTRPC();
+  const answer = useMutation(trpc.waits.answer.mutationOptions({ onSettled: onAnswered }));
+  const [denying, setDenying] = useState(false);
+  const [message, setMessage] = useState("");
+  const detail = detailOf(wait);
+  const titleId = `wait-${wait.id}-title`;
+  return (
+    <section
+      className="card wait-banner"
+      role="region"
+      aria-labelledby={titleId}
+      data-testid="wait-banner"
+      data-wait={wait.id}
+    >
+      <h2 id={titleId} className="wait-question">
+        <span aria-hidden="true">⏸ </span>
+        {wait.question}
+      </h2>
+      <p className="small">
+        {showRun ? (
+          <>
+            <Link href={`/runs/${wait.runId}`}>Run of {wait.run.workflow}</Link>
+            {" · "}
+          </>
+        ) : null}
+        The agent
+        {detail.state ? (
+          <>
+            {" "}
+            in step <strong>{detail.state}</strong>
+          </>
+        ) : null}{" "}
+        wants to call <code data-testid="wait-tool">{detail.tool ?? "a tool"}</code>
+        {detail.source ? <span className="muted"> ({detail.source})</span> : null}. Waiting since{" "}
+        <LocalTime value={wait.createdAt} />
+        {wait.expiresAt ? (
+          <>
+            ; expires <LocalTime value={wait.expiresAt} /> (
+            {wait.onExpiry === "fail"
+              ? "the step fails"
+              : wait.onExpiry === "default"
+                ? "the default answer is taken"
+                : "denied"}
+            )
+          </>
+        ) : null}
+        .
+      </p>
+      {detail.rule ? (
+        <p className="small">
+          Held by the rule <code>{detail.rule}</code>
+          {detail.ruleOrigin ? (
+            <span className="muted"> set on the {detail.ruleOrigin}</span>
+          ) : null}
+          .
+        </p>
+      ) : null}
+      <JsonBlock label="Arguments" value={detail.arguments ?? {}} />
+      {detail.argumentsHash ? (
+        <p className="muted small">
+          An approval holds for exactly these arguments (SHA-256{" "}
+          <code>{detail.argumentsHash.slice(0, 16)}…</code>).
+        </p>
+      ) : null}
+      {detail.agentText ? (
+        <details open>
+          <summary className="small">The agent&apos;s text so far</summary>
+          <pre className="output" data-testid="wait-agent-text">
+            {detail.agentText}
+          </pre>
+        </details>
+      ) : null}
+      {wait.mayAnswer ? (
+        <div className="wait-actions">
+          <button
+            type="button"
+            className="primary"
+            disabled={answer.isPending}
+            onClick={() => answer.mutate({ id: wait.id, decision: "approve" })}
+          >
+            Approve
+          </button>
+          {denying ? (
+            <form
+              className="wait-deny"
+              onSubmit={(e) => {
+                e.preventDefault();
+                answer.mutate({
+                  id: wait.id,
+                  decision: "deny",
+                  ...(message.trim() ? { message: message.trim() } : {}),
+                });
+              }}
+            >
+              <label>
+                Message to the agent (optional)
+                <textarea
+                  value={message}
+                  maxLength={4000}
+                  rows={2}
+                  onChange={(e) => setMessage(e.target.value)}
+                />
+              </label>
+              <button type="submit" disabled={answer.isPending}>
+                Deny
+              </button>
+              <button type="button" className="link" onClick={() => setDenying(false)}>
+                Back
+              </button>
+            </form>
+          ) : (
+            <button type="button" disabled={answer.isPending} onClick={() => setDenying(true)}>
+              Deny…
+            </button>
+          )}
+        </div>
+      ) : (
+        <p className="muted small" data-testid="wait-who">
+          Waiting for {wait.answerers}
+          {wait.refusal ? `: ${wait.refusal}` : ""}.
+        </p>
+      )}
+      {answer.isError ? (
+        <p className="error" role="alert">
+          {answer.error.message}
+        </p>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+/**
+ * Answers a wait for both surfaces: the answer commits with its audit entry (the waits
+ * repository decides who may and refuses a second answer), then a run parked on the wait is
+ * queued again to resume on any worker, and the run's live views are told. An enqueue that
+ * fails leaves the answer standing: the worker's requeue sweep takes the run up.
+ */
+import type { Queue } from "bullmq";
+import type { WaitAnswer } from "@switchyard/core/governance";
+import { runUpdatesChannel, type RunJob } from "@switchyard/core/runs";
+import { answerWait, getWait, resumeParkedRun, type Db, type WaitCaller } from "@switchyard/db";
+
+export type AnswerWaitDeps = {
+  db: Db;
+  queue: () => Queue<RunJob>;
+  prefix: string;
+  publish: (channel: string, message: string) => Promise<unknown>;
+};
+
+export const answerTeamWait = async (
+  deps: AnswerWaitDeps,
+  input: { teamId: string; waitId: string; answer: WaitAnswer; caller: WaitCaller },
+) => {
+  const answered = await answerWait(deps.db, input);
+  let resumed = false;
+  if (answered.resume) {
+    try {
+      resumed =
+        (await resumeParkedRun(deps.queue(), deps.db, {
+          teamId: input.teamId,
+          runId: answered.wait.runId,
+        })) === "enqueued";
+    } catch (error) {
+      console.warn(
+        "switchyard-web: could not queue a run again after its wait was answered; the requeue sweep will",
+        answered.wait.runId,
+        error instanceof Error ? error.message : String(error),
+      );
+    }
+  }
+  await deps.publish(runUpdatesChannel(deps.prefix), answered.wait.runId).catch(() => 0);
+  const wait = await getWait(deps.db, input.teamId, input.caller, input.waitId);
+  return { wait: wait!, resumed };
+};

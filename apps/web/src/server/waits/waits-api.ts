@@ -1,0 +1,34 @@
+/** What runs each wait operation (contract/waits.types.ts), on both surfaces. */
+import { AppError } from "@switchyard/core/errors";
+import { countOpenWaitsFor, getWait, listWaits } from "@switchyard/db";
+import { waitOperations } from "../contract/waits.types";
+import { implement, type TeamCaller } from "../api/implement";
+import { answerTeamWait } from "./answer-wait";
+
+const asker = (caller: TeamCaller) => ({
+  userId: caller.userId,
+  role: caller.role,
+  ...(caller.tokenId ? { tokenId: caller.tokenId } : {}),
+});
+
+export const waitsApi = implement(waitOperations, {
+  list: ({ db, caller }, input) => listWaits(db, caller.teamId, asker(caller), input ?? {}),
+  get: async ({ db, caller }, input) => {
+    const wait = await getWait(db, caller.teamId, asker(caller), input.id);
+    if (!wait) throw new AppError("NOT_FOUND", "wait not found");
+    return wait;
+  },
+  answer: ({ db, queue, prefix, publish, caller }, input) =>
+    answerTeamWait(
+      { db, queue, prefix, publish },
+      {
+        teamId: caller.teamId,
+        waitId: input.id,
+        answer: { decision: input.decision, ...(input.message ? { message: input.message } : {}) },
+        caller: asker(caller),
+      },
+    ),
+  count: async ({ db, caller }) => ({
+    open: await countOpenWaitsFor(db, caller.teamId, asker(caller)),
+  }),
+});

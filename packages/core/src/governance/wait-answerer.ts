@@ -1,0 +1,49 @@
+/**
+ * Who may answer a wait, as a pure rule of the team's lanes and the caller: at least the
+ * wait's minimum role, allowed to start runs in the wait's lane (as a run start asks the lane
+ * policy), and not the run's starter when the wait says so. The refusal names the rule that
+ * failed; the description says who may, for the person who may not.
+ */
+import { AppError } from "../errors/app-error";
+import { mayStart, type LaneTable, type Role } from "../policy/lane-policy";
+import { roleAtLeast } from "../policy/roles";
+
+/** What of a wait decides who may answer it. */
+type WaitAnswerRule = {
+  minRole: Role;
+  lane: string;
+  notStarter: boolean;
+  /** the run's starter (null: a trigger or a deleted user) */
+  startedById: string | null;
+};
+
+type WaitAnswerer = { userId: string; role: Role };
+
+/** The refusal (USER.WAIT.NOT_ALLOWED) of this caller, or undefined when it may answer. */
+export const waitAnswerRefusal = (
+  lanes: LaneTable,
+  caller: WaitAnswerer,
+  wait: WaitAnswerRule,
+): AppError | undefined => {
+  if (!roleAtLeast(caller.role, wait.minRole))
+    return new AppError(
+      "USER.WAIT.NOT_ALLOWED",
+      `this wait needs the role ${wait.minRole} or above; yours is ${caller.role}`,
+    );
+  const lane = mayStart(lanes, caller.role, wait.lane);
+  if (lane)
+    return new AppError(
+      "USER.WAIT.NOT_ALLOWED",
+      `only those who may start runs in lane "${wait.lane}" may answer: ${lane.message}`,
+    );
+  if (wait.notStarter && wait.startedById === caller.userId)
+    return new AppError(
+      "USER.WAIT.NOT_ALLOWED",
+      "this wait must be answered by someone other than the person who started the run",
+    );
+  return undefined;
+};
+
+/** Who may answer, in words: "admin or above who may start runs in lane "deploy", not the run's starter". */
+export const describeAnswerers = (wait: Omit<WaitAnswerRule, "startedById">): string =>
+  `${wait.minRole === "owner" ? "an owner" : `${wait.minRole === "admin" ? "an" : "a"} ${wait.minRole} or above`} who may start runs in lane "${wait.lane}"${wait.notStarter ? ", not the run's starter" : ""}`;

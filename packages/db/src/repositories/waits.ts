@@ -1,0 +1,414 @@
+/**
+ * Waits for a person's answer (a tool call held for approval, first): listed for the team,
+ * counted for the navigation, answered, expired and cancelled. A wait changes status once,
+ * by compare-and-set from `open`, in the transaction that writes its audit entry; answering
+ * and expiring also lock the run's row, so of two waits of one run answered at once exactly
+ * one sees the other closed and says the run is to be resumed. Who may answer is core's
+ * rule (waitAnswerRefusal); the `mine` filter is the same rule as a query.
+ */
+import { AppError } from "@switchyard/core/errors";
+import {
+  describeAnswerers,
+  waitAnswerRefusal,
+  type WaitAnswer,
+  type WaitExpiry,
+} from "@switchyard/core/governance";
+import { laneTable, type LaneTable } from "@switchyard/core/policy";
+import type { Prisma, Role, WaitStatus } from "../generated/prisma/client";
+import type { Db } from "../client";
+import type { PrismaClientOrTransaction } from "../transaction";
+import { recordAudit } from "./audit-log";
+
+/** Who asks: a member by session, or an API token (`tokenId`) acting as its member. */
+export type WaitCaller = { userId: string; role: Role; tokenId?: string };
+
+const ROLES: readonly Role[] = ["viewer", "member", "admin", "owner"];
+
+const waitColumns = {
+  id: true,
+  runId: true,
+  stepRunId: true,
+  kind: true,
+  status: true,
+  question: true,
+  detail: true,
+  argumentsHash: true,
+  minRole: true,
+  lane: true,
+  notStarter: true,
+  expiresAt: true,
+  onExpiry: true,
+  answer: true,
+  answeredById: true,
+  answeredByToken: true,
+  answeredAt: true,
+  parked: true,
+  createdAt: true,
+  run: {
+    select: {
+      status: true,
+      startedById: true,
+      startedBy: { select: { id: true, name: true } },
+      workflow: { select: { name: true } },
+    },
+  },
+} as const satisfies Prisma.WaitSelect;
+
+type WaitRow = Prisma.WaitGetPayload<{ select: typeof waitColumns }>;
+
+const lanesOf = async (db: PrismaClientOrTransaction, teamId: string) =>
+  laneTable(
+    await db.lane.findMany({
+      where: { teamId },
+      select: { name: true, saveRoles: true, startRoles: true },
+    }),
+  );
+
+/** The waits `caller` may answer, as a query (core's waitAnswerRefusal, in SQL). */
+const answerableBy = (lanes: LaneTable, caller: WaitCaller): Prisma.WaitWhereInput => {
+  const rank = ROLES.indexOf(caller.role);
+  return {
+    minRole: { in: ROLES.filter((_, i) => i <= rank) },
+    lane: {
+      in: [...lanes.values()].filter((l) => l.startRoles.includes(caller.role)).map((l) => l.name),
+    },
+    OR: [
+      { notStarter: false },
+      { run: { startedById: null } },
+      { run: { startedById: { not: caller.userId } } },
+    ],
+  };
+};
+
+/** A wait as the API shows it, with whether `caller` may answer it and who may. */
+const listingOf = async (
+  db: PrismaClientOrTransaction,
+  rows: WaitRow[],
+  lanes: LaneTable,
+  caller: WaitCaller,
+) => {
+  const answererIds = [...new Set(rows.map((r) => r.answeredById).filter((id) => id !== null))];
+  const answerers = new Map(
+    (
+      await db.user.findMany({
+        where: { id: { in: answererIds } },
+        select: { id: true, name: true },
+      })
+    ).map((u) => [u.id, u]),
+  );
+  return rows.map(({ run, answeredById, ...wait }) => {
+    const refusal =
+      wait.status === "open"
+        ? waitAnswerRefusal(lanes, caller, { ...wait, startedById: run.startedById })
+        : undefined;
+    return {
+      ...wait,
+      answer: wait.answer as WaitAnswer | { decision: "fail" } | null,
+      answeredBy: answeredById
+        ? (answerers.get(answeredById) ?? { id: answeredById, name: "(removed)" })
+        : null,
+      run: { status: run.status, workflow: run.workflow.name, startedBy: run.startedBy },
+      answerers: describeAnswerers(wait),
+      mayAnswer: wait.status === "open" && refusal === undefined,
+      refusal: refusal?.message ?? null,
+    };
+  });
+};
+
+type WaitListQuery = {
+  status?: WaitStatus;
+  runId?: string;
+  /** only those the caller may answer (open ones, then) */
+  mine?: boolean;
+  /** the id of the last wait of the page before */
+  cursor?: string;
+  limit?: number;
+};
+
+/**
+ * A page of the team's waits, newest first (waits of one moment by id), each with whether
+ * `caller` may answer it; `nextCursor` is null on the last page.
+ */
+export const listWaits = async (
+  db: Db,
+  teamId: string,
+  caller: WaitCaller,
+  query: WaitListQuery = {},
+) => {
+  const lanes = await lanesOf(db, teamId);
+  const take = Math.min(Math.max(query.limit ?? 50, 1), 200);
+  let before: Prisma.WaitWhereInput = {};
+  if (query.cursor !== undefined) {
+    const last = await db.wait.findFirst({
+      where: { id: query.cursor, teamId },
+      select: { id: true, createdAt: true },
+    });
+    if (!last)
+      throw new AppError("BAD_REQUEST", "the cursor is not a wait of this team", {
+        location: { path: "cursor" },
+      });
+    before = {
+      OR: [
+        { createdAt: { lt: last.createdAt } },
+        { createdAt: last.createdAt, id: { lt: last.id } },
+      ],
+    };
+  }
+  const rows = await db.wait.findMany({
+    where: {
+      AND: [
+        { teamId },
+        query.mine ? { status: "open" } : query.status ? { status: query.status } : {},
+        query.mine && query.status && query.status !== "open" ? { id: { in: [] } } : {},
+        query.runId ? { runId: query.runId } : {},
+        query.mine ? answerableBy(lanes, caller) : {},
+        before,
+      ],
+    },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: take + 1,
+    select: waitColumns,
+  });
+  const page = rows.slice(0, take);
+  return {
+    waits: await listingOf(db, page, lanes, caller),
+    nextCursor: rows.length > take ? (page[page.length - 1]?.id ?? null) : null,
+  };
+};
+
+/** One wait of the team, or undefined. */
+export const getWait = async (db: Db, teamId: string, caller: WaitCaller, waitId: string) => {
+  const row = await db.wait.findFirst({ where: { id: waitId, teamId }, select: waitColumns });
+  if (!row) return undefined;
+  return (await listingOf(db, [row], await lanesOf(db, teamId), caller))[0];
+};
+
+/** How many open waits `caller` may answer (the navigation's badge). */
+export const countOpenWaitsFor = async (db: Db, teamId: string, caller: WaitCaller) =>
+  db.wait.count({
+    where: { teamId, status: "open", ...answerableBy(await lanesOf(db, teamId), caller) },
+  });
+
+/** Locks the run's row for the rest of the transaction: its waits' closing is decided one at a time. */
+const lockRun = (tx: Prisma.TransactionClient, runId: string) =>
+  tx.$queryRaw`SELECT id FROM "Run" WHERE id = ${runId} FOR UPDATE`;
+
+/**
+ * Whether the run is to be enqueued again now that `wait` closed: it was parked on it, the
+ * run is `waiting`, and no other parked wait of the run is still open.
+ */
+const resumesRun = async (
+  tx: Prisma.TransactionClient,
+  wait: { id: string; runId: string; teamId: string; parked: boolean },
+) => {
+  if (!wait.parked) return false;
+  const run = await tx.run.findFirst({
+    where: { id: wait.runId, teamId: wait.teamId },
+    select: { status: true },
+  });
+  if (run?.status !== "waiting") return false;
+  const others = await tx.wait.count({
+    where: { runId: wait.runId, teamId: wait.teamId, status: "open", parked: true },
+  });
+  return others === 0;
+};
+
+const closedRefusal = (wait: { status: WaitStatus; expiresAt: Date | null }, now: Date) => {
+  switch (wait.status) {
+    case "answered":
+      return new AppError("USER.WAIT.ALREADY_ANSWERED", "this wait has already been answered");
+    case "expired":
+      return new AppError("USER.WAIT.EXPIRED", "this wait expired before it was answered");
+    case "cancelled":
+      return new AppError(
+        "NOT_FOUND",
+        "this wait was cancelled: its run ended before anyone answered",
+      );
+    case "open":
+      return wait.expiresAt && wait.expiresAt <= now
+        ? new AppError("USER.WAIT.EXPIRED", `this wait expired at ${wait.expiresAt.toISOString()}`)
+        : undefined;
+  }
+};
+
+/**
+ * Answers an open wait, in one transaction with its audit entry (the decision, never the
+ * call's arguments or the message). Refused when it is answered already, expired, not the
+ * caller's to answer, or not the team's. `resume`: the run is to be enqueued again.
+ */
+export const answerWait = async (
+  db: Db,
+  input: { teamId: string; waitId: string; answer: WaitAnswer; caller: WaitCaller },
+) => {
+  const { teamId, waitId, caller } = input;
+  const answer: WaitAnswer =
+    input.answer.decision === "deny" && input.answer.message
+      ? { decision: "deny", message: input.answer.message }
+      : { decision: input.answer.decision };
+  return db.$transaction(async (tx) => {
+    const found = await tx.wait.findFirst({
+      where: { id: waitId, teamId },
+      select: { runId: true },
+    });
+    if (!found) throw new AppError("NOT_FOUND", "wait not found");
+    await lockRun(tx, found.runId);
+    const wait = await tx.wait.findFirst({
+      where: { id: waitId, teamId },
+      select: { ...waitColumns, teamId: true },
+    });
+    if (!wait) throw new AppError("NOT_FOUND", "wait not found");
+    const now = new Date();
+    const closed = closedRefusal(wait, now);
+    if (closed) throw closed;
+    const refused = waitAnswerRefusal(await lanesOf(tx, teamId), caller, {
+      ...wait,
+      startedById: wait.run.startedById,
+    });
+    if (refused) throw refused;
+    const { count } = await tx.wait.updateMany({
+      where: { id: waitId, teamId, status: "open" },
+      data: {
+        status: "answered",
+        answer,
+        answeredById: caller.userId,
+        answeredByToken: caller.tokenId ?? null,
+        answeredAt: now,
+      },
+    });
+    if (count !== 1)
+      throw new AppError("USER.WAIT.ALREADY_ANSWERED", "this wait has already been answered");
+    await recordAudit(tx, {
+      teamId,
+      actorUserId: caller.userId,
+      actorToken: caller.tokenId,
+      action: "wait.answered",
+      targetType: "wait",
+      targetId: waitId,
+      metadata: { runId: wait.runId, kind: wait.kind, decision: answer.decision },
+    });
+    return {
+      wait: { id: waitId, runId: wait.runId, status: "answered" as const, answer },
+      resume: await resumesRun(tx, wait),
+    };
+  });
+};
+
+type ExpiryAnswer = { decision: string; message?: string };
+const EXPIRED_DENIAL: ExpiryAnswer = { decision: "deny", message: "the approval expired" };
+
+/** The answer expiry gives under each `onExpiry` (a default that is not an answer denies). */
+const expiryAnswer = (onExpiry: string, defaultAnswer: unknown): ExpiryAnswer => {
+  switch (onExpiry as WaitExpiry) {
+    case "fail":
+      return { decision: "fail" };
+    case "default": {
+      const given = defaultAnswer as { decision?: unknown; message?: unknown } | null;
+      return given && (given.decision === "approve" || given.decision === "deny")
+        ? {
+            decision: given.decision,
+            ...(typeof given.message === "string" ? { message: given.message } : {}),
+          }
+        : EXPIRED_DENIAL;
+    }
+    case "deny":
+      return EXPIRED_DENIAL;
+  }
+  return EXPIRED_DENIAL;
+};
+
+/** Waits one expiry sweep closes at most (the rest wait for the next). */
+const EXPIRY_BATCH = 200;
+
+/**
+ * Closes the open waits of every team whose time is up (`expired`, answered as `onExpiry`
+ * says), each with its audit entry; returns the runs to enqueue again (those parked on a
+ * wait that closed, with no other parked wait open). Cheap when nothing is due: one read
+ * through the (status, expiresAt) index.
+ */
+export const expireDueWaits = async (db: Db, now: Date) => {
+  const due = await db.wait.findMany({
+    where: { status: "open", expiresAt: { lte: now } },
+    select: { id: true, teamId: true, runId: true },
+    orderBy: { expiresAt: "asc" },
+    take: EXPIRY_BATCH,
+  });
+  const resume: { teamId: string; runId: string }[] = [];
+  for (const { id, teamId, runId } of due) {
+    const resumes = await db.$transaction(async (tx) => {
+      await lockRun(tx, runId);
+      const wait = await tx.wait.findFirst({
+        where: { id, teamId, status: "open" },
+        select: {
+          id: true,
+          teamId: true,
+          runId: true,
+          kind: true,
+          parked: true,
+          onExpiry: true,
+          defaultAnswer: true,
+        },
+      });
+      if (!wait) return false;
+      const answer = expiryAnswer(wait.onExpiry, wait.defaultAnswer);
+      const { count } = await tx.wait.updateMany({
+        where: { id, teamId, status: "open" },
+        data: { status: "expired", answer, answeredAt: now },
+      });
+      if (count !== 1) return false;
+      await recordAudit(tx, {
+        teamId,
+        actorUserId: null,
+        action: "wait.expired",
+        targetType: "wait",
+        targetId: id,
+        metadata: {
+          runId,
+          kind: wait.kind,
+          onExpiry: wait.onExpiry,
+          decision: answer.decision,
+        },
+      });
+      return resumesRun(tx, wait);
+    });
+    if (resumes && !resume.some((r) => r.runId === runId)) resume.push({ teamId, runId });
+  }
+  return resume;
+};
+
+/** Closes a run's open waits as cancelled (the run was cancelled or ended); how many it closed. */
+export const cancelRunWaits = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  runId: string,
+) =>
+  (
+    await db.wait.updateMany({
+      where: { teamId, runId, status: "open" },
+      data: { status: "cancelled", answeredAt: new Date() },
+    })
+  ).count;
+
+/**
+ * The members who may answer an open wait, with their addresses, and what a message about
+ * it says (its question, the run's workflow); undefined when the team has no such open wait.
+ */
+export const waitAnswerersOf = async (db: Db, teamId: string, waitId: string) => {
+  const wait = await db.wait.findFirst({
+    where: { id: waitId, teamId, status: "open" },
+    select: waitColumns,
+  });
+  if (!wait) return undefined;
+  const lanes = await lanesOf(db, teamId);
+  const members = await db.membership.findMany({
+    where: { teamId },
+    select: { role: true, user: { select: { id: true, email: true, name: true } } },
+  });
+  const rule = { ...wait, startedById: wait.run.startedById };
+  return {
+    wait: { id: wait.id, runId: wait.runId, kind: wait.kind, question: wait.question },
+    workflow: wait.run.workflow.name,
+    answerers: members
+      .filter((m) => !waitAnswerRefusal(lanes, { userId: m.user.id, role: m.role }, rule))
+      .map((m) => m.user),
+  };
+};
