@@ -136,7 +136,7 @@ describe.each(CLI_ROWS.map((row) => [row.agent, row] as const))(
         expect(attempt.status).toBe("waiting");
         const wait = await s.db.wait.findFirstOrThrow({ where: { runId: id } });
         expect(wait).toMatchObject({ status: "open", parked: true });
-        expect(wait.detail).toMatchObject({ tool: row.tool("Write").replace(/^.*__/, "") });
+        expect(wait.detail).toMatchObject({ tool: "Write", source: "builtin" });
         const session = await s.db.agentSession.findFirstOrThrow({ where: { runId: id } });
         expect(session).toMatchObject({ provider: row.agent });
         expect(session.sessionId).toMatch(row.sessionId);
