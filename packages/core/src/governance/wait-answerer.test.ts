@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import { laneTable } from "../policy/lane-policy";
+import { describeAnswerers, waitAnswerRefusal } from "./wait-answerer";
+
+const lanes = laneTable([
+  {
+    name: "default",
+    saveRoles: ["owner", "admin", "member"],
+    startRoles: ["owner", "admin", "member"],
+  },
+  { name: "deploy", saveRoles: ["owner", "admin"], startRoles: ["owner", "admin"] },
+]);
+const wait = { minRole: "member" as const, lane: "default", notStarter: false, startedById: "u1" };
+
+describe("who may answer a wait", () => {
+  it("lets a member who may start runs in the lane answer", () => {
+    expect(waitAnswerRefusal(lanes, { userId: "u2", role: "member" }, wait)).toBeUndefined();
+  });
+
+  it("refuses under the minimum role, outside the lane's start roles, and the starter of a four-eyes wait, naming the rule", () => {
+    const refusals = [
+      waitAnswerRefusal(lanes, { userId: "u2", role: "viewer" }, wait),
+      waitAnswerRefusal(lanes, { userId: "u2", role: "member" }, { ...wait, lane: "deploy" }),
+      waitAnswerRefusal(lanes, { userId: "u2", role: "member" }, { ...wait, minRole: "admin" }),
+      waitAnswerRefusal(lanes, { userId: "u1", role: "owner" }, { ...wait, notStarter: true }),
+      waitAnswerRefusal(lanes, { userId: "u2", role: "owner" }, { ...wait, lane: "gone" }),
+    ];
+    expect(refusals.map((r) => r?.code)).toEqual(Array(5).fill("USER.WAIT.NOT_ALLOWED"));
+    expect(refusals.map((r) => r?.message)).toEqual([
+      expect.stringMatching(/role member or above; yours is viewer/),
+      expect.stringMatching(/start runs in lane "deploy"/),
+      expect.stringMatching(/role admin or above/),
+      expect.stringMatching(/other than the person who started the run/),
+      expect.stringMatching(/lane "gone" does not exist/),
+    ]);
+    // A run without a starter (a trigger's) has no starter to keep out.
+    expect(
+      waitAnswerRefusal(
+        lanes,
+        { userId: "u1", role: "owner" },
+        { ...wait, notStarter: true, startedById: null },
+      ),
+    ).toBeUndefined();
+  });
+
+  it("says who may, in words", () => {
+    expect(describeAnswerers({ minRole: "admin", lane: "deploy", notStarter: true })).toBe(
+      'an admin or above who may start runs in lane "deploy", not the run\'s starter',
+    );
+  });
+});
