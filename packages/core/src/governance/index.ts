@@ -1,3 +1,5 @@
 export * from "./approval-rules";
 export * from "./arguments-hash";
 export * from "./waits";
+export * from "./budget-limits";
+export * from "./budget-meter";

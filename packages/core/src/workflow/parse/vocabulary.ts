@@ -81,6 +81,7 @@ export const STATE_KEYS = {
     "output_format",
     "mode",
     "mcp_proxy",
+    "budget",
   ],
   terminal: ["type", "status", "message", "description"],
   parallel: [...COMMON_STATE_KEYS, "parallel", "strategy", "max_concurrent"],
@@ -131,6 +132,9 @@ export const MCP_PROXY_KEYS = [
   "initial_tools",
   "tool_search",
 ] as const;
+
+/** An agent step's `budget` block (a Switchyard extension, docs/governance.md). */
+export const BUDGET_KEYS = ["cost_usd", "tokens", "calls"] as const;
 
 /** Keys whose value is a state's name (or, for parallel and body, a list of them). */
 export const STATE_REFERENCE_KEYS = [
@@ -206,6 +210,8 @@ export const completionKeys = (path: readonly string[], stateType?: string): rea
       return CALL_WORKFLOW_FORM_KEYS;
     case "mcp_proxy":
       return MCP_PROXY_KEYS;
+    case "budget":
+      return BUDGET_KEYS;
     default:
       return [];
   }
