@@ -35,6 +35,7 @@ import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
 import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
+import type { StepBudgets } from "./step-budget";
 import { recordAttemptEvents } from "./tool-call-rows";
 import {
   agentProviderName,
@@ -84,6 +85,8 @@ export type AgentExecutorDeps = {
   outageMs: number;
   /** A replay run's plan: every tool call answered from the recorded attempt, no connector opened. */
   replay?: ReplayPlan;
+  /** Each attempt's budget meter and its ledger entries (step-budget.ts); unset: no budget. */
+  budgets?: StepBudgets;
   /** Runs before each attempt, once its StepRun row is open (recordAttemptStart). */
   onAttemptStart?: (request: AgentRequest) => Promise<void>;
 };
@@ -152,6 +155,7 @@ const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     ...(deps.prices ? { prices: deps.prices } : {}),
     stepConnectors: deps.stepConnectors,
     ...(deps.replay ? { replay: deps.replay } : {}),
+    ...(deps.budgets ? { budget: deps.budgets.open } : {}),
     subscribe: (request, events) => {
       const writer = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
       // The run's live view.
@@ -164,7 +168,14 @@ const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
       // Subscribed under the attempt's invoke_agent span: the gateway's requests become its chat spans.
       const parent = activeContext.active();
       events.subscribe("model.metered", (event) => meteredChatSpan(parent, event));
-      return writer;
+      const { budgets } = deps;
+      if (!budgets) return writer;
+      return {
+        flush: async () => {
+          await writer.flush?.();
+          await budgets.settle(request.attemptId);
+        },
+      };
     },
     tracer: stepTracer,
     traced: (request, run) => {

@@ -37,3 +37,4 @@ export * from "./repositories/instance-settings";
 export * from "./repositories/instance-admins";
 export * from "./repositories/workspace-snapshots";
 export * from "./repositories/replays";
+export * from "./repositories/budgets";

@@ -7,8 +7,7 @@
 import { z } from "zod";
 
 /** Where a limit is set: on the step itself, or by an admin on a workflow, a lane or the team. */
-export const BUDGET_SCOPES = ["step", "workflow", "lane", "team"] as const;
-export type BudgetScope = (typeof BUDGET_SCOPES)[number];
+type BudgetScope = "step" | "workflow" | "lane" | "team";
 
 /** The period a workflow, lane or team limit counts over (UTC). A step's limit counts its attempt. */
 export const BUDGET_PERIODS = ["day", "month"] as const;

@@ -21,7 +21,7 @@ import {
 export type MeteredLimit = { limit: BudgetLimit; spentBefore: BudgetSpend };
 
 /** Which amount of a limit: `cost_usd`, `tokens` or `calls.<pattern>`. */
-export type BudgetAmountKey = "cost_usd" | "tokens" | `calls.${string}`;
+type BudgetAmountKey = "cost_usd" | "tokens" | `calls.${string}`;
 
 export type BudgetWarning = {
   limit: BudgetLimit;
@@ -30,7 +30,7 @@ export type BudgetWarning = {
   max: number;
 };
 
-export type BudgetMeterOptions = {
+type BudgetMeterOptions = {
   /** Told once per limit and amount when its spend crosses `warnAt` of it. */
   onWarning?: (warning: BudgetWarning) => void;
   /** @default 0.8 */
@@ -97,7 +97,7 @@ const amountsOf = (entry: MeteredLimit, step: BudgetSpend): BudgetStanding[] => 
 };
 
 /** What a standing says in a refusal: the limit, what was spent and where it is set. */
-export const describeStanding = ({ limit, amount, spent, max }: BudgetStanding) => {
+const describeStanding = ({ limit, amount, spent, max }: BudgetStanding) => {
   const place = describeLimitPlace(limit);
   if (amount === "cost_usd")
     return `the cost limit of ${money(max)} set on ${place} is reached (${money(spent)} spent)`;
@@ -106,6 +106,16 @@ export const describeStanding = ({ limit, amount, spent, max }: BudgetStanding) 
   const pattern = amount.slice("calls.".length);
   return `the limit of ${max} call${max === 1 ? "" : "s"} of ${pattern} set on ${place} is reached (${spent} made)`;
 };
+
+/** A refusal's client-safe detail: where the limit is set, which amount, the limit and the spend. */
+const detailsOf = ({ limit, amount, max, spent }: BudgetStanding) => ({
+  scope: limit.scope,
+  ...(limit.period ? { period: limit.period } : {}),
+  ...(limit.name === undefined ? {} : { name: limit.name }),
+  amount,
+  limit: max,
+  spent,
+});
 
 /** Builds the meter of one step from the limits that apply to it. */
 export const createBudgetMeter = (
@@ -123,16 +133,7 @@ export const createBudgetMeter = (
     const error = new AppError(
       "USER.BUDGET.EXCEEDED",
       `${what} refused: ${describeStanding(standing)}`,
-      {
-        details: {
-          scope: standing.limit.scope,
-          ...(standing.limit.period ? { period: standing.limit.period } : {}),
-          ...(standing.limit.name === undefined ? {} : { name: standing.limit.name }),
-          amount: standing.amount,
-          limit: standing.max,
-          spent: standing.spent,
-        },
-      },
+      { details: detailsOf(standing) },
     );
     refusal ??= error;
     throw error;
@@ -190,4 +191,21 @@ export const createBudgetMeter = (
     exceeded: () => refusal,
     standings,
   };
+};
+
+/**
+ * Why a run may not start (a cost or token limit among `limits` is already reached), as
+ * USER.BUDGET.EXCEEDED, or undefined. The start path passes the team's and its lane's
+ * monthly limits.
+ */
+export const startRefusal = (limits: readonly MeteredLimit[]): AppError | undefined => {
+  const reached = limits
+    .flatMap((entry) => amountsOf(entry, emptySpend()))
+    .find((s) => (s.amount === "cost_usd" || s.amount === "tokens") && s.spent >= s.max);
+  if (!reached) return undefined;
+  return new AppError(
+    "USER.BUDGET.EXCEEDED",
+    `the run cannot start: ${describeStanding(reached)}; an admin raises it in Settings → Budgets`,
+    { details: detailsOf(reached) },
+  );
 };

@@ -24,6 +24,7 @@ import {
 } from "../../gateway";
 import type { FetchLike } from "../../egress";
 import { createEventBus, type AttemptEventBus, type AttemptEvents } from "../../events";
+import type { BudgetMeter } from "../../governance/budget-meter";
 import type { ReplayPlan } from "../../replay/replay-book";
 import type { SandboxHost } from "../../sandbox";
 import type { Scrubber } from "../../secrets";
@@ -70,6 +71,12 @@ export type AgentExecutorPorts = {
    * `stepConnectors` is not called: the connector tools listed are the plan's `catalog`.
    */
   replay?: ReplayPlan;
+  /**
+   * The attempt's budgets (its step's `budget:` with its workflow's, lane's and team's
+   * limits), asked before it starts; undefined: nothing limits it. The meter is charged with
+   * every model request metered and every tool call made.
+   */
+  budget?: (request: AgentRequest) => Promise<BudgetMeter | undefined>;
   /** Subscribes to a new attempt's events. */
   subscribe: (request: AgentRequest, events: AttemptEventBus) => AttemptSubscribers;
   /** Opens the spans of an openai_compatible attempt's model requests and tool calls, under the attempt's span. */
@@ -99,6 +106,20 @@ const apiKeyOf = (options: Record<string, unknown>) => {
       },
     );
   return key;
+};
+
+/** Charges an attempt's budget with each tool call its proxy records and each model request the gateway meters. */
+const chargeBudget = (events: AttemptEventBus, budget: BudgetMeter | undefined) => {
+  if (!budget) return;
+  events.subscribe("tool.recorded", (record) => {
+    if (record.source !== "proxy") budget.chargeCall(record.tool);
+  });
+  events.subscribe("model.metered", (event) =>
+    budget.chargeModel({
+      tokens: event.inputTokens + event.outputTokens,
+      costUsd: event.costUsd,
+    }),
+  );
 };
 
 /** The engine's agent port: each attempt gets its own sandbox and proxy. */
@@ -168,9 +189,11 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         },
       );
     scrubber.add(upstream.apiKey);
+    const budget = await ports.budget?.(request);
     const connectors = await connectorsOf(request);
     const events = createEventBus<AttemptEvents>();
     const subscribers = ports.subscribe(request, events);
+    chargeBudget(events, budget);
     try {
       const agent = await staging.agent(entry.agent, ports.agentVersion ?? "pinned");
       const result = await runCliStep({
@@ -181,6 +204,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         gateway: await ports.gateway(),
         upstream,
         events,
+        ...(budget ? { budget } : {}),
       });
       return { ...result, agentVersion: agent.version };
     } finally {
@@ -197,9 +221,11 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     const apiKey = apiKeyOf(request.options) ?? access.apiKey;
     // A key written literally in the workflow is a secret all the same.
     if (apiKey) scrubber.add(apiKey);
+    const budget = await ports.budget?.(request);
     const connectors = await connectorsOf(request);
     const events = createEventBus<AttemptEvents>();
     const subscribers = ports.subscribe(request, events);
+    chargeBudget(events, budget);
     // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
     try {
       return await openAiStep(request, {
@@ -209,6 +235,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         connectors,
         events,
         subscribers,
+        budget,
       });
     } finally {
       await connectors?.host.close();
@@ -222,10 +249,11 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     connectors: StepConnectors | undefined;
     events: AttemptEventBus;
     subscribers: AttemptSubscribers;
+    budget: BudgetMeter | undefined;
   };
   const openAiStep = async (
     request: AgentRequest,
-    { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers }: OpenAiStep,
+    { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers, budget }: OpenAiStep,
   ): Promise<AgentResult> => {
     let step: Awaited<ReturnType<typeof openStepProxyClient>>;
     try {
@@ -255,6 +283,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(apiKey ? { apiKey } : {}),
         ...(ports.tracer ? { tracer: ports.tracer } : {}),
         ...priceFields(request.options),
+        ...(budget ? { budget } : {}),
       });
       const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
       return { ...agentResult, ...costFields(request.options, result) };

@@ -27,6 +27,7 @@ import {
   type ModelGateway,
   type Vendor,
 } from "../../gateway";
+import type { BudgetMeter } from "../../governance/budget-meter";
 import type { StepChannel } from "../../mcp";
 import type { AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import type { AgentStepEvent } from "../agent-events";
@@ -118,6 +119,11 @@ export type CliStepInput = {
   upstream: { baseUrl: string; apiKey: string };
   /** The attempt's events: the proxy's records and spans, what the agent reports, the gateway's meter. */
   events: AttemptEventBus;
+  /**
+   * The step's budgets: the gateway asks it before each model request and refuses once a
+   * limit is reached; the step then fails with its USER.BUDGET.EXCEEDED, not the CLI's error.
+   */
+  budget?: Pick<BudgetMeter, "admitModel" | "exceeded">;
 };
 
 /** What the gateway metered of the attempt's model requests (`model.metered`). */
@@ -181,6 +187,7 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     upstream: input.upstream,
     meter: (event) => void events.emit("model.metered", event),
     label: request.attemptId,
+    ...(input.budget ? { admit: () => input.budget!.admitModel() } : {}),
   });
   // The proxy dies, or never says ready: the CLI is stopped and the step fails with why.
   const proxyTrouble = new AbortController();
@@ -304,10 +311,10 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     // A CLI that died by itself without a result (killed, crashed) after its proxy was ready
     // took the proxy in its sandbox along: the proxy's end is then no cause, whichever of the
     // two ends was seen first.
-    let fault: AppError | undefined;
+    let fault: AppError | undefined = request.signal.aborted ? undefined : input.budget?.exceeded();
     const diedByItself =
       ready && result.errorCode === "EXECUTION.AGENT_NO_RESULT" && !proxyTrouble.signal.aborted;
-    if (!request.signal.aborted && !result.errorReported && !diedByItself) {
+    if (!fault && !request.signal.aborted && !result.errorReported && !diedByItself) {
       const blamesProxy = result.errorCode?.startsWith("EXECUTION.MCP_PROXY.") === true;
       const withoutProxy = !ready && (answered || blamesProxy);
       fault = trouble ?? (withoutProxy ? await neverReady(step.channel) : undefined);
