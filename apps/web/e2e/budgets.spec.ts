@@ -58,9 +58,11 @@ test("a workflow's token limit set in Settings → Budgets stops its step with t
   await page.goto("/settings/budgets");
   await page.getByRole("button", { name: "Set a budget" }).click();
   const form = page.getByRole("form", { name: "Set a budget" });
-  await form.getByLabel("Set on").selectOption("workflow");
-  await form.getByLabel("Workflow").selectOption({ label: "budget-stop" });
-  await form.getByLabel("Period").selectOption("day");
+  // Set on, then the workflow it names, then the period (a label holds its options' text too).
+  const choices = form.getByRole("combobox");
+  await choices.nth(0).selectOption("workflow");
+  await choices.nth(1).selectOption({ label: "budget-stop" });
+  await choices.nth(2).selectOption("day");
   await form.getByLabel("Tokens").fill("1500");
   await form.getByRole("button", { name: "Save" }).click();
   const row = page.locator('tr[data-budget="workflow:budget-stop:day"]');
