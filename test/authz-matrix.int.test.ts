@@ -349,6 +349,16 @@ const TRPC: Record<string, Row> = {
       startRoles: ["owner"],
     }),
   },
+  "lanes.approvalRules": {
+    least: "viewer",
+    cross: true,
+    input: async (f) => ({ name: await f.lane() }),
+  },
+  "lanes.setApprovalRules": {
+    least: "admin",
+    cross: true,
+    input: async (f) => ({ name: await f.lane(), rules: [{ tool: "github_merge_*" }] }),
+  },
   "lanes.remove": { least: "admin", cross: true, input: async (f) => ({ name: await f.lane() }) },
 
   "triggers.list": { least: "viewer", cross: true, input: (f) => ({ workflowId: f.helloId }) },
@@ -767,6 +777,19 @@ const REST: Record<string, RestRow> = {
     req: async (f) => ({
       path: `/lanes/${await f.lane()}`,
       body: { description: "changed", saveRoles: ["owner"], startRoles: ["owner"] },
+    }),
+  },
+  "GET /lanes/{name}/approval-rules": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({ path: `/lanes/${await f.lane()}/approval-rules` }),
+  },
+  "PUT /lanes/{name}/approval-rules": {
+    least: "admin",
+    cross: true,
+    req: async (f) => ({
+      path: `/lanes/${await f.lane()}/approval-rules`,
+      body: { rules: [{ tool: "Bash", command: "^rm" }] },
     }),
   },
   "DELETE /lanes/{name}": {

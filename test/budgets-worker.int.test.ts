@@ -45,7 +45,14 @@ beforeAll(async () => {
   buildSwitchyardCli();
   model = await startScriptedModel({
     host: "127.0.0.1",
-    script: { turns: [], rules: [writesForever("TOKENS-LIMIT"), writesForever("COST-LIMIT")] },
+    script: {
+      turns: [],
+      rules: [
+        writesForever("TOKENS-LIMIT"),
+        writesForever("COST-LIMIT"),
+        writesForever("CALLS-LIMIT"),
+      ],
+    },
   });
   stack = await openRunStack({
     SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
@@ -106,11 +113,12 @@ describe("an openai_compatible step", () => {
     // Two requests went out (1100 tokens each); the third was never sent.
     expect(model.requests.length - asked).toBe(2);
 
-    // The ledger: two model requests, two Write calls and the attempt's wall time.
+    // The ledger: two model requests, the first Write (the second, asked for once the limit
+    // was reached, was refused) and the attempt's wall time.
     const spent = await sumSpend(stack.db, stack.teamId, { runId: run.id });
     expect(spent.tokens).toBe(2200);
     expect(spent.costUsd).toBeCloseTo(0.0076, 6);
-    expect(spent.calls).toEqual({ Write: 2 });
+    expect(spent.calls).toEqual({ Write: 1 });
     expect(spent.wallMs).toBeGreaterThan(0);
     const byStep = await sumSpend(stack.db, stack.teamId, { stepRunId: agent.id, workflowId });
     expect(byStep.tokens).toBe(2200);
@@ -120,7 +128,7 @@ describe("an openai_compatible step", () => {
     const spend = events.filter((e) => e.type === "step.spend").at(-1);
     expect(spend?.payload).toMatchObject({
       stepRunId: agent.id,
-      spend: { tokens: 2200, calls: { Write: 2 } },
+      spend: { tokens: 2200, calls: { Write: 1 } },
       limits: [{ scope: "step", name: "agent", amount: "tokens", spent: 2200, max: 2000 }],
     });
     // 2200 of 2000 crossed 80% on the way: one warning.
@@ -149,6 +157,29 @@ describe("an openai_compatible step", () => {
       "USER.BUDGET.EXCEEDED",
     );
     expect(model.requests.length).toBe(asked);
+  });
+});
+
+describe("a tool call", () => {
+  it("past the step's call limit is refused before it runs, and the step fails with the limit", async () => {
+    const workflowId = await save("calls-limit", "CALLS-LIMIT", "{calls: {'Wri*': 1}}");
+    const run = await runToEnd(workflowId);
+    const agent = run.steps.find((s) => s.stateName === "agent")!;
+    expect(agent.errorCode).toBe("USER.BUDGET.EXCEEDED");
+    expect(agent.errorMessage).toContain(
+      'the limit of 1 call of Wri* set on step "agent" is reached (1 made)',
+    );
+    // One Write ran; the second was refused at the gate and never ran.
+    const spent = await sumSpend(stack.db, stack.teamId, { runId: run.id });
+    expect(spent.calls).toEqual({ Write: 1 });
+    const calls = await stack.db.toolCall.findMany({
+      where: { runId: run.id },
+      orderBy: { startedAt: "asc" },
+    });
+    expect(calls.map((c) => [c.toolName, c.isError])).toEqual([
+      ["Write", false],
+      ["Write", true],
+    ]);
   });
 });
 

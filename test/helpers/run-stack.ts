@@ -59,7 +59,7 @@ export const closeRunStack = async (stack: Partial<RunStack>) => {
   await stack.database?.drop();
 };
 
-/** Waits until `read` reports a run that is neither queued nor running, and returns it. */
+/** Waits until `read` reports a run that has ended (not queued, running or waiting), and returns it. */
 export const runEnded = <R extends { status: string }>(
   read: () => Promise<R>,
   what: string,
@@ -68,7 +68,7 @@ export const runEnded = <R extends { status: string }>(
   waitFor(
     async () => {
       const run = await read();
-      return run.status === "queued" || run.status === "running" ? undefined : run;
+      return ["queued", "running", "waiting"].includes(run.status) ? undefined : run;
     },
     timeoutMs,
     what,

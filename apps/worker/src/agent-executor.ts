@@ -33,6 +33,7 @@ import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
+import type { AttemptHandle, createGovernance } from "./attempt-governance";
 import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
 import type { StepBudgets } from "./step-budget";
@@ -89,6 +90,8 @@ export type AgentExecutorDeps = {
   budgets?: StepBudgets;
   /** Runs before each attempt, once its StepRun row is open (recordAttemptStart). */
   onAttemptStart?: (request: AgentRequest) => Promise<void>;
+  /** Tool-call approvals and suspension (attempt-governance.ts); unset: none. */
+  governance?: Governance;
 };
 
 export type TeamModelAccess = {
@@ -100,19 +103,32 @@ export type TeamModelAccess = {
 /** The built CLI (packages/cli/bin/build.mjs makes it): its `mcp-serve` is each step's proxy. */
 const CLI_DIST = fileURLToPath(new URL("../../../packages/cli/dist/", import.meta.url));
 
+type Governance = ReturnType<typeof createGovernance>;
+
 export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
-  const executor = coreExecutor(deps);
-  const { onAttemptStart } = deps;
-  if (!onAttemptStart) return executor;
+  // Each attempt's governance, found by the executor's ports while it runs.
+  const handles = new Map<string, AttemptHandle>();
+  const executor = coreExecutor(deps, handles);
+  const { onAttemptStart, governance } = deps;
   return {
     execute: async (request) => {
-      await onAttemptStart(request);
-      return executor.execute(request);
+      await onAttemptStart?.(request);
+      if (!governance) return executor.execute(request);
+      const handle = await governance.forAttempt(request);
+      handles.set(request.attemptId, handle);
+      try {
+        return await handle.settle(await executor.execute(request));
+      } finally {
+        handles.delete(request.attemptId);
+      }
     },
   };
 };
 
-const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
+const coreExecutor = (
+  deps: AgentExecutorDeps,
+  handles: Map<string, AttemptHandle>,
+): AgentExecutor => {
   const { gateway } = deps;
   return createAgentExecutor({
     sandbox: deps.sandbox,
@@ -156,6 +172,7 @@ const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
     stepConnectors: deps.stepConnectors,
     ...(deps.replay ? { replay: deps.replay } : {}),
     ...(deps.budgets ? { budget: deps.budgets.open } : {}),
+    governance: (request) => handles.get(request.attemptId)?.governance,
     subscribe: (request, events) => {
       const writer = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
       // The run's live view.
@@ -165,6 +182,10 @@ const coreExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
         attempt: request.attempt,
       };
       events.subscribe("agent.reported", (event) => deps.onAgentEvent(attempt, event));
+      // What the agent said so far goes with a call held for approval.
+      events.subscribe("agent.reported", (event) => {
+        if (event.type === "text") handles.get(request.attemptId)?.noteText(event.text);
+      });
       // Subscribed under the attempt's invoke_agent span: the gateway's requests become its chat spans.
       const parent = activeContext.active();
       events.subscribe("model.metered", (event) => meteredChatSpan(parent, event));

@@ -65,6 +65,11 @@ export const workerEnvSchema = z.object({
     .union([z.literal(""), z.coerce.number().int().min(1).max(100_000)])
     .default("")
     .transform((v) => (v === "" ? null : v)),
+  /**
+   * How long a tool call held for a person's approval stays open before its step is suspended
+   * (the agent's session kept with the run, the worker slot freed: docs/governance.md).
+   */
+  SWITCHYARD_APPROVAL_HOLD_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
   /** On SIGTERM, how long active runs may go on before the worker leaves them to be resumed elsewhere. */
   SWITCHYARD_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**

@@ -9,7 +9,8 @@ import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { BudgetWarning } from "@switchyard/core/governance";
 import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
-import { LOCK_LOST, TEAM_LIMITED } from "@switchyard/core/runs";
+import { LOCK_LOST, RESUME_NOW, TEAM_LIMITED } from "@switchyard/core/runs";
+import { DEFAULT_HOLD_MS, isRunParked } from "@switchyard/core/governance";
 import type { ReplayChanges } from "@switchyard/core/replay";
 import { Scrubber } from "@switchyard/core/secrets";
 import {
@@ -26,8 +27,15 @@ import {
   finishedAttemptsOf,
   finishRun,
   getRunForExecution,
+  cancelOpenWaitsOf,
+  laneRulesOf,
   loadBundle,
+  markStepRunWaiting,
   nextEventSeq,
+  parkedSnapshotOf,
+  parkRunOnWait,
+  resumeStepRun,
+  waitingAttemptsOf,
   restoreWorkspaceSnapshot,
   whileDatabaseUnavailable,
   type Db,
@@ -41,6 +49,7 @@ import {
   type TeamModelAccess,
 } from "./agent-executor";
 import { recordAttemptStart, type SnapshotSettings } from "./attempt-start";
+import { createGovernance } from "./attempt-governance";
 import { runReplay, type ReplayOf } from "./execute-replay";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
@@ -102,7 +111,18 @@ export type ExecuteRunDeps = {
   onBudgetWarning?: (warning: { teamId: string; runId: string; warning: BudgetWarning }) => void;
   /** The operator's limit on any one team's runs at once (SWITCHYARD_TEAM_RUN_LIMIT); a team's own may only lower it. */
   teamRunLimit?: number | null;
+  /**
+   * How long a tool call held for approval stays open before its step is suspended
+   * (SWITCHYARD_APPROVAL_HOLD_MS).
+   * @default DEFAULT_HOLD_MS (2 minutes)
+   */
+  holdMs?: number;
+  /** A wait opened (notifications: wait.opened). */
+  onWaitOpened?: (wait: { teamId: string; runId: string; waitId: string }) => void;
 };
+
+/** What a suspended step's workspace may hold when the worker keeps no replay snapshots. */
+const PARK_SNAPSHOT_LIMITS = { maxBytes: 64 * 1024 * 1024, teamBytes: 1024 * 1024 * 1024 };
 
 /** How long the run's writes wait for an unreachable database when the worker does not say. */
 const OUTAGE_MS = 60_000;
@@ -129,6 +149,8 @@ type Execution = {
   finished?: Awaited<ReturnType<typeof finishedAttemptsOf>>;
   /** a replay run: the recorded agent attempt it runs again instead of the workflow */
   replayOf?: ReplayOf;
+  /** taken again after a worker left it or after a wait (not a fresh start) */
+  resumed?: boolean;
 };
 
 const replayOfRow = (row: { replayOfId: string | null; replayOptions: unknown }) =>
@@ -164,22 +186,26 @@ const claimExecution = async (
     };
   const run = await getRunForExecution(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", `run ${runId} not found`);
-  if (run.status !== "queued" && run.status !== "running") {
+  if (run.status !== "queued" && run.status !== "running" && run.status !== "waiting") {
     log.warn("run is not runnable", { runId, status: run.status });
     return run.status;
   }
-  const resuming = run.status === "running" && run.checkpoint !== null;
-  if (!(await claimRun(db, teamId, runId, deps.workerId, run))) return "skipped";
+  // A waiting run is taken once its parked waits are answered: it resumes from its checkpoint.
+  const resuming = run.status !== "queued" && run.checkpoint !== null;
+  if (!(await claimRun(db, teamId, runId, deps.workerId, run)))
+    return run.status === "waiting" ? "waiting" : "skipped";
   let finished: Execution["finished"];
-  if (run.status === "running") {
+  if (run.status !== "queued") {
     [, finished] = await Promise.all([
       closeLostStepRuns(db, teamId, runId),
       finishedAttemptsOf(db, teamId, runId),
     ]);
-    log.warn(
-      resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet",
-      { runId, attemptsEnded: finished.length },
-    );
+    if (run.status === "waiting") log.info("resuming run after its wait", { runId });
+    else
+      log.warn(
+        resuming ? "resuming run from its checkpoint" : "restarting run that had no checkpoint yet",
+        { runId, attemptsEnded: finished.length },
+      );
   }
   if (run.cancelRequestedAt) {
     // Cancelled while no worker held it (its worker had died): honour that now.
@@ -206,8 +232,37 @@ const claimExecution = async (
     firstSeq: await nextEventSeq(db, teamId, runId),
     ...(resuming ? { checkpoint: run.checkpoint as Checkpoint } : {}),
     ...(finished ? { finished } : {}),
+    resumed: run.status !== "queued",
     ...replayOfRow(run),
   };
+};
+
+/** A run that threw: its outcome, and the error to retry with while BullMQ will try again. */
+const failedRun = (
+  error: unknown,
+  finalAttempt: boolean,
+  log: Logger,
+  runId: string,
+  scrubber: Scrubber,
+): { outcome: Pick<RunOutcome, "status" | "errorCode" | "errorMessage">; retry?: Error } => {
+  let retry: Error | undefined;
+  // Not the run's fault (the database gone for longer than its writes wait, say): while
+  // BullMQ will try the job again, the run is left running, to be resumed from its checkpoint.
+  const infrastructure =
+    !(error instanceof AppError) || (error.retryable && error.code.startsWith("SYSTEM."));
+  if (infrastructure && !finalAttempt)
+    retry = error instanceof Error ? error : new Error(String(error));
+  const outcome: Pick<RunOutcome, "status" | "errorCode" | "errorMessage"> = {
+    status: "failed",
+    errorCode: error instanceof AppError ? error.code : "SYSTEM.INTERNAL",
+    errorMessage: error instanceof Error ? error.message : String(error),
+  };
+  log.error(retry ? "run interrupted; its job will retry" : "run failed", {
+    runId,
+    code: outcome.errorCode,
+    error: scrubber.scrub(outcome.errorMessage ?? ""),
+  });
+  return { outcome, ...(retry ? { retry } : {}) };
 };
 
 /**
@@ -262,6 +317,8 @@ export const executeRun = async (
   const events = runEventLog(writer, scrubber);
   let outcome: Pick<RunOutcome, "status" | "errorCode" | "errorMessage">;
   let retry: Error | undefined;
+  /** The wait a step parked the run on: the run waits for it, holding no worker. */
+  let parkedOn: string | undefined;
   try {
     uid = confinement.uids?.acquire();
     const bundle = await loadBundle(db, teamId, run.workflowVersionId);
@@ -280,6 +337,18 @@ export const executeRun = async (
       makeStepFolders(runDir, uid === undefined ? undefined : { uid }),
     ]);
     if (refused) throw refused;
+    // A run resumed after a wait gets back the workspace its suspended step left.
+    if (run.resumed) {
+      const parked = await parkedSnapshotOf(db, teamId, runId);
+      if (parked)
+        await restoreWorkspaceSnapshot(
+          db,
+          teamId,
+          parked,
+          folders.workspace,
+          uid === undefined ? {} : { uid },
+        );
+    }
     const attemptStart = {
       db,
       log,
@@ -346,8 +415,30 @@ export const executeRun = async (
       trace,
       outageMs,
       onAttemptStart: recordAttemptStart(attemptStart),
+      governance: createGovernance({
+        db,
+        log,
+        keyring: deps.keyring,
+        teamId,
+        runId,
+        lane: run.lane,
+        workerId: deps.workerId,
+        scrubber,
+        laneRules: () => laneRulesOf(db, teamId, run.lane),
+        holdMs: deps.holdMs ?? DEFAULT_HOLD_MS,
+        workspace: folders.workspace,
+        snapshotLimits: deps.snapshots ?? PARK_SNAPSHOT_LIMITS,
+        onWaitOpened: (waitId) => {
+          deps.notify(runId);
+          deps.onWaitOpened?.({ teamId, runId, waitId });
+        },
+      }),
     };
-    const recorder = stepRunRecorder(writer, sandbox.level, run.finished);
+    const recorder = stepRunRecorder(writer, sandbox.level, run.finished, {
+      waiting: run.resumed ? await waitingAttemptsOf(db, teamId, runId) : [],
+      suspend: (stepRunId) => markStepRunWaiting(db, teamId, stepRunId).then(() => undefined),
+      resume: (stepRunId) => resumeStepRun(db, teamId, stepRunId).then(() => undefined),
+    });
     if (run.replayOf) {
       let restored: string | undefined;
       outcome = await runReplay(
@@ -409,22 +500,12 @@ export const executeRun = async (
         events: events.sink,
       });
   } catch (error) {
-    // Not the run's fault (the database gone for longer than its writes wait, say): while
-    // BullMQ will try the job again, the run is left running, to be resumed from its checkpoint.
-    const infrastructure =
-      !(error instanceof AppError) || (error.retryable && error.code.startsWith("SYSTEM."));
-    if (infrastructure && !finalAttempt)
-      retry = error instanceof Error ? error : new Error(String(error));
-    outcome = {
-      status: "failed",
-      errorCode: error instanceof AppError ? error.code : "SYSTEM.INTERNAL",
-      errorMessage: error instanceof Error ? error.message : String(error),
-    };
-    log.error(retry ? "run interrupted; its job will retry" : "run failed", {
-      runId,
-      code: outcome.errorCode,
-      error: scrubber.scrub(outcome.errorMessage ?? ""),
-    });
+    if (isRunParked(error)) {
+      parkedOn = error.waitId;
+      outcome = { status: "cancelled" };
+    } else {
+      ({ outcome, retry } = failedRun(error, finalAttempt, log, runId, scrubber));
+    }
   } finally {
     stop.abort();
     try {
@@ -451,6 +532,21 @@ export const executeRun = async (
   // reason and stack in Redis, the log of its failure) is scrubbed with the run's scrubber.
   const errorMessage =
     outcome.errorMessage === undefined ? undefined : scrubber.scrub(outcome.errorMessage);
+  if (parkedOn) {
+    const waitId = parkedOn;
+    const parked = await whileDatabaseUnavailable(
+      () => parkRunOnWait(db, { teamId, runId, waitId, workerId: deps.workerId }),
+      { outageMs },
+    );
+    endSpan(span, true, undefined);
+    deps.notify(runId);
+    if (!parked) {
+      log.info("the wait was answered while its step stopped; the run goes on", { runId, waitId });
+      return RESUME_NOW;
+    }
+    log.info("run waits for a person", { runId, waitId });
+    return "waiting";
+  }
   if (retry) {
     endSpan(span, false, errorMessage);
     throw scrubber.scrubError(retry);
@@ -461,9 +557,14 @@ export const executeRun = async (
     return "taken over";
   }
   const finish = { status: outcome.status, errorCode: outcome.errorCode, errorMessage };
-  await whileDatabaseUnavailable(() => finishRun(db, teamId, runId, finish, deps.workerId), {
-    outageMs,
-  }).catch((error: unknown) => {
+  await whileDatabaseUnavailable(
+    async () => {
+      await finishRun(db, teamId, runId, finish, deps.workerId);
+      // A call still held when the run ended (cancelled, timed out) has nobody to wait for.
+      await cancelOpenWaitsOf(db, teamId, runId);
+    },
+    { outageMs },
+  ).catch((error: unknown) => {
     const safe = scrubber.scrubError(error);
     endSpan(span, false, safe.message);
     throw safe;

@@ -17,6 +17,7 @@ import {
   runCancelChannel,
   runJobSchema,
   runUpdatesChannel,
+  RESUME_NOW,
   TEAM_LIMITED,
   teamLimitDelayMs,
   type RunJob,
@@ -249,12 +250,20 @@ const worker = new Worker(
             : {}),
           outageMs: env.SWITCHYARD_DB_OUTAGE_MS,
           teamRunLimit: env.SWITCHYARD_TEAM_RUN_LIMIT,
+          holdMs: env.SWITCHYARD_APPROVAL_HOLD_MS,
         },
         data.data,
         signal ?? new AbortController().signal,
         job.attemptsMade + 1 >= (job.opts.attempts ?? 1),
       );
       // Its team is at its limit: the job waits in the delayed set, not in this worker's slot.
+      // Its wait was answered as it was about to park: its job runs it again at once.
+      if (status === RESUME_NOW) {
+        await job.moveToDelayed(Date.now(), token);
+        throw new DelayedError();
+      }
+      // Parked on a person's answer: the job ends; the answer (or expiry) queues the run again.
+      if (status === "waiting") return { status };
       if (status === TEAM_LIMITED) {
         await job.moveToDelayed(Date.now() + teamLimitDelayMs(Date.now() - job.timestamp), token);
         quietly(

@@ -41,12 +41,27 @@ const endOf = (row: FinishedAttempt): AttemptFinished => ({
     : { error: { code: row.errorCode as ErrorCode, message: row.errorMessage ?? "" } }),
 });
 
+/**
+ * Attempts that wait with their run (suspended on a person's answer): `suspend` marks one,
+ * and the attempt that resumes it at the same place continues its row (`resume`), so a
+ * step's attempt stays one row however many times it waited.
+ */
+export type WaitingAttempts = {
+  waiting: { id: string; stateName: string; attempt: number; path: unknown }[];
+  suspend: (stepRunId: string) => Promise<void>;
+  resume: (stepRunId: string) => Promise<void>;
+};
+
 export const stepRunRecorder = (
   writer: RunWriter,
   sandboxLevel: string,
   finished: FinishedAttempt[] = [],
+  waits?: WaitingAttempts,
 ): StepRecorder => {
   const ends = new Map(finished.map((row) => [placeOf(row.stateName, row.attempt, row.path), row]));
+  const waiting = new Map(
+    (waits?.waiting ?? []).map((row) => [placeOf(row.stateName, row.attempt, row.path), row.id]),
+  );
   const earlier = (attempt: AttemptStarted) => {
     const place = placeOf(attempt.state, attempt.attempt, attempt.path);
     const row = ends.get(place);
@@ -56,7 +71,15 @@ export const stepRunRecorder = (
   };
   return {
     ...(ends.size === 0 ? {} : { earlier }),
+    ...(waits ? { attemptSuspended: ({ id }: { id: string }) => waits.suspend(id) } : {}),
     attemptStarted: async (attempt) => {
+      const place = placeOf(attempt.state, attempt.attempt, attempt.path);
+      const continued = waiting.get(place);
+      if (continued && waits) {
+        waiting.delete(place);
+        await waits.resume(continued);
+        return { id: continued };
+      }
       const id = newRowId();
       await writer.open({
         id,

@@ -31,7 +31,7 @@ export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
 export const approvalRulesSchema = z.array(approvalRuleSchema).max(100);
 
 /** Where a rule came from, shown to the person asked. */
-export type RuleOrigin = "lane" | "workflow";
+type RuleOrigin = "lane" | "workflow";
 
 export type SourcedRule = ApprovalRule & { origin: RuleOrigin };
 
@@ -94,7 +94,7 @@ const insidePrefix = (file: string, prefix: string): boolean => {
 };
 
 /** The call a rule is matched against: the tool's final name and its arguments. */
-export type RuleCall = { tool: string; arguments: Record<string, unknown> };
+type RuleCall = { tool: string; arguments: Record<string, unknown> };
 
 /**
  * The first rule this call falls under (it then waits for approval), or undefined. A

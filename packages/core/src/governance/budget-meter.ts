@@ -46,7 +46,7 @@ export type BudgetStanding = {
 };
 
 export type BudgetMeter = {
-  /** Throws USER.BUDGET.EXCEEDED when a cost or token limit is reached. */
+  /** Throws USER.BUDGET.EXCEEDED when a cost or token limit is reached, or a call was refused. */
   admitModel(): void;
   chargeModel(spend: { tokens: number; costUsd: number | null }): void;
   /** Throws USER.BUDGET.EXCEEDED when a call limit of this tool, or a cost or token limit, is reached. */
@@ -164,6 +164,8 @@ export const createBudgetMeter = (
 
   return {
     admitModel() {
+      // A call refused by the budget ends the step: its next model request is refused too.
+      if (refusal) throw refusal;
       const reached = reachedModel();
       if (reached) refuse(reached, "the next model request is");
     },

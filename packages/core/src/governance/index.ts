@@ -3,3 +3,5 @@ export * from "./arguments-hash";
 export * from "./waits";
 export * from "./budget-limits";
 export * from "./budget-meter";
+export * from "./check-rule";
+export * from "./step-rules";

@@ -5,13 +5,6 @@
  */
 import { z } from "zod";
 
-export const WAIT_KINDS = ["tool_call"] as const;
-export type WaitKind = (typeof WAIT_KINDS)[number];
-
-/** What expiry means: deny the call, fail the step, or take the wait's default answer. */
-export const WAIT_EXPIRY = ["deny", "fail", "default"] as const;
-export type WaitExpiry = (typeof WAIT_EXPIRY)[number];
-
 export const waitAnswerSchema = z
   .object({
     decision: z.enum(["approve", "deny"]),

@@ -70,6 +70,15 @@ const proxyConfigSchema = z
      * `live_builtins`, if it is a built-in, runs live in the sandbox. Needs `channel`.
      */
     replay: z.strictObject({ unmatched: z.enum(["error", "live_builtins"]) }).optional(),
+    /**
+     * Built-ins the worker must allow before each call runs (`gate` on the step channel): a
+     * rule may hold the call for a person's approval, a budget may refuse it. Needs `channel`.
+     */
+    gate: z.array(z.string()).optional(),
+  })
+  .refine((c) => c.gate === undefined || c.gate.length === 0 || c.channel !== undefined, {
+    path: ["gate"],
+    message: "needs a step channel (`channel`): the worker decides",
   })
   .refine((c) => c.replay === undefined || c.channel !== undefined, {
     path: ["replay"],

@@ -66,6 +66,14 @@ type ProxyServerDeps = {
   resultCap?: ResultCap;
   /** Set in a replay: routed calls are answered from the recording, over the step channel. */
   replay?: ProxyReplay;
+  /**
+   * Built-ins the worker allows first, call by call (held for approval, counted against a
+   * budget): `ask` resolves when the call may run and throws a ToolFailure when it may not.
+   */
+  gate?: {
+    tools: ReadonlySet<string>;
+    ask: (tool: string, args: JsonObject, signal: AbortSignal) => Promise<void>;
+  };
 };
 
 type Resolved = {
@@ -305,6 +313,9 @@ export class ProxyServer {
     if (this.deps.replay)
       return { ...called, ...(await replayCall(this.deps.replay, tool, targetArgs, signal, run)) };
     try {
+      const { gate } = this.deps;
+      if (gate && tool.source === "builtin" && gate.tools.has(target))
+        await gate.ask(target, targetArgs, signal);
       const result = await run();
       return { ...called, result, errorType: result.isError ? "tool_error" : null };
     } catch (error) {

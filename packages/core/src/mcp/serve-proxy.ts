@@ -21,6 +21,7 @@ import {
   ToolSearch,
   type SandboxedShellOptions,
   type ShellRunner,
+  type JsonObject,
   type ToolProvider,
 } from "../tools";
 import type { RecordSink } from "./call-record";
@@ -158,6 +159,15 @@ export const serveProxy = async (deps: ServeProxyDeps): Promise<ProxyExit> => {
       ...(deps.pageSize ? { pageSize: deps.pageSize } : {}),
       resultCap: new ResultCap(config.root_dir, config.result_cap_bytes),
       ...(config.record_wait_ms === undefined ? {} : { recordWaitMs: config.record_wait_ms }),
+      ...(config.gate?.length && channel
+        ? {
+            gate: {
+              tools: new Set(config.gate),
+              ask: (tool: string, args: JsonObject, signal: AbortSignal) =>
+                channel.gate(tool, args, signal),
+            },
+          }
+        : {}),
       ...(config.replay && channel
         ? {
             replay: {

@@ -13,7 +13,8 @@ import { hostMessage, STEP_CHANNEL_VERSION, type ProxyMessage } from "./step-cha
 type StepChannelOptions = { path: string; token: string; timeoutMs?: number };
 
 /** The worker's answer to a call: its result, or (in a replay) "run this built-in yourself". */
-export type ChannelAnswer = { kind: "result"; result: ToolResult } | { kind: "live" };
+export type ChannelAnswer =
+  { kind: "result"; result: ToolResult } | { kind: "live" } | { kind: "proceed" };
 
 type Pending = { resolve: (a: ChannelAnswer) => void; reject: (e: Error) => void };
 
@@ -81,6 +82,9 @@ export class StepChannelClient implements RecordSink {
               return;
             case "live":
               client?.settle(message.id, (p) => p.resolve({ kind: "live" }));
+              return;
+            case "proceed":
+              client?.settle(message.id, (p) => p.resolve({ kind: "proceed" }));
               return;
             case "error":
               client?.settle(message.id, (p) =>
@@ -153,12 +157,22 @@ export class StepChannelClient implements RecordSink {
     );
   }
 
+  /**
+   * Asks the worker before a built-in runs: resolves when it may run (`proceed`), throws the
+   * worker's refusal (a denial, a budget reached) as a ToolFailure. It may take as long as a
+   * person takes to answer.
+   */
+  async gate(tool: string, args: JsonObject, signal: AbortSignal): Promise<void> {
+    await this.ask(tool, args, signal, undefined, "gate");
+  }
+
   /** Asks the worker to answer a call: a result, or (in a replay) `live`, to run it here. */
   ask(
     tool: string,
     args: JsonObject,
     signal: AbortSignal,
     trace?: { traceId: string; spanId: string },
+    type: "call" | "gate" = "call",
   ): Promise<ChannelAnswer> {
     if (this.closed)
       return Promise.reject(
@@ -181,13 +195,15 @@ export class StepChannelClient implements RecordSink {
         },
       });
       signal.addEventListener("abort", onAbort, { once: true });
-      this.send({
-        type: "call",
-        id,
-        tool,
-        arguments: args,
-        ...(trace ? { trace_id: trace.traceId, span_id: trace.spanId } : {}),
-      });
+      if (type === "gate") this.send({ type: "gate", id, tool, arguments: args });
+      else
+        this.send({
+          type: "call",
+          id,
+          tool,
+          arguments: args,
+          ...(trace ? { trace_id: trace.traceId, span_id: trace.spanId } : {}),
+        });
     });
   }
 

@@ -5,7 +5,9 @@
  * `reject`; the proxy then says `ready` or `fatal`. After that: `call`/`cancel` from the
  * proxy and `result`/`error` back, and `record`/`span` pushed by the proxy as they happen.
  * In a replay the worker answers every call (built-ins too) from the recording; `live` tells
- * the proxy that a built-in with no recording left may run in the sandbox after all.
+ * the proxy that a built-in with no recording left may run in the sandbox after all. `gate`
+ * asks the worker before a built-in runs that it must allow first (held for a person's
+ * approval, counted against a budget): `proceed`, or `error` with the refusal.
  * A worker whose welcome says `acks` answers each `record` that carries an `ack` number
  * with `stored` once the record is stored (or could not be), and the proxy holds the call's
  * result until then: no call the agent saw goes unrecorded when the worker dies.
@@ -44,6 +46,9 @@ export const proxyMessage = z.discriminatedUnion("type", [
     trace_id: z.string().optional(),
     span_id: z.string().optional(),
   }),
+  // Asks before a built-in runs that the worker must allow first (a rule holds it for
+  // approval, a budget counts it); answered `proceed` or `error`, cancelled like a call.
+  z.object({ type: z.literal("gate"), id, tool: z.string(), arguments: jsonObject }),
   z.object({ type: z.literal("cancel"), id }),
   z.object({ type: z.literal("record"), record: jsonObject, ack: id.optional() }),
   z.object({ type: z.literal("span"), span: jsonObject }),
@@ -62,6 +67,7 @@ export const hostMessage = z.discriminatedUnion("type", [
   z.object({ type: z.literal("result"), id, result: jsonObject }),
   z.object({ type: z.literal("error"), id, code: z.string(), message: z.string() }),
   z.object({ type: z.literal("live"), id }),
+  z.object({ type: z.literal("proceed"), id }),
   z.object({ type: z.literal("stored"), ack: id }),
 ]);
 export type HostMessage = z.infer<typeof hostMessage>;

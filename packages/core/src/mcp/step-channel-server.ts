@@ -17,7 +17,7 @@ import { AppError } from "../errors";
 import type { ChannelEventEmitter } from "../events";
 import { recordedResult } from "../replay/recorded-result";
 import type { ReplayBook, ReplayPlan } from "../replay/replay-book";
-import { BUILTIN_NAMES, capResult, type CatalogEntry } from "../tools";
+import { BUILTIN_NAMES, capResult, ToolFailure, type CatalogEntry } from "../tools";
 import type { SpanRecord, ToolCallRecord } from "./call-record";
 import { readLines, writeLine } from "./json-lines";
 import { Redactor } from "./redact";
@@ -59,6 +59,22 @@ export type StepChannelServerOptions = {
    * for a built-in (the proxy runs it in the sandbox). Connector tools never run live.
    */
   replay?: { book: ReplayBook; unmatched: ReplayPlan["unmatched"] };
+  /**
+   * Runs before every call: a connector call here (after the lane gate), a built-in when the
+   * proxy asks (`gate`, for the built-ins its config lists). Resolves when the call may run;
+   * throws an AppError (or ToolFailure) to refuse it, whose code and message the agent gets.
+   * It may hold the call for as long as a person takes to answer; `signal` aborts when the
+   * proxy cancels the call or the channel closes.
+   */
+  beforeCall?: (call: GatedCall, signal: AbortSignal) => Promise<void>;
+};
+
+/** A call the worker allows first: the tool's final name, where it runs, its arguments. */
+type GatedCall = {
+  tool: string;
+  /** `builtin`, or the connector's id */
+  source: string;
+  arguments: Record<string, unknown>;
 };
 
 type ChannelReady = { tools: string[] };
@@ -74,6 +90,14 @@ export type StepChannel = {
   readonly connected: boolean;
   close(): Promise<void>;
 };
+
+/** The code a refusal carries: an AppError's, or a ToolFailure's. */
+const codeOf = (error: unknown): string | undefined =>
+  error instanceof AppError
+    ? error.code
+    : error instanceof ToolFailure && error.code !== "cancelled"
+      ? error.code
+      : undefined;
 
 /** Opens a step's channel socket, which accepts the one proxy that presents the token. */
 export const startStepChannel = async (options: StepChannelServerOptions): Promise<StepChannel> => {
@@ -167,6 +191,11 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
           message: `lane "${options.lane}" may not reach connector "${entry.connector}"`,
         });
       }
+      await options.beforeCall?.(
+        { tool, source: entry.connector, arguments: args },
+        controller.signal,
+      );
+      if (controller.signal.aborted) return;
       const result = await options.host.callTool(
         entry.connector,
         entry.tool,
@@ -178,11 +207,31 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
       send({ type: "result", id, result: redactor.secrets(capResult(result)) });
     } catch (error) {
       if (controller.signal.aborted) return;
-      const code = error instanceof AppError ? error.code : "EXECUTION.CONNECTOR_FAILED";
+      const code = codeOf(error) ?? "EXECUTION.CONNECTOR_FAILED";
       send({
         type: "error",
         id,
         code,
+        message: redactor.text(error instanceof Error ? error.message : String(error)),
+      });
+    } finally {
+      inFlight.delete(id);
+    }
+  };
+
+  /** A built-in the proxy asks about before it runs it: `proceed`, or the refusal as an error. */
+  const handleGate = async (id: number, tool: string, args: Record<string, unknown>) => {
+    const controller = new AbortController();
+    inFlight.set(id, controller);
+    try {
+      await options.beforeCall?.({ tool, source: "builtin", arguments: args }, controller.signal);
+      if (!controller.signal.aborted) send({ type: "proceed", id });
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      send({
+        type: "error",
+        id,
+        code: codeOf(error) ?? "SYSTEM.MCP_PROXY.CHANNEL",
         message: redactor.text(error instanceof Error ? error.message : String(error)),
       });
     } finally {
@@ -212,6 +261,9 @@ export const startStepChannel = async (options: StepChannelServerOptions): Promi
             ? { traceId: message.trace_id, spanId: message.span_id }
             : undefined,
         );
+        return;
+      case "gate":
+        void handleGate(message.id, message.tool, message.arguments);
         return;
       case "cancel":
         inFlight.get(message.id)?.abort();

@@ -33,6 +33,7 @@ export { runCliStep } from "./step/cli-step";
 export { createAgentExecutor } from "./step/agent-executor";
 export type { SpanAttributes, StepSpan, StepTracer } from "./step-tracer";
 export type { AgentExecutorPorts, AttemptSubscribers } from "./step/agent-executor";
+export type { AttemptGovernance, SuspendedState } from "./step/attempt-governance";
 export { createAgentStaging } from "./step/agent-staging";
 export type { AgentStaging, AgentStagingOptions, AgentVersionDrift } from "./step/agent-staging";
 export { AGENT_PINS, installedAgentVersions } from "./agent-versions";
@@ -44,6 +45,8 @@ export type {
   CliRunInput,
   CliRunResult,
   CliStepInput,
+  CliStepResult,
 } from "./step/cli-step";
+export type { SessionFile, SuspendedSession } from "./step/session-files";
 export { CLI_PROVIDERS, VENDOR_ENV, VENDOR_LABELS } from "./cli-providers";
 export type { CliProviderEntry } from "./cli-providers";

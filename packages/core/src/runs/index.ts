@@ -16,4 +16,4 @@ export {
   connectorCallResultSchema,
 } from "./connector-call-job";
 export type { ConnectorCallJob, ConnectorCallResult } from "./connector-call-job";
-export { TEAM_LIMITED, teamLimitDelayMs } from "./team-run-limit";
+export { RESUME_NOW, TEAM_LIMITED, teamLimitDelayMs } from "./team-run-limit";

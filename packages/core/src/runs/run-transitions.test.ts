@@ -13,6 +13,9 @@ describe("run transitions", () => {
         "running->succeeded",
         "running->failed",
         "running->cancelled",
+        "running->waiting",
+        "waiting->running",
+        "waiting->cancelled",
       ].sort(),
     );
   });
@@ -25,7 +28,8 @@ describe("run transitions", () => {
   });
 
   it("names the statuses a move may start from, and refuses a narrowing outside the table", () => {
-    expect(statusesBefore("cancelled")).toEqual(["queued", "running"]);
+    expect(statusesBefore("cancelled")).toEqual(["queued", "running", "waiting"]);
+    expect(statusesBefore("running")).toEqual(["queued", "waiting"]);
     expect(statusesBefore("succeeded")).toEqual(["running"]);
     expect(statusesBefore("cancelled", ["queued"])).toEqual(["queued"]);
     expect(() => statusesBefore("running", ["cancelled"])).toThrow(/cancelled to running/);

@@ -8,6 +8,12 @@
 /** What executing a run answers when its team is at its limit: the run stays queued. */
 export const TEAM_LIMITED = "limited";
 
+/**
+ * What executing a run answers when it was about to park on a person's answer that came
+ * meanwhile: its job runs it again at once, from its checkpoint.
+ */
+export const RESUME_NOW = "resume now";
+
 const MIN_DELAY_MS = 250;
 const MAX_DELAY_MS = 5_000;
 

@@ -1,12 +1,13 @@
 /**
- * A team's lanes as stored (name, description, who may save and start workflows in each)
- * and what names each lane: workflows in it, connectors opened to it or holding tool rules
+ * A team's lanes as stored (name, description, who may save and start workflows in each,
+ * which tool calls of its runs wait for a person's approval) and what names each lane: workflows in it, connectors opened to it or holding tool rules
  * for it, secrets opened to it. Name rules, the built-in lanes and audit entries are the
  * callers'; removing a lane something names is refused here, in the transaction that
  * removes it.
  */
 import { AppError } from "@switchyard/core/errors";
-import type { Role } from "../generated/prisma/client";
+import { checkApprovalRule, type ApprovalRule } from "@switchyard/core/governance";
+import type { Prisma, Role } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
 type LaneFields = { description: string; saveRoles: Role[]; startRoles: Role[] };
@@ -19,6 +20,7 @@ const laneColumns = {
   description: true,
   saveRoles: true,
   startRoles: true,
+  approvalRules: true,
   createdAt: true,
 } as const;
 
@@ -64,6 +66,28 @@ const laneUsage = async (
   return usage;
 };
 
+/**
+ * A lane's stored approval rules, each checked again: a rule that no longer passes is an
+ * error naming the lane and the rule, never dropped (a dropped rule would let calls through).
+ */
+const rulesOf = (lane: string, stored: Prisma.JsonValue): ApprovalRule[] => {
+  const list = Array.isArray(stored) ? stored : [];
+  return list.map((value, i) => {
+    const checked = checkApprovalRule(value);
+    if (checked.ok) return checked.rule;
+    throw new AppError(
+      "USER.APPROVAL.RULE_INVALID",
+      `lane "${lane}" has an approval rule ${i + 1} that is not valid: ${checked.message}`,
+      { location: { path: `approvalRules[${i}]${checked.field ? `.${checked.field}` : ""}` } },
+    );
+  });
+};
+
+const withRules = <R extends { name: string; approvalRules: Prisma.JsonValue }>(row: R) => ({
+  ...row,
+  approvalRules: rulesOf(row.name, row.approvalRules),
+});
+
 /** The team's lanes, by name. */
 export const listLanes = async (db: PrismaClientOrTransaction, teamId: string) => {
   const rows = await db.lane.findMany({
@@ -72,7 +96,48 @@ export const listLanes = async (db: PrismaClientOrTransaction, teamId: string) =
     orderBy: { name: "asc" },
   });
   const usage = await laneUsage(db, teamId);
-  return rows.map((row) => ({ ...row, usedBy: usage.get(row.name) ?? unused() }));
+  return rows.map((row) => ({ ...withRules(row), usedBy: usage.get(row.name) ?? unused() }));
+};
+
+/**
+ * The tool calls of a lane's runs that wait for approval, for the worker at step start and
+ * for validation at save; a lane the team does not have has none.
+ */
+export const laneApprovalRules = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  lane: string,
+): Promise<ApprovalRule[]> => {
+  const row = await db.lane.findUnique({
+    where: { teamId_name: { teamId, name: lane } },
+    select: { approvalRules: true },
+  });
+  return row ? rulesOf(lane, row.approvalRules) : [];
+};
+
+/**
+ * Replaces a lane's approval rules (already checked by the caller) and answers the ones it
+ * had, for the audit entry. NOT_FOUND for a lane the team does not have. Run it in a
+ * transaction.
+ */
+export const setLaneApprovalRules = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; name: string; rules: ApprovalRule[] },
+): Promise<{ before: ApprovalRule[]; rules: ApprovalRule[] }> => {
+  const existing = await tx.lane.findUnique({
+    where: { teamId_name: { teamId: input.teamId, name: input.name } },
+    select: { id: true, approvalRules: true },
+  });
+  if (!existing) throw notFound(input.name);
+  const updated = await tx.lane.update({
+    where: { id: existing.id },
+    data: { approvalRules: input.rules },
+    select: { approvalRules: true },
+  });
+  return {
+    before: Array.isArray(existing.approvalRules) ? (existing.approvalRules as ApprovalRule[]) : [],
+    rules: rulesOf(input.name, updated.approvalRules),
+  };
 };
 
 /** Adds a lane; CONFLICT when the team has one of that name, past `max` a validation error. Run it in a transaction. */
@@ -90,7 +155,9 @@ export const createLane = async (
     throw new AppError("CONFLICT", `the team already has a lane "${name}"`, {
       location: { path: "name" },
     });
-  return tx.lane.create({ data: { teamId, name, ...fields }, select: laneColumns });
+  return withRules(
+    await tx.lane.create({ data: { teamId, name, ...fields }, select: laneColumns }),
+  );
 };
 
 /** Changes a lane's description and roles; its name stays. Run it in a transaction. */
@@ -104,7 +171,9 @@ export const updateLane = async (
     select: { id: true },
   });
   if (!existing) throw notFound(name);
-  return tx.lane.update({ where: { id: existing.id }, data: fields, select: laneColumns });
+  return withRules(
+    await tx.lane.update({ where: { id: existing.id }, data: fields, select: laneColumns }),
+  );
 };
 
 const listed = (what: string, names: string[]) =>

@@ -21,8 +21,9 @@ export const getRunLifecycle = async (
   })) ?? undefined;
 
 /**
- * Claims a run for a worker: a queued run (which starts running now), or a running one still
- * held by the worker seen when it was read (a dead worker, or this one on a retry). Two
+ * Claims a run for a worker: a queued run (which starts running now), a running one still
+ * held by the worker seen when it was read (a dead worker, or this one on a retry), or a
+ * waiting one whose parked waits were all answered (it resumes from its checkpoint). Two
  * workers can never both claim it; false when someone else did.
  */
 export const claimRun = async (
@@ -32,6 +33,19 @@ export const claimRun = async (
   workerId: string,
   seen: { status: string; workerId: string | null },
 ) => {
+  if (seen.status === "waiting") {
+    // Parked on a person's answer: taken again once none of its parked waits is open.
+    const { count } = await db.run.updateMany({
+      where: {
+        id: runId,
+        teamId,
+        status: { in: statusesBefore("running", ["waiting"]) },
+        waits: { none: { parked: true, status: "open" } },
+      },
+      data: { status: "running", workerId },
+    });
+    return count === 1;
+  }
   const { count } = await db.run.updateMany({
     where:
       seen.status === "queued"

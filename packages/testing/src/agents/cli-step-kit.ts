@@ -18,10 +18,14 @@ import {
   runOwnerId,
   type SandboxHost,
 } from "@switchyard/core/sandbox";
-import type { AgentResult } from "@switchyard/core/workflow";
 import type { AgentStepEvent } from "@switchyard/core/providers";
 import type { AgentId } from "@switchyard/core/providers";
-import { runCliStep, type CliProvider } from "@switchyard/core/providers";
+import {
+  runCliStep,
+  type CliProvider,
+  type CliStepInput,
+  type CliStepResult,
+} from "@switchyard/core/providers";
 import { stageAgent, type StagedAgent } from "@switchyard/core/providers";
 import { findBuiltCli, stageBuiltCli, type BuiltCli } from "@switchyard/core/providers";
 import { agentsDirOf, buildSwitchyardBin, CLI_BIN } from "./step-processes";
@@ -118,9 +122,13 @@ export type KitStep = {
   upstream: { baseUrl: string; apiKey: string };
   /** Unset: the kit's own build. */
   cli?: BuiltCli;
+  /** Passed on to runCliStep as they are. */
+  toolTimeoutMs?: CliStepInput["toolTimeoutMs"];
+  suspend?: CliStepInput["suspend"];
+  resume?: CliStepInput["resume"];
 };
 
-export type KitStepRun = AgentResult & { events: AgentStepEvent[]; records: ToolCallRecord[] };
+export type KitStepRun = CliStepResult & { events: AgentStepEvent[]; records: ToolCallRecord[] };
 
 let attempts = 0;
 
@@ -161,6 +169,9 @@ export const runKitStep = async (kit: CliStepKit, step: KitStep): Promise<KitSte
     gateway: kit.gateway,
     upstream: step.upstream,
     events: bus,
+    ...(step.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: step.toolTimeoutMs }),
+    ...(step.suspend ? { suspend: step.suspend } : {}),
+    ...(step.resume ? { resume: step.resume } : {}),
   });
   return { ...result, events, records };
 };

@@ -149,7 +149,7 @@ export const waitFor = async (what: string, check: () => boolean, ms: number) =>
  * names it (the sandbox's launcher and bwrap do while they set up), so a stop now finds the
  * command's sandbox complete.
  */
-export const sleepRuns = (step: StepMarks) =>
+export const sleepRuns = (step: Pick<StepMarks, "sleep">) =>
   listPids().some((pid) => cmdline(pid).startsWith(`${step.sleep} `) && !isZombie(pid));
 
 /** The process the spawn port started for the step (the CLI, or what execs it): the leader of its group. */

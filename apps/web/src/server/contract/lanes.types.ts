@@ -1,9 +1,11 @@
 /**
  * Request and response shapes of the team's lanes (Settings → Lanes), shared by the tRPC
  * procedures, the REST routes and the generated OpenAPI document. A lane names who may
- * save and who may start workflows in it; every member lists them, with what names each.
+ * save and who may start workflows in it, and which tool calls of its runs wait for a
+ * person's approval; every member lists them, with what names each.
  */
 import { z } from "zod";
+import { approvalRuleSchema } from "@switchyard/core/governance";
 import { operation } from "./operation";
 import { timestamp } from "./timestamp";
 
@@ -19,6 +21,20 @@ const newLaneName = z
   .describe("the lane's name, e.g. review");
 const laneName = z.string().min(1).max(64).describe("the lane's name");
 
+const approvalRule = approvalRuleSchema.describe(
+  "a tool call that waits for approval: tool (a name pattern, * any run of characters), command (Bash only: a regular expression the command matches), outside (Write and Edit only: a write outside this workspace path prefix)",
+);
+const approvalRules = z
+  .array(approvalRule)
+  .describe("tool calls of the lane's runs that wait for a person's approval (docs/governance.md)");
+
+/**
+ * A rule as a body carries it: the operation checks each one, so a bad rule is
+ * USER.APPROVAL.RULE_INVALID naming its index and field; the document shows the rule's shape.
+ */
+const { $schema: _, ...ruleJson } = z.toJSONSchema(approvalRule, { io: "input" });
+const ruleInBody = z.unknown().meta(ruleJson);
+
 export const laneListing = z.object({
   name: z.string(),
   description: z.string(),
@@ -27,6 +43,7 @@ export const laneListing = z.object({
   builtIn: z
     .boolean()
     .describe("default and operator: never removed; operator's roles stay owner and admin"),
+  approvalRules,
   usedBy: z
     .object({
       workflows: z.array(z.string()),
@@ -49,6 +66,14 @@ export const updateLaneBody = z.object(laneFields);
 export const updateLaneInput = updateLaneBody.extend({ name: laneName });
 export const laneNameInput = z.object({ name: laneName });
 export const removeLaneResponse = z.object({ name: z.string() });
+export const setApprovalRulesBody = z.object({
+  rules: z
+    .array(ruleInBody)
+    .max(100)
+    .describe("the lane's rules, all of them: what is left out is removed"),
+});
+export const setApprovalRulesInput = setApprovalRulesBody.extend({ name: laneName });
+export const approvalRulesResponse = z.object({ lane: z.string(), rules: approvalRules });
 
 export const laneOperations = {
   list: operation({
@@ -94,6 +119,36 @@ export const laneOperations = {
       body: updateLaneBody,
       status: 200,
       description: "The lane as stored",
+    },
+  }),
+  approvalRules: operation({
+    kind: "query",
+    access: "team",
+    input: laneNameInput,
+    output: approvalRulesResponse,
+    rest: {
+      method: "GET",
+      path: "/lanes/{name}/approval-rules",
+      summary: "Which tool calls of the lane's runs wait for a person's approval",
+      status: 200,
+      description: "The lane's approval rules",
+    },
+  }),
+  setApprovalRules: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: setApprovalRulesInput,
+    output: approvalRulesResponse,
+    rest: {
+      method: "PUT",
+      path: "/lanes/{name}/approval-rules",
+      summary:
+        "Admins: replace the lane's approval rules (connector tools by pattern; Bash by command; Write and Edit outside a path)",
+      body: setApprovalRulesBody,
+      status: 200,
+      description: "The lane's rules as stored",
+      errors: { 400: "A rule is not valid: USER.APPROVAL.RULE_INVALID names its index and field" },
     },
   }),
   remove: operation({

@@ -3,22 +3,30 @@
  * lists them with what names each; admins add lanes, change who may save and start in
  * them, and remove them. `default` and `operator` are the product's own (workflows and
  * connectors fall back to them) and stay; `operator` stays owners' and admins' alone, as
- * the design reserves it. A lane something still names is not removed. Each change
- * commits with its audit entry.
+ * the design reserves it. A lane something still names is not removed. Admins set which
+ * tool calls of a lane's runs wait for a person's approval, each rule checked as a workflow's
+ * `mcp_proxy.approve` entries are. Each change commits with its audit entry.
  */
 import type { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
+import { checkApprovalRule, describeRule, type ApprovalRule } from "@switchyard/core/governance";
 import {
   createLane,
   listLanes,
   recordAudit,
   removeLane,
+  setLaneApprovalRules,
   updateLane,
   type Db,
   type PrismaClientOrTransaction,
   type Role,
 } from "@switchyard/db";
-import type { createLaneBody, laneListing, updateLaneBody } from "../contract/lanes.types";
+import type {
+  createLaneBody,
+  laneListing,
+  setApprovalRulesInput,
+  updateLaneBody,
+} from "../contract/lanes.types";
 import { requireRole } from "../trpc/init";
 
 export type LaneActor = { teamId: string; userId: string; role: Role };
@@ -138,4 +146,52 @@ export const removeTeamLane = async (db: Db, actor: LaneActor, input: { name: st
     await audit(tx, actor, "lane.remove", input.name);
   });
   return { name: input.name };
+};
+
+/** Each rule checked; the first bad one named by its index and field, every problem in details. */
+const checkedRules = (rules: readonly unknown[]): ApprovalRule[] => {
+  const checks = rules.map(checkApprovalRule);
+  const problems = checks.flatMap((c, index) =>
+    c.ok ? [] : [{ index, field: c.field ?? null, message: c.message }],
+  );
+  const [first] = problems;
+  if (first)
+    throw new AppError("USER.APPROVAL.RULE_INVALID", `rule ${first.index + 1}: ${first.message}`, {
+      location: { path: `rules[${first.index}]${first.field ? `.${first.field}` : ""}` },
+      details: { problems },
+    });
+  return checks.flatMap((c) => (c.ok ? [c.rule] : []));
+};
+
+const described = (rules: readonly ApprovalRule[]) => rules.map(describeRule).join("; ");
+
+export const teamLaneApprovalRules = async (db: Db, actor: LaneActor, input: { name: string }) => ({
+  lane: input.name,
+  rules: (await listingNamed(db, actor, input.name)).approvalRules,
+});
+
+export const setTeamLaneApprovalRules = async (
+  db: Db,
+  actor: LaneActor,
+  input: z.output<typeof setApprovalRulesInput>,
+) => {
+  requireRole("admin", actor.role);
+  const rules = checkedRules(input.rules);
+  const stored = await db.$transaction(async (tx) => {
+    const result = await setLaneApprovalRules(tx, {
+      teamId: actor.teamId,
+      name: input.name,
+      rules,
+    });
+    await recordAudit(tx, {
+      teamId: actor.teamId,
+      actorUserId: actor.userId,
+      action: "lane.approval_rules.set",
+      targetType: "lane",
+      targetId: input.name,
+      metadata: { before: described(result.before), after: described(result.rules) },
+    });
+    return result.rules;
+  });
+  return { lane: input.name, rules: stored };
 };

@@ -1,7 +1,8 @@
 /**
  * Validates a workflow bundle in its team's context with the same code the worker and the
  * CLI use: the YAML itself, the files it references (in the bundle), its sub-workflows (by
- * name among the team's workflows) and its connectors (the team's, open to its lane).
+ * name among the team's workflows), its connectors (the team's, open to its lane) and its
+ * lane's approval rules (none on built-ins where a step leaves them to the CLI).
  * A bundle over the size limits is refused before any of that, as saving refuses it.
  */
 import type { AppError, ErrorCode } from "@switchyard/core/errors";
@@ -14,7 +15,13 @@ import {
   type WorkflowResolver,
 } from "@switchyard/core/workflow";
 import { mayReachConnector } from "@switchyard/core/policy";
-import { connectorRules, currentVersionIdByName, loadBundle, type Db } from "@switchyard/db";
+import {
+  connectorRules,
+  currentVersionIdByName,
+  laneApprovalRules,
+  loadBundle,
+  type Db,
+} from "@switchyard/db";
 import { checkBundleLimits } from "./bundle-limits";
 
 export type Diagnostic = {
@@ -70,5 +77,6 @@ export const validateBundle = async (
     files: bundleReader(bundle.files, bundle.entry),
     resolver: teamResolver(db, teamId),
     catalog: teamCatalog(db, teamId),
+    approvals: { laneRules: (lane) => laneApprovalRules(db, teamId, lane) },
   });
 };

@@ -300,3 +300,29 @@ describe("buildClaudeMcpConfig", () => {
     ).toThrow(/absolute node/);
   });
 });
+
+describe("buildClaudeLaunch for a held call and a resume", () => {
+  it("sets MCP_TOOL_TIMEOUT and the proxy server's own timeout (which also lifts the 30 min silence limit)", () => {
+    const { env } = buildClaudeLaunch(input({ toolTimeoutMs: 150_000.2 }));
+    expect(env.MCP_TOOL_TIMEOUT).toBe("150001");
+    expect(buildClaudeLaunch(input()).env.MCP_TOOL_TIMEOUT).toBeUndefined();
+    const config = JSON.parse(
+      buildClaudeMcpConfig({
+        node: "/usr/bin/node",
+        switchyardBin: "/opt/switchyard/switchyard.mjs",
+        proxyConfigPath: "/etc/switchyard/proxy.json",
+        toolTimeoutMs: 500,
+      }),
+    ) as { mcpServers: { switchyard: { timeout?: number } } };
+    // Below 1000 ms Claude Code ignores the server's timeout: never given so.
+    expect(config.mcpServers.switchyard.timeout).toBe(1000);
+  });
+
+  it("resumes a session with --resume=<id>, the prompt still after --", () => {
+    const id = "5e75fb75-3903-4d7c-b903-db0abe1ce942";
+    const { argv } = buildClaudeLaunch(input({ resumeSessionId: id }));
+    expect(argv).toContain(`--resume=${id}`);
+    expect(argv.slice(-2)).toEqual(["--", "Fix the bug."]);
+    expect(argv.indexOf(`--resume=${id}`)).toBeLessThan(argv.indexOf("--"));
+  });
+});

@@ -44,6 +44,10 @@ export type ClaudeLaunchInput = {
    * @default DEFAULT_SYSTEM_PATH
    */
   systemPath?: readonly string[];
+  /** How long a call to the proxy may take (MCP_TOOL_TIMEOUT); unset: Claude Code's default. */
+  toolTimeoutMs?: number;
+  /** Continue this session (`--resume <id>`, its transcript already in HOME) with the prompt as the next turn. */
+  resumeSessionId?: string;
 };
 
 export type ClaudeLaunch = {
@@ -140,6 +144,13 @@ const homeFile = (homeDir: string, relativePath: string, content: string): Launc
   mode: 0o600,
 });
 
+/**
+ * Claude Code reads a call's limit from the server's `timeout` (ms, ignored below 1000), else
+ * MCP_TOOL_TIMEOUT, else 1e8 ms; a stdio server's call that sends nothing for 30 min is cut
+ * too, unless the server's `timeout` is longer. Both are set: the same whole milliseconds.
+ */
+export const claudeToolTimeout = (ms: number) => Math.max(1000, Math.ceil(ms));
+
 const bytes = (text: string) => Buffer.byteLength(text, "utf8");
 
 export const buildClaudeLaunch = (input: ClaudeLaunchInput): ClaudeLaunch => {
@@ -191,6 +202,7 @@ export const buildClaudeLaunch = (input: ClaudeLaunchInput): ClaudeLaunch => {
   if (options.maxTurns !== undefined) argv.push(`--max-turns=${options.maxTurns}`);
   if (options.skipPermissions) argv.push("--dangerously-skip-permissions");
   if (allowed.length > 0) argv.push("--allowedTools", ...allowed);
+  if (input.resumeSessionId !== undefined) argv.push(`--resume=${input.resumeSessionId}`);
   const onStdin = bytes(request.prompt) > CLAUDE_ARGUMENT_BYTES;
   if (!onStdin) argv.push("--", request.prompt);
 
@@ -204,6 +216,9 @@ export const buildClaudeLaunch = (input: ClaudeLaunchInput): ClaudeLaunch => {
     DISABLE_TELEMETRY: "1",
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     DISABLE_AUTOUPDATER: "1",
+    ...(input.toolTimeoutMs === undefined
+      ? {}
+      : { MCP_TOOL_TIMEOUT: String(claudeToolTimeout(input.toolTimeoutMs)) }),
   };
   return { argv, env, files, ...(onStdin ? { stdin: request.prompt } : {}) };
 };

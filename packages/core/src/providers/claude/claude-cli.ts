@@ -1,9 +1,10 @@
 /**
  * Claude Code as a CliProvider: the Anthropic Messages API through the gateway, launched as
  * buildClaudeLaunch says with the step's proxy as its only MCP server (its config a file in
- * the private HOME), run by runClaude.
+ * the private HOME), run by runClaude; its session is the transcript in ~/.claude/projects.
  */
 import type { CliProvider } from "../step/cli-step";
+import { findSessionFiles } from "../step/session-files";
 import { buildClaudeLaunch } from "./build-claude-launch";
 import { buildClaudeMcpConfig } from "./claude-mcp-config";
 import { runClaude } from "./run-claude";
@@ -26,12 +27,15 @@ export const claudeCli: CliProvider = {
       builtinsIntercepted: true,
       toolNames: context.toolNames,
       runsAsRoot: context.runsAsRoot,
+      ...(context.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: context.toolTimeoutMs }),
+      ...(context.resume ? { resumeSessionId: context.resume.sessionId } : {}),
     });
     const [script, ...rest] = context.proxy.args;
     const config = buildClaudeMcpConfig({
       node: context.proxy.command,
       switchyardBin: script!,
       proxyConfigPath: rest.at(-1)!,
+      ...(context.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: context.toolTimeoutMs }),
     });
     return {
       ...launch,
@@ -48,4 +52,11 @@ export const claudeCli: CliProvider = {
     };
   },
   run: (input) => runClaude({ ...input, launch: input.launch }),
+  // The transcript is keyed by the folder the CLI ran in (its name made a file name), and
+  // a session's large tool results go in a folder named after it.
+  sessionFiles: (home, sessionId) =>
+    findSessionFiles(home, ".claude/projects", (relative) => {
+      const [, , , name, inside] = relative.split("/");
+      return name === `${sessionId}.jsonl` ? inside === undefined : name === sessionId;
+    }),
 };

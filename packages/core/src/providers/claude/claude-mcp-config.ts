@@ -5,7 +5,7 @@
  * separate file the worker writes.
  */
 import { AppError } from "../../errors/app-error";
-import { CLAUDE_MCP_SERVER } from "./build-claude-launch";
+import { CLAUDE_MCP_SERVER, claudeToolTimeout } from "./build-claude-launch";
 
 export type ClaudeMcpConfigInput = {
   /** The Node binary that runs the proxy, as the step sees it. */
@@ -14,10 +14,16 @@ export type ClaudeMcpConfigInput = {
   switchyardBin: string;
   /** The proxy's config file, as the step sees it. */
   proxyConfigPath: string;
+  /** The server's call limit (`timeout`, ms), which also lifts the 30 min silence limit. */
+  toolTimeoutMs?: number;
 };
 
 export const buildClaudeMcpConfig = (input: ClaudeMcpConfigInput): string => {
-  for (const [name, value] of Object.entries(input))
+  for (const [name, value] of Object.entries({
+    node: input.node,
+    switchyardBin: input.switchyardBin,
+    proxyConfigPath: input.proxyConfigPath,
+  }))
     if (!value.startsWith("/"))
       throw new AppError(
         "SYSTEM.CONFIG",
@@ -29,6 +35,9 @@ export const buildClaudeMcpConfig = (input: ClaudeMcpConfigInput): string => {
         type: "stdio",
         command: input.node,
         args: [input.switchyardBin, "mcp-serve", "--config", input.proxyConfigPath],
+        ...(input.toolTimeoutMs === undefined
+          ? {}
+          : { timeout: claudeToolTimeout(input.toolTimeoutMs) }),
       },
     },
   };

@@ -50,7 +50,6 @@ describe("buildCodexLaunch", () => {
       "--json",
       "--strict-config",
       "--skip-git-repo-check",
-      "--ephemeral",
       "--ignore-rules",
       "--color",
       "never",
@@ -157,6 +156,39 @@ describe("buildCodexLaunch", () => {
     expect(failure(() => buildCodexLaunch(input({ homeDir: "home" })))).toMatchObject({
       code: "SYSTEM.CONFIG",
     });
+  });
+});
+
+describe("buildCodexLaunch for a held call and a resume", () => {
+  const mcpServer = (launch: ReturnType<typeof buildCodexLaunch>) =>
+    launch.files[0]!.content.split("[mcp_servers.switchyard]")[1]!;
+
+  it("sets the proxy's tool_timeout_sec from the step's tool timeout (whole seconds, up), else a day", () => {
+    expect(mcpServer(buildCodexLaunch(input({ toolTimeoutMs: 150_500 })))).toContain(
+      "tool_timeout_sec = 151\n",
+    );
+    expect(mcpServer(buildCodexLaunch(input()))).toContain("tool_timeout_sec = 86400\n");
+  });
+
+  it("keeps the session (no --ephemeral) and resumes one with `exec ... resume -- <id> <prompt>`", () => {
+    const id = "01a23cb0-3701-7812-af1c-dcb7a56e336d";
+    const { argv } = buildCodexLaunch(
+      input({ resume: { sessionId: id } }, { model: "gpt-5-codex" }),
+    );
+    expect(argv.slice(2)).toEqual([
+      "exec",
+      "--json",
+      "--strict-config",
+      "--skip-git-repo-check",
+      "--ignore-rules",
+      "resume",
+      "--model",
+      "gpt-5-codex",
+      "--",
+      id,
+      "Fix the bug.",
+    ]);
+    expect(buildCodexLaunch(input()).argv).not.toContain("--ephemeral");
   });
 });
 

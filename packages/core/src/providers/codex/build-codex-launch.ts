@@ -29,13 +29,13 @@ const CONFIG_PATH = ".codex/config.toml";
 const DEFAULT_SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
 /** Codex fails an MCP server that has not answered in 10 s by default; the proxy answers in well under 1 s. */
 const MCP_STARTUP_SEC = 60;
-/** Codex cuts a tool call at 60 s by default; the step's timeout is the one that holds. */
+/** Codex cuts a tool call at 60 s by default; unless told, the step's timeout is the one that holds. */
 const MCP_TOOL_SEC = 24 * 60 * 60;
 
 /** The step's launch context (paths as the CLI sees them), and PATH after the Node bin folder. */
 export type CodexLaunchInput = Pick<
   CliLaunchContext,
-  "request" | "homeDir" | "tmpDir" | "proxy" | "gateway"
+  "request" | "homeDir" | "tmpDir" | "proxy" | "gateway" | "toolTimeoutMs" | "resume"
 > & {
   agent: Pick<LocatedAgent, "command" | "args" | "pathPrefix">;
   /**
@@ -123,7 +123,8 @@ const codexConfig = (
         args: input.proxy.args,
         required: true,
         startup_timeout_sec: MCP_STARTUP_SEC,
-        tool_timeout_sec: MCP_TOOL_SEC,
+        tool_timeout_sec:
+          input.toolTimeoutMs === undefined ? MCP_TOOL_SEC : Math.ceil(input.toolTimeoutMs / 1000),
         default_tools_approval_mode: "approve",
       },
     },
@@ -148,6 +149,9 @@ export const buildCodexLaunch = (input: CodexLaunchInput): CodexLaunch => {
     content: toToml(codexConfig(input, options, baseUrl)),
     mode: 0o600,
   };
+  // The session is kept (no --ephemeral): its rollout file is what a suspended step resumes
+  // from, and the private CODEX_HOME goes with the sandbox anyway. `resume` takes the options
+  // of `exec` given before it, but not --color.
   const argv = [
     input.agent.command,
     ...input.agent.args,
@@ -155,15 +159,16 @@ export const buildCodexLaunch = (input: CodexLaunchInput): CodexLaunch => {
     "--json",
     "--strict-config",
     "--skip-git-repo-check",
-    "--ephemeral",
     "--ignore-rules",
-    "--color",
-    "never",
   ];
+  if (input.resume) argv.push("resume");
+  else argv.push("--color", "never");
   if (options.model !== undefined) argv.push("--model", options.model);
   if (options.skipPermissions) argv.push("--dangerously-bypass-approvals-and-sandbox");
   const onStdin = Buffer.byteLength(input.request.prompt, "utf8") > CODEX_ARGUMENT_BYTES;
-  argv.push("--", onStdin ? "-" : input.request.prompt);
+  argv.push("--");
+  if (input.resume) argv.push(input.resume.sessionId);
+  argv.push(onStdin ? "-" : input.request.prompt);
 
   const env: Record<string, string> = {
     HOME: homeDir,

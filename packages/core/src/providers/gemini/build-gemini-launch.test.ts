@@ -179,3 +179,19 @@ describe("buildGeminiLaunch", () => {
     expect(codeOf(() => launch({ toolNames: ["bad name"] }))).toMatch(/^SYSTEM.CONFIG/);
   });
 });
+
+describe("buildGeminiLaunch for a held call and a resume", () => {
+  it("sets the proxy server's timeout (ms) from the step's tool timeout, else leaves the CLI's 10 min", () => {
+    const server = (l: ReturnType<typeof launch>) =>
+      settingsOf(l).mcpServers.switchyard as unknown as { timeout?: number };
+    expect(server(launch({ toolTimeoutMs: 900_000 })).timeout).toBe(900_000);
+    expect(server(launch()).timeout).toBeUndefined();
+  });
+
+  it("resumes a session with --resume=<id> before the prompt", () => {
+    const id = "8fdc3470-6aa4-43a4-ba9f-b7ba3317580f";
+    const { argv } = launch({ resumeSessionId: id });
+    expect(argv.at(-2)).toBe(`--resume=${id}`);
+    expect(argv.at(-1)).toBe(`--prompt=${base.request.prompt}`);
+  });
+});

@@ -43,6 +43,10 @@ export type GeminiLaunchInput = {
    * @default SYSTEM_PATH
    */
   systemPath?: readonly string[];
+  /** How long a call to the proxy may take (the server's `timeout`, ms); unset: the CLI's 10 min. */
+  toolTimeoutMs?: number;
+  /** Continue this session (`--resume <id>`, its chat already in HOME) with the prompt as the next turn. */
+  resumeSessionId?: string;
 };
 
 export type GeminiLaunch = {
@@ -143,6 +147,7 @@ export const buildGeminiLaunch = (input: GeminiLaunchInput): GeminiLaunch => {
         // Given outright: the CLI passes its servers a redacted copy of its own environment.
         env: { HOME: homeDir, PATH: path, TMPDIR: tmpDir, LANG: lang },
         trust: true,
+        ...(input.toolTimeoutMs === undefined ? {} : { timeout: Math.ceil(input.toolTimeoutMs) }),
       },
     },
     mcp: { allowed: [GEMINI_MCP_SERVER] },
@@ -191,6 +196,7 @@ export const buildGeminiLaunch = (input: GeminiLaunchInput): GeminiLaunch => {
     `--allowed-mcp-server-names=${GEMINI_MCP_SERVER}`,
     `--approval-mode=${options.yolo ? "yolo" : "default"}`,
   ];
+  if (input.resumeSessionId !== undefined) argv.push(`--resume=${input.resumeSessionId}`);
   const onStdin = Buffer.byteLength(request.prompt, "utf8") > GEMINI_ARGUMENT_BYTES;
   // With --prompt the CLI runs headless and appends the prompt to what stdin holds.
   argv.push(`--prompt=${onStdin ? "" : request.prompt}`);

@@ -6,6 +6,7 @@ export { DEFAULT_CHAT_LIMITS } from "./post-chat-completion";
 export type { ChatLimits } from "./post-chat-completion";
 export { DEFAULT_OPENAI_COMPATIBLE_LIMITS, runOpenAiCompatible } from "./run-openai-compatible";
 export type {
+  OpenAiSession,
   OpenAiCompatibleLimits,
   OpenAiCompatibleResult,
   RunOpenAiCompatibleInput,

@@ -61,17 +61,40 @@ export type RunOpenAiCompatibleInput = {
    * USER.BUDGET.EXCEEDED) and charged with each request's tokens and cost.
    */
   budget?: Pick<BudgetMeter, "admitModel" | "chargeModel">;
+  /**
+   * Aborted when the step must stop and wait for a person (a held tool call past its hold
+   * limit): the call in flight is given up and the loop returns its conversation as
+   * `suspended`, to go on later from there (`resume`), on any worker.
+   */
+  suspend?: AbortSignal;
+  /** A suspended step's conversation: its calls still to make run first, then the loop goes on. */
+  resume?: OpenAiSession;
 };
 
-export type OpenAiCompatibleResult = AgentResult & {
-  status: "success" | "failure" | "cancelled";
+/**
+ * Where a suspended openai_compatible step stood: the messages so far, the tool calls of the
+ * last turn not yet answered (the held one first), the turns and tokens counted, the text.
+ * Stored sealed with the run (it holds what the tools returned).
+ */
+export type OpenAiSession = {
+  messages: ChatMessage[];
+  pending: { id: string; name: string; arguments: string }[];
+  turns: number;
+  usage: { input: number; output: number; estimated: boolean };
+  lastText: string;
+};
+
+export type OpenAiCompatibleResult = Omit<AgentResult, "suspended"> & {
+  status: "success" | "failure" | "cancelled" | "suspended";
+  /** Set when `suspend` stopped the step: where it goes on from. */
+  session?: OpenAiSession;
   /** Whether trying the step again may help (the endpoint was unavailable). */
   retryable?: boolean;
   /** Model requests made. */
   turns: number;
 };
 
-type ChatMessage =
+export type ChatMessage =
   | { role: "system" | "user"; content: string }
   | {
       role: "assistant";
@@ -137,9 +160,17 @@ export const runOpenAiCompatible = async (
   let listChanged = true;
   const unsubscribe = tools.onToolsChanged(() => void (listChanged = true));
 
-  const usage = { input: 0, output: 0, estimated: false };
-  let turns = 0;
-  let lastText = "";
+  const usage = input.resume
+    ? { ...input.resume.usage }
+    : { input: 0, output: 0, estimated: false };
+  let turns = input.resume?.turns ?? 0;
+  let lastText = input.resume?.lastText ?? "";
+  // Suspending gives up the call in flight: the loop then returns where it stood.
+  const suspended = "EXECUTION.SUSPENDED";
+  const onSuspend = () => stop.abort(new AppError("EXECUTION.AGENT_FAILED", suspended));
+  if (input.suspend?.aborted) onSuspend();
+  else input.suspend?.addEventListener("abort", onSuspend, { once: true });
+  let standing: OpenAiSession | undefined;
   const result = (
     status: OpenAiCompatibleResult["status"],
     error?: AppError,
@@ -151,7 +182,7 @@ export const runOpenAiCompatible = async (
     tokensOutput: usage.output,
     tokensUsed: usage.input + usage.output,
     ...(usage.estimated ? { tokensEstimated: true } : {}),
-    ...outcomeFields(status, error, scrub),
+    ...(status === "suspended" ? {} : outcomeFields(status, error, scrub)),
   });
 
   const listOffered = async (): Promise<ProxyTool[]> => {
@@ -191,10 +222,62 @@ export const runOpenAiCompatible = async (
   };
 
   try {
-    const messages: ChatMessage[] = [];
-    if (request.systemPrompt) messages.push({ role: "system", content: request.systemPrompt });
-    messages.push({ role: "user", content: request.prompt });
+    const messages: ChatMessage[] = input.resume ? [...input.resume.messages] : [];
+    if (!input.resume) {
+      if (request.systemPrompt) messages.push({ role: "system", content: request.systemPrompt });
+      messages.push({ role: "user", content: request.prompt });
+    }
     let offered: ProxyTool[] = [];
+    /** Runs a turn's tool calls in order, each answer a message; `standing` says where it is. */
+    const callTools = async (calls: OpenAiSession["pending"]) => {
+      const context = {
+        tools,
+        offered: new Set(offered.map((t) => t.name)),
+        ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
+        signal: stop.signal,
+      };
+      for (const [i, call] of calls.entries()) {
+        standing = {
+          messages: [...messages],
+          pending: calls.slice(i),
+          turns,
+          usage: { ...usage },
+          lastText,
+        };
+        const args = parseToolArguments(call.arguments);
+        emit({ type: "tool_use", id: call.id, name: call.name, arguments: args.value });
+        const tool = span(`execute_tool ${call.name}`, "internal", {
+          "gen_ai.operation.name": "execute_tool",
+          "gen_ai.tool.name": call.name,
+          "gen_ai.tool.call.id": call.id,
+          "gen_ai.tool.type": "function",
+          // The MCP client side of the call, folded into the tool span as the MCP conventions ask.
+          "mcp.method.name": "tools/call",
+          "network.transport": "pipe",
+        });
+        const outcome = await runToolCall(
+          tool.traceparent ? { ...context, meta: { traceparent: tool.traceparent } } : context,
+          call.name,
+          args,
+        ).catch((error: unknown) => {
+          tool.end(errorTypeOf(error));
+          throw error;
+        });
+        if (input.suspend?.aborted) throw abortReason(stop.signal);
+        tool.end(outcome.isError ? "tool_error" : undefined);
+        const text = scrub(outcome.isError ? `Error: ${outcome.text}` : outcome.text);
+        emit({ type: "tool_result", id: call.id, isError: outcome.isError, text });
+        messages.push({ role: "tool", tool_call_id: call.id, content: text });
+        // The proxy's list_changed may arrive after the result: look again anyway.
+        if (call.name === "tool_search") listChanged = true;
+      }
+      standing = undefined;
+    };
+    if (input.resume?.pending.length) {
+      offered = await listOffered();
+      listChanged = false;
+      await callTools(input.resume.pending);
+    }
     for (;;) {
       if (listChanged) {
         listChanged = false;
@@ -283,41 +366,11 @@ export const runOpenAiCompatible = async (
           function: { name: c.name, arguments: c.arguments },
         })),
       });
-      const context = {
-        tools,
-        offered: new Set(offered.map((t) => t.name)),
-        ...(options.allowedTools ? { allowedTools: options.allowedTools } : {}),
-        signal: stop.signal,
-      };
-      for (const call of calls) {
-        const args = parseToolArguments(call.arguments);
-        emit({ type: "tool_use", id: call.id, name: call.name, arguments: args.value });
-        const tool = span(`execute_tool ${call.name}`, "internal", {
-          "gen_ai.operation.name": "execute_tool",
-          "gen_ai.tool.name": call.name,
-          "gen_ai.tool.call.id": call.id,
-          "gen_ai.tool.type": "function",
-          // The MCP client side of the call, folded into the tool span as the MCP conventions ask.
-          "mcp.method.name": "tools/call",
-          "network.transport": "pipe",
-        });
-        const outcome = await runToolCall(
-          tool.traceparent ? { ...context, meta: { traceparent: tool.traceparent } } : context,
-          call.name,
-          args,
-        ).catch((error: unknown) => {
-          tool.end(errorTypeOf(error));
-          throw error;
-        });
-        tool.end(outcome.isError ? "tool_error" : undefined);
-        const text = scrub(outcome.isError ? `Error: ${outcome.text}` : outcome.text);
-        emit({ type: "tool_result", id: call.id, isError: outcome.isError, text });
-        messages.push({ role: "tool", tool_call_id: call.id, content: text });
-        // The proxy's list_changed may arrive after the result: look again anyway.
-        if (call.name === "tool_search") listChanged = true;
-      }
+      await callTools(calls);
     }
   } catch (error) {
+    if (input.suspend?.aborted && !request.signal.aborted && standing)
+      return { ...result("suspended"), session: standing };
     const appError = isAppError(error)
       ? error
       : new AppError("EXECUTION.STEP_ERROR", (error as Error)?.message ?? String(error));
@@ -327,5 +380,6 @@ export const runOpenAiCompatible = async (
     unsubscribe();
     clearTimeout(deadline);
     request.signal.removeEventListener("abort", cancel);
+    input.suspend?.removeEventListener("abort", onSuspend);
   }
 };

@@ -206,3 +206,24 @@ describe("buildOpencodeLaunch", () => {
     );
   });
 });
+
+describe("buildOpencodeLaunch for a held call and a resume", () => {
+  it("sets the proxy server's timeout (ms) from the step's tool timeout, else leaves the SDK's 60 s", () => {
+    const server = (l: ReturnType<typeof buildOpencodeLaunch>) =>
+      configOf(l).config.mcp.switchyard as unknown as { timeout?: number };
+    expect(server(buildOpencodeLaunch(input({ toolTimeoutMs: 150_000 }))).timeout).toBe(150_000);
+    expect(server(buildOpencodeLaunch(input())).timeout).toBeUndefined();
+    // The same setting bounds the server's start: never below OpenCode's own 5 s.
+    expect(server(buildOpencodeLaunch(input({ toolTimeoutMs: 1_500 }))).timeout).toBe(5_000);
+  });
+
+  it("resumes a session with `run --session <id>`, the prompt still after --", () => {
+    const id = "ses_dc3502c93ffe37hzJlaXgXudGK";
+    const { argv } = buildOpencodeLaunch(input({ resumeSessionId: id }));
+    expect(argv.slice(argv.indexOf("--session"), argv.indexOf("--session") + 2)).toEqual([
+      "--session",
+      id,
+    ]);
+    expect(argv.slice(-2)).toEqual(["--", "Fix the bug."]);
+  });
+});

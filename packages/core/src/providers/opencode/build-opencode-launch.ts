@@ -32,6 +32,11 @@ export const OPENCODE_CONFIG_PATH = ".config/opencode/switchyard.json";
 const PROJECT_KEEP_PATH = ".switchyard/project/.keep";
 const SYSTEM_PROMPT_PATH = ".switchyard/system-prompt.md";
 const DEFAULT_SYSTEM_PATH = ["/usr/local/bin", "/usr/bin", "/bin"];
+/**
+ * The server's `timeout` bounds its start and tool listing as well as each call: never below
+ * OpenCode's own 5 s for those.
+ */
+const OPENCODE_MCP_START_MS = 5_000;
 /** OpenAI function names are at most 64 characters: `switchyard_` plus 53. */
 const PROXY_NAME = /^[A-Za-z0-9_-]{1,53}$/;
 
@@ -54,6 +59,10 @@ export type OpencodeLaunchInput = {
    * @default DEFAULT_SYSTEM_PATH
    */
   systemPath?: readonly string[];
+  /** How long a call to the proxy may take (the server's `timeout`, ms); unset: the MCP SDK's 60 s. */
+  toolTimeoutMs?: number;
+  /** Continue this session (`--session <id>`, its database already in HOME) with the prompt as the next turn. */
+  resumeSessionId?: string;
 };
 
 export type OpencodeLaunch = {
@@ -158,6 +167,9 @@ export const buildOpencodeLaunch = (input: OpencodeLaunchInput): OpencodeLaunch 
         type: "local",
         command: [proxyCommand, ...input.proxy.args],
         enabled: true,
+        ...(input.toolTimeoutMs === undefined
+          ? {}
+          : { timeout: Math.max(OPENCODE_MCP_START_MS, Math.ceil(input.toolTimeoutMs)) }),
       },
     },
     permission: {
@@ -190,6 +202,7 @@ export const buildOpencodeLaunch = (input: OpencodeLaunchInput): OpencodeLaunch 
     project.path.slice(0, project.path.lastIndexOf("/")),
   ];
   if (options.auto) argv.push("--auto");
+  if (input.resumeSessionId !== undefined) argv.push("--session", input.resumeSessionId);
   const onStdin = Buffer.byteLength(request.prompt, "utf8") > OPENCODE_ARGUMENT_BYTES;
   if (!onStdin) argv.push("--", request.prompt);
 

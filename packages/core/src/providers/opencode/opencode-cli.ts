@@ -5,7 +5,11 @@
  * a fresh private HOME each step), so its proxy has longer to say ready.
  */
 import type { CliProvider } from "../step/cli-step";
+import { findSessionFiles } from "../step/session-files";
 import { buildOpencodeLaunch } from "./build-opencode-launch";
+
+const OPENCODE_DATA_DIR = ".local/share/opencode";
+const OPENCODE_SESSION_FILES = ["opencode.db", "opencode.db-wal"];
 import { runOpencode } from "./run-opencode";
 
 export const opencodeCli: CliProvider = {
@@ -20,7 +24,16 @@ export const opencodeCli: CliProvider = {
       proxy: context.proxy,
       gateway: context.gateway,
       toolNames: context.toolNames,
+      ...(context.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: context.toolTimeoutMs }),
+      ...(context.resume ? { resumeSessionId: context.resume.sessionId } : {}),
     }),
   run: runOpencode,
   proxyReadyMs: 60_000,
+  // Its sessions are rows of one SQLite database in its data folder, which in the step's
+  // private HOME holds this step's session only: the database and its write-ahead log (the
+  // shared-memory index is rebuilt).
+  sessionFiles: (home) =>
+    findSessionFiles(home, OPENCODE_DATA_DIR, (relative) =>
+      OPENCODE_SESSION_FILES.includes(relative.slice(OPENCODE_DATA_DIR.length + 1)),
+    ),
 };

@@ -25,18 +25,41 @@ import {
 import type { FetchLike } from "../../egress";
 import { createEventBus, type AttemptEventBus, type AttemptEvents } from "../../events";
 import type { BudgetMeter } from "../../governance/budget-meter";
+import { BUILTIN_NAMES } from "../../tools/builtin-tools";
 import type { ReplayPlan } from "../../replay/replay-book";
 import type { SandboxHost } from "../../sandbox";
 import type { Scrubber } from "../../secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import { CLI_PROVIDERS, type CliProviderEntry } from "../cli-providers";
-import { runOpenAiCompatible, toolProxyFromClient } from "../openai-compatible";
+import {
+  runOpenAiCompatible,
+  toolProxyFromClient,
+  toolResultText,
+  type OpenAiSession,
+} from "../openai-compatible";
+import type { SuspendedSession } from "./session-files";
 import type { AgentVersionChoice } from "../agent-versions";
 import type { AgentStaging } from "./agent-staging";
 import { runCliStep } from "./cli-step";
 import { openStepProxyClient } from "./step-proxy";
 import { replayConnectors, stepToolsOf, type StepConnectors } from "./step-tools";
 import type { StepTracer } from "../step-tracer";
+import type { AttemptGovernance } from "./attempt-governance";
+
+/** A suspended CLI attempt as stored: its session, and the call that was held when it stopped. */
+type HeldCli = {
+  session: SuspendedSession;
+  pending: { tool: string; arguments: Record<string, unknown> };
+};
+
+/** The next turn of a resumed CLI: what became of the call it was waiting on. */
+const continuation = (pending: HeldCli["pending"], outcome: { isError: boolean; text: string }) =>
+  outcome.isError
+    ? `Your call to ${pending.tool} waited for a person's approval and was not run: ${outcome.text}\nDo not call it again with the same arguments; go on with the task another way, or stop and say why.`
+    : `Your call to ${pending.tool} waited for a person's approval and was approved; it ran and returned:\n${outcome.text}\nGo on with the task from there.`;
+
+/** What a held call may take beyond its hold limit: the longest a proxy lets a Bash command run, and then some. */
+const HELD_CALL_MARGIN_MS = 11 * 60_000;
 
 /** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
 export type AttemptSubscribers = { flush?: () => Promise<void> };
@@ -77,6 +100,8 @@ export type AgentExecutorPorts = {
    * every model request metered and every tool call made.
    */
   budget?: (request: AgentRequest) => Promise<BudgetMeter | undefined>;
+  /** What governance asks of an attempt (gated calls, suspension, a resume); unset: nothing. */
+  governance?: (request: AgentRequest) => AttemptGovernance | undefined;
   /** Subscribes to a new attempt's events. */
   subscribe: (request: AgentRequest, events: AttemptEventBus) => AttemptSubscribers;
   /** Opens the spans of an openai_compatible attempt's model requests and tool calls, under the attempt's span. */
@@ -108,18 +133,39 @@ const apiKeyOf = (options: Record<string, unknown>) => {
   return key;
 };
 
-/** Charges an attempt's budget with each tool call its proxy records and each model request the gateway meters. */
+/** Charges an attempt's budget with each model request the gateway meters (its tool calls are charged at the gate). */
 const chargeBudget = (events: AttemptEventBus, budget: BudgetMeter | undefined) => {
   if (!budget) return;
-  events.subscribe("tool.recorded", (record) => {
-    if (record.source !== "proxy") budget.chargeCall(record.tool);
-  });
   events.subscribe("model.metered", (event) =>
     budget.chargeModel({
       tokens: event.inputTokens + event.outputTokens,
       costUsd: event.costUsd,
     }),
   );
+};
+
+/**
+ * The step channel's gate: with a budget, every call (each built-in too) is first admitted
+ * by it (a refusal is the call's USER.BUDGET.EXCEEDED, and the step's), then goes through
+ * governance's gate where that gates it, and is charged once let through.
+ */
+const gateOf = (governed: AttemptGovernance | undefined, budget: BudgetMeter | undefined) => {
+  const gate = governed?.gate;
+  if (!budget) return gate ? { gate } : {};
+  return {
+    gate: {
+      builtins: [...BUILTIN_NAMES],
+      beforeCall: async (
+        call: Parameters<NonNullable<typeof gate>["beforeCall"]>[0],
+        signal: AbortSignal,
+      ) => {
+        budget.admitCall(call.tool);
+        if (gate && (call.source !== "builtin" || gate.builtins.includes(call.tool)))
+          await gate.beforeCall(call, signal);
+        budget.chargeCall(call.tool);
+      },
+    },
+  };
 };
 
 /** The engine's agent port: each attempt gets its own sandbox and proxy. */
@@ -156,6 +202,8 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     request: AgentRequest,
     traceparent: string | undefined,
     connectors: StepConnectors | undefined,
+    governed?: AttemptGovernance,
+    budget?: BudgetMeter,
   ) => ({
     sandbox: ports.sandbox,
     uid: ports.uid,
@@ -165,6 +213,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     ...(traceparent ? { traceparent } : {}),
     tools: stepToolsOf(request.mcpProxy, connectors),
     ...(ports.replay ? { replay: ports.replay } : {}),
+    ...gateOf(governed, budget),
   });
   /** The attempt's connectors: resolved by the port, or in a replay the recorded catalog, opening none. */
   const connectorsOf = (request: AgentRequest) =>
@@ -196,20 +245,76 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     chargeBudget(events, budget);
     try {
       const agent = await staging.agent(entry.agent, ports.agentVersion ?? "pinned");
-      const result = await runCliStep({
+      const governed = ports.governance?.(request);
+      const proxy = await proxyOf(request, traceparent, connectors, governed, budget);
+      const held =
+        governed?.resume?.kind === "cli" ? (governed.resume.state as HeldCli) : undefined;
+      // Resumed after a held call was answered: the call runs (or is refused) first, and its
+      // outcome is the next turn of the CLI's own session.
+      const resume = held
+        ? {
+            ...held.session,
+            prompt: continuation(
+              held.pending,
+              await runHeldCall(request, proxy, events, held.pending),
+            ),
+          }
+        : undefined;
+      const { suspended, ...result } = await runCliStep({
         provider: entry.cli,
         request,
-        proxy: await proxyOf(request, traceparent, connectors),
+        proxy,
         agent,
         gateway: await ports.gateway(),
         upstream,
         events,
         ...(budget ? { budget } : {}),
+        ...(governed?.holdMs ? { toolTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {}),
+        ...(governed?.suspend ? { suspend: governed.suspend } : {}),
+        ...(resume ? { resume } : {}),
       });
-      return { ...result, agentVersion: agent.version };
+      return {
+        ...result,
+        agentVersion: agent.version,
+        ...(suspended
+          ? {
+              suspended: {
+                kind: "cli",
+                sessionId: suspended.sessionId,
+                state: { session: suspended },
+              },
+            }
+          : {}),
+      };
     } finally {
       await connectors?.host.close();
       await subscribers.flush?.();
+    }
+  };
+
+  /** The held call, run through a proxy of the step's own (its answer decides at the gate). */
+  const runHeldCall = async (
+    request: AgentRequest,
+    proxy: Awaited<ReturnType<typeof proxyOf>>,
+    events: AttemptEventBus,
+    pending: HeldCli["pending"],
+  ): Promise<{ isError: boolean; text: string }> => {
+    const step = await openStepProxyClient({
+      ...proxy,
+      attemptId: request.attemptId,
+      events,
+      secrets: [],
+      signal: request.signal,
+    });
+    try {
+      const result = await toolProxyFromClient(step.client).callTool(
+        pending.tool,
+        pending.arguments,
+        request.signal,
+      );
+      return { isError: result.isError === true, text: scrubber.scrub(toolResultText(result)) };
+    } finally {
+      await step.close();
     }
   };
 
@@ -229,6 +334,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
     try {
       return await openAiStep(request, {
+        governed: ports.governance?.(request),
         traceparent,
         allowedEndpoints: access.allowedEndpoints,
         apiKey,
@@ -243,6 +349,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
   };
 
   type OpenAiStep = {
+    governed: AttemptGovernance | undefined;
     traceparent: string | undefined;
     allowedEndpoints: readonly string[];
     apiKey: string | undefined;
@@ -253,12 +360,21 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
   };
   const openAiStep = async (
     request: AgentRequest,
-    { traceparent, allowedEndpoints, apiKey, connectors, events, subscribers, budget }: OpenAiStep,
+    {
+      governed,
+      traceparent,
+      allowedEndpoints,
+      apiKey,
+      connectors,
+      events,
+      subscribers,
+      budget,
+    }: OpenAiStep,
   ): Promise<AgentResult> => {
     let step: Awaited<ReturnType<typeof openStepProxyClient>>;
     try {
       step = await openStepProxyClient({
-        ...(await proxyOf(request, traceparent, connectors)),
+        ...(await proxyOf(request, traceparent, connectors, governed, budget)),
         attemptId: request.attemptId,
         events,
         secrets: apiKey ? [apiKey] : [],
@@ -276,7 +392,11 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     try {
       const result = await runOpenAiCompatible({
         request,
-        tools: toolProxyFromClient(step.client),
+        // A call held for approval may take the hold limit on top of its own run time.
+        tools: toolProxyFromClient(
+          step.client,
+          governed?.holdMs ? { callTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {},
+        ),
         allowedEndpoints,
         ...(ports.modelFetch ? { fetch: ports.modelFetch } : {}),
         onEvent: (event) => void events.emit("agent.reported", event),
@@ -284,8 +404,24 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(ports.tracer ? { tracer: ports.tracer } : {}),
         ...priceFields(request.options),
         ...(budget ? { budget } : {}),
+        ...(governed?.suspend ? { suspend: governed.suspend } : {}),
+        ...(governed?.resume?.kind === "openai_compatible"
+          ? { resume: governed.resume.state as OpenAiSession }
+          : {}),
       });
-      const { status: _status, retryable: _retryable, turns: _turns, ...agentResult } = result;
+      const {
+        status: _status,
+        retryable: _retryable,
+        turns: _turns,
+        session,
+        ...agentResult
+      } = result;
+      if (session)
+        return {
+          ...agentResult,
+          ...costFields(request.options, result),
+          suspended: { kind: "openai_compatible", state: session },
+        };
       return { ...agentResult, ...costFields(request.options, result) };
     } finally {
       try {

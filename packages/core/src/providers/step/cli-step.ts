@@ -11,7 +11,10 @@
  * refused the request, say) wins, since a CLI that leaves takes its MCP server with it, and
  * is given a moment to say so before it is stopped. Cancel and timeout stop the CLI, and
  * closing the sandbox reaps whatever is left. Tokens and cost are the gateway's meter (the
- * CLI's own count when nothing was metered).
+ * CLI's own count when nothing was metered). A suspend (a call held past its hold limit)
+ * stops the CLI like a cancel and hands back its session's own files; a resume puts them in
+ * the new sandbox's private HOME before the CLI continues the session (session-files.ts,
+ * docs/governance.md).
  *
  * What differs per CLI is a CliProvider: the vendor it speaks, how it is launched (argument
  * list, environment, files in its private HOME) and how its output is read.
@@ -36,6 +39,7 @@ import type { AgentSpawn } from "../agent-process";
 import { writeLaunchFiles, type LaunchFile } from "../launch-files";
 import type { LocatedAgent } from "../locate-agent";
 import { agentAt, agentBind, type StagedAgent } from "./stage-agent";
+import { readSessionFiles, writeSessionFiles, type SuspendedSession } from "./session-files";
 import { openStepProxy, type StepProxyOptions } from "./step-proxy";
 import { stepToolNames } from "./step-tools";
 
@@ -71,6 +75,13 @@ export type CliLaunchContext = {
   toolNames: readonly string[];
   /** The CLI would run as uid 0. */
   runsAsRoot: boolean;
+  /**
+   * How long one call to the proxy may take before the CLI gives up on it: a call held for a
+   * person's approval stays open this long. Unset: the CLI's own default.
+   */
+  toolTimeoutMs?: number;
+  /** Continue this session of the CLI (its files already in HOME) with `request.prompt` as the next turn. */
+  resume?: { sessionId: string };
 };
 
 export type CliLaunch = {
@@ -107,6 +118,11 @@ export type CliProvider = {
   run: (input: CliRunInput) => Promise<CliRunResult>;
   /** How long the proxy has to say `ready` when the CLI starts its MCP servers late; 20 s unless told. */
   proxyReadyMs?: number;
+  /**
+   * The session's own files, as paths below HOME (`home`: the host folder behind it), read
+   * once the CLI is stopped: what the step that resumes the session needs, nothing else.
+   */
+  sessionFiles: (home: string, sessionId: string) => Promise<string[]>;
 };
 
 export type CliStepInput = {
@@ -124,7 +140,28 @@ export type CliStepInput = {
    * limit is reached; the step then fails with its USER.BUDGET.EXCEEDED, not the CLI's error.
    */
   budget?: Pick<BudgetMeter, "admitModel" | "exceeded">;
+  /** How long one call to the proxy may take before the CLI gives up on it (a held call's hold limit and then some). */
+  toolTimeoutMs?: number;
+  /**
+   * Aborted: the step is suspended. The CLI is stopped as on a cancel, its session's files are
+   * read from the private HOME before the sandbox goes, and the result carries them
+   * (`suspended`) instead of an error.
+   */
+  suspend?: AbortSignal;
+  /**
+   * Continue a suspended session: its files go into the new sandbox's private HOME (the step
+   * uid's) before the CLI starts, which resumes the session with `prompt` as the next turn
+   * (`request.prompt` is not sent).
+   */
+  resume?: SuspendedSession & { prompt: string };
 };
+
+/**
+ * What a CLI step gives back: the agent's result, or, when `suspend` stopped it, no error and
+ * the session to resume from (`suspended`); a session that cannot be kept fails the step with
+ * EXECUTION.AGENT_CANNOT_RESUME instead.
+ */
+export type CliStepResult = Omit<AgentResult, "suspended"> & { suspended?: SuspendedSession };
 
 /** What the gateway metered of the attempt's model requests (`model.metered`). */
 const meterOf = (events: AttemptEventBus) => {
@@ -178,9 +215,26 @@ const neverReady = async (channel: StepChannel): Promise<AppError | undefined> =
   }
 };
 
+const cannotResume = (message: string) => new AppError("EXECUTION.AGENT_CANNOT_RESUME", message);
+
+/** A step's result that is only an error: no output, the error's fields, the event that says so. */
+const failedWith = (events: AttemptEventBus, error: AppError, output = ""): CliStepResult => {
+  void events.emit("agent.reported", { type: "error", code: error.code, message: error.message });
+  const { error: text, errorCode, exitCode } = outcomeFields("failure", error, (t) => t);
+  return { output, error: text!, errorCode: errorCode!, exitCode: exitCode! };
+};
+
 /** Runs one agent CLI step in its sandbox and returns its result. */
-export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
-  const { request, provider, events } = input;
+export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> => {
+  const { provider, events, resume } = input;
+  if (resume && (resume.sessionId.trim() === "" || resume.files.length === 0))
+    return failedWith(
+      events,
+      cannotResume(
+        `the agent's session cannot be resumed: ${resume.sessionId.trim() === "" ? "no session id was kept" : "none of its files were kept"}`,
+      ),
+    );
+  const request = resume ? { ...input.request, prompt: resume.prompt } : input.request;
   const { meter, unsubscribe } = meterOf(events);
   const registration = input.gateway.register({
     vendor: provider.vendor,
@@ -262,8 +316,17 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
       gateway: { baseUrl: stepBaseUrl(provider.vendor, origin), token: registration.token },
       toolNames: stepToolNames(input.proxy.tools),
       runsAsRoot: (sandbox.uid ?? process.getuid?.() ?? 0) === 0,
+      ...(input.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: input.toolTimeoutMs }),
+      ...(resume ? { resume: { sessionId: resume.sessionId } } : {}),
     });
     await mkdir(sandbox.folders.home, { recursive: true });
+    if (resume)
+      try {
+        await writeSessionFiles(sandbox.folders.home, resume.files, step.owner);
+      } catch (error) {
+        if (isAppError(error)) return failedWith(events, error);
+        throw error;
+      }
     await writeLaunchFiles(launch.files, { home: sandbox.folders.home });
     for (const file of launch.files)
       await chownUp(
@@ -283,7 +346,11 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     const result = await provider.run({
       launch,
       spawn,
-      signal: AbortSignal.any([request.signal, proxyTrouble.signal]),
+      signal: AbortSignal.any([
+        request.signal,
+        proxyTrouble.signal,
+        ...(input.suspend ? [input.suspend] : []),
+      ]),
       ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
       secrets: [input.upstream.apiKey, registration.token],
       onEvent: (event) => {
@@ -292,6 +359,34 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
       },
     });
     await registration.revoke();
+    // Stopped by the suspend (not by a cancel, not after its answer): the session's files,
+    // read now that the CLI and everything it started are gone, before the sandbox is removed.
+    if (input.suspend?.aborted && !request.signal.aborted && result.status === "cancelled") {
+      const sessionId = result.sessionId;
+      if (sessionId === undefined)
+        return failedWith(
+          events,
+          cannotResume(
+            "the agent was suspended before its CLI reported a session id, so there is no session to resume",
+          ),
+          result.output,
+        );
+      const found = await provider.sessionFiles(sandbox.folders.home, sessionId);
+      if (found.length === 0)
+        return failedWith(
+          events,
+          cannotResume(`the agent's CLI left no files of its session ${sessionId} to resume from`),
+          result.output,
+        );
+      let files;
+      try {
+        files = await readSessionFiles(sandbox.folders.home, found);
+      } catch (error) {
+        if (isAppError(error)) return failedWith(events, error, result.output);
+        throw error;
+      }
+      return { output: result.output, sessionId, suspended: { sessionId, files } };
+    }
     const metered = meter.requests > 0;
     const tokens = metered
       ? {
@@ -310,8 +405,21 @@ export const runCliStep = async (input: CliStepInput): Promise<AgentResult> => {
     // keeps its own error.
     // A CLI that died by itself without a result (killed, crashed) after its proxy was ready
     // took the proxy in its sandbox along: the proxy's end is then no cause, whichever of the
-    // two ends was seen first.
+    // two ends was seen first. A budget that refused a model request is the step's failure,
+    // whatever the CLI made of the refusal.
     let fault: AppError | undefined = request.signal.aborted ? undefined : input.budget?.exceeded();
+    // A resume the CLI refused (the session not found, its files unreadable) ends before any
+    // model request: the step cannot resume, whatever the CLI's own words.
+    if (
+      !fault &&
+      resume &&
+      result.status === "failure" &&
+      meter.requests === 0 &&
+      !request.signal.aborted
+    )
+      fault = cannotResume(
+        `the agent's CLI did not resume its session ${resume.sessionId}: ${result.error ?? "it ended without a word"}`,
+      );
     const diedByItself =
       ready && result.errorCode === "EXECUTION.AGENT_NO_RESULT" && !proxyTrouble.signal.aborted;
     if (!fault && !request.signal.aborted && !result.errorReported && !diedByItself) {

@@ -16,7 +16,12 @@ import { catalogForConfig } from "../../connectors/build-step-catalog";
 import { AppError } from "../../errors";
 import type { ChannelEventEmitter } from "../../events";
 import { createReplayBook, type ReplayPlan } from "../../replay/replay-book";
-import { startStepChannel, type ProxyConfig, type StepChannel } from "../../mcp";
+import {
+  startStepChannel,
+  type ProxyConfig,
+  type StepChannel,
+  type StepChannelServerOptions,
+} from "../../mcp";
 import {
   openSandbox,
   runOwnerId,
@@ -62,6 +67,14 @@ export type StepProxyOptions = {
    * recordings (connector tools come from the plan's catalog, through `tools`).
    */
   replay?: ReplayPlan;
+  /**
+   * Calls the worker allows first (held for approval, counted against a budget): every
+   * connector call, and the built-ins named in `builtins` (the proxy asks before each).
+   */
+  gate?: {
+    beforeCall: NonNullable<StepChannelServerOptions["beforeCall"]>;
+    builtins: readonly string[];
+  };
 };
 
 /**
@@ -110,6 +123,7 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       events: options.events,
       dir: sandbox.folders.root,
       readyTimeoutMs: options.readyTimeoutMs ?? READY_TIMEOUT_MS,
+      ...(options.gate ? { beforeCall: options.gate.beforeCall } : {}),
       ...(options.replay
         ? {
             replay: {
@@ -142,6 +156,7 @@ export const openStepProxy = async (options: StepProxyOptions): Promise<StepProx
       server_name: "switchyard",
       sandbox: "inherit",
       ...(options.replay ? { replay: { unmatched: options.replay.unmatched } } : {}),
+      ...(options.gate?.builtins.length ? { gate: [...options.gate.builtins] } : {}),
     };
     await writeFile(configFile, JSON.stringify(config), { mode: 0o600, flag: "wx" });
     await chown(configFile, owner, owner);

@@ -5,9 +5,11 @@
  * start, a provider that fails) is recorded as failed with its error, which is then raised
  * again; an attempt whose end cannot be recorded fails with the recorder's error. An
  * attempt that had finished before the run was resumed is not run again: its recorded end
- * is taken.
+ * is taken. An attempt that parks the run (RunParked) is not ended: the recorder marks it
+ * suspended and the error goes up through the engine to the run's executor.
  */
 import { isAppError } from "../../errors/app-error";
+import { isRunParked } from "../../governance/waits";
 import type { Scrubber } from "../../secrets/scrubber";
 import type {
   AttemptFinished,
@@ -64,6 +66,11 @@ export const recordAttempt = async (
   try {
     done = await attempt(handle?.id);
   } catch (error) {
+    // Parked on a person's answer: the attempt has not ended, it waits with the run.
+    if (isRunParked(error)) {
+      if (recorder && handle) await recorder.attemptSuspended?.(handle, error.waitId);
+      throw error;
+    }
     if (recorder && handle) {
       const message = error instanceof Error ? error.message : String(error);
       const code = isAppError(error) ? error.code : "EXECUTION.STEP_ERROR";

@@ -4,6 +4,7 @@
  * strategy; for_each and while loops; call_workflow through the resolver. Each keeps its
  * position in a checkpoint cursor so a resumed run skips what already finished.
  */
+import { isRunParked } from "../../governance/waits";
 import { AppError, isAppError } from "../../errors/app-error";
 import type { StateResult } from "../model/engine-ports";
 import { runAgentStep, runHooks, runShellStep } from "./execute-action";
@@ -167,6 +168,9 @@ export const runState: RunStateFn = async (run, state, key, signal, loop, onReco
     await runHooks(run.actions, state.hooks.pre, "pre", run.scope(loop), signal, at);
     result = await runAction(run, state, key, signal, loop);
   } catch (error) {
+    // Parked on a person's answer: neither a result nor a failure; the run stops here and
+    // resumes this state from the checkpoint once the answer comes.
+    if (isRunParked(error)) throw error;
     if (signal.aborted) return emptyResult("cancelled");
     if (isAppError(error) && error.code.startsWith("SYSTEM.")) throw error;
     // A process that could not start (a missing `dir`, say) fails the state, not the engine.

@@ -6,6 +6,7 @@
  * and an engine given that checkpoint continues exactly where the last one stopped.
  */
 import { AppError, isAppError } from "../../errors/app-error";
+import { isRunParked } from "../../governance/waits";
 import type { Checkpoint, RunOutcome, RunWorkflowDeps, StateResult } from "../model/engine-ports";
 import { freshCheckpoint } from "./fresh-checkpoint";
 import { realClock } from "./real-clock";
@@ -323,6 +324,9 @@ export const runWorkflow = async (
     // The host's trouble, not the run's (its database out of reach, say): the caller tries
     // the run again from its checkpoint, so no failure hook runs and no outcome is made.
     if (isAppError(error) && error.retryable && error.code.startsWith("SYSTEM.")) throw error;
+    // Parked on a person's answer (a wait): no outcome and no hook; the caller parks the run,
+    // which resumes from its checkpoint (saved at the last transition) when the answer comes.
+    if (isRunParked(error)) throw error;
     if (deps.signal.aborted)
       return finish({
         status: "cancelled",

@@ -96,6 +96,11 @@ export type AgentResult = {
   sessionId?: string;
   /** The version of the agent CLI that ran the attempt (CLI providers). */
   agentVersion?: string;
+  /**
+   * The attempt stopped to wait for a person and kept its session, to go on from later
+   * (providers/step/attempt-governance.ts, SuspendedState): not an end.
+   */
+  suspended?: { kind: string; sessionId?: string; state: unknown };
 };
 
 /** Runs agent steps through a provider; implemented by the providers module. */
@@ -146,6 +151,11 @@ export type StepRecorder = {
    * instead of running the attempt a second time.
    */
   earlier?(attempt: AttemptStarted): AttemptFinished | undefined;
+  /**
+   * The attempt stopped to wait for a person (RunParked): its row waits with the run instead
+   * of ending, and the attempt that resumes it later continues the same row.
+   */
+  attemptSuspended?(handle: AttemptHandle, waitId: string): Promise<void>;
 };
 
 /** Finds a sub-workflow: by name within the team (worker) or by path next to the file (CLI). */

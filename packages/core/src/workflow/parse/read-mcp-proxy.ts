@@ -1,14 +1,56 @@
 /**
  * Reads an agent step's `mcp_proxy` block with AWF's own error codes
  * (USER.MCP_PROXY.*). Switchyard has no plugin system, so any `plugin_tools` entry is
- * UNKNOWN_PLUGIN; connector ids are checked later against the catalog port.
+ * UNKNOWN_PLUGIN; connector ids are checked later against the catalog port. `approve` (a
+ * Switchyard extension) lists the step's own approval rules, each checked as the lanes API
+ * checks a lane's (USER.APPROVAL.RULE_INVALID at the rule's field); a rule on built-ins where
+ * `intercept_builtins: false` leaves them to the CLI is USER.APPROVAL.BUILTINS_NOT_INTERCEPTED.
  */
-import { isMap, isScalar } from "yaml";
+import { isMap, isScalar, isSeq } from "yaml";
+import { checkApprovalRule } from "../../governance/check-rule";
+import { stepApprovalRules } from "../../governance/step-rules";
+import type { ApprovalRule } from "../../governance/approval-rules";
 import type { McpProxyConfig } from "../model/workflow-types";
 import { MCP_PROXY_KEYS } from "./vocabulary";
-import { report, sourceOf, type YamlReader } from "./yaml-reader";
+import { deref, locate, report, sourceOf, YamlReader } from "./yaml-reader";
 
-export const readMcpProxy = (r: YamlReader): McpProxyConfig => {
+const RULE_INVALID = "USER.APPROVAL.RULE_INVALID";
+
+/** The rules of `approve`, the valid ones; every problem reported at its rule's field. */
+const readApprove = (r: YamlReader): ApprovalRule[] | undefined => {
+  const node = r.raw("approve");
+  if (node === undefined || (isScalar(node) && node.value === null)) return undefined;
+  if (!isSeq(node)) {
+    r.error(
+      RULE_INVALID,
+      `"approve" must be a list of rules: - { tool, command?, outside? }`,
+      "approve",
+    );
+    return undefined;
+  }
+  const rules: ApprovalRule[] = [];
+  node.items.forEach((raw, i) => {
+    const item = deref(r.diag, raw);
+    const path = `${r.at("approve")}[${i}]`;
+    const rule = isMap(item) ? new YamlReader(r.diag, item, path) : undefined;
+    const checked = checkApprovalRule(
+      rule ? Object.fromEntries(rule.keys().map((k) => [k, rule.scalar(k)])) : undefined,
+    );
+    if (checked.ok) {
+      rules.push(checked.rule);
+      return;
+    }
+    const at = checked.field === undefined ? path : `${path}.${checked.field}`;
+    const where =
+      rule && checked.field !== undefined && rule.has(checked.field)
+        ? rule.where(checked.field)
+        : sourceOf(r.diag, item ?? node, at);
+    report(r.diag, "error", RULE_INVALID, checked.message, { ...where, path: at });
+  });
+  return rules;
+};
+
+export const readMcpProxy = (r: YamlReader, stateName?: string): McpProxyConfig => {
   r.checkKeys(MCP_PROXY_KEYS, {}, "USER.MCP_PROXY.UNKNOWN_KEY");
   const pluginTools = r.seq("plugin_tools") ?? [];
   for (const { node, path } of pluginTools) {
@@ -28,6 +70,19 @@ export const readMcpProxy = (r: YamlReader): McpProxyConfig => {
     initialTools: r.strList("initial_tools") ?? [],
     toolSearch: r.bool("tool_search", false),
   };
+  const approve = readApprove(r);
+  if (approve) config.approve = approve;
+  const refused = stepApprovalRules([], { name: stateName, mcpProxy: config });
+  if ("error" in refused) {
+    const path = refused.error.location?.path ?? r.at("approve");
+    report(
+      r.diag,
+      "error",
+      refused.error.code,
+      refused.error.message,
+      locate(r.diag, path, r.where("approve")),
+    );
+  }
   for (const [key, list] of [
     ["connectors", config.connectors],
     ["initial_tools", config.initialTools],

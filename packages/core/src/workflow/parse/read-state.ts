@@ -191,7 +191,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
         role: r.str("role"),
         options,
         outputFormat: r.oneOf("output_format", ["json", "text"] as const),
-        mcpProxy: mcp ? readMcpProxy(mcp) : undefined,
+        mcpProxy: mcp ? readMcpProxy(mcp, name) : undefined,
         budget: readBudget(r),
       };
     }

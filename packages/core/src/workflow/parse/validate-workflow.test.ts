@@ -149,3 +149,52 @@ states:
     ]);
   });
 });
+
+describe("the lane's approval rules", () => {
+  const source = (intercept: boolean) => `
+name: guarded
+lane: review
+states:
+  initial: fix
+  fix:
+    type: agent
+    provider: claude
+    prompt: hi
+    mcp_proxy:
+      intercept_builtins: ${intercept}
+      connectors: [github]
+    on_success: done
+  done: { type: terminal }
+`;
+  const catalog: ConnectorCatalog = {
+    check: (ids) => Promise.resolve(Object.fromEntries(ids.map((id) => [id, "ok" as const]))),
+  };
+  const asked: string[] = [];
+  const approvals = {
+    laneRules: (lane: string) => {
+      asked.push(lane);
+      return Promise.resolve([{ tool: "github_merge_*" }, { tool: "Write", outside: "docs" }]);
+    },
+  };
+
+  it("refuses a step that leaves built-ins to the CLI where its lane holds calls of a built-in, at intercept_builtins", async () => {
+    const result = await validateWorkflow(source(false), "w.yaml", { catalog, approvals });
+    expect(asked).toEqual(["review"]);
+    expect(result.workflow).toBeUndefined();
+    expect(
+      result.errors.map((e) => [e.code, e.location?.file, e.location?.line, e.location?.path]),
+    ).toEqual([
+      [
+        "USER.APPROVAL.BUILTINS_NOT_INTERCEPTED",
+        "w.yaml",
+        11,
+        "states.fix.mcp_proxy.intercept_builtins",
+      ],
+    ]);
+    expect(result.errors[0]?.message).toContain('lane\'s approval rule 2 ("Write outside docs")');
+  });
+
+  it("accepts the same step where the proxy serves the built-ins", async () => {
+    expect(await codes(source(true), { catalog, approvals })).toEqual([]);
+  });
+});

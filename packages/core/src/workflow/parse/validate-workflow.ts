@@ -3,16 +3,20 @@
  * plus what needs the outside world through ports: referenced bundle files exist (a literal
  * readFile's too, in the workflow or in a script's or prompt's text) and a script_file's
  * text hands no value to a second shell, sub-workflows resolve without
- * cycles and receive inputs they declare, and connector ids exist in the catalog and are
- * open to the workflow's lane.
+ * cycles and receive inputs they declare, connector ids exist in the catalog and are
+ * open to the workflow's lane, and no step leaves its built-ins to the CLI
+ * (`intercept_builtins: false`) where its lane's approval rules hold calls of a built-in.
  */
+import { LineCounter, parseDocument } from "yaml";
 import { AppError, isAppError } from "../../errors/app-error";
 import { CODES, type ErrorCode } from "../../errors/error-codes";
 import { shellCheckOf } from "./check-shell-safety";
 import type { BundleFiles, WorkflowResolver } from "../model/engine-ports";
 import { literalFileReferences, readFileReferences, type FileReference } from "./file-references";
 import { parseWorkflow, type ParseResult } from "./parse-workflow";
+import { stepApprovalRules } from "../../governance/step-rules";
 import { suggestName } from "./suggest-name";
+import { locate, type Diagnostics } from "./yaml-reader";
 import { checkShellText, lineColumn } from "../expression/template";
 import type { SourceRef, Workflow } from "../model/workflow-types";
 
@@ -21,10 +25,13 @@ type ConnectorVerdict = "ok" | "unknown" | "denied";
 export type ConnectorCatalog = {
   check(ids: string[], lane: string | undefined): Promise<Record<string, ConnectorVerdict>>;
 };
+/** A lane's approval rules as stored (checked again here): the database in the web, nothing in the CLI. */
+type LaneApprovals = { laneRules(lane: string): Promise<readonly unknown[]> };
 type ValidatePorts = {
   files?: BundleFiles;
   resolver?: WorkflowResolver;
   catalog?: ConnectorCatalog;
+  approvals?: LaneApprovals;
 };
 
 const push = (
@@ -110,6 +117,42 @@ const checkCalls = async (
   }
 };
 
+/** The document again, to place a finding at a key; only for a workflow that parsed. */
+const diagnosticsOf = (source: string, file: string): Diagnostics => {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(source, { lineCounter, uniqueKeys: false, strict: true });
+  return { file, errors: [], warnings: [], lineCounter, doc, source };
+};
+
+/** Steps whose built-ins are the CLI's, against the lane's rules as they are now. */
+const checkLaneApprovals = async (
+  wf: Workflow,
+  approvals: LaneApprovals,
+  source: string,
+  result: ParseResult,
+) => {
+  const steps = [...wf.states.values()].filter(
+    (s) => s.kind === "agent" && s.mcpProxy?.interceptBuiltins === false,
+  );
+  if (steps.length === 0) return;
+  const laneRules = await approvals.laneRules(wf.lane ?? "default");
+  let diag: Diagnostics | undefined;
+  for (const state of steps) {
+    if (state.kind !== "agent") continue;
+    const refused = stepApprovalRules(laneRules, { name: state.name, mcpProxy: state.mcpProxy });
+    if (!("error" in refused)) continue;
+    diag ??= diagnosticsOf(source, wf.file);
+    const path = refused.error.location?.path ?? state.source.path;
+    push(
+      result,
+      wf.file,
+      refused.error.code,
+      locate(diag, path, state.source),
+      refused.error.message,
+    );
+  }
+};
+
 export const validateWorkflow = async (
   source: string,
   file: string,
@@ -185,6 +228,7 @@ export const validateWorkflow = async (
       }
     }
   }
+  if (ports.approvals) await checkLaneApprovals(wf, ports.approvals, source, result);
   if (result.errors.length > 0) return { ...result, workflow: undefined };
   return result;
 };

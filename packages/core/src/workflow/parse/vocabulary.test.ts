@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseWorkflow } from "./parse-workflow";
 import {
+  APPROVE_RULE_KEYS,
   completionKeys,
   KEY_VALUES,
   STATE_KEYS,
@@ -26,6 +27,12 @@ describe("completionKeys", () => {
     expect(completionKeys(["inputs", "#", "validation"])).toContain("enum");
     expect(completionKeys(["hooks"])).toContain("workflow_start");
     expect(completionKeys(["states", "a", "command"])).toEqual([]);
+    expect(completionKeys(["states", "a", "mcp_proxy"])).toContain("approve");
+    expect(completionKeys(["states", "a", "mcp_proxy", "approve", "#"])).toEqual([
+      "tool",
+      "command",
+      "outside",
+    ]);
   });
 
   it("offers only keys the reader accepts: every state key of every type parses without an unknown-key error", () => {
@@ -38,6 +45,13 @@ describe("completionKeys", () => {
         expect(unknown.map((e) => `${type}.${key}: ${e.message}`)).toEqual([]);
       }
     }
+  });
+
+  it("offers only the rule keys the approve reader accepts", () => {
+    const rule = `{ ${APPROVE_RULE_KEYS.map((k) => `${k}: ${k === "tool" ? "Bash" : "x"}`).join(", ")} }`;
+    const source = `name: w\nstates:\n  initial: a\n  a:\n    type: agent\n    provider: claude\n    prompt: hi\n    mcp_proxy: { approve: [${rule}] }\n`;
+    const unknown = parseWorkflow(source).errors.filter((e) => e.message.includes("unknown field"));
+    expect(unknown).toEqual([]);
   });
 
   it("names state references and fixed values only where the language has them", () => {

@@ -131,10 +131,13 @@ export const MCP_PROXY_KEYS = [
   "connectors",
   "initial_tools",
   "tool_search",
+  "approve",
 ] as const;
 
 /** An agent step's `budget` block (a Switchyard extension, docs/governance.md). */
 export const BUDGET_KEYS = ["cost_usd", "tokens", "calls"] as const;
+/** The keys of one rule under `mcp_proxy.approve` (a Switchyard extension). */
+export const APPROVE_RULE_KEYS = ["tool", "command", "outside"] as const;
 
 /** Keys whose value is a state's name (or, for parallel and body, a list of them). */
 export const STATE_REFERENCE_KEYS = [
@@ -190,6 +193,8 @@ export const completionKeys = (path: readonly string[], stateType?: string): rea
     if (fourth === undefined) return STEP_HOOK_KEYS;
     return (fifth === undefined || fifth === "#") && path[5] === undefined ? HOOK_ACTION_KEYS : [];
   }
+  if (third === "mcp_proxy" && fourth === "approve")
+    return fifth === "#" && path[5] === undefined ? APPROVE_RULE_KEYS : [];
   const nested = fourth === "#" ? fifth : fourth;
   if (nested !== undefined) return [];
   switch (third) {

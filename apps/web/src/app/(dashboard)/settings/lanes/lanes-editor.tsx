@@ -1,13 +1,15 @@
 "use client";
 /**
- * The Lanes page's body: the team's lanes with who may save and start workflows in each
- * and what names each; admins add lanes, change them and remove the ones nothing names.
+ * The Lanes page's body: the team's lanes with who may save and start workflows in each,
+ * which tool calls of their runs need approval, and what names each; admins add lanes,
+ * change them, set their approval rules and remove the ones nothing names.
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
 import { useState } from "react";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
+import { ApprovalRulesEditor, approvalSummary } from "./approval-rules-editor";
 import {
   FieldError,
   FormAlert,
@@ -164,7 +166,9 @@ export function LanesEditor(props: { canAdmin: boolean }) {
   );
   const [open, setOpen] = useState<string | null>(null);
   const [removing, setRemoving] = useState<string | null>(null);
+  const [rulesOf, setRulesOf] = useState<string | null>(null);
   const editing = list.data?.find((l) => l.name === open);
+  const ruling = list.data?.find((l) => l.name === rulesOf);
 
   return (
     <>
@@ -183,6 +187,14 @@ export function LanesEditor(props: { canAdmin: boolean }) {
       {editing ? (
         <LaneForm key={editing.name} editing={editing} onDone={() => setOpen(null)} />
       ) : null}
+      {ruling ? (
+        <ApprovalRulesEditor
+          key={ruling.name}
+          lane={ruling.name}
+          rules={ruling.approvalRules}
+          onDone={() => setRulesOf(null)}
+        />
+      ) : null}
       <FormAlert error={formError(remove.error)} fields={[]} />
       <div className="table-scroll">
         <table className="table stack-table" aria-label="Lanes">
@@ -191,6 +203,7 @@ export function LanesEditor(props: { canAdmin: boolean }) {
               <th>Lane</th>
               <th>Save</th>
               <th>Start</th>
+              <th>Needs approval</th>
               <th>Used by</th>
               {props.canAdmin ? <th /> : null}
             </tr>
@@ -198,6 +211,7 @@ export function LanesEditor(props: { canAdmin: boolean }) {
           <tbody>
             {(list.data ?? []).map((lane) => {
               const used = usedByText(lane.usedBy);
+              const held = approvalSummary(lane.approvalRules);
               return (
                 <tr key={lane.name} data-lane={lane.name}>
                   <td>
@@ -213,6 +227,13 @@ export function LanesEditor(props: { canAdmin: boolean }) {
                   <td data-label="Start" data-start-roles>
                     {lane.startRoles.join(", ") || "nobody"}
                   </td>
+                  <td className="small" data-label="Needs approval" data-approval-rules>
+                    {held.length > 0 ? (
+                      held.map((h, i) => <div key={i}>{h}</div>)
+                    ) : (
+                      <span className="muted">no tool call</span>
+                    )}
+                  </td>
                   <td className="small" data-label="Used by" data-used-by>
                     {used.length > 0 ? (
                       used.map((u) => <div key={u}>{u}</div>)
@@ -224,6 +245,14 @@ export function LanesEditor(props: { canAdmin: boolean }) {
                     <td className="right" data-actions>
                       <button type="button" className="link" onClick={() => setOpen(lane.name)}>
                         Edit<span className="visually-hidden"> {lane.name}</span>
+                      </button>{" "}
+                      <button
+                        type="button"
+                        className="link"
+                        aria-expanded={rulesOf === lane.name}
+                        onClick={() => setRulesOf(rulesOf === lane.name ? null : lane.name)}
+                      >
+                        Approval rules<span className="visually-hidden"> of {lane.name}</span>
                       </button>{" "}
                       {lane.builtIn ? null : removing === lane.name ? (
                         <>

@@ -9,10 +9,11 @@ export default async function LanesPage() {
       <h1>Lanes</h1>
       <p className="muted">
         Every workflow runs in one lane, and a lane says who may save workflows in it and who may
-        start them. Connectors and secrets list the lanes whose runs may use them.{" "}
-        <code>default</code> and <code>operator</code> are built in; <code>operator</code> is for
-        owners and admins only. A lane is removed only when no workflow, connector or secret names
-        it.{isAdmin ? "" : " Only admins change lanes."}
+        start them, and which tool calls of its runs wait for a person&apos;s approval. Connectors
+        and secrets list the lanes whose runs may use them. <code>default</code> and{" "}
+        <code>operator</code> are built in; <code>operator</code> is for owners and admins only. A
+        lane is removed only when no workflow, connector or secret names it.
+        {isAdmin ? "" : " Only admins change lanes."}
       </p>
       <LanesEditor canAdmin={isAdmin} />
     </>

@@ -1,0 +1,327 @@
+/**
+ * Governance of an agent attempt in the worker (docs/governance.md): which of its tool calls
+ * wait for a person's approval, the hold, and the suspension.
+ *
+ * The step's rules are its lane's followed by its own (`mcp_proxy.approve`). Every connector
+ * call, and each built-in a rule can match, is allowed first by `beforeCall`: a call under a
+ * rule opens a Wait (its arguments scrubbed, bound to the SHA-256 of their RFC 8785 form) and
+ * is held open while the wait is read; an approval lets exactly that call run, a denial
+ * refuses it with USER.APPROVAL.DENIED and the person's message, which the agent gets as the
+ * tool's error. Past the hold limit the attempt is suspended: `suspend` aborts, the provider
+ * stops and returns where it stood, and `park` stores that (sealed) with the workspace
+ * snapshot and parks the run on the wait (RunParked). The attempt that resumes it later
+ * takes the session once: the held call is then allowed or refused by the wait's answer,
+ * without a second wait.
+ */
+import { sealSecret, openSecret, type Envelope, type Keyring } from "@switchyard/core/crypto";
+import { AppError } from "@switchyard/core/errors";
+import {
+  approvalRuleFor,
+  argumentsHash,
+  DEFAULT_APPROVAL_EXPIRY_MS,
+  describeRule,
+  globMatches,
+  RunParked,
+  type ApprovalRule,
+  type SourcedRule,
+  type ToolCallWaitDetail,
+  type WaitAnswer,
+} from "@switchyard/core/governance";
+import { capValue } from "@switchyard/core/mcp";
+import type { AttemptGovernance, SuspendedState } from "@switchyard/core/providers";
+import type { Scrubber } from "@switchyard/core/secrets";
+import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import {
+  openToolCallWait,
+  parkRunOnWait,
+  readWaitState,
+  removeAgentSession,
+  resumableSessionOf,
+  saveAgentSession,
+  saveWorkspaceSnapshot,
+  type Db,
+} from "@switchyard/db";
+import type { Logger } from "./logger";
+
+const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"] as const;
+/** How often a held call reads its wait. */
+const POLL_MS = 300;
+/** The most of the agent's text a person is shown with a held call. */
+const AGENT_TEXT_CHARS = 4000;
+
+export type GovernanceDeps = {
+  db: Db;
+  log: Logger;
+  keyring: Keyring;
+  teamId: string;
+  runId: string;
+  lane: string;
+  workerId: string;
+  scrubber: Scrubber;
+  /** The lane's rules (Settings → Lanes). */
+  laneRules: () => Promise<readonly ApprovalRule[]>;
+  /** How long a held call stays open before its attempt is suspended. */
+  holdMs: number;
+  /** The workspace the snapshot of a suspended attempt is taken of, with its limits. */
+  workspace: string;
+  snapshotLimits: { maxBytes: number; teamBytes: number } | undefined;
+  /** A wait opened (for notifications and the live views). */
+  onWaitOpened: (waitId: string) => void;
+};
+
+type HeldCall = { tool: string; source: string; arguments: Record<string, unknown>; hash: string };
+
+/** One attempt's governance: the port for the executor, and what the worker does after it. */
+export type AttemptHandle = {
+  governance: AttemptGovernance | undefined;
+  /** What the agent says, for the person asked (the end of it). */
+  noteText: (text: string) => void;
+  /** After the attempt: a suspended result parks the run (throws RunParked); anything else passes. */
+  settle: (result: AgentResult) => Promise<AgentResult>;
+};
+
+const sessionOwner = (teamId: string, runId: string, stepKey: string) => ({
+  teamId,
+  credentialId: runId,
+  name: `agent-session:${stepKey}`,
+});
+
+const serialise = (envelope: Envelope) =>
+  Buffer.from(
+    JSON.stringify({
+      keyId: envelope.keyId,
+      wrappedKey: envelope.wrappedKey.toString("base64"),
+      ciphertext: envelope.ciphertext.toString("base64"),
+      iv: envelope.iv.toString("base64"),
+      authTag: envelope.authTag.toString("base64"),
+    }),
+  );
+
+const deserialise = (bytes: Uint8Array): Envelope => {
+  const raw = JSON.parse(Buffer.from(bytes).toString("utf8")) as Record<string, string>;
+  return {
+    keyId: raw.keyId!,
+    wrappedKey: Buffer.from(raw.wrappedKey!, "base64"),
+    ciphertext: Buffer.from(raw.ciphertext!, "base64"),
+    iv: Buffer.from(raw.iv!, "base64"),
+    authTag: Buffer.from(raw.authTag!, "base64"),
+  };
+};
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+    signal.addEventListener("abort", done, { once: true });
+  });
+
+/** The refusal an answer (or expiry) gives the held call, or undefined when it may run. */
+const refusalOf = (status: string, answer: unknown): AppError | undefined => {
+  const given = (answer ?? {}) as Partial<WaitAnswer> & { decision?: string };
+  if (status === "answered" && given.decision === "approve") return undefined;
+  if (status === "expired" && given.decision === "approve") return undefined;
+  if (status === "expired")
+    return new AppError(
+      "USER.APPROVAL.EXPIRED",
+      given.message ?? "nobody answered the approval in time; the call was not run",
+    );
+  if (status === "cancelled")
+    return new AppError("USER.APPROVAL.DENIED", "the approval was withdrawn; the call was not run");
+  return new AppError(
+    "USER.APPROVAL.DENIED",
+    given.message ? `a person denied this call: ${given.message}` : "a person denied this call",
+  );
+};
+
+export const createGovernance = (deps: GovernanceDeps) => {
+  const forAttempt = async (request: AgentRequest): Promise<AttemptHandle> => {
+    const stepKey = request.path.key;
+    const rules: SourcedRule[] = [
+      ...(await deps.laneRules()).map((rule) => ({ ...rule, origin: "lane" as const })),
+      ...(request.mcpProxy?.approve ?? []).map((rule) => ({
+        ...rule,
+        origin: "workflow" as const,
+      })),
+    ];
+    const resumable = await resumableSessionOf(deps.db, deps.teamId, deps.runId, stepKey);
+    let agentText = "";
+    const noteText = (text: string) => {
+      agentText = (agentText + text).slice(-AGENT_TEXT_CHARS);
+    };
+    // The held call the resumed attempt was parked on: its answer holds for that call once.
+    const answered = new Map<string, AppError | undefined>();
+    let resume: SuspendedState | undefined;
+    if (resumable) {
+      const { session, wait } = resumable;
+      if (wait.argumentsHash) answered.set(wait.argumentsHash, refusalOf(wait.status, wait.answer));
+      resume = JSON.parse(
+        openSecret(
+          deps.keyring,
+          sessionOwner(deps.teamId, deps.runId, stepKey),
+          deserialise(session.sealed),
+        ),
+      ) as SuspendedState;
+      await removeAgentSession(deps.db, deps.teamId, session.id);
+      deps.log.info("resuming a suspended agent step", {
+        runId: deps.runId,
+        state: request.stateName,
+        waitId: wait.id,
+        answer: wait.status,
+      });
+    }
+    if (rules.length === 0 && !resume)
+      return { governance: undefined, noteText, settle: (result) => Promise.resolve(result) };
+
+    const suspend = new AbortController();
+    let parkedOn: { waitId: string; call: HeldCall } | undefined;
+
+    const hold = async (call: HeldCall, rule: SourcedRule, signal: AbortSignal) => {
+      const detail: ToolCallWaitDetail = {
+        tool: call.tool,
+        source: call.source,
+        arguments: capValue(deps.scrubber.scrubValue(call.arguments)),
+        argumentsHash: call.hash,
+        rule: describeRule(rule),
+        ruleOrigin: rule.origin,
+        agentText: deps.scrubber.scrub(agentText),
+        state: request.stateName,
+        provider: request.provider,
+      };
+      const waitId = await openToolCallWait(deps.db, {
+        teamId: deps.teamId,
+        runId: deps.runId,
+        stepRunId: request.attemptId,
+        question: `Allow ${request.stateName} to call ${call.tool}?`,
+        detail: detail as never,
+        argumentsHash: call.hash,
+        lane: deps.lane,
+        expiresAt: new Date(Date.now() + DEFAULT_APPROVAL_EXPIRY_MS),
+        onExpiry: "deny",
+      });
+      deps.onWaitOpened(waitId);
+      const until = Date.now() + deps.holdMs;
+      for (;;) {
+        const state = await readWaitState(deps.db, deps.teamId, waitId);
+        if (state && state.status !== "open") {
+          const refusal = refusalOf(state.status, state.answer);
+          if (refusal) throw refusal;
+          return;
+        }
+        if (signal.aborted) throw new AppError("EXECUTION.CANCELLED", "the call was cancelled");
+        if (Date.now() >= until) break;
+        await sleep(Math.min(POLL_MS, until - Date.now()), signal);
+      }
+      // Past the hold limit: the attempt stops and keeps its session; the call stays held.
+      parkedOn = { waitId, call };
+      suspend.abort();
+      await new Promise<void>((resolve) => {
+        if (signal.aborted) resolve();
+        else signal.addEventListener("abort", () => resolve(), { once: true });
+      });
+      throw new AppError("EXECUTION.CANCELLED", "the step was suspended while this call waited");
+    };
+
+    const beforeCall = async (
+      call: { tool: string; source: string; arguments: Record<string, unknown> },
+      signal: AbortSignal,
+    ) => {
+      const rule = approvalRuleFor(rules, call);
+      if (!rule) return;
+      const hash = argumentsHash(call.arguments);
+      if (answered.has(hash)) {
+        const refusal = answered.get(hash);
+        answered.delete(hash);
+        if (refusal) throw refusal;
+        return;
+      }
+      await hold({ ...call, hash }, rule, signal);
+    };
+
+    const builtins = BUILTINS.filter((name) => rules.some((rule) => globMatches(rule.tool, name)));
+    const governance: AttemptGovernance = {
+      gate: { beforeCall, builtins },
+      suspend: suspend.signal,
+      holdMs: deps.holdMs,
+      ...(resume ? { resume } : {}),
+    };
+
+    const settle = async (result: AgentResult): Promise<AgentResult> => {
+      if (!result.suspended) return result;
+      if (!parkedOn)
+        throw new AppError("SYSTEM.INTERNAL", "an attempt was suspended without a held call");
+      const { waitId, call } = parkedOn;
+      const snapshot = deps.snapshotLimits
+        ? await saveWorkspaceSnapshot(deps.db, {
+            teamId: deps.teamId,
+            runId: deps.runId,
+            dir: deps.workspace,
+            limits: {
+              maxFileBytes: deps.snapshotLimits.maxBytes,
+              maxTotalBytes: deps.snapshotLimits.maxBytes,
+              teamBytes: deps.snapshotLimits.teamBytes,
+            },
+          })
+        : undefined;
+      if (snapshot && !snapshot.kept)
+        throw new AppError(
+          "EXECUTION.AGENT_CANNOT_RESUME",
+          `the step could not be suspended: its workspace was not kept (${snapshot.reason})`,
+        );
+      // A CLI's session goes on from the held call's outcome, which it is given as its next
+      // turn: the call is kept with the session (openai_compatible keeps it in its own).
+      const kept: SuspendedState =
+        result.suspended.kind === "cli"
+          ? {
+              ...result.suspended,
+              state: {
+                ...(result.suspended.state as object),
+                pending: { tool: call.tool, arguments: call.arguments },
+              },
+            }
+          : result.suspended;
+      const sealed = sealSecret(
+        deps.keyring,
+        sessionOwner(deps.teamId, deps.runId, stepKey),
+        JSON.stringify(kept),
+      );
+      await saveAgentSession(deps.db, {
+        teamId: deps.teamId,
+        runId: deps.runId,
+        stepKey,
+        stepRunId: request.attemptId,
+        provider: request.provider,
+        ...(result.suspended.sessionId ? { sessionId: result.suspended.sessionId } : {}),
+        sealed: serialise(sealed),
+        ...(snapshot?.kept ? { snapshotId: snapshot.snapshotId } : {}),
+        waitId,
+        pendingCall: {
+          tool: call.tool,
+          source: call.source,
+          arguments: capValue(deps.scrubber.scrubValue(call.arguments)) as never,
+          argumentsHash: call.hash,
+        },
+      });
+      throw new RunParked(waitId);
+    };
+
+    return { governance, noteText, settle };
+  };
+
+  /**
+   * Parks the run on `waitId` once its attempt is suspended. False when the wait was answered
+   * meanwhile: the run then goes on at once (its job runs it again from the checkpoint).
+   */
+  const park = (waitId: string) =>
+    parkRunOnWait(deps.db, {
+      teamId: deps.teamId,
+      runId: deps.runId,
+      waitId,
+      workerId: deps.workerId,
+    });
+
+  return { forAttempt, park };
+};
