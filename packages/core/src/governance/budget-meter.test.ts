@@ -60,8 +60,10 @@ describe("createBudgetMeter", () => {
     expect(refusal?.message).toContain(
       'the limit of 1 call of github_create_* set on lane "prod", per day (UTC) is reached (1 made)',
     );
-    expect(() => meter.admitCall("Read")).not.toThrow();
     expect(meter.spend().calls).toEqual({ github_create_pull_request: 1 });
+    // The refused call ends the step: its next model request is refused with the same error.
+    expect(refusalOf(() => meter.admitModel())).toBe(refusal);
+    expect(meter.exceeded()).toBe(refusal);
   });
 
   it("refuses tool calls too once the cost limit is reached", () => {
