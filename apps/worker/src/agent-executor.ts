@@ -36,6 +36,7 @@ import type { Db } from "@switchyard/db";
 import type { AttemptHandle, createGovernance } from "./attempt-governance";
 import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
+import type { StepBudgets } from "./step-budget";
 import { recordAttemptEvents } from "./tool-call-rows";
 import {
   agentProviderName,
@@ -85,6 +86,8 @@ export type AgentExecutorDeps = {
   outageMs: number;
   /** A replay run's plan: every tool call answered from the recorded attempt, no connector opened. */
   replay?: ReplayPlan;
+  /** Each attempt's budget meter and its ledger entries (step-budget.ts); unset: no budget. */
+  budgets?: StepBudgets;
   /** Runs before each attempt, once its StepRun row is open (recordAttemptStart). */
   onAttemptStart?: (request: AgentRequest) => Promise<void>;
   /** Tool-call approvals and suspension (attempt-governance.ts); unset: none. */
@@ -168,6 +171,7 @@ const coreExecutor = (
     ...(deps.prices ? { prices: deps.prices } : {}),
     stepConnectors: deps.stepConnectors,
     ...(deps.replay ? { replay: deps.replay } : {}),
+    ...(deps.budgets ? { budget: deps.budgets.open } : {}),
     governance: (request) => handles.get(request.attemptId)?.governance,
     subscribe: (request, events) => {
       const writer = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
@@ -185,7 +189,14 @@ const coreExecutor = (
       // Subscribed under the attempt's invoke_agent span: the gateway's requests become its chat spans.
       const parent = activeContext.active();
       events.subscribe("model.metered", (event) => meteredChatSpan(parent, event));
-      return writer;
+      const { budgets } = deps;
+      if (!budgets) return writer;
+      return {
+        flush: async () => {
+          await writer.flush?.();
+          await budgets.settle(request.attemptId);
+        },
+      };
     },
     tracer: stepTracer,
     traced: (request, run) => {

@@ -7,6 +7,7 @@
 import path from "node:path";
 import type { Keyring } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
+import type { BudgetWarning } from "@switchyard/core/governance";
 import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
 import { LOCK_LOST, RESUME_NOW, TEAM_LIMITED } from "@switchyard/core/runs";
 import { DEFAULT_HOLD_MS, isRunParked } from "@switchyard/core/governance";
@@ -63,6 +64,7 @@ import {
 import type { StepConfinement } from "./sandbox-boot";
 import { createStepProcessRunner } from "./step-process-runner";
 import { createRunWriter } from "./run-writer";
+import { stepBudgets } from "./step-budget";
 import { stepRunRecorder } from "./step-run-recorder";
 import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
 import { endSpan, startRunSpan, traceIdOf } from "./tracing";
@@ -105,6 +107,8 @@ export type ExecuteRunDeps = {
    * @default OUTAGE_MS (60 s)
    */
   outageMs?: number;
+  /** A budget limit crossed 80% during a run: the team's notifications hear of it. */
+  onBudgetWarning?: (warning: { teamId: string; runId: string; warning: BudgetWarning }) => void;
   /** The operator's limit on any one team's runs at once (SWITCHYARD_TEAM_RUN_LIMIT); a team's own may only lower it. */
   teamRunLimit?: number | null;
   /**
@@ -393,6 +397,21 @@ export const executeRun = async (
       },
       onAgentEvent: (attempt, event) => events.agent(attempt, event),
       onVersionDrift: (drift) => events.versionDrift(drift),
+      budgets: stepBudgets({
+        db,
+        log,
+        teamId,
+        runId,
+        workflowId: bundle.version.workflowId,
+        workflowName: run.workflowName,
+        lane: run.lane,
+        memberId: run.startedById,
+        onSpend: (attempt, spent, standings) => events.spend(attempt, spent, standings),
+        onWarning: (attempt, warning) => {
+          events.budgetWarning(attempt, warning);
+          deps.onBudgetWarning?.({ teamId, runId, warning });
+        },
+      }),
       trace,
       outageMs,
       onAttemptStart: recordAttemptStart(attemptStart),

@@ -9,6 +9,7 @@ import type { AgentStepEvent, AgentVersionDrift } from "@switchyard/core/provide
 import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { Scrubber } from "@switchyard/core/secrets";
+import type { BudgetSpend, BudgetStanding, BudgetWarning } from "@switchyard/core/governance";
 import {
   bundleReader,
   parseWorkflow,
@@ -147,6 +148,35 @@ export const runEventLog = (writer: RunWriter, scrubber: Scrubber) => {
         cli: drift.agent,
         pinned: drift.pinned,
         installed: drift.installed,
+      }),
+    /** What an agent attempt has spent so far against its limits, as `step.spend` rows the run page shows live. */
+    spend: (
+      attempt: { stepRunId: string; state: string; attempt: number },
+      spend: BudgetSpend,
+      standings: readonly BudgetStanding[],
+    ) =>
+      writer.event("step.spend", {
+        ...attempt,
+        spend,
+        limits: standings.map((s) => ({
+          scope: s.limit.scope,
+          ...(s.limit.period ? { period: s.limit.period } : {}),
+          ...(s.limit.name === undefined ? {} : { name: s.limit.name }),
+          amount: s.amount,
+          spent: s.spent,
+          max: s.max,
+        })),
+      }),
+    /** A limit crossed 80% of its amount during an attempt: a `budget.warning` row. */
+    budgetWarning: (attempt: { stepRunId: string; state: string }, warning: BudgetWarning) =>
+      writer.event("budget.warning", {
+        ...attempt,
+        scope: warning.limit.scope,
+        ...(warning.limit.period ? { period: warning.limit.period } : {}),
+        ...(warning.limit.name === undefined ? {} : { name: warning.limit.name }),
+        amount: warning.amount,
+        spent: warning.spent,
+        max: warning.max,
       }),
     /** A running step's output, as `step.output` rows (already scrubbed and coalesced by the runner). */
     output: (

@@ -40,3 +40,4 @@ export * from "./repositories/workspace-snapshots";
 export * from "./repositories/replays";
 export * from "./repositories/waits";
 export * from "./runs/resume-run";
+export * from "./repositories/budgets";

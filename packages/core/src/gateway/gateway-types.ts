@@ -88,6 +88,11 @@ export type RegisterOptions = {
   meter: (event: MeterEvent) => void;
   /** Shown in log lines (e.g. the step id); never secret. */
   label?: string;
+  /**
+   * Asked before each model request is forwarded: throwing a USER.BUDGET.EXCEEDED AppError
+   * refuses it (403 with that code and the error's message), e.g. a step's budget is spent.
+   */
+  admit?: () => void;
 };
 
 export type Registration = {

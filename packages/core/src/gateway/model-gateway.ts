@@ -18,7 +18,7 @@ import {
 import { Agent as HttpsAgent } from "node:https";
 import type { AddressInfo } from "node:net";
 import { egressLookup } from "../egress/egress-lookup";
-import { AppError } from "../errors";
+import { AppError, isAppError } from "../errors";
 import { Scrubber } from "../secrets";
 import { forwardRequest, type ForwardHandle, type ParsedUpstream } from "./forward-request";
 import { errorBody, sendJson, type GatewayErrorCode } from "./gateway-errors";
@@ -56,6 +56,7 @@ type Entry = {
   upstream: ParsedUpstream;
   meter: RegisterOptions["meter"];
   label: string | undefined;
+  admit: RegisterOptions["admit"];
   token: string;
   revoked: boolean;
   inFlight: Set<InFlight>;
@@ -129,6 +130,17 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
     }
   };
 
+  /** Why the registration's owner refuses the next request (its budget is spent), or undefined. */
+  const admission = (entry: Entry): string | undefined => {
+    try {
+      entry.admit?.();
+      return undefined;
+    } catch (error) {
+      if (isAppError(error) && error.code === "USER.BUDGET.EXCEEDED") return error.userMessage;
+      throw error;
+    }
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = Date.now();
     const requestId = `gw_${randomBytes(9).toString("base64url")}`;
@@ -176,6 +188,8 @@ export const startModelGateway = async (options: GatewayOptions = {}): Promise<M
     }
     if (body === "too-large") return no(...tooLarge);
     if (entry.revoked) return no(...unauthorized);
+    const refusal = admission(entry);
+    if (refusal) return no(403, "USER.BUDGET.EXCEEDED", refusal);
 
     query.delete("key");
     const exchange = forwardRequest({

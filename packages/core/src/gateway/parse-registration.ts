@@ -19,6 +19,7 @@ export type ParsedRegistration = {
   upstream: ParsedUpstream;
   meter: RegisterOptions["meter"];
   label: string | undefined;
+  admit: RegisterOptions["admit"];
 };
 
 const invalid = (path: string, problem: string) =>
@@ -35,6 +36,8 @@ export const parseRegistration = (options: RegisterOptions): ParsedRegistration 
   const { vendor, upstream, meter } = options;
   if (!VENDORS.includes(vendor)) throw invalid("vendor", `must be one of ${VENDORS.join(", ")}`);
   if (typeof meter !== "function") throw invalid("meter", "must be a function");
+  if (options.admit !== undefined && typeof options.admit !== "function")
+    throw invalid("admit", "must be a function");
   let url: URL;
   try {
     url = new URL(upstream.baseUrl);
@@ -65,6 +68,7 @@ export const parseRegistration = (options: RegisterOptions): ParsedRegistration 
     vendor,
     meter,
     label: options.label,
+    admit: options.admit,
     upstream: {
       secure,
       hostname: url.hostname.replace(/^\[|\]$/g, ""),

@@ -14,6 +14,8 @@ export const RUN_EVENT_TYPES = [
   "hook.finished",
   "agent.event",
   "agent.version_drift",
+  "step.spend",
+  "budget.warning",
   "snapshot.not_kept",
   "log",
   "run.finished",

@@ -15,6 +15,7 @@ import { mayStart } from "@switchyard/core/policy";
 import { checkStartInputs, parseWorkflow } from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import type { Role, RunTrigger } from "../generated/prisma/client";
+import { budgetStartRefusal } from "../repositories/budgets";
 import { loadBundle } from "../repositories/bundle-store";
 import { discardQueuedRun } from "../repositories/run-lifecycle";
 import { createRun, findRunByIdempotencyKey, type RunReplay } from "../repositories/runs";
@@ -124,6 +125,8 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const lanes = await laneRules(deps.db, input.teamId);
   const denied = mayStart(lanes, input.role, workflow.lane);
   if (denied) throw denied;
+  const overBudget = await budgetStartRefusal(deps.db, input.teamId, workflow.lane);
+  if (overBudget) throw overBudget;
   const idempotency = input.idempotencyKey
     ? { key: input.idempotencyKey, hash: requestHash(input) }
     : undefined;

@@ -21,6 +21,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/settings/connectors", label: "Connectors", section: "settings" },
   { href: "/settings/lanes", label: "Lanes", section: "settings" },
   { href: "/settings/models", label: "Models", section: "settings" },
+  { href: "/settings/budgets", label: "Budgets", section: "settings" },
   { href: "/settings/team", label: "Team", section: "settings" },
   { href: "/settings/members", label: "Members", section: "settings" },
   { href: "/settings/tokens", label: "API tokens", section: "settings" },

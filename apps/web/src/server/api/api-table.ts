@@ -8,6 +8,7 @@ import type { OperationSpec } from "../contract/operation";
 import type { Route } from "../rest/route-kit";
 import { accountApi } from "../account/account-api";
 import { auditApi } from "../audit/audit-api";
+import { budgetsApi } from "../budgets/budgets-api";
 import { connectorsApi } from "../connectors/connectors-api";
 import { instanceApi } from "../instance/instance-api";
 import { lanesApi } from "../lanes/lanes-api";
@@ -39,6 +40,7 @@ const areas = {
   tokens: tokensApi,
   variables: variablesApi,
   models: modelsApi,
+  budgets: budgetsApi,
   connectors: connectorsApi,
   lanes: lanesApi,
   audit: auditApi,

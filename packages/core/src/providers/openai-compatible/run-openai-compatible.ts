@@ -24,6 +24,7 @@ import { abortReason } from "./retry-after";
 import { parseToolArguments, runToolCall } from "./run-tool-call";
 import type { ProxyTool, ToolProxy } from "./tool-proxy";
 import { tracerOrNone, type StepTracer } from "../step-tracer";
+import type { BudgetMeter } from "../../governance/budget-meter";
 
 export type OpenAiCompatibleLimits = ChatLimits & {
   /** Model requests per step; `options.max_turns` may lower it. */
@@ -55,6 +56,11 @@ export type RunOpenAiCompatibleInput = {
   tracer?: StepTracer;
   /** The model's price, for each `chat` span's cost. */
   price?: ModelPrice;
+  /**
+   * The step's budgets: asked before each model request (a refusal fails the step with
+   * USER.BUDGET.EXCEEDED) and charged with each request's tokens and cost.
+   */
+  budget?: Pick<BudgetMeter, "admitModel" | "chargeModel">;
   /**
    * Aborted when the step must stop and wait for a person (a held tool call past its hold
    * limit): the call in flight is given up and the loop returns its conversation as
@@ -277,6 +283,7 @@ export const runOpenAiCompatible = async (
         listChanged = false;
         offered = await listOffered();
       }
+      input.budget?.admitModel();
       turns++;
       const chatTools: ChatTool[] = offered.map((t) => ({
         type: "function",
@@ -319,6 +326,12 @@ export const runOpenAiCompatible = async (
         throw error;
       });
       const counted = count(turn, body);
+      input.budget?.chargeModel({
+        tokens: counted.inputTokens + counted.outputTokens,
+        costUsd: input.price
+          ? costOf({ ...counted, cacheReadTokens: 0, cacheWriteTokens: 0 }, input.price)
+          : null,
+      });
       chat.set({
         "gen_ai.usage.input_tokens": counted.inputTokens,
         "gen_ai.usage.output_tokens": counted.outputTokens,

@@ -24,6 +24,8 @@ import {
 } from "../../gateway";
 import type { FetchLike } from "../../egress";
 import { createEventBus, type AttemptEventBus, type AttemptEvents } from "../../events";
+import type { BudgetMeter } from "../../governance/budget-meter";
+import { BUILTIN_NAMES } from "../../tools/builtin-tools";
 import type { ReplayPlan } from "../../replay/replay-book";
 import type { SandboxHost } from "../../sandbox";
 import type { Scrubber } from "../../secrets";
@@ -92,6 +94,12 @@ export type AgentExecutorPorts = {
    * `stepConnectors` is not called: the connector tools listed are the plan's `catalog`.
    */
   replay?: ReplayPlan;
+  /**
+   * The attempt's budgets (its step's `budget:` with its workflow's, lane's and team's
+   * limits), asked before it starts; undefined: nothing limits it. The meter is charged with
+   * every model request metered and every tool call made.
+   */
+  budget?: (request: AgentRequest) => Promise<BudgetMeter | undefined>;
   /** What governance asks of an attempt (gated calls, suspension, a resume); unset: nothing. */
   governance?: (request: AgentRequest) => AttemptGovernance | undefined;
   /** Subscribes to a new attempt's events. */
@@ -123,6 +131,41 @@ const apiKeyOf = (options: Record<string, unknown>) => {
       },
     );
   return key;
+};
+
+/** Charges an attempt's budget with each model request the gateway meters (its tool calls are charged at the gate). */
+const chargeBudget = (events: AttemptEventBus, budget: BudgetMeter | undefined) => {
+  if (!budget) return;
+  events.subscribe("model.metered", (event) =>
+    budget.chargeModel({
+      tokens: event.inputTokens + event.outputTokens,
+      costUsd: event.costUsd,
+    }),
+  );
+};
+
+/**
+ * The step channel's gate: with a budget, every call (each built-in too) is first admitted
+ * by it (a refusal is the call's USER.BUDGET.EXCEEDED, and the step's), then goes through
+ * governance's gate where that gates it, and is charged once let through.
+ */
+const gateOf = (governed: AttemptGovernance | undefined, budget: BudgetMeter | undefined) => {
+  const gate = governed?.gate;
+  if (!budget) return gate ? { gate } : {};
+  return {
+    gate: {
+      builtins: [...BUILTIN_NAMES],
+      beforeCall: async (
+        call: Parameters<NonNullable<typeof gate>["beforeCall"]>[0],
+        signal: AbortSignal,
+      ) => {
+        budget.admitCall(call.tool);
+        if (gate && (call.source !== "builtin" || gate.builtins.includes(call.tool)))
+          await gate.beforeCall(call, signal);
+        budget.chargeCall(call.tool);
+      },
+    },
+  };
 };
 
 /** The engine's agent port: each attempt gets its own sandbox and proxy. */
@@ -160,6 +203,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     traceparent: string | undefined,
     connectors: StepConnectors | undefined,
     governed?: AttemptGovernance,
+    budget?: BudgetMeter,
   ) => ({
     sandbox: ports.sandbox,
     uid: ports.uid,
@@ -169,7 +213,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     ...(traceparent ? { traceparent } : {}),
     tools: stepToolsOf(request.mcpProxy, connectors),
     ...(ports.replay ? { replay: ports.replay } : {}),
-    ...(governed?.gate ? { gate: governed.gate } : {}),
+    ...gateOf(governed, budget),
   });
   /** The attempt's connectors: resolved by the port, or in a replay the recorded catalog, opening none. */
   const connectorsOf = (request: AgentRequest) =>
@@ -194,13 +238,15 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         },
       );
     scrubber.add(upstream.apiKey);
+    const budget = await ports.budget?.(request);
     const connectors = await connectorsOf(request);
     const events = createEventBus<AttemptEvents>();
     const subscribers = ports.subscribe(request, events);
+    chargeBudget(events, budget);
     try {
       const agent = await staging.agent(entry.agent, ports.agentVersion ?? "pinned");
       const governed = ports.governance?.(request);
-      const proxy = await proxyOf(request, traceparent, connectors, governed);
+      const proxy = await proxyOf(request, traceparent, connectors, governed, budget);
       const held =
         governed?.resume?.kind === "cli" ? (governed.resume.state as HeldCli) : undefined;
       // Resumed after a held call was answered: the call runs (or is refused) first, and its
@@ -222,6 +268,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         gateway: await ports.gateway(),
         upstream,
         events,
+        ...(budget ? { budget } : {}),
         ...(governed?.holdMs ? { toolTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {}),
         ...(governed?.suspend ? { suspend: governed.suspend } : {}),
         ...(resume ? { resume } : {}),
@@ -279,9 +326,11 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     const apiKey = apiKeyOf(request.options) ?? access.apiKey;
     // A key written literally in the workflow is a secret all the same.
     if (apiKey) scrubber.add(apiKey);
+    const budget = await ports.budget?.(request);
     const connectors = await connectorsOf(request);
     const events = createEventBus<AttemptEvents>();
     const subscribers = ports.subscribe(request, events);
+    chargeBudget(events, budget);
     // The step's connectors are let go when it ends, whichever way (its grants stop feeding its scrubber).
     try {
       return await openAiStep(request, {
@@ -292,6 +341,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         connectors,
         events,
         subscribers,
+        budget,
       });
     } finally {
       await connectors?.host.close();
@@ -306,6 +356,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
     connectors: StepConnectors | undefined;
     events: AttemptEventBus;
     subscribers: AttemptSubscribers;
+    budget: BudgetMeter | undefined;
   };
   const openAiStep = async (
     request: AgentRequest,
@@ -317,12 +368,13 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
       connectors,
       events,
       subscribers,
+      budget,
     }: OpenAiStep,
   ): Promise<AgentResult> => {
     let step: Awaited<ReturnType<typeof openStepProxyClient>>;
     try {
       step = await openStepProxyClient({
-        ...(await proxyOf(request, traceparent, connectors, governed)),
+        ...(await proxyOf(request, traceparent, connectors, governed, budget)),
         attemptId: request.attemptId,
         events,
         secrets: apiKey ? [apiKey] : [],
@@ -351,6 +403,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(apiKey ? { apiKey } : {}),
         ...(ports.tracer ? { tracer: ports.tracer } : {}),
         ...priceFields(request.options),
+        ...(budget ? { budget } : {}),
         ...(governed?.suspend ? { suspend: governed.suspend } : {}),
         ...(governed?.resume?.kind === "openai_compatible"
           ? { resume: governed.resume.state as OpenAiSession }

@@ -30,6 +30,7 @@ import {
   type ModelGateway,
   type Vendor,
 } from "../../gateway";
+import type { BudgetMeter } from "../../governance/budget-meter";
 import type { StepChannel } from "../../mcp";
 import type { AgentRequest, AgentResult } from "../../workflow/model/engine-ports";
 import type { AgentStepEvent } from "../agent-events";
@@ -134,6 +135,11 @@ export type CliStepInput = {
   upstream: { baseUrl: string; apiKey: string };
   /** The attempt's events: the proxy's records and spans, what the agent reports, the gateway's meter. */
   events: AttemptEventBus;
+  /**
+   * The step's budgets: the gateway asks it before each model request and refuses once a
+   * limit is reached; the step then fails with its USER.BUDGET.EXCEEDED, not the CLI's error.
+   */
+  budget?: Pick<BudgetMeter, "admitModel" | "exceeded">;
   /** How long one call to the proxy may take before the CLI gives up on it (a held call's hold limit and then some). */
   toolTimeoutMs?: number;
   /**
@@ -235,6 +241,7 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
     upstream: input.upstream,
     meter: (event) => void events.emit("model.metered", event),
     label: request.attemptId,
+    ...(input.budget ? { admit: () => input.budget!.admitModel() } : {}),
   });
   // The proxy dies, or never says ready: the CLI is stopped and the step fails with why.
   const proxyTrouble = new AbortController();
@@ -398,11 +405,18 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
     // keeps its own error.
     // A CLI that died by itself without a result (killed, crashed) after its proxy was ready
     // took the proxy in its sandbox along: the proxy's end is then no cause, whichever of the
-    // two ends was seen first.
-    let fault: AppError | undefined;
+    // two ends was seen first. A budget that refused a model request is the step's failure,
+    // whatever the CLI made of the refusal.
+    let fault: AppError | undefined = request.signal.aborted ? undefined : input.budget?.exceeded();
     // A resume the CLI refused (the session not found, its files unreadable) ends before any
     // model request: the step cannot resume, whatever the CLI's own words.
-    if (resume && result.status === "failure" && meter.requests === 0 && !request.signal.aborted)
+    if (
+      !fault &&
+      resume &&
+      result.status === "failure" &&
+      meter.requests === 0 &&
+      !request.signal.aborted
+    )
       fault = cannotResume(
         `the agent's CLI did not resume its session ${resume.sessionId}: ${result.error ?? "it ended without a word"}`,
       );

@@ -198,6 +198,7 @@ export const runAgentStep = (
       options: renderDeep(state.options, scope) as Record<string, unknown>,
       outputFormat: state.outputFormat,
       mcpProxy: state.mcpProxy,
+      ...(state.budget ? { budget: state.budget } : {}),
       timeoutMs: state.timeoutMs,
     },
     signal,

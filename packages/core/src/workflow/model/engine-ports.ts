@@ -6,6 +6,7 @@
  * and in-memory stores.
  */
 import type { ErrorCode } from "../../errors/error-codes";
+import type { BudgetAmounts } from "../../governance/budget-limits";
 import type { Scrubber } from "../../secrets/scrubber";
 import type { McpProxyConfig, Workflow } from "./workflow-types";
 
@@ -73,6 +74,8 @@ export type AgentRequest = AttemptOf & {
   options: Record<string, unknown>;
   outputFormat?: "json" | "text";
   mcpProxy?: McpProxyConfig;
+  /** The step's own spend limits (`budget:`); the worker adds its workflow's, lane's and team's. */
+  budget?: BudgetAmounts;
   timeoutMs?: number;
   signal: AbortSignal;
 };

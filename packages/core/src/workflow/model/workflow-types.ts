@@ -4,6 +4,7 @@
  * defaulted, so the engine never looks at YAML.
  */
 import type { ApprovalRule } from "../../governance/approval-rules";
+import type { BudgetAmounts } from "../../governance/budget-limits";
 export type SourceRef = { line?: number; column?: number; path: string };
 
 type TerminalStatus = "success" | "failure";
@@ -76,6 +77,8 @@ export type AgentState = StateCommon & {
   options: Record<string, unknown>;
   outputFormat?: "json" | "text";
   mcpProxy?: McpProxyConfig;
+  /** The step's own spend limits (a Switchyard extension): cost, tokens, calls per tool pattern. */
+  budget?: BudgetAmounts;
 };
 
 export type TerminalState = {

@@ -5,6 +5,7 @@
 import { isMap } from "yaml";
 import { timeoutOrNone } from "./parse-duration";
 import { UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
+import { readBudget } from "./read-budget";
 import { readMcpProxy } from "./read-mcp-proxy";
 import { suggestName } from "./suggest-name";
 import type { LoopCommon, State } from "../model/workflow-types";
@@ -191,6 +192,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
         options,
         outputFormat: r.oneOf("output_format", ["json", "text"] as const),
         mcpProxy: mcp ? readMcpProxy(mcp, name) : undefined,
+        budget: readBudget(r),
       };
     }
     case "parallel": {

@@ -81,6 +81,7 @@ export const STATE_KEYS = {
     "output_format",
     "mode",
     "mcp_proxy",
+    "budget",
   ],
   terminal: ["type", "status", "message", "description"],
   parallel: [...COMMON_STATE_KEYS, "parallel", "strategy", "max_concurrent"],
@@ -133,6 +134,8 @@ export const MCP_PROXY_KEYS = [
   "approve",
 ] as const;
 
+/** An agent step's `budget` block (a Switchyard extension, docs/governance.md). */
+export const BUDGET_KEYS = ["cost_usd", "tokens", "calls"] as const;
 /** The keys of one rule under `mcp_proxy.approve` (a Switchyard extension). */
 export const APPROVE_RULE_KEYS = ["tool", "command", "outside"] as const;
 
@@ -212,6 +215,8 @@ export const completionKeys = (path: readonly string[], stateType?: string): rea
       return CALL_WORKFLOW_FORM_KEYS;
     case "mcp_proxy":
       return MCP_PROXY_KEYS;
+    case "budget":
+      return BUDGET_KEYS;
     default:
       return [];
   }

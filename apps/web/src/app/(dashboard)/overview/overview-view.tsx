@@ -14,6 +14,7 @@ import { LineChart } from "~/components/charts/line-chart";
 import { EmptyState, ErrorState, Loading } from "~/components/states";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
+import { BudgetStandings } from "./budget-standings";
 import { formatCost, formatCount, formatDuration, formatPercent } from "./format";
 
 const RANGES = [7, 30, 90] as const;
@@ -59,6 +60,7 @@ export function OverviewView() {
         </div>
       </div>
       {timeZone ? <p className="muted small">Days in {timeZone}, up to now.</p> : null}
+      <BudgetStandings />
       {overview.isError ? (
         <ErrorState
           title="The overview could not be loaded"

@@ -27,6 +27,7 @@ import { ReplayForm, type RecordedRequest } from "./replay-form";
 import { SpanWaterfall } from "./span-waterfall";
 import { StepTimeline } from "./step-timeline";
 import { useRunEvents, type LiveOutput } from "./use-run-events";
+import { StepSpend } from "./step-spend";
 import { VersionDrift } from "./version-drift";
 import { WaitBanner } from "./wait-banner";
 
@@ -311,6 +312,7 @@ export function RunView({ id }: { id: string }) {
           <code>{r.errorCode}</code> {r.errorMessage}
         </p>
       ) : null}
+      <StepSpend events={events} />
       <JsonBlock label="Inputs" value={r.inputs ?? {}} />
       {r.outputs !== null && r.outputs !== undefined ? (
         <JsonBlock label="Outputs" value={r.outputs} />
@@ -362,7 +364,12 @@ export function RunView({ id }: { id: string }) {
                   running={s.status === "running"}
                 />
               )}
-              {s.errorMessage ? <p className="error small">{s.errorMessage}</p> : null}
+              {s.errorMessage ? (
+                <p className="error small" data-testid="step-error">
+                  {s.errorCode ? <code data-testid="step-error-code">{s.errorCode}</code> : null}{" "}
+                  {s.errorMessage}
+                </p>
+              ) : null}
               {canStart && replayable(s) ? (
                 <ReplayForm
                   runId={id}
