@@ -202,3 +202,33 @@ it("warns once on stderr, and runs the step all the same, when the installed CLI
     rmSync(workspace, { recursive: true, force: true });
   }
 }, 300_000);
+
+it("refuses a step with approval rules instead of running its calls unapproved", async () => {
+  const workspace = ownFolder(path.join(base, "ws-approve"));
+  const file = path.join(base, "flows", "approve.yaml");
+  writeFileSync(
+    file,
+    `name: laptop-approve
+states:
+  initial: agent
+  agent:
+    type: agent
+    provider: openai_compatible
+    prompt: write it
+    options: { base_url: "http://127.0.0.1:9/v1", model: scripted-1 }
+    mcp_proxy:
+      approve: [{ tool: Write }]
+    on_success: done
+  done: { type: terminal }
+`,
+    { mode: 0o644 },
+  );
+  try {
+    const r = await runAsPerson(workspace, [file], {});
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toContain("USER.UNSUPPORTED_FEATURE");
+    expect(r.err).toContain("mcp_proxy.approve");
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}, 120_000);

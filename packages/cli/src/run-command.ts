@@ -94,6 +94,16 @@ const runFromFolder = async (
       );
     return checked.errors[0]?.exitCode ?? 2;
   }
+  // Calls under approval rules wait for a person's answer, which only a server gives: refused
+  // here before any step runs rather than run unapproved.
+  for (const wf of [checked.workflow, ...resolver.resolved()])
+    for (const state of wf.states.values())
+      if (state.kind === "agent" && state.mcpProxy?.approve?.length) {
+        io.err(
+          `${state.source.path}:${state.source.line ?? 1}:${state.source.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" has approval rules (mcp_proxy.approve): its calls wait for a person's answer, which a Switchyard server gives (docs/governance.md); switchyard run does not run them unapproved\n`,
+        );
+        return 1;
+      }
   // The scripts and prompts the workflow and its sub-workflows name literally are read now,
   // before any step, and served as read from then on; readFile reads when used.
   for (const wf of [checked.workflow, ...resolver.resolved()])
