@@ -32,6 +32,7 @@ import type { AttemptGovernance, SuspendedState } from "@switchyard/core/provide
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
 import {
+  cancelWait,
   openToolCallWait,
   parkRunOnWait,
   readWaitState,
@@ -39,6 +40,7 @@ import {
   resumableSessionOf,
   saveAgentSession,
   saveWorkspaceSnapshot,
+  unparkedSessionWaitOf,
   type Db,
 } from "@switchyard/db";
 import type { Logger } from "./logger";
@@ -147,17 +149,25 @@ export const createGovernance = (deps: GovernanceDeps) => {
     });
     if ("error" in ruled) throw ruled.error;
     const rules: SourcedRule[] = ruled.rules;
+    // Suspended, but the worker stopped before the run was parked: it parks now, on the same wait.
+    const unparked = await unparkedSessionWaitOf(deps.db, deps.teamId, deps.runId, stepKey);
+    if (unparked) throw new RunParked(unparked);
     const resumable = await resumableSessionOf(deps.db, deps.teamId, deps.runId, stepKey);
     let agentText = "";
     const noteText = (text: string) => {
       agentText = (agentText + text).slice(-AGENT_TEXT_CHARS);
     };
-    // The held call the resumed attempt was parked on: its answer holds for that call once.
+    // The held call the resumed attempt was parked on: its answer holds for that call (the
+    // same tool, the same arguments) once, whatever the rules say now.
     const answered = new Map<string, AppError | undefined>();
+    const answerKey = (tool: string, hash: string) => `${tool}\u0000${hash}`;
+    let heldTool: string | undefined;
     let resume: SuspendedState | undefined;
     if (resumable) {
       const { session, wait } = resumable;
-      if (wait.argumentsHash) answered.set(wait.argumentsHash, refusalOf(wait.status, wait.answer));
+      heldTool = (session.pendingCall as { tool?: string } | null)?.tool;
+      if (wait.argumentsHash && heldTool)
+        answered.set(answerKey(heldTool, wait.argumentsHash), refusalOf(wait.status, wait.answer));
       resume = JSON.parse(
         openSecret(
           deps.keyring,
@@ -199,6 +209,8 @@ export const createGovernance = (deps: GovernanceDeps) => {
         detail: detail as never,
         argumentsHash: call.hash,
         lane: deps.lane,
+        ...(rule.min_role ? { minRole: rule.min_role } : {}),
+        ...(rule.not_starter ? { notStarter: true } : {}),
         expiresAt: new Date(Date.now() + DEFAULT_APPROVAL_EXPIRY_MS),
         onExpiry: "deny",
       });
@@ -211,11 +223,22 @@ export const createGovernance = (deps: GovernanceDeps) => {
           if (refusal) throw refusal;
           return;
         }
-        if (signal.aborted) throw new AppError("EXECUTION.CANCELLED", "the call was cancelled");
+        if (signal.aborted) {
+          // Given up (the step stopped, timed out, or a sibling parked the run): nobody is
+          // asked about a call that will not run.
+          await cancelWait(deps.db, deps.teamId, waitId);
+          throw new AppError("EXECUTION.CANCELLED", "the call was cancelled");
+        }
         if (Date.now() >= until) break;
         await sleep(Math.min(POLL_MS, until - Date.now()), signal);
       }
       // Past the hold limit: the attempt stops and keeps its session; the call stays held.
+      // One call is what the step is suspended on; another held past the limit meanwhile is
+      // given up with the attempt (its wait cancelled), and asked again after the resume.
+      if (parkedOn) {
+        await cancelWait(deps.db, deps.teamId, waitId);
+        throw new AppError("EXECUTION.CANCELLED", "the step was suspended on another call");
+      }
       parkedOn = { waitId, call };
       suspend.abort();
       await new Promise<void>((resolve) => {
@@ -229,19 +252,24 @@ export const createGovernance = (deps: GovernanceDeps) => {
       call: { tool: string; source: string; arguments: Record<string, unknown> },
       signal: AbortSignal,
     ) => {
+      if (answered.size > 0) {
+        const key = answerKey(call.tool, argumentsHash(call.arguments));
+        if (answered.has(key)) {
+          const refusal = answered.get(key);
+          answered.delete(key);
+          if (refusal) throw refusal;
+          return;
+        }
+      }
       const rule = approvalRuleFor(rules, call);
       if (!rule) return;
-      const hash = argumentsHash(call.arguments);
-      if (answered.has(hash)) {
-        const refusal = answered.get(hash);
-        answered.delete(hash);
-        if (refusal) throw refusal;
-        return;
-      }
-      await hold({ ...call, hash }, rule, signal);
+      await hold({ ...call, hash: argumentsHash(call.arguments) }, rule, signal);
     };
 
-    const builtins = BUILTINS.filter((name) => rules.some((rule) => globMatches(rule.tool, name)));
+    // The built-ins a rule can match, and the held one a resume decides.
+    const builtins = BUILTINS.filter(
+      (name) => name === heldTool || rules.some((rule) => globMatches(rule.tool, name)),
+    );
     const governance: AttemptGovernance = {
       gate: { beforeCall, builtins },
       suspend: suspend.signal,

@@ -28,7 +28,8 @@ import {
   finishRun,
   getRunForExecution,
   cancelRunWaits,
-  laneRulesOf,
+  closeWaitingAttempts,
+  laneApprovalRules,
   loadBundle,
   markStepRunWaiting,
   nextEventSeq,
@@ -220,6 +221,8 @@ const claimExecution = async (
       },
       deps.workerId,
     );
+    await cancelRunWaits(db, teamId, runId);
+    await closeWaitingAttempts(db, teamId, runId);
     return "cancelled";
   }
   return {
@@ -424,7 +427,7 @@ export const executeRun = async (
         lane: run.lane,
         workerId: deps.workerId,
         scrubber,
-        laneRules: () => laneRulesOf(db, teamId, run.lane),
+        laneRules: () => laneApprovalRules(db, teamId, run.lane),
         holdMs: deps.holdMs ?? DEFAULT_HOLD_MS,
         workspace: folders.workspace,
         snapshotLimits: deps.snapshots ?? PARK_SNAPSHOT_LIMITS,
@@ -562,6 +565,7 @@ export const executeRun = async (
       await finishRun(db, teamId, runId, finish, deps.workerId);
       // A call still held when the run ended (cancelled, timed out) has nobody to wait for.
       await cancelRunWaits(db, teamId, runId);
+      await closeWaitingAttempts(db, teamId, runId);
     },
     { outageMs },
   ).catch((error: unknown) => {

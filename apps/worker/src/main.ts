@@ -2,6 +2,7 @@
  * Worker entry: validates the environment, connects to Postgres and Redis, and executes
  * runs from the BullMQ queue until SIGTERM/SIGINT, then drains and exits.
  */
+import { describeLimitPlace } from "@switchyard/core/governance";
 import { rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
@@ -255,6 +256,13 @@ const worker = new Worker(
           outageMs: env.SWITCHYARD_DB_OUTAGE_MS,
           teamRunLimit: env.SWITCHYARD_TEAM_RUN_LIMIT,
           holdMs: env.SWITCHYARD_APPROVAL_HOLD_MS,
+          onBudgetWarning: ({ teamId, runId, warning }) =>
+            void triggerWorkers.budgetWarning({
+              teamId,
+              runId,
+              amount: warning.amount,
+              limit: describeLimitPlace(warning.limit),
+            }),
           onWaitOpened: (wait) => void triggerWorkers.waitOpened(wait),
         },
         data.data,

@@ -7,13 +7,12 @@
  */
 import {
   createBudgetMeter,
-  emptySpend,
   type BudgetMeter,
   type BudgetWarning,
   type MeteredLimit,
 } from "@switchyard/core/governance";
 import type { AgentRequest } from "@switchyard/core/workflow";
-import { budgetLimitsFor, recordSpend, type Db, type SpendInput } from "@switchyard/db";
+import { budgetLimitsFor, recordSpend, sumSpend, type Db, type SpendInput } from "@switchyard/db";
 import type { Logger } from "./logger";
 
 export type StepBudgetDeps = {
@@ -70,12 +69,23 @@ export const stepBudgets = (deps: StepBudgetDeps): StepBudgets => {
         workflowName: deps.workflowName,
         lane: deps.lane,
       });
+      // An attempt that resumes after a wait continues its row: what it spent before counts.
+      const stepSpent = request.budget
+        ? await sumSpend(deps.db, deps.teamId, {
+            runId: deps.runId,
+            stepRunId: request.attemptId,
+          })
+        : undefined;
       const limits: MeteredLimit[] = [
-        ...(request.budget
+        ...(request.budget && stepSpent
           ? [
               {
                 limit: { ...request.budget, scope: "step" as const, name: request.stateName },
-                spentBefore: emptySpend(),
+                spentBefore: {
+                  costUsd: stepSpent.costUsd,
+                  tokens: stepSpent.tokens,
+                  calls: stepSpent.calls,
+                },
               },
             ]
           : []),

@@ -15,6 +15,7 @@ import {
   type NotificationEvent,
   type NotificationJob,
   type NotificationPayload,
+  budgetOfKey,
 } from "@switchyard/core/triggers";
 import { deliveryToSend, recordDeliveryAttempt, type Db } from "@switchyard/db";
 
@@ -73,6 +74,9 @@ export const deliverNotification = async (
       finishedAt: run?.finishedAt?.toISOString() ?? null,
       url: runUrl,
     },
+    ...(found.delivery.event === "budget.warning" && budgetOfKey(found.delivery.subject)
+      ? { budget: budgetOfKey(found.delivery.subject)! }
+      : {}),
     ...(found.wait
       ? {
           wait: {

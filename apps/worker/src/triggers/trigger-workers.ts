@@ -11,6 +11,7 @@ import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import {
+  budgetWarningKey,
   NOTIFICATION_QUEUE,
   notificationJobSchema,
   TRIGGER_QUEUE,
@@ -18,7 +19,11 @@ import {
   type NotificationJob,
   type TriggerJob,
 } from "@switchyard/core/triggers";
-import { enqueueRunNotifications, type Db } from "@switchyard/db";
+import {
+  enqueueBudgetWarningNotifications,
+  enqueueRunNotifications,
+  type Db,
+} from "@switchyard/db";
 import type { Logger } from "../logger";
 import { deliverNotification, DeliveryAttemptFailed } from "../notifications/deliver-notification";
 import { announceWaitOpened, type WaitMail } from "../notifications/wait-opened";
@@ -113,6 +118,18 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
      * Tells that a wait for a person opened: wait.opened to the endpoints listening, and mail
      * to those who may answer where SMTP is configured. Call it once the wait's row is written.
      */
+    /** Tells endpoints listening to budget.warning that a step's spend crossed 80% of a limit. */
+    budgetWarning: (input: { teamId: string; runId: string; amount: string; limit: string }) =>
+      enqueueBudgetWarningNotifications(db, notificationQueue, {
+        teamId: input.teamId,
+        runId: input.runId,
+        key: budgetWarningKey(input.amount, input.limit),
+      }).catch((e: unknown) =>
+        log.error("could not enqueue a budget warning", {
+          runId: input.runId,
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      ),
     waitOpened: (input: { teamId: string; runId: string; waitId: string }) =>
       announceWaitOpened(
         { db, queue: notificationQueue, baseUrl: deps.baseUrl, mail: deps.mail, log },

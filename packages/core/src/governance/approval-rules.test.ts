@@ -39,6 +39,14 @@ describe("approval rules", () => {
     expect(approvalRuleFor(rules, { tool: "Write", arguments: { path: "notes.txt" } })).toBe(
       rules[1],
     );
+    // A second path key does not hide the one the tool reads: every path must be inside.
+    expect(
+      approvalRuleFor(rules, {
+        tool: "Write",
+        arguments: { file_path: "src/x.ts", path: "deploy/prod.yaml" },
+      }),
+    ).toBe(rules[1]);
+    expect(approvalRuleFor(rules, { tool: "Write", arguments: { content: "x" } })).toBe(rules[1]);
   });
 
   it("say what is wrong with a rule, and whether it can hold a built-in", () => {
@@ -50,6 +58,10 @@ describe("approval rules", () => {
     expect(ruleOnBuiltins({ tool: "github_*" })).toBe(false);
     expect(approvalRuleSchema.safeParse({ tool: "a b" }).success).toBe(false);
     expect(approvalRuleSchema.safeParse({ tool: "x", extra: 1 }).success).toBe(false);
+    expect(
+      approvalRuleSchema.safeParse({ tool: "x", min_role: "admin", not_starter: true }).success,
+    ).toBe(true);
+    expect(approvalRuleSchema.safeParse({ tool: "x", min_role: "viewer" }).success).toBe(false);
   });
 
   it("bind an approval to the arguments' canonical form", () => {

@@ -23,12 +23,14 @@ export const approvalRuleSchema = z
     command: z.string().min(1).max(500).optional(),
     /** Write/Edit only: a path prefix in the workspace; a write outside it needs approval */
     outside: z.string().min(1).max(500).optional(),
+    /** who may approve: at least this role (member unless set) */
+    min_role: z.enum(["member", "admin", "owner"]).optional(),
+    /** four eyes: the person who started the run may not approve its calls */
+    not_starter: z.boolean().optional(),
   })
   .strict();
 
 export type ApprovalRule = z.infer<typeof approvalRuleSchema>;
-
-export const approvalRulesSchema = z.array(approvalRuleSchema).max(100);
 
 /** Where a rule came from, shown to the person asked. */
 type RuleOrigin = "lane" | "workflow";
@@ -113,8 +115,15 @@ export const approvalRuleFor = <R extends ApprovalRule>(
       return typeof command === "string" && new RegExp(rule.command).test(command);
     }
     if (rule.outside !== undefined) {
-      const file = call.arguments.file_path ?? call.arguments.path;
-      return typeof file !== "string" || !insidePrefix(file, rule.outside);
+      // Every path the call names must be inside (a tool reads one key and drops the other,
+      // so checking one would let the other through); a call that names none is held.
+      const files = [call.arguments.path, call.arguments.file_path].filter(
+        (value) => value !== undefined,
+      );
+      return (
+        files.length === 0 ||
+        files.some((file) => typeof file !== "string" || !insidePrefix(file, rule.outside!))
+      );
     }
     return true;
   });

@@ -7,7 +7,7 @@
 import { approvalRuleSchema, ruleProblem, type ApprovalRule } from "./approval-rules";
 
 /** The rule's fields; a problem that is not a field's (an unknown key) names the key itself. */
-const RULE_FIELDS = ["tool", "command", "outside"] as const;
+const RULE_FIELDS = ["tool", "command", "outside", "min_role", "not_starter"] as const;
 
 type RuleCheck =
   { ok: true; rule: ApprovalRule } | { ok: false; field: string | undefined; message: string };
@@ -24,7 +24,7 @@ export const checkApprovalRule = (value: unknown): RuleCheck => {
     return {
       ok: false,
       field: unknown,
-      message: `unknown field "${unknown}": a rule has tool, command (Bash) and outside (Write, Edit)`,
+      message: `unknown field "${unknown}": a rule has tool, command (Bash), outside (Write, Edit), min_role and not_starter`,
     };
   const parsed = approvalRuleSchema.safeParse(value);
   if (!parsed.success) {

@@ -310,12 +310,19 @@ export class ProxyServer {
       arguments: targetArgs,
     };
     const run = () => router.call(tool, targetArgs, { signal, ...(trace ? { trace } : {}) });
+    const { gate } = this.deps;
+    const gated = gate !== undefined && tool.source === "builtin" && gate.tools.has(target);
     if (this.deps.replay)
-      return { ...called, ...(await replayCall(this.deps.replay, tool, targetArgs, signal, run)) };
+      // A built-in run live in a replay is allowed first like any other.
+      return {
+        ...called,
+        ...(await replayCall(this.deps.replay, tool, targetArgs, signal, async () => {
+          if (gated) await gate.ask(target, targetArgs, signal);
+          return run();
+        })),
+      };
     try {
-      const { gate } = this.deps;
-      if (gate && tool.source === "builtin" && gate.tools.has(target))
-        await gate.ask(target, targetArgs, signal);
+      if (gated) await gate.ask(target, targetArgs, signal);
       const result = await run();
       return { ...called, result, errorType: result.isError ? "tool_error" : null };
     } catch (error) {

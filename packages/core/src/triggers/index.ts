@@ -8,6 +8,8 @@ export {
   signingSecretHolder,
 } from "./signing-secret-envelope";
 export {
+  budgetOfKey,
+  budgetWarningKey,
   eventOfRunStatus,
   NOTIFICATION_ATTEMPTS,
   NOTIFICATION_BACKOFF_MS,

@@ -17,12 +17,16 @@ export type TriggerJob = z.infer<typeof triggerJobSchema>;
 /** The job scheduler of a schedule trigger. */
 export const triggerSchedulerId = (triggerId: string) => `trigger:${triggerId}`;
 
-/** What an endpoint may listen to: a run's end, and a wait for a person opening (wait.opened). */
+/**
+ * What an endpoint may listen to: a run's end, a wait for a person opening (wait.opened), and
+ * a step's spend crossing 80% of a budget limit (budget.warning).
+ */
 export const NOTIFICATION_EVENTS = [
   "run.succeeded",
   "run.failed",
   "run.cancelled",
   "wait.opened",
+  "budget.warning",
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -65,4 +69,19 @@ export type NotificationPayload = {
   };
   /** wait.opened: the wait, and where to answer it (the run's page) */
   wait?: { id: string; kind: string; question: string; url: string };
+  /** budget.warning: which amount of which limit crossed 80% (`limit` says where it is set) */
+  budget?: { amount: string; limit: string };
+};
+
+/**
+ * A budget warning's key on its deliveries (one per run, limit and amount): it also carries
+ * what the payload says of it, `budget:<amount>|<where the limit is set>`.
+ */
+export const budgetWarningKey = (amount: string, limit: string) =>
+  `budget:${amount}|${limit}`.slice(0, 500);
+
+/** What a budget warning's key says, or undefined for any other key. */
+export const budgetOfKey = (key: string): { amount: string; limit: string } | undefined => {
+  const m = /^budget:([^|]*)\|(.*)$/s.exec(key);
+  return m ? { amount: m[1]!, limit: m[2]! } : undefined;
 };

@@ -214,6 +214,22 @@ export const enqueueWaitNotifications = async (
   input: { teamId: string; runId: string; waitId: string },
 ) => deliverToListeners(db, queue, { ...input, event: "wait.opened" });
 
+/**
+ * When a step's spend crossed 80% of a budget limit: a pending delivery of `budget.warning`
+ * for each enabled endpoint listening, one per run, limit and amount (`key`, budgetWarningKey).
+ */
+export const enqueueBudgetWarningNotifications = async (
+  db: Db,
+  queue: NotificationEnqueuer,
+  input: { teamId: string; runId: string; key: string },
+) =>
+  deliverToListeners(db, queue, {
+    teamId: input.teamId,
+    runId: input.runId,
+    event: "budget.warning",
+    waitId: input.key,
+  });
+
 /** A test delivery to one endpoint (its run id is made up and marked as a test). */
 export const enqueueTestNotification = async (
   db: Db,
@@ -259,18 +275,21 @@ export const deliveryToSend = async (db: Db, teamId: string, deliveryId: string)
       workflow: { select: { name: true } },
     },
   });
-  const wait = delivery.waitId
-    ? await db.wait.findFirst({
-        where: { id: delivery.waitId, teamId },
-        select: { id: true, kind: true, question: true },
-      })
-    : null;
+  const wait =
+    delivery.waitId && delivery.event === "wait.opened"
+      ? await db.wait.findFirst({
+          where: { id: delivery.waitId, teamId },
+          select: { id: true, kind: true, question: true },
+        })
+      : null;
   return {
     delivery: {
       id: delivery.id,
       runId: delivery.runId,
       event: delivery.event,
       status: delivery.status,
+      /** the wait's id (wait.opened) or the budget warning's key (budget.warning) */
+      subject: delivery.waitId,
     },
     wait,
     endpoint: delivery.endpoint,

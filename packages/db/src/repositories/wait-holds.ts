@@ -7,7 +7,6 @@
  * (AgentSession) with the workspace snapshot; the attempt that resumes it takes it once.
  * The answering side (web, expiry) is waits.ts. Team-scoped like every repository.
  */
-import { approvalRulesSchema } from "@switchyard/core/governance";
 import type { Prisma, Role } from "../generated/prisma/client";
 import { inTransaction, type Db } from "../client";
 import { newRowId } from "../row-id";
@@ -69,25 +68,33 @@ export const readWaitState = (db: Db, teamId: string, waitId: string) =>
 
 /**
  * Parks the run on its open wait: the wait parked, the run waiting and held by no worker.
- * False (nothing changed) when the wait was answered first; an error when the run is no
- * longer this worker's.
+ * False (nothing changed) when the wait was answered first, a cancel came, or the run is no
+ * longer this worker's: its job then runs it again at once.
  */
 export const parkRunOnWait = (
   db: Db,
   input: { teamId: string; runId: string; waitId: string; workerId: string },
 ): Promise<boolean> =>
   inTransaction(db, async (query) => {
-    const parked = await query<{ id: string }>(
-      `UPDATE "Wait" SET parked = true WHERE id = $1 AND "teamId" = $2 AND status = 'open' RETURNING id`,
+    // The wait's row first, locked: an answer committing now is seen, or waits for this.
+    const [wait] = await query<{ status: string }>(
+      `SELECT status FROM "Wait" WHERE id = $1 AND "teamId" = $2 FOR UPDATE`,
       [input.waitId, input.teamId],
     );
-    if (parked.length === 0) return false;
+    if (wait?.status !== "open") return false;
+    // Not when a cancel came meanwhile (or the run is no longer this worker's): the run's
+    // job runs it again at once, and the claim honours the cancel.
     const run = await query<{ id: string }>(
       `UPDATE "Run" SET status = 'waiting', "workerId" = NULL
-       WHERE id = $1 AND "teamId" = $2 AND status = 'running' AND "workerId" = $3 RETURNING id`,
+       WHERE id = $1 AND "teamId" = $2 AND status = 'running' AND "workerId" = $3
+         AND "cancelRequestedAt" IS NULL RETURNING id`,
       [input.runId, input.teamId, input.workerId],
     );
-    if (run.length === 0) throw new Error(`run ${input.runId} is no longer held by this worker`);
+    if (run.length === 0) return false;
+    await query(`UPDATE "Wait" SET parked = true WHERE id = $1 AND "teamId" = $2`, [
+      input.waitId,
+      input.teamId,
+    ]);
     return true;
   });
 
@@ -180,12 +187,41 @@ export const parkedSnapshotOf = async (db: Db, teamId: string, runId: string) =>
     })
   )?.snapshotId ?? undefined;
 
-/** A lane's approval rules (Settings → Lanes); none when the lane has none or does not exist. */
-export const laneRulesOf = async (db: Db, teamId: string, lane: string) => {
-  const row = await db.lane.findFirst({
-    where: { teamId, name: lane },
-    select: { approvalRules: true },
+/** A run that ended leaves no attempt waiting: its suspended rows end cancelled with it. */
+export const closeWaitingAttempts = (db: Db, teamId: string, runId: string) =>
+  db.stepRun.updateMany({
+    where: { teamId, runId, status: "waiting" },
+    data: {
+      status: "cancelled",
+      errorCode: "EXECUTION.CANCELLED",
+      errorMessage: "the run ended while this step waited for a person",
+      finishedAt: new Date(),
+    },
   });
-  const parsed = approvalRulesSchema.safeParse(row?.approvalRules ?? []);
-  return parsed.success ? parsed.data : [];
+
+/** A suspended step whose run was not parked yet (the worker stopped between the two): its open wait. */
+export const unparkedSessionWaitOf = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  stepKey: string,
+) => {
+  const session = await db.agentSession.findFirst({
+    where: { teamId, runId, stepKey },
+    orderBy: { createdAt: "desc" },
+    select: { waitId: true },
+  });
+  if (!session?.waitId) return undefined;
+  const wait = await db.wait.findFirst({
+    where: { id: session.waitId, teamId, status: "open" },
+    select: { id: true },
+  });
+  return wait?.id;
 };
+
+/** A held call given up before anyone answered: its wait is cancelled, if still open. */
+export const cancelWait = (db: Db, teamId: string, waitId: string) =>
+  db.wait.updateMany({
+    where: { id: waitId, teamId, status: "open" },
+    data: { status: "cancelled", answeredAt: new Date() },
+  });

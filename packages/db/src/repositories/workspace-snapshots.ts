@@ -285,7 +285,8 @@ export const pruneWorkspaceBlobs = async (db: Db, teamId?: string): Promise<numb
 
 /**
  * Retention: removes the snapshots older than `retentionDays` (attempts that named one keep
- * their row, its snapshotId cleared), then the blobs no snapshot names any more.
+ * their row, its snapshotId cleared), except those a suspended step resumes from, then the
+ * blobs no snapshot names any more.
  */
 export const expireWorkspaceSnapshots = async (
   db: Db,
@@ -302,7 +303,9 @@ export const expireWorkspaceSnapshots = async (
   for (const { teamId } of teams) {
     const [gone] = await rawQuery<{ removed: number }>(
       db,
-      `WITH gone AS (DELETE FROM "WorkspaceSnapshot" WHERE "teamId" = $1 AND "createdAt" < $2::timestamp(3) RETURNING 1)
+      // A suspended step's workspace stays while its session waits to resume from it.
+      `WITH gone AS (DELETE FROM "WorkspaceSnapshot" s WHERE s."teamId" = $1 AND s."createdAt" < $2::timestamp(3)
+         AND NOT EXISTS (SELECT 1 FROM "AgentSession" a WHERE a."teamId" = $1 AND a."snapshotId" = s.id) RETURNING 1)
        SELECT count(*)::int AS removed FROM gone`,
       [teamId, before],
     );

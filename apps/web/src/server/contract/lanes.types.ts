@@ -22,7 +22,7 @@ const newLaneName = z
 const laneName = z.string().min(1).max(64).describe("the lane's name");
 
 const approvalRule = approvalRuleSchema.describe(
-  "a tool call that waits for approval: tool (a name pattern, * any run of characters), command (Bash only: a regular expression the command matches), outside (Write and Edit only: a write outside this workspace path prefix)",
+  "a tool call that waits for approval: tool (a name pattern, * any run of characters), command (Bash only: a regular expression the command matches), outside (Write and Edit only: a write outside this workspace path prefix), min_role (who may approve: member, admin or owner; member unless set), not_starter (the run's starter may not approve)",
 );
 const approvalRules = z
   .array(approvalRule)

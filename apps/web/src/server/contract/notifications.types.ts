@@ -83,7 +83,7 @@ export const notificationOperations = {
       path: "/notifications/endpoints",
       body: createEndpointBody,
       summary:
-        "Admins: add an endpoint (https to a public address, or what the operator's egress allow-list names) for run.succeeded, run.failed, run.cancelled and wait.opened (a run waits for a person's answer); its signing secret is in this answer only",
+        "Admins: add an endpoint (https to a public address, or what the operator's egress allow-list names) for run.succeeded, run.failed, run.cancelled, wait.opened (a run waits for a person's answer) and budget.warning (a step's spend passed 80% of a budget limit); its signing secret is in this answer only",
       status: 201,
       description: "Created",
     },

@@ -32,6 +32,8 @@ describe("completionKeys", () => {
       "tool",
       "command",
       "outside",
+      "min_role",
+      "not_starter",
     ]);
   });
 

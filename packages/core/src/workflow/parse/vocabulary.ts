@@ -137,7 +137,7 @@ export const MCP_PROXY_KEYS = [
 /** An agent step's `budget` block (a Switchyard extension, docs/governance.md). */
 export const BUDGET_KEYS = ["cost_usd", "tokens", "calls"] as const;
 /** The keys of one rule under `mcp_proxy.approve` (a Switchyard extension). */
-export const APPROVE_RULE_KEYS = ["tool", "command", "outside"] as const;
+export const APPROVE_RULE_KEYS = ["tool", "command", "outside", "min_role", "not_starter"] as const;
 
 /** Keys whose value is a state's name (or, for parallel and body, a list of them). */
 export const STATE_REFERENCE_KEYS = [

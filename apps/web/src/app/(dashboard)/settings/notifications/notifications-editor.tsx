@@ -3,11 +3,18 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
 
-const EVENTS = ["run.succeeded", "run.failed", "run.cancelled", "wait.opened"] as const;
+const EVENTS = [
+  "run.succeeded",
+  "run.failed",
+  "run.cancelled",
+  "wait.opened",
+  "budget.warning",
+] as const;
 type Event = (typeof EVENTS)[number];
 /** What an event means, beside its name. */
 const EVENT_HINT: Partial<Record<Event, string>> = {
   "wait.opened": "a run waits for a person's approval",
+  "budget.warning": "a step's spend passed 80% of a budget limit",
 };
 
 function EventPicker(props: {
