@@ -21,7 +21,7 @@ import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
-import { buildSwitchyardCli } from "./helpers/worker-process";
+import { buildSwitchyardCli, waitFor } from "./helpers/worker-process";
 
 const KEY = "sk-model-key-budget-41c9e07d";
 let stack: RunStack;
@@ -102,6 +102,10 @@ const runToEnd = async (workflowId: string) => {
 describe("an openai_compatible step", () => {
   it("is stopped before the request past its own token limit, with the limit named", async () => {
     const asked = model.requests.length;
+    // An endpoint listening to budget.warning is told of the warning, once.
+    await stack.db.notificationEndpoint.create({
+      data: { teamId: stack.teamId, url: "http://127.0.0.1:9/budget", events: ["budget.warning"] },
+    });
     const workflowId = await save("tokens-limit", "TOKENS-LIMIT", "{tokens: 2000}");
     const run = await runToEnd(workflowId);
     expect(run.status).toBe("failed");
@@ -133,6 +137,17 @@ describe("an openai_compatible step", () => {
     });
     // 2200 of 2000 crossed 80% on the way: one warning.
     expect(events.filter((e) => e.type === "budget.warning")).toHaveLength(1);
+    const deliveries = await waitFor(
+      async () => {
+        const rows = await stack.db.notificationDelivery.findMany({
+          where: { teamId: stack.teamId, runId: run.id, event: "budget.warning" },
+        });
+        return rows.length > 0 ? rows : undefined;
+      },
+      10_000,
+      "the budget warning's delivery",
+    );
+    expect(deliveries.map((d) => d.waitId)).toEqual(['budget:tokens|step "agent"']);
   });
 
   it("is stopped by its workflow's daily cost limit, which counts earlier runs of the day", async () => {
