@@ -10,7 +10,7 @@
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { CLI_PROVIDERS } from "@switchyard/core/providers";
-import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
+import { listStepToolCalls, saveWorkflowVersion, sumSpend } from "@switchyard/db";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { CLI_ROWS, type CliRow } from "@switchyard/testing/agents";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
@@ -169,6 +169,10 @@ describe.each(CLI_ROWS.map((row) => [row.agent, row] as const))(
         expect(run.steps.find((x) => x.stateName === "show")!.stdout).toBe(
           `approved for ${row.agent}\n`,
         );
+        // The attempt's tokens are both parts', before the suspension and after (the ledger's).
+        const kept = await s.db.stepRun.findUniqueOrThrow({ where: { id: attempt.id } });
+        const spent = await sumSpend(s.db, s.teamId, { stepRunId: attempt.id });
+        expect((kept.inputTokens ?? 0) + (kept.outputTokens ?? 0)).toBe(spent.tokens);
         const calls = await listStepToolCalls(s.db, s.teamId, attempt.id);
         expect(calls.filter((c) => c.toolName === "Write" && !c.isError)).toHaveLength(1);
       },

@@ -11,7 +11,7 @@
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { argumentsHash } from "@switchyard/core/governance";
-import { listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
+import { listStepToolCalls, saveWorkflowVersion, sumSpend } from "@switchyard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { openAiAgentState } from "./helpers/agent-workflow";
@@ -203,4 +203,11 @@ it("suspends a step held past its limit, parks the run without a worker, and res
   expect(agents[0]!.output).toBe("resumed and wrote it");
   expect(run.steps.find((s) => s.stateName === "show")!.stdout).toBe("after the wait\n");
   expect(await stack.db.agentSession.count({ where: { runId: id } })).toBe(0);
+  // The attempt's tokens are both parts': before the suspension and after it (the ledger's).
+  const row = await stack.db.stepRun.findUniqueOrThrow({ where: { id: agents[0]!.id } });
+  const spent = await sumSpend(stack.db, stack.teamId, { stepRunId: row.id });
+  expect(spent.tokens).toBeGreaterThan(0);
+  expect((row.inputTokens ?? 0) + (row.outputTokens ?? 0)).toBe(spent.tokens);
+  // What it started with was recorded once, when it first started.
+  expect(row.agentRequest).toMatchObject({ prompt: "PARK-B write after the wait" });
 }, 240_000);

@@ -112,9 +112,14 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   const { onAttemptStart, governance } = deps;
   return {
     execute: async (request) => {
-      await onAttemptStart?.(request);
-      if (!governance) return executor.execute(request);
+      if (!governance) {
+        await onAttemptStart?.(request);
+        return executor.execute(request);
+      }
       const handle = await governance.forAttempt(request);
+      // A resumed attempt continues its row: what it started with (its request, the workspace
+      // before it) was recorded when it first started.
+      if (!handle.resumed) await onAttemptStart?.(request);
       handles.set(request.attemptId, handle);
       try {
         return await handle.settle(await executor.execute(request));

@@ -80,6 +80,31 @@ export type AttemptHandle = {
   noteText: (text: string) => void;
   /** After the attempt: a suspended result parks the run (throws RunParked); anything else passes. */
   settle: (result: AgentResult) => Promise<AgentResult>;
+  /** It continues a suspended attempt (whose start is recorded already). */
+  resumed: boolean;
+};
+
+/** What the part of an attempt before its suspension spent, kept with its session. */
+type SpentBefore = { tokensInput?: number; tokensOutput?: number; costUsd?: number };
+
+const add = (a: number | undefined, b: number | undefined) =>
+  a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
+
+/** The whole attempt's tokens and cost: the part before the suspension and the part after. */
+const withSpentBefore = (result: AgentResult, before: SpentBefore | undefined): AgentResult => {
+  if (!before) return result;
+  const tokensInput = add(result.tokensInput, before.tokensInput);
+  const tokensOutput = add(result.tokensOutput, before.tokensOutput);
+  const costUsd = add(result.costUsd, before.costUsd);
+  return {
+    ...result,
+    ...(tokensInput === undefined ? {} : { tokensInput }),
+    ...(tokensOutput === undefined ? {} : { tokensOutput }),
+    ...(tokensInput === undefined && tokensOutput === undefined
+      ? {}
+      : { tokensUsed: (tokensInput ?? 0) + (tokensOutput ?? 0) }),
+    ...(costUsd === undefined ? {} : { costUsd }),
+  };
 };
 
 const sessionOwner = (teamId: string, runId: string, stepKey: string) => ({
@@ -162,7 +187,7 @@ export const createGovernance = (deps: GovernanceDeps) => {
     const answered = new Map<string, AppError | undefined>();
     const answerKey = (tool: string, hash: string) => `${tool}\u0000${hash}`;
     let heldTool: string | undefined;
-    let resume: SuspendedState | undefined;
+    let resume: (SuspendedState & { spent?: SpentBefore }) | undefined;
     if (resumable) {
       const { session, wait } = resumable;
       heldTool = (session.pendingCall as { tool?: string } | null)?.tool;
@@ -174,7 +199,7 @@ export const createGovernance = (deps: GovernanceDeps) => {
           sessionOwner(deps.teamId, deps.runId, stepKey),
           deserialise(session.sealed),
         ),
-      ) as SuspendedState;
+      ) as SuspendedState & { spent?: SpentBefore };
       await removeAgentSession(deps.db, deps.teamId, session.id);
       deps.log.info("resuming a suspended agent step", {
         runId: deps.runId,
@@ -183,8 +208,14 @@ export const createGovernance = (deps: GovernanceDeps) => {
         answer: wait.status,
       });
     }
+    const spentBefore = resume?.spent;
     if (rules.length === 0 && !resume)
-      return { governance: undefined, noteText, settle: (result) => Promise.resolve(result) };
+      return {
+        governance: undefined,
+        noteText,
+        settle: (result) => Promise.resolve(result),
+        resumed: false,
+      };
 
     const suspend = new AbortController();
     let parkedOn: { waitId: string; call: HeldCall } | undefined;
@@ -277,7 +308,8 @@ export const createGovernance = (deps: GovernanceDeps) => {
       ...(resume ? { resume } : {}),
     };
 
-    const settle = async (result: AgentResult): Promise<AgentResult> => {
+    const settle = async (whole: AgentResult): Promise<AgentResult> => {
+      const result = withSpentBefore(whole, spentBefore);
       if (!result.suspended) return result;
       if (!parkedOn)
         throw new AppError("SYSTEM.INTERNAL", "an attempt was suspended without a held call");
@@ -311,10 +343,20 @@ export const createGovernance = (deps: GovernanceDeps) => {
               },
             }
           : result.suspended;
+      // openai_compatible's conversation counts its tokens itself; a CLI's part after the
+      // resume counts only its own.
+      const spent: SpentBefore | undefined =
+        result.suspended.kind !== "cli"
+          ? undefined
+          : {
+              ...(result.tokensInput === undefined ? {} : { tokensInput: result.tokensInput }),
+              ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
+              ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+            };
       const sealed = sealSecret(
         deps.keyring,
         sessionOwner(deps.teamId, deps.runId, stepKey),
-        JSON.stringify(kept),
+        JSON.stringify(spent ? { ...kept, spent } : kept),
       );
       await saveAgentSession(deps.db, {
         teamId: deps.teamId,
@@ -336,7 +378,7 @@ export const createGovernance = (deps: GovernanceDeps) => {
       throw new RunParked(waitId);
     };
 
-    return { governance, noteText, settle };
+    return { governance, noteText, settle, resumed: resume !== undefined };
   };
 
   /**

@@ -385,7 +385,20 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
         if (isAppError(error)) return failedWith(events, error, result.output);
         throw error;
       }
-      return { output: result.output, sessionId, suspended: { sessionId, files } };
+      // What the first part of the attempt spent goes with it, for the part that resumes it.
+      return {
+        output: result.output,
+        sessionId,
+        suspended: { sessionId, files },
+        ...(meter.requests > 0
+          ? {
+              tokensInput: meter.inputTokens,
+              tokensOutput: meter.outputTokens,
+              tokensUsed: meter.inputTokens + meter.outputTokens,
+              ...(meter.priced ? { costUsd: meter.costUsd } : {}),
+            }
+          : {}),
+      };
     }
     const metered = meter.requests > 0;
     const tokens = metered
