@@ -18,13 +18,20 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { roleAtLeast } from "@switchyard/core/policy";
-import { createApiToken, createInvitation, createTeamWithOwner, type Role } from "@switchyard/db";
+import {
+  createApiToken,
+  createInvitation,
+  createTeamWithOwner,
+  setBudgetLimit,
+  type Role,
+} from "@switchyard/db";
 import { handleRest, restOperations } from "~/server/rest/rest-api";
 import { appRouter } from "~/server/trpc/root";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { addMember } from "./helpers/team-member";
 import { finishedRun, recordedAttempt } from "@switchyard/testing/db";
+import { parkedRun } from "./helpers/waiting-run";
 
 type Least = Role | "signed-in" | "public" | "instance-admin";
 /** Builds a call's input (or REST path parameters and body) for a caller of `teamId`; may make a fresh object of team A. */
@@ -95,6 +102,28 @@ class Fixture {
     return userId;
   };
   run = async () => (await this.owner().runs.start({ workflowId: this.slowId })).id;
+  /** An open wait of team A (a run parked on a held tool call in the default lane), fresh each call. */
+  wait = async () => {
+    const version = await stack.db.workflow.findUniqueOrThrow({ where: { id: this.helloId } });
+    return (
+      await parkedRun(stack.db, {
+        teamId: this.teamA,
+        workflowId: this.helloId,
+        workflowVersionId: version.currentVersionId!,
+        startedById: this.ownerA,
+      })
+    ).waitId;
+  };
+  /** A budget limit of team A's default lane, fresh each call. */
+  budget = async () =>
+    (
+      await setBudgetLimit(stack.db, this.teamA, {
+        scope: "lane",
+        target: "default",
+        period: "month",
+        amounts: { cost_usd: 1000 + Math.random() },
+      })
+    ).id;
   /** A finished agent attempt of team A with its request and calls recorded, as a replay's source. */
   attempt = async () => {
     const version = await stack.db.workflow.findUniqueOrThrow({ where: { id: this.helloId } });
@@ -360,6 +389,23 @@ const TRPC: Record<string, Row> = {
     input: async (f) => ({ name: await f.lane(), rules: [{ tool: "github_merge_*" }] }),
   },
   "lanes.remove": { least: "admin", cross: true, input: async (f) => ({ name: await f.lane() }) },
+
+  "waits.list": { least: "viewer" },
+  "waits.get": { least: "viewer", cross: true, input: async (f) => ({ id: await f.wait() }) },
+  // Who may answer is the wait's own rule (member unless set): a viewer is refused by it.
+  "waits.answer": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ id: await f.wait(), decision: "deny", message: "not now" }),
+  },
+  "waits.count": { least: "viewer" },
+
+  "budgets.list": { least: "viewer" },
+  "budgets.set": {
+    least: "admin",
+    input: () => ({ scope: "team", target: "", period: "day", tokens: 1_000_000 }),
+  },
+  "budgets.remove": { least: "admin", cross: true, input: async (f) => ({ id: await f.budget() }) },
 
   "triggers.list": { least: "viewer", cross: true, input: (f) => ({ workflowId: f.helloId }) },
   "triggers.get": {
@@ -778,6 +824,30 @@ const REST: Record<string, RestRow> = {
       path: `/lanes/${await f.lane()}`,
       body: { description: "changed", saveRoles: ["owner"], startRoles: ["owner"] },
     }),
+  },
+  "GET /waits": { least: "viewer" },
+  "GET /waits/{id}": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({ path: `/waits/${await f.wait()}` }),
+  },
+  "POST /waits/{id}/answer": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({
+      path: `/waits/${await f.wait()}/answer`,
+      body: { decision: "approve" },
+    }),
+  },
+  "GET /budgets": { least: "viewer" },
+  "PUT /budgets": {
+    least: "admin",
+    req: () => ({ body: { scope: "team", target: "", period: "month", cost_usd: 5000 } }),
+  },
+  "DELETE /budgets/{id}": {
+    least: "admin",
+    cross: true,
+    req: async (f) => ({ path: `/budgets/${await f.budget()}` }),
   },
   "GET /lanes/{name}/approval-rules": {
     least: "viewer",
