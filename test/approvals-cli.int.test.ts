@@ -8,7 +8,6 @@
  * row. The variations (approved while held, denied, other arguments) are run on
  * openai_compatible (approvals-openai.int.test.ts).
  */
-import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { CLI_PROVIDERS } from "@switchyard/core/providers";
 import { listStepToolCalls, saveWorkflowVersion, sumSpend } from "@switchyard/db";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -16,18 +15,13 @@ import { CLI_ROWS, type CliRow } from "@switchyard/testing/agents";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS_DIR, installedAgent } from "./helpers/agent-cli";
-import { dashboardCaller } from "./helpers/dashboard-caller";
+import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, processesOfRun, startWorker, waitFor } from "./helpers/worker-process";
 
 let stack: RunStack | undefined;
 let workerEnv: Record<string, string>;
-const keyring = keyringOf(
-  parseMasterKey(
-    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
-    process.env.SWITCHYARD_MASTER_KEY ?? "",
-  ),
-);
+const keyring = environmentKeyring();
 const caller = () => dashboardCaller({ ...stack!, keyring }, stack!.adminId);
 
 beforeAll(async () => {

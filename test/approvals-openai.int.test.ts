@@ -9,13 +9,12 @@
  * runs, and the step goes on in the same attempt row.
  */
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
-import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { argumentsHash } from "@switchyard/core/governance";
 import { listStepToolCalls, saveWorkflowVersion, sumSpend } from "@switchyard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { openAiAgentState } from "./helpers/agent-workflow";
-import { dashboardCaller } from "./helpers/dashboard-caller";
+import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli, processesOfRun, startWorker, waitFor } from "./helpers/worker-process";
 
@@ -23,12 +22,7 @@ const KEY = "sk-model-key-approvals-7c1e";
 let stack: RunStack;
 let model: ScriptedModel;
 let workerEnv: Record<string, string>;
-const keyring = keyringOf(
-  parseMasterKey(
-    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
-    process.env.SWITCHYARD_MASTER_KEY ?? "",
-  ),
-);
+const keyring = environmentKeyring();
 const caller = () => dashboardCaller({ ...stack, keyring }, stack.adminId);
 
 beforeAll(async () => {
