@@ -355,12 +355,16 @@ describe("buildStepCatalog", () => {
       ["fx_echo", "fx", "echo"],
       ["fx_reveal", "fx.", "reveal"],
     ]);
-    await expect(
-      buildStepCatalog({ host, gate, lane: "default", connectors, expose: { fx: ["nope"] } }),
-    ).rejects.toMatchObject({
-      code: "USER.MCP_PROXY.UNKNOWN_OPERATION",
-      message: expect.stringContaining("operation 'nope' not found in plugin 'fx'"),
-    });
+    const refused = await buildStepCatalog({
+      host,
+      gate,
+      lane: "default",
+      connectors,
+      expose: { fx: ["nope"] },
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe("USER.MCP_PROXY.UNKNOWN_OPERATION");
+    expect((refused as AppError).message).toContain("operation 'nope' not found in plugin 'fx'");
   });
 });
 

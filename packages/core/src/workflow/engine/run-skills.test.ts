@@ -6,12 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { Scrubber } from "../../secrets/scrubber";
 import type { AgentRequest } from "../model/engine-ports";
-import { runWorkflow } from "../engine/run-workflow";
+import { runWorkflow } from "./run-workflow";
 import { bundleReader } from "../parse/file-references";
 import { validateWorkflow } from "../parse/validate-workflow";
 import { parseWorkflow } from "../parse/parse-workflow";
 import { localRunner, parseOk } from "@switchyard/testing/workflow";
-import { skillBody } from "./find-skill";
+import { skillBody } from "../skills/find-skill";
 
 const source = `
 name: review
