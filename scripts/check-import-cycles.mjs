@@ -164,8 +164,9 @@ export const ONE_WAY = {
     model: [],
     shell: ["model"],
     expression: ["model", "shell"],
-    parse: ["model", "shell", "expression"],
-    engine: ["model", "shell", "expression", "parse"],
+    skills: ["model"],
+    parse: ["model", "shell", "expression", "skills"],
+    engine: ["model", "shell", "expression", "parse", "skills"],
     graph: ["model"],
   },
 };

@@ -6,6 +6,7 @@
  */
 import path from "node:path";
 import type { Keyring } from "@switchyard/core/crypto";
+import { stepConnectors } from "@switchyard/core/connectors";
 import { AppError } from "@switchyard/core/errors";
 import type { BudgetWarning } from "@switchyard/core/governance";
 import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
@@ -380,7 +381,7 @@ export const executeRun = async (
       agentsDir: deps.agentsDir ?? defaultAgentsDir(),
       agentsStageDir: path.join(confinement.workspacesDir, ".agents"),
       stepConnectors: async (request) => {
-        const slugs = request.mcpProxy?.connectors ?? [];
+        const { slugs, expose } = stepConnectors(request.mcpProxy);
         if (slugs.length === 0) return undefined;
         if (!deps.connectors)
           throw new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", "this worker hosts no connectors");
@@ -395,6 +396,7 @@ export const executeRun = async (
           lane: run.lane,
           starterId: run.startedById,
           slugs,
+          expose,
           stateName: request.stateName,
         });
       },

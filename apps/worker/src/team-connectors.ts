@@ -113,6 +113,8 @@ type StepConnectorsInput = {
   /** Who started the run: member connectors use their account. */
   starterId: string | null;
   slugs: readonly string[];
+  /** Connectors of which the step sees only these tools (`plugin_tools`). */
+  expose?: Readonly<Record<string, readonly string[]>>;
   stateName: string;
 };
 
@@ -361,6 +363,7 @@ const resolveStepConnectors = async (
     gate,
     lane,
     connectors: input.slugs,
+    ...(input.expose ? { expose: input.expose } : {}),
   });
   for (const u of unavailable)
     input.log.warn("a connector of the step is unavailable", {

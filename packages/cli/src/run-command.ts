@@ -19,6 +19,7 @@ import {
   runWorkflow,
   validateWorkflow,
   type RunEvent,
+  type Workflow,
 } from "@switchyard/core/workflow";
 import { environmentVariables, folderResolver, localProcessRunner, runFiles } from "./local-ports";
 import { localAgents } from "./local-agents";
@@ -73,6 +74,26 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
   }
 };
 
+/**
+ * What only a server runs, refused before any step: a step's skills (the server reads them
+ * from the workflow's bundle; here the person's own skill folders are not searched yet) and
+ * `plugin_tools` (team connectors, which this command has none of).
+ */
+const serverOnly = (workflows: Workflow[]): string | undefined => {
+  for (const wf of workflows)
+    for (const state of wf.states.values()) {
+      if (state.kind !== "agent") continue;
+      const at = (where: { line?: number; column?: number }) =>
+        `${wf.file}:${where.line ?? 1}:${where.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}"`;
+      const skill = state.skills?.[0];
+      if (skill)
+        return `${at(skill.source)} has skills (skills): switchyard run does not inject skills yet; a Switchyard server runs them from the workflow's bundle (docs/workflows.md#skills)`;
+      if (state.mcpProxy?.pluginTools?.length)
+        return `${at(state.source)} exposes connector tools (mcp_proxy.plugin_tools): they are a team's connectors, which a Switchyard server runs (docs/connectors.md); switchyard run has none`;
+    }
+  return undefined;
+};
+
 const runFromFolder = async (
   file: string,
   folder: WorkflowFolder,
@@ -104,6 +125,11 @@ const runFromFolder = async (
         );
         return 1;
       }
+  const refusal = serverOnly([checked.workflow, ...resolver.resolved()]);
+  if (refusal) {
+    io.err(`${refusal}\n`);
+    return 1;
+  }
   // The scripts and prompts the workflow and its sub-workflows name literally are read now,
   // before any step, and served as read from then on; readFile reads when used.
   for (const wf of [checked.workflow, ...resolver.resolved()])

@@ -1,7 +1,9 @@
 /**
  * Resolves a step's connector tools before launch: checks the lane gate for each connector,
- * lists its tools through the ConnectorHost, names them `<connector>_<tool>` (safe, short,
- * stable) and fails on any collision, so a step never starts with an ambiguous catalog.
+ * lists its tools through the ConnectorHost, keeps only the exposed ones of a connector the
+ * step names in `plugin_tools` (an exposed tool it does not list is UNKNOWN_OPERATION), names
+ * them `<connector>_<tool>` (safe, short, stable, AWF's `<plugin>_<operation>`) and fails on
+ * any collision, so a step never starts with an ambiguous catalog.
  */
 import { AppError } from "../errors";
 import { BUILTIN_NAMES, connectorToolName, type CatalogEntry } from "../tools";
@@ -14,6 +16,11 @@ type BuildStepCatalogInput = {
   connectors: readonly string[];
   /** Names already taken in the step (the built-ins by default). */
   reserved?: readonly string[];
+  /**
+   * Connectors of which the step sees only some tools (AWF's `plugin_tools`: the connector's
+   * tools it exposes); each must be one the connector lists.
+   */
+  expose?: Readonly<Record<string, readonly string[]>>;
 };
 
 type StepCatalog = {
@@ -45,6 +52,18 @@ export const buildStepCatalog = async (input: BuildStepCatalogInput): Promise<St
         reason: error instanceof Error ? error.message : String(error),
       });
       continue;
+    }
+    const exposed =
+      input.expose && Object.hasOwn(input.expose, connector) ? input.expose[connector] : undefined;
+    if (exposed) {
+      const listed = new Set(tools.map((t) => t.name));
+      const missing = exposed.filter((t) => !listed.has(t));
+      if (missing.length > 0)
+        throw new AppError(
+          "USER.MCP_PROXY.UNKNOWN_OPERATION",
+          `operation '${missing[0]}' not found in plugin '${connector}' (its tools: ${[...listed].sort().join(", ") || "none"})`,
+        );
+      tools = tools.filter((t) => exposed.includes(t.name));
     }
     for (const tool of tools) {
       const name = connectorToolName(connector, tool.name);

@@ -28,6 +28,7 @@ export {
 } from "./definition";
 export type { ConnectorDefinition } from "./definition";
 export { toolAllowed } from "./tool-allow";
+export { stepConnectors } from "./step-connectors";
 export { CONNECTORS_INSIDE, connectorCommandRefusal } from "./connector-command-policy";
 export { destinationChanges } from "./connector-destination";
 export {

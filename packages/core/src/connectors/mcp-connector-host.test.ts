@@ -338,6 +338,34 @@ describe("buildStepCatalog", () => {
       code: "USER.MCP_PROXY.NAME_COLLISION",
     });
   });
+
+  it("keeps only the exposed tools of a plugin connector, and refuses one it does not list", async () => {
+    const host = track(new McpConnectorHost({ connectors: [stdio("fx"), stdio("fx.")] }));
+    const gate = { allows: () => true };
+    const connectors = ["fx", "fx."];
+    const { catalog } = await buildStepCatalog({
+      host,
+      gate,
+      lane: "default",
+      connectors,
+      expose: { fx: ["echo"], "fx.": ["reveal"] },
+    });
+    // Only what is exposed is named, so the two connectors no longer collide.
+    expect(catalog.map((e) => [e.name, e.connector, e.tool])).toEqual([
+      ["fx_echo", "fx", "echo"],
+      ["fx_reveal", "fx.", "reveal"],
+    ]);
+    const refused = await buildStepCatalog({
+      host,
+      gate,
+      lane: "default",
+      connectors,
+      expose: { fx: ["nope"] },
+    }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).code).toBe("USER.MCP_PROXY.UNKNOWN_OPERATION");
+    expect((refused as AppError).message).toContain("operation 'nope' not found in plugin 'fx'");
+  });
 });
 
 /**

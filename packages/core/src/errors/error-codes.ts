@@ -200,6 +200,12 @@ export const ERROR_CODES = {
   /** The workspace before the attempt was not kept (over the team's snapshot cap, or removed by retention). */
   "USER.REPLAY.NO_SNAPSHOT": REQUEST.CONFLICT,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
+  // Agent skills (docs/workflows.md, "Skills"): a named skill that is not found, a folder with no
+  // SKILL.md; warnings for an empty SKILL.md and one over 500KB.
+  "USER.SKILL.NOT_FOUND": FAMILY.USER,
+  "USER.SKILL.MISSING_SKILLMD": FAMILY.USER,
+  "USER.SKILL.EMPTY_CONTENT": FAMILY.USER,
+  "USER.SKILL.TOO_LARGE": FAMILY.USER,
   // Governance (docs/governance.md): a held tool call a person denied (the agent gets the
   // message as the tool's error), or whose approval expired; an approval rule on built-ins in
   // a step whose built-ins do not go through the proxy; a spend limit reached.

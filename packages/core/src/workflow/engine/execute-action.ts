@@ -26,6 +26,8 @@ import type {
 import { recordAttempt, recordedStatus, resultStatus } from "./record-attempt";
 import { renderShell, renderTemplate } from "../expression/template";
 import type { AgentState, HookAction, StepState } from "../model/workflow-types";
+import { findSkill } from "../skills/find-skill";
+import { injectSkills } from "../skills/inject-skills";
 
 export type ActionDeps = {
   runProcess: ProcessRunner;
@@ -186,12 +188,22 @@ export const runAgentStep = (
       );
     template = content;
   }
+  const skills = (state.skills ?? []).map((ref) => {
+    const found = deps.files ? findSkill(deps.files, ref) : undefined;
+    if (!found || !("body" in found))
+      throw new AppError(
+        found?.code ?? "USER.SKILL.NOT_FOUND",
+        found?.message ??
+          `skill '${ref.name ?? ref.path}' not found: the run has no workflow bundle`,
+      );
+    return found;
+  });
   return runAgentAttempt(
     deps,
     {
       stateName: state.name,
       provider: renderTemplate(state.provider, scope),
-      prompt: renderTemplate(template, scope),
+      prompt: injectSkills(renderTemplate(template, scope), skills),
       systemPrompt:
         state.systemPrompt === undefined ? undefined : renderTemplate(state.systemPrompt, scope),
       role: state.role === undefined ? undefined : renderTemplate(state.role, scope),

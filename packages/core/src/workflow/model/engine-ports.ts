@@ -174,7 +174,11 @@ export type VariablesPort = { resolve(names: string[]): Promise<ResolvedVariable
  * workflow: undefined when absent; an AppError when present but refused (a local folder's
  * symlink or FIFO, say), which fails the step or the validation that asked.
  */
-export type BundleFiles = { read(path: string): string | undefined };
+export type BundleFiles = {
+  read(path: string): string | undefined;
+  /** The files under a folder, relative to it, sorted; absent where the files cannot be listed. */
+  list?(dir: string): string[];
+};
 
 export type CheckpointStore = { save(checkpoint: Checkpoint): Promise<void> };
 

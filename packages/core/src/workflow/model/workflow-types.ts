@@ -32,15 +32,31 @@ export type HookAction =
 
 export type Capture = { stdout?: string; stderr?: string; maxSize?: number };
 
+export type PluginTools = { plugin: string; expose: string[] };
+
 export type McpProxyConfig = {
   enable: boolean;
   interceptBuiltins: boolean;
   connectors: string[];
   initialTools: string[];
   toolSearch: boolean;
+  /**
+   * AWF's `plugin_tools`: a connector (the plugin) and the tools of it (its operations) the
+   * agent sees, named `<connector>_<tool>`; a connector also in `connectors` gives all its tools.
+   */
+  pluginTools?: PluginTools[];
   /** Tool calls of this step that wait for a person's approval, on top of the lane's (a Switchyard extension). */
   approve?: ApprovalRule[];
 };
+
+/** One entry of an agent step's `skills:`: a name found in the discovery folders, or a bundle folder. */
+export type SkillRef =
+  | { name: string; path?: undefined; source: SourceRef }
+  | {
+      name?: undefined;
+      path: string;
+      source: SourceRef;
+    };
 
 /** Fields every executable state shares (step, agent, parallel, loops, call_workflow). */
 export type StateCommon = {
@@ -79,6 +95,8 @@ export type AgentState = StateCommon & {
   mcpProxy?: McpProxyConfig;
   /** The step's own spend limits (a Switchyard extension): cost, tokens, calls per tool pattern. */
   budget?: BudgetAmounts;
+  /** Skills whose text goes before the prompt, in this order (AWF's `skills:`). */
+  skills?: SkillRef[];
 };
 
 export type TerminalState = {

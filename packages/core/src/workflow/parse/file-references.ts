@@ -99,5 +99,16 @@ export const bundleReader = (files: BundleSource, entryPath: string): BundleFile
     typeof files === "function"
       ? files
       : (p: string) => (Object.hasOwn(files, p) ? files[p] : undefined);
-  return { read: (p: string) => lookup(posix.normalize(posix.join(dir, p))) };
+  const at = (p: string) => posix.normalize(posix.join(dir, p));
+  if (typeof files === "function") return { read: (p: string) => lookup(at(p)) };
+  return {
+    read: (p: string) => lookup(at(p)),
+    list: (d: string) => {
+      const prefix = `${at(d).replace(/\/+$/, "")}/`;
+      return Object.keys(files)
+        .filter((f) => f.startsWith(prefix))
+        .map((f) => f.slice(prefix.length))
+        .sort();
+    },
+  };
 };

@@ -1,7 +1,8 @@
 /**
  * Reads an agent step's `mcp_proxy` block with AWF's own error codes
- * (USER.MCP_PROXY.*). Switchyard has no plugin system, so any `plugin_tools` entry is
- * UNKNOWN_PLUGIN; connector ids are checked later against the catalog port. `approve` (a
+ * (USER.MCP_PROXY.*). A `plugin_tools` entry names a team connector (the plugin) and the
+ * tools it exposes (the operations); connector ids are checked later against the catalog
+ * port, the tools when the step starts. `approve` (a
  * Switchyard extension) lists the step's own approval rules, each checked as the lanes API
  * checks a lane's (USER.APPROVAL.RULE_INVALID at the rule's field); a rule on built-ins where
  * `intercept_builtins: false` leaves them to the CLI is USER.APPROVAL.BUILTINS_NOT_INTERCEPTED.
@@ -10,7 +11,7 @@ import { isMap, isScalar, isSeq } from "yaml";
 import { checkApprovalRule } from "../../governance/check-rule";
 import { stepApprovalRules } from "../../governance/step-rules";
 import type { ApprovalRule } from "../../governance/approval-rules";
-import type { McpProxyConfig } from "../model/workflow-types";
+import type { McpProxyConfig, PluginTools } from "../model/workflow-types";
 import { MCP_PROXY_KEYS } from "./vocabulary";
 import { deref, locate, report, sourceOf, YamlReader } from "./yaml-reader";
 
@@ -50,19 +51,50 @@ const readApprove = (r: YamlReader): ApprovalRule[] | undefined => {
   return rules;
 };
 
+/** `plugin_tools`: each entry a connector id and the tool names it exposes; a name once per step. */
+const readPluginTools = (r: YamlReader): PluginTools[] => {
+  const out: PluginTools[] = [];
+  const seen = new Map<string, string>();
+  for (const { node, path } of r.seq("plugin_tools") ?? []) {
+    if (!isMap(node)) {
+      report(
+        r.diag,
+        "error",
+        "WORKFLOW.VALIDATION.INVALID_VALUE",
+        "a plugin_tools entry is {plugin: <connector>, expose: [<tool>, ...]}",
+        sourceOf(r.diag, node, path),
+      );
+      continue;
+    }
+    const entry = new YamlReader(r.diag, node, path);
+    entry.checkKeys(["plugin", "expose"], {}, "USER.MCP_PROXY.UNKNOWN_KEY");
+    const plugin = entry.str("plugin", true);
+    const expose = entry.strList("expose");
+    if (!expose || expose.length === 0)
+      entry.error(
+        "WORKFLOW.VALIDATION.MISSING_FIELD",
+        `"expose" lists the tools of the connector the agent may use`,
+        entry.has("expose") ? "expose" : undefined,
+      );
+    if (plugin === undefined) continue;
+    for (const tool of expose ?? []) {
+      const name = `${plugin}_${tool}`;
+      if (seen.has(name))
+        entry.error(
+          "USER.MCP_PROXY.NAME_COLLISION",
+          `"${name}" is exposed twice (${seen.get(name)} and ${path})`,
+          "expose",
+        );
+      seen.set(name, path);
+    }
+    out.push({ plugin, expose: expose ?? [] });
+  }
+  return out;
+};
+
 export const readMcpProxy = (r: YamlReader, stateName?: string): McpProxyConfig => {
   r.checkKeys(MCP_PROXY_KEYS, {}, "USER.MCP_PROXY.UNKNOWN_KEY");
-  const pluginTools = r.seq("plugin_tools") ?? [];
-  for (const { node, path } of pluginTools) {
-    const plugin = isMap(node) ? node.get("plugin") : isScalar(node) ? node.value : undefined;
-    report(
-      r.diag,
-      "error",
-      "USER.MCP_PROXY.UNKNOWN_PLUGIN",
-      `plugin ${JSON.stringify(plugin ?? "?")} does not exist: Switchyard has no plugins; hand tools to agents as connectors`,
-      sourceOf(r.diag, node, path),
-    );
-  }
+  const pluginTools = readPluginTools(r);
   const config: McpProxyConfig = {
     enable: r.bool("enable", false),
     interceptBuiltins: r.bool("intercept_builtins", true),
@@ -70,6 +102,7 @@ export const readMcpProxy = (r: YamlReader, stateName?: string): McpProxyConfig 
     initialTools: r.strList("initial_tools") ?? [],
     toolSearch: r.bool("tool_search", false),
   };
+  if (pluginTools.length > 0) config.pluginTools = pluginTools;
   const approve = readApprove(r);
   if (approve) config.approve = approve;
   const refused = stepApprovalRules([], { name: stateName, mcpProxy: config });

@@ -7,6 +7,7 @@ import { timeoutOrNone } from "./parse-duration";
 import { UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
 import { readBudget } from "./read-budget";
 import { readMcpProxy } from "./read-mcp-proxy";
+import { readSkills } from "./read-skills";
 import { suggestName } from "./suggest-name";
 import type { LoopCommon, State } from "../model/workflow-types";
 import {
@@ -22,7 +23,6 @@ const AGENT_UNSUPPORTED: Record<string, string> = {
   ...UNSUPPORTED_STATE_KEYS,
   conversation: "conversation mode (`conversation`)",
   initial_prompt: "conversation mode (`initial_prompt`)",
-  skills: "agent skills (`skills`)",
   command: "the custom provider's `command` template",
 };
 const OTHER_PROVIDERS: Record<string, string> = {
@@ -193,6 +193,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
         outputFormat: r.oneOf("output_format", ["json", "text"] as const),
         mcpProxy: mcp ? readMcpProxy(mcp, name) : undefined,
         budget: readBudget(r),
+        skills: readSkills(r),
       };
     }
     case "parallel": {

@@ -14,6 +14,7 @@ import { shellCheckOf } from "./check-shell-safety";
 import type { BundleFiles, WorkflowResolver } from "../model/engine-ports";
 import { literalFileReferences, readFileReferences, type FileReference } from "./file-references";
 import { parseWorkflow, type ParseResult } from "./parse-workflow";
+import { findSkill } from "../skills/find-skill";
 import { stepApprovalRules } from "../../governance/step-rules";
 import { suggestName } from "./suggest-name";
 import { locate, type Diagnostics } from "./yaml-reader";
@@ -117,6 +118,64 @@ const checkCalls = async (
   }
 };
 
+/** Each `plugin_tools` entry names a team connector open to the workflow's lane. */
+const checkPlugins = async (
+  wf: Workflow,
+  catalog: ConnectorCatalog,
+  source: string,
+  result: ParseResult,
+) => {
+  let diag: Diagnostics | undefined;
+  for (const state of wf.states.values()) {
+    const entries = state.kind === "agent" ? (state.mcpProxy?.pluginTools ?? []) : [];
+    if (state.kind !== "agent" || entries.length === 0) continue;
+    const verdicts = await catalog.check(
+      entries.map((e) => e.plugin),
+      wf.lane,
+    );
+    entries.forEach((entry, i) => {
+      const verdict = verdicts[entry.plugin] ?? "unknown";
+      if (verdict === "ok") return;
+      diag ??= diagnosticsOf(source, wf.file);
+      const path = `${state.source.path}.mcp_proxy.plugin_tools[${i}].plugin`;
+      const where = locate(diag, path, state.source);
+      if (verdict === "unknown")
+        push(
+          result,
+          wf.file,
+          "USER.MCP_PROXY.UNKNOWN_PLUGIN",
+          where,
+          `plugin '${entry.plugin}' not found: the team has no connector "${entry.plugin}"`,
+        );
+      else
+        push(
+          result,
+          wf.file,
+          "USER.MCP_PROXY.LANE_DENIED",
+          where,
+          `connector "${entry.plugin}" is not open to lane "${wf.lane ?? "default"}"`,
+        );
+    });
+  }
+};
+
+/** Each skill a step names is found in the bundle; an empty or very large one is a warning. */
+const checkSkills = (wf: Workflow, files: BundleFiles, result: ParseResult) => {
+  for (const state of wf.states.values()) {
+    if (state.kind !== "agent") continue;
+    for (const ref of state.skills ?? []) {
+      const found = findSkill(files, ref);
+      const problems = "body" in found ? found.warnings : [found];
+      for (const p of problems) {
+        const error = new AppError(p.code, `${ref.source.path}: ${p.message}`, {
+          location: { file: wf.file, ...ref.source },
+        });
+        ("body" in found ? result.warnings : result.errors).push(error);
+      }
+    }
+  }
+};
+
 /** The document again, to place a finding at a key; only for a workflow that parsed. */
 const diagnosticsOf = (source: string, file: string): Diagnostics => {
   const lineCounter = new LineCounter();
@@ -200,7 +259,9 @@ export const validateWorkflow = async (
       }
     }
   }
+  if (ports.files) checkSkills(wf, ports.files, result);
   if (ports.resolver) await checkCalls(wf, ports.resolver, result, []);
+  if (ports.catalog) await checkPlugins(wf, ports.catalog, source, result);
   if (ports.catalog) {
     for (const state of wf.states.values()) {
       if (state.kind !== "agent" || !state.mcpProxy || state.mcpProxy.connectors.length === 0)

@@ -1,0 +1,99 @@
+/**
+ * Finds the skills an agent step names, in the workflow's bundle, as AWF finds them on disk:
+ * a name in the project's discovery folders (`.awf/skills`, `.agents/skills`,
+ * `.claude/skills` beside the workflow file, first match wins), a `path:` as a folder
+ * relative to the workflow file. Validation at save and the engine at run time both ask here,
+ * so a skill that validated is the skill that runs.
+ */
+import { posix } from "node:path";
+import type { ErrorCode } from "../../errors/error-codes";
+import type { BundleFiles } from "../model/engine-ports";
+import type { SkillRef } from "../model/workflow-types";
+
+/** The project discovery folders of AWF, in its order, relative to the workflow file. */
+const SKILL_FOLDERS = [".awf/skills", ".agents/skills", ".claude/skills"] as const;
+
+/** AWF warns past this size: the text may crowd the model's context. */
+const LARGE_SKILL_BYTES = 500 * 1024;
+
+export type FoundSkill = {
+  /** The folder's name (never the front matter's `name`, as in AWF). */
+  name: string;
+  /** The folder in the bundle, relative to the workflow file. */
+  dir: string;
+  /** SKILL.md without its front matter. */
+  body: string;
+  /** The folder's other files, relative to it, sorted. */
+  resources: string[];
+  warnings: { code: ErrorCode; message: string }[];
+};
+type SkillProblem = { code: ErrorCode; message: string };
+
+/** SKILL.md less a leading `---` … `---` block, trimmed. */
+export const skillBody = (text: string): string => {
+  const m = /^\uFEFF?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
+  return (m ? text.slice(m[0].length) : text).trim();
+};
+
+const load = (
+  files: BundleFiles,
+  dir: string,
+  label: string,
+): FoundSkill | SkillProblem | undefined => {
+  const text = files.read(`${dir}/SKILL.md`);
+  const others = files.list?.(dir) ?? [];
+  if (text === undefined)
+    return others.length > 0
+      ? { code: "USER.SKILL.MISSING_SKILLMD", message: `skill ${label}: ${dir} has no SKILL.md` }
+      : undefined;
+  const warnings: FoundSkill["warnings"] = [];
+  const body = skillBody(text);
+  if (body === "")
+    warnings.push({
+      code: "USER.SKILL.EMPTY_CONTENT",
+      message: `skill ${label} has empty SKILL.md (no content to inject)`,
+    });
+  if (Buffer.byteLength(text) > LARGE_SKILL_BYTES)
+    warnings.push({
+      code: "USER.SKILL.TOO_LARGE",
+      message: `skill ${label} has a SKILL.md over 500KB, which crowds the model's context`,
+    });
+  return {
+    name: posix.basename(dir),
+    dir,
+    body,
+    resources: others.filter((f) => f !== "SKILL.md"),
+    warnings,
+  };
+};
+
+export const findSkill = (files: BundleFiles, ref: SkillRef): FoundSkill | SkillProblem => {
+  if (ref.name !== undefined) {
+    for (const folder of SKILL_FOLDERS) {
+      const found = load(files, `${folder}/${ref.name}`, `'${ref.name}'`);
+      if (found) return found;
+    }
+    return {
+      code: "USER.SKILL.NOT_FOUND",
+      message: `skill '${ref.name}' not found in search paths (${SKILL_FOLDERS.join(", ")} beside the workflow)`,
+    };
+  }
+  const label = `'${ref.path}'`;
+  if (posix.isAbsolute(ref.path) || ref.path.startsWith("~"))
+    return {
+      code: "USER.SKILL.NOT_FOUND",
+      message: `skill ${label} is outside the workflow's bundle: put the folder in the bundle and name it relative to the workflow file`,
+    };
+  const dir = posix.normalize(ref.path).replace(/\/+$/, "");
+  if (dir === ".." || dir.startsWith("../"))
+    return {
+      code: "USER.SKILL.NOT_FOUND",
+      message: `skill ${label} is outside the workflow's bundle`,
+    };
+  return (
+    load(files, dir, label) ?? {
+      code: "USER.SKILL.NOT_FOUND",
+      message: `skill ${label} not found: no folder ${dir} in the workflow's bundle`,
+    }
+  );
+};
