@@ -17,6 +17,7 @@ import type {
   AttemptOf,
   BundleFiles,
   EventSink,
+  OperationPort,
   ProcessOutcome,
   ProcessRunner,
   StateResult,
@@ -30,6 +31,7 @@ import type { AgentState, HookAction, StepState } from "../model/workflow-types"
 export type ActionDeps = {
   runProcess: ProcessRunner;
   agents?: AgentExecutor;
+  operations?: OperationPort;
   recorder?: StepRecorder;
   files?: BundleFiles;
   events: EventSink;
