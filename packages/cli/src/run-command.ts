@@ -104,6 +104,16 @@ const runFromFolder = async (
         );
         return 1;
       }
+  // Operation states (http, notify, github) run on a server, under its egress rule and with
+  // the team's variables: refused here before any step runs.
+  for (const wf of [checked.workflow, ...resolver.resolved()])
+    for (const state of wf.states.values())
+      if (state.kind === "operation") {
+        io.err(
+          `${state.source.path}:${state.source.line ?? 1}:${state.source.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" is an operation state (${state.operation}): operations run on a Switchyard server, under its egress rule and with the team's variables (docs/workflows.md, "Operations"); switchyard run does not run them yet\n`,
+        );
+        return 1;
+      }
   // The scripts and prompts the workflow and its sub-workflows name literally are read now,
   // before any step, and served as read from then on; readFile reads when used.
   for (const wf of [checked.workflow, ...resolver.resolved()])

@@ -7,12 +7,13 @@
 import { AppError } from "../../errors/app-error";
 import type { EvalEnv } from "../expression/evaluate-expression";
 import { renderTemplate } from "../expression/template";
-import type { AttemptFinished, AttemptOf, StateResult } from "../model/engine-ports";
-import {
-  isOperationName,
-  OPERATIONS,
-  type OperationInputSpec,
-} from "../model/operation-catalog";
+import type {
+  AttemptFinished,
+  AttemptOf,
+  OperationRequest,
+  StateResult,
+} from "../model/engine-ports";
+import { isOperationName, OPERATIONS, type OperationInputSpec } from "../model/operation-catalog";
 import type { OperationState } from "../model/workflow-types";
 import type { ActionDeps } from "./execute-action";
 import { recordAttempt, recordedStatus, resultStatus } from "./record-attempt";
@@ -72,7 +73,7 @@ const typed = (operation: string, key: string, spec: OperationInputSpec, v: unkn
 };
 
 /** The inputs typed by the operation's schema; a required input rendered empty is missing. */
-export const typedInputs = (
+const typedInputs = (
   operation: string,
   inputs: Record<string, unknown>,
 ): Record<string, unknown> => {
@@ -99,7 +100,7 @@ export const runOperationStep = async (
   scope: EvalEnv,
   signal: AbortSignal,
   at: AttemptOf,
-  workflow: { name: string; durationMs: number },
+  workflow: OperationRequest["workflow"],
 ): Promise<StateResult> => {
   const port = deps.operations;
   if (!port)
@@ -149,7 +150,7 @@ export const runOperationStep = async (
         signal.aborted &&
         (signal.reason as { name?: unknown } | undefined)?.name === "TimeoutError";
       const cancelled = signal.aborted && !timedOut;
-      const response = deps.scrubber.scrubValue(answer.outputs) as Record<string, unknown>;
+      const response = deps.scrubber.scrubValue<Record<string, unknown>>(answer.outputs);
       const output = JSON.stringify(response);
       const error = timedOut
         ? { code: "EXECUTION.TIMEOUT" as const, message: `timed out after ${state.timeoutMs} ms` }

@@ -128,8 +128,7 @@ const runAction = async (
       const path = run.pathOf(key, loop);
       for (;;) {
         const scope = run.scope(loop);
-        const attemptSignal =
-          state.kind === "step" ? signal : withTimeout(signal, state.timeoutMs);
+        const attemptSignal = state.kind === "step" ? signal : withTimeout(signal, state.timeoutMs);
         const at = { attempt, path };
         const result =
           state.kind === "step"
@@ -139,6 +138,9 @@ const runAction = async (
               : await runOperationStep(run.actions, state, scope, attemptSignal, at, {
                   name: run.workflow.name,
                   durationMs: Math.max(0, run.clock.now() - run.cp.startedAt),
+                  outputs: Object.fromEntries(
+                    Object.entries(run.cp.results).map(([n, r]) => [n, r.output]),
+                  ),
                 });
         if (
           result.status !== "failure" ||

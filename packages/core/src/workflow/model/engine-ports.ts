@@ -113,8 +113,8 @@ export type OperationRequest = AttemptOf & {
   inputs: Record<string, unknown>;
   /** The workflow's `env`, resolved (GITHUB_TOKEN for github operations). */
   env: Record<string, string>;
-  /** The run's name and age, for notify.send's webhook payload. */
-  workflow: { name: string; durationMs: number };
+  /** The run's name, age and each finished state's Output, for notify.send's webhook payload. */
+  workflow: { name: string; durationMs: number; outputs: Record<string, string> };
   timeoutMs?: number;
   signal: AbortSignal;
 };

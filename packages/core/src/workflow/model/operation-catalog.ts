@@ -3,7 +3,7 @@
  * github plugins) and the inputs each takes: the reader validates `inputs` against it and
  * the editor completes from it. No YAML or network here, so the browser bundle can use it.
  */
-export type OperationInputType = "string" | "integer" | "boolean" | "array" | "object";
+type OperationInputType = "string" | "integer" | "boolean" | "array" | "object";
 
 export type OperationInputSpec = { type: OperationInputType; required?: boolean };
 

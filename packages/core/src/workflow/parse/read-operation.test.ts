@@ -121,7 +121,7 @@ describe("operation states", () => {
         code: "WORKFLOW.VALIDATION.INVALID_VALUE",
         line: 6,
         path: "states.op.operation",
-        message: expect.stringContaining('(did you mean "github.get_issue"?)'),
+        message: expect.stringContaining('(did you mean "github.get_issue"?)') as string,
       }),
     ]);
   });
@@ -141,11 +141,13 @@ describe("operation states", () => {
         expect.objectContaining({
           path: "states.op.inputs.methd",
           line: 9,
-          message: expect.stringContaining('did you mean "method"'),
+          message: expect.stringContaining('did you mean "method"') as string,
         }),
         expect.objectContaining({
           code: "WORKFLOW.VALIDATION.MISSING_FIELD",
-          message: expect.stringContaining('operation http.request needs the input "method"'),
+          message: expect.stringContaining(
+            'operation http.request needs the input "method"',
+          ) as string,
           line: 8,
         }),
         expect.objectContaining({ path: "states.op.inputs.timeout", line: 10 }),

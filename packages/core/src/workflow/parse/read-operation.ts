@@ -135,8 +135,18 @@ const checkInputs = (r: YamlReader, operation: string, exclude: readonly string[
       }
       return;
     }
-    default:
+    case "github.get_issue":
+    case "github.get_pr":
+    case "github.create_issue":
+    case "github.create_pr":
+    case "github.add_labels":
+    case "github.add_comment":
+    case "github.list_comments":
       return;
+    default: {
+      const never: never = operation;
+      return never;
+    }
   }
 };
 
@@ -161,7 +171,6 @@ export const readOperation = (r: YamlReader, name: string): OperationState => {
     ...readCommon(r, name),
     kind: "operation",
     operation,
-    inputs:
-      inputsNode && isMap(inputsNode) ? (inputsNode.toJSON() as Record<string, unknown>) : {},
+    inputs: inputsNode && isMap(inputsNode) ? (inputsNode.toJSON() as Record<string, unknown>) : {},
   };
 };
