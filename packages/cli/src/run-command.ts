@@ -110,7 +110,7 @@ const runFromFolder = async (
     for (const state of wf.states.values())
       if (state.kind === "operation") {
         io.err(
-          `${state.source.path}:${state.source.line ?? 1}:${state.source.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" is an operation state (${state.operation}): operations run on a Switchyard server, under its egress rule and with the team's variables (docs/workflows.md, "Operations"); switchyard run does not run them yet\n`,
+          `${wf.file}:${state.source.line ?? 1}:${state.source.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" is an operation state (${state.operation}): operations run on a Switchyard server, under its egress rule and with the team's variables (docs/workflows.md, "Operations"); switchyard run does not run them yet\n`,
         );
         return 1;
       }
