@@ -1,7 +1,8 @@
 /**
  * The worker's outbound requests made on a team's behalf, each kind with its own limits and
  * all under one egress rule (SWITCHYARD_EGRESS_ALLOW): OAuth token refreshes, http
- * connectors, notifications and openai_compatible model endpoints. The model gateway's
+ * connectors, notifications, openai_compatible model endpoints and workflows' operation
+ * states (http.request, notify.send's webhook, the GitHub API). The model gateway's
  * upstream connections obey the same rule (given the list itself).
  */
 import {
@@ -20,6 +21,7 @@ export const workerEgress = (list: EgressAllowList): WorkerEgress => ({
   connector: createEgressFetch(list, EGRESS_PROFILES.connector),
   notification: createEgressFetch(list, EGRESS_PROFILES.notification),
   model: createEgressFetch(list, EGRESS_PROFILES.model),
+  operation: createEgressFetch(list, EGRESS_PROFILES.operation),
 });
 
 /** Closes every connection the worker's egress fetches hold. */
@@ -29,5 +31,6 @@ export const closeEgress = async (egress: WorkerEgress) => {
     egress.connector.close(),
     egress.notification.close(),
     egress.model.close(),
+    egress.operation.close(),
   ]);
 };

@@ -85,6 +85,8 @@ export const workerEnvSchema = z.object({
     .enum(["true", "false"])
     .default("true")
     .transform((v) => v === "true"),
+  /** The GitHub REST API workflows' github.* operation states call (GitHub Enterprise: https://host/api/v3). */
+  SWITCHYARD_GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
   /**
    * Model endpoints (base URLs) an openai_compatible step's `options.base_url` may fall
    * under, comma-separated; none allowed when empty. Until teams configure their own.

@@ -45,6 +45,7 @@ import {
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import type { FetchLike } from "@switchyard/core/egress";
+import { createOperationPort } from "@switchyard/core/operations";
 import {
   workerAgentExecutor,
   type AgentExecutorDeps,
@@ -68,6 +69,7 @@ import { createStepProcessRunner } from "./step-process-runner";
 import { createRunWriter } from "./run-writer";
 import { stepBudgets } from "./step-budget";
 import { stepRunRecorder } from "./step-run-recorder";
+import { workspaceGitRemote } from "./workspace-git-remote";
 import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
 import { endSpan, startRunSpan, traceIdOf } from "./tracing";
 
@@ -87,6 +89,12 @@ export type ExecuteRunDeps = {
   modelEndpoints?: readonly string[];
   /** How openai_compatible steps reach their model endpoint: the worker's egress fetch for models. */
   modelFetch: FetchLike;
+  /**
+   * How operation states reach the network: the worker's egress fetches for operations and
+   * notifications, and the GitHub API's base URL (SWITCHYARD_GITHUB_API_URL). Without it,
+   * an operation state fails.
+   */
+  operations?: { fetch: FetchLike; notifyFetch: FetchLike; githubApiUrl: string };
   /** A team's model access for a vendor (Settings → Models), its key opened. */
   modelAccess?: (teamId: string, vendor: ModelVendor) => Promise<TeamModelAccess | undefined>;
   /** Prices over the built-in table (SWITCHYARD_MODEL_PRICES). */
@@ -497,6 +505,15 @@ export const executeRun = async (
           onOutput: (attempt, chunk) => events.output(attempt, chunk),
         })),
         agents: workerAgentExecutor(agentDeps),
+        ...(deps.operations
+          ? {
+              operations: createOperationPort({
+                ...deps.operations,
+                gitRemote: () => workspaceGitRemote(folders.workspace),
+                desktop: (request, notification) => events.desktop(request.stateName, notification),
+              }),
+            }
+          : {}),
         recorder,
         files: bundleReader(bundle.files, bundle.version.entryPath),
         store: checkpointStore(writer, scrubber),

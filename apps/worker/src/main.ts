@@ -239,6 +239,11 @@ const worker = new Worker(
           keyring,
           modelEndpoints: env.SWITCHYARD_MODEL_ENDPOINTS,
           modelFetch: egress.model,
+          operations: {
+            fetch: egress.operation,
+            notifyFetch: egress.notification,
+            githubApiUrl: env.SWITCHYARD_GITHUB_API_URL,
+          },
           modelAccess: (teamId, vendor) => teamModelAccess(db, keyring, teamId, vendor),
           gateway,
           prices: env.SWITCHYARD_MODEL_PRICES,

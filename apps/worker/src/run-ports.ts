@@ -8,6 +8,7 @@
 import type { AgentStepEvent, AgentVersionDrift } from "@switchyard/core/providers";
 import { AppError } from "@switchyard/core/errors";
 import type { Keyring } from "@switchyard/core/crypto";
+import type { DesktopNotification } from "@switchyard/core/operations";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { BudgetSpend, BudgetStanding, BudgetWarning } from "@switchyard/core/governance";
 import {
@@ -178,6 +179,12 @@ export const runEventLog = (writer: RunWriter, scrubber: Scrubber) => {
         spent: warning.spent,
         max: warning.max,
       }),
+    /**
+     * notify.send's desktop backend: there is no desktop on a server, so a
+     * `notify.desktop` row the run page shows.
+     */
+    desktop: (state: string, notification: DesktopNotification) =>
+      writer.event("notify.desktop", scrubber.scrubValue({ state, ...notification })),
     /** A running step's output, as `step.output` rows (already scrubbed and coalesced by the runner). */
     output: (
       attempt: { stepRunId: string; state: string; attempt: number },

@@ -84,11 +84,13 @@ export const stepRunRecorder = (
       await writer.open({
         id,
         stateName: attempt.state,
-        stepType: attempt.kind === "agent" ? "agent" : "step",
+        stepType:
+          attempt.kind === "agent" ? "agent" : attempt.kind === "operation" ? "operation" : "step",
         attempt: attempt.attempt,
         path: attempt.path,
         provider: attempt.provider,
-        sandboxLevel,
+        // An operation runs in the worker's own network code, not in a step sandbox.
+        sandboxLevel: attempt.kind === "operation" ? undefined : sandboxLevel,
       });
       return { id };
     },

@@ -75,16 +75,19 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
 };
 
 /**
- * What only a server runs, refused before any step: a step's skills (the server reads them
+ * What only a server runs, refused before any step: operation states (a server runs them
+ * under its egress rule, with the team's variables), a step's skills (the server reads them
  * from the workflow's bundle; here the person's own skill folders are not searched yet) and
  * `plugin_tools` (team connectors, which this command has none of).
  */
 const serverOnly = (workflows: Workflow[]): string | undefined => {
   for (const wf of workflows)
     for (const state of wf.states.values()) {
-      if (state.kind !== "agent") continue;
       const at = (where: { line?: number; column?: number }) =>
         `${wf.file}:${where.line ?? 1}:${where.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}"`;
+      if (state.kind === "operation")
+        return `${at(state.source)} is an operation state (${state.operation}): operations run on a Switchyard server, under its egress rule and with the team's variables (docs/workflows.md, "Operations"); switchyard run does not run them yet`;
+      if (state.kind !== "agent") continue;
       const skill = state.skills?.[0];
       if (skill)
         return `${at(skill.source)} has skills (skills): switchyard run does not inject skills yet; a Switchyard server runs them from the workflow's bundle (docs/workflows.md#skills)`;

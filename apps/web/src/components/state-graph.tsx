@@ -41,6 +41,8 @@ const kindText = (n: GraphNode): string => {
       return `calls ${n.workflow ?? "?"}`;
     case "agent":
       return n.provider ? `agent · ${n.provider}` : "agent";
+    case "operation":
+      return n.provider ?? "operation";
     case "for_each":
     case "while":
       return `${n.kind} ↻`;

@@ -32,6 +32,11 @@ export const EGRESS_PROFILES = {
     maxBytes: 64 * 1024,
     maxRedirects: 0,
   },
+  /**
+   * a workflow's operation state (http.request, the GitHub API): the operation times the
+   * request and reads at most what it keeps (http.request truncates at 1 MB)
+   */
+  operation: { connectMs: 10_000, headersMs: 0, idleMs: 0, maxRedirects: 5 },
   /** an openai_compatible model's turn; the provider times the request and caps the answer */
   model: { connectMs: 10_000, headersMs: 0, idleMs: 0, maxRedirects: 0 },
 } as const satisfies Record<string, EgressLimits>;

@@ -17,6 +17,7 @@ export const RUN_EVENT_TYPES = [
   "step.spend",
   "budget.warning",
   "snapshot.not_kept",
+  "notify.desktop",
   "log",
   "run.finished",
 ] as const;

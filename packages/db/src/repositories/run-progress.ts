@@ -65,7 +65,7 @@ type StepRunStart = {
   teamId: string;
   runId: string;
   stateName: string;
-  stepType: "step" | "agent";
+  stepType: "step" | "agent" | "operation";
   attempt: number;
   path: StepPath;
   provider?: string;

@@ -111,7 +111,7 @@ export const claimQueuedRun = async (
 export type StepRunOpen = {
   id: string;
   stateName: string;
-  stepType: "step" | "agent";
+  stepType: "step" | "agent" | "operation";
   attempt: number;
   path: unknown;
   provider?: string;

@@ -3,6 +3,7 @@
  * versions, diff, archive),
  * shared by the tRPC procedures, the REST routes and the generated OpenAPI document.
  */
+import { STATE_TYPES } from "@switchyard/core/workflow/vocabulary";
 import { z } from "zod";
 import { BODY_LIMITS } from "../http/body-limit";
 import { operation } from "./operation";
@@ -34,7 +35,7 @@ export const workflowGraph = z.object({
   nodes: z.array(
     z.object({
       id: z.string(),
-      kind: z.enum(["step", "agent", "terminal", "parallel", "for_each", "while", "call_workflow"]),
+      kind: z.enum(STATE_TYPES),
       group: z.string().optional().describe("the parallel or loop state it runs under"),
       children: z.array(z.string()).optional(),
       terminalStatus: z.enum(["success", "failure"]).optional(),

@@ -17,6 +17,7 @@ import type {
   AttemptOf,
   BundleFiles,
   EventSink,
+  OperationPort,
   ProcessOutcome,
   ProcessRunner,
   StateResult,
@@ -32,6 +33,7 @@ import { injectSkills } from "../skills/inject-skills";
 export type ActionDeps = {
   runProcess: ProcessRunner;
   agents?: AgentExecutor;
+  operations?: OperationPort;
   recorder?: StepRecorder;
   files?: BundleFiles;
   events: EventSink;

@@ -9,6 +9,7 @@ import { AppError, isAppError } from "../../errors/app-error";
 import type { StateResult } from "../model/engine-ports";
 import { runAgentStep, runHooks, runShellStep } from "./execute-action";
 import { runLoop } from "./run-loop";
+import { runOperationStep } from "./run-operation";
 import { runParallel } from "./run-parallel";
 import type { LoopFrame } from "./run-scope";
 import { retryDelay, shouldRetry } from "./retry-delay";
@@ -120,18 +121,27 @@ const runAction = async (
     case "call_workflow":
       return callWorkflow(run, state, key, signal, loop);
     case "step":
-    case "agent": {
+    case "agent":
+    case "operation": {
       const cursor = run.cp.cursors[`${key}#attempt`];
       let attempt = cursor?.kind === "attempt" ? cursor.attempt : 1;
       const path = run.pathOf(key, loop);
       for (;;) {
         const scope = run.scope(loop);
-        const attemptSignal =
-          state.kind === "agent" ? withTimeout(signal, state.timeoutMs) : signal;
+        const attemptSignal = state.kind === "step" ? signal : withTimeout(signal, state.timeoutMs);
+        const at = { attempt, path };
         const result =
           state.kind === "step"
-            ? await runShellStep(run.actions, state, scope, attemptSignal, { attempt, path })
-            : await runAgentStep(run.actions, state, scope, attemptSignal, { attempt, path });
+            ? await runShellStep(run.actions, state, scope, attemptSignal, at)
+            : state.kind === "agent"
+              ? await runAgentStep(run.actions, state, scope, attemptSignal, at)
+              : await runOperationStep(run.actions, state, scope, attemptSignal, at, {
+                  name: run.workflow.name,
+                  durationMs: Math.max(0, run.clock.now() - run.cp.startedAt),
+                  outputs: Object.fromEntries(
+                    Object.entries(run.cp.results).map(([n, r]) => [n, r.output]),
+                  ),
+                });
         if (
           result.status !== "failure" ||
           signal.aborted ||

@@ -71,6 +71,7 @@ export const runWorkflow = async (
   const actions: ActionDeps = {
     runProcess: deps.runProcess,
     agents: deps.agents,
+    operations: deps.operations,
     // A checkpoint from before visits were counted cannot tell a cycle's visits apart, so
     // earlier ends are not taken on its resume (an ended attempt may then run again).
     recorder:

@@ -51,6 +51,7 @@ const groupChildren = (state: State): string[] | undefined => {
     case "agent":
     case "terminal":
     case "call_workflow":
+    case "operation":
       return undefined;
     default: {
       const never: never = state;
@@ -67,6 +68,7 @@ const nodeOf = (state: State, group: string | undefined): GraphNode => {
   if (state.kind === "terminal") node.terminalStatus = state.status;
   if (state.kind === "call_workflow") node.workflow = state.workflow;
   if (state.kind === "agent") node.provider = state.provider;
+  if (state.kind === "operation") node.provider = state.operation;
   if (state.kind !== "terminal" && typeof state.onFailure === "object")
     node.failMessage = state.onFailure.message;
   return node;

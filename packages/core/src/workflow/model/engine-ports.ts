@@ -106,10 +106,37 @@ export type AgentResult = {
 /** Runs agent steps through a provider; implemented by the providers module. */
 export type AgentExecutor = { execute(request: AgentRequest): Promise<AgentResult> };
 
+/** An operation state's attempt, its inputs rendered: what the OperationPort is given. */
+export type OperationRequest = AttemptOf & {
+  stateName: string;
+  operation: string;
+  inputs: Record<string, unknown>;
+  /** The workflow's `env`, resolved (GITHUB_TOKEN for github operations). */
+  env: Record<string, string>;
+  /** The run's name, age and each finished state's Output, for notify.send's webhook payload. */
+  workflow: { name: string; durationMs: number; outputs: Record<string, string> };
+  timeoutMs?: number;
+  signal: AbortSignal;
+};
+
+/**
+ * What an operation answered: its outputs (AWF's, by name), or why it failed. `retryable`
+ * marks a failure AWF retries under `retry:` (http.request's retryable_status_codes).
+ * `summary` is a line for people (method, URL and status), shown with the attempt.
+ */
+export type OperationResult = {
+  outputs: Record<string, unknown>;
+  error?: { code: ErrorCode; message: string };
+  summary?: string;
+};
+
+/** Runs built-in operations (http, notify, github); the worker and the CLI each provide one. */
+export type OperationPort = { execute(request: OperationRequest): Promise<OperationResult> };
+
 export type AttemptStarted = AttemptOf & {
   state: string;
-  kind: "process" | "agent";
-  /** The provider an agent attempt runs. */
+  kind: "process" | "agent" | "operation";
+  /** The provider an agent attempt runs, the operation an operation attempt runs. */
   provider?: string;
 };
 
@@ -272,6 +299,8 @@ export type RunWorkflowDeps = {
   runId?: string;
   inputs?: Record<string, unknown>;
   agents?: AgentExecutor;
+  /** Runs `operation` states; without one such a state fails. */
+  operations?: OperationPort;
   recorder?: StepRecorder;
   resolver?: WorkflowResolver;
   variables?: VariablesPort;

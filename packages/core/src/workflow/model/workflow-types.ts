@@ -99,6 +99,16 @@ export type AgentState = StateCommon & {
   skills?: SkillRef[];
 };
 
+/**
+ * `type: operation` (or `type: step` with `operation:`): a built-in operation with its
+ * inputs, strings among them rendered as templates when the state runs.
+ */
+export type OperationState = StateCommon & {
+  kind: "operation";
+  operation: string;
+  inputs: Record<string, unknown>;
+};
+
 export type TerminalState = {
   kind: "terminal";
   name: string;
@@ -137,6 +147,7 @@ export type CallWorkflowState = StateCommon & {
 export type State =
   | StepState
   | AgentState
+  | OperationState
   | TerminalState
   | ParallelState
   | ForEachState

@@ -33,6 +33,7 @@ const edgesOf = (s: State): Edge[] => {
     case "step":
     case "agent":
     case "call_workflow":
+    case "operation":
       break;
     default: {
       const never: never = s;

@@ -26,7 +26,6 @@ import { codes, MAX_DURATION_MS, report, sourceOf, type YamlReader } from "./yam
 
 export const UNSUPPORTED_STATE_KEYS: Record<string, string> = {
   use_template: "templates (`use_template`)",
-  operation: "operation steps (http, github, notify plugins)",
 };
 
 /** A retry delay: a Go duration string, or a plain number of milliseconds (AWF's retry reference). */

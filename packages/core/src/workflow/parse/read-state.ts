@@ -7,6 +7,7 @@ import { timeoutOrNone } from "./parse-duration";
 import { UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
 import { readBudget } from "./read-budget";
 import { readMcpProxy } from "./read-mcp-proxy";
+import { readOperation } from "./read-operation";
 import { readSkills } from "./read-skills";
 import { suggestName } from "./suggest-name";
 import type { LoopCommon, State } from "../model/workflow-types";
@@ -114,12 +115,8 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
   }
   switch (type) {
     case "operation":
-      r.error(
-        codes.unsupported,
-        "operation steps (http, github, notify plugins) are not supported (see docs/workflows.md)",
-        "type",
-      );
-      return undefined;
+      r.checkKeys(STATE_KEYS.operation, UNSUPPORTED_STATE_KEYS);
+      return readOperation(r, name);
     case "terminal": {
       r.checkKeys(STATE_KEYS.terminal, UNSUPPORTED_STATE_KEYS);
       const raw = r.scalar("status");
@@ -141,6 +138,11 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       };
     }
     case "step": {
+      // AWF's other spelling of an operation state: `type: step` with `operation:`.
+      if (r.has("operation")) {
+        r.checkKeys(STATE_KEYS.operation, UNSUPPORTED_STATE_KEYS);
+        return readOperation(r, name);
+      }
       r.checkKeys(STATE_KEYS.step, UNSUPPORTED_STATE_KEYS);
       const command = r.str("command");
       const scriptFile = r.str("script_file");

@@ -33,6 +33,7 @@ export const STATE_TYPES = [
   "for_each",
   "while",
   "call_workflow",
+  "operation",
 ] as const;
 type StateType = (typeof STATE_TYPES)[number];
 
@@ -89,6 +90,7 @@ export const STATE_KEYS = {
   for_each: [...COMMON_STATE_KEYS, ...LOOP_KEYS, "items"],
   while: [...COMMON_STATE_KEYS, ...LOOP_KEYS, "while"],
   call_workflow: [...COMMON_STATE_KEYS, "call_workflow", "workflow", "inputs", "outputs"],
+  operation: [...COMMON_STATE_KEYS, "operation", "inputs"],
 } as const satisfies Record<StateType, readonly string[]>;
 
 export const RETRY_KEYS = [

@@ -59,6 +59,16 @@ const textsOf = (s: State): { text: string; field: string; kind: "template" | "c
     case "call_workflow":
       for (const [k, v] of Object.entries(s.inputs)) t(v, `inputs.${k}`);
       break;
+    case "operation": {
+      const walk = (v: unknown, field: string): void => {
+        if (typeof v === "string") t(v, field);
+        else if (Array.isArray(v)) v.forEach((item, i) => walk(item, `${field}[${i}]`));
+        else if (v && typeof v === "object")
+          for (const [k, inner] of Object.entries(v)) walk(inner, `${field}.${k}`);
+      };
+      walk(s.inputs, "inputs");
+      break;
+    }
     default: {
       const never: never = s;
       return never;

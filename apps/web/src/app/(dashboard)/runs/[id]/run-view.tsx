@@ -29,6 +29,8 @@ import { StepTimeline } from "./step-timeline";
 import { useRunEvents, type LiveOutput } from "./use-run-events";
 import { StepSpend } from "./step-spend";
 import { VersionDrift } from "./version-drift";
+import { DesktopNotifications } from "./desktop-notifications";
+import { OperationStep } from "./operation-step";
 import { WaitBanner } from "./wait-banner";
 
 const ACTIVE = new Set(["queued", "running", "waiting"]);
@@ -291,6 +293,7 @@ export function RunView({ id }: { id: string }) {
       ) : null}
       <StartedBy run={r} />
       <VersionDrift events={events} />
+      <DesktopNotifications events={events} />
       <dl className="facts">
         <dt>Version</dt>
         <dd>v{r.version.number}</dd>
@@ -356,7 +359,9 @@ export function RunView({ id }: { id: string }) {
                 </span>
               </div>
               {s.stepType === "agent" ? <AgentActivity runId={id} step={s} live={live} /> : null}
-              {s.stepType === "agent" && s.stdout.trim() === s.output.trim() ? null : (
+              {s.stepType === "operation" ? <OperationStep step={s} /> : null}
+              {s.stepType === "operation" ||
+              (s.stepType === "agent" && s.stdout.trim() === s.output.trim()) ? null : (
                 <StepOutput
                   stdout={s.stdout}
                   stderr={s.stderr}

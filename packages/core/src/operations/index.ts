@@ -1,0 +1,4 @@
+/** The built-in operations (http, notify, github) over a network the caller gives. */
+export { createOperationPort } from "./operation-port";
+export type { DesktopNotification } from "./notify-send";
+export { originOfGitConfig } from "./github-repo";

@@ -1,0 +1,99 @@
+/**
+ * AWF's `notify.send`. The `webhook` backend POSTs AWF's JSON payload (workflow, status,
+ * duration, message, outputs) to the step's `webhook_url` over the caller's fetch, within
+ * ten seconds. There is no desktop on a server: the `desktop` backend is handed to the
+ * caller (the worker records it as a `notify.desktop` run event the run page shows).
+ */
+import type { FetchLike } from "../egress/egress-fetch";
+import type { OperationResult } from "../workflow/model/engine-ports";
+import { readCapped, requestFailure, shownUrl } from "./http-request";
+
+const WEBHOOK_TIMEOUT_S = 10;
+const DEFAULT_TITLE = "AWF Workflow";
+
+export type DesktopNotification = { title: string; message: string; priority: string };
+
+type NotifyDeps = {
+  fetch: FetchLike;
+  desktop: (notification: DesktopNotification) => Promise<void> | void;
+};
+
+type NotifyContext = {
+  workflow: string;
+  /** How long the run has been going, as `{{workflow.duration}}` shows it. */
+  duration: string;
+  /** Each finished state's Output so far. */
+  outputs: Record<string, string>;
+};
+
+export const notifySend = async (
+  deps: NotifyDeps,
+  inputs: Record<string, unknown>,
+  context: NotifyContext,
+  signal: AbortSignal,
+): Promise<OperationResult> => {
+  const backend = String(inputs.backend);
+  const message = String(inputs.message);
+  const title = typeof inputs.title === "string" ? inputs.title : DEFAULT_TITLE;
+  const priority = typeof inputs.priority === "string" ? inputs.priority : "default";
+  switch (backend) {
+    case "desktop":
+      await deps.desktop({ title, message, priority });
+      return {
+        outputs: { backend, status: "delivered", response: "shown on the run page" },
+        summary: `desktop notification "${title}" (${priority})`,
+      };
+    case "webhook": {
+      if (typeof inputs.webhook_url !== "string" || inputs.webhook_url === "")
+        return {
+          outputs: {},
+          error: {
+            code: "USER.INPUT.VALIDATION_FAILED",
+            message: 'the webhook backend needs the input "webhook_url"',
+          },
+        };
+      const url = inputs.webhook_url;
+      const what = `POST ${shownUrl(url)}`;
+      const timer = AbortSignal.timeout(WEBHOOK_TIMEOUT_S * 1000);
+      try {
+        const res = await deps.fetch(url, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({
+            workflow: context.workflow,
+            status: "running",
+            duration: context.duration,
+            message,
+            outputs: context.outputs,
+            title,
+            priority,
+          }),
+          signal: AbortSignal.any([signal, timer]),
+        });
+        const { text } = await readCapped(res, 64 * 1024);
+        const outputs = { backend, status: String(res.status), response: text };
+        const summary = `webhook ${what} → ${res.status}`;
+        if (res.ok) return { outputs, summary };
+        return {
+          outputs,
+          summary,
+          error: { code: "EXECUTION.OPERATION_FAILED", message: `${what} answered ${res.status}` },
+        };
+      } catch (error) {
+        return {
+          outputs: {},
+          summary: `webhook ${what} → no answer`,
+          error: requestFailure(error, what, timer.aborted && !signal.aborted, WEBHOOK_TIMEOUT_S),
+        };
+      }
+    }
+    default:
+      return {
+        outputs: {},
+        error: {
+          code: "USER.INPUT.VALIDATION_FAILED",
+          message: `"backend" must be desktop or webhook, got "${backend}"`,
+        },
+      };
+  }
+};
