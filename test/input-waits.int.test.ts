@@ -11,6 +11,7 @@ import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader, TRIGGER_QUEUE, type TriggerJob } from "@switchyard/core/triggers";
 import { createApiToken, saveWorkflowVersion } from "@switchyard/db";
+import { deployInputsWorkflow } from "@switchyard/testing/workflow";
 import { receiveWebhook } from "~/server/triggers/receive-webhook";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { restCaller } from "./helpers/rest-caller";
@@ -32,33 +33,6 @@ const services = () => ({
 const caller = () => dashboardCaller(services(), stack.adminId);
 const rest = (...args: Parameters<ReturnType<typeof restCaller>>) =>
   restCaller(services(), () => token)(...args);
-
-const DEPLOY = `name: deploy-asks
-inputs:
-  - name: environment
-    type: string
-    required: true
-    description: Target environment
-    validation:
-      enum: [dev, staging, prod]
-  - name: version
-    type: string
-    required: true
-    description: Version tag to deploy
-    validation:
-      pattern: '^v\\d+\\.\\d+\\.\\d+$'
-  - name: dry_run
-    type: boolean
-    default: false
-states:
-  initial: deploy
-  deploy:
-    type: step
-    command: echo "deploying {{.inputs.version}} to {{.inputs.environment}} dry={{.inputs.dry_run}}"
-    on_success: done
-  done:
-    type: terminal
-`;
 
 /** The open input wait of a run, once the run waits on it. */
 const inputWaitOf = (runId: string) =>
@@ -102,7 +76,7 @@ beforeAll(async () => {
     await saveWorkflowVersion(stack.db, {
       teamId: stack.teamId,
       name: "deploy-asks",
-      files: { "workflow.yaml": DEPLOY },
+      files: { "workflow.yaml": deployInputsWorkflow("deploy-asks") },
     })
   ).workflowId;
   token = (
