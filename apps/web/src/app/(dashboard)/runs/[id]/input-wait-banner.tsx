@@ -7,11 +7,14 @@
  * and a refusal shows at the field it names. Then the run starts with them.
  */
 import { useMutation } from "@tanstack/react-query";
+import type { inferRouterOutputs } from "@trpc/server";
 import Link from "next/link";
 import { InputForm, type InputDefinition } from "~/components/input-form";
 import { LocalTime } from "~/components/local-time";
+import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
-import type { WaitView } from "./wait-banner";
+
+type WaitView = inferRouterOutputs<AppRouter>["waits"]["list"]["waits"][number];
 
 const askedOf = (wait: WaitView): { inputs: InputDefinition[]; missing: string[] } => {
   const detail = (wait.detail ?? {}) as { inputs?: InputDefinition[]; missing?: string[] };
