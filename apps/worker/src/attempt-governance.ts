@@ -25,7 +25,7 @@ import {
   stepApprovalRules,
   type SourcedRule,
   type ToolCallWaitDetail,
-  type WaitAnswer,
+  type DecisionAnswer,
 } from "@switchyard/core/governance";
 import { capValue } from "@switchyard/core/mcp";
 import type { AttemptGovernance, SuspendedState } from "@switchyard/core/providers";
@@ -148,7 +148,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
 
 /** The refusal an answer (or expiry) gives the held call, or undefined when it may run. */
 const refusalOf = (status: string, answer: unknown): AppError | undefined => {
-  const given = (answer ?? {}) as Partial<WaitAnswer> & { decision?: string };
+  const given = (answer ?? {}) as Partial<DecisionAnswer> & { decision?: string };
   if (status === "answered" && given.decision === "approve") return undefined;
   if (status === "expired" && given.decision === "approve") return undefined;
   if (status === "expired")

@@ -5,7 +5,8 @@
  * variables the workflow passes; sub-workflows are found next to the file, and every file of the
  * workflow is read without following symlinks (workflow-folder.ts); events stream to stderr,
  * and each step attempt's (masked) output to stdout and stderr as the attempt ends, through
- * the engine's step recorder (terminal-recorder.ts). Exits 0 on success, else the run's exit
+ * the engine's step recorder (terminal-recorder.ts). A required input not given is asked for
+ * at the terminal as AWF asks (input-prompt.ts), or refused without one. Exits 0 on success, else the run's exit
  * status or the taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
  * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts.
  */
@@ -15,16 +16,19 @@ import { AppError, surfaceOf } from "@switchyard/core/errors";
 import { Scrubber } from "@switchyard/core/secrets";
 import {
   literalFileReferences,
+  missingRequiredInputs,
   resolveInputs,
   runWorkflow,
   validateWorkflow,
   type RunEvent,
   type Workflow,
 } from "@switchyard/core/workflow";
+import { collectInputs } from "./input-prompt";
 import { environmentVariables, folderResolver, localProcessRunner, runFiles } from "./local-ports";
 import { localAgents } from "./local-agents";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
+import { openTerminalReader } from "./terminal-reader";
 import { terminalRecorder } from "./terminal-recorder";
 import { openWorkflowFolder, type WorkflowFolder } from "./workflow-folder";
 import type { Io } from "./validate-command";
@@ -138,7 +142,9 @@ const runFromFolder = async (
   for (const wf of [checked.workflow, ...resolver.resolved()])
     for (const ref of literalFileReferences(wf)) if (ref.key !== "readFile") hold(ref.path);
   folder.snapshot();
-  const inputs = await resolveInputs(checked.workflow.inputs, options.inputs, {
+  const given = await inputsFromTerminal(checked.workflow.inputs, options.inputs, io);
+  if (given === undefined) return 1;
+  const inputs = await resolveInputs(checked.workflow.inputs, given, {
     fileExists: (p) => existsSync(path.resolve(p)),
   });
   if (inputs.errors.length > 0) {
@@ -187,5 +193,34 @@ const runFromFolder = async (
     await sandbox.close();
     process.stdout.off("error", onWriteError);
     process.stderr.off("error", onWriteError);
+  }
+};
+
+/**
+ * The --input values, with what the person types for the inputs not given when a required
+ * one is missing and stdin is a terminal; undefined (after AWF's error line) when there is no
+ * terminal to ask at or the person cancels.
+ */
+const inputsFromTerminal = async (
+  defs: Parameters<typeof collectInputs>[0],
+  given: Record<string, string>,
+  io: Io,
+): Promise<Record<string, string> | undefined> => {
+  if (missingRequiredInputs(defs, given).length === 0) return given;
+  const reader = process.stdin.isTTY
+    ? openTerminalReader(process.stdin, process.stderr)
+    : undefined;
+  try {
+    return await collectInputs(
+      defs,
+      given,
+      reader ? { read: reader.read, write: (text) => io.err(text) } : undefined,
+    );
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    io.err(`Error: ${error.userMessage}\n`);
+    return undefined;
+  } finally {
+    reader?.close();
   }
 };

@@ -39,5 +39,6 @@ export * from "./repositories/instance-admins";
 export * from "./repositories/workspace-snapshots";
 export * from "./repositories/replays";
 export * from "./repositories/waits";
+export * from "./repositories/input-waits";
 export * from "./runs/resume-run";
 export * from "./repositories/budgets";

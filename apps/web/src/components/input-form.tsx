@@ -74,6 +74,7 @@ export function InputForm({
   pending,
   serverError,
   submitLabel = "Start run",
+  label = "Start a run",
 }: {
   inputs: InputDefinition[];
   onSubmit: (inputs: Record<string, unknown>) => void;
@@ -81,6 +82,8 @@ export function InputForm({
   /** The refusal of the last start: shown at the input it names (`location.path` or the message's `inputs.<name>`), else above the button. */
   serverError?: { message: string; path?: string } | null;
   submitLabel?: string;
+  /** the form's accessible name */
+  label?: string;
 }) {
   const id = useId();
   const [values, setValues] = useState<Values>(() =>
@@ -99,7 +102,7 @@ export function InputForm({
   };
 
   return (
-    <form className={styles.form} onSubmit={submit} noValidate={false} aria-label="Start a run">
+    <form className={styles.form} onSubmit={submit} noValidate={false} aria-label={label}>
       {inputs.length === 0 ? (
         <p className="muted small">This workflow declares no inputs.</p>
       ) : null}

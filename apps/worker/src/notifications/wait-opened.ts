@@ -42,7 +42,7 @@ export const announceWaitOpened = async (
           from: deps.mail.from,
           to: person.email,
           subject: `Waiting for your answer: ${found.wait.question}`.slice(0, 200),
-          text: `Hello ${person.name},\n\nA run of ${found.workflow} waits for a person's answer:\n\n  ${found.wait.question}\n\nApprove or deny it on the run's page:\n\n${link}\n\nYou get this mail because you may answer it.\n`,
+          text: `Hello ${person.name},\n\nA run of ${found.workflow} waits for a person's answer:\n\n  ${found.wait.question}\n\n${found.wait.kind === "input" ? "Fill in the inputs it asks for" : "Approve or deny it"} on the run's page:\n\n${link}\n\nYou get this mail because you may answer it.\n`,
         });
         mailed.push(person.email);
       } catch (e) {

@@ -2,7 +2,8 @@
  * One fire of a schedule: the trigger is read again (gone or paused: nothing happens), the
  * membership of the member it runs as is checked now (a member who left, or lost the right
  * to start runs in the lane, makes the fire fail, with the reason left on the trigger for
- * the page), and the run starts through the shared startRun with the trigger's inputs. The
+ * the page), and the run starts through the shared startRun with the trigger's inputs (one
+ * without a required input waits for a person to fill it in, told as wait.opened). The
  * fire is a span of its own, the root of the run's trace (docs/observability.md).
  */
 import { ROOT_CONTEXT } from "@opentelemetry/api";
@@ -19,7 +20,13 @@ import {
 import type { Logger } from "../logger";
 import { traceparentOfSpan, withChildSpan } from "../tracing";
 
-export type FireTriggerDeps = { db: Db; queue: StartRunDeps["queue"]; log: Logger };
+export type FireTriggerDeps = {
+  db: Db;
+  queue: StartRunDeps["queue"];
+  log: Logger;
+  /** told when the run waits for inputs the schedule does not give (wait.opened) */
+  onWaitOpened?: StartRunDeps["onWaitOpened"];
+};
 
 export const fireTrigger = (deps: FireTriggerDeps, job: TriggerJob) =>
   withChildSpan(
@@ -39,7 +46,7 @@ const fire = async (deps: FireTriggerDeps, job: TriggerJob, traceparent: string 
       runAsUserId: trigger.runAsUserId,
     });
     const run = await startRun(
-      { db, queue: deps.queue },
+      { db, queue: deps.queue, onWaitOpened: deps.onWaitOpened },
       {
         teamId: job.teamId,
         userId: runner.userId,

@@ -53,13 +53,25 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
   const triggerQueue = new Queue<TriggerJob>(TRIGGER_QUEUE, { connection, prefix });
   const notificationQueue = new Queue<NotificationJob>(NOTIFICATION_QUEUE, { connection, prefix });
 
+  /** wait.opened to the endpoints listening, and mail to those who may answer where SMTP is configured */
+  const waitOpened = (input: { teamId: string; runId: string; waitId: string }) =>
+    announceWaitOpened(
+      { db, queue: notificationQueue, baseUrl: deps.baseUrl, mail: deps.mail, log },
+      input,
+    ).catch((e: unknown) =>
+      log.error("could not announce an open wait", {
+        waitId: input.waitId,
+        error: e instanceof Error ? e.message : String(e),
+      }),
+    );
+
   const triggers = new Worker<TriggerJob>(
     TRIGGER_QUEUE,
     async (job) => {
       const data = triggerJobSchema.safeParse(job.data);
       if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
       try {
-        return await fireTrigger({ db, queue: runQueue, log }, data.data);
+        return await fireTrigger({ db, queue: runQueue, log, onWaitOpened: waitOpened }, data.data);
       } catch (error) {
         throw asUnrecoverable(error);
       }
@@ -130,16 +142,7 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
           error: e instanceof Error ? e.message : String(e),
         }),
       ),
-    waitOpened: (input: { teamId: string; runId: string; waitId: string }) =>
-      announceWaitOpened(
-        { db, queue: notificationQueue, baseUrl: deps.baseUrl, mail: deps.mail, log },
-        input,
-      ).catch((e: unknown) =>
-        log.error("could not announce an open wait", {
-          waitId: input.waitId,
-          error: e instanceof Error ? e.message : String(e),
-        }),
-      ),
+    waitOpened,
     close: async () => {
       await triggers.close();
       await notifications.close();

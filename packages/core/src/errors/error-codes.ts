@@ -161,6 +161,8 @@ export const ERROR_CODES = {
   "USER.EGRESS.DENIED": FAMILY.USER,
   /** An Idempotency-Key sent again with another request (workflow, version or inputs). */
   "USER.IDEMPOTENCY_KEY_REUSED": { ...FAMILY.USER, http: 422 },
+  /** `switchyard run`: the person ended the collection of missing inputs (Ctrl+C, Ctrl+D). */
+  "USER.INPUT.CANCELLED": FAMILY.USER,
   "USER.INPUT.FILE_REFUSED": FAMILY.USER,
   "USER.INPUT.MISSING_FILE": FAMILY.USER,
   "USER.INPUT.VALIDATION_FAILED": FAMILY.USER,

@@ -1,18 +1,31 @@
 /**
  * A wait for a person's answer, as the engine, the worker and the API share it. A wait is a
  * row (Wait); a run parked on it holds no worker. Kinds: `tool_call` (approve or deny one
- * held call, bound to its arguments' hash); later kinds add their own answers.
+ * held call, bound to its arguments' hash) and `input` (the required inputs a triggered run
+ * started without, filled in by a person); later kinds add their own answers.
  */
 import { z } from "zod";
 
-export const waitAnswerSchema = z
+/** A tool call's answer: approve or deny. */
+export const decisionAnswerSchema = z
   .object({
     decision: z.enum(["approve", "deny"]),
     /** a denial's message: the agent receives it as the tool's error */
     message: z.string().max(4000).optional(),
   })
   .strict();
+
+/** An `input` wait's answer: a value for each input it asks for, checked as a run start's inputs are. */
+export const inputsAnswerSchema = z
+  .object({ inputs: z.record(z.string().max(200), z.unknown()) })
+  .strict();
+
+export const waitAnswerSchema = z.union([decisionAnswerSchema, inputsAnswerSchema]);
 export type WaitAnswer = z.infer<typeof waitAnswerSchema>;
+export type DecisionAnswer = z.infer<typeof decisionAnswerSchema>;
+
+/** How long a triggered run waits for its missing inputs before it fails without them. */
+export const DEFAULT_INPUT_WAIT_EXPIRY_MS = 24 * 3600_000;
 
 /** What expiry means: deny the call, fail the step, or take the wait's default answer. */
 export type WaitExpiry = "deny" | "fail" | "default";

@@ -20,4 +20,4 @@ export type { FileReference } from "./parse/file-references";
 export type { ConnectorCatalog } from "./parse/validate-workflow";
 export { resolveInputs } from "./engine/resolve-inputs";
 export { envNamesOf } from "./parse/env-names";
-export { checkStartInputs } from "./engine/inputs-at-start";
+export { checkStartInputs, missingRequiredInputs } from "./engine/inputs-at-start";

@@ -4,12 +4,13 @@
  * produced is stored through storable.ts (no U+0000, which Postgres refuses).
  */
 import type { Db } from "../client";
+import type { PrismaClientOrTransaction } from "../transaction";
 import { AppError } from "@switchyard/core/errors";
 import { isStorableTime } from "@switchyard/core/time";
 import type { Prisma, RunStatus, RunTrigger } from "../generated/prisma/client";
 import { storableJson } from "../storable";
 
-type CreateRunInput = {
+export type CreateRunInput = {
   teamId: string;
   workflowId: string;
   workflowVersionId: string;
@@ -25,6 +26,8 @@ type CreateRunInput = {
   idempotency?: { key: string; hash: string };
   /** a replay: the agent attempt it runs again, what it changes, and its suite replay */
   replay?: RunReplay;
+  /** `waiting`: written parked on a wait the same transaction opens (no job runs it yet) */
+  status?: "waiting";
 };
 
 /** What makes a run a replay (trigger `replay`): the attempt, the changes (ReplayChanges) and the suite. */
@@ -34,7 +37,7 @@ export type RunReplay = { ofId: string; options: Prisma.InputJsonObject; suiteId
  * Writes a queued run. The team's workflow versions current at this moment are pinned on
  * it, so call_workflow resolves them even if a workflow is saved again mid-run.
  */
-export const createRun = async (db: Db, input: CreateRunInput) => {
+export const createRun = async (db: PrismaClientOrTransaction, input: CreateRunInput) => {
   const workflows = await db.workflow.findMany({
     where: { teamId: input.teamId, archivedAt: null, currentVersionId: { not: null } },
     select: { name: true, currentVersionId: true },
@@ -56,6 +59,7 @@ export const createRun = async (db: Db, input: CreateRunInput) => {
       replayOfId: input.replay?.ofId,
       replayOptions: input.replay?.options,
       replaySuiteId: input.replay?.suiteId,
+      ...(input.status ? { status: input.status } : {}),
     },
   });
 };

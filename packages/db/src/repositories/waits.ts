@@ -10,6 +10,7 @@ import { AppError } from "@switchyard/core/errors";
 import {
   describeAnswerers,
   waitAnswerRefusal,
+  type DecisionAnswer,
   type WaitAnswer,
   type WaitExpiry,
 } from "@switchyard/core/governance";
@@ -18,6 +19,7 @@ import type { Prisma, Role, WaitStatus } from "../generated/prisma/client";
 import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { recordAudit } from "./audit-log";
+import { applyInputsAnswer, type InputsAnswered } from "./input-waits";
 
 /** Who asks: a member by session, or an API token (`tokenId`) acting as its member. */
 export type WaitCaller = { userId: string; role: Role; tokenId?: string };
@@ -103,7 +105,7 @@ const listingOf = async (
         : undefined;
     return {
       ...wait,
-      answer: wait.answer as WaitAnswer | { decision: "fail" } | null,
+      answer: wait.answer as DecisionAnswer | InputsAnswered | { decision: "fail" } | null,
       answeredBy: answeredById
         ? (answerers.get(answeredById) ?? { id: answeredById, name: "(removed)" })
         : null,
@@ -232,6 +234,36 @@ const closedRefusal = (wait: { status: WaitStatus; expiresAt: Date | null }, now
 };
 
 /**
+ * The answer to keep for the wait's kind: a tool call's decision (a denial with its message),
+ * or an `input` wait's inputs, checked and merged into the run's. An answer of the other
+ * shape is refused, saying which the wait takes.
+ */
+const answerOfKind = async (
+  tx: Prisma.TransactionClient,
+  wait: { kind: string; teamId: string; runId: string; detail: unknown },
+  given: WaitAnswer,
+): Promise<DecisionAnswer | InputsAnswered> => {
+  if (wait.kind === "input") {
+    if (!("inputs" in given))
+      throw new AppError(
+        "BAD_REQUEST",
+        'this wait asks for the run\'s missing inputs: answer with { "inputs": { "<name>": <value> } }',
+        { location: { path: "inputs" } },
+      );
+    return applyInputsAnswer(tx, wait, given.inputs);
+  }
+  if (!("decision" in given))
+    throw new AppError(
+      "BAD_REQUEST",
+      'this wait asks for a decision: answer with { "decision": "approve" | "deny" }',
+      { location: { path: "decision" } },
+    );
+  return given.decision === "deny" && given.message
+    ? { decision: "deny", message: given.message }
+    : { decision: given.decision };
+};
+
+/**
  * Answers an open wait, in one transaction with its audit entry (the decision, never the
  * call's arguments or the message). Refused when it is answered already, expired, not the
  * caller's to answer, or not the team's. `resume`: the run is to be enqueued again.
@@ -241,10 +273,6 @@ export const answerWait = async (
   input: { teamId: string; waitId: string; answer: WaitAnswer; caller: WaitCaller },
 ) => {
   const { teamId, waitId, caller } = input;
-  const answer: WaitAnswer =
-    input.answer.decision === "deny" && input.answer.message
-      ? { decision: "deny", message: input.answer.message }
-      : { decision: input.answer.decision };
   return db.$transaction(async (tx) => {
     const found = await tx.wait.findFirst({
       where: { id: waitId, teamId },
@@ -265,6 +293,7 @@ export const answerWait = async (
       startedById: wait.run.startedById,
     });
     if (refused) throw refused;
+    const answer = await answerOfKind(tx, wait, input.answer);
     const { count } = await tx.wait.updateMany({
       where: { id: waitId, teamId, status: "open" },
       data: {

@@ -12,11 +12,17 @@ import { createHash } from "node:crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
 import { mayStart } from "@switchyard/core/policy";
-import { checkStartInputs, parseWorkflow } from "@switchyard/core/workflow";
+import {
+  checkStartInputs,
+  missingRequiredInputs,
+  parseWorkflow,
+  type InputDefinition,
+} from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import type { Role, RunTrigger } from "../generated/prisma/client";
 import { budgetStartRefusal } from "../repositories/budgets";
 import { loadBundle } from "../repositories/bundle-store";
+import { createRunWaitingForInputs } from "../repositories/input-waits";
 import { discardQueuedRun } from "../repositories/run-lifecycle";
 import { createRun, findRunByIdempotencyKey, type RunReplay } from "../repositories/runs";
 import { getWorkflow, laneRules, runReachRefusal } from "../repositories/workflows";
@@ -35,7 +41,12 @@ type RunEnqueuer = {
     },
   ) => Promise<unknown>;
 };
-export type StartRunDeps = { db: Db; queue: RunEnqueuer };
+export type StartRunDeps = {
+  db: Db;
+  queue: RunEnqueuer;
+  /** told when a triggered run waits for its missing inputs (wait.opened notifications) */
+  onWaitOpened?: (wait: { teamId: string; runId: string; waitId: string }) => unknown;
+};
 
 /**
  * Enqueues a run's job. Its id is the run's, so adding it again while it exists does
@@ -149,8 +160,18 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
       starterId: input.userId,
     }));
   if (refused) throw refused;
+  // A schedule or a webhook has no one to ask: a run it starts without a required input
+  // waits for a person to fill it in (AWF prompts in a terminal); the others are refused.
+  const given = input.inputs ?? {};
+  const missing = root ? missingRequiredInputs(root.inputs, given) : [];
+  if (root && missing.length > 0 && WAITS_FOR_INPUTS.has(input.trigger))
+    return startWaitingForInputs(deps, input, root.inputs, missing, {
+      workflowId: workflow.id,
+      versionId,
+      lane: workflow.lane,
+    });
   // The inputs against the version's declaration, so a wrong one is refused by name now.
-  const badInputs = root && (await checkStartInputs(root.inputs, input.inputs ?? {}));
+  const badInputs = root && (await checkStartInputs(root.inputs, given));
   if (badInputs) throw badInputs;
 
   const creating = createRun(deps.db, {
@@ -196,4 +217,45 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
     );
   }
   return { ...run, replayed: false };
+};
+
+/** The ways a run starts with no person at hand to refuse: their runs wait for missing inputs. */
+const WAITS_FOR_INPUTS: ReadonlySet<RunTrigger> = new Set(["schedule", "webhook"]);
+
+/**
+ * A triggered run without a required input: the inputs it was given are checked now (a wrong
+ * one is the trigger's to fix), and the run is written waiting on an `input` wait asking for
+ * every input it was not given; the answer queues it (waits.ts).
+ */
+const startWaitingForInputs = async (
+  deps: StartRunDeps,
+  input: StartRunInput,
+  defs: InputDefinition[],
+  missing: InputDefinition[],
+  at: { workflowId: string; versionId: string; lane: string },
+) => {
+  const given = input.inputs ?? {};
+  const asked = defs.filter((d) => given[d.name] === undefined);
+  const badInputs = await checkStartInputs(
+    defs.filter((d) => !asked.includes(d)),
+    given,
+  );
+  if (badInputs) throw badInputs;
+  const { run, waitId } = await createRunWaitingForInputs(
+    deps.db,
+    {
+      teamId: input.teamId,
+      workflowId: at.workflowId,
+      workflowVersionId: at.versionId,
+      lane: at.lane,
+      trigger: input.trigger,
+      inputs: given,
+      startedById: input.userId,
+      triggerId: input.triggerId,
+    },
+    asked,
+    missing.map((d) => d.name),
+  );
+  await deps.onWaitOpened?.({ teamId: input.teamId, runId: run.id, waitId });
+  return { ...run, replayed: false, waitId };
 };

@@ -1,12 +1,12 @@
 /**
  * Request and response shapes of waits for a person's answer (a tool call held for
- * approval), shared by the tRPC procedures, the REST routes and the generated OpenAPI
+ * approval, the inputs a triggered run waits for), shared by the tRPC procedures, the REST routes and the generated OpenAPI
  * document. Any member reads the team's waits; who may answer one is the wait's own rule
  * (its minimum role, its lane's start roles, and not the run's starter when it says so),
  * checked when the answer comes: a refusal is 403 USER.WAIT.NOT_ALLOWED.
  */
 import { z } from "zod";
-import { waitAnswerSchema } from "@switchyard/core/governance";
+import { decisionAnswerSchema, inputsAnswerSchema } from "@switchyard/core/governance";
 import { operation } from "./operation";
 import { runStatus } from "./runs.types";
 import { timestamp } from "./timestamp";
@@ -14,20 +14,32 @@ import { timestamp } from "./timestamp";
 const waitStatus = z.enum(["open", "answered", "expired", "cancelled"]);
 const role = z.enum(["owner", "admin", "member", "viewer"]);
 
-/** An approval's answer: approve or deny, a denial with a message the agent receives as the tool's error. */
-export const waitAnswerBody = waitAnswerSchema;
+/**
+ * An approval's answer: approve or deny, a denial with a message the agent receives as the
+ * tool's error. An `input` wait's: the inputs it asks for, checked as a run start's are.
+ */
+export const waitAnswerBody = z.union([
+  decisionAnswerSchema.describe("a tool_call wait: approve or deny the held call"),
+  inputsAnswerSchema.describe(
+    "an input wait: a value for each input it asks for (every required one), checked as a run start's inputs; a problem is 400 USER.INPUT.VALIDATION_FAILED naming inputs.<name>",
+  ),
+]);
 
 export const waitListing = z.object({
   id: z.string(),
   runId: z.string(),
   stepRunId: z.string().nullable().describe("the agent attempt that waits"),
-  kind: z.string().describe("tool_call: approve or deny one held tool call"),
+  kind: z
+    .string()
+    .describe(
+      "tool_call: approve or deny one held tool call; input: fill in the inputs a triggered run was started without",
+    ),
   status: waitStatus,
   question: z.string().describe("what the person is asked, in one line"),
   detail: z
     .unknown()
     .describe(
-      "tool_call: { tool, source, arguments (scrubbed), argumentsHash, rule, ruleOrigin, agentText, state, provider }",
+      "tool_call: { tool, source, arguments (scrubbed), argumentsHash, rule, ruleOrigin, agentText, state, provider }; input: { inputs: [{ name, type, required, default, description, validation: { enum, pattern, min, max, fileExtension } }], missing: [names of the required ones] }",
     ),
   argumentsHash: z
     .string()
@@ -41,9 +53,18 @@ export const waitListing = z.object({
   expiresAt: timestamp.nullable(),
   onExpiry: z.string().describe("what expiry means: deny, fail or default"),
   answer: z
-    .object({ decision: z.string(), message: z.string().optional() })
+    .object({
+      decision: z.string(),
+      message: z.string().optional(),
+      inputs: z
+        .array(z.string())
+        .optional()
+        .describe("decision inputs: the names of the inputs given (their values are the run's)"),
+    })
     .nullable()
-    .describe("the answer given (or expiry's: decision fail fails the step)"),
+    .describe(
+      "the answer given (or expiry's: decision fail fails the step, or the run of an input wait)",
+    ),
   answeredBy: z.object({ id: z.string(), name: z.string() }).nullable(),
   answeredByToken: z.string().nullable().describe("the API token's id when an automation answered"),
   answeredAt: timestamp.nullable(),
@@ -94,7 +115,10 @@ export const waitListResponse = z.object({
 });
 
 const waitId = z.object({ id: z.string().min(1) });
-export const answerWaitInput = waitAnswerBody.extend({ id: z.string().min(1) });
+export const answerWaitInput = z.union([
+  decisionAnswerSchema.extend({ id: z.string().min(1) }),
+  inputsAnswerSchema.extend({ id: z.string().min(1) }),
+]);
 
 export const answerWaitResponse = z.object({
   wait: waitListing,
@@ -147,12 +171,13 @@ export const waitOperations = {
       method: "POST",
       path: "/waits/{id}/answer",
       summary:
-        "Answer an open wait: approve or deny (a denial's message reaches the agent); a run parked on it is queued again to resume. An API token answers as its member",
+        "Answer an open wait: approve or deny a tool call (a denial's message reaches the agent), or fill in the inputs of an input wait; a run parked on it is queued again to resume. An API token answers as its member",
       body: waitAnswerBody,
       status: 200,
       description: "The wait as answered",
       errors: {
         403: "The caller may not answer this wait (USER.WAIT.NOT_ALLOWED, saying which rule)",
+        400: "An answer of the wrong shape for the wait's kind, or inputs that fail the workflow's declaration (USER.INPUT.VALIDATION_FAILED naming inputs.<name>)",
         404: "No such wait in the team, or it was cancelled with its run",
         409: "Already answered (USER.WAIT.ALREADY_ANSWERED) or expired (USER.WAIT.EXPIRED)",
       },

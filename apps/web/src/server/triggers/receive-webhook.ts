@@ -3,7 +3,8 @@
  * the request's X-Switchyard-Signature is checked against the raw body with the trigger's
  * signing secret (opened here), and only then is anything else said about it: paused is a
  * conflict, and a valid body starts a run as the member the trigger runs as (its creator,
- * or the admin who last changed it), whose role is checked now, with the body's mapped values over the trigger's default inputs.
+ * or the admin who last changed it), whose role is checked now, with the body's mapped values over the trigger's default inputs
+ * (a run without a required input waits for a person to fill it in).
  * An unknown id is 404 and a bad signature 401, whatever else is true of the trigger. A
  * signed delivery accepted once is refused when sent again (409 USER.WEBHOOK.REPLAYED, see
  * webhook-deliveries.ts); one that started no run may be sent again.
@@ -19,6 +20,7 @@ import {
   type Db,
   type StartRunDeps,
 } from "@switchyard/db";
+import { notifyWaitOpened } from "../notifications/notification-queue";
 import { startRun } from "../runs/start-run";
 import { claimDelivery } from "./webhook-deliveries";
 
@@ -82,7 +84,7 @@ const fire = async (
       body,
     );
     const run = await startRun(
-      { db, queue: deps.queue },
+      { db, queue: deps.queue, onWaitOpened: (wait) => notifyWaitOpened(deps, wait) },
       {
         teamId: trigger.teamId,
         userId: runner.userId,

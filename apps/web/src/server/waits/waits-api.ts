@@ -24,7 +24,10 @@ export const waitsApi = implement(waitOperations, {
       {
         teamId: caller.teamId,
         waitId: input.id,
-        answer: { decision: input.decision, ...(input.message ? { message: input.message } : {}) },
+        answer:
+          "inputs" in input
+            ? { inputs: input.inputs }
+            : { decision: input.decision, ...(input.message ? { message: input.message } : {}) },
         caller: asker(caller),
       },
     ),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseOk } from "@switchyard/testing/workflow";
-import { checkStartInputs } from "./inputs-at-start";
+import { checkStartInputs, missingRequiredInputs } from "./inputs-at-start";
 
 const wf = parseOk(`
 name: typed
@@ -35,5 +35,24 @@ describe("checkStartInputs", () => {
       .map((p) => p.path)
       .sort();
     expect(problems).toEqual(["inputs.count", "inputs.env", "inputs.tag"]);
+  });
+});
+
+describe("missingRequiredInputs", () => {
+  it("names the required inputs neither given nor defaulted", () => {
+    const defs = parseOk(`
+name: asks
+inputs:
+  - { name: env, required: true }
+  - { name: count, type: integer, required: true, default: 2 }
+  - { name: tag }
+  - { name: version, required: true }
+states:
+  initial: done
+  done: { type: terminal }
+`).inputs;
+    expect(missingRequiredInputs(defs, {}).map((d) => d.name)).toEqual(["env", "version"]);
+    expect(missingRequiredInputs(defs, { env: "prod" }).map((d) => d.name)).toEqual(["version"]);
+    expect(missingRequiredInputs(defs, { env: "prod", version: "v1" })).toEqual([]);
   });
 });

@@ -27,3 +27,13 @@ export const checkStartInputs = async (
     },
   );
 };
+
+/**
+ * The required inputs neither given nor defaulted, in declaration order: what AWF prompts for
+ * in a terminal, and what a run a trigger started waits for a person to fill in.
+ */
+export const missingRequiredInputs = (
+  defs: InputDefinition[],
+  given: Record<string, unknown>,
+): InputDefinition[] =>
+  defs.filter((d) => d.required && (given[d.name] ?? d.default) === undefined);

@@ -38,13 +38,15 @@ export function WaitList() {
         action={<Link href="/runs?status=waiting">Runs waiting for a person</Link>}
       >
         When an agent calls a tool that needs approval and you may give it, the call shows here with
-        Approve and Deny.
+        Approve and Deny; a run a schedule or webhook started without a required input shows here
+        with a form for it.
       </EmptyState>
     );
   return (
     <div data-testid="wait-list">
       <p className="muted">
-        {list.length === 1 ? "One call waits" : `${list.length} calls wait`} for your answer.
+        {list.length === 1 ? "One question waits" : `${list.length} questions wait`} for your
+        answer.
       </p>
       {list.map((w) => (
         <WaitBanner key={w.id} wait={w} onAnswered={refresh} showRun />

@@ -3,8 +3,9 @@
  * An open wait of a run, as a banner the person cannot miss: the question, the tool and
  * where it comes from, its arguments (scrubbed, as pretty JSON), the agent's text so far,
  * the rule that held it and who may answer; Approve and Deny (with an optional message the
- * agent receives) for those who may, and for the others who may instead. Used on the run's
- * page and on the "Waiting for you" list.
+ * agent receives) for those who may, and for the others who may instead. An `input` wait
+ * shows its form instead (input-wait-banner.tsx). Used on the run's page and on the "Waiting
+ * for you" list.
  */
 import { useMutation } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -13,6 +14,7 @@ import { useState } from "react";
 import { LocalTime } from "~/components/local-time";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
+import { InputWaitBanner } from "./input-wait-banner";
 import { JsonBlock } from "./json-block";
 
 export type WaitView = inferRouterOutputs<AppRouter>["waits"]["list"]["waits"][number];
@@ -32,14 +34,26 @@ type ToolCallDetail = {
 const detailOf = (wait: WaitView): ToolCallDetail =>
   wait.detail && typeof wait.detail === "object" ? wait.detail : {};
 
-export function WaitBanner({
+export function WaitBanner(props: {
+  wait: WaitView;
+  onAnswered: () => void;
+  /** the list page: name the run and link to it */
+  showRun?: boolean;
+}) {
+  return props.wait.kind === "input" ? (
+    <InputWaitBanner {...props} />
+  ) : (
+    <ToolCallBanner {...props} />
+  );
+}
+
+function ToolCallBanner({
   wait,
   onAnswered,
   showRun = false,
 }: {
   wait: WaitView;
   onAnswered: () => void;
-  /** the list page: name the run and link to it */
   showRun?: boolean;
 }) {
   const trpc = useTRPC();

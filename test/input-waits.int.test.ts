@@ -1,0 +1,230 @@
+/**
+ * Interactive inputs on a server, through a real worker, Postgres, Redis and BullMQ: a start
+ * from the API without a required input is refused naming it (400), as AWF refuses a caller
+ * with no terminal; a run a schedule or a webhook starts without one waits for a person
+ * instead (an `input` wait with each missing input's declaration, holding no worker, told to
+ * wait.opened endpoints); the answer is checked as a start's inputs are (a value outside the
+ * enum is 400 naming the field) and then the run goes on with it; a wait nobody answers in
+ * time fails its run with the missing input named.
+ */
+import { Queue } from "bullmq";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signatureHeader, TRIGGER_QUEUE, type TriggerJob } from "@switchyard/core/triggers";
+import { createApiToken, saveWorkflowVersion } from "@switchyard/db";
+import { deployInputsWorkflow } from "@switchyard/testing/workflow";
+import { receiveWebhook } from "~/server/triggers/receive-webhook";
+import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
+import { restCaller } from "./helpers/rest-caller";
+import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
+import { waitFor } from "./helpers/worker-process";
+
+let stack: RunStack;
+let triggerQueue: Queue<TriggerJob>;
+let workflowId: string;
+let token: string;
+const keyring = environmentKeyring();
+const services = () => ({
+  db: stack.db,
+  queue: stack.queue,
+  redis: stack.redis,
+  prefix: stack.prefix,
+  keyring,
+});
+const caller = () => dashboardCaller(services(), stack.adminId);
+const rest = (...args: Parameters<ReturnType<typeof restCaller>>) =>
+  restCaller(services(), () => token)(...args);
+
+/** The open input wait of a run, once the run waits on it. */
+const inputWaitOf = (runId: string) =>
+  waitFor(
+    async () => {
+      const { waits } = await caller().waits.list({ runId });
+      const wait = waits.find((w) => w.kind === "input" && w.status === "open");
+      const run = await caller().runs.get({ id: runId });
+      return wait && run.status === "waiting" ? wait : undefined;
+    },
+    20_000,
+    `run ${runId} to wait for its inputs`,
+  );
+
+/** The run a schedule (with `inputs`) starts when it fires, as its scheduler would fire it, now. */
+const scheduledRun = async (inputs?: Record<string, unknown>) => {
+  const { trigger } = await caller().triggers.create({
+    workflowId,
+    kind: "schedule",
+    cron: "0 0 1 1 *",
+    timezone: "UTC",
+    ...(inputs ? { inputs } : {}),
+  });
+  await triggerQueue.add("fire", { triggerId: trigger.id, teamId: stack.teamId });
+  return waitFor(
+    async () => (await caller().triggers.get({ id: trigger.id })).lastRunId ?? undefined,
+    20_000,
+    "the schedule to start a run",
+  );
+};
+
+const finished = (id: string) => runEnded(() => caller().runs.get({ id }), `run ${id}`);
+
+beforeAll(async () => {
+  stack = await openRunStack({ SWITCHYARD_JOB_LOCK_MS: "1500" });
+  triggerQueue = new Queue<TriggerJob>(TRIGGER_QUEUE, {
+    connection: stack.redis,
+    prefix: stack.prefix,
+  });
+  workflowId = (
+    await saveWorkflowVersion(stack.db, {
+      teamId: stack.teamId,
+      name: "deploy-asks",
+      files: { "workflow.yaml": deployInputsWorkflow("deploy-asks") },
+    })
+  ).workflowId;
+  token = (
+    await createApiToken(stack.db, { teamId: stack.teamId, userId: stack.adminId, name: "t" })
+  ).token;
+  await stack.db.notificationEndpoint.create({
+    data: { teamId: stack.teamId, url: "https://hooks.example.com/w", events: ["wait.opened"] },
+  });
+}, 90_000);
+afterAll(async () => {
+  await triggerQueue?.obliterate({ force: true }).catch(() => undefined);
+  await triggerQueue?.close();
+  await closeRunStack(stack);
+}, 90_000);
+
+describe("interactive inputs on a server", () => {
+  it("refuses an API start without a required input, naming it", async () => {
+    const started = await rest("POST", `/workflows/${workflowId}/runs`, {
+      body: { inputs: { environment: "dev" } },
+    });
+    expect(started.status).toBe(400);
+    expect(started.body.error).toMatchObject({
+      code: "USER.INPUT.VALIDATION_FAILED",
+      location: { path: "inputs.version" },
+    });
+    expect(started.body.error?.message).toContain("inputs.version: is required");
+    await expect(
+      caller().runs.start({ workflowId, inputs: { version: "v1.0.0" } }),
+    ).rejects.toMatchObject({ cause: { location: { path: "inputs.environment" } } });
+  });
+
+  it("a scheduled run without its inputs waits for them; a bad answer names the field, a good one runs it", async () => {
+    const fired = await scheduledRun();
+    const wait = await inputWaitOf(fired);
+    expect(wait).toMatchObject({ kind: "input", parked: true, lane: "default", mayAnswer: true });
+    expect(wait.question).toContain("environment");
+    expect(wait.expiresAt).not.toBeNull();
+    const detail = wait.detail as { inputs: Record<string, unknown>[]; missing: string[] };
+    expect(detail.missing).toEqual(["environment", "version"]);
+    // Every input it was not given, as AWF's prompt asks for optional ones too (with their defaults).
+    expect(detail.inputs).toEqual([
+      expect.objectContaining({
+        name: "environment",
+        type: "string",
+        required: true,
+        description: "Target environment",
+        validation: expect.objectContaining({ enum: ["dev", "staging", "prod"] }) as unknown,
+      }),
+      expect.objectContaining({
+        name: "version",
+        validation: expect.objectContaining({ pattern: "^v\\d+\\.\\d+\\.\\d+$" }) as unknown,
+      }),
+      expect.objectContaining({ name: "dry_run", required: false, default: false }),
+    ]);
+    // No worker holds it: its job is done, and the run has not started a step.
+    expect((await caller().runs.get({ id: fired })).steps).toEqual([]);
+    // wait.opened is told to the endpoints listening.
+    await waitFor(
+      async () =>
+        (await stack.db.notificationDelivery.findFirst({
+          where: { teamId: stack.teamId, event: "wait.opened", waitId: wait.id },
+        })) ?? undefined,
+      10_000,
+      "a wait.opened delivery",
+    );
+
+    const bad = await rest("POST", `/waits/${wait.id}/answer`, {
+      body: { inputs: { environment: "qa", version: "v1.2.3" } },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({
+      code: "USER.INPUT.VALIDATION_FAILED",
+      location: { path: "inputs.environment" },
+    });
+    const badPattern = await rest("POST", `/waits/${wait.id}/answer`, {
+      body: { inputs: { environment: "prod", version: "1.2.3" } },
+    });
+    expect(badPattern.status).toBe(400);
+    expect(badPattern.body.error?.location).toMatchObject({ path: "inputs.version" });
+    const approve = await rest("POST", `/waits/${wait.id}/answer`, {
+      body: { decision: "approve" },
+    });
+    expect(approve.status).toBe(400);
+    expect(approve.body.error?.message).toContain("inputs");
+    expect((await caller().waits.get({ id: wait.id })).status).toBe("open");
+
+    const good = await rest("POST", `/waits/${wait.id}/answer`, {
+      body: { inputs: { environment: "prod", version: "v1.2.3" } },
+    });
+    expect(good.status).toBe(200);
+    expect(good.body).toMatchObject({
+      resumed: true,
+      wait: {
+        status: "answered",
+        answer: { decision: "inputs", inputs: ["environment", "version"] },
+      },
+    });
+    const run = await finished(fired);
+    expect(run.status).toBe("succeeded");
+    expect(run.inputs).toEqual({ environment: "prod", version: "v1.2.3" });
+    expect(run.steps[0]?.stdout).toContain("deploying v1.2.3 to prod dry=false");
+    const again = await rest("POST", `/waits/${wait.id}/answer`, {
+      body: { inputs: { environment: "dev", version: "v1.2.3" } },
+    });
+    expect(again.status).toBe(409);
+  }, 60_000);
+
+  it("a webhook run without an input waits for it, answered from the dashboard", async () => {
+    const { trigger, secret } = await caller().triggers.create({
+      workflowId,
+      kind: "webhook",
+      inputMap: { environment: "/env" },
+    });
+    const body = JSON.stringify({ env: "staging" });
+    const { runId } = await receiveWebhook(
+      { db: stack.db, keyring, queue: stack.queue, redis: stack.redis, prefix: stack.prefix },
+      {
+        triggerId: trigger.id,
+        signature: signatureHeader(secret!, body, Math.floor(Date.now() / 1000)),
+        rawBody: body,
+      },
+    );
+    const wait = await inputWaitOf(runId);
+    expect(wait.detail).toMatchObject({ missing: ["version"] });
+    expect((wait.detail as { inputs: { name: string }[] }).inputs.map((i) => i.name)).toEqual([
+      "version",
+      "dry_run",
+    ]);
+    await expect(
+      caller().waits.answer({ id: wait.id, inputs: { version: "v2", environment: "dev" } }),
+    ).rejects.toMatchObject({ cause: { code: "USER.INPUT.VALIDATION_FAILED" } });
+    const answered = await caller().waits.answer({
+      id: wait.id,
+      inputs: { version: "v2.1.0", dry_run: true },
+    });
+    expect(answered.resumed).toBe(true);
+    const run = await finished(runId);
+    expect(run.status).toBe("succeeded");
+    expect(run.steps[0]?.stdout).toContain("deploying v2.1.0 to staging dry=true");
+  }, 60_000);
+
+  it("a wait nobody answers in time fails its run with the missing input named", async () => {
+    const runId = await scheduledRun({ environment: "dev" });
+    const wait = await inputWaitOf(runId);
+    await stack.db.wait.update({ where: { id: wait.id }, data: { expiresAt: new Date() } });
+    const run = await finished(runId);
+    expect(run).toMatchObject({ status: "failed", errorCode: "USER.INPUT.VALIDATION_FAILED" });
+    expect(run.errorMessage).toContain("inputs.version: is required");
+    expect((await caller().waits.get({ id: wait.id })).status).toBe("expired");
+  }, 60_000);
+});
