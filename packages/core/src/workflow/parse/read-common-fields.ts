@@ -25,7 +25,6 @@ import {
 import { codes, MAX_DURATION_MS, report, sourceOf, type YamlReader } from "./yaml-reader";
 
 export const UNSUPPORTED_STATE_KEYS: Record<string, string> = {
-  use_template: "templates (`use_template`)",
   operation: "operation steps (http, github, notify plugins)",
 };
 

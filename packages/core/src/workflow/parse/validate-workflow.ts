@@ -17,6 +17,7 @@ import { parseWorkflow, type ParseResult } from "./parse-workflow";
 import { stepApprovalRules } from "../../governance/step-rules";
 import { suggestName } from "./suggest-name";
 import { locate, type Diagnostics } from "./yaml-reader";
+import type { TemplateLibrary } from "../templates/template-library";
 import { checkShellText, lineColumn } from "../expression/template";
 import type { SourceRef, Workflow } from "../model/workflow-types";
 
@@ -32,6 +33,8 @@ type ValidatePorts = {
   resolver?: WorkflowResolver;
   catalog?: ConnectorCatalog;
   approvals?: LaneApprovals;
+  /** where `use_template` names are found */
+  templates?: TemplateLibrary;
 };
 
 const push = (
@@ -158,7 +161,7 @@ export const validateWorkflow = async (
   file: string,
   ports: ValidatePorts = {},
 ): Promise<ParseResult> => {
-  const result = parseWorkflow(source, file);
+  const result = parseWorkflow(source, file, undefined, { templates: ports.templates });
   const wf = result.workflow;
   if (!wf) return result;
   if (ports.files) {
