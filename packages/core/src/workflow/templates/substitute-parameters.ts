@@ -9,12 +9,12 @@ const WHOLE = /^\{\{\s*\.?parameters\.([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}$/;
 /** The parameter names a text refers to, in order. */
 export const parameterRefs = (text: string): string[] => [...text.matchAll(REF)].map((m) => m[1]!);
 
-const asText = (value: unknown): string =>
-  value === null || value === undefined
-    ? ""
-    : typeof value === "object"
-      ? JSON.stringify(value)
-      : String(value);
+const asText = (value: unknown): string => {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return JSON.stringify(value) ?? "";
+};
 
 /** A copy of `value` with every placeholder replaced from `params` (all of them declared). */
 export const substituteParameters = (
