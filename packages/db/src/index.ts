@@ -41,3 +41,4 @@ export * from "./repositories/replays";
 export * from "./repositories/waits";
 export * from "./runs/resume-run";
 export * from "./repositories/budgets";
+export * from "./repositories/step-templates";

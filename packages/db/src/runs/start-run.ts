@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
 import { mayStart } from "@switchyard/core/policy";
-import { checkStartInputs, parseWorkflow } from "@switchyard/core/workflow";
+import { checkStartInputs, parseWorkflow, bundleTemplates } from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import type { Role, RunTrigger } from "../generated/prisma/client";
 import { budgetStartRefusal } from "../repositories/budgets";
@@ -139,7 +139,9 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const bundle = await loadBundle(deps.db, input.teamId, versionId);
   if (!bundle || bundle.version.workflowId !== workflow.id)
     throw new AppError("NOT_FOUND", "workflow version not found");
-  const root = parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
+  const root = parseWorkflow(bundle.entry, bundle.version.entryPath, undefined, {
+    templates: bundleTemplates(bundle.files),
+  }).workflow;
   const refused =
     root &&
     (await runReachRefusal(deps.db, input.teamId, {
