@@ -21,13 +21,7 @@ export type { ConnectorCatalog } from "./parse/validate-workflow";
 export { resolveInputs } from "./engine/resolve-inputs";
 export { envNamesOf } from "./parse/env-names";
 export { checkStartInputs } from "./engine/inputs-at-start";
-export { readTemplateFile } from "./templates/read-template";
-export type { StepTemplate, TemplateParameter } from "./templates/read-template";
-export {
-  bundleTemplates,
-  libraryOf,
-  templateNameOf,
-  TEMPLATE_DIR,
-} from "./templates/template-library";
-export type { TemplateLibrary, TemplateSource } from "./templates/template-library";
-export type { TemplateUse } from "./templates/expand-templates";
+export { readTemplateFile } from "./parse/read-template";
+export type { TemplateParameter } from "./parse/read-template";
+export { bundleTemplates, libraryOf, templateNameOf, TEMPLATE_DIR } from "./parse/template-library";
+export type { TemplateLibrary } from "./parse/template-library";

@@ -19,8 +19,8 @@ import { readWorkflow } from "./read-workflow";
 import type { Workflow } from "../model/workflow-types";
 import { findDeepNesting, findUnprintable } from "./yaml-prescan";
 import { YamlReader, locate, type Diagnostics } from "./yaml-reader";
-import { expandTemplates, type TemplateUse } from "../templates/expand-templates";
-import { NO_TEMPLATES, type TemplateLibrary } from "../templates/template-library";
+import { expandTemplates, type TemplateUse } from "./expand-templates";
+import { NO_TEMPLATES, type TemplateLibrary } from "./template-library";
 
 export type ParseResult = {
   workflow?: Workflow;

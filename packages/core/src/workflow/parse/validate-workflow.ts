@@ -17,7 +17,7 @@ import { parseWorkflow, type ParseResult } from "./parse-workflow";
 import { stepApprovalRules } from "../../governance/step-rules";
 import { suggestName } from "./suggest-name";
 import { locate, type Diagnostics } from "./yaml-reader";
-import type { TemplateLibrary } from "../templates/template-library";
+import type { TemplateLibrary } from "./template-library";
 import { checkShellText, lineColumn } from "../expression/template";
 import type { SourceRef, Workflow } from "../model/workflow-types";
 

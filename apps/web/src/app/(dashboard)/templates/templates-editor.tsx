@@ -81,9 +81,7 @@ export function TemplatesEditor() {
               </td>
               <td>v{t.version}</td>
               <td>
-                {t.parameters
-                  .map((p) => (p.required ? `${p.name} (required)` : p.name))
-                  .join(", ")}
+                {t.parameters.map((p) => (p.required ? `${p.name} (required)` : p.name)).join(", ")}
               </td>
               <td>
                 <button type="button" className="link" onClick={() => void edit(t.name)}>

@@ -5,7 +5,7 @@
  */
 import { posix } from "node:path";
 
-export type TemplateSource = {
+type TemplateSource = {
   name: string;
   /** the template file's YAML */
   source: string;

@@ -3,7 +3,7 @@
  * state's transitions, nested templates, and each error at the using line in AWF's words.
  */
 import { describe, expect, it } from "vitest";
-import { parseWorkflow } from "../parse/parse-workflow";
+import { parseWorkflow } from "./parse-workflow";
 import { bundleTemplates, libraryOf } from "./template-library";
 import { readTemplateFile } from "./read-template";
 

@@ -5,13 +5,13 @@
  */
 import { LineCounter, isMap, isScalar, parseDocument } from "yaml";
 import { AppError } from "../../errors/app-error";
-import { suggestName } from "../parse/suggest-name";
-import { YamlReader, codes, report, sourceOf, type Diagnostics } from "../parse/yaml-reader";
+import { suggestName } from "./suggest-name";
+import { YamlReader, codes, report, sourceOf, type Diagnostics } from "./yaml-reader";
 import { parameterRefs } from "./substitute-parameters";
 
 export type TemplateParameter = { name: string; required: boolean; default?: unknown };
 
-export type StepTemplate = {
+type StepTemplate = {
   name: string;
   parameters: TemplateParameter[];
   /** the state's name in the template file */

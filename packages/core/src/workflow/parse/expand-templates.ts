@@ -7,8 +7,8 @@
  */
 import { isMap, isScalar, type Node, type YAMLMap } from "yaml";
 import type { ErrorCode } from "../../errors/error-codes";
-import { suggestName } from "../parse/suggest-name";
-import { YamlReader, deref, locate, report, type Diagnostics } from "../parse/yaml-reader";
+import { suggestName } from "./suggest-name";
+import { YamlReader, deref, locate, report, type Diagnostics } from "./yaml-reader";
 import { readTemplateFile, type TemplateReadResult } from "./read-template";
 import { substituteParameters } from "./substitute-parameters";
 import type { TemplateLibrary } from "./template-library";
