@@ -57,6 +57,8 @@ const keyring = keyringOf(parseMasterKey("k1", randomBytes(32).toString("base64"
 let stack: RunStack;
 let fx: Fixture;
 const unique = () => randomBytes(4).toString("hex");
+const templateText = (name: string) =>
+  `name: ${name}\nstates:\n  ${name}:\n    type: step\n    command: echo hi\n`;
 
 const LOCAL = (id: string) => ({
   id,
@@ -152,6 +154,11 @@ class Fixture {
     if ((await stack.db.connector.count({ where: { teamId: this.teamA } })) > 48)
       await stack.db.connector.deleteMany({ where: { teamId: this.teamA } });
     return (await this.owner().connectors.create({ definition: LOCAL(`c${unique()}`) })).id;
+  };
+  template = async () => {
+    const name = `t${unique()}`;
+    await this.owner().templates.save({ name, content: templateText(name), description: "" });
+    return name;
   };
   variable = async (secret = false) =>
     (
@@ -294,6 +301,29 @@ const TRPC: Record<string, Row> = {
     least: "admin",
     cross: true,
     input: async (f) => ({ id: await f.ownerToken() }),
+  },
+
+  "templates.list": { least: "viewer" },
+  "templates.get": {
+    least: "viewer",
+    cross: true,
+    input: async (f) => ({ name: await f.template() }),
+  },
+  "templates.validate": {
+    least: "viewer",
+    input: () => ({ name: "tv", content: templateText("tv"), description: "" }),
+  },
+  "templates.save": {
+    least: "member",
+    input: () => {
+      const name = `t${unique()}`;
+      return { name, content: templateText(name), description: "" };
+    },
+  },
+  "templates.delete": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ name: await f.template() }),
   },
 
   "variables.list": { least: "viewer" },
@@ -654,6 +684,28 @@ const REST: Record<string, RestRow> = {
     req: async (f) => ({ path: `/replay-suites/${await f.suite()}` }),
   },
   "GET /agents/versions": { least: "viewer" },
+  "GET /templates": { least: "viewer" },
+  "GET /templates/{name}": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({ path: `/templates/${await f.template()}` }),
+  },
+  "POST /templates/{name}/validate": {
+    least: "viewer",
+    req: () => ({ path: "/templates/tv/validate", body: { content: templateText("tv") } }),
+  },
+  "PUT /templates/{name}": {
+    least: "member",
+    req: () => {
+      const name = `t${unique()}`;
+      return { path: `/templates/${name}`, body: { content: templateText(name) } };
+    },
+  },
+  "DELETE /templates/{name}": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/templates/${await f.template()}` }),
+  },
   "GET /variables": { least: "viewer" },
   "PUT /variables/{name}": {
     least: "admin",

@@ -20,6 +20,7 @@ import {
   runWorkflow,
   type Checkpoint,
   type RunOutcome,
+  bundleTemplates,
 } from "@switchyard/core/workflow";
 import {
   claimQueuedRun,
@@ -336,7 +337,9 @@ export const executeRun = async (
     const bundle = await loadBundle(db, teamId, run.workflowVersionId);
     if (!bundle)
       throw new AppError("NOT_FOUND", `workflow version ${run.workflowVersionId} not found`);
-    const parsed = parseWorkflow(bundle.entry, bundle.version.entryPath);
+    const parsed = parseWorkflow(bundle.entry, bundle.version.entryPath, undefined, {
+      templates: bundleTemplates(bundle.files),
+    });
     if (!parsed.workflow) {
       throw new AppError(
         parsed.errors[0]?.code ?? "WORKFLOW.VALIDATION_FAILED",

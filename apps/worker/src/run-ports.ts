@@ -21,6 +21,7 @@ import {
   type BundleFiles,
   type Workflow,
   type WorkflowResolver,
+  bundleTemplates,
 } from "@switchyard/core/workflow";
 import { mayStart, type Role } from "@switchyard/core/policy";
 import { getMembership, laneRules, loadBundle, runReachRefusal, type Db } from "@switchyard/db";
@@ -77,7 +78,9 @@ export const teamWorkflowResolver = ({ db, teamId, pinned }: Scope): WorkflowRes
       if (!versionId) return undefined;
       const bundle = await loadBundle(db, teamId, versionId);
       if (!bundle) return undefined;
-      const parsed = parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`);
+      const parsed = parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`, undefined, {
+        templates: bundleTemplates(bundle.files),
+      });
       if (!parsed.workflow) {
         throw new AppError(
           "WORKFLOW.VALIDATION_FAILED",

@@ -5,6 +5,7 @@
  * and shell steps and hooks run through the step sandbox over the user's workspace. The
  * bundle's other files are read through core's bundleReader over the same folder.
  */
+import { folderTemplates } from "./folder-templates";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
@@ -63,7 +64,9 @@ export const folderResolver = (folder: WorkflowFolder): FolderResolver => {
         const source = folder.read(relative);
         if (source === undefined) continue;
         const file = path.join(folder.dir, relative);
-        const parsed = parseWorkflow(source, file);
+        const parsed = parseWorkflow(source, file, undefined, {
+          templates: folderTemplates(folder),
+        });
         if (!parsed.workflow) {
           const first = parsed.errors[0];
           throw new AppError(

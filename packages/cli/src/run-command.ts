@@ -10,6 +10,7 @@
  * status or the taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
  * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts.
  */
+import { folderTemplates } from "./folder-templates";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
@@ -114,7 +115,11 @@ const runFromFolder = async (
   // The folder is the workflow file's own, so the bundle's paths are the folder's.
   const { files, hold } = runFiles(folder, path.basename(file));
   const resolver = folderResolver(folder);
-  const checked = await validateWorkflow(source, file, { files, resolver });
+  const checked = await validateWorkflow(source, file, {
+    files,
+    resolver,
+    templates: folderTemplates(folder),
+  });
   if (!checked.workflow) {
     for (const e of checked.errors)
       io.err(

@@ -4,6 +4,7 @@
  * valid, else with the taxonomy exit code of the first error (USER 1, WORKFLOW 2, ...).
  */
 import path from "node:path";
+import { folderTemplates } from "./folder-templates";
 import { AppError } from "@switchyard/core/errors";
 import {
   bundleReader,
@@ -68,6 +69,7 @@ export const runValidate = async (argv: string[], io: Io): Promise<number> => {
         files: bundleReader(folder.read, path.basename(file)),
         resolver: folderResolver(folder),
         catalog,
+        templates: folderTemplates(folder),
       });
     } finally {
       folder.close();

@@ -42,3 +42,4 @@ export * from "./repositories/waits";
 export * from "./repositories/input-waits";
 export * from "./runs/resume-run";
 export * from "./repositories/budgets";
+export * from "./repositories/step-templates";

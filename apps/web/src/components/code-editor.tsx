@@ -16,6 +16,7 @@ import { basicSetup } from "codemirror";
 import { tags } from "@lezer/highlight";
 import { useEffect, useRef } from "react";
 import { workflowCompletion } from "./code-editor-completion";
+import { templateCompletion, type TemplateHint } from "./template-completion";
 
 export type EditorDiagnostic = {
   severity: "error" | "warning";
@@ -134,6 +135,7 @@ export function CodeEditor({
   diagnosticsFor,
   complete = true,
   minLines,
+  templates,
 }: {
   value: string;
   onChange: (value: string) => void;
@@ -144,11 +146,15 @@ export function CodeEditor({
   diagnosticsFor?: string;
   complete?: boolean;
   minLines?: number;
+  /** the team's step templates, offered after `use_template:` and under its `parameters:` */
+  templates?: readonly TemplateHint[];
 }) {
   const host = useRef<HTMLDivElement>(null);
   const view = useRef<EditorView | null>(null);
   const changed = useRef(onChange);
   changed.current = onChange;
+  const templateHints = useRef(templates ?? []);
+  templateHints.current = templates ?? [];
 
   useEffect(() => {
     if (!host.current) return;
@@ -173,7 +179,13 @@ export function CodeEditor({
           // Long lines wrap: no sideways scrolling box (which a keyboard could not reach) on a phone.
           EditorView.lineWrapping,
           lintGutter(),
-          ...(complete ? [autocompletion({ override: [workflowCompletion] })] : []),
+          ...(complete
+            ? [
+                autocompletion({
+                  override: [templateCompletion(() => templateHints.current), workflowCompletion],
+                }),
+              ]
+            : []),
           theme,
           EditorView.contentAttributes.of({ "aria-label": label, "aria-multiline": "true" }),
           ...(minLines

@@ -5,7 +5,7 @@
  * workflow, so the problems drawn at their line and column are exactly what saving would
  * refuse; beside it, the graph of the last version of the text that parsed.
  */
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/trpc/react";
@@ -49,6 +49,7 @@ export function WorkflowEditor({
   const [checked, setChecked] = useState<Bundle | null>(null);
   const [newPath, setNewPath] = useState("");
   const validate = useMutation(trpc.workflows.validate.mutationOptions());
+  const templates = useQuery(trpc.templates.list.queryOptions()).data;
   const queryClient = useQueryClient();
   const save = useMutation(
     trpc.workflows.save.mutationOptions({
@@ -115,6 +116,7 @@ export function WorkflowEditor({
             diagnostics={forFile(bundle.entry)}
             diagnosticsFor={checked?.files[bundle.entry]}
             minLines={18}
+            templates={templates}
           />
         </div>
         {others.map((path) => (

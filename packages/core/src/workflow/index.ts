@@ -21,3 +21,7 @@ export type { ConnectorCatalog } from "./parse/validate-workflow";
 export { resolveInputs } from "./engine/resolve-inputs";
 export { envNamesOf } from "./parse/env-names";
 export { checkStartInputs, missingRequiredInputs } from "./engine/inputs-at-start";
+export { readTemplateFile } from "./parse/read-template";
+export type { TemplateParameter } from "./parse/read-template";
+export { bundleTemplates, libraryOf, templateNameOf, TEMPLATE_DIR } from "./parse/template-library";
+export type { TemplateLibrary } from "./parse/template-library";

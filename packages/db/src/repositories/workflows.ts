@@ -13,7 +13,7 @@ import {
 } from "@switchyard/core/policy";
 import { reconnectRefusal } from "@switchyard/core/connectors";
 import { AppError } from "@switchyard/core/errors";
-import { parseWorkflow } from "@switchyard/core/workflow";
+import { parseWorkflow, bundleTemplates } from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { loadBundle } from "./bundle-store";
@@ -91,7 +91,10 @@ const calleeSource =
     if (!row || !versionId) return undefined;
     const bundle = await loadBundle(db, teamId, versionId);
     const workflow =
-      bundle && parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow;
+      bundle &&
+      parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`, undefined, {
+        templates: bundleTemplates(bundle.files),
+      }).workflow;
     return workflow && { workflow, lane: row.lane };
   };
 

@@ -13,6 +13,7 @@ import { AppError } from "@switchyard/core/errors";
 import type { RunJob } from "@switchyard/core/runs";
 import { mayStart } from "@switchyard/core/policy";
 import {
+  bundleTemplates,
   checkStartInputs,
   missingRequiredInputs,
   parseWorkflow,
@@ -150,7 +151,9 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const bundle = await loadBundle(deps.db, input.teamId, versionId);
   if (!bundle || bundle.version.workflowId !== workflow.id)
     throw new AppError("NOT_FOUND", "workflow version not found");
-  const root = parseWorkflow(bundle.entry, bundle.version.entryPath).workflow;
+  const root = parseWorkflow(bundle.entry, bundle.version.entryPath, undefined, {
+    templates: bundleTemplates(bundle.files),
+  }).workflow;
   const refused =
     root &&
     (await runReachRefusal(deps.db, input.teamId, {

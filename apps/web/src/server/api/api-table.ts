@@ -25,12 +25,14 @@ import { triggersApi } from "../triggers/triggers-api";
 import { variablesApi } from "../variables/variables-api";
 import { waitsApi } from "../waits/waits-api";
 import { workflowsApi } from "../workflows/workflows-api";
+import { templatesApi } from "../templates/templates-api";
 import type { ImplementedArea } from "./implement";
 import { restRoutesOf } from "./rest-of";
 import { trpcRouterOf } from "./trpc-of";
 
 const areas = {
   workflows: workflowsApi,
+  templates: templatesApi,
   runs: runsApi,
   waits: waitsApi,
   replay: replayApi,

@@ -109,6 +109,11 @@ export const workflowBundleResponse = z.object({
   files: z.record(z.string(), z.string()).describe("path → content"),
   graph: workflowGraph.nullable(),
   inputs: z.array(inputDefinition),
+  templates: z
+    .array(z.object({ name: z.string(), path: z.string(), version: z.number().int().nullable() }))
+    .describe(
+      "the step templates this version pinned: the team's version, or null for the bundle's own copy",
+    ),
 });
 
 export const saveWorkflowResponse = z.object({
@@ -159,6 +164,11 @@ export const workflowVersionResponse = versionSummary.extend({
   files: z.record(z.string(), z.string()).describe("path → content"),
   graph: workflowGraph.nullable().describe("null when the version no longer parses"),
   inputs: z.array(inputDefinition),
+  templates: z
+    .array(z.object({ name: z.string(), path: z.string(), version: z.number().int().nullable() }))
+    .describe(
+      "the step templates this version pinned: the team's version, or null for the bundle's own copy",
+    ),
 });
 
 export const diffLine = z.object({

@@ -5,7 +5,7 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import { workflowGraph } from "@switchyard/core/workflow/graph";
-import { parseWorkflow } from "@switchyard/core/workflow";
+import { parseWorkflow, bundleTemplates } from "@switchyard/core/workflow";
 import { getRunToRerun, loadBundle, type Db } from "@switchyard/db";
 
 export const readRunGraph = async (db: Db, teamId: string, runId: string) => {
@@ -13,7 +13,9 @@ export const readRunGraph = async (db: Db, teamId: string, runId: string) => {
   if (!run) throw new AppError("NOT_FOUND", "run not found");
   const bundle = await loadBundle(db, teamId, run.workflowVersionId);
   const parsed = bundle
-    ? parseWorkflow(bundle.entry, bundle.version.entryPath).workflow
+    ? parseWorkflow(bundle.entry, bundle.version.entryPath, undefined, {
+        templates: bundleTemplates(bundle.files),
+      }).workflow
     : undefined;
   return { graph: parsed ? workflowGraph(parsed) : null };
 };

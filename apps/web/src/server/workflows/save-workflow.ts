@@ -70,7 +70,7 @@ export const saveWorkflow = async (
     description: wf.description,
     lane: laneName,
     entryPath: input.entry,
-    files: input.files,
+    files: result.files,
     createdById: input.userId,
   });
   return { version, warnings: result.warnings.map(toDiagnostic) };

@@ -7,12 +7,16 @@
  */
 import type { AppError, ErrorCode } from "@switchyard/core/errors";
 import {
+  TEMPLATE_DIR,
   bundleReader,
   parseWorkflow,
+  templateNameOf,
   validateWorkflow,
   type ConnectorCatalog,
   type ParseResult,
+  type TemplateLibrary,
   type WorkflowResolver,
+  bundleTemplates,
 } from "@switchyard/core/workflow";
 import { mayReachConnector } from "@switchyard/core/policy";
 import {
@@ -20,6 +24,7 @@ import {
   currentVersionIdByName,
   laneApprovalRules,
   loadBundle,
+  teamTemplateLibrary,
   type Db,
 } from "@switchyard/db";
 import { checkBundleLimits } from "./bundle-limits";
@@ -45,7 +50,9 @@ const teamResolver = (db: Db, teamId: string): WorkflowResolver => ({
     if (!versionId) return undefined;
     const bundle = await loadBundle(db, teamId, versionId);
     return bundle
-      ? parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`).workflow
+      ? parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`, undefined, {
+          templates: bundleTemplates(bundle.files),
+        }).workflow
       : undefined;
   },
 });
@@ -65,18 +72,52 @@ const teamCatalog = (db: Db, teamId: string): ConnectorCatalog => ({
   },
 });
 
+/**
+ * The bundle with `.awf/templates/` holding exactly the templates its workflow uses, each
+ * the team's current version, or the bundle's own copy of one the team has not (a copy a
+ * saved version pinned before the team's template was deleted, or one sent with the files).
+ */
+const pinTemplates = async (
+  db: Db,
+  teamId: string,
+  entry: string,
+  files: Record<string, string>,
+) => {
+  const source = files[entry];
+  const team = await teamTemplateLibrary(db, teamId);
+  const own = bundleTemplates(files);
+  const library: TemplateLibrary = {
+    find: (name) => team.find(name) ?? own.find(name),
+    names: () => [...new Set([...team.names(), ...own.names()])].sort(),
+  };
+  const uses =
+    source === undefined
+      ? []
+      : (parseWorkflow(source, entry, undefined, { templates: library }).templates ?? []);
+  const pinned = Object.fromEntries(Object.entries(files).filter(([p]) => !templateNameOf(p)));
+  for (const use of uses) {
+    const found = library.find(use.name);
+    if (found) pinned[`${TEMPLATE_DIR}/${use.name}.yaml`] = found.source;
+  }
+  return pinned;
+};
+
+/** The bundle's validation, and its files as saving stores them (templates pinned). */
 export const validateBundle = async (
   db: Db,
   teamId: string,
   bundle: { entry: string; files: Record<string, string> },
-): Promise<ParseResult> => {
+): Promise<ParseResult & { files: Record<string, string> }> => {
   checkBundleLimits(bundle.files);
-  const source = bundle.files[bundle.entry];
-  if (source === undefined) return parseWorkflow("", bundle.entry);
-  return validateWorkflow(source, bundle.entry, {
-    files: bundleReader(bundle.files, bundle.entry),
+  const files = await pinTemplates(db, teamId, bundle.entry, bundle.files);
+  const source = files[bundle.entry];
+  if (source === undefined) return { ...parseWorkflow("", bundle.entry), files };
+  const result = await validateWorkflow(source, bundle.entry, {
+    templates: bundleTemplates(files),
+    files: bundleReader(files, bundle.entry),
     resolver: teamResolver(db, teamId),
     catalog: teamCatalog(db, teamId),
     approvals: { laneRules: (lane) => laneApprovalRules(db, teamId, lane) },
   });
+  return { ...result, files };
 };

@@ -7,7 +7,7 @@
 import { createTwoFilesPatch, structuredPatch } from "diff";
 import { AppError } from "@switchyard/core/errors";
 import { maySave, roleAtLeast, type Role } from "@switchyard/core/policy";
-import { parseWorkflow, type InputDefinition } from "@switchyard/core/workflow";
+import { bundleTemplates, parseWorkflow, type InputDefinition } from "@switchyard/core/workflow";
 import { workflowGraph, type WorkflowGraph } from "@switchyard/core/workflow/graph";
 import {
   archiveWorkflow,
@@ -16,6 +16,7 @@ import {
   laneRules,
   listWorkflowVersions,
   loadBundle,
+  pinnedStepTemplates,
   type Db,
 } from "@switchyard/db";
 
@@ -31,8 +32,11 @@ type DiffLine = {
 export const shapeOf = (
   entry: string,
   path: string,
+  files: Readonly<Record<string, string>>,
 ): { graph: WorkflowGraph | null; inputs: InputDefinition[] } => {
-  const { workflow } = parseWorkflow(entry, path);
+  const { workflow } = parseWorkflow(entry, path, undefined, {
+    templates: bundleTemplates(files),
+  });
   return workflow
     ? { graph: workflowGraph(workflow), inputs: workflow.inputs }
     : { graph: null, inputs: [] };
@@ -61,7 +65,8 @@ export const readWorkflow = async (db: Db, caller: Caller, id: string) => {
     bundleHash: bundle.version.bundleHash,
     entry: bundle.version.entryPath,
     files: bundle.files,
-    ...shapeOf(bundle.entry, bundle.version.entryPath),
+    ...shapeOf(bundle.entry, bundle.version.entryPath, bundle.files),
+    templates: await pinnedStepTemplates(db, caller.teamId, bundle.files),
   };
 };
 
@@ -111,7 +116,8 @@ export const readVersion = async (
     current: v.id === workflow.currentVersionId,
     entry: v.entryPath,
     files: bundle.files,
-    ...shapeOf(bundle.entry, v.entryPath),
+    ...shapeOf(bundle.entry, v.entryPath, bundle.files),
+    templates: await pinnedStepTemplates(db, caller.teamId, bundle.files),
   };
 };
 

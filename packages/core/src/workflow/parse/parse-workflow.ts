@@ -19,8 +19,20 @@ import { readWorkflow } from "./read-workflow";
 import type { Workflow } from "../model/workflow-types";
 import { findDeepNesting, findUnprintable } from "./yaml-prescan";
 import { YamlReader, locate, type Diagnostics } from "./yaml-reader";
+import { expandTemplates, type TemplateUse } from "./expand-templates";
+import { NO_TEMPLATES, type TemplateLibrary } from "./template-library";
 
-export type ParseResult = { workflow?: Workflow; errors: AppError[]; warnings: AppError[] };
+export type ParseResult = {
+  workflow?: Workflow;
+  errors: AppError[];
+  warnings: AppError[];
+  /** the templates its `use_template` states expanded, each once */
+  templates?: TemplateUse[];
+};
+type ParseOptions = {
+  /** where `use_template` names are found; none: every one is reported as not found */
+  templates?: TemplateLibrary;
+};
 type ParseLimits = {
   maxBytes: number;
   maxAliases: number;
@@ -124,6 +136,7 @@ export const parseWorkflow = (
   source: string,
   file = "workflow.yaml",
   limits: ParseLimits = DEFAULT_LIMITS,
+  options: ParseOptions = {},
 ): ParseResult => {
   // No Buffer here: the parser also runs in the browser editor.
   if (
@@ -237,7 +250,9 @@ export const parseWorkflow = (
     return { errors: [limitError(file, message, pos, "states")], warnings: [] };
   }
   let workflow: Workflow | undefined;
+  let templates: TemplateUse[];
   try {
+    templates = expandTemplates(diag, root, options.templates ?? NO_TEMPLATES);
     workflow = readWorkflow(new YamlReader(diag, root, ""));
     if (workflow) checkStructure(workflow, diag);
   } catch (error) {
@@ -254,5 +269,6 @@ export const parseWorkflow = (
     workflow: errors.length === 0 ? workflow : undefined,
     errors,
     warnings: sorted(diag.warnings),
+    ...(templates.length > 0 ? { templates } : {}),
   };
 };

@@ -24,9 +24,7 @@ import {
 } from "./vocabulary";
 import { codes, MAX_DURATION_MS, report, sourceOf, type YamlReader } from "./yaml-reader";
 
-export const UNSUPPORTED_STATE_KEYS: Record<string, string> = {
-  use_template: "templates (`use_template`)",
-};
+export const UNSUPPORTED_STATE_KEYS: Record<string, string> = {};
 
 /** A retry delay: a Go duration string, or a plain number of milliseconds (AWF's retry reference). */
 const delayMs = (r: YamlReader, key: string): number | undefined => {

@@ -11,9 +11,6 @@ import { TOP_LEVEL_KEYS, WORKFLOW_HOOK_KEYS } from "./vocabulary";
 import { codes, report, sourceOf, type YamlReader } from "./yaml-reader";
 
 const TOP_UNSUPPORTED: Record<string, string> = {
-  use_template: "templates (`use_template`)",
-  template: "workflow templates",
-  parameters: "workflow templates (`parameters`)",
   pack: "workflow packs",
   packs: "workflow packs",
   skills: "agent skills",
@@ -71,7 +68,7 @@ export const readWorkflow = (root: YamlReader): Workflow | undefined => {
   const states = new Map<string, State>();
   root.diag.declaredStates = new Set(statesReader.keys().filter((k) => k !== "initial"));
   for (const key of statesReader.keys()) {
-    if (key === "initial") continue;
+    if (key === "initial" || root.diag.skipStates?.has(key)) continue;
     if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(key)) {
       statesReader.error(
         codes.invalid,

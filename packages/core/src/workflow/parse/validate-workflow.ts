@@ -18,6 +18,7 @@ import { findSkill } from "../skills/find-skill";
 import { stepApprovalRules } from "../../governance/step-rules";
 import { suggestName } from "./suggest-name";
 import { locate, type Diagnostics } from "./yaml-reader";
+import type { TemplateLibrary } from "./template-library";
 import { checkShellText, lineColumn } from "../expression/template";
 import type { SourceRef, Workflow } from "../model/workflow-types";
 
@@ -33,6 +34,8 @@ type ValidatePorts = {
   resolver?: WorkflowResolver;
   catalog?: ConnectorCatalog;
   approvals?: LaneApprovals;
+  /** where `use_template` names are found */
+  templates?: TemplateLibrary;
 };
 
 const push = (
@@ -217,7 +220,7 @@ export const validateWorkflow = async (
   file: string,
   ports: ValidatePorts = {},
 ): Promise<ParseResult> => {
-  const result = parseWorkflow(source, file);
+  const result = parseWorkflow(source, file, undefined, { templates: ports.templates });
   const wf = result.workflow;
   if (!wf) return result;
   if (ports.files) {

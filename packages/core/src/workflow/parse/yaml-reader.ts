@@ -29,6 +29,8 @@ export type Diagnostics = {
   source?: string;
   /** Every name under `states`, including states too broken to read, so targets are not reported twice. */
   declaredStates?: Set<string>;
+  /** States left out of the workflow: a `use_template` that could not be expanded (reported). */
+  skipStates?: Set<string>;
 };
 
 /** Follows an alias (`*name`) to the node it names; other nodes are returned as they are. */

@@ -87,6 +87,14 @@ export function WorkflowView({
         <div className={styles.meta}>
           <span>lane {w.lane}</span>
           <span>version {w.version}</span>
+          {w.templates.length > 0 ? (
+            <span data-testid="pinned-templates">
+              templates{" "}
+              {w.templates
+                .map((t) => `${t.name} ${t.version === null ? "(bundle copy)" : `v${t.version}`}`)
+                .join(", ")}
+            </span>
+          ) : null}
         </div>
         <span className={styles.spacer} />
         {canRun ? (
