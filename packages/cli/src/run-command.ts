@@ -104,6 +104,17 @@ const runFromFolder = async (
         );
         return 1;
       }
+  // A resumed session lives with a run on the server (sealed, on any worker); here nothing
+  // keeps it between steps yet: refused before any step runs rather than run without it.
+  for (const wf of [checked.workflow, ...resolver.resolved()])
+    for (const state of wf.states.values())
+      if (state.kind === "agent" && state.conversation?.continueFrom !== undefined) {
+        const at = state.conversation.continueFromSource ?? state.source;
+        io.err(
+          `${state.source.path}:${at.line ?? 1}:${at.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" resumes the session of "${state.conversation.continueFrom}" (conversation.continue_from): sessions are kept with a run on a Switchyard server (docs/workflows.md, "Sessions"); switchyard run does not keep them between steps\n`,
+        );
+        return 1;
+      }
   // The scripts and prompts the workflow and its sub-workflows name literally are read now,
   // before any step, and served as read from then on; readFile reads when used.
   for (const wf of [checked.workflow, ...resolver.resolved()])

@@ -131,7 +131,14 @@ const runAction = async (
         const result =
           state.kind === "step"
             ? await runShellStep(run.actions, state, scope, attemptSignal, { attempt, path })
-            : await runAgentStep(run.actions, state, scope, attemptSignal, { attempt, path });
+            : await runAgentStep(
+                run.actions,
+                state,
+                scope,
+                attemptSignal,
+                { attempt, path },
+                run.cp.results,
+              );
         if (
           result.status !== "failure" ||
           signal.aborted ||

@@ -79,6 +79,11 @@ export type AgentState = StateCommon & {
   mcpProxy?: McpProxyConfig;
   /** The step's own spend limits (a Switchyard extension): cost, tokens, calls per tool pattern. */
   budget?: BudgetAmounts;
+  /**
+   * AWF's session tracking: present (even `{}`), the step keeps its CLI session for a later
+   * step; `continueFrom` resumes the session of that earlier step of the same workflow.
+   */
+  conversation?: { continueFrom?: string; continueFromSource?: SourceRef };
 };
 
 export type TerminalState = {

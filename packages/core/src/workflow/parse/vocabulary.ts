@@ -82,6 +82,7 @@ export const STATE_KEYS = {
     "mode",
     "mcp_proxy",
     "budget",
+    "conversation",
   ],
   terminal: ["type", "status", "message", "description"],
   parallel: [...COMMON_STATE_KEYS, "parallel", "strategy", "max_concurrent"],
