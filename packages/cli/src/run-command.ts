@@ -111,7 +111,7 @@ const runFromFolder = async (
       if (state.kind === "agent" && state.conversation?.continueFrom !== undefined) {
         const at = state.conversation.continueFromSource ?? state.source;
         io.err(
-          `${state.source.path}:${at.line ?? 1}:${at.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" resumes the session of "${state.conversation.continueFrom}" (conversation.continue_from): sessions are kept with a run on a Switchyard server (docs/workflows.md, "Sessions"); switchyard run does not keep them between steps\n`,
+          `${wf === checked.workflow ? file : `${wf.name}: ${at.path}`}:${at.line ?? 1}:${at.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" resumes the session of "${state.conversation.continueFrom}" (conversation.continue_from): sessions are kept with a run on a Switchyard server (docs/workflows.md, "Sessions"); switchyard run does not keep them between steps\n`,
         );
         return 1;
       }
