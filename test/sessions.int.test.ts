@@ -140,6 +140,8 @@ const checkRecalled = async (agent: string, runId: string) => {
   const recall = run.steps.find((x) => x.stateName === "recall")!;
   expect(run.status, describeRun(run)).toBe("succeeded");
   expect(recall.output).toContain(word(agent));
+  // What the run page labels the step with.
+  expect(recall.agentRequest).toMatchObject({ continueFrom: "seed" });
   // The recall's request carried the seed's turns: its prompt with the word, and its answer.
   const asked = recallRequests(agent);
   expect(asked.length).toBeGreaterThan(0);
