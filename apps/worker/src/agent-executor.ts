@@ -31,9 +31,10 @@ import type { ReplayPlan } from "@switchyard/core/replay";
 import type { SandboxHost, StepFolders } from "@switchyard/core/sandbox";
 import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
-import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
+import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
 import type { AttemptHandle, createGovernance } from "./attempt-governance";
+import type { conversationSessions } from "./conversation-sessions";
 import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
 import type { StepBudgets } from "./step-budget";
@@ -92,6 +93,8 @@ export type AgentExecutorDeps = {
   onAttemptStart?: (request: AgentRequest) => Promise<void>;
   /** Tool-call approvals and suspension (attempt-governance.ts); unset: none. */
   governance?: Governance;
+  /** Where session-tracked steps keep their sessions and `continue_from` steps find them (conversation-sessions.ts). */
+  sessions?: ReturnType<typeof conversationSessions>;
 };
 
 export type TeamModelAccess = {
@@ -109,12 +112,18 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   // Each attempt's governance, found by the executor's ports while it runs.
   const handles = new Map<string, AttemptHandle>();
   const executor = coreExecutor(deps, handles);
-  const { onAttemptStart, governance } = deps;
+  const { onAttemptStart, governance, sessions } = deps;
+  // A session-tracked step's session is stored (sealed) before the engine moves on.
+  const keep = async (request: AgentRequest, result: AgentResult): Promise<AgentResult> => {
+    const { kept, ...rest } = result;
+    if (kept && sessions) await sessions.keep(request, kept);
+    return rest;
+  };
   return {
     execute: async (request) => {
       if (!governance) {
         await onAttemptStart?.(request);
-        return executor.execute(request);
+        return keep(request, await executor.execute(request));
       }
       const handle = await governance.forAttempt(request);
       // A resumed attempt continues its row: what it started with (its request, the workspace
@@ -122,7 +131,7 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
       if (!handle.resumed) await onAttemptStart?.(request);
       handles.set(request.attemptId, handle);
       try {
-        return await handle.settle(await executor.execute(request));
+        return await keep(request, await handle.settle(await executor.execute(request)));
       } finally {
         handles.delete(request.attemptId);
       }
@@ -178,6 +187,7 @@ const coreExecutor = (
     ...(deps.replay ? { replay: deps.replay } : {}),
     ...(deps.budgets ? { budget: deps.budgets.open } : {}),
     governance: (request) => handles.get(request.attemptId)?.governance,
+    ...(deps.sessions ? { continuedSession: deps.sessions.continued } : {}),
     subscribe: (request, events) => {
       const writer = recordAttemptEvents(events, { ...deps, stepRunId: request.attemptId });
       // The run's live view.

@@ -107,13 +107,13 @@ const withSpentBefore = (result: AgentResult, before: SpentBefore | undefined): 
   };
 };
 
-const sessionOwner = (teamId: string, runId: string, stepKey: string) => ({
+export const sessionOwner = (teamId: string, runId: string, stepKey: string) => ({
   teamId,
   credentialId: runId,
   name: `agent-session:${stepKey}`,
 });
 
-const serialise = (envelope: Envelope) =>
+export const serialise = (envelope: Envelope) =>
   Buffer.from(
     JSON.stringify({
       keyId: envelope.keyId,
@@ -124,7 +124,7 @@ const serialise = (envelope: Envelope) =>
     }),
   );
 
-const deserialise = (bytes: Uint8Array): Envelope => {
+export const deserialise = (bytes: Uint8Array): Envelope => {
   const raw = JSON.parse(Buffer.from(bytes).toString("utf8")) as Record<string, string>;
   return {
     keyId: raw.keyId!,

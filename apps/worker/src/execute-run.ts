@@ -53,6 +53,7 @@ import {
   type TeamModelAccess,
 } from "./agent-executor";
 import { recordAttemptStart, type SnapshotSettings } from "./attempt-start";
+import { conversationSessions } from "./conversation-sessions";
 import { createGovernance } from "./attempt-governance";
 import { runReplay, type ReplayOf } from "./execute-replay";
 import { defaultAgentsDir } from "./env";
@@ -431,6 +432,7 @@ export const executeRun = async (
       trace,
       outageMs,
       onAttemptStart: recordAttemptStart(attemptStart),
+      sessions: conversationSessions({ db, keyring: deps.keyring, teamId, runId }),
       governance: createGovernance({
         db,
         log,

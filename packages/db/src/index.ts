@@ -4,6 +4,7 @@ export * from "./repositories/bundle-store";
 export * from "./repositories/workflows";
 export * from "./repositories/runs";
 export * from "./repositories/wait-holds";
+export * from "./repositories/conversation-sessions";
 export * from "./repositories/members";
 export type { Role, RunStatus, StepStatus, RunTrigger } from "./generated/prisma/client";
 export * from "./repositories/run-progress";

@@ -96,6 +96,8 @@ export const ERROR_CODES = {
   /** A suspended agent step whose CLI cannot resume its session (docs/governance.md). */
   "EXECUTION.AGENT_CANNOT_RESUME": FAMILY.EXECUTION,
   "EXECUTION.CALL_DEPTH_EXCEEDED": FAMILY.EXECUTION,
+  /** `continue_from` names a step with no session to resume (AWF's ContinueFrom rules, docs/workflows.md). */
+  "EXECUTION.CONTINUE_FROM.NO_SESSION": FAMILY.EXECUTION,
   "EXECUTION.CANCELLED": FAMILY.EXECUTION,
   "EXECUTION.COMMAND_FAILED": FAMILY.EXECUTION,
   "EXECUTION.CONNECTOR_FAILED": FAMILY.EXECUTION,

@@ -22,7 +22,10 @@ export type AgentRequestRecord = { v: typeof AGENT_REQUEST_RECORD_VERSION } & Pi
   | "outputFormat"
   | "mcpProxy"
   | "timeoutMs"
->;
+> & {
+    /** The step whose session the attempt resumed (`conversation.continue_from`), for the run page. */
+    continueFrom?: string;
+  };
 
 /** What a replay may change of the attempt it runs again. */
 export type ReplayChanges = {
@@ -52,6 +55,9 @@ export const agentRequestRecord = (
     ...(request.outputFormat ? { outputFormat: request.outputFormat } : {}),
     ...(request.mcpProxy ? { mcpProxy: request.mcpProxy } : {}),
     ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+    ...(request.conversation?.continueFrom
+      ? { continueFrom: request.conversation.continueFrom.state }
+      : {}),
   });
 };
 

@@ -69,6 +69,13 @@ export type RunOpenAiCompatibleInput = {
   suspend?: AbortSignal;
   /** A suspended step's conversation: its calls still to make run first, then the loop goes on. */
   resume?: OpenAiSession;
+  /**
+   * An earlier step's conversation this step continues (`continue_from`): its messages come
+   * first, then this step's prompt as the next user message (its system prompt is the earlier one's).
+   */
+  history?: ChatMessage[];
+  /** Give back the whole conversation on success (`messages`), for a later step to continue. */
+  keepMessages?: boolean;
 };
 
 /**
@@ -92,6 +99,8 @@ export type OpenAiCompatibleResult = Omit<AgentResult, "suspended"> & {
   retryable?: boolean;
   /** Model requests made. */
   turns: number;
+  /** With `keepMessages`, on success: every message of the conversation, the last answer included. */
+  messages?: ChatMessage[];
 };
 
 export type ChatMessage =
@@ -224,7 +233,9 @@ export const runOpenAiCompatible = async (
   try {
     const messages: ChatMessage[] = input.resume ? [...input.resume.messages] : [];
     if (!input.resume) {
-      if (request.systemPrompt) messages.push({ role: "system", content: request.systemPrompt });
+      if (input.history) messages.push(...input.history);
+      else if (request.systemPrompt)
+        messages.push({ role: "system", content: request.systemPrompt });
       messages.push({ role: "user", content: request.prompt });
     }
     let offered: ProxyTool[] = [];
@@ -352,6 +363,11 @@ export const runOpenAiCompatible = async (
         if (turn.finishReason === "tool_calls")
           throw loopGuard("the model ended its turn for tool calls but sent none");
         emit({ type: "final", text: turn.text });
+        if (input.keepMessages)
+          return {
+            ...result("success"),
+            messages: [...messages, { role: "assistant", content: turn.text }],
+          };
         return result("success");
       }
       if (turns >= maxTurns)

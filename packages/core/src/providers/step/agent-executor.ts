@@ -37,6 +37,7 @@ import {
   toolResultText,
   type OpenAiSession,
 } from "../openai-compatible";
+import type { ChatMessage } from "../openai-compatible/run-openai-compatible";
 import type { SuspendedSession } from "./session-files";
 import type { AgentVersionChoice } from "../agent-versions";
 import type { AgentStaging } from "./agent-staging";
@@ -100,6 +101,13 @@ export type AgentExecutorPorts = {
    * every model request metered and every tool call made.
    */
   budget?: (request: AgentRequest) => Promise<BudgetMeter | undefined>;
+  /**
+   * The session a `continue_from` step resumes, as a session-tracked step kept it (`kept` of
+   * its result); undefined when none was kept. Unset: a `continue_from` step cannot run.
+   */
+  continuedSession?: (
+    request: AgentRequest,
+  ) => Promise<{ kind: string; sessionId?: string; state: unknown } | undefined>;
   /** What governance asks of an attempt (gated calls, suspension, a resume); unset: nothing. */
   governance?: (request: AgentRequest) => AttemptGovernance | undefined;
   /** Subscribes to a new attempt's events. */
@@ -171,6 +179,18 @@ const gateOf = (governed: AttemptGovernance | undefined, budget: BudgetMeter | u
 /** The engine's agent port: each attempt gets its own sandbox and proxy. */
 export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor => {
   const { scrubber, staging } = ports;
+  /** The session a `continue_from` step resumes, of the kind its provider runs; AWF's error when there is none. */
+  const continuedOf = async (request: AgentRequest, kind: string) => {
+    const from = request.conversation?.continueFrom;
+    if (!from) return undefined;
+    const kept = await ports.continuedSession?.(request);
+    if (!kept || kept.kind !== kind)
+      throw new AppError(
+        "EXECUTION.CONTINUE_FROM.NO_SESSION",
+        `continue_from: step "${from.state}" has no session ID or conversation history to resume`,
+      );
+    return kept.state;
+  };
   const prices = { ...DEFAULT_PRICES, ...ports.prices };
   const priceFields = (options: Record<string, unknown>) => {
     const price = typeof options.model === "string" ? priceOf(options.model, prices) : undefined;
@@ -251,6 +271,10 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         governed?.resume?.kind === "cli" ? (governed.resume.state as HeldCli) : undefined;
       // Resumed after a held call was answered: the call runs (or is refused) first, and its
       // outcome is the next turn of the CLI's own session.
+      // A `continue_from` step: the earlier step's session, with this step's prompt as its next turn.
+      const continued = held
+        ? undefined
+        : ((await continuedOf(request, "cli")) as { session: SuspendedSession } | undefined);
       const resume = held
         ? {
             ...held.session,
@@ -259,8 +283,10 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
               await runHeldCall(request, proxy, events, held.pending),
             ),
           }
-        : undefined;
-      const { suspended, ...result } = await runCliStep({
+        : continued
+          ? { ...continued.session, prompt: request.prompt }
+          : undefined;
+      const { suspended, kept, ...result } = await runCliStep({
         provider: entry.cli,
         request,
         proxy,
@@ -272,10 +298,14 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(governed?.holdMs ? { toolTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {}),
         ...(governed?.suspend ? { suspend: governed.suspend } : {}),
         ...(resume ? { resume } : {}),
+        ...(request.conversation ? { keep: true } : {}),
       });
       return {
         ...result,
         agentVersion: agent.version,
+        ...(kept
+          ? { kept: { kind: "cli", sessionId: kept.sessionId, state: { session: kept } } }
+          : {}),
         ...(suspended
           ? {
               suspended: {
@@ -390,8 +420,15 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
       };
     }
     try {
+      const resumed = governed?.resume?.kind === "openai_compatible";
+      const history = resumed
+        ? undefined
+        : ((await continuedOf(request, "openai_compatible")) as
+            { messages: ChatMessage[] } | undefined);
       const result = await runOpenAiCompatible({
         request,
+        ...(history ? { history: history.messages } : {}),
+        ...(request.conversation ? { keepMessages: true } : {}),
         // A call held for approval may take the hold limit on top of its own run time.
         tools: toolProxyFromClient(
           step.client,
@@ -414,6 +451,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         retryable: _retryable,
         turns: _turns,
         session,
+        messages,
         ...agentResult
       } = result;
       if (session)
@@ -422,7 +460,11 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
           ...costFields(request.options, result),
           suspended: { kind: "openai_compatible", state: session },
         };
-      return { ...agentResult, ...costFields(request.options, result) };
+      return {
+        ...agentResult,
+        ...costFields(request.options, result),
+        ...(messages ? { kept: { kind: "openai_compatible", state: { messages } } } : {}),
+      };
     } finally {
       try {
         await step.close();

@@ -154,6 +154,12 @@ export type CliStepInput = {
    * (`request.prompt` is not sent).
    */
   resume?: SuspendedSession & { prompt: string };
+  /**
+   * Keep the session once the CLI has answered (AWF's `conversation:`): its files are read
+   * from the private HOME before the sandbox goes, and the result carries them (`kept`), for
+   * a later step to resume. A CLI that named no session, or left no files of it, keeps none.
+   */
+  keep?: boolean;
 };
 
 /**
@@ -161,7 +167,28 @@ export type CliStepInput = {
  * the session to resume from (`suspended`); a session that cannot be kept fails the step with
  * EXECUTION.AGENT_CANNOT_RESUME instead.
  */
-export type CliStepResult = Omit<AgentResult, "suspended"> & { suspended?: SuspendedSession };
+export type CliStepResult = Omit<AgentResult, "suspended" | "kept"> & {
+  suspended?: SuspendedSession;
+  kept?: SuspendedSession;
+};
+
+/** The session of a CLI that answered, read from its HOME: none when it named none or left no files. */
+const keptSession = async (
+  provider: CliProvider,
+  home: string,
+  sessionId: string | undefined,
+): Promise<SuspendedSession | undefined> => {
+  if (sessionId === undefined) return undefined;
+  const found = await provider.sessionFiles(home, sessionId);
+  if (found.length === 0) return undefined;
+  try {
+    return { sessionId, files: await readSessionFiles(home, found) };
+  } catch (error) {
+    // Not kept (a link among its files, too large): the step stands, a later one cannot resume it.
+    if (isAppError(error)) return undefined;
+    throw error;
+  }
+};
 
 /** What the gateway metered of the attempt's model requests (`model.metered`). */
 const meterOf = (events: AttemptEventBus) => {
@@ -455,12 +482,17 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
         ...(result.error === undefined ? {} : { error: result.error }),
         ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
       };
+    const kept =
+      input.keep && !fault && result.status === "success" && outcome.error === undefined
+        ? await keptSession(provider, sandbox.folders.home, result.sessionId)
+        : undefined;
     return {
       output: result.output,
       ...tokens,
       ...(metered && meter.priced ? { costUsd: meter.costUsd } : {}),
       ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
       ...outcome,
+      ...(kept ? { kept } : {}),
     };
   } finally {
     await registration.revoke();

@@ -16,6 +16,7 @@ import type {
   AttemptFinished,
   AttemptOf,
   BundleFiles,
+  ConversationState,
   EventSink,
   OperationPort,
   ProcessOutcome,
@@ -173,13 +174,70 @@ const stripFences = (text: string): string => {
 /** An agent attempt's request, rendered: what the AgentExecutor is given, less the ids the recorder and engine add. */
 export type RenderedAgentRequest = Omit<AgentRequest, "attemptId" | "signal" | keyof AttemptOf>;
 
+/**
+ * AWF's ContinueFrom rules: the step named has run in this run (its result is here), was
+ * session-tracked, and has a session id or at least one turn (openai_compatible, which has no
+ * server-side session, a turn); and it ran the same provider.
+ */
+const continuedSession = (
+  from: string,
+  provider: string,
+  results: Readonly<Record<string, StateResult>>,
+): ConversationState => {
+  const target = Object.hasOwn(results, from) ? results[from]!.conversation : undefined;
+  const hasTurns = (target?.turns.length ?? 0) > 0;
+  const usable =
+    target && (provider === "openai_compatible" ? hasTurns : target.session_id !== "" || hasTurns);
+  if (!usable)
+    throw new AppError(
+      "EXECUTION.CONTINUE_FROM.NO_SESSION",
+      `continue_from: step "${from}" has no session ID or conversation history to resume`,
+    );
+  if (target.provider !== provider)
+    throw new AppError(
+      "EXECUTION.CONTINUE_FROM.NO_SESSION",
+      `continue_from: step "${from}" ran ${target.provider}, and a ${target.provider} session cannot be resumed by ${provider}`,
+    );
+  return target;
+};
+
+/** The step's own session state: the continued one's turns and tokens, then this turn's. */
+const conversationAfter = (
+  request: Pick<RenderedAgentRequest, "provider" | "prompt" | "conversation">,
+  before: ConversationState | undefined,
+  outcome: { output: string; sessionId?: string; tokensUsed?: number; failed: boolean },
+  scrub: (text: string) => string,
+): ConversationState => {
+  const turns = [
+    ...(before?.turns ?? []),
+    { role: "user" as const, content: scrub(request.prompt) },
+    ...(outcome.failed ? [] : [{ role: "assistant" as const, content: outcome.output }]),
+  ];
+  return {
+    session_id: outcome.sessionId ?? "",
+    turns,
+    total_turns: turns.length,
+    total_tokens: (before?.total_tokens ?? 0) + (outcome.tokensUsed ?? 0),
+    ...(outcome.failed ? { stopped_by: "error" as const } : {}),
+    provider: request.provider,
+    ...(request.conversation?.continueFrom
+      ? { continued_from: request.conversation.continueFrom.state }
+      : {}),
+  };
+};
+
 export const runAgentStep = (
   deps: ActionDeps,
   state: AgentState,
   scope: EvalEnv,
   signal: AbortSignal,
   at: AttemptOf,
+  /** The results of the states of this workflow that ran so far (`continue_from` reads them). */
+  results: Readonly<Record<string, StateResult>> = {},
 ): Promise<StateResult> => {
+  const provider = renderTemplate(state.provider, scope);
+  const from = state.conversation?.continueFrom;
+  const before = from === undefined ? undefined : continuedSession(from, provider, results);
   let template = state.prompt ?? "";
   if (state.promptFile !== undefined) {
     const content = deps.files?.read(state.promptFile);
@@ -204,7 +262,7 @@ export const runAgentStep = (
     deps,
     {
       stateName: state.name,
-      provider: renderTemplate(state.provider, scope),
+      provider,
       prompt: injectSkills(renderTemplate(template, scope), skills),
       systemPrompt:
         state.systemPrompt === undefined ? undefined : renderTemplate(state.systemPrompt, scope),
@@ -214,9 +272,20 @@ export const runAgentStep = (
       mcpProxy: state.mcpProxy,
       ...(state.budget ? { budget: state.budget } : {}),
       timeoutMs: state.timeoutMs,
+      ...(state.conversation
+        ? {
+            conversation: {
+              keep: true as const,
+              ...(from === undefined
+                ? {}
+                : { continueFrom: { state: from, sessionId: before!.session_id } }),
+            },
+          }
+        : {}),
     },
     signal,
     at,
+    before,
   );
 };
 
@@ -229,6 +298,8 @@ export const runAgentAttempt = async (
   request: RenderedAgentRequest,
   signal: AbortSignal,
   at: AttemptOf,
+  /** The session a `continue_from` step continues (its state), for this step's own. */
+  continued?: ConversationState,
 ): Promise<StateResult> => {
   const agents = deps.agents;
   if (!agents)
@@ -238,10 +309,24 @@ export const runAgentAttempt = async (
     );
   const { provider, outputFormat, timeoutMs } = request;
   const start = { state: request.stateName, kind: "agent" as const, provider, ...at };
+  const conversationOf = (outcome: Parameters<typeof conversationAfter>[2]) =>
+    request.conversation
+      ? {
+          conversation: conversationAfter(request, continued, outcome, (t) =>
+            deps.scrubber.scrub(t),
+          ),
+        }
+      : {};
   const adopt = (record: AttemptFinished): StateResult => {
     const status = resultStatus(record.status);
     const output = record.output ?? stripNewline(record.stdout);
     return {
+      ...conversationOf({
+        output,
+        failed: status !== "success",
+        ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
+        ...(record.tokensUsed === undefined ? {} : { tokensUsed: record.tokensUsed }),
+      }),
       status,
       output,
       stdout: record.stdout,
@@ -298,6 +383,12 @@ export const runAgentAttempt = async (
       };
       return {
         result: {
+          ...conversationOf({
+            output,
+            failed: status !== "success",
+            ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
+            ...(result.tokensUsed === undefined ? {} : { tokensUsed: result.tokensUsed }),
+          }),
           status,
           output,
           stdout: raw,

@@ -134,7 +134,7 @@ const runAction = async (
           state.kind === "step"
             ? await runShellStep(run.actions, state, scope, attemptSignal, at)
             : state.kind === "agent"
-              ? await runAgentStep(run.actions, state, scope, attemptSignal, at)
+              ? await runAgentStep(run.actions, state, scope, attemptSignal, at, run.cp.results)
               : await runOperationStep(run.actions, state, scope, attemptSignal, at, {
                   name: run.workflow.name,
                   durationMs: Math.max(0, run.clock.now() - run.cp.startedAt),

@@ -77,7 +77,32 @@ export type AgentRequest = AttemptOf & {
   /** The step's own spend limits (`budget:`); the worker adds its workflow's, lane's and team's. */
   budget?: BudgetAmounts;
   timeoutMs?: number;
+  /**
+   * AWF's session tracking (`conversation:`): the step's session is kept for a later step
+   * (`keep`); `continueFrom` is the earlier step of the same workflow whose session it
+   * resumes, checked by the engine to have one (ConversationState).
+   */
+  conversation?: { keep: true; continueFrom?: { state: string; sessionId: string } };
   signal: AbortSignal;
+};
+
+/** One recorded message of a session-tracked step (AWF's `state.conversation.turns`), scrubbed. */
+type ConversationTurn = { role: "user" | "assistant"; content: string };
+
+/**
+ * What a session-tracked agent step leaves in its state (AWF's `state.conversation`): the
+ * provider's session id ("" when it gave none, as for openai_compatible), the turns so far
+ * (a continued session's earlier turns first), their count, the tokens across the session,
+ * and the provider and step it continued from. The session itself is stored with the run.
+ */
+export type ConversationState = {
+  session_id: string;
+  turns: ConversationTurn[];
+  total_turns: number;
+  total_tokens: number;
+  stopped_by?: "error";
+  provider: string;
+  continued_from?: string;
 };
 
 export type AgentResult = {
@@ -101,6 +126,11 @@ export type AgentResult = {
    * (providers/step/attempt-governance.ts, SuspendedState): not an end.
    */
   suspended?: { kind: string; sessionId?: string; state: unknown };
+  /**
+   * A session-tracked step's session, kept for a later `continue_from` (a CLI's files, or
+   * openai_compatible's messages): the worker stores it sealed with the run.
+   */
+  kept?: { kind: string; sessionId?: string; state: unknown };
 };
 
 /** Runs agent steps through a provider; implemented by the providers module. */
@@ -243,6 +273,8 @@ export type StateResult = {
   attempts: number;
   timedOut?: boolean;
   error?: string;
+  /** A session-tracked agent step's session (AWF's `state.conversation`). */
+  conversation?: ConversationState;
 };
 
 type Cursor =

@@ -97,6 +97,11 @@ export type AgentState = StateCommon & {
   budget?: BudgetAmounts;
   /** Skills whose text goes before the prompt, in this order (AWF's `skills:`). */
   skills?: SkillRef[];
+  /**
+   * AWF's session tracking: present (even `{}`), the step keeps its CLI session for a later
+   * step; `continueFrom` resumes the session of that earlier step of the same workflow.
+   */
+  conversation?: { continueFrom?: string; continueFromSource?: SourceRef };
 };
 
 /**

@@ -60,6 +60,36 @@ export const checkStructure = (wf: Workflow, diag: Diagnostics) => {
   };
   if (!wf.states.has(wf.initial)) missing(wf.initial, { path: "states.initial" });
 
+  // `continue_from` names an earlier agent step of this workflow with the same provider
+  // (a session of one CLI cannot be resumed by another); whether it ran first is the run's to say.
+  for (const s of wf.states.values()) {
+    const from = s.kind === "agent" ? s.conversation?.continueFrom : undefined;
+    if (s.kind !== "agent" || from === undefined || from.includes("{{")) continue;
+    const where = s.conversation?.continueFromSource ?? at(s, "conversation.continue_from");
+    const target = wf.states.get(from);
+    if (!target) missing(from, where);
+    else if (target.kind !== "agent")
+      report(
+        diag,
+        "error",
+        codes.invalid,
+        `continue_from: step "${from}" is not an agent step, so it has no session to resume`,
+        where,
+      );
+    else if (
+      !target.provider.includes("{{") &&
+      !s.provider.includes("{{") &&
+      target.provider !== s.provider
+    )
+      report(
+        diag,
+        "error",
+        codes.invalid,
+        `continue_from: step "${from}" runs ${target.provider}, and a ${target.provider} session cannot be resumed by ${s.provider} (keep the provider of both steps the same)`,
+        where,
+      );
+  }
+
   const edges = [...wf.states.values()].flatMap(edgesOf);
   for (const e of edges)
     if (!wf.states.has(e.to)) missing(e.to, at(wf.states.get(e.from)!, e.field));

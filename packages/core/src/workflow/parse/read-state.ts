@@ -2,7 +2,7 @@
  * Reads one entry of `states` by its `type`, accepting exactly the keys AWF documents
  * for that type and rejecting out-of-scope features by name.
  */
-import { isMap } from "yaml";
+import { isMap, isScalar } from "yaml";
 import { timeoutOrNone } from "./parse-duration";
 import { UNSUPPORTED_STATE_KEYS, readCommon } from "./read-common-fields";
 import { readBudget } from "./read-budget";
@@ -10,7 +10,7 @@ import { readMcpProxy } from "./read-mcp-proxy";
 import { readOperation } from "./read-operation";
 import { readSkills } from "./read-skills";
 import { suggestName } from "./suggest-name";
-import type { LoopCommon, State } from "../model/workflow-types";
+import type { AgentState, LoopCommon, State } from "../model/workflow-types";
 import {
   CALL_WORKFLOW_FORM_KEYS,
   LOOP_FORM_KEYS,
@@ -22,10 +22,38 @@ import { codes, type YamlReader } from "./yaml-reader";
 
 const AGENT_UNSUPPORTED: Record<string, string> = {
   ...UNSUPPORTED_STATE_KEYS,
-  conversation: "conversation mode (`conversation`)",
   initial_prompt: "conversation mode (`initial_prompt`)",
   command: "the custom provider's `command` template",
 };
+/** The `conversation:` keys AWF removed in F083 (conversation-steps.md); silently ignoring them would mislead. */
+const REMOVED_CONVERSATION_KEYS = [
+  "max_turns",
+  "max_context_tokens",
+  "strategy",
+  "stop_condition",
+  "inject_context",
+];
+
+/** `conversation: {}` (track the step's session) or `conversation: {continue_from: <state>}`. */
+const readConversation = (r: YamlReader): AgentState["conversation"] => {
+  if (!r.has("conversation")) return undefined;
+  const node = r.raw("conversation");
+  if (node === undefined || (isScalar(node) && node.value === null)) return {};
+  const c = r.map("conversation");
+  if (!c) return undefined;
+  for (const key of c.keys())
+    if (REMOVED_CONVERSATION_KEYS.includes(key))
+      c.error(
+        codes.unknownKey,
+        `"${key}" was removed from "conversation" (AWF F083) and has no effect: remove it (conversation keeps only "continue_from")`,
+        key,
+      );
+  c.checkKeys(["continue_from", ...REMOVED_CONVERSATION_KEYS]);
+  const from = c.str("continue_from");
+  if (from === undefined) return {};
+  return { continueFrom: from, continueFromSource: c.where("continue_from") };
+};
+
 const OTHER_PROVIDERS: Record<string, string> = {
   custom: "the custom provider",
 };
@@ -196,6 +224,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
         mcpProxy: mcp ? readMcpProxy(mcp, name) : undefined,
         budget: readBudget(r),
         skills: readSkills(r),
+        conversation: readConversation(r),
       };
     }
     case "parallel": {

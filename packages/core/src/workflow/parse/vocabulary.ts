@@ -84,6 +84,7 @@ export const STATE_KEYS = {
     "mcp_proxy",
     "budget",
     "skills",
+    "conversation",
   ],
   terminal: ["type", "status", "message", "description"],
   parallel: [...COMMON_STATE_KEYS, "parallel", "strategy", "max_concurrent"],

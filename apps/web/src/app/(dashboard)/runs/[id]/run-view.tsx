@@ -123,6 +123,13 @@ function CompareWithSource({ run }: { run: Origin }) {
 }
 
 /** Whether an attempt can be replayed: a finished agent attempt whose request was recorded. */
+/** The step whose session an agent attempt resumed (`conversation.continue_from`), from its request record. */
+const continuedFrom = (step: object): string | undefined => {
+  const request = (step as { agentRequest?: unknown }).agentRequest;
+  const from = (request as { continueFrom?: unknown } | null | undefined)?.continueFrom;
+  return typeof from === "string" ? from : undefined;
+};
+
 const replayable = (step: { stepType: string; status: string; agentRequest?: unknown }) =>
   step.stepType === "agent" &&
   (step.status === "succeeded" || step.status === "failed") &&
@@ -357,6 +364,12 @@ export function RunView({ id }: { id: string }) {
                   exit {s.exitCode ?? "–"} · {duration(s.startedAt, s.finishedAt)} · sandbox{" "}
                   {s.sandboxLevel ?? "–"}
                 </span>
+                {continuedFrom(s) ? (
+                  <span className="muted small" data-testid="step-continues">
+                    {" "}
+                    · continues the session of <code>{continuedFrom(s)}</code>
+                  </span>
+                ) : null}
               </div>
               {s.stepType === "agent" ? <AgentActivity runId={id} step={s} live={live} /> : null}
               {s.stepType === "operation" ? <OperationStep step={s} /> : null}

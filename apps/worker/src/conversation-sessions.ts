@@ -1,0 +1,57 @@
+/**
+ * AWF's session tracking in the worker (docs/workflows.md, "Sessions"): the session a
+ * `conversation:` step kept (a CLI's own session files, or openai_compatible's messages) is
+ * sealed with the team's keyring and stored with the run under the step's session key, so a
+ * later `continue_from` step resumes it on whichever worker runs it; it goes with the run.
+ */
+import { openSecret, sealSecret, type Keyring } from "@switchyard/core/crypto";
+import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import { conversationSessionOf, keepConversationSession, type Db } from "@switchyard/db";
+import { deserialise, serialise, sessionOwner } from "./attempt-governance";
+
+type Kept = NonNullable<AgentResult["kept"]>;
+
+/** A state's session key: the call_workflow states above it and its name (a loop's newest run wins). */
+const sessionKey = (request: Pick<AgentRequest, "path">, state: string) =>
+  `conversation:${[...request.path.calls.map((c) => `${c.workflow}${c.key}`), request.path.workflow, state].join(" > ")}`;
+
+export const conversationSessions = (deps: {
+  db: Db;
+  keyring: Keyring;
+  teamId: string;
+  runId: string;
+}) => ({
+  /** Stores the session the attempt kept, sealed, in place of the one its state kept before. */
+  keep: async (request: AgentRequest, kept: Kept) => {
+    const stepKey = sessionKey(request, request.stateName);
+    const sealed = sealSecret(
+      deps.keyring,
+      sessionOwner(deps.teamId, deps.runId, stepKey),
+      JSON.stringify(kept),
+    );
+    await keepConversationSession(deps.db, {
+      teamId: deps.teamId,
+      runId: deps.runId,
+      stepKey,
+      stepRunId: request.attemptId,
+      provider: request.provider,
+      ...(kept.sessionId ? { sessionId: kept.sessionId } : {}),
+      sealed: serialise(sealed),
+    });
+  },
+  /** The session the `continue_from` step of `request` resumes, opened; undefined when none was kept. */
+  continued: async (request: AgentRequest): Promise<Kept | undefined> => {
+    const from = request.conversation?.continueFrom;
+    if (!from) return undefined;
+    const stepKey = sessionKey(request, from.state);
+    const row = await conversationSessionOf(deps.db, deps.teamId, deps.runId, stepKey);
+    if (!row || row.provider !== request.provider) return undefined;
+    return JSON.parse(
+      openSecret(
+        deps.keyring,
+        sessionOwner(deps.teamId, deps.runId, stepKey),
+        deserialise(row.sealed),
+      ),
+    ) as Kept;
+  },
+});
