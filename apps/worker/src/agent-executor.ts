@@ -33,7 +33,9 @@ import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
+import { AppError } from "@switchyard/core/errors";
 import type { AttemptHandle, createGovernance } from "./attempt-governance";
+import type { createConversations } from "./conversation-turns";
 import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
 import type { StepBudgets } from "./step-budget";
@@ -92,6 +94,8 @@ export type AgentExecutorDeps = {
   onAttemptStart?: (request: AgentRequest) => Promise<void>;
   /** Tool-call approvals and suspension (attempt-governance.ts); unset: none. */
   governance?: Governance;
+  /** `mode: conversation` turns (conversation-turns.ts); unset: such a step does not run. */
+  conversations?: ReturnType<typeof createConversations>;
 };
 
 export type TeamModelAccess = {
@@ -109,20 +113,40 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   // Each attempt's governance, found by the executor's ports while it runs.
   const handles = new Map<string, AttemptHandle>();
   const executor = coreExecutor(deps, handles);
-  const { onAttemptStart, governance } = deps;
+  const { onAttemptStart, governance, conversations } = deps;
   return {
     execute: async (request) => {
+      if (request.conversation && (!conversations || !governance))
+        throw new AppError(
+          "USER.UNSUPPORTED_FEATURE",
+          `"${request.stateName}" is a conversation (mode: conversation), which does not run here`,
+        );
+      // A conversation's turn after the first goes on from its session with the person's message.
+      const turn = request.conversation ? await conversations!.begin(request) : undefined;
+      if (turn?.kind === "ended") return turn.result;
       if (!governance) {
         await onAttemptStart?.(request);
         return executor.execute(request);
       }
       const handle = await governance.forAttempt(request);
       // A resumed attempt continues its row: what it started with (its request, the workspace
-      // before it) was recorded when it first started.
-      if (!handle.resumed) await onAttemptStart?.(request);
-      handles.set(request.attemptId, handle);
+      // before it) was recorded when it first started; so does a conversation's next turn.
+      if (!handle.resumed && !turn?.next && !turn?.spent) await onAttemptStart?.(request);
+      handles.set(
+        request.attemptId,
+        turn
+          ? {
+              ...handle,
+              governance: {
+                ...handle.governance,
+                conversation: turn.next ? { next: turn.next } : {},
+              },
+            }
+          : handle,
+      );
       try {
-        return await handle.settle(await executor.execute(request));
+        const result = await handle.settle(await executor.execute(request));
+        return turn ? await conversations!.afterTurn(request, turn, result) : result;
       } finally {
         handles.delete(request.attemptId);
       }

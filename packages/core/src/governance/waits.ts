@@ -1,18 +1,45 @@
 /**
  * A wait for a person's answer, as the engine, the worker and the API share it. A wait is a
  * row (Wait); a run parked on it holds no worker. Kinds: `tool_call` (approve or deny one
- * held call, bound to its arguments' hash); later kinds add their own answers.
+ * held call, bound to its arguments' hash) and `message` (a `mode: conversation` step's next
+ * message from a person: `exit`, `quit` or an empty one ends the conversation).
  */
 import { z } from "zod";
 
-export const waitAnswerSchema = z
+export const waitDecisionSchema = z
   .object({
     decision: z.enum(["approve", "deny"]),
     /** a denial's message: the agent receives it as the tool's error */
     message: z.string().max(4000).optional(),
   })
   .strict();
-export type WaitAnswer = z.infer<typeof waitAnswerSchema>;
+export type WaitAnswer = z.infer<typeof waitDecisionSchema>;
+
+/** A person's next message in a conversation (a `message` wait). */
+export const waitMessageSchema = z.object({ message: z.string().max(100_000) }).strict();
+
+/** What answers a wait: a decision (tool_call) or a message (message). */
+export const waitAnswerSchema = z.union([waitDecisionSchema, waitMessageSchema]);
+export type AnyWaitAnswer = z.infer<typeof waitAnswerSchema>;
+
+/** The messages that end a conversation, as AWF reads them from a terminal: exit, quit, or nothing. */
+export const endsConversation = (message: string) =>
+  ["", "exit", "quit"].includes(message.trim().toLowerCase());
+
+/** A conversation step waits this long for each next message unless its `timeout` says (AWF's 300 s per turn). */
+export const DEFAULT_CONVERSATION_TURN_MS = 300_000;
+
+/** What a conversation's `message` wait shows: the agent's reply the person answers. */
+export type MessageWaitDetail = {
+  state: string;
+  provider: string;
+  /** the turn that replied, from 1 */
+  turn: number;
+  /** the agent's reply, scrubbed */
+  reply: string;
+  /** the first user message (the step's prompt, scrubbed), on turn 1's wait */
+  prompt?: string;
+};
 
 /** What expiry means: deny the call, fail the step, or take the wait's default answer. */
 export type WaitExpiry = "deny" | "fail" | "default";

@@ -10,6 +10,7 @@ import { AppError } from "@switchyard/core/errors";
 import {
   describeAnswerers,
   waitAnswerRefusal,
+  type AnyWaitAnswer,
   type WaitAnswer,
   type WaitExpiry,
 } from "@switchyard/core/governance";
@@ -103,7 +104,7 @@ const listingOf = async (
         : undefined;
     return {
       ...wait,
-      answer: wait.answer as WaitAnswer | { decision: "fail" } | null,
+      answer: wait.answer as WaitAnswer | { decision: "fail" } | { message: string } | null,
       answeredBy: answeredById
         ? (answerers.get(answeredById) ?? { id: answeredById, name: "(removed)" })
         : null,
@@ -238,13 +239,15 @@ const closedRefusal = (wait: { status: WaitStatus; expiresAt: Date | null }, now
  */
 export const answerWait = async (
   db: Db,
-  input: { teamId: string; waitId: string; answer: WaitAnswer; caller: WaitCaller },
+  input: { teamId: string; waitId: string; answer: AnyWaitAnswer; caller: WaitCaller },
 ) => {
   const { teamId, waitId, caller } = input;
-  const answer: WaitAnswer =
-    input.answer.decision === "deny" && input.answer.message
-      ? { decision: "deny", message: input.answer.message }
-      : { decision: input.answer.decision };
+  const given = input.answer;
+  const answer: AnyWaitAnswer = !("decision" in given)
+    ? { message: given.message }
+    : given.decision === "deny" && given.message
+      ? { decision: "deny", message: given.message }
+      : { decision: given.decision };
   return db.$transaction(async (tx) => {
     const found = await tx.wait.findFirst({
       where: { id: waitId, teamId },
@@ -265,6 +268,15 @@ export const answerWait = async (
       startedById: wait.run.startedById,
     });
     if (refused) throw refused;
+    // A conversation takes a message, an approval a decision.
+    if ((wait.kind === "message") !== !("decision" in answer))
+      throw new AppError(
+        "BAD_REQUEST",
+        wait.kind === "message"
+          ? 'this wait is a conversation: answer it with { "message": "..." } (exit, quit or an empty message ends it)'
+          : 'this wait is an approval: answer it with { "decision": "approve" } or { "decision": "deny" }',
+        { location: { path: "decision" in answer ? "decision" : "message" } },
+      );
     const { count } = await tx.wait.updateMany({
       where: { id: waitId, teamId, status: "open" },
       data: {
@@ -284,7 +296,12 @@ export const answerWait = async (
       action: "wait.answered",
       targetType: "wait",
       targetId: waitId,
-      metadata: { runId: wait.runId, kind: wait.kind, decision: answer.decision },
+      metadata: {
+        runId: wait.runId,
+        kind: wait.kind,
+        // never the message itself
+        decision: "decision" in answer ? answer.decision : "message",
+      },
     });
     return {
       wait: { id: waitId, runId: wait.runId, status: "answered" as const, answer },

@@ -6,7 +6,11 @@
  * checked when the answer comes: a refusal is 403 USER.WAIT.NOT_ALLOWED.
  */
 import { z } from "zod";
-import { waitAnswerSchema } from "@switchyard/core/governance";
+import {
+  waitAnswerSchema,
+  waitDecisionSchema,
+  waitMessageSchema,
+} from "@switchyard/core/governance";
 import { operation } from "./operation";
 import { runStatus } from "./runs.types";
 import { timestamp } from "./timestamp";
@@ -14,20 +18,28 @@ import { timestamp } from "./timestamp";
 const waitStatus = z.enum(["open", "answered", "expired", "cancelled"]);
 const role = z.enum(["owner", "admin", "member", "viewer"]);
 
-/** An approval's answer: approve or deny, a denial with a message the agent receives as the tool's error. */
+/**
+ * An approval's answer: approve or deny, a denial with a message the agent receives as the
+ * tool's error; a conversation's (kind message): the person's next message, where `exit`,
+ * `quit` or an empty one ends it.
+ */
 export const waitAnswerBody = waitAnswerSchema;
 
 export const waitListing = z.object({
   id: z.string(),
   runId: z.string(),
   stepRunId: z.string().nullable().describe("the agent attempt that waits"),
-  kind: z.string().describe("tool_call: approve or deny one held tool call"),
+  kind: z
+    .string()
+    .describe(
+      "tool_call: approve or deny one held tool call; message: a conversation step's next message",
+    ),
   status: waitStatus,
   question: z.string().describe("what the person is asked, in one line"),
   detail: z
     .unknown()
     .describe(
-      "tool_call: { tool, source, arguments (scrubbed), argumentsHash, rule, ruleOrigin, agentText, state, provider }",
+      "tool_call: { tool, source, arguments (scrubbed), argumentsHash, rule, ruleOrigin, agentText, state, provider }; message: { state, provider, turn, reply (scrubbed), prompt (turn 1) }",
     ),
   argumentsHash: z
     .string()
@@ -41,9 +53,11 @@ export const waitListing = z.object({
   expiresAt: timestamp.nullable(),
   onExpiry: z.string().describe("what expiry means: deny, fail or default"),
   answer: z
-    .object({ decision: z.string(), message: z.string().optional() })
+    .object({ decision: z.string().optional(), message: z.string().optional() })
     .nullable()
-    .describe("the answer given (or expiry's: decision fail fails the step)"),
+    .describe(
+      "the answer given (or expiry's: decision fail fails the step); a message wait's is { message }",
+    ),
   answeredBy: z.object({ id: z.string(), name: z.string() }).nullable(),
   answeredByToken: z.string().nullable().describe("the API token's id when an automation answered"),
   answeredAt: timestamp.nullable(),
@@ -94,7 +108,10 @@ export const waitListResponse = z.object({
 });
 
 const waitId = z.object({ id: z.string().min(1) });
-export const answerWaitInput = waitAnswerBody.extend({ id: z.string().min(1) });
+export const answerWaitInput = z.union([
+  waitDecisionSchema.extend({ id: z.string().min(1) }),
+  waitMessageSchema.extend({ id: z.string().min(1) }),
+]);
 
 export const answerWaitResponse = z.object({
   wait: waitListing,
@@ -147,11 +164,12 @@ export const waitOperations = {
       method: "POST",
       path: "/waits/{id}/answer",
       summary:
-        "Answer an open wait: approve or deny (a denial's message reaches the agent); a run parked on it is queued again to resume. An API token answers as its member",
+        "Answer an open wait: approve or deny a held call (a denial's message reaches the agent), or send a conversation's next message ({ message }; exit, quit or an empty one ends it); a run parked on it is queued again to resume. An API token answers as its member",
       body: waitAnswerBody,
       status: 200,
       description: "The wait as answered",
       errors: {
+        400: "The answer does not fit the wait's kind (a decision for a message wait, or a message for a tool call)",
         403: "The caller may not answer this wait (USER.WAIT.NOT_ALLOWED, saying which rule)",
         404: "No such wait in the team, or it was cancelled with its run",
         409: "Already answered (USER.WAIT.ALREADY_ANSWERED) or expired (USER.WAIT.EXPIRED)",

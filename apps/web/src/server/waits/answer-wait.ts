@@ -5,7 +5,7 @@
  * fails leaves the answer standing: the worker's requeue sweep takes the run up.
  */
 import type { Queue } from "bullmq";
-import type { WaitAnswer } from "@switchyard/core/governance";
+import type { AnyWaitAnswer } from "@switchyard/core/governance";
 import { runUpdatesChannel, type RunJob } from "@switchyard/core/runs";
 import { answerWait, getWait, resumeParkedRun, type Db, type WaitCaller } from "@switchyard/db";
 
@@ -18,7 +18,7 @@ export type AnswerWaitDeps = {
 
 export const answerTeamWait = async (
   deps: AnswerWaitDeps,
-  input: { teamId: string; waitId: string; answer: WaitAnswer; caller: WaitCaller },
+  input: { teamId: string; waitId: string; answer: AnyWaitAnswer; caller: WaitCaller },
 ) => {
   const answered = await answerWait(deps.db, input);
   let resumed = false;

@@ -24,7 +24,10 @@ export const waitsApi = implement(waitOperations, {
       {
         teamId: caller.teamId,
         waitId: input.id,
-        answer: { decision: input.decision, ...(input.message ? { message: input.message } : {}) },
+        answer:
+          "decision" in input
+            ? { decision: input.decision, ...(input.message ? { message: input.message } : {}) }
+            : { message: input.message },
         caller: asker(caller),
       },
     ),

@@ -69,6 +69,8 @@ export type RunOpenAiCompatibleInput = {
   suspend?: AbortSignal;
   /** A suspended step's conversation: its calls still to make run first, then the loop goes on. */
   resume?: OpenAiSession;
+  /** A conversation's turn: on success the conversation is handed back (`kept`) for the next turn. */
+  keep?: boolean;
 };
 
 /**
@@ -88,6 +90,8 @@ export type OpenAiCompatibleResult = Omit<AgentResult, "suspended"> & {
   status: "success" | "failure" | "cancelled" | "suspended";
   /** Set when `suspend` stopped the step: where it goes on from. */
   session?: OpenAiSession;
+  /** Set on success when `keep` asked: the conversation with the model's last reply in it. */
+  kept?: OpenAiSession;
   /** Whether trying the step again may help (the endpoint was unavailable). */
   retryable?: boolean;
   /** Model requests made. */
@@ -352,7 +356,17 @@ export const runOpenAiCompatible = async (
         if (turn.finishReason === "tool_calls")
           throw loopGuard("the model ended its turn for tool calls but sent none");
         emit({ type: "final", text: turn.text });
-        return result("success");
+        if (!input.keep) return result("success");
+        return {
+          ...result("success"),
+          kept: {
+            messages: [...messages, { role: "assistant", content: scrub(turn.text) }],
+            pending: [],
+            turns,
+            usage: { ...usage },
+            lastText,
+          },
+        };
       }
       if (turns >= maxTurns)
         throw loopGuard(`the model still called tools after ${maxTurns} turns (the step's limit)`);

@@ -58,6 +58,23 @@ const continuation = (pending: HeldCli["pending"], outcome: { isError: boolean; 
     ? `Your call to ${pending.tool} waited for a person's approval and was not run: ${outcome.text}\nDo not call it again with the same arguments; go on with the task another way, or stop and say why.`
     : `Your call to ${pending.tool} waited for a person's approval and was approved; it ran and returned:\n${outcome.text}\nGo on with the task from there.`;
 
+/** A conversation's next turn of openai_compatible: its messages so far, then the person's. */
+const nextTurn = (
+  next: { state: { kind: string; state: unknown }; message: string } | undefined,
+) => {
+  if (next?.state.kind !== "openai_compatible") return {};
+  const session = next.state.state as OpenAiSession;
+  return {
+    resume: {
+      ...session,
+      messages: [...session.messages, { role: "user" as const, content: next.message }],
+      pending: [],
+      // The turn limit holds for each turn of the conversation, not for all of them together.
+      turns: 0,
+    },
+  };
+};
+
 /** What a held call may take beyond its hold limit: the longest a proxy lets a Bash command run, and then some. */
 const HELD_CALL_MARGIN_MS = 11 * 60_000;
 
@@ -251,6 +268,12 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         governed?.resume?.kind === "cli" ? (governed.resume.state as HeldCli) : undefined;
       // Resumed after a held call was answered: the call runs (or is refused) first, and its
       // outcome is the next turn of the CLI's own session.
+      // A conversation's next turn: its session resumes with the person's message.
+      const next = governed?.conversation?.next;
+      const chat =
+        next?.state.kind === "cli"
+          ? { ...(next.state.state as { session: SuspendedSession }).session, prompt: next.message }
+          : undefined;
       const resume = held
         ? {
             ...held.session,
@@ -259,8 +282,8 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
               await runHeldCall(request, proxy, events, held.pending),
             ),
           }
-        : undefined;
-      const { suspended, ...result } = await runCliStep({
+        : chat;
+      const { suspended, kept, ...result } = await runCliStep({
         provider: entry.cli,
         request,
         proxy,
@@ -272,10 +295,14 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(governed?.holdMs ? { toolTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {}),
         ...(governed?.suspend ? { suspend: governed.suspend } : {}),
         ...(resume ? { resume } : {}),
+        ...(governed?.conversation ? { keepSession: true } : {}),
       });
       return {
         ...result,
         agentVersion: agent.version,
+        ...(kept
+          ? { conversation: { kind: "cli", sessionId: kept.sessionId, state: { session: kept } } }
+          : {}),
         ...(suspended
           ? {
               suspended: {
@@ -407,15 +434,23 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(governed?.suspend ? { suspend: governed.suspend } : {}),
         ...(governed?.resume?.kind === "openai_compatible"
           ? { resume: governed.resume.state as OpenAiSession }
-          : {}),
+          : nextTurn(governed?.conversation?.next)),
+        ...(governed?.conversation ? { keep: true } : {}),
       });
       const {
         status: _status,
         retryable: _retryable,
         turns: _turns,
         session,
+        kept,
         ...agentResult
       } = result;
+      if (kept)
+        return {
+          ...agentResult,
+          ...costFields(request.options, result),
+          conversation: { kind: "openai_compatible", state: kept },
+        };
       if (session)
         return {
           ...agentResult,

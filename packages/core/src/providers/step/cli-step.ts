@@ -154,6 +154,11 @@ export type CliStepInput = {
    * (`request.prompt` is not sent).
    */
   resume?: SuspendedSession & { prompt: string };
+  /**
+   * A conversation's turn: once the CLI ended well its session's files are read, as on a
+   * suspend, and handed back (`kept`) for the turn that resumes it with the next message.
+   */
+  keepSession?: boolean;
 };
 
 /**
@@ -161,7 +166,10 @@ export type CliStepInput = {
  * the session to resume from (`suspended`); a session that cannot be kept fails the step with
  * EXECUTION.AGENT_CANNOT_RESUME instead.
  */
-export type CliStepResult = Omit<AgentResult, "suspended"> & { suspended?: SuspendedSession };
+export type CliStepResult = Omit<AgentResult, "suspended" | "conversation"> & {
+  suspended?: SuspendedSession;
+  kept?: SuspendedSession;
+};
 
 /** What the gateway metered of the attempt's model requests (`model.metered`). */
 const meterOf = (events: AttemptEventBus) => {
@@ -359,6 +367,19 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
       },
     });
     await registration.revoke();
+    const sessionFilesOf = async (sessionId: string) => {
+      const found = await provider.sessionFiles(sandbox.folders.home, sessionId);
+      if (found.length === 0)
+        return cannotResume(
+          `the agent's CLI left no files of its session ${sessionId} to resume from`,
+        );
+      try {
+        return await readSessionFiles(sandbox.folders.home, found);
+      } catch (error) {
+        if (isAppError(error)) return error;
+        throw error;
+      }
+    };
     // Stopped by the suspend (not by a cancel, not after its answer): the session's files,
     // read now that the CLI and everything it started are gone, before the sandbox is removed.
     if (input.suspend?.aborted && !request.signal.aborted && result.status === "cancelled") {
@@ -371,20 +392,8 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
           ),
           result.output,
         );
-      const found = await provider.sessionFiles(sandbox.folders.home, sessionId);
-      if (found.length === 0)
-        return failedWith(
-          events,
-          cannotResume(`the agent's CLI left no files of its session ${sessionId} to resume from`),
-          result.output,
-        );
-      let files;
-      try {
-        files = await readSessionFiles(sandbox.folders.home, found);
-      } catch (error) {
-        if (isAppError(error)) return failedWith(events, error, result.output);
-        throw error;
-      }
+      const files = await sessionFilesOf(sessionId);
+      if (isAppError(files)) return failedWith(events, files, result.output);
       // What the first part of the attempt spent goes with it, for the part that resumes it.
       return {
         output: result.output,
@@ -455,13 +464,26 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
         ...(result.error === undefined ? {} : { error: result.error }),
         ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
       };
-    return {
+    const ended = {
       output: result.output,
       ...tokens,
       ...(metered && meter.priced ? { costUsd: meter.costUsd } : {}),
       ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
       ...outcome,
     };
+    if (!input.keepSession || outcome.error !== undefined || request.signal.aborted) return ended;
+    // A conversation's turn: the next one resumes this session, so it must be kept.
+    if (result.sessionId === undefined)
+      return failedWith(
+        events,
+        cannotResume(
+          "the agent's CLI reported no session id, so the conversation cannot go on to its next turn",
+        ),
+        result.output,
+      );
+    const kept = await sessionFilesOf(result.sessionId);
+    if (isAppError(kept)) return failedWith(events, kept, result.output);
+    return { ...ended, kept: { sessionId: result.sessionId, files: kept } };
   } finally {
     await registration.revoke();
     unsubscribe();

@@ -199,6 +199,7 @@ export const runAgentStep = (
       outputFormat: state.outputFormat,
       mcpProxy: state.mcpProxy,
       ...(state.budget ? { budget: state.budget } : {}),
+      ...(state.mode === "conversation" ? { conversation: true } : {}),
       timeoutMs: state.timeoutMs,
     },
     signal,

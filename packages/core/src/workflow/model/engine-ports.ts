@@ -76,6 +76,8 @@ export type AgentRequest = AttemptOf & {
   mcpProxy?: McpProxyConfig;
   /** The step's own spend limits (`budget:`); the worker adds its workflow's, lane's and team's. */
   budget?: BudgetAmounts;
+  /** `mode: conversation`: the attempt is one turn of a chat; its session is kept for the next. */
+  conversation?: boolean;
   timeoutMs?: number;
   signal: AbortSignal;
 };
@@ -101,6 +103,13 @@ export type AgentResult = {
    * (providers/step/attempt-governance.ts, SuspendedState): not an end.
    */
   suspended?: { kind: string; sessionId?: string; state: unknown };
+  /**
+   * A conversation's turn ended and its session was kept (the same form as `suspended`), for
+   * the turn that goes on from it with a person's next message.
+   */
+  conversation?: { kind: string; sessionId?: string; state: unknown };
+  /** How a conversation ended (AWF's `stopped_by`): a person's exit, or an error. */
+  stoppedBy?: "user_exit" | "error";
 };
 
 /** Runs agent steps through a provider; implemented by the providers module. */
