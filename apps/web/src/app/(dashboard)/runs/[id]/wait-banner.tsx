@@ -13,6 +13,7 @@ import { useState } from "react";
 import { LocalTime } from "~/components/local-time";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
+import { ConversationChat } from "./conversation-chat";
 import { JsonBlock } from "./json-block";
 
 export type WaitView = inferRouterOutputs<AppRouter>["waits"]["list"]["waits"][number];
@@ -48,6 +49,18 @@ export function WaitBanner({
   const [message, setMessage] = useState("");
   const detail = detailOf(wait);
   const titleId = `wait-${wait.id}-title`;
+  // A conversation's turn: the reply, and its message box.
+  if (wait.kind === "message")
+    return (
+      <>
+        {showRun ? (
+          <p className="small">
+            <Link href={`/runs/${wait.runId}`}>Run of {wait.run.workflow}</Link>
+          </p>
+        ) : null}
+        <ConversationChat waits={[wait]} onAnswered={onAnswered} />
+      </>
+    );
   return (
     <section
       className="card wait-banner"
