@@ -104,6 +104,15 @@ const runFromFolder = async (
         );
         return 1;
       }
+  // A conversation waits for a person's messages, which a server takes as a chat.
+  for (const wf of [checked.workflow, ...resolver.resolved()])
+    for (const state of wf.states.values())
+      if (state.kind === "agent" && state.mode === "conversation") {
+        io.err(
+          `${state.source.path}:${state.source.line ?? 1}:${state.source.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" is a conversation (mode: conversation): its turns wait for a person's messages, which a Switchyard server takes as a chat on the run's page (docs/workflows.md); switchyard run does not run it\n`,
+        );
+        return 1;
+      }
   // The scripts and prompts the workflow and its sub-workflows name literally are read now,
   // before any step, and served as read from then on; readFile reads when used.
   for (const wf of [checked.workflow, ...resolver.resolved()])
