@@ -255,7 +255,7 @@ states:
   try {
     const r = await runAsPerson(workspace, [file], {});
     expect(r.code, r.err).toBe(1);
-    expect(r.err).toContain(`${file}:4:3: USER.UNSUPPORTED_FEATURE`);
+    expect(r.err).toContain(`${file}:5:5: USER.UNSUPPORTED_FEATURE`);
     expect(r.err).toContain("mode: conversation");
   } finally {
     rmSync(workspace, { recursive: true, force: true });

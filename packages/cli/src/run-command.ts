@@ -109,7 +109,7 @@ const runFromFolder = async (
     for (const state of wf.states.values())
       if (state.kind === "agent" && state.mode === "conversation") {
         io.err(
-          `${state.source.path}:${state.source.line ?? 1}:${state.source.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}" is a conversation (mode: conversation): its turns wait for a person's messages, which a Switchyard server takes as a chat on the run's page (docs/workflows.md); switchyard run does not run it\n`,
+          `${file}:${state.source.line ?? 1}:${state.source.column ?? 1}: USER.UNSUPPORTED_FEATURE ${state.source.path}: "${state.name}" is a conversation (mode: conversation): its turns wait for a person's messages, which a Switchyard server takes as a chat on the run's page (docs/workflows.md); switchyard run does not run it\n`,
         );
         return 1;
       }
