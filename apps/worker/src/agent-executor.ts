@@ -33,8 +33,10 @@ import type { FetchLike } from "@switchyard/core/egress";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentExecutor, AgentRequest, AgentResult } from "@switchyard/core/workflow";
 import type { Db } from "@switchyard/db";
+import { AppError } from "@switchyard/core/errors";
 import type { AttemptHandle, createGovernance } from "./attempt-governance";
 import type { conversationSessions } from "./conversation-sessions";
+import type { createConversations } from "./conversation-turns";
 import { logDrift } from "./drift-log";
 import type { Logger } from "./logger";
 import type { StepBudgets } from "./step-budget";
@@ -95,6 +97,8 @@ export type AgentExecutorDeps = {
   governance?: Governance;
   /** Where session-tracked steps keep their sessions and `continue_from` steps find them (conversation-sessions.ts). */
   sessions?: ReturnType<typeof conversationSessions>;
+  /** `mode: conversation` turns (conversation-turns.ts); unset: such a step does not run. */
+  conversations?: ReturnType<typeof createConversations>;
 };
 
 export type TeamModelAccess = {
@@ -112,7 +116,7 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   // Each attempt's governance, found by the executor's ports while it runs.
   const handles = new Map<string, AttemptHandle>();
   const executor = coreExecutor(deps, handles);
-  const { onAttemptStart, governance, sessions } = deps;
+  const { onAttemptStart, governance, sessions, conversations } = deps;
   // A session-tracked step's session is stored (sealed) before the engine moves on.
   const keep = async (request: AgentRequest, result: AgentResult): Promise<AgentResult> => {
     const { kept, ...rest } = result;
@@ -121,17 +125,37 @@ export const workerAgentExecutor = (deps: AgentExecutorDeps): AgentExecutor => {
   };
   return {
     execute: async (request) => {
+      if (request.chat && (!conversations || !governance))
+        throw new AppError(
+          "USER.UNSUPPORTED_FEATURE",
+          `"${request.stateName}" is a conversation (mode: conversation), which does not run here`,
+        );
+      // A conversation's turn after the first goes on from its session with the person's message.
+      const turn = request.chat ? await conversations!.begin(request) : undefined;
+      if (turn?.kind === "ended") return turn.result;
       if (!governance) {
         await onAttemptStart?.(request);
         return keep(request, await executor.execute(request));
       }
       const handle = await governance.forAttempt(request);
       // A resumed attempt continues its row: what it started with (its request, the workspace
-      // before it) was recorded when it first started.
-      if (!handle.resumed) await onAttemptStart?.(request);
-      handles.set(request.attemptId, handle);
+      // before it) was recorded when it first started; so does a conversation's next turn.
+      if (!handle.resumed && !turn?.next && !turn?.spent) await onAttemptStart?.(request);
+      handles.set(
+        request.attemptId,
+        turn
+          ? {
+              ...handle,
+              governance: {
+                ...handle.governance,
+                conversation: turn.next ? { next: turn.next } : {},
+              },
+            }
+          : handle,
+      );
       try {
-        return await keep(request, await handle.settle(await executor.execute(request)));
+        const result = await keep(request, await handle.settle(await executor.execute(request)));
+        return turn ? await conversations!.afterTurn(request, turn, result) : result;
       } finally {
         handles.delete(request.attemptId);
       }

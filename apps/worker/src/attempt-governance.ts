@@ -85,13 +85,16 @@ export type AttemptHandle = {
 };
 
 /** What the part of an attempt before its suspension spent, kept with its session. */
-type SpentBefore = { tokensInput?: number; tokensOutput?: number; costUsd?: number };
+export type SpentBefore = { tokensInput?: number; tokensOutput?: number; costUsd?: number };
 
 const add = (a: number | undefined, b: number | undefined) =>
   a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
 
 /** The whole attempt's tokens and cost: the part before the suspension and the part after. */
-const withSpentBefore = (result: AgentResult, before: SpentBefore | undefined): AgentResult => {
+export const withSpentBefore = (
+  result: AgentResult,
+  before: SpentBefore | undefined,
+): AgentResult => {
   if (!before) return result;
   const tokensInput = add(result.tokensInput, before.tokensInput);
   const tokensOutput = add(result.tokensOutput, before.tokensOutput);
@@ -133,6 +136,53 @@ export const deserialise = (bytes: Uint8Array): Envelope => {
     iv: Buffer.from(raw.iv!, "base64"),
     authTag: Buffer.from(raw.authTag!, "base64"),
   };
+};
+
+/** A step's session sealed for the run (stored in AgentSession.sealed). */
+export const sealSession = (
+  keyring: Keyring,
+  at: { teamId: string; runId: string; stepKey: string },
+  value: unknown,
+) =>
+  serialise(
+    sealSecret(keyring, sessionOwner(at.teamId, at.runId, at.stepKey), JSON.stringify(value)),
+  );
+
+/** A sealed session opened again. */
+export const openSession = (
+  keyring: Keyring,
+  at: { teamId: string; runId: string; stepKey: string },
+  sealed: Uint8Array,
+): unknown =>
+  JSON.parse(
+    openSecret(keyring, sessionOwner(at.teamId, at.runId, at.stepKey), deserialise(sealed)),
+  );
+
+/**
+ * The workspace kept as a snapshot for a step that stops to wait (a suspension, a
+ * conversation between turns); undefined where snapshots are off. Not kept: the step fails.
+ */
+export const keepWorkspace = async (
+  deps: Pick<GovernanceDeps, "db" | "teamId" | "runId" | "workspace" | "snapshotLimits">,
+  why: string,
+) => {
+  if (!deps.snapshotLimits) return undefined;
+  const snapshot = await saveWorkspaceSnapshot(deps.db, {
+    teamId: deps.teamId,
+    runId: deps.runId,
+    dir: deps.workspace,
+    limits: {
+      maxFileBytes: deps.snapshotLimits.maxBytes,
+      maxTotalBytes: deps.snapshotLimits.maxBytes,
+      teamBytes: deps.snapshotLimits.teamBytes,
+    },
+  });
+  if (!snapshot.kept)
+    throw new AppError(
+      "EXECUTION.AGENT_CANNOT_RESUME",
+      `${why}: its workspace was not kept (${snapshot.reason})`,
+    );
+  return snapshot;
 };
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -177,7 +227,9 @@ export const createGovernance = (deps: GovernanceDeps) => {
     // Suspended, but the worker stopped before the run was parked: it parks now, on the same wait.
     const unparked = await unparkedSessionWaitOf(deps.db, deps.teamId, deps.runId, stepKey);
     if (unparked) throw new RunParked(unparked);
-    const resumable = await resumableSessionOf(deps.db, deps.teamId, deps.runId, stepKey);
+    const found = await resumableSessionOf(deps.db, deps.teamId, deps.runId, stepKey);
+    // A conversation's session between turns is the conversation's (conversation-turns.ts).
+    const resumable = found?.wait.kind === "tool_call" ? found : undefined;
     let agentText = "";
     const noteText = (text: string) => {
       agentText = (agentText + text).slice(-AGENT_TEXT_CHARS);
@@ -314,23 +366,7 @@ export const createGovernance = (deps: GovernanceDeps) => {
       if (!parkedOn)
         throw new AppError("SYSTEM.INTERNAL", "an attempt was suspended without a held call");
       const { waitId, call } = parkedOn;
-      const snapshot = deps.snapshotLimits
-        ? await saveWorkspaceSnapshot(deps.db, {
-            teamId: deps.teamId,
-            runId: deps.runId,
-            dir: deps.workspace,
-            limits: {
-              maxFileBytes: deps.snapshotLimits.maxBytes,
-              maxTotalBytes: deps.snapshotLimits.maxBytes,
-              teamBytes: deps.snapshotLimits.teamBytes,
-            },
-          })
-        : undefined;
-      if (snapshot && !snapshot.kept)
-        throw new AppError(
-          "EXECUTION.AGENT_CANNOT_RESUME",
-          `the step could not be suspended: its workspace was not kept (${snapshot.reason})`,
-        );
+      const snapshot = await keepWorkspace(deps, "the step could not be suspended");
       // A CLI's session goes on from the held call's outcome, which it is given as its next
       // turn: the call is kept with the session (openai_compatible keeps it in its own).
       const kept: SuspendedState =

@@ -55,6 +55,7 @@ import {
 import { recordAttemptStart, type SnapshotSettings } from "./attempt-start";
 import { conversationSessions } from "./conversation-sessions";
 import { createGovernance } from "./attempt-governance";
+import { createConversations } from "./conversation-turns";
 import { runReplay, type ReplayOf } from "./execute-replay";
 import { defaultAgentsDir } from "./env";
 import type { Logger } from "./logger";
@@ -375,6 +376,22 @@ export const executeRun = async (
       writer,
       snapshots: deps.snapshots,
     };
+    // What an agent step that waits for a person needs: held calls and conversations alike.
+    const waitDeps = {
+      db,
+      log,
+      keyring: deps.keyring,
+      teamId,
+      runId,
+      lane: run.lane,
+      scrubber,
+      workspace: folders.workspace,
+      snapshotLimits: deps.snapshots ?? PARK_SNAPSHOT_LIMITS,
+      onWaitOpened: (waitId: string) => {
+        deps.notify(runId);
+        deps.onWaitOpened?.({ teamId, runId, waitId });
+      },
+    };
     const agentDeps: AgentExecutorDeps = {
       db,
       log,
@@ -434,23 +451,12 @@ export const executeRun = async (
       onAttemptStart: recordAttemptStart(attemptStart),
       sessions: conversationSessions({ db, keyring: deps.keyring, teamId, runId }),
       governance: createGovernance({
-        db,
-        log,
-        keyring: deps.keyring,
-        teamId,
-        runId,
-        lane: run.lane,
+        ...waitDeps,
         workerId: deps.workerId,
-        scrubber,
         laneRules: () => laneApprovalRules(db, teamId, run.lane),
         holdMs: deps.holdMs ?? DEFAULT_HOLD_MS,
-        workspace: folders.workspace,
-        snapshotLimits: deps.snapshots ?? PARK_SNAPSHOT_LIMITS,
-        onWaitOpened: (waitId) => {
-          deps.notify(runId);
-          deps.onWaitOpened?.({ teamId, runId, waitId });
-        },
       }),
+      conversations: createConversations(waitDeps),
     };
     const recorder = stepRunRecorder(writer, sandbox.level, run.finished, {
       waiting: run.resumed ? await waitingAttemptsOf(db, teamId, runId) : [],

@@ -83,7 +83,8 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
  * What only a server runs, refused before any step: operation states (a server runs them
  * under its egress rule, with the team's variables), a step's skills (the server reads them
  * from the workflow's bundle; here the person's own skill folders are not searched yet) and
- * `plugin_tools` (team connectors, which this command has none of), and `continue_from` (a
+ * `plugin_tools` (team connectors, which this command has none of), `mode: conversation` (its
+ * turns are a chat on the run's page), and `continue_from` (a
  * session is kept with a run on the server; nothing keeps it between local steps yet).
  */
 const serverOnly = (workflows: Workflow[]): string | undefined => {
@@ -94,6 +95,8 @@ const serverOnly = (workflows: Workflow[]): string | undefined => {
       if (state.kind === "operation")
         return `${at(state.source)} is an operation state (${state.operation}): operations run on a Switchyard server, under its egress rule and with the team's variables (docs/workflows.md, "Operations"); switchyard run does not run them yet`;
       if (state.kind !== "agent") continue;
+      if (state.mode === "conversation")
+        return `${at(state.source)} is a conversation (mode: conversation): its turns wait for a person's messages, which a Switchyard server takes as a chat on the run's page (docs/workflows.md); switchyard run does not run it`;
       if (state.conversation?.continueFrom !== undefined)
         return `${at(state.conversation.continueFromSource ?? state.source)} resumes the session of "${state.conversation.continueFrom}" (conversation.continue_from): sessions are kept with a run on a Switchyard server (docs/workflows.md, "Sessions"); switchyard run does not keep them between steps`;
       const skill = state.skills?.[0];

@@ -1,8 +1,9 @@
 /**
  * A wait for a person's answer, as the engine, the worker and the API share it. A wait is a
  * row (Wait); a run parked on it holds no worker. Kinds: `tool_call` (approve or deny one
- * held call, bound to its arguments' hash) and `input` (the required inputs a triggered run
- * started without, filled in by a person); later kinds add their own answers.
+held call, bound to its arguments' hash), `input` (the required inputs a triggered run
+ * started without, filled in by a person) and `message` (a `mode: conversation` step's next
+ * message from a person: `exit`, `quit` or an empty one ends the conversation).
  */
 import { z } from "zod";
 
@@ -20,12 +21,39 @@ export const inputsAnswerSchema = z
   .object({ inputs: z.record(z.string().max(200), z.unknown()) })
   .strict();
 
-export const waitAnswerSchema = z.union([decisionAnswerSchema, inputsAnswerSchema]);
+/** A person's next message in a conversation (a `message` wait). */
+export const waitMessageSchema = z.object({ message: z.string().max(100_000) }).strict();
+
+/** What answers a wait: a decision (tool_call), the inputs (input) or a message (message). */
+export const waitAnswerSchema = z.union([
+  decisionAnswerSchema,
+  inputsAnswerSchema,
+  waitMessageSchema,
+]);
 export type WaitAnswer = z.infer<typeof waitAnswerSchema>;
 export type DecisionAnswer = z.infer<typeof decisionAnswerSchema>;
 
 /** How long a triggered run waits for its missing inputs before it fails without them. */
 export const DEFAULT_INPUT_WAIT_EXPIRY_MS = 24 * 3600_000;
+
+/** The messages that end a conversation, as AWF reads them from a terminal: exit, quit, or nothing. */
+export const endsConversation = (message: string) =>
+  ["", "exit", "quit"].includes(message.trim().toLowerCase());
+
+/** A conversation step waits this long for each next message unless its `timeout` says (AWF's 300 s per turn). */
+export const DEFAULT_CONVERSATION_TURN_MS = 300_000;
+
+/** What a conversation's `message` wait shows: the agent's reply the person answers. */
+export type MessageWaitDetail = {
+  state: string;
+  provider: string;
+  /** the turn that replied, from 1 */
+  turn: number;
+  /** the agent's reply, scrubbed */
+  reply: string;
+  /** the first user message (the step's prompt, scrubbed), on turn 1's wait */
+  prompt?: string;
+};
 
 /** What expiry means: deny the call, fail the step, or take the wait's default answer. */
 export type WaitExpiry = "deny" | "fail" | "default";

@@ -26,38 +26,52 @@ type OpenedToolCallWait = {
   onExpiry: "deny" | "fail" | "default";
 };
 
-/** Opens a tool call's wait and its audit entry (`wait.opened`, by no one: the run). */
-export const openToolCallWait = (db: Db, wait: OpenedToolCallWait): Promise<string> => {
+/** Opens a wait of `kind` and its audit entry (`wait.opened`, by no one: the run). */
+const openWait = (
+  db: Db,
+  kind: "tool_call" | "message",
+  data: Omit<Prisma.WaitUncheckedCreateInput, "id" | "kind">,
+): Promise<string> => {
   const id = newRowId();
   return db.$transaction(async (tx) => {
-    await tx.wait.create({
-      data: {
-        id,
-        teamId: wait.teamId,
-        runId: wait.runId,
-        stepRunId: wait.stepRunId,
-        kind: "tool_call",
-        question: wait.question,
-        detail: wait.detail,
-        argumentsHash: wait.argumentsHash,
-        lane: wait.lane,
-        minRole: wait.minRole ?? "member",
-        notStarter: wait.notStarter ?? false,
-        expiresAt: wait.expiresAt,
-        onExpiry: wait.onExpiry,
-      },
-    });
+    await tx.wait.create({ data: { ...data, id, kind } });
     await recordAudit(tx, {
-      teamId: wait.teamId,
+      teamId: data.teamId,
       actorUserId: null,
       action: "wait.opened",
       targetType: "wait",
       targetId: id,
-      metadata: { runId: wait.runId, kind: "tool_call", question: wait.question },
+      metadata: { runId: data.runId, kind, question: data.question },
     });
     return id;
   });
 };
+
+/** Opens a tool call's wait and its audit entry. */
+export const openToolCallWait = (db: Db, wait: OpenedToolCallWait): Promise<string> =>
+  openWait(db, "tool_call", {
+    ...wait,
+    minRole: wait.minRole ?? "member",
+    notStarter: wait.notStarter ?? false,
+  });
+
+type OpenedMessageWait = {
+  teamId: string;
+  runId: string;
+  stepRunId: string;
+  question: string;
+  detail: Prisma.InputJsonValue;
+  lane: string;
+  expiresAt: Date;
+};
+
+/**
+ * Opens a conversation's wait for a person's next message (kind `message`), with its audit
+ * entry. Who may answer is as for an approval: a member allowed to start runs in the lane.
+ * Expiry is the step's timeout: the conversation ends, whatever the answer says.
+ */
+export const openMessageWait = (db: Db, wait: OpenedMessageWait): Promise<string> =>
+  openWait(db, "message", { ...wait, onExpiry: "deny" });
 
 /** Where a wait stands, for a hold that reads it until it is answered. */
 export const readWaitState = (db: Db, teamId: string, waitId: string) =>
@@ -130,7 +144,8 @@ type StoredAgentSession = {
   sealed: Buffer;
   snapshotId?: string;
   waitId: string;
-  pendingCall: Prisma.InputJsonValue;
+  /** the held call; a conversation's session between turns has none */
+  pendingCall?: Prisma.InputJsonValue;
 };
 
 export const saveAgentSession = (db: Db, session: StoredAgentSession) =>
@@ -145,7 +160,7 @@ export const saveAgentSession = (db: Db, session: StoredAgentSession) =>
       sealed: new Uint8Array(session.sealed),
       snapshotId: session.snapshotId ?? null,
       waitId: session.waitId,
-      pendingCall: session.pendingCall,
+      ...(session.pendingCall === undefined ? {} : { pendingCall: session.pendingCall }),
     },
     select: { id: true },
   });
@@ -167,7 +182,7 @@ export const resumableSessionOf = async (
   if (!session?.waitId) return undefined;
   const wait = await db.wait.findFirst({
     where: { id: session.waitId, teamId },
-    select: { id: true, status: true, answer: true, argumentsHash: true },
+    select: { id: true, kind: true, status: true, answer: true, argumentsHash: true },
   });
   if (!wait || wait.status === "open") return undefined;
   return { session, wait };
@@ -225,3 +240,7 @@ export const cancelWait = (db: Db, teamId: string, waitId: string) =>
     where: { id: waitId, teamId, status: "open" },
     data: { status: "cancelled", answeredAt: new Date() },
   });
+
+/** How many turns of a conversation's attempt have replied (its `message` waits). */
+export const countMessageWaits = (db: Db, teamId: string, stepRunId: string) =>
+  db.wait.count({ where: { teamId, stepRunId, kind: "message" } });

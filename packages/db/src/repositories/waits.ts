@@ -105,7 +105,8 @@ const listingOf = async (
         : undefined;
     return {
       ...wait,
-      answer: wait.answer as DecisionAnswer | InputsAnswered | { decision: "fail" } | null,
+      answer: wait.answer as
+        DecisionAnswer | InputsAnswered | { decision: "fail" } | { message: string } | null,
       answeredBy: answeredById
         ? (answerers.get(answeredById) ?? { id: answeredById, name: "(removed)" })
         : null,
@@ -242,7 +243,17 @@ const answerOfKind = async (
   tx: Prisma.TransactionClient,
   wait: { kind: string; teamId: string; runId: string; detail: unknown },
   given: WaitAnswer,
-): Promise<DecisionAnswer | InputsAnswered> => {
+): Promise<DecisionAnswer | InputsAnswered | { message: string }> => {
+  if (wait.kind === "message") {
+    // A conversation takes the person's next message (exit, quit or an empty one ends it).
+    if ("decision" in given || !("message" in given))
+      throw new AppError(
+        "BAD_REQUEST",
+        'this wait is a conversation: answer it with { "message": "..." } (exit, quit or an empty message ends it)',
+        { location: { path: "message" } },
+      );
+    return { message: given.message };
+  }
   if (wait.kind === "input") {
     if (!("inputs" in given))
       throw new AppError(
@@ -313,7 +324,12 @@ export const answerWait = async (
       action: "wait.answered",
       targetType: "wait",
       targetId: waitId,
-      metadata: { runId: wait.runId, kind: wait.kind, decision: answer.decision },
+      metadata: {
+        runId: wait.runId,
+        kind: wait.kind,
+        // never the message itself
+        decision: "decision" in answer ? answer.decision : "message",
+      },
     });
     return {
       wait: { id: waitId, runId: wait.runId, status: "answered" as const, answer },

@@ -6,7 +6,11 @@
  * checked when the answer comes: a refusal is 403 USER.WAIT.NOT_ALLOWED.
  */
 import { z } from "zod";
-import { decisionAnswerSchema, inputsAnswerSchema } from "@switchyard/core/governance";
+import {
+  decisionAnswerSchema,
+  inputsAnswerSchema,
+  waitMessageSchema,
+} from "@switchyard/core/governance";
 import { operation } from "./operation";
 import { runStatus } from "./runs.types";
 import { timestamp } from "./timestamp";
@@ -16,12 +20,17 @@ const role = z.enum(["owner", "admin", "member", "viewer"]);
 
 /**
  * An approval's answer: approve or deny, a denial with a message the agent receives as the
- * tool's error. An `input` wait's: the inputs it asks for, checked as a run start's are.
+ * tool's error. An `input` wait's: the inputs it asks for, checked as a run start's are. A
+ * conversation's (kind message): the person's next message, where `exit`, `quit` or an empty
+ * one ends it.
  */
 export const waitAnswerBody = z.union([
   decisionAnswerSchema.describe("a tool_call wait: approve or deny the held call"),
   inputsAnswerSchema.describe(
     "an input wait: a value for each input it asks for (every required one), checked as a run start's inputs; a problem is 400 USER.INPUT.VALIDATION_FAILED naming inputs.<name>",
+  ),
+  waitMessageSchema.describe(
+    "a message wait: the conversation's next message; exit, quit or an empty message ends it",
   ),
 ]);
 
@@ -32,14 +41,14 @@ export const waitListing = z.object({
   kind: z
     .string()
     .describe(
-      "tool_call: approve or deny one held tool call; input: fill in the inputs a triggered run was started without",
+      "tool_call: approve or deny one held tool call; input: fill in the inputs a triggered run was started without; message: a conversation step's next message",
     ),
   status: waitStatus,
   question: z.string().describe("what the person is asked, in one line"),
   detail: z
     .unknown()
     .describe(
-      "tool_call: { tool, source, arguments (scrubbed), argumentsHash, rule, ruleOrigin, agentText, state, provider }; input: { inputs: [{ name, type, required, default, description, validation: { enum, pattern, min, max, fileExtension } }], missing: [names of the required ones] }",
+      "tool_call: { tool, source, arguments (scrubbed), argumentsHash, rule, ruleOrigin, agentText, state, provider }; input: { inputs: [{ name, type, required, default, description, validation: { enum, pattern, min, max, fileExtension } }], missing: [names of the required ones] }; message: { state, provider, turn, reply (scrubbed), prompt (turn 1) }",
     ),
   argumentsHash: z
     .string()
@@ -54,7 +63,7 @@ export const waitListing = z.object({
   onExpiry: z.string().describe("what expiry means: deny, fail or default"),
   answer: z
     .object({
-      decision: z.string(),
+      decision: z.string().optional(),
       message: z.string().optional(),
       inputs: z
         .array(z.string())
@@ -63,7 +72,7 @@ export const waitListing = z.object({
     })
     .nullable()
     .describe(
-      "the answer given (or expiry's: decision fail fails the step, or the run of an input wait)",
+      "the answer given (or expiry's: decision fail fails the step, or the run of an input wait); a message wait's is { message }",
     ),
   answeredBy: z.object({ id: z.string(), name: z.string() }).nullable(),
   answeredByToken: z.string().nullable().describe("the API token's id when an automation answered"),
@@ -118,6 +127,7 @@ const waitId = z.object({ id: z.string().min(1) });
 export const answerWaitInput = z.union([
   decisionAnswerSchema.extend({ id: z.string().min(1) }),
   inputsAnswerSchema.extend({ id: z.string().min(1) }),
+  waitMessageSchema.extend({ id: z.string().min(1) }),
 ]);
 
 export const answerWaitResponse = z.object({
@@ -171,13 +181,13 @@ export const waitOperations = {
       method: "POST",
       path: "/waits/{id}/answer",
       summary:
-        "Answer an open wait: approve or deny a tool call (a denial's message reaches the agent), or fill in the inputs of an input wait; a run parked on it is queued again to resume. An API token answers as its member",
+        "Answer an open wait: approve or deny a tool call (a denial's message reaches the agent), fill in the inputs of an input wait, or send a conversation's next message ({ message }; exit, quit or an empty one ends it); a run parked on it is queued again to resume. An API token answers as its member",
       body: waitAnswerBody,
       status: 200,
       description: "The wait as answered",
       errors: {
         403: "The caller may not answer this wait (USER.WAIT.NOT_ALLOWED, saying which rule)",
-        400: "An answer of the wrong shape for the wait's kind, or inputs that fail the workflow's declaration (USER.INPUT.VALIDATION_FAILED naming inputs.<name>)",
+        400: "An answer of the wrong shape for the wait's kind (a decision for a message wait, a message for a tool call), or inputs that fail the workflow's declaration (USER.INPUT.VALIDATION_FAILED naming inputs.<name>)",
         404: "No such wait in the team, or it was cancelled with its run",
         409: "Already answered (USER.WAIT.ALREADY_ANSWERED) or expired (USER.WAIT.EXPIRED)",
       },

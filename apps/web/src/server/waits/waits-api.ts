@@ -27,7 +27,9 @@ export const waitsApi = implement(waitOperations, {
         answer:
           "inputs" in input
             ? { inputs: input.inputs }
-            : { decision: input.decision, ...(input.message ? { message: input.message } : {}) },
+            : "decision" in input
+              ? { decision: input.decision, ...(input.message ? { message: input.message } : {}) }
+              : { message: input.message },
         caller: asker(caller),
       },
     ),

@@ -76,6 +76,8 @@ export type RunOpenAiCompatibleInput = {
   history?: ChatMessage[];
   /** Give back the whole conversation on success (`messages`), for a later step to continue. */
   keepMessages?: boolean;
+  /** A conversation's turn: on success the conversation is handed back (`chatKept`) for the next turn. */
+  keep?: boolean;
 };
 
 /**
@@ -95,6 +97,8 @@ export type OpenAiCompatibleResult = Omit<AgentResult, "suspended"> & {
   status: "success" | "failure" | "cancelled" | "suspended";
   /** Set when `suspend` stopped the step: where it goes on from. */
   session?: OpenAiSession;
+  /** Set on success when `keep` asked: the conversation with the model's last reply in it. */
+  chatKept?: OpenAiSession;
   /** Whether trying the step again may help (the endpoint was unavailable). */
   retryable?: boolean;
   /** Model requests made. */
@@ -363,12 +367,22 @@ export const runOpenAiCompatible = async (
         if (turn.finishReason === "tool_calls")
           throw loopGuard("the model ended its turn for tool calls but sent none");
         emit({ type: "final", text: turn.text });
-        if (input.keepMessages)
+        if (input.keepMessages && !input.keep)
           return {
             ...result("success"),
             messages: [...messages, { role: "assistant", content: turn.text }],
           };
-        return result("success");
+        if (!input.keep) return result("success");
+        return {
+          ...result("success"),
+          chatKept: {
+            messages: [...messages, { role: "assistant", content: scrub(turn.text) }],
+            pending: [],
+            turns,
+            usage: { ...usage },
+            lastText,
+          },
+        };
       }
       if (turns >= maxTurns)
         throw loopGuard(`the model still called tools after ${maxTurns} turns (the step's limit)`);

@@ -59,6 +59,23 @@ const continuation = (pending: HeldCli["pending"], outcome: { isError: boolean; 
     ? `Your call to ${pending.tool} waited for a person's approval and was not run: ${outcome.text}\nDo not call it again with the same arguments; go on with the task another way, or stop and say why.`
     : `Your call to ${pending.tool} waited for a person's approval and was approved; it ran and returned:\n${outcome.text}\nGo on with the task from there.`;
 
+/** A conversation's next turn of openai_compatible: its messages so far, then the person's. */
+const nextTurn = (
+  next: { state: { kind: string; state: unknown }; message: string } | undefined,
+) => {
+  if (next?.state.kind !== "openai_compatible") return {};
+  const session = next.state.state as OpenAiSession;
+  return {
+    resume: {
+      ...session,
+      messages: [...session.messages, { role: "user" as const, content: next.message }],
+      pending: [],
+      // The turn limit holds for each turn of the conversation, not for all of them together.
+      turns: 0,
+    },
+  };
+};
+
 /** What a held call may take beyond its hold limit: the longest a proxy lets a Bash command run, and then some. */
 const HELD_CALL_MARGIN_MS = 11 * 60_000;
 
@@ -271,10 +288,17 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         governed?.resume?.kind === "cli" ? (governed.resume.state as HeldCli) : undefined;
       // Resumed after a held call was answered: the call runs (or is refused) first, and its
       // outcome is the next turn of the CLI's own session.
+      // A conversation's next turn: its session resumes with the person's message.
+      const next = governed?.conversation?.next;
+      const chat =
+        next?.state.kind === "cli"
+          ? { ...(next.state.state as { session: SuspendedSession }).session, prompt: next.message }
+          : undefined;
       // A `continue_from` step: the earlier step's session, with this step's prompt as its next turn.
-      const continued = held
-        ? undefined
-        : ((await continuedOf(request, "cli")) as { session: SuspendedSession } | undefined);
+      const continued =
+        held || chat
+          ? undefined
+          : ((await continuedOf(request, "cli")) as { session: SuspendedSession } | undefined);
       const resume = held
         ? {
             ...held.session,
@@ -283,9 +307,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
               await runHeldCall(request, proxy, events, held.pending),
             ),
           }
-        : continued
-          ? { ...continued.session, prompt: request.prompt }
-          : undefined;
+        : (chat ?? (continued ? { ...continued.session, prompt: request.prompt } : undefined));
       const { suspended, kept, ...result } = await runCliStep({
         provider: entry.cli,
         request,
@@ -298,13 +320,23 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(governed?.holdMs ? { toolTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {}),
         ...(governed?.suspend ? { suspend: governed.suspend } : {}),
         ...(resume ? { resume } : {}),
-        ...(request.conversation ? { keep: true } : {}),
+        ...(governed?.conversation
+          ? { keepSession: true }
+          : request.conversation
+            ? { keep: true }
+            : {}),
       });
       return {
         ...result,
         agentVersion: agent.version,
         ...(kept
-          ? { kept: { kind: "cli", sessionId: kept.sessionId, state: { session: kept } } }
+          ? {
+              [governed?.conversation ? "chatSession" : "kept"]: {
+                kind: "cli",
+                sessionId: kept.sessionId,
+                state: { session: kept },
+              },
+            }
           : {}),
         ...(suspended
           ? {
@@ -444,7 +476,8 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         ...(governed?.suspend ? { suspend: governed.suspend } : {}),
         ...(governed?.resume?.kind === "openai_compatible"
           ? { resume: governed.resume.state as OpenAiSession }
-          : {}),
+          : nextTurn(governed?.conversation?.next)),
+        ...(governed?.conversation ? { keep: true } : {}),
       });
       const {
         status: _status,
@@ -452,8 +485,15 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         turns: _turns,
         session,
         messages,
+        chatKept,
         ...agentResult
       } = result;
+      if (chatKept)
+        return {
+          ...agentResult,
+          ...costFields(request.options, result),
+          chatSession: { kind: "openai_compatible", state: chatKept },
+        };
       if (session)
         return {
           ...agentResult,

@@ -15,6 +15,11 @@ export type AttemptGovernance = {
   holdMs?: number;
   /** The suspended attempt this one goes on from (AgentResult.suspended, as stored). */
   resume?: SuspendedState;
+  /**
+   * A `mode: conversation` turn: its session is kept when it ends (AgentResult.conversation);
+   * `next` is the session the turn goes on from, with the person's message as its prompt.
+   */
+  conversation?: { next?: { state: SuspendedState; message: string } };
 };
 
 /**

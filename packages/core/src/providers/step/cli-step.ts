@@ -160,6 +160,11 @@ export type CliStepInput = {
    * a later step to resume. A CLI that named no session, or left no files of it, keeps none.
    */
   keep?: boolean;
+  /**
+   * A conversation's turn: once the CLI ended well its session's files are read, as on a
+   * suspend, and handed back (`kept`) for the turn that resumes it with the next message.
+   */
+  keepSession?: boolean;
 };
 
 /**
@@ -167,7 +172,7 @@ export type CliStepInput = {
  * the session to resume from (`suspended`); a session that cannot be kept fails the step with
  * EXECUTION.AGENT_CANNOT_RESUME instead.
  */
-export type CliStepResult = Omit<AgentResult, "suspended" | "kept"> & {
+export type CliStepResult = Omit<AgentResult, "suspended" | "kept" | "chatSession"> & {
   suspended?: SuspendedSession;
   kept?: SuspendedSession;
 };
@@ -386,6 +391,19 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
       },
     });
     await registration.revoke();
+    const sessionFilesOf = async (sessionId: string) => {
+      const found = await provider.sessionFiles(sandbox.folders.home, sessionId);
+      if (found.length === 0)
+        return cannotResume(
+          `the agent's CLI left no files of its session ${sessionId} to resume from`,
+        );
+      try {
+        return await readSessionFiles(sandbox.folders.home, found);
+      } catch (error) {
+        if (isAppError(error)) return error;
+        throw error;
+      }
+    };
     // Stopped by the suspend (not by a cancel, not after its answer): the session's files,
     // read now that the CLI and everything it started are gone, before the sandbox is removed.
     if (input.suspend?.aborted && !request.signal.aborted && result.status === "cancelled") {
@@ -398,20 +416,8 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
           ),
           result.output,
         );
-      const found = await provider.sessionFiles(sandbox.folders.home, sessionId);
-      if (found.length === 0)
-        return failedWith(
-          events,
-          cannotResume(`the agent's CLI left no files of its session ${sessionId} to resume from`),
-          result.output,
-        );
-      let files;
-      try {
-        files = await readSessionFiles(sandbox.folders.home, found);
-      } catch (error) {
-        if (isAppError(error)) return failedWith(events, error, result.output);
-        throw error;
-      }
+      const files = await sessionFilesOf(sessionId);
+      if (isAppError(files)) return failedWith(events, files, result.output);
       // What the first part of the attempt spent goes with it, for the part that resumes it.
       return {
         output: result.output,
@@ -483,10 +489,14 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
         ...(result.errorCode === undefined ? {} : { errorCode: result.errorCode }),
       };
     const kept =
-      input.keep && !fault && result.status === "success" && outcome.error === undefined
+      input.keep &&
+      !input.keepSession &&
+      !fault &&
+      result.status === "success" &&
+      outcome.error === undefined
         ? await keptSession(provider, sandbox.folders.home, result.sessionId)
         : undefined;
-    return {
+    const ended = {
       output: result.output,
       ...tokens,
       ...(metered && meter.priced ? { costUsd: meter.costUsd } : {}),
@@ -494,6 +504,19 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
       ...outcome,
       ...(kept ? { kept } : {}),
     };
+    if (!input.keepSession || outcome.error !== undefined || request.signal.aborted) return ended;
+    // A conversation's turn: the next one resumes this session, so it must be kept.
+    if (result.sessionId === undefined)
+      return failedWith(
+        events,
+        cannotResume(
+          "the agent's CLI reported no session id, so the conversation cannot go on to its next turn",
+        ),
+        result.output,
+      );
+    const files = await sessionFilesOf(result.sessionId);
+    if (isAppError(files)) return failedWith(events, files, result.output);
+    return { ...ended, kept: { sessionId: result.sessionId, files } };
   } finally {
     await registration.revoke();
     unsubscribe();

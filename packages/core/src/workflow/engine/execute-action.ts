@@ -271,6 +271,7 @@ export const runAgentStep = (
       outputFormat: state.outputFormat,
       mcpProxy: state.mcpProxy,
       ...(state.budget ? { budget: state.budget } : {}),
+      ...(state.mode === "conversation" ? { chat: true } : {}),
       timeoutMs: state.timeoutMs,
       ...(state.conversation
         ? {

@@ -76,6 +76,8 @@ export type AgentRequest = AttemptOf & {
   mcpProxy?: McpProxyConfig;
   /** The step's own spend limits (`budget:`); the worker adds its workflow's, lane's and team's. */
   budget?: BudgetAmounts;
+  /** `mode: conversation`: the attempt is one turn of a chat; its session is kept for the next. */
+  chat?: boolean;
   timeoutMs?: number;
   /**
    * AWF's session tracking (`conversation:`): the step's session is kept for a later step
@@ -131,6 +133,13 @@ export type AgentResult = {
    * openai_compatible's messages): the worker stores it sealed with the run.
    */
   kept?: { kind: string; sessionId?: string; state: unknown };
+  /**
+   * A conversation's turn ended and its session was kept (the same form as `suspended`), for
+   * the turn that goes on from it with a person's next message.
+   */
+  chatSession?: { kind: string; sessionId?: string; state: unknown };
+  /** How a conversation ended (AWF's `stopped_by`): a person's exit, or an error. */
+  stoppedBy?: "user_exit" | "error";
 };
 
 /** Runs agent steps through a provider; implemented by the providers module. */

@@ -85,6 +85,8 @@ export type StepState = StateCommon & {
 
 export type AgentState = StateCommon & {
   kind: "agent";
+  /** AWF's interactive loop: after each reply the step waits for a person's next message. */
+  mode?: "conversation";
   provider: string;
   prompt?: string;
   promptFile?: string;

@@ -22,7 +22,6 @@ import { codes, type YamlReader } from "./yaml-reader";
 
 const AGENT_UNSUPPORTED: Record<string, string> = {
   ...UNSUPPORTED_STATE_KEYS,
-  initial_prompt: "conversation mode (`initial_prompt`)",
   command: "the custom provider's `command` template",
 };
 /** The `conversation:` keys AWF removed in F083 (conversation-steps.md); silently ignoring them would mislead. */
@@ -184,22 +183,31 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       return { ...readCommon(r, name), kind: "step", command, scriptFile, dir: r.str("dir") };
     }
     case "agent": {
-      r.checkKeys(STATE_KEYS.agent, AGENT_UNSUPPORTED);
-      const mode = r.str("mode");
-      if (mode === "conversation")
-        r.error(
-          codes.unsupported,
-          "conversation mode is not supported (see docs/workflows.md)",
-          "mode",
-        );
-      else if (mode !== undefined && mode !== "single")
-        r.error(codes.invalid, '"mode" must be single', "mode");
-      const prompt = r.str("prompt");
-      const promptFile = r.str("prompt_file");
-      if ((prompt === undefined) === (promptFile === undefined)) {
+      // `initial_prompt` is AWF's removed F083 field: named with its replacement, not as unknown.
+      r.checkKeys([...STATE_KEYS.agent, "initial_prompt"], AGENT_UNSUPPORTED);
+      if (r.raw("initial_prompt") !== undefined)
         r.error(
           codes.invalid,
-          'an agent step needs exactly one of "prompt" or "prompt_file"',
+          '"initial_prompt" was removed (AWF F083): use "prompt", which is the first user message',
+          "initial_prompt",
+        );
+      const mode = r.str("mode");
+      if (mode !== undefined && mode !== "single" && mode !== "conversation")
+        r.error(codes.invalid, '"mode" must be single or conversation', "mode");
+      const prompt = r.str("prompt");
+      const promptFile = r.str("prompt_file");
+      if (mode === "conversation" && promptFile !== undefined)
+        r.error(
+          codes.invalid,
+          '"prompt_file" is not allowed in conversation mode: "prompt" is the first user message',
+          "prompt_file",
+        );
+      else if ((prompt === undefined) === (promptFile === undefined)) {
+        r.error(
+          codes.invalid,
+          mode === "conversation"
+            ? 'a conversation needs "prompt": it is the first user message'
+            : 'an agent step needs exactly one of "prompt" or "prompt_file"',
           prompt === undefined ? undefined : "prompt_file",
         );
       }
@@ -214,6 +222,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
       return {
         ...readCommon(r, name),
         kind: "agent",
+        ...(mode === "conversation" ? { mode } : {}),
         provider: provider ?? "",
         prompt,
         promptFile,

@@ -31,7 +31,19 @@ import { StepSpend } from "./step-spend";
 import { VersionDrift } from "./version-drift";
 import { DesktopNotifications } from "./desktop-notifications";
 import { OperationStep } from "./operation-step";
-import { WaitBanner } from "./wait-banner";
+import { ConversationChat } from "./conversation-chat";
+import { WaitBanner, type WaitView } from "./wait-banner";
+
+/** A run's conversations: its message waits, by the attempt that waits. */
+const chatsOf = (waits: WaitView[]) => {
+  const byAttempt = new Map<string, WaitView[]>();
+  for (const w of waits)
+    if (w.kind === "message") {
+      const key = w.stepRunId ?? w.id;
+      byAttempt.set(key, [...(byAttempt.get(key) ?? []), w]);
+    }
+  return [...byAttempt.values()];
+};
 
 const ACTIVE = new Set(["queued", "running", "waiting"]);
 const STEP_DONE = new Set(["succeeded", "failed", "skipped", "cancelled"]);
@@ -280,8 +292,13 @@ export function RunView({ id }: { id: string }) {
           </a>
         </span>
       </h1>
-      {openWaits.map((w) => (
-        <WaitBanner key={w.id} wait={w} onAnswered={() => void refresh()} />
+      {openWaits
+        .filter((w) => w.kind !== "message")
+        .map((w) => (
+          <WaitBanner key={w.id} wait={w} onAnswered={() => void refresh()} />
+        ))}
+      {chatsOf(runWaits).map((chat) => (
+        <ConversationChat key={chat[0]!.id} waits={chat} onAnswered={() => void refresh()} />
       ))}
       {cancel.isError ? (
         <p className="error" role="alert">

@@ -14,6 +14,7 @@ import { useState } from "react";
 import { LocalTime } from "~/components/local-time";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
+import { ConversationChat } from "./conversation-chat";
 import { InputWaitBanner } from "./input-wait-banner";
 import { JsonBlock } from "./json-block";
 
@@ -62,6 +63,18 @@ function ToolCallBanner({
   const [message, setMessage] = useState("");
   const detail = detailOf(wait);
   const titleId = `wait-${wait.id}-title`;
+  // A conversation's turn: the reply, and its message box.
+  if (wait.kind === "message")
+    return (
+      <>
+        {showRun ? (
+          <p className="small">
+            <Link href={`/runs/${wait.runId}`}>Run of {wait.run.workflow}</Link>
+          </p>
+        ) : null}
+        <ConversationChat waits={[wait]} onAnswered={onAnswered} />
+      </>
+    );
   return (
     <section
       className="card wait-banner"

@@ -1,0 +1,166 @@
+/**
+ * AWF's `mode: conversation` in the worker: a chat on the run page instead of a terminal.
+ * Each turn is one run of the step's agent; its reply opens a `message` wait (the reply as
+ * its detail, who may answer as for an approval) and the run parks on it, holding no worker,
+ * with the agent's session stored sealed (AgentSession, as a suspension keeps it) and the
+ * workspace kept as a snapshot. The person's message queues the run again; the step's
+ * attempt goes on in the same row: the session resumes with the message as the next turn
+ * (a CLI's own resume, openai_compatible's message history). `exit`, `quit` or an empty
+ * message, or no message within the step's timeout (300 s unless set, per turn), end it: the
+ * step succeeds with the last reply as its output, stopped by `user_exit`.
+ */
+import {
+  DEFAULT_CONVERSATION_TURN_MS,
+  endsConversation,
+  RunParked,
+  type MessageWaitDetail,
+} from "@switchyard/core/governance";
+import type { SuspendedState } from "@switchyard/core/providers";
+import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import {
+  countMessageWaits,
+  openMessageWait,
+  removeAgentSession,
+  resumableSessionOf,
+  saveAgentSession,
+  unparkedSessionWaitOf,
+} from "@switchyard/db";
+import {
+  keepWorkspace,
+  openSession,
+  sealSession,
+  withSpentBefore,
+  type GovernanceDeps,
+  type SpentBefore,
+} from "./attempt-governance";
+
+export type ConversationDeps = Pick<
+  GovernanceDeps,
+  | "db"
+  | "log"
+  | "keyring"
+  | "teamId"
+  | "runId"
+  | "lane"
+  | "scrubber"
+  | "workspace"
+  | "snapshotLimits"
+  | "onWaitOpened"
+>;
+
+/** What a conversation keeps between its turns, sealed with the run. */
+type Between = {
+  session: SuspendedState;
+  reply: string;
+  /** what the turns so far spent (a CLI's turn counts only its own) */
+  spent?: SpentBefore;
+};
+
+/** How a conversation's attempt begins: it ended (the person said exit), goes on, or starts. */
+export type ConversationTurn =
+  | { kind: "ended"; result: AgentResult }
+  | { kind: "turn"; next?: { state: SuspendedState; message: string }; spent?: Between["spent"] };
+
+export const createConversations = (deps: ConversationDeps) => {
+  const at = (request: AgentRequest) => ({
+    teamId: deps.teamId,
+    runId: deps.runId,
+    stepKey: request.path.key,
+  });
+
+  /** Before a conversation's attempt runs: where it stands. */
+  const begin = async (request: AgentRequest): Promise<ConversationTurn> => {
+    const stepKey = request.path.key;
+    // Its turn ended, but the worker stopped before the run was parked: it parks now.
+    const unparked = await unparkedSessionWaitOf(deps.db, deps.teamId, deps.runId, stepKey);
+    if (unparked) throw new RunParked(unparked);
+    const found = await resumableSessionOf(deps.db, deps.teamId, deps.runId, stepKey);
+    // None: the first turn. A held call's (tool_call): governance resumes the turn it stopped.
+    if (found?.wait.kind !== "message") return { kind: "turn" };
+    const { session, wait } = found;
+    const between = openSession(deps.keyring, at(request), session.sealed) as Between;
+    await removeAgentSession(deps.db, deps.teamId, session.id);
+    const message =
+      wait.status === "answered"
+        ? ((wait.answer as { message?: string } | null)?.message ?? "")
+        : "";
+    if (wait.status !== "answered" || endsConversation(message)) {
+      deps.log.info("a conversation ended", {
+        runId: deps.runId,
+        state: request.stateName,
+        by: wait.status === "answered" ? "message" : wait.status,
+      });
+      return {
+        kind: "ended",
+        result: withSpentBefore(
+          { output: between.reply, exitCode: 0, stoppedBy: "user_exit" },
+          between.spent,
+        ),
+      };
+    }
+    return {
+      kind: "turn",
+      next: { state: between.session, message },
+      ...(between.spent ? { spent: between.spent } : {}),
+    };
+  };
+
+  /**
+   * After a turn: a reply opens the wait for the next message and parks the run on it
+   * (throws RunParked); a failed turn ends the conversation, stopped by `error`.
+   */
+  const afterTurn = async (
+    request: AgentRequest,
+    turn: Extract<ConversationTurn, { kind: "turn" }>,
+    result: AgentResult,
+  ): Promise<AgentResult> => {
+    const { chatSession: conversation, ...whole } = result;
+    const total = withSpentBefore(whole, turn.spent);
+    if (!conversation || whole.error !== undefined || request.signal.aborted)
+      return { ...total, stoppedBy: "error" };
+    const turnNo = (await countMessageWaits(deps.db, deps.teamId, request.attemptId)) + 1;
+    const reply = deps.scrubber.scrub(whole.output);
+    const snapshot = await keepWorkspace(deps, "the conversation cannot wait for its next message");
+    const detail: MessageWaitDetail = {
+      state: request.stateName,
+      provider: request.provider,
+      turn: turnNo,
+      reply,
+      ...(turnNo === 1 ? { prompt: deps.scrubber.scrub(request.prompt) } : {}),
+    };
+    const waitId = await openMessageWait(deps.db, {
+      teamId: deps.teamId,
+      runId: deps.runId,
+      stepRunId: request.attemptId,
+      question: `Conversation: ${request.stateName}`,
+      detail,
+      lane: deps.lane,
+      expiresAt: new Date(Date.now() + (request.timeoutMs ?? DEFAULT_CONVERSATION_TURN_MS)),
+    });
+    // openai_compatible's history counts its tokens itself; a CLI's turn counts only its own.
+    const spent =
+      conversation.kind === "cli"
+        ? {
+            ...(total.tokensInput === undefined ? {} : { tokensInput: total.tokensInput }),
+            ...(total.tokensOutput === undefined ? {} : { tokensOutput: total.tokensOutput }),
+            ...(total.costUsd === undefined ? {} : { costUsd: total.costUsd }),
+          }
+        : undefined;
+    const between: Between = { session: conversation, reply, ...(spent ? { spent } : {}) };
+    await saveAgentSession(deps.db, {
+      teamId: deps.teamId,
+      runId: deps.runId,
+      stepKey: request.path.key,
+      stepRunId: request.attemptId,
+      provider: request.provider,
+      ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
+      sealed: sealSession(deps.keyring, at(request), between),
+      ...(snapshot?.kept ? { snapshotId: snapshot.snapshotId } : {}),
+      waitId,
+    });
+    deps.onWaitOpened(waitId);
+    throw new RunParked(waitId);
+  };
+
+  return { begin, afterTurn };
+};

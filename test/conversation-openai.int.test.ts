@@ -1,0 +1,194 @@
+/**
+ * `mode: conversation` through the real worker with an openai_compatible step against the
+ * scripted model: each reply opens a `message` wait and parks the run (no worker, no
+ * process); a person's message (tRPC or REST) queues it again and the next model request
+ * carries the whole history with the message; `exit` ends the step with the last reply as
+ * its output. Only those who may answer an approval may send a message: a viewer is refused
+ * (403), another team does not see the wait (404). Each turn's tool calls are the attempt's.
+ */
+import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import {
+  createApiToken,
+  createTeamWithOwner,
+  listStepToolCalls,
+  saveWorkflowVersion,
+} from "@switchyard/db";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
+import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
+import { restCaller } from "./helpers/rest-caller";
+import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
+import { addMember } from "./helpers/team-member";
+import { buildSwitchyardCli, processesOfRun, waitFor } from "./helpers/worker-process";
+
+const KEY = "sk-model-key-chat-4d2a";
+let stack: RunStack;
+let model: ScriptedModel;
+const keyring = environmentKeyring();
+const caller = (userId = stack.adminId, teamId?: string) =>
+  dashboardCaller({ ...stack, keyring }, userId, teamId);
+
+beforeAll(async () => {
+  buildSwitchyardCli();
+  model = await startScriptedModel({
+    host: "127.0.0.1",
+    script: {
+      turns: [],
+      rules: [
+        { match: { messagesContain: "THIRD-MSG" }, times: 1, text: "reply three" },
+        { match: { messagesContain: "SECOND-MSG" }, times: 1, text: "reply two" },
+        {
+          match: { messagesContain: "CHAT-A" },
+          times: 1,
+          toolCalls: [{ name: "Write", arguments: { path: "notes/one.txt", content: "one\n" } }],
+        },
+        { match: { messagesContain: "CHAT-A" }, times: 1, text: `reply one ${KEY}` },
+      ],
+    },
+  });
+  stack = await openRunStack({
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+    SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+  });
+  await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
+}, 300_000);
+afterAll(async () => {
+  await closeRunStack(stack);
+  await model?.close();
+});
+
+const workflow = `name: chat
+states:
+  initial: chat
+  chat:
+    type: agent
+    provider: openai_compatible
+    mode: conversation
+    system_prompt: You are a concise assistant.
+    prompt: CHAT-A tell me about channels
+    options:
+      base_url: ${"${MODEL}"}/v1
+      model: scripted-1
+      api_key: "{{.env.MODEL_KEY}}"
+    timeout: 10m
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`;
+
+/** The run, once it waits for a person on a new open wait (and holds no worker). */
+const parkedOn = async (runId: string, not: string[]) => {
+  const wait = await waitFor(
+    async () =>
+      (await stack.db.wait.findFirst({
+        where: { runId, status: "open", parked: true, id: { notIn: not } },
+      })) ?? undefined,
+    90_000,
+    `run ${runId} to park on a new wait`,
+  );
+  const run = await stack.db.run.findUniqueOrThrow({ where: { id: runId } });
+  expect(run.status).toBe("waiting");
+  expect(run.workerId).toBeNull();
+  await waitFor(
+    async () => (processesOfRun(runId).length === 0 ? true : undefined),
+    10_000,
+    "no process of the run",
+  );
+  return wait;
+};
+
+const chatRequests = () =>
+  model.requests
+    .map((r) => r.body as { messages?: { role: string; content: string | null }[] })
+    .filter((b) => JSON.stringify(b.messages ?? []).includes("CHAT-A"));
+
+it("chats over three turns, parking between them, and ends on exit with the last reply", async () => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "chat",
+    files: { "workflow.yaml": workflow.replace("${MODEL}", model.url) },
+  });
+  const { id } = await caller().runs.start({ workflowId });
+
+  const first = await parkedOn(id, []);
+  expect(first).toMatchObject({ kind: "message", question: "Conversation: chat" });
+  expect(first.detail).toMatchObject({
+    state: "chat",
+    turn: 1,
+    reply: "reply one [REDACTED]",
+    prompt: "CHAT-A tell me about channels",
+  });
+  // The attempt waits with the run; the turn's tool call is the attempt's.
+  const waiting = await caller().runs.get({ id });
+  const step = waiting.steps.find((s) => s.stateName === "chat")!;
+  expect(step.status).toBe("waiting");
+  expect((await listStepToolCalls(stack.db, stack.teamId, step.id)).map((c) => c.toolName)).toEqual(
+    ["Write"],
+  );
+
+  // Who may answer: a viewer is refused, another team does not see the wait.
+  const viewer = await addMember(stack.db, stack.teamId, {
+    email: "viewer@test.local",
+    name: "Viewer",
+    role: "viewer",
+  });
+  await expect(caller(viewer).waits.answer({ id: first.id, message: "hi" })).rejects.toMatchObject({
+    code: "FORBIDDEN",
+  });
+  const stranger = await stack.db.user.create({
+    data: { email: "b@test.local", name: "Other team" },
+  });
+  const teamB = (await createTeamWithOwner(stack.db, { name: "B", ownerId: stranger.id })).id;
+  await expect(
+    caller(stranger.id, teamB).waits.answer({ id: first.id, message: "hi" }),
+  ).rejects.toMatchObject({ code: "NOT_FOUND" });
+  // An approval's answer does not fit a conversation.
+  await expect(caller().waits.answer({ id: first.id, decision: "approve" })).rejects.toMatchObject({
+    code: "BAD_REQUEST",
+  });
+
+  // Turn 2 over tRPC, turn 3 over REST with an API token.
+  await caller().waits.answer({ id: first.id, message: "SECOND-MSG go on" });
+  const second = await parkedOn(id, [first.id]);
+  expect(second.detail).toMatchObject({ turn: 2, reply: "reply two" });
+  const { token } = await createApiToken(stack.db, {
+    teamId: stack.teamId,
+    userId: stack.adminId,
+    name: "chat bot",
+  });
+  const rest = restCaller({ ...stack, keyring }, () => token);
+  const sent = await rest("POST", `/waits/${second.id}/answer`, {
+    body: { message: "THIRD-MSG and more" },
+  });
+  expect(sent.status, JSON.stringify(sent.body)).toBe(200);
+  const third = await parkedOn(id, [first.id, second.id]);
+  expect(third.detail).toMatchObject({ turn: 3, reply: "reply three" });
+
+  // The later requests carry the history: the first prompt, the replies, the person's messages.
+  const requests = chatRequests();
+  const last = requests[requests.length - 1]!.messages!;
+  expect(last.map((m) => [m.role, m.content])).toEqual([
+    ["system", "You are a concise assistant."],
+    ["user", "CHAT-A tell me about channels"],
+    ["assistant", null],
+    ["tool", expect.any(String)],
+    ["assistant", "reply one [REDACTED]"],
+    ["user", "SECOND-MSG go on"],
+    ["assistant", "reply two"],
+    ["user", "THIRD-MSG and more"],
+  ]);
+
+  await caller().waits.answer({ id: third.id, message: "  EXIT " });
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 90_000);
+  expect(run.status, JSON.stringify(run.steps.map((s) => [s.status, s.errorMessage]))).toBe(
+    "succeeded",
+  );
+  const chat = run.steps.filter((s) => s.stateName === "chat");
+  // One attempt, continued over every turn.
+  expect(chat.map((s) => [s.id, s.status])).toEqual([[step.id, "succeeded"]]);
+  expect(chat[0]!.output).toBe("reply three");
+  // No session stays behind, and no further model request was made after exit.
+  expect(await stack.db.agentSession.count({ where: { runId: id } })).toBe(0);
+  expect(chatRequests()).toHaveLength(requests.length);
+}, 300_000);
