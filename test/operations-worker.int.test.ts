@@ -154,7 +154,7 @@ beforeAll(async () => {
   for (const [name, value] of [
     ["API_TOKEN", API_TOKEN],
     ["GITHUB_TOKEN", GITHUB_TOKEN],
-  ])
+  ] as const)
     await caller().variables.set({ name, value, secret: true, lanes: ["default"] });
 }, 300_000);
 afterAll(async () => {
