@@ -452,7 +452,10 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
       };
     }
     try {
-      const resumed = governed?.resume?.kind === "openai_compatible";
+      // A suspended step going on, or a chat's next turn: neither reads a continue_from session again.
+      const resumed =
+        governed?.resume?.kind === "openai_compatible" ||
+        governed?.conversation?.next !== undefined;
       const history = resumed
         ? undefined
         : ((await continuedOf(request, "openai_compatible")) as

@@ -75,11 +75,14 @@ describe("conversation: on agent steps", () => {
     expect(errors[0]!.message).toContain("a gemini session cannot be resumed by claude");
   });
 
-  it("still refuses mode: conversation and initial_prompt", () => {
-    const { errors } = wf("    mode: conversation\n    initial_prompt: hi");
-    expect(errors.map((e) => e.code)).toEqual([
-      "USER.UNSUPPORTED_FEATURE",
-      "USER.UNSUPPORTED_FEATURE",
+  it("refuses session tracking on a mode: conversation step, and a templated continue_from", () => {
+    const chat = wf("    mode: conversation\n    conversation: {}");
+    expect(chat.errors.map((e) => [e.code, e.location?.path])).toEqual([
+      ["WORKFLOW.VALIDATION.INVALID_VALUE", "states.recall.conversation"],
+    ]);
+    const templated = wf('    conversation:\n      continue_from: "{{.inputs.step}}"');
+    expect(templated.errors.map((e) => [e.code, e.location?.path])).toEqual([
+      ["WORKFLOW.VALIDATION.INVALID_VALUE", "states.recall.conversation.continue_from"],
     ]);
   });
 });

@@ -34,8 +34,17 @@ const REMOVED_CONVERSATION_KEYS = [
 ];
 
 /** `conversation: {}` (track the step's session) or `conversation: {continue_from: <state>}`. */
-const readConversation = (r: YamlReader): AgentState["conversation"] => {
+const readConversation = (r: YamlReader, mode: string | undefined): AgentState["conversation"] => {
   if (!r.has("conversation")) return undefined;
+  if (mode === "conversation") {
+    // A chat keeps its session between its own turns; keeping it for another step is not built.
+    r.error(
+      codes.invalid,
+      '"conversation" (session tracking) is not available on a mode: conversation step: a chat\'s session cannot be continued by another step yet',
+      "conversation",
+    );
+    return undefined;
+  }
   const node = r.raw("conversation");
   if (node === undefined || (isScalar(node) && node.value === null)) return {};
   const c = r.map("conversation");
@@ -50,6 +59,15 @@ const readConversation = (r: YamlReader): AgentState["conversation"] => {
   c.checkKeys(["continue_from", ...REMOVED_CONVERSATION_KEYS]);
   const from = c.str("continue_from");
   if (from === undefined) return {};
+  if (from.includes("{{")) {
+    // AWF names the earlier step itself; a name known only at run time could never be checked.
+    c.error(
+      codes.invalid,
+      '"continue_from" names a state of this workflow, not a template',
+      "continue_from",
+    );
+    return {};
+  }
   return { continueFrom: from, continueFromSource: c.where("continue_from") };
 };
 
@@ -233,7 +251,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
         mcpProxy: mcp ? readMcpProxy(mcp, name) : undefined,
         budget: readBudget(r),
         skills: readSkills(r),
-        conversation: readConversation(r),
+        conversation: readConversation(r, mode),
       };
     }
     case "parallel": {
