@@ -394,7 +394,9 @@ export const expireDueWaits = async (db: Db, now: Date) => {
         },
       });
       if (!wait) return false;
-      const answer = expiryAnswer(wait.onExpiry, wait.defaultAnswer);
+      // A conversation whose next message did not come ends, as an empty message ends it.
+      const answer =
+        wait.kind === "message" ? { message: "" } : expiryAnswer(wait.onExpiry, wait.defaultAnswer);
       const { count } = await tx.wait.updateMany({
         where: { id, teamId, status: "open" },
         data: { status: "expired", answer, answeredAt: now },
@@ -410,7 +412,7 @@ export const expireDueWaits = async (db: Db, now: Date) => {
           runId,
           kind: wait.kind,
           onExpiry: wait.onExpiry,
-          decision: answer.decision,
+          decision: "decision" in answer ? answer.decision : "message",
         },
       });
       return resumesRun(tx, wait);
