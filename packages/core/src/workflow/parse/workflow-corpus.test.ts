@@ -11,22 +11,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseWorkflow } from "./parse-workflow";
 import { readTemplateFile } from "./read-template";
-import { libraryOf, NO_TEMPLATES, type TemplateLibrary } from "./template-library";
+import { NO_TEMPLATES, type TemplateLibrary } from "./template-library";
+import {
+  guideLibrary,
+  guideTemplateFiles,
+  guideTemplateSource,
+  guideWorkflows,
+} from "./testing/awf-guide";
 
 const dir = path.join(import.meta.dirname, "fixtures");
-const yamlIn = (folder: string) => readdirSync(folder).filter((f) => f.endsWith(".yaml"));
-const files = yamlIn(dir);
-const guideDir = path.join(dir, "awf-guide");
-const guideTemplatesDir = path.join(guideDir, "templates");
-const guideFiles = yamlIn(guideDir).map((f) => `awf-guide/${f}`);
-const guideTemplates = yamlIn(guideTemplatesDir);
-const guideLibrary = libraryOf(
-  guideTemplates.map((f) => ({
-    name: f.replace(/\.yaml$/, ""),
-    source: readFileSync(path.join(guideTemplatesDir, f), "utf8"),
-    file: `.awf/templates/${f}`,
-  })),
-);
+const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
 
 const expectations = (source: string) => {
   const errors: string[] = [];
@@ -67,12 +61,13 @@ describe("workflow fixture corpus", () => {
 });
 
 describe("AWF guide examples", () => {
+  const guideFiles = guideWorkflows.map((f) => `awf-guide/${f}`);
   it("has them", () => expect(guideFiles.length).toBeGreaterThan(20));
 
   it.each(guideFiles)("%s gives its expected result", (file) => expectResult(file, guideLibrary));
 
-  it.each(guideTemplates)("template %s reads as its header says", (file) => {
-    const source = readFileSync(path.join(guideTemplatesDir, file), "utf8");
+  it.each(guideTemplateFiles)("template %s reads as its header says", (file) => {
+    const source = guideTemplateSource(file);
     const result = readTemplateFile(source, file);
     const expected = expectations(source).errors;
     expect(result.errors.map((e) => e.code).sort()).toEqual(expected.sort());
