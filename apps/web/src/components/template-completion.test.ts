@@ -16,10 +16,10 @@ const TEMPLATES: TemplateHint[] = [
 ];
 
 /** The options offered with the cursor at "|", best first as the editor sorts them. */
-const offered = (doc: string) => {
+const offered = (doc: string, explicit = true) => {
   const pos = doc.indexOf("|");
   const state = EditorState.create({ doc: doc.replace("|", "") });
-  const result = templateCompletion(() => TEMPLATES)(new CompletionContext(state, pos, true));
+  const result = templateCompletion(() => TEMPLATES)(new CompletionContext(state, pos, explicit));
   return [...(result?.options ?? [])]
     .sort((a, b) => (b.boost ?? 0) - (a.boost ?? 0))
     .map((o) => o.label);
@@ -37,6 +37,12 @@ describe("template completion", () => {
       "who",
       "punctuation",
     ]);
+  });
+
+  it("opens the parameters' list on typing only once a name is begun", () => {
+    const under = `${HEAD}    use_template: greet\n    parameters:\n      `;
+    expect(offered(`${under}|`, false)).toEqual([]);
+    expect(offered(`${under}p|`, false)).toEqual(["who", "punctuation"]);
   });
 
   it("finds the template when use_template comes after parameters", () => {
