@@ -53,7 +53,8 @@ export const templateCompletion =
       };
     }
     const key = /^(\s+)([\w-]*)$/.exec(before);
-    if (!key) return null;
+    // Indenting (a typed space) opens no list, as for the vocabulary's keys: a name's first letter or Ctrl-Space does.
+    if (!key || (key[2] === "" && !context.explicit)) return null;
     const lines = state.doc.toString().split("\n");
     const at = line.number - 1;
     const indent = key[1]!.length;
