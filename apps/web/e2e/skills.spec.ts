@@ -31,8 +31,9 @@ test("a skill is saved on Settings → Skills, listed, checked against the forma
   // A front matter naming another skill is refused at its line.
   await setText(page, "SKILL.md", skill("other", "Use gofmt."));
   await page.getByRole("button", { name: "Check" }).click();
-  await expect(page.getByRole("alert")).toContainText("line 2:");
-  await expect(page.getByRole("alert")).toContainText("USER.SKILL.INVALID_FRONTMATTER");
+  const findings = page.getByRole("form", { name: "Skill" }).getByRole("alert");
+  await expect(findings).toContainText("line 2:");
+  await expect(findings).toContainText("USER.SKILL.INVALID_FRONTMATTER");
 
   await setText(page, "SKILL.md", skill("go-e2e", "Use gofmt and go vet."));
   await page.getByRole("button", { name: "Save" }).click();
