@@ -59,6 +59,7 @@ let fx: Fixture;
 const unique = () => randomBytes(4).toString("hex");
 const templateText = (name: string) =>
   `name: ${name}\nstates:\n  ${name}:\n    type: step\n    command: echo hi\n`;
+const skillText = (name: string) => `---\nname: ${name}\ndescription: d\n---\nSay hi.\n`;
 
 const LOCAL = (id: string) => ({
   id,
@@ -158,6 +159,11 @@ class Fixture {
   template = async () => {
     const name = `t${unique()}`;
     await this.owner().templates.save({ name, content: templateText(name), description: "" });
+    return name;
+  };
+  skill = async () => {
+    const name = `s${unique()}`;
+    await this.owner().skills.save({ name, content: skillText(name) });
     return name;
   };
   variable = async (secret = false) =>
@@ -324,6 +330,29 @@ const TRPC: Record<string, Row> = {
     least: "member",
     cross: true,
     input: async (f) => ({ name: await f.template() }),
+  },
+
+  "skills.list": { least: "viewer" },
+  "skills.get": {
+    least: "viewer",
+    cross: true,
+    input: async (f) => ({ name: await f.skill() }),
+  },
+  "skills.validate": {
+    least: "viewer",
+    input: () => ({ name: "sv", content: skillText("sv") }),
+  },
+  "skills.save": {
+    least: "member",
+    input: () => {
+      const name = `s${unique()}`;
+      return { name, content: skillText(name) };
+    },
+  },
+  "skills.delete": {
+    least: "member",
+    cross: true,
+    input: async (f) => ({ name: await f.skill() }),
   },
 
   "variables.list": { least: "viewer" },
@@ -705,6 +734,28 @@ const REST: Record<string, RestRow> = {
     least: "member",
     cross: true,
     req: async (f) => ({ path: `/templates/${await f.template()}` }),
+  },
+  "GET /skills": { least: "viewer" },
+  "GET /skills/{name}": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({ path: `/skills/${await f.skill()}` }),
+  },
+  "POST /skills/{name}/validate": {
+    least: "viewer",
+    req: () => ({ path: "/skills/sv/validate", body: { content: skillText("sv") } }),
+  },
+  "PUT /skills/{name}": {
+    least: "member",
+    req: () => {
+      const name = `s${unique()}`;
+      return { path: `/skills/${name}`, body: { content: skillText(name) } };
+    },
+  },
+  "DELETE /skills/{name}": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/skills/${await f.skill()}` }),
   },
   "GET /variables": { least: "viewer" },
   "PUT /variables/{name}": {

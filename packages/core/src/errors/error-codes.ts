@@ -207,11 +207,13 @@ export const ERROR_CODES = {
   "USER.REPLAY.NO_SNAPSHOT": REQUEST.CONFLICT,
   "USER.SECRET_TOO_SHORT": FAMILY.USER,
   // Agent skills (docs/workflows.md, "Skills"): a named skill that is not found, a folder with no
-  // SKILL.md; warnings for an empty SKILL.md and one over 500KB.
+  // SKILL.md; warnings for an empty SKILL.md and one over 500KB; a library skill whose front
+  // matter is not agentskills.io's.
   "USER.SKILL.NOT_FOUND": FAMILY.USER,
   "USER.SKILL.MISSING_SKILLMD": FAMILY.USER,
   "USER.SKILL.EMPTY_CONTENT": FAMILY.USER,
   "USER.SKILL.TOO_LARGE": FAMILY.USER,
+  "USER.SKILL.INVALID_FRONTMATTER": FAMILY.USER,
   // Governance (docs/governance.md): a held tool call a person denied (the agent gets the
   // message as the tool's error), or whose approval expired; an approval rule on built-ins in
   // a step whose built-ins do not go through the proxy; a spend limit reached.

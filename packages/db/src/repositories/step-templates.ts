@@ -3,13 +3,15 @@
  * current one found by name when a workflow is saved. Which version a saved workflow
  * pinned is read back from the copy in its bundle, by hash. Every query filters on teamId.
  */
-import { createHash } from "node:crypto";
-import { AppError } from "@switchyard/core/errors";
 import { libraryOf, templateNameOf, type TemplateLibrary } from "@switchyard/core/workflow";
 import type { Db } from "../client";
-import { recordAudit } from "./audit-log";
-
-const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+import {
+  deleteLibraryItem,
+  saveLibraryVersion,
+  sha256,
+  type Library,
+  type LibrarySave,
+} from "./versioned-library";
 
 /** The team's templates by name, each with its current version's number and text. */
 export const listStepTemplates = (db: Db, teamId: string) =>
@@ -36,81 +38,29 @@ export const getStepTemplate = async (db: Db, teamId: string, name: string) =>
     },
   })) ?? undefined;
 
+const TEMPLATES: Library = {
+  kind: "template",
+  itemKey: "templateId",
+  delegates: (tx) =>
+    ({ item: tx.stepTemplate, version: tx.stepTemplateVersion }) as unknown as ReturnType<
+      Library["delegates"]
+    >,
+};
+
 /**
  * Saves a new version of the template (creating it on first save) unless the text is
  * unchanged, with an audit entry in the same transaction.
  */
-export const saveStepTemplateVersion = async (
-  db: Db,
-  input: {
-    teamId: string;
-    name: string;
-    description: string;
-    content: string;
-    actorUserId: string;
-  },
-) => {
-  const contentHash = sha256(input.content);
-  return db.$transaction(async (tx) => {
-    const template = await tx.stepTemplate.upsert({
-      where: { teamId_name: { teamId: input.teamId, name: input.name } },
-      create: { teamId: input.teamId, name: input.name, description: input.description },
-      update: { description: input.description },
-      include: { currentVersion: true },
-    });
-    if (template.currentVersion?.contentHash === contentHash)
-      return { template, version: template.currentVersion, created: false };
-    const last = await tx.stepTemplateVersion.aggregate({
-      where: { templateId: template.id, teamId: input.teamId },
-      _max: { number: true },
-    });
-    const version = await tx.stepTemplateVersion.create({
-      data: {
-        teamId: input.teamId,
-        templateId: template.id,
-        number: (last._max.number ?? 0) + 1,
-        contentHash,
-        content: input.content,
-        createdById: input.actorUserId,
-      },
-    });
-    await tx.stepTemplate.update({
-      where: { id: template.id },
-      data: { currentVersionId: version.id },
-    });
-    await recordAudit(tx, {
-      teamId: input.teamId,
-      actorUserId: input.actorUserId,
-      action: "template.save",
-      targetType: "template",
-      targetId: template.id,
-      metadata: { name: input.name, version: version.number },
-    });
-    return { template, version, created: true };
-  });
+export const saveStepTemplateVersion = async (db: Db, input: LibrarySave) => {
+  const { item, version, created } = await saveLibraryVersion(db, TEMPLATES, input);
+  return { template: item, version, created };
 };
 
 /** Deletes the template; workflows saved with it keep the copy their versions pinned. */
-export const deleteStepTemplate = async (
+export const deleteStepTemplate = (
   db: Db,
   input: { teamId: string; name: string; actorUserId: string },
-) =>
-  db.$transaction(async (tx) => {
-    const row = await tx.stepTemplate.findFirst({
-      where: { teamId: input.teamId, name: input.name },
-    });
-    if (!row) throw new AppError("NOT_FOUND", `template "${input.name}" not found`);
-    await tx.stepTemplate.update({ where: { id: row.id }, data: { currentVersionId: null } });
-    await tx.stepTemplate.delete({ where: { id: row.id } });
-    await recordAudit(tx, {
-      teamId: input.teamId,
-      actorUserId: input.actorUserId,
-      action: "template.delete",
-      targetType: "template",
-      targetId: row.id,
-      metadata: { name: input.name },
-    });
-  });
+) => deleteLibraryItem(db, TEMPLATES, input);
 
 /** The team's current templates, as `use_template` finds them when a workflow is saved. */
 export const teamTemplateLibrary = async (db: Db, teamId: string): Promise<TemplateLibrary> => {

@@ -20,6 +20,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/waits", label: "Waiting for you", section: "main", count: "waits" },
   { href: "/settings/variables", label: "Variables", section: "settings" },
   { href: "/settings/connectors", label: "Connectors", section: "settings" },
+  { href: "/settings/skills", label: "Skills", section: "settings" },
   { href: "/settings/lanes", label: "Lanes", section: "settings" },
   { href: "/settings/models", label: "Models", section: "settings" },
   { href: "/settings/budgets", label: "Budgets", section: "settings" },

@@ -10,6 +10,10 @@ import { operation } from "./operation";
 import { runStatus } from "./runs.types";
 import { timestamp } from "./timestamp";
 
+const pinnedList = z.array(
+  z.object({ name: z.string(), path: z.string(), version: z.number().int().nullable() }),
+);
+
 export const bundleInput = z.object({
   entry: z
     .string()
@@ -109,11 +113,12 @@ export const workflowBundleResponse = z.object({
   files: z.record(z.string(), z.string()).describe("path → content"),
   graph: workflowGraph.nullable(),
   inputs: z.array(inputDefinition),
-  templates: z
-    .array(z.object({ name: z.string(), path: z.string(), version: z.number().int().nullable() }))
-    .describe(
-      "the step templates this version pinned: the team's version, or null for the bundle's own copy",
-    ),
+  templates: pinnedList.describe(
+    "the step templates this version pinned: the team's version, or null for the bundle's own copy",
+  ),
+  skills: pinnedList.describe(
+    "the library skills this version pinned: the team's version, or null for a copy the team no longer has",
+  ),
 });
 
 export const saveWorkflowResponse = z.object({
@@ -164,11 +169,12 @@ export const workflowVersionResponse = versionSummary.extend({
   files: z.record(z.string(), z.string()).describe("path → content"),
   graph: workflowGraph.nullable().describe("null when the version no longer parses"),
   inputs: z.array(inputDefinition),
-  templates: z
-    .array(z.object({ name: z.string(), path: z.string(), version: z.number().int().nullable() }))
-    .describe(
-      "the step templates this version pinned: the team's version, or null for the bundle's own copy",
-    ),
+  templates: pinnedList.describe(
+    "the step templates this version pinned: the team's version, or null for the bundle's own copy",
+  ),
+  skills: pinnedList.describe(
+    "the library skills this version pinned: the team's version, or null for a copy the team no longer has",
+  ),
 });
 
 export const diffLine = z.object({

@@ -28,6 +28,7 @@ import {
   type Db,
 } from "@switchyard/db";
 import { checkBundleLimits } from "./bundle-limits";
+import { pinSkills } from "./pin-skills";
 
 export type Diagnostic = {
   code: ErrorCode;
@@ -102,14 +103,21 @@ const pinTemplates = async (
   return pinned;
 };
 
-/** The bundle's validation, and its files as saving stores them (templates pinned). */
+/** The bundle's validation, and its files as saving stores them (templates and skills pinned). */
 export const validateBundle = async (
   db: Db,
   teamId: string,
   bundle: { entry: string; files: Record<string, string> },
 ): Promise<ParseResult & { files: Record<string, string> }> => {
   checkBundleLimits(bundle.files);
-  const files = await pinTemplates(db, teamId, bundle.entry, bundle.files);
+  const withTemplates = await pinTemplates(db, teamId, bundle.entry, bundle.files);
+  const files = await pinSkills(
+    db,
+    teamId,
+    bundle.entry,
+    withTemplates,
+    bundleTemplates(withTemplates),
+  );
   const source = files[bundle.entry];
   if (source === undefined) return { ...parseWorkflow("", bundle.entry), files };
   const result = await validateWorkflow(source, bundle.entry, {

@@ -20,6 +20,8 @@ import {
   type Db,
 } from "@switchyard/db";
 
+import { pinnedSkills } from "./pin-skills";
+
 type Caller = { teamId: string; userId: string; role: Role };
 type DiffLine = {
   kind: "add" | "del" | "context" | "hunk";
@@ -67,6 +69,7 @@ export const readWorkflow = async (db: Db, caller: Caller, id: string) => {
     files: bundle.files,
     ...shapeOf(bundle.entry, bundle.version.entryPath, bundle.files),
     templates: await pinnedStepTemplates(db, caller.teamId, bundle.files),
+    skills: await pinnedSkills(db, caller.teamId, bundle.version.entryPath, bundle.files),
   };
 };
 
@@ -118,6 +121,7 @@ export const readVersion = async (
     files: bundle.files,
     ...shapeOf(bundle.entry, v.entryPath, bundle.files),
     templates: await pinnedStepTemplates(db, caller.teamId, bundle.files),
+    skills: await pinnedSkills(db, caller.teamId, v.entryPath, bundle.files),
   };
 };
 

@@ -13,8 +13,15 @@ import type { SkillRef } from "../model/workflow-types";
 /** The project discovery folders of AWF, in its order, relative to the workflow file. */
 const SKILL_FOLDERS = [".awf/skills", ".agents/skills", ".claude/skills"] as const;
 
+/**
+ * Where saving pins a skill from the team's library: searched after AWF's folders, so a
+ * skill the bundle has itself always wins, and kept with the version so a run reads the
+ * text that was current when the workflow was saved.
+ */
+export const SKILL_LIBRARY_DIR = ".switchyard/skills";
+
 /** AWF warns past this size: the text may crowd the model's context. */
-const LARGE_SKILL_BYTES = 500 * 1024;
+export const LARGE_SKILL_BYTES = 500 * 1024;
 
 export type FoundSkill = {
   /** The folder's name (never the front matter's `name`, as in AWF). */
@@ -67,15 +74,21 @@ const load = (
   };
 };
 
+/** The folder a name resolves to in the bundle itself (AWF's folders), if any. */
+export const bundleSkillDir = (files: BundleFiles, name: string): string | undefined =>
+  SKILL_FOLDERS.map((f) => `${f}/${name}`).find(
+    (dir) => files.read(`${dir}/SKILL.md`) !== undefined || (files.list?.(dir) ?? []).length > 0,
+  );
+
 export const findSkill = (files: BundleFiles, ref: SkillRef): FoundSkill | SkillProblem => {
   if (ref.name !== undefined) {
-    for (const folder of SKILL_FOLDERS) {
+    for (const folder of [...SKILL_FOLDERS, SKILL_LIBRARY_DIR]) {
       const found = load(files, `${folder}/${ref.name}`, `'${ref.name}'`);
       if (found) return found;
     }
     return {
       code: "USER.SKILL.NOT_FOUND",
-      message: `skill '${ref.name}' not found in search paths (${SKILL_FOLDERS.join(", ")} beside the workflow)`,
+      message: `skill '${ref.name}' not found in search paths (${SKILL_FOLDERS.join(", ")} beside the workflow) nor in the team's skills library`,
     };
   }
   const label = `'${ref.path}'`;

@@ -6,6 +6,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CodeEditor, type EditorDiagnostic } from "~/components/code-editor";
+import { CheckAndSave, DeletePinnedButton, EmptyRow } from "~/components/library-controls";
 import { useTRPC } from "~/trpc/react";
 
 const STARTER = `name: my-template
@@ -87,26 +88,15 @@ export function TemplatesEditor() {
                 <button type="button" className="link" onClick={() => void edit(t.name)}>
                   Edit
                 </button>{" "}
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => {
-                    if (confirm(`Delete template ${t.name}? Saved workflows keep their copy.`))
-                      remove.mutate({ name: t.name });
-                  }}
-                >
-                  Delete
-                </button>
+                <DeletePinnedButton
+                  what="template"
+                  name={t.name}
+                  onDelete={() => remove.mutate({ name: t.name })}
+                />
               </td>
             </tr>
           ))}
-          {list.data?.length === 0 ? (
-            <tr>
-              <td colSpan={4} className="muted">
-                No templates yet.
-              </td>
-            </tr>
-          ) : null}
+          {list.data?.length === 0 ? <EmptyRow columns={4}>No templates yet.</EmptyRow> : null}
         </tbody>
       </table>
       <form
@@ -163,24 +153,12 @@ export function TemplatesEditor() {
             {failed.message}
           </p>
         ) : null}
-        <div>
-          <button
-            type="button"
-            disabled={!form.name || validate.isPending}
-            onClick={() => validate.mutate(form)}
-          >
-            Check
-          </button>{" "}
-          <button type="submit" className="primary" disabled={save.isPending}>
-            Save
-          </button>
-          {save.data ? (
-            <span className="ok-text" role="status">
-              {" "}
-              Saved {save.data.name} as version {save.data.version}.
-            </span>
-          ) : null}
-        </div>
+        <CheckAndSave
+          canCheck={!!form.name && !validate.isPending}
+          onCheck={() => validate.mutate(form)}
+          saving={save.isPending}
+          saved={save.data}
+        />
       </form>
     </>
   );
