@@ -136,6 +136,7 @@ beforeAll(async () => {
       case "/slow":
         return setTimeout(() => json(res, 200, {}), 5_000);
       case "/hook":
+      case "/hook-failed":
         return json(res, 200, { ok: true });
       default:
         return json(res, 404, {});
@@ -315,6 +316,16 @@ states:
       title: "Build Complete"
       message: "finished: {{.states.build.Output}}"
       priority: high
+    on_success: deploy
+    on_failure: error
+  deploy: { type: step, command: "exit 3", on_success: done, on_failure: alarm }
+  alarm:
+    type: operation
+    operation: notify.send
+    inputs:
+      backend: webhook
+      webhook_url: "${base}/hook-failed"
+      message: "deploy failed"
     on_success: done
     on_failure: error
 ${ENDS}`,
@@ -322,10 +333,22 @@ ${ENDS}`,
     expect(r.status, JSON.stringify(r.steps)).toBe("succeeded");
     const hook = seen.find((s) => s.url === "/hook")!;
     const payload = JSON.parse(hook.body) as Record<string, unknown>;
+    // The run's status as far as it went: every state so far succeeded...
     expect(payload).toMatchObject({
       workflow: "notify",
+      status: "success",
       message: "notify completed",
       outputs: { build: "built" },
+    });
+    // ...and once one failed (the webhook reached through on_failure), a failure.
+    const alarm = JSON.parse(seen.find((s) => s.url === "/hook-failed")!.body) as Record<
+      string,
+      unknown
+    >;
+    expect(alarm).toMatchObject({
+      workflow: "notify",
+      status: "failure",
+      message: "deploy failed",
     });
     expect(Object.keys(payload)).toEqual(
       expect.arrayContaining(["workflow", "status", "duration", "message", "outputs"]),

@@ -2,8 +2,9 @@
  * The replay operations through the web app's REST handler and tRPC procedures, on a real
  * database and queue (no worker: the replay attempts a worker would record are written as
  * rows): starting a replay of a finished agent attempt (a run of the same version, lane and
- * inputs, queued, audited), what cannot be replayed, compare, examples, suite replays and
- * their table, agent versions; team isolation and roles on each.
+ * inputs, queued, audited), what cannot be replayed (an attempt that resumed a continue_from
+ * session among it), compare, examples, suite replays and their table, agent versions; team
+ * isolation and roles on each.
  */
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
@@ -58,6 +59,29 @@ const sourceAttempt = async (overrides: Partial<Parameters<typeof recordedAttemp
     ...overrides,
   });
   return { runId: run.id, stepRunId: step.id };
+};
+
+/** What the worker records of an attempt that resumed `from`'s session (`continue_from`). */
+const markContinued = async (stepRunId: string, from: string) => {
+  const step = await db.stepRun.findUniqueOrThrow({ where: { id: stepRunId } });
+  await db.stepRun.update({
+    where: { id: stepRunId },
+    data: { agentRequest: { ...(step.agentRequest as object), continueFrom: from } },
+  });
+};
+
+/** A replay of `attempt` that is refused with `status` and `code` at stepRunId, starting no run: its error. */
+const refusedReplay = async (
+  attempt: { runId: string; stepRunId: string },
+  status: number,
+  code: string,
+) => {
+  const runs = await db.run.count({ where: { teamId } });
+  const refused = await call("POST", `/runs/${attempt.runId}/steps/${attempt.stepRunId}/replay`);
+  expect(refused.status).toBe(status);
+  expect(refused.body.error).toMatchObject({ code, location: { path: "stepRunId" } });
+  expect(await db.run.count({ where: { teamId } })).toBe(runs);
+  return refused.body.error;
 };
 
 beforeAll(async () => {
@@ -164,14 +188,14 @@ describe("replay.start", () => {
     expect(elsewhere.status).toBe(404);
     // a replay starts from the workspace the attempt started from: without it, none starts
     const unkept = await sourceAttempt({ snapshot: null });
-    const runs = await db.run.count({ where: { teamId } });
-    const noSnapshot = await call("POST", `/runs/${unkept.runId}/steps/${unkept.stepRunId}/replay`);
-    expect(noSnapshot.status).toBe(409);
-    expect(noSnapshot.body.error).toMatchObject({
-      code: "USER.REPLAY.NO_SNAPSHOT",
-      location: { path: "stepRunId" },
-    });
-    expect(await db.run.count({ where: { teamId } })).toBe(runs);
+    await refusedReplay(unkept, 409, "USER.REPLAY.NO_SNAPSHOT");
+  });
+
+  it("refuses an attempt that resumed another step's session (continue_from), and starts nothing", async () => {
+    const source = await sourceAttempt({ stateName: "recall" });
+    await markContinued(source.stepRunId, "seed");
+    const error = await refusedReplay(source, 400, "USER.REPLAY.NOT_REPLAYABLE");
+    expect(error?.message).toContain('resumed the session of "seed" (continue_from)');
   });
 
   it("is refused to viewers and to other teams, and starts nothing", async () => {
@@ -278,6 +302,15 @@ describe("examples and suite replays", () => {
       attempt: 2,
     });
     const second = await sourceAttempt({ output: "Second example" });
+    // a state that resumed another's session (continue_from) cannot be replayed: left out
+    const resumed = await recordedAttempt(db, {
+      teamId,
+      runId: second.runId,
+      stateName: "recall",
+      output: "Recalled",
+      calls: CALLS,
+    });
+    await markContinued(resumed.id, "fix");
     // an example whose workspace was not kept cannot be replayed: the suite leaves it out
     const unkept = await sourceAttempt({ output: "Unkept", snapshot: null });
     for (const runId of [first.runId, second.runId, unkept.runId])

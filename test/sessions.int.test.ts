@@ -5,7 +5,8 @@
  * OpenCode) resumes its own session and openai_compatible its stored messages, so the
  * scripted model gets the earlier turns with the question and answers from them. The session
  * is stored sealed with the run (no plaintext in the database), continues on a new worker
- * after the first one is killed, goes with the run, and a `continue_from` that names a step
+ * after the first one is killed (with the workspace the seed left, so a file it wrote is still
+ * there), goes with the run, and a `continue_from` that names a step
  * that has not run, or ran without session tracking, fails with AWF's text.
  */
 import { CLI_PROVIDERS } from "@switchyard/core/providers";
@@ -44,11 +45,30 @@ beforeAll(async () => {
     host: "127.0.0.1",
     script: {
       turns: [],
-      rules: AGENTS.flatMap((agent) => [
-        { match: { messagesContain: `ACK-${agent}` }, text: `the magic word is ${word(agent)}` },
-        { match: { messagesContain: `SEED-${agent}` }, text: `ACK-${agent} stored` },
-        { match: { messagesContain: `RECALL-${agent}` }, text: "I was never told a word" },
-      ]),
+      rules: [
+        // The killed worker's run: the seed writes notes.txt, the recall reads it back.
+        { match: { messagesContain: "FILEWORD-77" }, text: "the notes say FILEWORD-77" },
+        { match: { messagesContain: "No such file" }, text: "the notes are gone" },
+        {
+          match: { messagesContain: "RECALLWS-openai" },
+          toolCalls: [{ name: "Bash", arguments: { command: "cat notes.txt" } }],
+        },
+        { match: { messagesContain: "written-notes" }, text: "ACKWS-openai stored" },
+        {
+          match: { messagesContain: "SEEDWS-openai" },
+          toolCalls: [
+            {
+              name: "Bash",
+              arguments: { command: "printf 'FILE%s' WORD-77 > notes.txt && echo written-notes" },
+            },
+          ],
+        },
+        ...AGENTS.flatMap((agent) => [
+          { match: { messagesContain: `ACK-${agent}` }, text: `the magic word is ${word(agent)}` },
+          { match: { messagesContain: `SEED-${agent}` }, text: `ACK-${agent} stored` },
+          { match: { messagesContain: `RECALL-${agent}` }, text: "I was never told a word" },
+        ]),
+      ],
     },
   });
   workerEnv = {
@@ -224,13 +244,21 @@ ${agentState("openai", "seed", "SEED-openai remember", "", "recall")}${agentStat
     }
   }, 120_000);
 
-  it("continues the session on a new worker after the first one is killed", async () => {
+  it("continues the session and its workspace on a new worker after the first one is killed", async () => {
     const pause = `  pause:
     type: step
     command: sleep 6
     on_success: recall
 `;
-    const id = await start("sessions-killed", seedAndRecall("openai", pause));
+    // The seed writes notes.txt; the recall, on another worker, reads it in the resumed session.
+    const yaml = `name: sessions-killed
+states:
+  initial: seed
+${agentState("openai", "seed", '"SEEDWS-openai write the notes"', "    conversation: {}\n", "pause")}${pause}${agentState("openai", "recall", '"RECALLWS-openai what do the notes say?"', "    conversation:\n      continue_from: seed\n", "done")}  done:
+    type: terminal
+    status: success
+`;
+    const id = await start("sessions-killed", yaml);
     await waitFor(
       async () => {
         const run = await caller().runs.get({ id });
@@ -243,14 +271,28 @@ ${agentState("openai", "seed", "SEED-openai remember", "", "recall")}${agentStat
     );
     stack.worker.child.kill("SIGKILL");
     await new Promise((resolve) => stack.worker.child.once("exit", resolve));
-    const before = recallRequests("openai").length;
     stack.worker = await startWorker({
       DATABASE_URL: stack.database.url,
       SWITCHYARD_QUEUE_PREFIX: stack.prefix,
       ...workerEnv,
     });
-    const { run } = await checkRecalled("openai", id);
+    const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000);
+    expect(run.status, describeRun(run)).toBe("succeeded");
     expect(run.steps.filter((x) => x.stateName === "seed")).toHaveLength(1);
-    expect(recallRequests("openai").length).toBeGreaterThan(before);
+    // The new worker's workspace has the seed's file: the recall read it...
+    expect(run.steps.find((x) => x.stateName === "recall")!.output).toContain("FILEWORD-77");
+    // ...in the seed's session: its request carried the seed's turns.
+    const asked = model.requests
+      .map((r) => r.view?.messagesText ?? "")
+      .filter((text) => text.includes("RECALLWS-openai"));
+    expect(asked.length).toBeGreaterThan(0);
+    expect(
+      asked.every((t) => t.includes("SEEDWS-openai") && t.includes("ACKWS-openai stored")),
+    ).toBe(true);
+    // The seed's workspace is kept with its session, and goes with the run.
+    const kept = await stack.db.agentSession.findMany({ where: { runId: id } });
+    expect(kept.find((k) => k.stepKey.endsWith("> seed"))?.snapshotId).toBeTruthy();
+    await stack.db.run.delete({ where: { id } });
+    expect(await stack.db.workspaceSnapshot.count({ where: { runId: id } })).toBe(0);
   }, 180_000);
 });

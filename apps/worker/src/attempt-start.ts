@@ -37,10 +37,13 @@ export type AttemptStartDeps = {
 const reasonOf = (error: unknown, scrubber: Scrubber) =>
   scrubber.scrub(error instanceof Error ? error.message : String(error));
 
-/** Keeps the workspace; undefined (and an event saying why) when it is not kept. */
-const keepWorkspace = async (
-  deps: AttemptStartDeps & { snapshots: SnapshotSettings },
-  request: AgentRequest,
+/**
+ * Keeps the workspace for `request`'s attempt; undefined (and an event saying why) when it is
+ * not kept. Also used when a session-tracked step ends (conversation-sessions.ts).
+ */
+export const keepAttemptWorkspace = async (
+  deps: Omit<AttemptStartDeps, "snapshots" | "restored"> & { snapshots: SnapshotSettings },
+  request: Pick<AgentRequest, "attemptId" | "stateName" | "attempt">,
 ) => {
   let reason: string;
   try {
@@ -83,7 +86,7 @@ export const recordAttemptStart =
     const snapshotId =
       deps.restored ??
       (deps.snapshots
-        ? await keepWorkspace({ ...deps, snapshots: deps.snapshots }, request)
+        ? await keepAttemptWorkspace({ ...deps, snapshots: deps.snapshots }, request)
         : undefined);
     await deps.writer.started({
       id: request.attemptId,

@@ -9,6 +9,8 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import {
+  continuedFrom,
+  continuedRefusal,
   replayedRequest,
   replayPlanOf,
   type AgentRequestRecord,
@@ -58,6 +60,12 @@ export const runReplay = async (
     throw new AppError(
       "USER.REPLAY.NOT_REPLAYABLE",
       `attempt ${of.attemptId} of "${source.stateName}" ran before its request was kept`,
+    );
+  const continued = continuedFrom(record);
+  if (continued)
+    throw new AppError(
+      "USER.REPLAY.NOT_REPLAYABLE",
+      `attempt ${of.attemptId} of "${source.stateName}" cannot be replayed: ${continuedRefusal(continued)}`,
     );
   if (!source.snapshotId)
     throw new AppError(

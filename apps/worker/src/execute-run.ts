@@ -52,7 +52,7 @@ import {
   type AgentExecutorDeps,
   type TeamModelAccess,
 } from "./agent-executor";
-import { recordAttemptStart, type SnapshotSettings } from "./attempt-start";
+import { keepAttemptWorkspace, recordAttemptStart, type SnapshotSettings } from "./attempt-start";
 import { conversationSessions } from "./conversation-sessions";
 import { createGovernance } from "./attempt-governance";
 import { createConversations } from "./conversation-turns";
@@ -354,7 +354,8 @@ export const executeRun = async (
       makeStepFolders(runDir, uid === undefined ? undefined : { uid }),
     ]);
     if (refused) throw refused;
-    // A run resumed after a wait gets back the workspace its suspended step left.
+    // A resumed run gets back the newest workspace it kept: the one its suspended step left
+    // (after a wait), or a session-tracked step's (on another worker, after a kill).
     if (run.resumed) {
       const parked = await parkedSnapshotOf(db, teamId, runId);
       if (parked)
@@ -449,7 +450,17 @@ export const executeRun = async (
       trace,
       outageMs,
       onAttemptStart: recordAttemptStart(attemptStart),
-      sessions: conversationSessions({ db, keyring: deps.keyring, teamId, runId }),
+      sessions: conversationSessions({
+        db,
+        keyring: deps.keyring,
+        teamId,
+        runId,
+        keepWorkspace: (request) =>
+          keepAttemptWorkspace(
+            { ...attemptStart, snapshots: deps.snapshots ?? PARK_SNAPSHOT_LIMITS },
+            request,
+          ),
+      }),
       governance: createGovernance({
         ...waitDeps,
         workerId: deps.workerId,

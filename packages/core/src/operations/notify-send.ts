@@ -1,6 +1,6 @@
 /**
  * AWF's `notify.send`. The `webhook` backend POSTs AWF's JSON payload (workflow, status,
- * duration, message, outputs) to the step's `webhook_url` over the caller's fetch, within
+ * duration, message, outputs, with title and priority) to the step's `webhook_url` over the caller's fetch, within
  * ten seconds. There is no desktop on a server: the `desktop` backend is handed to the
  * caller (the worker records it as a `notify.desktop` run event the run page shows).
  */
@@ -24,6 +24,12 @@ type NotifyContext = {
   duration: string;
   /** Each finished state's Output so far. */
   outputs: Record<string, string>;
+  /**
+   * The run's status so far, in AWF's words for a finished workflow: `failure` once one of
+   * its states failed (the step was reached through an `on_failure`, say), else `success`.
+   * The run itself is still running while its step sends this, which says nothing.
+   */
+  status: "success" | "failure";
 };
 
 export const notifySend = async (
@@ -61,7 +67,7 @@ export const notifySend = async (
           headers: { "Content-Type": "application/json" },
           body: JSON.stringify({
             workflow: context.workflow,
-            status: "running",
+            status: context.status,
             duration: context.duration,
             message,
             outputs: context.outputs,

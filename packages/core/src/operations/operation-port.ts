@@ -43,6 +43,7 @@ const run = async (deps: OperationPortDeps, req: OperationRequest): Promise<Oper
         workflow: req.workflow.name,
         duration: `${Math.round(req.workflow.durationMs / 1000)}s`,
         outputs: req.workflow.outputs,
+        status: req.workflow.status,
       },
       signal,
     );

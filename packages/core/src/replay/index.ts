@@ -1,4 +1,5 @@
 export * from "./canonical-json";
+export * from "./continued-from";
 export * from "./replay-book";
 export * from "./request-record";
 export * from "./recorded-result";

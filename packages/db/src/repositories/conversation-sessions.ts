@@ -1,7 +1,8 @@
 /**
  * Sessions of AWF's session-tracked agent steps (`conversation:`), kept with their run for a
  * later `continue_from` step on any worker: an AgentSession row under the step's session key
- * (no wait, no held call), sealed by the worker. A step that runs again replaces its row, so
+ * (no wait, no held call), sealed by the worker, with the snapshot of the workspace the step
+ * left (what a run resumed elsewhere starts from, see parkedSnapshotOf). A step that runs again replaces its row, so
  * the newest session is the one continued; the rows go with the run. Team-scoped.
  */
 import type { Db } from "../client";
@@ -16,6 +17,8 @@ type KeptConversationSession = {
   sessionId?: string;
   /** the sealed session (an envelope, serialised) */
   sealed: Buffer;
+  /** The workspace as the step left it, for a run resumed on a worker that lacks it. */
+  snapshotId?: string;
 };
 
 /** Keeps a step's session, replacing what it kept before. */
@@ -33,6 +36,7 @@ export const keepConversationSession = (db: Db, session: KeptConversationSession
         provider: session.provider,
         sessionId: session.sessionId ?? null,
         sealed: new Uint8Array(session.sealed),
+        snapshotId: session.snapshotId ?? null,
       },
       select: { id: true },
     }),

@@ -84,7 +84,14 @@ export const listExampleAttempts = (db: Db, teamId: string, workflowId: string) 
       run: { teamId, workflowId, exampleAt: { not: null } },
     },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-    select: { id: true, runId: true, stateName: true, path: true, attempt: true },
+    select: {
+      id: true,
+      runId: true,
+      stateName: true,
+      path: true,
+      attempt: true,
+      agentRequest: true,
+    },
   });
 
 export const createReplaySuite = (

@@ -192,7 +192,10 @@ export const resumableSessionOf = async (
 export const removeAgentSession = (db: Db, teamId: string, id: string) =>
   db.agentSession.deleteMany({ where: { id, teamId } });
 
-/** The workspace snapshot a parked run resumes with: its newest session's. */
+/**
+ * The workspace snapshot a resumed run starts from: its newest session's, a suspended step's
+ * (a parked run) or a session-tracked step's (a run resumed on another worker after a kill).
+ */
 export const parkedSnapshotOf = async (db: Db, teamId: string, runId: string) =>
   (
     await db.agentSession.findFirst({

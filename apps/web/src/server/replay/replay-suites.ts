@@ -5,6 +5,7 @@
  * whether it matched its source or where it first diverged, with token and cost changes.
  */
 import { AppError } from "@switchyard/core/errors";
+import { continuedFrom } from "@switchyard/core/replay/continued-from";
 import { mayStart } from "@switchyard/core/policy";
 import {
   createReplaySuite,
@@ -22,14 +23,18 @@ import {
 import { compareStored } from "./read-comparison";
 import { startReplay, type ReplayChangesInput, type ReplayStarter } from "./start-replay";
 
-/** The last attempt of each agent state (by its path in the run) of each example run. */
+/**
+ * The last attempt of each agent state (by its path in the run) of each example run; a
+ * state that resumed another's session (continue_from) is left out, as no replay restores it.
+ */
 const lastAttempts = (attempts: Awaited<ReturnType<typeof listExampleAttempts>>) => {
   const last = new Map<string, string>();
   for (const attempt of attempts)
-    last.set(
-      `${attempt.runId}\u0000${JSON.stringify(attempt.path ?? attempt.stateName)}`,
-      attempt.id,
-    );
+    if (!continuedFrom(attempt.agentRequest))
+      last.set(
+        `${attempt.runId}\u0000${JSON.stringify(attempt.path ?? attempt.stateName)}`,
+        attempt.id,
+      );
   return [...last.values()];
 };
 

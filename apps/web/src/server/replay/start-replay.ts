@@ -7,6 +7,7 @@
  */
 import type { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
+import { continuedFrom, continuedRefusal } from "@switchyard/core/replay/continued-from";
 import { getReplaySource, recordAudit, type Role, type StartRunDeps } from "@switchyard/db";
 import type { replayChanges } from "../contract/replay.types";
 import { startRun } from "../runs/start-run";
@@ -45,6 +46,8 @@ const replayableSource = async (
   if (!FINISHED.has(source.status)) throw refuse(`it has not finished (${source.status})`);
   if (source.agentRequest === null)
     throw refuse("its request was not recorded (it ran before replays were kept)");
+  const continued = continuedFrom(source.agentRequest);
+  if (continued) throw refuse(continuedRefusal(continued));
   if (source.snapshotId === null)
     throw new AppError(
       "USER.REPLAY.NO_SNAPSHOT",

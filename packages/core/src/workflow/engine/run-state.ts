@@ -141,6 +141,9 @@ const runAction = async (
                   outputs: Object.fromEntries(
                     Object.entries(run.cp.results).map(([n, r]) => [n, r.output]),
                   ),
+                  status: Object.values(run.cp.results).some((r) => r.status === "failure")
+                    ? "failure"
+                    : "success",
                 });
         if (
           result.status !== "failure" ||

@@ -152,8 +152,16 @@ export type OperationRequest = AttemptOf & {
   inputs: Record<string, unknown>;
   /** The workflow's `env`, resolved (GITHUB_TOKEN for github operations). */
   env: Record<string, string>;
-  /** The run's name, age and each finished state's Output, for notify.send's webhook payload. */
-  workflow: { name: string; durationMs: number; outputs: Record<string, string> };
+  /**
+   * The run's name, age, each finished state's Output and its status so far (`failure` once a
+   * state of it failed), for notify.send's webhook payload.
+   */
+  workflow: {
+    name: string;
+    durationMs: number;
+    outputs: Record<string, string>;
+    status: "success" | "failure";
+  };
   timeoutMs?: number;
   signal: AbortSignal;
 };
