@@ -172,6 +172,21 @@ describe("skills library", () => {
     ]);
   });
 
+  it("warns at the step's entry of a library skill with nothing to inject, as AWF does", async () => {
+    const saved = await admin().skills.save({
+      name: "hollow",
+      content: "---\nname: hollow\ndescription: Nothing yet\n---\n",
+    });
+    expect(saved.warnings.map((w) => w.code)).toEqual(["USER.SKILL.EMPTY_CONTENT"]);
+    const checked = await admin().workflows.validate(
+      files(workflow("hollow", "LIB-HOLLOW", ["go-style", "hollow"])),
+    );
+    expect(checked.errors).toEqual([]);
+    expect(checked.warnings.map((w) => [w.code, w.line])).toEqual([
+      ["USER.SKILL.EMPTY_CONTENT", 15],
+    ]);
+  });
+
   it("keeps another team from reading or using the skill", async () => {
     expect(await other().skills.list()).toEqual([]);
     await expect(other().skills.get({ name: "go-style" })).rejects.toMatchObject({

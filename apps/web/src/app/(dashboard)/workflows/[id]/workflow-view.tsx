@@ -28,6 +28,10 @@ const TAB_LABEL: Record<Tab, string> = {
   triggers: "Triggers",
 };
 
+/** What a version pinned from a team library: each name with the library version it is. */
+const pinnedList = (pins: { name: string; version: number | null }[], copy: string) =>
+  pins.map((p) => `${p.name} ${p.version === null ? copy : `v${p.version}`}`).join(", ");
+
 export function WorkflowView({
   id,
   saved,
@@ -89,10 +93,12 @@ export function WorkflowView({
           <span>version {w.version}</span>
           {w.templates.length > 0 ? (
             <span data-testid="pinned-templates">
-              templates{" "}
-              {w.templates
-                .map((t) => `${t.name} ${t.version === null ? "(bundle copy)" : `v${t.version}`}`)
-                .join(", ")}
+              templates {pinnedList(w.templates, "(bundle copy)")}
+            </span>
+          ) : null}
+          {w.skills.length > 0 ? (
+            <span data-testid="pinned-skills">
+              library skills {pinnedList(w.skills, "(deleted from the library)")}
             </span>
           ) : null}
         </div>
