@@ -44,3 +44,4 @@ export * from "./repositories/input-waits";
 export * from "./runs/resume-run";
 export * from "./repositories/budgets";
 export * from "./repositories/step-templates";
+export * from "./repositories/workflow-packs";
