@@ -18,9 +18,9 @@ export type PackManifest = {
 };
 
 export const MANIFEST_FILE = "manifest.yaml";
-export const PACK_NAME = /^[a-z][a-z0-9-]*$/;
+const PACK_NAME = /^[a-z][a-z0-9-]*$/;
 /** AWF's API uses these as URL scopes (`local` for a project's own workflows). */
-export const RESERVED_PACK_NAMES = ["local", "global"] as const;
+const RESERVED_PACK_NAMES = ["local", "global"] as const;
 const SEMVER =
   /^v?(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?(?:\+[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 const WORKFLOW_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
@@ -35,14 +35,14 @@ const KNOWN = [
   "plugins",
 ];
 
-export type ManifestResult = {
+type ManifestResult = {
   manifest?: PackManifest;
   errors: AppError[];
   warnings: AppError[];
 };
 
 /** The name check alone, as install and remove by name use it. */
-export const packNameProblem = (name: string): string | undefined => {
+const packNameProblem = (name: string): string | undefined => {
   if ((RESERVED_PACK_NAMES as readonly string[]).includes(name))
     return `pack name "${name}" is reserved — use a different name`;
   if (!PACK_NAME.test(name))

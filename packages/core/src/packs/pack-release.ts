@@ -5,7 +5,7 @@
 import { createHash } from "node:crypto";
 import { AppError } from "../errors";
 
-export type ReleaseSpec = { owner: string; repo: string; version?: string };
+type ReleaseSpec = { owner: string; repo: string; version?: string };
 
 const PART = /^[A-Za-z0-9_.-]{1,100}$/;
 const EXACT = /^v?\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$/;

@@ -4,7 +4,7 @@ import { readPackArchive } from "./pack-archive";
 import { readPackManifest } from "./pack-manifest";
 import { releaseSpec, verifyChecksum } from "./pack-release";
 import { readPack } from "./read-pack";
-import { MANIFEST, goodPack, tarGz } from "./pack-tar.test-support";
+import { MANIFEST, goodPack, tarGz } from "@switchyard/testing/packs";
 import { createHash } from "node:crypto";
 
 /** The AppError `f` throws (the test fails when it throws none). */

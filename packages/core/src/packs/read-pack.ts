@@ -8,8 +8,8 @@ import { AppError } from "../errors";
 import { readPackArchive, type PackArchiveLimits } from "./pack-archive";
 import { MANIFEST_FILE, readPackManifest, type PackManifest } from "./pack-manifest";
 
-export type PackWorkflow = { name: string; entryPath: string; files: Record<string, string> };
-export type ReadPack = {
+type PackWorkflow = { name: string; entryPath: string; files: Record<string, string> };
+type ReadPack = {
   manifest: PackManifest;
   readme: string;
   workflows: PackWorkflow[];

@@ -69,7 +69,10 @@ export const goodPack = (manifest = MANIFEST) =>
     { path: "manifest.yaml", content: manifest },
     { path: "workflows/", type: "5" },
     { path: "workflows/specify.yaml", content: SPECIFY },
-    { path: "scripts/hello.sh", content: 'echo "hello from $(cat prompts/greeting.md)"\n' },
+    {
+      path: "scripts/hello.sh",
+      content: 'echo "hello from {{ trimSpace (readFile "prompts/greeting.md") }}"\n',
+    },
     { path: "prompts/greeting.md", content: "the pack prompt\n" },
     { path: "README.md", content: "# speckit\n" },
   ]);

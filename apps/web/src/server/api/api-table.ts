@@ -26,6 +26,7 @@ import { variablesApi } from "../variables/variables-api";
 import { waitsApi } from "../waits/waits-api";
 import { workflowsApi } from "../workflows/workflows-api";
 import { templatesApi } from "../templates/templates-api";
+import { packsApi } from "../packs/packs-api";
 import type { ImplementedArea } from "./implement";
 import { restRoutesOf } from "./rest-of";
 import { trpcRouterOf } from "./trpc-of";
@@ -33,6 +34,7 @@ import { trpcRouterOf } from "./trpc-of";
 const areas = {
   workflows: workflowsApi,
   templates: templatesApi,
+  packs: packsApi,
   runs: runsApi,
   waits: waitsApi,
   replay: replayApi,
