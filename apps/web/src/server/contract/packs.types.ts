@@ -115,7 +115,7 @@ export const packOperations = {
         409: "The pack's name collides with the team's own workflows",
         422: "A pack workflow does not validate; details.diagnostics lists every problem",
       },
-      bodyLimit: Math.ceil((PACK_ARCHIVE_LIMITS.compressedBytes * 4) / 3) + BODY_LIMITS.default,
+      bodyLimit: BODY_LIMITS.pack,
     },
   }),
   remove: operation({
