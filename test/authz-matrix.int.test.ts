@@ -31,6 +31,7 @@ import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { addMember } from "./helpers/team-member";
 import { finishedRun, recordedAttempt } from "@switchyard/testing/db";
+import { MANIFEST, goodPack } from "@switchyard/testing/packs";
 import { parkedRun } from "./helpers/waiting-run";
 
 type Least = Role | "signed-in" | "public" | "instance-admin";
@@ -57,6 +58,8 @@ const keyring = keyringOf(parseMasterKey("k1", randomBytes(32).toString("base64"
 let stack: RunStack;
 let fx: Fixture;
 const unique = () => randomBytes(4).toString("hex");
+const packArchive = (name: string) =>
+  goodPack(MANIFEST.replace("speckit", name)).toString("base64");
 const templateText = (name: string) =>
   `name: ${name}\nstates:\n  ${name}:\n    type: step\n    command: echo hi\n`;
 const skillText = (name: string) => `---\nname: ${name}\ndescription: d\n---\nSay hi.\n`;
@@ -164,6 +167,11 @@ class Fixture {
   skill = async () => {
     const name = `s${unique()}`;
     await this.owner().skills.save({ name, content: skillText(name) });
+    return name;
+  };
+  pack = async () => {
+    const name = `p${unique()}`;
+    await this.owner().packs.install({ archive: packArchive(name) });
     return name;
   };
   variable = async (secret = false) =>
@@ -354,6 +362,10 @@ const TRPC: Record<string, Row> = {
     cross: true,
     input: async (f) => ({ name: await f.skill() }),
   },
+  "packs.list": { least: "viewer" },
+  "packs.get": { least: "viewer", cross: true, input: async (f) => ({ name: await f.pack() }) },
+  "packs.install": { least: "member", input: () => ({ archive: packArchive(`p${unique()}`) }) },
+  "packs.remove": { least: "member", cross: true, input: async (f) => ({ name: await f.pack() }) },
 
   "variables.list": { least: "viewer" },
   "variables.lanes": { least: "viewer" },
@@ -756,6 +768,21 @@ const REST: Record<string, RestRow> = {
     least: "member",
     cross: true,
     req: async (f) => ({ path: `/skills/${await f.skill()}` }),
+  },
+  "GET /packs": { least: "viewer" },
+  "GET /packs/{name}": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({ path: `/packs/${await f.pack()}` }),
+  },
+  "POST /packs": {
+    least: "member",
+    req: () => ({ path: "/packs", body: { archive: packArchive(`p${unique()}`) } }),
+  },
+  "DELETE /packs/{name}": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/packs/${await f.pack()}` }),
   },
   "GET /variables": { least: "viewer" },
   "PUT /variables/{name}": {

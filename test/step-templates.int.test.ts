@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dashboardCaller } from "./helpers/dashboard-caller";
-import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
+import { closeRunStack, openRunStack, succeededOutput, type RunStack } from "./helpers/run-stack";
 import { addMember } from "./helpers/team-member";
 
 let stack: RunStack | undefined;
@@ -40,17 +40,8 @@ states:
     status: failure
 `;
 
-const runOnce = async (workflowId: string, versionId?: string) => {
-  const { id } = await caller().runs.start({
-    workflowId,
-    inputs: {},
-    ...(versionId ? { versionId } : {}),
-  });
-  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 60_000);
-  const trace = JSON.stringify(run.steps.map((s) => [s.stateName, s.status, s.errorMessage]));
-  expect(run.status, trace).toBe("succeeded");
-  return run.steps.find((s) => s.stateName === "greet")!.stdout.trim();
-};
+const runOnce = (workflowId: string, versionId?: string) =>
+  succeededOutput(caller, "greet", workflowId, versionId);
 
 beforeAll(async () => {
   stack = await openRunStack();

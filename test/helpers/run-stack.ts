@@ -5,6 +5,7 @@
  */
 import { Queue } from "bullmq";
 import { Redis } from "ioredis";
+import { expect } from "vitest";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
 import { createDb, type Db } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
@@ -73,3 +74,35 @@ export const runEnded = <R extends { status: string }>(
     timeoutMs,
     what,
   );
+
+type RunsCaller = {
+  runs: {
+    start: (input: {
+      workflowId: string;
+      inputs: Record<string, unknown>;
+      versionId?: string;
+    }) => Promise<{ id: string }>;
+    get: (input: { id: string }) => Promise<{
+      status: string;
+      steps: { stateName: string; status: string; errorMessage: string | null; stdout: string }[];
+    }>;
+  };
+};
+
+/** Starts the workflow (a saved version when given), expects the run to succeed and returns `state`'s output, trimmed. */
+export const succeededOutput = async (
+  caller: () => RunsCaller,
+  state: string,
+  workflowId: string,
+  versionId?: string,
+) => {
+  const { id } = await caller().runs.start({
+    workflowId,
+    inputs: {},
+    ...(versionId ? { versionId } : {}),
+  });
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 60_000);
+  const trace = JSON.stringify(run.steps.map((s) => [s.stateName, s.status, s.errorMessage]));
+  expect(run.status, trace).toBe("succeeded");
+  return run.steps.find((s) => s.stateName === state)!.stdout.trim();
+};

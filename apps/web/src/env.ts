@@ -24,6 +24,8 @@ export const webEnvSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
   /** The address people reach the dashboard at; OAuth callbacks of connectors are built from it. */
   AUTH_URL: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).optional(),
+  /** The GitHub REST API workflow packs are installed from (owner/repo releases); obeys SWITCHYARD_EGRESS_ALLOW. */
+  SWITCHYARD_GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
   SWITCHYARD_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** Mail for password reset links (smtp:// or smtps://, user and password in the URL); unset: the admin is shown the link. */
   SWITCHYARD_SMTP_URL: z.union([z.literal(""), z.url({ protocol: /^smtps?$/ })]).optional(),

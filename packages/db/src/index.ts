@@ -45,3 +45,4 @@ export * from "./runs/resume-run";
 export * from "./repositories/budgets";
 export * from "./repositories/step-templates";
 export * from "./repositories/skills";
+export * from "./repositories/workflow-packs";

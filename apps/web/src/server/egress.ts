@@ -1,6 +1,6 @@
 /**
  * The web app's requests on a user's behalf: OAuth discovery, registration and the code
- * exchange when a connector is connected. They go through the egress fetch (undici's own,
+ * exchange when a connector is connected, and workflow pack releases from GitHub. They go through the egress fetch (undici's own,
  * never Next.js's patched global fetch) under the operator's SWITCHYARD_EGRESS_ALLOW; the
  * same list checks destinations people save (notification endpoints, connector URLs,
  * model endpoints) before anything is stored.
@@ -10,14 +10,36 @@ import {
   EGRESS_PROFILES,
   NO_EGRESS_EXCEPTIONS,
   type EgressAllowList,
+  type EgressLimits,
   type FetchLike,
 } from "@switchyard/core/egress";
 
-export type WebEgress = { allow: EgressAllowList; oauth: FetchLike };
+/** A workflow pack's release: the GitHub API's answers, the archive (5 MB at most) and its checksums. */
+const PACK_RELEASE: EgressLimits = {
+  connectMs: 10_000,
+  headersMs: 15_000,
+  idleMs: 15_000,
+  totalMs: 60_000,
+  maxBytes: 6 * 1024 * 1024,
+  maxRedirects: 5,
+};
 
-export const webEgress = (allow: EgressAllowList): WebEgress => ({
+export type WebEgress = {
+  allow: EgressAllowList;
+  oauth: FetchLike;
+  /** workflow pack releases, from the GitHub API at `githubApiUrl` (SWITCHYARD_GITHUB_API_URL) */
+  pack: FetchLike;
+  githubApiUrl: string;
+};
+
+export const webEgress = (
+  allow: EgressAllowList,
+  githubApiUrl = "https://api.github.com",
+): WebEgress => ({
   allow,
   oauth: createEgressFetch(allow, EGRESS_PROFILES.oauth),
+  pack: createEgressFetch(allow, PACK_RELEASE),
+  githubApiUrl,
 });
 
 let strict: WebEgress | undefined;

@@ -65,4 +65,7 @@ export const keyring = (): Keyring =>
 
 /** Requests on a user's behalf under the operator's SWITCHYARD_EGRESS_ALLOW (see egress.ts). */
 export const egress = (): WebEgress =>
-  (globals.__syEgress ??= webEgress(env().SWITCHYARD_EGRESS_ALLOW));
+  (globals.__syEgress ??= webEgress(
+    env().SWITCHYARD_EGRESS_ALLOW,
+    env().SWITCHYARD_GITHUB_API_URL,
+  ));

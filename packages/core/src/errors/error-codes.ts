@@ -189,6 +189,20 @@ export const ERROR_CODES = {
   "USER.MCP_PROXY.UNKNOWN_OPERATION": FAMILY.USER,
   "USER.MCP_PROXY.UNKNOWN_PLUGIN": FAMILY.USER,
   "USER.MCP_PROXY.UNSUPPORTED_PROVIDER": FAMILY.USER,
+  // Workflow packs (docs/workflows.md, "Workflow packs"): an archive or manifest that does not
+  // read, a listed workflow without its file, a source that is not owner/repo[@version], a
+  // download whose SHA-256 is not the release's; a needed plugin is a warning.
+  "USER.PACK.INVALID_ARCHIVE": FAMILY.USER,
+  "USER.PACK.ARCHIVE_TOO_LARGE": FAMILY.USER,
+  "USER.PACK.INVALID_MANIFEST": FAMILY.USER,
+  "USER.PACK.RESERVED_NAME": FAMILY.USER,
+  "USER.PACK.MISSING_WORKFLOW": FAMILY.USER,
+  "USER.PACK.INVALID_SOURCE": FAMILY.USER,
+  "USER.PACK.CHECKSUM_MISMATCH": FAMILY.USER,
+  "USER.PACK.RELEASE_NOT_FOUND": FAMILY.USER,
+  "USER.PACK.PLUGIN_REQUIRED": FAMILY.USER,
+  /** A pack whose name, or one of whose workflows, is a name the team's own workflows use. */
+  "USER.PACK.NAME_COLLISION": REQUEST.CONFLICT,
   "USER.PATTERN.INVALID": FAMILY.USER,
   "USER.PATTERN.TIMEOUT": FAMILY.USER,
   "USER.PATTERN.TOO_COMPLEX": FAMILY.USER,

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Db } from "../client";
-import type { WorkflowVersion } from "../generated/prisma/client";
+import type { Prisma, WorkflowVersion } from "../generated/prisma/client";
 
 type BundleFiles = Record<string, string>;
 
@@ -37,58 +37,74 @@ type SaveVersionInput = {
   entryPath?: string;
   files: BundleFiles;
   createdById?: string;
+  /**
+   * The workflow pack it comes from: set on the workflow, which is also taken out of the
+   * archive (a pack installed again after it was removed brings its workflows back).
+   */
+  pack?: string;
 };
 
 /** Creates the workflow if needed and a new version unless the bundle is unchanged. */
-export const saveWorkflowVersion = async (db: Db, input: SaveVersionInput) => {
+export const saveWorkflowVersion = async (db: Db, input: SaveVersionInput) =>
+  db.$transaction((tx) => saveWorkflowVersionIn(tx, input));
+
+/** saveWorkflowVersion inside the caller's transaction. */
+export const saveWorkflowVersionIn = async (
+  tx: Prisma.TransactionClient,
+  input: SaveVersionInput,
+) => {
   const { bundleHash, manifest } = hashBundle(input.files);
-  return db.$transaction(async (tx) => {
-    const workflow = await tx.workflow.upsert({
-      where: { teamId_name: { teamId: input.teamId, name: input.name } },
+  const fromPack = input.pack === undefined ? {} : { pack: input.pack, archivedAt: null };
+  const workflow = await tx.workflow.upsert({
+    where: { teamId_name: { teamId: input.teamId, name: input.name } },
+    create: {
+      teamId: input.teamId,
+      name: input.name,
+      description: input.description ?? "",
+      lane: input.lane ?? "default",
+      ...fromPack,
+    },
+    update: {
+      description: input.description ?? undefined,
+      lane: input.lane ?? undefined,
+      ...fromPack,
+    },
+    include: { currentVersion: true },
+  });
+  if (workflow.currentVersion?.bundleHash === bundleHash) return workflow.currentVersion;
+  for (const [path, content] of Object.entries(input.files)) {
+    const hash = manifest[path]!;
+    await tx.bundleBlob.upsert({
+      where: { teamId_hash: { teamId: input.teamId, hash } },
       create: {
         teamId: input.teamId,
-        name: input.name,
-        description: input.description ?? "",
-        lane: input.lane ?? "default",
+        hash,
+        content: Buffer.from(content),
+        size: Buffer.byteLength(content),
       },
-      update: { description: input.description ?? undefined, lane: input.lane ?? undefined },
-      include: { currentVersion: true },
+      update: {},
     });
-    if (workflow.currentVersion?.bundleHash === bundleHash) return workflow.currentVersion;
-    for (const [path, content] of Object.entries(input.files)) {
-      const hash = manifest[path]!;
-      await tx.bundleBlob.upsert({
-        where: { teamId_hash: { teamId: input.teamId, hash } },
-        create: {
-          teamId: input.teamId,
-          hash,
-          content: Buffer.from(content),
-          size: Buffer.byteLength(content),
-        },
-        update: {},
-      });
-    }
-    const last = await tx.workflowVersion.aggregate({
-      where: { workflowId: workflow.id, teamId: input.teamId },
-      _max: { number: true },
-    });
-    const version = await tx.workflowVersion.create({
-      data: {
-        teamId: input.teamId,
-        workflowId: workflow.id,
-        number: (last._max.number ?? 0) + 1,
-        bundleHash,
-        files: manifest,
-        entryPath: input.entryPath ?? "workflow.yaml",
-        createdById: input.createdById,
-      },
-    });
-    await tx.workflow.update({
-      where: { id: workflow.id },
-      data: { currentVersionId: version.id },
-    });
-    return version;
+  }
+  const last = await tx.workflowVersion.aggregate({
+    where: { workflowId: workflow.id, teamId: input.teamId },
+    _max: { number: true },
   });
+  const version = await tx.workflowVersion.create({
+    data: {
+      teamId: input.teamId,
+      workflowId: workflow.id,
+      number: (last._max.number ?? 0) + 1,
+      bundleHash,
+      files: manifest,
+      entryPath: input.entryPath ?? "workflow.yaml",
+      createdById: input.createdById,
+    },
+  });
+  await tx.workflow.update({
+    where: { id: workflow.id },
+    data: { currentVersionId: version.id },
+  });
+  return version;
 };
 
 type LoadedBundle = { version: WorkflowVersion; files: BundleFiles; entry: string };

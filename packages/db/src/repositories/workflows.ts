@@ -43,6 +43,20 @@ export const getWorkflow = (db: Db, teamId: string, workflowId: string) =>
 export const findWorkflowByName = async (db: Db, teamId: string, name: string) =>
   (await db.workflow.findUnique({ where: { teamId_name: { teamId, name } } })) ?? undefined;
 
+/**
+ * The id of the team's workflow `ref` names: its id, or the name of a live workflow
+ * (`speckit/specify` for a pack's); `ref` itself when neither, for the caller's not-found.
+ */
+export const workflowIdOf = async (db: Db, teamId: string, ref: string) => {
+  const byId = await db.workflow.findFirst({ where: { id: ref, teamId }, select: { id: true } });
+  if (byId) return byId.id;
+  const byName = await db.workflow.findFirst({
+    where: { teamId, name: ref, archivedAt: null },
+    select: { id: true },
+  });
+  return byName?.id ?? ref;
+};
+
 /** The current version of the team's live workflow of that name, as call_workflow resolves it. */
 export const currentVersionIdByName = async (db: Db, teamId: string, name: string) =>
   (

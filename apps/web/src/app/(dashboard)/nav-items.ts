@@ -16,6 +16,7 @@ export const navItems: readonly NavItem[] = [
   { href: "/overview", label: "Overview", section: "main" },
   { href: "/workflows", label: "Workflows", section: "main" },
   { href: "/templates", label: "Templates", section: "main" },
+  { href: "/packs", label: "Packs", section: "main" },
   { href: "/runs", label: "Runs", section: "main" },
   { href: "/waits", label: "Waiting for you", section: "main", count: "waits" },
   { href: "/settings/variables", label: "Variables", section: "settings" },

@@ -27,6 +27,7 @@ import { waitsApi } from "../waits/waits-api";
 import { workflowsApi } from "../workflows/workflows-api";
 import { templatesApi } from "../templates/templates-api";
 import { skillsApi } from "../skills/skills-api";
+import { packsApi } from "../packs/packs-api";
 import type { ImplementedArea } from "./implement";
 import { restRoutesOf } from "./rest-of";
 import { trpcRouterOf } from "./trpc-of";
@@ -35,6 +36,7 @@ const areas = {
   workflows: workflowsApi,
   templates: templatesApi,
   skills: skillsApi,
+  packs: packsApi,
   runs: runsApi,
   waits: waitsApi,
   replay: replayApi,

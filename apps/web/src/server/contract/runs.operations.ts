@@ -48,7 +48,7 @@ export const runOperations = {
       path: "/workflows/{id}/runs",
       params: { id: "workflowId" },
       summary:
-        "Start a run of the workflow (its current version, or versionId); it is queued, read it with GET /runs/{id}. With an Idempotency-Key header, a retry of the same request answers 200 with the first run and starts nothing",
+        "Start a run of the workflow, by id or by name (`speckit%2Fspecify` for a pack's) (its current version, or versionId); it is queued, read it with GET /runs/{id}. With an Idempotency-Key header, a retry of the same request answers 200 with the first run and starts nothing",
       body: startRunBody,
       status: 202,
       description: "Queued",

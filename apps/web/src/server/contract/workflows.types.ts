@@ -96,6 +96,10 @@ export const listWorkflowsResponse = z.object({ workflows: z.array(workflowSumma
 /** workflows.list: each workflow with its latest run. */
 export const workflowList = z.array(
   workflowSummary.extend({
+    pack: z
+      .string()
+      .nullable()
+      .describe("the workflow pack it comes from, named `<pack>/<workflow>`"),
     lastRun: z.object({ id: z.string(), status: runStatus, createdAt: timestamp }).nullable(),
   }),
 );
@@ -106,6 +110,12 @@ export const workflowBundleResponse = z.object({
   name: z.string(),
   description: z.string(),
   lane: z.string(),
+  pack: z
+    .string()
+    .nullable()
+    .describe(
+      "the workflow pack it comes from (read-only: the pack is installed again to change it)",
+    ),
   version: z.number().int(),
   versionId: z.string(),
   bundleHash: z.string(),

@@ -137,6 +137,13 @@ it("refuses a tRPC body over its limit with 413 and the code, and lets the bundl
 
   const tooBig = await trpc("workflows.save", { entry: "workflow.yaml", ...bundle(7, MIB - 1024) });
   expect(tooBig).toMatchObject({ status: 413, error: { data: { appCode: "PAYLOAD_TOO_LARGE" } } });
+
+  // A pack's archive (2 MiB here, base64) is read, and refused for what it is, not for its size.
+  const archive = Buffer.alloc(1.5 * MIB, 7).toString("base64");
+  expect(await trpc("packs.install", { archive })).toMatchObject({
+    status: 400,
+    error: { data: { appCode: "USER.PACK.INVALID_ARCHIVE" } },
+  });
 });
 
 it("validates a bundle under the same size limits as saving it", async () => {

@@ -1,15 +1,21 @@
 /**
  * Request body limits for the tRPC and REST routes: 1 MiB, or for the routes that take a
- * workflow bundle the bundle's limit plus room for its JSON encoding. A body over its limit
+ * workflow bundle (or a pack's archive) its limit plus room for its JSON encoding. A body over its limit
  * fails with PAYLOAD_TOO_LARGE (HTTP 413) when it is read: at once if its Content-Length
  * says so, otherwise as soon as that many bytes have arrived, so it is never held whole.
  */
 import { AppError } from "@switchyard/core/errors";
+import { PACK_ARCHIVE_LIMITS } from "@switchyard/core/packs";
 import { BUNDLE_LIMITS } from "../workflows/bundle-limits";
 
 const MIB = 1024 * 1024;
 
-export const BODY_LIMITS = { default: MIB, bundle: BUNDLE_LIMITS.totalBytes + MIB };
+export const BODY_LIMITS = {
+  default: MIB,
+  bundle: BUNDLE_LIMITS.totalBytes + MIB,
+  /** a workflow pack's archive, base64-encoded */
+  pack: Math.ceil((PACK_ARCHIVE_LIMITS.compressedBytes * 4) / 3) + MIB,
+};
 
 export const bodyTooLarge = (limitBytes: number) =>
   new AppError(

@@ -11,6 +11,7 @@ import {
   listRunStarters,
   listRunToolCalls,
   runStatusOf,
+  workflowIdOf,
   type Db,
 } from "@switchyard/db";
 import { idempotencyKey, startRunResponse } from "../contract/runs.types";
@@ -70,7 +71,7 @@ export const runsApi = implement(runOperations, {
         teamId: caller.teamId,
         userId: caller.userId,
         role: caller.role,
-        workflowId: input.workflowId,
+        workflowId: await workflowIdOf(db, caller.teamId, input.workflowId),
         versionId: input.versionId,
         inputs: input.inputs,
         idempotencyKey: request ? headerKey(request) : input.idempotencyKey,

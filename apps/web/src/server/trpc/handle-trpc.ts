@@ -1,6 +1,7 @@
 /**
  * Serves a tRPC request over fetch with the request body limit of the procedures it calls:
- * a bundle-sized body only for calls that include a procedure taking a workflow bundle.
+ * a bundle-sized body only for calls that include a procedure taking a workflow bundle, an
+ * archive-sized one for a pack install.
  * An oversized body fails as the procedure reads its input: PAYLOAD_TOO_LARGE, HTTP 413.
  */
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
@@ -23,6 +24,7 @@ const bodyLimit = (req: Request) => {
   } catch {
     return BODY_LIMITS.default;
   }
+  if (paths.includes("packs.install")) return BODY_LIMITS.pack;
   return paths.some((p) => BUNDLE_PROCEDURES.has(p)) ? BODY_LIMITS.bundle : BODY_LIMITS.default;
 };
 

@@ -8,6 +8,7 @@ import { AppError } from "@switchyard/core/errors";
 import { maySave } from "@switchyard/core/policy";
 import {
   findWorkflowByName,
+  hasWorkflowPack,
   laneRules,
   runReachRefusal,
   saveWorkflowVersion,
@@ -22,6 +23,33 @@ const invalid = (diagnostics: Diagnostic[]) =>
     `the workflow has ${diagnostics.length} error${diagnostics.length === 1 ? "" : "s"}: ${diagnostics[0]?.message ?? ""}`,
     { details: { diagnostics } },
   );
+
+/**
+ * A pack's workflows (`<pack>/<workflow>`) change only when the pack is installed again, and
+ * the team's own workflows take no name of an installed pack or under it.
+ */
+const refusePackNames = async (
+  db: Db,
+  teamId: string,
+  name: string,
+  fromPack: string | null,
+  entry: string,
+) => {
+  const location = { file: entry, path: "name" };
+  if (fromPack !== null)
+    throw new AppError(
+      "USER.PACK.NAME_COLLISION",
+      `"${name}" comes from workflow pack "${fromPack}" and is read-only: install the pack again to change it`,
+      { location },
+    );
+  const packName = name.split("/")[0]!;
+  if (await hasWorkflowPack(db, teamId, packName))
+    throw new AppError(
+      "USER.PACK.NAME_COLLISION",
+      `"${name}" is a name of workflow pack "${packName}": give the workflow another name`,
+      { location },
+    );
+};
 
 export const saveWorkflow = async (
   db: Db,
@@ -50,6 +78,7 @@ export const saveWorkflow = async (
   // Saving a new version of an existing workflow also needs the right to save in the lane
   // it is in now, or a member could move an operator workflow out of its lane by saving it.
   const existing = await findWorkflowByName(db, input.teamId, wf.name);
+  await refusePackNames(db, input.teamId, wf.name, existing?.pack ?? null, input.entry);
   if (existing && existing.lane !== laneName && maySave(lanes, input.role, existing.lane)) {
     throw new AppError(
       "FORBIDDEN",

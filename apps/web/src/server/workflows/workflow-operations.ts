@@ -62,6 +62,7 @@ export const readWorkflow = async (db: Db, caller: Caller, id: string) => {
     name: workflow.name,
     description: workflow.description,
     lane: workflow.lane,
+    pack: workflow.pack,
     version: bundle.version.number,
     versionId: bundle.version.id,
     bundleHash: bundle.version.bundleHash,

@@ -20,6 +20,7 @@ export const workflowsApi = implement(workflowOperations, {
       name: w.name,
       description: w.description,
       lane: w.lane,
+      pack: w.pack,
       version: w.currentVersion?.number ?? null,
       lastRun: w.runs[0] ?? null,
     })),

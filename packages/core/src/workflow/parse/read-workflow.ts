@@ -11,8 +11,6 @@ import { TOP_LEVEL_KEYS, WORKFLOW_HOOK_KEYS } from "./vocabulary";
 import { codes, report, sourceOf, type YamlReader } from "./yaml-reader";
 
 const TOP_UNSUPPORTED: Record<string, string> = {
-  pack: "workflow packs",
-  packs: "workflow packs",
   skills: "agent skills",
 };
 

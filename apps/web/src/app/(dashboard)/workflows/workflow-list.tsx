@@ -44,7 +44,15 @@ export function WorkflowList() {
                   <Link href={`/workflows/${w.id}`}>
                     <strong>{w.name}</strong>
                   </Link>
-                  <div className="muted small">{w.description}</div>
+                  <div className="muted small">
+                    {w.pack ? (
+                      <>
+                        from pack <Link href={`/packs#${w.pack}`}>{w.pack}</Link>
+                        {w.description ? " · " : ""}
+                      </>
+                    ) : null}
+                    {w.description}
+                  </div>
                 </td>
                 <td>{w.lane}</td>
                 <td>v{w.version ?? "–"}</td>

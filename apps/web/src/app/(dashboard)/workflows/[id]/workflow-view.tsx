@@ -91,6 +91,11 @@ export function WorkflowView({
         <div className={styles.meta}>
           <span>lane {w.lane}</span>
           <span>version {w.version}</span>
+          {w.pack ? (
+            <span data-testid="from-pack">
+              from pack <Link href={`/packs#${w.pack}`}>{w.pack}</Link>
+            </span>
+          ) : null}
           {w.templates.length > 0 ? (
             <span data-testid="pinned-templates">
               templates {pinnedList(w.templates, "(bundle copy)")}
@@ -161,12 +166,18 @@ export function WorkflowView({
         ))}
       </div>
       <div id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
+        {tab === "editor" && w.pack ? (
+          <p className="muted" role="note">
+            This workflow comes from the workflow pack <code>{w.pack}</code> and is read-only here:
+            installing the pack again (Packs page) makes its next version.
+          </p>
+        ) : null}
         {tab === "editor" ? (
           <WorkflowEditor
             key={w.bundleHash}
             initial={{ entry: w.entry, files: w.files }}
             nonce={nonce}
-            canSave={can(role, "member")}
+            canSave={can(role, "member") && !w.pack}
           />
         ) : null}
         {tab === "versions" ? <VersionsPanel id={w.id} canRun={canRun} /> : null}

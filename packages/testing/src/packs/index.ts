@@ -1,0 +1,3 @@
+/** Workflow pack archives for tests, written entry by entry. */
+export { tarGz, goodPack, MANIFEST, SPECIFY } from "./pack-archives";
+export type { TarEntry } from "./pack-archives";

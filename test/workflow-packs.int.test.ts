@@ -1,0 +1,285 @@
+/**
+ * Workflow packs end to end: a pack installed from its .tar.gz (tRPC and REST) becomes the
+ * team's `<pack>/<workflow>` workflows, which run in the real worker reading the pack's
+ * script and prompt; an update is a new pack and workflow version while runs keep the
+ * version they pinned; removing archives the workflows. Bad packs are refused whole, with
+ * the file and field named, and a pack from a GitHub release (a stand-in of the API on
+ * 127.0.0.2, reached through the egress guard) is installed only when its SHA-256 matches.
+ */
+import { createHash } from "node:crypto";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { parseEgressAllowList } from "@switchyard/core/egress";
+import { createApiToken, listAuditLog } from "@switchyard/db";
+import { MANIFEST, SPECIFY, goodPack, tarGz } from "@switchyard/testing/packs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { webEgress } from "~/server/egress";
+import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
+import { restCaller } from "./helpers/rest-caller";
+import {
+  closeRunStack,
+  openRunStack,
+  runEnded,
+  succeededOutput,
+  type RunStack,
+} from "./helpers/run-stack";
+import { addMember } from "./helpers/team-member";
+
+let stack: RunStack | undefined;
+let github: Server | undefined;
+let githubBase = "";
+const releases = new Map<string, { archive: Buffer; checksum?: string }>();
+
+const egress = () => webEgress(parseEgressAllowList("127.0.0.2/32"), `${githubBase}/api`);
+const caller = () => dashboardCaller({ ...stack!, egress: egress() }, stack!.adminId);
+const b64 = (b: Buffer) => b.toString("base64");
+
+const runOnce = (workflowId: string, versionId?: string) =>
+  succeededOutput(caller, "run", workflowId, versionId);
+
+/** One of the team's own workflows. */
+const own = (name: string) =>
+  `name: ${name}\nstates:\n  initial: run\n  run:\n    type: step\n    command: echo mine\n    on_success: done\n  done:\n    type: terminal\n`;
+
+const packV2 = () =>
+  tarGz([
+    { path: "manifest.yaml", content: MANIFEST.replace('"1.0.0"', '"1.1.0"') },
+    { path: "workflows/specify.yaml", content: SPECIFY },
+    {
+      path: "scripts/hello.sh",
+      content: 'echo "v2 says {{ trimSpace (readFile "prompts/greeting.md") }}"\n',
+    },
+    { path: "prompts/greeting.md", content: "the new prompt\n" },
+  ]);
+
+beforeAll(async () => {
+  github = createServer((req, res) => {
+    const url = req.url ?? "";
+    const m = /^\/api\/repos\/acme\/speckit\/releases\/(latest|tags\/(.+))$/.exec(url);
+    const tag = m?.[1] === "latest" ? "v1.0.0" : m?.[2];
+    if (m && tag && releases.has(tag)) {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(
+        JSON.stringify({
+          tag_name: tag,
+          assets: [
+            {
+              name: `speckit_${tag}.tar.gz`,
+              browser_download_url: `${githubBase}/dl/${tag}/archive`,
+            },
+            { name: "checksums.txt", browser_download_url: `${githubBase}/dl/${tag}/sums` },
+          ],
+        }),
+      );
+    }
+    const dl = /^\/dl\/([^/]+)\/(archive|sums)$/.exec(url);
+    const release = dl ? releases.get(dl[1]!) : undefined;
+    if (dl && release) {
+      if (dl[2] === "archive") return res.end(release.archive);
+      const sum = release.checksum ?? createHash("sha256").update(release.archive).digest("hex");
+      return res.end(`${sum}  speckit_${dl[1]}.tar.gz\n${"0".repeat(64)}  other.tar.gz\n`);
+    }
+    res.writeHead(404, { "content-type": "application/json" });
+    res.end('{"message":"Not Found"}');
+  });
+  await new Promise<void>((resolve) => github!.listen(0, "127.0.0.2", resolve));
+  githubBase = `http://127.0.0.2:${(github.address() as AddressInfo).port}`;
+  stack = await openRunStack();
+}, 120_000);
+afterAll(async () => {
+  if (stack) await closeRunStack(stack);
+  await new Promise((resolve) => github?.close(resolve));
+});
+
+describe("workflow packs", () => {
+  it("installs a pack whose workflow runs in the worker with the pack's script and prompt, pinned per version", async () => {
+    const installed = await caller().packs.install({ archive: b64(goodPack()) });
+    expect(installed).toMatchObject({
+      name: "speckit",
+      version: "1.0.0",
+      number: 1,
+      workflows: [{ name: "speckit/specify", version: 1 }],
+    });
+    const workflowId = installed.workflows[0]!.id;
+    expect(await runOnce(workflowId)).toBe("hello from the pack prompt");
+    const page = await caller().workflows.get({ id: workflowId });
+    expect(page).toMatchObject({ name: "speckit/specify", pack: "speckit", entry: "specify.yaml" });
+    expect(Object.keys(page.files).sort()).toEqual([
+      "prompts/greeting.md",
+      "scripts/hello.sh",
+      "specify.yaml",
+    ]);
+    expect((await caller().workflows.list()).find((w) => w.id === workflowId)?.pack).toBe(
+      "speckit",
+    );
+
+    // An update is a new pack version and a new workflow version; the first still runs as it was.
+    const updated = await caller().packs.install({ archive: b64(packV2()) });
+    expect(updated).toMatchObject({ version: "1.1.0", number: 2, workflows: [{ version: 2 }] });
+    expect(await runOnce(workflowId)).toBe("v2 says the new prompt");
+    const first = (await caller().workflows.versions({ id: workflowId })).versions.find(
+      (v) => v.number === 1,
+    )!;
+    expect(await runOnce(workflowId, first.id)).toBe("hello from the pack prompt");
+    const detail = await caller().packs.get({ name: "speckit" });
+    expect(detail.versions.map((v) => [v.number, v.version])).toEqual([
+      [2, "1.1.0"],
+      [1, "1.0.0"],
+    ]);
+    expect(detail.awfVersion).toBe(">=0.5.0");
+
+    // Over REST, started by the pack workflow's name.
+    const { token } = await createApiToken(stack!.db, {
+      teamId: stack!.teamId,
+      userId: stack!.adminId,
+      name: "packs",
+    });
+    const rest = restCaller({ ...stack!, keyring: environmentKeyring() }, () => token);
+    const listed = await rest("GET", "/packs");
+    expect(listed.status).toBe(200);
+    expect(listed.body.packs).toMatchObject([{ name: "speckit", version: "1.1.0" }]);
+    const started = await rest("POST", `/workflows/${encodeURIComponent("speckit/specify")}/runs`, {
+      body: { inputs: {} },
+    });
+    expect(started.status, JSON.stringify(started.body)).toBe(202);
+    const run = await runEnded(
+      () => caller().runs.get({ id: started.body.id as string }),
+      "rest run",
+      60_000,
+    );
+    expect(run.status).toBe("succeeded");
+    expect(run.workflowId).toBe(workflowId);
+  }, 240_000);
+
+  it("keeps pack workflows read-only and pack names apart from the team's own workflows", async () => {
+    // Saving a workflow under the pack's name is refused.
+    await expect(
+      caller().workflows.save({
+        entry: "workflow.yaml",
+        files: { "workflow.yaml": own("speckit/mine") },
+      }),
+    ).rejects.toMatchObject({ cause: { code: "USER.PACK.NAME_COLLISION" } });
+    // A pack named like one of the team's workflows is refused whole.
+    await caller().workflows.save({
+      entry: "workflow.yaml",
+      files: { "workflow.yaml": own("reports") },
+    });
+    await expect(
+      caller().packs.install({ archive: b64(goodPack(MANIFEST.replace("speckit", "reports"))) }),
+    ).rejects.toMatchObject({ cause: { code: "USER.PACK.NAME_COLLISION" } });
+    expect((await caller().packs.list()).map((p) => p.name)).toEqual(["speckit"]);
+  });
+
+  it("refuses a bad pack whole, naming the file and field", async () => {
+    const before = (await caller().workflows.list()).length;
+    await expect(
+      caller().packs.install({ archive: b64(goodPack(MANIFEST.replace("speckit", "local"))) }),
+    ).rejects.toMatchObject({
+      cause: {
+        code: "USER.PACK.RESERVED_NAME",
+        location: { file: "manifest.yaml", path: "name", line: 1 },
+      },
+    });
+    await expect(
+      caller().packs.install({
+        archive: b64(
+          tarGz([
+            { path: "manifest.yaml", content: MANIFEST },
+            { path: "../x", content: "" },
+          ]),
+        ),
+      }),
+    ).rejects.toMatchObject({ cause: { code: "USER.PACK.INVALID_ARCHIVE" } });
+    // One of two workflows does not validate: neither is installed.
+    const twoWorkflows = tarGz([
+      {
+        path: "manifest.yaml",
+        content: MANIFEST.replace("speckit", "broken").concat("  - review\n"),
+      },
+      { path: "workflows/specify.yaml", content: SPECIFY },
+      {
+        path: "workflows/review.yaml",
+        content: SPECIFY.replace("name: specify", "name: review").replace(
+          "type: terminal",
+          "type: terminus",
+        ),
+      },
+      { path: "scripts/hello.sh", content: "echo hi\n" },
+    ]);
+    await expect(caller().packs.install({ archive: b64(twoWorkflows) })).rejects.toMatchObject({
+      cause: {
+        code: "WORKFLOW.VALIDATION_FAILED",
+        details: {
+          diagnostics: [expect.objectContaining({ file: "workflows/review.yaml", line: 9 })],
+        },
+      },
+    });
+    expect((await caller().workflows.list()).length).toBe(before);
+    expect((await caller().packs.list()).map((p) => p.name)).toEqual(["speckit"]);
+  });
+
+  it("installs from a GitHub release only when the archive's SHA-256 matches", async () => {
+    releases.set("v1.0.0", { archive: goodPack(MANIFEST.replace("speckit", "gh-pack")) });
+    const installed = await caller().packs.install({ source: "acme/speckit" });
+    expect(installed).toMatchObject({ name: "gh-pack", version: "1.0.0" });
+    expect((await caller().packs.get({ name: "gh-pack" })).source).toBe("acme/speckit");
+    expect(await runOnce(installed.workflows[0]!.id)).toBe("hello from the pack prompt");
+
+    releases.set("v2.0.0", {
+      archive: goodPack(MANIFEST.replace("speckit", "gh-pack").replace("1.0.0", "2.0.0")),
+      checksum: "f".repeat(64),
+    });
+    await expect(caller().packs.install({ source: "acme/speckit@2.0.0" })).rejects.toMatchObject({
+      cause: { code: "USER.PACK.CHECKSUM_MISMATCH" },
+    });
+    expect((await caller().packs.get({ name: "gh-pack" })).version).toBe("1.0.0");
+    await expect(caller().packs.install({ source: "acme/speckit@9.9.9" })).rejects.toMatchObject({
+      cause: { code: "USER.PACK.RELEASE_NOT_FOUND" },
+    });
+    await expect(caller().packs.install({ source: "acme/speckit@>=1.0" })).rejects.toMatchObject({
+      cause: { code: "USER.PACK.INVALID_SOURCE" },
+    });
+    // Without the operator's allow-list the stand-in's private address is refused.
+    await expect(
+      dashboardCaller(
+        { ...stack!, egress: webEgress(parseEgressAllowList(""), `${githubBase}/api`) },
+        stack!.adminId,
+      ).packs.install({ source: "acme/speckit" }),
+    ).rejects.toMatchObject({ cause: { code: "USER.EGRESS.DENIED" } });
+  }, 120_000);
+
+  it("removes a pack, archiving its workflows, with an audit entry each time; viewers only read", async () => {
+    const viewerId = await addMember(stack!.db, stack!.teamId, {
+      email: "viewer@test.local",
+      name: "Viewer",
+      role: "viewer",
+    });
+    const asViewer = dashboardCaller(stack!, viewerId);
+    expect((await asViewer.packs.list()).length).toBe(2);
+    await expect(asViewer.packs.install({ archive: b64(goodPack()) })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    await expect(asViewer.packs.remove({ name: "speckit" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+
+    expect(await caller().packs.remove({ name: "speckit" })).toEqual({
+      name: "speckit",
+      workflowsArchived: 1,
+    });
+    expect((await caller().workflows.list()).some((w) => w.name === "speckit/specify")).toBe(false);
+    await expect(caller().packs.get({ name: "speckit" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    const log = await listAuditLog(stack!.db, {
+      teamId: stack!.teamId,
+      actionPrefix: "pack.",
+      limit: 20,
+    });
+    const actions = log.entries.map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(["pack.install", "pack.update", "pack.remove"]));
+    // Installed again, its workflow comes back.
+    const again = await caller().packs.install({ archive: b64(goodPack()) });
+    expect(await runOnce(again.workflows[0]!.id)).toBe("hello from the pack prompt");
+  }, 120_000);
+});
