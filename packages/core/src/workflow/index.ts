@@ -25,5 +25,5 @@ export { readTemplateFile } from "./parse/read-template";
 export type { TemplateParameter } from "./parse/read-template";
 export { bundleTemplates, libraryOf, templateNameOf, TEMPLATE_DIR } from "./parse/template-library";
 export type { TemplateLibrary } from "./parse/template-library";
-export { checkSkillFile, SKILL_NAME } from "./skills/check-skill-file";
+export { checkSkillFile } from "./skills/check-skill-file";
 export { bundleSkillDir, SKILL_LIBRARY_DIR } from "./skills/find-skill";

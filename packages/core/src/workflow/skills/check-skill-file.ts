@@ -11,10 +11,10 @@ import { AppError } from "../../errors/app-error";
 import { LARGE_SKILL_BYTES, skillBody } from "./find-skill";
 
 /** agentskills.io's name rule. */
-export const SKILL_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
+const SKILL_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const FIELDS = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
 
-export type SkillFileCheck = {
+type SkillFileCheck = {
   errors: AppError[];
   warnings: AppError[];
   /** The front matter's description, when it has one. */
