@@ -110,6 +110,8 @@ export const validateBundle = async (
 ): Promise<ParseResult & { files: Record<string, string> }> => {
   checkBundleLimits(bundle.files);
   const files = await pinTemplates(db, teamId, bundle.entry, bundle.files);
+  // What is stored is the bundle with its templates: it, too, keeps within the limits.
+  checkBundleLimits(files, true);
   const source = files[bundle.entry];
   if (source === undefined) return { ...parseWorkflow("", bundle.entry), files };
   const result = await validateWorkflow(source, bundle.entry, {
