@@ -218,6 +218,36 @@ describe("interactive inputs on a server", () => {
     expect(run.steps[0]?.stdout).toContain("deploying v2.1.0 to staging dry=true");
   }, 60_000);
 
+  it("a webhook delivery sent again with its Idempotency-Key parks no second run", async () => {
+    const { trigger, secret } = await caller().triggers.create({ workflowId, kind: "webhook" });
+    const body = JSON.stringify({});
+    // A sender's retry is signed anew (a signature is accepted once) with the same key.
+    const deliver = (t: number) =>
+      receiveWebhook(
+        { db: stack.db, keyring, queue: stack.queue, redis: stack.redis, prefix: stack.prefix },
+        {
+          triggerId: trigger.id,
+          signature: signatureHeader(secret!, body, t),
+          rawBody: body,
+          idempotencyKey: "delivery-7f3a",
+        },
+      );
+    const now = Math.floor(Date.now() / 1000);
+    const first = await deliver(now);
+    const wait = await inputWaitOf(first.runId);
+    const again = await deliver(now - 1);
+    expect(again.runId).toBe(first.runId);
+    const runs = await stack.db.run.findMany({
+      where: { teamId: stack.teamId, triggerId: trigger.id },
+      select: { id: true, idempotencyKey: true },
+    });
+    expect(runs.map((r) => r.id)).toEqual([first.runId]);
+    expect(runs[0]?.idempotencyKey).toContain("delivery-7f3a");
+    expect((await caller().waits.list({ runId: first.runId })).waits.map((w) => w.id)).toEqual([
+      wait.id,
+    ]);
+  }, 60_000);
+
   it("a wait nobody answers in time fails its run with the missing input named", async () => {
     const runId = await scheduledRun({ environment: "dev" });
     const wait = await inputWaitOf(runId);
