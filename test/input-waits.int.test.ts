@@ -15,6 +15,7 @@ import { deployInputsWorkflow } from "@switchyard/testing/workflow";
 import { receiveWebhook } from "~/server/triggers/receive-webhook";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { restCaller } from "./helpers/rest-caller";
+import { addMember } from "./helpers/team-member";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { waitFor } from "./helpers/worker-process";
 
@@ -47,9 +48,12 @@ const inputWaitOf = (runId: string) =>
     `run ${runId} to wait for its inputs`,
   );
 
-/** The run a schedule (with `inputs`) starts when it fires, as its scheduler would fire it, now. */
-const scheduledRun = async (inputs?: Record<string, unknown>) => {
-  const { trigger } = await caller().triggers.create({
+/**
+ * The run a schedule (with `inputs`) starts when it fires, as its scheduler would fire it, now;
+ * the schedule is `as`'s, and runs as them.
+ */
+const scheduledRun = async (inputs?: Record<string, unknown>, as = caller()) => {
+  const { trigger } = await as.triggers.create({
     workflowId,
     kind: "schedule",
     cron: "0 0 1 1 *",
@@ -247,6 +251,63 @@ describe("interactive inputs on a server", () => {
       wait.id,
     ]);
   }, 60_000);
+
+  it("only the member the run runs as, or an admin, fills in its inputs", async () => {
+    const memberId = await addMember(stack.db, stack.teamId, {
+      email: "runner@test.local",
+      name: "Runner",
+      role: "member",
+    });
+    const otherId = await addMember(stack.db, stack.teamId, {
+      email: "other@test.local",
+      name: "Other",
+      role: "member",
+    });
+    const memberToken = (
+      await createApiToken(stack.db, { teamId: stack.teamId, userId: otherId, name: "o" })
+    ).token;
+    const asOther = dashboardCaller(services(), otherId);
+
+    // The admin's schedule runs as the admin: another member may not give its inputs.
+    const adminRun = await scheduledRun();
+    const adminWait = await inputWaitOf(adminRun);
+    const refused = await restCaller(services(), () => memberToken)(
+      "POST",
+      `/waits/${adminWait.id}/answer`,
+      { body: { inputs: { environment: "dev", version: "v1.0.0" } } },
+    );
+    expect(refused.status).toBe(403);
+    expect(refused.body.error?.code).toBe("USER.WAIT.NOT_ALLOWED");
+    expect(await asOther.waits.get({ id: adminWait.id })).toMatchObject({
+      mayAnswer: false,
+      answerers: expect.stringContaining("the member the run runs as") as unknown,
+    });
+    expect((await asOther.waits.list({ mine: true })).waits.map((w) => w.id)).not.toContain(
+      adminWait.id,
+    );
+    expect((await caller().waits.get({ id: adminWait.id })).status).toBe("open");
+
+    // A member's own schedule runs as them: they may, the other member may not, an admin may.
+    const asMember = dashboardCaller(services(), memberId);
+    const memberRun = await scheduledRun(undefined, asMember);
+    const memberWait = await inputWaitOf(memberRun);
+    await expect(
+      asOther.waits.answer({
+        id: memberWait.id,
+        inputs: { environment: "dev", version: "v1.0.0" },
+      }),
+    ).rejects.toMatchObject({ cause: { code: "USER.WAIT.NOT_ALLOWED" } });
+    expect((await asMember.waits.list({ mine: true })).waits.map((w) => w.id)).toContain(
+      memberWait.id,
+    );
+    const answered = await asMember.waits.answer({
+      id: memberWait.id,
+      inputs: { environment: "dev", version: "v1.0.0" },
+    });
+    expect(answered.resumed).toBe(true);
+    expect((await finished(memberRun)).status).toBe("succeeded");
+    await caller().runs.cancel({ id: adminRun });
+  }, 90_000);
 
   it("a wait nobody answers in time fails its run with the missing input named", async () => {
     const runId = await scheduledRun({ environment: "dev" });

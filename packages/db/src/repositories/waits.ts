@@ -70,14 +70,24 @@ const lanesOf = async (db: PrismaClientOrTransaction, teamId: string) =>
 const answerableBy = (lanes: LaneTable, caller: WaitCaller): Prisma.WaitWhereInput => {
   const rank = ROLES.indexOf(caller.role);
   return {
-    minRole: { in: ROLES.filter((_, i) => i <= rank) },
     lane: {
       in: [...lanes.values()].filter((l) => l.startRoles.includes(caller.role)).map((l) => l.name),
     },
-    OR: [
-      { notStarter: false },
-      { run: { startedById: null } },
-      { run: { startedById: { not: caller.userId } } },
+    AND: [
+      {
+        OR: [
+          { minRole: { in: ROLES.filter((_, i) => i <= rank) } },
+          // an input wait of a run that runs as the caller
+          { kind: "input", run: { startedById: caller.userId } },
+        ],
+      },
+      {
+        OR: [
+          { notStarter: false },
+          { run: { startedById: null } },
+          { run: { startedById: { not: caller.userId } } },
+        ],
+      },
     ],
   };
 };
