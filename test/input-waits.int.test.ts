@@ -10,7 +10,7 @@
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signatureHeader, TRIGGER_QUEUE, type TriggerJob } from "@switchyard/core/triggers";
-import { createApiToken, saveWorkflowVersion } from "@switchyard/db";
+import { createApiToken, listRunEvents, saveWorkflowVersion } from "@switchyard/db";
 import { deployInputsWorkflow } from "@switchyard/testing/workflow";
 import { receiveWebhook } from "~/server/triggers/receive-webhook";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
@@ -308,6 +308,56 @@ describe("interactive inputs on a server", () => {
     expect((await finished(memberRun)).status).toBe("succeeded");
     await caller().runs.cancel({ id: adminRun });
   }, 90_000);
+
+  it("a run whose inputs are filled in keeps to the team's limit of running runs", async () => {
+    const sleeper = await saveWorkflowVersion(stack.db, {
+      teamId: stack.teamId,
+      name: "sleeper",
+      files: {
+        "workflow.yaml":
+          "name: sleeper\nstates:\n  initial: nap\n  nap:\n    type: step\n    command: sleep 60\n    on_success: done\n  done:\n    type: terminal\n",
+      },
+    });
+    await stack.db.team.update({ where: { id: stack.teamId }, data: { maxConcurrentRuns: 1 } });
+    try {
+      const asked = await scheduledRun();
+      const wait = await inputWaitOf(asked);
+      const busy = await caller().runs.start({ workflowId: sleeper.workflowId, inputs: {} });
+      await waitFor(
+        async () => (await caller().runs.get({ id: busy.id })).status === "running" || undefined,
+        20_000,
+        "the sleeper to run",
+      );
+      const answered = await caller().waits.answer({
+        id: wait.id,
+        inputs: { environment: "dev", version: "v3.0.0" },
+      });
+      expect(answered.resumed).toBe(true);
+      // The team's one place is taken: the run waits its turn, queued, and says why.
+      const limited = await waitFor(
+        async () =>
+          (await listRunEvents(stack.db, stack.teamId, asked)).find(
+            (e) => e.type === "run.waiting",
+          ),
+        20_000,
+        "the run to wait for the team's limit",
+      );
+      expect(limited.payload).toMatchObject({ reason: "team_limit", limit: 1 });
+      expect((await caller().runs.get({ id: asked })).status).toBe("queued");
+      expect(await stack.db.run.count({ where: { teamId: stack.teamId, status: "running" } })).toBe(
+        1,
+      );
+      await caller().runs.cancel({ id: busy.id });
+      const run = await finished(asked);
+      expect(run.status).toBe("succeeded");
+      expect(run.steps[0]?.stdout).toContain("deploying v3.0.0 to dev");
+    } finally {
+      await stack.db.team.update({
+        where: { id: stack.teamId },
+        data: { maxConcurrentRuns: null },
+      });
+    }
+  }, 120_000);
 
   it("a wait nobody answers in time fails its run with the missing input named", async () => {
     const runId = await scheduledRun({ environment: "dev" });
