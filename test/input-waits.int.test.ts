@@ -15,6 +15,7 @@ import { deployInputsWorkflow } from "@switchyard/testing/workflow";
 import { receiveWebhook } from "~/server/triggers/receive-webhook";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { restCaller } from "./helpers/rest-caller";
+import { openSmtpInbox, type SmtpInbox } from "./helpers/smtp-inbox";
 import { addMember } from "./helpers/team-member";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { waitFor } from "./helpers/worker-process";
@@ -23,6 +24,9 @@ let stack: RunStack;
 let triggerQueue: Queue<TriggerJob>;
 let workflowId: string;
 let token: string;
+let smtp: SmtpInbox | undefined;
+/** Mail the worker sent, to whom and what it said. */
+const mails = () => smtp?.mails ?? [];
 const keyring = environmentKeyring();
 const services = () => ({
   db: stack.db,
@@ -68,10 +72,25 @@ const scheduledRun = async (inputs?: Record<string, unknown>, as = caller()) => 
   );
 };
 
+/** The wait.opened delivery to the endpoint listening, once it is written. */
+const waitOpenedDelivery = (waitId: string) =>
+  waitFor(
+    async () =>
+      (await stack.db.notificationDelivery.findFirst({
+        where: { teamId: stack.teamId, event: "wait.opened", waitId },
+      })) ?? undefined,
+    10_000,
+    "a wait.opened delivery",
+  );
+
 const finished = (id: string) => runEnded(() => caller().runs.get({ id }), `run ${id}`);
 
 beforeAll(async () => {
-  stack = await openRunStack({ SWITCHYARD_JOB_LOCK_MS: "1500" });
+  smtp = await openSmtpInbox();
+  stack = await openRunStack({
+    SWITCHYARD_JOB_LOCK_MS: "1500",
+    SWITCHYARD_SMTP_URL: smtp.url,
+  });
   triggerQueue = new Queue<TriggerJob>(TRIGGER_QUEUE, {
     connection: stack.redis,
     prefix: stack.prefix,
@@ -94,6 +113,7 @@ afterAll(async () => {
   await triggerQueue?.obliterate({ force: true }).catch(() => undefined);
   await triggerQueue?.close();
   await closeRunStack(stack);
+  await smtp?.close();
 }, 90_000);
 
 describe("interactive inputs on a server", () => {
@@ -138,13 +158,12 @@ describe("interactive inputs on a server", () => {
     // No worker holds it: its job is done, and the run has not started a step.
     expect((await caller().runs.get({ id: fired })).steps).toEqual([]);
     // wait.opened is told to the endpoints listening.
+    await waitOpenedDelivery(wait.id);
+    // And mailed to who may answer, with the run's link.
     await waitFor(
-      async () =>
-        (await stack.db.notificationDelivery.findFirst({
-          where: { teamId: stack.teamId, event: "wait.opened", waitId: wait.id },
-        })) ?? undefined,
-      10_000,
-      "a wait.opened delivery",
+      async () => mails().find((m) => m.body.includes(`/runs/${fired}`)),
+      15_000,
+      "a mail about the scheduled run's wait",
     );
 
     const bad = await rest("POST", `/waits/${wait.id}/answer`, {
@@ -205,6 +224,15 @@ describe("interactive inputs on a server", () => {
     );
     const wait = await inputWaitOf(runId);
     expect(wait.detail).toMatchObject({ missing: ["version"] });
+    // Announced as a schedule's wait is: to the endpoints listening, and mailed to who may answer.
+    await waitOpenedDelivery(wait.id);
+    const mail = await waitFor(
+      async () => mails().find((m) => m.body.includes(`/runs/${runId}`)),
+      15_000,
+      "a mail about the webhook run's wait",
+    );
+    expect(mail.to).toBe("admin@test.local");
+    expect(mail.body).toContain("Fill in the inputs it asks for");
     expect((wait.detail as { inputs: { name: string }[] }).inputs.map((i) => i.name)).toEqual([
       "version",
       "dry_run",
