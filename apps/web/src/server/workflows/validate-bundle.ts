@@ -20,6 +20,7 @@ import {
 } from "@switchyard/core/workflow";
 import { mayReachConnector } from "@switchyard/core/policy";
 import {
+  connectorKnownTools,
   connectorRules,
   currentVersionIdByName,
   laneApprovalRules,
@@ -70,6 +71,7 @@ const teamCatalog = (db: Db, teamId: string): ConnectorCatalog => ({
       }),
     );
   },
+  tools: async (ids) => Object.fromEntries(await connectorKnownTools(db, teamId, ids)),
 });
 
 /**
