@@ -28,7 +28,6 @@ export type {
   NotificationJob,
   NotificationPayload,
   NotificationQueueJob,
-  WaitAnnouncementJob,
   TriggerJob,
 } from "./trigger-jobs";
 export { checkEndpointUrl } from "./endpoint-url";

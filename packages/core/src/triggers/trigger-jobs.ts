@@ -59,9 +59,8 @@ export const waitAnnouncementJobSchema = z.object({
     waitId: z.string().min(1),
   }),
 });
-export type WaitAnnouncementJob = z.infer<typeof waitAnnouncementJobSchema>;
 /** The jobs of the notification queue: a delivery, or a wait to announce. */
-export type NotificationQueueJob = NotificationJob | WaitAnnouncementJob;
+export type NotificationQueueJob = NotificationJob | z.infer<typeof waitAnnouncementJobSchema>;
 /** One announcement per wait, however often it is asked for. */
 export const waitAnnouncementJobId = (waitId: string) => `wait-opened-${waitId}`;
 
