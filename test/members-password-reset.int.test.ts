@@ -8,12 +8,11 @@
  * change revokes the API tokens made since a reset link was issued, listed with why.
  */
 import { createHash } from "node:crypto";
-import type { AddressInfo } from "node:net";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { changePassword, createTeamWithOwner, verifyPassword, type Db } from "@switchyard/db";
 import { refreshSessionToken } from "~/server/auth/session-token";
 import { issuePasswordReset, resetPassword } from "~/server/members/password-reset";
+import { openSmtpInbox, type SmtpInbox } from "./helpers/smtp-inbox";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { addMember } from "./helpers/team-member";
@@ -22,8 +21,7 @@ let seeded: SeededDatabase;
 let db: Db;
 let adminId: string;
 let memberId: string;
-let smtp: SMTPServer;
-let smtpPort: number;
+let smtp: SmtpInbox | undefined;
 const mails: { to: string; body: string }[] = [];
 const admin = () => ({
   teamId: seeded.teamId,
@@ -39,7 +37,7 @@ const instanceAdmin = () => ({
 });
 const mailDeps = () => ({
   db,
-  mail: { smtpUrl: `smtp://127.0.0.1:${smtpPort}`, from: "Switchyard <sy@test.local>" },
+  mail: { smtpUrl: smtp!.url, from: "Switchyard <sy@test.local>" },
   baseUrl: "https://sy.example.com",
 });
 const mailedLink = () =>
@@ -61,23 +59,10 @@ beforeAll(async () => {
     role: "member",
     password: "old-password-1",
   });
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData: (stream, session, callback) => {
-      let body = "";
-      stream.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), body });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await openSmtpInbox(mails);
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await smtp?.close();
   await seeded?.close();
 });
 

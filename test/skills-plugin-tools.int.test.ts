@@ -5,7 +5,8 @@
  * before the prompt, and saving checks them (a missing skill is an error at its line, an
  * empty one a warning). plugin_tools: a team connector exposed with one tool offers the agent
  * that tool alone, named `<connector>_<tool>`, and its call is a ToolCall row; a plugin that
- * is no connector is refused at save, an operation the connector lacks when the step starts.
+ * is no connector is refused at save, an operation the connector lacks when the step starts,
+ * and at save too once a worker has connected to the connector and its tool list is known.
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -57,7 +58,10 @@ const saveError = async (promise: Promise<unknown>) => {
     (e: unknown) => e,
   );
   const app = (error as { cause?: { code?: string; details?: unknown } } | undefined)?.cause;
-  return app as { code?: string; details?: { diagnostics: { code: string; line?: number }[] } };
+  return app as {
+    code?: string;
+    details?: { diagnostics: { code: string; line?: number; message?: string }[] };
+  };
 };
 
 beforeAll(async () => {
@@ -201,19 +205,21 @@ describe("plugin_tools", () => {
   }, 180_000);
 
   it("refuses a plugin that is no team connector at save, an unknown operation at start", async () => {
-    const refused = await saveError(
+    // As if no worker had connected to it yet: its tools are not known at save.
+    await stack.db.connector.updateMany({
+      where: { teamId: stack.teamId, slug: "files" },
+      data: { knownTools: [], knownToolsAt: null },
+    });
+    const saving = (name: string, plugin: string, expose: string) =>
       admin().workflows.save({
         entry: "workflow.yaml",
-        files: { "workflow.yaml": workflow("k8s", "PLUGIN-RUN", proxy("kubernetes", "get")) },
-      }),
-    );
+        files: { "workflow.yaml": workflow(name, "PLUGIN-RUN", proxy(plugin, expose)) },
+      });
+    const refused = await saveError(saving("k8s", "kubernetes", "get"));
     expect(refused.details?.diagnostics.map((d) => [d.code, d.line])).toEqual([
       ["USER.MCP_PROXY.UNKNOWN_PLUGIN", 15],
     ]);
-    const { workflowId } = await admin().workflows.save({
-      entry: "workflow.yaml",
-      files: { "workflow.yaml": workflow("no-op", "PLUGIN-RUN", proxy("files", "nope")) },
-    });
+    const { workflowId } = await saving("no-op", "files", "nope");
     const run = await ended((await admin().runs.start({ workflowId })).id);
     expect(run.status).toBe("failed");
     const agent = run.steps.find((s) => s.stateName === "agent");
@@ -221,5 +227,14 @@ describe("plugin_tools", () => {
       "USER.MCP_PROXY.UNKNOWN_OPERATION",
       expect.stringContaining("operation 'nope' not found in plugin 'files'"),
     ]);
+
+    // That start listed the connector's tools: saving now refuses the operation at its line.
+    const unknownOperation = await saveError(saving("no-op", "files", "nope"));
+    expect(unknownOperation.details?.diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ["USER.MCP_PROXY.UNKNOWN_OPERATION", 16],
+    ]);
+    expect(unknownOperation.details?.diagnostics[0]?.message).toMatch(
+      /operation 'nope' not found in plugin 'files' \(its tools when last connected to: .*echo/,
+    );
   }, 180_000);
 });

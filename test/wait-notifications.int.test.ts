@@ -8,7 +8,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
-import { SMTPServer } from "smtp-server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseEgressAllowList } from "@switchyard/core/egress";
 import {
@@ -22,6 +21,7 @@ import { closeEgress, workerEgress } from "../apps/worker/src/egress";
 import { createLogger } from "../apps/worker/src/logger";
 import { startTriggerWorkers } from "../apps/worker/src/triggers/trigger-workers";
 import { webEgress } from "~/server/egress";
+import { openSmtpInbox, type SmtpInbox } from "./helpers/smtp-inbox";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { addMember } from "./helpers/team-member";
@@ -34,7 +34,7 @@ let seeded: SeededDatabase;
 let db: Db;
 let redis: Redis;
 let server: Server;
-let smtp: SMTPServer;
+let smtp: SmtpInbox | undefined;
 let base: string;
 let workers: Awaited<ReturnType<typeof startTriggerWorkers>>;
 let egress: ReturnType<typeof workerEgress>;
@@ -66,19 +66,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    onData: (stream, session, callback) => {
-      let body = "";
-      stream.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-      stream.on("end", () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address).join(","), body });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  smtp = await openSmtpInbox(mails);
   egress = workerEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW));
   workers = await startTriggerWorkers({
     connection: redis,
@@ -89,7 +77,7 @@ beforeAll(async () => {
     baseUrl: "https://switchyard.example.com/",
     fetch: egress.notification,
     mail: {
-      smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`,
+      smtpUrl: smtp.url,
       from: "Switchyard <switchyard@test.local>",
     },
   });
@@ -98,7 +86,7 @@ afterAll(async () => {
   await workers?.close();
   if (egress) await closeEgress(egress);
   await new Promise((r) => server?.close(r));
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await smtp?.close();
   redis?.disconnect();
   await seeded?.close();
 });

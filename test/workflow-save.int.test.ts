@@ -245,4 +245,40 @@ states:
     );
     expect(data?.appCode).toBe("USER.INPUT.VALIDATION_FAILED");
   });
+
+  it("counts the templates it pins in the bundle's limits, and stores nothing over them", async () => {
+    const template = (name: string) => `name: ${name}
+states:
+  ${name}:
+    type: step
+    command: echo hi
+`;
+    for (const name of ["say", "shout"])
+      await caller().templates.save({ name, content: template(name), description: "" });
+    const uses = `name: pinner
+states:
+  initial: a
+  a:
+    use_template: say
+    on_success: b
+  b:
+    use_template: shout
+    on_success: done
+  done:
+    type: terminal
+`;
+    // 50 files as sent, the most a bundle holds: the two templates it pins make 52.
+    const files: Record<string, string> = { "workflow.yaml": uses };
+    for (let i = 1; i < 50; i++) files[`notes/${i}.txt`] = "x";
+    const refused = await caller()
+      .workflows.save({ entry: "workflow.yaml", files })
+      .then(
+        () => undefined,
+        (e: unknown) => (e as { cause?: unknown }).cause,
+      );
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: "USER.INPUT.VALIDATION_FAILED" });
+    expect((refused as AppError).message).toContain("52 files with the templates it uses");
+    expect((await caller().workflows.list()).map((w) => w.name)).not.toContain("pinner");
+  });
 });

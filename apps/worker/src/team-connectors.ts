@@ -47,6 +47,7 @@ import {
   markConnectorCredentialNeedsReconnect,
   markConnectorCredentialUsed,
   recordAudit,
+  recordConnectorTools,
   resealConnectorCredential,
   TEAM_OWNER,
   type CredentialForUse,
@@ -313,6 +314,18 @@ const resolveStepConnectors = async (
     listTools: async (slug, signal) => {
       const { def, owner } = entryOf(slug);
       const tools = await connectors.pool.listTools(poolId(teamId, slug, owner), signal);
+      // What it lists is what saving checks plugin_tools against; not keeping it fails nothing.
+      await recordConnectorTools(
+        db,
+        teamId,
+        slug,
+        tools.map((t) => t.name),
+      ).catch((e: unknown) =>
+        input.log.warn("could not keep a connector's tool list", {
+          connector: slug,
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      );
       return tools.filter((t) => toolAllowed(def, lane, t.name));
     },
     callTool: async (slug, tool, args, signal, trace): Promise<CallToolResult> => {

@@ -14,9 +14,11 @@ import {
   budgetWarningKey,
   NOTIFICATION_QUEUE,
   notificationJobSchema,
+  waitAnnouncementJobSchema,
   TRIGGER_QUEUE,
   triggerJobSchema,
   type NotificationJob,
+  type NotificationQueueJob,
   type TriggerJob,
 } from "@switchyard/core/triggers";
 import {
@@ -80,9 +82,12 @@ export const startTriggerWorkers = async (deps: TriggerWorkersDeps) => {
   );
   triggers.on("error", (err) => log.error("trigger queue error", { error: err.message }));
 
-  const notifications = new Worker<NotificationJob>(
+  const notifications = new Worker<NotificationQueueJob>(
     NOTIFICATION_QUEUE,
     async (job) => {
+      // A wait the web app opened: announced here, where mail can go out.
+      const announce = waitAnnouncementJobSchema.safeParse(job.data);
+      if (announce.success) return waitOpened(announce.data.announceWait);
       const data = notificationJobSchema.safeParse(job.data);
       if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
       try {

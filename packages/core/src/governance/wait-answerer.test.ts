@@ -43,6 +43,23 @@ describe("who may answer a wait", () => {
     ).toBeUndefined();
   });
 
+  it("lets only the member an input wait's run runs as, or an admin, fill in its inputs", () => {
+    const input = { ...wait, kind: "input", minRole: "admin" as const };
+    expect(waitAnswerRefusal(lanes, { userId: "u1", role: "member" }, input)).toBeUndefined();
+    expect(waitAnswerRefusal(lanes, { userId: "u3", role: "admin" }, input)).toBeUndefined();
+    const other = waitAnswerRefusal(lanes, { userId: "u2", role: "member" }, input);
+    expect(other?.code).toBe("USER.WAIT.NOT_ALLOWED");
+    expect(other?.message).toMatch(/the member this run runs as, or the role admin or above/);
+    // The run's member still needs to be allowed to start runs in its lane.
+    expect(
+      waitAnswerRefusal(lanes, { userId: "u1", role: "member" }, { ...input, lane: "deploy" })
+        ?.code,
+    ).toBe("USER.WAIT.NOT_ALLOWED");
+    expect(describeAnswerers({ ...input, lane: "default" })).toBe(
+      'the member the run runs as, or an admin or above, who may start runs in lane "default"',
+    );
+  });
+
   it("says who may, in words", () => {
     expect(describeAnswerers({ minRole: "admin", lane: "deploy", notStarter: true })).toBe(
       'an admin or above who may start runs in lane "deploy", not the run\'s starter',

@@ -1,8 +1,11 @@
 /**
  * Who may answer a wait, as a pure rule of the team's lanes and the caller: at least the
  * wait's minimum role, allowed to start runs in the wait's lane (as a run start asks the lane
- * policy), and not the run's starter when the wait says so. The refusal names the rule that
- * failed; the description says who may, for the person who may not.
+ * policy), and not the run's starter when the wait says so. An `input` wait gives the inputs
+ * a run starts with as the member it runs as, so that member may answer it whatever its
+ * minimum role (admin: those who may change someone else's trigger), as only they or an
+ * admin may change the trigger that started it. The refusal names the rule that failed; the
+ * description says who may, for the person who may not.
  */
 import { AppError } from "../errors/app-error";
 import { mayStart, type LaneTable, type Role } from "../policy/lane-policy";
@@ -15,7 +18,13 @@ type WaitAnswerRule = {
   notStarter: boolean;
   /** the run's starter (null: a trigger or a deleted user) */
   startedById: string | null;
+  /** `input`: the run's starter may answer too, whatever the minimum role */
+  kind?: string;
 };
+
+/** An `input` wait answered by the member its run runs as. */
+const theRunsMember = (caller: WaitAnswerer, wait: WaitAnswerRule) =>
+  wait.kind === "input" && wait.startedById !== null && wait.startedById === caller.userId;
 
 type WaitAnswerer = { userId: string; role: Role };
 
@@ -25,10 +34,12 @@ export const waitAnswerRefusal = (
   caller: WaitAnswerer,
   wait: WaitAnswerRule,
 ): AppError | undefined => {
-  if (!roleAtLeast(caller.role, wait.minRole))
+  if (!roleAtLeast(caller.role, wait.minRole) && !theRunsMember(caller, wait))
     return new AppError(
       "USER.WAIT.NOT_ALLOWED",
-      `this wait needs the role ${wait.minRole} or above; yours is ${caller.role}`,
+      wait.kind === "input"
+        ? `the inputs of this run are given by the member this run runs as, or the role ${wait.minRole} or above; yours is ${caller.role}`
+        : `this wait needs the role ${wait.minRole} or above; yours is ${caller.role}`,
     );
   const lane = mayStart(lanes, caller.role, wait.lane);
   if (lane)
@@ -45,5 +56,7 @@ export const waitAnswerRefusal = (
 };
 
 /** Who may answer, in words: "admin or above who may start runs in lane "deploy", not the run's starter". */
-export const describeAnswerers = (wait: Omit<WaitAnswerRule, "startedById">): string =>
-  `${wait.minRole === "owner" ? "an owner" : `${wait.minRole === "admin" ? "an" : "a"} ${wait.minRole} or above`} who may start runs in lane "${wait.lane}"${wait.notStarter ? ", not the run's starter" : ""}`;
+export const describeAnswerers = (wait: Omit<WaitAnswerRule, "startedById">): string => {
+  const role = `${wait.minRole === "owner" ? "an owner" : `${wait.minRole === "admin" ? "an" : "a"} ${wait.minRole} or above`}`;
+  return `${wait.kind === "input" ? `the member the run runs as, or ${role},` : role} who may start runs in lane "${wait.lane}"${wait.notStarter ? ", not the run's starter" : ""}`;
+};

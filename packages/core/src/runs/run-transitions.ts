@@ -1,7 +1,8 @@
 /**
  * The run lifecycle: which status a run may move to from which. A queued run is claimed by
  * a worker (running) or cancelled before it starts; a running run ends succeeded, failed or
- * cancelled, or parks on a person's answer (waiting) until a worker claims it again. An ended run never changes again. The database's run-lifecycle repository
+ * cancelled, or parks on a person's answer (waiting) until a worker claims it again; a run
+ * written waiting for its inputs is queued when they come. An ended run never changes again. The database's run-lifecycle repository
  * builds its compare-and-set conditions from this table, so no writer can step outside it.
  */
 export const RUN_STATUSES = [
@@ -19,7 +20,9 @@ const RUN_TRANSITIONS: Readonly<Record<RunStatusName, readonly RunStatusName[]>>
   // A running run parks on a person's answer (waiting) and holds no worker until it comes.
   running: ["waiting", "succeeded", "failed", "cancelled"],
   // The answer (or the expiry) lets a worker claim it again; or it is cancelled where it waits.
-  waiting: ["running", "cancelled"],
+  // A run that waited for its inputs before it ever started is queued once they come, so it
+  // takes its turn under the team's limit of running runs as any start does.
+  waiting: ["running", "queued", "cancelled"],
   succeeded: [],
   failed: [],
   cancelled: [],

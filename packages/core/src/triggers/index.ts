@@ -18,6 +18,8 @@ export {
   NOTIFICATION_TIMEOUT_MS,
   notificationJobSchema,
   TRIGGER_QUEUE,
+  waitAnnouncementJobId,
+  waitAnnouncementJobSchema,
   triggerJobSchema,
   triggerSchedulerId,
 } from "./trigger-jobs";
@@ -25,6 +27,7 @@ export type {
   NotificationEvent,
   NotificationJob,
   NotificationPayload,
+  NotificationQueueJob,
   TriggerJob,
 } from "./trigger-jobs";
 export { checkEndpointUrl } from "./endpoint-url";

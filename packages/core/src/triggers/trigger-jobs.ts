@@ -48,6 +48,22 @@ export const notificationJobSchema = z.object({
 });
 export type NotificationJob = z.infer<typeof notificationJobSchema>;
 
+/**
+ * A wait for a person that opened where no mail is sent (the web app: a webhook's run waiting
+ * for its inputs): a worker announces it as it announces the waits it opens itself.
+ */
+export const waitAnnouncementJobSchema = z.object({
+  announceWait: z.object({
+    teamId: z.string().min(1),
+    runId: z.string().min(1),
+    waitId: z.string().min(1),
+  }),
+});
+/** The jobs of the notification queue: a delivery, or a wait to announce. */
+export type NotificationQueueJob = NotificationJob | z.infer<typeof waitAnnouncementJobSchema>;
+/** One announcement per wait, however often it is asked for. */
+export const waitAnnouncementJobId = (waitId: string) => `wait-opened-${waitId}`;
+
 /** Delivery attempts before a notification is given up as failed, and the first retry's delay. */
 export const NOTIFICATION_ATTEMPTS = 6;
 export const NOTIFICATION_BACKOFF_MS = 1000;

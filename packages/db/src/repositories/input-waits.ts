@@ -51,6 +51,8 @@ export const createRunWaitingForInputs = (
         expiresAt: new Date(now.getTime() + DEFAULT_INPUT_WAIT_EXPIRY_MS),
         onExpiry: "fail",
         parked: true,
+        // The inputs a run starts with as its member: theirs to give, or an admin's (waitAnswerRefusal).
+        minRole: "admin",
       },
     });
     await recordAudit(tx, {

@@ -59,6 +59,29 @@ export const claimRun = async (
   return count === 1;
 };
 
+/**
+ * Queues a run that was written waiting for its inputs and never started, once none of its
+ * parked waits is open: its job then claims it as any queued run, within the team's limit
+ * of running runs. False when it is not such a run (it started before it parked).
+ */
+export const queueUnstartedRun = async (
+  db: PrismaClientOrTransaction,
+  teamId: string,
+  runId: string,
+) => {
+  const { count } = await db.run.updateMany({
+    where: {
+      id: runId,
+      teamId,
+      status: { in: statusesBefore("queued", ["waiting"]) },
+      startedAt: null,
+      waits: { none: { parked: true, status: "open" } },
+    },
+    data: { status: "queued", workerId: null },
+  });
+  return count === 1;
+};
+
 /** Cancels a run no worker has started yet; false when it is no longer queued. */
 export const cancelQueuedRun = async (
   db: PrismaClientOrTransaction,

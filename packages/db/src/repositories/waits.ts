@@ -20,6 +20,7 @@ import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { recordAudit } from "./audit-log";
 import { applyInputsAnswer, type InputsAnswered } from "./input-waits";
+import { queueUnstartedRun } from "./run-lifecycle";
 
 /** Who asks: a member by session, or an API token (`tokenId`) acting as its member. */
 export type WaitCaller = { userId: string; role: Role; tokenId?: string };
@@ -70,14 +71,24 @@ const lanesOf = async (db: PrismaClientOrTransaction, teamId: string) =>
 const answerableBy = (lanes: LaneTable, caller: WaitCaller): Prisma.WaitWhereInput => {
   const rank = ROLES.indexOf(caller.role);
   return {
-    minRole: { in: ROLES.filter((_, i) => i <= rank) },
     lane: {
       in: [...lanes.values()].filter((l) => l.startRoles.includes(caller.role)).map((l) => l.name),
     },
-    OR: [
-      { notStarter: false },
-      { run: { startedById: null } },
-      { run: { startedById: { not: caller.userId } } },
+    AND: [
+      {
+        OR: [
+          { minRole: { in: ROLES.filter((_, i) => i <= rank) } },
+          // an input wait of a run that runs as the caller
+          { kind: "input", run: { startedById: caller.userId } },
+        ],
+      },
+      {
+        OR: [
+          { notStarter: false },
+          { run: { startedById: null } },
+          { run: { startedById: { not: caller.userId } } },
+        ],
+      },
     ],
   };
 };
@@ -198,7 +209,8 @@ const lockRun = (tx: Prisma.TransactionClient, runId: string) =>
 
 /**
  * Whether the run is to be enqueued again now that `wait` closed: it was parked on it, the
- * run is `waiting`, and no other parked wait of the run is still open.
+ * run is `waiting`, and no other parked wait of the run is still open. A run that never
+ * started (it waited for its inputs) is queued again here.
  */
 const resumesRun = async (
   tx: Prisma.TransactionClient,
@@ -213,7 +225,10 @@ const resumesRun = async (
   const others = await tx.wait.count({
     where: { runId: wait.runId, teamId: wait.teamId, status: "open", parked: true },
   });
-  return others === 0;
+  if (others > 0) return false;
+  // A run that waited for its inputs before it started is queued, to start within the team's limit.
+  await queueUnstartedRun(tx, wait.teamId, wait.runId);
+  return true;
 };
 
 const closedRefusal = (wait: { status: WaitStatus; expiresAt: Date | null }, now: Date) => {

@@ -23,7 +23,8 @@ const ACTIVE_WAIT = { totalMs: 10_000, everyMs: 200 } as const;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Enqueues the run's job again (id = run id) when the run is still `waiting`. Returns
+ * Enqueues the run's job again (id = run id) when the run is still `waiting` (or `queued`, a
+ * run queued when the inputs it waited for came). Returns
  * "enqueued", "queued already" (its job is waiting or delayed), "not waiting" (it was
  * resumed or ended meanwhile) or "busy" (its old job stayed active: the sweep will see to it).
  */
@@ -36,7 +37,8 @@ export const resumeParkedRun = async (
   const deadline = Date.now() + (options.activeWaitMs ?? ACTIVE_WAIT.totalMs);
   for (;;) {
     const run = await getRunLifecycle(db, input.teamId, input.runId);
-    if (run?.status !== "waiting") return "not waiting" as const;
+    // Queued: it waited for its inputs before it started, and now waits its turn.
+    if (run?.status !== "waiting" && run?.status !== "queued") return "not waiting" as const;
     const state = await queue.getJobState(input.runId);
     if (state === "active") {
       if (Date.now() >= deadline) return "busy" as const;

@@ -128,6 +128,21 @@ const replay = async (db: Db, teamId: string, key: string, hash: string) => {
   return { ...first, replayed: true };
 };
 
+/** A run's write failed: when another start with the same key wrote its row first, that one is the run. */
+const keyClash = async (
+  db: Db,
+  teamId: string,
+  idempotency: { key: string; hash: string } | undefined,
+  error: unknown,
+) => {
+  const first =
+    idempotency && isUniqueViolation(error)
+      ? await replay(db, teamId, idempotency.key, idempotency.hash)
+      : undefined;
+  if (first) return first;
+  throw error;
+};
+
 export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const workflow = await getWorkflow(deps.db, input.teamId, input.workflowId);
   if (!workflow || workflow.archivedAt) throw new AppError("NOT_FOUND", "workflow not found");
@@ -172,6 +187,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
       workflowId: workflow.id,
       versionId,
       lane: workflow.lane,
+      idempotency,
     });
   // The inputs against the version's declaration, so a wrong one is refused by name now.
   const badInputs = root && (await checkStartInputs(root.inputs, given));
@@ -194,13 +210,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   try {
     run = await creating;
   } catch (error) {
-    // Another start with the same key wrote its row first: that one is the run.
-    const first =
-      idempotency && isUniqueViolation(error)
-        ? await replay(deps.db, input.teamId, idempotency.key, idempotency.hash)
-        : undefined;
-    if (first) return first;
-    throw error;
+    return keyClash(deps.db, input.teamId, idempotency, error);
   }
   try {
     await enqueueRunJob(deps.queue, {
@@ -235,7 +245,12 @@ const startWaitingForInputs = async (
   input: StartRunInput,
   defs: InputDefinition[],
   missing: InputDefinition[],
-  at: { workflowId: string; versionId: string; lane: string },
+  at: {
+    workflowId: string;
+    versionId: string;
+    lane: string;
+    idempotency?: { key: string; hash: string };
+  },
 ) => {
   const given = input.inputs ?? {};
   const asked = defs.filter((d) => given[d.name] === undefined);
@@ -244,21 +259,30 @@ const startWaitingForInputs = async (
     given,
   );
   if (badInputs) throw badInputs;
-  const { run, waitId } = await createRunWaitingForInputs(
-    deps.db,
-    {
-      teamId: input.teamId,
-      workflowId: at.workflowId,
-      workflowVersionId: at.versionId,
-      lane: at.lane,
-      trigger: input.trigger,
-      inputs: given,
-      startedById: input.userId,
-      triggerId: input.triggerId,
-    },
-    asked,
-    missing.map((d) => d.name),
-  );
+  let created;
+  try {
+    created = await createRunWaitingForInputs(
+      deps.db,
+      {
+        teamId: input.teamId,
+        workflowId: at.workflowId,
+        workflowVersionId: at.versionId,
+        lane: at.lane,
+        trigger: input.trigger,
+        inputs: given,
+        startedById: input.userId,
+        triggerId: input.triggerId,
+        rerunOfId: input.rerunOfId,
+        idempotency: at.idempotency,
+        replay: input.replay,
+      },
+      asked,
+      missing.map((d) => d.name),
+    );
+  } catch (error) {
+    return keyClash(deps.db, input.teamId, at.idempotency, error);
+  }
+  const { run, waitId } = created;
   await deps.onWaitOpened?.({ teamId: input.teamId, runId: run.id, waitId });
   return { ...run, replayed: false, waitId };
 };

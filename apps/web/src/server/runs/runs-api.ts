@@ -14,10 +14,11 @@ import {
   workflowIdOf,
   type Db,
 } from "@switchyard/db";
-import { idempotencyKey, startRunResponse } from "../contract/runs.types";
+import { startRunResponse } from "../contract/runs.types";
 import { runOperations } from "../contract/runs.operations";
-import { implement, type RestRequest } from "../api/implement";
+import { implement } from "../api/implement";
 import { jsonAnswer } from "../http/api-answer";
+import { idempotencyKeyHeader } from "../http/idempotency-key-header";
 import { cancelRun } from "./cancel-run";
 import { readRunList } from "./list-runs";
 import { readRunGraph } from "./run-graph";
@@ -38,19 +39,6 @@ const runOf = async (db: Db, teamId: string, runId: string) => {
   const run = await getRun(db, teamId, runId);
   if (!run) throw new AppError("NOT_FOUND", "run not found");
   return run;
-};
-
-/** The Idempotency-Key header, checked as the body's fields are. */
-const headerKey = (request: RestRequest) => {
-  const raw = request.headers.get("idempotency-key");
-  const key = raw === null ? undefined : idempotencyKey.safeParse(raw);
-  if (key && !key.success)
-    throw new AppError(
-      "BAD_REQUEST",
-      `Idempotency-Key: ${key.error.issues[0]?.message ?? "invalid"}`,
-      { location: { path: "Idempotency-Key" } },
-    );
-  return key?.data;
 };
 
 /** The web process's run-change notices, when its environment has them; streams poll either way. */
@@ -74,7 +62,9 @@ export const runsApi = implement(runOperations, {
         workflowId: await workflowIdOf(db, caller.teamId, input.workflowId),
         versionId: input.versionId,
         inputs: input.inputs,
-        idempotencyKey: request ? headerKey(request) : input.idempotencyKey,
+        idempotencyKey: request
+          ? idempotencyKeyHeader(request.headers.get("idempotency-key"))
+          : input.idempotencyKey,
         trigger: request ? "api" : "dashboard",
       },
     );

@@ -7,7 +7,9 @@
  * (a run without a required input waits for a person to fill it in).
  * An unknown id is 404 and a bad signature 401, whatever else is true of the trigger. A
  * signed delivery accepted once is refused when sent again (409 USER.WEBHOOK.REPLAYED, see
- * webhook-deliveries.ts); one that started no run may be sent again.
+ * webhook-deliveries.ts); one that started no run may be sent again. A sender's retry, signed
+ * anew, with the Idempotency-Key of the first delivery gets that delivery's run back (one
+ * that waits for its inputs too) and starts nothing; the key is the trigger's own.
  */
 import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
@@ -20,6 +22,7 @@ import {
   type Db,
   type StartRunDeps,
 } from "@switchyard/db";
+import { idempotencyKeyHeader } from "../http/idempotency-key-header";
 import { notifyWaitOpened } from "../notifications/notification-queue";
 import { startRun } from "../runs/start-run";
 import { claimDelivery } from "./webhook-deliveries";
@@ -34,7 +37,13 @@ export type ReceiveWebhookDeps = {
 
 export const receiveWebhook = async (
   deps: ReceiveWebhookDeps,
-  input: { triggerId: string; signature: string | null; rawBody: string },
+  input: {
+    triggerId: string;
+    signature: string | null;
+    rawBody: string;
+    /** the Idempotency-Key header as sent, checked once the signature is */
+    idempotencyKey?: string | null;
+  },
 ) => {
   const { db } = deps;
   const trigger = await webhookTriggerForDelivery(db, input.triggerId);
@@ -54,9 +63,10 @@ export const receiveWebhook = async (
       "USER.TRIGGER.PAUSED",
       "this webhook trigger is paused; resume it in the dashboard",
     );
+  const idempotencyKey = idempotencyKeyHeader(input.idempotencyKey);
   const claim = await claimDelivery(deps.redis, deps.prefix, trigger.id, delivery);
   try {
-    return await fire(deps, trigger, input.rawBody, claim.keep);
+    return await fire(deps, trigger, { rawBody: input.rawBody, idempotencyKey }, claim.keep);
   } finally {
     await claim.settle();
   }
@@ -66,7 +76,7 @@ export const receiveWebhook = async (
 const fire = async (
   deps: ReceiveWebhookDeps,
   trigger: NonNullable<Awaited<ReturnType<typeof webhookTriggerForDelivery>>>,
-  rawBody: string,
+  { rawBody, idempotencyKey }: { rawBody: string; idempotencyKey?: string },
   started: () => void,
 ) => {
   const { db } = deps;
@@ -93,6 +103,8 @@ const fire = async (
         inputs,
         trigger: "webhook",
         triggerId: trigger.id,
+        // A key names a delivery of this trigger: another trigger's may use the same one.
+        ...(idempotencyKey ? { idempotencyKey: `webhook:${trigger.id}:${idempotencyKey}` } : {}),
       },
     );
     started();

@@ -1,17 +1,22 @@
 /**
  * How large a workflow bundle may be, and the check that validating and saving both apply
- * before anything else: at most 50 files, 1 MiB each, 5 MiB in all, relative paths only.
+ * before anything else, and again once the templates it uses are pinned into it (they are
+ * stored with it): at most 50 files, 1 MiB each, 5 MiB in all, relative paths only.
  */
 import { AppError } from "@switchyard/core/errors";
 
 export const BUNDLE_LIMITS = { files: 50, fileBytes: 1024 * 1024, totalBytes: 5 * 1024 * 1024 };
 
-export const checkBundleLimits = (files: Record<string, string>) => {
+/** `pinned`: the files are the bundle with its templates pinned, as it would be stored. */
+export const checkBundleLimits = (files: Record<string, string>, pinned = false) => {
   const paths = Object.keys(files);
+  const withTemplates = pinned ? " with the templates it uses (pinned into it)" : "";
   if (paths.length > BUNDLE_LIMITS.files)
     throw new AppError(
       "USER.INPUT.VALIDATION_FAILED",
-      `a bundle holds at most ${BUNDLE_LIMITS.files} files`,
+      pinned
+        ? `the bundle holds ${paths.length} files${withTemplates}; a bundle holds at most ${BUNDLE_LIMITS.files} files`
+        : `a bundle holds at most ${BUNDLE_LIMITS.files} files`,
     );
   let total = 0;
   for (const p of paths) {
@@ -36,5 +41,8 @@ export const checkBundleLimits = (files: Record<string, string>) => {
     total += size;
   }
   if (total > BUNDLE_LIMITS.totalBytes)
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", "the bundle is larger than 5 MiB");
+    throw new AppError(
+      "USER.INPUT.VALIDATION_FAILED",
+      `the bundle is larger than 5 MiB${withTemplates}`,
+    );
 };

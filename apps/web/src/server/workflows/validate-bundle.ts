@@ -20,6 +20,7 @@ import {
 } from "@switchyard/core/workflow";
 import { mayReachConnector } from "@switchyard/core/policy";
 import {
+  connectorKnownTools,
   connectorRules,
   currentVersionIdByName,
   laneApprovalRules,
@@ -71,6 +72,7 @@ const teamCatalog = (db: Db, teamId: string): ConnectorCatalog => ({
       }),
     );
   },
+  tools: async (ids) => Object.fromEntries(await connectorKnownTools(db, teamId, ids)),
 });
 
 /**
@@ -118,6 +120,8 @@ export const validateBundle = async (
     withTemplates,
     bundleTemplates(withTemplates),
   );
+  // What is stored is the bundle with its templates and skills: it, too, keeps within the limits.
+  checkBundleLimits(files, true);
   const source = files[bundle.entry];
   if (source === undefined) return { ...parseWorkflow("", bundle.entry), files };
   const result = await validateWorkflow(source, bundle.entry, {

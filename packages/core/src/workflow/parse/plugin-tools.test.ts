@@ -67,6 +67,33 @@ describe("plugin_tools", () => {
     ]);
   });
 
+  it("refuses an exposed tool the connector did not list when last connected to, at its line", async () => {
+    const known: ConnectorCatalog = {
+      ...catalog,
+      tools: async (ids) =>
+        Object.fromEntries(ids.map((id) => [id, id === "files" ? ["echo", "read"] : undefined])),
+    };
+    const result = await validateWorkflow(
+      source("        - plugin: files\n          expose: [echo, fingerprint]\n"),
+      "w.yaml",
+      { catalog: known },
+    );
+    expect(result.errors.map((e) => [e.code, e.location?.line, e.message])).toEqual([
+      [
+        "USER.MCP_PROXY.UNKNOWN_OPERATION",
+        14,
+        "states.a.mcp_proxy.plugin_tools[0].expose[1]: operation 'fingerprint' not found in plugin 'files' (its tools when last connected to: echo, read)",
+      ],
+    ]);
+    // A connector never connected to is checked when the step starts, not here.
+    const unknown = await validateWorkflow(
+      source("        - plugin: files\n          expose: [fingerprint]\n"),
+      "w.yaml",
+      { catalog: { ...catalog, tools: async () => ({}) } },
+    );
+    expect(unknown.errors).toEqual([]);
+  });
+
   it("refuses a tool exposed twice, and an entry without tools", () => {
     const { errors } = parseWorkflow(
       source(

@@ -26,6 +26,8 @@ type ConnectorVerdict = "ok" | "unknown" | "denied";
 /** Answers for connector ids in a lane: the database in the worker, a local file or nothing in the CLI. */
 export type ConnectorCatalog = {
   check(ids: string[], lane: string | undefined): Promise<Record<string, ConnectorVerdict>>;
+  /** the tools each connector listed when last connected to; none for one never connected to */
+  tools?(ids: string[]): Promise<Record<string, readonly string[] | undefined>>;
 };
 /** A lane's approval rules as stored (checked again here): the database in the web, nothing in the CLI. */
 type LaneApprovals = { laneRules(lane: string): Promise<readonly unknown[]> };
@@ -121,7 +123,17 @@ const checkCalls = async (
   }
 };
 
-/** Each `plugin_tools` entry names a team connector open to the workflow's lane. */
+/**
+ * The exposed tools (with their index) a connector did not list when last connected to;
+ * none when it never was (the step's start checks them then, and always does again).
+ */
+const unknownOperations = (expose: readonly string[], listed: readonly string[] | undefined) =>
+  listed ? [...expose.entries()].filter(([, tool]) => !listed.includes(tool)) : [];
+
+/**
+ * Each `plugin_tools` entry names a team connector open to the workflow's lane, and exposes
+ * only tools the connector listed when last connected to (when the catalog knows them).
+ */
 const checkPlugins = async (
   wf: Workflow,
   catalog: ConnectorCatalog,
@@ -136,12 +148,25 @@ const checkPlugins = async (
       entries.map((e) => e.plugin),
       wf.lane,
     );
+    const known = catalog.tools ? await catalog.tools(entries.map((e) => e.plugin)) : {};
+    const at = (path: string) =>
+      locate((diag ??= diagnosticsOf(source, wf.file)), path, state.source);
     entries.forEach((entry, i) => {
       const verdict = verdicts[entry.plugin] ?? "unknown";
-      if (verdict === "ok") return;
-      diag ??= diagnosticsOf(source, wf.file);
-      const path = `${state.source.path}.mcp_proxy.plugin_tools[${i}].plugin`;
-      const where = locate(diag, path, state.source);
+      const entryPath = `${state.source.path}.mcp_proxy.plugin_tools[${i}]`;
+      if (verdict === "ok") {
+        const listed = known[entry.plugin];
+        for (const [j, tool] of unknownOperations(entry.expose, listed))
+          push(
+            result,
+            wf.file,
+            "USER.MCP_PROXY.UNKNOWN_OPERATION",
+            at(`${entryPath}.expose[${j}]`),
+            `operation '${tool}' not found in plugin '${entry.plugin}' (its tools when last connected to: ${[...(listed ?? [])].sort().join(", ") || "none"})`,
+          );
+        return;
+      }
+      const where = at(`${entryPath}.plugin`);
       if (verdict === "unknown")
         push(
           result,

@@ -1,8 +1,8 @@
 /**
  * Inbound webhooks: POST /api/hooks/<trigger id>, authenticated by its X-Switchyard-Signature
- * (not an API token). Answers 202 {runId}; 404 unknown, 401 bad signature, 409 paused or a
- * delivery already accepted, 413 too large, 405 another method, each as
- * { error: { code, message } } with the request's x-request-id.
+ * (not an API token), with an optional Idempotency-Key. Answers 202 {runId}; 404 unknown,
+ * 401 bad signature, 409 paused or a delivery already accepted, 413 too large, 405 another
+ * method, each as { error: { code, message } } with the request's x-request-id.
  */
 import { AppError } from "@switchyard/core/errors";
 import { SIGNATURE_HEADER } from "@switchyard/core/triggers";
@@ -36,7 +36,12 @@ export const POST = (req: Request, { params }: { params: Promise<{ id: string }>
           redis: redis(),
           prefix: env().SWITCHYARD_QUEUE_PREFIX,
         },
-        { triggerId: id, signature: req.headers.get(SIGNATURE_HEADER), rawBody },
+        {
+          triggerId: id,
+          signature: req.headers.get(SIGNATURE_HEADER),
+          rawBody,
+          idempotencyKey: req.headers.get("idempotency-key"),
+        },
       );
       return jsonAnswer(202, result);
     } catch (error) {
