@@ -71,6 +71,10 @@ states:
       model: scripted-1
       api_key: "{{.env.MODEL_KEY}}"
     timeout: 10m
+    on_success: report
+  report:
+    type: step
+    command: "echo {{.states.chat.Conversation.StoppedBy}} {{.states.chat.conversation.total_turns}}"
     on_success: done
   done:
     type: terminal
@@ -188,6 +192,29 @@ it("chats over three turns, parking between them, and ends on exit with the last
   // One attempt, continued over every turn.
   expect(chat.map((s) => [s.id, s.status])).toEqual([[step.id, "succeeded"]]);
   expect(chat[0]!.output).toBe("reply three");
+  // AWF's state.conversation: kept in the state (a later step reads it) and on the attempt.
+  const said = [
+    ["user", "CHAT-A tell me about channels"],
+    ["assistant", "reply one [REDACTED]"],
+    ["user", "SECOND-MSG go on"],
+    ["assistant", "reply two"],
+    ["user", "THIRD-MSG and more"],
+    ["assistant", "reply three"],
+  ];
+  const conversation = chat[0]!.conversation!;
+  expect(conversation).toMatchObject({
+    session_id: "",
+    total_turns: 6,
+    stopped_by: "user_exit",
+    provider: "openai_compatible",
+  });
+  expect(conversation.total_tokens).toBeGreaterThan(0);
+  expect(conversation.turns.map((t) => [t.role, t.content])).toEqual(said);
+  const checkpoint = (await stack.db.run.findUniqueOrThrow({ where: { id } })).checkpoint as {
+    results: Record<string, { conversation?: unknown }>;
+  };
+  expect(checkpoint.results.chat?.conversation).toEqual(conversation);
+  expect(run.steps.find((s) => s.stateName === "report")?.output.trim()).toBe("user_exit 6");
   // No session stays behind, and no further model request was made after exit.
   expect(await stack.db.agentSession.count({ where: { runId: id } })).toBe(0);
   expect(chatRequests()).toHaveLength(requests.length);

@@ -16,7 +16,11 @@ import {
   type MessageWaitDetail,
 } from "@switchyard/core/governance";
 import type { SuspendedState } from "@switchyard/core/providers";
-import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import type {
+  AgentRequest,
+  AgentResult,
+  ConversationTurn as Said,
+} from "@switchyard/core/workflow";
 import {
   countMessageWaits,
   openMessageWait,
@@ -54,12 +58,28 @@ type Between = {
   reply: string;
   /** what the turns so far spent (a CLI's turn counts only its own) */
   spent?: SpentBefore;
+  /** what the whole conversation spent so far, for its end */
+  total?: SpentBefore;
+  /** the turns so far, scrubbed (AWF's state.conversation.turns) */
+  turns?: Said[];
 };
 
 /** How a conversation's attempt begins: it ended (the person said exit), goes on, or starts. */
 export type ConversationTurn =
   | { kind: "ended"; result: AgentResult }
-  | { kind: "turn"; next?: { state: SuspendedState; message: string }; spent?: Between["spent"] };
+  | {
+      kind: "turn";
+      next?: { state: SuspendedState; message: string };
+      spent?: Between["spent"];
+      /** the turns before this one's reply: the prompt or the person's message last */
+      turns?: Said[];
+    };
+
+const spentOf = (result: AgentResult): SpentBefore => ({
+  ...(result.tokensInput === undefined ? {} : { tokensInput: result.tokensInput }),
+  ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
+  ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+});
 
 export const createConversations = (deps: ConversationDeps) => {
   const at = (request: AgentRequest) => ({
@@ -84,6 +104,7 @@ export const createConversations = (deps: ConversationDeps) => {
       wait.status === "answered"
         ? ((wait.answer as { message?: string } | null)?.message ?? "")
         : "";
+    const turns = between.turns ?? [];
     if (wait.status !== "answered" || endsConversation(message)) {
       deps.log.info("a conversation ended", {
         runId: deps.runId,
@@ -93,8 +114,14 @@ export const createConversations = (deps: ConversationDeps) => {
       return {
         kind: "ended",
         result: withSpentBefore(
-          { output: between.reply, exitCode: 0, stoppedBy: "user_exit" },
-          between.spent,
+          {
+            output: between.reply,
+            exitCode: 0,
+            stoppedBy: "user_exit",
+            chatTurns: turns,
+            ...(between.session.sessionId ? { sessionId: between.session.sessionId } : {}),
+          },
+          between.total ?? between.spent,
         ),
       };
     }
@@ -102,6 +129,7 @@ export const createConversations = (deps: ConversationDeps) => {
       kind: "turn",
       next: { state: between.session, message },
       ...(between.spent ? { spent: between.spent } : {}),
+      turns: [...turns, { role: "user", content: deps.scrubber.scrub(message) }],
     };
   };
 
@@ -116,8 +144,9 @@ export const createConversations = (deps: ConversationDeps) => {
   ): Promise<AgentResult> => {
     const { chatSession: conversation, ...whole } = result;
     const total = withSpentBefore(whole, turn.spent);
+    const asked = turn.turns ?? [{ role: "user", content: deps.scrubber.scrub(request.prompt) }];
     if (!conversation || whole.error !== undefined || request.signal.aborted)
-      return { ...total, stoppedBy: "error" };
+      return { ...total, stoppedBy: "error", chatTurns: asked };
     const turnNo = (await countMessageWaits(deps.db, deps.teamId, request.attemptId)) + 1;
     const reply = deps.scrubber.scrub(whole.output);
     const snapshot = await keepWorkspace(deps, "the conversation cannot wait for its next message");
@@ -138,15 +167,14 @@ export const createConversations = (deps: ConversationDeps) => {
       expiresAt: new Date(Date.now() + (request.timeoutMs ?? DEFAULT_CONVERSATION_TURN_MS)),
     });
     // openai_compatible's history counts its tokens itself; a CLI's turn counts only its own.
-    const spent =
-      conversation.kind === "cli"
-        ? {
-            ...(total.tokensInput === undefined ? {} : { tokensInput: total.tokensInput }),
-            ...(total.tokensOutput === undefined ? {} : { tokensOutput: total.tokensOutput }),
-            ...(total.costUsd === undefined ? {} : { costUsd: total.costUsd }),
-          }
-        : undefined;
-    const between: Between = { session: conversation, reply, ...(spent ? { spent } : {}) };
+    const spent = conversation.kind === "cli" ? spentOf(total) : undefined;
+    const between: Between = {
+      session: conversation,
+      reply,
+      ...(spent ? { spent } : {}),
+      total: spentOf(total),
+      turns: [...asked, { role: "assistant", content: reply }],
+    };
     await saveAgentSession(deps.db, {
       teamId: deps.teamId,
       runId: deps.runId,
