@@ -4,7 +4,8 @@
  * process); a person's message (tRPC or REST) queues it again and the next model request
  * carries the whole history with the message; `exit` ends the step with the last reply as
  * its output. Only those who may answer an approval may send a message: a viewer is refused
- * (403), another team does not see the wait (404). Each turn's tool calls are the attempt's.
+ * (403), another team does not see the wait (404). A team secret in a message is stored and
+ * sent as [REDACTED]. Each turn's tool calls are the attempt's.
  */
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import {
@@ -153,7 +154,11 @@ it("chats over three turns, parking between them, and ends on exit with the last
   });
 
   // Turn 2 over tRPC, turn 3 over REST with an API token.
-  await caller().waits.answer({ id: first.id, message: "SECOND-MSG go on" });
+  // A secret pasted into a message is scrubbed before it is stored or reaches the agent.
+  await caller().waits.answer({ id: first.id, message: `SECOND-MSG go on ${KEY}` });
+  expect((await stack.db.wait.findUniqueOrThrow({ where: { id: first.id } })).answer).toEqual({
+    message: "SECOND-MSG go on [REDACTED]",
+  });
   const second = await parkedOn(id, [first.id]);
   expect(second.detail).toMatchObject({ turn: 2, reply: "reply two" });
   const { token } = await createApiToken(stack.db, {
@@ -178,7 +183,7 @@ it("chats over three turns, parking between them, and ends on exit with the last
     ["assistant", null],
     ["tool", expect.any(String)],
     ["assistant", "reply one [REDACTED]"],
-    ["user", "SECOND-MSG go on"],
+    ["user", "SECOND-MSG go on [REDACTED]"],
     ["assistant", "reply two"],
     ["user", "THIRD-MSG and more"],
   ]);
@@ -196,7 +201,7 @@ it("chats over three turns, parking between them, and ends on exit with the last
   const said = [
     ["user", "CHAT-A tell me about channels"],
     ["assistant", "reply one [REDACTED]"],
-    ["user", "SECOND-MSG go on"],
+    ["user", "SECOND-MSG go on [REDACTED]"],
     ["assistant", "reply two"],
     ["user", "THIRD-MSG and more"],
     ["assistant", "reply three"],
