@@ -1,8 +1,10 @@
 /**
  * Who may answer a wait, as a pure rule of the team's lanes and the caller: at least the
  * wait's minimum role, allowed to start runs in the wait's lane (as a run start asks the lane
- * policy), and not the run's starter when the wait says so. The refusal names the rule that
- * failed; the description says who may, for the person who may not.
+ * policy), not the run's starter when the wait says so (four eyes), and only the starter when
+ * the wait says that (a conversation's next message: the chat is the starter's). A run with
+ * no starter (a schedule's or webhook's) leaves the rest of the rule to decide. The refusal
+ * names the rule that failed; the description says who may, for the person who may not.
  */
 import { AppError } from "../errors/app-error";
 import { mayStart, type LaneTable, type Role } from "../policy/lane-policy";
@@ -13,6 +15,7 @@ type WaitAnswerRule = {
   minRole: Role;
   lane: string;
   notStarter: boolean;
+  starterOnly: boolean;
   /** the run's starter (null: a trigger or a deleted user) */
   startedById: string | null;
 };
@@ -41,9 +44,14 @@ export const waitAnswerRefusal = (
       "USER.WAIT.NOT_ALLOWED",
       "this wait must be answered by someone other than the person who started the run",
     );
+  if (wait.starterOnly && wait.startedById !== null && wait.startedById !== caller.userId)
+    return new AppError(
+      "USER.WAIT.NOT_ALLOWED",
+      "only the person who started the run may answer this wait (a conversation is theirs)",
+    );
   return undefined;
 };
 
 /** Who may answer, in words: "admin or above who may start runs in lane "deploy", not the run's starter". */
 export const describeAnswerers = (wait: Omit<WaitAnswerRule, "startedById">): string =>
-  `${wait.minRole === "owner" ? "an owner" : `${wait.minRole === "admin" ? "an" : "a"} ${wait.minRole} or above`} who may start runs in lane "${wait.lane}"${wait.notStarter ? ", not the run's starter" : ""}`;
+  `${wait.starterOnly ? "the run's starter (for a run a trigger started: " : ""}${wait.minRole === "owner" ? "an owner" : `${wait.minRole === "admin" ? "an" : "a"} ${wait.minRole} or above`} who may start runs in lane "${wait.lane}"${wait.notStarter ? ", not the run's starter" : ""}${wait.starterOnly ? ")" : ""}`;

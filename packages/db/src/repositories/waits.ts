@@ -38,6 +38,7 @@ const waitColumns = {
   minRole: true,
   lane: true,
   notStarter: true,
+  starterOnly: true,
   expiresAt: true,
   onExpiry: true,
   answer: true,
@@ -74,10 +75,21 @@ const answerableBy = (lanes: LaneTable, caller: WaitCaller): Prisma.WaitWhereInp
     lane: {
       in: [...lanes.values()].filter((l) => l.startRoles.includes(caller.role)).map((l) => l.name),
     },
-    OR: [
-      { notStarter: false },
-      { run: { startedById: null } },
-      { run: { startedById: { not: caller.userId } } },
+    AND: [
+      {
+        OR: [
+          { notStarter: false },
+          { run: { startedById: null } },
+          { run: { startedById: { not: caller.userId } } },
+        ],
+      },
+      {
+        OR: [
+          { starterOnly: false },
+          { run: { startedById: null } },
+          { run: { startedById: caller.userId } },
+        ],
+      },
     ],
   };
 };
