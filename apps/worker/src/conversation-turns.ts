@@ -1,13 +1,16 @@
 /**
  * AWF's `mode: conversation` in the worker: a chat on the run page instead of a terminal.
  * Each turn is one run of the step's agent; its reply opens a `message` wait (the reply as
- * its detail, who may answer as for an approval) and the run parks on it, holding no worker,
- * with the agent's session stored sealed (AgentSession, as a suspension keeps it) and the
+ * its detail, the run's starter to answer) and the run parks on it, holding no worker, with
+ * the agent's session stored sealed (AgentSession, as a suspension keeps it) and the
  * workspace kept as a snapshot. The person's message queues the run again; the step's
  * attempt goes on in the same row: the session resumes with the message as the next turn
- * (a CLI's own resume, openai_compatible's message history). `exit`, `quit` or an empty
+ * (a CLI's own resume, openai_compatible's message history). The session a turn begins from
+ * stays stored until the next one replaces it with its wait, in one transaction: a worker
+ * killed during a turn leaves the turn to run again on another. `exit`, `quit` or an empty
  * message, or no message within the step's timeout (300 s unless set, per turn), end it: the
- * step succeeds with the last reply as its output, stopped by `user_exit`.
+ * step succeeds with the last reply as its output, stopped by `user_exit`; the turns, tokens
+ * and how it stopped are its state's `conversation`.
  */
 import {
   DEFAULT_CONVERSATION_TURN_MS,
@@ -22,11 +25,10 @@ import type {
   ConversationTurn as Said,
 } from "@switchyard/core/workflow";
 import {
-  countMessageWaits,
-  openMessageWait,
+  openConversationTurn,
   removeAgentSession,
+  removeStepSessions,
   resumableSessionOf,
-  saveAgentSession,
   unparkedSessionWaitOf,
 } from "@switchyard/db";
 import {
@@ -99,13 +101,13 @@ export const createConversations = (deps: ConversationDeps) => {
     if (found?.wait.kind !== "message") return { kind: "turn" };
     const { session, wait } = found;
     const between = openSession(deps.keyring, at(request), session.sealed) as Between;
-    await removeAgentSession(deps.db, deps.teamId, session.id);
     const message =
       wait.status === "answered"
         ? ((wait.answer as { message?: string } | null)?.message ?? "")
         : "";
     const turns = between.turns ?? [];
     if (wait.status !== "answered" || endsConversation(message)) {
+      await removeAgentSession(deps.db, deps.teamId, session.id);
       deps.log.info("a conversation ended", {
         runId: deps.runId,
         state: request.stateName,
@@ -145,9 +147,13 @@ export const createConversations = (deps: ConversationDeps) => {
     const { chatSession: conversation, ...whole } = result;
     const total = withSpentBefore(whole, turn.spent);
     const asked = turn.turns ?? [{ role: "user", content: deps.scrubber.scrub(request.prompt) }];
-    if (!conversation || whole.error !== undefined || request.signal.aborted)
+    if (!conversation || whole.error !== undefined || request.signal.aborted) {
+      await removeStepSessions(deps.db, deps.teamId, deps.runId, request.path.key);
       return { ...total, stoppedBy: "error", chatTurns: asked };
-    const turnNo = (await countMessageWaits(deps.db, deps.teamId, request.attemptId)) + 1;
+    }
+    // Counted from the kept turns, not the attempt's waits: a turn run again on another worker
+    // (its first one killed) is recorded under a new attempt.
+    const turnNo = asked.filter((t) => t.role === "assistant").length + 1;
     const reply = deps.scrubber.scrub(whole.output);
     const snapshot = await keepWorkspace(deps, "the conversation cannot wait for its next message");
     const detail: MessageWaitDetail = {
@@ -157,15 +163,6 @@ export const createConversations = (deps: ConversationDeps) => {
       reply,
       ...(turnNo === 1 ? { prompt: deps.scrubber.scrub(request.prompt) } : {}),
     };
-    const waitId = await openMessageWait(deps.db, {
-      teamId: deps.teamId,
-      runId: deps.runId,
-      stepRunId: request.attemptId,
-      question: `Conversation: ${request.stateName}`,
-      detail,
-      lane: deps.lane,
-      expiresAt: new Date(Date.now() + (request.timeoutMs ?? DEFAULT_CONVERSATION_TURN_MS)),
-    });
     // openai_compatible's history counts its tokens itself; a CLI's turn counts only its own.
     const spent = conversation.kind === "cli" ? spentOf(total) : undefined;
     const between: Between = {
@@ -175,16 +172,27 @@ export const createConversations = (deps: ConversationDeps) => {
       total: spentOf(total),
       turns: [...asked, { role: "assistant", content: reply }],
     };
-    await saveAgentSession(deps.db, {
-      teamId: deps.teamId,
-      runId: deps.runId,
-      stepKey: request.path.key,
-      stepRunId: request.attemptId,
-      provider: request.provider,
-      ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
-      sealed: sealSession(deps.keyring, at(request), between),
-      ...(snapshot?.kept ? { snapshotId: snapshot.snapshotId } : {}),
-      waitId,
+    // The wait, and the session replacing the one this turn began from, are stored at once.
+    const waitId = await openConversationTurn(deps.db, {
+      wait: {
+        teamId: deps.teamId,
+        runId: deps.runId,
+        stepRunId: request.attemptId,
+        question: `Conversation: ${request.stateName}`,
+        detail,
+        lane: deps.lane,
+        expiresAt: new Date(Date.now() + (request.timeoutMs ?? DEFAULT_CONVERSATION_TURN_MS)),
+      },
+      session: {
+        teamId: deps.teamId,
+        runId: deps.runId,
+        stepKey: request.path.key,
+        stepRunId: request.attemptId,
+        provider: request.provider,
+        ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
+        sealed: sealSession(deps.keyring, at(request), between),
+        ...(snapshot?.kept ? { snapshotId: snapshot.snapshotId } : {}),
+      },
     });
     deps.onWaitOpened(waitId);
     throw new RunParked(waitId);
