@@ -25,7 +25,7 @@ export const answerTeamWait = async (
   input: { teamId: string; waitId: string; answer: WaitAnswer; caller: WaitCaller },
 ) => {
   const answer = await scrubAnswer(
-    { db: deps.db, keyring: deps.keyring() },
+    { db: deps.db, keyring: deps.keyring },
     input.teamId,
     input.answer,
   );

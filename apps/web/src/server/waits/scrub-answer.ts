@@ -9,7 +9,8 @@ import type { WaitAnswer } from "@switchyard/core/governance";
 import { Scrubber } from "@switchyard/core/secrets";
 import { teamSecretEnvelopes, type Db } from "@switchyard/db";
 
-type ScrubAnswerDeps = { db: Db; keyring: Keyring };
+/** `keyring` is asked for only when the team has a secret to open. */
+type ScrubAnswerDeps = { db: Db; keyring: () => Keyring };
 
 export const scrubAnswer = async (
   { db, keyring }: ScrubAnswerDeps,
@@ -17,11 +18,14 @@ export const scrubAnswer = async (
   answer: WaitAnswer,
 ): Promise<WaitAnswer> => {
   if (!("message" in answer) || !answer.message) return answer;
+  const secrets = await teamSecretEnvelopes(db, teamId);
+  if (secrets.length === 0) return answer;
   const scrubber = new Scrubber();
-  for (const { name, sealed } of await teamSecretEnvelopes(db, teamId)) {
+  const keys = keyring();
+  for (const { name, sealed } of secrets) {
     try {
       scrubber.add(
-        openVariable(keyring, { teamId, credentialId: sealed.credentialId, name }, sealed.envelope),
+        openVariable(keys, { teamId, credentialId: sealed.credentialId, name }, sealed.envelope),
       );
     } catch {
       // A secret that does not open (a key rotated away) holds no value a run could use.
