@@ -25,6 +25,7 @@ import type {
   ConversationTurn as Said,
 } from "@switchyard/core/workflow";
 import {
+  countMessageWaits,
   openConversationTurn,
   removeAgentSession,
   removeStepSessions,
@@ -151,9 +152,13 @@ export const createConversations = (deps: ConversationDeps) => {
       await removeStepSessions(deps.db, deps.teamId, deps.runId, request.path.key);
       return { ...total, stoppedBy: "error", chatTurns: asked };
     }
-    // Counted from the kept turns, not the attempt's waits: a turn run again on another worker
-    // (its first one killed) is recorded under a new attempt.
-    const turnNo = asked.filter((t) => t.role === "assistant").length + 1;
+    // The kept turns count a turn run again on another worker (its first one killed, so under
+    // a new attempt); the attempt's waits count a turn that went on from a held call's session.
+    const turnNo =
+      Math.max(
+        asked.filter((t) => t.role === "assistant").length,
+        await countMessageWaits(deps.db, deps.teamId, request.attemptId),
+      ) + 1;
     const reply = deps.scrubber.scrub(whole.output);
     const snapshot = await keepWorkspace(deps, "the conversation cannot wait for its next message");
     const detail: MessageWaitDetail = {

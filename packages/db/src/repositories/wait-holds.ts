@@ -270,3 +270,7 @@ export const cancelWait = (db: Db, teamId: string, waitId: string) =>
     where: { id: waitId, teamId, status: "open" },
     data: { status: "cancelled", answeredAt: new Date() },
   });
+
+/** How many turns of a conversation's attempt have replied (its `message` waits). */
+export const countMessageWaits = (db: Db, teamId: string, stepRunId: string) =>
+  db.wait.count({ where: { teamId, stepRunId, kind: "message" } });
