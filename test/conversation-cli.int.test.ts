@@ -130,6 +130,21 @@ states:
     const chat = run.steps.filter((x) => x.stateName === "chat");
     expect(chat).toHaveLength(1);
     expect(chat[0]!.output).toBe("claude reply three");
+    // AWF's state.conversation names the CLI's own session and every turn.
+    expect(chat[0]!.conversation).toMatchObject({
+      session_id: session.sessionId,
+      total_turns: 6,
+      stopped_by: "user_exit",
+      provider: "claude",
+    });
+    expect(chat[0]!.conversation!.turns.map((t) => t.content)).toEqual([
+      "CHAT-C hello",
+      "claude reply one",
+      "SECOND-MSG more please",
+      "claude reply two",
+      "THIRD-MSG and then",
+      "claude reply three",
+    ]);
   },
   900_000,
 );

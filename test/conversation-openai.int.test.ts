@@ -3,8 +3,9 @@
  * scripted model: each reply opens a `message` wait and parks the run (no worker, no
  * process); a person's message (tRPC or REST) queues it again and the next model request
  * carries the whole history with the message; `exit` ends the step with the last reply as
- * its output. Only those who may answer an approval may send a message: a viewer is refused
- * (403), another team does not see the wait (404). Each turn's tool calls are the attempt's.
+ * its output. Only the run's starter may send a message: another member (tRPC and REST) or a
+ * viewer is refused (403, USER.WAIT.NOT_ALLOWED), another team does not see the wait (404). A team secret in a message is stored and
+ * sent as [REDACTED]. Each turn's tool calls are the attempt's.
  */
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
 import {
@@ -19,11 +20,12 @@ import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller"
 import { restCaller } from "./helpers/rest-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { addMember } from "./helpers/team-member";
-import { buildSwitchyardCli, processesOfRun, waitFor } from "./helpers/worker-process";
+import { buildSwitchyardCli, processesOfRun, startWorker, waitFor } from "./helpers/worker-process";
 
 const KEY = "sk-model-key-chat-4d2a";
 let stack: RunStack;
 let model: ScriptedModel;
+let workerEnv: Record<string, string>;
 const keyring = environmentKeyring();
 const caller = (userId = stack.adminId, teamId?: string) =>
   dashboardCaller({ ...stack, keyring }, userId, teamId);
@@ -35,6 +37,9 @@ beforeAll(async () => {
     script: {
       turns: [],
       rules: [
+        // Slow enough that the worker is killed while the turn waits for it.
+        { match: { messagesContain: "SLOW-MSG" }, times: 2, text: "slow reply", delayMs: 6_000 },
+        { match: { messagesContain: "KILL-A" }, times: 1, text: "kill reply one" },
         { match: { messagesContain: "THIRD-MSG" }, times: 1, text: "reply three" },
         { match: { messagesContain: "SECOND-MSG" }, times: 1, text: "reply two" },
         {
@@ -46,10 +51,11 @@ beforeAll(async () => {
       ],
     },
   });
-  stack = await openRunStack({
+  workerEnv = {
     SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
-  });
+  };
+  stack = await openRunStack(workerEnv);
   await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
 }, 300_000);
 afterAll(async () => {
@@ -71,6 +77,10 @@ states:
       model: scripted-1
       api_key: "{{.env.MODEL_KEY}}"
     timeout: 10m
+    on_success: report
+  report:
+    type: step
+    command: "echo {{.states.chat.Conversation.StoppedBy}} {{.states.chat.conversation.total_turns}}"
     on_success: done
   done:
     type: terminal
@@ -127,15 +137,44 @@ it("chats over three turns, parking between them, and ends on exit with the last
     ["Write"],
   );
 
-  // Who may answer: a viewer is refused, another team does not see the wait.
-  const viewer = await addMember(stack.db, stack.teamId, {
-    email: "viewer@test.local",
-    name: "Viewer",
-    role: "viewer",
+  // Who may answer: the starter only. A viewer is refused, and so is another member who may
+  // answer approvals (the chat is not theirs); another team does not see the wait.
+  const [viewer, member] = await Promise.all(
+    (["viewer", "member"] as const).map((role) =>
+      addMember(stack.db, stack.teamId, { email: `${role}@test.local`, name: role, role }),
+    ),
+  );
+  for (const [who, refusal] of [
+    [viewer!, /role member or above/],
+    [member!, /only the person who started the run/],
+  ] as const) {
+    const error = await caller(who)
+      .waits.answer({ id: first.id, message: "hi" })
+      .then(
+        () => undefined,
+        (e: unknown) => e as { code?: string; message?: string },
+      );
+    expect(error?.code).toBe("FORBIDDEN");
+    expect(error?.message).toMatch(refusal);
+  }
+  const { token: memberToken } = await createApiToken(stack.db, {
+    teamId: stack.teamId,
+    userId: member!,
+    name: "member bot",
   });
-  await expect(caller(viewer).waits.answer({ id: first.id, message: "hi" })).rejects.toMatchObject({
-    code: "FORBIDDEN",
-  });
+  const refused = await restCaller({ ...stack, keyring }, () => memberToken)(
+    "POST",
+    `/waits/${first.id}/answer`,
+    { body: { message: "hi" } },
+  );
+  expect(refused.status).toBe(403);
+  expect(refused.body).toMatchObject({ error: { code: "USER.WAIT.NOT_ALLOWED" } });
+  const seen = await caller(member).waits.get({ id: first.id });
+  expect([seen.mayAnswer, seen.answerers]).toEqual([
+    false,
+    expect.stringMatching(/^the run's starter/),
+  ]);
+  expect((await caller(member).waits.list({ mine: true })).waits).toEqual([]);
   const stranger = await stack.db.user.create({
     data: { email: "b@test.local", name: "Other team" },
   });
@@ -149,7 +188,11 @@ it("chats over three turns, parking between them, and ends on exit with the last
   });
 
   // Turn 2 over tRPC, turn 3 over REST with an API token.
-  await caller().waits.answer({ id: first.id, message: "SECOND-MSG go on" });
+  // A secret pasted into a message is scrubbed before it is stored or reaches the agent.
+  await caller().waits.answer({ id: first.id, message: `SECOND-MSG go on ${KEY}` });
+  expect((await stack.db.wait.findUniqueOrThrow({ where: { id: first.id } })).answer).toEqual({
+    message: "SECOND-MSG go on [REDACTED]",
+  });
   const second = await parkedOn(id, [first.id]);
   expect(second.detail).toMatchObject({ turn: 2, reply: "reply two" });
   const { token } = await createApiToken(stack.db, {
@@ -174,7 +217,7 @@ it("chats over three turns, parking between them, and ends on exit with the last
     ["assistant", null],
     ["tool", expect.any(String)],
     ["assistant", "reply one [REDACTED]"],
-    ["user", "SECOND-MSG go on"],
+    ["user", "SECOND-MSG go on [REDACTED]"],
     ["assistant", "reply two"],
     ["user", "THIRD-MSG and more"],
   ]);
@@ -188,7 +231,82 @@ it("chats over three turns, parking between them, and ends on exit with the last
   // One attempt, continued over every turn.
   expect(chat.map((s) => [s.id, s.status])).toEqual([[step.id, "succeeded"]]);
   expect(chat[0]!.output).toBe("reply three");
+  // AWF's state.conversation: kept in the state (a later step reads it) and on the attempt.
+  const said = [
+    ["user", "CHAT-A tell me about channels"],
+    ["assistant", "reply one [REDACTED]"],
+    ["user", "SECOND-MSG go on [REDACTED]"],
+    ["assistant", "reply two"],
+    ["user", "THIRD-MSG and more"],
+    ["assistant", "reply three"],
+  ];
+  const conversation = chat[0]!.conversation!;
+  expect(conversation).toMatchObject({
+    session_id: "",
+    total_turns: 6,
+    stopped_by: "user_exit",
+    provider: "openai_compatible",
+  });
+  expect(conversation.total_tokens).toBeGreaterThan(0);
+  expect(conversation.turns.map((t) => [t.role, t.content])).toEqual(said);
+  const checkpoint = (await stack.db.run.findUniqueOrThrow({ where: { id } })).checkpoint as {
+    results: Record<string, { conversation?: unknown }>;
+  };
+  expect(checkpoint.results.chat?.conversation).toEqual(conversation);
+  expect(run.steps.find((s) => s.stateName === "report")?.output.trim()).toBe("user_exit 6");
   // No session stays behind, and no further model request was made after exit.
   expect(await stack.db.agentSession.count({ where: { runId: id } })).toBe(0);
   expect(chatRequests()).toHaveLength(requests.length);
+}, 300_000);
+
+it("goes on with the person's message on a new worker when the worker is killed during a turn", async () => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "chat-killed",
+    files: {
+      "workflow.yaml": workflow
+        .replace("${MODEL}", model.url)
+        .replace("CHAT-A tell me about channels", "KILL-A start"),
+    },
+  });
+  const { id } = await caller().runs.start({ workflowId });
+  const first = await parkedOn(id, []);
+  await caller().waits.answer({ id: first.id, message: "SLOW-MSG carry on" });
+  const slow = () =>
+    model.requests.filter((r) => JSON.stringify(r.body).includes("SLOW-MSG")).length;
+  await waitFor(async () => (slow() > 0 ? true : undefined), 60_000, "the second turn to ask");
+  // Killed mid-turn: the session the turn began from must still be there for the next worker.
+  stack.worker.child.kill("SIGKILL");
+  await new Promise((resolve) => stack.worker.child.once("exit", resolve));
+  expect(await stack.db.agentSession.count({ where: { runId: id } })).toBe(1);
+  stack.worker = await startWorker({
+    DATABASE_URL: stack.database.url,
+    SWITCHYARD_QUEUE_PREFIX: stack.prefix,
+    ...workerEnv,
+  });
+  const second = await parkedOn(id, [first.id]);
+  expect(second.detail).toMatchObject({ turn: 2, reply: "slow reply" });
+  // The turn ran again from the first reply and the message, not from the prompt alone.
+  const retried = model.requests
+    .map((r) => r.body as { messages?: { role: string; content: string | null }[] })
+    .filter((b) => JSON.stringify(b.messages ?? []).includes("KILL-A"));
+  expect(retried.at(-1)!.messages!.map((m) => m.content)).toEqual([
+    "You are a concise assistant.",
+    "KILL-A start",
+    "kill reply one",
+    "SLOW-MSG carry on",
+  ]);
+  expect(await stack.db.agentSession.count({ where: { runId: id } })).toBe(1);
+  await caller().waits.answer({ id: second.id, message: "quit" });
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 90_000);
+  expect(run.status).toBe("succeeded");
+  // The killed worker's attempt row ended; the attempt that went on holds the conversation.
+  const chat = run.steps.filter((s) => s.stateName === "chat").at(-1)!;
+  expect(chat.status).toBe("succeeded");
+  expect(chat.conversation?.turns.map((t) => t.content)).toEqual([
+    "KILL-A start",
+    "kill reply one",
+    "SLOW-MSG carry on",
+    "slow reply",
+  ]);
 }, 300_000);

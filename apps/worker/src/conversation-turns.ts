@@ -1,13 +1,16 @@
 /**
  * AWF's `mode: conversation` in the worker: a chat on the run page instead of a terminal.
  * Each turn is one run of the step's agent; its reply opens a `message` wait (the reply as
- * its detail, who may answer as for an approval) and the run parks on it, holding no worker,
- * with the agent's session stored sealed (AgentSession, as a suspension keeps it) and the
+ * its detail, the run's starter to answer) and the run parks on it, holding no worker, with
+ * the agent's session stored sealed (AgentSession, as a suspension keeps it) and the
  * workspace kept as a snapshot. The person's message queues the run again; the step's
  * attempt goes on in the same row: the session resumes with the message as the next turn
- * (a CLI's own resume, openai_compatible's message history). `exit`, `quit` or an empty
+ * (a CLI's own resume, openai_compatible's message history). The session a turn begins from
+ * stays stored until the next one replaces it with its wait, in one transaction: a worker
+ * killed during a turn leaves the turn to run again on another. `exit`, `quit` or an empty
  * message, or no message within the step's timeout (300 s unless set, per turn), end it: the
- * step succeeds with the last reply as its output, stopped by `user_exit`.
+ * step succeeds with the last reply as its output, stopped by `user_exit`; the turns, tokens
+ * and how it stopped are its state's `conversation`.
  */
 import {
   DEFAULT_CONVERSATION_TURN_MS,
@@ -16,13 +19,17 @@ import {
   type MessageWaitDetail,
 } from "@switchyard/core/governance";
 import type { SuspendedState } from "@switchyard/core/providers";
-import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import type {
+  AgentRequest,
+  AgentResult,
+  ConversationTurn as Said,
+} from "@switchyard/core/workflow";
 import {
   countMessageWaits,
-  openMessageWait,
+  openConversationTurn,
   removeAgentSession,
+  removeStepSessions,
   resumableSessionOf,
-  saveAgentSession,
   unparkedSessionWaitOf,
 } from "@switchyard/db";
 import {
@@ -54,12 +61,28 @@ type Between = {
   reply: string;
   /** what the turns so far spent (a CLI's turn counts only its own) */
   spent?: SpentBefore;
+  /** what the whole conversation spent so far, for its end */
+  total?: SpentBefore;
+  /** the turns so far, scrubbed (AWF's state.conversation.turns) */
+  turns?: Said[];
 };
 
 /** How a conversation's attempt begins: it ended (the person said exit), goes on, or starts. */
 export type ConversationTurn =
   | { kind: "ended"; result: AgentResult }
-  | { kind: "turn"; next?: { state: SuspendedState; message: string }; spent?: Between["spent"] };
+  | {
+      kind: "turn";
+      next?: { state: SuspendedState; message: string };
+      spent?: Between["spent"];
+      /** the turns before this one's reply: the prompt or the person's message last */
+      turns?: Said[];
+    };
+
+const spentOf = (result: AgentResult): SpentBefore => ({
+  ...(result.tokensInput === undefined ? {} : { tokensInput: result.tokensInput }),
+  ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
+  ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
+});
 
 export const createConversations = (deps: ConversationDeps) => {
   const at = (request: AgentRequest) => ({
@@ -79,12 +102,13 @@ export const createConversations = (deps: ConversationDeps) => {
     if (found?.wait.kind !== "message") return { kind: "turn" };
     const { session, wait } = found;
     const between = openSession(deps.keyring, at(request), session.sealed) as Between;
-    await removeAgentSession(deps.db, deps.teamId, session.id);
     const message =
       wait.status === "answered"
         ? ((wait.answer as { message?: string } | null)?.message ?? "")
         : "";
+    const turns = between.turns ?? [];
     if (wait.status !== "answered" || endsConversation(message)) {
+      await removeAgentSession(deps.db, deps.teamId, session.id);
       deps.log.info("a conversation ended", {
         runId: deps.runId,
         state: request.stateName,
@@ -93,8 +117,14 @@ export const createConversations = (deps: ConversationDeps) => {
       return {
         kind: "ended",
         result: withSpentBefore(
-          { output: between.reply, exitCode: 0, stoppedBy: "user_exit" },
-          between.spent,
+          {
+            output: between.reply,
+            exitCode: 0,
+            stoppedBy: "user_exit",
+            chatTurns: turns,
+            ...(between.session.sessionId ? { sessionId: between.session.sessionId } : {}),
+          },
+          between.total ?? between.spent,
         ),
       };
     }
@@ -102,6 +132,7 @@ export const createConversations = (deps: ConversationDeps) => {
       kind: "turn",
       next: { state: between.session, message },
       ...(between.spent ? { spent: between.spent } : {}),
+      turns: [...turns, { role: "user", content: deps.scrubber.scrub(message) }],
     };
   };
 
@@ -116,9 +147,18 @@ export const createConversations = (deps: ConversationDeps) => {
   ): Promise<AgentResult> => {
     const { chatSession: conversation, ...whole } = result;
     const total = withSpentBefore(whole, turn.spent);
-    if (!conversation || whole.error !== undefined || request.signal.aborted)
-      return { ...total, stoppedBy: "error" };
-    const turnNo = (await countMessageWaits(deps.db, deps.teamId, request.attemptId)) + 1;
+    const asked = turn.turns ?? [{ role: "user", content: deps.scrubber.scrub(request.prompt) }];
+    if (!conversation || whole.error !== undefined || request.signal.aborted) {
+      await removeStepSessions(deps.db, deps.teamId, deps.runId, request.path.key);
+      return { ...total, stoppedBy: "error", chatTurns: asked };
+    }
+    // The kept turns count a turn run again on another worker (its first one killed, so under
+    // a new attempt); the attempt's waits count a turn that went on from a held call's session.
+    const turnNo =
+      Math.max(
+        asked.filter((t) => t.role === "assistant").length,
+        await countMessageWaits(deps.db, deps.teamId, request.attemptId),
+      ) + 1;
     const reply = deps.scrubber.scrub(whole.output);
     const snapshot = await keepWorkspace(deps, "the conversation cannot wait for its next message");
     const detail: MessageWaitDetail = {
@@ -128,35 +168,36 @@ export const createConversations = (deps: ConversationDeps) => {
       reply,
       ...(turnNo === 1 ? { prompt: deps.scrubber.scrub(request.prompt) } : {}),
     };
-    const waitId = await openMessageWait(deps.db, {
-      teamId: deps.teamId,
-      runId: deps.runId,
-      stepRunId: request.attemptId,
-      question: `Conversation: ${request.stateName}`,
-      detail,
-      lane: deps.lane,
-      expiresAt: new Date(Date.now() + (request.timeoutMs ?? DEFAULT_CONVERSATION_TURN_MS)),
-    });
     // openai_compatible's history counts its tokens itself; a CLI's turn counts only its own.
-    const spent =
-      conversation.kind === "cli"
-        ? {
-            ...(total.tokensInput === undefined ? {} : { tokensInput: total.tokensInput }),
-            ...(total.tokensOutput === undefined ? {} : { tokensOutput: total.tokensOutput }),
-            ...(total.costUsd === undefined ? {} : { costUsd: total.costUsd }),
-          }
-        : undefined;
-    const between: Between = { session: conversation, reply, ...(spent ? { spent } : {}) };
-    await saveAgentSession(deps.db, {
-      teamId: deps.teamId,
-      runId: deps.runId,
-      stepKey: request.path.key,
-      stepRunId: request.attemptId,
-      provider: request.provider,
-      ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
-      sealed: sealSession(deps.keyring, at(request), between),
-      ...(snapshot?.kept ? { snapshotId: snapshot.snapshotId } : {}),
-      waitId,
+    const spent = conversation.kind === "cli" ? spentOf(total) : undefined;
+    const between: Between = {
+      session: conversation,
+      reply,
+      ...(spent ? { spent } : {}),
+      total: spentOf(total),
+      turns: [...asked, { role: "assistant", content: reply }],
+    };
+    // The wait, and the session replacing the one this turn began from, are stored at once.
+    const waitId = await openConversationTurn(deps.db, {
+      wait: {
+        teamId: deps.teamId,
+        runId: deps.runId,
+        stepRunId: request.attemptId,
+        question: `Conversation: ${request.stateName}`,
+        detail,
+        lane: deps.lane,
+        expiresAt: new Date(Date.now() + (request.timeoutMs ?? DEFAULT_CONVERSATION_TURN_MS)),
+      },
+      session: {
+        teamId: deps.teamId,
+        runId: deps.runId,
+        stepKey: request.path.key,
+        stepRunId: request.attemptId,
+        provider: request.provider,
+        ...(conversation.sessionId ? { sessionId: conversation.sessionId } : {}),
+        sealed: sealSession(deps.keyring, at(request), between),
+        ...(snapshot?.kept ? { snapshotId: snapshot.snapshotId } : {}),
+      },
     });
     deps.onWaitOpened(waitId);
     throw new RunParked(waitId);

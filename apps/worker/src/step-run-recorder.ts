@@ -10,7 +10,12 @@
  * never makes a step succeed twice.
  */
 import type { ErrorCode } from "@switchyard/core/errors";
-import type { AttemptFinished, AttemptStarted, StepRecorder } from "@switchyard/core/workflow";
+import type {
+  AttemptFinished,
+  AttemptStarted,
+  ConversationState,
+  StepRecorder,
+} from "@switchyard/core/workflow";
 import { newRowId, type finishedAttemptsOf } from "@switchyard/db";
 import type { RunWriter } from "./run-writer";
 
@@ -36,6 +41,9 @@ const endOf = (row: FinishedAttempt): AttemptFinished => ({
   ...(row.outputTokens === null ? {} : { tokensOutput: row.outputTokens }),
   ...(row.costUsd === null ? {} : { costUsd: Number(row.costUsd) }),
   ...(row.agentSessionId === null ? {} : { sessionId: row.agentSessionId }),
+  ...(row.conversation === null
+    ? {}
+    : { conversation: row.conversation as unknown as ConversationState }),
   ...(row.errorCode === null
     ? {}
     : { error: { code: row.errorCode as ErrorCode, message: row.errorMessage ?? "" } }),
@@ -107,6 +115,7 @@ export const stepRunRecorder = (
         costUsd: end.costUsd,
         agentSessionId: end.sessionId,
         agentVersion: end.agentVersion,
+        conversation: end.conversation,
         errorCode: end.error?.code,
         errorMessage: end.error?.message,
       }),

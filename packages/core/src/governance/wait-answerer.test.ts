@@ -10,7 +10,13 @@ const lanes = laneTable([
   },
   { name: "deploy", saveRoles: ["owner", "admin"], startRoles: ["owner", "admin"] },
 ]);
-const wait = { minRole: "member" as const, lane: "default", notStarter: false, startedById: "u1" };
+const wait = {
+  minRole: "member" as const,
+  lane: "default",
+  notStarter: false,
+  starterOnly: false,
+  startedById: "u1",
+};
 
 describe("who may answer a wait", () => {
   it("lets a member who may start runs in the lane answer", () => {
@@ -60,9 +66,32 @@ describe("who may answer a wait", () => {
     );
   });
 
+  it("lets only the starter answer a starter-only wait, or anyone the rest allows when a trigger started the run", () => {
+    const mine = { ...wait, starterOnly: true };
+    expect(waitAnswerRefusal(lanes, { userId: "u1", role: "member" }, mine)).toBeUndefined();
+    const other = waitAnswerRefusal(lanes, { userId: "u2", role: "owner" }, mine);
+    expect(other?.code).toBe("USER.WAIT.NOT_ALLOWED");
+    expect(other?.message).toMatch(/only the person who started the run/);
+    const triggered = { ...mine, startedById: null };
+    expect(waitAnswerRefusal(lanes, { userId: "u2", role: "member" }, triggered)).toBeUndefined();
+    expect(waitAnswerRefusal(lanes, { userId: "u2", role: "viewer" }, triggered)?.code).toBe(
+      "USER.WAIT.NOT_ALLOWED",
+    );
+  });
+
   it("says who may, in words", () => {
-    expect(describeAnswerers({ minRole: "admin", lane: "deploy", notStarter: true })).toBe(
-      'an admin or above who may start runs in lane "deploy", not the run\'s starter',
+    expect(
+      describeAnswerers({ minRole: "admin", lane: "deploy", notStarter: true, starterOnly: false }),
+    ).toBe('an admin or above who may start runs in lane "deploy", not the run\'s starter');
+    expect(
+      describeAnswerers({
+        minRole: "member",
+        lane: "default",
+        notStarter: false,
+        starterOnly: true,
+      }),
+    ).toBe(
+      'the run\'s starter (for a run a trigger started: a member or above who may start runs in lane "default")',
     );
   });
 });

@@ -6,6 +6,7 @@
  * the newest session is the one continued; the rows go with the run. Team-scoped.
  */
 import type { Db } from "../client";
+import { sessionRow } from "./wait-holds";
 
 type KeptConversationSession = {
   teamId: string;
@@ -27,19 +28,7 @@ export const keepConversationSession = (db: Db, session: KeptConversationSession
     db.agentSession.deleteMany({
       where: { teamId: session.teamId, runId: session.runId, stepKey: session.stepKey },
     }),
-    db.agentSession.create({
-      data: {
-        teamId: session.teamId,
-        runId: session.runId,
-        stepKey: session.stepKey,
-        stepRunId: session.stepRunId,
-        provider: session.provider,
-        sessionId: session.sessionId ?? null,
-        sealed: new Uint8Array(session.sealed),
-        snapshotId: session.snapshotId ?? null,
-      },
-      select: { id: true },
-    }),
+    db.agentSession.create({ data: sessionRow(session), select: { id: true } }),
   ]);
 
 /** The session a step kept under `stepKey` in the run, or undefined. */

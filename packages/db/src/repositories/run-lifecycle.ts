@@ -222,6 +222,7 @@ export const finishedAttemptsOf = (db: PrismaClientOrTransaction, teamId: string
       output: true,
       inputTokens: true,
       outputTokens: true,
+      conversation: true,
       costUsd: true,
       agentSessionId: true,
       errorCode: true,

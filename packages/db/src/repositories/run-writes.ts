@@ -131,6 +131,8 @@ export type StepRunClose = {
   agentSessionId?: string;
   /** The agent CLI's version; unset keeps what the row holds. */
   agentVersion?: string;
+  /** AWF's state.conversation of a session-tracked or conversation step. */
+  conversation?: unknown;
   errorCode?: string;
   errorMessage?: string;
   /** Only while the row is still running (closing one whose end could not be stored). */
@@ -220,6 +222,7 @@ export const writeRunBatch = async (
           "inputTokens" = ${p(close.inputTokens ?? null)}::int, "outputTokens" = ${p(close.outputTokens ?? null)}::int,
           "costUsd" = ${p(close.costUsd ?? null)}::numeric, "agentSessionId" = ${p(optionalText(close.agentSessionId))},
           "agentVersion" = COALESCE(${p(optionalText(close.agentVersion))}, "agentVersion"),
+          conversation = ${p(close.conversation === undefined ? null : json(close.conversation))}::jsonb,
           "errorCode" = ${p(optionalText(close.errorCode))}, "errorMessage" = ${p(optionalText(close.errorMessage))}, "finishedAt" = ${at}
         WHERE id = ${p(close.id)} AND "teamId" = $2${close.onlyIfRunning ? ` AND status = 'running'` : ""} AND ${ifHeld})`,
     );

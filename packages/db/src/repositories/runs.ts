@@ -7,6 +7,7 @@ import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { AppError } from "@switchyard/core/errors";
 import { isStorableTime } from "@switchyard/core/time";
+import type { ConversationState } from "@switchyard/core/workflow";
 import type { Prisma, RunStatus, RunTrigger } from "../generated/prisma/client";
 import { storableJson } from "../storable";
 
@@ -103,8 +104,9 @@ export const getRun = async (db: Db, teamId: string, runId: string) => {
   return {
     ...run,
     firedBy,
-    steps: run.steps.map(({ _count, costUsd, ...step }) => ({
+    steps: run.steps.map(({ _count, costUsd, conversation, ...step }) => ({
       ...step,
+      conversation: conversation as ConversationState | null,
       costUsd: costUsd === null ? null : costUsd.toNumber(),
       toolCallCount: _count.toolCalls,
     })),

@@ -180,6 +180,32 @@ export const variablesForRun = async (
 };
 
 /**
+ * Every secret variable of the team as sealed, whatever its lanes: what a person's text (a
+ * conversation's message) is scrubbed of before it is stored. Secrets left unreadable are
+ * skipped (nothing to scrub them with).
+ */
+export const teamSecretEnvelopes = async (db: Db, teamId: string) => {
+  const rows = await db.teamVariable.findMany({
+    where: { teamId, secret: true, credentialId: { not: null } },
+    select: { name: true, credentialId: true },
+  });
+  const credentials = await db.credential.findMany({
+    where: { teamId, id: { in: rows.map((r) => r.credentialId!) } },
+  });
+  return credentials.flatMap((credential) => {
+    const row = rows.find((r) => r.credentialId === credential.id);
+    return row
+      ? [
+          {
+            name: row.name,
+            sealed: { credentialId: credential.id, envelope: envelopeOf(credential) },
+          },
+        ]
+      : [];
+  });
+};
+
+/**
  * The secrets sealed before envelopes bound the variable's name (format 1), each with the
  * variable it is held for. One whose variable is gone, or that another variable now points
  * at (its credential's name, written when it was sealed, names someone else), is `skipped`.

@@ -26,26 +26,30 @@ type OpenedToolCallWait = {
   onExpiry: "deny" | "fail" | "default";
 };
 
-/** Opens a wait of `kind` and its audit entry (`wait.opened`, by no one: the run). */
-const openWait = (
-  db: Db,
+/** Opens a wait of `kind` and its audit entry (`wait.opened`, by no one: the run), in `tx`. */
+const openWaitIn = async (
+  tx: Prisma.TransactionClient,
   kind: "tool_call" | "message",
   data: Omit<Prisma.WaitUncheckedCreateInput, "id" | "kind">,
 ): Promise<string> => {
   const id = newRowId();
-  return db.$transaction(async (tx) => {
-    await tx.wait.create({ data: { ...data, id, kind } });
-    await recordAudit(tx, {
-      teamId: data.teamId,
-      actorUserId: null,
-      action: "wait.opened",
-      targetType: "wait",
-      targetId: id,
-      metadata: { runId: data.runId, kind, question: data.question },
-    });
-    return id;
+  await tx.wait.create({ data: { ...data, id, kind } });
+  await recordAudit(tx, {
+    teamId: data.teamId,
+    actorUserId: null,
+    action: "wait.opened",
+    targetType: "wait",
+    targetId: id,
+    metadata: { runId: data.runId, kind, question: data.question },
   });
+  return id;
 };
+
+const openWait = (
+  db: Db,
+  kind: "tool_call" | "message",
+  data: Omit<Prisma.WaitUncheckedCreateInput, "id" | "kind">,
+): Promise<string> => db.$transaction((tx) => openWaitIn(tx, kind, data));
 
 /** Opens a tool call's wait and its audit entry. */
 export const openToolCallWait = (db: Db, wait: OpenedToolCallWait): Promise<string> =>
@@ -66,12 +70,36 @@ type OpenedMessageWait = {
 };
 
 /**
- * Opens a conversation's wait for a person's next message (kind `message`), with its audit
- * entry. Who may answer is as for an approval: a member allowed to start runs in the lane.
- * Expiry is the step's timeout: the conversation ends, whatever the answer says.
+ * A conversation's turn replied: its wait for the person's next message (kind `message`, with
+ * its audit entry) opens, and the session the next turn goes on from replaces every session
+ * the step kept before (the one this turn began from), all in one transaction. A worker
+ * stopped at any point leaves either the turn to run again from the session it began with
+ * (its wait answered) or the run to park on the new wait with its session: never a wait
+ * without its session, nor a turn without the session it resumes.
+ *
+ * Only the run's starter may answer (a member or above allowed to start runs in the lane); a
+ * run a trigger started, anyone an approval allows. Expiry is the step's timeout: the
+ * conversation ends, whatever the answer says.
  */
-export const openMessageWait = (db: Db, wait: OpenedMessageWait): Promise<string> =>
-  openWait(db, "message", { ...wait, onExpiry: "deny" });
+export const openConversationTurn = (
+  db: Db,
+  turn: { wait: OpenedMessageWait; session: Omit<StoredAgentSession, "waitId" | "pendingCall"> },
+): Promise<string> =>
+  db.$transaction(async (tx) => {
+    const waitId = await openWaitIn(tx, "message", {
+      ...turn.wait,
+      onExpiry: "deny",
+      starterOnly: true,
+    });
+    const { teamId, runId, stepKey } = turn.session;
+    await tx.agentSession.deleteMany({ where: { teamId, runId, stepKey } });
+    await tx.agentSession.create({ data: sessionRow({ ...turn.session, waitId }) });
+    return waitId;
+  });
+
+/** A step's kept sessions go: its conversation failed, so a retry starts it afresh. */
+export const removeStepSessions = (db: Db, teamId: string, runId: string, stepKey: string) =>
+  db.agentSession.deleteMany({ where: { teamId, runId, stepKey } });
 
 /** Where a wait stands, for a hold that reads it until it is answered. */
 export const readWaitState = (db: Db, teamId: string, waitId: string) =>
@@ -148,22 +176,24 @@ type StoredAgentSession = {
   pendingCall?: Prisma.InputJsonValue;
 };
 
+/** An AgentSession row's columns; without a wait, a session kept for `continue_from`. */
+export const sessionRow = (
+  session: Omit<StoredAgentSession, "waitId"> & { waitId?: string | undefined },
+) => ({
+  teamId: session.teamId,
+  runId: session.runId,
+  stepKey: session.stepKey,
+  stepRunId: session.stepRunId,
+  provider: session.provider,
+  sessionId: session.sessionId ?? null,
+  sealed: new Uint8Array(session.sealed),
+  snapshotId: session.snapshotId ?? null,
+  waitId: session.waitId ?? null,
+  ...(session.pendingCall === undefined ? {} : { pendingCall: session.pendingCall }),
+});
+
 export const saveAgentSession = (db: Db, session: StoredAgentSession) =>
-  db.agentSession.create({
-    data: {
-      teamId: session.teamId,
-      runId: session.runId,
-      stepKey: session.stepKey,
-      stepRunId: session.stepRunId,
-      provider: session.provider,
-      sessionId: session.sessionId ?? null,
-      sealed: new Uint8Array(session.sealed),
-      snapshotId: session.snapshotId ?? null,
-      waitId: session.waitId,
-      ...(session.pendingCall === undefined ? {} : { pendingCall: session.pendingCall }),
-    },
-    select: { id: true },
-  });
+  db.agentSession.create({ data: sessionRow(session), select: { id: true } });
 
 /**
  * The session a step at `stepKey` resumes from, with the answer of the wait it was parked on:

@@ -39,6 +39,7 @@ const waitColumns = {
   minRole: true,
   lane: true,
   notStarter: true,
+  starterOnly: true,
   expiresAt: true,
   onExpiry: true,
   answer: true,
@@ -87,6 +88,13 @@ const answerableBy = (lanes: LaneTable, caller: WaitCaller): Prisma.WaitWhereInp
           { notStarter: false },
           { run: { startedById: null } },
           { run: { startedById: { not: caller.userId } } },
+        ],
+      },
+      {
+        OR: [
+          { starterOnly: false },
+          { run: { startedById: null } },
+          { run: { startedById: caller.userId } },
         ],
       },
     ],

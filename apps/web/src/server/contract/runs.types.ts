@@ -78,6 +78,25 @@ export const stepRun = z.looseObject({
     .nullable()
     .describe("what an agent step's model requests cost (USD), as metered"),
   toolCallCount: z.number().int().describe("the tool calls an agent step made"),
+  conversation: z
+    .object({
+      session_id: z.string().describe("the provider's session id (empty: none)"),
+      turns: z.array(z.object({ role: z.enum(["user", "assistant"]), content: z.string() })),
+      total_turns: z.number().int(),
+      total_tokens: z.number().int(),
+      stopped_by: z
+        .enum(["user_exit", "error"])
+        .optional()
+        .describe(
+          "how a conversation ended: user_exit (exit, quit, an empty message or none in time) or error",
+        ),
+      provider: z.string(),
+      continued_from: z.string().optional(),
+    })
+    .nullish()
+    .describe(
+      "AWF's state.conversation of a mode: conversation or session-tracked (conversation:) agent step, scrubbed",
+    ),
 });
 
 /** A run with its steps (never its checkpoint), as both surfaces show it. */

@@ -1,16 +1,20 @@
 /**
- * Answers a wait for both surfaces: the answer commits with its audit entry (the waits
- * repository decides who may and refuses a second answer), then a run parked on the wait is
- * queued again to resume on any worker, and the run's live views are told. An enqueue that
+ * Answers a wait for both surfaces: the answer, its text scrubbed of the team's secrets,
+ * commits with its audit entry (the waits repository decides who may and refuses a second
+ * answer), then a run parked on the wait is queued again to resume on any worker, and the
+ * run's live views are told. An enqueue that
  * fails leaves the answer standing: the worker's requeue sweep takes the run up.
  */
 import type { Queue } from "bullmq";
+import type { Keyring } from "@switchyard/core/crypto";
 import type { WaitAnswer } from "@switchyard/core/governance";
 import { runUpdatesChannel, type RunJob } from "@switchyard/core/runs";
+import { scrubAnswer } from "./scrub-answer";
 import { answerWait, getWait, resumeParkedRun, type Db, type WaitCaller } from "@switchyard/db";
 
 export type AnswerWaitDeps = {
   db: Db;
+  keyring: () => Keyring;
   queue: () => Queue<RunJob>;
   prefix: string;
   publish: (channel: string, message: string) => Promise<unknown>;
@@ -20,7 +24,12 @@ export const answerTeamWait = async (
   deps: AnswerWaitDeps,
   input: { teamId: string; waitId: string; answer: WaitAnswer; caller: WaitCaller },
 ) => {
-  const answered = await answerWait(deps.db, input);
+  const answer = await scrubAnswer(
+    { db: deps.db, keyring: deps.keyring },
+    input.teamId,
+    input.answer,
+  );
+  const answered = await answerWait(deps.db, { ...input, answer });
   let resumed = false;
   if (answered.resume) {
     try {

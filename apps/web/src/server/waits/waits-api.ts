@@ -18,9 +18,9 @@ export const waitsApi = implement(waitOperations, {
     if (!wait) throw new AppError("NOT_FOUND", "wait not found");
     return wait;
   },
-  answer: ({ db, queue, prefix, publish, caller }, input) =>
+  answer: ({ db, keyring, queue, prefix, publish, caller }, input) =>
     answerTeamWait(
-      { db, queue, prefix, publish },
+      { db, keyring, queue, prefix, publish },
       {
         teamId: caller.teamId,
         waitId: input.id,

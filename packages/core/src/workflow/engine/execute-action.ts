@@ -13,6 +13,7 @@ import type { EvalEnv } from "../expression/evaluate-expression";
 import type {
   AgentExecutor,
   AgentRequest,
+  AgentResult,
   AttemptFinished,
   AttemptOf,
   BundleFiles,
@@ -201,29 +202,50 @@ const continuedSession = (
   return target;
 };
 
-/** The step's own session state: the continued one's turns and tokens, then this turn's. */
+/**
+ * The step's own session state. A session-tracked step's: the continued one's turns and
+ * tokens, then this turn's. A `mode: conversation` step's: the turns the worker kept across
+ * the chat (or the prompt and its reply), the whole chat's tokens, and how it stopped: a
+ * failed attempt by `error`, else as the conversation says (`user_exit`: exit, quit, an
+ * empty message or none in time).
+ */
 const conversationAfter = (
   request: Pick<RenderedAgentRequest, "provider" | "prompt" | "conversation">,
   before: ConversationState | undefined,
-  outcome: { output: string; sessionId?: string; tokensUsed?: number; failed: boolean },
+  outcome: AttemptOutcome,
   scrub: (text: string) => string,
 ): ConversationState => {
-  const turns = [
+  const turns = outcome.chat?.chatTurns ?? [
     ...(before?.turns ?? []),
     { role: "user" as const, content: scrub(request.prompt) },
     ...(outcome.failed ? [] : [{ role: "assistant" as const, content: outcome.output }]),
   ];
+  const stoppedBy = outcome.failed
+    ? ("error" as const)
+    : outcome.chat
+      ? (outcome.chat.stoppedBy ?? "user_exit")
+      : undefined;
   return {
     session_id: outcome.sessionId ?? "",
     turns,
     total_turns: turns.length,
     total_tokens: (before?.total_tokens ?? 0) + (outcome.tokensUsed ?? 0),
-    ...(outcome.failed ? { stopped_by: "error" as const } : {}),
+    ...(stoppedBy ? { stopped_by: stoppedBy } : {}),
     provider: request.provider,
     ...(request.conversation?.continueFrom
       ? { continued_from: request.conversation.continueFrom.state }
       : {}),
   };
+};
+
+/** What of an agent attempt's end its session state is made of. */
+type AttemptOutcome = {
+  output: string;
+  sessionId?: string;
+  tokensUsed?: number;
+  failed: boolean;
+  /** a conversation's: its turns and how it stopped */
+  chat?: Pick<AgentResult, "chatTurns" | "stoppedBy">;
 };
 
 export const runAgentStep = (
@@ -310,8 +332,8 @@ export const runAgentAttempt = async (
     );
   const { provider, outputFormat, timeoutMs } = request;
   const start = { state: request.stateName, kind: "agent" as const, provider, ...at };
-  const conversationOf = (outcome: Parameters<typeof conversationAfter>[2]) =>
-    request.conversation
+  const conversationOf = (outcome: AttemptOutcome): { conversation?: ConversationState } =>
+    request.chat || request.conversation
       ? {
           conversation: conversationAfter(request, continued, outcome, (t) =>
             deps.scrubber.scrub(t),
@@ -322,12 +344,15 @@ export const runAgentAttempt = async (
     const status = resultStatus(record.status);
     const output = record.output ?? stripNewline(record.stdout);
     return {
-      ...conversationOf({
-        output,
-        failed: status !== "success",
-        ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
-        ...(record.tokensUsed === undefined ? {} : { tokensUsed: record.tokensUsed }),
-      }),
+      ...(record.conversation
+        ? { conversation: record.conversation }
+        : conversationOf({
+            output,
+            failed: status !== "success",
+            ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
+            ...(record.tokensUsed === undefined ? {} : { tokensUsed: record.tokensUsed }),
+            ...(request.chat ? { chat: {} } : {}),
+          })),
       status,
       output,
       stdout: record.stdout,
@@ -382,14 +407,16 @@ export const runAgentAttempt = async (
         tokensOutput: result.tokensOutput,
         tokensEstimated: result.tokensEstimated,
       };
+      const conversation = conversationOf({
+        output,
+        failed: status !== "success",
+        ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
+        ...(result.tokensUsed === undefined ? {} : { tokensUsed: result.tokensUsed }),
+        chat: result,
+      });
       return {
         result: {
-          ...conversationOf({
-            output,
-            failed: status !== "success",
-            ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
-            ...(result.tokensUsed === undefined ? {} : { tokensUsed: result.tokensUsed }),
-          }),
+          ...conversation,
           status,
           output,
           stdout: raw,
@@ -411,6 +438,7 @@ export const runAgentAttempt = async (
           ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
           ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
           ...(result.agentVersion === undefined ? {} : { agentVersion: result.agentVersion }),
+          ...conversation,
           error:
             status === "success"
               ? undefined

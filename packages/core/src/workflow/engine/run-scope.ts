@@ -38,6 +38,24 @@ const dig = (value: unknown, parts: string[]): unknown => {
   return cur;
 };
 
+/**
+ * A path into a step's `state.conversation`, read with AWF's spellings: `stopped_by`,
+ * `StoppedBy` and `stoppedby` are one field, as for the state's own fields.
+ */
+const digConversation = (value: unknown, parts: string[]): unknown => {
+  let cur = value;
+  for (const p of parts) {
+    if (cur === undefined || cur === null || typeof cur !== "object") return undefined;
+    if (Array.isArray(cur)) {
+      cur = /^\d+$/.test(p) ? (cur as unknown[])[Number(p)] : undefined;
+      continue;
+    }
+    const key = Object.keys(cur).find((k) => normaliseField(k) === normaliseField(p));
+    cur = key === undefined ? undefined : (cur as Record<string, unknown>)[key];
+  }
+  return cur;
+};
+
 const stateField = (r: StateResult, field: string): unknown => {
   switch (normaliseField(field)) {
     case "output":
@@ -66,6 +84,8 @@ const stateField = (r: StateResult, field: string): unknown => {
       return r.attempts;
     case "error":
       return r.error ?? "";
+    case "conversation":
+      return r.conversation;
     default:
       return undefined;
   }
@@ -123,7 +143,10 @@ export const scopeEnv = (s: ScopeSources): EvalEnv => ({
         const [field, ...more] = rest;
         if (field === undefined) return r.output;
         const value = stateField(r, field);
-        return more.length ? dig(value, more) : value;
+        if (!more.length) return value;
+        return normaliseField(field) === "conversation"
+          ? digConversation(value, more)
+          : dig(value, more);
       }
       case "workflow":
         switch (normaliseField(name)) {

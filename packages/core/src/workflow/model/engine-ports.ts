@@ -88,21 +88,23 @@ export type AgentRequest = AttemptOf & {
   signal: AbortSignal;
 };
 
-/** One recorded message of a session-tracked step (AWF's `state.conversation.turns`), scrubbed. */
-type ConversationTurn = { role: "user" | "assistant"; content: string };
+/** One recorded message of a session-tracked or conversation step (AWF's `state.conversation.turns`), scrubbed. */
+export type ConversationTurn = { role: "user" | "assistant"; content: string };
 
 /**
- * What a session-tracked agent step leaves in its state (AWF's `state.conversation`): the
- * provider's session id ("" when it gave none, as for openai_compatible), the turns so far
- * (a continued session's earlier turns first), their count, the tokens across the session,
- * and the provider and step it continued from. The session itself is stored with the run.
+ * What a session-tracked or `mode: conversation` agent step leaves in its state (AWF's
+ * `state.conversation`): the provider's session id ("" when it gave none, as for
+ * openai_compatible), the turns so far (a continued session's earlier turns first), their
+ * count, the tokens across the session, how it stopped (a conversation always says; a
+ * session-tracked step only when it failed), and the provider and step it continued from.
+ * The session itself is stored with the run.
  */
 export type ConversationState = {
   session_id: string;
   turns: ConversationTurn[];
   total_turns: number;
   total_tokens: number;
-  stopped_by?: "error";
+  stopped_by?: StoppedBy;
   provider: string;
   continued_from?: string;
 };
@@ -139,8 +141,16 @@ export type AgentResult = {
    */
   chatSession?: { kind: string; sessionId?: string; state: unknown };
   /** How a conversation ended (AWF's `stopped_by`): a person's exit, or an error. */
-  stoppedBy?: "user_exit" | "error";
+  stoppedBy?: StoppedBy;
+  /**
+   * A conversation's turns (scrubbed): the prompt, each reply, each person's message but the
+   * one that ended it. Absent: the attempt's prompt and its output are the turns.
+   */
+  chatTurns?: ConversationTurn[];
 };
+
+/** How a conversation stopped (AWF's `stopped_by`). */
+type StoppedBy = "user_exit" | "error";
 
 /** Runs agent steps through a provider; implemented by the providers module. */
 export type AgentExecutor = { execute(request: AgentRequest): Promise<AgentResult> };
@@ -205,6 +215,8 @@ export type AttemptFinished = {
   agentVersion?: string;
   /** Why the attempt failed or was cancelled; the message scrubbed. */
   error?: { code: ErrorCode; message: string };
+  /** A session-tracked or conversation step's `state.conversation`, as its state has it. */
+  conversation?: ConversationState;
 };
 
 /** What attemptStarted returns, given back to attemptFinished. */

@@ -17,6 +17,7 @@ export const STATE_FIELDS = [
   "TokensEstimated",
   "Attempts",
   "Error",
+  "Conversation",
 ];
 
 export const normaliseField = (f: string) => f.replace(/_/g, "").toLowerCase();

@@ -3,7 +3,8 @@
  * A `mode: conversation` step as a chat (docs/workflows.md, Conversation mode): its waits of
  * kind `message`, oldest first, give the first prompt, each agent reply and each person's
  * message; while the last one is open, those who may answer get a message box and "End
- * conversation" (which sends `exit`). Shown on the run's page, one chat per step's attempt.
+ * conversation" (which sends `exit`). Once the step ended, how it stopped (AWF's
+ * `stopped_by`: user_exit or error). Shown on the run's page, one chat per step's attempt.
  */
 import { useMutation } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -22,12 +23,20 @@ const detailOf = (wait: WaitView): MessageDetail =>
 const answerOf = (wait: WaitView) =>
   wait.status === "answered" ? (wait.answer?.message ?? "") : undefined;
 
+const STOPPED: Record<string, string> = {
+  user_exit: "ended by the person (exit, quit, an empty message or none in time)",
+  error: "ended by an error in the agent's turn",
+};
+
 export function ConversationChat({
   waits,
+  stoppedBy,
   onAnswered,
 }: {
   /** one attempt's message waits, in any order */
   waits: WaitView[];
+  /** the step's state.conversation.stopped_by, once it ended */
+  stoppedBy?: string | undefined;
   onAnswered: () => void;
 }) {
   const trpc = useTRPC();
@@ -107,6 +116,11 @@ export function ConversationChat({
         <p className="muted small" data-testid="chat-who">
           Waiting for a message from {open.answerers}
           {open.refusal ? `: ${open.refusal}` : ""}.
+        </p>
+      ) : null}
+      {stoppedBy ? (
+        <p className="muted small" data-testid="chat-stopped-by">
+          Stopped by <code>{stoppedBy}</code>: {STOPPED[stoppedBy] ?? "the conversation ended"}.
         </p>
       ) : null}
       {send.isError ? (

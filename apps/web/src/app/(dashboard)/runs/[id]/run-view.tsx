@@ -298,7 +298,12 @@ export function RunView({ id }: { id: string }) {
           <WaitBanner key={w.id} wait={w} onAnswered={() => void refresh()} />
         ))}
       {chatsOf(runWaits).map((chat) => (
-        <ConversationChat key={chat[0]!.id} waits={chat} onAnswered={() => void refresh()} />
+        <ConversationChat
+          key={chat[0]!.id}
+          waits={chat}
+          stoppedBy={r.steps.find((s) => s.id === chat[0]!.stepRunId)?.conversation?.stopped_by}
+          onAnswered={() => void refresh()}
+        />
       ))}
       {cancel.isError ? (
         <p className="error" role="alert">
