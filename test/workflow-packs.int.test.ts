@@ -248,6 +248,46 @@ describe("workflow packs", () => {
     ).rejects.toMatchObject({ cause: { code: "USER.EGRESS.DENIED" } });
   }, 120_000);
 
+  it("keeps a pack whose workflows sit in a lane a member may not save in out of the member's reach", async () => {
+    await caller().lanes.create({
+      name: "ops",
+      description: "",
+      saveRoles: ["admin", "owner"],
+      startRoles: ["admin", "owner"],
+    });
+    const memberId = await addMember(stack!.db, stack!.teamId, {
+      email: "packs-member@test.local",
+      name: "Member",
+      role: "member",
+    });
+    const asMember = dashboardCaller(stack!, memberId);
+    const opsPack = (lane: string) =>
+      tarGz([
+        { path: "manifest.yaml", content: MANIFEST.replace("name: speckit", "name: opspack") },
+        {
+          path: "workflows/specify.yaml",
+          content: own("specify").replace("states:", `${lane}states:`),
+        },
+      ]);
+    const installed = await caller().packs.install({ archive: b64(opsPack("lane: ops\n")) });
+    const [workflow] = installed.workflows;
+
+    // An update that would move the workflow to the default lane, and a removal, are the
+    // admin's: as saving or deleting that workflow would be.
+    await expect(asMember.packs.install({ archive: b64(opsPack("")) })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+      message: expect.stringMatching(/workflow "opspack\/specify" is in lane "ops"/),
+    });
+    await expect(asMember.packs.remove({ name: "opspack" })).rejects.toMatchObject({
+      code: "FORBIDDEN",
+    });
+    const still = await caller().workflows.get({ id: workflow!.id });
+    expect([still.lane, still.version]).toEqual(["ops", 1]);
+    expect((await caller().packs.get({ name: "opspack" })).versions.length).toBe(1);
+
+    expect((await caller().packs.remove({ name: "opspack" })).workflowsArchived).toBe(1);
+  }, 60_000);
+
   it("removes a pack, archiving its workflows, with an audit entry each time; viewers only read", async () => {
     const viewerId = await addMember(stack!.db, stack!.teamId, {
       email: "viewer@test.local",

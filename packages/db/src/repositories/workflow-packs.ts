@@ -31,7 +31,24 @@ type InstallPackInput = {
   manifest: Prisma.InputJsonValue;
   readme: string;
   workflows: PackWorkflowInput[];
+  /**
+   * Refuses a change to the pack's live workflows as they stand (each name and lane), read in
+   * the install's transaction: an update replaces or archives each of them, as a save or a
+   * delete of that workflow would.
+   */
+  mayChange: (live: LivePackWorkflow[]) => void;
 };
+
+type LivePackWorkflow = { name: string; lane: string };
+
+/** The pack's workflows that are not archived, with their lanes, locked for the change. */
+const livePackWorkflows = async (
+  tx: Prisma.TransactionClient,
+  teamId: string,
+  pack: string,
+): Promise<LivePackWorkflow[]> =>
+  tx.$queryRaw<LivePackWorkflow[]>`SELECT "name", "lane" FROM "Workflow"
+    WHERE "teamId" = ${teamId} AND "pack" = ${pack} AND "archivedAt" IS NULL FOR UPDATE`;
 
 /** The team's installed packs with their current versions and live workflows. */
 export const listWorkflowPacks = async (db: Db, teamId: string) => {
@@ -102,6 +119,7 @@ export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput
           `pack "${input.name}" collides with the team's own workflow${taken.length === 1 ? "" : "s"} ${taken.map((w) => `"${w.name}"`).join(", ")}: rename ${taken.length === 1 ? "it" : "them"} or install the pack under another name`,
           { location: { file: "manifest.yaml", path: "name" } },
         );
+      input.mayChange(await livePackWorkflows(tx, input.teamId, input.name));
       const pack = await tx.workflowPack.upsert({
         where: { teamId_name: { teamId: input.teamId, name: input.name } },
         create: {
@@ -176,13 +194,20 @@ export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput
 /** Removes the pack; its workflows are archived as deleting a workflow does (runs stay). */
 export const removeWorkflowPack = async (
   db: Db,
-  input: { teamId: string; name: string; actorUserId: string },
+  input: {
+    teamId: string;
+    name: string;
+    actorUserId: string;
+    /** refuses archiving these workflows, as deleting each of them would */
+    mayChange: (live: LivePackWorkflow[]) => void;
+  },
 ) =>
   db.$transaction(async (tx) => {
     const row = await tx.workflowPack.findFirst({
       where: { teamId: input.teamId, name: input.name },
     });
     if (!row) throw new AppError("NOT_FOUND", `pack "${input.name}" is not installed`);
+    input.mayChange(await livePackWorkflows(tx, input.teamId, input.name));
     const archived = await tx.workflow.updateMany({
       where: { teamId: input.teamId, pack: input.name, archivedAt: null },
       data: { archivedAt: new Date() },

@@ -23,6 +23,24 @@ type Caller = { teamId: string; userId: string; role: Role };
 /** The pack's workflow file as its author knows it, for errors. */
 const packFile = (name: string) => `workflows/${name}.yaml`;
 
+/**
+ * Refuses changing a pack whose live workflows sit in a lane the caller may not save in: an
+ * update replaces or archives each of them and a removal archives them, as saving or deleting
+ * that workflow would, so a member cannot pull an admin's pack workflow out of its lane.
+ */
+const laneGuard =
+  (lanes: Awaited<ReturnType<typeof laneRules>>, role: Role) =>
+  (live: { name: string; lane: string }[]) => {
+    for (const wf of live) {
+      const refused = maySave(lanes, role, wf.lane);
+      if (refused)
+        throw new AppError(
+          refused.code,
+          `workflow "${wf.name}" is in lane "${wf.lane}": ${refused.message}`,
+        );
+    }
+  };
+
 const manifestOf = (value: unknown) => (value ?? {}) as Partial<PackManifest>;
 
 type PackRow = {
@@ -132,6 +150,7 @@ export const installPackArchive = async (
     manifest: pack.manifest,
     readme: pack.readme,
     workflows,
+    mayChange: laneGuard(lanes, caller.role),
   });
   return {
     name: pack.manifest.name,
@@ -146,5 +165,10 @@ export const installPackArchive = async (
   };
 };
 
-export const removePack = (db: Db, caller: Caller, name: string) =>
-  removeWorkflowPack(db, { teamId: caller.teamId, name, actorUserId: caller.userId });
+export const removePack = async (db: Db, caller: Caller, name: string) =>
+  removeWorkflowPack(db, {
+    teamId: caller.teamId,
+    name,
+    actorUserId: caller.userId,
+    mayChange: laneGuard(await laneRules(db, caller.teamId), caller.role),
+  });
