@@ -137,15 +137,32 @@ export const readPackArchive = (
         throw invalid(`entry "${path}" is a device, fifo or other special file`, path);
     }
   }
-  for (const link of links) {
-    if (link.target.startsWith("/"))
-      throw invalid(`link "${link.path}" leads outside the archive`, link.path);
-    const target = posix.normalize(link.target);
-    if (target === ".." || target.startsWith("../"))
-      throw invalid(`link "${link.path}" leads outside the archive`, link.path);
-    const content = files.get(target);
-    if (!content) throw invalid(`link "${link.path}" names no file of the archive`, link.path);
-    files.set(link.path, content);
+  // A link is a copy of its target's text: it counts toward the unpacked bytes, so a few
+  // thousand links to one large file cannot make the reader hold gigabytes. A link to a link
+  // listed later is resolved on a later pass.
+  let bytes = [...files.values()].reduce((n, b) => n + b.length, 0);
+  let pending = links;
+  while (pending.length > 0) {
+    const next: Link[] = [];
+    for (const link of pending) {
+      if (link.target.startsWith("/"))
+        throw invalid(`link "${link.path}" leads outside the archive`, link.path);
+      const target = posix.normalize(link.target);
+      if (target === ".." || target.startsWith("../"))
+        throw invalid(`link "${link.path}" leads outside the archive`, link.path);
+      const content = files.get(target);
+      if (!content) {
+        next.push(link);
+        continue;
+      }
+      bytes += content.length;
+      if (bytes > limits.unpackedBytes)
+        throw tooLarge(`the archive's files and links come to over ${limits.unpackedBytes} bytes`);
+      files.set(link.path, content);
+    }
+    if (next.length === pending.length)
+      throw invalid(`link "${next[0]!.path}" names no file of the archive`, next[0]!.path);
+    pending = next;
   }
   const out: Record<string, string> = {};
   const top = topFolder([...files.keys()]);

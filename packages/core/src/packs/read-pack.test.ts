@@ -126,6 +126,31 @@ test("paths and links that leave the archive are refused", () => {
     ]),
   );
   expect(files["prompts/b.md"]).toBe("A");
+  // a link to a link listed after it still reads; a link to nothing is refused
+  const chained = readPackArchive(
+    tarGz([
+      { path: "c.md", type: "2", link: "b.md" },
+      { path: "b.md", type: "2", link: "a.md" },
+      { path: "a.md", content: "A" },
+    ]),
+  );
+  expect(chained["c.md"]).toBe("A");
+  expect(thrown(() => readPackArchive(tarGz([{ path: "x", type: "2", link: "y" }]))).message).toBe(
+    'link "x" names no file of the archive',
+  );
+});
+
+test("links count toward the unpacked bytes, so links to one large file are no bomb", () => {
+  const big = "x".repeat(60_000);
+  const links = Array.from({ length: 40 }, (_, i) => ({
+    path: `l${i}`,
+    type: "1" as const,
+    link: "big",
+  }));
+  const limits = { compressedBytes: 1e6, unpackedBytes: 1e6, entries: 100, fileBytes: 1e6 };
+  expect(
+    thrown(() => readPackArchive(tarGz([{ path: "big", content: big }, ...links]), limits)).message,
+  ).toContain("files and links come to over 1000000 bytes");
 });
 
 test("size and entry limits", () => {

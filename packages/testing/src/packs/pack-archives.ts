@@ -7,7 +7,7 @@ import { gzipSync } from "node:zlib";
 export type TarEntry = {
   path: string;
   content?: string;
-  type?: "0" | "2" | "5" | "3";
+  type?: "0" | "1" | "2" | "5" | "3";
   link?: string;
 };
 
