@@ -66,15 +66,15 @@ describe("who may answer a wait", () => {
     );
   });
 
-  it("lets only the starter answer a starter-only wait, or anyone the rest allows when a trigger started the run", () => {
+  it("lets only the starter answer a starter-only wait, or anyone the rest allows once the starter is gone", () => {
     const mine = { ...wait, starterOnly: true };
     expect(waitAnswerRefusal(lanes, { userId: "u1", role: "member" }, mine)).toBeUndefined();
     const other = waitAnswerRefusal(lanes, { userId: "u2", role: "owner" }, mine);
     expect(other?.code).toBe("USER.WAIT.NOT_ALLOWED");
     expect(other?.message).toMatch(/only the person who started the run/);
-    const triggered = { ...mine, startedById: null };
-    expect(waitAnswerRefusal(lanes, { userId: "u2", role: "member" }, triggered)).toBeUndefined();
-    expect(waitAnswerRefusal(lanes, { userId: "u2", role: "viewer" }, triggered)?.code).toBe(
+    const gone = { ...mine, startedById: null };
+    expect(waitAnswerRefusal(lanes, { userId: "u2", role: "member" }, gone)).toBeUndefined();
+    expect(waitAnswerRefusal(lanes, { userId: "u2", role: "viewer" }, gone)?.code).toBe(
       "USER.WAIT.NOT_ALLOWED",
     );
   });
@@ -91,7 +91,7 @@ describe("who may answer a wait", () => {
         starterOnly: true,
       }),
     ).toBe(
-      'the run\'s starter (for a run a trigger started: a member or above who may start runs in lane "default")',
+      'the run\'s starter (once their account is gone: a member or above who may start runs in lane "default")',
     );
   });
 });

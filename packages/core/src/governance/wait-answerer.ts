@@ -3,7 +3,8 @@
  * wait's minimum role, allowed to start runs in the wait's lane (as a run start asks the lane
  * policy), not the run's starter when the wait says so (four eyes), and only the starter when
  * the wait says that (a conversation's next message: the chat is the starter's). A run with
- * no starter (a schedule's or webhook's) leaves the rest of the rule to decide. An `input`
+ * no starter left (its account deleted) leaves the rest of the rule to decide; a schedule's or
+ * webhook's run is started as the member its trigger runs as, who is its starter here. An `input`
  * wait gives the inputs a run starts with as the member it runs as, so that member may answer
  * it whatever its minimum role (admin: those who may change someone else's trigger), as only
  * they or an admin may change the trigger that started it. The refusal names the rule that
@@ -67,5 +68,5 @@ export const waitAnswerRefusal = (
 export const describeAnswerers = (wait: Omit<WaitAnswerRule, "startedById">): string => {
   const role = `${wait.minRole === "owner" ? "an owner" : `${wait.minRole === "admin" ? "an" : "a"} ${wait.minRole} or above`}`;
   const rule = `${wait.kind === "input" ? `the member the run runs as, or ${role},` : role} who may start runs in lane "${wait.lane}"${wait.notStarter ? ", not the run's starter" : ""}`;
-  return wait.starterOnly ? `the run's starter (for a run a trigger started: ${rule})` : rule;
+  return wait.starterOnly ? `the run's starter (once their account is gone: ${rule})` : rule;
 };
