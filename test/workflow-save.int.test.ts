@@ -278,7 +278,9 @@ states:
       );
     expect(refused).toBeInstanceOf(AppError);
     expect(refused).toMatchObject({ code: "USER.INPUT.VALIDATION_FAILED" });
-    expect((refused as AppError).message).toContain("52 files with the templates it uses");
+    expect((refused as AppError).message).toContain(
+      "52 files with the templates and skills it uses",
+    );
     expect((await caller().workflows.list()).map((w) => w.name)).not.toContain("pinner");
   });
 });

@@ -1,16 +1,16 @@
 /**
  * How large a workflow bundle may be, and the check that validating and saving both apply
- * before anything else, and again once the templates it uses are pinned into it (they are
- * stored with it): at most 50 files, 1 MiB each, 5 MiB in all, relative paths only.
+ * before anything else, and again once the templates and skills it uses are pinned into it
+ * (they are stored with it): at most 50 files, 1 MiB each, 5 MiB in all, relative paths only.
  */
 import { AppError } from "@switchyard/core/errors";
 
 export const BUNDLE_LIMITS = { files: 50, fileBytes: 1024 * 1024, totalBytes: 5 * 1024 * 1024 };
 
-/** `pinned`: the files are the bundle with its templates pinned, as it would be stored. */
+/** `pinned`: the files are the bundle with its templates and skills pinned, as stored. */
 export const checkBundleLimits = (files: Record<string, string>, pinned = false) => {
   const paths = Object.keys(files);
-  const withTemplates = pinned ? " with the templates it uses (pinned into it)" : "";
+  const withTemplates = pinned ? " with the templates and skills it uses (pinned into it)" : "";
   if (paths.length > BUNDLE_LIMITS.files)
     throw new AppError(
       "USER.INPUT.VALIDATION_FAILED",
