@@ -269,7 +269,13 @@ describe("REST", () => {
               headers: { "content-type": type },
             }),
           );
-        const big = route.path === "/workflows" || route.path === "/workflows/validate" ? 7 : 2;
+        // Over the route's own limit: a bundle's (about 6 MiB), a pack archive's (about 7.7 MiB).
+        const big =
+          route.path === "/packs"
+            ? 9
+            : route.path === "/workflows" || route.path === "/workflows/validate"
+              ? 7
+              : 2;
         const huge = await rest(method, path, {
           body: JSON.stringify({ x: "x".repeat(big * 1024 * 1024) }),
         });
@@ -483,7 +489,13 @@ describe("tRPC", () => {
       if (!query && proc._def.inputs.length > 0) {
         const huge = await call(
           JSON.stringify({
-            json: { x: "x".repeat((path.startsWith("workflows.") ? 7 : 2) * 1024 * 1024) },
+            json: {
+              x: "x".repeat(
+                (path === "packs.install" ? 9 : path.startsWith("workflows.") ? 7 : 2) *
+                  1024 *
+                  1024,
+              ),
+            },
           }),
         );
         seen.push(huge);
