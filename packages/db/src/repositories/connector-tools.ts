@@ -6,7 +6,11 @@
  */
 import type { PrismaClientOrTransaction } from "../transaction";
 
-/** Keeps what the connector `slug` listed now; writes only when it differs from what is kept. */
+/**
+ * Keeps what the connector `slug` listed now; writes only when it differs from what is kept.
+ * A plain statement, so the connector's `updatedAt` stays: the worker's connection pool keys a
+ * connection on it, and a changed tool list is no change of the connector's definition.
+ */
 export const recordConnectorTools = async (
   db: PrismaClientOrTransaction,
   teamId: string,
@@ -14,14 +18,9 @@ export const recordConnectorTools = async (
   names: readonly string[],
 ) => {
   const knownTools = [...new Set(names)].sort();
-  await db.connector.updateMany({
-    where: {
-      teamId,
-      slug,
-      OR: [{ knownToolsAt: null }, { NOT: { knownTools: { equals: knownTools } } }],
-    },
-    data: { knownTools, knownToolsAt: new Date() },
-  });
+  await db.$executeRaw`UPDATE "Connector" SET "knownTools" = ${knownTools}::text[], "knownToolsAt" = now()
+    WHERE "teamId" = ${teamId} AND "slug" = ${slug}
+      AND ("knownToolsAt" IS NULL OR "knownTools" IS DISTINCT FROM ${knownTools}::text[])`;
 };
 
 /** The tools each of the team's connectors `slugs` last listed; absent when never listed. */
