@@ -26,6 +26,12 @@ const KEY = "sk-model-key-chat-4d2a";
 let stack: RunStack;
 let model: ScriptedModel;
 let workerEnv: Record<string, string>;
+/**
+ * One worker id for the worker and the one started after it is killed: a worker that boots
+ * under the id of a dead one takes its runs back at once, instead of after the job lock runs
+ * out and the stall check comes round (over a minute on a loaded machine).
+ */
+const WORKER_ID = `test-chat-${Math.random().toString(36).slice(2, 8)}`;
 const keyring = environmentKeyring();
 const caller = (userId = stack.adminId, teamId?: string) =>
   dashboardCaller({ ...stack, keyring }, userId, teamId);
@@ -54,6 +60,8 @@ beforeAll(async () => {
   workerEnv = {
     SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+    SWITCHYARD_JOB_LOCK_MS: "10000",
+    SWITCHYARD_WORKER_ID: WORKER_ID,
   };
   stack = await openRunStack(workerEnv);
   await caller().variables.set({ name: "MODEL_KEY", value: KEY, secret: true, lanes: ["default"] });
