@@ -41,58 +41,60 @@ export function PacksPanel() {
 
   return (
     <>
-      <table className="table">
-        <thead>
-          <tr>
-            <th>Pack</th>
-            <th>Version</th>
-            <th>Source</th>
-            <th>Workflows</th>
-            <th />
-          </tr>
-        </thead>
-        <tbody>
-          {(list.data ?? []).map((p) => (
-            <tr key={p.name} id={p.name}>
-              <td>
-                <code>{p.name}</code>
-                {p.description ? <div className="muted small">{p.description}</div> : null}
-              </td>
-              <td>
-                {p.version} <span className="muted small">(install {p.number})</span>
-              </td>
-              <td>{p.source}</td>
-              <td>
-                {p.workflows.map((w, i) => (
-                  <span key={w.id}>
-                    {i > 0 ? ", " : ""}
-                    <Link href={`/workflows/${w.id}`}>{w.name}</Link>
-                  </span>
-                ))}
-              </td>
-              <td>
-                <button
-                  type="button"
-                  className="link"
-                  onClick={() => {
-                    if (confirm(`Remove pack ${p.name}? Its workflows are archived; runs stay.`))
-                      remove.mutate({ name: p.name });
-                  }}
-                >
-                  Remove
-                </button>
-              </td>
-            </tr>
-          ))}
-          {list.data?.length === 0 ? (
+      <div className="table-scroll">
+        <table className="table">
+          <thead>
             <tr>
-              <td colSpan={5} className="muted">
-                No packs installed.
-              </td>
+              <th>Pack</th>
+              <th>Version</th>
+              <th>Source</th>
+              <th>Workflows</th>
+              <th />
             </tr>
-          ) : null}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {(list.data ?? []).map((p) => (
+              <tr key={p.name} id={p.name}>
+                <td>
+                  <code>{p.name}</code>
+                  {p.description ? <div className="muted small">{p.description}</div> : null}
+                </td>
+                <td>
+                  {p.version} <span className="muted small">(install {p.number})</span>
+                </td>
+                <td>{p.source}</td>
+                <td>
+                  {p.workflows.map((w, i) => (
+                    <span key={w.id}>
+                      {i > 0 ? ", " : ""}
+                      <Link href={`/workflows/${w.id}`}>{w.name}</Link>
+                    </span>
+                  ))}
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    className="link"
+                    onClick={() => {
+                      if (confirm(`Remove pack ${p.name}? Its workflows are archived; runs stay.`))
+                        remove.mutate({ name: p.name });
+                    }}
+                  >
+                    Remove
+                  </button>
+                </td>
+              </tr>
+            ))}
+            {list.data?.length === 0 ? (
+              <tr>
+                <td colSpan={5} className="muted">
+                  No packs installed.
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
+      </div>
       <section className="card" aria-label="Install a pack">
         <h2>Install or update a pack</h2>
         <label>
