@@ -9,9 +9,11 @@
 # left alone, so running this again is a no-op. Installs go to a temporary folder that
 # replaces the prefix only once the CLI answered `--version` with the pinned version.
 #
-#   npm run agents:install [-- --only claude[,gemini...]] [-- --latest]
+#   npm run agents:install [-- --only claude[,gemini...]] [-- --runtime-only] [-- --latest]
 #
 # --only   installs a subset (the runtime always comes along).
+# --runtime-only installs the Node 22 runtime alone (what test/mcp-conformance.int.test.ts
+#          runs the MCP conformance suite under).
 # --latest installs each CLI's newest release into <agents folder>/latest instead (the
 #          runtime stays at its pin), to try a release before bumping agents.json.
 set -euo pipefail
@@ -24,8 +26,9 @@ say() { printf '[agents] %s\n' "$*"; }
 die() { printf '[agents] error: %s\n' "$*" >&2; exit 1; }
 usage() {
   cat <<'EOF'
-usage: npm run agents:install [-- --only claude[,codex,gemini,opencode]] [-- --latest]
+usage: npm run agents:install [-- --only claude[,codex,gemini,opencode]] [-- --runtime-only] [-- --latest]
   --only    install a subset (the Node runtime always comes along)
+  --runtime-only  install the Node runtime alone
   --latest  install each CLI's newest release into <agents folder>/latest
 The agents folder is ${SWITCHYARD_AGENTS_DIR:-$HOME/.cache/switchyard/agents}.
 EOF
@@ -43,11 +46,13 @@ case "$BASE" in /*) ;; *) die "SWITCHYARD_AGENTS_DIR must be an absolute path, n
 
 only=""
 latest=0
+runtime_only=0
 while (($#)); do
   case "$1" in
     --only) [ $# -ge 2 ] || die "--only needs a list, e.g. --only claude,gemini"; only="$only,$2"; shift ;;
     --only=*) only="$only,${1#--only=}" ;;
     --latest) latest=1 ;;
+    --runtime-only) runtime_only=1 ;;
     -h | --help) usage; exit 0 ;;
     *) usage >&2; die "unknown argument '$1'" ;;
   esac
@@ -66,8 +71,8 @@ if ! flock -n 9; then
 fi
 
 # The plan, one line per prefix: name, package, version, bin name. The runtime comes first.
-plan=$(node - "$PINS" "$only" <<'EOF'
-const [file, only] = process.argv.slice(2);
+plan=$(node - "$PINS" "$only" "$runtime_only" <<'EOF'
+const [file, only, runtimeOnly] = process.argv.slice(2);
 const pins = JSON.parse(require("fs").readFileSync(file, "utf8"));
 const names = Object.keys(pins.agents);
 const wanted = only.split(",").filter(Boolean);
@@ -78,6 +83,7 @@ if (unknown.length) {
 }
 const line = (name, p) => [name, p.package, p.version, p.bin].join("\t");
 console.log(line(pins.runtime.name, pins.runtime));
+if (runtimeOnly === "1") process.exit(0);
 for (const name of wanted.length ? [...new Set(wanted)] : names) console.log(line(name, pins.agents[name]));
 EOF
 )
