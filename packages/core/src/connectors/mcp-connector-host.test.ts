@@ -266,6 +266,19 @@ describe("McpConnectorHost as the worker's pool", () => {
     expect(host.liveCount).toBe(0);
   });
 
+  it("never closes as idle a connector still being connected for a call", async () => {
+    let now = 0;
+    const host = track(
+      new McpConnectorHost({ connectors: [stdio("starting")], idleMs: 1_000, now: () => now }),
+    );
+    const call = host.callTool("starting", "echo", { text: "up" });
+    // The server is still starting when the sweep comes (a loaded machine, a slow server).
+    now += 2_000;
+    host.closeIdle();
+    expect(text(await call)).toBe("up");
+    expect(host.liveCount).toBe(1);
+  });
+
   it("holds at most maxLive connectors, closing the least recently used", async () => {
     let now = 0;
     const host = track(

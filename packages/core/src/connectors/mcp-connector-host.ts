@@ -276,10 +276,20 @@ export class McpConnectorHost implements ConnectorHost {
     signal: AbortSignal | undefined,
     run: (client: Client, live: Live) => Promise<T>,
   ): Promise<T> {
+    // Counted from before the connection is made: one still opening is not idle either.
+    this.running.set(id, (this.running.get(id) ?? 0) + 1);
+    const release = () => {
+      const left = (this.running.get(id) ?? 1) - 1;
+      if (left > 0) this.running.set(id, left);
+      else this.running.delete(id);
+      // The end of a call is a use: idle time counts from it.
+      if (this.live.has(id)) this.lastUsed.set(id, this.now());
+    };
     let live: Live;
     try {
       live = await this.connect(id);
     } catch (error) {
+      release();
       if (error instanceof AppError) throw error;
       throw new AppError(
         "EXECUTION.CONNECTOR_UNAVAILABLE",
@@ -287,7 +297,6 @@ export class McpConnectorHost implements ConnectorHost {
         { retryable: true, cause: error },
       );
     }
-    this.running.set(id, (this.running.get(id) ?? 0) + 1);
     try {
       return await run(live.client, live);
     } catch (error) {
@@ -309,11 +318,7 @@ export class McpConnectorHost implements ConnectorHost {
         { retryable: true, cause: error },
       );
     } finally {
-      const left = (this.running.get(id) ?? 1) - 1;
-      if (left > 0) this.running.set(id, left);
-      else this.running.delete(id);
-      // The end of a call is a use: idle time counts from it.
-      if (this.live.has(id)) this.lastUsed.set(id, this.now());
+      release();
     }
   }
 
