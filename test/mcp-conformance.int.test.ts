@@ -146,9 +146,8 @@ beforeAll(async () => {
   stack = await openRunStack({
     SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     // A scenario's server stops only once the pool has let its connection go (an open
-    // stream keeps it up); shorter than this, a connection still opening on a loaded
-    // machine could be taken for idle and dropped.
-    SWITCHYARD_CONNECTOR_IDLE_MS: "5000",
+    // stream keeps it up).
+    SWITCHYARD_CONNECTOR_IDLE_MS: "1000",
   });
   const egress = webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW));
   const keyring = environmentKeyring();
