@@ -1,6 +1,7 @@
 /**
  * `switchyard run` refuses, before any step and with the file and line, what only a server
- * runs: a step's skills and `mcp_proxy.plugin_tools` (team connectors). Through the real bin.
+ * runs: a step's skills. `mcp_proxy.plugin_tools` name the run's local connectors: with no
+ * connectors file, or a bad one, the step is refused the same way. Through the real bin.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -55,9 +56,26 @@ it("refuses a step's skills at the skill's line, running nothing", () => {
   expect(spawnSync("ls", [ws], { encoding: "utf8" }).stdout).not.toContain("ran.txt");
 });
 
-it("refuses plugin_tools, which name a team's connectors", () => {
+it("refuses plugin_tools naming a connector with no connectors file, at the entry's line, running nothing", () => {
   const r = run("    mcp_proxy:\n      plugin_tools: [{ plugin: files, expose: [echo] }]\n");
   expect(r.code, r.err).toBe(1);
-  expect(r.err).toContain("USER.UNSUPPORTED_FEATURE");
-  expect(r.err).toContain("mcp_proxy.plugin_tools");
+  expect(r.err).toContain(`${r.file}:14:`);
+  expect(r.err).toContain("USER.MCP_PROXY.UNKNOWN_PLUGIN");
+  expect(r.err).toContain("no connectors file");
+  expect(r.err).not.toContain("USER.UNSUPPORTED_FEATURE");
+  expect(spawnSync("ls", [ws], { encoding: "utf8" }).stdout).not.toContain("ran.txt");
+});
+
+it("refuses a bad connectors file with its line and field", () => {
+  mkdirSync(path.join(ws, ".switchyard"));
+  writeFileSync(
+    path.join(ws, ".switchyard/connectors.json"),
+    '{\n  "mcpServers": {\n    "files": { "url": "https://example.com/mcp" }\n  }\n}\n',
+  );
+  const r = run("    mcp_proxy:\n      plugin_tools: [{ plugin: files, expose: [echo] }]\n");
+  expect(r.code, r.err).toBe(1);
+  expect(r.err).toContain("USER.CONNECTOR.INVALID");
+  expect(r.err).toContain(`${path.join(ws, ".switchyard/connectors.json")}:3:`);
+  expect(r.err).toContain("mcpServers.files.url: switchyard run starts stdio servers only");
+  expect(spawnSync("ls", [ws], { encoding: "utf8" }).stdout).not.toContain("ran.txt");
 });
