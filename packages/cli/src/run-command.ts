@@ -188,12 +188,20 @@ const runFromFolder = async (
   // Each server the steps name is started once now, and the tools they expose checked.
   let refused: number | undefined;
   try {
-    const listed = await validateWorkflow(source, file, {
-      files,
-      templates,
-      catalog: await connectors.list(named),
-    });
-    if (!listed.workflow) refused = refuseWorkflow(file, listed.errors, io);
+    const catalog = await connectors.list(named);
+    // The sub-workflows' steps too, each at its own file's lines.
+    for (const wf of [checked.workflow, ...resolver.resolved()]) {
+      const top = wf === checked.workflow;
+      const text = top ? source : folder.read(path.relative(folder.dir, wf.file));
+      if (text === undefined) continue;
+      const listed = await validateWorkflow(text, wf.file, {
+        ...(top ? { files } : {}),
+        templates,
+        catalog,
+      });
+      refused = listed.workflow ? undefined : refuseWorkflow(wf.file, listed.errors, io);
+      if (refused !== undefined) break;
+    }
   } catch (error) {
     io.err(`${error instanceof AppError ? `${error.code} ${error.message}` : String(error)}\n`);
     refused = error instanceof AppError ? error.exitCode : 4;
