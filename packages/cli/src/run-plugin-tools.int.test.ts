@@ -4,8 +4,10 @@
  * real bin at the default level: a stdio MCP server declared in `.switchyard/connectors.json`
  * next to the workflow (the real fixture server, bundled into the person's workspace) serves
  * an openai_compatible step (the scripted model on 127.0.0.1). Its exposed tools alone are
- * offered, named `<connector>_<tool>`; a call's result reaches the model; the value its env
- * took from the person's variables is printed nowhere; the server is gone when the run ends.
+ * offered, named `<connector>_<tool>` (with `intercept_builtins: false` too); a call's
+ * result reaches the model; the value its env took from the person's variables is printed
+ * nowhere; the server runs sandboxed, with its declared variables only, and is gone when the
+ * run ends or is stopped with Ctrl-C.
  * A plugin not declared, or an operation the server does not list, is refused at its line
  * before the first step runs.
  */
@@ -71,7 +73,7 @@ const serversRunning = (name: string) =>
  */
 const setup = (
   name: string,
-  entry: { plugin: string; expose: string },
+  entry: { plugin: string; expose: string; interceptBuiltins?: boolean },
   url: string,
   first = "touch ran.txt",
 ) => {
@@ -114,7 +116,7 @@ states:
       plugin_tools:
         - plugin: ${entry.plugin}
           expose: [${entry.expose}]
-    on_success: done
+${entry.interceptBuiltins === false ? "      intercept_builtins: false\n" : ""}    on_success: done
   done: { type: terminal }
 `,
     { mode: 0o644 },
@@ -136,52 +138,57 @@ type Body = {
   tools?: { function: { name: string } }[];
 };
 
-it("serves a step's exposed tools from a local stdio server, whose result reaches the model", async () => {
-  model = await startScriptedModel({
-    host: "127.0.0.1",
-    script: {
-      turns: [],
-      rules: [
-        {
-          match: { messagesContain: "PLUGIN-RUN" },
-          times: 1,
-          toolCalls: [
-            { name: "notes_echo", arguments: { text: "from the local server" } },
-            { name: "notes_reveal", arguments: {} },
-          ],
-        },
-        { match: { messagesContain: "PLUGIN-RUN" }, times: 1, text: "noted" },
-      ],
-    },
-  });
-  const { file, workspace, server } = setup(
-    "ok",
-    { plugin: "notes", expose: "echo, reveal" },
-    model.url,
-  );
-  const r = await runAs(workspace, file).ended;
-  expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
-  expect(model.failures).toEqual([]);
-  expect(r.err).toMatch(/^sandbox: namespaces$/m);
-  const bodies = model.requests.map((q) => q.body as Body);
-  const offered = (bodies[0]?.tools ?? []).map((t) => t.function.name);
-  expect(offered).toContain("Read");
-  expect(offered.filter((n) => n.startsWith("notes_")).sort()).toEqual([
-    "notes_echo",
-    "notes_reveal",
-  ]);
-  // The call's result went back to the model; the server had its declared variable, scrubbed.
-  const toolResults = JSON.stringify(bodies[1]?.messages.filter((m) => m.role === "tool"));
-  expect(toolResults).toContain("from the local server");
-  expect(toolResults).toContain("credential=");
-  expect(toolResults).not.toContain("credential=none");
-  expect(JSON.stringify(bodies)).not.toContain(TOKEN);
-  expect(r.err).toMatch(/⚒ \[agent\] notes_echo /);
-  expect(r.err).toMatch(/⚒ \[agent\] notes_reveal /);
-  expect(r.out + r.err).not.toContain(TOKEN);
-  expect(existsSync(path.join(workspace, "ran.txt"))).toBe(true);
-  expect(serversRunning(server)).toEqual([]);
-}, 300_000);
+// AWF's additive mode (intercept_builtins: false) gives the same tools: the built-ins go through the proxy either way.
+it.each([true, false])(
+  "serves a step's exposed tools from a local stdio server, whose result reaches the model (intercept_builtins: %s)",
+  async (interceptBuiltins) => {
+    model = await startScriptedModel({
+      host: "127.0.0.1",
+      script: {
+        turns: [],
+        rules: [
+          {
+            match: { messagesContain: "PLUGIN-RUN" },
+            times: 1,
+            toolCalls: [
+              { name: "notes_echo", arguments: { text: "from the local server" } },
+              { name: "notes_reveal", arguments: {} },
+            ],
+          },
+          { match: { messagesContain: "PLUGIN-RUN" }, times: 1, text: "noted" },
+        ],
+      },
+    });
+    const { file, workspace, server } = setup(
+      `ok-${interceptBuiltins}`,
+      { plugin: "notes", expose: "echo, reveal", interceptBuiltins },
+      model.url,
+    );
+    const r = await runAs(workspace, file).ended;
+    expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
+    expect(model.failures).toEqual([]);
+    expect(r.err).toMatch(/^sandbox: namespaces$/m);
+    const bodies = model.requests.map((q) => q.body as Body);
+    const offered = (bodies[0]?.tools ?? []).map((t) => t.function.name);
+    expect(offered).toContain("Read");
+    expect(offered.filter((n) => n.startsWith("notes_")).sort()).toEqual([
+      "notes_echo",
+      "notes_reveal",
+    ]);
+    // The call's result went back to the model; the server had its declared variable, scrubbed.
+    const toolResults = JSON.stringify(bodies[1]?.messages.filter((m) => m.role === "tool"));
+    expect(toolResults).toContain("from the local server");
+    expect(toolResults).toContain("credential=");
+    expect(toolResults).not.toContain("credential=none");
+    expect(JSON.stringify(bodies)).not.toContain(TOKEN);
+    expect(r.err).toMatch(/⚒ \[agent\] notes_echo /);
+    expect(r.err).toMatch(/⚒ \[agent\] notes_reveal /);
+    expect(r.out + r.err).not.toContain(TOKEN);
+    expect(existsSync(path.join(workspace, "ran.txt"))).toBe(true);
+    expect(serversRunning(server)).toEqual([]);
+  },
+  300_000,
+);
 
 const REFUSALS = [
   {
