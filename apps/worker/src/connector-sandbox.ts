@@ -20,13 +20,13 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { lstat, readdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CONNECTORS_INSIDE,
   connectorCommandRefusal,
   type ConnectorSpec,
 } from "@switchyard/core/connectors";
+import { processTransport } from "@switchyard/core/connectors/host";
 import { stageTree } from "@switchyard/core/providers";
 import {
   openSandbox,
@@ -178,17 +178,7 @@ export const sandboxedStdio = (options: ConnectorSandboxOptions) => {
         {},
       );
       proc.stderr.resume();
-      // The SDK's stdio transport over any readable and writable: the connector's stdout and stdin.
-      const transport = new StdioServerTransport(proc.stdout, proc.stdin);
-      const close = transport.close.bind(transport);
-      transport.close = async () => {
-        await close();
-        proc.stdin.end();
-        await proc.stop().catch(() => undefined);
-        await finish();
-      };
-      void proc.exited.then(() => transport.close().catch(() => undefined));
-      return transport;
+      return processTransport(proc, finish);
     } catch (error) {
       await finish().catch(() => undefined);
       throw error;

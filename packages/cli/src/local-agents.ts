@@ -8,6 +8,7 @@
  *   VENDOR_ENV) stays in this process, the CLI in the sandbox gets a per-step token.
  * - `openai_compatible`: this process drives the Chat Completions loop against the step's
  *   `options.base_url`, with `options.api_key` or OPENAI_API_KEY.
+ * A step's connector tools are the run's local connectors (local-connectors.ts).
  * Tool calls and the agent's text are printed on stderr as they happen; keys are scrubbed
  * from everything printed. A CLI installed at another version than scripts/agents.json
  * pins runs all the same, with a warning line.
@@ -24,6 +25,7 @@ import {
   createAgentStaging,
   defaultModelEndpoint,
   VENDOR_ENV,
+  type AgentExecutorPorts,
   type AgentStepEvent,
 } from "@switchyard/core/providers";
 import type { Sandbox } from "@switchyard/core/sandbox";
@@ -40,6 +42,8 @@ export type LocalAgentsOptions = {
   env: NodeJS.ProcessEnv;
   io: Io;
   scrubber: Scrubber;
+  /** The local connectors a step's `mcp_proxy` names (local-connectors.ts). */
+  stepConnectors?: AgentExecutorPorts["stepConnectors"];
 };
 
 const short = (value: unknown, max = 100) => {
@@ -119,6 +123,7 @@ export const localAgents = (
     runDir: run.folders.root,
     workspace: run.folders.workspace,
     scrubber,
+    ...(options.stepConnectors ? { stepConnectors: options.stepConnectors } : {}),
     staging: createAgentStaging({
       cliDist: CLI_DIST,
       agentsDir,

@@ -11,7 +11,7 @@
  * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts.
  */
 import { folderTemplates } from "./folder-templates";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { AppError, surfaceOf } from "@switchyard/core/errors";
 import { Scrubber } from "@switchyard/core/secrets";
@@ -27,6 +27,17 @@ import {
 import { collectInputs } from "./input-prompt";
 import { environmentVariables, folderResolver, localProcessRunner, runFiles } from "./local-ports";
 import { localAgents } from "./local-agents";
+import {
+  CONNECTORS_FILE,
+  parseLocalConnectors,
+  type LocalConnectors,
+} from "./local-connectors-file";
+import {
+  connectorsNamed,
+  declaredCatalog,
+  openLocalConnectors,
+  withoutConnectors,
+} from "./local-connectors";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
 import { openTerminalReader } from "./terminal-reader";
@@ -82,8 +93,8 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
 /**
  * What only a server runs, refused before any step: operation states (a server runs them
  * under its egress rule, with the team's variables), a step's skills (the server reads them
- * from the workflow's bundle; here the person's own skill folders are not searched yet) and
- * `plugin_tools` (team connectors, which this command has none of), `mode: conversation` (its
+ * from the workflow's bundle; here the person's own skill folders are not searched yet),
+ * `mode: conversation` (its
  * turns are a chat on the run's page), and `continue_from` (a
  * session is kept with a run on the server; nothing keeps it between local steps yet).
  */
@@ -102,8 +113,6 @@ const serverOnly = (workflows: Workflow[]): string | undefined => {
       const skill = state.skills?.[0];
       if (skill)
         return `${at(skill.source)} has skills (skills): switchyard run does not inject skills yet; a Switchyard server runs them from the workflow's bundle (docs/workflows.md#skills)`;
-      if (state.mcpProxy?.pluginTools?.length)
-        return `${at(state.source)} exposes connector tools (mcp_proxy.plugin_tools): they are a team's connectors, which a Switchyard server runs (docs/connectors.md); switchyard run has none`;
     }
   return undefined;
 };
@@ -121,18 +130,15 @@ const runFromFolder = async (
   // The folder is the workflow file's own, so the bundle's paths are the folder's.
   const { files, hold } = runFiles(folder, path.basename(file));
   const resolver = folderResolver(folder);
+  const declared = readConnectors(folder, options, env);
+  const templates = folderTemplates(folder);
   const checked = await validateWorkflow(source, file, {
     files,
     resolver,
-    templates: folderTemplates(folder),
+    templates,
+    catalog: declaredCatalog(declared),
   });
-  if (!checked.workflow) {
-    for (const e of checked.errors)
-      io.err(
-        `${file}:${e.location?.line ?? 1}:${e.location?.column ?? 1}: ${e.code} ${e.message}\n`,
-      );
-    return checked.errors[0]?.exitCode ?? 2;
-  }
+  if (!checked.workflow) return refuseWorkflow(file, checked.errors, io);
   // Calls under approval rules wait for a person's answer, which only a server gives: refused
   // here before any step runs rather than run unapproved.
   for (const wf of [checked.workflow, ...resolver.resolved()])
@@ -169,13 +175,54 @@ const runFromFolder = async (
     network: options.network,
     io,
   });
+  const named = connectorsNamed(
+    [checked.workflow, ...resolver.resolved()].flatMap((wf) =>
+      [...wf.states.values()].map((state) => (state.kind === "agent" ? state.mcpProxy : undefined)),
+    ),
+  );
+  const scrubber = new Scrubber();
+  const connectors =
+    declared && named.length > 0
+      ? openLocalConnectors({ declared, run: sandbox, network: options.network, scrubber })
+      : withoutConnectors();
+  // Each server the steps name is started once now, and the tools they expose checked.
+  let refused: number | undefined;
+  try {
+    const catalog = await connectors.list(named);
+    // The sub-workflows' steps too, each at its own file's lines.
+    for (const wf of [checked.workflow, ...resolver.resolved()]) {
+      const top = wf === checked.workflow;
+      const text = top ? source : folder.read(path.relative(folder.dir, wf.file));
+      if (text === undefined) continue;
+      const listed = await validateWorkflow(text, wf.file, {
+        ...(top ? { files } : {}),
+        templates,
+        catalog,
+      });
+      refused = listed.workflow ? undefined : refuseWorkflow(wf.file, listed.errors, io);
+      if (refused !== undefined) break;
+    }
+  } catch (error) {
+    io.err(`${error instanceof AppError ? `${error.code} ${error.message}` : String(error)}\n`);
+    refused = error instanceof AppError ? error.exitCode : 4;
+  }
+  if (refused !== undefined) {
+    await connectors.close().catch(() => undefined);
+    await sandbox.close();
+    return refused;
+  }
   const controller = new AbortController();
   const onSignal = () => controller.abort();
   // The sandbox's temp folders and a lent workspace are given back in `finally`: neither a
   // closed pipe (`| head`) nor a closed terminal may end the process before it runs.
   const onWriteError = () => undefined;
-  const scrubber = new Scrubber();
-  const agents = localAgents({ run: sandbox, env, io, scrubber });
+  const agents = localAgents({
+    run: sandbox,
+    env,
+    io,
+    scrubber,
+    stepConnectors: connectors.stepConnectors,
+  });
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   process.stdout.on("error", onWriteError);
   process.stderr.on("error", onWriteError);
@@ -201,10 +248,38 @@ const runFromFolder = async (
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     await agents.close().catch(() => undefined);
+    await connectors.close().catch(() => undefined);
     await sandbox.close();
     process.stdout.off("error", onWriteError);
     process.stderr.off("error", onWriteError);
   }
+};
+
+/** Prints a workflow's errors as `file:line:column: CODE message` and answers the exit code. */
+const refuseWorkflow = (file: string, errors: readonly AppError[], io: Io): number => {
+  for (const e of errors)
+    io.err(`${file}:${e.location?.line ?? 1}:${e.location?.column ?? 1}: ${e.code} ${e.message}\n`);
+  return errors[0]?.exitCode ?? 2;
+};
+
+/** The --connectors file, else .switchyard/connectors.json next to the workflow when there is one. */
+const readConnectors = (
+  folder: WorkflowFolder,
+  options: RunOptions,
+  env: NodeJS.ProcessEnv,
+): LocalConnectors | undefined => {
+  if (options.connectors === undefined) {
+    const text = folder.read(CONNECTORS_FILE);
+    return text === undefined
+      ? undefined
+      : parseLocalConnectors(text, path.join(folder.dir, CONNECTORS_FILE), env);
+  }
+  if (!existsSync(options.connectors))
+    throw new AppError(
+      "USER.INPUT.MISSING_FILE",
+      `connectors file ${options.connectors} not found`,
+    );
+  return parseLocalConnectors(readFileSync(options.connectors, "utf8"), options.connectors, env);
 };
 
 /**

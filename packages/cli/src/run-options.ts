@@ -13,12 +13,14 @@ export type RunOptions = {
   /** From --workspace, else the current folder. */
   workspace: string;
   network: boolean;
+  /** From --connectors: the local connectors file; unset: .switchyard/connectors.json next to the workflow. */
+  connectors: string | undefined;
   help: boolean;
 };
 
 /** The help text of `switchyard run`. */
 export const RUN_USAGE = `usage: switchyard run <file> [--input key=value]... [--sandbox auto|strict|namespaces|none]
-                      [--workspace <dir>] [--no-network]
+                      [--workspace <dir>] [--no-network] [--connectors <file>]
 
 Runs a workflow locally. Every shell step and hook runs in the step sandbox (bubblewrap):
   - the workspace (the current folder, or --workspace <dir>) is bound read-write at
@@ -35,6 +37,10 @@ Runs a workflow locally. Every shell step and hook runs in the step sandbox (bub
               belongs to that uid; every file gets its owner back at the end
   namespaces  namespaces only, as your own uid
   none        no confinement at all (development without bubblewrap); says so loudly
+Connectors a step names in mcp_proxy (plugin_tools, connectors) are the stdio MCP servers of
+.switchyard/connectors.json next to the workflow, or of --connectors <file>, in the mcpServers
+shape of other MCP clients; each runs in a sandbox of its own at the run's level.
+
 The level used is printed on stderr at the start. Without bubblewrap the run fails unless
 --sandbox none (or SWITCHYARD_SANDBOX=none) is given.`;
 
@@ -59,6 +65,7 @@ export const parseRunOptions = (
       : "auto",
     workspace: cwd,
     network: true,
+    connectors: undefined,
     help: false,
   };
   const valueOf = (i: number, name: string) => {
@@ -85,6 +92,9 @@ export const parseRunOptions = (
         break;
       case "--workspace":
         options.workspace = value();
+        break;
+      case "--connectors":
+        options.connectors = value();
         break;
       case "--no-network":
         options.network = false;

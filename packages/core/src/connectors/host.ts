@@ -4,3 +4,4 @@
  */
 export { buildStepCatalog, catalogForConfig } from "./build-step-catalog";
 export { McpConnectorHost } from "./mcp-connector-host";
+export { processTransport } from "./process-transport";

@@ -44,3 +44,4 @@ export {
   curatedDefinition,
   mergeCuratedConnectors,
 } from "./curated";
+export { namesASecret, secretLookalike } from "./secret-lookalike";

@@ -17,3 +17,5 @@ export type { LinkLocalListeners, ListenTarget } from "./link-local-listeners";
 export { cliForOthers } from "./cli-for-others";
 export { treeListing } from "./tree-listing";
 export { startRacer, stopRacer } from "./racer";
+export { ownFolder, PERSON, personBase, startAsPerson } from "./person-run";
+export type { PersonRun } from "./person-run";

@@ -28,6 +28,8 @@ export type ConnectorCatalog = {
   check(ids: string[], lane: string | undefined): Promise<Record<string, ConnectorVerdict>>;
   /** the tools each connector listed when last connected to; none for one never connected to */
   tools?(ids: string[]): Promise<Record<string, readonly string[] | undefined>>;
+  /** why an id is unknown, when not "the team has none" (`switchyard run`: its connectors file) */
+  unknown?(id: string): string;
 };
 /** A lane's approval rules as stored (checked again here): the database in the web, nothing in the CLI. */
 type LaneApprovals = { laneRules(lane: string): Promise<readonly unknown[]> };
@@ -173,7 +175,7 @@ const checkPlugins = async (
           wf.file,
           "USER.MCP_PROXY.UNKNOWN_PLUGIN",
           where,
-          `plugin '${entry.plugin}' not found: the team has no connector "${entry.plugin}"`,
+          `plugin '${entry.plugin}' not found: ${catalog.unknown?.(entry.plugin) ?? `the team has no connector "${entry.plugin}"`}`,
         );
       else
         push(
@@ -304,7 +306,7 @@ export const validateWorkflow = async (
             file,
             "USER.MCP_PROXY.UNKNOWN_CONNECTOR",
             where,
-            `connector "${id}" does not exist`,
+            `connector "${id}" does not exist${ports.catalog.unknown ? `: ${ports.catalog.unknown(id)}` : ""}`,
           );
         else if (verdict === "denied")
           push(

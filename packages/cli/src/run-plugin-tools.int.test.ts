@@ -1,0 +1,250 @@
+/**
+ * `plugin_tools` in `switchyard run` through local connectors, as a person who is not root
+ * (uid 65534 with a HOME of its own; the suite's own user when it is not root), through the
+ * real bin at the default level: a stdio MCP server declared in `.switchyard/connectors.json`
+ * next to the workflow (the real fixture server, bundled into the person's workspace) serves
+ * an openai_compatible step (the scripted model on 127.0.0.1). Its exposed tools alone are
+ * offered, named `<connector>_<tool>` (with `intercept_builtins: false` too); a call's
+ * result reaches the model; the value its env took from the person's variables is printed
+ * nowhere; the server runs sandboxed, with its declared variables only, and is gone when the
+ * run ends or is stopped with Ctrl-C.
+ * A plugin not declared, or an operation the server does not list, is refused at its line
+ * before the first step runs.
+ */
+import { randomBytes } from "node:crypto";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import path from "node:path";
+import { build as bundle } from "esbuild";
+import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { ownFolder, personBase, startAsPerson } from "@switchyard/testing/sandbox";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../../test/fixtures/fixture-mcp-server.mjs");
+const TOKEN = `notes-token-${randomBytes(8).toString("hex")}`;
+
+let person: { base: string; bin: string };
+let serverText: string;
+let model: ScriptedModel | undefined;
+
+beforeAll(async () => {
+  person = await personBase("sy-run-plugins-");
+  // The fixture server with the MCP SDK in one file: the sandbox sees the workspace, not the checkout.
+  const out = await bundle({
+    entryPoints: [FIXTURE],
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    write: false,
+    logLevel: "silent",
+  });
+  serverText = out.outputFiles[0]!.text;
+}, 300_000);
+afterEach(async () => {
+  await model?.close();
+  model = undefined;
+});
+afterAll(() => {
+  if (person) rmSync(person.base, { recursive: true, force: true });
+});
+
+/** The processes still running the server file `name`. */
+const serversRunning = (name: string) =>
+  readdirSync("/proc")
+    .filter((p) => /^\d+$/.test(p))
+    .filter((p) => {
+      try {
+        return readFileSync(`/proc/${p}/cmdline`, "utf8").includes(name);
+      } catch {
+        return false;
+      }
+    });
+
+/**
+ * A workflow folder with its connectors file and a workspace with the server in it:
+ * `plugin_tools` of the agent step is `entry` (lines 15 and 16).
+ */
+const setup = (
+  name: string,
+  entry: { plugin: string; expose: string; interceptBuiltins?: boolean },
+  url: string,
+  first = "touch ran.txt",
+) => {
+  const flows = path.join(person.base, `flows-${name}`);
+  mkdirSync(path.join(flows, ".switchyard"), { recursive: true, mode: 0o755 });
+  const server = `notes-${name}-${randomBytes(4).toString("hex")}.mjs`;
+  writeFileSync(
+    path.join(flows, ".switchyard/connectors.json"),
+    `${JSON.stringify(
+      {
+        mcpServers: {
+          notes: {
+            command: "node",
+            args: [`tools/${server}`],
+            env: { FIXTURE_TOKEN: "${NOTES_TOKEN}" },
+          },
+        },
+      },
+      null,
+      2,
+    )}\n`,
+    { mode: 0o644 },
+  );
+  const file = path.join(flows, "wf.yaml");
+  writeFileSync(
+    file,
+    `name: laptop-plugins
+states:
+  initial: first
+  first:
+    type: step
+    command: ${first}
+    on_success: agent
+  agent:
+    type: agent
+    provider: openai_compatible
+    prompt: PLUGIN-RUN use the notes
+    options: { base_url: "${url}/v1", model: scripted-1 }
+    mcp_proxy:
+      plugin_tools:
+        - plugin: ${entry.plugin}
+          expose: [${entry.expose}]
+${entry.interceptBuiltins === false ? "      intercept_builtins: false\n" : ""}    on_success: done
+  done: { type: terminal }
+`,
+    { mode: 0o644 },
+  );
+  const workspace = ownFolder(path.join(person.base, `ws-${name}`));
+  ownFolder(path.join(workspace, "tools"));
+  writeFileSync(path.join(workspace, "tools", server), serverText, { mode: 0o644 });
+  return { file, workspace, server };
+};
+
+const runAs = (workspace: string, file: string) =>
+  startAsPerson(person, workspace, ["run", file], {
+    OPENAI_API_KEY: "sk-local-plugins",
+    NOTES_TOKEN: TOKEN,
+  });
+
+type Body = {
+  messages: { role: string; content: unknown }[];
+  tools?: { function: { name: string } }[];
+};
+
+// AWF's additive mode (intercept_builtins: false) gives the same tools: the built-ins go through the proxy either way.
+it.each([true, false])(
+  "serves a step's exposed tools from a local stdio server, whose result reaches the model (intercept_builtins: %s)",
+  async (interceptBuiltins) => {
+    model = await startScriptedModel({
+      host: "127.0.0.1",
+      script: {
+        turns: [],
+        rules: [
+          {
+            match: { messagesContain: "PLUGIN-RUN" },
+            times: 1,
+            toolCalls: [
+              { name: "notes_echo", arguments: { text: "from the local server" } },
+              { name: "notes_reveal", arguments: {} },
+            ],
+          },
+          { match: { messagesContain: "PLUGIN-RUN" }, times: 1, text: "noted" },
+        ],
+      },
+    });
+    const { file, workspace, server } = setup(
+      `ok-${interceptBuiltins}`,
+      { plugin: "notes", expose: "echo, reveal", interceptBuiltins },
+      model.url,
+    );
+    const r = await runAs(workspace, file).ended;
+    expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
+    expect(model.failures).toEqual([]);
+    expect(r.err).toMatch(/^sandbox: namespaces$/m);
+    const bodies = model.requests.map((q) => q.body as Body);
+    const offered = (bodies[0]?.tools ?? []).map((t) => t.function.name);
+    expect(offered).toContain("Read");
+    expect(offered.filter((n) => n.startsWith("notes_")).sort()).toEqual([
+      "notes_echo",
+      "notes_reveal",
+    ]);
+    // The call's result went back to the model; the server had its declared variable, scrubbed.
+    const toolResults = JSON.stringify(bodies[1]?.messages.filter((m) => m.role === "tool"));
+    expect(toolResults).toContain("from the local server");
+    expect(toolResults).toContain("credential=");
+    expect(toolResults).not.toContain("credential=none");
+    expect(JSON.stringify(bodies)).not.toContain(TOKEN);
+    expect(r.err).toMatch(/⚒ \[agent\] notes_echo /);
+    expect(r.err).toMatch(/⚒ \[agent\] notes_reveal /);
+    expect(r.out + r.err).not.toContain(TOKEN);
+    expect(existsSync(path.join(workspace, "ran.txt"))).toBe(true);
+    expect(serversRunning(server)).toEqual([]);
+  },
+  300_000,
+);
+
+const REFUSALS = [
+  {
+    what: "a plugin the connectors file does not declare",
+    entry: { plugin: "nope", expose: "echo" },
+    at: 15,
+    code: "USER.MCP_PROXY.UNKNOWN_PLUGIN",
+    says: /plugin 'nope' not found: "nope" is not one of the servers in .*connectors\.json \(notes\)/,
+  },
+  {
+    what: "an operation the server does not list",
+    entry: { plugin: "notes", expose: "echo, nope" },
+    at: 16,
+    code: "USER.MCP_PROXY.UNKNOWN_OPERATION",
+    says: /operation 'nope' not found in plugin 'notes' \(its tools.*echo/,
+  },
+];
+
+it.each(REFUSALS)(
+  "refuses $what at its line, before any step, and leaves no server running",
+  async (refusal) => {
+    const { file, workspace, server } = setup(refusal.code, refusal.entry, "http://127.0.0.1:9");
+    const r = await runAs(workspace, file).ended;
+    expect(r.code, r.err).toBe(1);
+    expect(r.err).toContain(`${file}:${refusal.at}:`);
+    expect(r.err).toContain(refusal.code);
+    expect(r.err).toMatch(refusal.says);
+    expect(existsSync(path.join(workspace, "ran.txt"))).toBe(false);
+    expect(serversRunning(server)).toEqual([]);
+  },
+  120_000,
+);
+
+it("leaves no server behind when the run is stopped with Ctrl-C", async () => {
+  const { file, workspace, server } = setup(
+    "stopped",
+    { plugin: "notes", expose: "echo" },
+    "http://127.0.0.1:9",
+    "sleep 120",
+  );
+  const run = runAs(workspace, file);
+  // (A run refused before its first step ends instead.)
+  await Promise.race([run.said("▶ first"), run.ended]);
+  // Started once before the first step, to list its tools, and kept for the run: sandboxed
+  // (a mount namespace not the command's), with its declared variable and none of the person's.
+  const [pid] = serversRunning(server).filter((p) =>
+    readFileSync(`/proc/${p}/cmdline`, "utf8").startsWith("node\0"),
+  );
+  expect(pid).toBeDefined();
+  const mounts = (p: number | string) => readlinkSync(`/proc/${p}/ns/mnt`);
+  expect(mounts(pid!)).not.toBe(mounts(run.child.pid!));
+  const environ = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+  expect(environ).toContain(`FIXTURE_TOKEN=${TOKEN}`);
+  expect(environ.filter((v) => /^(NOTES_TOKEN|OPENAI_API_KEY)=/.test(v))).toEqual([]);
+  run.child.kill("SIGINT");
+  const r = await run.ended;
+  expect(r.code, r.err).not.toBe(0);
+  expect(serversRunning(server)).toEqual([]);
+}, 120_000);
