@@ -51,6 +51,16 @@ beforeAll(async () => {
           ],
         },
         { match: { messagesContain: "PARK-B" }, times: 1, text: "resumed and wrote it" },
+        // A chat whose second turn makes a held call.
+        {
+          match: { messagesContain: "CHAT-HOLD-2" },
+          times: 1,
+          toolCalls: [
+            { name: "Write", arguments: { path: "notes/chat.txt", content: "turn two\n" } },
+          ],
+        },
+        { match: { messagesContain: "CHAT-HOLD-2" }, times: 1, text: "chat reply two" },
+        { match: { messagesContain: "CHAT-HOLD-1" }, times: 1, text: "chat reply one" },
       ],
     },
   });
@@ -204,4 +214,57 @@ it("suspends a step held past its limit, parks the run without a worker, and res
   expect((row.inputTokens ?? 0) + (row.outputTokens ?? 0)).toBe(spent.tokens);
   // What it started with was recorded once, when it first started.
   expect(row.agentRequest).toMatchObject({ prompt: "PARK-B write after the wait" });
+}, 240_000);
+
+it("keeps a chat's earlier turns and tokens when a call held in a later turn is approved after a park", async () => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name: "chat-held",
+    files: {
+      "workflow.yaml": workflow("chat-held", "CHAT-HOLD-1 start").replace(
+        "    provider: openai_compatible\n",
+        "    provider: openai_compatible\n    mode: conversation\n",
+      ),
+    },
+  });
+  const { id } = await caller().runs.start({ workflowId });
+  const parkedOn = async (kind: string, not: string[]) =>
+    waitFor(
+      async () =>
+        (await stack.db.wait.findFirst({
+          where: { runId: id, kind, status: "open", parked: true, id: { notIn: not } },
+        })) ?? undefined,
+      60_000,
+      `run ${id} to park on a ${kind} wait`,
+    );
+  const first = await parkedOn("message", []);
+  const chatStep = () =>
+    stack.db.stepRun.findFirstOrThrow({ where: { runId: id, stateName: "agent" } });
+  const afterOne = await chatStep();
+  await caller().waits.answer({ id: first.id, message: "CHAT-HOLD-2 write it down" });
+  // Turn 2's Write is held past the limit: the run parks on the call, then goes on approved.
+  const held = await parkedOn("tool_call", []);
+  await answer(held.id, "approve");
+  const second = await parkedOn("message", [first.id]);
+  expect(second.detail).toMatchObject({ turn: 2, reply: "chat reply two" });
+  await caller().waits.answer({ id: second.id, message: "exit" });
+  const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 120_000);
+  expect(run.status).toBe("succeeded");
+  const chat = run.steps.filter((s) => s.stateName === "agent");
+  expect(chat.map((s) => [s.id, s.status])).toEqual([[afterOne.id, "succeeded"]]);
+  expect(run.steps.find((s) => s.stateName === "show")!.stdout).toBe("turn two\n");
+  expect(chat[0]!.conversation!.turns.map((t) => [t.role, t.content])).toEqual([
+    ["user", "CHAT-HOLD-1 start"],
+    ["assistant", "chat reply one"],
+    ["user", "CHAT-HOLD-2 write it down"],
+    ["assistant", "chat reply two"],
+  ]);
+  expect(chat[0]!.conversation!.total_turns).toBe(4);
+  // Every turn's tokens: the ledger's for the attempt, the first turn's included.
+  const row = await stack.db.stepRun.findUniqueOrThrow({ where: { id: afterOne.id } });
+  const spent = await sumSpend(stack.db, stack.teamId, { stepRunId: row.id });
+  const requests = model.requests.filter((r) => JSON.stringify(r.body).includes("CHAT-HOLD-1"));
+  expect(requests).toHaveLength(3);
+  expect((row.inputTokens ?? 0) + (row.outputTokens ?? 0)).toBe(spent.tokens);
+  expect(chat[0]!.conversation!.total_tokens).toBe(spent.tokens);
 }, 240_000);

@@ -14,6 +14,7 @@ import {
   listStepToolCalls,
   saveWorkflowVersion,
 } from "@switchyard/db";
+import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
@@ -46,6 +47,8 @@ beforeAll(async () => {
         // Slow enough that the worker is killed while the turn waits for it.
         { match: { messagesContain: "SLOW-MSG" }, times: 2, text: "slow reply", delayMs: 6_000 },
         { match: { messagesContain: "KILL-A" }, times: 1, text: "kill reply one" },
+        { match: { messagesContain: "END-A" }, times: 1, text: "end reply one" },
+        { match: { messagesContain: "END-A" }, times: 1, text: "end started over" },
         { match: { messagesContain: "THIRD-MSG" }, times: 1, text: "reply three" },
         { match: { messagesContain: "SECOND-MSG" }, times: 1, text: "reply two" },
         {
@@ -114,6 +117,34 @@ const parkedOn = async (runId: string, not: string[]) => {
     "no process of the run",
   );
   return wait;
+};
+
+/** A run of the chat workflow with another prompt. */
+const startChat = async (name: string, prompt: string) => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name,
+    files: {
+      "workflow.yaml": workflow
+        .replace("${MODEL}", model.url)
+        .replace("CHAT-A tell me about channels", prompt),
+    },
+  });
+  return (await caller().runs.start({ workflowId })).id;
+};
+
+const killWorker = async () => {
+  stack.worker.child.kill("SIGKILL");
+  await new Promise((resolve) => stack.worker.child.once("exit", resolve));
+};
+
+/** A new worker under the killed one's id (WORKER_ID). */
+const restartWorker = async () => {
+  stack.worker = await startWorker({
+    DATABASE_URL: stack.database.url,
+    SWITCHYARD_QUEUE_PREFIX: stack.prefix,
+    ...workerEnv,
+  });
 };
 
 const chatRequests = () =>
@@ -268,30 +299,16 @@ it("chats over three turns, parking between them, and ends on exit with the last
 }, 300_000);
 
 it("goes on with the person's message on a new worker when the worker is killed during a turn", async () => {
-  const { workflowId } = await saveWorkflowVersion(stack.db, {
-    teamId: stack.teamId,
-    name: "chat-killed",
-    files: {
-      "workflow.yaml": workflow
-        .replace("${MODEL}", model.url)
-        .replace("CHAT-A tell me about channels", "KILL-A start"),
-    },
-  });
-  const { id } = await caller().runs.start({ workflowId });
+  const id = await startChat("chat-killed", "KILL-A start");
   const first = await parkedOn(id, []);
   await caller().waits.answer({ id: first.id, message: "SLOW-MSG carry on" });
   const slow = () =>
     model.requests.filter((r) => JSON.stringify(r.body).includes("SLOW-MSG")).length;
   await waitFor(async () => (slow() > 0 ? true : undefined), 60_000, "the second turn to ask");
   // Killed mid-turn: the session the turn began from must still be there for the next worker.
-  stack.worker.child.kill("SIGKILL");
-  await new Promise((resolve) => stack.worker.child.once("exit", resolve));
+  await killWorker();
   expect(await stack.db.agentSession.count({ where: { runId: id } })).toBe(1);
-  stack.worker = await startWorker({
-    DATABASE_URL: stack.database.url,
-    SWITCHYARD_QUEUE_PREFIX: stack.prefix,
-    ...workerEnv,
-  });
+  await restartWorker();
   const second = await parkedOn(id, [first.id]);
   expect(second.detail).toMatchObject({ turn: 2, reply: "slow reply" });
   // The turn ran again from the first reply and the message, not from the prompt alone.
@@ -317,4 +334,58 @@ it("goes on with the person's message on a new worker when the worker is killed 
     "SLOW-MSG carry on",
     "slow reply",
   ]);
+}, 300_000);
+
+it("ends on a new worker when the worker is killed while it stores the step's end after exit", async () => {
+  const id = await startChat("chat-end-killed", "END-A start");
+  const first = await parkedOn(id, []);
+  // The chat's end is stored by an update of its attempt's row: this test's database makes
+  // that update wait for a lock the test holds, so the worker is killed exactly there.
+  const LOCK = 73_411;
+  const admin = new pg.Client({ connectionString: stack.database.url });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE FUNCTION test_hold_chat_end() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN PERFORM pg_advisory_xact_lock(${LOCK}); RETURN NEW; END $$`);
+    await admin.query(`CREATE TRIGGER test_hold_chat_end BEFORE UPDATE ON "StepRun" FOR EACH ROW
+      WHEN (NEW.status = 'succeeded' AND NEW."runId" = '${id}' AND NEW."stateName" = 'chat')
+      EXECUTE FUNCTION test_hold_chat_end()`);
+    await admin.query(`SELECT pg_advisory_lock(${LOCK})`);
+    await caller().waits.answer({ id: first.id, message: "exit" });
+    const held = async () =>
+      (
+        await admin.query<{ pid: number }>(
+          `SELECT pid FROM pg_stat_activity WHERE wait_event = 'advisory' AND pid <> pg_backend_pid()`,
+        )
+      ).rows;
+    await waitFor(
+      async () => ((await held()).length > 0 ? true : undefined),
+      60_000,
+      "the chat's end to be stored",
+    );
+    await killWorker();
+    // The dead worker's statement goes with its connection, as it would had it not waited.
+    for (const { pid } of await held()) await admin.query(`SELECT pg_terminate_backend($1)`, [pid]);
+    await admin.query(`SELECT pg_advisory_unlock(${LOCK})`);
+    await restartWorker();
+    // The next worker ends the chat from the person's exit: it does not start it over.
+    const run = await runEnded(() => caller().runs.get({ id }), `run ${id}`, 90_000);
+    expect(run.status).toBe("succeeded");
+    const chat = run.steps.filter((s) => s.stateName === "chat").at(-1)!;
+    expect([chat.status, chat.output, chat.conversation?.stopped_by]).toEqual([
+      "succeeded",
+      "end reply one",
+      "user_exit",
+    ]);
+    expect(chat.conversation?.turns.map((t) => t.content)).toEqual([
+      "END-A start",
+      "end reply one",
+    ]);
+    expect(await stack.db.wait.count({ where: { runId: id } })).toBe(1);
+    expect(await stack.db.agentSession.count({ where: { runId: id } })).toBe(0);
+    expect(model.requests.filter((r) => JSON.stringify(r.body).includes("END-A"))).toHaveLength(1);
+  } finally {
+    await admin.query(`DROP TRIGGER IF EXISTS test_hold_chat_end ON "StepRun"`);
+    await admin.end();
+  }
 }, 300_000);

@@ -10,7 +10,9 @@
  * killed during a turn leaves the turn to run again on another. `exit`, `quit` or an empty
  * message, or no message within the step's timeout (300 s unless set, per turn), end it: the
  * step succeeds with the last reply as its output, stopped by `user_exit`; the turns, tokens
- * and how it stopped are its state's `conversation`.
+ * and how it stopped are its state's `conversation`. The session goes in the statement that
+ * stores that end (step-run-recorder.ts), so a worker killed before it leaves the end to the
+ * next worker, which reads the same exit.
  */
 import {
   DEFAULT_CONVERSATION_TURN_MS,
@@ -25,9 +27,9 @@ import type {
   ConversationTurn as Said,
 } from "@switchyard/core/workflow";
 import {
+  chatSessionUnder,
   countMessageWaits,
   openConversationTurn,
-  removeAgentSession,
   removeStepSessions,
   resumableSessionOf,
   unparkedSessionWaitOf,
@@ -98,17 +100,25 @@ export const createConversations = (deps: ConversationDeps) => {
     const unparked = await unparkedSessionWaitOf(deps.db, deps.teamId, deps.runId, stepKey);
     if (unparked) throw new RunParked(unparked);
     const found = await resumableSessionOf(deps.db, deps.teamId, deps.runId, stepKey);
-    // None: the first turn. A held call's (tool_call): governance resumes the turn it stopped.
-    if (found?.wait.kind !== "message") return { kind: "turn" };
-    const { session, wait } = found;
+    // None: the first turn. A held call's (tool_call): governance resumes the turn it stopped,
+    // which goes on from the chat's session before it (none in the first turn).
+    const held = found?.wait.kind === "tool_call";
+    const chat = held
+      ? await chatSessionUnder(deps.db, deps.teamId, deps.runId, stepKey)
+      : found?.wait.kind === "message"
+        ? found
+        : undefined;
+    if (!chat) return { kind: "turn" };
+    const { session, wait } = chat;
     const between = openSession(deps.keyring, at(request), session.sealed) as Between;
     const message =
       wait.status === "answered"
         ? ((wait.answer as { message?: string } | null)?.message ?? "")
         : "";
     const turns = between.turns ?? [];
-    if (wait.status !== "answered" || endsConversation(message)) {
-      await removeAgentSession(deps.db, deps.teamId, session.id);
+    // Its session goes with the step's end, in the statement that stores it
+    // (step-run-recorder.ts): a worker stopped before then leaves the end to the next one.
+    if (!held && (wait.status !== "answered" || endsConversation(message))) {
       deps.log.info("a conversation ended", {
         runId: deps.runId,
         state: request.stateName,
@@ -130,7 +140,7 @@ export const createConversations = (deps: ConversationDeps) => {
     }
     return {
       kind: "turn",
-      next: { state: between.session, message },
+      ...(held ? {} : { next: { state: between.session, message } }),
       ...(between.spent ? { spent: between.spent } : {}),
       turns: [...turns, { role: "user", content: deps.scrubber.scrub(message) }],
     };

@@ -70,6 +70,8 @@ export const stepRunRecorder = (
   const waiting = new Map(
     (waits?.waiting ?? []).map((row) => [placeOf(row.stateName, row.attempt, row.path), row.id]),
   );
+  // An agent attempt's step key, for a conversation's end to take its kept session along.
+  const stepKeys = new Map<string, string>();
   const earlier = (attempt: AttemptStarted) => {
     const place = placeOf(attempt.state, attempt.attempt, attempt.path);
     const row = ends.get(place);
@@ -86,9 +88,11 @@ export const stepRunRecorder = (
       if (continued && waits) {
         waiting.delete(place);
         await waits.resume(continued);
+        if (attempt.kind === "agent") stepKeys.set(continued, attempt.path.key);
         return { id: continued };
       }
       const id = newRowId();
+      if (attempt.kind === "agent") stepKeys.set(id, attempt.path.key);
       await writer.open({
         id,
         stateName: attempt.state,
@@ -102,8 +106,10 @@ export const stepRunRecorder = (
       });
       return { id };
     },
-    attemptFinished: ({ id }, end) =>
-      writer.close({
+    attemptFinished: ({ id }, end) => {
+      const stepKey = stepKeys.get(id);
+      stepKeys.delete(id);
+      return writer.close({
         id,
         status: end.status,
         exitCode: end.exitCode,
@@ -118,6 +124,11 @@ export const stepRunRecorder = (
         conversation: end.conversation,
         errorCode: end.error?.code,
         errorMessage: end.error?.message,
-      }),
+        // A conversation's end (it says how it stopped) ends the session it kept between turns.
+        ...(end.conversation?.stopped_by !== undefined && stepKey !== undefined
+          ? { endsSessionsOf: stepKey }
+          : {}),
+      });
+    },
   };
 };

@@ -137,6 +137,11 @@ export type StepRunClose = {
   errorMessage?: string;
   /** Only while the row is still running (closing one whose end could not be stored). */
   onlyIfRunning?: boolean;
+  /**
+   * A conversation that ended: its step's kept sessions (AgentSession.stepKey) go in the
+   * same statement as its end, so no worker ever sees the one without the other.
+   */
+  endsSessionsOf?: string;
 };
 
 /** What an agent attempt started with, stored on its open row (StepRun.agentRequest, snapshotId). */
@@ -224,8 +229,14 @@ export const writeRunBatch = async (
           "agentVersion" = COALESCE(${p(optionalText(close.agentVersion))}, "agentVersion"),
           conversation = ${p(close.conversation === undefined ? null : json(close.conversation))}::jsonb,
           "errorCode" = ${p(optionalText(close.errorCode))}, "errorMessage" = ${p(optionalText(close.errorMessage))}, "finishedAt" = ${at}
-        WHERE id = ${p(close.id)} AND "teamId" = $2${close.onlyIfRunning ? ` AND status = 'running'` : ""} AND ${ifHeld})`,
+        WHERE id = ${p(close.id)} AND "teamId" = $2${close.onlyIfRunning ? ` AND status = 'running'` : ""} AND ${ifHeld}
+        RETURNING 1)`,
     );
+    if (close.endsSessionsOf !== undefined)
+      ctes.push(
+        `d AS (DELETE FROM "AgentSession" WHERE "teamId" = $2 AND "runId" = $1 AND "stepKey" = ${p(close.endsSessionsOf)}
+          AND EXISTS (SELECT 1 FROM f))`,
+      );
   }
   const rows = await rawQuery<{ held: number }>(
     db,

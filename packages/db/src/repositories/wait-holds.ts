@@ -218,6 +218,25 @@ export const resumableSessionOf = async (
   return { session, wait };
 };
 
+/**
+ * A conversation's session between its turns (its `message` wait answered), while a turn
+ * that went on from it is suspended on a held call: that turn's resume reads the turns and
+ * tokens before it there. Undefined when the step has none (a held call in its first turn).
+ */
+export const chatSessionUnder = async (db: Db, teamId: string, runId: string, stepKey: string) => {
+  const sessions = await db.agentSession.findMany({
+    where: { teamId, runId, stepKey, waitId: { not: null } },
+    orderBy: { createdAt: "desc" },
+  });
+  const waits = await db.wait.findMany({
+    where: { teamId, kind: "message", id: { in: sessions.map((s) => s.waitId!) } },
+    select: { id: true, kind: true, status: true, answer: true },
+  });
+  const session = sessions.find((s) => waits.some((w) => w.id === s.waitId));
+  const wait = waits.find((w) => w.id === session?.waitId);
+  return session && wait ? { session, wait } : undefined;
+};
+
 /** A session is used once: the attempt that resumed from it removes it. */
 export const removeAgentSession = (db: Db, teamId: string, id: string) =>
   db.agentSession.deleteMany({ where: { id, teamId } });

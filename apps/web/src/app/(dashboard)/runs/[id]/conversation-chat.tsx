@@ -4,7 +4,8 @@
  * kind `message`, oldest first, give the first prompt, each agent reply and each person's
  * message; while the last one is open, those who may answer get a message box and "End
  * conversation" (which sends `exit`). Once the step ended, how it stopped (AWF's
- * `stopped_by`: user_exit or error). Shown on the run's page, one chat per step's attempt.
+ * `stopped_by`: user_exit or error). Shown on the run's page, one chat per run of the step,
+ * across the attempt rows it went on in (chat-groups.ts).
  */
 import { useMutation } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
@@ -33,7 +34,7 @@ export function ConversationChat({
   stoppedBy,
   onAnswered,
 }: {
-  /** one attempt's message waits, in any order */
+  /** one chat's message waits, in any order */
   waits: WaitView[];
   /** the step's state.conversation.stopped_by, once it ended */
   stoppedBy?: string | undefined;

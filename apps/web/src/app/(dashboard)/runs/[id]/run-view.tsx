@@ -31,19 +31,9 @@ import { StepSpend } from "./step-spend";
 import { VersionDrift } from "./version-drift";
 import { DesktopNotifications } from "./desktop-notifications";
 import { OperationStep } from "./operation-step";
+import { chatsOf } from "./chat-groups";
 import { ConversationChat } from "./conversation-chat";
-import { WaitBanner, type WaitView } from "./wait-banner";
-
-/** A run's conversations: its message waits, by the attempt that waits. */
-const chatsOf = (waits: WaitView[]) => {
-  const byAttempt = new Map<string, WaitView[]>();
-  for (const w of waits)
-    if (w.kind === "message") {
-      const key = w.stepRunId ?? w.id;
-      byAttempt.set(key, [...(byAttempt.get(key) ?? []), w]);
-    }
-  return [...byAttempt.values()];
-};
+import { WaitBanner } from "./wait-banner";
 
 const ACTIVE = new Set(["queued", "running", "waiting"]);
 const STEP_DONE = new Set(["succeeded", "failed", "skipped", "cancelled"]);
@@ -297,11 +287,11 @@ export function RunView({ id }: { id: string }) {
         .map((w) => (
           <WaitBanner key={w.id} wait={w} onAnswered={() => void refresh()} />
         ))}
-      {chatsOf(runWaits).map((chat) => (
+      {chatsOf(runWaits, r.steps).map((chat) => (
         <ConversationChat
-          key={chat[0]!.id}
-          waits={chat}
-          stoppedBy={r.steps.find((s) => s.id === chat[0]!.stepRunId)?.conversation?.stopped_by}
+          key={chat.waits[0]!.id}
+          waits={chat.waits}
+          stoppedBy={chat.stoppedBy}
           onAnswered={() => void refresh()}
         />
       ))}
