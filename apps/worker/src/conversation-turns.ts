@@ -30,7 +30,6 @@ import {
   chatSessionUnder,
   countMessageWaits,
   openConversationTurn,
-  removeStepSessions,
   resumableSessionOf,
   unparkedSessionWaitOf,
 } from "@switchyard/db";
@@ -158,8 +157,10 @@ export const createConversations = (deps: ConversationDeps) => {
     const { chatSession: conversation, ...whole } = result;
     const total = withSpentBefore(whole, turn.spent);
     const asked = turn.turns ?? [{ role: "user", content: deps.scrubber.scrub(request.prompt) }];
+    // A failed turn's end (stopped by `error`) takes the kept session along in the statement
+    // that stores it (step-run-recorder.ts), as an ended chat's does: a worker killed before
+    // then leaves the chat to the next one, not a chat restarted from its prompt.
     if (!conversation || whole.error !== undefined || request.signal.aborted) {
-      await removeStepSessions(deps.db, deps.teamId, deps.runId, request.path.key);
       return { ...total, stoppedBy: "error", chatTurns: asked };
     }
     // The kept turns count a turn run again on another worker (its first one killed, so under

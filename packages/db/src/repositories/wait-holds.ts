@@ -97,10 +97,6 @@ export const openConversationTurn = (
     return waitId;
   });
 
-/** A step's kept sessions go: its conversation failed, so a retry starts it afresh. */
-export const removeStepSessions = (db: Db, teamId: string, runId: string, stepKey: string) =>
-  db.agentSession.deleteMany({ where: { teamId, runId, stepKey } });
-
 /** Where a wait stands, for a hold that reads it until it is answered. */
 export const readWaitState = (db: Db, teamId: string, waitId: string) =>
   db.wait.findFirst({
