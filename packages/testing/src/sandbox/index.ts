@@ -17,3 +17,6 @@ export type { LinkLocalListeners, ListenTarget } from "./link-local-listeners";
 export { cliForOthers } from "./cli-for-others";
 export { treeListing } from "./tree-listing";
 export { startRacer, stopRacer } from "./racer";
+export { PTY_DRIVER } from "./pty-driver";
+export { asRoot, openPersonCli, PERSON, personFolder, runAsPerson } from "./person-cli";
+export type { PersonRun } from "./person-cli";
