@@ -232,32 +232,3 @@ states:
     rmSync(workspace, { recursive: true, force: true });
   }
 }, 120_000);
-
-it("refuses a conversation step, naming its line, instead of reading turns it cannot take", async () => {
-  const workspace = ownFolder(path.join(base, "ws-chat"));
-  const file = path.join(base, "flows", "chat.yaml");
-  writeFileSync(
-    file,
-    `name: laptop-chat
-states:
-  initial: chat
-  chat:
-    type: agent
-    provider: openai_compatible
-    mode: conversation
-    prompt: hello
-    options: { base_url: "http://127.0.0.1:9/v1", model: scripted-1 }
-    on_success: done
-  done: { type: terminal }
-`,
-    { mode: 0o644 },
-  );
-  try {
-    const r = await runAsPerson(workspace, [file], {});
-    expect(r.code, r.err).toBe(1);
-    expect(r.err).toContain(`${file}:5:5: USER.UNSUPPORTED_FEATURE`);
-    expect(r.err).toContain("mode: conversation");
-  } finally {
-    rmSync(workspace, { recursive: true, force: true });
-  }
-}, 120_000);
