@@ -28,7 +28,12 @@ import {
   type DecisionAnswer,
 } from "@switchyard/core/governance";
 import { capValue } from "@switchyard/core/mcp";
-import type { AttemptGovernance, SuspendedState } from "@switchyard/core/providers";
+import {
+  withSpentBefore,
+  type AttemptGovernance,
+  type SpentBefore,
+  type SuspendedState,
+} from "@switchyard/core/providers";
 import type { Scrubber } from "@switchyard/core/secrets";
 import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
 import {
@@ -82,32 +87,6 @@ export type AttemptHandle = {
   settle: (result: AgentResult) => Promise<AgentResult>;
   /** It continues a suspended attempt (whose start is recorded already). */
   resumed: boolean;
-};
-
-/** What the part of an attempt before its suspension spent, kept with its session. */
-export type SpentBefore = { tokensInput?: number; tokensOutput?: number; costUsd?: number };
-
-const add = (a: number | undefined, b: number | undefined) =>
-  a === undefined && b === undefined ? undefined : (a ?? 0) + (b ?? 0);
-
-/** The whole attempt's tokens and cost: the part before the suspension and the part after. */
-export const withSpentBefore = (
-  result: AgentResult,
-  before: SpentBefore | undefined,
-): AgentResult => {
-  if (!before) return result;
-  const tokensInput = add(result.tokensInput, before.tokensInput);
-  const tokensOutput = add(result.tokensOutput, before.tokensOutput);
-  const costUsd = add(result.costUsd, before.costUsd);
-  return {
-    ...result,
-    ...(tokensInput === undefined ? {} : { tokensInput }),
-    ...(tokensOutput === undefined ? {} : { tokensOutput }),
-    ...(tokensInput === undefined && tokensOutput === undefined
-      ? {}
-      : { tokensUsed: (tokensInput ?? 0) + (tokensOutput ?? 0) }),
-    ...(costUsd === undefined ? {} : { costUsd }),
-  };
 };
 
 export const sessionOwner = (teamId: string, runId: string, stepKey: string) => ({

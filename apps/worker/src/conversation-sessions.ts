@@ -7,15 +7,15 @@
  * (after a kill) starts from it (execute-run.ts), so the session's files are still there.
  */
 import { openSecret, sealSecret, type Keyring } from "@switchyard/core/crypto";
-import type { AgentRequest, AgentResult } from "@switchyard/core/workflow";
+import {
+  conversationSessionKey as sessionKey,
+  type AgentRequest,
+  type AgentResult,
+} from "@switchyard/core/workflow";
 import { conversationSessionOf, keepConversationSession, type Db } from "@switchyard/db";
 import { deserialise, serialise, sessionOwner } from "./attempt-governance";
 
 type Kept = NonNullable<AgentResult["kept"]>;
-
-/** A state's session key: the call_workflow states above it and its name (a loop's newest run wins). */
-const sessionKey = (request: Pick<AgentRequest, "path">, state: string) =>
-  `conversation:${[...request.path.calls.map((c) => `${c.workflow}${c.key}`), request.path.workflow, state].join(" > ")}`;
 
 export const conversationSessions = (deps: {
   db: Db;

@@ -20,7 +20,12 @@ import {
   RunParked,
   type MessageWaitDetail,
 } from "@switchyard/core/governance";
-import type { SuspendedState } from "@switchyard/core/providers";
+import {
+  spentOf,
+  withSpentBefore,
+  type SpentBefore,
+  type SuspendedState,
+} from "@switchyard/core/providers";
 import type {
   AgentRequest,
   AgentResult,
@@ -33,14 +38,7 @@ import {
   resumableSessionOf,
   unparkedSessionWaitOf,
 } from "@switchyard/db";
-import {
-  keepWorkspace,
-  openSession,
-  sealSession,
-  withSpentBefore,
-  type GovernanceDeps,
-  type SpentBefore,
-} from "./attempt-governance";
+import { keepWorkspace, openSession, sealSession, type GovernanceDeps } from "./attempt-governance";
 
 export type ConversationDeps = Pick<
   GovernanceDeps,
@@ -78,12 +76,6 @@ export type ConversationTurn =
       /** the turns before this one's reply: the prompt or the person's message last */
       turns?: Said[];
     };
-
-const spentOf = (result: AgentResult): SpentBefore => ({
-  ...(result.tokensInput === undefined ? {} : { tokensInput: result.tokensInput }),
-  ...(result.tokensOutput === undefined ? {} : { tokensOutput: result.tokensOutput }),
-  ...(result.costUsd === undefined ? {} : { costUsd: result.costUsd }),
-});
 
 export const createConversations = (deps: ConversationDeps) => {
   const at = (request: AgentRequest) => ({

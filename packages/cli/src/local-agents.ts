@@ -10,8 +10,10 @@
  *   `options.base_url`, with `options.api_key` or OPENAI_API_KEY.
  * A step's connector tools are the run's local connectors (local-connectors.ts).
  * Tool calls and the agent's text are printed on stderr as they happen; keys are scrubbed
- * from everything printed. A CLI installed at another version than scripts/agents.json
- * pins runs all the same, with a warning line.
+ * from everything printed. A session-tracked step's kept session (`conversation:`) is held in
+ * memory for the run, under the key the worker stores it by, for a `continue_from` step; a
+ * `mode: conversation` step is a chat in the terminal (local-chat.ts). A CLI installed at
+ * another version than scripts/agents.json pins runs all the same, with a warning line.
  */
 import { chmod, lstat, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { homedir, tmpdir } from "node:os";
@@ -30,7 +32,14 @@ import {
 } from "@switchyard/core/providers";
 import type { Sandbox } from "@switchyard/core/sandbox";
 import type { Scrubber } from "@switchyard/core/secrets";
-import type { AgentExecutor } from "@switchyard/core/workflow";
+import {
+  conversationSessionKey,
+  type AgentExecutor,
+  type AgentRequest,
+  type AgentResult,
+} from "@switchyard/core/workflow";
+import type { ChatInput } from "./chat-input";
+import { runLocalChat, type ChatNext } from "./local-chat";
 import type { Io } from "./validate-command";
 
 /** The built CLI next to these sources or this bundle: packages/cli/dist. */
@@ -44,7 +53,11 @@ export type LocalAgentsOptions = {
   scrubber: Scrubber;
   /** The local connectors a step's `mcp_proxy` names (local-connectors.ts). */
   stepConnectors?: AgentExecutorPorts["stepConnectors"];
+  /** Where a conversation step reads the person's messages. */
+  chatInput: ChatInput;
 };
+
+type Kept = NonNullable<AgentResult["kept"]>;
 
 const short = (value: unknown, max = 100) => {
   const text = typeof value === "string" ? value : JSON.stringify(value);
@@ -108,6 +121,10 @@ export const localAgents = (
   options: LocalAgentsOptions,
 ): AgentExecutor & { close: () => Promise<void> } => {
   const { run, env, io, scrubber } = options;
+  // The sessions session-tracked steps kept, for the run only: dropped when it ends.
+  const sessions = new Map<string, { provider: string; kept: Kept }>();
+  // The session each conversation turn goes on from, by attempt, for the executor's port.
+  const chatTurns = new Map<string, { next?: ChatNext }>();
   // A step uid of its own (as root) cannot enter a private folder: stage copies it can.
   let stageRoot: Promise<{ dir: string; temporary: boolean }> | undefined;
   const stageDir = async () =>
@@ -160,6 +177,15 @@ export const localAgents = (
         allowedEndpoints: baseUrl ? [baseUrl] : [],
       });
     },
+    continuedSession: (request) => {
+      const from = request.conversation?.continueFrom;
+      const found = from && sessions.get(conversationSessionKey(request, from.state));
+      return Promise.resolve(found && found.provider === request.provider ? found.kept : undefined);
+    },
+    governance: (request) => {
+      const turn = chatTurns.get(request.attemptId);
+      return turn ? { conversation: turn } : undefined;
+    },
     subscribe: (request, events) => {
       const print = printer(io, scrubber, request.stateName);
       events.subscribe("tool.recorded", print.record);
@@ -175,9 +201,30 @@ export const localAgents = (
     },
   });
 
+  const turn = async (request: AgentRequest, next: ChatNext | undefined) => {
+    chatTurns.set(request.attemptId, next ? { next } : {});
+    try {
+      return await agents.execute(request);
+    } finally {
+      chatTurns.delete(request.attemptId);
+    }
+  };
+
   return {
-    execute: (request) => agents.execute(request),
+    execute: async (request) => {
+      if (request.chat)
+        return runLocalChat(request, { turn, input: options.chatInput, io, scrubber });
+      const { kept, ...result } = await agents.execute(request);
+      if (kept)
+        sessions.set(conversationSessionKey(request, request.stateName), {
+          provider: request.provider,
+          kept,
+        });
+      return result;
+    },
+    timesChatTurns: true,
     close: async () => {
+      sessions.clear();
       const started = gateway;
       gateway = undefined;
       if (started) await (await started).close();

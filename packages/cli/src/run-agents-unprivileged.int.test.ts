@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
-import { ownFolder, PERSON, personBase, startAsPerson } from "@switchyard/testing/sandbox";
+import { personFolder, PERSON, openPersonCli, startAsPerson } from "@switchyard/testing/sandbox";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VENDOR_ENV } from "../../core/src/providers/cli-providers";
 import { stageTree } from "../../core/src/providers/step/stage-agent";
@@ -55,7 +55,7 @@ let bin: string;
 let model: ScriptedModel | undefined;
 
 beforeAll(async () => {
-  ({ base, bin } = await personBase("sy-run-person-"));
+  ({ base, bin } = await openPersonCli("sy-run-person-"));
   mkdirSync(path.join(base, "flows"), { mode: 0o755 });
   // Root's files, readable by anyone: the person reads the CLIs where they are, as on a laptop.
   await stageTree(AGENTS_DIR, path.join(base, "agents"));
@@ -100,7 +100,7 @@ describe.each(LEVELS)(
           host: "127.0.0.1",
           script: { turns: writeReadTurns(row) },
         });
-        const workspace = ownFolder(path.join(base, `ws-${row.provider}-${level.args.length}`));
+        const workspace = personFolder(path.join(base, `ws-${row.provider}-${level.args.length}`));
         try {
           const r = await runAsPerson(
             workspace,
@@ -142,7 +142,7 @@ it("warns once on stderr, and runs the step all the same, when the installed CLI
     "0.170.9",
   );
   model = await startScriptedModel({ host: "127.0.0.1", script: { turns: writeReadTurns(row) } });
-  const workspace = ownFolder(path.join(base, "ws-drifted"));
+  const workspace = personFolder(path.join(base, "ws-drifted"));
   try {
     const r = await runAsPerson(workspace, [flowFor(row, model.url)], {
       ...personEnv(row, model.url),
@@ -158,7 +158,7 @@ it("warns once on stderr, and runs the step all the same, when the installed CLI
 }, 300_000);
 
 it("refuses a step with approval rules instead of running its calls unapproved", async () => {
-  const workspace = ownFolder(path.join(base, "ws-approve"));
+  const workspace = personFolder(path.join(base, "ws-approve"));
   const file = path.join(base, "flows", "approve.yaml");
   writeFileSync(
     file,
@@ -182,35 +182,6 @@ states:
     expect(r.code, r.err).toBe(1);
     expect(r.err).toContain("USER.UNSUPPORTED_FEATURE");
     expect(r.err).toContain("mcp_proxy.approve");
-  } finally {
-    rmSync(workspace, { recursive: true, force: true });
-  }
-}, 120_000);
-
-it("refuses a conversation step, naming its line, instead of reading turns it cannot take", async () => {
-  const workspace = ownFolder(path.join(base, "ws-chat"));
-  const file = path.join(base, "flows", "chat.yaml");
-  writeFileSync(
-    file,
-    `name: laptop-chat
-states:
-  initial: chat
-  chat:
-    type: agent
-    provider: openai_compatible
-    mode: conversation
-    prompt: hello
-    options: { base_url: "http://127.0.0.1:9/v1", model: scripted-1 }
-    on_success: done
-  done: { type: terminal }
-`,
-    { mode: 0o644 },
-  );
-  try {
-    const r = await runAsPerson(workspace, [file], {});
-    expect(r.code, r.err).toBe(1);
-    expect(r.err).toContain(`${file}:5:5: USER.UNSUPPORTED_FEATURE`);
-    expect(r.err).toContain("mode: conversation");
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }

@@ -8,7 +8,9 @@
  * the engine's step recorder (terminal-recorder.ts). A required input not given is asked for
  * at the terminal as AWF asks (input-prompt.ts), or refused without one. Exits 0 on success, else the run's exit
  * status or the taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
- * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts.
+ * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts; a
+ * `continue_from` step resumes the session its step kept in this run, and a `mode:
+ * conversation` step is a chat at the terminal (local-chat.ts).
  */
 import { folderTemplates } from "./folder-templates";
 import { existsSync, readFileSync } from "node:fs";
@@ -24,6 +26,7 @@ import {
   type RunEvent,
   type Workflow,
 } from "@switchyard/core/workflow";
+import { openChatInput } from "./chat-input";
 import { collectInputs } from "./input-prompt";
 import { environmentVariables, folderResolver, localProcessRunner, runFiles } from "./local-ports";
 import { localAgents } from "./local-agents";
@@ -93,10 +96,7 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
 /**
  * What only a server runs, refused before any step: operation states (a server runs them
  * under its egress rule, with the team's variables), a step's skills (the server reads them
- * from the workflow's bundle; here the person's own skill folders are not searched yet),
- * `mode: conversation` (its
- * turns are a chat on the run's page), and `continue_from` (a
- * session is kept with a run on the server; nothing keeps it between local steps yet).
+ * from the workflow's bundle; here the person's own skill folders are not searched yet).
  */
 const serverOnly = (workflows: Workflow[]): string | undefined => {
   for (const wf of workflows)
@@ -106,10 +106,6 @@ const serverOnly = (workflows: Workflow[]): string | undefined => {
       if (state.kind === "operation")
         return `${at(state.source)} is an operation state (${state.operation}): operations run on a Switchyard server, under its egress rule and with the team's variables (docs/workflows.md, "Operations"); switchyard run does not run them yet`;
       if (state.kind !== "agent") continue;
-      if (state.mode === "conversation")
-        return `${at(state.source)} is a conversation (mode: conversation): its turns wait for a person's messages, which a Switchyard server takes as a chat on the run's page (docs/workflows.md); switchyard run does not run it`;
-      if (state.conversation?.continueFrom !== undefined)
-        return `${at(state.conversation.continueFromSource ?? state.source)} resumes the session of "${state.conversation.continueFrom}" (conversation.continue_from): sessions are kept with a run on a Switchyard server (docs/workflows.md, "Sessions"); switchyard run does not keep them between steps`;
       const skill = state.skills?.[0];
       if (skill)
         return `${at(skill.source)} has skills (skills): switchyard run does not inject skills yet; a Switchyard server runs them from the workflow's bundle (docs/workflows.md#skills)`;
@@ -216,12 +212,15 @@ const runFromFolder = async (
   // The sandbox's temp folders and a lent workspace are given back in `finally`: neither a
   // closed pipe (`| head`) nor a closed terminal may end the process before it runs.
   const onWriteError = () => undefined;
+  // Ctrl+C while a conversation waits for a message cancels the run, as it does elsewhere.
+  const chatInput = openChatInput(process.stdin, process.stderr, onSignal);
   const agents = localAgents({
     run: sandbox,
     env,
     io,
     scrubber,
     stepConnectors: connectors.stepConnectors,
+    chatInput,
   });
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   process.stdout.on("error", onWriteError);
@@ -247,6 +246,7 @@ const runFromFolder = async (
     return surfaceOf(outcome.errorCode ?? "EXECUTION.COMMAND_FAILED").exit;
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
+    chatInput.close();
     await agents.close().catch(() => undefined);
     await connectors.close().catch(() => undefined);
     await sandbox.close();

@@ -6,53 +6,16 @@
  * with the answers; Ctrl+C ends the collection with AWF's words and exit 1. With stdin a pipe
  * the run is refused with AWF's non-terminal error, before any step.
  */
-import { spawn } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { cliForOthers } from "@switchyard/testing/sandbox";
+import {
+  openPersonCli,
+  personFolder,
+  runAsPerson as runCli,
+  type PersonRun,
+} from "@switchyard/testing/sandbox";
 import { deployInputsWorkflow } from "@switchyard/testing/workflow";
 import { afterAll, beforeAll, expect, it } from "vitest";
-
-const build = path.resolve(import.meta.dirname, "../bin/build.mjs");
-const asRoot = process.getuid?.() === 0;
-const PERSON = asRoot ? 65534 : (process.getuid?.() ?? 0);
-
-/**
- * Runs a command at a pseudo-terminal and plays a script: each step waits for its text in
- * the output (ANSI escapes left out), then types its keys. Prints the whole output, and exits
- * with the command's exit status.
- */
-const PTY_DRIVER = String.raw`
-import json, os, pty, re, select, sys, time
-script = json.loads(sys.argv[1]); argv = sys.argv[2:]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvp(argv[0], argv)
-out = b""
-def text():
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", out.decode("utf-8", "replace"))
-def pump(timeout):
-    global out
-    r, _, _ = select.select([fd], [], [], timeout)
-    if not r: return True
-    try: chunk = os.read(fd, 4096)
-    except OSError: return False
-    if not chunk: return False
-    out += chunk; return True
-seen = 0
-for expect, keys in script:
-    deadline = time.time() + 60
-    while text().find(expect, seen) < 0:
-        if time.time() > deadline or not pump(0.5):
-            sys.stdout.write(text()); sys.stdout.write("\n[driver] did not see: " + expect + "\n"); sys.exit(99)
-    seen = text().find(expect, seen) + len(expect)
-    os.write(fd, keys.encode())
-while pump(60): pass
-_, status = os.waitpid(pid, 0)
-sys.stdout.write(text())
-sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 98)
-`;
 
 let base: string;
 let bin: string;
@@ -60,18 +23,8 @@ let flow: string;
 let workspace: string;
 
 beforeAll(async () => {
-  const built = spawn(process.execPath, [build], { stdio: "ignore" });
-  await new Promise<void>((resolve, reject) =>
-    built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`)))),
-  );
-  base = mkdtempSync(path.join(tmpdir(), "sy-run-inputs-"));
-  chmodSync(base, 0o755);
-  bin = cliForOthers(base);
-  for (const dir of ["home", "work"]) {
-    mkdirSync(path.join(base, dir), { mode: 0o755 });
-    chownSync(path.join(base, dir), PERSON, PERSON);
-  }
-  workspace = path.join(base, "work");
+  ({ base, bin } = await openPersonCli("sy-run-inputs-"));
+  workspace = personFolder(path.join(base, "work"));
   flow = path.join(base, "deploy.yaml");
   writeFileSync(flow, deployInputsWorkflow("deploy"), { mode: 0o644 });
 }, 300_000);
@@ -80,35 +33,14 @@ afterAll(() => {
 });
 
 /** `switchyard run <flow> ...args` as the person; stdin a pipe holding `stdin`, or a terminal playing `script`. */
-const runAsPerson = (args: string[], how: { stdin: string } | { script: [string, string][] }) =>
-  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const person = [
-      ...(asRoot ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] : []),
-      process.execPath,
-      bin,
-      "run",
-      flow,
-      ...args,
-    ];
-    const argv =
-      "script" in how
-        ? ["python3", "-c", PTY_DRIVER, JSON.stringify(how.script), ...person]
-        : person;
-    const child = spawn(argv[0]!, argv.slice(1), {
-      cwd: workspace,
-      env: {
-        PATH: process.env.PATH ?? "/usr/bin:/bin",
-        HOME: path.join(base, "home"),
-        TERM: "dumb",
-      },
-      timeout: 120_000,
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.stdin.end("stdin" in how ? how.stdin : "");
-    child.on("close", (code) => resolve({ code, out, err }));
+const runAsPerson = (args: string[], how: PersonRun["how"]) =>
+  runCli({
+    bin,
+    args: ["run", flow, ...args],
+    cwd: workspace,
+    env: { HOME: path.join(base, "home"), TERM: "dumb" },
+    how,
+    timeoutMs: 120_000,
   });
 
 it("prompts at a terminal as AWF does, retries what is wrong, and runs with the answers", async () => {

@@ -24,7 +24,7 @@ import {
 import path from "node:path";
 import { build as bundle } from "esbuild";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
-import { ownFolder, personBase, startAsPerson } from "@switchyard/testing/sandbox";
+import { personFolder, openPersonCli, startAsPerson } from "@switchyard/testing/sandbox";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../../test/fixtures/fixture-mcp-server.mjs");
@@ -35,7 +35,7 @@ let serverText: string;
 let model: ScriptedModel | undefined;
 
 beforeAll(async () => {
-  person = await personBase("sy-run-plugins-");
+  person = await openPersonCli("sy-run-plugins-");
   // The fixture server with the MCP SDK in one file: the sandbox sees the workspace, not the checkout.
   const out = await bundle({
     entryPoints: [FIXTURE],
@@ -121,8 +121,8 @@ ${entry.interceptBuiltins === false ? "      intercept_builtins: false\n" : ""} 
 `,
     { mode: 0o644 },
   );
-  const workspace = ownFolder(path.join(person.base, `ws-${name}`));
-  ownFolder(path.join(workspace, "tools"));
+  const workspace = personFolder(path.join(person.base, `ws-${name}`));
+  personFolder(path.join(workspace, "tools"));
   writeFileSync(path.join(workspace, "tools", server), serverText, { mode: 0o644 });
   return { file, workspace, server };
 };

@@ -34,6 +34,8 @@ export { createAgentExecutor } from "./step/agent-executor";
 export type { SpanAttributes, StepSpan, StepTracer } from "./step-tracer";
 export type { AgentExecutorPorts, AttemptSubscribers } from "./step/agent-executor";
 export type { AttemptGovernance, SuspendedState } from "./step/attempt-governance";
+export { spentOf, withSpentBefore } from "./step/spent-before";
+export type { SpentBefore } from "./step/spent-before";
 export { createAgentStaging } from "./step/agent-staging";
 export type { AgentStaging, AgentStagingOptions, AgentVersionDrift } from "./step/agent-staging";
 export { AGENT_PINS, installedAgentVersions } from "./agent-versions";

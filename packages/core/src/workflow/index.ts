@@ -6,6 +6,7 @@ export { parseWorkflow, DEFAULT_LIMITS } from "./parse/parse-workflow";
 export type { ParseResult } from "./parse/parse-workflow";
 export { runWorkflow } from "./engine/run-workflow";
 export { runAgentAttempt } from "./engine/execute-action";
+export { conversationSessionKey } from "./engine/session-key";
 export type { RenderedAgentRequest } from "./engine/execute-action";
 export { freshCheckpoint } from "./engine/fresh-checkpoint";
 export { realClock } from "./engine/real-clock";

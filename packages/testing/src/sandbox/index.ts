@@ -17,5 +17,13 @@ export type { LinkLocalListeners, ListenTarget } from "./link-local-listeners";
 export { cliForOthers } from "./cli-for-others";
 export { treeListing } from "./tree-listing";
 export { startRacer, stopRacer } from "./racer";
-export { ownFolder, PERSON, personBase, startAsPerson } from "./person-run";
-export type { PersonRun } from "./person-run";
+export { PTY_DRIVER } from "./pty-driver";
+export {
+  asRoot,
+  openPersonCli,
+  PERSON,
+  personFolder,
+  runAsPerson,
+  startAsPerson,
+} from "./person-cli";
+export type { PersonProcess, PersonRun } from "./person-cli";

@@ -412,7 +412,7 @@ export const runAgentAttempt = async (
         failed: status !== "success",
         ...(result.sessionId === undefined ? {} : { sessionId: result.sessionId }),
         ...(result.tokensUsed === undefined ? {} : { tokensUsed: result.tokensUsed }),
-        chat: result,
+        ...(request.chat ? { chat: result } : {}),
       });
       return {
         result: {

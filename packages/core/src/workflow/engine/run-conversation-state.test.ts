@@ -112,4 +112,26 @@ describe("a conversation step's state", () => {
     });
     expect(outcome.checkpoint.results.chat?.conversation).toEqual(recorded);
   });
+
+  it("gives a session-tracked step that succeeded no stopped_by, as AWF records it", async () => {
+    const { outcome } = await runYaml(
+      `
+name: seed
+states:
+  initial: seed
+  seed:
+    type: agent
+    provider: openai_compatible
+    prompt: remember
+    conversation: {}
+    on_success: done
+  done: { type: terminal }
+`,
+      { agents: { execute: async () => ({ output: "stored", sessionId: "s-1" }) } },
+    );
+    expect(outcome.status).toBe("succeeded");
+    const state = outcome.checkpoint.results.seed?.conversation;
+    expect(state).toMatchObject({ session_id: "s-1", total_turns: 2 });
+    expect(state).not.toHaveProperty("stopped_by");
+  });
 });

@@ -128,7 +128,13 @@ const runAction = async (
       const path = run.pathOf(key, loop);
       for (;;) {
         const scope = run.scope(loop);
-        const attemptSignal = state.kind === "step" ? signal : withTimeout(signal, state.timeoutMs);
+        // A chat whose executor bounds each turn itself is not bounded as a whole.
+        const untimed =
+          state.kind === "step" ||
+          (state.kind === "agent" &&
+            state.mode === "conversation" &&
+            run.deps.agents?.timesChatTurns === true);
+        const attemptSignal = untimed ? signal : withTimeout(signal, state.timeoutMs);
         const at = { attempt, path };
         const result =
           state.kind === "step"

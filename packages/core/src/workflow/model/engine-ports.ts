@@ -153,7 +153,15 @@ export type AgentResult = {
 type StoppedBy = "user_exit" | "error";
 
 /** Runs agent steps through a provider; implemented by the providers module. */
-export type AgentExecutor = { execute(request: AgentRequest): Promise<AgentResult> };
+export type AgentExecutor = {
+  execute(request: AgentRequest): Promise<AgentResult>;
+  /**
+   * A `mode: conversation` step's whole chat is one call of `execute`, which bounds each of
+   * its turns by the step's timeout itself (AWF's per-turn timeout): the engine does not
+   * bound the chat as a whole. Unset: each call is one turn, bounded by the engine.
+   */
+  timesChatTurns?: boolean;
+};
 
 /** An operation state's attempt, its inputs rendered: what the OperationPort is given. */
 export type OperationRequest = AttemptOf & {
