@@ -2,20 +2,30 @@
  * What real authorization servers ask of Switchyard's OAuth client, against real servers on
  * 127.0.0.1 (oidc-provider, a metadata-only server) and a real protected MCP server: a server
  * whose metadata leaves out the authorization code grant is refused before anyone is sent to
- * it.
+ * it; two workers refreshing one grant of a server that rotates refresh tokens (and revokes
+ * the grant when a spent one comes back) take turns on the credential row, so one refresh
+ * reaches the server and both go on with its tokens.
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
-import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
+import { Scrubber } from "@switchyard/core/secrets";
+import { createDb } from "@switchyard/db";
+import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
 import {
+  connectWithOAuth,
   startMetadataOnlyAuthorizationServer,
+  startOAuthServer,
   startProtectedMcpServer,
+  type ResourceAuthority,
 } from "@switchyard/testing/oauth";
 import { Redis } from "ioredis";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
+import { createLogger } from "../apps/worker/src/logger";
+import { createWorkerConnectors, openStepConnectors } from "../apps/worker/src/team-connectors";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { storeTeamGrant } from "./helpers/team-grant";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 
 process.env.AUTH_URL = "http://127.0.0.1:3999";
@@ -32,11 +42,9 @@ const as = (userId: string) =>
 const admin = () => as(seeded.adminId);
 const pendingKeys = () => redis.keys(`${prefix}:connector-oauth:*`);
 
-/** A protected MCP server whose authorization server publishes `metadata`, set up as connector `id`. */
-const oauthConnector = async (id: string, metadata: Record<string, unknown>, clientId?: string) => {
-  const server = await startMetadataOnlyAuthorizationServer(metadata);
-  closers.push(() => server.close());
-  const mcp = await startProtectedMcpServer({ authorizationServer: server });
+/** A protected MCP server of `authority`, set up as the team's connector `id`. */
+const oauthConnector = async (id: string, authority: ResourceAuthority, clientId?: string) => {
+  const mcp = await startProtectedMcpServer({ authorizationServer: authority });
   closers.push(() => mcp.close());
   await admin().connectors.create({
     definition: {
@@ -48,6 +56,18 @@ const oauthConnector = async (id: string, metadata: Record<string, unknown>, cli
       ...(clientId ? { oauth_client_id: clientId } : {}),
     },
   });
+  return mcp;
+};
+
+/** An authorization server that publishes `metadata` and nothing else, behind connector `id`. */
+const metadataOnlyConnector = async (
+  id: string,
+  metadata: Record<string, unknown>,
+  clientId?: string,
+) => {
+  const server = await startMetadataOnlyAuthorizationServer(metadata);
+  closers.push(() => server.close());
+  await oauthConnector(id, server, clientId);
   return server;
 };
 
@@ -65,7 +85,7 @@ afterAll(async () => {
 
 describe("the authorization server's grant types", () => {
   it("refuses a server that does not list authorization_code before the browser is sent there", async () => {
-    await oauthConnector("machines", { grant_types_supported: ["client_credentials"] });
+    await metadataOnlyConnector("machines", { grant_types_supported: ["client_credentials"] });
     await expect(
       admin().connectors.beginOAuth({ id: "machines", scope: "team" }),
     ).rejects.toMatchObject({
@@ -82,7 +102,7 @@ describe("the authorization server's grant types", () => {
       ["listed", ["authorization_code"]],
       ["silent", undefined],
     ] as const) {
-      const server = await oauthConnector(
+      const server = await metadataOnlyConnector(
         id,
         {
           grant_types_supported: grants,
@@ -94,4 +114,62 @@ describe("the authorization server's grant types", () => {
       expect(new URL(begun.authorizationUrl).origin).toBe(server.issuer);
     }
   });
+});
+
+/** A worker of its own: its database pool and its connector pool, as another process has. */
+const startWorker = () => {
+  const db = createDb(seeded.url, { max: 3 });
+  const connectors = createWorkerConnectors({
+    allowAnyCommand: () => Promise.resolve(false),
+    oauthFetch: loopbackEgressFetch(),
+    httpFetch: loopbackEgressFetch("connector"),
+  });
+  closers.push(
+    () => connectors.pool.close(),
+    () => db.$disconnect(),
+  );
+  return (slug: string) =>
+    openStepConnectors({
+      db,
+      keyring,
+      log: createLogger("error", { service: "test" }),
+      connectors,
+      scrubber: new Scrubber(),
+      teamId: seeded.teamId,
+      runId: null,
+      lane: "operator",
+      starterId: seeded.adminId,
+      slugs: [slug],
+      stateName: "agent",
+    });
+};
+
+describe("refreshing one grant from two workers", () => {
+  it("locks the credential while refreshing: one refresh reaches the server, and both workers call with its token", async () => {
+    const authServer = await startOAuthServer();
+    closers.push(() => authServer.close());
+    const mcp = await oauthConnector("rotating", authServer);
+    const grant = await connectWithOAuth(authServer, mcp.url);
+    // Stored as expired: the first use of each worker refreshes.
+    const expired = {
+      ...grant,
+      tokens: { ...grant.tokens, expiresAt: new Date(Date.now() - 1000) },
+    };
+    await storeTeamGrant(seeded, keyring, "rotating", expired);
+    const refreshes = () => authServer.tokenRequests.filter((r) => r.grantType === "refresh_token");
+    expect(refreshes()).toHaveLength(0);
+
+    const [one, two] = await Promise.all([startWorker()("rotating"), startWorker()("rotating")]);
+    const calls = await Promise.all([
+      one!.host.callTool("rotating", "whoami", {}),
+      two!.host.callTool("rotating", "whoami", {}),
+    ]);
+    for (const call of calls) {
+      expect(call.isError ?? false, JSON.stringify(call)).toBe(false);
+      expect(JSON.stringify(call)).toContain("test-user");
+    }
+    expect(refreshes()).toHaveLength(1);
+    expect(authServer.tokenRefusals).toEqual([]);
+    await Promise.all([one!.host.close(), two!.host.close()]);
+  }, 120_000);
 });

@@ -6,9 +6,9 @@
  * to be opened for a call. Validation of the definition, sealing and opening, and audit
  * entries happen in the callers.
  */
-import { connectorCredentialHolder } from "@switchyard/core/crypto";
+import { connectorCredentialHolder, type Envelope } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { envelopeOf, sealedColumns } from "./sealed-columns";
 import type { SealedValue } from "./variables";
@@ -330,6 +330,37 @@ export const resealConnectorCredential = async (
     data: { expiresAt: input.expiresAt },
   });
 };
+
+/**
+ * Runs `work` in a transaction holding the credential row (SELECT ... FOR UPDATE), so that two
+ * workers never refresh one grant at once: the second waits, then reads what the first
+ * stored. `work` gets the envelope as stored once the lock is held, or undefined when the
+ * row no longer holds that credential (revoked, or connected again meanwhile); writes that
+ * belong to the lock (resealConnectorCredential) go through `tx`.
+ */
+export const withConnectorCredentialLocked = <T>(
+  db: PrismaClient,
+  input: { teamId: string; id: string; credentialId: string },
+  work: (tx: Prisma.TransactionClient, envelope: Envelope | undefined) => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<T> =>
+  db.$transaction(
+    async (tx) => {
+      const [row] = await tx.$queryRaw<{ credentialId: string }[]>`
+        SELECT "credentialId" FROM "ConnectorCredential"
+        WHERE "id" = ${input.id} AND "teamId" = ${input.teamId}
+        FOR UPDATE`;
+      const credential =
+        row?.credentialId === input.credentialId
+          ? await tx.credential.findFirst({
+              where: { id: input.credentialId, teamId: input.teamId },
+            })
+          : null;
+      return work(tx, credential ? envelopeOf(credential) : undefined);
+    },
+    // The lock is held across one request to the authorization server, and waited for as long.
+    { timeout: options.timeoutMs ?? 60_000, maxWait: 10_000 },
+  );
 
 /** The team's connectors among `slugs` as a run reaches them (enabled or not: the caller decides). */
 export const connectorsBySlug = (

@@ -62,6 +62,8 @@ export type TestAuthorizationServer = {
   /** Revokes one refresh token; false when it was not live. */
   revokeRefreshToken(refreshToken: string): boolean;
   readonly tokenRequests: readonly TokenRequest[];
+  /** Token requests it refused, by their grant type and OAuth error code. */
+  readonly tokenRefusals: readonly { grantType: string; error: string }[];
   close(): Promise<void>;
 };
 
@@ -124,6 +126,7 @@ export const startOAuthServer = async (
   const subject = options.subject ?? "test-user";
   const resources = new Map<string, string>();
   const tokenRequests: TokenRequest[] = [];
+  const tokenRefusals: { grantType: string; error: string }[] = [];
   const storage = createStorage();
 
   const interact = async (req: IncomingMessage, res: ServerResponse, deny: boolean) => {
@@ -233,6 +236,13 @@ export const startOAuthServer = async (
     });
   });
 
+  provider.on("grant.error", (ctx, error) => {
+    tokenRefusals.push({
+      grantType: String(ctx.oidc?.params?.grant_type),
+      error: String((error as { error?: unknown }).error),
+    });
+  });
+
   const approve: TestAuthorizationServer["approve"] = async (
     authorizationUrl,
     redirectUri,
@@ -283,6 +293,7 @@ export const startOAuthServer = async (
     },
     revokeRefreshToken: (refreshToken) => storage.storeOf("RefreshToken").delete(refreshToken),
     tokenRequests,
+    tokenRefusals,
     close: http.close,
   };
 };
