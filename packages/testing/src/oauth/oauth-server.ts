@@ -35,6 +35,8 @@ export type OAuthServerOptions = {
   scopes?: string[];
   /** The loopback address it listens on (default 127.0.0.1), e.g. one an allow-list names alone. */
   host?: string;
+  /** How clients may authenticate at the token endpoint, as its metadata lists (default oidc-provider's). */
+  clientAuthMethods?: ("none" | "client_secret_basic" | "client_secret_post")[];
 };
 
 export type VerifiedAccessToken = { subject: string; clientId: string; scope: string };
@@ -183,6 +185,7 @@ export const startOAuthServer = async (
       token_endpoint_auth_method: c.client_secret ? "client_secret_basic" : "none",
       ...c,
     })),
+    ...(options.clientAuthMethods ? { clientAuthMethods: options.clientAuthMethods } : {}),
     cookies: { keys: [randomBytes(16).toString("hex")] },
     jwks: {
       keys: [
