@@ -4,7 +4,8 @@
  * whose metadata leaves out the authorization code grant is refused before anyone is sent to
  * it; a pre-registered client authenticates with the secret an admin set (basic or post, as
  * the server's metadata lists), at the code exchange and at every refresh, and that secret is
- * never shown or stored in the clear; two workers refreshing one grant of a server that rotates refresh tokens (and revokes
+ * never shown or stored in the clear; a client registered dynamically is kept for the team and
+ * used again, and registered anew once the server no longer knows it; two workers refreshing one grant of a server that rotates refresh tokens (and revokes
  * the grant when a spent one comes back) take turns on the credential row, so one refresh
  * reaches the server and both go on with its tokens.
  */
@@ -307,4 +308,40 @@ describe("a pre-registered client with a secret", () => {
       admin().connectors.setClientSecret({ id: "keyed", secret: "cs-abcdefgh" }),
     ).rejects.toMatchObject({ cause: { code: "BAD_REQUEST" } });
   });
+});
+
+describe("a client registered dynamically", () => {
+  it("is registered once per server and redirect URI, and again once the server refuses it", async () => {
+    const authServer = await startOAuthServer();
+    closers.push(() => authServer.close());
+    await oauthConnector("registered", authServer);
+    await oauthConnector("registered_too", authServer);
+    const clientOf = async (id: string) => {
+      const begun = await admin().connectors.beginOAuth({ id, scope: "team" });
+      return new URL(begun.authorizationUrl).searchParams.get("client_id");
+    };
+
+    const first = await clientOf("registered");
+    expect(await clientOf("registered")).toBe(first);
+    // Another connector behind the same authorization server: the same client.
+    expect(await clientOf("registered_too")).toBe(first);
+    expect(authServer.registrations).toBe(1);
+    expect(await connect("registered", authServer)).toBe("connector=registered&connected=team");
+    expect(authServer.registrations).toBe(1);
+
+    // The server dropped the client between the approval and the callback: invalid_client.
+    const begun = await admin().connectors.beginOAuth({ id: "registered", scope: "team" });
+    const landed = await authServer.approve(begun.authorizationUrl, begun.redirectUri);
+    expect(authServer.forgetClient(first!)).toBe(true);
+    const refused = await connectorOAuthCallback(
+      { db: seeded.db, redis, keyring, prefix, egress },
+      seeded.adminId,
+      landed,
+    );
+    expect(refused.headers.get("location")).toContain("error=USER.CONNECTOR.OAUTH_FAILED");
+    const again = await clientOf("registered");
+    expect(again).not.toBe(first);
+    expect(authServer.registrations).toBe(2);
+    expect(await connect("registered", authServer)).toBe("connector=registered&connected=team");
+  }, 120_000);
 });

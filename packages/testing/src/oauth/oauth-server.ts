@@ -64,6 +64,10 @@ export type TestAuthorizationServer = {
   /** Revokes one refresh token; false when it was not live. */
   revokeRefreshToken(refreshToken: string): boolean;
   readonly tokenRequests: readonly TokenRequest[];
+  /** Clients registered dynamically so far. */
+  readonly registrations: number;
+  /** Forgets a dynamically registered client, as a server that dropped it; false when unknown. */
+  forgetClient(clientId: string): boolean;
   /** Token requests it refused, by their grant type and OAuth error code. */
   readonly tokenRefusals: readonly { grantType: string; error: string }[];
   close(): Promise<void>;
@@ -129,6 +133,7 @@ export const startOAuthServer = async (
   const resources = new Map<string, string>();
   const tokenRequests: TokenRequest[] = [];
   const tokenRefusals: { grantType: string; error: string }[] = [];
+  let registrations = 0;
   const storage = createStorage();
 
   const interact = async (req: IncomingMessage, res: ServerResponse, deny: boolean) => {
@@ -239,6 +244,9 @@ export const startOAuthServer = async (
     });
   });
 
+  provider.on("registration_create.success", () => {
+    registrations += 1;
+  });
   provider.on("grant.error", (ctx, error) => {
     tokenRefusals.push({
       grantType: String(ctx.oidc?.params?.grant_type),
@@ -297,6 +305,10 @@ export const startOAuthServer = async (
     revokeRefreshToken: (refreshToken) => storage.storeOf("RefreshToken").delete(refreshToken),
     tokenRequests,
     tokenRefusals,
+    get registrations() {
+      return registrations;
+    },
+    forgetClient: (clientId) => storage.storeOf("Client").delete(clientId),
     close: http.close,
   };
 };
