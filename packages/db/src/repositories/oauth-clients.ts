@@ -10,7 +10,7 @@ import type { SealedValue } from "./variables";
 
 type ClientKey = { teamId: string; issuer: string; redirectUri: string };
 
-export type StoredOAuthClient = {
+type StoredOAuthClient = {
   clientId: string;
   tokenEndpointAuthMethod: string | null;
   secret: SealedValue | undefined;
