@@ -6,7 +6,7 @@
  * a call of the first refreshes it through the pool, which holds the second's token source:
  * both scrubbers know the new tokens. Once the second step has ended it learns no more.
  */
-import { grantFromJson, grantToJson } from "@switchyard/core/connectors";
+import { grantFromJson } from "@switchyard/core/connectors";
 import { keyringOf, openConnectorCredential, parseMasterKey } from "@switchyard/core/crypto";
 import { Scrubber } from "@switchyard/core/secrets";
 import { connectorCredentialForUse, TEAM_OWNER } from "@switchyard/db";
@@ -19,7 +19,6 @@ import {
 } from "@switchyard/testing/oauth";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { storeSealedCredential } from "~/server/connectors/connector-operations";
 import { createLogger } from "../apps/worker/src/logger";
 import {
   createWorkerConnectors,
@@ -27,6 +26,7 @@ import {
   type WorkerConnectors,
 } from "../apps/worker/src/team-connectors";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { storeTeamGrant } from "./helpers/team-grant";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { parseEgressAllowList } from "@switchyard/core/egress";
 import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
@@ -56,19 +56,7 @@ beforeAll(async () => {
     },
   });
   const grant = await connectWithOAuth(authServer, mcp.url);
-  await storeSealedCredential(
-    seeded.db,
-    keyring,
-    { teamId: seeded.teamId, userId: seeded.adminId, role: "owner" },
-    {
-      id: "crm",
-      owner: TEAM_OWNER,
-      kind: "oauth",
-      value: grantToJson(grant),
-      fingerprint: "0123456789ab",
-      expiresAt: grant.tokens.expiresAt ?? null,
-    },
-  );
+  await storeTeamGrant(seeded, keyring, "crm", grant);
   // The servers are on loopback, which the operator's allow-list names here.
   connectors = createWorkerConnectors({
     allowAnyCommand: () => Promise.resolve(false),

@@ -7,8 +7,9 @@
  * through an adapter that names connectors by their ids and asks the database again at
  * every call, so disabling a connector, removing a lane or revoking a credential stops
  * calls in running steps. A tool an admin switched off for the lane is neither listed nor
- * callable. Every credential value joins the run's scrubber; a credential's use is written
- * as its last use and one audit entry per step, never its value.
+ * callable. An OAuth grant is refreshed by one worker at a time (its credential row locked),
+ * the others taking what it stored. Every credential value joins the run's scrubber; a
+ * credential's use is written as its last use and one audit entry per step, never its value.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { context } from "@opentelemetry/api";
@@ -50,6 +51,7 @@ import {
   recordConnectorTools,
   resealConnectorCredential,
   TEAM_OWNER,
+  withConnectorCredentialLocked,
   type CredentialForUse,
   type Db,
 } from "@switchyard/db";
@@ -166,30 +168,37 @@ const credentialResolver = (
     tokens: grant.tokens,
     connectorName: def.name,
     fetch: input.connectors.oauthFetch,
-    onTokens: async (tokens) => {
-      learn(tokens);
-      const envelope = sealConnectorCredential(
-        keyring,
-        sealedFor,
-        grantToJson({ ...grant, tokens }),
-      );
-      await resealConnectorCredential(db, {
-        teamId,
-        id: stored.id,
-        sealed: { credentialId: stored.sealed.credentialId, envelope },
-        expiresAt: tokens.expiresAt ?? null,
-      });
-    },
-    // What another worker may have stored meanwhile for the same grant (same credential row).
-    reload: async () => {
-      const now = await connectorCredentialForUse(db, { teamId, slug: def.id, owner });
-      if (!now || now.sealed.credentialId !== stored.sealed.credentialId) return undefined;
-      const latest = grantFromJson(
-        openConnectorCredential(keyring, sealedFor, now.sealed.envelope),
-      );
-      learn(latest.tokens);
-      return latest.tokens;
-    },
+    // Stored by `exclusive`, under the row lock.
+    onTokens: learn,
+    // One worker at a time refreshes the grant; the next takes what it stored.
+    exclusive: (work) =>
+      withConnectorCredentialLocked(
+        db,
+        { teamId, id: stored.id, credentialId: stored.sealed.credentialId },
+        async (tx, envelope) => {
+          const held = envelope
+            ? grantFromJson(openConnectorCredential(keyring, sealedFor, envelope)).tokens
+            : undefined;
+          if (held) learn(held);
+          const tokens = await work(held);
+          // Revoked or connected again meanwhile: this step's grant is no longer the stored one.
+          if (envelope && tokens.accessToken !== held?.accessToken)
+            await resealConnectorCredential(tx, {
+              teamId,
+              id: stored.id,
+              sealed: {
+                credentialId: stored.sealed.credentialId,
+                envelope: sealConnectorCredential(
+                  keyring,
+                  sealedFor,
+                  grantToJson({ ...grant, tokens }),
+                ),
+              },
+              expiresAt: tokens.expiresAt ?? null,
+            });
+          return tokens;
+        },
+      ),
     onFailed: async (reason) => {
       input.log.warn("a connector's OAuth grant could not be refreshed", {
         connector: def.id,

@@ -6,15 +6,17 @@
  * to be opened for a call. Validation of the definition, sealing and opening, and audit
  * entries happen in the callers.
  */
-import { connectorCredentialHolder } from "@switchyard/core/crypto";
+import { connectorCredentialHolder, type Envelope } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
-import type { Prisma } from "../generated/prisma/client";
+import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { envelopeOf, sealedColumns } from "./sealed-columns";
 import type { SealedValue } from "./variables";
 
 /** Whose account a credential is: the team's, or one member's (their user id). */
 export const TEAM_OWNER = "team";
+/** The holder a connector's OAuth client secret is sealed for (no user id looks like it). */
+export const CLIENT_SECRET_OWNER = "oauth-client";
 
 /** Why a credential needs its owner to connect again. */
 type ReconnectReason = "refresh_refused" | "destination_changed";
@@ -58,6 +60,7 @@ const listed = {
   initialTools: true,
   toolAllow: true,
   enabled: true,
+  clientSecretId: true,
   createdById: true,
   createdAt: true,
   updatedAt: true,
@@ -130,11 +133,12 @@ export const removeConnector = async (
 ) => {
   const existing = await tx.connector.findUnique({
     where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
-    select: { id: true, credentials: { select: { credentialId: true } } },
+    select: { id: true, clientSecretId: true, credentials: { select: { credentialId: true } } },
   });
   if (!existing) throw notFound(input.slug);
   await tx.connector.delete({ where: { id: existing.id } });
   const ids = existing.credentials.map((c) => c.credentialId);
+  if (existing.clientSecretId) ids.push(existing.clientSecretId);
   if (ids.length > 0)
     await tx.credential.deleteMany({ where: { id: { in: ids }, teamId: input.teamId } });
 };
@@ -194,6 +198,61 @@ export const storeConnectorCredential = async (
   if (existing)
     await tx.credential.deleteMany({ where: { id: existing.credentialId, teamId: input.teamId } });
   return row;
+};
+
+/**
+ * Sets (`sealed`) or clears (null) the client secret of a connector's pre-registered OAuth
+ * client, dropping the one it replaces; whether one was set before. Run it in a transaction.
+ */
+export const setConnectorClientSecret = async (
+  tx: PrismaClientOrTransaction,
+  input: { teamId: string; slug: string; sealed: SealedValue | null },
+): Promise<{ replaced: boolean }> => {
+  const connector = await tx.connector.findUnique({
+    where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
+    select: { id: true, clientSecretId: true },
+  });
+  if (!connector) throw notFound(input.slug);
+  if (input.sealed) {
+    const { credentialId, envelope } = input.sealed;
+    await tx.credential.create({
+      data: {
+        id: credentialId,
+        teamId: input.teamId,
+        name: `${connectorCredentialHolder(input.slug, CLIENT_SECRET_OWNER)}:${credentialId}`,
+        kind: "secret",
+        ...sealedColumns(envelope),
+      },
+    });
+  }
+  await tx.connector.update({
+    where: { id: connector.id },
+    data: { clientSecretId: input.sealed?.credentialId ?? null },
+  });
+  if (connector.clientSecretId)
+    await tx.credential.deleteMany({
+      where: { id: connector.clientSecretId, teamId: input.teamId },
+    });
+  return { replaced: connector.clientSecretId !== null };
+};
+
+/** The sealed client secret of a connector's OAuth client, to open for a token request; undefined when none is set. */
+export const connectorClientSecret = async (
+  db: PrismaClientOrTransaction,
+  input: { teamId: string; slug: string },
+): Promise<SealedValue | undefined> => {
+  const row = await db.connector.findUnique({
+    where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
+    select: { clientSecret: true },
+  });
+  const secret = row?.clientSecret;
+  if (!secret) return undefined;
+  if (secret.teamId !== input.teamId)
+    throw new AppError(
+      "SYSTEM.CREDENTIAL_UNREADABLE",
+      `the client secret of connector "${input.slug}" is held by another team`,
+    );
+  return { credentialId: secret.id, envelope: envelopeOf(secret) };
 };
 
 /** Revokes an owner's credential of a connector; NOT_FOUND when there is none. Run it in a transaction. */
@@ -330,6 +389,37 @@ export const resealConnectorCredential = async (
     data: { expiresAt: input.expiresAt },
   });
 };
+
+/**
+ * Runs `work` in a transaction holding the credential row (SELECT ... FOR UPDATE), so that two
+ * workers never refresh one grant at once: the second waits, then reads what the first
+ * stored. `work` gets the envelope as stored once the lock is held, or undefined when the
+ * row no longer holds that credential (revoked, or connected again meanwhile); writes that
+ * belong to the lock (resealConnectorCredential) go through `tx`.
+ */
+export const withConnectorCredentialLocked = <T>(
+  db: PrismaClient,
+  input: { teamId: string; id: string; credentialId: string },
+  work: (tx: Prisma.TransactionClient, envelope: Envelope | undefined) => Promise<T>,
+  options: { timeoutMs?: number } = {},
+): Promise<T> =>
+  db.$transaction(
+    async (tx) => {
+      const [row] = await tx.$queryRaw<{ credentialId: string }[]>`
+        SELECT "credentialId" FROM "ConnectorCredential"
+        WHERE "id" = ${input.id} AND "teamId" = ${input.teamId}
+        FOR UPDATE`;
+      const credential =
+        row?.credentialId === input.credentialId
+          ? await tx.credential.findFirst({
+              where: { id: input.credentialId, teamId: input.teamId },
+            })
+          : null;
+      return work(tx, credential ? envelopeOf(credential) : undefined);
+    },
+    // The lock is held across one request to the authorization server, and waited for as long.
+    { timeout: options.timeoutMs ?? 60_000, maxWait: 10_000 },
+  );
 
 /** The team's connectors among `slugs` as a run reaches them (enabled or not: the caller decides). */
 export const connectorsBySlug = (

@@ -35,6 +35,8 @@ export type OAuthServerOptions = {
   scopes?: string[];
   /** The loopback address it listens on (default 127.0.0.1), e.g. one an allow-list names alone. */
   host?: string;
+  /** How clients may authenticate at the token endpoint, as its metadata lists (default oidc-provider's). */
+  clientAuthMethods?: ("none" | "client_secret_basic" | "client_secret_post")[];
 };
 
 export type VerifiedAccessToken = { subject: string; clientId: string; scope: string };
@@ -62,6 +64,12 @@ export type TestAuthorizationServer = {
   /** Revokes one refresh token; false when it was not live. */
   revokeRefreshToken(refreshToken: string): boolean;
   readonly tokenRequests: readonly TokenRequest[];
+  /** Clients registered dynamically so far. */
+  readonly registrations: number;
+  /** Forgets a dynamically registered client, as a server that dropped it; false when unknown. */
+  forgetClient(clientId: string): boolean;
+  /** Token requests it refused, by their grant type and OAuth error code. */
+  readonly tokenRefusals: readonly { grantType: string; error: string }[];
   close(): Promise<void>;
 };
 
@@ -124,6 +132,8 @@ export const startOAuthServer = async (
   const subject = options.subject ?? "test-user";
   const resources = new Map<string, string>();
   const tokenRequests: TokenRequest[] = [];
+  const tokenRefusals: { grantType: string; error: string }[] = [];
+  let registrations = 0;
   const storage = createStorage();
 
   const interact = async (req: IncomingMessage, res: ServerResponse, deny: boolean) => {
@@ -180,6 +190,7 @@ export const startOAuthServer = async (
       token_endpoint_auth_method: c.client_secret ? "client_secret_basic" : "none",
       ...c,
     })),
+    ...(options.clientAuthMethods ? { clientAuthMethods: options.clientAuthMethods } : {}),
     cookies: { keys: [randomBytes(16).toString("hex")] },
     jwks: {
       keys: [
@@ -233,6 +244,16 @@ export const startOAuthServer = async (
     });
   });
 
+  provider.on("registration_create.success", () => {
+    registrations += 1;
+  });
+  provider.on("grant.error", (ctx, error) => {
+    tokenRefusals.push({
+      grantType: String(ctx.oidc?.params?.grant_type),
+      error: String((error as { error?: unknown }).error),
+    });
+  });
+
   const approve: TestAuthorizationServer["approve"] = async (
     authorizationUrl,
     redirectUri,
@@ -283,6 +304,11 @@ export const startOAuthServer = async (
     },
     revokeRefreshToken: (refreshToken) => storage.storeOf("RefreshToken").delete(refreshToken),
     tokenRequests,
+    tokenRefusals,
+    get registrations() {
+      return registrations;
+    },
+    forgetClient: (clientId) => storage.storeOf("Client").delete(clientId),
     close: http.close,
   };
 };

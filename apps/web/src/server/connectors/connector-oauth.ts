@@ -1,13 +1,14 @@
 /**
  * Connecting an http connector over OAuth 2.1 from the dashboard. Beginning discovers the
  * connector's authorization server (core refuses one without PKCE S256), gets a client (by
- * dynamic registration, or the definition's oauth_client_id) and answers the URL to send the
- * browser to; what the callback needs (server, client, PKCE verifier, who began, for whose
- * account) waits in Redis for ten minutes under a digest of the state, sealed. The callback
- * takes that entry once, whatever follows; it completes only in the session of the user who
- * began, who must still be allowed to set that credential, stores the grant sealed as the
- * connector's credential and sends the browser back to the Connectors page with the outcome.
- * No token, code or verifier is ever in a URL, a log or an answer.
+ * dynamic registration, kept for the team, or the definition's oauth_client_id with the client
+ * secret an admin set, if any) and answers the URL to send the browser to; what the callback
+ * needs (server, client, PKCE verifier, who began, for whose account) waits in Redis for ten
+ * minutes under a digest of the state, sealed. The callback takes that entry once, whatever
+ * follows; it completes only in the session of the user who began, who must still be allowed to
+ * set that credential, stores the grant sealed as the connector's credential and sends the
+ * browser back to the Connectors page with the outcome. No token, code or verifier is ever in a
+ * URL, a log or an answer.
  */
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
@@ -34,6 +35,8 @@ import {
 import { env } from "~/env";
 import type { WebEgress } from "../egress";
 import { requireRole } from "../trpc/init";
+import { openConnectorClientSecret } from "./connector-client-secret";
+import { forgetRefusedClient, registeredOAuthClient } from "./registered-oauth-client";
 import { fingerprintOf, storeSealedCredential, type ConnectorActor } from "./connector-operations";
 
 const CALLBACK_PATH = "/api/connectors/oauth/callback";
@@ -135,12 +138,23 @@ export const beginConnectorOAuth = async (
   const redirectUri = await callbackUrl();
   const fetch = deps.egress.oauth;
   const server = await discoverOAuthServer(def.url, { fetch });
-  const client = await obtainOAuthClient(server, {
-    fetch,
-    redirectUri,
-    clientName: "Switchyard",
-    ...(def.oauth_client_id ? { preRegistered: { clientId: def.oauth_client_id } } : {}),
-  });
+  // A client registered by hand (with the secret an admin set), else the team's registered one.
+  const client = def.oauth_client_id
+    ? await obtainOAuthClient(server, {
+        fetch,
+        redirectUri,
+        preRegistered: {
+          clientId: def.oauth_client_id,
+          clientSecret: await openConnectorClientSecret(deps.db, deps.keyring, {
+            teamId: actor.teamId,
+            connector: def.id,
+          }),
+        },
+      })
+    : await registeredOAuthClient(
+        { db: deps.db, keyring: deps.keyring, fetch },
+        { teamId: actor.teamId, server, redirectUri },
+      );
   const { url, state, codeVerifier } = await beginAuthorization({ server, client, redirectUri });
   const pending: Pending = {
     teamId: actor.teamId,
@@ -203,7 +217,14 @@ const complete = async (
       `the URL of connector "${def.id}" changed while authorizing: connect it again`,
     );
   const { server, client } = pending;
-  const tokens = await completeAuthorization({ ...pending, callback, fetch: deps.egress.oauth });
+  const tokens = await completeAuthorization({
+    ...pending,
+    callback,
+    fetch: deps.egress.oauth,
+  }).catch(async (error: unknown) => {
+    await forgetRefusedClient(deps.db, pending, error);
+    throw error;
+  });
   return storeSealedCredential(deps.db, deps.keyring, actor, {
     id: def.id,
     owner,

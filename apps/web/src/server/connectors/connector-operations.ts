@@ -147,6 +147,7 @@ export const listTeamConnectors = async (db: Db, actor: ConnectorActor): Promise
       memberCredentialsToReconnect: credentials.filter(
         (c) => c.owner !== TEAM_OWNER && c.status === "needs_reconnect",
       ).length,
+      clientSecret: row?.clientSecretId ? ("set" as const) : ("not_set" as const),
       updatedAt: row?.updatedAt ?? null,
     };
   });

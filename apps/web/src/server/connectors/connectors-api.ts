@@ -5,6 +5,7 @@
 import { connectorOperations } from "../contract/connectors.types";
 import { implement, type Services } from "../api/implement";
 import { egressOr } from "../egress";
+import { setConnectorClientSecretOf } from "./connector-client-secret";
 import { callConnectorTool } from "./connector-console";
 import { beginConnectorOAuth } from "./connector-oauth";
 import {
@@ -29,6 +30,8 @@ export const connectorsApi = implement(connectorOperations, {
   setCredential: ({ db, keyring, caller }, input) =>
     setConnectorCredential(db, keyring(), caller, input),
   revokeCredential: ({ db, caller }, input) => revokeTeamConnectorCredential(db, caller, input),
+  setClientSecret: ({ db, keyring, caller }, input) =>
+    setConnectorClientSecretOf(db, keyring(), caller, input),
   callTool: async (ctx, input) =>
     callConnectorTool(
       { db: ctx.db, redis: ctx.redis(), prefix: ctx.prefix, rules: await rulesOf(ctx) },

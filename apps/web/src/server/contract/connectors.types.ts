@@ -34,6 +34,12 @@ export const credentialSummary = z.object({
   lastUsedAt: timestamp.nullable(),
 });
 
+const clientSecretState = z
+  .enum(["set", "not_set"])
+  .describe(
+    "whether an admin set the client secret of the connector's registered OAuth client (never the secret)",
+  );
+
 export const connectorListing = z.object({
   id: z.string(),
   source: z.enum(["team", "curated"]).describe("curated: a catalog entry the team has not set up"),
@@ -53,6 +59,7 @@ export const connectorListing = z.object({
     .number()
     .int()
     .describe("how many of those must be connected again"),
+  clientSecret: clientSecretState,
   updatedAt: timestamp.nullable(),
 });
 export const connectorList = z.array(connectorListing);
@@ -93,6 +100,21 @@ export const revokeCredentialBody = z.object({
 export const revokeCredentialInput = revokeCredentialBody.extend({ id: connectorId });
 export const credentialResponse = credentialSummary;
 export const revokeCredentialResponse = z.object({ id: z.string(), scope });
+
+export const setClientSecretBody = z.object({
+  secret: z
+    .string()
+    .max(4096)
+    .nullable()
+    .describe(
+      "write-only: the client secret of the OAuth client named by oauth_client_id; null clears it",
+    ),
+});
+export const setClientSecretInput = setClientSecretBody.extend({ id: connectorId });
+export const setClientSecretResponse = z.object({
+  id: z.string(),
+  clientSecret: clientSecretState,
+});
 
 export const callToolBody = z.object({
   tool: z.string().min(1).max(128).describe("the server's own tool name"),
@@ -230,6 +252,22 @@ export const connectorOperations = {
       body: revokeCredentialBody,
       status: 200,
       description: "Revoked",
+    },
+  }),
+  setClientSecret: operation({
+    kind: "mutation",
+    access: "team",
+    role: "admin",
+    input: setClientSecretInput,
+    output: setClientSecretResponse,
+    rest: {
+      method: "PUT",
+      path: "/connectors/{id}/client-secret",
+      summary:
+        "Admins: set (or clear, with null) the client secret of an OAuth connector's registered client, sent at the token endpoint; never returned",
+      body: setClientSecretBody,
+      status: 200,
+      description: "Whether a client secret is set",
     },
   }),
   callTool: operation({

@@ -24,8 +24,12 @@ type CompleteAuthorizationInput = {
   now?: () => number;
 };
 
-const failed = (message: string, cause?: unknown) =>
-  new AppError("USER.CONNECTOR.OAUTH_FAILED", message, cause === undefined ? {} : { cause });
+/** `oauthError`: the server's OAuth error code, in details (invalid_client: it does not know the client). */
+const failed = (message: string, cause?: unknown, oauthError?: string) =>
+  new AppError("USER.CONNECTOR.OAUTH_FAILED", message, {
+    ...(cause === undefined ? {} : { cause }),
+    ...(oauthError ? { details: { oauthError } } : {}),
+  });
 
 const sameText = (a: string, b: string) => {
   const x = Buffer.from(a);
@@ -73,7 +77,11 @@ export const completeAuthorization = async (
   }).catch((error: unknown) => {
     const refusal = oauthRefusal(error);
     throw refusal
-      ? failed(`the authorization server refused the code (${refusal})`, error)
+      ? failed(
+          `the authorization server refused the code (${refusal})`,
+          error,
+          refusal.split(":")[0],
+        )
       : unreachable(`exchanging the code with ${server.issuer}`, error);
   });
   return toTokenSet(tokens, now);

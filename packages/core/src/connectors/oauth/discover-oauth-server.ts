@@ -4,7 +4,8 @@
  * (RFC 9728) or else its well-known URLs, then the first listed authorization server's
  * metadata (RFC 8414 with path insertion, falling back to OpenID discovery, by the SDK).
  * The result is checked before anyone is sent to authorize: the metadata is for this
- * resource, the issuer is the one asked, and the server offers the code flow with PKCE S256.
+ * resource, the issuer is the one asked, and the server offers the code flow (its response
+ * type and, where it lists grant types, its grant) with PKCE S256.
  */
 import {
   buildDiscoveryUrls,
@@ -163,6 +164,14 @@ export const discoverOAuthServer = async (
     throw refuse(
       issuer,
       `does not list "code" in response_types_supported (the authorization code flow)`,
+    );
+
+  // Absent, RFC 8414 means authorization_code and implicit: only a list without it refuses.
+  const grants = metadata.grant_types_supported;
+  if (grants && !grants.includes("authorization_code"))
+    throw refuse(
+      issuer,
+      `does not list "authorization_code" in grant_types_supported (it lists ${grants.join(", ") || "none"}), so no person can approve a connection there`,
     );
 
   const scope = challenge?.scope ?? prm.metadata.scopes_supported?.join(" ");

@@ -1,8 +1,9 @@
 /**
  * The worker's view of one OAuth connection: `resolve()` hands out the access token and
  * refreshes it first when it expires within a minute. Concurrent callers share one refresh;
- * a rotated refresh token replaces the old one and every new token set goes to `onTokens`
- * (the caller seals and stores it). When the authorization server refuses the refresh the
+ * callers in other processes take turns through `exclusive` (the worker locks the credential
+ * row), each first taking what the one before stored. A rotated refresh token replaces the
+ * old one and every new token set goes to `onTokens`. When the authorization server refuses the refresh the
  * grant is gone: every later call fails with USER.CONNECTOR.NEEDS_RECONNECT, and
  * `onFailed` is told once. An outage of the server is retryable and changes nothing.
  */
@@ -15,7 +16,7 @@ type OAuthTokenSourceOptions = {
   server: OAuthServerInfo;
   client: OAuthClientInfo;
   tokens: OAuthTokenSet;
-  /** Receives every refreshed token set, to seal and store. */
+  /** Receives every refreshed token set: to seal and store it, unless `exclusive` stores it. */
   onTokens: (tokens: OAuthTokenSet) => void | Promise<void>;
   /** Told once, with the reason, when the grant can no longer be refreshed. */
   onFailed?: (reason: string) => void | Promise<void>;
@@ -34,7 +35,26 @@ type OAuthTokenSourceOptions = {
    * process holding the same grant may have rotated the refresh token first.
    */
   reload?: () => Promise<OAuthTokenSet | undefined>;
+  /**
+   * Holds the grant alone, across processes, while `work` runs: `work` gets the token set
+   * as stored once held (undefined when none is) and answers the one to keep, which
+   * `exclusive` stores before letting go. Without it a refresh asks `reload` first.
+   */
+  exclusive?: (
+    work: (stored: OAuthTokenSet | undefined) => Promise<OAuthTokenSet>,
+  ) => Promise<OAuthTokenSet>;
 };
+
+/** The authorization server refused to refresh (or there is nothing to refresh with). */
+class RefreshRefused extends Error {
+  constructor(
+    readonly reason: string,
+    readonly refreshToken?: string,
+    override readonly cause?: unknown,
+  ) {
+    super(reason);
+  }
+}
 
 export class OAuthTokenSource {
   private current: OAuthTokenSet;
@@ -76,37 +96,50 @@ export class OAuthTokenSource {
   }
 
   private async refresh(): Promise<OAuthTokenSet> {
+    const { exclusive } = this.options;
+    try {
+      if (exclusive) return await exclusive((stored) => this.refreshFrom(stored));
+      // Another worker holding the same grant may have refreshed it already: take what it stored.
+      return await this.refreshFrom(await this.options.reload?.().catch(() => undefined));
+    } catch (error) {
+      if (!(error instanceof RefreshRefused)) throw error;
+      // Rotated meanwhile by a process that does not take turns: carry on with what it stored.
+      const rotated = exclusive ? undefined : await this.options.reload?.().catch(() => undefined);
+      if (rotated?.refreshToken && rotated.refreshToken !== error.refreshToken) {
+        this.current = rotated;
+        if (this.usable(rotated)) return rotated;
+      }
+      return this.fail(error.reason, error.cause);
+    }
+  }
+
+  /** A refresh from the token set as stored now: none when that is already fresh. */
+  private async refreshFrom(stored: OAuthTokenSet | undefined): Promise<OAuthTokenSet> {
     const { server, client } = this.options;
-    // Another worker holding the same grant may have refreshed it already: take what it stored.
-    const stored = await this.options.reload?.().catch(() => undefined);
     if (stored && stored.accessToken !== this.current.accessToken) {
       this.current = stored;
       if (this.usable(stored)) return stored;
     }
     const refreshToken = this.current.refreshToken;
-    if (!refreshToken) return this.fail("the access token expired and there is no refresh token");
+    if (!refreshToken)
+      throw new RefreshRefused("the access token expired and there is no refresh token");
     const asked = this.now();
-    let answer;
-    try {
-      answer = await refreshAuthorization(server.issuer, {
-        metadata: server.metadata,
-        clientInformation: sdkClient(client),
-        refreshToken,
-        resource: server.resource,
-        fetchFn: this.options.fetch,
-      });
-    } catch (error) {
+    const answer = await refreshAuthorization(server.issuer, {
+      metadata: server.metadata,
+      clientInformation: sdkClient(client),
+      refreshToken,
+      resource: server.resource,
+      fetchFn: this.options.fetch,
+    }).catch((error: unknown) => {
       const refusal = oauthRefusal(error);
       if (!refusal)
         throw unreachable(`refreshing the token of ${this.label()} at ${server.issuer}`, error);
-      // Rotated meanwhile by another worker holding the same grant: carry on with what it stored.
-      const rotated = await this.options.reload?.().catch(() => undefined);
-      if (rotated?.refreshToken && rotated.refreshToken !== refreshToken) {
-        this.current = rotated;
-        if (this.usable(rotated)) return rotated;
-      }
-      return this.fail(`the authorization server refused the refresh (${refusal})`, error);
-    }
+      throw new RefreshRefused(
+        `the authorization server refused the refresh (${refusal})`,
+        refreshToken,
+        error,
+      );
+    });
     const next = toTokenSet(answer, asked, {
       refreshToken,
       ...(this.current.scope !== undefined ? { scope: this.current.scope } : {}),

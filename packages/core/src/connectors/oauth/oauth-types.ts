@@ -29,6 +29,8 @@ export type OAuthClientInfo = {
   clientSecret?: string;
   /** How the client authenticates at the token endpoint, as registered. */
   tokenEndpointAuthMethod?: string;
+  /** When a registered secret expires, in seconds since the epoch (RFC 7591); absent: never. */
+  clientSecretExpiresAt?: number;
 };
 
 export type OAuthTokenSet = {

@@ -19,7 +19,7 @@ type ObtainOAuthClientOptions = {
    */
   clientName?: string;
   /** A client registered beforehand by an administrator; wins over registration. */
-  preRegistered?: { clientId: string; clientSecret?: string };
+  preRegistered?: { clientId: string; clientSecret?: string | undefined };
   fetch: FetchLike;
 };
 
@@ -79,5 +79,8 @@ export const obtainOAuthClient = async (
     clientId: registered.client_id,
     ...(registered.client_secret ? { clientSecret: registered.client_secret } : {}),
     tokenEndpointAuthMethod: registered.token_endpoint_auth_method ?? method,
+    ...(registered.client_secret_expires_at
+      ? { clientSecretExpiresAt: registered.client_secret_expires_at }
+      : {}),
   };
 };

@@ -2,12 +2,14 @@
 /**
  * A connector's credential as anyone may see it (kind, fingerprint, who set it and when,
  * expiry, last use, whether it needs a reconnect), with the forms to set, replace and
- * revoke it: the team's by admins, your own account's where each member uses theirs. A
+ * revoke it: the team's by admins, your own account's where each member uses theirs (and,
+ * for admins, the client secret of an OAuth connector's registered client). A
  * value is typed into a password field that React does not control, sent once and cleared:
  * it is never shown or kept in the page.
  */
 import { useMutation } from "@tanstack/react-query";
 import { useTRPC } from "~/trpc/react";
+import { ClientSecretForm } from "./client-secret-form";
 import { FormAlert, formError } from "./form-parts";
 import { nameOf, type Listing } from "./listing";
 import { useConnectorsRefresh } from "./use-connectors-refresh";
@@ -170,6 +172,9 @@ export function CredentialPanel(props: {
                 ? "Connect with OAuth"
                 : "Connect my account"}
         </button>
+      ) : null}
+      {canAdmin && oauth && listing.definition.oauth_client_id && listing.source === "team" ? (
+        <ClientSecretForm listing={listing} />
       ) : null}
       {mayChange && !oauth ? (
         <SecretForm

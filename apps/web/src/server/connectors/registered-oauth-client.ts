@@ -1,0 +1,94 @@
+/**
+ * The client a team presents to an authorization server that registers clients dynamically
+ * (RFC 7591): the one registered before for that server and redirect URI while its secret
+ * lasts, else a new registration, kept (its secret sealed) for the next connection and for
+ * every other connector behind the same server. A client the server refuses at its token
+ * endpoint (invalid_client) is forgotten, so that the next connection registers again.
+ */
+import {
+  obtainOAuthClient,
+  type OAuthClientInfo,
+  type OAuthServerInfo,
+} from "@switchyard/core/connectors";
+import { newCredentialId, openSecret, sealSecret, type Keyring } from "@switchyard/core/crypto";
+import type { FetchLike } from "@switchyard/core/egress";
+import { AppError } from "@switchyard/core/errors";
+import { findOAuthClient, forgetOAuthClient, keepOAuthClient, type Db } from "@switchyard/db";
+
+/** A kept secret must outlive the authorization begun with it (ten minutes) and its refreshes soon after. */
+const EXPIRY_MARGIN_MS = 15 * 60_000;
+
+type ClientDeps = { db: Db; keyring: Keyring; fetch: FetchLike };
+
+const holder = (teamId: string, credentialId: string) => ({
+  teamId,
+  credentialId,
+  name: "oauth-client",
+});
+
+export const registeredOAuthClient = async (
+  deps: ClientDeps,
+  { teamId, server, redirectUri }: { teamId: string; server: OAuthServerInfo; redirectUri: string },
+): Promise<OAuthClientInfo> => {
+  const key = { teamId, issuer: server.issuer, redirectUri };
+  const kept = await findOAuthClient(deps.db, key);
+  const lasts =
+    !kept?.secretExpiresAt || kept.secretExpiresAt.getTime() - Date.now() > EXPIRY_MARGIN_MS;
+  if (kept && lasts)
+    return {
+      issuer: server.issuer,
+      clientId: kept.clientId,
+      ...(kept.secret
+        ? {
+            clientSecret: openSecret(
+              deps.keyring,
+              holder(teamId, kept.secret.credentialId),
+              kept.secret.envelope,
+            ),
+          }
+        : {}),
+      ...(kept.tokenEndpointAuthMethod
+        ? { tokenEndpointAuthMethod: kept.tokenEndpointAuthMethod }
+        : {}),
+    };
+  const client = await obtainOAuthClient(server, {
+    fetch: deps.fetch,
+    redirectUri,
+    clientName: "Switchyard",
+  });
+  const credentialId = newCredentialId();
+  await deps.db.$transaction((tx) =>
+    keepOAuthClient(tx, {
+      ...key,
+      clientId: client.clientId,
+      tokenEndpointAuthMethod: client.tokenEndpointAuthMethod ?? null,
+      secret: client.clientSecret
+        ? {
+            credentialId,
+            envelope: sealSecret(deps.keyring, holder(teamId, credentialId), client.clientSecret),
+          }
+        : null,
+      secretExpiresAt: client.clientSecretExpiresAt
+        ? new Date(client.clientSecretExpiresAt * 1000)
+        : null,
+    }),
+  );
+  return client;
+};
+
+/** After a failed code exchange: a client the server does not know (invalid_client) is not presented again. */
+export const forgetRefusedClient = async (
+  db: Db,
+  input: { teamId: string; server: OAuthServerInfo; client: OAuthClientInfo; redirectUri: string },
+  error: unknown,
+) => {
+  const oauthError = (error instanceof AppError ? error.details : undefined) as
+    { oauthError?: unknown } | undefined;
+  if (oauthError?.oauthError !== "invalid_client") return;
+  await forgetOAuthClient(db, {
+    teamId: input.teamId,
+    issuer: input.server.issuer,
+    redirectUri: input.redirectUri,
+    clientId: input.client.clientId,
+  });
+};
