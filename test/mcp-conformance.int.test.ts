@@ -40,6 +40,7 @@ const PASSING = [
   "auth/token-endpoint-auth-basic",
   "auth/token-endpoint-auth-post",
   "auth/token-endpoint-auth-none",
+  "auth/pre-registration",
   "auth/resource-mismatch",
   "auth/offline-access-scope",
   "auth/offline-access-not-supported",

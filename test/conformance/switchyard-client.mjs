@@ -91,6 +91,9 @@ const main = async () => {
     },
   });
   say(`connector ${id} for ${serverUrl}`);
+  // A client registered in advance with a secret: an admin sets the secret as on the connector's card.
+  if (oauth && context.client_secret)
+    await api("PUT", `/connectors/${id}/client-secret`, { secret: context.client_secret });
   if (oauth) {
     const begun = await api("POST", `/connectors/${id}/oauth`, { scope: "team" });
     say(`connected: ${await approve(begun.authorizationUrl)}`);
