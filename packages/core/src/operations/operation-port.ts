@@ -22,6 +22,11 @@ type OperationPortDeps = {
   /** For notify.send's webhook: ten seconds, no redirects. */
   notifyFetch: FetchLike;
   githubApiUrl: string;
+  /**
+   * The GitHub token when the workflow's `env` has no GITHUB_TOKEN (`switchyard run`: the
+   * person's environment, then `gh auth token`, as AWF looks); none: unauthenticated.
+   */
+  githubToken?: () => Promise<string | undefined>;
   /** The workspace's `origin` remote URL, when it has one. */
   gitRemote: () => Promise<string | undefined>;
   desktop: (request: OperationRequest, notification: DesktopNotification) => Promise<void> | void;
@@ -51,7 +56,7 @@ const run = async (deps: OperationPortDeps, req: OperationRequest): Promise<Oper
     {
       fetch: deps.fetch,
       apiUrl: deps.githubApiUrl,
-      token: req.env.GITHUB_TOKEN || undefined,
+      token: req.env.GITHUB_TOKEN || (await deps.githubToken?.()) || undefined,
       gitRemote: deps.gitRemote,
       signal,
     },
