@@ -8,7 +8,6 @@
  * A Codex whose agents folder says another version than its pin runs all the same, with one
  * warning line. Run by someone who is not root, the test runs as them instead of uid 65534.
  */
-import { spawn } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -22,7 +21,12 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fingerprint, startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
-import { cliForOthers } from "@switchyard/testing/sandbox";
+import {
+  buildCli,
+  cliForOthers,
+  PERSON_UID,
+  runAsPerson as runCliAsPerson,
+} from "@switchyard/testing/sandbox";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { VENDOR_ENV } from "../../core/src/providers/cli-providers";
 import { stageTree } from "../../core/src/providers/step/stage-agent";
@@ -39,11 +43,9 @@ import {
   type ProviderRow,
 } from "@switchyard/testing/agents";
 
-const build = path.resolve(import.meta.dirname, "../bin/build.mjs");
 const AGENTS_DIR = agentsDirOf(process.env);
-const asRoot = process.getuid?.() === 0;
 /** Who runs `switchyard run`: uid 65534 when the suite is root, else the suite's own user. */
-const PERSON = asRoot ? 65534 : (process.getuid?.() ?? 0);
+const PERSON = PERSON_UID;
 const KEY_HEAD = "sk-laptop-user";
 const KEY = `${KEY_HEAD}-9e41c7a2d05b`;
 
@@ -76,10 +78,7 @@ const ownFolder = (dir: string) => {
 };
 
 beforeAll(async () => {
-  const built = spawn(process.execPath, [build], { stdio: "ignore" });
-  await new Promise<void>((resolve, reject) =>
-    built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`)))),
-  );
+  await buildCli();
   base = mkdtempSync(path.join(tmpdir(), "sy-run-person-"));
   chmodSync(base, 0o755);
   bin = cliForOthers(base);
@@ -98,27 +97,13 @@ afterAll(() => {
 
 /** `switchyard run <flow> ...args` as the person, in `workspace`, with only their own variables. */
 const runAsPerson = (workspace: string, args: string[], env: Record<string, string>) =>
-  new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const argv = [process.execPath, bin, "run", ...args];
-    const child = spawn(
-      asRoot ? "setpriv" : argv[0]!,
-      asRoot ? ["--reuid=65534", "--regid=65534", "--clear-groups", ...argv] : argv.slice(1),
-      {
-        cwd: workspace,
-        env: {
-          PATH: process.env.PATH ?? "/usr/bin:/bin",
-          HOME: path.join(base, "home"),
-          SWITCHYARD_AGENTS_DIR: path.join(base, "agents"),
-          ...env,
-        },
-        timeout: 240_000,
-      },
-    );
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (c: Buffer) => (out += c.toString()));
-    child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.on("close", (code) => resolve({ code, out, err }));
+  runCliAsPerson(bin, ["run", ...args], {
+    cwd: workspace,
+    env: {
+      HOME: path.join(base, "home"),
+      SWITCHYARD_AGENTS_DIR: path.join(base, "agents"),
+      ...env,
+    },
   });
 
 const flowFor = (row: ProviderRow, url: string) => {

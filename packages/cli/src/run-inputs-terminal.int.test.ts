@@ -10,11 +10,10 @@ import { spawn } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { cliForOthers } from "@switchyard/testing/sandbox";
+import { buildCli, cliForOthers } from "@switchyard/testing/sandbox";
 import { deployInputsWorkflow } from "@switchyard/testing/workflow";
 import { afterAll, beforeAll, expect, it } from "vitest";
 
-const build = path.resolve(import.meta.dirname, "../bin/build.mjs");
 const asRoot = process.getuid?.() === 0;
 const PERSON = asRoot ? 65534 : (process.getuid?.() ?? 0);
 
@@ -60,10 +59,7 @@ let flow: string;
 let workspace: string;
 
 beforeAll(async () => {
-  const built = spawn(process.execPath, [build], { stdio: "ignore" });
-  await new Promise<void>((resolve, reject) =>
-    built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`)))),
-  );
+  await buildCli();
   base = mkdtempSync(path.join(tmpdir(), "sy-run-inputs-"));
   chmodSync(base, 0o755);
   bin = cliForOthers(base);
