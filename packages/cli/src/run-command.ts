@@ -8,7 +8,9 @@
  * the engine's step recorder (terminal-recorder.ts). A required input not given is asked for
  * at the terminal as AWF asks (input-prompt.ts), or refused without one. Exits 0 on success, else the run's exit
  * status or the taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
- * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts.
+ * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts; their
+ * skills are found in the person's folders as AWF finds them (local-skills.ts). Operation
+ * states run over the person's own network (local-operations.ts).
  */
 import { folderTemplates } from "./folder-templates";
 import { existsSync } from "node:fs";
@@ -22,11 +24,14 @@ import {
   runWorkflow,
   validateWorkflow,
   type RunEvent,
+  type SkillFinder,
   type Workflow,
 } from "@switchyard/core/workflow";
 import { collectInputs } from "./input-prompt";
 import { environmentVariables, folderResolver, localProcessRunner, runFiles } from "./local-ports";
 import { localAgents } from "./local-agents";
+import { localOperations } from "./local-operations";
+import { localSkills } from "./local-skills";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
 import { openTerminalReader } from "./terminal-reader";
@@ -72,36 +77,32 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
     throw new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} not found`);
   // Held open for the whole run: steps may write this folder, so it is never read by path again.
   const folder = openWorkflowFolder(path.dirname(path.resolve(file)));
+  // Skills are found there and in the person's own skill folders (local-skills.ts).
+  const skills = localSkills(folder, env, process.cwd());
   try {
-    return await runFromFolder(file, folder, options, io, env);
+    return await runFromFolder(file, folder, skills, options, io, env);
   } finally {
+    skills.close();
     folder.close();
   }
 };
 
 /**
- * What only a server runs, refused before any step: operation states (a server runs them
- * under its egress rule, with the team's variables), a step's skills (the server reads them
- * from the workflow's bundle; here the person's own skill folders are not searched yet) and
- * `plugin_tools` (team connectors, which this command has none of), `mode: conversation` (its
- * turns are a chat on the run's page), and `continue_from` (a
- * session is kept with a run on the server; nothing keeps it between local steps yet).
+ * What only a server runs, refused before any step: `plugin_tools` (team connectors, which
+ * this command has none of), `mode: conversation` (its turns are a chat on the run's page),
+ * and `continue_from` (a session is kept with a run on the server; nothing keeps it between
+ * local steps yet).
  */
 const serverOnly = (workflows: Workflow[]): string | undefined => {
   for (const wf of workflows)
     for (const state of wf.states.values()) {
       const at = (where: { line?: number; column?: number }) =>
         `${wf.file}:${where.line ?? 1}:${where.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}"`;
-      if (state.kind === "operation")
-        return `${at(state.source)} is an operation state (${state.operation}): operations run on a Switchyard server, under its egress rule and with the team's variables (docs/workflows.md, "Operations"); switchyard run does not run them yet`;
       if (state.kind !== "agent") continue;
       if (state.mode === "conversation")
         return `${at(state.source)} is a conversation (mode: conversation): its turns wait for a person's messages, which a Switchyard server takes as a chat on the run's page (docs/workflows.md); switchyard run does not run it`;
       if (state.conversation?.continueFrom !== undefined)
         return `${at(state.conversation.continueFromSource ?? state.source)} resumes the session of "${state.conversation.continueFrom}" (conversation.continue_from): sessions are kept with a run on a Switchyard server (docs/workflows.md, "Sessions"); switchyard run does not keep them between steps`;
-      const skill = state.skills?.[0];
-      if (skill)
-        return `${at(skill.source)} has skills (skills): switchyard run does not inject skills yet; a Switchyard server runs them from the workflow's bundle (docs/workflows.md#skills)`;
       if (state.mcpProxy?.pluginTools?.length)
         return `${at(state.source)} exposes connector tools (mcp_proxy.plugin_tools): they are a team's connectors, which a Switchyard server runs (docs/connectors.md); switchyard run has none`;
     }
@@ -111,6 +112,7 @@ const serverOnly = (workflows: Workflow[]): string | undefined => {
 const runFromFolder = async (
   file: string,
   folder: WorkflowFolder,
+  skills: SkillFinder,
   options: RunOptions,
   io: Io,
   env: NodeJS.ProcessEnv,
@@ -123,6 +125,7 @@ const runFromFolder = async (
   const resolver = folderResolver(folder);
   const checked = await validateWorkflow(source, file, {
     files,
+    skills,
     resolver,
     templates: folderTemplates(folder),
   });
@@ -176,6 +179,13 @@ const runFromFolder = async (
   const onWriteError = () => undefined;
   const scrubber = new Scrubber();
   const agents = localAgents({ run: sandbox, env, io, scrubber });
+  const operations = localOperations({
+    workspace: sandbox.folders.workspace,
+    network: options.network,
+    env,
+    scrubber,
+    io,
+  });
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   process.stdout.on("error", onWriteError);
   process.stderr.on("error", onWriteError);
@@ -185,9 +195,11 @@ const runFromFolder = async (
       signal: controller.signal,
       scrubber,
       agents,
+      operations: operations.port,
       recorder: terminalRecorder(io),
       inputs: inputs.values,
       files,
+      skills,
       resolver,
       variables: environmentVariables(env),
       events: (e) => {
@@ -201,6 +213,7 @@ const runFromFolder = async (
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
     await agents.close().catch(() => undefined);
+    await operations.close().catch(() => undefined);
     await sandbox.close();
     process.stdout.off("error", onWriteError);
     process.stderr.off("error", onWriteError);

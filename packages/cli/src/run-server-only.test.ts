@@ -1,9 +1,9 @@
 /**
  * `switchyard run` refuses, before any step and with the file and line, what only a server
- * runs: a step's skills and `mcp_proxy.plugin_tools` (team connectors). Through the real bin.
+ * runs: `mcp_proxy.plugin_tools` (team connectors). Through the real bin.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, expect, it } from "vitest";
@@ -44,16 +44,6 @@ beforeEach(() => {
   ws = mkdtempSync(path.join(tmpdir(), "sy-server-only-"));
 });
 afterEach(() => rmSync(ws, { recursive: true, force: true }));
-
-it("refuses a step's skills at the skill's line, running nothing", () => {
-  mkdirSync(path.join(ws, ".awf/skills/go"), { recursive: true });
-  writeFileSync(path.join(ws, ".awf/skills/go/SKILL.md"), "Use gofmt.\n");
-  const r = run("    skills: [go]\n");
-  expect(r.code, r.err).toBe(1);
-  expect(r.err).toContain(`${r.file}:13:`);
-  expect(r.err).toContain('USER.UNSUPPORTED_FEATURE "agent" has skills (skills)');
-  expect(spawnSync("ls", [ws], { encoding: "utf8" }).stdout).not.toContain("ran.txt");
-});
 
 it("refuses plugin_tools, which name a team's connectors", () => {
   const r = run("    mcp_proxy:\n      plugin_tools: [{ plugin: files, expose: [echo] }]\n");
