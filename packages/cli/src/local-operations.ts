@@ -74,10 +74,12 @@ export const localOperations = (deps: {
         },
       )),
     gitRemote: () => workspaceGitRemote(deps.workspace),
-    desktop: (request, n) =>
+    desktop: (request, n) => {
       io.err(
         scrubber.scrub(`🔔 [${request.stateName}] ${n.title} (${n.priority}): ${n.message}\n`),
-      ),
+      );
+      return "printed on stderr";
+    },
   });
   return { port, close: async () => void (await Promise.all(fetches.map((f) => f.close()))) };
 };

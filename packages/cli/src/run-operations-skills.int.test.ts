@@ -169,7 +169,8 @@ states:
     type: operation
     operation: notify.send
     inputs: { backend: desktop, message: all done, title: Laptop }
-    on_success: done
+    on_success: said
+  said: { type: step, command: 'echo "desktop={{.states.desk.Response.response}}"', on_success: done }
   done: { type: terminal }
 `,
     );
@@ -190,6 +191,7 @@ states:
     });
     expect(payload.duration).toMatch(/^\d+s$/);
     expect(r.err).toContain("🔔 [desk] Laptop (default): all done");
+    expect(r.out).toContain("desktop=printed on stderr");
   });
 
   it("runs a github operation against the API named, with the person's token and the workspace's remote", async () => {

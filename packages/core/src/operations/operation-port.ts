@@ -14,7 +14,7 @@ import type {
 import { isOperationName } from "../workflow/model/operation-catalog";
 import { githubOperation } from "./github-operations";
 import { httpRequest } from "./http-request";
-import { notifySend, type DesktopNotification } from "./notify-send";
+import { notifySend, type DesktopNotification, type ShowDesktop } from "./notify-send";
 
 type OperationPortDeps = {
   /** For http.request and the GitHub API: redirects followed, no size limit of its own. */
@@ -29,7 +29,10 @@ type OperationPortDeps = {
   githubToken?: () => Promise<string | undefined>;
   /** The workspace's `origin` remote URL, when it has one. */
   gitRemote: () => Promise<string | undefined>;
-  desktop: (request: OperationRequest, notification: DesktopNotification) => Promise<void> | void;
+  desktop: (
+    request: OperationRequest,
+    notification: DesktopNotification,
+  ) => ReturnType<ShowDesktop>;
 };
 
 const run = async (deps: OperationPortDeps, req: OperationRequest): Promise<OperationResult> => {
