@@ -46,12 +46,13 @@ export const notifySend = async (
   const title = typeof inputs.title === "string" ? inputs.title : DEFAULT_TITLE;
   const priority = typeof inputs.priority === "string" ? inputs.priority : "default";
   switch (backend) {
-    case "desktop":
+    case "desktop": {
       const shown = await deps.desktop({ title, message, priority });
       return {
         outputs: { backend, status: "delivered", response: shown || "shown on the run page" },
         summary: `desktop notification "${title}" (${priority})`,
       };
+    }
     case "webhook": {
       if (typeof inputs.webhook_url !== "string" || inputs.webhook_url === "")
         return {
