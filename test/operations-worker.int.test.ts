@@ -6,11 +6,12 @@
  * the token from a team secret variable and the repository from the workspace's remote. A
  * private address is refused, and secrets sent in headers never reach what is stored.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseEgressAllowList } from "@switchyard/core/egress";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { listRunEventsAfter, saveWorkflowVersion } from "@switchyard/db";
+import { githubStandIn, json, standIn, type Seen } from "@switchyard/testing/operations";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
 import { dashboardCaller } from "./helpers/dashboard-caller";
@@ -24,7 +25,6 @@ let inside: Server;
 let base: string;
 let insideUrl: string;
 const insideHits: string[] = [];
-type Seen = { method: string; url: string; headers: IncomingMessage["headers"]; body: string };
 const seen: Seen[] = [];
 let flaky = 0;
 const keyring = keyringOf(
@@ -39,82 +39,7 @@ const caller = () =>
     stack.adminId,
   );
 
-const readBody = (req: IncomingMessage) =>
-  new Promise<string>((resolve) => {
-    let body = "";
-    req.on("data", (c: Buffer) => (body += c.toString()));
-    req.on("end", () => resolve(body));
-  });
-
-const json = (res: ServerResponse, status: number, value: unknown) => {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(value));
-};
-
-/** Answers like GitHub's REST API for the repository acme/widgets. */
-const github = (req: Seen, res: ServerResponse) => {
-  if (req.headers.authorization !== `Bearer ${GITHUB_TOKEN}`)
-    return json(res, 401, { message: "Bad credentials" });
-  const path = req.url.replace(/^\/gh/, "");
-  const issue = {
-    number: 42,
-    title: "Login fails",
-    body: "Steps to reproduce",
-    state: "open",
-    labels: [{ name: "bug" }],
-    html_url: "https://github.example/acme/widgets/issues/42",
-  };
-  if (req.method === "GET" && path === "/repos/acme/widgets/issues/42")
-    return json(res, 200, issue);
-  if (req.method === "GET" && path === "/repos/acme/widgets/pulls/7")
-    return json(res, 200, {
-      number: 7,
-      title: "Add login",
-      body: "",
-      state: "open",
-      head: { ref: "feature/login" },
-      base: { ref: "main" },
-      mergeable: true,
-      merged_at: null,
-      labels: [],
-    });
-  if (req.method === "POST" && path === "/repos/acme/widgets/pulls")
-    return json(res, 422, {
-      message: "Validation Failed",
-      errors: [{ message: "A pull request already exists for acme:feature/login." }],
-    });
-  if (req.method === "GET" && path.startsWith("/repos/acme/widgets/pulls?"))
-    return json(res, 200, [{ number: 7, html_url: "https://github.example/acme/widgets/pull/7" }]);
-  if (req.method === "POST" && path === "/repos/acme/widgets/issues")
-    return json(res, 201, {
-      number: 43,
-      html_url: "https://github.example/acme/widgets/issues/43",
-    });
-  const labels = /^\/repos\/acme\/widgets\/issues\/(\d+)\/labels$/.exec(path);
-  if (req.method === "POST" && labels) {
-    if (labels[1] === "2") return json(res, 404, { message: "Not Found" });
-    const asked = (JSON.parse(req.body) as { labels: string[] }).labels;
-    return json(res, 200, [{ name: "bug" }, ...asked.map((name) => ({ name }))]);
-  }
-  if (req.method === "POST" && path === "/repos/acme/widgets/issues/42/comments")
-    return json(res, 201, { id: 9001, html_url: "https://github.example/c/9001" });
-  if (req.method === "GET" && path.startsWith("/repos/acme/widgets/issues/42/comments"))
-    return json(res, 200, [
-      { id: 1, user: { login: "ana" }, body: "first", created_at: "2026-01-01T00:00:00Z" },
-      { id: 2, user: { login: "bo" }, body: "second", created_at: "2026-01-02T00:00:00Z" },
-    ]);
-  return json(res, 404, { message: "Not Found" });
-};
-
-const standIn = async (host: string, handle: (req: Seen, res: ServerResponse) => void) => {
-  const server = createServer((req, res) => {
-    void readBody(req).then((body) =>
-      handle({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body }, res),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, host, resolve));
-  return server;
-};
+const github = githubStandIn(GITHUB_TOKEN, "/gh");
 
 beforeAll(async () => {
   outside = await standIn("127.0.0.2", (req, res) => {

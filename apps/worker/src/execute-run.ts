@@ -46,7 +46,7 @@ import {
 import type { ModelGateway, PriceTable } from "@switchyard/core/gateway";
 import type { ModelVendor } from "@switchyard/core/providers";
 import type { FetchLike } from "@switchyard/core/egress";
-import { createOperationPort } from "@switchyard/core/operations";
+import { createOperationPort, workspaceGitRemote } from "@switchyard/core/operations";
 import {
   workerAgentExecutor,
   type AgentExecutorDeps,
@@ -72,7 +72,6 @@ import { createStepProcessRunner } from "./step-process-runner";
 import { createRunWriter } from "./run-writer";
 import { stepBudgets } from "./step-budget";
 import { stepRunRecorder } from "./step-run-recorder";
-import { workspaceGitRemote } from "./workspace-git-remote";
 import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
 import { endSpan, startRunSpan, traceIdOf } from "./tracing";
 

@@ -17,7 +17,7 @@ const io: Io = {
 const commands: Record<string, Command> = {
   validate: {
     summary: "check workflow files: validate [--json] [--catalog file.json] <file>...",
-    run: async (argv) => (await import("./validate-command")).runValidate(argv, io),
+    run: async (argv) => (await import("./validate-command")).runValidate(argv, io, process.env),
   },
   run: {
     summary:

@@ -8,9 +8,12 @@
  * the engine's step recorder (terminal-recorder.ts). A required input not given is asked for
  * at the terminal as AWF asks (input-prompt.ts), or refused without one. Exits 0 on success, else the run's exit
  * status or the taxonomy code of its error; Ctrl-C cancels the run (stdin end, SIGTERM, SIGKILL).
- * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts; a
+ * Agent steps (claude, openai_compatible) run as in the worker: see local-agents.ts; their
+ * skills are found in the person's folders as AWF finds them (local-skills.ts), a
  * `continue_from` step resumes the session its step kept in this run, and a `mode:
- * conversation` step is a chat at the terminal (local-chat.ts).
+ * conversation` step is a chat at the terminal (local-chat.ts). Operation states run over the
+ * person's own network (local-operations.ts); `plugin_tools` name the run's local connectors
+ * (local-connectors.ts).
  */
 import { folderTemplates } from "./folder-templates";
 import { existsSync, readFileSync } from "node:fs";
@@ -24,6 +27,7 @@ import {
   runWorkflow,
   validateWorkflow,
   type RunEvent,
+  type SkillFinder,
   type Workflow,
 } from "@switchyard/core/workflow";
 import { openChatInput } from "./chat-input";
@@ -41,6 +45,8 @@ import {
   openLocalConnectors,
   withoutConnectors,
 } from "./local-connectors";
+import { localOperations } from "./local-operations";
+import { localSkills } from "./local-skills";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
 import { openTerminalReader } from "./terminal-reader";
@@ -86,36 +92,20 @@ export const runRun = async (argv: string[], io: Io, env: NodeJS.ProcessEnv): Pr
     throw new AppError("USER.INPUT.MISSING_FILE", `workflow file ${file} not found`);
   // Held open for the whole run: steps may write this folder, so it is never read by path again.
   const folder = openWorkflowFolder(path.dirname(path.resolve(file)));
+  // Skills are found there and in the person's own skill folders (local-skills.ts).
+  const skills = localSkills(folder, env, process.cwd());
   try {
-    return await runFromFolder(file, folder, options, io, env);
+    return await runFromFolder(file, folder, skills, options, io, env);
   } finally {
+    skills.close();
     folder.close();
   }
-};
-
-/**
- * What only a server runs, refused before any step: operation states (a server runs them
- * under its egress rule, with the team's variables), a step's skills (the server reads them
- * from the workflow's bundle; here the person's own skill folders are not searched yet).
- */
-const serverOnly = (workflows: Workflow[]): string | undefined => {
-  for (const wf of workflows)
-    for (const state of wf.states.values()) {
-      const at = (where: { line?: number; column?: number }) =>
-        `${wf.file}:${where.line ?? 1}:${where.column ?? 1}: USER.UNSUPPORTED_FEATURE "${state.name}"`;
-      if (state.kind === "operation")
-        return `${at(state.source)} is an operation state (${state.operation}): operations run on a Switchyard server, under its egress rule and with the team's variables (docs/workflows.md, "Operations"); switchyard run does not run them yet`;
-      if (state.kind !== "agent") continue;
-      const skill = state.skills?.[0];
-      if (skill)
-        return `${at(skill.source)} has skills (skills): switchyard run does not inject skills yet; a Switchyard server runs them from the workflow's bundle (docs/workflows.md#skills)`;
-    }
-  return undefined;
 };
 
 const runFromFolder = async (
   file: string,
   folder: WorkflowFolder,
+  skills: SkillFinder,
   options: RunOptions,
   io: Io,
   env: NodeJS.ProcessEnv,
@@ -130,6 +120,7 @@ const runFromFolder = async (
   const templates = folderTemplates(folder);
   const checked = await validateWorkflow(source, file, {
     files,
+    skills,
     resolver,
     templates,
     catalog: declaredCatalog(declared),
@@ -145,11 +136,6 @@ const runFromFolder = async (
         );
         return 1;
       }
-  const refusal = serverOnly([checked.workflow, ...resolver.resolved()]);
-  if (refusal) {
-    io.err(`${refusal}\n`);
-    return 1;
-  }
   // The scripts and prompts the workflow and its sub-workflows name literally are read now,
   // before any step, and served as read from then on; readFile reads when used.
   for (const wf of [checked.workflow, ...resolver.resolved()])
@@ -222,6 +208,13 @@ const runFromFolder = async (
     stepConnectors: connectors.stepConnectors,
     chatInput,
   });
+  const operations = localOperations({
+    workspace: sandbox.folders.workspace,
+    network: options.network,
+    env,
+    scrubber,
+    io,
+  });
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
   process.stdout.on("error", onWriteError);
   process.stderr.on("error", onWriteError);
@@ -231,9 +224,11 @@ const runFromFolder = async (
       signal: controller.signal,
       scrubber,
       agents,
+      operations: operations.port,
       recorder: terminalRecorder(io),
       inputs: inputs.values,
       files,
+      skills,
       resolver,
       variables: environmentVariables(env),
       events: (e) => {
@@ -249,6 +244,7 @@ const runFromFolder = async (
     chatInput.close();
     await agents.close().catch(() => undefined);
     await connectors.close().catch(() => undefined);
+    await operations.close().catch(() => undefined);
     await sandbox.close();
     process.stdout.off("error", onWriteError);
     process.stderr.off("error", onWriteError);

@@ -29,6 +29,8 @@ Runs a workflow locally. Every shell step and hook runs in the step sandbox (bub
   - HOME and /tmp are private to the run and removed at its end
   - steps get only the variables the workflow passes (its env: list), never your environment
   - the network is shared with your machine, unfiltered, unless --no-network is given
+Operation states (http.request, notify.send, github.*) are sent by switchyard run itself,
+as you, over your network, unfiltered; --no-network refuses them.
 
 --sandbox (default: SWITCHYARD_SANDBOX, else auto)
   auto        strict when run as root, else namespaces

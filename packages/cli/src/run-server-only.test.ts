@@ -1,7 +1,7 @@
 /**
  * `switchyard run` refuses, before any step and with the file and line, what only a server
- * runs: a step's skills. `mcp_proxy.plugin_tools` name the run's local connectors: with no
- * connectors file, or a bad one, the step is refused the same way. Through the real bin.
+ * runs, and what it cannot start: `mcp_proxy.plugin_tools` name the run's local connectors;
+ * with no connectors file, or a bad one, the step is refused. Through the real bin.
  */
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -50,16 +50,6 @@ beforeEach(() => {
   ws = mkdtempSync(path.join(tmpdir(), "sy-server-only-"));
 });
 afterEach(() => rmSync(ws, { recursive: true, force: true }));
-
-it("refuses a step's skills at the skill's line, running nothing", () => {
-  mkdirSync(path.join(ws, ".awf/skills/go"), { recursive: true });
-  writeFileSync(path.join(ws, ".awf/skills/go/SKILL.md"), "Use gofmt.\n");
-  const r = run("    skills: [go]\n");
-  expect(r.code, r.err).toBe(1);
-  expect(r.err).toContain(`${r.file}:13:`);
-  expect(r.err).toContain('USER.UNSUPPORTED_FEATURE "agent" has skills (skills)');
-  expect(spawnSync("ls", [ws], { encoding: "utf8" }).stdout).not.toContain("ran.txt");
-});
 
 it("refuses plugin_tools naming a connector with no connectors file, at the entry's line, running nothing", () => {
   const r = run("    mcp_proxy:\n      plugin_tools: [{ plugin: files, expose: [echo] }]\n");

@@ -13,6 +13,7 @@ import {
   type ParseResult,
 } from "@switchyard/core/workflow";
 import { fileCatalog, folderResolver } from "./local-ports";
+import { localSkills } from "./local-skills";
 import { openWorkflowFolder, type WorkflowFolder } from "./workflow-folder";
 
 export type Io = { out: (text: string) => void; err: (text: string) => void };
@@ -22,7 +23,11 @@ const line = (file: string, e: AppError, severity: "error" | "warning") => {
   return `${file}${pos}: ${severity === "warning" ? "warning " : ""}${e.code} ${e.message}`;
 };
 
-export const runValidate = async (argv: string[], io: Io): Promise<number> => {
+export const runValidate = async (
+  argv: string[],
+  io: Io,
+  env: NodeJS.ProcessEnv = {},
+): Promise<number> => {
   const files: string[] = [];
   let json = false;
   let catalog: ConnectorCatalog | undefined;
@@ -64,14 +69,18 @@ export const runValidate = async (argv: string[], io: Io): Promise<number> => {
       continue;
     }
     let result: ParseResult;
+    // Skills are looked for where `switchyard run` looks (local-skills.ts).
+    const skills = localSkills(folder, env, process.cwd());
     try {
       result = await validateWorkflow(source, file, {
         files: bundleReader(folder.read, path.basename(file)),
+        skills,
         resolver: folderResolver(folder),
         catalog,
         templates: folderTemplates(folder),
       });
     } finally {
+      skills.close();
       folder.close();
     }
     exit ||= result.errors[0]?.exitCode ?? 0;

@@ -17,6 +17,7 @@ import {
   fstatSync,
   lstatSync,
   openSync,
+  readdirSync,
   readSync,
 } from "node:fs";
 import path from "node:path";
@@ -24,6 +25,9 @@ import { AppError } from "@switchyard/core/errors";
 
 /** The largest workflow file read, in bytes. */
 export const MAX_WORKFLOW_FILE = 1024 * 1024;
+
+/** The most files `list` names. */
+const MAX_LISTED = 1000;
 
 /** Linux's O_PATH (not in fs.constants): a handle on a path that opens nothing. */
 const O_PATH = 0o10000000;
@@ -39,6 +43,11 @@ export type WorkflowFolder = {
   readonly read: (relative: string) => string | undefined;
   /** Like read, but the folder as it is now: never served from, nor kept for, the snapshot. */
   readonly readLive: (relative: string) => string | undefined;
+  /**
+   * The regular files below a folder, relative to it and sorted (symlinks and what is below
+   * them left out; at most MAX_LISTED); empty when it is not a folder inside.
+   */
+  readonly list: (relative: string) => string[];
   /** From now on, every file read so far is served as it was then. */
   snapshot(): void;
   close(): void;
@@ -93,26 +102,55 @@ export const openWorkflowFolder = (dir: string): WorkflowFolder => {
   const finalPath = (at: number, below: string[], part: string) =>
     viaProc ? `/proc/self/fd/${at}/${part}` : path.join(root, ...below, part);
 
+  /** Enters the folders `dirs` one by one (their handles pushed on `opened`); undefined when one is missing. */
+  const enterAll = (relative: string, dirs: string[], opened: number[]) => {
+    let at = rootFd;
+    const below: string[] = [];
+    for (const part of dirs) {
+      let entered: ReturnType<typeof enter>;
+      try {
+        entered = enter(at, below, part);
+      } catch (error) {
+        if (errnoOf(error) === "ENOENT" || errnoOf(error) === "ENOTDIR") return undefined;
+        throw error;
+      }
+      if (entered.fd !== undefined) opened.push(entered.fd);
+      if (entered.stat.isSymbolicLink())
+        throw refused(root, relative, `goes through ${part}, a symlink`);
+      if (!entered.stat.isDirectory()) return undefined;
+      if (entered.fd !== undefined) at = entered.fd;
+      below.push(part);
+    }
+    return { at, below };
+  };
+
+  const listNow = (relative: string, parts: string[]): string[] => {
+    const opened: number[] = [];
+    try {
+      const inside = enterAll(relative, parts, opened);
+      if (!inside) return [];
+      const start = viaProc ? `/proc/self/fd/${inside.at}` : path.join(root, ...inside.below);
+      const found: string[] = [];
+      const walk = (dir: string, prefix: string) => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          if (found.length >= MAX_LISTED) return;
+          if (entry.isFile()) found.push(`${prefix}${entry.name}`);
+          else if (entry.isDirectory()) walk(path.join(dir, entry.name), `${prefix}${entry.name}/`);
+        }
+      };
+      walk(start, "");
+      return found.sort();
+    } finally {
+      for (const fd of opened) closeSync(fd);
+    }
+  };
+
   const readNow = (relative: string, parts: string[]): string | undefined => {
     const opened: number[] = [];
     try {
-      let at = rootFd;
-      const below: string[] = [];
-      for (const part of parts.slice(0, -1)) {
-        let entered: ReturnType<typeof enter>;
-        try {
-          entered = enter(at, below, part);
-        } catch (error) {
-          if (errnoOf(error) === "ENOENT" || errnoOf(error) === "ENOTDIR") return undefined;
-          throw error;
-        }
-        if (entered.fd !== undefined) opened.push(entered.fd);
-        if (entered.stat.isSymbolicLink())
-          throw refused(root, relative, `goes through ${part}, a symlink`);
-        if (!entered.stat.isDirectory()) return undefined;
-        if (entered.fd !== undefined) at = entered.fd;
-        below.push(part);
-      }
+      const inside = enterAll(relative, parts.slice(0, -1), opened);
+      if (!inside) return undefined;
+      const { at, below } = inside;
       let fd: number;
       try {
         fd = openSync(
@@ -160,6 +198,10 @@ export const openWorkflowFolder = (dir: string): WorkflowFolder => {
     readLive: (relative) => {
       const parts = componentsOf(relative);
       return parts && parts.length > 0 ? readNow(parts.join("/"), parts) : undefined;
+    },
+    list: (relative) => {
+      const parts = relative === "" || relative === "." ? [] : componentsOf(relative);
+      return parts ? listNow(parts.join("/"), parts) : [];
     },
     snapshot: () => {
       frozen = new Map(kept);

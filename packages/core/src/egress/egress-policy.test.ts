@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { classifyAddress } from "./address-class";
 import {
+  ANY_DESTINATION,
   checkEgressUrl,
   judgeConnection,
   parseEgressAllowList,
@@ -151,5 +152,16 @@ describe("the egress rule", () => {
       /neither an address, a CIDR nor a host name/,
     );
     expect(parseEgressAllowList("127.0.0.0/8 ::1").cidrs).toHaveLength(2);
+  });
+
+  it("lets a person's own run (ANY_DESTINATION) reach loopback, private addresses and plain http names", () => {
+    for (const target of [
+      { hostname: "127.0.0.1", address: "127.0.0.1", protocol: "http:" },
+      { hostname: "localhost", address: "::1", protocol: "http:" },
+      { hostname: "nas.home", address: "192.168.1.4", protocol: "http:" },
+    ])
+      expect(judgeConnection(ANY_DESTINATION, target)).toBeUndefined();
+    expect(checkEgressUrl(ANY_DESTINATION, "http://localhost:8080/x").host).toBe("localhost:8080");
+    expect(() => checkEgressUrl(ANY_DESTINATION, "file:///etc/passwd")).toThrow(/only https URLs/);
   });
 });

@@ -14,10 +14,23 @@ type Cidr = { family: 4 | 6; bytes: number[]; bits: number };
 type HostRule = { name: string; wildcard: boolean };
 
 /** A parsed SWITCHYARD_EGRESS_ALLOW. */
-export type EgressAllowList = { cidrs: Cidr[]; hosts: HostRule[]; text: string };
+export type EgressAllowList = {
+  cidrs: Cidr[];
+  hosts: HostRule[];
+  text: string;
+  /** Every destination is named: no rule at all (a person's own machine). */
+  anywhere?: boolean;
+};
 
 /** An allow-list that names nothing: only https to public addresses. */
 export const NO_EGRESS_EXCEPTIONS: EgressAllowList = { cidrs: [], hosts: [], text: "" };
+
+/**
+ * A list that names every destination, for `switchyard run` on a person's own machine, whose
+ * requests go where the person's own could (loopback and plain http included); the fetch
+ * keeps its timeouts and size caps.
+ */
+export const ANY_DESTINATION: EgressAllowList = { cidrs: [], hosts: [], text: "*", anywhere: true };
 
 const HOST_NAME =
   /^(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
@@ -65,6 +78,7 @@ const bareHost = (hostname: string) =>
 
 /** Whether the allow-list names this host (exactly, or under a `*.` domain). */
 export const hostNamed = (list: EgressAllowList, hostname: string) => {
+  if (list.anywhere) return true;
   const host = bareHost(hostname);
   return list.hosts.some((h) => host === h.name || (h.wildcard && host.endsWith(`.${h.name}`)));
 };

@@ -8,6 +8,7 @@ export {
 } from "./egress-fetch";
 export { egressLookup, literalRefusal, systemResolveAll, type ResolveAll } from "./egress-lookup";
 export {
+  ANY_DESTINATION,
   checkEgressUrl,
   judgeConnection,
   NO_EGRESS_EXCEPTIONS,

@@ -2,3 +2,4 @@
 export { createOperationPort } from "./operation-port";
 export type { DesktopNotification } from "./notify-send";
 export { originOfGitConfig } from "./github-repo";
+export { workspaceGitRemote } from "./workspace-git-remote";

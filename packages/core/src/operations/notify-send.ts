@@ -2,7 +2,8 @@
  * AWF's `notify.send`. The `webhook` backend POSTs AWF's JSON payload (workflow, status,
  * duration, message, outputs, with title and priority) to the step's `webhook_url` over the caller's fetch, within
  * ten seconds. There is no desktop on a server: the `desktop` backend is handed to the
- * caller (the worker records it as a `notify.desktop` run event the run page shows).
+ * caller (the worker records it as a `notify.desktop` run event the run page shows;
+ * `switchyard run` prints it on stderr).
  */
 import type { FetchLike } from "../egress/egress-fetch";
 import type { OperationResult } from "../workflow/model/engine-ports";
@@ -13,10 +14,12 @@ const DEFAULT_TITLE = "AWF Workflow";
 
 export type DesktopNotification = { title: string; message: string; priority: string };
 
-type NotifyDeps = {
-  fetch: FetchLike;
-  desktop: (notification: DesktopNotification) => Promise<void> | void;
-};
+/** Shows a desktop notification; may answer where it went (the output `response`). */
+export type ShowDesktop = (
+  notification: DesktopNotification,
+) => Promise<string | void> | string | void;
+
+type NotifyDeps = { fetch: FetchLike; desktop: ShowDesktop };
 
 type NotifyContext = {
   workflow: string;
@@ -43,12 +46,13 @@ export const notifySend = async (
   const title = typeof inputs.title === "string" ? inputs.title : DEFAULT_TITLE;
   const priority = typeof inputs.priority === "string" ? inputs.priority : "default";
   switch (backend) {
-    case "desktop":
-      await deps.desktop({ title, message, priority });
+    case "desktop": {
+      const shown = await deps.desktop({ title, message, priority });
       return {
-        outputs: { backend, status: "delivered", response: "shown on the run page" },
+        outputs: { backend, status: "delivered", response: shown || "shown on the run page" },
         summary: `desktop notification "${title}" (${priority})`,
       };
+    }
     case "webhook": {
       if (typeof inputs.webhook_url !== "string" || inputs.webhook_url === "")
         return {

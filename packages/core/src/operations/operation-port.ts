@@ -14,7 +14,7 @@ import type {
 import { isOperationName } from "../workflow/model/operation-catalog";
 import { githubOperation } from "./github-operations";
 import { httpRequest } from "./http-request";
-import { notifySend, type DesktopNotification } from "./notify-send";
+import { notifySend, type DesktopNotification, type ShowDesktop } from "./notify-send";
 
 type OperationPortDeps = {
   /** For http.request and the GitHub API: redirects followed, no size limit of its own. */
@@ -22,9 +22,17 @@ type OperationPortDeps = {
   /** For notify.send's webhook: ten seconds, no redirects. */
   notifyFetch: FetchLike;
   githubApiUrl: string;
+  /**
+   * The GitHub token when the workflow's `env` has no GITHUB_TOKEN (`switchyard run`: the
+   * person's environment, then `gh auth token`, as AWF looks); none: unauthenticated.
+   */
+  githubToken?: () => Promise<string | undefined>;
   /** The workspace's `origin` remote URL, when it has one. */
   gitRemote: () => Promise<string | undefined>;
-  desktop: (request: OperationRequest, notification: DesktopNotification) => Promise<void> | void;
+  desktop: (
+    request: OperationRequest,
+    notification: DesktopNotification,
+  ) => ReturnType<ShowDesktop>;
 };
 
 const run = async (deps: OperationPortDeps, req: OperationRequest): Promise<OperationResult> => {
@@ -51,7 +59,7 @@ const run = async (deps: OperationPortDeps, req: OperationRequest): Promise<Oper
     {
       fetch: deps.fetch,
       apiUrl: deps.githubApiUrl,
-      token: req.env.GITHUB_TOKEN || undefined,
+      token: req.env.GITHUB_TOKEN || (await deps.githubToken?.()) || undefined,
       gitRemote: deps.gitRemote,
       signal,
     },

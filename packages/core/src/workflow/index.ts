@@ -27,4 +27,4 @@ export type { TemplateParameter } from "./parse/read-template";
 export { bundleTemplates, libraryOf, templateNameOf, TEMPLATE_DIR } from "./parse/template-library";
 export type { TemplateLibrary } from "./parse/template-library";
 export { checkSkillFile } from "./skills/check-skill-file";
-export { bundleSkillDir, SKILL_LIBRARY_DIR } from "./skills/find-skill";
+export { bundleSkillDir, loadSkill, SKILL_LIBRARY_DIR } from "./skills/find-skill";

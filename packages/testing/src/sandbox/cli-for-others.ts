@@ -5,6 +5,7 @@
  * packages/cli/bin/build.mjs), world-readable, under `parent`. The bundle must be current:
  * the copy's manifest lists no sources (they are not beside it), so the bin runs it as built.
  */
+import { spawn } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
@@ -17,6 +18,15 @@ import {
 import path from "node:path";
 
 const CLI_PACKAGE = path.resolve(import.meta.dirname, "../../../cli");
+
+/** Builds packages/cli/dist (node packages/cli/bin/build.mjs); rejects when the build fails. */
+export const buildCli = () =>
+  new Promise<void>((resolve, reject) => {
+    const built = spawn(process.execPath, [path.join(CLI_PACKAGE, "bin/build.mjs")], {
+      stdio: "ignore",
+    });
+    built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`))));
+  });
 
 /** Copies bin/switchyard.mjs and dist/ into `<parent>/cli`; returns the copied bin's path. */
 export const cliForOthers = (parent: string): string => {

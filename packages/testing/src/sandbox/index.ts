@@ -14,7 +14,7 @@ export {
 export type { StepDirs } from "./kit";
 export { startLinkLocalListeners, tryConnectScript } from "./link-local-listeners";
 export type { LinkLocalListeners, ListenTarget } from "./link-local-listeners";
-export { cliForOthers } from "./cli-for-others";
+export { buildCli, cliForOthers } from "./cli-for-others";
 export { treeListing } from "./tree-listing";
 export { startRacer, stopRacer } from "./racer";
 export { PTY_DRIVER } from "./pty-driver";

@@ -9,10 +9,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { cliForOthers } from "./cli-for-others";
+import { buildCli, cliForOthers } from "./cli-for-others";
 import { PTY_DRIVER } from "./pty-driver";
 
-const BUILD = path.resolve(import.meta.dirname, "../../../cli/bin/build.mjs");
 export const asRoot = process.getuid?.() === 0;
 /** Who runs the command: uid 65534 when the suite is root, else the suite's own user. */
 export const PERSON = asRoot ? 65534 : (process.getuid?.() ?? 0);
@@ -26,10 +25,7 @@ export const personFolder = (dir: string) => {
 
 /** Builds the CLI, then a fresh folder anyone may enter with the bin copied in and the person's HOME. */
 export const openPersonCli = async (prefix: string) => {
-  const built = spawn(process.execPath, [BUILD], { stdio: "ignore" });
-  await new Promise<void>((resolve, reject) =>
-    built.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`build exit ${code}`)))),
-  );
+  await buildCli();
   const base = mkdtempSync(path.join(tmpdir(), prefix));
   chmodSync(base, 0o755);
   return { base, bin: cliForOthers(base), home: personFolder(path.join(base, "home")) };

@@ -22,6 +22,7 @@ import type {
   OperationPort,
   ProcessOutcome,
   ProcessRunner,
+  SkillFinder,
   StateResult,
   StepPath,
   StepRecorder,
@@ -38,6 +39,7 @@ export type ActionDeps = {
   operations?: OperationPort;
   recorder?: StepRecorder;
   files?: BundleFiles;
+  skills?: SkillFinder;
   events: EventSink;
   scrubber: Scrubber;
   env: Record<string, string>;
@@ -271,7 +273,11 @@ export const runAgentStep = (
     template = content;
   }
   const skills = (state.skills ?? []).map((ref) => {
-    const found = deps.files ? findSkill(deps.files, ref) : undefined;
+    const found = deps.skills
+      ? deps.skills.find(ref)
+      : deps.files
+        ? findSkill(deps.files, ref)
+        : undefined;
     if (!found || !("body" in found))
       throw new AppError(
         found?.code ?? "USER.SKILL.NOT_FOUND",

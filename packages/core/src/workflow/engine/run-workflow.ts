@@ -79,6 +79,7 @@ export const runWorkflow = async (
         ? { ...deps.recorder, earlier: undefined }
         : deps.recorder,
     files,
+    ...(deps.skills ? { skills: deps.skills } : {}),
     events,
     scrubber,
     env: Object.fromEntries(workflow.env.map((e) => [e.name, env[e.name] ?? ""])),

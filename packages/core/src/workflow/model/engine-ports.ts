@@ -8,7 +8,7 @@
 import type { ErrorCode } from "../../errors/error-codes";
 import type { BudgetAmounts } from "../../governance/budget-limits";
 import type { Scrubber } from "../../secrets/scrubber";
-import type { McpProxyConfig, Workflow } from "./workflow-types";
+import type { McpProxyConfig, SkillRef, Workflow } from "./workflow-types";
 
 /** Where a state sits in a run: enough to tell apart the attempts of every state. */
 export type StepPath = {
@@ -274,6 +274,25 @@ export type BundleFiles = {
   list?(dir: string): string[];
 };
 
+export type FoundSkill = {
+  /** The folder's name (never the front matter's `name`, as in AWF). */
+  name: string;
+  /** The folder in the bundle, relative to the workflow file. */
+  dir: string;
+  /** SKILL.md without its front matter. */
+  body: string;
+  /** The folder's other files, relative to it, sorted. */
+  resources: string[];
+  warnings: { code: ErrorCode; message: string }[];
+};
+export type SkillProblem = { code: ErrorCode; message: string };
+
+/**
+ * Where a run or a validation finds a step's skills: the workflow's bundle by default
+ * (findSkill), the person's discovery folders in `switchyard run`.
+ */
+export type SkillFinder = { find(ref: SkillRef): FoundSkill | SkillProblem };
+
 export type CheckpointStore = { save(checkpoint: Checkpoint): Promise<void> };
 
 export type Clock = { now(): number; sleep(ms: number, signal: AbortSignal): Promise<void> };
@@ -374,6 +393,8 @@ export type RunWorkflowDeps = {
   resolver?: WorkflowResolver;
   variables?: VariablesPort;
   files?: BundleFiles;
+  /** Where agent steps' skills are found; default: the bundle (`files`). */
+  skills?: SkillFinder;
   store?: CheckpointStore;
   events?: EventSink;
   clock?: Clock;

@@ -11,7 +11,7 @@ import { LineCounter, parseDocument } from "yaml";
 import { AppError, isAppError } from "../../errors/app-error";
 import { CODES, type ErrorCode } from "../../errors/error-codes";
 import { shellCheckOf } from "./check-shell-safety";
-import type { BundleFiles, WorkflowResolver } from "../model/engine-ports";
+import type { BundleFiles, SkillFinder, WorkflowResolver } from "../model/engine-ports";
 import { literalFileReferences, readFileReferences, type FileReference } from "./file-references";
 import { parseWorkflow, type ParseResult } from "./parse-workflow";
 import { findSkill } from "../skills/find-skill";
@@ -35,6 +35,8 @@ export type ConnectorCatalog = {
 type LaneApprovals = { laneRules(lane: string): Promise<readonly unknown[]> };
 type ValidatePorts = {
   files?: BundleFiles;
+  /** Where skills are found; default: the bundle (`files`). */
+  skills?: SkillFinder;
   resolver?: WorkflowResolver;
   catalog?: ConnectorCatalog;
   approvals?: LaneApprovals;
@@ -190,11 +192,11 @@ const checkPlugins = async (
 };
 
 /** Each skill a step names is found in the bundle; an empty or very large one is a warning. */
-const checkSkills = (wf: Workflow, files: BundleFiles, result: ParseResult) => {
+const checkSkills = (wf: Workflow, skills: SkillFinder, result: ParseResult) => {
   for (const state of wf.states.values()) {
     if (state.kind !== "agent") continue;
     for (const ref of state.skills ?? []) {
-      const found = findSkill(files, ref);
+      const found = skills.find(ref);
       const problems = "body" in found ? found.warnings : [found];
       for (const p of problems) {
         const error = new AppError(p.code, `${ref.source.path}: ${p.message}`, {
@@ -289,7 +291,9 @@ export const validateWorkflow = async (
       }
     }
   }
-  if (ports.files) checkSkills(wf, ports.files, result);
+  const skills =
+    ports.skills ?? (ports.files ? { find: (ref) => findSkill(ports.files!, ref) } : undefined);
+  if (skills) checkSkills(wf, skills, result);
   if (ports.resolver) await checkCalls(wf, ports.resolver, result, []);
   if (ports.catalog) await checkPlugins(wf, ports.catalog, source, result);
   if (ports.catalog) {

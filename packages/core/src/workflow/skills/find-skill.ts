@@ -3,11 +3,11 @@
  * a name in the project's discovery folders (`.awf/skills`, `.agents/skills`,
  * `.claude/skills` beside the workflow file, first match wins), a `path:` as a folder
  * relative to the workflow file. Validation at save and the engine at run time both ask here,
- * so a skill that validated is the skill that runs.
+ * so a skill that validated is the skill that runs (`switchyard run` looks in the person's
+ * folders too, loading each skill with loadSkill).
  */
 import { posix } from "node:path";
-import type { ErrorCode } from "../../errors/error-codes";
-import type { BundleFiles } from "../model/engine-ports";
+import type { BundleFiles, FoundSkill, SkillProblem } from "../model/engine-ports";
 import type { SkillRef } from "../model/workflow-types";
 
 /** The project discovery folders of AWF, in its order, relative to the workflow file. */
@@ -23,26 +23,17 @@ export const SKILL_LIBRARY_DIR = ".switchyard/skills";
 /** AWF warns past this size: the text may crowd the model's context. */
 export const LARGE_SKILL_BYTES = 500 * 1024;
 
-export type FoundSkill = {
-  /** The folder's name (never the front matter's `name`, as in AWF). */
-  name: string;
-  /** The folder in the bundle, relative to the workflow file. */
-  dir: string;
-  /** SKILL.md without its front matter. */
-  body: string;
-  /** The folder's other files, relative to it, sorted. */
-  resources: string[];
-  warnings: { code: ErrorCode; message: string }[];
-};
-type SkillProblem = { code: ErrorCode; message: string };
-
 /** SKILL.md less a leading `---` … `---` block, trimmed. */
 export const skillBody = (text: string): string => {
   const m = /^\uFEFF?---[ \t]*\r?\n(?:[\s\S]*?\r?\n)?---[ \t]*(?:\r?\n|$)/.exec(text);
   return (m ? text.slice(m[0].length) : text).trim();
 };
 
-const load = (
+/**
+ * The skill in folder `dir` of `files`: found, a folder without SKILL.md, or undefined when
+ * there is nothing there.
+ */
+export const loadSkill = (
   files: BundleFiles,
   dir: string,
   label: string,
@@ -83,7 +74,7 @@ export const bundleSkillDir = (files: BundleFiles, name: string): string | undef
 export const findSkill = (files: BundleFiles, ref: SkillRef): FoundSkill | SkillProblem => {
   if (ref.name !== undefined) {
     for (const folder of [...SKILL_FOLDERS, SKILL_LIBRARY_DIR]) {
-      const found = load(files, `${folder}/${ref.name}`, `'${ref.name}'`);
+      const found = loadSkill(files, `${folder}/${ref.name}`, `'${ref.name}'`);
       if (found) return found;
     }
     return {
@@ -104,7 +95,7 @@ export const findSkill = (files: BundleFiles, ref: SkillRef): FoundSkill | Skill
       message: `skill ${label} is outside the workflow's bundle`,
     };
   return (
-    load(files, dir, label) ?? {
+    loadSkill(files, dir, label) ?? {
       code: "USER.SKILL.NOT_FOUND",
       message: `skill ${label} not found: no folder ${dir} in the workflow's bundle`,
     }

@@ -3,7 +3,7 @@
  * skill, in the order the step names them, each with its folder and the files bundled with
  * it, then the prompt. The skill's text is used as written (no `{{ }}` rendering).
  */
-import type { FoundSkill } from "./find-skill";
+import type { FoundSkill } from "../model/engine-ports";
 
 const attr = (s: string) =>
   s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

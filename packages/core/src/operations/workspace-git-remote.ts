@@ -1,12 +1,13 @@
 /**
  * The `origin` remote of a run's workspace, for github operations without a `repo` input:
  * read from the workspace's `.git/config` as a file (no git process outside the step
- * sandbox), never through a symlink a step left there, and at most 64 KB of it.
+ * sandbox), never through a symlink a step left there, and at most 64 KB of it. The worker
+ * and `switchyard run` both read it here.
  */
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import path from "node:path";
-import { originOfGitConfig } from "@switchyard/core/operations";
+import { originOfGitConfig } from "./github-repo";
 
 const MAX_CONFIG_BYTES = 64 * 1024;
 

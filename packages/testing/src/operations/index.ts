@@ -1,0 +1,1 @@
+export { githubStandIn, json, standIn, type Seen } from "./github-stand-in";
