@@ -28,7 +28,6 @@ import {
   validateWorkflow,
   type RunEvent,
   type SkillFinder,
-  type Workflow,
 } from "@switchyard/core/workflow";
 import { openChatInput } from "./chat-input";
 import { collectInputs } from "./input-prompt";
