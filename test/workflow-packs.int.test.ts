@@ -218,6 +218,27 @@ describe("workflow packs", () => {
     expect((await caller().packs.list()).map((p) => p.name)).toEqual(["speckit"]);
   });
 
+  it("gives two concurrent first installs of one pack a CONFLICT, not a database error", async () => {
+    const archive = b64(goodPack(MANIFEST.replace("speckit", "twice")));
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const results = await Promise.allSettled([
+        caller().packs.install({ archive }),
+        caller().packs.install({ archive }),
+      ]);
+      const failed = results.filter((r) => r.status === "rejected");
+      expect(results.some((r) => r.status === "fulfilled")).toBe(true);
+      for (const f of failed) {
+        expect(f.reason).toMatchObject({ code: "CONFLICT" });
+        expect((f.reason as Error).message).toMatch(/pack "twice" is being installed or updated/);
+      }
+      const pack = await caller().packs.get({ name: "twice" });
+      expect(pack.versions.length).toBe(2 - failed.length);
+      await caller().packs.remove({ name: "twice" });
+      if (failed.length > 0) return;
+    }
+    throw new Error("the two installs never met: both ran one after the other");
+  }, 120_000);
+
   it("installs from a GitHub release only when the archive's SHA-256 matches", async () => {
     releases.set("v1.0.0", { archive: goodPack(MANIFEST.replace("speckit", "gh-pack")) });
     const installed = await caller().packs.install({ source: "acme/speckit" });

@@ -108,8 +108,14 @@ const collisions = (tx: Prisma.TransactionClient, teamId: string, name: string) 
     take: 5,
   });
 
-/** Installs the pack, or updates it: a new pack version and a workflow version for each workflow. */
-export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput) =>
+const clash = (name: string) =>
+  new AppError(
+    "CONFLICT",
+    `pack "${name}" is being installed or updated by another request at the same time: nothing was changed; look at the pack's versions, then try again`,
+  );
+
+/** The install's one transaction. */
+const installIn = async (db: Db, input: InstallPackInput) =>
   db.$transaction(
     async (tx) => {
       const taken = await collisions(tx, input.teamId, input.name);
@@ -119,7 +125,13 @@ export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput
           `pack "${input.name}" collides with the team's own workflow${taken.length === 1 ? "" : "s"} ${taken.map((w) => `"${w.name}"`).join(", ")}: rename ${taken.length === 1 ? "it" : "them"} or install the pack under another name`,
           { location: { file: "manifest.yaml", path: "name" } },
         );
+      const seen = await tx.workflowPack.findFirst({
+        where: { teamId: input.teamId, name: input.name },
+        select: { currentVersionId: true },
+      });
       input.mayChange(await livePackWorkflows(tx, input.teamId, input.name));
+      // The upsert waits for another install of the same name to commit: its row then is not
+      // the one read above, and this install would silently stack on it.
       const pack = await tx.workflowPack.upsert({
         where: { teamId_name: { teamId: input.teamId, name: input.name } },
         create: {
@@ -130,6 +142,8 @@ export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput
         },
         update: { description: input.description, source: input.source },
       });
+      if ((seen?.currentVersionId ?? null) !== (pack.currentVersionId ?? null))
+        throw clash(input.name);
       const saved: Record<string, string> = {};
       const made: { name: string; workflowId: string; version: number }[] = [];
       for (const wf of input.workflows) {
@@ -190,6 +204,15 @@ export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput
     },
     { timeout: 30_000 },
   );
+
+/** Installs the pack, or updates it: a new pack version and a workflow version for each workflow. */
+export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput) =>
+  installIn(db, input).catch((error: unknown) => {
+    // Two installs that both saw no pack can still meet on a unique index (the pack's name,
+    // one of its workflows' names): the one that lost gets the same answer.
+    if ((error as { code?: unknown } | null)?.code === "P2002") throw clash(input.name);
+    throw error;
+  });
 
 /** Removes the pack; its workflows are archived as deleting a workflow does (runs stay). */
 export const removeWorkflowPack = async (
