@@ -34,12 +34,25 @@ const egress = () => webEgress(parseEgressAllowList("127.0.0.2/32"), `${githubBa
 const caller = () => dashboardCaller({ ...stack!, egress: egress() }, stack!.adminId);
 const b64 = (b: Buffer) => b.toString("base64");
 
-const runOnce = (workflowId: string, versionId?: string) =>
-  succeededOutput(caller, "run", workflowId, versionId);
+const runOnce = (workflowId: string, versionId?: string, state = "run") =>
+  succeededOutput(caller, state, workflowId, versionId);
 
 /** One of the team's own workflows. */
 const own = (name: string) =>
   `name: ${name}\nstates:\n  initial: run\n  run:\n    type: step\n    command: echo mine\n    on_success: done\n  done:\n    type: terminal\n`;
+
+/** A workflow whose one step, `state`, prints its own name. */
+const says = (name: string, state: string) =>
+  `name: ${name}\nstates:\n  initial: ${state}\n  ${state}:\n    type: step\n    command: echo ${state}\n    on_success: done\n  done:\n    type: terminal\n`;
+
+/** A workflow that calls each of `callees` in turn. */
+const calls = (name: string, callees: string[]) =>
+  `name: ${name}\nstates:\n  initial: call0\n${callees
+    .map(
+      (c, i) =>
+        `  call${i}:\n    type: call_workflow\n    workflow: ${c}\n    on_success: ${i + 1 < callees.length ? `call${i + 1}` : "done"}\n`,
+    )
+    .join("")}  done:\n    type: terminal\n`;
 
 const packV2 = () =>
   tarGz([
@@ -217,6 +230,55 @@ describe("workflow packs", () => {
     expect((await caller().workflows.list()).length).toBe(before);
     expect((await caller().packs.list()).map((p) => p.name)).toEqual(["speckit"]);
   });
+
+  it("resolves a pack workflow's call_workflow inside its pack first, then among the team's workflows", async () => {
+    // The team's own workflows, some named as the pack's are.
+    for (const [name, state] of [
+      ["helper", "team_helper"],
+      ["deeper", "team_deeper"],
+      ["shared", "team_shared"],
+    ] as const)
+      await caller().workflows.save({
+        entry: "workflow.yaml",
+        files: { "workflow.yaml": says(name, state) },
+      });
+    const nested = tarGz([
+      {
+        path: "manifest.yaml",
+        content: MANIFEST.replace("speckit", "nested").replace(
+          "  - specify\n",
+          "  - main\n  - helper\n  - deeper\n",
+        ),
+      },
+      // helper and deeper are the pack's; shared only the team's; speckit/specify another pack's.
+      {
+        path: "workflows/main.yaml",
+        content: calls("main", ["helper", "shared", "speckit/specify"]),
+      },
+      { path: "workflows/helper.yaml", content: calls("helper", ["deeper"]) },
+      { path: "workflows/deeper.yaml", content: says("deeper", "pack_deeper") },
+    ]);
+    const installed = await caller().packs.install({ archive: b64(nested) });
+    const main = installed.workflows.find((w) => w.name === "nested/main")!;
+    const { id } = await caller().runs.start({ workflowId: main.id, inputs: {} });
+    const run = await runEnded(() => caller().runs.get({ id }), "nested run", 60_000);
+    const trace = JSON.stringify(run.steps.map((s) => [s.stateName, s.status, s.errorMessage]));
+    expect(run.status, trace).toBe("succeeded");
+    const ran = run.steps.filter((s) => s.status === "succeeded").map((s) => s.stdout.trim());
+    expect(ran).toEqual(
+      expect.arrayContaining(["pack_deeper", "team_shared", "v2 says the new prompt"]),
+    );
+    expect(ran).not.toContain("team_helper");
+    expect(ran).not.toContain("team_deeper");
+    // The team's own workflows keep resolving among the team's.
+    await caller().workflows.save({
+      entry: "workflow.yaml",
+      files: { "workflow.yaml": calls("mine-calls", ["helper"]) },
+    });
+    const own = (await caller().workflows.list()).find((w) => w.name === "mine-calls")!;
+    expect(await runOnce(own.id, undefined, "team_helper")).toBe("team_helper");
+    await caller().packs.remove({ name: "nested" });
+  }, 120_000);
 
   it("gives two concurrent first installs of one pack a CONFLICT, not a database error", async () => {
     const archive = b64(goodPack(MANIFEST.replace("speckit", "twice")));
