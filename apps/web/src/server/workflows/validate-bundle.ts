@@ -115,7 +115,8 @@ const teamCatalog = (db: Db, teamId: string): ConnectorCatalog => ({
 /**
  * The bundle with `.awf/templates/` holding exactly the templates its workflow uses, each
  * the team's current version, or the bundle's own copy of one the team has not (a copy a
- * saved version pinned before the team's template was deleted, or one sent with the files).
+ * saved version pinned before the team's template was deleted, or one sent with the files);
+ * and the workflow's one parse, which reads each template as its pinned copy will be.
  */
 const pinTemplates = async (
   db: Db,
@@ -127,19 +128,22 @@ const pinTemplates = async (
   const team = await teamTemplateLibrary(db, teamId);
   const own = bundleTemplates(files);
   const library: TemplateLibrary = {
-    find: (name) => team.find(name) ?? own.find(name),
+    find: (name) => {
+      const found = team.find(name) ?? own.find(name);
+      return found && { name, source: found.source, file: `${TEMPLATE_DIR}/${name}.yaml` };
+    },
     names: () => [...new Set([...team.names(), ...own.names()])].sort(),
   };
-  const uses =
+  const parsed =
     source === undefined
-      ? []
-      : (parseWorkflow(source, entry, undefined, { templates: library }).templates ?? []);
+      ? undefined
+      : parseWorkflow(source, entry, undefined, { templates: library });
   const pinned = Object.fromEntries(Object.entries(files).filter(([p]) => !templateNameOf(p)));
-  for (const use of uses) {
+  for (const use of parsed?.templates ?? []) {
     const found = library.find(use.name);
     if (found) pinned[`${TEMPLATE_DIR}/${use.name}.yaml`] = found.source;
   }
-  return pinned;
+  return { files: pinned, parsed };
 };
 
 /** The bundle's validation, and its files as saving stores them (templates and skills pinned). */
@@ -152,18 +156,14 @@ export const validateBundle = async (
 ): Promise<ParseResult & { files: Record<string, string> }> => {
   checkBundleLimits(bundle.files);
   const withTemplates = await pinTemplates(db, teamId, bundle.entry, bundle.files);
-  const files = await pinSkills(
-    db,
-    teamId,
-    bundle.entry,
-    withTemplates,
-    bundleTemplates(withTemplates),
-  );
+  const { parsed } = withTemplates;
+  const files = await pinSkills(db, teamId, bundle.entry, withTemplates.files, parsed?.workflow);
   // What is stored is the bundle with its templates and skills: it, too, keeps within the limits.
   checkBundleLimits(files, true);
   const source = files[bundle.entry];
-  if (source === undefined) return { ...parseWorkflow("", bundle.entry), files };
+  if (source === undefined || !parsed) return { ...parseWorkflow("", bundle.entry), files };
   const result = await validateWorkflow(source, bundle.entry, {
+    parsed,
     templates: bundleTemplates(files),
     files: bundleReader(files, bundle.entry),
     resolver: teamResolver(db, teamId, pack),
