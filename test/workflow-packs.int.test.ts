@@ -28,10 +28,17 @@ import { addMember } from "./helpers/team-member";
 let stack: RunStack | undefined;
 let github: Server | undefined;
 let githubBase = "";
+/** Where the GitHub stand-in redirects a private asset's download (another origin, as GitHub's). */
+let assetHost: Server | undefined;
+let assetBase = "";
+const PRIVATE_TOKEN = "ghp-private-pack-token-0123456789";
+/** The Authorization header of each request the stand-in API, and the asset host, saw. */
+const seenAuth = { api: [] as (string | null)[], asset: [] as (string | null)[] };
 const releases = new Map<string, { archive: Buffer; checksum?: string }>();
 
 const egress = () => webEgress(parseEgressAllowList("127.0.0.2/32"), `${githubBase}/api`);
-const caller = () => dashboardCaller({ ...stack!, egress: egress() }, stack!.adminId);
+const caller = () =>
+  dashboardCaller({ ...stack!, egress: egress(), keyring: environmentKeyring() }, stack!.adminId);
 const b64 = (b: Buffer) => b.toString("base64");
 
 const runOnce = (workflowId: string, versionId?: string, state = "run") =>
@@ -54,6 +61,8 @@ const calls = (name: string, callees: string[]) =>
     )
     .join("")}  done:\n    type: terminal\n`;
 
+const privateArchive = () => goodPack(MANIFEST.replace("speckit", "private-pack"));
+
 const packV2 = () =>
   tarGz([
     { path: "manifest.yaml", content: MANIFEST.replace('"1.0.0"', '"1.1.0"') },
@@ -66,8 +75,41 @@ const packV2 = () =>
   ]);
 
 beforeAll(async () => {
+  assetHost = createServer((req, res) => {
+    seenAuth.asset.push(req.headers.authorization ?? null);
+    if (req.url === "/signed/archive") return res.end(privateArchive());
+    const sum = createHash("sha256").update(privateArchive()).digest("hex");
+    res.end(`${sum}  private_1.0.0.tar.gz\n`);
+  });
+  await new Promise<void>((resolve) => assetHost!.listen(0, "127.0.0.2", resolve));
+  assetBase = `http://127.0.0.2:${(assetHost.address() as AddressInfo).port}`;
   github = createServer((req, res) => {
     const url = req.url ?? "";
+    // A private repository: GitHub answers 404 unless the token is sent, and its assets are
+    // read from the API (application/octet-stream), which redirects to a signed address.
+    if (url.startsWith("/api/repos/acme/private/")) {
+      seenAuth.api.push(req.headers.authorization ?? null);
+      if (req.headers.authorization !== `Bearer ${PRIVATE_TOKEN}`) {
+        res.writeHead(404, { "content-type": "application/json" });
+        return res.end('{"message":"Not Found"}');
+      }
+      const asset = /\/releases\/assets\/(archive|sums)$/.exec(url);
+      if (asset && req.headers.accept === "application/octet-stream") {
+        res.writeHead(302, { location: `${assetBase}/signed/${asset[1]}` });
+        return res.end();
+      }
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(
+        JSON.stringify({
+          tag_name: "v1.0.0",
+          assets: ["archive", "sums"].map((a) => ({
+            name: a === "archive" ? "private_1.0.0.tar.gz" : "checksums.txt",
+            url: `${githubBase}/api/repos/acme/private/releases/assets/${a}`,
+            browser_download_url: `${assetBase}/needs-a-browser-session/${a}`,
+          })),
+        }),
+      );
+    }
     const m = /^\/api\/repos\/acme\/speckit\/releases\/(latest|tags\/(.+))$/.exec(url);
     const tag = m?.[1] === "latest" ? "v1.0.0" : m?.[2];
     if (m && tag && releases.has(tag)) {
@@ -102,6 +144,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (stack) await closeRunStack(stack);
   await new Promise((resolve) => github?.close(resolve));
+  await new Promise((resolve) => assetHost?.close(resolve));
 });
 
 describe("workflow packs", () => {
@@ -329,6 +372,53 @@ describe("workflow packs", () => {
         stack!.adminId,
       ).packs.install({ source: "acme/speckit" }),
     ).rejects.toMatchObject({ cause: { code: "USER.EGRESS.DENIED" } });
+  }, 120_000);
+
+  it("reads a private repository's release with a team secret as the token, sent to the GitHub API only", async () => {
+    await caller().variables.set({
+      name: "GH_PACKS",
+      value: PRIVATE_TOKEN,
+      secret: true,
+      lanes: ["default"],
+    });
+    // Without a token, a private repository's release is not found (GitHub answers 404).
+    await expect(caller().packs.install({ source: "acme/private" })).rejects.toMatchObject({
+      cause: { code: "USER.PACK.RELEASE_NOT_FOUND" },
+    });
+    seenAuth.api.length = 0;
+    seenAuth.asset.length = 0;
+    const installed = await caller().packs.install({
+      source: "acme/private",
+      tokenSecret: "GH_PACKS",
+    });
+    expect(installed).toMatchObject({ name: "private-pack", version: "1.0.0" });
+    expect(await runOnce(installed.workflows[0]!.id)).toBe("hello from the pack prompt");
+    // The API had the token; the signed download addresses it redirected to did not.
+    expect(seenAuth.api.length).toBeGreaterThan(0);
+    expect(seenAuth.api.every((a) => a === `Bearer ${PRIVATE_TOKEN}`)).toBe(true);
+    expect(seenAuth.asset).toEqual([null, null]);
+    // Stored nowhere: not with the pack, nor in the audit log.
+    expect(JSON.stringify(await caller().packs.get({ name: "private-pack" }))).not.toContain(
+      PRIVATE_TOKEN,
+    );
+    const log = await listAuditLog(stack!.db, {
+      teamId: stack!.teamId,
+      actionPrefix: "pack.",
+      limit: 50,
+    });
+    expect(JSON.stringify(log)).not.toContain(PRIVATE_TOKEN);
+    // Only a secret, named as the team has it, and only with a source.
+    await caller().variables.set({ name: "GH_PLAIN", value: "x", secret: false });
+    for (const tokenSecret of ["GH_PLAIN", "GH_NOPE"])
+      await expect(
+        caller().packs.install({ source: "acme/private", tokenSecret }),
+      ).rejects.toMatchObject({
+        cause: { code: "USER.INPUT.VALIDATION_FAILED", location: { path: "tokenSecret" } },
+      });
+    await expect(
+      caller().packs.install({ archive: b64(goodPack()), tokenSecret: "GH_PACKS" }),
+    ).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await caller().packs.remove({ name: "private-pack" });
   }, 120_000);
 
   it("keeps a pack whose workflows sit in a lane a member may not save in out of the member's reach", async () => {
