@@ -460,6 +460,25 @@ describe("workflow packs", () => {
     expect((await caller().packs.remove({ name: "opspack" })).workflowsArchived).toBe(1);
   }, 60_000);
 
+  it("refuses to remove a pack while a run of one of its workflows has not ended", async () => {
+    const sleepy = tarGz([
+      { path: "manifest.yaml", content: MANIFEST.replace("speckit", "sleepy") },
+      {
+        path: "workflows/specify.yaml",
+        content: says("specify", "nap").replace("echo nap", "sleep 30"),
+      },
+    ]);
+    const [workflow] = (await caller().packs.install({ archive: b64(sleepy) })).workflows;
+    const { id } = await caller().runs.start({ workflowId: workflow!.id, inputs: {} });
+    const refused = caller().packs.remove({ name: "sleepy" });
+    await expect(refused).rejects.toMatchObject({ code: "CONFLICT" });
+    await expect(refused).rejects.toThrow(/"sleepy\/specify" has a run that has not ended/);
+    expect((await caller().packs.get({ name: "sleepy" })).workflows).toHaveLength(1);
+    await caller().runs.cancel({ id });
+    await runEnded(() => caller().runs.get({ id }), "cancelled run", 60_000);
+    expect((await caller().packs.remove({ name: "sleepy" })).workflowsArchived).toBe(1);
+  }, 120_000);
+
   it("removes a pack, archiving its workflows, with an audit entry each time; viewers only read", async () => {
     const viewerId = await addMember(stack!.db, stack!.teamId, {
       email: "viewer@test.local",

@@ -231,6 +231,20 @@ export const removeWorkflowPack = async (
     });
     if (!row) throw new AppError("NOT_FOUND", `pack "${input.name}" is not installed`);
     input.mayChange(await livePackWorkflows(tx, input.teamId, input.name));
+    // The pack goes whole or not at all: not while one of its workflows still has a run going.
+    const going = await tx.run.findFirst({
+      where: {
+        teamId: input.teamId,
+        status: { in: ["queued", "running", "waiting"] },
+        workflow: { teamId: input.teamId, pack: input.name, archivedAt: null },
+      },
+      select: { id: true, workflow: { select: { name: true } } },
+    });
+    if (going)
+      throw new AppError(
+        "CONFLICT",
+        `pack "${input.name}" cannot be removed: its workflow "${going.workflow.name}" has a run that has not ended (${going.id}); wait for it or cancel it, then remove the pack`,
+      );
     const archived = await tx.workflow.updateMany({
       where: { teamId: input.teamId, pack: input.name, archivedAt: null },
       data: { archivedAt: new Date() },
