@@ -11,7 +11,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseEgressAllowList } from "@switchyard/core/egress";
 import { createApiToken, listAuditLog } from "@switchyard/db";
-import { MANIFEST, SPECIFY, goodPack, tarGz } from "@switchyard/testing/packs";
+import { MANIFEST, SPECIFY, goodPack, nextPackVersion, tarGz } from "@switchyard/testing/packs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
@@ -62,17 +62,6 @@ const calls = (name: string, callees: string[]) =>
     .join("")}  done:\n    type: terminal\n`;
 
 const privateArchive = () => goodPack(MANIFEST.replace("speckit", "private-pack"));
-
-const packV2 = () =>
-  tarGz([
-    { path: "manifest.yaml", content: MANIFEST.replace('"1.0.0"', '"1.1.0"') },
-    { path: "workflows/specify.yaml", content: SPECIFY },
-    {
-      path: "scripts/hello.sh",
-      content: 'echo "v2 says {{ trimSpace (readFile "prompts/greeting.md") }}"\n',
-    },
-    { path: "prompts/greeting.md", content: "the new prompt\n" },
-  ]);
 
 beforeAll(async () => {
   assetHost = createServer((req, res) => {
@@ -170,7 +159,7 @@ describe("workflow packs", () => {
     );
 
     // An update is a new pack version and a new workflow version; the first still runs as it was.
-    const updated = await caller().packs.install({ archive: b64(packV2()) });
+    const updated = await caller().packs.install({ archive: b64(nextPackVersion()) });
     expect(updated).toMatchObject({ version: "1.1.0", number: 2, workflows: [{ version: 2 }] });
     expect(await runOnce(workflowId)).toBe("v2 says the new prompt");
     const first = (await caller().workflows.versions({ id: workflowId })).versions.find(

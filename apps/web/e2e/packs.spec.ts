@@ -8,7 +8,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { createApiToken, createDb, teamBySlug, userIdByEmail, type Db } from "@switchyard/db";
-import { MANIFEST, SPECIFY, goodPack, tarGz } from "@switchyard/testing/packs";
+import { MANIFEST, SPECIFY, goodPack, nextPackVersion, tarGz } from "@switchyard/testing/packs";
 import { signIn } from "./sign-in";
 
 let db: Db;
@@ -81,19 +81,7 @@ test("a pack updated on the Packs page runs its new version; removing it waits f
   await expect(page.getByRole("status")).toContainText("Installed e2eupd 1.0.0 (install 1)");
 
   // The new version: another script and prompt; its workflow becomes version 2.
-  await upload(
-    page,
-    "e2eupd_1.1.0.tar.gz",
-    tarGz([
-      { path: "manifest.yaml", content: manifest.replace('"1.0.0"', '"1.1.0"') },
-      { path: "workflows/specify.yaml", content: SPECIFY },
-      {
-        path: "scripts/hello.sh",
-        content: 'echo "v2 says {{ trimSpace (readFile "prompts/greeting.md") }}"\n',
-      },
-      { path: "prompts/greeting.md", content: "the new prompt\n" },
-    ]),
-  );
+  await upload(page, "e2eupd_1.1.0.tar.gz", nextPackVersion(manifest));
   await expect(page.getByRole("status")).toContainText("Installed e2eupd 1.1.0 (install 2)");
   await expect(page.getByRole("status")).toContainText("e2eupd/specify v2");
   const row = page.getByRole("row").filter({ hasText: "e2eupd/specify" });
