@@ -54,7 +54,7 @@ const holds = (op: Operator, want: Version, have: Version): boolean => {
   }
 };
 
-export type AwfVersionCheck =
+type AwfVersionCheck =
   | { ok: true }
   | { ok: false; reason: "invalid"; message: string }
   | { ok: false; reason: "incompatible"; message: string };
