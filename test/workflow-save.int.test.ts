@@ -3,12 +3,26 @@
  * team's context (referenced files, sub-workflows by name, lanes), content-addressed
  * versions, and nothing stored when anything is wrong.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { AppError } from "@switchyard/core/errors";
 import { createDb, type Db } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
+import type * as ParseModule from "../packages/core/src/workflow/parse/parse-workflow";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+
+/** The files parseWorkflow was asked to parse, in order (it parses them as it always does). */
+const parsed = vi.hoisted(() => [] as string[]);
+vi.mock("../packages/core/src/workflow/parse/parse-workflow", async (actual) => {
+  const real = await actual<typeof ParseModule>();
+  return {
+    ...real,
+    parseWorkflow: (...args: Parameters<typeof real.parseWorkflow>) => {
+      parsed.push(args[1] ?? "");
+      return real.parseWorkflow(...args);
+    },
+  };
+});
 
 let database: TestDatabase;
 let db: Db;
@@ -57,6 +71,25 @@ afterAll(async () => {
 });
 
 describe("workflows.save", () => {
+  it("parses the saved workflow once: template pinning, skill pinning and validation share it", async () => {
+    await caller().templates.save({
+      name: "say",
+      description: "",
+      content:
+        'name: say\nparameters:\n  - name: text\n    required: true\nstates:\n  say:\n    type: step\n    command: echo "{{parameters.text}}"\n',
+    });
+    parsed.length = 0;
+    await caller().workflows.save({
+      entry: "flow.yaml",
+      files: {
+        "flow.yaml":
+          "name: parsed-once\nstates:\n  initial: hello\n  hello:\n    use_template: say\n    parameters:\n      text: hi\n    on_success: done\n  done:\n    type: terminal\n",
+      },
+    });
+    expect((await caller().workflows.list()).map((w) => w.name)).toContain("parsed-once");
+    expect(parsed.filter((file) => file === "flow.yaml")).toHaveLength(1);
+  });
+
   it("stores a valid bundle as a version, and a changed file as the next one", async () => {
     const files = {
       "workflow.yaml": builder("builder"),

@@ -148,6 +148,7 @@ export type RunJobInput = { runId: string; teamId: string; traceparent?: string 
  */
 type Execution = {
   workflowName: string;
+  workflowPack: string | null;
   workflowVersionId: string;
   inputs: unknown;
   lane: string;
@@ -238,6 +239,7 @@ const claimExecution = async (
   }
   return {
     workflowName: run.workflow.name,
+    workflowPack: run.workflow.pack,
     workflowVersionId: run.workflowVersionId,
     inputs: run.inputs,
     lane: run.lane,
@@ -325,7 +327,7 @@ export const executeRun = async (
   };
   // Aborted when the run ends for any reason: whatever of it still runs is stopped.
   const stop = new AbortController();
-  const scope = { db, teamId, runId, pinned: run.pinnedVersions };
+  const scope = { db, teamId, runId, pinned: run.pinnedVersions, pack: run.workflowPack };
   let uid: number | undefined;
   let processes: ReturnType<typeof createStepProcessRunner> | undefined;
   const events = runEventLog(writer, scrubber);

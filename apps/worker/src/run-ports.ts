@@ -23,13 +23,27 @@ import {
   type WorkflowResolver,
   bundleTemplates,
 } from "@switchyard/core/workflow";
-import { mayStart, type Role } from "@switchyard/core/policy";
-import { getMembership, laneRules, loadBundle, runReachRefusal, type Db } from "@switchyard/db";
+import { mayStart, resolveCalleeName, type Role } from "@switchyard/core/policy";
+import {
+  findWorkflowByName,
+  getMembership,
+  laneRules,
+  loadBundle,
+  runReachRefusal,
+  type Db,
+} from "@switchyard/db";
 import type { RunWriter } from "./run-writer";
 import { resolveTeamVariables } from "./team-variables";
 
 /** One run's team, with the workflow versions it pinned at its start. */
-type Scope = { db: Db; teamId: string; runId: string; pinned: Record<string, string> };
+type Scope = {
+  db: Db;
+  teamId: string;
+  runId: string;
+  pinned: Record<string, string>;
+  /** the pack the run's workflow comes from (none for the team's own) */
+  pack: string | null;
+};
 
 /** Checkpoints are scrubbed like everything else stored: values rendered from secrets end up in them. */
 export const checkpointStore = (writer: RunWriter, scrubber: Scrubber): CheckpointStore => ({
@@ -42,7 +56,7 @@ export const checkpointStore = (writer: RunWriter, scrubber: Scrubber): Checkpoi
  * lane it reaches. A run written without a starter gets only the first check.
  */
 export const runLaneRefusal = async (
-  { db, teamId, pinned }: Scope,
+  { db, teamId, pinned, pack }: Scope,
   run: { lane: string; startedById: string | null },
   workflow: Workflow,
 ) => {
@@ -62,7 +76,7 @@ export const runLaneRefusal = async (
     if (denied) return denied;
   }
   return runReachRefusal(db, teamId, {
-    root: { workflow, lane: run.lane },
+    root: { workflow, lane: run.lane, pack },
     lanes,
     role,
     pinned,
@@ -70,15 +84,25 @@ export const runLaneRefusal = async (
   });
 };
 
-export const teamWorkflowResolver = ({ db, teamId, pinned }: Scope): WorkflowResolver => {
+/**
+ * call_workflow by name among the versions the run pinned, from the caller's pack first
+ * (calleeNames). A sub-workflow is known by its file here (`<name>/<entry>`), which tells
+ * which pack its own calls look in; any other file is the run's own workflow's.
+ */
+export const teamWorkflowResolver = ({ db, teamId, pinned, pack }: Scope): WorkflowResolver => {
   const files = new WeakMap<Workflow, BundleFiles>();
+  const packOfFile = new Map<string, string | null>();
   return {
-    resolve: async (name) => {
-      const versionId = pinned[name];
-      if (!versionId) return undefined;
+    resolve: async (written, from) => {
+      const callerPack = packOfFile.has(from.file) ? packOfFile.get(from.file) : pack;
+      const name = await resolveCalleeName(callerPack, written, (n) => pinned[n] !== undefined);
+      const versionId = name === undefined ? undefined : pinned[name];
+      if (!name || !versionId) return undefined;
       const bundle = await loadBundle(db, teamId, versionId);
       if (!bundle) return undefined;
-      const parsed = parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`, undefined, {
+      const file = `${name}/${bundle.version.entryPath}`;
+      packOfFile.set(file, (await findWorkflowByName(db, teamId, name))?.pack ?? null);
+      const parsed = parseWorkflow(bundle.entry, file, undefined, {
         templates: bundleTemplates(bundle.files),
       });
       if (!parsed.workflow) {

@@ -4,5 +4,6 @@
  */
 export { PACK_ARCHIVE_LIMITS } from "./pack-archive";
 export type { PackManifest } from "./pack-manifest";
+export { AWF_LANGUAGE_VERSION } from "./awf-version";
 export { readPack } from "./read-pack";
 export { releaseSpec, verifyChecksum } from "./pack-release";

@@ -5,6 +5,7 @@
  */
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from "yaml";
 import { AppError } from "../errors";
+import { checkAwfVersion } from "./awf-version";
 
 export type PackManifest = {
   name: string;
@@ -64,7 +65,10 @@ export const readPackManifest = (source: string): ManifestResult => {
     path: string,
     message: string,
     node?: Node | null,
-    code: "USER.PACK.INVALID_MANIFEST" | "USER.PACK.RESERVED_NAME" = "USER.PACK.INVALID_MANIFEST",
+    code:
+      | "USER.PACK.INVALID_MANIFEST"
+      | "USER.PACK.RESERVED_NAME"
+      | "USER.PACK.AWF_VERSION_INCOMPATIBLE" = "USER.PACK.INVALID_MANIFEST",
   ) =>
     errors.push(
       new AppError(code, `${MANIFEST_FILE}: ${path}: ${message}`, { location: where(path, node) }),
@@ -121,6 +125,18 @@ export const readPackManifest = (source: string): ManifestResult => {
   if (version && !SEMVER.test(version))
     fail("version", `"${version}" is not a semantic version (such as 1.2.0)`, nodeOf("version"));
   const awfVersion = str("awf_version", true);
+  if (awfVersion) {
+    const check = checkAwfVersion(awfVersion);
+    if (!check.ok)
+      fail(
+        "awf_version",
+        check.message,
+        nodeOf("awf_version"),
+        check.reason === "incompatible"
+          ? "USER.PACK.AWF_VERSION_INCOMPATIBLE"
+          : "USER.PACK.INVALID_MANIFEST",
+      );
+  }
   const workflows: string[] = [];
   const wfNode = nodeOf("workflows");
   if (wfNode === undefined || wfNode === null) fail("workflows", "is required", root);

@@ -1,6 +1,7 @@
 import { expect, test } from "vitest";
 import { AppError } from "../errors";
 import { readPackArchive } from "./pack-archive";
+import { AWF_LANGUAGE_VERSION } from "./awf-version";
 import { readPackManifest } from "./pack-manifest";
 import { releaseSpec, verifyChecksum } from "./pack-release";
 import { readPack } from "./read-pack";
@@ -184,4 +185,36 @@ test("release sources and checksums", () => {
   expect(thrown(() => verifyChecksum(data, "p.tar.gz", `${"0".repeat(64)}  p.tar.gz\n`)).code).toBe(
     "USER.PACK.CHECKSUM_MISMATCH",
   );
+});
+
+test("awf_version is a constraint on the AWF language version Switchyard implements", () => {
+  const withConstraint = (c: string) => readPackManifest(MANIFEST.replace(">=0.5.0", c));
+  for (const ok of [
+    ">=0.5.0",
+    `>=${AWF_LANGUAGE_VERSION}`,
+    `${AWF_LANGUAGE_VERSION}`,
+    ">=0.4.0, <1.0.0",
+    ">0.1.0 <=9.0.0",
+    `~${AWF_LANGUAGE_VERSION}`,
+    `^${AWF_LANGUAGE_VERSION}`,
+    "!=0.1.0",
+  ])
+    expect(withConstraint(ok).errors, ok).toEqual([]);
+  const tooNew = withConstraint(">=99.0.0");
+  expect(tooNew.manifest).toBeUndefined();
+  expect(tooNew.errors[0]?.code).toBe("USER.PACK.AWF_VERSION_INCOMPATIBLE");
+  expect(tooNew.errors[0]?.message).toContain("awf_version");
+  expect(tooNew.errors[0]?.message).toContain(AWF_LANGUAGE_VERSION);
+  expect(tooNew.errors[0]?.location).toMatchObject({
+    file: "manifest.yaml",
+    path: "awf_version",
+    line: 4,
+  });
+  for (const no of ["<0.1.0", "^0.1.0", "~0.1.0", `!=${AWF_LANGUAGE_VERSION}`, ">=0.1.0 <0.2.0"])
+    expect(withConstraint(no).errors[0]?.code, no).toBe("USER.PACK.AWF_VERSION_INCOMPATIBLE");
+  for (const bad of ["latest", ">= one", "=>0.5.0", ">=0.5"]) {
+    const r = withConstraint(bad);
+    expect(r.errors[0]?.code, bad).toBe("USER.PACK.INVALID_MANIFEST");
+    expect(r.errors[0]?.location).toMatchObject({ path: "awf_version", line: 4 });
+  }
 });

@@ -8,6 +8,7 @@
 import { AppError, type ErrorLocation } from "../errors/app-error";
 import { envNamesOf } from "../workflow/parse/env-names";
 import type { Workflow } from "../workflow/model/workflow-types";
+import { calleeNames, resolveCalleeName } from "./callee-names";
 import {
   mayCall,
   mayReachConnector,
@@ -19,9 +20,11 @@ import {
   type SecretRule,
 } from "./lane-policy";
 
-export type ReachedWorkflow = { workflow: Workflow; lane: string };
+/** A workflow with its lane and the pack it comes from (none for the team's own). */
+export type ReachedWorkflow = { workflow: Workflow; lane: string; pack?: string | null };
+/** The callees by team name: a call's name is looked up as calleeNames says. */
 type RunReach = { root: ReachedWorkflow; callees: ReadonlyMap<string, ReachedWorkflow> };
-/** A callee by name, with its lane; undefined when the team has none by that name. */
+/** A callee by its team name, with its lane; undefined when the team has none by that name. */
 export type CalleeSource = (name: string) => Promise<ReachedWorkflow | undefined>;
 
 export const collectRunReach = async (
@@ -32,10 +35,15 @@ export const collectRunReach = async (
   const pending = [root];
   for (let next = pending.pop(); next; next = pending.pop()) {
     for (const state of next.workflow.states.values()) {
-      const name = state.kind === "call_workflow" ? state.workflow : undefined;
+      if (state.kind !== "call_workflow") continue;
+      const found = new Map<string, ReachedWorkflow | undefined>();
+      const name = await resolveCalleeName(next.pack, state.workflow, async (n) => {
+        if (!callees.has(n) && !found.has(n)) found.set(n, await load(n));
+        return callees.has(n) || found.get(n) !== undefined;
+      });
+      // validation and the engine report a missing sub-workflow
       if (name === undefined || name === root.workflow.name || callees.has(name)) continue;
-      const callee = await load(name);
-      if (!callee) continue; // validation and the engine report a missing sub-workflow
+      const callee = found.get(name)!;
       callees.set(name, callee);
       pending.push(callee);
     }
@@ -70,7 +78,7 @@ export const checkRunReach = ({
   connectors,
 }: ReachCheck): AppError | undefined => {
   const runLane = reach.root.lane;
-  for (const { workflow, lane } of [reach.root, ...reach.callees.values()]) {
+  for (const { workflow, lane, pack } of [reach.root, ...reach.callees.values()]) {
     for (const name of envNamesOf(workflow)) {
       const secret = secrets.get(name);
       const denied = secret && mayUseSecret(secret, runLane);
@@ -90,7 +98,8 @@ export const checkRunReach = ({
         }
       }
       if (state.kind !== "call_workflow") continue;
-      const callee = reach.callees.get(state.workflow);
+      const called = calleeNames(pack, state.workflow).find((n) => reach.callees.has(n));
+      const callee = called === undefined ? undefined : reach.callees.get(called);
       if (!callee) continue;
       const where = {
         file: workflow.file,

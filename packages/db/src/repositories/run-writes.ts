@@ -16,6 +16,8 @@ type ClaimedRun = {
   workflowId: string;
   workflowVersionId: string;
   workflowName: string;
+  /** the pack the workflow comes from; null for the team's own */
+  workflowPack: string | null;
   inputs: unknown;
   lane: string;
   startedById: string | null;
@@ -28,7 +30,7 @@ type ClaimedRun = {
 };
 
 const CLAIMED_COLUMNS = `id, "teamId", "workflowId", "workflowVersionId", inputs, lane, "startedById", "pinnedVersions", "replayOfId", "replayOptions"`;
-const WITH_WORKFLOW = `SELECT c.*, w.name AS "workflowName",
+const WITH_WORKFLOW = `SELECT c.*, w.name AS "workflowName", w.pack AS "workflowPack",
        (SELECT COALESCE(MAX(e.seq), 0) + 1 FROM "RunEvent" e WHERE e."runId" = c.id AND e."teamId" = c."teamId")::int AS "nextSeq"
      FROM claimed c JOIN "Workflow" w ON w.id = c."workflowId" AND w."teamId" = c."teamId"`;
 

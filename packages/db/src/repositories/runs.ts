@@ -117,7 +117,7 @@ export const getRun = async (db: Db, teamId: string, runId: string) => {
 export const getRunForExecution = (db: Db, teamId: string, runId: string) =>
   db.run.findFirst({
     where: { id: runId, teamId },
-    include: { workflow: { select: { id: true, name: true } } },
+    include: { workflow: { select: { id: true, name: true, pack: true } } },
   });
 
 /** What the run list can be narrowed by; every field is optional and they combine (AND). */

@@ -108,8 +108,14 @@ const collisions = (tx: Prisma.TransactionClient, teamId: string, name: string) 
     take: 5,
   });
 
-/** Installs the pack, or updates it: a new pack version and a workflow version for each workflow. */
-export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput) =>
+const clash = (name: string) =>
+  new AppError(
+    "CONFLICT",
+    `pack "${name}" is being installed or updated by another request at the same time: nothing was changed; look at the pack's versions, then try again`,
+  );
+
+/** The install's one transaction. */
+const installIn = async (db: Db, input: InstallPackInput) =>
   db.$transaction(
     async (tx) => {
       const taken = await collisions(tx, input.teamId, input.name);
@@ -119,7 +125,13 @@ export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput
           `pack "${input.name}" collides with the team's own workflow${taken.length === 1 ? "" : "s"} ${taken.map((w) => `"${w.name}"`).join(", ")}: rename ${taken.length === 1 ? "it" : "them"} or install the pack under another name`,
           { location: { file: "manifest.yaml", path: "name" } },
         );
+      const seen = await tx.workflowPack.findFirst({
+        where: { teamId: input.teamId, name: input.name },
+        select: { currentVersionId: true },
+      });
       input.mayChange(await livePackWorkflows(tx, input.teamId, input.name));
+      // The upsert waits for another install of the same name to commit: its row then is not
+      // the one read above, and this install would silently stack on it.
       const pack = await tx.workflowPack.upsert({
         where: { teamId_name: { teamId: input.teamId, name: input.name } },
         create: {
@@ -130,6 +142,8 @@ export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput
         },
         update: { description: input.description, source: input.source },
       });
+      if ((seen?.currentVersionId ?? null) !== (pack.currentVersionId ?? null))
+        throw clash(input.name);
       const saved: Record<string, string> = {};
       const made: { name: string; workflowId: string; version: number }[] = [];
       for (const wf of input.workflows) {
@@ -191,6 +205,15 @@ export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput
     { timeout: 30_000 },
   );
 
+/** Installs the pack, or updates it: a new pack version and a workflow version for each workflow. */
+export const installWorkflowPackVersion = async (db: Db, input: InstallPackInput) =>
+  installIn(db, input).catch((error: unknown) => {
+    // Two installs that both saw no pack can still meet on a unique index (the pack's name,
+    // one of its workflows' names): the one that lost gets the same answer.
+    if ((error as { code?: unknown } | null)?.code === "P2002") throw clash(input.name);
+    throw error;
+  });
+
 /** Removes the pack; its workflows are archived as deleting a workflow does (runs stay). */
 export const removeWorkflowPack = async (
   db: Db,
@@ -208,6 +231,20 @@ export const removeWorkflowPack = async (
     });
     if (!row) throw new AppError("NOT_FOUND", `pack "${input.name}" is not installed`);
     input.mayChange(await livePackWorkflows(tx, input.teamId, input.name));
+    // The pack goes whole or not at all: not while one of its workflows still has a run going.
+    const going = await tx.run.findFirst({
+      where: {
+        teamId: input.teamId,
+        status: { in: ["queued", "running", "waiting"] },
+        workflow: { teamId: input.teamId, pack: input.name, archivedAt: null },
+      },
+      select: { id: true, workflow: { select: { name: true } } },
+    });
+    if (going)
+      throw new AppError(
+        "CONFLICT",
+        `pack "${input.name}" cannot be removed: its workflow "${going.workflow.name}" has a run that has not ended (${going.id}); wait for it or cancel it, then remove the pack`,
+      );
     const archived = await tx.workflow.updateMany({
       where: { teamId: input.teamId, pack: input.name, archivedAt: null },
       data: { archivedAt: new Date() },

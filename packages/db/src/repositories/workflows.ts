@@ -99,7 +99,7 @@ const calleeSource =
   async (name) => {
     const row = await db.workflow.findFirst({
       where: { teamId, name },
-      select: { lane: true, currentVersionId: true, archivedAt: true },
+      select: { lane: true, currentVersionId: true, archivedAt: true, pack: true },
     });
     const versionId = pinned ? pinned[name] : row?.archivedAt ? undefined : row?.currentVersionId;
     if (!row || !versionId) return undefined;
@@ -109,7 +109,7 @@ const calleeSource =
       parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`, undefined, {
         templates: bundleTemplates(bundle.files),
       }).workflow;
-    return workflow && { workflow, lane: row.lane };
+    return workflow && { workflow, lane: row.lane, pack: row.pack };
   };
 
 type RunReachInput = {

@@ -172,7 +172,7 @@ export const startRun = async (deps: StartRunDeps, input: StartRunInput) => {
   const refused =
     root &&
     (await runReachRefusal(deps.db, input.teamId, {
-      root: { workflow: root, lane: workflow.lane },
+      root: { workflow: root, lane: workflow.lane, pack: workflow.pack },
       lanes,
       role: input.role,
       starterId: input.userId,

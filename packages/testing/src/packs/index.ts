@@ -1,3 +1,3 @@
 /** Workflow pack archives for tests, written entry by entry. */
-export { tarGz, goodPack, MANIFEST, SPECIFY } from "./pack-archives";
+export { tarGz, goodPack, nextPackVersion, MANIFEST, SPECIFY } from "./pack-archives";
 export type { TarEntry } from "./pack-archives";

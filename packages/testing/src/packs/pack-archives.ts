@@ -76,3 +76,15 @@ export const goodPack = (manifest = MANIFEST) =>
     { path: "prompts/greeting.md", content: "the pack prompt\n" },
     { path: "README.md", content: "# speckit\n" },
   ]);
+
+/** The next version (1.1.0) of the pack `manifest` names: another script and prompt. */
+export const nextPackVersion = (manifest = MANIFEST) =>
+  tarGz([
+    { path: "manifest.yaml", content: manifest.replace('"1.0.0"', '"1.1.0"') },
+    { path: "workflows/specify.yaml", content: SPECIFY },
+    {
+      path: "scripts/hello.sh",
+      content: 'echo "v2 says {{ trimSpace (readFile "prompts/greeting.md") }}"\n',
+    },
+    { path: "prompts/greeting.md", content: "the new prompt\n" },
+  ]);

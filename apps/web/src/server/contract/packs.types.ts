@@ -28,9 +28,21 @@ export const installPackInput = z
       .max(250)
       .optional()
       .describe("a GitHub release to download instead: owner/repo or owner/repo@1.2.0"),
+    tokenSecret: z
+      .string()
+      .min(1)
+      .max(128)
+      .optional()
+      .describe(
+        "with source: the team secret variable holding a GitHub token, for a private repository (sent to the GitHub API only)",
+      ),
   })
   .refine((v) => (v.archive === undefined) !== (v.source === undefined), {
     message: "give either archive or source",
+  })
+  .refine((v) => v.tokenSecret === undefined || v.source !== undefined, {
+    message: "tokenSecret goes with source",
+    path: ["tokenSecret"],
   });
 
 const packWorkflow = z.object({

@@ -95,13 +95,19 @@ export const installPackArchive = async (
   const problems: Diagnostic[] = [];
   const warnings: Diagnostic[] = pack.warnings.map(toDiagnostic);
   const workflows = [];
+  const installing = {
+    name: pack.manifest.name,
+    workflows: new Map(pack.workflows.map((wf) => [wf.name, wf])),
+  };
   for (const wf of pack.workflows) {
     const inPack = (d: Diagnostic): Diagnostic =>
       d.file === wf.entryPath ? { ...d, file: packFile(wf.name) } : d;
-    const result = await validateBundle(db, caller.teamId, {
-      entry: wf.entryPath,
-      files: wf.files,
-    });
+    const result = await validateBundle(
+      db,
+      caller.teamId,
+      { entry: wf.entryPath, files: wf.files },
+      installing,
+    );
     warnings.push(...result.warnings.map(toDiagnostic).map(inPack));
     if (!result.workflow) {
       problems.push(...result.errors.map(toDiagnostic).map(inPack));
@@ -112,7 +118,7 @@ export const installPackArchive = async (
       ? new AppError("USER.INPUT.VALIDATION_FAILED", `lane "${lane}" does not exist in this team`)
       : (maySave(lanes, caller.role, lane) ??
         (await runReachRefusal(db, caller.teamId, {
-          root: { workflow: result.workflow, lane },
+          root: { workflow: result.workflow, lane, pack: pack.manifest.name },
           lanes,
           role: caller.role,
         })));

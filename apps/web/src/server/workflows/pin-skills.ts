@@ -11,8 +11,7 @@ import {
   SKILL_LIBRARY_DIR,
   bundleReader,
   bundleSkillDir,
-  parseWorkflow,
-  type TemplateLibrary,
+  type Workflow,
 } from "@switchyard/core/workflow";
 import { currentSkillTexts, pinnedSkillVersions, type Db } from "@switchyard/db";
 
@@ -20,8 +19,7 @@ import { currentSkillTexts, pinnedSkillVersions, type Db } from "@switchyard/db"
 const libraryDirOf = (entry: string) => `${posix.join(posix.dirname(entry), SKILL_LIBRARY_DIR)}/`;
 
 /** The names of the skills the workflow's agent steps name (not by `path`). */
-const skillNamesOf = (source: string, entry: string, templates: TemplateLibrary) => {
-  const { workflow } = parseWorkflow(source, entry, undefined, { templates });
+const skillNamesOf = (workflow: Workflow | undefined) => {
   const names = new Set<string>();
   for (const state of workflow?.states.values() ?? [])
     if (state.kind === "agent")
@@ -34,14 +32,15 @@ export const pinSkills = async (
   teamId: string,
   entry: string,
   files: Record<string, string>,
-  templates: TemplateLibrary,
+  /** the bundle's workflow as parsed (undefined when it does not parse) */
+  workflow: Workflow | undefined,
 ): Promise<Record<string, string>> => {
   const source = files[entry];
   if (source === undefined) return files;
   const dir = libraryDirOf(entry);
   const own = Object.fromEntries(Object.entries(files).filter(([p]) => !p.startsWith(dir)));
   const reader = bundleReader(own, entry);
-  const wanted = skillNamesOf(source, entry, templates).filter(
+  const wanted = skillNamesOf(workflow).filter(
     (name) => bundleSkillDir(reader, name) === undefined,
   );
   const library = await currentSkillTexts(db, teamId, wanted);

@@ -34,6 +34,8 @@ export type ConnectorCatalog = {
 /** A lane's approval rules as stored (checked again here): the database in the web, nothing in the CLI. */
 type LaneApprovals = { laneRules(lane: string): Promise<readonly unknown[]> };
 type ValidatePorts = {
+  /** the parse of `source` the caller already made with these templates (parsed here otherwise) */
+  parsed?: ParseResult;
   files?: BundleFiles;
   /** Where skills are found; default: the bundle (`files`). */
   skills?: SkillFinder;
@@ -249,7 +251,8 @@ export const validateWorkflow = async (
   file: string,
   ports: ValidatePorts = {},
 ): Promise<ParseResult> => {
-  const result = parseWorkflow(source, file, undefined, { templates: ports.templates });
+  const result =
+    ports.parsed ?? parseWorkflow(source, file, undefined, { templates: ports.templates });
   const wf = result.workflow;
   if (!wf) return result;
   if (ports.files) {

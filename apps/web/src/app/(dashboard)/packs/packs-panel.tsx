@@ -34,6 +34,7 @@ export function PacksPanel() {
     void queryClient.invalidateQueries({ queryKey: trpc.workflows.list.queryKey() });
   };
   const [source, setSource] = useState("");
+  const [tokenSecret, setTokenSecret] = useState("");
   const install = useMutation(trpc.packs.install.mutationOptions({ onSuccess: refresh }));
   const remove = useMutation(trpc.packs.remove.mutationOptions({ onSuccess: refresh }));
   const failed = install.error ?? remove.error;
@@ -113,7 +114,8 @@ export function PacksPanel() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            install.mutate({ source: source.trim() });
+            const secret = tokenSecret.trim();
+            install.mutate({ source: source.trim(), ...(secret ? { tokenSecret: secret } : {}) });
           }}
         >
           <label>
@@ -122,6 +124,14 @@ export function PacksPanel() {
               value={source}
               onChange={(e) => setSource(e.target.value)}
               placeholder="owner/repo or owner/repo@1.2.0"
+            />
+          </label>
+          <label>
+            Token secret, for a private repository (optional)
+            <input
+              value={tokenSecret}
+              onChange={(e) => setTokenSecret(e.target.value)}
+              placeholder="the team secret holding a GitHub token"
             />
           </label>
           <button type="submit" className="primary" disabled={!source.trim() || install.isPending}>
