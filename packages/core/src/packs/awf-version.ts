@@ -6,7 +6,7 @@
  */
 
 /** The AWF release whose user guide docs/workflows.md follows. */
-export const AWF_LANGUAGE_VERSION = "0.7.0";
+export const AWF_LANGUAGE_VERSION = "0.11.0";
 
 type Version = { major: number; minor: number; patch: number; pre: string };
 

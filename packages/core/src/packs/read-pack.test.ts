@@ -189,8 +189,12 @@ test("release sources and checksums", () => {
 
 test("awf_version is a constraint on the AWF language version Switchyard implements", () => {
   const withConstraint = (c: string) => readPackManifest(MANIFEST.replace(">=0.5.0", c));
+  // The constraints AWF's own user guide writes in its pack examples are among them.
   for (const ok of [
+    ">=0.4.0",
     ">=0.5.0",
+    ">=0.7.0",
+    ">=0.8.0",
     `>=${AWF_LANGUAGE_VERSION}`,
     `${AWF_LANGUAGE_VERSION}`,
     ">=0.4.0, <1.0.0",
