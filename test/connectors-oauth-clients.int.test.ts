@@ -294,6 +294,53 @@ describe("a pre-registered client with a secret", () => {
     }, 120_000);
   }
 
+  it("stays with its client and server: a new URL or client id drops it, in the change's transaction and audit entry", async () => {
+    const id = "moving";
+    const definition = {
+      id,
+      name: "Moving",
+      transport: "http" as const,
+      url: "http://127.0.0.1:9/mcp",
+      auth: "oauth" as const,
+      oauth_client_id: "app-1",
+    };
+    await admin().connectors.create({ definition });
+    const secretOf = async () =>
+      (await admin().connectors.list()).find((c) => c.id === id)!.clientSecret;
+    const moves = async () =>
+      (
+        await seeded.db.auditLog.findMany({
+          where: { teamId: seeded.teamId, targetId: id, action: "connector.update" },
+          orderBy: { createdAt: "asc" },
+        })
+      ).map((a) => (a.metadata as Record<string, unknown>).clientSecretCleared ?? 0);
+
+    // Another name leaves it where it was.
+    await admin().connectors.setClientSecret({ id, secret: "cs-first-secret" });
+    await admin().connectors.update({ id, definition: { ...definition, name: "Renamed" } });
+    expect(await secretOf()).toBe("set");
+    // Another server: the secret is not sent to whatever token endpoint that one names.
+    await admin().connectors.update({
+      id,
+      definition: { ...definition, url: "http://127.0.0.1:10/mcp" },
+    });
+    expect(await secretOf()).toBe("not_set");
+    // Another client id at the same server: not that client's secret either.
+    await admin().connectors.setClientSecret({ id, secret: "cs-second-secret" });
+    await admin().connectors.update({
+      id,
+      definition: { ...definition, url: "http://127.0.0.1:10/mcp", oauth_client_id: "app-2" },
+    });
+    expect(await secretOf()).toBe("not_set");
+    expect(await moves()).toEqual([0, 1, 1]);
+    // Its sealed row went with it.
+    expect(
+      await seeded.db.credential.count({
+        where: { teamId: seeded.teamId, name: { contains: id } },
+      }),
+    ).toBe(0);
+  });
+
   it("is only for an OAuth connector", async () => {
     await admin().connectors.create({
       definition: {

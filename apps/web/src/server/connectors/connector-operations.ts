@@ -35,6 +35,7 @@ import {
   recordAudit,
   removeConnector,
   revokeConnectorCredential,
+  setConnectorClientSecret,
   storeConnectorCredential,
   TEAM_OWNER,
   updateConnector,
@@ -191,13 +192,23 @@ const reconnectIfMoved = async (
   const before = storedDefinition(existing);
   // A stored definition that no longer reads: nothing says where its credentials went.
   const changed: string[] = before ? destinationChanges(before, after) : ["definition"];
-  if (changed.length === 0) return {};
+  const oauthClientOf = (def: ConnectorDefinition | undefined) =>
+    def?.transport === "http" ? def.oauth_client_id : undefined;
+  // The admin-set client secret is for one client at one server: it never follows the
+  // connector to another destination or client id (nobody can read it back to check).
+  const secretGoes =
+    existing.clientSecretId !== null &&
+    (changed.length > 0 || oauthClientOf(before) !== oauthClientOf(after));
+  if (secretGoes)
+    await setConnectorClientSecret(tx, { teamId: actor.teamId, slug: after.id, sealed: null });
+  const cleared = secretGoes ? { clientSecretCleared: 1 } : {};
+  if (changed.length === 0) return cleared;
   const marked = await markConnectorCredentialsToReconnect(tx, {
     teamId: actor.teamId,
     slug: after.id,
     reason: "destination_changed",
   });
-  return { destinationChanged: changed.join(","), credentialsToReconnect: marked };
+  return { destinationChanged: changed.join(","), credentialsToReconnect: marked, ...cleared };
 };
 
 /**
