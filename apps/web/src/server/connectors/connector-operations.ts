@@ -201,7 +201,7 @@ const reconnectIfMoved = async (
     (changed.length > 0 || oauthClientOf(before) !== oauthClientOf(after));
   if (secretGoes)
     await setConnectorClientSecret(tx, { teamId: actor.teamId, slug: after.id, sealed: null });
-  const cleared = secretGoes ? { clientSecretCleared: 1 } : {};
+  const cleared: Record<string, number> = secretGoes ? { clientSecretCleared: 1 } : {};
   if (changed.length === 0) return cleared;
   const marked = await markConnectorCredentialsToReconnect(tx, {
     teamId: actor.teamId,
