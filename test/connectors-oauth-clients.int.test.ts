@@ -216,6 +216,43 @@ describe("refreshing one grant from two workers", () => {
   }, 120_000);
 });
 
+describe("a grant connected again while a step runs", () => {
+  it("is not refreshed with the old refresh token, nor marked, by the step that holds the old grant", async () => {
+    const authServer = await startOAuthServer();
+    closers.push(() => authServer.close());
+    const mcp = await oauthConnector("reconnected", authServer);
+    const grant = await connectWithOAuth(authServer, mcp.url);
+    // The step's grant: fresh for three seconds beyond the worker's one-minute refresh margin,
+    // then due; its refresh token is one the server refuses.
+    const due = Date.now() + 63_000;
+    await storeTeamGrant(seeded, keyring, "reconnected", {
+      ...grant,
+      tokens: { ...grant.tokens, expiresAt: new Date(due), refreshToken: "spent" },
+    });
+    const step = (await startWorker()("reconnected"))!;
+    // A person connects again while the step runs: a new credential in the row.
+    await storeTeamGrant(seeded, keyring, "reconnected", grant);
+    await new Promise((r) => setTimeout(r, Math.max(0, due - 60_000 - Date.now() + 200)));
+
+    const call = await step.host.callTool("reconnected", "whoami", {}).catch((e: unknown) => e);
+    expect(JSON.stringify(call)).toContain("NEEDS_RECONNECT");
+    // The old refresh token never went to the server: nothing was refused there.
+    expect(authServer.tokenRefusals).toEqual([]);
+    expect(authServer.tokenRequests.filter((r) => r.grantType === "refresh_token")).toEqual([]);
+    const row = await seeded.db.connectorCredential.findFirst({
+      where: { teamId: seeded.teamId, connector: { slug: "reconnected" } },
+      select: { status: true },
+    });
+    expect(row?.status).toBe("active");
+    await step.host.close();
+    // The next step takes the new grant.
+    const next = (await startWorker()("reconnected"))!;
+    const ok = await next.host.callTool("reconnected", "whoami", {});
+    expect(ok.isError ?? false, JSON.stringify(ok)).toBe(false);
+    await next.host.close();
+  }, 120_000);
+});
+
 describe("a pre-registered client with a secret", () => {
   for (const method of ["client_secret_basic", "client_secret_post"] as const) {
     it(`authenticates with the secret an admin set, by ${method} as the server lists it, at the code exchange and at refresh`, async () => {

@@ -176,13 +176,17 @@ const credentialResolver = (
         db,
         { teamId, id: stored.id, credentialId: stored.sealed.credentialId },
         async (tx, envelope) => {
-          const held = envelope
-            ? grantFromJson(openConnectorCredential(keyring, sealedFor, envelope)).tokens
-            : undefined;
-          if (held) learn(held);
+          // Revoked or connected again since this step opened it: its old refresh token is not
+          // tried (a refusal would mark the new grant), and the step is told to reconnect.
+          if (!envelope)
+            throw new AppError(
+              "USER.CONNECTOR.NEEDS_RECONNECT",
+              `the authorization of connector "${def.name}" changed while the step ran: the next run uses the new one`,
+            );
+          const held = grantFromJson(openConnectorCredential(keyring, sealedFor, envelope)).tokens;
+          learn(held);
           const tokens = await work(held);
-          // Revoked or connected again meanwhile: this step's grant is no longer the stored one.
-          if (envelope && tokens.accessToken !== held?.accessToken)
+          if (tokens.accessToken !== held.accessToken)
             await resealConnectorCredential(tx, {
               teamId,
               id: stored.id,
@@ -204,7 +208,10 @@ const credentialResolver = (
         connector: def.id,
         reason,
       });
-      await markConnectorCredentialNeedsReconnect(db, stored.id);
+      await markConnectorCredentialNeedsReconnect(db, stored.id, "refresh_refused", {
+        teamId,
+        credentialId: stored.sealed.credentialId,
+      });
     },
   });
   return {

@@ -331,9 +331,11 @@ export const markConnectorCredentialNeedsReconnect = (
   db: PrismaClientOrTransaction,
   id: string,
   reason: ReconnectReason = "refresh_refused",
+  /** Only while the row still holds this team's sealed credential: not one connected since. */
+  holding?: { teamId: string; credentialId: string },
 ) =>
   db.connectorCredential.updateMany({
-    where: { id },
+    where: { id, ...(holding ?? {}) },
     data: { status: "needs_reconnect", reconnectReason: reason },
   });
 
