@@ -12,7 +12,7 @@
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
 import { Scrubber } from "@switchyard/core/secrets";
-import { createDb } from "@switchyard/db";
+import { createDb, findOAuthClient, keepOAuthClient } from "@switchyard/db";
 import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
 import {
   connectWithOAuth,
@@ -395,6 +395,36 @@ describe("a pre-registered client with a secret", () => {
 });
 
 describe("a client registered dynamically", () => {
+  it("is kept once when two first connections to one server meet: the later keeps nothing, and its connection goes on", async () => {
+    const key = { teamId: seeded.teamId, issuer: "http://127.0.0.1:9", redirectUri: REDIRECT_URI };
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let inserted!: () => void;
+    const hasInserted = new Promise<void>((r) => (inserted = r));
+    // The first keeping, not yet committed when the second begins.
+    const first = seeded.db.$transaction(
+      async (tx) => {
+        await tx.oAuthClient.create({ data: { ...key, clientId: "first" } });
+        inserted();
+        await released;
+      },
+      { timeout: 30_000 },
+    );
+    await hasInserted;
+    const second = keepOAuthClient(seeded.db, {
+      ...key,
+      clientId: "second",
+      tokenEndpointAuthMethod: null,
+      secret: null,
+      secretExpiresAt: null,
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    release();
+    await first;
+    expect(await second).toBe(false);
+    expect((await findOAuthClient(seeded.db, key))?.clientId).toBe("first");
+  });
+
   it("is registered once per server and redirect URI, and again once the server refuses it", async () => {
     const authServer = await startOAuthServer();
     closers.push(() => authServer.close());

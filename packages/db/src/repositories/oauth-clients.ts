@@ -4,6 +4,7 @@
  * same client instead of registering one more. A client's secret is a sealed Credential;
  * sealing and opening happen in the callers.
  */
+import type { Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { envelopeOf, sealedColumns } from "./sealed-columns";
 import type { SealedValue } from "./variables";
@@ -52,16 +53,31 @@ export const forgetOAuthClient = async (
     await tx.credential.deleteMany({ where: { id: row.secretId, teamId: key.teamId } });
 };
 
-/** Keeps a newly registered client, replacing the one kept before. Run it in a transaction. */
-export const keepOAuthClient = async (
-  tx: PrismaClientOrTransaction,
-  input: ClientKey & {
-    clientId: string;
-    tokenEndpointAuthMethod: string | null;
-    secret: SealedValue | null;
-    secretExpiresAt: Date | null;
-  },
-) => {
+type NewClient = ClientKey & {
+  clientId: string;
+  tokenEndpointAuthMethod: string | null;
+  secret: SealedValue | null;
+  secretExpiresAt: Date | null;
+};
+
+/**
+ * Keeps a newly registered client, replacing the one kept before, in a transaction of its
+ * own. Two first connections to one server that meet both register; the one whose keeping
+ * comes second finds the other's row (a unique violation) and keeps nothing: its client
+ * serves its own connection only. Whether it was kept.
+ */
+export const keepOAuthClient = (db: Db, input: NewClient): Promise<boolean> =>
+  db
+    .$transaction((tx) => keepIn(tx, input))
+    .then(
+      () => true,
+      (error: unknown) => {
+        if ((error as { code?: unknown } | null)?.code === "P2002") return false;
+        throw error;
+      },
+    );
+
+const keepIn = async (tx: PrismaClientOrTransaction, input: NewClient) => {
   const { teamId, issuer, redirectUri } = input;
   const before = await tx.oAuthClient.findUnique({
     where: { teamId_issuer_redirectUri: { teamId, issuer, redirectUri } },

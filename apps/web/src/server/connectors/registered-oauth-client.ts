@@ -57,22 +57,20 @@ export const registeredOAuthClient = async (
     clientName: "Switchyard",
   });
   const credentialId = newCredentialId();
-  await deps.db.$transaction((tx) =>
-    keepOAuthClient(tx, {
-      ...key,
-      clientId: client.clientId,
-      tokenEndpointAuthMethod: client.tokenEndpointAuthMethod ?? null,
-      secret: client.clientSecret
-        ? {
-            credentialId,
-            envelope: sealSecret(deps.keyring, holder(teamId, credentialId), client.clientSecret),
-          }
-        : null,
-      secretExpiresAt: client.clientSecretExpiresAt
-        ? new Date(client.clientSecretExpiresAt * 1000)
-        : null,
-    }),
-  );
+  await keepOAuthClient(deps.db, {
+    ...key,
+    clientId: client.clientId,
+    tokenEndpointAuthMethod: client.tokenEndpointAuthMethod ?? null,
+    secret: client.clientSecret
+      ? {
+          credentialId,
+          envelope: sealSecret(deps.keyring, holder(teamId, credentialId), client.clientSecret),
+        }
+      : null,
+    secretExpiresAt: client.clientSecretExpiresAt
+      ? new Date(client.clientSecretExpiresAt * 1000)
+      : null,
+  });
   return client;
 };
 
