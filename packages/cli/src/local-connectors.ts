@@ -4,7 +4,8 @@
  * uid, workspace and network; a private HOME and temp folder), with only its declared
  * environment, and kept for the whole run. Steps reach it as they reach a team connector on
  * a server: through the step channel, the proxy in the step's sandbox asking this process,
- * so the agent never sees the server's environment. Its tools are named `<name>_<tool>`;
+ * so the agent never sees the server's environment. A server that exits once the steps may
+ * run is not started again (a step may have changed its files in the workspace). Its tools are named `<name>_<tool>`;
  * `plugin_tools` exposes only the tools it lists. `close()` stops every server and reaps its
  * sandbox; the run's own sandbox reaps whatever is left (its owner tag covers theirs).
  */
@@ -68,12 +69,21 @@ export const openLocalConnectors = (options: OpenLocalConnectorsOptions): RunCon
   for (const secret of declared.secrets) scrubber.add(secret);
   const sandboxes = new Set<Sandbox>();
   let started = 0;
+  // Once the steps may run, a server that exits is not started again: its command and files
+  // are in the workspace the steps write, so a new start could run what a step put there,
+  // with the server's environment.
+  let stepsMayRun = false;
   const stderr = new Map<string, string>();
 
   const openStdio = async (
     spec: Extract<ConnectorSpec, { kind: "stdio" }>,
     env: Record<string, string>,
   ): Promise<Transport> => {
+    if (stepsMayRun)
+      throw new AppError(
+        "EXECUTION.CONNECTOR_UNAVAILABLE",
+        `connector "${spec.id}" exited during the run: switchyard run starts a local connector once, before the first step, and not again (a step may have changed its files)`,
+      );
     const sandbox = await openSandbox({
       ownerId: runOwnerId(run.host.ownerId, `connector-${++started}`),
       level: { host: run.host },
@@ -149,6 +159,7 @@ export const openLocalConnectors = (options: OpenLocalConnectorsOptions): RunCon
           throw unavailable(name, error);
         }
       }
+      stepsMayRun = true;
       return {
         ...declaredCatalog(declared),
         tools: (ids) => Promise.resolve(Object.fromEntries(ids.map((id) => [id, tools[id]]))),
@@ -177,9 +188,13 @@ export const openLocalConnectors = (options: OpenLocalConnectorsOptions): RunCon
         secrets: declared.secrets,
       };
     },
+    // The sandboxes close with the pool, not after it: a server still starting (a run stopped
+    // meanwhile) is ended now rather than waited for.
     close: async () => {
-      await pool.close();
-      for (const sandbox of [...sandboxes]) await sandbox.close().catch(() => undefined);
+      await Promise.all([
+        pool.close(),
+        ...[...sandboxes].map((sandbox) => sandbox.close().catch(() => undefined)),
+      ]);
     },
   };
 };

@@ -46,6 +46,7 @@ import {
 } from "./local-connectors";
 import { localOperations } from "./local-operations";
 import { localSkills } from "./local-skills";
+import type { Sandbox } from "@switchyard/core/sandbox";
 import { openLocalSandbox, stepUidBaseFrom } from "./local-sandbox";
 import { parseRunOptions, RUN_USAGE, type RunOptions } from "./run-options";
 import { openTerminalReader } from "./terminal-reader";
@@ -149,6 +150,99 @@ const runFromFolder = async (
     for (const e of inputs.errors) io.err(`${e.code} ${e.message}\n`);
     return 1;
   }
+  // The run once its sandbox is open: connectors started and checked, then the steps.
+  const workflow = checked.workflow;
+  const runInSandbox = async (sandbox: Sandbox, controller: AbortController) => {
+    const named = connectorsNamed(
+      [workflow, ...resolver.resolved()].flatMap((wf) =>
+        [...wf.states.values()].map((state) =>
+          state.kind === "agent" ? state.mcpProxy : undefined,
+        ),
+      ),
+    );
+    const scrubber = new Scrubber();
+    const connectors =
+      declared && named.length > 0
+        ? openLocalConnectors({ declared, run: sandbox, network: options.network, scrubber })
+        : withoutConnectors();
+    // Each server the steps name is started once now, and the tools they expose checked.
+    let refused: number | undefined;
+    try {
+      // A stop signal while they start ends the wait: closing them stops what is starting.
+      const catalog = await Promise.race([connectors.list(named), stopped(controller.signal)]);
+      // The sub-workflows' steps too, each at its own file's lines.
+      for (const wf of [workflow, ...resolver.resolved()]) {
+        const top = wf === workflow;
+        const text = top ? source : folder.read(path.relative(folder.dir, wf.file));
+        if (text === undefined) continue;
+        const listed = await validateWorkflow(text, wf.file, {
+          ...(top ? { files } : {}),
+          templates,
+          catalog,
+        });
+        refused = listed.workflow ? undefined : refuseWorkflow(wf.file, listed.errors, io);
+        if (refused !== undefined) break;
+      }
+    } catch (error) {
+      io.err(`${error instanceof AppError ? `${error.code} ${error.message}` : String(error)}\n`);
+      refused = error instanceof AppError ? error.exitCode : 4;
+    }
+    if (refused !== undefined) {
+      await connectors.close().catch(() => undefined);
+      return refused;
+    }
+    // The sandbox's temp folders and a lent workspace are given back in `finally`: neither a
+    // closed pipe (`| head`) nor a closed terminal may end the process before it runs.
+    const onWriteError = () => undefined;
+    // Ctrl+C while a conversation waits for a message cancels the run, as it does elsewhere.
+    const chatInput = openChatInput(process.stdin, process.stderr, onSignal);
+    const agents = localAgents({
+      run: sandbox,
+      env,
+      io,
+      scrubber,
+      stepConnectors: connectors.stepConnectors,
+      chatInput,
+    });
+    const operations = localOperations({
+      workspace: sandbox.folders.workspace,
+      network: options.network,
+      env,
+      scrubber,
+      io,
+    });
+    process.stdout.on("error", onWriteError);
+    process.stderr.on("error", onWriteError);
+    try {
+      const outcome = await runWorkflow(workflow, {
+        runProcess: localProcessRunner({ sandbox, network: options.network }),
+        signal: controller.signal,
+        scrubber,
+        agents,
+        operations: operations.port,
+        recorder: terminalRecorder(io),
+        inputs: inputs.values,
+        files,
+        skills,
+        resolver,
+        variables: environmentVariables(env),
+        events: (e) => {
+          const text = describe(e);
+          if (text) io.err(`${text}\n`);
+        },
+      });
+      if (outcome.status === "succeeded") return 0;
+      if (outcome.exitStatus !== undefined) return outcome.exitStatus;
+      return surfaceOf(outcome.errorCode ?? "EXECUTION.COMMAND_FAILED").exit;
+    } finally {
+      chatInput.close();
+      await agents.close().catch(() => undefined);
+      await connectors.close().catch(() => undefined);
+      await operations.close().catch(() => undefined);
+      process.stdout.off("error", onWriteError);
+      process.stderr.off("error", onWriteError);
+    }
+  };
   const sandbox = await openLocalSandbox({
     mode: options.sandbox,
     workspace: options.workspace,
@@ -156,99 +250,27 @@ const runFromFolder = async (
     network: options.network,
     io,
   });
-  const named = connectorsNamed(
-    [checked.workflow, ...resolver.resolved()].flatMap((wf) =>
-      [...wf.states.values()].map((state) => (state.kind === "agent" ? state.mcpProxy : undefined)),
-    ),
-  );
-  const scrubber = new Scrubber();
-  const connectors =
-    declared && named.length > 0
-      ? openLocalConnectors({ declared, run: sandbox, network: options.network, scrubber })
-      : withoutConnectors();
-  // Each server the steps name is started once now, and the tools they expose checked.
-  let refused: number | undefined;
-  try {
-    const catalog = await connectors.list(named);
-    // The sub-workflows' steps too, each at its own file's lines.
-    for (const wf of [checked.workflow, ...resolver.resolved()]) {
-      const top = wf === checked.workflow;
-      const text = top ? source : folder.read(path.relative(folder.dir, wf.file));
-      if (text === undefined) continue;
-      const listed = await validateWorkflow(text, wf.file, {
-        ...(top ? { files } : {}),
-        templates,
-        catalog,
-      });
-      refused = listed.workflow ? undefined : refuseWorkflow(wf.file, listed.errors, io);
-      if (refused !== undefined) break;
-    }
-  } catch (error) {
-    io.err(`${error instanceof AppError ? `${error.code} ${error.message}` : String(error)}\n`);
-    refused = error instanceof AppError ? error.exitCode : 4;
-  }
-  if (refused !== undefined) {
-    await connectors.close().catch(() => undefined);
-    await sandbox.close();
-    return refused;
-  }
+  // From here a stop signal cancels the run, and `finally` gives back the sandbox's temp
+  // folders and a lent workspace: also while the connectors start, which can take a while.
   const controller = new AbortController();
   const onSignal = () => controller.abort();
-  // The sandbox's temp folders and a lent workspace are given back in `finally`: neither a
-  // closed pipe (`| head`) nor a closed terminal may end the process before it runs.
-  const onWriteError = () => undefined;
-  // Ctrl+C while a conversation waits for a message cancels the run, as it does elsewhere.
-  const chatInput = openChatInput(process.stdin, process.stderr, onSignal);
-  const agents = localAgents({
-    run: sandbox,
-    env,
-    io,
-    scrubber,
-    stepConnectors: connectors.stepConnectors,
-    chatInput,
-  });
-  const operations = localOperations({
-    workspace: sandbox.folders.workspace,
-    network: options.network,
-    env,
-    scrubber,
-    io,
-  });
   for (const signal of STOP_SIGNALS) process.once(signal, onSignal);
-  process.stdout.on("error", onWriteError);
-  process.stderr.on("error", onWriteError);
   try {
-    const outcome = await runWorkflow(checked.workflow, {
-      runProcess: localProcessRunner({ sandbox, network: options.network }),
-      signal: controller.signal,
-      scrubber,
-      agents,
-      operations: operations.port,
-      recorder: terminalRecorder(io),
-      inputs: inputs.values,
-      files,
-      skills,
-      resolver,
-      variables: environmentVariables(env),
-      events: (e) => {
-        const text = describe(e);
-        if (text) io.err(`${text}\n`);
-      },
-    });
-    if (outcome.status === "succeeded") return 0;
-    if (outcome.exitStatus !== undefined) return outcome.exitStatus;
-    return surfaceOf(outcome.errorCode ?? "EXECUTION.COMMAND_FAILED").exit;
+    return await runInSandbox(sandbox, controller);
   } finally {
     for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
-    chatInput.close();
-    await agents.close().catch(() => undefined);
-    await connectors.close().catch(() => undefined);
-    await operations.close().catch(() => undefined);
     await sandbox.close();
-    process.stdout.off("error", onWriteError);
-    process.stderr.off("error", onWriteError);
   }
 };
+
+/** Rejects with EXECUTION.CANCELLED once `signal` aborts. */
+const stopped = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => {
+    const stop = () =>
+      reject(new AppError("EXECUTION.CANCELLED", "stopped while the connectors were starting"));
+    if (signal.aborted) stop();
+    else signal.addEventListener("abort", stop, { once: true });
+  });
 
 /** Prints a workflow's errors as `file:line:column: CODE message` and answers the exit code. */
 const refuseWorkflow = (file: string, errors: readonly AppError[], io: Io): number => {

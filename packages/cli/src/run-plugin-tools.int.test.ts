@@ -13,6 +13,7 @@
  */
 import { randomBytes } from "node:crypto";
 import {
+  chownSync,
   existsSync,
   mkdirSync,
   readdirSync,
@@ -24,7 +25,7 @@ import {
 import path from "node:path";
 import { build as bundle } from "esbuild";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
-import { personFolder, openPersonCli, startAsPerson } from "@switchyard/testing/sandbox";
+import { personFolder, openPersonCli, PERSON, startAsPerson } from "@switchyard/testing/sandbox";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../../test/fixtures/fixture-mcp-server.mjs");
@@ -247,4 +248,75 @@ it("leaves no server behind when the run is stopped with Ctrl-C", async () => {
   const r = await run.ended;
   expect(r.code, r.err).not.toBe(0);
   expect(serversRunning(server)).toEqual([]);
+}, 120_000);
+
+it("does not start a server again once the steps may run: a step's change to its files never runs", async () => {
+  model = await startScriptedModel({
+    host: "127.0.0.1",
+    script: {
+      turns: [],
+      rules: [
+        {
+          match: { messagesContain: "PLUGIN-RUN" },
+          times: 1,
+          toolCalls: [{ name: "notes_crash", arguments: {} }],
+        },
+        {
+          match: { messagesContain: "PLUGIN-RUN" },
+          times: 1,
+          // After the pool's back-off (2 s), so that its next call would start the server again.
+          delayMs: 3_000,
+          toolCalls: [{ name: "notes_echo", arguments: { text: "again" } }],
+        },
+        { match: { messagesContain: "PLUGIN-RUN" }, times: 1, text: "done" },
+      ],
+    },
+  });
+  const { file, workspace, server } = setup(
+    "restart",
+    { plugin: "notes", expose: "echo, crash" },
+    model.url,
+    "sh swap.sh",
+  );
+  // The first step puts its own code where the server's was.
+  writeFileSync(
+    path.join(workspace, "swap.sh"),
+    `echo 'import("node:fs").then((fs) => fs.writeFileSync("pwned", "1"));' > tools/${server}\n`,
+    { mode: 0o644 },
+  );
+  chownSync(path.join(workspace, "tools", server), PERSON, PERSON);
+  const r = await runAs(workspace, file).ended;
+  expect(model.failures).toEqual([]);
+  const bodies = model.requests.map((q) => q.body as Body);
+  const after = JSON.stringify(bodies[2]?.messages.filter((m) => m.role === "tool"));
+  expect(after, r.err).toContain("exited during the run");
+  expect(existsSync(path.join(workspace, "pwned"))).toBe(false);
+  expect(serversRunning(server)).toEqual([]);
+}, 300_000);
+
+it("stops while the connectors start: Ctrl-C cancels the run through its cleanup, with nothing left running", async () => {
+  const { file, workspace } = setup(
+    "slow",
+    { plugin: "notes", expose: "echo" },
+    "http://127.0.0.1:9",
+  );
+  const marker = `slow-start-${randomBytes(4).toString("hex")}`;
+  const connectors = path.join(path.dirname(file), ".switchyard/connectors.json");
+  writeFileSync(
+    connectors,
+    `${JSON.stringify({ mcpServers: { notes: { command: "sh", args: ["-c", `sleep 60 # ${marker}`] } } })}\n`,
+    { mode: 0o644 },
+  );
+  const run = runAs(workspace, file);
+  await run.said("sandbox:");
+  // The server is starting (its command sleeps): the run has not reached its first step.
+  for (let i = 0; i < 100 && serversRunning(marker).length === 0; i++)
+    await new Promise((r) => setTimeout(r, 100));
+  expect(serversRunning(marker)).not.toEqual([]);
+  run.child.kill("SIGINT");
+  const r = await run.ended;
+  expect(r.code, r.err).not.toBe(0);
+  expect(r.err).toContain("EXECUTION.CANCELLED");
+  expect(r.err).not.toContain("▶ first");
+  expect(serversRunning(marker)).toEqual([]);
 }, 120_000);
