@@ -7,6 +7,8 @@ import {
   TEST_REDIRECT_URI as REDIRECT,
   type TestAuthorizationServer,
 } from "@switchyard/testing/oauth";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { AppError } from "../../errors";
 import { beginAuthorization } from "./begin-authorization";
@@ -113,6 +115,94 @@ describe("discoverOAuthServer", () => {
     const error = await rejection(discoverOAuthServer(`${as.issuer}/mcp`, { fetch: egress }));
     expect(error.code).toBe("USER.CONNECTOR.OAUTH_UNSUPPORTED");
     expect(error.message).toContain("protected resource metadata");
+  });
+});
+
+/**
+ * A server of the 2025-03-26 revision: 401 without `resource_metadata`, no protected
+ * resource metadata, and RFC 8414 metadata at its origin when `metadata` is given.
+ */
+const legacyServer = async (metadata?: (origin: string) => Record<string, unknown>) => {
+  const seen: string[] = [];
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    if (req.method === "POST" && req.url === "/mcp") {
+      res.writeHead(401, { "www-authenticate": 'Bearer error="invalid_token"' }).end();
+      return;
+    }
+    if (metadata && req.url === "/.well-known/oauth-authorization-server") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(metadata(origin)));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return track({
+    url: `${origin}/mcp`,
+    origin,
+    seen,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
+};
+
+describe("discoverOAuthServer, servers of the 2025-03-26 revision", () => {
+  it("takes the server's origin as the authorization server when no protected resource metadata exists", async () => {
+    const legacy = await legacyServer((origin) => ({
+      issuer: `${origin}/oauth`,
+      authorization_endpoint: `${origin}/oauth/authorize`,
+      token_endpoint: `${origin}/oauth/token`,
+      registration_endpoint: `${origin}/oauth/register`,
+      response_types_supported: ["code"],
+      code_challenge_methods_supported: ["S256"],
+    }));
+    const server = await discoverOAuthServer(legacy.url, { fetch: egress });
+    expect(server).toMatchObject({
+      serverUrl: legacy.url,
+      resource: legacy.url,
+      issuer: `${legacy.origin}/oauth`,
+    });
+    expect(server.resourceMetadataUrl).toBeUndefined();
+    expect(server.metadata.token_endpoint).toBe(`${legacy.origin}/oauth/token`);
+    expect(legacy.seen).toContain("GET /.well-known/oauth-authorization-server");
+  });
+
+  it("uses /authorize, /token and /register at the origin when it serves no metadata at all", async () => {
+    const legacy = await legacyServer();
+    const server = await discoverOAuthServer(legacy.url, { fetch: egress });
+    expect(server.issuer).toBe(legacy.origin);
+    expect(server.metadata).toMatchObject({
+      authorization_endpoint: `${legacy.origin}/authorize`,
+      token_endpoint: `${legacy.origin}/token`,
+      registration_endpoint: `${legacy.origin}/register`,
+    });
+  });
+
+  it("refuses origin metadata that names an issuer on another origin", async () => {
+    const legacy = await legacyServer(() => ({
+      issuer: "http://127.0.0.1:9/elsewhere",
+      authorization_endpoint: "http://127.0.0.1:9/authorize",
+      token_endpoint: "http://127.0.0.1:9/token",
+      response_types_supported: ["code"],
+      code_challenge_methods_supported: ["S256"],
+    }));
+    const error = await rejection(discoverOAuthServer(legacy.url, { fetch: egress }));
+    expect(error.code).toBe("USER.CONNECTOR.OAUTH_DISCOVERY_FAILED");
+    expect(error.message).toContain("issuer");
+  });
+
+  it("makes every fallback request through the guarded fetch it is given", async () => {
+    const legacy = await legacyServer();
+    const fetched: string[] = [];
+    await discoverOAuthServer(legacy.url, {
+      fetch: (input, init) => {
+        fetched.push(String(input));
+        return egress(input, init);
+      },
+    });
+    expect(fetched).toContain(`${legacy.origin}/.well-known/oauth-authorization-server`);
+    expect(fetched).toHaveLength(legacy.seen.length);
   });
 });
 

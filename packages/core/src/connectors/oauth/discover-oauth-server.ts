@@ -3,6 +3,8 @@
  * the MCP server, the 401's `WWW-Authenticate` naming the protected resource metadata
  * (RFC 9728) or else its well-known URLs, then the first listed authorization server's
  * metadata (RFC 8414 with path insertion, falling back to OpenID discovery, by the SDK).
+ * A server that asks for authorization but publishes no such metadata (the 2025-03-26
+ * revision) is authorized by its own origin, as the SDK's client also falls back.
  * The result is checked before anyone is sent to authorize: the metadata is for this
  * resource, the issuer is the one asked, and the server offers the code flow (its response
  * type and, where it lists grant types, its grant) with PKCE S256.
@@ -18,6 +20,7 @@ import {
 } from "@modelcontextprotocol/sdk/shared/auth-utils.js";
 import {
   OAuthProtectedResourceMetadataSchema,
+  type AuthorizationServerMetadata,
   type OAuthProtectedResourceMetadata,
 } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
@@ -62,7 +65,7 @@ const readResourceMetadata = async (
   serverUrl: URL,
   challenge: Challenge,
   fetchFn: FetchLike,
-): Promise<{ url: URL; metadata: OAuthProtectedResourceMetadata }> => {
+): Promise<{ url: URL; metadata: OAuthProtectedResourceMetadata } | undefined> => {
   const urls = metadataUrls(serverUrl, challenge);
   for (const url of urls) {
     const response = await fetchFn(url, { headers: { accept: "application/json" } }).catch(
@@ -86,16 +89,12 @@ const readResourceMetadata = async (
       );
     return { url, metadata: parsed.data };
   }
-  const where = urls.map((u) => u.href).join(", ");
-  throw challenge
-    ? new AppError(
-        "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
-        `${serverUrl.href} asks for authorization but serves no protected resource metadata (RFC 9728) at ${where}`,
-      )
-    : new AppError(
-        "USER.CONNECTOR.OAUTH_UNSUPPORTED",
-        `${serverUrl.href} does not ask for OAuth: no 401 with WWW-Authenticate and no protected resource metadata at ${where}`,
-      );
+  // A 401 without metadata is a server of the 2025-03-26 revision: its origin authorizes.
+  if (challenge) return undefined;
+  throw new AppError(
+    "USER.CONNECTOR.OAUTH_UNSUPPORTED",
+    `${serverUrl.href} does not ask for OAuth: no 401 with WWW-Authenticate and no protected resource metadata at ${urls.map((u) => u.href).join(", ")}`,
+  );
 };
 
 const refuse = (issuer: string, what: string) =>
@@ -104,15 +103,23 @@ const refuse = (issuer: string, what: string) =>
     `the authorization server ${issuer} ${what}; the MCP authorization spec requires it, so Switchyard will not connect through it`,
   );
 
-export const discoverOAuthServer = async (
-  serverUrl: string | URL,
-  options: { fetch: FetchLike },
-): Promise<OAuthServerInfo> => {
-  const fetchFn = options.fetch;
-  const url = new URL(serverUrl);
-  const challenge = await probe(url, fetchFn);
-  const prm = await readResourceMetadata(url, challenge, fetchFn);
+/** The authorization server's RFC 8414 (or OpenID) metadata, by the SDK; undefined where none is served. */
+const readAuthorizationServerMetadata = (issuer: string, fetchFn: FetchLike) =>
+  discoverAuthorizationServerMetadata(issuer, { fetchFn }).catch((error: unknown) => {
+    if (error instanceof ZodError)
+      throw new AppError(
+        "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+        `the authorization server metadata of ${issuer} is not valid: ${invalidFields(error)}`,
+      );
+    throw unreachable(`reading the authorization server metadata of ${issuer}`, error);
+  });
 
+/** Where the protected resource metadata names the authorization server. */
+const namedAuthorizationServer = async (
+  url: URL,
+  prm: { url: URL; metadata: OAuthProtectedResourceMetadata },
+  fetchFn: FetchLike,
+) => {
   const resource = prm.metadata.resource;
   if (
     !checkResourceAllowed({
@@ -130,17 +137,7 @@ export const discoverOAuthServer = async (
       "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
       `the protected resource metadata at ${prm.url.href} names no authorization server`,
     );
-
-  const metadata = await discoverAuthorizationServerMetadata(issuer, { fetchFn }).catch(
-    (error: unknown) => {
-      if (error instanceof ZodError)
-        throw new AppError(
-          "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
-          `the authorization server metadata of ${issuer} is not valid: ${invalidFields(error)}`,
-        );
-      throw unreachable(`reading the authorization server metadata of ${issuer}`, error);
-    },
-  );
+  const metadata = await readAuthorizationServerMetadata(issuer, fetchFn);
   if (!metadata)
     throw new AppError(
       "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
@@ -153,6 +150,49 @@ export const discoverOAuthServer = async (
       "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
       `the metadata of authorization server ${issuer} names another issuer, ${metadata.issuer}`,
     );
+  return { resource, issuer, metadata };
+};
+
+/**
+ * A server of the 2025-03-26 revision publishes no protected resource metadata: its origin
+ * is the authorization server, with RFC 8414 metadata there or else the default endpoints
+ * `/authorize`, `/token` and `/register`. The issuer the metadata names must be on that
+ * origin, since nothing else vouches for it.
+ */
+/** The endpoints such a server has when it serves no metadata, where the SDK's client looks too. */
+const defaultMetadata = (origin: string): AuthorizationServerMetadata => ({
+  issuer: origin,
+  authorization_endpoint: new URL("/authorize", origin).href,
+  token_endpoint: new URL("/token", origin).href,
+  registration_endpoint: new URL("/register", origin).href,
+  response_types_supported: ["code"],
+  // That revision requires PKCE of every client, so its servers take S256.
+  code_challenge_methods_supported: ["S256"],
+});
+
+const originAuthorizationServer = async (url: URL, fetchFn: FetchLike) => {
+  const origin = url.origin;
+  const metadata =
+    (await readAuthorizationServerMetadata(origin, fetchFn)) ?? defaultMetadata(origin);
+  if (URL.canParse(metadata.issuer) ? new URL(metadata.issuer).origin !== origin : true)
+    throw new AppError(
+      "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED",
+      `${url.href} publishes no protected resource metadata, and the authorization server metadata at its origin names an issuer elsewhere, ${metadata.issuer}`,
+    );
+  return { resource: resourceUrlFromServerUrl(url).href, issuer: metadata.issuer, metadata };
+};
+
+export const discoverOAuthServer = async (
+  serverUrl: string | URL,
+  options: { fetch: FetchLike },
+): Promise<OAuthServerInfo> => {
+  const fetchFn = options.fetch;
+  const url = new URL(serverUrl);
+  const challenge = await probe(url, fetchFn);
+  const prm = await readResourceMetadata(url, challenge, fetchFn);
+  const { resource, issuer, metadata } = prm
+    ? await namedAuthorizationServer(url, prm, fetchFn)
+    : await originAuthorizationServer(url, fetchFn);
 
   const methods = metadata.code_challenge_methods_supported;
   if (!methods?.includes("S256"))
@@ -174,11 +214,11 @@ export const discoverOAuthServer = async (
       `does not list "authorization_code" in grant_types_supported (it lists ${grants.join(", ") || "none"}), so no person can approve a connection there`,
     );
 
-  const scope = challenge?.scope ?? prm.metadata.scopes_supported?.join(" ");
+  const scope = challenge?.scope ?? prm?.metadata.scopes_supported?.join(" ");
   return {
     serverUrl: url.href,
     resource,
-    resourceMetadataUrl: prm.url.href,
+    ...(prm ? { resourceMetadataUrl: prm.url.href } : {}),
     ...(scope ? { scope } : {}),
     issuer,
     metadata,

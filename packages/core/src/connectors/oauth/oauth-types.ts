@@ -12,8 +12,8 @@ export type OAuthServerInfo = {
   serverUrl: string;
   /** The RFC 8707 resource indicator sent on every authorization and token request. */
   resource: string;
-  /** Where the RFC 9728 protected resource metadata was read. */
-  resourceMetadataUrl: string;
+  /** Where the RFC 9728 protected resource metadata was read; absent for a server of the 2025-03-26 revision, which publishes none. */
+  resourceMetadataUrl?: string;
   /** The scope to ask for: the 401's `scope`, else the metadata's `scopes_supported`. */
   scope?: string;
   /** The authorization server's issuer identifier, checked against its metadata. */
