@@ -458,4 +458,32 @@ describe("a client registered dynamically", () => {
     expect(authServer.registrations).toBe(2);
     expect(await connect("registered", authServer)).toBe("connector=registered&connected=team");
   }, 120_000);
+
+  it("is registered again when an authorization presented with it never came back (the server dropped it)", async () => {
+    const authServer = await startOAuthServer();
+    closers.push(() => authServer.close());
+    await oauthConnector("dropped", authServer);
+    expect(await connect("dropped", authServer)).toBe("connector=dropped&connected=team");
+    const key = { teamId: seeded.teamId, issuer: authServer.issuer, redirectUri: REDIRECT_URI };
+    const first = (await findOAuthClient(seeded.db, key))!.clientId;
+    expect((await findOAuthClient(seeded.db, key))!.presentedAt).toBeNull();
+    // The server forgets the client: its authorization page refuses it and sends nobody back.
+    expect(authServer.forgetClient(first)).toBe(true);
+    const begun = await admin().connectors.beginOAuth({ id: "dropped", scope: "team" });
+    expect(new URL(begun.authorizationUrl).searchParams.get("client_id")).toBe(first);
+    // While a begun authorization may still come back, the same client is presented.
+    const again = await admin().connectors.beginOAuth({ id: "dropped", scope: "team" });
+    expect(new URL(again.authorizationUrl).searchParams.get("client_id")).toBe(first);
+    expect(authServer.registrations).toBe(1);
+    // Ten minutes on, nothing came back with it: the next connection registers a new client.
+    await seeded.db.oAuthClient.updateMany({
+      where: key,
+      data: { presentedAt: new Date(Date.now() - 11 * 60_000) },
+    });
+    expect(await connect("dropped", authServer)).toBe("connector=dropped&connected=team");
+    expect(authServer.registrations).toBe(2);
+    const kept = (await findOAuthClient(seeded.db, key))!;
+    expect(kept.clientId).not.toBe(first);
+    expect(kept.presentedAt).toBeNull();
+  }, 120_000);
 });

@@ -16,6 +16,7 @@ type StoredOAuthClient = {
   tokenEndpointAuthMethod: string | null;
   secret: SealedValue | undefined;
   secretExpiresAt: Date | null;
+  presentedAt: Date | null;
 };
 
 /** The team's client at that server for that redirect URI; undefined when none is kept. */
@@ -34,6 +35,7 @@ export const findOAuthClient = async (
     tokenEndpointAuthMethod: row.tokenEndpointAuthMethod,
     secret: secret ? { credentialId: secret.id, envelope: envelopeOf(secret) } : undefined,
     secretExpiresAt: row.secretExpiresAt,
+    presentedAt: row.presentedAt,
   };
 };
 
@@ -107,3 +109,22 @@ const keepIn = async (tx: PrismaClientOrTransaction, input: NewClient) => {
     },
   });
 };
+
+/**
+ * A begun authorization presents the kept client: noted unless an earlier one is still
+ * unanswered, so the note says since when no authorization with it came back.
+ */
+export const markOAuthClientPresented = (
+  db: PrismaClientOrTransaction,
+  key: ClientKey & { clientId: string },
+) =>
+  db.oAuthClient.updateMany({
+    where: { ...key, presentedAt: null },
+    data: { presentedAt: new Date() },
+  });
+
+/** An authorization with the kept client completed: the server knows it. */
+export const confirmOAuthClient = (
+  db: PrismaClientOrTransaction,
+  key: ClientKey & { clientId: string },
+) => db.oAuthClient.updateMany({ where: key, data: { presentedAt: null } });

@@ -36,7 +36,11 @@ import { env } from "~/env";
 import type { WebEgress } from "../egress";
 import { requireRole } from "../trpc/init";
 import { openConnectorClientSecret } from "./connector-client-secret";
-import { forgetRefusedClient, registeredOAuthClient } from "./registered-oauth-client";
+import {
+  confirmRegisteredClient,
+  forgetRefusedClient,
+  registeredOAuthClient,
+} from "./registered-oauth-client";
 import { fingerprintOf, storeSealedCredential, type ConnectorActor } from "./connector-operations";
 
 const CALLBACK_PATH = "/api/connectors/oauth/callback";
@@ -225,6 +229,7 @@ const complete = async (
     await forgetRefusedClient(deps.db, pending, error);
     throw error;
   });
+  await confirmRegisteredClient(deps.db, pending);
   return storeSealedCredential(deps.db, deps.keyring, actor, {
     id: def.id,
     owner,

@@ -3,7 +3,8 @@
  * (RFC 7591): the one registered before for that server and redirect URI while its secret
  * lasts, else a new registration, kept (its secret sealed) for the next connection and for
  * every other connector behind the same server. A client the server refuses at its token
- * endpoint (invalid_client) is forgotten, so that the next connection registers again.
+ * endpoint (invalid_client) is forgotten, so that the next connection registers again; one
+ * whose authorizations stopped coming back (refused at the server's page) is replaced.
  */
 import {
   obtainOAuthClient,
@@ -13,7 +14,17 @@ import {
 import { newCredentialId, openSecret, sealSecret, type Keyring } from "@switchyard/core/crypto";
 import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
-import { findOAuthClient, forgetOAuthClient, keepOAuthClient, type Db } from "@switchyard/db";
+import {
+  confirmOAuthClient,
+  findOAuthClient,
+  forgetOAuthClient,
+  keepOAuthClient,
+  markOAuthClientPresented,
+  type Db,
+} from "@switchyard/db";
+
+/** How long a begun authorization lasts (connector-oauth.ts): one presented longer ago and unanswered is not coming back. */
+const UNANSWERED_MS = 10 * 60_000;
 
 /** A kept secret must outlive the authorization begun with it (ten minutes) and its refreshes soon after. */
 const EXPIRY_MARGIN_MS = 15 * 60_000;
@@ -34,7 +45,12 @@ export const registeredOAuthClient = async (
   const kept = await findOAuthClient(deps.db, key);
   const lasts =
     !kept?.secretExpiresAt || kept.secretExpiresAt.getTime() - Date.now() > EXPIRY_MARGIN_MS;
-  if (kept && lasts)
+  // A server that dropped the client refuses it at its authorization page without sending the
+  // browser back, so no callback ever says so: an authorization presented with it that has not
+  // come back within the time a begun one lasts is taken as such, and a new client registered.
+  const unanswered = kept?.presentedAt && Date.now() - kept.presentedAt.getTime() > UNANSWERED_MS;
+  if (kept && lasts && !unanswered) {
+    await markOAuthClientPresented(deps.db, { ...key, clientId: kept.clientId });
     return {
       issuer: server.issuer,
       clientId: kept.clientId,
@@ -51,6 +67,7 @@ export const registeredOAuthClient = async (
         ? { tokenEndpointAuthMethod: kept.tokenEndpointAuthMethod }
         : {}),
     };
+  }
   const client = await obtainOAuthClient(server, {
     fetch: deps.fetch,
     redirectUri,
@@ -90,3 +107,15 @@ export const forgetRefusedClient = async (
     clientId: input.client.clientId,
   });
 };
+
+/** After a completed code exchange: the server knows the client, whatever was presented before. */
+export const confirmRegisteredClient = (
+  db: Db,
+  input: { teamId: string; server: OAuthServerInfo; client: OAuthClientInfo; redirectUri: string },
+) =>
+  confirmOAuthClient(db, {
+    teamId: input.teamId,
+    issuer: input.server.issuer,
+    redirectUri: input.redirectUri,
+    clientId: input.client.clientId,
+  });

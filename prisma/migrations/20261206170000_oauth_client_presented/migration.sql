@@ -1,0 +1,2 @@
+-- When a begun authorization last presented a kept OAuth client without one completing since
+ALTER TABLE "OAuthClient" ADD COLUMN "presentedAt" TIMESTAMP(3);
