@@ -24,7 +24,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { build as bundle } from "esbuild";
-import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { startScriptedModel, type Rule, type ScriptedModel } from "@switchyard/scripted-model";
 import { personFolder, openPersonCli, PERSON, startAsPerson } from "@switchyard/testing/sandbox";
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 
@@ -134,6 +134,20 @@ const runAs = (workspace: string, file: string) =>
     NOTES_TOKEN: TOKEN,
   });
 
+/** The scripted model, answering each request of the agent step in turn with `replies`. */
+const modelReplying = (...replies: Partial<Pick<Rule, "text" | "toolCalls" | "delayMs">>[]) =>
+  startScriptedModel({
+    host: "127.0.0.1",
+    script: {
+      turns: [],
+      rules: replies.map((reply) => ({
+        match: { messagesContain: "PLUGIN-RUN" },
+        times: 1,
+        ...reply,
+      })),
+    },
+  });
+
 type Body = {
   messages: { role: string; content: unknown }[];
   tools?: { function: { name: string } }[];
@@ -143,23 +157,15 @@ type Body = {
 it.each([true, false])(
   "serves a step's exposed tools from a local stdio server, whose result reaches the model (intercept_builtins: %s)",
   async (interceptBuiltins) => {
-    model = await startScriptedModel({
-      host: "127.0.0.1",
-      script: {
-        turns: [],
-        rules: [
-          {
-            match: { messagesContain: "PLUGIN-RUN" },
-            times: 1,
-            toolCalls: [
-              { name: "notes_echo", arguments: { text: "from the local server" } },
-              { name: "notes_reveal", arguments: {} },
-            ],
-          },
-          { match: { messagesContain: "PLUGIN-RUN" }, times: 1, text: "noted" },
+    model = await modelReplying(
+      {
+        toolCalls: [
+          { name: "notes_echo", arguments: { text: "from the local server" } },
+          { name: "notes_reveal", arguments: {} },
         ],
       },
-    });
+      { text: "noted" },
+    );
     const { file, workspace, server } = setup(
       `ok-${interceptBuiltins}`,
       { plugin: "notes", expose: "echo, reveal", interceptBuiltins },
@@ -251,27 +257,12 @@ it("leaves no server behind when the run is stopped with Ctrl-C", async () => {
 }, 120_000);
 
 it("does not start a server again once the steps may run: a step's change to its files never runs", async () => {
-  model = await startScriptedModel({
-    host: "127.0.0.1",
-    script: {
-      turns: [],
-      rules: [
-        {
-          match: { messagesContain: "PLUGIN-RUN" },
-          times: 1,
-          toolCalls: [{ name: "notes_crash", arguments: {} }],
-        },
-        {
-          match: { messagesContain: "PLUGIN-RUN" },
-          times: 1,
-          // After the pool's back-off (2 s), so that its next call would start the server again.
-          delayMs: 3_000,
-          toolCalls: [{ name: "notes_echo", arguments: { text: "again" } }],
-        },
-        { match: { messagesContain: "PLUGIN-RUN" }, times: 1, text: "done" },
-      ],
-    },
-  });
+  model = await modelReplying(
+    { toolCalls: [{ name: "notes_crash", arguments: {} }] },
+    // After the pool's back-off (2 s), so that its next call would start the server again.
+    { delayMs: 3_000, toolCalls: [{ name: "notes_echo", arguments: { text: "again" } }] },
+    { text: "done" },
+  );
   const { file, workspace, server } = setup(
     "restart",
     { plugin: "notes", expose: "echo, crash" },
