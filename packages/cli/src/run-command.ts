@@ -177,6 +177,7 @@ const runFromFolder = async (
         if (text === undefined) continue;
         const listed = await validateWorkflow(text, wf.file, {
           ...(top ? { files } : {}),
+          skills,
           templates,
           catalog,
         });
