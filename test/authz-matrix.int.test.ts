@@ -433,6 +433,12 @@ const TRPC: Record<string, Row> = {
     input: async (f) => ({ id: await f.connector(), scope: "team" }),
     after: ["BAD_REQUEST"],
   },
+  "connectors.setClientSecret": {
+    least: "admin",
+    cross: true,
+    input: async (f) => ({ id: await f.connector(), secret: "cs-0123456789abcdef" }),
+    after: ["BAD_REQUEST"],
+  },
 
   "lanes.list": { least: "viewer" },
   "lanes.create": {
@@ -934,6 +940,15 @@ const REST: Record<string, RestRow> = {
     req: async (f) => ({
       path: `/connectors/${await f.connector()}/oauth`,
       body: { scope: "team" },
+    }),
+    after: ["BAD_REQUEST"],
+  },
+  "PUT /connectors/{id}/client-secret": {
+    least: "admin",
+    cross: true,
+    req: async (f) => ({
+      path: `/connectors/${await f.connector()}/client-secret`,
+      body: { secret: "cs-0123456789abcdef" },
     }),
     after: ["BAD_REQUEST"],
   },

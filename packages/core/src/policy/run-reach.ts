@@ -38,6 +38,8 @@ export const collectRunReach = async (
       if (state.kind !== "call_workflow") continue;
       const found = new Map<string, ReachedWorkflow | undefined>();
       const name = await resolveCalleeName(next.pack, state.workflow, async (n) => {
+        // The run's own workflow is at hand: a call back to it loads nothing.
+        if (n === root.workflow.name) return true;
         if (!callees.has(n) && !found.has(n)) found.set(n, await load(n));
         return callees.has(n) || found.get(n) !== undefined;
       });
