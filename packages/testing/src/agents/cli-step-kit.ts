@@ -126,6 +126,8 @@ export type KitStep = {
   toolTimeoutMs?: CliStepInput["toolTimeoutMs"];
   suspend?: CliStepInput["suspend"];
   resume?: CliStepInput["resume"];
+  /** Told each event the agent reports, as it comes. */
+  reported?: (event: AgentStepEvent) => void;
 };
 
 export type KitStepRun = CliStepResult & { events: AgentStepEvent[]; records: ToolCallRecord[] };
@@ -144,7 +146,10 @@ export const runKitStep = async (kit: CliStepKit, step: KitStep): Promise<KitSte
   const records: ToolCallRecord[] = [];
   const bus = createEventBus<AttemptEvents>();
   bus.subscribe("tool.recorded", (record) => records.push(record));
-  bus.subscribe("agent.reported", (event) => events.push(event));
+  bus.subscribe("agent.reported", (event) => {
+    events.push(event);
+    step.reported?.(event);
+  });
   const result = await runCliStep({
     provider: step.provider,
     request: {

@@ -82,8 +82,16 @@ describe.each(CLI_ROWS)("a suspended $agent step", (row) => {
         },
       });
       const suspend = new AbortController();
-      const first = step({ suspend: suspend.signal, toolTimeoutMs: 600_000 });
+      let sessionReported = false;
+      const first = step({
+        suspend: suspend.signal,
+        toolTimeoutMs: 600_000,
+        reported: (e) => (sessionReported ||= e.type === "session"),
+      });
       await waitFor("the slow call to run", () => sleepRuns({ sleep }), 90_000);
+      // A CLI may print its session id after its first tool call starts (OpenCode on a loaded
+      // machine): the suspension this test is about comes once there is a session to keep.
+      await waitFor("the CLI to report its session", () => sessionReported, 30_000);
       suspend.abort();
       const r1 = await first;
       const why1 = JSON.stringify({ ...r1, suspended: r1.suspended?.files.map((f) => f.path) });
