@@ -296,6 +296,29 @@ describe("McpConnectorHost as the worker's pool", () => {
     expect(host.liveCount).toBe(2);
   });
 
+  it("does not close a connector with a call running to make room: the cap bends instead", async () => {
+    let now = 0;
+    const host = track(
+      new McpConnectorHost({
+        connectors: [stdio("a"), stdio("b")],
+        maxLive: 1,
+        now: () => (now += 1),
+      }),
+    );
+    // The fixture counts the tools it added: a count that starts again is a new server process.
+    expect(text(await host.callTool("a", "grow", {}))).toBe("added grown_0");
+    const stop = new AbortController();
+    const long = host.callTool("a", "sleep", { ms: 60_000 }, stop.signal);
+    await new Promise((r) => setTimeout(r, 200));
+    // a is the least recently used, but its call runs: b comes up beside it, and once b's
+    // call is over b goes, bringing the pool back under its cap.
+    expect(text(await host.callTool("b", "echo", { text: "b" }))).toBe("b");
+    expect(host.liveCount).toBe(1);
+    expect(text(await host.callTool("a", "grow", {}))).toBe("added grown_1");
+    stop.abort();
+    await expect(long).rejects.toThrow();
+  });
+
   it("backs off longer at each failure in a row", async () => {
     let now = 0;
     const host = track(

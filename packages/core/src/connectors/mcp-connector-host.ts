@@ -171,13 +171,19 @@ export class McpConnectorHost implements ConnectorHost {
     this.drop(id);
   }
 
-  /** Room for one more live client: the least recently used one goes. */
-  private makeRoom(): void {
-    const max = this.options.maxLive ?? 32;
-    while (this.live.size >= max) {
-      const oldest = [...this.lastUsed].sort((a, b) => a[1] - b[1])[0];
-      if (!oldest) break;
-      this.drop(oldest[0]);
+  /**
+   * Room for one more live client: the least recently used one with no call running goes.
+   * When every live client has a call running the cap bends: closing one would cut a call
+   * off (and its retry would run the tool twice), and the pool shrinks back once a call ends.
+   */
+  private makeRoom(room = 1): void {
+    const max = (this.options.maxLive ?? 32) - room + 1;
+    const idle = [...this.lastUsed]
+      .filter(([id]) => !this.running.get(id))
+      .sort((a, b) => a[1] - b[1]);
+    for (const [id] of idle) {
+      if (this.live.size < max) break;
+      this.drop(id);
     }
   }
 
@@ -284,6 +290,7 @@ export class McpConnectorHost implements ConnectorHost {
       else this.running.delete(id);
       // The end of a call is a use: idle time counts from it.
       if (this.live.has(id)) this.lastUsed.set(id, this.now());
+      this.makeRoom(0);
     };
     let live: Live;
     try {
