@@ -89,12 +89,17 @@ describe.each(CLI_ROWS)("a suspended $agent step", (row) => {
         reported: (e) => (sessionReported ||= e.type === "session"),
       });
       await waitFor("the slow call to run", () => sleepRuns({ sleep }), 90_000);
-      // A CLI may print its session id after its first tool call starts (OpenCode on a loaded
-      // machine): the suspension this test is about comes once there is a session to keep.
-      await waitFor("the CLI to report its session", () => sessionReported, 30_000);
+      // Suspended at once, as a call held for a person is: a CLI that prints its session id
+      // after its first tool call began (OpenCode on a loaded machine) is stopped only once it
+      // has, so there is a session to keep.
+      const early = !sessionReported;
       suspend.abort();
       const r1 = await first;
-      const why1 = JSON.stringify({ ...r1, suspended: r1.suspended?.files.map((f) => f.path) });
+      const why1 = JSON.stringify({
+        early,
+        ...r1,
+        suspended: r1.suspended?.files.map((f) => f.path),
+      });
       expect(r1.error, why1).toBeUndefined();
       expect(r1.suspended?.sessionId, why1).toMatch(row.sessionId);
       expect(r1.suspended!.files.length, why1).toBeGreaterThan(0);
@@ -123,6 +128,32 @@ describe.each(CLI_ROWS)("a suspended $agent step", (row) => {
         expect(resumed.indexOf("FIRST-PROMPT-3e81")).toBeLessThan(resumed.indexOf(sleep));
         expect(resumed.indexOf(sleep)).toBeLessThan(resumed.indexOf("SECOND-PROMPT-9c04"));
       }
+    },
+    CASE_MS,
+  );
+
+  // The suspension comes before the CLI has said anything (a call held at once, by a CLI that
+  // names its session late): the CLI is stopped once it has named it, and the step keeps it.
+  it.skipIf(!located)(
+    "waits for the CLI to name its session before a suspension stops it",
+    async () => {
+      const sleep = `sleep ${sleepMark()}`;
+      model = await startScriptedModel({
+        script: {
+          turns: [{ toolCalls: [{ name: row.tool("Bash"), arguments: { command: sleep } }] }],
+        },
+      });
+      const suspend = new AbortController();
+      suspend.abort();
+      const r = await step({ suspend: suspend.signal, toolTimeoutMs: 600_000 });
+      const why = JSON.stringify({ ...r, suspended: r.suspended?.files.map((f) => f.path) });
+      // Stopped only once it had named its session: Gemini CLI and OpenCode have its files by
+      // then and keep it; Claude Code and Codex name it before they write any (a suspension
+      // from a held call comes after the model's first answer, when they have).
+      expect(r.error ?? "", why).not.toContain("before its CLI reported a session id");
+      const named =
+        r.suspended?.sessionId ?? /of its session (\S+) to resume/.exec(r.error ?? "")?.[1];
+      expect(named, why).toMatch(row.sessionId);
     },
     CASE_MS,
   );

@@ -59,6 +59,8 @@ const CLI_READY_TIMEOUT_MS = 20_000;
 const PROXY_TROUBLE_GRACE_MS = 5_000;
 /** How long the channel has, once the CLI has ended, to say why a proxy never became ready. */
 const PROXY_VERDICT_MS = 1_000;
+/** How long a suspension waits for a CLI that has not yet said its session (see sessionFirst). */
+const SESSION_WAIT_MS = 30_000;
 
 /** What a CLI's launch is built from, every path as the CLI sees it. */
 export type CliLaunchContext = {
@@ -249,6 +251,40 @@ const neverReady = async (channel: StepChannel): Promise<AppError | undefined> =
 
 const cannotResume = (message: string) => new AppError("EXECUTION.AGENT_CANNOT_RESUME", message);
 
+/**
+ * The suspension as the CLI gets it: once the CLI has said its session. OpenCode names its
+ * session with its first streamed part, which can come after its first tool call began: a call
+ * held at once would otherwise stop a CLI with no session to resume. Past SESSION_WAIT_MS
+ * without one the CLI is stopped anyway (and the step cannot resume).
+ */
+const sessionFirst = (suspend: AbortSignal | undefined, resumed: boolean) => {
+  const gate = new AbortController();
+  // A resumed CLI's session is the one it was given.
+  let known = resumed;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    clearTimeout(timer);
+    gate.abort();
+  };
+  suspend?.addEventListener(
+    "abort",
+    () => {
+      if (known) stop();
+      else timer = setTimeout(stop, SESSION_WAIT_MS);
+    },
+    { once: true },
+  );
+  return {
+    signal: gate.signal,
+    /** The CLI said its session: a suspension waiting for it goes ahead. */
+    sessionKnown: () => {
+      known = true;
+      if (suspend?.aborted) stop();
+    },
+    dispose: () => clearTimeout(timer),
+  };
+};
+
 /** A step's result that is only an error: no output, the error's fields, the event that says so. */
 const failedWith = (events: AttemptEventBus, error: AppError, output = ""): CliStepResult => {
   void events.emit("agent.reported", { type: "error", code: error.code, message: error.message });
@@ -375,21 +411,21 @@ export const runCliStep = async (input: CliStepInput): Promise<CliStepResult> =>
         { argv: wrap(argv), env: traceparent ? { ...env, TRACEPARENT: traceparent } : env, binds },
         {},
       );
-    const result = await provider.run({
-      launch,
-      spawn,
-      signal: AbortSignal.any([
-        request.signal,
-        proxyTrouble.signal,
-        ...(input.suspend ? [input.suspend] : []),
-      ]),
-      ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
-      secrets: [input.upstream.apiKey, registration.token],
-      onEvent: (event) => {
-        if (event.type === "final") answered = true;
-        void events.emit("agent.reported", event);
-      },
-    });
+    const suspension = sessionFirst(input.suspend, resume !== undefined);
+    const result = await provider
+      .run({
+        launch,
+        spawn,
+        signal: AbortSignal.any([request.signal, proxyTrouble.signal, suspension.signal]),
+        ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
+        secrets: [input.upstream.apiKey, registration.token],
+        onEvent: (event) => {
+          if (event.type === "final") answered = true;
+          if (event.type === "session") suspension.sessionKnown();
+          void events.emit("agent.reported", event);
+        },
+      })
+      .finally(suspension.dispose);
     await registration.revoke();
     const sessionFilesOf = async (sessionId: string) => {
       const found = await provider.sessionFiles(sandbox.folders.home, sessionId);
