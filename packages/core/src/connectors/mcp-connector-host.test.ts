@@ -319,6 +319,24 @@ describe("McpConnectorHost as the worker's pool", () => {
     await expect(long).rejects.toThrow();
   });
 
+  it("gives up a connection still being made when it closes, rather than waiting out the connect timeout", async () => {
+    const host = track(
+      new McpConnectorHost({
+        // A server that never answers initialize.
+        connectors: [{ id: "mute", kind: "stdio", command: "sh", args: ["-c", "sleep 60"] }],
+        connectTimeoutMs: 120_000,
+      }),
+    );
+    const call = host.callTool("mute", "echo", {}).then(
+      () => "answered",
+      (e: Error) => e.message,
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    await host.close();
+    expect(await call).toMatch(/pool closed/);
+    await expect(host.callTool("mute", "echo", {})).rejects.toThrow(/pool is closed/);
+  });
+
   it("backs off longer at each failure in a row", async () => {
     let now = 0;
     const host = track(

@@ -111,6 +111,9 @@ export class McpConnectorHost implements ConnectorHost {
     { until: number; reason: string; failures: number }
   >();
   private readonly eras = new Map<string, EraVerdict>();
+  /** Connections being made: close() gives them up rather than waiting out their timeout. */
+  private readonly opening = new Set<AbortController>();
+  private closed = false;
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -209,9 +212,14 @@ export class McpConnectorHost implements ConnectorHost {
       return Promise.reject(
         new AppError("USER.MCP_PROXY.UNKNOWN_CONNECTOR", `unknown connector "${id}"`),
       );
+    if (this.closed)
+      return Promise.reject(
+        new AppError("EXECUTION.CONNECTOR_UNAVAILABLE", `connector "${id}": the pool is closed`),
+      );
     this.makeRoom();
     const ms = this.options.connectTimeoutMs ?? 30_000;
     const deadline = new AbortController();
+    this.opening.add(deadline);
     const timer = setTimeout(
       () => deadline.abort(new Error(`connecting to "${id}" timed out after ${ms} ms`)),
       ms,
@@ -229,7 +237,10 @@ export class McpConnectorHost implements ConnectorHost {
         this.eras.set(id, { prior: { kind: "legacy" }, at: this.now() });
         return this.open(spec, deadline.signal);
       })
-      .finally(() => clearTimeout(timer))
+      .finally(() => {
+        clearTimeout(timer);
+        this.opening.delete(deadline);
+      })
       .then((live) => {
         live.client.onclose = () => {
           if (this.live.get(id) === attempt) this.coolDown(id, "the connection closed");
@@ -366,6 +377,9 @@ export class McpConnectorHost implements ConnectorHost {
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
+    // A server still starting is given up now (a legacy server's second start included).
+    this.closed = true;
+    for (const deadline of this.opening) deadline.abort(new Error("the connector pool closed"));
     const all = [...this.live.values()];
     this.live.clear();
     this.lastUsed.clear();
