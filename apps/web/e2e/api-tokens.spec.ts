@@ -1,13 +1,14 @@
 import { expect, test } from "@playwright/test";
 import { createApiToken, createDb, ensureMember, teamBySlug } from "@switchyard/db";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 test("a token made in the dashboard drives the REST API until it is revoked", async ({
   page,
   request,
 }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "API tokens" }).click();
+  await openSettings(page, "API tokens");
   await page.getByLabel("Token name").fill("e2e-ci");
   await page.getByRole("button", { name: "Create token" }).click();
   const token = (await page.getByTestId("new-token").innerText()).trim();
@@ -62,7 +63,7 @@ test("an admin sees who made each token and revokes a member's", async ({ page, 
     expect((await request.get("/api/v1/workflows", { headers })).status()).toBe(200);
 
     await signIn(page);
-    await page.getByRole("link", { name: "API tokens" }).click();
+    await openSettings(page, "API tokens");
     const row = page.locator('tr[data-token="casey-laptop"]');
     await expect(row.locator("[data-made-by]")).toContainText("Casey Member");
     await expect(row.locator("[data-made-by]")).toContainText("casey@e2e.local");

@@ -20,6 +20,7 @@ import {
 } from "@switchyard/db";
 import { ECHO_SERVER_FILE } from "./echo-connector";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 const TEAM_KEY = "e2e-echo-team-key-51c9";
 const OWN_KEY = "e2e-notes-own-key-7d30";
@@ -50,7 +51,7 @@ test.afterAll(async () => {
 });
 
 const openConnectors = async (page: Page) => {
-  await page.getByRole("link", { name: "Connectors" }).click();
+  await openSettings(page, "Connectors");
   await expect(page.getByRole("heading", { name: "Connectors", level: 1 })).toBeVisible();
 };
 
@@ -154,7 +155,7 @@ test("an admin adds a stdio connector, sets its credential by fingerprint only, 
   );
   await expect(page.getByTestId("console-result")).toHaveCount(0);
 
-  await page.getByRole("link", { name: "Audit log" }).click();
+  await openSettings(page, "Audit log");
   const log = page.getByRole("table", { name: "Audit log" });
   for (const action of [
     "connector.create",
@@ -225,9 +226,9 @@ test("a member sees connectors read-only and connects their own account where ea
     "You have not connected your account.",
   );
 
-  await page.getByRole("link", { name: "Lanes" }).click();
+  await openSettings(page, "Lanes");
   await expect(page.locator('tr[data-lane="operator"]')).toBeVisible();
   await expect(page.getByRole("button", { name: "Add a lane" })).toHaveCount(0);
-  await page.getByRole("link", { name: "Audit log" }).click();
+  await openSettings(page, "Audit log");
   await expect(page.getByRole("status")).toHaveText("Only admins see the audit log.");
 });

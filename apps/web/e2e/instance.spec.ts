@@ -9,6 +9,7 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
 import { createDb, ensureMember, hashPassword, teamBySlug, type Db } from "@switchyard/db";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 let db: Db;
 test.beforeAll(() => {
@@ -46,7 +47,7 @@ test("an instance admin lets anyone create teams, sees it in the installation's 
   page,
 }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Instance", exact: true }).click();
+  await openSettings(page, "Instance");
   await expect(page.getByRole("heading", { name: "Instance", exact: true })).toBeVisible();
   const form = instanceForm(page);
   await expect(form.getByLabel("Instance admins only")).toBeChecked();
@@ -88,6 +89,7 @@ test("a team's owner who is no instance admin sees neither the Instance page nor
 }) => {
   const owner = await signedInMember(browser, "owner");
   try {
+    await owner.page.goto("/settings");
     await expect(owner.page.getByRole("link", { name: "Members" })).toBeVisible();
     await expect(owner.page.getByRole("link", { name: "Instance", exact: true })).toHaveCount(0);
     await expect(owner.page.getByRole("link", { name: "New team" })).toHaveCount(0);

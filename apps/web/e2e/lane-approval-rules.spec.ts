@@ -6,12 +6,13 @@
  */
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 test("an admin lists the tool calls of a lane that need approval, with bad rules shown at their field", async ({
   page,
 }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Lanes" }).click();
+  await openSettings(page, "Lanes");
   await page.getByRole("button", { name: "Add a lane" }).click();
   const add = page.getByRole("form", { name: "Add a lane" });
   await add.getByLabel("Name", { exact: true }).fill("release");
@@ -79,7 +80,7 @@ test("an admin lists the tool calls of a lane that need approval, with bad rules
     "Write outside src/",
   ]);
 
-  await page.getByRole("link", { name: "Audit log" }).click();
+  await openSettings(page, "Audit log");
   await page.getByLabel("Action starts with").fill("lane.approval_rules");
   await page.getByRole("button", { name: "Filter" }).click();
   const log = page.getByRole("table", { name: "Audit log" });

@@ -6,6 +6,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 /** How far the page's main area, or a table in it, is wider than it shows (0: it fits). */
 const overflow = async (page: Page) =>
@@ -23,7 +24,7 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   page,
 }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Lanes" }).click();
+  await openSettings(page, "Lanes");
   await expect(page.getByRole("heading", { name: "Lanes", level: 1 })).toBeVisible();
   await expect(page.locator('tr[data-lane="operator"] [data-save-roles]')).toHaveText(
     "owner, admin",
@@ -64,7 +65,7 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   await form.getByRole("button", { name: "Cancel" }).click();
 
   // A connector open to the lane only, with a tool rule for it.
-  await page.getByRole("link", { name: "Connectors" }).click();
+  await openSettings(page, "Connectors");
   await page.getByRole("button", { name: "Add a connector" }).click();
   const add = page.getByRole("form", { name: "Add a connector" });
   await add.getByLabel("Id", { exact: true }).fill("reviewbot");
@@ -92,7 +93,7 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   await rules.getByRole("button", { name: "Save rules" }).click();
   await expect(card.locator("[data-rules]")).toHaveText("review: deny delete_*, drop_*");
 
-  await page.getByRole("link", { name: "Lanes" }).click();
+  await openSettings(page, "Lanes");
   await expect(row.locator("[data-used-by]")).toHaveText("connectors: reviewbot");
   await row.getByRole("button", { name: "Remove review" }).click();
   await row.getByRole("button", { name: "Remove review for good" }).click();
@@ -101,16 +102,16 @@ test("an admin adds a lane, opens a connector to it, and removes the lane only o
   );
   await expect(row).toBeVisible();
 
-  await page.getByRole("link", { name: "Connectors" }).click();
+  await openSettings(page, "Connectors");
   await card.getByRole("button", { name: "Remove", exact: true }).click();
   await card.getByRole("button", { name: "Remove Review bot and its credentials" }).click();
   await expect(card).toHaveCount(0);
-  await page.getByRole("link", { name: "Lanes" }).click();
+  await openSettings(page, "Lanes");
   await row.getByRole("button", { name: "Remove review" }).click();
   await row.getByRole("button", { name: "Remove review for good" }).click();
   await expect(row).toHaveCount(0);
 
-  await page.getByRole("link", { name: "Audit log" }).click();
+  await openSettings(page, "Audit log");
   await page.getByLabel("Action starts with").fill("lane.");
   await page.getByRole("button", { name: "Filter" }).click();
   const log = page.getByRole("table", { name: "Audit log" });

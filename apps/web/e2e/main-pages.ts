@@ -1,7 +1,8 @@
 /**
  * The dashboard's main pages, for the accessibility and screenshot specs: the fixed ones,
  * a workflow and a run of the demo team (started here when none has run yet), and every
- * page the header's navigation links to, so pages added later are covered on their own.
+ * page the header's navigation and the Settings page link to, so pages added later are
+ * covered on their own.
  */
 import { expect, type Page } from "@playwright/test";
 
@@ -40,6 +41,16 @@ export const mainPages = async (page: Page): Promise<MainPage[]> => {
       name: (a.textContent ?? "").trim(),
       path: new URL((a as HTMLAnchorElement).href).pathname,
     })),
+  );
+  // The settings pages, from the Settings page that lists them all.
+  await page.goto("/settings");
+  navigation.push(
+    ...(await page.locator(".settings-index a").evaluateAll((links) =>
+      links.map((a) => ({
+        name: (a.textContent ?? "").trim(),
+        path: new URL((a as HTMLAnchorElement).href).pathname,
+      })),
+    )),
   );
   const pages: MainPage[] = [
     { name: "overview", path: "/overview" },

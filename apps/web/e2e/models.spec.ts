@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 const KEY = "sk-ant-e2e-model-key-Q7xP";
 
@@ -7,7 +8,7 @@ test("an admin sets a vendor's key, which the page shows only as set with its la
   page,
 }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Models" }).click();
+  await openSettings(page, "Models");
   await expect(page.getByRole("heading", { name: "Models" })).toBeVisible();
   const row = page.locator('tr[data-vendor="anthropic"]');
   await expect(row.locator("[data-key]")).toHaveText("not set");

@@ -33,11 +33,36 @@ const widest = (page: Page) =>
       .map((el) => `${el.parentElement ? `${name(el.parentElement)} > ` : ""}${name(el)}`);
   });
 
+/**
+ * What a team's tables hold in use, not the empty demo: a variable with a real URL as its
+ * value and a secret (the Variables table ran 470 px wide with one such row).
+ */
+const realisticData = async (page: Page) => {
+  await page.goto("/settings/variables");
+  await settle(page);
+  for (const [name, value, secret] of [
+    [
+      "ARTIFACT_BUCKET_URL",
+      "https://artifacts.build.example.com/releases/switchyard/nightly",
+      false,
+    ],
+    ["PAGERDUTY_ROUTING_KEY", "e2e-screens-secret-value", true],
+  ] as const) {
+    if ((await page.locator(`tr[data-variable="${name}"]`).count()) > 0) continue;
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Value").fill(value);
+    await page.getByLabel("Secret").setChecked(secret);
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.locator(`tr[data-variable="${name}"]`)).toHaveCount(1);
+  }
+};
+
 test("no main page runs wider than a 390 px phone, and each is pictured when asked", async ({
   page,
 }) => {
   test.setTimeout(300_000);
   await signIn(page);
+  await realisticData(page);
   const pages = [...(await mainPages(page)), { name: "login", path: "/login" }];
   const tooWide: string[] = [];
   for (const width of WIDTHS) {

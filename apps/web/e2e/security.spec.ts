@@ -4,6 +4,7 @@
  */
 import { expect, test, type APIResponse } from "@playwright/test";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 const commonHeaders = (res: APIResponse) => {
   const h = res.headers();
@@ -66,7 +67,7 @@ test("the dashboard runs under its CSP without a single violation", async ({ pag
   await expect(page.getByRole("link", { name: "hello-world" })).toBeVisible();
   await page.getByRole("link", { name: "Runs" }).click();
   await expect(page.getByRole("heading", { name: "Runs" })).toBeVisible();
-  await page.getByRole("link", { name: "Account" }).click();
+  await openSettings(page, "Account");
   await expect(page.getByRole("heading", { name: "Change password" })).toBeVisible();
   expect(violations).toEqual([]);
 });

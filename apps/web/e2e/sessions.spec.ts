@@ -4,6 +4,7 @@
  */
 import { expect, test, type Page } from "@playwright/test";
 import { createDb, hashPassword, saveWorkflowVersion, type Db } from "@switchyard/db";
+import { openSettings } from "./open-settings";
 
 let db: Db;
 
@@ -95,7 +96,7 @@ test("changing the password ends the user's other sessions and this one", async 
   await signInAs(elsewhere, "changer@e2e.local", "changer-password-1");
   expect((await elsewhere.request.get("/api/trpc/workflows.list")).status()).toBe(200);
 
-  await here.getByRole("link", { name: "Account" }).click();
+  await openSettings(here, "Account");
   await here.getByLabel("Current password").fill("changer-password-1");
   await here.getByLabel("New password", { exact: true }).fill("changer-password-2");
   await here.getByLabel("New password again").fill("changer-password-2");

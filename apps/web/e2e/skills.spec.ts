@@ -17,7 +17,10 @@ test("a skill is saved on Settings → Skills, listed, checked against the forma
 }) => {
   await signIn(page);
   await page.goto("/settings/variables");
-  await page.locator('nav[aria-label="Main"]').getByRole("link", { name: "Skills" }).click();
+  await page
+    .getByRole("navigation", { name: "Settings" })
+    .getByRole("link", { name: "Skills" })
+    .click();
   await expect(page).toHaveURL(/\/settings\/skills$/);
 
   await page.getByLabel("Name", { exact: true }).fill("go-e2e");

@@ -4,12 +4,13 @@
  */
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 test("an admin limits the team's runs at once, a refused value flagged at its field, and removes the limit", async ({
   page,
 }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Team", exact: true }).click();
+  await openSettings(page, "Team");
   await expect(page.getByRole("heading", { name: "Team", exact: true })).toBeVisible();
   const form = page.getByRole("form", { name: "Team settings" });
   const limit = form.getByLabel("Runs at once");

@@ -1,11 +1,12 @@
 import { expect, test } from "@playwright/test";
 import { signIn } from "./sign-in";
+import { openSettings } from "./open-settings";
 
 test("an admin stores a secret that is listed but never shown again, with the lanes that may open it", async ({
   page,
 }) => {
   await signIn(page);
-  await page.getByRole("link", { name: "Variables" }).click();
+  await openSettings(page, "Variables");
   await page.getByLabel("Name").fill("DEPLOY_TOKEN");
   await page.getByLabel("Value").fill("e2e-very-secret-value");
   await page.getByRole("button", { name: "Save" }).click();

@@ -7,7 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { Fragment, useEffect, useRef, useState, type ReactNode } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import type { NavItem } from "~/app/(dashboard)/nav-items";
 import { useTRPC } from "~/trpc/react";
 
@@ -60,21 +60,20 @@ export function NavMenu({ items, children }: { items: readonly NavItem[]; childr
       <div id="site-menu" className={`topbar-menu${open ? " open" : ""}`}>
         <nav className="main-nav" aria-label="Main">
           <ul>
-            {items.map((item, i) => (
-              <Fragment key={item.href}>
-                {i > 0 && items[i - 1]!.section !== item.section ? (
-                  <li className="nav-sep" aria-hidden="true" />
-                ) : null}
-                <li>
-                  <Link
-                    href={item.href}
-                    aria-current={isCurrent(pathname, item.href) ? "page" : undefined}
-                  >
-                    {item.label}
-                    {item.count === "waits" ? <WaitCount /> : null}
-                  </Link>
-                </li>
-              </Fragment>
+            {items.map((item) => (
+              <li key={item.href}>
+                <Link
+                  href={item.href}
+                  aria-current={
+                    [item.href, ...(item.current ?? [])].some((href) => isCurrent(pathname, href))
+                      ? "page"
+                      : undefined
+                  }
+                >
+                  {item.label}
+                  {item.count === "waits" ? <WaitCount /> : null}
+                </Link>
+              </li>
             ))}
           </ul>
         </nav>

@@ -141,7 +141,7 @@ export function VariablesEditor() {
           {failed.message}
         </p>
       ) : null}
-      <table className="table">
+      <table className="table stacked">
         <thead>
           <tr>
             <th>Name</th>
@@ -156,8 +156,10 @@ export function VariablesEditor() {
               <td>
                 <code>{v.name}</code>
               </td>
-              <td>{v.secret ? <span className="badge">secret</span> : <code>{v.value}</code>}</td>
-              <td>
+              <td data-label="Value">
+                {v.secret ? <span className="badge">secret</span> : <code>{v.value}</code>}
+              </td>
+              <td data-label="Lanes">
                 {v.secret ? (
                   <SecretLanes
                     name={v.name}
