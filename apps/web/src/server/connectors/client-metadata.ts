@@ -12,10 +12,12 @@ import {
   metadataDocumentClient,
   type OAuthServerInfo,
 } from "@switchyard/core/connectors";
+import { AppError } from "@switchyard/core/errors";
 import { env } from "~/env";
+import { errorAnswer } from "../http/api-answer";
 
 /** The document's URL for this instance, or undefined when it has none. */
-export const clientMetadataUrl = () =>
+const clientMetadataUrl = () =>
   clientMetadataUrlFor({
     publicUrl: env().AUTH_URL || undefined,
     configured: env().SWITCHYARD_OAUTH_CLIENT_METADATA_URL || undefined,
@@ -36,15 +38,12 @@ export const clientMetadataAnswer = async (
 ): Promise<Response> => {
   const clientId = clientMetadataUrl();
   if (!clientId)
-    return Response.json(
-      {
-        error: {
-          code: "NOT_FOUND",
-          message:
-            "this instance publishes no client metadata document: its address (AUTH_URL) is not https, or SWITCHYARD_OAUTH_CLIENT_METADATA_URL is off",
-        },
-      },
-      { status: 404, headers: { "cache-control": "no-store" } },
+    return errorAnswer(
+      new AppError(
+        "NOT_FOUND",
+        "this instance publishes no client metadata document: its address (AUTH_URL) is not https, or SWITCHYARD_OAUTH_CLIENT_METADATA_URL is off",
+      ),
+      "client metadata document",
     );
   const document = clientMetadataDocument({
     clientId,
