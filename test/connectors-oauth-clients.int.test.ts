@@ -11,14 +11,12 @@
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
-import { Scrubber } from "@switchyard/core/secrets";
-import { createDb, findOAuthClient, keepOAuthClient } from "@switchyard/db";
-import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
+import { findOAuthClient, keepOAuthClient } from "@switchyard/db";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import {
   connectWithOAuth,
   startMetadataOnlyAuthorizationServer,
   startOAuthServer,
-  startProtectedMcpServer,
   type ResourceAuthority,
   type TestAuthorizationServer,
 } from "@switchyard/testing/oauth";
@@ -27,9 +25,9 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
 import { webEgress } from "~/server/egress";
-import { createLogger } from "../apps/worker/src/logger";
-import { createWorkerConnectors, openStepConnectors } from "../apps/worker/src/team-connectors";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { createOAuthConnector } from "./helpers/oauth-connector";
+import { startConnectorWorker } from "./helpers/worker-step-connectors";
 import { storeTeamGrant } from "./helpers/team-grant";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 
@@ -80,21 +78,8 @@ const everyRow = async () => {
 };
 
 /** A protected MCP server of `authority`, set up as the team's connector `id`. */
-const oauthConnector = async (id: string, authority: ResourceAuthority, clientId?: string) => {
-  const mcp = await startProtectedMcpServer({ authorizationServer: authority });
-  closers.push(() => mcp.close());
-  await admin().connectors.create({
-    definition: {
-      id,
-      name: id,
-      transport: "http",
-      url: mcp.url,
-      auth: "oauth",
-      ...(clientId ? { oauth_client_id: clientId } : {}),
-    },
-  });
-  return mcp;
-};
+const oauthConnector = (id: string, authority: ResourceAuthority, clientId?: string) =>
+  createOAuthConnector(admin, closers, { id, authority, clientId });
 
 /** An authorization server that publishes `metadata` and nothing else, behind connector `id`. */
 const metadataOnlyConnector = async (
@@ -159,32 +144,7 @@ describe("the authorization server's grant types", () => {
 });
 
 /** A worker of its own: its database pool and its connector pool, as another process has. */
-const startWorker = () => {
-  const db = createDb(seeded.url, { max: 3 });
-  const connectors = createWorkerConnectors({
-    allowAnyCommand: () => Promise.resolve(false),
-    oauthFetch: loopbackEgressFetch(),
-    httpFetch: loopbackEgressFetch("connector"),
-  });
-  closers.push(
-    () => connectors.pool.close(),
-    () => db.$disconnect(),
-  );
-  return (slug: string) =>
-    openStepConnectors({
-      db,
-      keyring,
-      log: createLogger("error", { service: "test" }),
-      connectors,
-      scrubber: new Scrubber(),
-      teamId: seeded.teamId,
-      runId: null,
-      lane: "operator",
-      starterId: seeded.adminId,
-      slugs: [slug],
-      stateName: "agent",
-    });
-};
+const startWorker = () => startConnectorWorker(seeded, keyring, closers);
 
 describe("refreshing one grant from two workers", () => {
   it("locks the credential while refreshing: one refresh reaches the server, and both workers call with its token", async () => {

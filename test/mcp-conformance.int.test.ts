@@ -33,6 +33,7 @@ const PASSING = [
   "auth/metadata-var1",
   "auth/metadata-var2",
   "auth/metadata-var3",
+  "auth/basic-cimd",
   "auth/scope-from-www-authenticate",
   "auth/scope-from-scopes-supported",
   "auth/scope-omitted-when-undefined",
@@ -54,6 +55,9 @@ const PASSING = [
  * table is not checked then).
  */
 const ONLY = process.env.SWITCHYARD_CONFORMANCE_ONLY?.split(",").filter(Boolean);
+
+/** The client id the suite's auth/basic-cimd scenario expects of a client that uses a document. */
+const CIMD_URL = "https://conformance-test.local/client-metadata.json";
 
 /** How long the client may take in one scenario (the suite's default is 30 s). */
 const SCENARIO_TIMEOUT_MS = 15_000;
@@ -164,6 +168,9 @@ beforeAll(async () => {
   web = await startWebAppServer(() => ({ ...stack, keyring, egress }));
   // The callback the scenarios' authorization servers send the browser back to.
   process.env.AUTH_URL = web.origin;
+  // Where the operator publishes Switchyard's client metadata document: the client id the
+  // suite's CIMD scenario expects (its server checks the id and fetches nothing).
+  process.env.SWITCHYARD_OAUTH_CLIENT_METADATA_URL = CIMD_URL;
   const { token } = await createApiToken(stack.db, {
     teamId: stack.teamId,
     userId: stack.adminId,

@@ -4,7 +4,8 @@
  * `/api/connectors/oauth/callback` is the connectors' OAuth callback route. The callback
  * completes in the session of a signed-in user; here the browser's session cookie is stood
  * in for by the same user's API token (`Authorization: Bearer sy_...`), so only whoever began
- * an authorization can complete it, as in the dashboard.
+ * an authorization can complete it, as in the dashboard. The OAuth client metadata document
+ * is served at its route too.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,7 +14,9 @@ import type { Redis } from "ioredis";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { RunJob } from "@switchyard/core/runs";
 import { authenticateApiToken, type Db } from "@switchyard/db";
-import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
+import { CLIENT_METADATA_PATH } from "@switchyard/core/connectors";
+import { clientMetadataAnswer } from "~/server/connectors/client-metadata";
+import { callbackUrl, connectorOAuthCallback } from "~/server/connectors/connector-oauth";
 import type { WebEgress } from "~/server/egress";
 import { handleRest } from "~/server/rest/rest-api";
 
@@ -80,6 +83,8 @@ export const startWebAppServer = async (services: () => WebAppServices): Promise
       );
       return answer(res, response);
     }
+    if (url.pathname === CLIENT_METADATA_PATH && req.method === "GET")
+      return answer(res, await clientMetadataAnswer(callbackUrl));
     res.writeHead(404, { "content-type": "text/plain" });
     res.end(`no route ${req.method} ${url.pathname}`);
   };

@@ -35,6 +35,22 @@ describe("the web app's environment", () => {
     ).toBe(false);
   });
 
+  it("takes an https URL with a path, or off, for SWITCHYARD_OAUTH_CLIENT_METADATA_URL, naming it otherwise", () => {
+    const parse = (value: string) =>
+      webEnvSchema.safeParse({ ...base, SWITCHYARD_OAUTH_CLIENT_METADATA_URL: value });
+    for (const ok of ["", "off", "https://static.example.com/switchyard/client.json"])
+      expect(parse(ok).success, ok).toBe(true);
+    for (const bad of [
+      "http://static.example.com/client.json",
+      "https://static.example.com/",
+      "https://static.example.com/client.json#me",
+    ]) {
+      const result = parse(bad);
+      expect(result.success, bad).toBe(false);
+      expect(result.error?.issues[0]?.path).toEqual(["SWITCHYARD_OAUTH_CLIENT_METADATA_URL"]);
+    }
+  });
+
   it("reads SWITCHYARD_INSTANCE_ADMINS as lower-cased emails and refuses one that is not an email, naming it", () => {
     expect(
       webEnvSchema.parse({

@@ -10,6 +10,7 @@ import {
   observabilityEnv,
   redisEnv,
 } from "@switchyard/core/config";
+import { isClientIdUrl } from "@switchyard/core/connectors";
 import { z } from "zod";
 
 /** Sign-in tokens travel from the issuer: plain http only when it runs on this machine. */
@@ -24,6 +25,17 @@ export const webEnvSchema = z.object({
   AUTH_SECRET: z.string().min(32, "must be at least 32 characters"),
   /** The address people reach the dashboard at; OAuth callbacks of connectors are built from it. */
   AUTH_URL: z.union([z.literal(""), z.url({ protocol: /^https?$/ })]).optional(),
+  /**
+   * Where Switchyard's OAuth client metadata document is published when not at
+   * <AUTH_URL>/api/connectors/oauth/client-metadata.json (an https URL with a path), or "off".
+   */
+  SWITCHYARD_OAUTH_CLIENT_METADATA_URL: z
+    .union([z.literal(""), z.literal("off"), z.url({ protocol: /^https$/ })])
+    .optional()
+    .refine(
+      (url) => !url || url === "off" || isClientIdUrl(url),
+      'must be an https URL with a path (no fragment, no user), or "off"',
+    ),
   /** The GitHub REST API workflow packs are installed from (owner/repo releases); obeys SWITCHYARD_EGRESS_ALLOW. */
   SWITCHYARD_GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
   SWITCHYARD_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),

@@ -12,8 +12,13 @@ export type {
 } from "./connector-host";
 export {
   beginAuthorization,
+  CLIENT_METADATA_PATH,
+  clientMetadataDocument,
+  clientMetadataUrlFor,
   completeAuthorization,
   discoverOAuthServer,
+  isClientIdUrl,
+  metadataDocumentClient,
   obtainOAuthClient,
   OAuthTokenSource,
   type OAuthClientInfo,

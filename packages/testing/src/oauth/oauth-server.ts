@@ -37,6 +37,12 @@ export type OAuthServerOptions = {
   host?: string;
   /** How clients may authenticate at the token endpoint, as its metadata lists (default oidc-provider's). */
   clientAuthMethods?: ("none" | "client_secret_basic" | "client_secret_post")[];
+  /**
+   * Take client ID metadata documents (https URLs as client ids, fetched and checked by the
+   * server, listed in its metadata), fetched with `fetch`: where a test's https address is
+   * reached (the server's own fetch refuses loopback addresses).
+   */
+  clientIdMetadataDocuments?: { fetch: (url: string, init: RequestInit) => Promise<Response> };
 };
 
 export type VerifiedAccessToken = { subject: string; clientId: string; scope: string };
@@ -191,6 +197,9 @@ export const startOAuthServer = async (
       ...c,
     })),
     ...(options.clientAuthMethods ? { clientAuthMethods: options.clientAuthMethods } : {}),
+    ...(options.clientIdMetadataDocuments
+      ? { fetch: options.clientIdMetadataDocuments.fetch }
+      : {}),
     cookies: { keys: [randomBytes(16).toString("hex")] },
     jwks: {
       keys: [
@@ -205,6 +214,14 @@ export const startOAuthServer = async (
       devInteractions: { enabled: false },
       registration: { enabled: options.registration ?? true },
       revocation: { enabled: true },
+      ...(options.clientIdMetadataDocuments
+        ? {
+            clientIdMetadataDocument: {
+              enabled: true,
+              ack: "draft-02",
+            },
+          }
+        : {}),
       resourceIndicators: {
         enabled: true,
         // No resource named, none chosen: a client that leaves out `resource` gets no token

@@ -1,8 +1,9 @@
 /**
  * Connecting an http connector over OAuth 2.1 from the dashboard. Beginning discovers the
- * connector's authorization server (core refuses one without PKCE S256), gets a client (by
- * dynamic registration, kept for the team, or the definition's oauth_client_id with the client
- * secret an admin set, if any) and answers the URL to send the browser to; what the callback
+ * connector's authorization server (core refuses one without PKCE S256), gets a client (the
+ * definition's oauth_client_id with the client secret an admin set, if any, else the instance's
+ * client metadata document where the server takes one, else by dynamic registration, kept for
+ * the team) and answers the URL to send the browser to; what the callback
  * needs (server, client, PKCE verifier, who began, for whose account) waits in Redis for ten
  * minutes under a digest of the state, sealed. The callback takes that entry once, whatever
  * follows; it completes only in the session of the user who began, who must still be allowed to
@@ -35,6 +36,7 @@ import {
 import { env } from "~/env";
 import type { WebEgress } from "../egress";
 import { requireRole } from "../trpc/init";
+import { documentClientFor } from "./client-metadata";
 import { openConnectorClientSecret } from "./connector-client-secret";
 import {
   confirmRegisteredClient,
@@ -97,7 +99,7 @@ const requestHost = async () => {
 };
 
 /** The dashboard's address: AUTH_URL, else the request's own where it came over loopback. */
-const callbackUrl = async () => {
+export const callbackUrl = async () => {
   const configured = env().AUTH_URL;
   if (configured) return `${new URL(configured).origin}${CALLBACK_PATH}`;
   const host = await requestHost();
@@ -142,7 +144,8 @@ export const beginConnectorOAuth = async (
   const redirectUri = await callbackUrl();
   const fetch = deps.egress.oauth;
   const server = await discoverOAuthServer(def.url, { fetch });
-  // A client registered by hand (with the secret an admin set), else the team's registered one.
+  // A client registered by hand (with the secret an admin set), else the instance's client
+  // metadata document where the server takes one, else the team's registered one.
   const client = def.oauth_client_id
     ? await obtainOAuthClient(server, {
         fetch,
@@ -155,10 +158,11 @@ export const beginConnectorOAuth = async (
           }),
         },
       })
-    : await registeredOAuthClient(
+    : (documentClientFor(server) ??
+      (await registeredOAuthClient(
         { db: deps.db, keyring: deps.keyring, fetch },
         { teamId: actor.teamId, server, redirectUri },
-      );
+      )));
   const { url, state, codeVerifier } = await beginAuthorization({ server, client, redirectUri });
   const pending: Pending = {
     teamId: actor.teamId,

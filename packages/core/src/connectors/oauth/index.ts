@@ -1,4 +1,11 @@
 export { beginAuthorization } from "./begin-authorization";
+export {
+  CLIENT_METADATA_PATH,
+  clientMetadataDocument,
+  clientMetadataUrlFor,
+  isClientIdUrl,
+  metadataDocumentClient,
+} from "./client-metadata-document";
 export { completeAuthorization } from "./complete-authorization";
 export { discoverOAuthServer } from "./discover-oauth-server";
 export { obtainOAuthClient } from "./obtain-oauth-client";

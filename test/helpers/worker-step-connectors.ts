@@ -1,0 +1,43 @@
+/**
+ * A worker of its own for connector tests: its database pool and its connector pool, as
+ * another process has, opening a step's connectors of the seeded team in the operator lane
+ * (started by the seeded admin) with loopback egress. What it opens is closed by `closers`.
+ */
+import type { Keyring } from "@switchyard/core/crypto";
+import { Scrubber } from "@switchyard/core/secrets";
+import { createDb } from "@switchyard/db";
+import { loopbackEgressFetch } from "@switchyard/testing/egress";
+import { createLogger } from "../../apps/worker/src/logger";
+import { createWorkerConnectors, openStepConnectors } from "../../apps/worker/src/team-connectors";
+import type { SeededDatabase } from "./seeded-database";
+
+export const startConnectorWorker = (
+  seeded: SeededDatabase,
+  keyring: Keyring,
+  closers: (() => Promise<unknown>)[],
+) => {
+  const db = createDb(seeded.url, { max: 3 });
+  const connectors = createWorkerConnectors({
+    allowAnyCommand: () => Promise.resolve(false),
+    oauthFetch: loopbackEgressFetch(),
+    httpFetch: loopbackEgressFetch("connector"),
+  });
+  closers.push(
+    () => connectors.pool.close(),
+    () => db.$disconnect(),
+  );
+  return (slug: string) =>
+    openStepConnectors({
+      db,
+      keyring,
+      log: createLogger("error", { service: "test" }),
+      connectors,
+      scrubber: new Scrubber(),
+      teamId: seeded.teamId,
+      runId: null,
+      lane: "operator",
+      starterId: seeded.adminId,
+      slugs: [slug],
+      stateName: "agent",
+    });
+};
