@@ -161,7 +161,10 @@ export const beginConnectorOAuth = async (
   const { def, owner } = await oauthAccount(deps.db, actor, input.id, input.scope);
   const redirectUri = await callbackUrl();
   const fetch = deps.egress.oauth;
-  const server = await discoverOAuthServer(def.url, { fetch });
+  const discovered = await discoverOAuthServer(def.url, { fetch });
+  const scope = await scopeToAsk(deps.db, actor.teamId, def.id, owner, discovered.scope);
+  // Registration names the scope to ask for, where the server lists it.
+  const server = scope ? { ...discovered, scope } : discovered;
   // A client registered by hand (with the secret an admin set), else the team's registered one.
   const client = def.oauth_client_id
     ? await obtainOAuthClient(server, {
@@ -179,7 +182,6 @@ export const beginConnectorOAuth = async (
         { db: deps.db, keyring: deps.keyring, fetch },
         { teamId: actor.teamId, server, redirectUri },
       );
-  const scope = await scopeToAsk(deps.db, actor.teamId, def.id, owner, server.scope);
   const { url, state, codeVerifier } = await beginAuthorization({
     server,
     client,
