@@ -37,6 +37,7 @@ const PASSING = [
   "auth/scope-from-www-authenticate",
   "auth/scope-from-scopes-supported",
   "auth/scope-omitted-when-undefined",
+  "auth/scope-step-up",
   "auth/scope-retry-limit",
   "auth/token-endpoint-auth-basic",
   "auth/token-endpoint-auth-post",

@@ -11,7 +11,10 @@
  *    authorization server's redirects as the approving person's browser would, and lands
  *    on the web app's callback, which stores the grant;
  * 3. the connector console calls a tool (POST /api/v1/connectors/{id}/call), which a worker
- *    runs through its connector pool with the stored grant.
+ *    runs through its connector pool with the stored grant;
+ * 4. when the call fails with USER.CONNECTOR.NEEDS_MORE_ACCESS (the server wants a wider
+ *    scope), the connector's card says "needs more access": as a person would, this connects
+ *    it again (the product asks for the wider scope) and tries the call once more.
  *
  * SWITCHYARD_WEB_URL is the web app, SWITCHYARD_API_TOKEN an admin's API token (also what
  * stands for the admin's signed-in browser at the callback). Exit 0 when the tool answered
@@ -42,8 +45,11 @@ const api = async (method, path, body) => {
   });
   const json = await response.json();
   if (!response.ok)
-    throw new Error(
-      `${method} ${path}: ${response.status} ${json.error?.code}: ${json.error?.message}`,
+    throw Object.assign(
+      new Error(
+        `${method} ${path}: ${response.status} ${json.error?.code}: ${json.error?.message}`,
+      ),
+      { code: json.error?.code },
     );
   return json;
 };
@@ -94,11 +100,19 @@ const main = async () => {
   // A client registered in advance with a secret: an admin sets the secret as on the connector's card.
   if (oauth && context.client_secret)
     await api("PUT", `/connectors/${id}/client-secret`, { secret: context.client_secret });
-  if (oauth) {
+  const connect = async () => {
     const begun = await api("POST", `/connectors/${id}/oauth`, { scope: "team" });
     say(`connected: ${await approve(begun.authorizationUrl)}`);
-  }
-  const result = await api("POST", `/connectors/${id}/call`, { tool, arguments: args });
+  };
+  if (oauth) await connect();
+  const call = () => api("POST", `/connectors/${id}/call`, { tool, arguments: args });
+  const result = await call().catch(async (error) => {
+    if (error.code !== "USER.CONNECTOR.NEEDS_MORE_ACCESS") throw error;
+    const card = (await api("GET", "/connectors")).connectors?.find((c) => c.id === id);
+    say(`${card?.teamCredential?.status}: ${card?.teamCredential?.requiredScope}`);
+    await connect();
+    return call();
+  });
   say(`${tool}: ${JSON.stringify(result.content)}`);
   if (result.isError) throw new Error(`${tool} answered an error`);
 };

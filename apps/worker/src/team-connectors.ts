@@ -56,6 +56,7 @@ import {
   type Db,
 } from "@switchyard/db";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
+import { scopeStepUp } from "./scope-step-up";
 import type { Logger } from "./logger";
 import { connectorCallContext } from "./tracing";
 
@@ -359,8 +360,9 @@ const resolveStepConnectors = async (
             },
           ],
         };
+      let now: CredentialForUse | undefined;
       if (credentialId) {
-        const now = await connectorCredentialForUse(db, { teamId, slug, owner });
+        now = await connectorCredentialForUse(db, { teamId, slug, owner });
         if (!now)
           return {
             isError: true,
@@ -375,9 +377,27 @@ const resolveStepConnectors = async (
           };
         }
       }
-      const result = await context.with(connectorCallContext(stepContext, trace), () =>
-        connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal),
-      );
+      const result = await context
+        .with(connectorCallContext(stepContext, trace), () =>
+          connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal),
+        )
+        .catch(async (error: unknown) => {
+          const refusal =
+            now &&
+            (await scopeStepUp(
+              db,
+              {
+                teamId,
+                slug,
+                owner,
+                credential: now,
+                actorUserId: input.starterId,
+                runId: input.runId,
+              },
+              error,
+            ));
+          throw refusal ?? error;
+        });
       if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
       // With the run's scrubber, which also knows tokens refreshed since the step started.
       return input.scrubber.scrubValue(result);

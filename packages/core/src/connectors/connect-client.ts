@@ -8,6 +8,7 @@
  */
 import {
   Client,
+  InsufficientScopeError,
   ProtocolError,
   SdkError,
   SdkErrorCode,
@@ -38,6 +39,18 @@ const UNSUPPORTED_PROTOCOL_VERSION = -32_022;
 
 export const sdkCode = (error: unknown): SdkErrorCode | undefined =>
   error instanceof SdkError ? error.code : undefined;
+
+/** A server's 403 `insufficient_scope` challenge behind `error`: the scope it asks for (maybe none). */
+export const insufficientScopeOf = (
+  error: unknown,
+  depth = 0,
+): { requiredScope?: string } | undefined => {
+  if (error instanceof InsufficientScopeError)
+    return error.requiredScope ? { requiredScope: error.requiredScope } : {};
+  // The SDK may wrap it (a failed connect), as may the pool (a cause).
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause && depth < 3 ? insufficientScopeOf(cause, depth + 1) : undefined;
+};
 
 /** A probe on a stdio server's own pipe failed as a legacy server fails it: closed on it, or no answer. */
 export const probeRefused = (error: unknown): boolean =>

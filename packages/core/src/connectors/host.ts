@@ -5,3 +5,4 @@
 export { buildStepCatalog, catalogForConfig } from "./build-step-catalog";
 export { McpConnectorHost } from "./mcp-connector-host";
 export { processTransport } from "./process-transport";
+export { insufficientScopeOf } from "./connect-client";

@@ -26,7 +26,13 @@ import {
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../errors";
 import { DESCRIPTION_CAP } from "../tools";
-import { connectClient, eraMismatch, probeRefused, sdkCode } from "./connect-client";
+import {
+  connectClient,
+  eraMismatch,
+  insufficientScopeOf,
+  probeRefused,
+  sdkCode,
+} from "./connect-client";
 import type {
   ConnectorHost,
   ConnectorSpec,
@@ -257,7 +263,10 @@ export class McpConnectorHost implements ConnectorHost {
     attempt.then(
       () => this.coolingUntil.delete(id),
       (error: Error) => {
-        if (this.live.get(id) === attempt) this.coolDown(id, error.message);
+        if (this.live.get(id) !== attempt) return;
+        // The server is up and wants a wider scope: nothing to wait for, the caller decides.
+        if (insufficientScopeOf(error)) this.drop(id);
+        else this.coolDown(id, error.message);
       },
     );
     return attempt;
@@ -308,7 +317,7 @@ export class McpConnectorHost implements ConnectorHost {
       live = await this.connect(id);
     } catch (error) {
       release();
-      if (error instanceof AppError) throw error;
+      if (error instanceof AppError || insufficientScopeOf(error)) throw error;
       throw new AppError(
         "EXECUTION.CONNECTOR_UNAVAILABLE",
         `connector "${id}" is unavailable: ${(error as Error).message}`,

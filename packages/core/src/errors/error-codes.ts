@@ -48,6 +48,10 @@ export const CODES = {
   SKIP_PERMISSIONS_AS_ROOT: "USER.PROVIDER.SKIP_PERMISSIONS_AS_ROOT",
   /** A connector's OAuth grant is gone (refresh refused, revoked, no refresh token): someone must reconnect it. */
   CONNECTOR_NEEDS_RECONNECT: "USER.CONNECTOR.NEEDS_RECONNECT",
+  /** A connector's server refused a call for want of a wider OAuth scope (403 insufficient_scope): someone reconnects it for that scope. */
+  CONNECTOR_NEEDS_MORE_ACCESS: "USER.CONNECTOR.NEEDS_MORE_ACCESS",
+  /** A connector's server still refuses a call for a scope its authorization already asked for: no new authorization is asked for (the step-up retry limit). */
+  CONNECTOR_SCOPE_REFUSED: "USER.CONNECTOR.SCOPE_REFUSED",
   /** A connector's server or authorization server lacks what the MCP authorization spec requires of it (PKCE S256, metadata, a way to get a client id). */
   CONNECTOR_OAUTH_UNSUPPORTED: "USER.CONNECTOR.OAUTH_UNSUPPORTED",
   /** A connector's OAuth metadata could not be found or does not hold together (issuer or resource mismatch). */
@@ -153,11 +157,13 @@ export const ERROR_CODES = {
   "USER.CONNECTOR.COMMAND_NOT_ALLOWED": REQUEST.FORBIDDEN,
   "USER.CONNECTOR.INVALID": FAMILY.USER,
   "USER.CONNECTOR.LIMIT": FAMILY.USER,
+  "USER.CONNECTOR.NEEDS_MORE_ACCESS": FAMILY.USER,
   "USER.CONNECTOR.NEEDS_RECONNECT": FAMILY.USER,
   "USER.CONNECTOR.NOT_CONNECTED": FAMILY.USER,
   "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED": FAMILY.USER,
   "USER.CONNECTOR.OAUTH_FAILED": FAMILY.USER,
   "USER.CONNECTOR.OAUTH_UNSUPPORTED": FAMILY.USER,
+  "USER.CONNECTOR.SCOPE_REFUSED": FAMILY.USER,
   "USER.CONNECTOR.SECRET_IN_FIELD": FAMILY.USER,
   /** A destination the egress rule refuses: not https, or an address that is not public and not on the operator's allow-list. */
   "USER.EGRESS.DENIED": FAMILY.USER,

@@ -41,6 +41,7 @@ const credentialSummary = {
   fingerprint: true,
   status: true,
   reconnectReason: true,
+  requiredScope: true,
   setById: true,
   setAt: true,
   expiresAt: true,
@@ -338,6 +339,66 @@ export const markConnectorCredentialNeedsReconnect = (
     where: { id, ...(holding ?? {}) },
     data: { status: "needs_reconnect", reconnectReason: reason },
   });
+
+/**
+ * A call was refused for want of the scope `requiredScope` (403 insufficient_scope): the
+ * credential says it needs more access until its owner connects it again. Only while the row
+ * still holds this sealed credential; whether it was marked now (false: already marked, or
+ * connected again since).
+ */
+export const markConnectorCredentialNeedsMoreAccess = async (
+  db: PrismaClientOrTransaction,
+  input: { teamId: string; id: string; credentialId: string; requiredScope: string },
+): Promise<boolean> => {
+  const { count } = await db.connectorCredential.updateMany({
+    where: {
+      id: input.id,
+      teamId: input.teamId,
+      credentialId: input.credentialId,
+      status: "active",
+    },
+    data: { status: "needs_more_access", requiredScope: input.requiredScope },
+  });
+  if (count === 0)
+    await db.connectorCredential.updateMany({
+      where: {
+        id: input.id,
+        teamId: input.teamId,
+        credentialId: input.credentialId,
+        status: "needs_more_access",
+      },
+      data: { requiredScope: input.requiredScope },
+    });
+  return count > 0;
+};
+
+/**
+ * What an owner's OAuth credential of a connector was authorized for (scope asked for and
+ * granted, from its non-secret metadata) and the scope its server asked for since, when it
+ * needs more access; undefined when none is set.
+ */
+export const connectorCredentialScopes = async (
+  db: PrismaClientOrTransaction,
+  input: { teamId: string; slug: string; owner: string },
+): Promise<{ requested?: string; granted?: string; requiredScope: string | null } | undefined> => {
+  const row = await db.connectorCredential.findFirst({
+    where: {
+      teamId: input.teamId,
+      owner: input.owner,
+      connector: { teamId: input.teamId, slug: input.slug },
+      credential: { teamId: input.teamId },
+    },
+    select: { status: true, requiredScope: true, credential: { select: { metadata: true } } },
+  });
+  if (!row) return undefined;
+  const meta = (row.credential.metadata ?? {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === "string" ? v : undefined);
+  return {
+    ...(text(meta.requestedScope) ? { requested: text(meta.requestedScope) } : {}),
+    ...(text(meta.scope) ? { granted: text(meta.scope) } : {}),
+    requiredScope: row.status === "needs_more_access" ? row.requiredScope : null,
+  };
+};
 
 /**
  * Every credential of a connector (the team's and each member's) needs its owner to connect

@@ -17,6 +17,8 @@ type StoredOAuthClient = {
   secret: SealedValue | undefined;
   secretExpiresAt: Date | null;
   presentedAt: Date | null;
+  /** The scope it was registered with; null: none named. */
+  scope: string | null;
 };
 
 /** The team's client at that server for that redirect URI; undefined when none is kept. */
@@ -36,6 +38,7 @@ export const findOAuthClient = async (
     secret: secret ? { credentialId: secret.id, envelope: envelopeOf(secret) } : undefined,
     secretExpiresAt: row.secretExpiresAt,
     presentedAt: row.presentedAt,
+    scope: row.scope,
   };
 };
 
@@ -60,6 +63,7 @@ type NewClient = ClientKey & {
   tokenEndpointAuthMethod: string | null;
   secret: SealedValue | null;
   secretExpiresAt: Date | null;
+  scope?: string | null;
 };
 
 /**
@@ -106,6 +110,7 @@ const keepIn = async (tx: PrismaClientOrTransaction, input: NewClient) => {
       tokenEndpointAuthMethod: input.tokenEndpointAuthMethod,
       secretId: input.secret?.credentialId ?? null,
       secretExpiresAt: input.secretExpiresAt,
+      scope: input.scope ?? null,
     },
   });
 };

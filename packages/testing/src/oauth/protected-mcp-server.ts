@@ -30,6 +30,12 @@ export type ProtectedMcpServerOptions = {
   metadataAtRoot?: boolean;
   /** The loopback address it listens on (default 127.0.0.1). */
   host?: string;
+  /**
+   * Scopes a call of a tool needs beyond `scopes` (scope step-up): a token without them gets
+   * 403 `insufficient_scope` naming every scope the call needs. The authorization server is
+   * told of them (addResource) though the 401 and the metadata name only `scopes`.
+   */
+  toolScopes?: Record<string, string>;
 };
 
 export type ProtectedMcpServer = {
@@ -81,6 +87,21 @@ const buildServer = (who: VerifiedAccessToken) => {
   return server;
 };
 
+/** The scope a `tools/call` in `body` needs when its token (`granted`) lacks some of it. */
+const stepUpScope = (
+  toolScopes: Record<string, string> | undefined,
+  body: unknown,
+  base: string[],
+  granted: string,
+) => {
+  const call = body as { method?: string; params?: { name?: string } } | undefined;
+  const extra = call?.method === "tools/call" ? toolScopes?.[call.params?.name ?? ""] : undefined;
+  if (!extra) return undefined;
+  const needed = [...base, ...extra.split(" ")];
+  const held = new Set(granted.split(" "));
+  return needed.every((s) => held.has(s)) ? undefined : needed.join(" ");
+};
+
 export const startProtectedMcpServer = async (
   options: ProtectedMcpServerOptions,
 ): Promise<ProtectedMcpServer> => {
@@ -123,6 +144,13 @@ export const startProtectedMcpServer = async (
     const body: unknown = chunks.length
       ? JSON.parse(Buffer.concat(chunks).toString("utf8"))
       : undefined;
+    const needs = stepUpScope(options.toolScopes, body, scopes, who.scope);
+    if (needs) {
+      const challenge = `Bearer error="insufficient_scope", scope="${needs}", resource_metadata="${metadataUrl}"`;
+      res.writeHead(403, { "www-authenticate": challenge, "content-type": "application/json" });
+      res.end(JSON.stringify({ error: "insufficient_scope" }));
+      return;
+    }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -137,7 +165,11 @@ export const startProtectedMcpServer = async (
   }, options.host);
   url = `${http.base}/mcp`;
   metadataUrl = `${http.base}/.well-known/oauth-protected-resource${options.metadataAtRoot ? "" : "/mcp"}`;
-  options.authorizationServer.addResource?.(url, scopes.join(" "));
+  const all = new Set([
+    ...scopes,
+    ...Object.values(options.toolScopes ?? {}).flatMap((s) => s.split(" ")),
+  ]);
+  options.authorizationServer.addResource?.(url, [...all].join(" "));
   return {
     url,
     resourceMetadataUrl: metadataUrl,

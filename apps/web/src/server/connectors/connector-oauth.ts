@@ -21,12 +21,14 @@ import {
   grantToJson,
   obtainOAuthClient,
   parseConnectorDefinition,
+  scopeUnion,
   type OAuthClientInfo,
   type OAuthServerInfo,
 } from "@switchyard/core/connectors";
 import { openSecret, sealSecret, type Envelope, type Keyring } from "@switchyard/core/crypto";
 import { AppError, surfaceOfError } from "@switchyard/core/errors";
 import {
+  connectorCredentialScopes,
   connectorDefinitionOf,
   findConnector,
   findMembership,
@@ -64,6 +66,8 @@ type Pending = {
   state: string;
   codeVerifier: string;
   redirectUri: string;
+  /** The scope asked for, kept with the grant: a later step-up asks for it again. */
+  requestedScope?: string;
 };
 
 /** The connector and whose account its grant is for, by the rules of setting a credential. */
@@ -134,6 +138,22 @@ const envelopeOf = (text: string): Envelope => {
   } as Envelope;
 };
 
+/**
+ * The scope to ask for: discovery's, and when the account is connected already, what its
+ * authorization asked for and was granted, plus the scope its server asked for since (a
+ * connector that needs more access): connecting again never narrows an account's access.
+ */
+const scopeToAsk = async (
+  db: Db,
+  teamId: string,
+  slug: string,
+  owner: string,
+  discovered: string | undefined,
+) => {
+  const held = await connectorCredentialScopes(db, { teamId, slug, owner });
+  return scopeUnion(discovered, held?.requested, held?.granted, held?.requiredScope) || undefined;
+};
+
 /** Begins connecting `id` for the team's account (admins) or the caller's own: the URL to send the browser to. */
 export const beginConnectorOAuth = async (
   deps: OAuthDeps,
@@ -143,7 +163,10 @@ export const beginConnectorOAuth = async (
   const { def, owner } = await oauthAccount(deps.db, actor, input.id, input.scope);
   const redirectUri = await callbackUrl();
   const fetch = deps.egress.oauth;
-  const server = await discoverOAuthServer(def.url, { fetch });
+  const discovered = await discoverOAuthServer(def.url, { fetch });
+  const scope = await scopeToAsk(deps.db, actor.teamId, def.id, owner, discovered.scope);
+  // Registration names the scope to ask for, where the server lists it.
+  const server = scope ? { ...discovered, scope } : discovered;
   // A client registered by hand (with the secret an admin set), else the instance's client
   // metadata document where the server takes one, else the team's registered one.
   const client = def.oauth_client_id
@@ -163,7 +186,12 @@ export const beginConnectorOAuth = async (
         { db: deps.db, keyring: deps.keyring, fetch },
         { teamId: actor.teamId, server, redirectUri },
       )));
-  const { url, state, codeVerifier } = await beginAuthorization({ server, client, redirectUri });
+  const { url, state, codeVerifier } = await beginAuthorization({
+    server,
+    client,
+    redirectUri,
+    ...(scope ? { scope } : {}),
+  });
   const pending: Pending = {
     teamId: actor.teamId,
     userId: actor.userId,
@@ -175,6 +203,7 @@ export const beginConnectorOAuth = async (
     state,
     codeVerifier,
     redirectUri,
+    ...(scope ? { requestedScope: scope } : {}),
   };
   const digest = digestOf(state);
   const sealed = sealSecret(deps.keyring, pendingHolder(digest), JSON.stringify(pending));
@@ -246,6 +275,7 @@ const complete = async (
       clientId: client.clientId,
       resource: server.resource,
       ...(tokens.scope ? { scope: tokens.scope } : {}),
+      ...(pending.requestedScope ? { requestedScope: pending.requestedScope } : {}),
     },
   });
 };

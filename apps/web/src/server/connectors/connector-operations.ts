@@ -63,13 +63,15 @@ const shownCredential = (c: ConnectorCredentialSummary | undefined): CredentialS
     ? {
         kind: c.kind,
         fingerprint: c.fingerprint,
-        status: c.status === "needs_reconnect" ? "needs_reconnect" : "active",
+        status:
+          c.status === "needs_reconnect" || c.status === "needs_more_access" ? c.status : "active",
         reconnectReason:
           c.status !== "needs_reconnect"
             ? null
             : c.reconnectReason === "destination_changed"
               ? "destination_changed"
               : "refresh_refused",
+        requiredScope: c.status === "needs_more_access" ? c.requiredScope : null,
         setBy: c.setById,
         setAt: c.setAt,
         expiresAt: c.expiresAt,

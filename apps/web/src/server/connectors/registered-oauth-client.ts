@@ -29,6 +29,12 @@ const UNANSWERED_MS = 10 * 60_000;
 /** A kept secret must outlive the authorization begun with it (ten minutes) and its refreshes soon after. */
 const EXPIRY_MARGIN_MS = 15 * 60_000;
 
+/** Whether every scope of `wanted` is one of `registered`. */
+const covers = (registered: string, wanted: string) => {
+  const held = new Set(registered.split(" "));
+  return wanted.split(" ").every((s) => s === "" || held.has(s));
+};
+
 type ClientDeps = { db: Db; keyring: Keyring; fetch: FetchLike };
 
 const holder = (teamId: string, credentialId: string) => ({
@@ -49,7 +55,10 @@ export const registeredOAuthClient = async (
   // browser back, so no callback ever says so: an authorization presented with it that has not
   // come back within the time a begun one lasts is taken as such, and a new client registered.
   const unanswered = kept?.presentedAt && Date.now() - kept.presentedAt.getTime() > UNANSWERED_MS;
-  if (kept && lasts && !unanswered) {
+  // A client registered for a narrower scope may be refused a wider one (scope step-up): one
+  // registered for the scope now asked for replaces it.
+  const narrower = kept?.scope && server.scope && !covers(kept.scope, server.scope) ? true : false;
+  if (kept && lasts && !unanswered && !narrower) {
     await markOAuthClientPresented(deps.db, { ...key, clientId: kept.clientId });
     return {
       issuer: server.issuer,
@@ -87,6 +96,7 @@ export const registeredOAuthClient = async (
     secretExpiresAt: client.clientSecretExpiresAt
       ? new Date(client.clientSecretExpiresAt * 1000)
       : null,
+    scope: client.registeredScope ?? null,
   });
   return client;
 };

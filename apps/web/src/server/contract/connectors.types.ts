@@ -21,12 +21,22 @@ export const credentialSummary = z.object({
   fingerprint: z
     .string()
     .describe("the first 12 hex digits of the value's SHA-256; never the value"),
-  status: z.enum(["active", "needs_reconnect"]),
+  status: z
+    .enum(["active", "needs_reconnect", "needs_more_access"])
+    .describe(
+      "needs_more_access: its server refused a call for want of a wider OAuth scope (requiredScope); connecting again asks for it",
+    ),
   reconnectReason: z
     .enum(["refresh_refused", "destination_changed"])
     .nullable()
     .describe(
       "with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected)",
+    ),
+  requiredScope: z
+    .string()
+    .nullable()
+    .describe(
+      "with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for)",
     ),
   setBy: z.string().nullable().describe("the user id of whoever set it"),
   setAt: timestamp,

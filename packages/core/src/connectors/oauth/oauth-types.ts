@@ -31,6 +31,8 @@ export type OAuthClientInfo = {
   tokenEndpointAuthMethod?: string;
   /** When a registered secret expires, in seconds since the epoch (RFC 7591); absent: never. */
   clientSecretExpiresAt?: number;
+  /** The scope a dynamically registered client was registered with; absent: none named. */
+  registeredScope?: string;
 };
 
 export type OAuthTokenSet = {

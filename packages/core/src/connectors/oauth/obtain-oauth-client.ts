@@ -82,5 +82,6 @@ export const obtainOAuthClient = async (
     ...(registered.client_secret_expires_at
       ? { clientSecretExpiresAt: registered.client_secret_expires_at }
       : {}),
+    ...(scope ? { registeredScope: scope } : {}),
   };
 };

@@ -27,6 +27,10 @@ function CredentialFacts(props: { credential: Credential; userId: string | undef
         {c.kind}{" "}
         {c.status === "needs_reconnect" ? (
           <span className="badge badge-failed">needs reconnect</span>
+        ) : c.status === "needs_more_access" ? (
+          <span className="badge badge-failed" data-needs-more-access>
+            needs more access
+          </span>
         ) : (
           <span className="badge badge-succeeded">active</span>
         )}
@@ -38,6 +42,15 @@ function CredentialFacts(props: { credential: Credential; userId: string | undef
             {c.reconnectReason === "destination_changed"
               ? "where the connector sends it (URL, command, arguments, environment or headers) changed since it was set: it is not sent there until it is set again"
               : "its authorization expired or was revoked"}
+          </dd>
+        </>
+      ) : null}
+      {c.status === "needs_more_access" ? (
+        <>
+          <dt>Why</dt>
+          <dd data-required-scope={c.requiredScope ?? ""}>
+            its server refused a call for want of more access: reconnecting asks for the scope{" "}
+            <code>{c.requiredScope}</code>
           </dd>
         </>
       ) : null}
@@ -166,11 +179,13 @@ export function CredentialPanel(props: {
         >
           {credential?.status === "needs_reconnect"
             ? "Reconnect"
-            : credential
-              ? "Connect again"
-              : scope === "team"
-                ? "Connect with OAuth"
-                : "Connect my account"}
+            : credential?.status === "needs_more_access"
+              ? "Reconnect for more access"
+              : credential
+                ? "Connect again"
+                : scope === "team"
+                  ? "Connect with OAuth"
+                  : "Connect my account"}
         </button>
       ) : null}
       {canAdmin && oauth && listing.definition.oauth_client_id && listing.source === "team" ? (
