@@ -13,6 +13,7 @@ export type {
 export {
   beginAuthorization,
   completeAuthorization,
+  crossAppAccessToken,
   discoverOAuthServer,
   obtainOAuthClient,
   OAuthTokenSource,
@@ -24,6 +25,7 @@ export {
   MAX_CONNECTORS_PER_TEAM,
   needsCredential,
   parseConnectorDefinition,
+  usesCrossAppAccess,
   toConnectorSpec,
 } from "./definition";
 export type { ConnectorDefinition } from "./definition";

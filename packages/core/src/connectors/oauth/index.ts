@@ -4,3 +4,4 @@ export { discoverOAuthServer } from "./discover-oauth-server";
 export { obtainOAuthClient } from "./obtain-oauth-client";
 export { OAuthTokenSource } from "./oauth-token-source";
 export type { FetchLike, OAuthClientInfo, OAuthServerInfo, OAuthTokenSet } from "./oauth-types";
+export { crossAppAccessToken } from "./cross-app-access";
