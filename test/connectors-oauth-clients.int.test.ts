@@ -28,6 +28,7 @@ import { webEgress } from "~/server/egress";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { createOAuthConnector } from "./helpers/oauth-connector";
 import { startConnectorWorker } from "./helpers/worker-step-connectors";
+import { everyRow } from "./helpers/every-row";
 import { storeTeamGrant } from "./helpers/team-grant";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 
@@ -57,24 +58,6 @@ const connect = async (id: string, authority: Pick<TestAuthorizationServer, "app
     landed,
   );
   return new URL(response.headers.get("location") ?? "", REDIRECT_URI).searchParams.toString();
-};
-
-/** Every row of every table, as JSON text (sealed columns come out as hex). */
-const everyRow = async () => {
-  const tables = await seeded.db.$queryRaw<
-    { name: string }[]
-  >`SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`;
-  const rows = await Promise.all(
-    tables.map((t) =>
-      seeded.db.$queryRawUnsafe<{ row: string }[]>(
-        `SELECT row_to_json(t)::text AS row FROM "${t.name}" t`,
-      ),
-    ),
-  );
-  return rows
-    .flat()
-    .map((r) => r.row)
-    .join("\n");
 };
 
 /** A protected MCP server of `authority`, set up as the team's connector `id`. */
@@ -277,7 +260,7 @@ describe("a pre-registered client with a secret", () => {
         },
       });
       expect(audit.map((a) => a.action)).toEqual(["connector.client_secret.set"]);
-      const stored = await everyRow();
+      const stored = await everyRow(seeded.db);
       expect(stored).toContain(id);
       expect(stored).not.toContain(secret);
 

@@ -21,6 +21,7 @@ import { webEgress } from "~/server/egress";
 import { environmentKeyring } from "./helpers/dashboard-caller";
 import { nodeRuntime } from "./helpers/node-runtime";
 import { closeRunStack, openRunStack, type RunStack } from "./helpers/run-stack";
+import { startSignInStandIn } from "./helpers/sign-in-stand-in";
 import { startWebAppServer, type WebAppServer } from "./helpers/web-app-server";
 import { REPO_ROOT } from "./helpers/worker-process";
 
@@ -48,6 +49,7 @@ const PASSING = [
   "auth/resource-mismatch",
   "auth/offline-access-scope",
   "auth/offline-access-not-supported",
+  "auth/cross-app-access-complete-flow",
 ];
 
 /**
@@ -78,6 +80,7 @@ type Result = {
 
 let stack: RunStack;
 let web: WebAppServer;
+let signIn: Awaited<ReturnType<typeof startSignInStandIn>> | undefined;
 let node: string;
 let output: string;
 const results = new Map<string, Result>();
@@ -177,7 +180,10 @@ beforeAll(async () => {
     userId: stack.adminId,
     name: "conformance",
   });
+  // Cross-app access: the admin signs in through the scenario's IdP (it issues the ID token).
+  signIn = await startSignInStandIn({ db: stack.db, keyring }, stack.adminId);
   const env = {
+    SWITCHYARD_SIGN_IN_URL: signIn.url,
     PATH: `${path.dirname(node)}:${process.env.PATH ?? "/usr/bin:/bin"}`,
     HOME: process.env.HOME ?? "/root",
     SWITCHYARD_WEB_URL: web.origin,
@@ -210,6 +216,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await web?.close();
+  await signIn?.close();
   await closeRunStack(stack ?? {});
   if (output) await rm(output, { recursive: true, force: true });
 });

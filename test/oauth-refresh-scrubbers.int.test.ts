@@ -19,13 +19,9 @@ import {
 } from "@switchyard/testing/oauth";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createLogger } from "../apps/worker/src/logger";
-import {
-  createWorkerConnectors,
-  openStepConnectors,
-  type WorkerConnectors,
-} from "../apps/worker/src/team-connectors";
+import { createWorkerConnectors, type WorkerConnectors } from "../apps/worker/src/team-connectors";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { openTestStep } from "./helpers/open-test-step";
 import { storeTeamGrant } from "./helpers/team-grant";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { parseEgressAllowList } from "@switchyard/core/egress";
@@ -72,19 +68,10 @@ afterAll(async () => {
 });
 
 const open = (scrubber: Scrubber, stateName: string) =>
-  openStepConnectors({
-    db: seeded.db,
-    keyring,
-    log: createLogger("error", { service: "test" }),
-    connectors,
-    scrubber,
-    teamId: seeded.teamId,
-    runId: null,
-    lane: "operator",
-    starterId: seeded.adminId,
-    slugs: ["crm"],
-    stateName,
-  });
+  openTestStep(
+    { db: seeded.db, keyring, connectors, teamId: seeded.teamId },
+    { slug: "crm", starterId: seeded.adminId, scrubber, stateName },
+  );
 
 /** The grant's tokens as stored now (the worker seals every refresh). */
 const storedTokens = async () => {

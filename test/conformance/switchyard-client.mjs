@@ -10,6 +10,9 @@
  * 2. "Connect with OAuth": POST /api/v1/connectors/{id}/oauth begins, this follows the
  *    authorization server's redirects as the approving person's browser would, and lands
  *    on the web app's callback, which stores the grant;
+ *    For cross-app access (the scenario gives an IdP and an ID token), the connector is an
+ *    "enterprise" one instead: the admin signs in through the scenario's IdP (see signIn)
+ *    and no browser is involved;
  * 3. the connector console calls a tool (POST /api/v1/connectors/{id}/call), which a worker
  *    runs through its connector pool with the stored grant;
  * 4. when the call fails with USER.CONNECTOR.NEEDS_MORE_ACCESS (the server wants a wider
@@ -78,25 +81,53 @@ const approve = async (url) => {
   throw new Error("more than 10 redirects");
 };
 
+/**
+ * The admin signs in through the scenario's IdP, which issued `idToken`: the test's stand-in
+ * for the sign-in (SWITCHYARD_SIGN_IN_URL) links the identity and keeps the token as the
+ * web app's sign-in does.
+ */
+const signIn = async (issuer, idToken) => {
+  const response = await fetch(process.env.SWITCHYARD_SIGN_IN_URL, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ issuer, idToken }),
+  });
+  if (!response.ok) throw new Error(`the sign-in stand-in answered ${response.status}`);
+};
+
 const main = async () => {
   if (!serverUrl || !web || !token)
     throw new Error(
       "usage: SWITCHYARD_WEB_URL=… SWITCHYARD_API_TOKEN=… switchyard-client.mjs <server-url>",
     );
   const id = `conf_${createHash("sha256").update(`${scenario} ${serverUrl}`).digest("hex").slice(0, 12)}`;
-  const oauth = scenario.startsWith("auth/");
+  // Cross-app access: the organisation's IdP grants each member's access from their sign-in.
+  const enterprise = Boolean(context.idp_issuer);
+  const oauth = scenario.startsWith("auth/") && !enterprise;
   await api("POST", "/connectors", {
     definition: {
       id,
       name: scenario || id,
       transport: "http",
       url: serverUrl,
-      auth: oauth ? "oauth" : "none",
+      auth: enterprise ? "enterprise" : oauth ? "oauth" : "none",
       lanes: ["operator"],
-      ...(oauth && context.client_id ? { oauth_client_id: context.client_id } : {}),
+      ...((oauth || enterprise) && context.client_id ? { oauth_client_id: context.client_id } : {}),
+      ...(enterprise
+        ? {
+            credential_mode: "member",
+            idp_issuer: context.idp_issuer,
+            idp_client_id: context.idp_client_id,
+          }
+        : {}),
     },
   });
   say(`connector ${id} for ${serverUrl}`);
+  if (enterprise) {
+    await api("PUT", `/connectors/${id}/client-secret`, { secret: context.client_secret });
+    await signIn(context.idp_issuer, context.idp_id_token);
+    say("signed in through the scenario's IdP");
+  }
   // A client registered in advance with a secret: an admin sets the secret as on the connector's card.
   if (oauth && context.client_secret)
     await api("PUT", `/connectors/${id}/client-secret`, { secret: context.client_secret });

@@ -23,6 +23,7 @@ import {
   reconnectRefusal,
   toConnectorSpec,
   toolAllowed,
+  usesCrossAppAccess,
   type ConnectorDefinition,
   type ConnectorHost,
   grantFromJson,
@@ -55,6 +56,7 @@ import {
   type CredentialForUse,
   type Db,
 } from "@switchyard/db";
+import { openCrossAppAccess } from "./cross-app-access-credential";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import { scopeStepUp } from "./scope-step-up";
 import type { Logger } from "./logger";
@@ -224,6 +226,48 @@ const credentialResolver = (
   };
 };
 
+/** An enterprise connector: the starter's access, granted through the IdP from their sign-in (nothing stored). */
+const openEnterpriseConnector = async (
+  input: StepConnectorsInput,
+  def: Parameters<typeof openCrossAppAccess>[0]["def"],
+  row: { slug: string; updatedAt: Date },
+  secrets: string[],
+) => {
+  const { teamId, connectors } = input;
+  const owner = input.starterId ?? "-";
+  const credential = await openCrossAppAccess({
+    db: input.db,
+    keyring: input.keyring,
+    teamId,
+    userId: input.starterId,
+    def,
+    fetch: connectors.oauthFetch,
+    scrubber: input.scrubber,
+  });
+  secrets.push(...credential.secrets);
+  const id = poolId(teamId, row.slug, owner);
+  connectors.resolvers.set(id, credential.resolver);
+  connectors.pool.define({
+    ...toConnectorSpec(def),
+    id,
+    version: `${row.updatedAt.getTime()}/idp`,
+  });
+  await recordAudit(input.db, {
+    teamId,
+    actorUserId: input.starterId ?? "",
+    action: "connector.credential.use",
+    targetType: "connector",
+    targetId: row.slug,
+    metadata: {
+      runId: input.runId,
+      state: input.stateName,
+      owner: "member",
+      grantedBy: def.idp_issuer,
+    },
+  });
+  return { def, owner, credentialId: undefined };
+};
+
 /**
  * The step's connectors, or undefined when it names none. Throws the lane policy's refusal,
  * USER.CONNECTOR.NOT_CONNECTED or USER.CONNECTOR.NEEDS_RECONNECT before anything starts.
@@ -272,6 +316,10 @@ const resolveStepConnectors = async (
         throw new AppError(refused.code, `connector "${slug}" cannot start: ${refused.message}`, {
           location: refused.location,
         });
+    }
+    if (usesCrossAppAccess(def)) {
+      defs.set(slug, await openEnterpriseConnector(input, def, row!, secrets));
+      continue;
     }
     const owner = def.credential_mode === "member" ? input.starterId : TEAM_OWNER;
     if (owner === null) throw notConnected(def, "member");

@@ -24,6 +24,7 @@ export * from "./repositories/spans";
 export * from "./repositories/replay-source";
 export * from "./repositories/model-access";
 export * from "./repositories/connectors";
+export * from "./repositories/sso-id-tokens";
 export * from "./repositories/oauth-clients";
 export * from "./repositories/connector-tools";
 export * from "./repositories/lanes";

@@ -104,10 +104,17 @@ const httpDefinition = z.strictObject({
   ...common,
   transport: z.literal("http"),
   url: connectorUrl,
-  /** How the credential reaches the server: none, a stored bearer token, or an OAuth grant. */
-  auth: z.enum(["none", "bearer", "oauth"]),
+  /**
+   * How the credential reaches the server: none, a stored bearer token, an OAuth grant, or
+   * "enterprise": a token the organisation's IdP grants from each member's sign-in (cross-app access).
+   */
+  auth: z.enum(["none", "bearer", "oauth", "enterprise"]),
   /** A client registered with the vendor beforehand, for servers without dynamic registration. */
   oauth_client_id: z.string().min(1).max(256, "at most 256 characters").optional(),
+  /** "enterprise": the organisation's IdP, the issuer members sign in to Switchyard with. */
+  idp_issuer: connectorUrl.optional(),
+  /** "enterprise": the client id Switchyard has at that IdP. */
+  idp_client_id: z.string().min(1).max(256, "at most 256 characters").optional(),
   /** Non-secret headers sent with every request (credentials go as the bearer). */
   headers: z
     .record(headerName, z.string().max(1024, "at most 1024 characters"))
@@ -155,14 +162,43 @@ const connectorDefinitionSchema = z
           "is the credential's variable (credential_env); the server gets the credential there",
       });
     }
-    if (def.transport === "http" && def.oauth_client_id !== undefined && def.auth !== "oauth") {
+    if (def.transport !== "http") return;
+    if (def.oauth_client_id !== undefined && def.auth !== "oauth" && def.auth !== "enterprise") {
       ctx.addIssue({
         code: "custom",
         path: ["oauth_client_id"],
-        message: 'only with auth "oauth"',
+        message: 'only with auth "oauth" or "enterprise"',
       });
     }
+    for (const field of ["idp_issuer", "idp_client_id"] as const) {
+      if (def.auth !== "enterprise" && def[field] !== undefined)
+        ctx.addIssue({ code: "custom", path: [field], message: 'only with auth "enterprise"' });
+    }
+    if (def.auth === "enterprise")
+      enterpriseIssues(def, (field, message) =>
+        ctx.addIssue({ code: "custom", path: [field], message }),
+      );
   });
+
+/** What an enterprise connector needs: the IdP, Switchyard's clients there and at the server, and members' own accounts. */
+function enterpriseIssues(
+  def: z.output<typeof httpDefinition>,
+  issue: (field: string, message: string) => void,
+) {
+  const required = {
+    idp_issuer: 'the IdP members sign in with is required with auth "enterprise"',
+    idp_client_id: 'Switchyard\'s client id at the IdP is required with auth "enterprise"',
+    oauth_client_id:
+      "Switchyard's client id at the server's authorization server is required with auth \"enterprise\"",
+  } as const;
+  for (const [field, message] of Object.entries(required))
+    if (def[field as keyof typeof required] === undefined) issue(field, message);
+  if (def.credential_mode !== "member")
+    issue(
+      "credential_mode",
+      'auth "enterprise" grants each member their own access from their sign-in: credential_mode is "member"',
+    );
+}
 
 export type ConnectorDefinition = z.output<typeof connectorDefinitionSchema>;
 export type HttpConnectorDefinition = Extract<ConnectorDefinition, { transport: "http" }>;
@@ -236,7 +272,19 @@ const whereSecretsGo = (def: ConnectorDefinition): string => {
 
 /** Whether runs need a credential to reach the connector: a stdio one's variable for it, or an http one that signs in. */
 export const needsCredential = (def: ConnectorDefinition): boolean =>
-  def.transport === "stdio" ? def.credential_env !== undefined : def.auth !== "none";
+  def.transport === "stdio"
+    ? def.credential_env !== undefined
+    : def.auth !== "none" && def.auth !== "enterprise";
+
+/** Whether each member's token comes from their sign-in through the IdP (no stored credential). */
+export const usesCrossAppAccess = (
+  def: ConnectorDefinition,
+): def is HttpConnectorDefinition & {
+  auth: "enterprise";
+  idp_issuer: string;
+  idp_client_id: string;
+  oauth_client_id: string;
+} => def.transport === "http" && def.auth === "enterprise";
 
 /** The host's spec of a connector (its credential is resolved separately, at use). */
 export const toConnectorSpec = (def: ConnectorDefinition): ConnectorSpec => {

@@ -16,6 +16,7 @@ export {
   clientMetadataDocument,
   clientMetadataUrlFor,
   completeAuthorization,
+  crossAppAccessToken,
   discoverOAuthServer,
   isClientIdUrl,
   metadataDocumentClient,
@@ -33,6 +34,7 @@ export {
   MAX_CONNECTORS_PER_TEAM,
   needsCredential,
   parseConnectorDefinition,
+  usesCrossAppAccess,
   toConnectorSpec,
 } from "./definition";
 export type { ConnectorDefinition } from "./definition";

@@ -19,3 +19,4 @@ export {
   openConnectorCredential,
   sealConnectorCredential,
 } from "./connector-credential-envelope";
+export { openSsoIdToken, sealSsoIdToken } from "./sso-id-token-envelope";

@@ -155,11 +155,15 @@ export const ERROR_CODES = {
   "USER.ACCOUNT.RESET_NEEDS_MAIL": REQUEST.FORBIDDEN,
   /** A stdio connector's command is not from the connectors folder (or its environment chooses code), and any command is not allowed. */
   "USER.CONNECTOR.COMMAND_NOT_ALLOWED": REQUEST.FORBIDDEN,
+  /** An enterprise (cross-app access) connector's IdP refused to issue an identity assertion grant for the member's sign-in. */
+  "USER.CONNECTOR.IDP_REFUSED": FAMILY.USER,
   "USER.CONNECTOR.INVALID": FAMILY.USER,
   "USER.CONNECTOR.LIMIT": FAMILY.USER,
   "USER.CONNECTOR.NEEDS_MORE_ACCESS": FAMILY.USER,
   "USER.CONNECTOR.NEEDS_RECONNECT": FAMILY.USER,
   "USER.CONNECTOR.NOT_CONNECTED": FAMILY.USER,
+  /** An enterprise (cross-app access) connector used by a member with no kept sign-in at the connector's IdP. */
+  "USER.CONNECTOR.NO_SSO_IDENTITY": FAMILY.USER,
   "USER.CONNECTOR.OAUTH_DISCOVERY_FAILED": FAMILY.USER,
   "USER.CONNECTOR.OAUTH_FAILED": FAMILY.USER,
   "USER.CONNECTOR.OAUTH_UNSUPPORTED": FAMILY.USER,

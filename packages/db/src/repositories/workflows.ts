@@ -126,7 +126,10 @@ type RunReachInput = {
 /** A connector's definition as stored needs a credential to be reached. */
 const needsCredential = (transport: string, config: unknown) => {
   const c = (config ?? {}) as { credential_env?: unknown; auth?: unknown };
-  return transport === "stdio" ? typeof c.credential_env === "string" : c.auth !== "none";
+  // An enterprise connector's token comes from the member's sign-in, not a stored credential.
+  return transport === "stdio"
+    ? typeof c.credential_env === "string"
+    : c.auth !== "none" && c.auth !== "enterprise";
 };
 
 /**

@@ -1,7 +1,8 @@
 /**
  * Sign-in for the dashboard: email and password against the users table, and any OpenID
  * Connect issuer configured in the environment (users found by issuer and subject, see
- * identities.ts in the db package); JWT sessions.
+ * identities.ts in the db package); JWT sessions. An issuer's ID token is kept, sealed, for
+ * enterprise connectors (keep-id-token.ts).
  * Attempts are throttled per account and per client address (see check-credentials.ts);
  * a session is checked against the user's session version and its team membership on
  * every use (see session-token.ts).
@@ -13,9 +14,10 @@ import { z } from "zod";
 import { AppError } from "@switchyard/core/errors";
 import { linkOidcSignIn, PASSWORD_MAX_LENGTH, readInstanceSettings } from "@switchyard/db";
 import { env } from "~/env";
-import { db, redis } from "../services";
+import { db, keyring, redis } from "../services";
 import { checkCredentials } from "./check-credentials";
 import { clientAddress } from "./client-address";
+import { keepSignInIdToken } from "./keep-id-token";
 import { takeRememberedInvitation } from "./invitation-cookie";
 import { oidcConfig } from "./oidc-config";
 import { refreshSessionToken } from "./session-token";
@@ -170,13 +172,19 @@ export const {
     },
     // Runs on sign-in and on every use of the session: a password change or a removal
     // from the session's team ends it here.
-    jwt: async ({ token, user, account, profile, trigger, session }) =>
-      refreshSessionToken(db(), {
-        token,
-        user: account?.provider === OIDC_PROVIDER_ID ? await oidcUser(profile) : user,
-        trigger,
-        session,
-      }),
+    jwt: async ({ token, user, account, profile, trigger, session }) => {
+      const signedIn = account?.provider === OIDC_PROVIDER_ID ? await oidcUser(profile) : user;
+      if (account?.provider === OIDC_PROVIDER_ID && typeof profile?.sub === "string")
+        await keepSignInIdToken(
+          { db: db(), keyring: keyring() },
+          {
+            issuer: env().SWITCHYARD_OIDC_ISSUER!,
+            subject: profile.sub,
+            idToken: account.id_token,
+          },
+        );
+      return refreshSessionToken(db(), { token, user: signedIn, trigger, session });
+    },
     session: ({ session, token }) => {
       if (token.sub) session.user.id = token.sub;
       session.teamId = typeof token.teamId === "string" ? token.teamId : undefined;

@@ -1,7 +1,8 @@
 /**
  * The client secret of a connector's pre-registered OAuth client (`oauth_client_id`): some
  * authorization servers (GitHub's among them) authenticate the client at the token endpoint,
- * so the code exchange and every refresh need it. Admins set or clear it; it is sealed for
+ * so the code exchange and every refresh need it, as does the jwt-bearer grant of an
+ * enterprise (cross-app access) connector. Admins set or clear it; it is sealed for
  * the team and the connector like a credential, and no answer ever carries it: listings say
  * only whether one is set. Each change commits with its audit entry (a fingerprint, never
  * the value).
@@ -44,7 +45,7 @@ export const setConnectorClientSecretOf = async (
   const row = await findConnector(db, actor.teamId, input.id);
   if (!row) throw new AppError("NOT_FOUND", `the team has no connector "${input.id}"`);
   const def = parseConnectorDefinition(connectorDefinitionOf(row));
-  if (def.transport !== "http" || def.auth !== "oauth")
+  if (def.transport !== "http" || (def.auth !== "oauth" && def.auth !== "enterprise"))
     throw new AppError(
       "BAD_REQUEST",
       `connector "${input.id}" does not sign in with OAuth: a client secret is for an OAuth client`,

@@ -26,6 +26,7 @@ import {
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
 import { ZodError } from "zod";
 import { AppError } from "../../errors";
+import { JWT_BEARER_GRANT } from "./cross-app-access";
 import type { FetchLike, OAuthServerInfo } from "./oauth-types";
 import { invalidFields, sameIssuer, unreachable } from "./oauth-wire";
 
@@ -182,9 +183,14 @@ const originAuthorizationServer = async (url: URL, fetchFn: FetchLike) => {
   return { resource: resourceUrlFromServerUrl(url).href, issuer: metadata.issuer, metadata };
 };
 
+/**
+ * `grant`: how Switchyard will get tokens there. The code flow (the default) is checked as
+ * above; the jwt-bearer grant of cross-app access needs no browser, so only that the server
+ * lists the grant, where it lists grants.
+ */
 export const discoverOAuthServer = async (
   serverUrl: string | URL,
-  options: { fetch: FetchLike },
+  options: { fetch: FetchLike; grant?: "authorization_code" | "jwt-bearer" },
 ): Promise<OAuthServerInfo> => {
   const fetchFn = options.fetch;
   const url = new URL(serverUrl);
@@ -193,7 +199,28 @@ export const discoverOAuthServer = async (
   const { resource, issuer, metadata } = prm
     ? await namedAuthorizationServer(url, prm, fetchFn)
     : await originAuthorizationServer(url, fetchFn);
+  if (options.grant === "jwt-bearer") {
+    const grants = metadata.grant_types_supported;
+    if (grants && !grants.includes(JWT_BEARER_GRANT))
+      throw refuse(
+        issuer,
+        `does not list "${JWT_BEARER_GRANT}" in grant_types_supported, so it takes no grant from an IdP (cross-app access)`,
+      );
+  } else checkCodeFlow(issuer, metadata);
 
+  const scope = challenge?.scope ?? prm?.metadata.scopes_supported?.join(" ");
+  return {
+    serverUrl: url.href,
+    resource,
+    ...(prm ? { resourceMetadataUrl: prm.url.href } : {}),
+    ...(scope ? { scope } : {}),
+    issuer,
+    metadata,
+  };
+};
+
+/** PKCE S256 and the code flow, which a person's approval in the browser needs. */
+const checkCodeFlow = (issuer: string, metadata: AuthorizationServerMetadata) => {
   const methods = metadata.code_challenge_methods_supported;
   if (!methods?.includes("S256"))
     throw refuse(
@@ -213,14 +240,4 @@ export const discoverOAuthServer = async (
       issuer,
       `does not list "authorization_code" in grant_types_supported (it lists ${grants.join(", ") || "none"}), so no person can approve a connection there`,
     );
-
-  const scope = challenge?.scope ?? prm?.metadata.scopes_supported?.join(" ");
-  return {
-    serverUrl: url.href,
-    resource,
-    ...(prm ? { resourceMetadataUrl: prm.url.href } : {}),
-    ...(scope ? { scope } : {}),
-    issuer,
-    metadata,
-  };
 };

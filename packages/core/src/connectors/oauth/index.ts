@@ -12,3 +12,4 @@ export { obtainOAuthClient } from "./obtain-oauth-client";
 export { OAuthTokenSource } from "./oauth-token-source";
 export type { FetchLike, OAuthClientInfo, OAuthServerInfo, OAuthTokenSet } from "./oauth-types";
 export { moreAccessRefusal, scopeRefusal, scopeUnion, stepUpDecision } from "./scope-step-up";
+export { crossAppAccessToken } from "./cross-app-access";

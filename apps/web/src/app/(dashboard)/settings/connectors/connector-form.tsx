@@ -26,6 +26,8 @@ const FIELDS = [
   "url",
   "auth",
   "oauth_client_id",
+  "idp_issuer",
+  "idp_client_id",
   "headers",
   "lanes",
   "credential_mode",
@@ -72,6 +74,8 @@ const draftOf = (def: Definition | undefined) => ({
   url: text(def, "url"),
   auth: text(def, "auth") || "bearer",
   oauth_client_id: text(def, "oauth_client_id"),
+  idp_issuer: text(def, "idp_issuer"),
+  idp_client_id: text(def, "idp_client_id"),
   headers: pairs(def, "headers", ": "),
   lanes: def ? list(def, "lanes") : ["operator"],
   credential_mode: text(def, "credential_mode") || "team",
@@ -113,8 +117,14 @@ const definitionOf = (draft: Draft, base: Definition | undefined): Definition =>
     transport: "http",
     url: draft.url.trim(),
     auth: draft.auth,
-    ...(draft.auth === "oauth" && draft.oauth_client_id.trim()
+    ...((draft.auth === "oauth" || draft.auth === "enterprise") && draft.oauth_client_id.trim()
       ? { oauth_client_id: draft.oauth_client_id.trim() }
+      : {}),
+    ...(draft.auth === "enterprise"
+      ? {
+          ...(draft.idp_issuer.trim() ? { idp_issuer: draft.idp_issuer.trim() } : {}),
+          ...(draft.idp_client_id.trim() ? { idp_client_id: draft.idp_client_id.trim() } : {}),
+        }
       : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
@@ -308,14 +318,45 @@ export function ConnectorForm(props: {
                 <option value="none">none</option>
                 <option value="bearer">a bearer token (the stored credential)</option>
                 <option value="oauth">OAuth</option>
+                <option value="enterprise">
+                  enterprise: each member's access granted by the IdP they sign in with
+                </option>
               </select>
             </label>
             <FieldError form={FORM} field="auth" error={error} />
           </div>
-          {draft.auth === "oauth" ? (
+          {draft.auth === "enterprise" ? (
+            <>
+              <div className="field">
+                <label>
+                  IdP issuer (the one members sign in to Switchyard with)
+                  <input
+                    value={draft.idp_issuer}
+                    onChange={(e) => set("idp_issuer", e.target.value)}
+                    {...bad("idp_issuer")}
+                  />
+                </label>
+                <FieldError form={FORM} field="idp_issuer" error={error} />
+              </div>
+              <div className="field">
+                <label>
+                  Switchyard&apos;s client id at the IdP
+                  <input
+                    value={draft.idp_client_id}
+                    onChange={(e) => set("idp_client_id", e.target.value)}
+                    {...bad("idp_client_id")}
+                  />
+                </label>
+                <FieldError form={FORM} field="idp_client_id" error={error} />
+              </div>
+            </>
+          ) : null}
+          {draft.auth === "oauth" || draft.auth === "enterprise" ? (
             <div className="field">
               <label>
-                OAuth client id (only for servers without dynamic registration)
+                {draft.auth === "enterprise"
+                  ? "Switchyard's client id at the server's authorization server"
+                  : "OAuth client id (only for servers without dynamic registration)"}
                 <input
                   value={draft.oauth_client_id}
                   onChange={(e) => set("oauth_client_id", e.target.value)}

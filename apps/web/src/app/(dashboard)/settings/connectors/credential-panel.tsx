@@ -129,6 +129,18 @@ export function CredentialPanel(props: {
   );
   const error = formError(set.error ?? revoke.error ?? begin.error);
   const name = nameOf(listing);
+  // Enterprise: nothing to connect; the IdP grants each member's access from their sign-in.
+  if (listing.definition.auth === "enterprise")
+    return (
+      <section className="credential" aria-label={`Members' access to ${name}`}>
+        <h4>Members&apos; access</h4>
+        <p className="muted small">
+          Each member&apos;s access is granted by {String(listing.definition.idp_issuer)} from their
+          sign-in to Switchyard there: nobody connects it.
+        </p>
+        {canAdmin && listing.source === "team" ? <ClientSecretForm listing={listing} /> : null}
+      </section>
+    );
   if (!listing.needsCredential) return <p className="muted small">Needs no credential.</p>;
 
   const scope = listing.definition.credential_mode === "member" ? "member" : "team";
