@@ -104,16 +104,59 @@ const httpDefinition = z.strictObject({
   ...common,
   transport: z.literal("http"),
   url: connectorUrl,
-  /** How the credential reaches the server: none, a stored bearer token, or an OAuth grant. */
-  auth: z.enum(["none", "bearer", "oauth"]),
+  /**
+   * How the credential reaches the server: none, a stored bearer token, an OAuth grant a
+   * person approves, or tokens the worker obtains itself with the team's client credentials
+   * (`client_credentials`: no person signs in).
+   */
+  auth: z.enum(["none", "bearer", "oauth", "client_credentials"]),
   /** A client registered with the vendor beforehand, for servers without dynamic registration. */
   oauth_client_id: z.string().min(1).max(256, "at most 256 characters").optional(),
+  /**
+   * With `client_credentials`: how the client proves itself at the token endpoint, with a
+   * client secret or with a private key signing a JWT assertion (`private_key_jwt`).
+   */
+  oauth_client_auth: z.enum(["client_secret", "private_key_jwt"]).optional(),
   /** Non-secret headers sent with every request (credentials go as the bearer). */
   headers: z
     .record(headerName, z.string().max(1024, "at most 1024 characters"))
     .refine((h) => Object.keys(h).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`)
     .optional(),
 });
+
+/** What `auth` asks of the OAuth client fields and of whose account runs use. */
+const clientCredentialsIssues = (
+  def: z.output<typeof httpDefinition>,
+  ctx: z.core.$RefinementCtx<unknown>,
+) => {
+  const machine = def.auth === "client_credentials";
+  if (def.oauth_client_id !== undefined && def.auth !== "oauth" && !machine)
+    ctx.addIssue({
+      code: "custom",
+      path: ["oauth_client_id"],
+      message: 'only with auth "oauth" or "client_credentials"',
+    });
+  if (def.oauth_client_auth !== undefined && !machine)
+    ctx.addIssue({
+      code: "custom",
+      path: ["oauth_client_auth"],
+      message: 'only with auth "client_credentials"',
+    });
+  if (!machine) return;
+  if (def.oauth_client_id === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["oauth_client_id"],
+      message: 'auth "client_credentials" needs the client id the authorization server issued',
+    });
+  if (def.credential_mode !== "team")
+    ctx.addIssue({
+      code: "custom",
+      path: ["credential_mode"],
+      message:
+        'auth "client_credentials" signs in as the team\'s client, with no person: credential_mode is "team"',
+    });
+};
 
 /**
  * The shape of a definition. `parseConnectorDefinition` is the way in: it adds the checks
@@ -155,13 +198,7 @@ const connectorDefinitionSchema = z
           "is the credential's variable (credential_env); the server gets the credential there",
       });
     }
-    if (def.transport === "http" && def.oauth_client_id !== undefined && def.auth !== "oauth") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["oauth_client_id"],
-        message: 'only with auth "oauth"',
-      });
-    }
+    if (def.transport === "http") clientCredentialsIssues(def, ctx);
   });
 
 export type ConnectorDefinition = z.output<typeof connectorDefinitionSchema>;

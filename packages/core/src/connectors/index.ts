@@ -12,10 +12,14 @@ export type {
 } from "./connector-host";
 export {
   beginAuthorization,
+  ClientCredentialsTokenSource,
+  clientKeyAlg,
   completeAuthorization,
   discoverOAuthServer,
   obtainOAuthClient,
   OAuthTokenSource,
+  requestClientCredentialsToken,
+  type ClientCredentials,
   type OAuthClientInfo,
   type OAuthServerInfo,
   type OAuthTokenSet,

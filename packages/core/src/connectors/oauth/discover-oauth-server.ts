@@ -182,18 +182,8 @@ const originAuthorizationServer = async (url: URL, fetchFn: FetchLike) => {
   return { resource: resourceUrlFromServerUrl(url).href, issuer: metadata.issuer, metadata };
 };
 
-export const discoverOAuthServer = async (
-  serverUrl: string | URL,
-  options: { fetch: FetchLike },
-): Promise<OAuthServerInfo> => {
-  const fetchFn = options.fetch;
-  const url = new URL(serverUrl);
-  const challenge = await probe(url, fetchFn);
-  const prm = await readResourceMetadata(url, challenge, fetchFn);
-  const { resource, issuer, metadata } = prm
-    ? await namedAuthorizationServer(url, prm, fetchFn)
-    : await originAuthorizationServer(url, fetchFn);
-
+/** The code flow as the MCP authorization spec requires it: the code response type, its grant, PKCE S256. */
+const checkCodeFlow = (issuer: string, metadata: AuthorizationServerMetadata) => {
   const methods = metadata.code_challenge_methods_supported;
   if (!methods?.includes("S256"))
     throw refuse(
@@ -213,6 +203,36 @@ export const discoverOAuthServer = async (
       issuer,
       `does not list "authorization_code" in grant_types_supported (it lists ${grants.join(", ") || "none"}), so no person can approve a connection there`,
     );
+};
+
+/** A server used with client credentials must not say it lacks that grant (RFC 8414: absent is no answer). */
+const checkClientCredentialsGrant = (issuer: string, metadata: AuthorizationServerMetadata) => {
+  const grants = metadata.grant_types_supported;
+  if (grants && !grants.includes("client_credentials"))
+    throw refuse(
+      issuer,
+      `does not list "client_credentials" in grant_types_supported (it lists ${grants.join(", ") || "none"}), so a connector cannot obtain tokens there without a person`,
+    );
+};
+
+export const discoverOAuthServer = async (
+  serverUrl: string | URL,
+  options: {
+    fetch: FetchLike;
+    /** The grant the connector will use: the code flow (a person approves) unless told. */
+    grant?: "authorization_code" | "client_credentials";
+  },
+): Promise<OAuthServerInfo> => {
+  const fetchFn = options.fetch;
+  const url = new URL(serverUrl);
+  const challenge = await probe(url, fetchFn);
+  const prm = await readResourceMetadata(url, challenge, fetchFn);
+  const { resource, issuer, metadata } = prm
+    ? await namedAuthorizationServer(url, prm, fetchFn)
+    : await originAuthorizationServer(url, fetchFn);
+
+  if (options.grant === "client_credentials") checkClientCredentialsGrant(issuer, metadata);
+  else checkCodeFlow(issuer, metadata);
 
   const scope = challenge?.scope ?? prm?.metadata.scopes_supported?.join(" ");
   return {
