@@ -11,9 +11,8 @@
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
-import { Scrubber } from "@switchyard/core/secrets";
-import { createDb, findOAuthClient, keepOAuthClient } from "@switchyard/db";
-import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
+import { findOAuthClient, keepOAuthClient } from "@switchyard/db";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import {
   connectWithOAuth,
   startMetadataOnlyAuthorizationServer,
@@ -27,9 +26,8 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
 import { webEgress } from "~/server/egress";
-import { createLogger } from "../apps/worker/src/logger";
-import { createWorkerConnectors, openStepConnectors } from "../apps/worker/src/team-connectors";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { everyRow, startTeamWorker } from "./helpers/team-worker";
 import { storeTeamGrant } from "./helpers/team-grant";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 
@@ -59,24 +57,6 @@ const connect = async (id: string, authority: Pick<TestAuthorizationServer, "app
     landed,
   );
   return new URL(response.headers.get("location") ?? "", REDIRECT_URI).searchParams.toString();
-};
-
-/** Every row of every table, as JSON text (sealed columns come out as hex). */
-const everyRow = async () => {
-  const tables = await seeded.db.$queryRaw<
-    { name: string }[]
-  >`SELECT table_name::text AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`;
-  const rows = await Promise.all(
-    tables.map((t) =>
-      seeded.db.$queryRawUnsafe<{ row: string }[]>(
-        `SELECT row_to_json(t)::text AS row FROM "${t.name}" t`,
-      ),
-    ),
-  );
-  return rows
-    .flat()
-    .map((r) => r.row)
-    .join("\n");
 };
 
 /** A protected MCP server of `authority`, set up as the team's connector `id`. */
@@ -159,32 +139,7 @@ describe("the authorization server's grant types", () => {
 });
 
 /** A worker of its own: its database pool and its connector pool, as another process has. */
-const startWorker = () => {
-  const db = createDb(seeded.url, { max: 3 });
-  const connectors = createWorkerConnectors({
-    allowAnyCommand: () => Promise.resolve(false),
-    oauthFetch: loopbackEgressFetch(),
-    httpFetch: loopbackEgressFetch("connector"),
-  });
-  closers.push(
-    () => connectors.pool.close(),
-    () => db.$disconnect(),
-  );
-  return (slug: string) =>
-    openStepConnectors({
-      db,
-      keyring,
-      log: createLogger("error", { service: "test" }),
-      connectors,
-      scrubber: new Scrubber(),
-      teamId: seeded.teamId,
-      runId: null,
-      lane: "operator",
-      starterId: seeded.adminId,
-      slugs: [slug],
-      stateName: "agent",
-    });
-};
+const startWorker = () => startTeamWorker(seeded, keyring, closers);
 
 describe("refreshing one grant from two workers", () => {
   it("locks the credential while refreshing: one refresh reaches the server, and both workers call with its token", async () => {
@@ -317,7 +272,7 @@ describe("a pre-registered client with a secret", () => {
         },
       });
       expect(audit.map((a) => a.action)).toEqual(["connector.client_secret.set"]);
-      const stored = await everyRow();
+      const stored = await everyRow(seeded.db);
       expect(stored).toContain(id);
       expect(stored).not.toContain(secret);
 

@@ -19,14 +19,10 @@ import {
 } from "@switchyard/testing/oauth";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createLogger } from "../apps/worker/src/logger";
-import {
-  createWorkerConnectors,
-  openStepConnectors,
-  type WorkerConnectors,
-} from "../apps/worker/src/team-connectors";
+import { createWorkerConnectors, type WorkerConnectors } from "../apps/worker/src/team-connectors";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { storeTeamGrant } from "./helpers/team-grant";
+import { openTeamStep } from "./helpers/team-worker";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { parseEgressAllowList } from "@switchyard/core/egress";
 import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
@@ -72,19 +68,10 @@ afterAll(async () => {
 });
 
 const open = (scrubber: Scrubber, stateName: string) =>
-  openStepConnectors({
-    db: seeded.db,
-    keyring,
-    log: createLogger("error", { service: "test" }),
-    connectors,
-    scrubber,
-    teamId: seeded.teamId,
-    runId: null,
-    lane: "operator",
-    starterId: seeded.adminId,
-    slugs: ["crm"],
-    stateName,
-  });
+  openTeamStep(
+    { seeded, keyring, connectors, db: seeded.db },
+    { slug: "crm", scrubber, stateName },
+  );
 
 /** The grant's tokens as stored now (the worker seals every refresh). */
 const storedTokens = async () => {

@@ -55,6 +55,7 @@ import {
   type CredentialForUse,
   type Db,
 } from "@switchyard/db";
+import { clientCredentialsResolver } from "./client-credentials";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import type { Logger } from "./logger";
 import { connectorCallContext } from "./tracing";
@@ -141,6 +142,16 @@ const credentialResolver = (
   const { db, keyring, teamId } = input;
   const sealedFor = { teamId, credentialId: stored.sealed.credentialId, connector: def.id, owner };
   const value = openConnectorCredential(keyring, sealedFor, stored.sealed.envelope);
+  if (def.transport === "http" && def.auth === "client_credentials") {
+    input.scrubber.add(value);
+    const { connectors } = input;
+    return clientCredentialsResolver(
+      { ...input, fetch: connectors.oauthFetch, scrubbers: connectors.scrubbers },
+      def,
+      stored,
+      value,
+    );
+  }
   if (stored.kind !== "oauth") {
     input.scrubber.add(value);
     return { secrets: [value], resolver: { resolve: () => Promise.resolve(value) } };
