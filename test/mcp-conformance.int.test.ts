@@ -46,6 +46,8 @@ const PASSING = [
   "auth/resource-mismatch",
   "auth/offline-access-scope",
   "auth/offline-access-not-supported",
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
 ];
 
 /**

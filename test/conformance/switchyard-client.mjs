@@ -10,6 +10,8 @@
  * 2. "Connect with OAuth": POST /api/v1/connectors/{id}/oauth begins, this follows the
  *    authorization server's redirects as the approving person's browser would, and lands
  *    on the web app's callback, which stores the grant;
+ *    A machine-to-machine connector (client_credentials) skips this: the admin stores the
+ *    client's secret or private key as its credential and the worker obtains tokens itself;
  * 3. the connector console calls a tool (POST /api/v1/connectors/{id}/call), which a worker
  *    runs through its connector pool with the stored grant.
  *
@@ -78,19 +80,28 @@ const main = async () => {
       "usage: SWITCHYARD_WEB_URL=… SWITCHYARD_API_TOKEN=… switchyard-client.mjs <server-url>",
     );
   const id = `conf_${createHash("sha256").update(`${scenario} ${serverUrl}`).digest("hex").slice(0, 12)}`;
-  const oauth = scenario.startsWith("auth/");
+  // A client of the team's own with a secret or a private key, and no person signing in.
+  const machine = scenario.startsWith("auth/client-credentials-");
+  const oauth = scenario.startsWith("auth/") && !machine;
   await api("POST", "/connectors", {
     definition: {
       id,
       name: scenario || id,
       transport: "http",
       url: serverUrl,
-      auth: oauth ? "oauth" : "none",
+      auth: machine ? "client_credentials" : oauth ? "oauth" : "none",
       lanes: ["operator"],
-      ...(oauth && context.client_id ? { oauth_client_id: context.client_id } : {}),
+      ...((oauth || machine) && context.client_id ? { oauth_client_id: context.client_id } : {}),
+      ...(machine && context.private_key_pem ? { oauth_client_auth: "private_key_jwt" } : {}),
     },
   });
   say(`connector ${id} for ${serverUrl}`);
+  // The admin stores the client's secret or private key as the team's credential.
+  if (machine)
+    await api("PUT", `/connectors/${id}/credential`, {
+      scope: "team",
+      value: context.private_key_pem ?? context.client_secret,
+    });
   // A client registered in advance with a secret: an admin sets the secret as on the connector's card.
   if (oauth && context.client_secret)
     await api("PUT", `/connectors/${id}/client-secret`, { secret: context.client_secret });
