@@ -50,6 +50,8 @@ const PASSING = [
   "auth/offline-access-scope",
   "auth/offline-access-not-supported",
   "auth/cross-app-access-complete-flow",
+  "auth/client-credentials-jwt",
+  "auth/client-credentials-basic",
 ];
 
 /**

@@ -13,6 +13,8 @@
  *    For cross-app access (the scenario gives an IdP and an ID token), the connector is an
  *    "enterprise" one instead: the admin signs in through the scenario's IdP (see signIn)
  *    and no browser is involved;
+ *    A machine-to-machine connector (client_credentials) skips this: the admin stores the
+ *    client's secret or private key as its credential and the worker obtains tokens itself;
  * 3. the connector console calls a tool (POST /api/v1/connectors/{id}/call), which a worker
  *    runs through its connector pool with the stored grant;
  * 4. when the call fails with USER.CONNECTOR.NEEDS_MORE_ACCESS (the server wants a wider
@@ -103,16 +105,21 @@ const main = async () => {
   const id = `conf_${createHash("sha256").update(`${scenario} ${serverUrl}`).digest("hex").slice(0, 12)}`;
   // Cross-app access: the organisation's IdP grants each member's access from their sign-in.
   const enterprise = Boolean(context.idp_issuer);
-  const oauth = scenario.startsWith("auth/") && !enterprise;
+  // A client of the team's own with a secret or a private key, and no person signing in.
+  const machine = scenario.startsWith("auth/client-credentials-");
+  const oauth = scenario.startsWith("auth/") && !enterprise && !machine;
   await api("POST", "/connectors", {
     definition: {
       id,
       name: scenario || id,
       transport: "http",
       url: serverUrl,
-      auth: enterprise ? "enterprise" : oauth ? "oauth" : "none",
+      auth: enterprise ? "enterprise" : machine ? "client_credentials" : oauth ? "oauth" : "none",
       lanes: ["operator"],
-      ...((oauth || enterprise) && context.client_id ? { oauth_client_id: context.client_id } : {}),
+      ...((oauth || enterprise || machine) && context.client_id
+        ? { oauth_client_id: context.client_id }
+        : {}),
+      ...(machine && context.private_key_pem ? { oauth_client_auth: "private_key_jwt" } : {}),
       ...(enterprise
         ? {
             credential_mode: "member",
@@ -128,6 +135,12 @@ const main = async () => {
     await signIn(context.idp_issuer, context.idp_id_token);
     say("signed in through the scenario's IdP");
   }
+  // The admin stores the client's secret or private key as the team's credential.
+  if (machine)
+    await api("PUT", `/connectors/${id}/credential`, {
+      scope: "team",
+      value: context.private_key_pem ?? context.client_secret,
+    });
   // A client registered in advance with a secret: an admin sets the secret as on the connector's card.
   if (oauth && context.client_secret)
     await api("PUT", `/connectors/${id}/client-secret`, { secret: context.client_secret });

@@ -26,13 +26,13 @@ export const startConnectorWorker = (
     () => connectors.pool.close(),
     () => db.$disconnect(),
   );
-  return (slug: string) =>
+  return (slug: string, scrubber = new Scrubber()) =>
     openStepConnectors({
       db,
       keyring,
       log: createLogger("error", { service: "test" }),
       connectors,
-      scrubber: new Scrubber(),
+      scrubber,
       teamId: seeded.teamId,
       runId: null,
       lane: "operator",

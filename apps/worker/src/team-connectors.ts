@@ -57,6 +57,7 @@ import {
   type Db,
 } from "@switchyard/db";
 import { openCrossAppAccess } from "./cross-app-access-credential";
+import { clientCredentialsResolver } from "./client-credentials";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import { scopeStepUp } from "./scope-step-up";
 import type { Logger } from "./logger";
@@ -144,6 +145,16 @@ const credentialResolver = (
   const { db, keyring, teamId } = input;
   const sealedFor = { teamId, credentialId: stored.sealed.credentialId, connector: def.id, owner };
   const value = openConnectorCredential(keyring, sealedFor, stored.sealed.envelope);
+  if (def.transport === "http" && def.auth === "client_credentials") {
+    input.scrubber.add(value);
+    const { connectors } = input;
+    return clientCredentialsResolver(
+      { ...input, fetch: connectors.oauthFetch, scrubbers: connectors.scrubbers },
+      def,
+      stored,
+      value,
+    );
+  }
   if (stored.kind !== "oauth") {
     input.scrubber.add(value);
     return { secrets: [value], resolver: { resolve: () => Promise.resolve(value) } };

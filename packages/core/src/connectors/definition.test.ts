@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../errors";
-import { MAX_CONNECTORS_PER_TEAM, parseConnectorDefinition, toConnectorSpec } from "./definition";
+import {
+  MAX_CONNECTORS_PER_TEAM,
+  needsCredential,
+  parseConnectorDefinition,
+  toConnectorSpec,
+} from "./definition";
 
 const GITHUB_TOKEN = "ghp_1a2B3c4D5e6F7g8H9i0JkLmNoPqRsTuVwXyZ";
 
@@ -70,6 +75,23 @@ describe("parseConnectorDefinition: the schema", () => {
     });
   });
 
+  it("takes a machine-to-machine connector of the team's account, with its client id and how it signs in", () => {
+    const def = parseConnectorDefinition(
+      http({
+        auth: "client_credentials",
+        oauth_client_id: "reporting-bot",
+        oauth_client_auth: "private_key_jwt",
+      }),
+    );
+    expect(def).toMatchObject({
+      auth: "client_credentials",
+      oauth_client_id: "reporting-bot",
+      oauth_client_auth: "private_key_jwt",
+      credential_mode: "team",
+    });
+    expect(needsCredential(def)).toBe(true);
+  });
+
   it("keeps a stdio connector's own network setting, unset when it follows the steps'", () => {
     expect(
       parseConnectorDefinition(stdio()).transport === "stdio" &&
@@ -131,6 +153,26 @@ describe("parseConnectorDefinition: the schema", () => {
     ["no auth on http", http({ auth: undefined }), "auth"],
     ["an unknown auth", http({ auth: "basic" }), "auth"],
     ["a client id without oauth", http({ oauth_client_id: "abc" }), "oauth_client_id"],
+    [
+      "client credentials without a client id",
+      http({ auth: "client_credentials" }),
+      "oauth_client_id",
+    ],
+    [
+      "client credentials with each member's account",
+      http({ auth: "client_credentials", oauth_client_id: "svc", credential_mode: "member" }),
+      "credential_mode",
+    ],
+    [
+      "a client authentication without client credentials",
+      http({ auth: "oauth", oauth_client_auth: "private_key_jwt" }),
+      "oauth_client_auth",
+    ],
+    [
+      "an unknown client authentication",
+      http({ auth: "client_credentials", oauth_client_id: "svc", oauth_client_auth: "mtls" }),
+      "oauth_client_auth",
+    ],
     ["another scheme", http({ url: "ftp://mcp.tracker.example/" }), "url"],
     ["not a URL", http({ url: "mcp.tracker.example" }), "url"],
     ["a user name in the URL", http({ url: "https://bot@mcp.tracker.example/mcp" }), "url"],

@@ -105,12 +105,19 @@ const httpDefinition = z.strictObject({
   transport: z.literal("http"),
   url: connectorUrl,
   /**
-   * How the credential reaches the server: none, a stored bearer token, an OAuth grant, or
-   * "enterprise": a token the organisation's IdP grants from each member's sign-in (cross-app access).
+   * How the credential reaches the server: none, a stored bearer token, an OAuth grant a
+   * person approves, tokens the worker obtains itself with the team's client credentials
+   * (`client_credentials`: no person signs in), or "enterprise": a token the organisation's
+   * IdP grants from each member's sign-in (cross-app access).
    */
-  auth: z.enum(["none", "bearer", "oauth", "enterprise"]),
+  auth: z.enum(["none", "bearer", "oauth", "client_credentials", "enterprise"]),
   /** A client registered with the vendor beforehand, for servers without dynamic registration. */
   oauth_client_id: z.string().min(1).max(256, "at most 256 characters").optional(),
+  /**
+   * With `client_credentials`: how the client proves itself at the token endpoint, with a
+   * client secret or with a private key signing a JWT assertion (`private_key_jwt`).
+   */
+  oauth_client_auth: z.enum(["client_secret", "private_key_jwt"]).optional(),
   /** "enterprise": the organisation's IdP, the issuer members sign in to Switchyard with. */
   idp_issuer: connectorUrl.optional(),
   /** "enterprise": the client id Switchyard has at that IdP. */
@@ -121,6 +128,45 @@ const httpDefinition = z.strictObject({
     .refine((h) => Object.keys(h).length <= MAX_HEADERS, `at most ${MAX_HEADERS} headers`)
     .optional(),
 });
+
+/** What `auth` asks of the OAuth client fields and of whose account runs use. */
+const clientCredentialsIssues = (
+  def: z.output<typeof httpDefinition>,
+  ctx: z.core.$RefinementCtx<unknown>,
+) => {
+  const machine = def.auth === "client_credentials";
+  if (
+    def.oauth_client_id !== undefined &&
+    def.auth !== "oauth" &&
+    def.auth !== "enterprise" &&
+    !machine
+  )
+    ctx.addIssue({
+      code: "custom",
+      path: ["oauth_client_id"],
+      message: 'only with auth "oauth", "client_credentials" or "enterprise"',
+    });
+  if (def.oauth_client_auth !== undefined && !machine)
+    ctx.addIssue({
+      code: "custom",
+      path: ["oauth_client_auth"],
+      message: 'only with auth "client_credentials"',
+    });
+  if (!machine) return;
+  if (def.oauth_client_id === undefined)
+    ctx.addIssue({
+      code: "custom",
+      path: ["oauth_client_id"],
+      message: 'auth "client_credentials" needs the client id the authorization server issued',
+    });
+  if (def.credential_mode !== "team")
+    ctx.addIssue({
+      code: "custom",
+      path: ["credential_mode"],
+      message:
+        'auth "client_credentials" signs in as the team\'s client, with no person: credential_mode is "team"',
+    });
+};
 
 /**
  * The shape of a definition. `parseConnectorDefinition` is the way in: it adds the checks
@@ -163,13 +209,7 @@ const connectorDefinitionSchema = z
       });
     }
     if (def.transport !== "http") return;
-    if (def.oauth_client_id !== undefined && def.auth !== "oauth" && def.auth !== "enterprise") {
-      ctx.addIssue({
-        code: "custom",
-        path: ["oauth_client_id"],
-        message: 'only with auth "oauth" or "enterprise"',
-      });
-    }
+    clientCredentialsIssues(def, ctx);
     for (const field of ["idp_issuer", "idp_client_id"] as const) {
       if (def.auth !== "enterprise" && def[field] !== undefined)
         ctx.addIssue({ code: "custom", path: [field], message: 'only with auth "enterprise"' });

@@ -158,6 +158,8 @@ export const ERROR_CODES = {
   /** An enterprise (cross-app access) connector's IdP refused to issue an identity assertion grant for the member's sign-in. */
   "USER.CONNECTOR.IDP_REFUSED": FAMILY.USER,
   "USER.CONNECTOR.INVALID": FAMILY.USER,
+  /** A connector's private key (client_credentials with private_key_jwt) that is no PEM private key Switchyard can sign with. */
+  "USER.CONNECTOR.INVALID_KEY": FAMILY.USER,
   "USER.CONNECTOR.LIMIT": FAMILY.USER,
   "USER.CONNECTOR.NEEDS_MORE_ACCESS": FAMILY.USER,
   "USER.CONNECTOR.NEEDS_RECONNECT": FAMILY.USER,
@@ -169,6 +171,8 @@ export const ERROR_CODES = {
   "USER.CONNECTOR.OAUTH_UNSUPPORTED": FAMILY.USER,
   "USER.CONNECTOR.SCOPE_REFUSED": FAMILY.USER,
   "USER.CONNECTOR.SECRET_IN_FIELD": FAMILY.USER,
+  /** The token endpoint refused a connector's client credentials (invalid_client, unauthorized_client, ...): an admin sets them again. */
+  "USER.CONNECTOR.TOKEN_REFUSED": FAMILY.USER,
   /** A destination the egress rule refuses: not https, or an address that is not public and not on the operator's allow-list. */
   "USER.EGRESS.DENIED": FAMILY.USER,
   /** An Idempotency-Key sent again with another request (workflow, version or inputs). */

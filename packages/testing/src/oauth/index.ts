@@ -14,3 +14,9 @@ export type { ProtectedMcpServer, ResourceAuthority } from "./protected-mcp-serv
 export { connectWithOAuth, TEST_REDIRECT_URI } from "./connect-with-oauth";
 export { startOidcIssuer } from "./oidc-issuer";
 export type { OidcIssuerOptions, TestOidcIssuer } from "./oidc-issuer";
+export { startClientCredentialsServer } from "./client-credentials-server";
+export type {
+  ClientCredentialsRequest,
+  ClientCredentialsServer,
+  ClientCredentialsServerOptions,
+} from "./client-credentials-server";

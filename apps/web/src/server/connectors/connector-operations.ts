@@ -52,6 +52,12 @@ import type {
   setCredentialBody,
 } from "../contract/connectors.types";
 import type { WebEgress } from "../egress";
+import {
+  checkClientCredentialValue,
+  clientMoved,
+  dropClientCredentials,
+  usesClientCredentials,
+} from "./connector-client-credentials";
 import { requireRole } from "../trpc/init";
 
 export type ConnectorActor = { teamId: string; userId: string; role: Role };
@@ -183,7 +189,9 @@ const audit = (
  * headers, command, arguments, environment, transport) marks every credential of it (the
  * team's and each member's) needs_reconnect, in the transaction of the change: the next run
  * must not hand a credential given for one destination to another. What the audit entry
- * adds: the fields and how many credentials were marked.
+ * adds: the fields and how many credentials were marked. A machine-to-machine connector's
+ * secret or key is deleted instead, also when its sign-in or client changes
+ * (connector-client-credentials.ts).
  */
 const reconnectIfMoved = async (
   tx: PrismaClientOrTransaction,
@@ -204,6 +212,13 @@ const reconnectIfMoved = async (
   if (secretGoes)
     await setConnectorClientSecret(tx, { teamId: actor.teamId, slug: after.id, sealed: null });
   const cleared: Record<string, number> = secretGoes ? { clientSecretCleared: 1 } : {};
+  if (changed.length === 0 && !clientMoved(before, after)) return cleared;
+  if (usesClientCredentials(before) || usesClientCredentials(after))
+    return {
+      ...(changed.length > 0 ? { destinationChanged: changed.join(",") } : {}),
+      ...(await dropClientCredentials(tx, actor.teamId, after.id)),
+      ...cleared,
+    };
   if (changed.length === 0) return cleared;
   const marked = await markConnectorCredentialsToReconnect(tx, {
     teamId: actor.teamId,
@@ -471,6 +486,7 @@ export const setConnectorCredential = async (
     throw new AppError("USER.INPUT.VALIDATION_FAILED", "a credential is at least 8 characters", {
       location: { path: "value" },
     });
+  await checkClientCredentialValue(db, actor.teamId, input.id, value);
   return storeSealedCredential(db, keyring, actor, {
     id: input.id,
     owner,

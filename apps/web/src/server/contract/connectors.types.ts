@@ -13,7 +13,7 @@ const connectorId = z.string().max(64).describe("the connector's id, e.g. linear
 const definition = z
   .record(z.string(), z.unknown())
   .describe(
-    "the connector's definition as written: id, name, transport (stdio: command, args, env, credential_env, network; http: url, auth, headers), lanes, credential_mode, initial_tools, tool_allow, enabled",
+    "the connector's definition as written: id, name, transport (stdio: command, args, env, credential_env, network; http: url, auth (none, bearer, oauth, client_credentials), oauth_client_id, oauth_client_auth, headers), lanes, credential_mode, initial_tools, tool_allow, enabled",
   );
 
 export const credentialSummary = z.object({
@@ -95,7 +95,13 @@ const scope = z
   .describe("team: the team's account (admins); member: your own account");
 export const setCredentialBody = z.object({
   scope,
-  value: z.string().min(1).max(16_384).describe("write-only: an API key or token"),
+  value: z
+    .string()
+    .min(1)
+    .max(16_384)
+    .describe(
+      "write-only: an API key or token; for auth client_credentials the client secret, or the PEM private key (RS256 or ES256) with oauth_client_auth private_key_jwt",
+    ),
   expiresAt: timestamp.nullable().optional(),
 });
 export const setCredentialInput = setCredentialBody.extend({ id: connectorId });

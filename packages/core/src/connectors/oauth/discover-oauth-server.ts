@@ -183,43 +183,7 @@ const originAuthorizationServer = async (url: URL, fetchFn: FetchLike) => {
   return { resource: resourceUrlFromServerUrl(url).href, issuer: metadata.issuer, metadata };
 };
 
-/**
- * `grant`: how Switchyard will get tokens there. The code flow (the default) is checked as
- * above; the jwt-bearer grant of cross-app access needs no browser, so only that the server
- * lists the grant, where it lists grants.
- */
-export const discoverOAuthServer = async (
-  serverUrl: string | URL,
-  options: { fetch: FetchLike; grant?: "authorization_code" | "jwt-bearer" },
-): Promise<OAuthServerInfo> => {
-  const fetchFn = options.fetch;
-  const url = new URL(serverUrl);
-  const challenge = await probe(url, fetchFn);
-  const prm = await readResourceMetadata(url, challenge, fetchFn);
-  const { resource, issuer, metadata } = prm
-    ? await namedAuthorizationServer(url, prm, fetchFn)
-    : await originAuthorizationServer(url, fetchFn);
-  if (options.grant === "jwt-bearer") {
-    const grants = metadata.grant_types_supported;
-    if (grants && !grants.includes(JWT_BEARER_GRANT))
-      throw refuse(
-        issuer,
-        `does not list "${JWT_BEARER_GRANT}" in grant_types_supported, so it takes no grant from an IdP (cross-app access)`,
-      );
-  } else checkCodeFlow(issuer, metadata);
-
-  const scope = challenge?.scope ?? prm?.metadata.scopes_supported?.join(" ");
-  return {
-    serverUrl: url.href,
-    resource,
-    ...(prm ? { resourceMetadataUrl: prm.url.href } : {}),
-    ...(scope ? { scope } : {}),
-    issuer,
-    metadata,
-  };
-};
-
-/** PKCE S256 and the code flow, which a person's approval in the browser needs. */
+/** The code flow as the MCP authorization spec requires it: the code response type, its grant, PKCE S256. */
 const checkCodeFlow = (issuer: string, metadata: AuthorizationServerMetadata) => {
   const methods = metadata.code_challenge_methods_supported;
   if (!methods?.includes("S256"))
@@ -240,4 +204,69 @@ const checkCodeFlow = (issuer: string, metadata: AuthorizationServerMetadata) =>
       issuer,
       `does not list "authorization_code" in grant_types_supported (it lists ${grants.join(", ") || "none"}), so no person can approve a connection there`,
     );
+};
+
+/**
+ * A grant that needs no browser (client credentials, the jwt-bearer grant of cross-app
+ * access): the server must not say it lacks it (RFC 8414: an absent list is no answer).
+ */
+const checkGrantListed = (
+  issuer: string,
+  metadata: AuthorizationServerMetadata,
+  grant: string,
+  without: string,
+) => {
+  const grants = metadata.grant_types_supported;
+  if (grants && !grants.includes(grant))
+    throw refuse(
+      issuer,
+      `does not list "${grant}" in grant_types_supported (it lists ${grants.join(", ") || "none"}), so ${without}`,
+    );
+};
+
+export const discoverOAuthServer = async (
+  serverUrl: string | URL,
+  options: {
+    fetch: FetchLike;
+    /**
+     * The grant the connector will use: the code flow (a person approves) unless told;
+     * client credentials and cross-app access's jwt-bearer grant need no browser, so only
+     * that the server lists them is checked.
+     */
+    grant?: "authorization_code" | "client_credentials" | "jwt-bearer";
+  },
+): Promise<OAuthServerInfo> => {
+  const fetchFn = options.fetch;
+  const url = new URL(serverUrl);
+  const challenge = await probe(url, fetchFn);
+  const prm = await readResourceMetadata(url, challenge, fetchFn);
+  const { resource, issuer, metadata } = prm
+    ? await namedAuthorizationServer(url, prm, fetchFn)
+    : await originAuthorizationServer(url, fetchFn);
+
+  if (options.grant === "client_credentials")
+    checkGrantListed(
+      issuer,
+      metadata,
+      "client_credentials",
+      "a connector cannot obtain tokens there without a person",
+    );
+  else if (options.grant === "jwt-bearer")
+    checkGrantListed(
+      issuer,
+      metadata,
+      JWT_BEARER_GRANT,
+      "it takes no grant from an IdP (cross-app access)",
+    );
+  else checkCodeFlow(issuer, metadata);
+
+  const scope = challenge?.scope ?? prm?.metadata.scopes_supported?.join(" ");
+  return {
+    serverUrl: url.href,
+    resource,
+    ...(prm ? { resourceMetadataUrl: prm.url.href } : {}),
+    ...(scope ? { scope } : {}),
+    issuer,
+    metadata,
+  };
 };

@@ -13,3 +13,9 @@ export { OAuthTokenSource } from "./oauth-token-source";
 export type { FetchLike, OAuthClientInfo, OAuthServerInfo, OAuthTokenSet } from "./oauth-types";
 export { moreAccessRefusal, scopeRefusal, scopeUnion, stepUpDecision } from "./scope-step-up";
 export { crossAppAccessToken } from "./cross-app-access";
+export {
+  ClientCredentialsTokenSource,
+  clientKeyAlg,
+  requestClientCredentialsToken,
+  type ClientCredentials,
+} from "./client-credentials";

@@ -28,6 +28,7 @@ const FIELDS = [
   "oauth_client_id",
   "idp_issuer",
   "idp_client_id",
+  "oauth_client_auth",
   "headers",
   "lanes",
   "credential_mode",
@@ -76,6 +77,7 @@ const draftOf = (def: Definition | undefined) => ({
   oauth_client_id: text(def, "oauth_client_id"),
   idp_issuer: text(def, "idp_issuer"),
   idp_client_id: text(def, "idp_client_id"),
+  oauth_client_auth: text(def, "oauth_client_auth") || "client_secret",
   headers: pairs(def, "headers", ": "),
   lanes: def ? list(def, "lanes") : ["operator"],
   credential_mode: text(def, "credential_mode") || "team",
@@ -117,7 +119,10 @@ const definitionOf = (draft: Draft, base: Definition | undefined): Definition =>
     transport: "http",
     url: draft.url.trim(),
     auth: draft.auth,
-    ...((draft.auth === "oauth" || draft.auth === "enterprise") && draft.oauth_client_id.trim()
+    ...((draft.auth === "oauth" ||
+      draft.auth === "enterprise" ||
+      draft.auth === "client_credentials") &&
+    draft.oauth_client_id.trim()
       ? { oauth_client_id: draft.oauth_client_id.trim() }
       : {}),
     ...(draft.auth === "enterprise"
@@ -126,6 +131,7 @@ const definitionOf = (draft: Draft, base: Definition | undefined): Definition =>
           ...(draft.idp_client_id.trim() ? { idp_client_id: draft.idp_client_id.trim() } : {}),
         }
       : {}),
+    ...(draft.auth === "client_credentials" ? { oauth_client_auth: draft.oauth_client_auth } : {}),
     ...(Object.keys(headers).length > 0 ? { headers } : {}),
   };
 };
@@ -318,6 +324,9 @@ export function ConnectorForm(props: {
                 <option value="none">none</option>
                 <option value="bearer">a bearer token (the stored credential)</option>
                 <option value="oauth">OAuth</option>
+                <option value="client_credentials">
+                  OAuth client credentials (the team's own client, no person signs in)
+                </option>
                 <option value="enterprise">
                   enterprise: each member's access granted by the IdP they sign in with
                 </option>
@@ -351,19 +360,40 @@ export function ConnectorForm(props: {
               </div>
             </>
           ) : null}
-          {draft.auth === "oauth" || draft.auth === "enterprise" ? (
+          {draft.auth === "oauth" ||
+          draft.auth === "enterprise" ||
+          draft.auth === "client_credentials" ? (
             <div className="field">
               <label>
                 {draft.auth === "enterprise"
                   ? "Switchyard's client id at the server's authorization server"
-                  : "OAuth client id (only for servers without dynamic registration)"}
+                  : draft.auth === "oauth"
+                    ? "OAuth client id (only for servers without dynamic registration)"
+                    : "OAuth client id (the client the authorization server registered for the team)"}
                 <input
                   value={draft.oauth_client_id}
                   onChange={(e) => set("oauth_client_id", e.target.value)}
+                  required={draft.auth === "client_credentials"}
                   {...bad("oauth_client_id")}
                 />
               </label>
               <FieldError form={FORM} field="oauth_client_id" error={error} />
+            </div>
+          ) : null}
+          {draft.auth === "client_credentials" ? (
+            <div className="field">
+              <label>
+                The client proves itself with
+                <select
+                  value={draft.oauth_client_auth}
+                  onChange={(e) => set("oauth_client_auth", e.target.value)}
+                  {...bad("oauth_client_auth")}
+                >
+                  <option value="client_secret">a client secret</option>
+                  <option value="private_key_jwt">a private key (private_key_jwt)</option>
+                </select>
+              </label>
+              <FieldError form={FORM} field="oauth_client_auth" error={error} />
             </div>
           ) : null}
           <div className="field">

@@ -18,7 +18,12 @@ type Credential = NonNullable<Listing["teamCredential"]>;
 
 const when = (d: Date | null) => (d ? d.toLocaleString() : "never");
 
-function CredentialFacts(props: { credential: Credential; userId: string | undefined }) {
+function CredentialFacts(props: {
+  credential: Credential;
+  userId: string | undefined;
+  /** A machine-to-machine connector: a refusal is of its secret or key at the token endpoint. */
+  machine?: boolean;
+}) {
   const c = props.credential;
   return (
     <dl className="facts small credential-facts" data-credential>
@@ -41,7 +46,9 @@ function CredentialFacts(props: { credential: Credential; userId: string | undef
           <dd data-reconnect-reason={c.reconnectReason ?? ""}>
             {c.reconnectReason === "destination_changed"
               ? "where the connector sends it (URL, command, arguments, environment or headers) changed since it was set: it is not sent there until it is set again"
-              : "its authorization expired or was revoked"}
+              : props.machine
+                ? "the authorization server refused its client secret or key: set it again"
+                : "its authorization expired or was revoked"}
           </dd>
         </>
       ) : null}
@@ -76,6 +83,8 @@ function SecretForm(props: {
   label: string;
   submit: string;
   pending: boolean;
+  /** What is asked for: an API key by default; a client secret, or a PEM private key (several lines). */
+  what?: "client_secret" | "private_key";
   onSubmit: (value: string, expiresAt: Date | null, clear: () => void) => void;
 }) {
   return (
@@ -94,10 +103,24 @@ function SecretForm(props: {
         props.onSubmit(field("value"), expires ? new Date(expires) : null, () => form.reset());
       }}
     >
-      <label>
-        API key or token
-        <input name="value" type="password" autoComplete="off" spellCheck={false} required />
-      </label>
+      {props.what === "private_key" ? (
+        <label>
+          Private key (PEM)
+          <textarea
+            name="value"
+            rows={4}
+            autoComplete="off"
+            spellCheck={false}
+            required
+            placeholder="-----BEGIN PRIVATE KEY-----"
+          />
+        </label>
+      ) : (
+        <label>
+          {props.what === "client_secret" ? "Client secret" : "API key or token"}
+          <input name="value" type="password" autoComplete="off" spellCheck={false} required />
+        </label>
+      )}
       <label>
         Expires (optional)
         <input name="expires" type="date" />
@@ -173,8 +196,22 @@ export function CredentialPanel(props: {
           .
         </p>
       ) : null}
+      {listing.definition.auth === "client_credentials" ? (
+        <p className="muted small" data-client-credentials>
+          No one signs in: the worker obtains tokens for the client{" "}
+          <code>{String(listing.definition.oauth_client_id)}</code> itself, with the{" "}
+          {listing.definition.oauth_client_auth === "private_key_jwt"
+            ? "private key"
+            : "client secret"}{" "}
+          stored here.
+        </p>
+      ) : null}
       {credential ? (
-        <CredentialFacts credential={credential} userId={props.userId} />
+        <CredentialFacts
+          credential={credential}
+          userId={props.userId}
+          machine={listing.definition.auth === "client_credentials"}
+        />
       ) : (
         <p className="muted small" data-credential-missing>
           {scope === "team"
@@ -211,6 +248,14 @@ export function CredentialPanel(props: {
           }
           pending={set.isPending}
           onSubmit={save}
+          {...(listing.definition.auth === "client_credentials"
+            ? {
+                what:
+                  listing.definition.oauth_client_auth === "private_key_jwt"
+                    ? ("private_key" as const)
+                    : ("client_secret" as const),
+              }
+            : {})}
         />
       ) : null}
       {mayChange && credential ? (
