@@ -55,6 +55,11 @@ import {
   type CredentialForUse,
   type Db,
 } from "@switchyard/db";
+import {
+  ELICITATION_CALL_MARGIN_MS,
+  elicitThroughWaits,
+  type ElicitationAsker,
+} from "./elicitation-waits";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import type { Logger } from "./logger";
 import { connectorCallContext } from "./tracing";
@@ -119,6 +124,11 @@ type StepConnectorsInput = {
   /** Connectors of which the step sees only these tools (`plugin_tools`). */
   expose?: Readonly<Record<string, readonly string[]>>;
   stateName: string;
+  /**
+   * Where a connector server's form during a call goes (a wait for a person): how long it
+   * waits, the attempt it belongs to, and who is told; without it forms are cancelled.
+   */
+  elicitation?: Pick<ElicitationAsker, "waitMs" | "stepRunId" | "askedById" | "onWaitOpened">;
 };
 
 const poolId = (teamId: string, slug: string, owner: string) => `${teamId}/${slug}/${owner}`;
@@ -220,6 +230,28 @@ const credentialResolver = (
       resolve: () => source.resolve(),
       rejected: (token: string) => source.invalidate(token),
     },
+  };
+};
+
+/** A call's forms go to a person through waits, when the step says where. */
+const elicitOptions = (input: StepConnectorsInput, connector: string, tool: string) => {
+  const asks = input.elicitation;
+  if (!asks) return {};
+  return {
+    elicit: elicitThroughWaits(
+      {
+        ...asks,
+        db: input.db,
+        log: input.log,
+        scrubber: input.scrubber,
+        teamId: input.teamId,
+        lane: input.lane,
+        runId: input.runId,
+        state: input.runId === null ? undefined : input.stateName,
+      },
+      { connector, tool },
+    ),
+    elicitMs: asks.waitMs + ELICITATION_CALL_MARGIN_MS,
   };
 };
 
@@ -376,7 +408,14 @@ const resolveStepConnectors = async (
         }
       }
       const result = await context.with(connectorCallContext(stepContext, trace), () =>
-        connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal),
+        connectors.pool.callTool(
+          poolId(teamId, slug, owner),
+          tool,
+          args,
+          signal,
+          undefined,
+          elicitOptions(input, slug, tool),
+        ),
       );
       if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
       // With the run's scrubber, which also knows tokens refreshed since the step started.

@@ -3,5 +3,5 @@
  * and a step's catalog resolved through it.
  */
 export { buildStepCatalog, catalogForConfig } from "./build-step-catalog";
-export { McpConnectorHost } from "./mcp-connector-host";
+export { McpConnectorHost, type ElicitHandler } from "./mcp-connector-host";
 export { processTransport } from "./process-transport";
