@@ -46,6 +46,7 @@ const PASSING = [
   "auth/resource-mismatch",
   "auth/offline-access-scope",
   "auth/offline-access-not-supported",
+  "elicitation-sep1034-client-defaults",
 ];
 
 /**

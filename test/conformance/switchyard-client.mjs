@@ -11,7 +11,8 @@
  *    authorization server's redirects as the approving person's browser would, and lands
  *    on the web app's callback, which stores the grant;
  * 3. the connector console calls a tool (POST /api/v1/connectors/{id}/call), which a worker
- *    runs through its connector pool with the stored grant.
+ *    runs through its connector pool with the stored grant; a form the server sends meanwhile
+ *    (elicitation) is accepted as shown, through the waits API, as the admin would.
  *
  * SWITCHYARD_WEB_URL is the web app, SWITCHYARD_API_TOKEN an admin's API token (also what
  * stands for the admin's signed-in browser at the callback). Exit 0 when the tool answered
@@ -72,6 +73,20 @@ const approve = async (url) => {
   throw new Error("more than 10 redirects");
 };
 
+/** Accepts, through the waits API, every connector form that opens for the caller until `signal`. */
+const answerForms = async (signal) => {
+  const seen = new Set();
+  while (!signal.aborted) {
+    const { waits } = await api("GET", "/waits?mine=true");
+    for (const wait of waits.filter((w) => w.kind === "elicitation" && !seen.has(w.id))) {
+      seen.add(wait.id);
+      say(`form: ${wait.question}`);
+      await api("POST", `/waits/${wait.id}/answer`, { action: "accept" });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
 const main = async () => {
   if (!serverUrl || !web || !token)
     throw new Error(
@@ -98,7 +113,14 @@ const main = async () => {
     const begun = await api("POST", `/connectors/${id}/oauth`, { scope: "team" });
     say(`connected: ${await approve(begun.authorizationUrl)}`);
   }
-  const result = await api("POST", `/connectors/${id}/call`, { tool, arguments: args });
+  // A form the server sends during the call waits for this admin ("Waiting for you"): it is
+  // answered as a person who accepts the form as shown, its defaults filled in.
+  const answering = new AbortController();
+  const answered = answerForms(answering.signal);
+  const result = await api("POST", `/connectors/${id}/call`, { tool, arguments: args }).finally(
+    () => answering.abort(),
+  );
+  await answered;
   say(`${tool}: ${JSON.stringify(result.content)}`);
   if (result.isError) throw new Error(`${tool} answered an error`);
 };
