@@ -115,8 +115,11 @@ const main = async () => {
   }
   // A form the server sends during the call waits for this admin ("Waiting for you"): it is
   // answered as a person who accepts the form as shown, its defaults filled in.
+  // Only where the scenario's server sends one: the others' calls put no polling on the web app.
   const answering = new AbortController();
-  const answered = answerForms(answering.signal);
+  const answered = scenario.startsWith("elicitation")
+    ? answerForms(answering.signal)
+    : Promise.resolve();
   const result = await api("POST", `/connectors/${id}/call`, { tool, arguments: args }).finally(
     () => answering.abort(),
   );
