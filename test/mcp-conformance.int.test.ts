@@ -52,6 +52,7 @@ const PASSING = [
   "auth/cross-app-access-complete-flow",
   "auth/client-credentials-jwt",
   "auth/client-credentials-basic",
+  "elicitation-sep1034-client-defaults",
 ];
 
 /**

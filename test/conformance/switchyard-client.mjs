@@ -16,7 +16,8 @@
  *    A machine-to-machine connector (client_credentials) skips this: the admin stores the
  *    client's secret or private key as its credential and the worker obtains tokens itself;
  * 3. the connector console calls a tool (POST /api/v1/connectors/{id}/call), which a worker
- *    runs through its connector pool with the stored grant;
+ *    runs through its connector pool with the stored grant; a form the server sends meanwhile
+ *    (elicitation) is accepted as shown, through the waits API, as the admin would;
  * 4. when the call fails with USER.CONNECTOR.NEEDS_MORE_ACCESS (the server wants a wider
  *    scope), the connector's card says "needs more access": as a person would, this connects
  *    it again (the product asks for the wider scope) and tries the call once more.
@@ -97,6 +98,20 @@ const signIn = async (issuer, idToken) => {
   if (!response.ok) throw new Error(`the sign-in stand-in answered ${response.status}`);
 };
 
+/** Accepts, through the waits API, every connector form that opens for the caller until `signal`. */
+const answerForms = async (signal) => {
+  const seen = new Set();
+  while (!signal.aborted) {
+    const { waits } = await api("GET", "/waits?mine=true");
+    for (const wait of waits.filter((w) => w.kind === "elicitation" && !seen.has(w.id))) {
+      seen.add(wait.id);
+      say(`form: ${wait.question}`);
+      await api("POST", `/waits/${wait.id}/answer`, { action: "accept" });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+};
+
 const main = async () => {
   if (!serverUrl || !web || !token)
     throw new Error(
@@ -149,14 +164,24 @@ const main = async () => {
     say(`connected: ${await approve(begun.authorizationUrl)}`);
   };
   if (oauth) await connect();
+  // A form the server sends during the call waits for this admin ("Waiting for you"): it is
+  // answered as a person who accepts the form as shown, its defaults filled in.
+  // Only where the scenario's server sends one: the others' calls put no polling on the web app.
+  const answering = new AbortController();
+  const answered = scenario.startsWith("elicitation")
+    ? answerForms(answering.signal)
+    : Promise.resolve();
   const call = () => api("POST", `/connectors/${id}/call`, { tool, arguments: args });
-  const result = await call().catch(async (error) => {
-    if (error.code !== "USER.CONNECTOR.NEEDS_MORE_ACCESS") throw error;
-    const card = (await api("GET", "/connectors")).connectors?.find((c) => c.id === id);
-    say(`${card?.teamCredential?.status}: ${card?.teamCredential?.requiredScope}`);
-    await connect();
-    return call();
-  });
+  const result = await call()
+    .catch(async (error) => {
+      if (error.code !== "USER.CONNECTOR.NEEDS_MORE_ACCESS") throw error;
+      const card = (await api("GET", "/connectors")).connectors?.find((c) => c.id === id);
+      say(`${card?.teamCredential?.status}: ${card?.teamCredential?.requiredScope}`);
+      await connect();
+      return call();
+    })
+    .finally(() => answering.abort());
+  await answered;
   say(`${tool}: ${JSON.stringify(result.content)}`);
   if (result.isError) throw new Error(`${tool} answered an error`);
 };

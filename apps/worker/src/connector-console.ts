@@ -1,7 +1,8 @@
 /**
  * The worker's end of the connector console: one tool call an admin makes by hand, through
  * the same path a step's call takes (lane rules, tool rules, the admin's or the team's
- * credential, the pool), its result scrubbed of every credential before it leaves.
+ * credential, the pool), its result scrubbed of every credential before it leaves. A form
+ * the server sends during the call waits for the member who made it ("Waiting for you").
  */
 import type { Keyring } from "@switchyard/core/crypto";
 import type { ConnectorCallJob, ConnectorCallResult } from "@switchyard/core/runs";
@@ -9,6 +10,9 @@ import { Scrubber } from "@switchyard/core/secrets";
 import type { Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
+
+/** How long a console call's form waits for its answer: the whole call has a minute. */
+const CONSOLE_FORM_MS = 40_000;
 
 type ConsoleDeps = { db: Db; keyring: Keyring; log: Logger; connectors: WorkerConnectors };
 
@@ -27,6 +31,8 @@ export const callConnectorByHand = async (
     starterId: job.userId,
     slugs: [job.connector],
     stateName: "console",
+    // A server's form is asked of the member who made the call, within the console's minute.
+    elicitation: { waitMs: CONSOLE_FORM_MS, askedById: job.userId },
   });
   try {
     const result = await step!.host.callTool(

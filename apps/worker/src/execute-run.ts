@@ -429,6 +429,12 @@ export const executeRun = async (
           slugs,
           expose,
           stateName: request.stateName,
+          // A server's form is the run's starter's to fill in, held as long as an approval.
+          elicitation: {
+            waitMs: deps.holdMs ?? DEFAULT_HOLD_MS,
+            stepRunId: request.attemptId,
+            onWaitOpened: waitDeps.onWaitOpened,
+          },
         });
       },
       onAgentEvent: (attempt, event) => events.agent(attempt, event),

@@ -58,6 +58,11 @@ import {
 } from "@switchyard/db";
 import { openCrossAppAccess } from "./cross-app-access-credential";
 import { clientCredentialsResolver } from "./client-credentials";
+import {
+  ELICITATION_CALL_MARGIN_MS,
+  elicitThroughWaits,
+  type ElicitationAsker,
+} from "./elicitation-waits";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import { scopeStepUp } from "./scope-step-up";
 import type { Logger } from "./logger";
@@ -123,6 +128,11 @@ type StepConnectorsInput = {
   /** Connectors of which the step sees only these tools (`plugin_tools`). */
   expose?: Readonly<Record<string, readonly string[]>>;
   stateName: string;
+  /**
+   * Where a connector server's form during a call goes (a wait for a person): how long it
+   * waits, the attempt it belongs to, and who is told; without it forms are cancelled.
+   */
+  elicitation?: Pick<ElicitationAsker, "waitMs" | "stepRunId" | "askedById" | "onWaitOpened">;
 };
 
 const poolId = (teamId: string, slug: string, owner: string) => `${teamId}/${slug}/${owner}`;
@@ -277,6 +287,28 @@ const openEnterpriseConnector = async (
     },
   });
   return { def, owner, credentialId: undefined };
+};
+
+/** A call's forms go to a person through waits, when the step says where. */
+const elicitOptions = (input: StepConnectorsInput, connector: string, tool: string) => {
+  const asks = input.elicitation;
+  if (!asks) return {};
+  return {
+    elicit: elicitThroughWaits(
+      {
+        ...asks,
+        db: input.db,
+        log: input.log,
+        scrubber: input.scrubber,
+        teamId: input.teamId,
+        lane: input.lane,
+        runId: input.runId,
+        state: input.runId === null ? undefined : input.stateName,
+      },
+      { connector, tool },
+    ),
+    elicitMs: asks.waitMs + ELICITATION_CALL_MARGIN_MS,
+  };
 };
 
 /**
@@ -438,7 +470,14 @@ const resolveStepConnectors = async (
       }
       const result = await context
         .with(connectorCallContext(stepContext, trace), () =>
-          connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal),
+          connectors.pool.callTool(
+            poolId(teamId, slug, owner),
+            tool,
+            args,
+            signal,
+            undefined,
+            elicitOptions(input, slug, tool),
+          ),
         )
         .catch(async (error: unknown) => {
           const refusal =

@@ -12,6 +12,8 @@ import {
   ProtocolError,
   SdkError,
   SdkErrorCode,
+  type ElicitRequest,
+  type ElicitResult,
   type McpSubscription,
   type PriorDiscovery,
   type Transport,
@@ -26,6 +28,8 @@ type ConnectClientOptions = {
   /** Ends the attempt: the probe heeds no signal, so the transport is closed instead. */
   deadline: AbortSignal;
   onToolsChanged: () => void;
+  /** A server's `elicitation/create` (form mode): the client advertises the capability and asks this. */
+  onElicit: (request: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
 };
 
 type ConnectedClient = {
@@ -69,11 +73,16 @@ export const connectClient = async (options: ConnectClientOptions): Promise<Conn
   const client = new Client(
     { name: "switchyard", version: "0.1.0" },
     {
+      // Form mode only: a URL-mode request is refused by the client itself.
+      capabilities: { elicitation: { form: {} } },
       versionNegotiation: { mode: "auto", probe: { timeoutMs: options.probeTimeoutMs } },
       listChanged: {
         tools: { autoRefresh: false, debounceMs: 0, onChanged: () => options.onToolsChanged() },
       },
     },
+  );
+  client.setRequestHandler("elicitation/create", (request, ctx) =>
+    options.onElicit(request.params, ctx.mcpReq.signal),
   );
   try {
     deadline.throwIfAborted();

@@ -3,6 +3,6 @@
  * and a step's catalog resolved through it.
  */
 export { buildStepCatalog, catalogForConfig } from "./build-step-catalog";
-export { McpConnectorHost } from "./mcp-connector-host";
+export { McpConnectorHost, type ElicitHandler } from "./mcp-connector-host";
 export { processTransport } from "./process-transport";
 export { insufficientScopeOf } from "./connect-client";

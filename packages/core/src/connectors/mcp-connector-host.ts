@@ -15,10 +15,17 @@
  * so a reconnect skips the probe (a legacy verdict for an hour at most: an upgraded server
  * still answers `initialize`); a stdio server started by `openStdio` that exits on, or never
  * answers, the probe is taken as legacy and started again.
+ *
+ * Elicitation (form mode) is advertised to every server: a server's `elicitation/create`
+ * during a tool call is handed to that call's `elicit` (the worker makes it a wait for a
+ * person). The request names no call, so it goes to the one call of the connector in flight
+ * with an `elicit`; with none, or several at once (whose form is it?), it is cancelled.
  */
 import {
   SdkErrorCode,
   type Client,
+  type ElicitRequest,
+  type ElicitResult,
   type McpSubscription,
   type PriorDiscovery,
   type Transport,
@@ -91,6 +98,18 @@ type McpConnectorHostOptions = {
   now?: () => number;
 };
 
+/** Asks a person a server's form during one tool call; the answer goes back to the server. */
+export type ElicitHandler = (
+  request: { message: string; requestedSchema: Record<string, unknown> },
+  signal: AbortSignal,
+) => Promise<ElicitResult>;
+
+type ConnectorCallOptions = {
+  elicit?: ElicitHandler;
+  /** How much longer than the call timeout the call may take while a form waits for its answer. */
+  elicitMs?: number;
+};
+
 type Live = {
   client: Client;
   transport: Transport;
@@ -120,6 +139,8 @@ export class McpConnectorHost implements ConnectorHost {
   /** Connections being made: close() gives them up rather than waiting out their timeout. */
   private readonly opening = new Set<AbortController>();
   private closed = false;
+  /** Per connector, the `elicit` of each call in flight that has one. */
+  private readonly asking = new Map<string, Set<ElicitHandler>>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -292,6 +313,7 @@ export class McpConnectorHost implements ConnectorHost {
           : timeoutMs,
       deadline,
       onToolsChanged: () => delete live.tools,
+      onElicit: (request, signal) => this.elicit(spec.id, request, signal),
     });
     if (!prior) this.eras.set(spec.id, { prior: era, at: this.now() });
     return Object.assign(live, { client, transport, ...(changes ? { changes } : {}) }) as Live;
@@ -349,6 +371,25 @@ export class McpConnectorHost implements ConnectorHost {
     }
   }
 
+  /** A server's form, to the one call of the connector that can ask a person; else cancelled. */
+  private async elicit(
+    id: string,
+    request: ElicitRequest["params"],
+    signal: AbortSignal,
+  ): Promise<ElicitResult> {
+    const asking = this.asking.get(id);
+    if (!asking || asking.size !== 1 || !("requestedSchema" in request))
+      return { action: "cancel" };
+    const [ask] = [...asking];
+    return ask!(
+      {
+        message: request.message,
+        requestedSchema: request.requestedSchema,
+      },
+      signal,
+    );
+  }
+
   async listTools(connectorId: string, signal?: AbortSignal): Promise<UpstreamTool[]> {
     return this.guarded(connectorId, signal, async (client, live) => {
       if (live.tools) return live.tools;
@@ -374,13 +415,28 @@ export class McpConnectorHost implements ConnectorHost {
     tool: string,
     args: Record<string, unknown>,
     signal?: AbortSignal,
+    /** The trace is the caller's (the worker continues it around this call). */
+    _trace?: { traceId: string; spanId: string },
+    options: ConnectorCallOptions = {},
   ): Promise<CallToolResult> {
+    const { elicit } = options;
+    const timeout = (this.options.callTimeoutMs ?? 60_000) + (elicit ? (options.elicitMs ?? 0) : 0);
     return this.guarded(connectorId, signal, async (client) => {
-      const result = await client.callTool(
-        { name: tool, arguments: args },
-        { timeout: this.options.callTimeoutMs ?? 60_000, ...(signal ? { signal } : {}) },
-      );
-      return result as CallToolResult;
+      const asking = this.asking.get(connectorId) ?? new Set<ElicitHandler>();
+      if (elicit) this.asking.set(connectorId, asking.add(elicit));
+      try {
+        const result = await client.callTool(
+          { name: tool, arguments: args },
+          { timeout, ...(signal ? { signal } : {}) },
+        );
+        return result as CallToolResult;
+      } finally {
+        if (elicit) {
+          asking.delete(elicit);
+          if (asking.size === 0 && this.asking.get(connectorId) === asking)
+            this.asking.delete(connectorId);
+        }
+      }
     });
   }
 

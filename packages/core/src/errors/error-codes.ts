@@ -256,6 +256,10 @@ export const ERROR_CODES = {
   "USER.WAIT.ALREADY_ANSWERED": REQUEST.CONFLICT,
   "USER.WAIT.EXPIRED": REQUEST.CONFLICT,
   "USER.WAIT.NOT_ALLOWED": REQUEST.FORBIDDEN,
+  // A connector server's form (elicitation): a schema outside the spec's subset, or an
+  // answer that does not fit the form (the field is named).
+  "USER.ELICITATION.INVALID_SCHEMA": FAMILY.USER,
+  "USER.ELICITATION.INVALID_ANSWER": FAMILY.USER,
   "USER.TEMPLATE.NESTED_SHELL": FAMILY.USER,
   /** An API token asked to live longer than the installation allows (Settings → Instance). */
   "USER.TOKEN.LIFETIME_TOO_LONG": FAMILY.USER,

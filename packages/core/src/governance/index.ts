@@ -6,3 +6,4 @@ export * from "./budget-meter";
 export * from "./check-rule";
 export * from "./step-rules";
 export * from "./wait-answerer";
+export * from "./elicitation-form";

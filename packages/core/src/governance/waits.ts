@@ -3,9 +3,11 @@
  * row (Wait); a run parked on it holds no worker. Kinds: `tool_call` (approve or deny one
 held call, bound to its arguments' hash), `input` (the required inputs a triggered run
  * started without, filled in by a person) and `message` (a `mode: conversation` step's next
- * message from a person: `exit`, `quit` or an empty one ends the conversation).
+ * message from a person: `exit`, `quit` or an empty one ends the conversation) and
+ * `elicitation` (a connector server's form during a tool call: accept, decline or cancel).
  */
 import { z } from "zod";
+import { elicitationAnswerSchema } from "./elicitation-form";
 
 /** A tool call's answer: approve or deny. */
 export const decisionAnswerSchema = z
@@ -29,6 +31,7 @@ export const waitAnswerSchema = z.union([
   decisionAnswerSchema,
   inputsAnswerSchema,
   waitMessageSchema,
+  elicitationAnswerSchema,
 ]);
 export type WaitAnswer = z.infer<typeof waitAnswerSchema>;
 export type DecisionAnswer = z.infer<typeof decisionAnswerSchema>;

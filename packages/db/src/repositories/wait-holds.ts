@@ -29,7 +29,7 @@ type OpenedToolCallWait = {
 /** Opens a wait of `kind` and its audit entry (`wait.opened`, by no one: the run), in `tx`. */
 const openWaitIn = async (
   tx: Prisma.TransactionClient,
-  kind: "tool_call" | "message",
+  kind: "tool_call" | "message" | "elicitation",
   data: Omit<Prisma.WaitUncheckedCreateInput, "id" | "kind">,
 ): Promise<string> => {
   const id = newRowId();
@@ -47,7 +47,7 @@ const openWaitIn = async (
 
 const openWait = (
   db: Db,
-  kind: "tool_call" | "message",
+  kind: "tool_call" | "message" | "elicitation",
   data: Omit<Prisma.WaitUncheckedCreateInput, "id" | "kind">,
 ): Promise<string> => db.$transaction((tx) => openWaitIn(tx, kind, data));
 
@@ -57,6 +57,32 @@ export const openToolCallWait = (db: Db, wait: OpenedToolCallWait): Promise<stri
     ...wait,
     minRole: wait.minRole ?? "member",
     notStarter: wait.notStarter ?? false,
+  });
+
+type OpenedElicitationWait = {
+  teamId: string;
+  /** null: a call made by hand in the connector console, answered by `askedById` alone */
+  runId: string | null;
+  stepRunId?: string | null;
+  askedById?: string | null;
+  question: string;
+  detail: Prisma.InputJsonValue;
+  lane: string;
+  minRole?: Role;
+  expiresAt: Date;
+};
+
+/**
+ * A connector server's form (elicitation) during a tool call: for the run's starter (or,
+ * when the run has none, those the lane lets start runs), or for the member who made a
+ * console call. Expiry cancels it.
+ */
+export const openElicitationWait = (db: Db, wait: OpenedElicitationWait): Promise<string> =>
+  openWait(db, "elicitation", {
+    ...wait,
+    minRole: wait.minRole ?? "member",
+    starterOnly: true,
+    onExpiry: "deny",
   });
 
 type OpenedMessageWait = {

@@ -8,7 +8,10 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import {
+  acceptedContent,
   describeAnswerers,
+  type ElicitationAnswer,
+  type ElicitationWaitDetail,
   waitAnswerRefusal,
   type DecisionAnswer,
   type WaitAnswer,
@@ -30,6 +33,7 @@ const ROLES: readonly Role[] = ["viewer", "member", "admin", "owner"];
 const waitColumns = {
   id: true,
   runId: true,
+  askedById: true,
   stepRunId: true,
   kind: true,
   status: true,
@@ -95,11 +99,17 @@ const answerableBy = (lanes: LaneTable, caller: WaitCaller): Prisma.WaitWhereInp
           { starterOnly: false },
           { run: { startedById: null } },
           { run: { startedById: caller.userId } },
+          // a console call's form, for the member who made the call
+          { runId: null, askedById: caller.userId },
         ],
       },
     ],
   };
 };
+
+/** Who stands as the run's starter for the answer rule: the run's, or a console call's member. */
+const askerOf = (wait: { askedById: string | null }, run: { startedById: string | null } | null) =>
+  run ? run.startedById : wait.askedById;
 
 /** A wait as the API shows it, with whether `caller` may answer it and who may. */
 const listingOf = async (
@@ -120,16 +130,24 @@ const listingOf = async (
   return rows.map(({ run, answeredById, ...wait }) => {
     const refusal =
       wait.status === "open"
-        ? waitAnswerRefusal(lanes, caller, { ...wait, startedById: run.startedById })
+        ? waitAnswerRefusal(lanes, caller, { ...wait, startedById: askerOf(wait, run) })
         : undefined;
     return {
       ...wait,
       answer: wait.answer as
-        DecisionAnswer | InputsAnswered | { decision: "fail" } | { message: string } | null,
+        | DecisionAnswer
+        | InputsAnswered
+        | { decision: "fail" }
+        | { message: string }
+        | ElicitationAnswer
+        | null,
       answeredBy: answeredById
         ? (answerers.get(answeredById) ?? { id: answeredById, name: "(removed)" })
         : null,
-      run: { status: run.status, workflow: run.workflow.name, startedBy: run.startedBy },
+      // null: a call made by hand in the connector console
+      run: run
+        ? { status: run.status, workflow: run.workflow.name, startedBy: run.startedBy }
+        : null,
       answerers: describeAnswerers(wait),
       mayAnswer: wait.status === "open" && refusal === undefined,
       refusal: refusal?.message ?? null,
@@ -212,8 +230,10 @@ export const countOpenWaitsFor = async (db: Db, teamId: string, caller: WaitCall
   });
 
 /** Locks the run's row for the rest of the transaction: its waits' closing is decided one at a time. */
-const lockRun = (tx: Prisma.TransactionClient, runId: string) =>
-  tx.$queryRaw`SELECT id FROM "Run" WHERE id = ${runId} FOR UPDATE`;
+const lockRun = async (tx: Prisma.TransactionClient, runId: string | null) => {
+  // A console call's wait has no run to lock: its row's compare-and-set decides alone.
+  if (runId !== null) await tx.$queryRaw`SELECT id FROM "Run" WHERE id = ${runId} FOR UPDATE`;
+};
 
 /**
  * Whether the run is to be enqueued again now that `wait` closed: it was parked on it, the
@@ -222,9 +242,9 @@ const lockRun = (tx: Prisma.TransactionClient, runId: string) =>
  */
 const resumesRun = async (
   tx: Prisma.TransactionClient,
-  wait: { id: string; runId: string; teamId: string; parked: boolean },
+  wait: { id: string; runId: string | null; teamId: string; parked: boolean },
 ) => {
-  if (!wait.parked) return false;
+  if (!wait.parked || wait.runId === null) return false;
   const run = await tx.run.findFirst({
     where: { id: wait.runId, teamId: wait.teamId },
     select: { status: true },
@@ -264,9 +284,10 @@ const closedRefusal = (wait: { status: WaitStatus; expiresAt: Date | null }, now
  */
 const answerOfKind = async (
   tx: Prisma.TransactionClient,
-  wait: { kind: string; teamId: string; runId: string; detail: unknown },
+  wait: { kind: string; teamId: string; runId: string | null; detail: unknown },
   given: WaitAnswer,
-): Promise<DecisionAnswer | InputsAnswered | { message: string }> => {
+): Promise<DecisionAnswer | InputsAnswered | { message: string } | ElicitationAnswer> => {
+  if (wait.kind === "elicitation") return elicitationAnswerOf(wait.detail, given);
   if (wait.kind === "message") {
     // A conversation takes the person's next message (exit, quit or an empty one ends it).
     if ("decision" in given || !("message" in given))
@@ -277,14 +298,14 @@ const answerOfKind = async (
       );
     return { message: given.message };
   }
-  if (wait.kind === "input") {
+  if (wait.kind === "input" && wait.runId !== null) {
     if (!("inputs" in given))
       throw new AppError(
         "BAD_REQUEST",
         'this wait asks for the run\'s missing inputs: answer with { "inputs": { "<name>": <value> } }',
         { location: { path: "inputs" } },
       );
-    return applyInputsAnswer(tx, wait, given.inputs);
+    return applyInputsAnswer(tx, { ...wait, runId: wait.runId }, given.inputs);
   }
   if (!("decision" in given))
     throw new AppError(
@@ -324,7 +345,7 @@ export const answerWait = async (
     if (closed) throw closed;
     const refused = waitAnswerRefusal(await lanesOf(tx, teamId), caller, {
       ...wait,
-      startedById: wait.run.startedById,
+      startedById: askerOf(wait, wait.run),
     });
     if (refused) throw refused;
     const answer = await answerOfKind(tx, wait, input.answer);
@@ -332,7 +353,7 @@ export const answerWait = async (
       where: { id: waitId, teamId, status: "open" },
       data: {
         status: "answered",
-        answer,
+        answer: answer as Prisma.InputJsonValue,
         answeredById: caller.userId,
         answeredByToken: caller.tokenId ?? null,
         answeredAt: now,
@@ -350,8 +371,8 @@ export const answerWait = async (
       metadata: {
         runId: wait.runId,
         kind: wait.kind,
-        // never the message itself
-        decision: "decision" in answer ? answer.decision : "message",
+        // never the message itself, nor a form's content
+        decision: decisionWord(answer),
       },
     });
     return {
@@ -359,6 +380,30 @@ export const answerWait = async (
       resume: await resumesRun(tx, wait),
     };
   });
+};
+
+/** An answer in one word for the audit log: the decision, the form's action, or "message". */
+const decisionWord = (answer: object) =>
+  "decision" in answer
+    ? String(answer.decision)
+    : "action" in answer
+      ? String(answer.action)
+      : "message";
+
+/**
+ * A connector server's form answered: accept (its content checked against the form, with
+ * the defaults of left-out fields), decline or cancel.
+ */
+const elicitationAnswerOf = (detail: unknown, given: WaitAnswer): ElicitationAnswer => {
+  if (!("action" in given))
+    throw new AppError(
+      "BAD_REQUEST",
+      'this wait is a connector\'s form: answer with { "action": "accept", "content": { ... } }, or "decline" or "cancel"',
+      { location: { path: "action" } },
+    );
+  if (given.action !== "accept") return { action: given.action };
+  const fields = (detail as Partial<ElicitationWaitDetail>).fields ?? [];
+  return { action: "accept", content: acceptedContent(fields, given.content ?? {}) };
 };
 
 type ExpiryAnswer = { decision: string; message?: string };
@@ -417,9 +462,14 @@ export const expireDueWaits = async (db: Db, now: Date) => {
         },
       });
       if (!wait) return false;
-      // A conversation whose next message did not come ends, as an empty message ends it.
+      // A conversation whose next message did not come ends, as an empty message ends it; a
+      // server's form nobody filled in is cancelled, as the spec says of a dismissed one.
       const answer =
-        wait.kind === "message" ? { message: "" } : expiryAnswer(wait.onExpiry, wait.defaultAnswer);
+        wait.kind === "message"
+          ? { message: "" }
+          : wait.kind === "elicitation"
+            ? { action: "cancel" as const }
+            : expiryAnswer(wait.onExpiry, wait.defaultAnswer);
       const { count } = await tx.wait.updateMany({
         where: { id, teamId, status: "open" },
         data: { status: "expired", answer, answeredAt: now },
@@ -435,12 +485,13 @@ export const expireDueWaits = async (db: Db, now: Date) => {
           runId,
           kind: wait.kind,
           onExpiry: wait.onExpiry,
-          decision: "decision" in answer ? answer.decision : "message",
+          decision: decisionWord(answer),
         },
       });
       return resumesRun(tx, wait);
     });
-    if (resumes && !resume.some((r) => r.runId === runId)) resume.push({ teamId, runId });
+    if (resumes && runId !== null && !resume.some((r) => r.runId === runId))
+      resume.push({ teamId, runId });
   }
   return resume;
 };
@@ -473,10 +524,10 @@ export const waitAnswerersOf = async (db: Db, teamId: string, waitId: string) =>
     where: { teamId },
     select: { role: true, user: { select: { id: true, email: true, name: true } } },
   });
-  const rule = { ...wait, startedById: wait.run.startedById };
+  const rule = { ...wait, startedById: askerOf(wait, wait.run) };
   return {
     wait: { id: wait.id, runId: wait.runId, kind: wait.kind, question: wait.question },
-    workflow: wait.run.workflow.name,
+    workflow: wait.run?.workflow.name ?? "connector console",
     answerers: members
       .filter((m) => !waitAnswerRefusal(lanes, { userId: m.user.id, role: m.role }, rule))
       .map((m) => m.user),

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import {
   decisionAnswerSchema,
+  elicitationAnswerSchema,
   inputsAnswerSchema,
   waitMessageSchema,
 } from "@switchyard/core/governance";
@@ -32,23 +33,26 @@ export const waitAnswerBody = z.union([
   waitMessageSchema.describe(
     "a message wait: the conversation's next message; exit, quit or an empty message ends it",
   ),
+  elicitationAnswerSchema.describe(
+    "an elicitation wait (a connector server's form): accept with the form's content (left-out fields take the form's defaults; a value that does not fit is 400 USER.ELICITATION.INVALID_ANSWER naming content.<field>), decline or cancel",
+  ),
 ]);
 
 export const waitListing = z.object({
   id: z.string(),
-  runId: z.string(),
+  runId: z.string().nullable().describe("null: a call made by hand in the connector console"),
   stepRunId: z.string().nullable().describe("the agent attempt that waits"),
   kind: z
     .string()
     .describe(
-      "tool_call: approve or deny one held tool call; input: fill in the inputs a triggered run was started without; message: a conversation step's next message",
+      "tool_call: approve or deny one held tool call; input: fill in the inputs a triggered run was started without; message: a conversation step's next message; elicitation: a connector server's form during a tool call",
     ),
   status: waitStatus,
   question: z.string().describe("what the person is asked, in one line"),
   detail: z
     .unknown()
     .describe(
-      "tool_call: { tool, source, arguments (scrubbed), argumentsHash, rule, ruleOrigin, agentText, state, provider }; input: { inputs: [{ name, type, required, default, description, validation: { enum, pattern, min, max, fileExtension } }], missing: [names of the required ones] }; message: { state, provider, turn, reply (scrubbed), prompt (turn 1) }",
+      "tool_call: { tool, source, arguments (scrubbed), argumentsHash, rule, ruleOrigin, agentText, state, provider }; input: { inputs: [{ name, type, required, default, description, validation: { enum, pattern, min, max, fileExtension } }], missing: [names of the required ones] }; message: { state, provider, turn, reply (scrubbed), prompt (turn 1) }; elicitation: { connector, tool, message (scrubbed), requestedSchema, fields: [{ name, type (string, number, integer, boolean, enum, multi), title, description, required, default, options, limits }], state }",
     ),
   argumentsHash: z
     .string()
@@ -64,6 +68,10 @@ export const waitListing = z.object({
   answer: z
     .object({
       decision: z.string().optional(),
+      action: z
+        .string()
+        .optional()
+        .describe("an elicitation's: accept, decline or cancel (the form's content is not shown)"),
       message: z.string().optional(),
       inputs: z
         .array(z.string())
@@ -79,11 +87,14 @@ export const waitListing = z.object({
   answeredAt: timestamp.nullable(),
   parked: z.boolean().describe("the run stopped holding a worker and resumes on the answer"),
   createdAt: timestamp,
-  run: z.object({
-    status: runStatus,
-    workflow: z.string(),
-    startedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
-  }),
+  run: z
+    .object({
+      status: runStatus,
+      workflow: z.string(),
+      startedBy: z.object({ id: z.string(), name: z.string() }).nullable(),
+    })
+    .nullable()
+    .describe("null: a connector console call's form"),
   answerers: z.string().describe("who may answer, in words"),
   mayAnswer: z.boolean().describe("whether the caller may answer it now"),
   refusal: z.string().nullable().describe("why the caller may not answer an open wait"),
@@ -128,6 +139,7 @@ export const answerWaitInput = z.union([
   decisionAnswerSchema.extend({ id: z.string().min(1) }),
   inputsAnswerSchema.extend({ id: z.string().min(1) }),
   waitMessageSchema.extend({ id: z.string().min(1) }),
+  elicitationAnswerSchema.extend({ id: z.string().min(1) }),
 ]);
 
 export const answerWaitResponse = z.object({
@@ -181,7 +193,7 @@ export const waitOperations = {
       method: "POST",
       path: "/waits/{id}/answer",
       summary:
-        "Answer an open wait: approve or deny a tool call (a denial's message reaches the agent), fill in the inputs of an input wait, or send a conversation's next message ({ message }; exit, quit or an empty one ends it); a run parked on it is queued again to resume. An API token answers as its member",
+        "Answer an open wait: approve or deny a tool call (a denial's message reaches the agent), fill in the inputs of an input wait, send a conversation's next message ({ message }; exit, quit or an empty one ends it), or answer a connector server's form ({ action: accept | decline | cancel, content }); a run parked on it is queued again to resume. An API token answers as its member",
       body: waitAnswerBody,
       status: 200,
       description: "The wait as answered",

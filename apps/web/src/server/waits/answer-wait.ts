@@ -31,22 +31,24 @@ export const answerTeamWait = async (
   );
   const answered = await answerWait(deps.db, { ...input, answer });
   let resumed = false;
-  if (answered.resume) {
+  const runId = answered.wait.runId;
+  if (answered.resume && runId !== null) {
     try {
       resumed =
         (await resumeParkedRun(deps.queue(), deps.db, {
           teamId: input.teamId,
-          runId: answered.wait.runId,
+          runId,
         })) === "enqueued";
     } catch (error) {
       console.warn(
         "switchyard-web: could not queue a run again after its wait was answered; the requeue sweep will",
-        answered.wait.runId,
+        runId,
         error instanceof Error ? error.message : String(error),
       );
     }
   }
-  await deps.publish(runUpdatesChannel(deps.prefix), answered.wait.runId).catch(() => 0);
+  // A console call's form has no run page to tell.
+  if (runId !== null) await deps.publish(runUpdatesChannel(deps.prefix), runId).catch(() => 0);
   const wait = await getWait(deps.db, input.teamId, input.caller, input.waitId);
   return { wait: wait!, resumed };
 };

@@ -1,5 +1,6 @@
 /**
- * A person's text in a wait's answer (a conversation's message, a denial's reason) scrubbed
+ * A person's text in a wait's answer (a conversation's message, a denial's reason, a
+ * connector form's values) scrubbed
  * of the team's secret values before it is stored, as the worker scrubs what a step records:
  * a key pasted into the chat is `[REDACTED]` in the wait, on the run's page and in the
  * agent's next turn. Every secret of the team counts, whatever its lanes.
@@ -17,7 +18,9 @@ export const scrubAnswer = async (
   teamId: string,
   answer: WaitAnswer,
 ): Promise<WaitAnswer> => {
-  if (!("message" in answer) || !answer.message) return answer;
+  const hasText =
+    ("message" in answer && answer.message) || ("content" in answer && answer.content);
+  if (!hasText) return answer;
   const secrets = await teamSecretEnvelopes(db, teamId);
   if (secrets.length === 0) return answer;
   const scrubber = new Scrubber();
@@ -31,5 +34,9 @@ export const scrubAnswer = async (
       // A secret that does not open (a key rotated away) holds no value a run could use.
     }
   }
-  return { ...answer, message: scrubber.scrub(answer.message) };
+  if ("content" in answer && answer.content)
+    return { ...answer, content: scrubber.scrubValue(answer.content) };
+  return "message" in answer && answer.message
+    ? { ...answer, message: scrubber.scrub(answer.message) }
+    : answer;
 };

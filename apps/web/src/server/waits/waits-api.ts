@@ -27,9 +27,11 @@ export const waitsApi = implement(waitOperations, {
         answer:
           "inputs" in input
             ? { inputs: input.inputs }
-            : "decision" in input
-              ? { decision: input.decision, ...(input.message ? { message: input.message } : {}) }
-              : { message: input.message },
+            : "action" in input
+              ? { action: input.action, ...(input.content ? { content: input.content } : {}) }
+              : "decision" in input
+                ? { decision: input.decision, ...(input.message ? { message: input.message } : {}) }
+                : { message: input.message },
         caller: asker(caller),
       },
     ),

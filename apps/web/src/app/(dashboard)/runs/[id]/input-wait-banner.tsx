@@ -8,11 +8,11 @@
  */
 import { useMutation } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import Link from "next/link";
 import { InputForm, type InputDefinition } from "~/components/input-form";
 import { LocalTime } from "~/components/local-time";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
+import { WaitCard, WaitFrom, WaitWho } from "./wait-card";
 
 type WaitView = inferRouterOutputs<AppRouter>["waits"]["list"]["waits"][number];
 
@@ -36,26 +36,10 @@ export function InputWaitBanner({
   const location = (
     answer.error?.shape?.data as { location?: { path?: string } | null } | undefined
   )?.location;
-  const titleId = `wait-${wait.id}-title`;
   return (
-    <section
-      className="card wait-banner"
-      role="region"
-      aria-labelledby={titleId}
-      data-testid="wait-banner"
-      data-wait={wait.id}
-    >
-      <h2 id={titleId} className="wait-question">
-        <span aria-hidden="true">⏸ </span>
-        {wait.question}
-      </h2>
+    <WaitCard wait={wait}>
       <p className="small">
-        {showRun ? (
-          <>
-            <Link href={`/runs/${wait.runId}`}>Run of {wait.run.workflow}</Link>
-            {" · "}
-          </>
-        ) : null}
+        <WaitFrom wait={wait} show={showRun} />
         This run was started without {missing.length === 1 ? "the input" : "the inputs"}{" "}
         <strong>{missing.join(", ")}</strong>, which the workflow requires. It starts once they are
         filled in. Waiting since <LocalTime value={wait.createdAt} />
@@ -78,11 +62,8 @@ export function InputWaitBanner({
           onSubmit={(values) => answer.mutate({ id: wait.id, inputs: values })}
         />
       ) : (
-        <p className="muted small" data-testid="wait-who">
-          Waiting for {wait.answerers}
-          {wait.refusal ? `: ${wait.refusal}` : ""}.
-        </p>
+        <WaitWho wait={wait} />
       )}
-    </section>
+    </WaitCard>
   );
 }

@@ -4,19 +4,21 @@
  * where it comes from, its arguments (scrubbed, as pretty JSON), the agent's text so far,
  * the rule that held it and who may answer; Approve and Deny (with an optional message the
  * agent receives) for those who may, and for the others who may instead. An `input` wait
- * shows its form instead (input-wait-banner.tsx). Used on the run's page and on the "Waiting
+ * shows its form instead (input-wait-banner.tsx), and so does a connector server's form
+ * (elicitation-wait-banner.tsx). Used on the run's page and on the "Waiting
  * for you" list.
  */
 import { useMutation } from "@tanstack/react-query";
 import type { inferRouterOutputs } from "@trpc/server";
-import Link from "next/link";
 import { useState } from "react";
 import { LocalTime } from "~/components/local-time";
 import type { AppRouter } from "~/server/trpc/root";
 import { useTRPC } from "~/trpc/react";
 import { ConversationChat } from "./conversation-chat";
+import { ElicitationWaitBanner } from "./elicitation-wait-banner";
 import { InputWaitBanner } from "./input-wait-banner";
 import { JsonBlock } from "./json-block";
+import { WaitCard, WaitFrom, WaitRunLink, WaitWho } from "./wait-card";
 
 export type WaitView = inferRouterOutputs<AppRouter>["waits"]["list"]["waits"][number];
 
@@ -43,6 +45,8 @@ export function WaitBanner(props: {
 }) {
   return props.wait.kind === "input" ? (
     <InputWaitBanner {...props} />
+  ) : props.wait.kind === "elicitation" ? (
+    <ElicitationWaitBanner {...props} />
   ) : (
     <ToolCallBanner {...props} />
   );
@@ -62,38 +66,22 @@ function ToolCallBanner({
   const [denying, setDenying] = useState(false);
   const [message, setMessage] = useState("");
   const detail = detailOf(wait);
-  const titleId = `wait-${wait.id}-title`;
   // A conversation's turn: the reply, and its message box.
   if (wait.kind === "message")
     return (
       <>
         {showRun ? (
           <p className="small">
-            <Link href={`/runs/${wait.runId}`}>Run of {wait.run.workflow}</Link>
+            <WaitRunLink wait={wait} />
           </p>
         ) : null}
         <ConversationChat waits={[wait]} onAnswered={onAnswered} />
       </>
     );
   return (
-    <section
-      className="card wait-banner"
-      role="region"
-      aria-labelledby={titleId}
-      data-testid="wait-banner"
-      data-wait={wait.id}
-    >
-      <h2 id={titleId} className="wait-question">
-        <span aria-hidden="true">⏸ </span>
-        {wait.question}
-      </h2>
+    <WaitCard wait={wait}>
       <p className="small">
-        {showRun ? (
-          <>
-            <Link href={`/runs/${wait.runId}`}>Run of {wait.run.workflow}</Link>
-            {" · "}
-          </>
-        ) : null}
+        <WaitFrom wait={wait} show={showRun} />
         The agent
         {detail.state ? (
           <>
@@ -186,16 +174,13 @@ function ToolCallBanner({
           )}
         </div>
       ) : (
-        <p className="muted small" data-testid="wait-who">
-          Waiting for {wait.answerers}
-          {wait.refusal ? `: ${wait.refusal}` : ""}.
-        </p>
+        <WaitWho wait={wait} />
       )}
       {answer.isError ? (
         <p className="error" role="alert">
           {answer.error.message}
         </p>
       ) : null}
-    </section>
+    </WaitCard>
   );
 }
