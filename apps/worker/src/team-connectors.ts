@@ -10,6 +10,7 @@
  * callable. An OAuth grant is refreshed by one worker at a time (its credential row locked),
  * the others taking what it stored. Every credential value joins the run's scrubber; a
  * credential's use is written as its last use and one audit entry per step, never its value.
+ * A long call its server runs as an MCP task is polled here and kept (connector-tasks.ts).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { context } from "@opentelemetry/api";
@@ -55,6 +56,7 @@ import {
   type CredentialForUse,
   type Db,
 } from "@switchyard/db";
+import { connectorTaskJournal, poolId } from "./connector-tasks";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import type { Logger } from "./logger";
 import { connectorCallContext } from "./tracing";
@@ -120,8 +122,6 @@ type StepConnectorsInput = {
   expose?: Readonly<Record<string, readonly string[]>>;
   stateName: string;
 };
-
-const poolId = (teamId: string, slug: string, owner: string) => `${teamId}/${slug}/${owner}`;
 
 const notConnected = (def: ConnectorDefinition, owner: string) =>
   new AppError(
@@ -375,8 +375,18 @@ const resolveStepConnectors = async (
           };
         }
       }
+      // A long call its server runs as a task is kept, so the same call made again follows it.
+      const journal = await connectorTaskJournal(db, {
+        teamId,
+        runId: input.runId,
+        stateName: input.stateName,
+        connectorSlug: slug,
+        owner,
+        tool,
+        args,
+      });
       const result = await context.with(connectorCallContext(stepContext, trace), () =>
-        connectors.pool.callTool(poolId(teamId, slug, owner), tool, args, signal),
+        connectors.pool.callToolAsTask(poolId(teamId, slug, owner), tool, args, journal, signal),
       );
       if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
       // With the run's scrubber, which also knows tokens refreshed since the step started.

@@ -26,6 +26,7 @@ export * from "./repositories/model-access";
 export * from "./repositories/connectors";
 export * from "./repositories/oauth-clients";
 export * from "./repositories/connector-tools";
+export * from "./repositories/connector-tasks";
 export * from "./repositories/lanes";
 export * from "./repositories/rewrap";
 export * from "./runs/start-run";

@@ -45,3 +45,4 @@ export {
   mergeCuratedConnectors,
 } from "./curated";
 export { namesASecret, secretLookalike } from "./secret-lookalike";
+export type { ToolTask, ToolTaskJournal, ToolTaskStatus } from "./tool-task";
