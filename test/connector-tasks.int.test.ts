@@ -13,9 +13,7 @@ import { argumentsHash } from "@switchyard/core/governance";
 import { Scrubber } from "@switchyard/core/secrets";
 import { connectorTasksOfRun, openConnectorTaskFor, TEAM_OWNER } from "@switchyard/db";
 import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
-import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes, randomUUID } from "node:crypto";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { cancelRunConnectorTasks } from "../apps/worker/src/connector-tasks";
 import { createLogger } from "../apps/worker/src/logger";
@@ -27,18 +25,14 @@ import {
 import { webEgress } from "~/server/egress";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
+import { startTaskServer } from "./helpers/task-server";
 
 const keyring = keyringOf(parseMasterKey("k1", randomBytes(32).toString("base64")));
 const log = createLogger("error", { service: "test" });
-const fixture = fileURLToPath(new URL("./fixtures/fixture-mcp-task-server.mjs", import.meta.url));
 
 let seeded: SeededDatabase;
-let server: ChildProcess;
-let base: string;
-
-type ServerTask = { taskId: string; status: string; args: Record<string, unknown> };
-const serverTasks = async (): Promise<ServerTask[]> =>
-  (await (await fetch(`${base}/tasks`)).json()) as ServerTask[];
+let server: Awaited<ReturnType<typeof startTaskServer>>;
+const serverTasks = () => server.tasks();
 
 const newPool = () =>
   createWorkerConnectors({
@@ -93,28 +87,16 @@ const startRun = async (runId: string = randomUUID()) => {
 
 beforeAll(async () => {
   seeded = await openSeededDatabase();
-  server = spawn(process.execPath, [fixture], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<string>((resolve, reject) => {
-    server.stdout!.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
-    server.once("exit", (code) => reject(new Error(`the task server exited (${code})`)));
-  });
-  base = `http://127.0.0.1:${port}`;
+  server = await startTaskServer();
   await dashboardCaller(
     { db: seeded.db, keyring, egress: webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW)) },
     seeded.adminId,
   ).connectors.create({
-    definition: {
-      id: "reports",
-      name: "Reports",
-      transport: "http",
-      url: `${base}/mcp`,
-      auth: "none",
-      lanes: ["*"],
-    },
+    definition: server.connector,
   });
 }, 120_000);
 afterAll(async () => {
-  server?.kill();
+  server?.close();
   await seeded?.close();
 });
 
