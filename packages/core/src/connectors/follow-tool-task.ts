@@ -12,7 +12,7 @@ import type { ConnectorHost } from "./connector-host";
 import {
   askToolTask,
   pollDelayMs,
-  runsAsTask,
+  offersToolTasks,
   startToolTask,
   TERMINAL_TASK_STATUSES,
   toolTaskResult,
@@ -61,11 +61,15 @@ export const followToolTask = async (
 ): Promise<CallToolResult> => {
   const { connectorId, tool, args, journal } = call;
   const options = { timeout: host.timeoutMs, ...(signal ? { signal } : {}) };
-  const support = (await host.listTools(connectorId, signal)).find(
-    (t) => t.name === tool,
-  )?.taskSupport;
+  // Only a server that runs calls as tasks is asked which tools it runs so (a cached list).
+  const offered = await host.guarded(connectorId, signal, (client) =>
+    Promise.resolve(offersToolTasks(client)),
+  );
+  const support = offered
+    ? (await host.listTools(connectorId, signal)).find((t) => t.name === tool)?.taskSupport
+    : undefined;
+  if (support === undefined) return host.callTool(connectorId, tool, args, signal);
   const first = await host.guarded(connectorId, signal, async (client) => {
-    if (!runsAsTask(client, support)) return undefined;
     if (journal.follow) {
       // The server may have forgotten it (restarted, or its ttl passed): then a new one.
       const known = await askToolTask(client, "tasks/get", journal.follow, options).catch(
@@ -83,7 +87,6 @@ export const followToolTask = async (
     if ("task" in answer) await journal.created(answer.task);
     return answer;
   });
-  if (first === undefined) return host.callTool(connectorId, tool, args, signal);
   if (!("task" in first)) return first.result;
   let task: ToolTask = first.task;
   while (!TERMINAL_TASK_STATUSES.includes(task.status)) {

@@ -65,13 +65,9 @@ const toTask = (wire: z.infer<typeof TaskSchema>): ToolTask => {
   };
 };
 
-/** Whether the server runs this tool's calls as tasks when asked (2025 era: capability and tool). */
-export const runsAsTask = (
-  client: Client,
-  taskSupport: "forbidden" | "optional" | "required" | undefined,
-): boolean =>
+/** Whether the server runs `tools/call` as tasks when asked (the 2025 era's capability). */
+export const offersToolTasks = (client: Client): boolean =>
   client.getProtocolEra() === "legacy" &&
-  (taskSupport === "optional" || taskSupport === "required") &&
   Boolean(client.getServerCapabilities()?.tasks?.requests?.tools?.call);
 
 type RequestOptions = { timeout: number; signal?: AbortSignal };
