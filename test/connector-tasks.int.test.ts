@@ -29,6 +29,7 @@ import { startTaskServer } from "./helpers/task-server";
 
 const keyring = keyringOf(parseMasterKey("k1", randomBytes(32).toString("base64")));
 const log = createLogger("error", { service: "test" });
+const KEYED_TOKEN = "rp-keyed-token-4c8e1a7f3b29d650";
 
 let seeded: SeededDatabase;
 let server: Awaited<ReturnType<typeof startTaskServer>>;
@@ -53,7 +54,7 @@ const openStep = (connectors: WorkerConnectors, runId: string | null) =>
     runId,
     lane: "operator",
     starterId: seeded.adminId,
-    slugs: ["reports"],
+    slugs: ["reports", "keyed"],
     stateName: "build",
   }).then((step) => step!);
 
@@ -88,12 +89,15 @@ const startRun = async (runId: string = randomUUID()) => {
 beforeAll(async () => {
   seeded = await openSeededDatabase();
   server = await startTaskServer();
-  await dashboardCaller(
+  const admin = dashboardCaller(
     { db: seeded.db, keyring, egress: webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW)) },
     seeded.adminId,
-  ).connectors.create({
-    definition: server.connector,
+  );
+  await admin.connectors.create({ definition: server.connector });
+  await admin.connectors.create({
+    definition: { ...server.connector, id: "keyed", name: "Keyed", auth: "bearer" },
   });
+  await admin.connectors.setCredential({ id: "keyed", scope: "team", value: KEYED_TOKEN });
 }, 120_000);
 afterAll(async () => {
   server?.close();
@@ -207,6 +211,27 @@ it("follows only its own team's tasks, and never from a call made in the console
     { db: seeded.db, log, pool: run.connectors.pool },
     seeded.teamId,
     runId,
+  );
+  await run.end();
+}, 60_000);
+
+it("keeps no credential in a task's row, even from a server that repeats it in the task's status", async () => {
+  const run = await startRun();
+  await expect(
+    run.step.host.callTool("keyed", "report", { ms: 5_000 }, AbortSignal.timeout(500)),
+  ).rejects.toThrow();
+  const made = await run.made();
+  // The server did repeat it...
+  expect(JSON.stringify(made)).toContain(KEYED_TOKEN);
+  // ...and the row holds the message without it.
+  const rows = await run.rows();
+  expect(rows.map((r) => r.statusMessage)).toEqual(["working for Bearer [REDACTED]"]);
+  const raw = await seeded.db.connectorTask.findMany({ where: { teamId: seeded.teamId } });
+  expect(JSON.stringify(raw)).not.toContain(KEYED_TOKEN);
+  await cancelRunConnectorTasks(
+    { db: seeded.db, log, pool: run.connectors.pool },
+    seeded.teamId,
+    run.runId,
   );
   await run.end();
 }, 60_000);

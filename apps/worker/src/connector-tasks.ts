@@ -16,6 +16,7 @@ import {
   updateConnectorTask,
   type Db,
 } from "@switchyard/db";
+import type { Scrubber } from "@switchyard/core/secrets";
 import type { Logger } from "./logger";
 
 /** The pool's id of a connector used with an account: the team, the connector and whose credential. */
@@ -31,15 +32,21 @@ type CallKey = {
   args: Record<string, unknown>;
 };
 
-const stateOf = (task: ToolTask) => ({
+/** What is kept of the server's word on a task; its message scrubbed of the run's secrets. */
+const stateOf = (task: ToolTask, scrub: (text: string) => string) => ({
   status: task.status,
-  statusMessage: task.statusMessage ?? null,
+  statusMessage: task.statusMessage === undefined ? null : scrub(task.statusMessage),
   pollIntervalMs: task.pollIntervalMs ?? null,
   expiresAt: task.expiresAt ?? null,
 });
 
 /** The journal of one connector call: the open task of the same call to follow, and where its news goes. */
-export const connectorTaskJournal = async (db: Db, call: CallKey): Promise<ToolTaskJournal> => {
+export const connectorTaskJournal = async (
+  db: Db,
+  scrubber: Scrubber,
+  call: CallKey,
+): Promise<ToolTaskJournal> => {
+  const scrub = (text: string) => scrubber.scrub(text);
   const { args, stateName, ...rest } = call;
   const key = { ...rest, argsHash: argumentsHash(args) };
   const open = await openConnectorTaskFor(db, key);
@@ -47,8 +54,9 @@ export const connectorTaskJournal = async (db: Db, call: CallKey): Promise<ToolT
   return {
     ...(open ? { follow: open.taskId } : {}),
     created: (task) =>
-      recordConnectorTask(db, { ...key, stateName, taskId: task.taskId, ...stateOf(task) }),
-    observed: (task) => updateConnectorTask(db, { ...where, taskId: task.taskId }, stateOf(task)),
+      recordConnectorTask(db, { ...key, stateName, taskId: task.taskId, ...stateOf(task, scrub) }),
+    observed: (task) =>
+      updateConnectorTask(db, { ...where, taskId: task.taskId }, stateOf(task, scrub)),
   };
 };
 

@@ -376,7 +376,7 @@ const resolveStepConnectors = async (
         }
       }
       // A long call its server runs as a task is kept, so the same call made again follows it.
-      const journal = await connectorTaskJournal(db, {
+      const journal = await connectorTaskJournal(db, input.scrubber, {
         teamId,
         runId: input.runId,
         stateName: input.stateName,
