@@ -54,6 +54,8 @@ const wait = (ms: number, signal?: AbortSignal) =>
     signal?.addEventListener("abort", done, { once: true });
   });
 
+const ended = (task: ToolTask) => TERMINAL_TASK_STATUSES.includes(task.status);
+
 export const followToolTask = async (
   host: TaskHostPart,
   call: TaskCall,
@@ -79,7 +81,7 @@ export const followToolTask = async (
         },
       );
       if (known) {
-        await journal.observed(known);
+        if (!ended(known)) await journal.observed(known);
         return { task: known };
       }
     }
@@ -89,7 +91,7 @@ export const followToolTask = async (
   });
   if (!("task" in first)) return first.result;
   let task: ToolTask = first.task;
-  while (!TERMINAL_TASK_STATUSES.includes(task.status)) {
+  while (!ended(task)) {
     await wait(pollDelayMs(task, host.pollBounds), signal);
     if (task.expiresAt && task.expiresAt.getTime() < host.now())
       throw new AppError(
@@ -100,10 +102,23 @@ export const followToolTask = async (
     task = await host.guarded(connectorId, signal, (client) =>
       askToolTask(client, "tasks/get", taskId, options),
     );
-    await journal.observed(task);
+    if (!ended(task)) await journal.observed(task);
   }
+  const result = await endResult(host, task, tool, connectorId, options);
+  // Kept as ended only once its result is in hand: a call cut before that is followed again.
+  await journal.observed(task);
+  return result;
+};
+
+const endResult = (
+  host: TaskHostPart,
+  task: ToolTask,
+  tool: string,
+  connectorId: string,
+  options: { timeout: number; signal?: AbortSignal },
+): Promise<CallToolResult> => {
   if (task.status === "cancelled")
-    return {
+    return Promise.resolve({
       isError: true,
       content: [
         {
@@ -111,7 +126,8 @@ export const followToolTask = async (
           text: `the server cancelled the task of tool "${tool}"${task.statusMessage ? `: ${task.statusMessage}` : ""}`,
         },
       ],
-    };
-  const taskId = task.taskId;
-  return host.guarded(connectorId, signal, (client) => toolTaskResult(client, taskId, options));
+    });
+  return host.guarded(connectorId, options.signal, (client) =>
+    toolTaskResult(client, task.taskId, options),
+  );
 };
