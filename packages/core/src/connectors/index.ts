@@ -45,4 +45,4 @@ export {
   mergeCuratedConnectors,
 } from "./curated";
 export { namesASecret, secretLookalike } from "./secret-lookalike";
-export type { ToolTask, ToolTaskJournal, ToolTaskStatus } from "./tool-task";
+export type { ToolTask, ToolTaskJournal } from "./tool-task";

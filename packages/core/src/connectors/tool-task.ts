@@ -11,7 +11,7 @@ import type { Client } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
-export type ToolTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+type ToolTaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
 export type ToolTask = {
   taskId: string;

@@ -6,7 +6,7 @@
  */
 import type { PrismaClientOrTransaction } from "../transaction";
 
-export type ConnectorTaskKey = {
+type ConnectorTaskKey = {
   teamId: string;
   runId: string | null;
   connectorSlug: string;
@@ -15,14 +15,14 @@ export type ConnectorTaskKey = {
   argsHash: string;
 };
 
-export type ConnectorTaskState = {
+type ConnectorTaskState = {
   status: string;
   statusMessage?: string | null;
   pollIntervalMs?: number | null;
   expiresAt?: Date | null;
 };
 
-export type OpenConnectorTask = {
+type OpenConnectorTask = {
   id: string;
   taskId: string;
   connectorSlug: string;
