@@ -72,6 +72,7 @@ import { createStepProcessRunner } from "./step-process-runner";
 import { createRunWriter } from "./run-writer";
 import { stepBudgets } from "./step-budget";
 import { stepRunRecorder } from "./step-run-recorder";
+import { cancelRunConnectorTasks } from "./connector-tasks";
 import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
 import { endSpan, startRunSpan, traceIdOf } from "./tracing";
 
@@ -235,6 +236,7 @@ const claimExecution = async (
     );
     await cancelRunWaits(db, teamId, runId);
     await closeWaitingAttempts(db, teamId, runId);
+    await cancelRunConnectorTasks({ db, log, pool: deps.connectors?.pool }, teamId, runId);
     return "cancelled";
   }
   return {
@@ -614,6 +616,8 @@ export const executeRun = async (
       // A call still held when the run ended (cancelled, timed out) has nobody to wait for.
       await cancelRunWaits(db, teamId, runId);
       await closeWaitingAttempts(db, teamId, runId);
+      // Likewise a connector task still running at its server.
+      await cancelRunConnectorTasks({ db, log, pool: deps.connectors?.pool }, teamId, runId);
     },
     { outageMs },
   ).catch((error: unknown) => {

@@ -10,6 +10,7 @@
  * callable. An OAuth grant is refreshed by one worker at a time (its credential row locked),
  * the others taking what it stored. Every credential value joins the run's scrubber; a
  * credential's use is written as its last use and one audit entry per step, never its value.
+ * A long call its server runs as an MCP task is polled here and kept (connector-tasks.ts).
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { context } from "@opentelemetry/api";
@@ -63,6 +64,7 @@ import {
   elicitThroughWaits,
   type ElicitationAsker,
 } from "./elicitation-waits";
+import { connectorTaskJournal, poolId } from "./connector-tasks";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import { scopeStepUp } from "./scope-step-up";
 import type { Logger } from "./logger";
@@ -134,8 +136,6 @@ type StepConnectorsInput = {
    */
   elicitation?: Pick<ElicitationAsker, "waitMs" | "stepRunId" | "askedById" | "onWaitOpened">;
 };
-
-const poolId = (teamId: string, slug: string, owner: string) => `${teamId}/${slug}/${owner}`;
 
 const notConnected = (def: ConnectorDefinition, owner: string) =>
   new AppError(
@@ -468,14 +468,24 @@ const resolveStepConnectors = async (
           };
         }
       }
+      // A long call its server runs as a task is kept, so the same call made again follows it.
+      const journal = await connectorTaskJournal(db, input.scrubber, {
+        teamId,
+        runId: input.runId,
+        stateName: input.stateName,
+        connectorSlug: slug,
+        owner,
+        tool,
+        args,
+      });
       const result = await context
         .with(connectorCallContext(stepContext, trace), () =>
-          connectors.pool.callTool(
+          connectors.pool.callToolAsTask(
             poolId(teamId, slug, owner),
             tool,
             args,
+            journal,
             signal,
-            undefined,
             elicitOptions(input, slug, tool),
           ),
         )

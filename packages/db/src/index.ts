@@ -27,6 +27,7 @@ export * from "./repositories/connectors";
 export * from "./repositories/sso-id-tokens";
 export * from "./repositories/oauth-clients";
 export * from "./repositories/connector-tools";
+export * from "./repositories/connector-tasks";
 export * from "./repositories/lanes";
 export * from "./repositories/rewrap";
 export * from "./runs/start-run";

@@ -11,6 +11,8 @@ export type UpstreamTool = {
   description: string;
   inputSchema: Record<string, unknown>;
   outputSchema?: Record<string, unknown>;
+  /** The server may (optional) or must (required) run the tool's calls as MCP tasks. */
+  taskSupport?: "optional" | "required";
 };
 
 export interface ConnectorHost {

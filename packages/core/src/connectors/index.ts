@@ -60,3 +60,4 @@ export {
   mergeCuratedConnectors,
 } from "./curated";
 export { namesASecret, secretLookalike } from "./secret-lookalike";
+export type { ToolTask, ToolTaskJournal } from "./tool-task";

@@ -47,6 +47,8 @@ import type {
   UpstreamTool,
 } from "./connector-host";
 import { openTransport, type OpenStdio } from "./connector-transport";
+import { followToolTask, type TaskHostPart } from "./follow-tool-task";
+import { askToolTask, type ToolTaskJournal } from "./tool-task";
 import type { FetchLike } from "./oauth/oauth-types";
 
 type McpConnectorHostOptions = {
@@ -91,6 +93,16 @@ type McpConnectorHostOptions = {
    * @default 32
    */
   maxLive?: number;
+  /**
+   * How long a server is asked to keep a task-run call (its ttl); the call waits for it no longer.
+   * @default 86_400_000 (24 h)
+   */
+  taskTtlMs?: number;
+  /**
+   * The shortest and longest wait between polls of a task, whatever interval its server asks for.
+   * @default { minMs: 100, maxMs: 30_000 }
+   */
+  taskPollBounds?: { minMs: number; maxMs: number };
   /**
    * The clock idle times and cooldowns are measured with.
    * @default Date.now
@@ -404,6 +416,9 @@ export class McpConnectorHost implements ConnectorHost {
         description: (t.description ?? "").slice(0, DESCRIPTION_CAP),
         inputSchema: t.inputSchema,
         ...(t.outputSchema ? { outputSchema: t.outputSchema } : {}),
+        ...(t.execution?.taskSupport === "optional" || t.execution?.taskSupport === "required"
+          ? { taskSupport: t.execution.taskSupport }
+          : {}),
       }));
       live.tools = tools;
       return tools;
@@ -438,6 +453,44 @@ export class McpConnectorHost implements ConnectorHost {
         }
       }
     });
+  }
+
+  /**
+   * A call of a tool whose server runs it as an MCP task: started (or, with `journal.follow`,
+   * the earlier attempt's task followed), polled at the server's interval until it ends, its
+   * result returned. Each poll is a call of its own, so a connection dropped meanwhile is
+   * made again. A tool or server without tasks gets a plain call. An aborted call leaves the
+   * task running at its server (the journal keeps it for the next attempt).
+   */
+  callToolAsTask(
+    connectorId: string,
+    tool: string,
+    args: Record<string, unknown>,
+    journal: ToolTaskJournal,
+    signal?: AbortSignal,
+    /** For a plain call (a tool or server without tasks): where its forms go. */
+    options: ConnectorCallOptions = {},
+  ): Promise<CallToolResult> {
+    const part: TaskHostPart = {
+      listTools: (id, s) => this.listTools(id, s),
+      callTool: (id, t, a, s) => this.callTool(id, t, a, s, undefined, options),
+      guarded: (id, s, run) => this.guarded(id, s, (client) => run(client)),
+      timeoutMs: this.options.callTimeoutMs ?? 60_000,
+      ttlMs: this.options.taskTtlMs ?? 86_400_000,
+      pollBounds: this.options.taskPollBounds ?? { minMs: 100, maxMs: 30_000 },
+      now: this.now,
+    };
+    return followToolTask(part, { connectorId, tool, args, journal }, signal);
+  }
+
+  /** Asks the server to stop a task (a cancelled run's); what it says of the task after. */
+  cancelTask(connectorId: string, taskId: string, signal?: AbortSignal) {
+    return this.guarded(connectorId, signal, (client) =>
+      askToolTask(client, "tasks/cancel", taskId, {
+        timeout: this.options.callTimeoutMs ?? 60_000,
+        ...(signal ? { signal } : {}),
+      }),
+    );
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,133 @@
+/**
+ * The task flow of one connector call, over the pool's guarded calls: ask for a task (or
+ * follow the one an earlier attempt of the call started), poll it at the interval its
+ * server asks for until it ends, then fetch the tool's result. The server's word on the task
+ * goes to the journal at each step, so that whoever calls next (the agent asking again after
+ * its CLI gave up, a worker after a restart) knows where it stands.
+ */
+import { ProtocolError, type Client } from "@modelcontextprotocol/client";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { AppError } from "../errors";
+import type { ConnectorHost } from "./connector-host";
+import {
+  askToolTask,
+  pollDelayMs,
+  offersToolTasks,
+  startToolTask,
+  TERMINAL_TASK_STATUSES,
+  toolTaskResult,
+  type ToolTask,
+  type ToolTaskJournal,
+} from "./tool-task";
+
+/** What the flow needs of the pool. */
+export type TaskHostPart = Pick<ConnectorHost, "listTools" | "callTool"> & {
+  guarded<T>(
+    connectorId: string,
+    signal: AbortSignal | undefined,
+    run: (client: Client) => Promise<T>,
+  ): Promise<T>;
+  timeoutMs: number;
+  ttlMs: number;
+  pollBounds: { minMs: number; maxMs: number };
+  now: () => number;
+};
+
+type TaskCall = {
+  connectorId: string;
+  tool: string;
+  args: Record<string, unknown>;
+  journal: ToolTaskJournal;
+};
+
+const wait = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason as Error);
+    const done = () => {
+      clearTimeout(timer);
+      reject(signal?.reason as Error);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
+
+const ended = (task: ToolTask) => TERMINAL_TASK_STATUSES.includes(task.status);
+
+export const followToolTask = async (
+  host: TaskHostPart,
+  call: TaskCall,
+  signal?: AbortSignal,
+): Promise<CallToolResult> => {
+  const { connectorId, tool, args, journal } = call;
+  const options = { timeout: host.timeoutMs, ...(signal ? { signal } : {}) };
+  // Only a server that runs calls as tasks is asked which tools it runs so (a cached list).
+  const offered = await host.guarded(connectorId, signal, (client) =>
+    Promise.resolve(offersToolTasks(client)),
+  );
+  const support = offered
+    ? (await host.listTools(connectorId, signal)).find((t) => t.name === tool)?.taskSupport
+    : undefined;
+  if (support === undefined) return host.callTool(connectorId, tool, args, signal);
+  const first = await host.guarded(connectorId, signal, async (client) => {
+    if (journal.follow) {
+      // The server may have forgotten it (restarted, or its ttl passed): then a new one.
+      const known = await askToolTask(client, "tasks/get", journal.follow, options).catch(
+        (error: unknown) => {
+          if (error instanceof ProtocolError) return undefined;
+          throw error;
+        },
+      );
+      if (known) {
+        if (!ended(known)) await journal.observed(known);
+        return { task: known };
+      }
+    }
+    const answer = await startToolTask(client, { tool, args, ttlMs: host.ttlMs }, options);
+    if ("task" in answer) await journal.created(answer.task);
+    return answer;
+  });
+  if (!("task" in first)) return first.result;
+  let task: ToolTask = first.task;
+  while (!ended(task)) {
+    await wait(pollDelayMs(task, host.pollBounds), signal);
+    if (task.expiresAt && task.expiresAt.getTime() < host.now())
+      throw new AppError(
+        "EXECUTION.CONNECTOR_TASK_EXPIRED",
+        `the task of tool "${tool}" on connector "${connectorId}" outlived the time its server keeps it`,
+      );
+    const taskId = task.taskId;
+    task = await host.guarded(connectorId, signal, (client) =>
+      askToolTask(client, "tasks/get", taskId, options),
+    );
+    if (!ended(task)) await journal.observed(task);
+  }
+  const result = await endResult(host, task, tool, connectorId, options);
+  // Kept as ended only once its result is in hand: a call cut before that is followed again.
+  await journal.observed(task);
+  return result;
+};
+
+const endResult = (
+  host: TaskHostPart,
+  task: ToolTask,
+  tool: string,
+  connectorId: string,
+  options: { timeout: number; signal?: AbortSignal },
+): Promise<CallToolResult> => {
+  if (task.status === "cancelled")
+    return Promise.resolve({
+      isError: true,
+      content: [
+        {
+          type: "text",
+          text: `the server cancelled the task of tool "${tool}"${task.statusMessage ? `: ${task.statusMessage}` : ""}`,
+        },
+      ],
+    });
+  return host.guarded(connectorId, options.signal, (client) =>
+    toolTaskResult(client, task.taskId, options),
+  );
+};

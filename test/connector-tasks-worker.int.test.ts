@@ -1,0 +1,163 @@
+/**
+ * A long connector call run as an MCP task under the real worker: an openai_compatible agent
+ * step against the scripted model calls the `report` tool of a server on the v2 server SDK
+ * that runs it as a task taking seconds. The agent gets the tool's result when the task ends
+ * (the call is held meanwhile, the worker polling the task), and a worker killed while it
+ * polls loses nothing: the replacement worker runs the step again, the agent asks again, and
+ * the call follows the same task at the server to its result.
+ */
+import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
+import { parseEgressAllowList } from "@switchyard/core/egress";
+import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
+import { connectorTasksOfRun, listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
+import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { webEgress } from "~/server/egress";
+import { openAiAgentState } from "./helpers/agent-workflow";
+import { dashboardCaller } from "./helpers/dashboard-caller";
+import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
+import { startTaskServer } from "./helpers/task-server";
+import { startWorker, waitFor } from "./helpers/worker-process";
+
+const keyring = keyringOf(
+  parseMasterKey(
+    process.env.SWITCHYARD_MASTER_KEY_ID || "k1",
+    process.env.SWITCHYARD_MASTER_KEY ?? "",
+  ),
+);
+const WORKER_ID = `tasks-${Math.random().toString(36).slice(2, 8)}`;
+let stack: RunStack;
+let model: ScriptedModel;
+let server: Awaited<ReturnType<typeof startTaskServer>>;
+let workerEnv: Record<string, string>;
+
+const admin = () =>
+  dashboardCaller(
+    {
+      db: stack.db,
+      keyring,
+      queue: stack.queue,
+      redis: stack.redis,
+      prefix: stack.prefix,
+      egress: webEgress(parseEgressAllowList(LOOPBACK_EGRESS_ALLOW)),
+    },
+    stack.adminId,
+  );
+
+/** The model calls `report` (up to `times` times: once more after a restart), then answers. */
+const rules = (marker: string, args: Record<string, unknown>, times: number) => [
+  {
+    match: { messagesContain: marker },
+    times,
+    toolCalls: [{ name: "reports_report", arguments: args }],
+  },
+  { match: { messagesContain: marker }, times: 1, text: `done ${marker}` },
+];
+
+const start = async (name: string, prompt: string) => {
+  const { workflowId } = await saveWorkflowVersion(stack.db, {
+    teamId: stack.teamId,
+    name,
+    lane: "operator",
+    files: {
+      "workflow.yaml": `name: ${name}
+states:
+  initial: agent
+${openAiAgentState(model.url, prompt, "done").replace("    timeout: 2m\n", "    timeout: 2m\n    mcp_proxy:\n      connectors: [reports]\n")}  done:
+    type: terminal
+    status: success
+`,
+    },
+  });
+  return (await admin().runs.start({ workflowId })).id;
+};
+const ended = (id: string) => runEnded(() => admin().runs.get({ id }), `run ${id}`, 150_000);
+const reportCalls = async (run: Awaited<ReturnType<typeof ended>>) =>
+  (
+    await listStepToolCalls(
+      stack.db,
+      stack.teamId,
+      run.steps.filter((s) => s.stateName === "agent").at(-1)!.id,
+    )
+  ).filter((c) => c.toolName === "reports_report");
+
+beforeAll(async () => {
+  server = await startTaskServer();
+  model = await startScriptedModel({
+    host: "127.0.0.1",
+    script: {
+      turns: [],
+      rules: [
+        ...rules("TASK-HELD", { ms: 3_000, topic: "held" }, 1),
+        ...rules("TASK-KILLED", { ms: 6_000, topic: "killed" }, 2),
+      ],
+    },
+  });
+  workerEnv = {
+    SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
+    SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
+    SWITCHYARD_WORKER_ID: WORKER_ID,
+    SWITCHYARD_JOB_LOCK_MS: "3000",
+  };
+  stack = await openRunStack(workerEnv);
+  await admin().variables.set({
+    name: "MODEL_KEY",
+    value: "sk-model-key-6d1f0a9c3e7b2854",
+    secret: true,
+    lanes: ["operator"],
+  });
+  await admin().connectors.create({
+    definition: server.connector,
+  });
+}, 300_000);
+afterAll(async () => {
+  if (stack) await closeRunStack(stack);
+  await model?.close();
+  server?.close();
+});
+
+it("holds the agent's call while the task runs and answers it with the task's result", async () => {
+  const before = (await server.tasks()).length;
+  const run = await ended(await start("task-held", "TASK-HELD"));
+  expect(run.status, JSON.stringify([run.errorCode, run.errorMessage, model.failures])).toBe(
+    "succeeded",
+  );
+  const calls = await reportCalls(run);
+  expect(calls.map((c) => [c.source, c.isError])).toEqual([["reports", false]]);
+  expect(JSON.stringify(calls[0]!.result)).toContain("report for held after 3000 ms");
+  const made = (await server.tasks()).slice(before);
+  expect(made.map((t) => [t.status, t.args.topic])).toEqual([["completed", "held"]]);
+  const rows = await connectorTasksOfRun(stack.db, stack.teamId, run.id);
+  expect(rows.map((r) => [r.taskId, r.status, r.stateName])).toEqual([
+    [made[0]!.taskId, "completed", "agent"],
+  ]);
+}, 200_000);
+
+it("loses no task to a worker killed while it polls: the replacement follows it to its result", async () => {
+  const before = (await server.tasks()).length;
+  const id = await start("task-killed", "TASK-KILLED");
+  await waitFor(
+    async () =>
+      (await connectorTasksOfRun(stack.db, stack.teamId, id)).find((r) => r.status === "working"),
+    60_000,
+    "the task to be running",
+  );
+  stack.worker.child.kill("SIGKILL");
+  await new Promise((resolve) => stack.worker.child.once("exit", resolve));
+  stack.worker = await startWorker(
+    { DATABASE_URL: stack.database.url, SWITCHYARD_QUEUE_PREFIX: stack.prefix, ...workerEnv },
+    120_000,
+  );
+  const run = await ended(id);
+  expect(
+    run.status,
+    JSON.stringify([run.errorCode, run.errorMessage, model.failures, stack.worker.logs()]),
+  ).toBe("succeeded");
+  // One task at the server, followed to its end by the second worker.
+  const made = (await server.tasks()).slice(before);
+  expect(made.map((t) => [t.status, t.args.topic])).toEqual([["completed", "killed"]]);
+  const rows = await connectorTasksOfRun(stack.db, stack.teamId, id);
+  expect(rows.map((r) => [r.taskId, r.status])).toEqual([[made[0]!.taskId, "completed"]]);
+  const calls = await reportCalls(run);
+  expect(JSON.stringify(calls.at(-1)!.result)).toContain("report for killed after 6000 ms");
+}, 300_000);
