@@ -168,9 +168,11 @@ const main = async () => {
   // answered as a person who accepts the form as shown, its defaults filled in.
   // Only where the scenario's server sends one: the others' calls put no polling on the web app.
   const answering = new AbortController();
-  const answered = scenario.startsWith("elicitation")
-    ? answerForms(answering.signal)
-    : Promise.resolve();
+  // Its failure is reported once the call is over (not as an unhandled rejection meanwhile).
+  let formsFailed;
+  const answered = (
+    scenario.startsWith("elicitation") ? answerForms(answering.signal) : Promise.resolve()
+  ).catch((error) => (formsFailed = error));
   const call = () => api("POST", `/connectors/${id}/call`, { tool, arguments: args });
   const result = await call()
     .catch(async (error) => {
@@ -182,6 +184,7 @@ const main = async () => {
     })
     .finally(() => answering.abort());
   await answered;
+  if (formsFailed) throw formsFailed;
   say(`${tool}: ${JSON.stringify(result.content)}`);
   if (result.isError) throw new Error(`${tool} answered an error`);
 };

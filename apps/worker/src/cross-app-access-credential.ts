@@ -34,6 +34,8 @@ type Input = {
   def: EnterpriseDefinition;
   fetch: FetchLike;
   scrubber: Scrubber;
+  /** Every secret of the access as it is obtained, for the other steps sharing the connection. */
+  learn?: (secrets: string[]) => void;
 };
 
 /** Renewed this long before the token says it ends. */
@@ -106,6 +108,7 @@ export const openCrossAppAccess = async (input: Input) => {
       idToken,
     });
     input.scrubber.add(tokens.accessToken);
+    input.learn?.([idToken, ...(clientSecret ? [clientSecret] : []), tokens.accessToken]);
     return tokens;
   };
   /** One exchange at a time; the others wait for it. */

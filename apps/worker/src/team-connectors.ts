@@ -253,10 +253,17 @@ const openEnterpriseConnector = async (
   def: Parameters<typeof openCrossAppAccess>[0]["def"],
   row: { slug: string; updatedAt: Date },
   secrets: string[],
+  joined: (() => void)[],
 ) => {
   const { teamId, connectors } = input;
   const owner = input.starterId ?? "-";
+  const id = poolId(teamId, row.slug, owner);
+  // Steps of the member's runs share the pooled connection and whichever token it holds:
+  // each must scrub every token any of them obtains.
+  const grant = `idp/${id}`;
+  joined.push(connectors.scrubbers.join(grant, input.scrubber));
   const credential = await openCrossAppAccess({
+    learn: (obtained) => connectors.scrubbers.learn(grant, obtained),
     db: input.db,
     keyring: input.keyring,
     teamId,
@@ -266,7 +273,6 @@ const openEnterpriseConnector = async (
     scrubber: input.scrubber,
   });
   secrets.push(...credential.secrets);
-  const id = poolId(teamId, row.slug, owner);
   connectors.resolvers.set(id, credential.resolver);
   connectors.pool.define({
     ...toConnectorSpec(def),
@@ -361,7 +367,7 @@ const resolveStepConnectors = async (
         });
     }
     if (usesCrossAppAccess(def)) {
-      defs.set(slug, await openEnterpriseConnector(input, def, row!, secrets));
+      defs.set(slug, await openEnterpriseConnector(input, def, row!, secrets, joined));
       continue;
     }
     const owner = def.credential_mode === "member" ? input.starterId : TEAM_OWNER;

@@ -103,6 +103,19 @@ export const followToolTask = async (
       askToolTask(client, "tasks/get", taskId, options),
     );
     if (!ended(task)) await journal.observed(task);
+    if (task.status === "input_required") {
+      // The server waits for an answer it asks for on the task's result stream, which this
+      // worker does not open yet: stopped now rather than polled until its ttl runs out.
+      await host
+        .guarded(connectorId, undefined, (client) =>
+          askToolTask(client, "tasks/cancel", taskId, { timeout: host.timeoutMs }),
+        )
+        .catch(() => undefined);
+      throw new AppError(
+        "EXECUTION.CONNECTOR_TASK_INPUT_REQUIRED",
+        `the task of tool "${tool}" on connector "${connectorId}" asks for input, which Switchyard does not pass on for a task yet; the task was cancelled`,
+      );
+    }
   }
   const result = await endResult(host, task, tool, connectorId, options);
   // Kept as ended only once its result is in hand: a call cut before that is followed again.

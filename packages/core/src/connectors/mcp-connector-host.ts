@@ -480,7 +480,14 @@ export class McpConnectorHost implements ConnectorHost {
       pollBounds: this.options.taskPollBounds ?? { minMs: 100, maxMs: 30_000 },
       now: this.now,
     };
-    return followToolTask(part, { connectorId, tool, args, journal }, signal);
+    // In use for the whole follow, between polls too: the pool must not close it as idle
+    // (or to make room), which would end a stdio server's task.
+    this.running.set(connectorId, (this.running.get(connectorId) ?? 0) + 1);
+    return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(() => {
+      const left = (this.running.get(connectorId) ?? 1) - 1;
+      if (left > 0) this.running.set(connectorId, left);
+      else this.running.delete(connectorId);
+    });
   }
 
   /** Asks the server to stop a task (a cancelled run's); what it says of the task after. */

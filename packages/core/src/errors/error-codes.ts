@@ -108,6 +108,7 @@ export const ERROR_CODES = {
   "EXECUTION.CONNECTOR_UNAVAILABLE": FAMILY.EXECUTION,
   /** A connector call run as an MCP task outlived the time its server keeps the task (docs/connectors.md). */
   "EXECUTION.CONNECTOR_TASK_EXPIRED": FAMILY.EXECUTION,
+  "EXECUTION.CONNECTOR_TASK_INPUT_REQUIRED": FAMILY.EXECUTION,
   // An outbound request on a user's behalf that failed (docs/connectors.md, "Egress"): the host named, never what it sent.
   "EXECUTION.EGRESS.TIMEOUT": FAMILY.EXECUTION,
   "EXECUTION.EGRESS.TOO_LARGE": FAMILY.EXECUTION,

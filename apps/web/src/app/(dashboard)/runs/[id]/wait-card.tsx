@@ -46,7 +46,7 @@ export function WaitRunLink({ wait }: { wait: Pick<WaitOrigin, "runId" | "run"> 
   return wait.runId && wait.run ? (
     <Link href={`/runs/${wait.runId}`}>Run of {wait.run.workflow}</Link>
   ) : (
-    <Link href="/connectors">A connector console call</Link>
+    <Link href="/settings/connectors">A connector console call</Link>
   );
 }
 
