@@ -5,12 +5,16 @@
  */
 import { callbackUrl } from "~/server/connectors/connector-oauth";
 import { clientMetadataAnswer } from "~/server/connectors/client-metadata";
+import { errorAnswer } from "~/server/http/api-answer";
 import { otherMethods } from "~/server/http/other-methods";
 
 export const dynamic = "force-dynamic";
 
 export async function GET() {
-  return clientMetadataAnswer(callbackUrl);
+  // A misconfigured instance (no AUTH_URL) answers with the project's error, not a bare 500.
+  return clientMetadataAnswer(callbackUrl).catch((error: unknown) =>
+    errorAnswer(error, "client metadata document"),
+  );
 }
 
 export const { POST, PUT, DELETE, PATCH, OPTIONS } = otherMethods(["GET"]);
