@@ -22,7 +22,7 @@ import {
 } from "@switchyard/testing/oauth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
-import { openAiAgentState } from "./helpers/agent-workflow";
+import { connectorLines, openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import {
   startRecordingMcpServer,
@@ -73,7 +73,7 @@ const listing = async (id: string) => (await admin().connectors.list()).find((c)
 const WORKFLOW = (name: string, connector: string) => `name: ${name}
 states:
   initial: agent
-${openAiAgentState(model.url, `CALL-${connector}`, "done").replace("    timeout: 2m\n", `    timeout: 2m\n    mcp_proxy:\n      connectors: [${connector}]\n`)}  done:
+${openAiAgentState(model.url, `CALL-${connector}`, "done", connectorLines(connector))}  done:
     type: terminal
     status: success
 `;

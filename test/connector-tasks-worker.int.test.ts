@@ -13,7 +13,7 @@ import { connectorTasksOfRun, listStepToolCalls, saveWorkflowVersion } from "@sw
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
-import { openAiAgentState } from "./helpers/agent-workflow";
+import { connectorLines, openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { startTaskServer } from "./helpers/task-server";
@@ -63,7 +63,7 @@ const start = async (name: string, prompt: string) => {
       "workflow.yaml": `name: ${name}
 states:
   initial: agent
-${openAiAgentState(model.url, prompt, "done").replace("    timeout: 2m\n", "    timeout: 2m\n    mcp_proxy:\n      connectors: [reports]\n")}  done:
+${openAiAgentState(model.url, prompt, "done", connectorLines("reports"))}  done:
     type: terminal
     status: success
 `,

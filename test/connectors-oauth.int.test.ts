@@ -34,7 +34,7 @@ import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
 import { webEgress } from "~/server/egress";
 import { handleRest } from "~/server/rest/rest-api";
-import { openAiAgentState } from "./helpers/agent-workflow";
+import { connectorLines, openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli } from "./helpers/worker-process";
@@ -123,7 +123,7 @@ const listing = async (id = "crm") => {
 const WORKFLOW = (name: string, prompt: string) => `name: ${name}
 states:
   initial: agent
-${openAiAgentState(model.url, prompt, "done").replace("    timeout: 2m\n", "    timeout: 2m\n    mcp_proxy:\n      connectors: [crm]\n")}  done:
+${openAiAgentState(model.url, prompt, "done", connectorLines("crm"))}  done:
     type: terminal
     status: success
 `;

@@ -30,7 +30,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectorOAuthCallback } from "~/server/connectors/connector-oauth";
 import { webEgress } from "~/server/egress";
-import { openAiAgentState } from "./helpers/agent-workflow";
+import { connectorLines, openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
 import { buildSwitchyardCli } from "./helpers/worker-process";
@@ -241,7 +241,7 @@ describe("scope step-up", () => {
         "workflow.yaml": `name: ${name}
 states:
   initial: agent
-${openAiAgentState(model.url, "STEP-UP", "done").replace("    timeout: 2m\n", "    timeout: 2m\n    mcp_proxy:\n      connectors: [docs]\n")}  done:
+${openAiAgentState(model.url, "STEP-UP", "done", connectorLines("docs"))}  done:
     type: terminal
     status: success
 `,

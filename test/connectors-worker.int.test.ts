@@ -17,7 +17,7 @@ import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-mod
 import { createRun, listStepToolCalls, saveWorkflowVersion } from "@switchyard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AGENTS_DIR, installedAgent } from "./helpers/agent-cli";
-import { openAiAgentState } from "./helpers/agent-workflow";
+import { connectorLines, openAiAgentState } from "./helpers/agent-workflow";
 import { connectorPackages } from "./helpers/connector-packages";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
@@ -65,7 +65,7 @@ const rules = (
 const WORKFLOW = (name: string, prompt: string, connectors: string[]) => `name: ${name}
 states:
   initial: agent
-${openAiAgentState(model.url, prompt, "done").replace("    timeout: 2m\n", `    timeout: 2m\n    mcp_proxy:\n      connectors: [${connectors.join(", ")}]\n`)}  done:
+${openAiAgentState(model.url, prompt, "done", connectorLines(...connectors))}  done:
     type: terminal
     status: success
 `;

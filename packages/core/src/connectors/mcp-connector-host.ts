@@ -331,17 +331,25 @@ export class McpConnectorHost implements ConnectorHost {
     return Object.assign(live, { client, transport, ...(changes ? { changes } : {}) }) as Live;
   }
 
+  /** Counts a use of connector `id` (not idle, not closed to make room) until the returned function is called. */
+  private inUse(id: string): () => void {
+    this.running.set(id, (this.running.get(id) ?? 0) + 1);
+    return () => {
+      const left = (this.running.get(id) ?? 1) - 1;
+      if (left > 0) this.running.set(id, left);
+      else this.running.delete(id);
+    };
+  }
+
   private async guarded<T>(
     id: string,
     signal: AbortSignal | undefined,
     run: (client: Client, live: Live) => Promise<T>,
   ): Promise<T> {
     // Counted from before the connection is made: one still opening is not idle either.
-    this.running.set(id, (this.running.get(id) ?? 0) + 1);
+    const done = this.inUse(id);
     const release = () => {
-      const left = (this.running.get(id) ?? 1) - 1;
-      if (left > 0) this.running.set(id, left);
-      else this.running.delete(id);
+      done();
       // The end of a call is a use: idle time counts from it.
       if (this.live.has(id)) this.lastUsed.set(id, this.now());
       this.makeRoom(0);
@@ -482,12 +490,10 @@ export class McpConnectorHost implements ConnectorHost {
     };
     // In use for the whole follow, between polls too: the pool must not close it as idle
     // (or to make room), which would end a stdio server's task.
-    this.running.set(connectorId, (this.running.get(connectorId) ?? 0) + 1);
-    return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(() => {
-      const left = (this.running.get(connectorId) ?? 1) - 1;
-      if (left > 0) this.running.set(connectorId, left);
-      else this.running.delete(connectorId);
-    });
+    // In use between polls too: closing it as idle would end a stdio server's task.
+    return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(
+      this.inUse(connectorId),
+    );
   }
 
   /** Asks the server to stop a task (a cancelled run's); what it says of the task after. */
