@@ -22,14 +22,36 @@ test.beforeAll(async () => {
   const saved = await saveAgentWorkflow(db, teamId, "e2e-merge-bot");
   workflow = { workflowId: saved.workflowId, workflowVersionId: saved.id };
 });
-test.afterAll(async () => {
+const parked: string[] = [];
+test.afterAll(async ({ browser }) => {
   // Nothing of these runs may wait for anyone in later specs.
   await db?.wait.updateMany({ where: { teamId, status: "open" }, data: { status: "cancelled" } });
+  // An answered wait queues its run again, and the worker resumes its agent step (Claude Code
+  // against a vendor it cannot reach, retrying): cancelled here, so no later spec's run waits
+  // for a worker slot behind them.
+  const page = await browser.newPage();
+  await signIn(page);
+  for (const runId of parked) {
+    await page.goto(`/runs/${runId}`);
+    const cancel = page.getByRole("button", { name: "Cancel" });
+    if ((await cancel.count()) === 0) continue;
+    await cancel.click();
+    await expect(page.locator("h1 .badge")).not.toHaveText(/queued|running|waiting/);
+  }
+  await page.close();
   await db?.$disconnect();
 });
 
-const park = (args: Record<string, unknown>) =>
-  parkedRun(db, { teamId, ...workflow, startedById: adminId, wait: { arguments: args } });
+const park = async (args: Record<string, unknown>) => {
+  const run = await parkedRun(db, {
+    teamId,
+    ...workflow,
+    startedById: adminId,
+    wait: { arguments: args },
+  });
+  parked.push(run.runId);
+  return run;
+};
 
 const waitRow = (waitId: string) => db.wait.findUniqueOrThrow({ where: { id: waitId } });
 
