@@ -23,6 +23,8 @@ trap cleanup INT TERM EXIT
 load_env
 # A .env written before SWITCHYARD_EGRESS_ALLOW existed: loopback, as a fresh one has it.
 export SWITCHYARD_EGRESS_ALLOW="${SWITCHYARD_EGRESS_ALLOW-127.0.0.0/8,::1,localhost}"
+# A .env written before the demo model existed: its port, as a fresh one has it.
+export SWITCHYARD_DEMO_MODEL_PORT="${SWITCHYARD_DEMO_MODEL_PORT-56390}"
 if (exec 3<>"/dev/tcp/127.0.0.1/$WEB_PORT") 2>/dev/null; then
   say "error: port $WEB_PORT is already in use; stop what listens there or set WEB_PORT in .env"
   exit 1

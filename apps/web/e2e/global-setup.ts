@@ -68,6 +68,8 @@ export default async function globalSetup() {
   process.env.E2E_ADMIN_EMAIL = "admin@e2e.local";
   process.env.E2E_ADMIN_PASSWORD = password;
   process.env.E2E_MODEL_PORT = String(await freePort());
+  // The built-in demo model the worker serves (first-start.spec.ts seeds the demo agent on it).
+  process.env.E2E_DEMO_MODEL_PORT = String(await freePort());
 
   // A spec that starts a second worker (triggers.spec.ts) joins the same queues.
   process.env.E2E_QUEUE_PREFIX = `sy-e2e-${Math.random().toString(36).slice(2, 8)}`;
@@ -95,6 +97,7 @@ export default async function globalSetup() {
     SWITCHYARD_CONNECTORS_MAX: "8",
     SWITCHYARD_CONNECTORS_DIR: connectorsDir,
     SWITCHYARD_MODEL_ENDPOINTS: `http://127.0.0.1:${process.env.E2E_MODEL_PORT}/v1`,
+    SWITCHYARD_DEMO_MODEL_PORT: process.env.E2E_DEMO_MODEL_PORT,
     // The worker's model, connectors and notification receivers are on loopback.
     SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_OIDC_ISSUER: issuer.issuer,

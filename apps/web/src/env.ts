@@ -39,6 +39,8 @@ export const webEnvSchema = z.object({
   /** The GitHub REST API workflow packs are installed from (owner/repo releases); obeys SWITCHYARD_EGRESS_ALLOW. */
   SWITCHYARD_GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
   SWITCHYARD_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
+  /** The worker's built-in demo model's port (0: none): Settings → Models labels its endpoint as the demo. */
+  SWITCHYARD_DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
   /** Mail for password reset links (smtp:// or smtps://, user and password in the URL); unset: the admin is shown the link. */
   SWITCHYARD_SMTP_URL: z.union([z.literal(""), z.url({ protocol: /^smtps?$/ })]).optional(),
   SWITCHYARD_SMTP_FROM: z.string().min(3).default("Switchyard <switchyard@localhost>"),

@@ -22,6 +22,7 @@ import { lstat, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
+  BUILTIN_CONNECTORS_INSIDE,
   CONNECTORS_INSIDE,
   connectorCommandRefusal,
   type ConnectorSpec,
@@ -42,6 +43,8 @@ type ConnectorSandboxOptions = {
   /** The worker's own traversable folder for sandboxes and the staged connectors folder. */
   scratchDir: string;
   connectorsDir: string | undefined;
+  /** The connectors shipped with Switchyard (the demo connector), built at boot: seen at BUILTIN_CONNECTORS_INSIDE. */
+  builtinDir?: string | undefined;
   /** Whether a connector whose definition does not say has a network: the steps' setting. */
   defaultNetwork: boolean;
   /** The instance's word on commands from outside the connectors folder, asked at each start. */
@@ -174,7 +177,22 @@ export const sandboxedStdio = (options: ConnectorSandboxOptions) => {
     try {
       bind = await staged.take();
       const proc = await sandbox.start(
-        { argv: [spec.command, ...(spec.args ?? [])], env, binds: bind ? [bind] : [] },
+        {
+          argv: [spec.command, ...(spec.args ?? [])],
+          env,
+          binds: [
+            ...(bind ? [bind] : []),
+            ...(options.builtinDir
+              ? [
+                  {
+                    path: options.builtinDir,
+                    mode: "ro" as const,
+                    target: BUILTIN_CONNECTORS_INSIDE,
+                  },
+                ]
+              : []),
+          ],
+        },
         {},
       );
       proc.stderr.resume();

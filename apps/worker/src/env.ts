@@ -100,6 +100,11 @@ export const workerEnvSchema = z.object({
         .map((e) => e.trim())
         .filter(Boolean),
     ),
+  /**
+   * The loopback port of the built-in demo model (a recorded agent session the demo
+   * workflow runs against, no key needed); 0: no demo model.
+   */
+  SWITCHYARD_DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65_535).default(0),
   /** Where `npm run agents:install` puts the agent CLIs; ~/.cache/switchyard/agents when empty. */
   SWITCHYARD_AGENTS_DIR: z.string().default(""),
   /** Where an admin installs stdio connector packages (`npm install --prefix`), seen by connectors at /opt/connectors; ~/.cache/switchyard/connectors when empty. */

@@ -30,6 +30,8 @@ import { defaultAgentsDir, defaultConnectorsDir, EnvError, readWorkerEnv } from 
 import { teamModelAccess } from "./model-access";
 import { callConnectorByHand } from "./connector-console";
 import { sandboxedStdio, sweepStagedConnectors } from "./connector-sandbox";
+import { buildDemoConnector } from "./demo-connector";
+import { startDemoModel } from "./demo-model";
 import { closeEgress, workerEgress } from "./egress";
 import { logDrift } from "./drift-log";
 import { executeRun } from "./execute-run";
@@ -160,6 +162,26 @@ for (const { agent, pinned, installed, drift } of installedAgentVersions(agentsD
 const allowAnyConnectorCommand = async () =>
   (await readInstanceSettings(db)).allowAnyConnectorCommand;
 await sweepStagedConnectors(confinement.workspacesDir, ownerId);
+// The connectors shipped with Switchyard (the demo connector), built for this worker alone.
+const builtinConnectorsDir = await buildDemoConnector(
+  path.join(
+    confinement.workspacesDir,
+    `.builtin-connectors-${ownerId.replace(/[^A-Za-z0-9._-]/g, "_")}`,
+  ),
+).catch((e: unknown) =>
+  fatal(`could not build the demo connector: ${e instanceof Error ? e.message : String(e)}`),
+);
+// The demo model: a recorded agent session on loopback, for trying Switchyard without a key.
+const demoModel =
+  env.SWITCHYARD_DEMO_MODEL_PORT > 0
+    ? await startDemoModel(env.SWITCHYARD_DEMO_MODEL_PORT, (level, message, fields) =>
+        log[level](message, fields ?? {}),
+      ).catch((e: unknown) =>
+        fatal(
+          `SWITCHYARD_DEMO_MODEL_PORT: could not start the demo model: ${e instanceof Error ? e.message : String(e)}`,
+        ),
+      )
+    : undefined;
 const connectors = createWorkerConnectors({
   allowAnyCommand: allowAnyConnectorCommand,
   oauthFetch: egress.oauth,
@@ -169,6 +191,7 @@ const connectors = createWorkerConnectors({
     uids: confinement.connectorUids,
     scratchDir: confinement.workspacesDir,
     connectorsDir: env.SWITCHYARD_CONNECTORS_DIR || defaultConnectorsDir(),
+    builtinDir: builtinConnectorsDir,
     defaultNetwork: env.SWITCHYARD_STEP_NETWORK,
     allowAnyCommand: allowAnyConnectorCommand,
   }),
@@ -469,6 +492,7 @@ const shutdown = async (sig: string, code = 0) => {
   clearTimeout(grace);
   await heartbeat.stop();
   await gateway.close().catch(() => undefined);
+  await demoModel?.close().catch(() => undefined);
   await connectors.pool.close().catch(() => undefined);
   await closeEgress(egress).catch(() => undefined);
   await confinement.networkFilter?.close().catch(() => undefined);

@@ -2,6 +2,7 @@
  * `npm run db:seed`: seeds the database named by DATABASE_URL and prints the demo login:
  * whether the admin was made now, and whether SEED_ADMIN_PASSWORD still signs it in (the
  * seed never resets a password changed since; `npm start` prints the password only then).
+ * With SWITCHYARD_DEMO_MODEL_PORT set, the demo agent workflow is seeded against the demo model there.
  */
 import { createDb } from "./client";
 import { verifyPasswordHash } from "./password-hash";
@@ -19,9 +20,12 @@ const required = (name: string) => {
 const db = createDb(required("DATABASE_URL"), { max: 2 });
 try {
   const password = required("SEED_ADMIN_PASSWORD");
+  const demoPort = Number(process.env.SWITCHYARD_DEMO_MODEL_PORT || "0");
   const { team, admin, adminCreated, workflows } = await seed(db, {
     adminEmail: required("SEED_ADMIN_EMAIL"),
     adminPassword: password,
+    // The worker serves the demo model there (apps/worker/src/demo-model.ts).
+    ...(demoPort > 0 ? { demoModelUrl: `http://127.0.0.1:${demoPort}/v1` } : {}),
   });
   console.log(
     `seed: team "${team.slug}", admin ${admin.email} (${adminCreated ? "made now, an instance admin" : "kept as it was"}), ${workflows.length} workflows`,

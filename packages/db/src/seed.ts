@@ -1,5 +1,8 @@
 /**
  * Seeds a demo team, its admin, lanes and demo workflows. Idempotent: safe on every start.
+ * Given the built-in demo model's URL, also what the demo agent workflow needs: the demo
+ * model allowed for openai_compatible steps (only while the team has set nothing for them),
+ * the demo connector, and the workflow itself.
  * The admin is made once, with the seed's password, as the installation's first instance
  * admin; on later starts the account is left as it is (a password changed since stays
  * changed), except that an installation without any instance admin (one from before
@@ -12,8 +15,14 @@ import type { Db } from "./client";
 import { hashPassword } from "./repositories/members";
 import { saveWorkflowVersion } from "./repositories/bundle-store";
 import { ensureBuiltInLanes } from "./repositories/teams";
+import { seedDemoAgent } from "./seed-demo-agent";
 
-type SeedOptions = { adminEmail: string; adminPassword: string };
+type SeedOptions = {
+  adminEmail: string;
+  adminPassword: string;
+  /** The built-in demo model's base URL (`http://127.0.0.1:<port>/v1`); none: no demo agent. */
+  demoModelUrl?: string | undefined;
+};
 
 const WORKFLOW_DIR = path.join(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -71,5 +80,13 @@ export const seed = async (db: Db, options: SeedOptions) => {
       }),
     );
   }
+  if (options.demoModelUrl)
+    workflows.push(
+      await seedDemoAgent(db, {
+        teamId: team.id,
+        adminId: admin.id,
+        modelUrl: options.demoModelUrl,
+      }),
+    );
   return { team, admin, adminCreated: existing === null, workflows };
 };

@@ -38,6 +38,36 @@ const chat = (url: string, body: Record<string, unknown>) =>
   });
 
 describe("script playback", () => {
+  it("plays each conversation from its own place with turnBy conversation, however many go at once", async () => {
+    model = await startScriptedModel({
+      script: [{ text: "first" }, { text: "second" }],
+      turnBy: "conversation",
+      keepRequests: false,
+    });
+    const text = async (res: Response) =>
+      ((await res.json()) as { choices: { message: { content: string } }[] }).choices[0]!.message
+        .content;
+    const opening = [{ role: "user", content: "hi" }];
+    const followUp = [
+      ...opening,
+      { role: "assistant", content: "first" },
+      { role: "user", content: "and?" },
+    ];
+    expect(await text(await chat(model.url, { messages: opening }))).toBe("first");
+    expect(await text(await chat(model.url, { messages: opening }))).toBe("first");
+    expect(await text(await chat(model.url, { messages: followUp }))).toBe("second");
+    const past = await chat(model.url, {
+      messages: [
+        ...followUp,
+        { role: "assistant", content: "second" },
+        { role: "user", content: "more" },
+      ],
+    });
+    expect(past.status).toBe(400);
+    expect(model.requests).toEqual([]);
+    expect(model.failures).toEqual([]);
+  });
+
   it("answers a failed expectation with HTTP 400 naming the turn and what was expected, and records it", async () => {
     model = await startScriptedModel({
       script: [

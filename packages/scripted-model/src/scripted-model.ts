@@ -24,6 +24,7 @@ import {
   type ScriptInput,
 } from "./script";
 import { checkExpectation, resolveToolCalls, ruleMatches } from "./turn-checks";
+import { modelRepliesIn } from "./model-replies";
 
 const ADAPTERS: ApiAdapter[] = [anthropicApi, openaiChatApi, openaiResponsesApi, geminiApi];
 
@@ -67,6 +68,15 @@ export type ScriptedModelOptions = {
   host?: string;
   /** One line per request (the CLI prints them). */
   log?: (line: string) => void;
+  /**
+   * How a model request picks its turn: `sequence` (default), the next turn of the server;
+   * `conversation`, the turn after as many as the request's conversation already holds
+   * answers of the model, so any number of conversations can play the script side by side
+   * (the demo model: every run of the demo workflow hears the same session).
+   */
+  turnBy?: "sequence" | "conversation";
+  /** Whether `requests` and `failures` keep every request (default true); a server that runs for days keeps none. */
+  keepRequests?: boolean;
 };
 
 export type ScriptedModel = {
@@ -121,6 +131,8 @@ export const startScriptedModel = async (options: ScriptedModelOptions): Promise
   const failures: ScriptFailure[] = [];
   const ruleUses = script.rules.map(() => 0);
   let nextTurn = 0;
+  let seq = 0;
+  const keep = options.keepRequests ?? true;
 
   const fail = (
     res: ServerResponse,
@@ -130,7 +142,7 @@ export const startScriptedModel = async (options: ScriptedModelOptions): Promise
     status = 400,
   ) => {
     const message = `scripted model: ${failure.message}`;
-    failures.push({ ...failure, message, request: record.seq });
+    if (keep) failures.push({ ...failure, message, request: record.seq });
     record.answeredBy = { kind: "failure" };
     record.status = status;
     const type = `scripted_model_${failure.kind}`;
@@ -244,7 +256,7 @@ export const startScriptedModel = async (options: ScriptedModelOptions): Promise
       json = false;
     }
     const record: RecordedRequest = {
-      seq: requests.length + 1,
+      seq: ++seq,
       at: new Date().toISOString(),
       method,
       path: redactPath(url),
@@ -252,7 +264,7 @@ export const startScriptedModel = async (options: ScriptedModelOptions): Promise
       auth: authOf(req.headers, url),
       body,
     };
-    requests.push(record);
+    if (keep) requests.push(record);
 
     if ((method === "HEAD" || method === "GET") && PROBE_PATHS.has(url.pathname)) {
       record.answeredBy = { kind: "probe" };
@@ -309,7 +321,9 @@ export const startScriptedModel = async (options: ScriptedModelOptions): Promise
         404,
       );
 
-    const index = nextTurn++;
+    const index =
+      options.turnBy === "conversation" ? modelRepliesIn(adapter.name, body) : nextTurn++;
+    if (options.turnBy === "conversation") nextTurn = Math.max(nextTurn, index + 1);
     const turn = script.turns[index];
     if (!turn)
       return fail(res, record, adapter, {

@@ -31,6 +31,10 @@ describe("connectorCommandRefusal: commands from the connectors folder", () => {
     ],
     ["bash with a script", launch("bash", ["/opt/connectors/run.sh"])],
     [
+      "node with a connector shipped with Switchyard",
+      launch("node", ["/opt/switchyard/connectors/demo-connector.mjs"]),
+    ],
+    [
       "a plain environment",
       launch("/opt/connectors/server", [], {
         LOG_LEVEL: "warn",
@@ -55,6 +59,12 @@ describe("connectorCommandRefusal: commands from the connectors folder", () => {
       launch("python3", ["/usr/lib/python3/dist-packages/x.py"]),
       "command",
     ],
+    [
+      "a script beside the built-in connectors",
+      launch("node", ["/opt/switchyard/other.mjs"]),
+      "command",
+    ],
+    ["the built-in folder itself", launch("/opt/switchyard/connectors"), "command"],
     [
       "a path that climbs out",
       launch("/opt/connectors/../../usr/bin/curl", ["http://169.254.169.254/"]),

@@ -17,6 +17,12 @@ import { AppError } from "../errors";
 /** Where the connectors folder (SWITCHYARD_CONNECTORS_DIR) appears to a connector. */
 export const CONNECTORS_INSIDE = "/opt/connectors";
 
+/**
+ * Where the connectors shipped with Switchyard itself (the demo connector) appear to a
+ * connector: the worker's own folder, read-only, trusted like the connectors folder.
+ */
+export const BUILTIN_CONNECTORS_INSIDE = "/opt/switchyard/connectors";
+
 /** Interpreters that may run a script of the connectors folder, named as they are or by their path in /usr/bin. */
 const SCRIPT_RUNNERS = new Set(["node", "python3", "python", "sh", "bash"]);
 
@@ -51,7 +57,9 @@ export type StdioLaunch = {
 const inConnectorsFolder = (file: string) => {
   if (!file.startsWith("/")) return false;
   const normal = path.posix.normalize(file);
-  return normal.startsWith(`${CONNECTORS_INSIDE}/`) && normal.length > CONNECTORS_INSIDE.length + 1;
+  return [CONNECTORS_INSIDE, BUILTIN_CONNECTORS_INSIDE].some(
+    (folder) => normal.startsWith(`${folder}/`) && normal.length > folder.length + 1,
+  );
 };
 
 const runnerName = (command: string) => {

@@ -44,7 +44,11 @@ export {
 export type { ConnectorDefinition } from "./definition";
 export { toolAllowed } from "./tool-allow";
 export { stepConnectors } from "./step-connectors";
-export { CONNECTORS_INSIDE, connectorCommandRefusal } from "./connector-command-policy";
+export {
+  BUILTIN_CONNECTORS_INSIDE,
+  CONNECTORS_INSIDE,
+  connectorCommandRefusal,
+} from "./connector-command-policy";
 export { destinationChanges } from "./connector-destination";
 export {
   grantCoversUrl,

@@ -38,6 +38,8 @@ export const DEFAULT_PRICES: PriceTable = {
   "gemini-2.5-pro": { input: 1.25, output: 10, cacheRead: 0.125 },
   "gemini-2.5-flash": { input: 0.3, output: 2.5, cacheRead: 0.03 },
   "gemini-2.5-flash-lite": { input: 0.1, output: 0.4, cacheRead: 0.01 },
+  // The built-in demo model (a recorded session on the worker's loopback) costs nothing.
+  "switchyard-demo": { input: 0, output: 0, cacheRead: 0 },
 };
 
 /**

@@ -87,17 +87,30 @@ function OverviewBody({ data, days }: { data: OverviewData; days: Range }) {
     data.topTools.length === 0
   ) {
     return (
-      <EmptyState
-        title={`No runs in the last ${days} days`}
-        action={
-          <>
-            <Link href="/workflows/new">Write a workflow</Link> or{" "}
-            <Link href="/workflows">start one you have</Link>
-          </>
-        }
-      >
-        Once your team runs workflows, this page shows how many succeed, how long steps take, the
-        tokens and cost they use, and the tools they call.
+      <EmptyState title={`No runs in the last ${days} days`}>
+        <p>
+          Once your team runs workflows, this page shows how many succeed, how long steps take, the
+          tokens and cost they use, and the tools they call. What to do next:
+        </p>
+        <ol className="first-steps" aria-label="What to do next">
+          <li>
+            <Link href="/workflows">Press Run on the demo agent workflow</Link> (
+            <code>demo-agent</code>, where the demo team has it): an agent writes and reads files
+            and calls a connector against Switchyard&apos;s demo model, with no key.
+          </li>
+          <li>
+            <Link href="/settings/models">Add a model key</Link>, or a local model such as Ollama,
+            so agents run on a real model.
+          </li>
+          <li>
+            <Link href="/settings/connectors">Add a connector</Link>: the tools and data your agents
+            may reach.
+          </li>
+          <li>
+            <Link href="/workflows/new">Write a workflow</Link>, or start from a{" "}
+            <Link href="/templates">template</Link>.
+          </li>
+        </ol>
       </EmptyState>
     );
   }

@@ -1,4 +1,5 @@
 "use client";
+import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useTRPC } from "~/trpc/react";
@@ -16,6 +17,16 @@ export type AgentStep = {
   outputTokens: number | null;
   costUsd: number | null;
   toolCallCount: number;
+  /** The attempt's recorded request: its `options.model` names the model. */
+  agentRequest?: unknown;
+};
+
+/** The worker's built-in demo model (apps/worker/src/demo-model.ts): a recorded session, labelled so. */
+const DEMO_MODEL = "switchyard-demo";
+
+const modelOf = (request: unknown): string | null => {
+  const model = (request as { options?: { model?: unknown } } | null | undefined)?.options?.model;
+  return typeof model === "string" ? model : null;
 };
 
 const STEP_ACTIVE = new Set(["pending", "running"]);
@@ -60,10 +71,19 @@ export function AgentActivity({
   const errors = t.errors.filter((e) => e.message !== step.errorMessage);
   const lastRetry = t.retries.at(-1);
   const quiet = t.messages.length === 0 && step.toolCallCount === 0 && answer === null;
+  const model = modelOf(step.agentRequest);
   return (
     <div className="agent" data-testid="agent-activity">
+      {model === DEMO_MODEL ? (
+        <p className="small" data-testid="demo-model">
+          <span className="badge badge-demo">demo model</span> Switchyard&apos;s built-in demo model
+          played a recorded session: no vendor, no key, no cost. Choose a real model in{" "}
+          <Link href="/settings/models">Settings → Models</Link>.
+        </p>
+      ) : null}
       <p className="agent-meta muted small">
-        agent · {step.provider ?? "–"} · tokens{" "}
+        agent · {step.provider ?? "–"}
+        {model ? <> · model {model}</> : null} · tokens{" "}
         <span data-testid="agent-tokens">
           {inputTokens ?? "–"} in / {outputTokens ?? "–"} out{estimated ? " (estimated)" : ""}
         </span>{" "}

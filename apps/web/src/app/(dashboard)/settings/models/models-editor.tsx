@@ -23,13 +23,37 @@ const VENDOR_NAMES: Record<ModelAccess["vendor"], string> = {
 /** The key as the list knows it: set with its last four characters, or not. */
 const keyText = (m: ModelAccess) => (m.keySet ? `set ••••${m.keyHint ?? ""}` : "not set");
 
-function EndpointCell({ access }: { access: ModelAccess }) {
+/** Local servers people run beside the worker, offered as one-click examples. */
+const LOCAL_ENDPOINTS = [
+  { name: "Ollama", url: "http://127.0.0.1:11434/v1" },
+  { name: "vLLM", url: "http://127.0.0.1:8000/v1" },
+] as const;
+
+function EndpointCell({
+  access,
+  demoEndpoint,
+}: {
+  access: ModelAccess;
+  demoEndpoint: string | null;
+}) {
   if (access.vendor === "openai_compatible") {
     return access.allowedEndpoints.length > 0 ? (
       <ul className="model-endpoints">
         {access.allowedEndpoints.map((e) => (
           <li key={e}>
             <code>{e}</code>
+            {e === demoEndpoint ? (
+              <>
+                {" "}
+                <span
+                  className="badge badge-demo"
+                  data-testid="demo-model"
+                  title="Switchyard's built-in demo model: a recorded session, not a real model"
+                >
+                  demo model
+                </span>
+              </>
+            ) : null}
           </li>
         ))}
       </ul>
@@ -107,10 +131,29 @@ function VendorForm(props: {
             rows={3}
             value={allowed}
             onChange={(e) => setAllowed(e.target.value)}
-            placeholder="https://llm.example.com/v1"
+            placeholder={"http://127.0.0.1:11434/v1\nhttps://llm.example.com/v1"}
             required
           />
         </label>
+      ) : null}
+      {compatible ? (
+        <p className="muted small">
+          A model on the worker&apos;s machine:{" "}
+          {LOCAL_ENDPOINTS.map((l, i) => (
+            <span key={l.url}>
+              {i > 0 ? ", " : null}
+              <button
+                type="button"
+                className="link"
+                disabled={allowedNow.includes(l.url)}
+                onClick={() => setAllowed(allowedNow.concat(l.url).join("\n"))}
+              >
+                add {l.name} ({l.url})
+              </button>
+            </span>
+          ))}
+          . No key is needed for a server that asks for none.
+        </p>
       ) : (
         <label>
           Endpoint
@@ -143,7 +186,8 @@ function VendorForm(props: {
   );
 }
 
-export function ModelsEditor() {
+/** `demoEndpoint`: the built-in demo model's address, labelled as the demo where it is allowed. */
+export function ModelsEditor({ demoEndpoint }: { demoEndpoint: string | null }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const list = useQuery(trpc.models.list.queryOptions());
@@ -175,7 +219,7 @@ export function ModelsEditor() {
                 <td data-key>{keyText(m)}</td>
                 <td>
                   {m.configured ? (
-                    <EndpointCell access={m} />
+                    <EndpointCell access={m} demoEndpoint={demoEndpoint} />
                   ) : (
                     <span className="muted">not configured</span>
                   )}
