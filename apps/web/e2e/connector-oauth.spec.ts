@@ -8,54 +8,25 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test, type Page } from "@playwright/test";
-import {
-  connectorCredentialForUse,
-  createApiToken,
-  createDb,
-  teamBySlug,
-  userIdByEmail,
-  TEAM_OWNER,
-  type Db,
-} from "@switchyard/db";
-import {
-  startOAuthServer,
-  startProtectedMcpServer,
-  type ProtectedMcpServer,
-  type TestAuthorizationServer,
-} from "@switchyard/testing/oauth";
+import { expect, test } from "@playwright/test";
+import { connectorCredentialForUse, TEAM_OWNER, type Db } from "@switchyard/db";
+import type { ProtectedMcpServer } from "@switchyard/testing/oauth";
+import { openConnectorAdmin, startProtectedPair } from "./connector-admin";
 import { signIn } from "./sign-in";
 
 let db: Db;
 let teamId: string;
-let adminToken: string;
-let authServer: TestAuthorizationServer;
+let rest: Awaited<ReturnType<typeof openConnectorAdmin>>["rest"];
+let pair: Awaited<ReturnType<typeof startProtectedPair>>;
 let mcp: ProtectedMcpServer;
 let internal: Server;
 const internalHits: string[] = [];
 let internalUrl: string;
 
-const rest = (page: Page, method: "POST", path: string, body: unknown) =>
-  page.request.fetch(`/api/v1${path}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, "content-type": "application/json" },
-    data: JSON.stringify(body),
-    timeout: 30_000,
-  });
-
 test.beforeAll(async () => {
-  db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
-  teamId = (await teamBySlug(db, "demo")).id;
-  const adminId = await userIdByEmail(db, process.env.E2E_ADMIN_EMAIL!);
-  adminToken = (await createApiToken(db, { teamId, userId: adminId, name: "e2e-connector-oauth" }))
-    .token;
-  authServer = await startOAuthServer({ host: "127.0.0.2" });
-  mcp = await startProtectedMcpServer({
-    authorizationServer: authServer,
-    host: "127.0.0.2",
-    metadataAtRoot: true,
-    announceMetadata: false,
-  });
+  ({ db, teamId, rest } = await openConnectorAdmin("e2e-connector-oauth"));
+  pair = await startProtectedPair({ metadataAtRoot: true, announceMetadata: false });
+  mcp = pair.mcp;
   internal = createServer((req, res) => {
     internalHits.push(`${req.method} ${req.url}`);
     res.end("internal");
@@ -64,8 +35,7 @@ test.beforeAll(async () => {
   internalUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}/mcp`;
 });
 test.afterAll(async () => {
-  await mcp?.close();
-  await authServer?.close();
+  await pair?.close();
   internal?.closeAllConnections();
   await new Promise((r) => internal?.close(r));
   await db?.$disconnect();

@@ -74,7 +74,7 @@ const serversRunning = (name: string) =>
  */
 const setup = (
   name: string,
-  entry: { plugin: string; expose: string; interceptBuiltins?: boolean },
+  entry: { plugin: string; expose: string; interceptBuiltins?: boolean; toolTimeout?: string },
   url: string,
   first = "touch ran.txt",
 ) => {
@@ -117,7 +117,7 @@ states:
       plugin_tools:
         - plugin: ${entry.plugin}
           expose: [${entry.expose}]
-${entry.interceptBuiltins === false ? "      intercept_builtins: false\n" : ""}    on_success: done
+${entry.interceptBuiltins === false ? "      intercept_builtins: false\n" : ""}${entry.toolTimeout ? `    tool_timeout: ${entry.toolTimeout}\n` : ""}    on_success: done
   done: { type: terminal }
 `,
     { mode: 0o644 },
@@ -196,6 +196,28 @@ it.each([true, false])(
   },
   300_000,
 );
+
+it("gives up a local tool's call at the step's tool_timeout, and the agent hears that it failed", async () => {
+  model = await modelReplying(
+    { toolCalls: [{ name: "notes_sleep", arguments: { ms: 45_000 } }] },
+    { text: "went on without it" },
+  );
+  const { file, workspace, server } = setup(
+    "cut",
+    { plugin: "notes", expose: "sleep", toolTimeout: "2s" },
+    model.url,
+  );
+  const r = await runAs(workspace, file).ended;
+  expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
+  const bodies = model.requests.map((q) => q.body as Body);
+  // The call was given up at 2 s (unset, it would have been held for the server's 45 s).
+  const toolResults = JSON.stringify(bodies[1]?.messages.filter((m) => m.role === "tool"));
+  expect(toolResults).toContain("notes_sleep failed");
+  expect(toolResults).toMatch(/timed out/i);
+  expect(toolResults).not.toContain("slept");
+  expect(r.out).toContain("went on without it");
+  expect(serversRunning(server)).toEqual([]);
+}, 300_000);
 
 const REFUSALS = [
   {

@@ -21,6 +21,7 @@ export type AgentRequestRecord = { v: typeof AGENT_REQUEST_RECORD_VERSION } & Pi
   | "options"
   | "outputFormat"
   | "mcpProxy"
+  | "toolTimeoutMs"
   | "timeoutMs"
 > & {
     /** The step whose session the attempt resumed (`conversation.continue_from`), for the run page. */
@@ -54,6 +55,7 @@ export const agentRequestRecord = (
     options,
     ...(request.outputFormat ? { outputFormat: request.outputFormat } : {}),
     ...(request.mcpProxy ? { mcpProxy: request.mcpProxy } : {}),
+    ...(request.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: request.toolTimeoutMs }),
     ...(request.timeoutMs === undefined ? {} : { timeoutMs: request.timeoutMs }),
     ...(request.conversation?.continueFrom
       ? { continueFrom: request.conversation.continueFrom.state }
@@ -74,5 +76,6 @@ export const replayedRequest = (
   options: changes.model ? { ...record.options, model: changes.model } : record.options,
   ...(record.outputFormat ? { outputFormat: record.outputFormat } : {}),
   ...(record.mcpProxy ? { mcpProxy: record.mcpProxy } : {}),
+  ...(record.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: record.toolTimeoutMs }),
   ...(record.timeoutMs === undefined ? {} : { timeoutMs: record.timeoutMs }),
 });

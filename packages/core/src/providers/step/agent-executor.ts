@@ -78,6 +78,31 @@ const nextTurn = (
 
 /** What a held call may take beyond its hold limit: the longest a proxy lets a Bash command run, and then some. */
 const HELD_CALL_MARGIN_MS = 11 * 60_000;
+/** What a step's own `tool_timeout` is never set below beyond the hold limit: a held call is suspended before the agent gives up on it. */
+const HELD_CALL_FLOOR_MS = 10_000;
+
+/**
+ * How long the agent waits for one tool call: the step's `tool_timeout` (never below the
+ * hold limit and its floor), else long enough for a held call to be answered and then run.
+ * Undefined: the provider's own default.
+ */
+export const stepToolTimeoutMs = (
+  request: Pick<AgentRequest, "toolTimeoutMs">,
+  holdMs: number | undefined,
+): number | undefined => {
+  if (request.toolTimeoutMs === undefined) return holdMs ? holdMs + HELD_CALL_MARGIN_MS : undefined;
+  return Math.max(request.toolTimeoutMs, holdMs ? holdMs + HELD_CALL_FLOOR_MS : 0);
+};
+
+/** stepToolTimeoutMs as the named option, or nothing when the provider's default holds. */
+const toolTimeoutOf = <K extends string>(
+  request: Pick<AgentRequest, "toolTimeoutMs">,
+  holdMs: number | undefined,
+  key: K,
+): Partial<Record<K, number>> => {
+  const ms = stepToolTimeoutMs(request, holdMs);
+  return ms === undefined ? {} : ({ [key]: ms } as Record<K, number>);
+};
 
 /** What subscribed to an attempt's events: `flush` waits for what they store, before the attempt ends. */
 export type AttemptSubscribers = { flush?: () => Promise<void> };
@@ -317,7 +342,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         upstream,
         events,
         ...(budget ? { budget } : {}),
-        ...(governed?.holdMs ? { toolTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {}),
+        ...toolTimeoutOf(request, governed?.holdMs, "toolTimeoutMs"),
         ...(governed?.suspend ? { suspend: governed.suspend } : {}),
         ...(resume ? { resume } : {}),
         ...(governed?.conversation
@@ -467,7 +492,7 @@ export const createAgentExecutor = (ports: AgentExecutorPorts): AgentExecutor =>
         // A call held for approval may take the hold limit on top of its own run time.
         tools: toolProxyFromClient(
           step.client,
-          governed?.holdMs ? { callTimeoutMs: governed.holdMs + HELD_CALL_MARGIN_MS } : {},
+          toolTimeoutOf(request, governed?.holdMs, "callTimeoutMs"),
         ),
         allowedEndpoints,
         ...(ports.modelFetch ? { fetch: ports.modelFetch } : {}),

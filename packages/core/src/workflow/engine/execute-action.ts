@@ -298,6 +298,7 @@ export const runAgentStep = (
       options: renderDeep(state.options, scope) as Record<string, unknown>,
       outputFormat: state.outputFormat,
       mcpProxy: state.mcpProxy,
+      ...(state.toolTimeoutMs === undefined ? {} : { toolTimeoutMs: state.toolTimeoutMs }),
       ...(state.budget ? { budget: state.budget } : {}),
       ...(state.mode === "conversation" ? { chat: true } : {}),
       timeoutMs: state.timeoutMs,

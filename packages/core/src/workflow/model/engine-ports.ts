@@ -74,6 +74,8 @@ export type AgentRequest = AttemptOf & {
   options: Record<string, unknown>;
   outputFormat?: "json" | "text";
   mcpProxy?: McpProxyConfig;
+  /** `tool_timeout`: how long the agent waits for one tool call; unset, the executor's default. */
+  toolTimeoutMs?: number;
   /** The step's own spend limits (`budget:`); the worker adds its workflow's, lane's and team's. */
   budget?: BudgetAmounts;
   /** `mode: conversation`: the attempt is one turn of a chat; its session is kept for the next. */

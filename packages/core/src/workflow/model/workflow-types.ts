@@ -95,6 +95,12 @@ export type AgentState = StateCommon & {
   options: Record<string, unknown>;
   outputFormat?: "json" | "text";
   mcpProxy?: McpProxyConfig;
+  /**
+   * `tool_timeout` (a Switchyard extension): how long the agent waits for one tool call
+   * before giving up on it (the CLI's own MCP tool timeout). Unset: long enough for a call
+   * held for approval.
+   */
+  toolTimeoutMs?: number;
   /** The step's own spend limits (a Switchyard extension): cost, tokens, calls per tool pattern. */
   budget?: BudgetAmounts;
   /** Skills whose text goes before the prompt, in this order (AWF's `skills:`). */

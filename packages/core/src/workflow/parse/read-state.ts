@@ -129,6 +129,24 @@ const checkProvider = (
   }
 };
 
+/** The shortest `tool_timeout`: the CLIs take none below a second (Claude Code ignores it). */
+const MIN_TOOL_TIMEOUT_MS = 1000;
+
+/** `tool_timeout`: a duration of at least a second; 0 is not "none" here (unset is the default). */
+const readToolTimeout = (r: YamlReader): { toolTimeoutMs?: number } => {
+  const ms = r.duration("tool_timeout");
+  if (ms === undefined) return {};
+  if (ms < MIN_TOOL_TIMEOUT_MS) {
+    r.error(
+      codes.invalid,
+      `"tool_timeout" must be at least 1s (leave it out for the default), got ${ms} ms`,
+      "tool_timeout",
+    );
+    return {};
+  }
+  return { toolTimeoutMs: ms };
+};
+
 const readLoop = (r: YamlReader): { loop: LoopCommon; from: YamlReader } => {
   const nested = r.map("loop");
   const from = nested ?? r;
@@ -249,6 +267,7 @@ export const readState = (r: YamlReader, name: string): State | undefined => {
         options,
         outputFormat: r.oneOf("output_format", ["json", "text"] as const),
         mcpProxy: mcp ? readMcpProxy(mcp, name) : undefined,
+        ...readToolTimeout(r),
         budget: readBudget(r),
         skills: readSkills(r),
         conversation: readConversation(r, mode),

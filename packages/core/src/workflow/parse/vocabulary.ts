@@ -82,6 +82,7 @@ export const STATE_KEYS = {
     "output_format",
     "mode",
     "mcp_proxy",
+    "tool_timeout",
     "budget",
     "skills",
     "conversation",
