@@ -33,6 +33,7 @@ import { sandboxedStdio, sweepStagedConnectors } from "./connector-sandbox";
 import { closeEgress, workerEgress } from "./egress";
 import { logDrift } from "./drift-log";
 import { executeRun } from "./execute-run";
+import { auditRefusedForm } from "./elicitation-waits";
 import { createWorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { startRequeueSweep } from "./requeue-sweep";
@@ -174,6 +175,7 @@ const connectors = createWorkerConnectors({
   }),
   maxLive: env.SWITCHYARD_CONNECTORS_MAX,
   idleMs: env.SWITCHYARD_CONNECTOR_IDLE_MS,
+  onFormRefused: auditRefusedForm(db, log),
 });
 
 /**

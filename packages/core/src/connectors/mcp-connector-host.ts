@@ -18,8 +18,9 @@
  *
  * Elicitation (form mode) is advertised to every server: a server's `elicitation/create`
  * during a tool call is handed to that call's `elicit` (the worker makes it a wait for a
- * person). The request names no call, so it goes to the one call of the connector in flight
- * with an `elicit`; with none, or several at once (whose form is it?), it is cancelled.
+ * person), found by what the wire says of it (form-routing.ts); a form whose call is not
+ * known for sure is cancelled and reported (`onFormRefused`). A form ends with its call:
+ * a call that ends or is given up (its signal) closes its forms, and the server hears cancel.
  */
 import {
   SdkErrorCode,
@@ -28,6 +29,7 @@ import {
   type ElicitResult,
   type McpSubscription,
   type PriorDiscovery,
+  type RequestId,
   type Transport,
 } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -48,6 +50,7 @@ import type {
 } from "./connector-host";
 import { openTransport, type OpenStdio } from "./connector-transport";
 import { followToolTask, type TaskHostPart } from "./follow-tool-task";
+import { formCall, FormRouter, type ElicitHandler } from "./form-routing";
 import { askToolTask, type ToolTaskJournal } from "./tool-task";
 import type { FetchLike } from "./oauth/oauth-types";
 
@@ -103,6 +106,8 @@ type McpConnectorHostOptions = {
    * @default { minMs: 100, maxMs: 30_000 }
    */
   taskPollBounds?: { minMs: number; maxMs: number };
+  /** A server's form that went to nobody (cancelled): which connector, and why. */
+  onFormRefused?: (event: { connectorId: string; reason: string }) => void;
   /**
    * The clock idle times and cooldowns are measured with.
    * @default Date.now
@@ -110,11 +115,7 @@ type McpConnectorHostOptions = {
   now?: () => number;
 };
 
-/** Asks a person a server's form during one tool call; the answer goes back to the server. */
-export type ElicitHandler = (
-  request: { message: string; requestedSchema: Record<string, unknown> },
-  signal: AbortSignal,
-) => Promise<ElicitResult>;
+export type { ElicitHandler } from "./form-routing";
 
 type ConnectorCallOptions = {
   elicit?: ElicitHandler;
@@ -129,6 +130,8 @@ type Live = {
   tools?: UpstreamTool[];
   /** On 2026-07-28: the stream list changes come on. */
   changes?: McpSubscription;
+  /** Whose call each form of this connection is. */
+  forms: FormRouter;
 };
 
 /** The era a connector answered in, and when: a reconnect passes it as the client's `prior`. */
@@ -151,8 +154,6 @@ export class McpConnectorHost implements ConnectorHost {
   /** Connections being made: close() gives them up rather than waiting out their timeout. */
   private readonly opening = new Set<AbortController>();
   private closed = false;
-  /** Per connector, the `elicit` of each call in flight that has one. */
-  private readonly asking = new Map<string, Set<ElicitHandler>>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -313,8 +314,15 @@ export class McpConnectorHost implements ConnectorHost {
         ? known.prior
         : undefined;
     const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
-    const live: Partial<Live> = { version: spec.version };
-    const transport = await openTransport(spec, this.options);
+    const forms = new FormRouter();
+    const live: Partial<Live> = { version: spec.version, forms };
+    const { httpFetch } = this.options;
+    const transport = forms.watch(
+      await openTransport(spec, {
+        ...this.options,
+        ...(httpFetch ? { httpFetch: forms.tap(httpFetch) } : {}),
+      }),
+    );
     const { client, era, changes } = await connectClient({
       transport,
       ...(prior ? { prior } : {}),
@@ -325,7 +333,7 @@ export class McpConnectorHost implements ConnectorHost {
           : timeoutMs,
       deadline,
       onToolsChanged: () => delete live.tools,
-      onElicit: (request, signal) => this.elicit(spec.id, request, signal),
+      onElicit: (request, context) => this.elicit(spec.id, forms, request, context),
     });
     if (!prior) this.eras.set(spec.id, { prior: era, at: this.now() });
     return Object.assign(live, { client, transport, ...(changes ? { changes } : {}) }) as Live;
@@ -391,22 +399,24 @@ export class McpConnectorHost implements ConnectorHost {
     }
   }
 
-  /** A server's form, to the one call of the connector that can ask a person; else cancelled. */
+  /** A server's form, to the call it belongs to when that is known for sure; else cancelled. */
   private async elicit(
     id: string,
+    forms: FormRouter,
     request: ElicitRequest["params"],
-    signal: AbortSignal,
+    context: { requestId: RequestId; signal: AbortSignal },
   ): Promise<ElicitResult> {
-    const asking = this.asking.get(id);
-    if (!asking || asking.size !== 1 || !("requestedSchema" in request))
+    const route = forms.route(context.requestId, request._meta);
+    const refuse = (reason: string): ElicitResult => {
+      this.options.onFormRefused?.({ connectorId: id, reason });
       return { action: "cancel" };
-    const [ask] = [...asking];
-    return ask!(
-      {
-        message: request.message,
-        requestedSchema: request.requestedSchema,
-      },
-      signal,
+    };
+    if ("refused" in route) return refuse(route.refused);
+    if (!("requestedSchema" in request)) return refuse("it asks in URL mode, which is not offered");
+    const { call } = route;
+    return call.elicit!(
+      { message: request.message, requestedSchema: request.requestedSchema },
+      AbortSignal.any([context.signal, call.ended.signal]),
     );
   }
 
@@ -444,21 +454,18 @@ export class McpConnectorHost implements ConnectorHost {
   ): Promise<CallToolResult> {
     const { elicit } = options;
     const timeout = (this.options.callTimeoutMs ?? 60_000) + (elicit ? (options.elicitMs ?? 0) : 0);
-    return this.guarded(connectorId, signal, async (client) => {
-      const asking = this.asking.get(connectorId) ?? new Set<ElicitHandler>();
-      if (elicit) this.asking.set(connectorId, asking.add(elicit));
+    return this.guarded(connectorId, signal, async (client, live) => {
+      const call = formCall(elicit, signal);
       try {
-        const result = await client.callTool(
-          { name: tool, arguments: args },
-          { timeout, ...(signal ? { signal } : {}) },
-        );
-        return result as CallToolResult;
+        return (await live.forms.within(call, () =>
+          client.callTool(
+            { name: tool, arguments: args },
+            { timeout, ...(signal ? { signal } : {}) },
+          ),
+        )) as CallToolResult;
       } finally {
-        if (elicit) {
-          asking.delete(elicit);
-          if (asking.size === 0 && this.asking.get(connectorId) === asking)
-            this.asking.delete(connectorId);
-        }
+        // A form still open for a call that ended (timed out, say) is closed with it.
+        call.ended.abort();
       }
     });
   }
