@@ -12,7 +12,6 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
-import { createRun } from "@switchyard/db";
 import { LOOPBACK_EGRESS_ALLOW } from "@switchyard/testing/egress";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -21,22 +20,21 @@ import { createLogger } from "../apps/worker/src/logger";
 import type { WorkerConnectors } from "../apps/worker/src/team-connectors";
 import { webEgress } from "~/server/egress";
 import { dashboardCaller } from "./helpers/dashboard-caller";
+import { memberRuns } from "./helpers/member-runs";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { serveMcpSessions } from "./helpers/stateful-mcp-server";
-import { addMember } from "./helpers/team-member";
-import { saveAgentWorkflow } from "./helpers/waiting-run";
 import { waitFor } from "./helpers/worker-process";
-import { loopbackWorkerConnectors, openSeededStep } from "./helpers/worker-step-connectors";
+import { loopbackWorkerConnectors } from "./helpers/worker-step-connectors";
 
 const keyring = keyringOf(parseMasterKey("k1", randomBytes(32).toString("base64")));
 const log = createLogger("error", { service: "test" });
 const CONNECTOR_KEY = "deploy-key-routing-7d41c09e";
+type Runs = Awaited<ReturnType<typeof memberRuns>>;
 
 let seeded: SeededDatabase;
 let connectors: WorkerConnectors;
 let server: Server;
 let memberId: string;
-let workflow: { workflowId: string; versionId: string };
 /** What the server's forms were answered with, by tool call. */
 const answers = new Map<string, unknown>();
 /** Releases the `hold` calls in flight. */
@@ -101,29 +99,9 @@ const startServer = async () => {
   return serveMcpSessions(mcpFor);
 };
 
-/** A run started by `starterId` and its step on the shared pool; its forms wait `waitMs`. */
-const stepOf = async (starterId: string, options: { forms?: boolean } = {}) => {
-  const run = await createRun(seeded.db, {
-    teamId: seeded.teamId,
-    workflowId: workflow.workflowId,
-    workflowVersionId: workflow.versionId,
-    lane: "default",
-    trigger: "dashboard",
-    inputs: {},
-    startedById: starterId,
-  });
-  const step = await openSeededStep(seeded, keyring, connectors, {
-    runId: run.id,
-    lane: "default",
-    starterId,
-    slugs: ["deployer"],
-    stateName: "agent",
-    ...(options.forms === false ? {} : { elicitation: { waitMs: 60_000 } }),
-  });
-  return { runId: run.id, host: step.host };
-};
+let stepOf: Runs["stepOf"];
 
-type Step = Awaited<ReturnType<typeof stepOf>>;
+type Step = Awaited<ReturnType<Runs["stepOf"]>>;
 
 /** `act` runs while `holder`'s run has a call in flight on the same pooled connection; both steps are closed after. */
 const whileAnotherRunHolds = async (
@@ -154,13 +132,8 @@ beforeAll(async () => {
   seeded = await openSeededDatabase();
   const started = await startServer();
   server = started.http;
-  memberId = await addMember(seeded.db, seeded.teamId, {
-    email: "member@test.local",
-    name: "Member",
-    role: "member",
-  });
-  const saved = await saveAgentWorkflow(seeded.db, seeded.teamId, "deploys");
-  workflow = { workflowId: saved.workflowId, versionId: saved.id };
+  connectors = loopbackWorkerConnectors({ onFormRefused: auditRefusedForm(seeded.db, log) });
+  ({ memberId, stepOf } = await memberRuns(seeded, keyring, connectors, "deployer"));
   await as(seeded.adminId).connectors.create({
     definition: {
       id: "deployer",
@@ -176,7 +149,6 @@ beforeAll(async () => {
     scope: "team",
     value: CONNECTOR_KEY,
   });
-  connectors = loopbackWorkerConnectors({ onFormRefused: auditRefusedForm(seeded.db, log) });
 }, 120_000);
 afterAll(async () => {
   release();
@@ -221,7 +193,7 @@ it("cancels a form of a call whose run cannot be asked, rather than asking anoth
   // A call with nobody to ask (a step without forms) is the one the server asks during.
   await whileAnotherRunHolds(
     await stepOf(seeded.adminId),
-    await stepOf(memberId, { forms: false }),
+    await stepOf(memberId, false),
     async (holder, silent) => {
       const result = await silent.host.callTool("deployer", "deploy", {});
       expect(text(result)).toMatch(/^deploy \S+: cancel$/);

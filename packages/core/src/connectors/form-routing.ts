@@ -153,8 +153,12 @@ export class FormRouter {
     });
   }
 
-  /** Whose a server request `requestId` (a form) is. */
-  route(requestId: RequestId, meta: Record<string, unknown> | undefined): FormRoute {
+  /** Whose a server request `requestId` (a form) is; `followed`: tasks of the connection being followed. */
+  route(
+    requestId: RequestId,
+    meta: Record<string, unknown> | undefined,
+    followed: number,
+  ): FormRoute {
     const related = this.related.get(requestId);
     this.related.delete(requestId);
     const task = (meta?.[RELATED_TASK_META_KEY] as { taskId?: unknown } | undefined)?.taskId;
@@ -167,10 +171,9 @@ export class FormRouter {
       if (!call) return { refused: "it came with a request that is no call in flight" };
     } else {
       const inFlight = new Set(this.calls.values());
-      if (inFlight.size !== 1 || this.tasks.size > 0)
-        return {
-          refused: `it names no call, and ${inFlight.size + this.tasks.size} calls are in flight`,
-        };
+      const busy = inFlight.size + Math.max(followed, this.tasks.size);
+      if (busy !== 1 || inFlight.size !== 1)
+        return { refused: `it names no call, and ${busy} calls are in flight` };
       [call] = [...inFlight];
     }
     if (!call!.elicit) return { refused: "the call it belongs to has nobody to ask" };

@@ -51,7 +51,7 @@ import type {
 import { openTransport, type OpenStdio } from "./connector-transport";
 import { followToolTask, type TaskHostPart } from "./follow-tool-task";
 import { formCall, FormRouter, type ElicitHandler } from "./form-routing";
-import { askToolTask, type ToolTaskJournal } from "./tool-task";
+import { askToolTask, toolTaskResult, type ToolTaskJournal } from "./tool-task";
 import type { FetchLike } from "./oauth/oauth-types";
 
 type McpConnectorHostOptions = {
@@ -146,6 +146,8 @@ export class McpConnectorHost implements ConnectorHost {
   private readonly lastUsed = new Map<string, number>();
   /** Calls running per connector: a connector is not idle while one runs, however long. */
   private readonly running = new Map<string, number>();
+  /** Tasks being followed per connector (between their polls too). */
+  private readonly followed = new Map<string, number>();
   private readonly coolingUntil = new Map<
     string,
     { until: number; reason: string; failures: number }
@@ -340,12 +342,12 @@ export class McpConnectorHost implements ConnectorHost {
   }
 
   /** Counts a use of connector `id` (not idle, not closed to make room) until the returned function is called. */
-  private inUse(id: string): () => void {
-    this.running.set(id, (this.running.get(id) ?? 0) + 1);
+  private inUse(id: string, counts = this.running): () => void {
+    counts.set(id, (counts.get(id) ?? 0) + 1);
     return () => {
-      const left = (this.running.get(id) ?? 1) - 1;
-      if (left > 0) this.running.set(id, left);
-      else this.running.delete(id);
+      const left = (counts.get(id) ?? 1) - 1;
+      if (left > 0) counts.set(id, left);
+      else counts.delete(id);
     };
   }
 
@@ -406,7 +408,7 @@ export class McpConnectorHost implements ConnectorHost {
     request: ElicitRequest["params"],
     context: { requestId: RequestId; signal: AbortSignal },
   ): Promise<ElicitResult> {
-    const route = forms.route(context.requestId, request._meta);
+    const route = forms.route(context.requestId, request._meta, this.followed.get(id) ?? 0);
     const refuse = (reason: string): ElicitResult => {
       this.options.onFormRefused?.({ connectorId: id, reason });
       return { action: "cancel" };
@@ -452,18 +454,39 @@ export class McpConnectorHost implements ConnectorHost {
     _trace?: { traceId: string; spanId: string },
     options: ConnectorCallOptions = {},
   ): Promise<CallToolResult> {
-    const { elicit } = options;
-    const timeout = (this.options.callTimeoutMs ?? 60_000) + (elicit ? (options.elicitMs ?? 0) : 0);
+    return this.asking(
+      connectorId,
+      signal,
+      options,
+      undefined,
+      (client, timeout) =>
+        client.callTool(
+          { name: tool, arguments: args },
+          { timeout, ...(signal ? { signal } : {}) },
+        ) as Promise<CallToolResult>,
+    );
+  }
+
+  /**
+   * One request of a call during which the server may ask forms (`tools/call`, or a task's
+   * `tasks/result`): its forms go to the call's `elicit`, and close when it ends. `taskId`:
+   * the task whose forms (they name it) are this call's too.
+   */
+  private asking<T>(
+    connectorId: string,
+    signal: AbortSignal | undefined,
+    { elicit, elicitMs }: ConnectorCallOptions,
+    taskId: string | undefined,
+    send: (client: Client, timeout: number) => Promise<T>,
+  ): Promise<T> {
+    const timeout = (this.options.callTimeoutMs ?? 60_000) + (elicit ? (elicitMs ?? 0) : 0);
     return this.guarded(connectorId, signal, async (client, live) => {
       const call = formCall(elicit, signal);
+      const stop = taskId === undefined ? undefined : live.forms.following(taskId, call);
       try {
-        return (await live.forms.within(call, () =>
-          client.callTool(
-            { name: tool, arguments: args },
-            { timeout, ...(signal ? { signal } : {}) },
-          ),
-        )) as CallToolResult;
+        return await live.forms.within(call, () => send(client, timeout));
       } finally {
+        stop?.();
         // A form still open for a call that ended (timed out, say) is closed with it.
         call.ended.abort();
       }
@@ -490,6 +513,16 @@ export class McpConnectorHost implements ConnectorHost {
       listTools: (id, s) => this.listTools(id, s),
       callTool: (id, t, a, s) => this.callTool(id, t, a, s, undefined, options),
       guarded: (id, s, run) => this.guarded(id, s, (client) => run(client)),
+      following: (id) => this.inUse(id, this.followed),
+      // A task that asks for input is answered only when someone can be asked.
+      ...(options.elicit
+        ? {
+            answerTask: (id: string, taskId: string, s: AbortSignal | undefined) =>
+              this.asking(id, s, options, taskId, (client, timeout) =>
+                toolTaskResult(client, taskId, { timeout, ...(s ? { signal: s } : {}) }),
+              ),
+          }
+        : {}),
       timeoutMs: this.options.callTimeoutMs ?? 60_000,
       ttlMs: this.options.taskTtlMs ?? 86_400_000,
       pollBounds: this.options.taskPollBounds ?? { minMs: 100, maxMs: 30_000 },
@@ -497,7 +530,6 @@ export class McpConnectorHost implements ConnectorHost {
     };
     // In use for the whole follow, between polls too: the pool must not close it as idle
     // (or to make room), which would end a stdio server's task.
-    // In use between polls too: closing it as idle would end a stdio server's task.
     return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(
       this.inUse(connectorId),
     );
