@@ -166,6 +166,9 @@ export class FormRouter {
     if (typeof task === "string") {
       call = this.tasks.get(task);
       if (!call) return { refused: "it names a task no call here follows" };
+      // Sent on one call's stream while naming another call's task: whose is it?
+      if (related !== undefined && this.calls.get(related) !== call)
+        return { refused: "the task it names is not the call whose stream it came on" };
     } else if (related !== undefined) {
       call = this.calls.get(related);
       if (!call) return { refused: "it came with a request that is no call in flight" };
