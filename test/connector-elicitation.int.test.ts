@@ -9,11 +9,8 @@
  * the tool's result (only that) reaches the agent. A decline and an expiry are sent to the
  * server as the spec says (decline, cancel).
  */
-import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ElicitResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { parseEgressAllowList } from "@switchyard/core/egress";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
@@ -23,8 +20,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
 import { openAiAgentState } from "./helpers/agent-workflow";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
-import { TEST_SERVERS_HOST } from "./helpers/recording-mcp-server";
 import { closeRunStack, openRunStack, runEnded, type RunStack } from "./helpers/run-stack";
+import { serveMcpSessions } from "./helpers/stateful-mcp-server";
 import { addMember } from "./helpers/team-member";
 import { buildSwitchyardCli, waitFor } from "./helpers/worker-process";
 
@@ -47,7 +44,6 @@ const admin = () => as(stack.adminId);
 
 /** A stateful streamable HTTP MCP server whose `deploy` asks for a form before it answers. */
 const startElicitingServer = async () => {
-  const sessions = new Map<string, StreamableHTTPServerTransport>();
   const mcpFor = () => {
     const mcp = new McpServer({ name: "deployer", version: "1.0.0" });
     mcp.registerTool(
@@ -93,33 +89,7 @@ const startElicitingServer = async () => {
     );
     return mcp;
   };
-  const http = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const text = Buffer.concat(chunks).toString("utf8");
-      const body = text ? (JSON.parse(text) as unknown) : undefined;
-      const id = req.headers["mcp-session-id"];
-      const known = typeof id === "string" ? sessions.get(id) : undefined;
-      const handle = async () => {
-        if (known) return known.handleRequest(req, res, body);
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (sid) => void sessions.set(sid, transport),
-        });
-        await mcpFor().connect(transport);
-        return transport.handleRequest(req, res, body);
-      };
-      handle().catch((error: Error) => {
-        if (!res.headersSent) res.writeHead(500).end(error.message);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => http.listen(0, TEST_SERVERS_HOST, resolve));
-  return {
-    http,
-    url: `http://${TEST_SERVERS_HOST}:${(http.address() as AddressInfo).port}/mcp`,
-  };
+  return serveMcpSessions(mcpFor);
 };
 
 beforeAll(async () => {

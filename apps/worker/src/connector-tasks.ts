@@ -22,6 +22,12 @@ import type { Logger } from "./logger";
 /** The pool's id of a connector used with an account: the team, the connector and whose credential. */
 export const poolId = (teamId: string, slug: string, owner: string) => `${teamId}/${slug}/${owner}`;
 
+/** The parts of a pool id (the slug and owner hold no `/`; the team id none either). */
+export const ofPoolId = (id: string) => {
+  const [teamId = "", slug = "", owner = ""] = id.split("/");
+  return { teamId, slug, owner };
+};
+
 type CallKey = {
   teamId: string;
   runId: string | null;

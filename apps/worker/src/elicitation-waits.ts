@@ -6,14 +6,22 @@
  * The answer goes back to the server as the spec's result: accept with the form's content
  * (defaults applied and checked when it was given), decline, or cancel; a wait that expires,
  * is cancelled with its run, or outlives the call is a cancel. The agent sees only the
- * tool's result.
+ * tool's result. A form the pool could not tell the call of is cancelled there, and kept in
+ * the team's audit log (`connector.form_cancelled`, with why: never the server's message).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ElicitHandler } from "@switchyard/core/connectors/host";
 import { elicitationFields, type ElicitationWaitDetail } from "@switchyard/core/governance";
 import { capValue } from "@switchyard/core/mcp";
 import type { Scrubber } from "@switchyard/core/secrets";
-import { cancelWait, openElicitationWait, readWaitState, type Db } from "@switchyard/db";
+import {
+  cancelWait,
+  openElicitationWait,
+  readWaitState,
+  recordAudit,
+  type Db,
+} from "@switchyard/db";
+import { ofPoolId } from "./connector-tasks";
 import type { Logger } from "./logger";
 
 /** How often a held call reads its form's wait. */
@@ -106,4 +114,25 @@ export const elicitThroughWaits =
       }
       await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
     }
+  };
+
+/** The pool's `onFormRefused`: a form that went to nobody, in the team's audit log. */
+export const auditRefusedForm =
+  (db: Db, log: Logger) =>
+  ({ connectorId, reason }: { connectorId: string; reason: string }): void => {
+    const { teamId, slug, owner } = ofPoolId(connectorId);
+    log.warn("a connector's form went to nobody; cancelled", { connector: slug, reason });
+    void recordAudit(db, {
+      teamId,
+      actorUserId: null,
+      action: "connector.form_cancelled",
+      targetType: "connector",
+      targetId: slug,
+      metadata: { reason, owner },
+    }).catch((error: unknown) =>
+      log.warn("a cancelled form could not be audited", {
+        connector: slug,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
   };

@@ -35,6 +35,7 @@ import { startDemoModel } from "./demo-model";
 import { closeEgress, workerEgress } from "./egress";
 import { logDrift } from "./drift-log";
 import { executeRun } from "./execute-run";
+import { auditRefusedForm } from "./elicitation-waits";
 import { createWorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
 import { startRequeueSweep } from "./requeue-sweep";
@@ -197,6 +198,7 @@ const connectors = createWorkerConnectors({
   }),
   maxLive: env.SWITCHYARD_CONNECTORS_MAX,
   idleMs: env.SWITCHYARD_CONNECTOR_IDLE_MS,
+  onFormRefused: auditRefusedForm(db, log),
 });
 
 /**

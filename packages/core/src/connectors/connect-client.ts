@@ -16,6 +16,7 @@ import {
   type ElicitResult,
   type McpSubscription,
   type PriorDiscovery,
+  type RequestId,
   type Transport,
 } from "@modelcontextprotocol/client";
 
@@ -29,7 +30,10 @@ type ConnectClientOptions = {
   deadline: AbortSignal;
   onToolsChanged: () => void;
   /** A server's `elicitation/create` (form mode): the client advertises the capability and asks this. */
-  onElicit: (request: ElicitRequest["params"], signal: AbortSignal) => Promise<ElicitResult>;
+  onElicit: (
+    request: ElicitRequest["params"],
+    context: { requestId: RequestId; signal: AbortSignal },
+  ) => Promise<ElicitResult>;
 };
 
 type ConnectedClient = {
@@ -82,7 +86,7 @@ export const connectClient = async (options: ConnectClientOptions): Promise<Conn
     },
   );
   client.setRequestHandler("elicitation/create", (request, ctx) =>
-    options.onElicit(request.params, ctx.mcpReq.signal),
+    options.onElicit(request.params, { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal }),
   );
   try {
     deadline.throwIfAborted();

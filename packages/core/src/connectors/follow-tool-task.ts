@@ -27,11 +27,25 @@ export type TaskHostPart = Pick<ConnectorHost, "listTools" | "callTool"> & {
     signal: AbortSignal | undefined,
     run: (client: Client) => Promise<T>,
   ): Promise<T>;
+  /**
+   * A task waiting for input (`input_required`): `tasks/result`, on which the server sends
+   * its forms (naming the task) to the call's person and, once answered, the tool's result.
+   * Absent when the call has nobody to ask.
+   */
+  answerTask?: (
+    connectorId: string,
+    taskId: string,
+    signal: AbortSignal | undefined,
+  ) => Promise<CallToolResult>;
+  /** Marks a task of the connector as followed until the returned function is called. */
+  following?: (connectorId: string) => () => void;
   timeoutMs: number;
   ttlMs: number;
   pollBounds: { minMs: number; maxMs: number };
   now: () => number;
 };
+
+type RequestOptions = { timeout: number; signal?: AbortSignal };
 
 type TaskCall = {
   connectorId: string;
@@ -62,7 +76,7 @@ export const followToolTask = async (
   signal?: AbortSignal,
 ): Promise<CallToolResult> => {
   const { connectorId, tool, args, journal } = call;
-  const options = { timeout: host.timeoutMs, ...(signal ? { signal } : {}) };
+  const options: RequestOptions = { timeout: host.timeoutMs, ...(signal ? { signal } : {}) };
   // Only a server that runs calls as tasks is asked which tools it runs so (a cached list).
   const offered = await host.guarded(connectorId, signal, (client) =>
     Promise.resolve(offersToolTasks(client)),
@@ -90,7 +104,24 @@ export const followToolTask = async (
     return answer;
   });
   if (!("task" in first)) return first.result;
-  let task: ToolTask = first.task;
+  // While it is followed, a form that names no call cannot be told apart from this task's.
+  const unfollow = host.following?.(connectorId);
+  try {
+    return await pollToEnd(host, call, first.task, options, signal);
+  } finally {
+    unfollow?.();
+  }
+};
+
+/** Polls the task until it ends (answering it when it asks for input), then its result. */
+const pollToEnd = async (
+  host: TaskHostPart,
+  { connectorId, tool, journal }: TaskCall,
+  started: ToolTask,
+  options: RequestOptions,
+  signal: AbortSignal | undefined,
+): Promise<CallToolResult> => {
+  let task = started;
   while (!ended(task)) {
     await wait(pollDelayMs(task, host.pollBounds), signal);
     if (task.expiresAt && task.expiresAt.getTime() < host.now())
@@ -103,19 +134,8 @@ export const followToolTask = async (
       askToolTask(client, "tasks/get", taskId, options),
     );
     if (!ended(task)) await journal.observed(task);
-    if (task.status === "input_required") {
-      // The server waits for an answer it asks for on the task's result stream, which this
-      // worker does not open yet: stopped now rather than polled until its ttl runs out.
-      await host
-        .guarded(connectorId, undefined, (client) =>
-          askToolTask(client, "tasks/cancel", taskId, { timeout: host.timeoutMs }),
-        )
-        .catch(() => undefined);
-      throw new AppError(
-        "EXECUTION.CONNECTOR_TASK_INPUT_REQUIRED",
-        `the task of tool "${tool}" on connector "${connectorId}" asks for input, which Switchyard does not pass on for a task yet; the task was cancelled`,
-      );
-    }
+    if (task.status === "input_required")
+      return answered(host, { connectorId, tool, journal }, task, options, signal);
   }
   const result = await endResult(host, task, tool, connectorId, options);
   // Kept as ended only once its result is in hand: a call cut before that is followed again.
@@ -123,12 +143,43 @@ export const followToolTask = async (
   return result;
 };
 
+/** A task that asks for input: its result once the call's person answered, or cancelled when there is nobody to ask. */
+const answered = async (
+  host: TaskHostPart,
+  { connectorId, tool, journal }: Omit<TaskCall, "args">,
+  task: ToolTask,
+  options: RequestOptions,
+  signal: AbortSignal | undefined,
+): Promise<CallToolResult> => {
+  const { taskId } = task;
+  if (host.answerTask) {
+    const result = await host.answerTask(connectorId, taskId, signal);
+    // Kept as ended with the server's last word on it, once its result is in hand.
+    const last = await host
+      .guarded(connectorId, signal, (client) => askToolTask(client, "tasks/get", taskId, options))
+      .catch((): ToolTask => ({ ...task, status: result.isError ? "failed" : "completed" }));
+    await journal.observed(last);
+    return result;
+  }
+  // Nobody can answer it (a step that asks no one): stopped now rather than polled until its
+  // ttl runs out.
+  await host
+    .guarded(connectorId, undefined, (client) =>
+      askToolTask(client, "tasks/cancel", taskId, { timeout: host.timeoutMs }),
+    )
+    .catch(() => undefined);
+  throw new AppError(
+    "EXECUTION.CONNECTOR_TASK_INPUT_REQUIRED",
+    `the task of tool "${tool}" on connector "${connectorId}" asks for input, and this call has nobody to ask; the task was cancelled`,
+  );
+};
+
 const endResult = (
   host: TaskHostPart,
   task: ToolTask,
   tool: string,
   connectorId: string,
-  options: { timeout: number; signal?: AbortSignal },
+  options: RequestOptions,
 ): Promise<CallToolResult> => {
   if (task.status === "cancelled")
     return Promise.resolve({

@@ -18,8 +18,9 @@
  *
  * Elicitation (form mode) is advertised to every server: a server's `elicitation/create`
  * during a tool call is handed to that call's `elicit` (the worker makes it a wait for a
- * person). The request names no call, so it goes to the one call of the connector in flight
- * with an `elicit`; with none, or several at once (whose form is it?), it is cancelled.
+ * person), found by what the wire says of it (form-routing.ts); a form whose call is not
+ * known for sure is cancelled and reported (`onFormRefused`). A form ends with its call:
+ * a call that ends or is given up (its signal) closes its forms, and the server hears cancel.
  */
 import {
   SdkErrorCode,
@@ -28,6 +29,7 @@ import {
   type ElicitResult,
   type McpSubscription,
   type PriorDiscovery,
+  type RequestId,
   type Transport,
 } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -48,7 +50,8 @@ import type {
 } from "./connector-host";
 import { openTransport, type OpenStdio } from "./connector-transport";
 import { followToolTask, type TaskHostPart } from "./follow-tool-task";
-import { askToolTask, type ToolTaskJournal } from "./tool-task";
+import { formCall, FormRouter, type ElicitHandler } from "./form-routing";
+import { askToolTask, toolTaskResult, type ToolTaskJournal } from "./tool-task";
 import type { FetchLike } from "./oauth/oauth-types";
 
 type McpConnectorHostOptions = {
@@ -103,6 +106,8 @@ type McpConnectorHostOptions = {
    * @default { minMs: 100, maxMs: 30_000 }
    */
   taskPollBounds?: { minMs: number; maxMs: number };
+  /** A server's form that went to nobody (cancelled): which connector, and why. */
+  onFormRefused?: (event: { connectorId: string; reason: string }) => void;
   /**
    * The clock idle times and cooldowns are measured with.
    * @default Date.now
@@ -110,11 +115,7 @@ type McpConnectorHostOptions = {
   now?: () => number;
 };
 
-/** Asks a person a server's form during one tool call; the answer goes back to the server. */
-export type ElicitHandler = (
-  request: { message: string; requestedSchema: Record<string, unknown> },
-  signal: AbortSignal,
-) => Promise<ElicitResult>;
+export type { ElicitHandler } from "./form-routing";
 
 type ConnectorCallOptions = {
   elicit?: ElicitHandler;
@@ -129,6 +130,8 @@ type Live = {
   tools?: UpstreamTool[];
   /** On 2026-07-28: the stream list changes come on. */
   changes?: McpSubscription;
+  /** Whose call each form of this connection is. */
+  forms: FormRouter;
 };
 
 /** The era a connector answered in, and when: a reconnect passes it as the client's `prior`. */
@@ -143,6 +146,8 @@ export class McpConnectorHost implements ConnectorHost {
   private readonly lastUsed = new Map<string, number>();
   /** Calls running per connector: a connector is not idle while one runs, however long. */
   private readonly running = new Map<string, number>();
+  /** Tasks being followed per connector (between their polls too). */
+  private readonly followed = new Map<string, number>();
   private readonly coolingUntil = new Map<
     string,
     { until: number; reason: string; failures: number }
@@ -151,8 +156,6 @@ export class McpConnectorHost implements ConnectorHost {
   /** Connections being made: close() gives them up rather than waiting out their timeout. */
   private readonly opening = new Set<AbortController>();
   private closed = false;
-  /** Per connector, the `elicit` of each call in flight that has one. */
-  private readonly asking = new Map<string, Set<ElicitHandler>>();
   private readonly now: () => number;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -313,8 +316,15 @@ export class McpConnectorHost implements ConnectorHost {
         ? known.prior
         : undefined;
     const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
-    const live: Partial<Live> = { version: spec.version };
-    const transport = await openTransport(spec, this.options);
+    const forms = new FormRouter();
+    const live: Partial<Live> = { version: spec.version, forms };
+    const { httpFetch } = this.options;
+    const transport = forms.watch(
+      await openTransport(spec, {
+        ...this.options,
+        ...(httpFetch ? { httpFetch: forms.tap(httpFetch) } : {}),
+      }),
+    );
     const { client, era, changes } = await connectClient({
       transport,
       ...(prior ? { prior } : {}),
@@ -325,19 +335,19 @@ export class McpConnectorHost implements ConnectorHost {
           : timeoutMs,
       deadline,
       onToolsChanged: () => delete live.tools,
-      onElicit: (request, signal) => this.elicit(spec.id, request, signal),
+      onElicit: (request, context) => this.elicit(spec.id, forms, request, context),
     });
     if (!prior) this.eras.set(spec.id, { prior: era, at: this.now() });
     return Object.assign(live, { client, transport, ...(changes ? { changes } : {}) }) as Live;
   }
 
   /** Counts a use of connector `id` (not idle, not closed to make room) until the returned function is called. */
-  private inUse(id: string): () => void {
-    this.running.set(id, (this.running.get(id) ?? 0) + 1);
+  private inUse(id: string, counts = this.running): () => void {
+    counts.set(id, (counts.get(id) ?? 0) + 1);
     return () => {
-      const left = (this.running.get(id) ?? 1) - 1;
-      if (left > 0) this.running.set(id, left);
-      else this.running.delete(id);
+      const left = (counts.get(id) ?? 1) - 1;
+      if (left > 0) counts.set(id, left);
+      else counts.delete(id);
     };
   }
 
@@ -391,22 +401,24 @@ export class McpConnectorHost implements ConnectorHost {
     }
   }
 
-  /** A server's form, to the one call of the connector that can ask a person; else cancelled. */
+  /** A server's form, to the call it belongs to when that is known for sure; else cancelled. */
   private async elicit(
     id: string,
+    forms: FormRouter,
     request: ElicitRequest["params"],
-    signal: AbortSignal,
+    context: { requestId: RequestId; signal: AbortSignal },
   ): Promise<ElicitResult> {
-    const asking = this.asking.get(id);
-    if (!asking || asking.size !== 1 || !("requestedSchema" in request))
+    const route = forms.route(context.requestId, request._meta, this.followed.get(id) ?? 0);
+    const refuse = (reason: string): ElicitResult => {
+      this.options.onFormRefused?.({ connectorId: id, reason });
       return { action: "cancel" };
-    const [ask] = [...asking];
-    return ask!(
-      {
-        message: request.message,
-        requestedSchema: request.requestedSchema,
-      },
-      signal,
+    };
+    if ("refused" in route) return refuse(route.refused);
+    if (!("requestedSchema" in request)) return refuse("it asks in URL mode, which is not offered");
+    const { call } = route;
+    return call.elicit!(
+      { message: request.message, requestedSchema: request.requestedSchema },
+      AbortSignal.any([context.signal, call.ended.signal]),
     );
   }
 
@@ -442,23 +454,41 @@ export class McpConnectorHost implements ConnectorHost {
     _trace?: { traceId: string; spanId: string },
     options: ConnectorCallOptions = {},
   ): Promise<CallToolResult> {
-    const { elicit } = options;
-    const timeout = (this.options.callTimeoutMs ?? 60_000) + (elicit ? (options.elicitMs ?? 0) : 0);
-    return this.guarded(connectorId, signal, async (client) => {
-      const asking = this.asking.get(connectorId) ?? new Set<ElicitHandler>();
-      if (elicit) this.asking.set(connectorId, asking.add(elicit));
-      try {
-        const result = await client.callTool(
+    return this.asking(
+      connectorId,
+      signal,
+      options,
+      undefined,
+      (client, timeout) =>
+        client.callTool(
           { name: tool, arguments: args },
           { timeout, ...(signal ? { signal } : {}) },
-        );
-        return result as CallToolResult;
+        ) as Promise<CallToolResult>,
+    );
+  }
+
+  /**
+   * One request of a call during which the server may ask forms (`tools/call`, or a task's
+   * `tasks/result`): its forms go to the call's `elicit`, and close when it ends. `taskId`:
+   * the task whose forms (they name it) are this call's too.
+   */
+  private asking<T>(
+    connectorId: string,
+    signal: AbortSignal | undefined,
+    { elicit, elicitMs }: ConnectorCallOptions,
+    taskId: string | undefined,
+    send: (client: Client, timeout: number) => Promise<T>,
+  ): Promise<T> {
+    const timeout = (this.options.callTimeoutMs ?? 60_000) + (elicit ? (elicitMs ?? 0) : 0);
+    return this.guarded(connectorId, signal, async (client, live) => {
+      const call = formCall(elicit, signal);
+      const stop = taskId === undefined ? undefined : live.forms.following(taskId, call);
+      try {
+        return await live.forms.within(call, () => send(client, timeout));
       } finally {
-        if (elicit) {
-          asking.delete(elicit);
-          if (asking.size === 0 && this.asking.get(connectorId) === asking)
-            this.asking.delete(connectorId);
-        }
+        stop?.();
+        // A form still open for a call that ended (timed out, say) is closed with it.
+        call.ended.abort();
       }
     });
   }
@@ -483,6 +513,16 @@ export class McpConnectorHost implements ConnectorHost {
       listTools: (id, s) => this.listTools(id, s),
       callTool: (id, t, a, s) => this.callTool(id, t, a, s, undefined, options),
       guarded: (id, s, run) => this.guarded(id, s, (client) => run(client)),
+      following: (id) => this.inUse(id, this.followed),
+      // A task that asks for input is answered only when someone can be asked.
+      ...(options.elicit
+        ? {
+            answerTask: (id: string, taskId: string, s: AbortSignal | undefined) =>
+              this.asking(id, s, options, taskId, (client, timeout) =>
+                toolTaskResult(client, taskId, { timeout, ...(s ? { signal: s } : {}) }),
+              ),
+          }
+        : {}),
       timeoutMs: this.options.callTimeoutMs ?? 60_000,
       ttlMs: this.options.taskTtlMs ?? 86_400_000,
       pollBounds: this.options.taskPollBounds ?? { minMs: 100, maxMs: 30_000 },
@@ -490,7 +530,6 @@ export class McpConnectorHost implements ConnectorHost {
     };
     // In use for the whole follow, between polls too: the pool must not close it as idle
     // (or to make room), which would end a stdio server's task.
-    // In use between polls too: closing it as idle would end a stdio server's task.
     return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(
       this.inUse(connectorId),
     );
