@@ -19,6 +19,7 @@ import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/
 import {
   startClientCredentialsServer,
   startProtectedMcpServer,
+  type ClientCredentialsServer,
   type ClientCredentialsServerOptions,
 } from "@switchyard/testing/oauth";
 import { Redis } from "ioredis";
@@ -216,6 +217,87 @@ describe("a connector with a client secret", () => {
     });
     expect(audit?.metadata).toMatchObject({ clientCredentialsDropped: 1 });
     expect(await everyRow(seeded.db)).not.toContain("moved-secret-value");
+  }, 120_000);
+});
+
+describe("where the secret goes", () => {
+  it("sends it only to the authorization server pinned when it was set: one the resource names later is refused, the credential marked and audited", async () => {
+    const secret = `pin-${randomBytes(16).toString("hex")}`;
+    const client = { clientId: "reporting-bot", clientSecret: secret };
+    const pinned = await startClientCredentialsServer(client);
+    // Another server that would take the same secret: it must never see it.
+    const other = await startClientCredentialsServer(client);
+    let named: ClientCredentialsServer = pinned;
+    const mcp = await startProtectedMcpServer({
+      authorizationServer: {
+        get issuer() {
+          return named.issuer;
+        },
+        verifyAccessToken: (token, resource) => named.verifyAccessToken(token, resource),
+        addResource: (resource, scope) => {
+          pinned.addResource?.(resource, scope);
+          other.addResource?.(resource, scope);
+        },
+      },
+      scopes: ["reports:read"],
+    });
+    closers.push(
+      () => mcp.close(),
+      () => pinned.close(),
+      () => other.close(),
+    );
+    await admin().connectors.create({
+      definition: {
+        id: "cc_pinned",
+        name: "cc_pinned",
+        transport: "http",
+        url: mcp.url,
+        auth: "client_credentials",
+        oauth_client_id: "reporting-bot",
+      },
+    });
+    await admin().connectors.setCredential({ id: "cc_pinned", scope: "team", value: secret });
+    // The resource server now names another authorization server (changed at the resource, or a worker that starts afresh).
+    named = other;
+    const { step, scrubber } = await startWorker()("cc_pinned");
+    const call = await step.host.callTool("cc_pinned", "whoami", {}).catch((e: unknown) => e);
+    await step.host.close();
+    expect(text(call)).toContain("USER.CONNECTOR.NEEDS_RECONNECT");
+    expect(text(call)).toContain("authorization server");
+    expect(text(call)).not.toContain(secret);
+    expect(other.requests).toEqual([]);
+    expect(pinned.requests).toEqual([]);
+    expect(scrubber.scrub(secret)).not.toContain(secret);
+
+    const listing = (await admin().connectors.list()).find((c) => c.id === "cc_pinned");
+    expect(listing?.teamCredential).toMatchObject({
+      status: "needs_reconnect",
+      reconnectReason: "destination_changed",
+    });
+    const audit = await seeded.db.auditLog.findFirst({
+      where: {
+        teamId: seeded.teamId,
+        action: "connector.credential.destination_changed",
+        targetId: "cc_pinned",
+      },
+    });
+    expect(audit?.metadata).toMatchObject({
+      pinnedIssuer: pinned.issuer,
+      discoveredIssuer: other.issuer,
+    });
+    await expect(startWorker()("cc_pinned")).rejects.toMatchObject({
+      code: "USER.CONNECTOR.NEEDS_RECONNECT",
+    });
+    expect(other.requests).toEqual([]);
+
+    // An admin who sets the secret again pins the server the resource names now.
+    await admin().connectors.setCredential({ id: "cc_pinned", scope: "team", value: secret });
+    const mended = await startWorker()("cc_pinned");
+    const ok = await mended.step.host.callTool("cc_pinned", "whoami", {});
+    await mended.step.host.close();
+    expect(ok.isError ?? false, text(ok)).toBe(false);
+    expect(other.requests.map((r) => r.outcome)).toEqual(["token"]);
+    expect(await everyRow(seeded.db)).not.toContain(secret);
   }, 120_000);
 });
 

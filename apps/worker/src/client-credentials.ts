@@ -5,11 +5,17 @@
  * discovered as for the code flow (the scope comes from the resource's metadata), a token is
  * kept in this process until shortly before it expires or the server refuses it (one new
  * token per refusal), and a refusal at the token endpoint marks the credential for an admin
- * to set again. Every token joins the scrubbers of the steps using the connector.
+ * to set again. The secret goes only to the authorization server kept with it when it was set:
+ * when discovery names another issuer or token endpoint, nothing is sent, the credential is
+ * marked `destination_changed` and the change audited. Every token joins the scrubbers of the
+ * steps using the connector.
  */
 import {
   ClientCredentialsTokenSource,
   discoverOAuthServer,
+  pinDrift,
+  pinFromMetadata,
+  reconnectRefusal,
   requestClientCredentialsToken,
   type ClientCredentials,
   type ConnectorDefinition,
@@ -18,6 +24,7 @@ import {
 import type { FetchLike } from "@switchyard/core/egress";
 import {
   markConnectorCredentialNeedsReconnect,
+  recordAudit,
   type CredentialForUse,
   type Db,
 } from "@switchyard/db";
@@ -39,6 +46,9 @@ export const clientCredentialsResolver = (
     teamId: string;
     fetch: FetchLike;
     scrubbers: GrantScrubbers;
+    /** Who started the run (or called from the console), for the audit entry of a refusal. */
+    starterId?: string | null;
+    runId?: string | null;
   },
   def: HttpDefinition,
   stored: CredentialForUse,
@@ -71,6 +81,49 @@ const credentialsOf = (def: HttpDefinition, value: string): ClientCredentials =>
     : { clientId, method: "client_secret", secret: value };
 };
 
+/** The authorization server discovered now, when it is the one the secret was set for; else the refusal. */
+const pinnedServer = async (
+  input: Parameters<typeof clientCredentialsResolver>[0],
+  def: HttpDefinition,
+  stored: CredentialForUse,
+): Promise<OAuthServerInfo> => {
+  const server = await discoverOAuthServer(def.url, {
+    fetch: input.fetch,
+    grant: "client_credentials",
+  });
+  const pinned = pinFromMetadata(stored.metadata);
+  const drift = pinDrift(pinned, server);
+  if (drift === undefined) return server;
+  input.log.warn("a connector's authorization server is not the one its secret was set for", {
+    connector: def.id,
+    issuer: server.issuer,
+  });
+  const holding = { teamId: input.teamId, credentialId: stored.sealed.credentialId };
+  const { count } = await markConnectorCredentialNeedsReconnect(
+    input.db,
+    stored.id,
+    "destination_changed",
+    holding,
+  );
+  if (count > 0)
+    await recordAudit(input.db, {
+      teamId: input.teamId,
+      actorUserId: input.starterId ?? null,
+      action: "connector.credential.destination_changed",
+      targetType: "connector",
+      targetId: def.id,
+      metadata: {
+        runId: input.runId ?? null,
+        owner: "team",
+        pinnedIssuer: pinned?.issuer ?? null,
+        pinnedTokenEndpoint: pinned?.tokenEndpoint ?? null,
+        discoveredIssuer: server.issuer,
+        discoveredTokenEndpoint: server.metadata.token_endpoint,
+      },
+    });
+  throw reconnectRefusal(def.id, "destination_changed", `${drift}; nothing was sent`);
+};
+
 const newSource = (
   input: Parameters<typeof clientCredentialsResolver>[0],
   def: HttpDefinition,
@@ -80,10 +133,7 @@ const newSource = (
   let server: OAuthServerInfo | undefined;
   return new ClientCredentialsTokenSource({
     obtain: async () => {
-      server ??= await discoverOAuthServer(def.url, {
-        fetch: input.fetch,
-        grant: "client_credentials",
-      });
+      server ??= await pinnedServer(input, def, stored);
       return requestClientCredentialsToken({
         server,
         credentials,

@@ -11,6 +11,7 @@ export type {
   UpstreamTool,
 } from "./connector-host";
 export {
+  authorizationServerPin,
   beginAuthorization,
   CLIENT_METADATA_PATH,
   clientMetadataDocument,
@@ -24,11 +25,14 @@ export {
   metadataDocumentClient,
   moreAccessRefusal,
   obtainOAuthClient,
+  pinDrift,
+  pinFromMetadata,
   scopeRefusal,
   scopeUnion,
   stepUpDecision,
   OAuthTokenSource,
   requestClientCredentialsToken,
+  type AuthorizationServerPin,
   type ClientCredentials,
   type OAuthClientInfo,
   type OAuthServerInfo,

@@ -19,3 +19,9 @@ export {
   requestClientCredentialsToken,
   type ClientCredentials,
 } from "./client-credentials";
+export {
+  authorizationServerPin,
+  pinDrift,
+  pinFromMetadata,
+  type AuthorizationServerPin,
+} from "./authorization-server-pin";
