@@ -5,7 +5,6 @@
  * the `signOut` event's part deletes the member's kept tokens, and nobody else's.
  */
 import { randomBytes } from "node:crypto";
-import type { Account, Profile } from "next-auth";
 import { keyringOf, openSsoIdToken, parseMasterKey } from "@switchyard/core/crypto";
 import { ssoIdTokenOf } from "@switchyard/db";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -31,13 +30,14 @@ const link = (userId: string, subject: string) =>
   seeded.db.userIdentity.create({ data: { userId, issuer: ISSUER, subject } });
 
 const signIn = (provider: string, subject: string, idToken: string) => {
-  const account: Account = {
+  // Shaped as NextAuth hands them to the jwt callback.
+  const account = {
     provider,
     type: provider === "oidc" ? "oidc" : "credentials",
     providerAccountId: subject,
     id_token: idToken,
   };
-  const profile: Profile = { sub: subject };
+  const profile = { sub: subject };
   return keepIdTokenOfSignIn({ db: seeded.db, keyring }, ISSUER, { account, profile });
 };
 

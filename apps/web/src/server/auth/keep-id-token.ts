@@ -4,7 +4,6 @@
  * for the person's access to a server, without a browser. It replaces the previous one; a
  * sign-in without an ID token changes nothing. Signing out deletes the person's kept tokens.
  */
-import type { Account, Profile } from "next-auth";
 import { sealSsoIdToken, type Keyring } from "@switchyard/core/crypto";
 import { forgetSsoIdTokens, keepSsoIdToken, type Db } from "@switchyard/db";
 
@@ -43,7 +42,11 @@ export const keepSignInIdToken = async (
 export const keepIdTokenOfSignIn = async (
   services: { db: Db; keyring: Keyring },
   issuer: string | undefined,
-  signIn: { account: Account | null | undefined; profile: Profile | undefined },
+  /** NextAuth's `account` and `profile` of the callback (only what is read of them). */
+  signIn: {
+    account: { provider: string; id_token?: string } | null | undefined;
+    profile: { sub?: string | null } | undefined;
+  },
 ): Promise<boolean> => {
   const { account, profile } = signIn;
   if (!issuer || account?.provider !== OIDC_PROVIDER_ID || typeof profile?.sub !== "string")
