@@ -17,9 +17,11 @@ import {
   pinFromMetadata,
   reconnectRefusal,
   requestClientCredentialsToken,
+  stepUpDecision,
   type ClientCredentials,
   type ConnectorDefinition,
   type OAuthServerInfo,
+  type OAuthTokenSet,
 } from "@switchyard/core/connectors";
 import type { FetchLike } from "@switchyard/core/egress";
 import {
@@ -30,11 +32,14 @@ import {
 } from "@switchyard/db";
 import type { GrantScrubbers } from "./grant-scrubbers";
 import type { Logger } from "./logger";
+import type { WidenScope } from "./scope-step-up";
 
 type HttpDefinition = Extract<ConnectorDefinition, { transport: "http" }>;
 
 /** Sources by stored credential (its row and sealed value): a new secret or key starts afresh. */
-const sources = new Map<string, { url: string; source: ClientCredentialsTokenSource }>();
+const sources = new Map<string, { url: string } & Source>();
+
+type Source = { source: ClientCredentialsTokenSource; widen: WidenScope };
 
 /** At most this many connectors' sources are kept; the oldest go first (they obtain a token again). */
 const MAX_SOURCES = 256;
@@ -56,20 +61,19 @@ export const clientCredentialsResolver = (
 ) => {
   const key = `${stored.id}/${stored.sealed.credentialId}`;
   const kept = sources.get(key);
-  const source =
-    kept && kept.url === def.url
-      ? kept.source
-      : newSource(input, def, stored, credentialsOf(def, value));
+  const { source, widen } =
+    kept && kept.url === def.url ? kept : newSource(input, def, stored, credentialsOf(def, value));
   if (!kept || kept.source !== source) {
     sources.delete(key);
     if (sources.size >= MAX_SOURCES) sources.delete(sources.keys().next().value!);
-    sources.set(key, { url: def.url, source });
+    sources.set(key, { url: def.url, source, widen });
   }
   return {
     secrets: [value],
     resolver: {
       resolve: () => source.resolve(),
       rejected: (token: string) => source.invalidate(token),
+      widen,
     },
   };
 };
@@ -129,19 +133,25 @@ const newSource = (
   def: HttpDefinition,
   stored: CredentialForUse,
   credentials: ClientCredentials,
-) => {
+): Source => {
   let server: OAuthServerInfo | undefined;
-  return new ClientCredentialsTokenSource({
+  /** The scope asked for since a call was refused for want of more (scope step-up); else the server's. */
+  let wider: string | undefined;
+  let last: OAuthTokenSet | undefined;
+  const source = new ClientCredentialsTokenSource({
     obtain: async () => {
       server ??= await pinnedServer(input, def, stored);
       return requestClientCredentialsToken({
-        server,
+        server: wider ? { ...server, scope: wider } : server,
         credentials,
         fetch: input.fetch,
         connectorName: def.name,
       });
     },
-    onTokens: (tokens) => input.scrubbers.learn(stored.id, [tokens.accessToken]),
+    onTokens: (tokens) => {
+      last = tokens;
+      input.scrubbers.learn(stored.id, [tokens.accessToken]);
+    },
     onRefused: async (error) => {
       input.log.warn("a connector's client credentials were refused at the token endpoint", {
         connector: def.id,
@@ -153,4 +163,15 @@ const newSource = (
       }).catch(() => undefined);
     },
   });
+  const widen: WidenScope = (scope) => {
+    const decision = stepUpDecision(scope, {
+      requested: wider ?? server?.scope,
+      granted: last?.scope,
+    });
+    if (decision.kind === "refused") return false;
+    wider = decision.scope;
+    if (last) source.invalidate(last.accessToken);
+    return true;
+  };
+  return { source, widen };
 };

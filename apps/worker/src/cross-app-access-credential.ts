@@ -9,6 +9,7 @@
 import {
   crossAppAccessToken,
   discoverOAuthServer,
+  stepUpDecision,
   type ConnectorDefinition,
   type OAuthServerInfo,
   type OAuthTokenSet,
@@ -94,6 +95,8 @@ export const openCrossAppAccess = async (input: Input) => {
   let server: OAuthServerInfo | undefined;
   let held: OAuthTokenSet | undefined;
   let pending: Promise<OAuthTokenSet> | undefined;
+  /** The scope asked for since a call was refused for want of more (scope step-up); else the server's. */
+  let wider: string | undefined;
   const obtain = async () => {
     server ??= await discoverOAuthServer(def.url, { fetch: input.fetch, grant: "jwt-bearer" });
     const idToken = await memberIdToken(input);
@@ -103,7 +106,7 @@ export const openCrossAppAccess = async (input: Input) => {
     const tokens = await crossAppAccessToken({
       fetch: input.fetch,
       idp: { issuer: def.idp_issuer, clientId: def.idp_client_id },
-      server,
+      server: wider ? { ...server, scope: wider } : server,
       client: { clientId: def.oauth_client_id, ...(clientSecret ? { clientSecret } : {}) },
       idToken,
     });
@@ -126,6 +129,16 @@ export const openCrossAppAccess = async (input: Input) => {
       resolve: async () => (fresh() ? held!.accessToken : (await renew()).accessToken),
       rejected: (token: string) => {
         if (held?.accessToken === token) held = undefined;
+      },
+      widen: (scope: string | undefined) => {
+        const decision = stepUpDecision(scope, {
+          requested: wider ?? server?.scope,
+          granted: held?.scope,
+        });
+        if (decision.kind === "refused") return false;
+        wider = decision.scope;
+        held = undefined;
+        return true;
       },
     },
   };

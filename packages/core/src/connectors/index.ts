@@ -30,6 +30,7 @@ export {
   scopeRefusal,
   scopeUnion,
   stepUpDecision,
+  tokenScopeRefusal,
   OAuthTokenSource,
   requestClientCredentialsToken,
   type AuthorizationServerPin,
