@@ -30,8 +30,8 @@ export const connectorsApi = implement(connectorOperations, {
   setCredential: ({ db, keyring, caller, egress }, input) =>
     setConnectorCredential(db, keyring(), caller, input, egressOr(egress).oauth),
   revokeCredential: ({ db, caller }, input) => revokeTeamConnectorCredential(db, caller, input),
-  setClientSecret: ({ db, keyring, caller }, input) =>
-    setConnectorClientSecretOf(db, keyring(), caller, input),
+  setClientSecret: ({ db, keyring, caller, egress }, input) =>
+    setConnectorClientSecretOf(db, keyring(), caller, input, egressOr(egress).oauth),
   callTool: async (ctx, input) =>
     callConnectorTool(
       { db: ctx.db, redis: ctx.redis(), prefix: ctx.prefix, rules: await rulesOf(ctx) },
