@@ -225,6 +225,33 @@ describe("enterprise connectors (cross-app access)", () => {
     ]);
   });
 
+  it("asks the IdP and the authorization server once for a wider scope when a call needs one, and calls again", async () => {
+    const scoped = await startProtectedMcpServer({
+      authorizationServer: setup.authority,
+      toolScopes: { echo: "crm:write" },
+    });
+    closers.push(() => scoped.close());
+    await admin().connectors.create({
+      definition: definition({ id: "crm_scope", url: scoped.url }),
+    });
+    await admin().connectors.setClientSecret({ id: "crm_scope", secret: CLIENT_SECRET });
+    await signInThroughIssuer({ db: seeded.db, keyring }, memberId, {
+      issuer: setup.idpIssuer,
+      idToken: await setup.idToken("member-7"),
+    });
+    const before = setup.grants.length;
+    const step = (await openTestStep(
+      { db: seeded.db, keyring, connectors, teamId: seeded.teamId },
+      { slug: "crm_scope", starterId: memberId, scrubber: new Scrubber() },
+    ))!;
+    const call = await step.host.callTool("crm_scope", "echo", { text: "wider" });
+    await step.host.close();
+    expect(call.isError ?? false, JSON.stringify(call)).toBe(false);
+    expect(JSON.stringify(call)).toContain("wider");
+    // The step's first grant, then one with the union of scopes.
+    expect(setup.grants.length - before).toBe(2);
+  });
+
   it("refuses a member whose kept sign-in has expired", async () => {
     await signInThroughIssuer({ db: seeded.db, keyring }, memberId, {
       issuer: setup.idpIssuer,
