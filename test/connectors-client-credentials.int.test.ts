@@ -19,6 +19,7 @@ import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/
 import {
   startClientCredentialsServer,
   startProtectedMcpServer,
+  type ClientCredentialsServer,
   type ClientCredentialsServerOptions,
 } from "@switchyard/testing/oauth";
 import { Redis } from "ioredis";
@@ -216,6 +217,187 @@ describe("a connector with a client secret", () => {
     });
     expect(audit?.metadata).toMatchObject({ clientCredentialsDropped: 1 });
     expect(await everyRow(seeded.db)).not.toContain("moved-secret-value");
+  }, 120_000);
+});
+
+describe("where the secret goes", () => {
+  it("sends it only to the authorization server pinned when it was set: one the resource names later is refused, the credential marked and audited", async () => {
+    const secret = `pin-${randomBytes(16).toString("hex")}`;
+    const client = { clientId: "reporting-bot", clientSecret: secret };
+    const pinned = await startClientCredentialsServer(client);
+    // Another server that would take the same secret: it must never see it.
+    const other = await startClientCredentialsServer(client);
+    let named: ClientCredentialsServer = pinned;
+    const mcp = await startProtectedMcpServer({
+      authorizationServer: {
+        get issuer() {
+          return named.issuer;
+        },
+        verifyAccessToken: (token, resource) => named.verifyAccessToken(token, resource),
+        addResource: (resource, scope) => {
+          pinned.addResource?.(resource, scope);
+          other.addResource?.(resource, scope);
+        },
+      },
+      scopes: ["reports:read"],
+    });
+    closers.push(
+      () => mcp.close(),
+      () => pinned.close(),
+      () => other.close(),
+    );
+    await admin().connectors.create({
+      definition: {
+        id: "cc_pinned",
+        name: "cc_pinned",
+        transport: "http",
+        url: mcp.url,
+        auth: "client_credentials",
+        oauth_client_id: "reporting-bot",
+      },
+    });
+    await admin().connectors.setCredential({ id: "cc_pinned", scope: "team", value: secret });
+    // The resource server now names another authorization server (changed at the resource, or a worker that starts afresh).
+    named = other;
+    const { step, scrubber } = await startWorker()("cc_pinned");
+    const call = await step.host.callTool("cc_pinned", "whoami", {}).catch((e: unknown) => e);
+    await step.host.close();
+    expect(text(call)).toContain("USER.CONNECTOR.NEEDS_RECONNECT");
+    expect(text(call)).toContain("authorization server");
+    expect(text(call)).not.toContain(secret);
+    expect(other.requests).toEqual([]);
+    expect(pinned.requests).toEqual([]);
+    expect(scrubber.scrub(secret)).not.toContain(secret);
+
+    const listing = (await admin().connectors.list()).find((c) => c.id === "cc_pinned");
+    expect(listing?.teamCredential).toMatchObject({
+      status: "needs_reconnect",
+      reconnectReason: "destination_changed",
+    });
+    const audit = await seeded.db.auditLog.findFirst({
+      where: {
+        teamId: seeded.teamId,
+        action: "connector.credential.destination_changed",
+        targetId: "cc_pinned",
+      },
+    });
+    expect(audit?.metadata).toMatchObject({
+      pinnedIssuer: pinned.issuer,
+      discoveredIssuer: other.issuer,
+    });
+    await expect(startWorker()("cc_pinned")).rejects.toMatchObject({
+      code: "USER.CONNECTOR.NEEDS_RECONNECT",
+    });
+    expect(other.requests).toEqual([]);
+
+    // An admin who sets the secret again pins the server the resource names now.
+    await admin().connectors.setCredential({ id: "cc_pinned", scope: "team", value: secret });
+    const mended = await startWorker()("cc_pinned");
+    const ok = await mended.step.host.callTool("cc_pinned", "whoami", {});
+    await mended.step.host.close();
+    expect(ok.isError ?? false, text(ok)).toBe(false);
+    expect(other.requests.map((r) => r.outcome)).toEqual(["token"]);
+    expect(await everyRow(seeded.db)).not.toContain(secret);
+  }, 120_000);
+});
+
+describe("a call its server refuses for want of scope (403 insufficient_scope)", () => {
+  /** A machine connector whose server wants reports:write too for `echo`; the authorization server grants `grantable`. */
+  const scoped = async (id: string, grantable?: string[]) => {
+    const secret = `sc-${randomBytes(12).toString("hex")}`;
+    const authority = await startClientCredentialsServer({
+      clientId: "reporting-bot",
+      clientSecret: secret,
+      ...(grantable ? { grantable } : {}),
+    });
+    const mcp = await startProtectedMcpServer({
+      authorizationServer: authority,
+      scopes: ["reports:read"],
+      toolScopes: { echo: "reports:write" },
+    });
+    closers.push(
+      () => mcp.close(),
+      () => authority.close(),
+    );
+    const definition = { id, name: id, transport: "http", url: mcp.url };
+    await admin().connectors.create({
+      definition: { ...definition, auth: "client_credentials", oauth_client_id: "reporting-bot" },
+    });
+    await admin().connectors.setCredential({ id, scope: "team", value: secret });
+    return authority;
+  };
+
+  it("asks once for a token with the scope it had and the one asked for, and makes the call again", async () => {
+    const authority = await scoped("cc_scope");
+    const { step } = await startWorker()("cc_scope");
+    const call = await step.host.callTool("cc_scope", "echo", { text: "widened" });
+    expect(call.isError ?? false, text(call)).toBe(false);
+    expect(text(call)).toContain("widened");
+    expect(authority.requests.map((r) => r.scope)).toEqual([
+      "reports:read",
+      "reports:read reports:write",
+    ]);
+    // The wider token serves the next calls too.
+    expect((await step.host.callTool("cc_scope", "echo", { text: "x" })).isError ?? false).toBe(
+      false,
+    );
+    expect(authority.requests).toHaveLength(2);
+    await step.host.close();
+  }, 120_000);
+
+  it("fails with SCOPE_REFUSED when the wider token still lacks it, asking only once", async () => {
+    const authority = await scoped("cc_noscope", ["reports:read"]);
+    const { step } = await startWorker()("cc_noscope");
+    const call = await step.host
+      .callTool("cc_noscope", "echo", { text: "x" })
+      .catch((e: unknown) => e);
+    expect(call).toMatchObject({
+      code: "USER.CONNECTOR.SCOPE_REFUSED",
+      details: { requiredScope: "reports:read reports:write" },
+    });
+    expect(authority.requests).toHaveLength(2);
+    // Asked again later: refused without another token request.
+    const again = await step.host
+      .callTool("cc_noscope", "echo", { text: "x" })
+      .catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: "USER.CONNECTOR.SCOPE_REFUSED" });
+    expect(authority.requests).toHaveLength(2);
+    // Other calls still work, and the credential is not marked.
+    expect((await step.host.callTool("cc_noscope", "whoami", {})).isError ?? false).toBe(false);
+    await step.host.close();
+    const listing = (await admin().connectors.list()).find((c) => c.id === "cc_noscope");
+    expect(listing?.teamCredential).toMatchObject({ status: "active" });
+  }, 120_000);
+
+  it("tells a bearer connector's caller that its token needs the scope, with NEEDS_MORE_ACCESS", async () => {
+    const token = `bt-${randomBytes(12).toString("hex")}`;
+    const mcp = await startProtectedMcpServer({
+      authorizationServer: {
+        issuer: "https://issuer.bearer.example",
+        verifyAccessToken: (t) =>
+          Promise.resolve(
+            t === token ? { subject: "bot", clientId: "bot", scope: "reports:read" } : undefined,
+          ),
+      },
+      scopes: ["reports:read"],
+      toolScopes: { echo: "reports:write" },
+    });
+    closers.push(() => mcp.close());
+    const bearer = { auth: "bearer", url: mcp.url, transport: "http" };
+    await admin().connectors.create({ definition: { id: "bearer_scope", name: "b", ...bearer } });
+    await admin().connectors.setCredential({ id: "bearer_scope", scope: "team", value: token });
+    const { step } = await startWorker()("bearer_scope");
+    expect((await step.host.callTool("bearer_scope", "whoami", {})).isError ?? false).toBe(false);
+    const call = await step.host
+      .callTool("bearer_scope", "echo", { text: "x" })
+      .catch((e: unknown) => e);
+    await step.host.close();
+    expect(call).toMatchObject({
+      code: "USER.CONNECTOR.NEEDS_MORE_ACCESS",
+      details: { requiredScope: "reports:read reports:write" },
+    });
+    expect((call as Error).message).toContain("token");
+    expect(text(call)).not.toContain(token);
   }, 120_000);
 });
 

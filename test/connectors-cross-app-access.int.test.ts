@@ -12,7 +12,11 @@ import { parseEgressAllowList } from "@switchyard/core/egress";
 import { Scrubber } from "@switchyard/core/secrets";
 import { ssoIdTokenOf } from "@switchyard/db";
 import { LOOPBACK_EGRESS_ALLOW, loopbackEgressFetch } from "@switchyard/testing/egress";
-import { startProtectedMcpServer } from "@switchyard/testing/oauth";
+import {
+  startMetadataOnlyAuthorizationServer,
+  startProtectedMcpServer,
+  type ResourceAuthority,
+} from "@switchyard/testing/oauth";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
@@ -169,6 +173,83 @@ describe("enterprise connectors (cross-app access)", () => {
     } finally {
       setup.refused.delete("member-7");
     }
+  });
+
+  it("sends the client secret only to the authorization server pinned when it was set", async () => {
+    const other = await startMetadataOnlyAuthorizationServer({
+      grant_types_supported: ["urn:ietf:params:oauth:grant-type:jwt-bearer"],
+    });
+    closers.push(() => other.close());
+    let named: ResourceAuthority = setup.authority;
+    const moved = await startProtectedMcpServer({
+      authorizationServer: {
+        get issuer() {
+          return named.issuer;
+        },
+        verifyAccessToken: (token, resource) => named.verifyAccessToken(token, resource),
+        addResource: (resource, scope) => setup.authority.addResource?.(resource, scope),
+      },
+    });
+    closers.push(() => moved.close());
+    await admin().connectors.create({ definition: definition({ id: "crm_pin", url: moved.url }) });
+    await admin().connectors.setClientSecret({ id: "crm_pin", secret: CLIENT_SECRET });
+    await signInThroughIssuer({ db: seeded.db, keyring }, memberId, {
+      issuer: setup.idpIssuer,
+      idToken: await setup.idToken("member-7"),
+    });
+    const exchanged = setup.exchanges.length;
+    named = other;
+    const refusal = await openTestStep(
+      { db: seeded.db, keyring, connectors, teamId: seeded.teamId },
+      { slug: "crm_pin", starterId: memberId, scrubber: new Scrubber() },
+    ).catch((e: unknown) => e);
+    expect(refusal).toMatchObject({
+      code: "USER.CONNECTOR.NEEDS_RECONNECT",
+      details: { reason: "destination_changed" },
+    });
+    expect((refusal as Error).message).toContain(other.issuer);
+    expect((refusal as Error).message).not.toContain(CLIENT_SECRET);
+    // Nothing was asked of the IdP or sent anywhere.
+    expect(setup.exchanges).toHaveLength(exchanged);
+    const action = "connector.client_secret.destination_changed";
+    const entries = await seeded.db.auditLog.findMany({ where: { action, targetId: "crm_pin" } });
+    expect(entries.map((e) => [e.teamId, e.actorUserId, e.metadata])).toEqual([
+      [
+        seeded.teamId,
+        memberId,
+        expect.objectContaining({
+          pinnedIssuer: setup.authority.issuer,
+          discoveredIssuer: other.issuer,
+        }),
+      ],
+    ]);
+  });
+
+  it("asks the IdP and the authorization server once for a wider scope when a call needs one, and calls again", async () => {
+    const scoped = await startProtectedMcpServer({
+      authorizationServer: setup.authority,
+      toolScopes: { echo: "crm:write" },
+    });
+    closers.push(() => scoped.close());
+    await admin().connectors.create({
+      definition: definition({ id: "crm_scope", url: scoped.url }),
+    });
+    await admin().connectors.setClientSecret({ id: "crm_scope", secret: CLIENT_SECRET });
+    await signInThroughIssuer({ db: seeded.db, keyring }, memberId, {
+      issuer: setup.idpIssuer,
+      idToken: await setup.idToken("member-7"),
+    });
+    const before = setup.grants.length;
+    const step = (await openTestStep(
+      { db: seeded.db, keyring, connectors, teamId: seeded.teamId },
+      { slug: "crm_scope", starterId: memberId, scrubber: new Scrubber() },
+    ))!;
+    const call = await step.host.callTool("crm_scope", "echo", { text: "wider" });
+    await step.host.close();
+    expect(call.isError ?? false, JSON.stringify(call)).toBe(false);
+    expect(JSON.stringify(call)).toContain("wider");
+    // The step's first grant, then one with the union of scopes.
+    expect(setup.grants.length - before).toBe(2);
   });
 
   it("refuses a member whose kept sign-in has expired", async () => {

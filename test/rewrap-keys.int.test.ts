@@ -1,6 +1,6 @@
 /**
  * Rotating the master key: credentials of every kind (a secret variable, a model key, a
- * connector's credential) sealed under the old key are re-wrapped under the new one by
+ * connector's credential) and the kept ID token of a member's sign-in sealed under the old key are re-wrapped under the new one by
  * `npm run keys:rewrap` (its entry run as a process against this database), after which
  * they open with the new key alone; their values are unchanged, a second run has nothing
  * to do, and a credential it cannot open is named while the others are still re-wrapped.
@@ -9,13 +9,19 @@ import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { keyringOf, openConnectorCredential, parseMasterKey } from "@switchyard/core/crypto";
-import { connectorCredentialForUse, type Db } from "@switchyard/db";
+import {
+  keyringOf,
+  openConnectorCredential,
+  openSsoIdToken,
+  parseMasterKey,
+} from "@switchyard/core/crypto";
+import { connectorCredentialForUse, ssoIdTokenOf, type Db } from "@switchyard/db";
 import { teamModelAccess } from "../apps/worker/src/model-access";
 import { rewrapCredentials } from "../apps/worker/src/rewrap-credentials";
 import { resolveTeamVariables } from "../apps/worker/src/team-variables";
 import { dashboardCaller } from "./helpers/dashboard-caller";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
+import { signInThroughIssuer } from "./helpers/sign-in-stand-in";
 
 const OLD = { id: "k1", key: randomBytes(32).toString("base64") };
 const NEW = { id: "k2", key: randomBytes(32).toString("base64") };
@@ -24,6 +30,9 @@ const during = keyringOf(parseMasterKey(NEW.id, NEW.key), [parseMasterKey(OLD.id
 const after = keyringOf(parseMasterKey(NEW.id, NEW.key));
 let seeded: SeededDatabase;
 let db: Db;
+const ISSUER = "https://sso.rewrap.example";
+const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString("base64url");
+const ID_TOKEN = `${b64({ alg: "RS256" })}.${b64({ iss: ISSUER, sub: "member-7" })}.c2lnbmF0dXJl`;
 
 beforeAll(async () => {
   seeded = await openSeededDatabase();
@@ -51,6 +60,10 @@ beforeAll(async () => {
     scope: "team",
     value: "files-token-2c7e9a14",
   });
+  await signInThroughIssuer({ db, keyring: before }, seeded.adminId, {
+    issuer: ISSUER,
+    idToken: ID_TOKEN,
+  });
 });
 afterAll(async () => {
   await seeded?.close();
@@ -74,7 +87,17 @@ const openAll = async (keyring: typeof after) => {
     },
     stored.sealed.envelope,
   );
-  return [variables.values.OPS_KEY, model?.apiKey, connector];
+  const kept = (await ssoIdTokenOf(db, {
+    teamId: seeded.teamId,
+    userId: seeded.adminId,
+    issuer: ISSUER,
+  }))!;
+  const idToken = openSsoIdToken(
+    keyring,
+    { identityId: kept.identityId, issuer: kept.issuer },
+    kept.envelope,
+  );
+  return [variables.values.OPS_KEY, model?.apiKey, connector, idToken];
 };
 
 it("re-wraps every credential under the new key, after which the old key is no longer needed", async () => {
@@ -95,13 +118,21 @@ it("re-wraps every credential under the new key, after which the old key is no l
     },
   );
   expect(run.status, run.stderr).toBe(0);
-  expect(run.stdout).toContain('re-wrapped 3 credential(s) under master key "k2"');
+  expect(run.stdout).toContain(
+    're-wrapped 3 credential(s) and 1 kept sign-in ID token(s) under master key "k2"',
+  );
   expect(await openAll(after)).toEqual([
     "ops-key-value-5678",
     "sk-ant-api03-Rotated-Key-4d8e",
     "files-token-2c7e9a14",
+    ID_TOKEN,
   ]);
-  expect(await rewrapCredentials(db, during)).toEqual({ rewrapped: 0, skipped: 0, failed: [] });
+  expect(await rewrapCredentials(db, during)).toEqual({
+    rewrapped: 0,
+    idTokensRewrapped: 0,
+    skipped: 0,
+    failed: [],
+  });
 });
 
 it("names a credential it cannot open and still re-wraps the others", async () => {

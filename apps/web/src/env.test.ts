@@ -37,7 +37,11 @@ describe("the web app's environment", () => {
 
   it("takes an https URL with a path, or off, for SWITCHYARD_OAUTH_CLIENT_METADATA_URL, naming it otherwise", () => {
     const parse = (value: string) =>
-      webEnvSchema.safeParse({ ...base, SWITCHYARD_OAUTH_CLIENT_METADATA_URL: value });
+      webEnvSchema.safeParse({
+        ...base,
+        AUTH_URL: "https://switchyard.example.com",
+        SWITCHYARD_OAUTH_CLIENT_METADATA_URL: value,
+      });
     for (const ok of ["", "off", "https://static.example.com/switchyard/client.json"])
       expect(parse(ok).success, ok).toBe(true);
     for (const bad of [
@@ -49,6 +53,29 @@ describe("the web app's environment", () => {
       expect(result.success, bad).toBe(false);
       expect(result.error?.issues[0]?.path).toEqual(["SWITCHYARD_OAUTH_CLIENT_METADATA_URL"]);
     }
+  });
+
+  it("refuses SWITCHYARD_OAUTH_CLIENT_METADATA_URL without an https AUTH_URL (plain http only on this machine), naming it", () => {
+    const url = "https://static.example.com/switchyard/client.json";
+    const parse = (AUTH_URL: string | undefined) =>
+      webEnvSchema.safeParse({
+        ...base,
+        ...(AUTH_URL === undefined ? {} : { AUTH_URL }),
+        SWITCHYARD_OAUTH_CLIENT_METADATA_URL: url,
+      });
+    for (const ok of ["https://switchyard.example.com", "http://127.0.0.1:3000"])
+      expect(parse(ok).success, ok).toBe(true);
+    for (const bad of [undefined, "", "http://switchyard.example.com"]) {
+      const result = parse(bad);
+      expect(result.success, String(bad)).toBe(false);
+      expect(result.error?.issues[0]?.path).toEqual(["SWITCHYARD_OAUTH_CLIENT_METADATA_URL"]);
+      expect(result.error?.issues[0]?.message).toContain("AUTH_URL");
+    }
+    // Off, or unset, needs no address.
+    for (const value of ["off", ""])
+      expect(
+        webEnvSchema.safeParse({ ...base, SWITCHYARD_OAUTH_CLIENT_METADATA_URL: value }).success,
+      ).toBe(true);
   });
 
   it("reads SWITCHYARD_INSTANCE_ADMINS as lower-cased emails and refuses one that is not an email, naming it", () => {

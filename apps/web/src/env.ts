@@ -74,6 +74,17 @@ export const webEnvSchema = z.object({
           return false;
         }),
     ),
+}).superRefine((v, ctx) => {
+  // The document names the callback built from AUTH_URL as its redirect URI: a server that
+  // takes it sends codes there, so it must be https (plain http only on this machine).
+  const url = v.SWITCHYARD_OAUTH_CLIENT_METADATA_URL;
+  const base = v.AUTH_URL ?? "";
+  if (url && url !== "off" && !base.startsWith("https://") && !LOOPBACK_HTTP.test(base))
+    ctx.addIssue({
+      code: "custom",
+      path: ["SWITCHYARD_OAUTH_CLIENT_METADATA_URL"],
+      message: `is set, and AUTH_URL is ${base ? "not https" : "unset"}: the client metadata document sends authorization codes to the dashboard's callback, which must be an https AUTH_URL (plain http only on this machine); set AUTH_URL, or set this to "off"`,
+    });
 });
 
 export type WebEnv = z.infer<typeof webEnvSchema>;

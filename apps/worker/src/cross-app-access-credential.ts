@@ -4,11 +4,15 @@
  * latest sign-in through the connector's IdP is exchanged there for an identity assertion
  * grant, and that at the server's authorization server for an access token, when the step
  * opens (so a refusal stops it with its code) and again when the token expires or the server
- * refuses it. Every token joins the run's scrubber; none is stored.
+ * refuses it. Every token joins the run's scrubber; none is stored. The client secret an
+ * admin set goes only to the authorization server kept with it when it was set.
  */
 import {
   crossAppAccessToken,
   discoverOAuthServer,
+  pinDrift,
+  pinFromMetadata,
+  stepUpDecision,
   type ConnectorDefinition,
   type OAuthServerInfo,
   type OAuthTokenSet,
@@ -17,7 +21,13 @@ import { openConnectorCredential, openSsoIdToken, type Keyring } from "@switchya
 import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import type { Scrubber } from "@switchyard/core/secrets";
-import { CLIENT_SECRET_OWNER, connectorClientSecret, ssoIdTokenOf, type Db } from "@switchyard/db";
+import {
+  CLIENT_SECRET_OWNER,
+  connectorClientSecret,
+  recordAudit,
+  ssoIdTokenOf,
+  type Db,
+} from "@switchyard/db";
 
 type EnterpriseDefinition = Extract<ConnectorDefinition, { transport: "http" }> & {
   idp_issuer: string;
@@ -66,13 +76,42 @@ const memberIdToken = async (input: Input): Promise<string> => {
   );
 };
 
-/** The secret of Switchyard's client at the server's authorization server, when an admin set one. */
-const clientSecretOf = async (input: Input): Promise<string | undefined> => {
+/**
+ * The secret of Switchyard's client at the server's authorization server, when an admin set
+ * one, and only for `server` when that is the one kept with it: otherwise nothing is sent,
+ * the refusal is audited, and the step is told an admin must set it again.
+ */
+const clientSecretFor = async (
+  input: Input,
+  server: OAuthServerInfo,
+): Promise<string | undefined> => {
   const sealed = await connectorClientSecret(input.db, {
     teamId: input.teamId,
     slug: input.def.id,
   });
   if (!sealed) return undefined;
+  const pinned = pinFromMetadata(sealed.metadata);
+  const drift = pinDrift(pinned, server);
+  if (drift !== undefined) {
+    await recordAudit(input.db, {
+      teamId: input.teamId,
+      actorUserId: input.userId,
+      action: "connector.client_secret.destination_changed",
+      targetType: "connector",
+      targetId: input.def.id,
+      metadata: {
+        pinnedIssuer: pinned?.issuer ?? null,
+        pinnedTokenEndpoint: pinned?.tokenEndpoint ?? null,
+        discoveredIssuer: server.issuer,
+        discoveredTokenEndpoint: server.metadata.token_endpoint,
+      },
+    });
+    throw new AppError(
+      "USER.CONNECTOR.NEEDS_RECONNECT",
+      `connector "${input.def.id}" was not used: ${drift.replace("its secret", "its client secret")}; nothing was sent. An admin who trusts that server sets the client secret again`,
+      { details: { reason: "destination_changed" } },
+    );
+  }
   return openConnectorCredential(
     input.keyring,
     {
@@ -94,16 +133,18 @@ export const openCrossAppAccess = async (input: Input) => {
   let server: OAuthServerInfo | undefined;
   let held: OAuthTokenSet | undefined;
   let pending: Promise<OAuthTokenSet> | undefined;
+  /** The scope asked for since a call was refused for want of more (scope step-up); else the server's. */
+  let wider: string | undefined;
   const obtain = async () => {
     server ??= await discoverOAuthServer(def.url, { fetch: input.fetch, grant: "jwt-bearer" });
+    const clientSecret = await clientSecretFor(input, server);
     const idToken = await memberIdToken(input);
     input.scrubber.add(idToken);
-    const clientSecret = await clientSecretOf(input);
     if (clientSecret) input.scrubber.add(clientSecret);
     const tokens = await crossAppAccessToken({
       fetch: input.fetch,
       idp: { issuer: def.idp_issuer, clientId: def.idp_client_id },
-      server,
+      server: wider ? { ...server, scope: wider } : server,
       client: { clientId: def.oauth_client_id, ...(clientSecret ? { clientSecret } : {}) },
       idToken,
     });
@@ -126,6 +167,16 @@ export const openCrossAppAccess = async (input: Input) => {
       resolve: async () => (fresh() ? held!.accessToken : (await renew()).accessToken),
       rejected: (token: string) => {
         if (held?.accessToken === token) held = undefined;
+      },
+      widen: (scope: string | undefined) => {
+        const decision = stepUpDecision(scope, {
+          requested: wider ?? server?.scope,
+          granted: held?.scope,
+        });
+        if (decision.kind === "refused") return false;
+        wider = decision.scope;
+        held = undefined;
+        return true;
       },
     },
   };

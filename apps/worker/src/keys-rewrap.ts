@@ -17,9 +17,9 @@ const db = createDb(env.DATABASE_URL, { max: 2 });
 try {
   const report = await rewrapCredentials(db, keyring);
   console.log(
-    `re-wrapped ${report.rewrapped} credential(s) under master key "${keyring.current.id}"; ${report.skipped} changed meanwhile (already current)`,
+    `re-wrapped ${report.rewrapped} credential(s) and ${report.idTokensRewrapped} kept sign-in ID token(s) under master key "${keyring.current.id}"; ${report.skipped} changed meanwhile (already current)`,
   );
-  for (const f of report.failed) console.error(`could not re-wrap credential ${f.id}: ${f.reason}`);
+  for (const f of report.failed) console.error(`could not re-wrap ${f.id}: ${f.reason}`);
   process.exitCode = report.failed.length > 0 ? 1 : 0;
 } finally {
   await db.$disconnect();

@@ -5,8 +5,16 @@
  * "Connect with OAuth" asks for it, and the call fails with USER.CONNECTOR.NEEDS_MORE_ACCESS.
  * When every scope it asks for was asked for already, asking again would only loop: the call
  * fails with USER.CONNECTOR.SCOPE_REFUSED and nothing is marked (the spec's retry limit).
+ * A credential that obtains its own tokens (client credentials, enterprise) asks for a token
+ * with the wider scope itself, once, and the call is made again once (retryWithWiderScope);
+ * a token set by hand (bearer) can only be replaced: NEEDS_MORE_ACCESS saying so.
  */
-import { moreAccessRefusal, scopeRefusal, stepUpDecision } from "@switchyard/core/connectors";
+import {
+  moreAccessRefusal,
+  scopeRefusal,
+  stepUpDecision,
+  tokenScopeRefusal,
+} from "@switchyard/core/connectors";
 import { insufficientScopeOf } from "@switchyard/core/connectors/host";
 import type { AppError } from "@switchyard/core/errors";
 import {
@@ -39,8 +47,11 @@ export const scopeStepUp = async (
   error: unknown,
 ): Promise<AppError | undefined> => {
   const challenge = insufficientScopeOf(error);
-  if (!challenge || refused.credential.kind !== "oauth") return undefined;
+  if (!challenge) return undefined;
   const { credential, slug } = refused;
+  const account = refused.owner === TEAM_OWNER ? "team" : "member";
+  if (credential.kind !== "oauth")
+    return tokenScopeRefusal(slug, account, challenge.requiredScope ?? "");
   const decision = stepUpDecision(challenge.requiredScope, {
     requested: text(credential.metadata, "requestedScope"),
     granted: text(credential.metadata, "scope"),
@@ -70,4 +81,30 @@ export const scopeStepUp = async (
     refused.owner === TEAM_OWNER ? "team" : "member",
     challenge.requiredScope ?? decision.scope,
   );
+};
+
+/** A credential's way to ask for wider tokens: true when `scope` adds to what it asks for (the next token asks for the union). */
+export type WidenScope = (scope: string | undefined) => boolean;
+
+/**
+ * A call refused with 403 insufficient_scope, on a credential that can `widen` its own
+ * tokens: asks for the union and makes the call `again`, once; SCOPE_REFUSED when it asks for
+ * nothing new or the server refuses again. Undefined when this is no such case.
+ */
+export const retryWithWiderScope = async <T>(
+  error: unknown,
+  widen: WidenScope | undefined,
+  slug: string,
+  again: () => Promise<T>,
+): Promise<{ result: T } | undefined> => {
+  const challenge = insufficientScopeOf(error);
+  if (!challenge || !widen) return undefined;
+  if (!widen(challenge.requiredScope)) throw scopeRefusal(slug, challenge.requiredScope);
+  try {
+    return { result: await again() };
+  } catch (next) {
+    const still = insufficientScopeOf(next);
+    if (still) throw scopeRefusal(slug, still.requiredScope ?? challenge.requiredScope);
+    throw next;
+  }
 };

@@ -66,7 +66,7 @@ import {
 } from "./elicitation-waits";
 import { connectorTaskJournal, poolId } from "./connector-tasks";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
-import { scopeStepUp } from "./scope-step-up";
+import { retryWithWiderScope, scopeStepUp, type WidenScope } from "./scope-step-up";
 import type { Logger } from "./logger";
 import { connectorCallContext } from "./tracing";
 
@@ -74,6 +74,8 @@ import { connectorCallContext } from "./tracing";
 type CredentialResolver = {
   resolve: () => Promise<string | undefined>;
   rejected?: (value: string) => void;
+  /** A credential that obtains its own tokens: ask for a wider scope (scope-step-up.ts). */
+  widen?: WidenScope;
 };
 
 /** How the pool reaches credentials: per pool id, the resolver of the step that last defined it. */
@@ -484,8 +486,8 @@ const resolveStepConnectors = async (
         tool,
         args,
       });
-      const result = await context
-        .with(connectorCallContext(stepContext, trace), () =>
+      const call = () =>
+        context.with(connectorCallContext(stepContext, trace), () =>
           connectors.pool.callToolAsTask(
             poolId(teamId, slug, owner),
             tool,
@@ -494,24 +496,27 @@ const resolveStepConnectors = async (
             signal,
             elicitOptions(input, slug, tool),
           ),
-        )
-        .catch(async (error: unknown) => {
-          const refusal =
-            now &&
-            (await scopeStepUp(
-              db,
-              {
-                teamId,
-                slug,
-                owner,
-                credential: now,
-                actorUserId: input.starterId,
-                runId: input.runId,
-              },
-              error,
-            ));
-          throw refusal ?? error;
-        });
+        );
+      const result = await call().catch(async (error: unknown) => {
+        const widen = connectors.resolvers.get(poolId(teamId, slug, owner))?.widen;
+        const widened = await retryWithWiderScope(error, widen, slug, call);
+        if (widened) return widened.result;
+        const refusal =
+          now &&
+          (await scopeStepUp(
+            db,
+            {
+              teamId,
+              slug,
+              owner,
+              credential: now,
+              actorUserId: input.starterId,
+              runId: input.runId,
+            },
+            error,
+          ));
+        throw refusal ?? error;
+      });
       if (credentialId) void markConnectorCredentialUsed(db, credentialId).catch(() => undefined);
       // With the run's scrubber, which also knows tokens refreshed since the step started.
       return input.scrubber.scrubValue(result);

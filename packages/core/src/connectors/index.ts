@@ -11,6 +11,7 @@ export type {
   UpstreamTool,
 } from "./connector-host";
 export {
+  authorizationServerPin,
   beginAuthorization,
   CLIENT_METADATA_PATH,
   clientMetadataDocument,
@@ -24,11 +25,15 @@ export {
   metadataDocumentClient,
   moreAccessRefusal,
   obtainOAuthClient,
+  pinDrift,
+  pinFromMetadata,
   scopeRefusal,
   scopeUnion,
   stepUpDecision,
+  tokenScopeRefusal,
   OAuthTokenSource,
   requestClientCredentialsToken,
+  type AuthorizationServerPin,
   type ClientCredentials,
   type OAuthClientInfo,
   type OAuthServerInfo,

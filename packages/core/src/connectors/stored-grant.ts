@@ -71,7 +71,7 @@ export const reconnectRefusal = (
   new AppError(
     "USER.CONNECTOR.NEEDS_RECONNECT",
     reason === "destination_changed"
-      ? `connector "${connector}" must be connected again on the Connectors page: where it sends its credential changed since it was connected (${detail ?? "its URL, command, arguments, environment or headers"}), and a credential is never sent somewhere new`
+      ? `connector "${connector}" must be connected again on the Connectors page: where it sends its credential changed since it was connected (${detail ?? "its URL, command, arguments, environment, headers or authorization server"}), and a credential is never sent somewhere new`
       : `connector "${connector}" must be connected again on the Connectors page: its authorization expired or was revoked`,
     { details: { reason: reason ?? "refresh_refused" } },
   );

@@ -19,4 +19,4 @@ export {
   openConnectorCredential,
   sealConnectorCredential,
 } from "./connector-credential-envelope";
-export { openSsoIdToken, sealSsoIdToken } from "./sso-id-token-envelope";
+export { openSsoIdToken, rewrapSsoIdToken, sealSsoIdToken } from "./sso-id-token-envelope";

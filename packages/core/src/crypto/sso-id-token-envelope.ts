@@ -4,7 +4,13 @@
  * identity, or read as a team's credential, do not open. The web app seals it at sign-in;
  * the worker opens it when an enterprise connector asks the IdP for a grant.
  */
-import { openSecret, sealSecret, type Envelope, type Keyring } from "./credential-envelope";
+import {
+  openSecret,
+  rewrapSecret,
+  sealSecret,
+  type Envelope,
+  type Keyring,
+} from "./credential-envelope";
 
 type SsoIdTokenOwner = { identityId: string; issuer: string };
 
@@ -22,3 +28,7 @@ export const sealSsoIdToken = (keyring: Keyring, owner: SsoIdTokenOwner, token: 
 /** Throws SYSTEM.CREDENTIAL_UNREADABLE for an envelope of another identity, or altered. */
 export const openSsoIdToken = (keyring: Keyring, owner: SsoIdTokenOwner, envelope: Envelope) =>
   openSecret(keyring, envelopeOwner(owner), envelope);
+
+/** Its data key wrapped again by the current master key (`keys:rewrap`); the sealed token is untouched. */
+export const rewrapSsoIdToken = (keyring: Keyring, owner: SsoIdTokenOwner, envelope: Envelope) =>
+  rewrapSecret(keyring, envelopeOwner(owner), envelope);

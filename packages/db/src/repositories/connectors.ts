@@ -207,7 +207,13 @@ export const storeConnectorCredential = async (
  */
 export const setConnectorClientSecret = async (
   tx: PrismaClientOrTransaction,
-  input: { teamId: string; slug: string; sealed: SealedValue | null },
+  input: {
+    teamId: string;
+    slug: string;
+    sealed: SealedValue | null;
+    /** Non-secret facts kept with it: the authorization server it may be sent to. */
+    metadata?: Prisma.InputJsonValue;
+  },
 ): Promise<{ replaced: boolean }> => {
   const connector = await tx.connector.findUnique({
     where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
@@ -222,6 +228,7 @@ export const setConnectorClientSecret = async (
         teamId: input.teamId,
         name: `${connectorCredentialHolder(input.slug, CLIENT_SECRET_OWNER)}:${credentialId}`,
         kind: "secret",
+        metadata: input.metadata ?? {},
         ...sealedColumns(envelope),
       },
     });
@@ -241,7 +248,7 @@ export const setConnectorClientSecret = async (
 export const connectorClientSecret = async (
   db: PrismaClientOrTransaction,
   input: { teamId: string; slug: string },
-): Promise<SealedValue | undefined> => {
+): Promise<(SealedValue & { metadata: Prisma.JsonValue }) | undefined> => {
   const row = await db.connector.findUnique({
     where: { teamId_slug: { teamId: input.teamId, slug: input.slug } },
     select: { clientSecret: true },
@@ -253,7 +260,7 @@ export const connectorClientSecret = async (
       "SYSTEM.CREDENTIAL_UNREADABLE",
       `the client secret of connector "${input.slug}" is held by another team`,
     );
-  return { credentialId: secret.id, envelope: envelopeOf(secret) };
+  return { credentialId: secret.id, envelope: envelopeOf(secret), metadata: secret.metadata };
 };
 
 /** Revokes an owner's credential of a connector; NOT_FOUND when there is none. Run it in a transaction. */

@@ -59,3 +59,7 @@ export const ssoIdTokenOf = async (
     expiresAt: identity.idToken.expiresAt,
   };
 };
+
+/** Deletes every kept ID token of the person `userId` (they signed out); how many. */
+export const forgetSsoIdTokens = async (db: Db, userId: string): Promise<number> =>
+  (await db.ssoIdToken.deleteMany({ where: { identity: { userId } } })).count;

@@ -23,6 +23,8 @@ export type ClientCredentialsServerOptions = {
   signingAlgs?: string[];
   /** expires_in of each token, in seconds (default 3600). */
   expiresIn?: number;
+  /** The scopes it grants (others asked for are left out of the token); default: whatever is asked. */
+  grantable?: string[];
 };
 
 export type ClientCredentialsRequest = {
@@ -163,9 +165,13 @@ export const startClientCredentialsServer = async (
       if (!authenticated) return refuse("invalid_client", 401);
       const token = `cc-${randomBytes(16).toString("hex")}`;
       const expiresIn = options.expiresIn ?? 3600;
+      const granted = (entry.scope ?? "")
+        .split(" ")
+        .filter((s) => s !== "" && (options.grantable?.includes(s) ?? true))
+        .join(" ");
       live.set(token, {
         expires: Date.now() + expiresIn * 1000,
-        scope: entry.scope ?? "",
+        scope: granted,
         resource: entry.resource,
       });
       issued.push(token);
@@ -174,7 +180,7 @@ export const startClientCredentialsServer = async (
         access_token: token,
         token_type: "Bearer",
         expires_in: expiresIn,
-        ...(entry.scope ? { scope: entry.scope } : {}),
+        ...(granted ? { scope: granted } : {}),
       });
     });
   });

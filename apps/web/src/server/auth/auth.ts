@@ -17,7 +17,7 @@ import { env } from "~/env";
 import { db, keyring, redis } from "../services";
 import { checkCredentials } from "./check-credentials";
 import { clientAddress } from "./client-address";
-import { keepSignInIdToken } from "./keep-id-token";
+import { forgetSignInIdTokens, keepIdTokenOfSignIn, OIDC_PROVIDER_ID } from "./keep-id-token";
 import { takeRememberedInvitation } from "./invitation-cookie";
 import { oidcConfig } from "./oidc-config";
 import { refreshSessionToken } from "./session-token";
@@ -43,8 +43,7 @@ export class SsoOnlySignIn extends CredentialsSignin {
   override code = "sso_only";
 }
 
-/** The id the issuer's callback is served under: /api/auth/callback/oidc. */
-export const OIDC_PROVIDER_ID = "oidc";
+export { OIDC_PROVIDER_ID };
 
 const credentialsSchema = z.object({
   email: z.email(),
@@ -157,6 +156,10 @@ export const {
       },
     }),
   ],
+  events: {
+    // The ID token kept for enterprise connectors goes with the session.
+    signOut: (message) => forgetSignInIdTokens(db(), message),
+  },
   callbacks: {
     // A refused issuer sign-in goes back to the login page with the reason.
     signIn: async ({ account, profile }) => {
@@ -174,15 +177,10 @@ export const {
     // from the session's team ends it here.
     jwt: async ({ token, user, account, profile, trigger, session }) => {
       const signedIn = account?.provider === OIDC_PROVIDER_ID ? await oidcUser(profile) : user;
-      if (account?.provider === OIDC_PROVIDER_ID && typeof profile?.sub === "string")
-        await keepSignInIdToken(
-          { db: db(), keyring: keyring() },
-          {
-            issuer: env().SWITCHYARD_OIDC_ISSUER!,
-            subject: profile.sub,
-            idToken: account.id_token,
-          },
-        );
+      await keepIdTokenOfSignIn({ db: db(), keyring: keyring() }, env().SWITCHYARD_OIDC_ISSUER, {
+        account,
+        profile,
+      });
       return refreshSessionToken(db(), { token, user: signedIn, trigger, session });
     },
     session: ({ session, token }) => {

@@ -5,15 +5,22 @@
  * enterprise (cross-app access) connector. Admins set or clear it; it is sealed for
  * the team and the connector like a credential, and no answer ever carries it: listings say
  * only whether one is set. Each change commits with its audit entry (a fingerprint, never
- * the value).
+ * the value). An enterprise connector's secret is for the authorization server its server
+ * names when the secret is set: that server's issuer and token endpoint are kept with it, and
+ * the worker sends it nowhere else (authorization-server-pin.ts).
  */
-import { parseConnectorDefinition } from "@switchyard/core/connectors";
+import {
+  authorizationServerPin,
+  discoverOAuthServer,
+  parseConnectorDefinition,
+} from "@switchyard/core/connectors";
 import {
   newCredentialId,
   openConnectorCredential,
   sealConnectorCredential,
   type Keyring,
 } from "@switchyard/core/crypto";
+import type { FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import {
   CLIENT_SECRET_OWNER,
@@ -40,6 +47,8 @@ export const setConnectorClientSecretOf = async (
   keyring: Keyring,
   actor: ConnectorActor,
   input: { id: string; secret: string | null },
+  /** The web app's OAuth egress: an enterprise connector's authorization server is discovered with it. */
+  oauthFetch: FetchLike,
 ) => {
   requireRole("admin", actor.role);
   const row = await findConnector(db, actor.teamId, input.id);
@@ -56,6 +65,12 @@ export const setConnectorClientSecretOf = async (
     throw new AppError("USER.INPUT.VALIDATION_FAILED", "the client secret is empty", {
       location: { path: "secret" },
     });
+  const pinned =
+    secret && def.auth === "enterprise"
+      ? authorizationServerPin(
+          await discoverOAuthServer(def.url, { fetch: oauthFetch, grant: "jwt-bearer" }),
+        )
+      : undefined;
   const credentialId = newCredentialId();
   const sealed = secret
     ? {
@@ -72,6 +87,7 @@ export const setConnectorClientSecretOf = async (
       teamId: actor.teamId,
       slug: def.id,
       sealed,
+      ...(pinned ? { metadata: pinned } : {}),
     });
     await recordAudit(tx, {
       teamId: actor.teamId,

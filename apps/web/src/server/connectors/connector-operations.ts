@@ -21,7 +21,7 @@ import {
   type ConnectorDefinition,
 } from "@switchyard/core/connectors";
 import { newCredentialId, sealConnectorCredential, type Keyring } from "@switchyard/core/crypto";
-import { checkEgressUrl, type EgressAllowList } from "@switchyard/core/egress";
+import { checkEgressUrl, type EgressAllowList, type FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import { ALL_LANES } from "@switchyard/core/policy";
 import {
@@ -479,6 +479,8 @@ export const setConnectorCredential = async (
   keyring: Keyring,
   actor: ConnectorActor,
   input: z.infer<typeof setCredentialBody> & { id: string },
+  /** The web app's OAuth egress: a machine-to-machine connector's authorization server is discovered with it. */
+  oauthFetch: FetchLike,
 ): Promise<CredentialSummary> => {
   const owner = await ownerOf(db, actor, input.id, input.scope);
   const value = input.value.trim();
@@ -486,7 +488,7 @@ export const setConnectorCredential = async (
     throw new AppError("USER.INPUT.VALIDATION_FAILED", "a credential is at least 8 characters", {
       location: { path: "value" },
     });
-  await checkClientCredentialValue(db, actor.teamId, input.id, value);
+  const pinned = await checkClientCredentialValue(db, actor.teamId, input.id, value, oauthFetch);
   return storeSealedCredential(db, keyring, actor, {
     id: input.id,
     owner,
@@ -494,6 +496,7 @@ export const setConnectorCredential = async (
     value,
     fingerprint: fingerprintOf(value),
     expiresAt: input.expiresAt ?? null,
+    ...(pinned ? { metadata: pinned } : {}),
   });
 };
 

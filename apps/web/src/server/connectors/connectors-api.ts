@@ -27,11 +27,11 @@ export const connectorsApi = implement(connectorOperations, {
   setUp: async (ctx, input) => setUpCuratedConnector(ctx.db, ctx.caller, input, await rulesOf(ctx)),
   update: async (ctx, input) => updateTeamConnector(ctx.db, ctx.caller, input, await rulesOf(ctx)),
   remove: ({ db, caller }, input) => removeTeamConnector(db, caller, input),
-  setCredential: ({ db, keyring, caller }, input) =>
-    setConnectorCredential(db, keyring(), caller, input),
+  setCredential: ({ db, keyring, caller, egress }, input) =>
+    setConnectorCredential(db, keyring(), caller, input, egressOr(egress).oauth),
   revokeCredential: ({ db, caller }, input) => revokeTeamConnectorCredential(db, caller, input),
-  setClientSecret: ({ db, keyring, caller }, input) =>
-    setConnectorClientSecretOf(db, keyring(), caller, input),
+  setClientSecret: ({ db, keyring, caller, egress }, input) =>
+    setConnectorClientSecretOf(db, keyring(), caller, input, egressOr(egress).oauth),
   callTool: async (ctx, input) =>
     callConnectorTool(
       { db: ctx.db, redis: ctx.redis(), prefix: ctx.prefix, rules: await rulesOf(ctx) },

@@ -30,7 +30,7 @@ export const credentialSummary = z.object({
     .enum(["refresh_refused", "destination_changed"])
     .nullable()
     .describe(
-      "with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected)",
+      "with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for)",
     ),
   requiredScope: z
     .string()

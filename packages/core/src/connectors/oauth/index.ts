@@ -11,7 +11,13 @@ export { discoverOAuthServer } from "./discover-oauth-server";
 export { obtainOAuthClient } from "./obtain-oauth-client";
 export { OAuthTokenSource } from "./oauth-token-source";
 export type { FetchLike, OAuthClientInfo, OAuthServerInfo, OAuthTokenSet } from "./oauth-types";
-export { moreAccessRefusal, scopeRefusal, scopeUnion, stepUpDecision } from "./scope-step-up";
+export {
+  moreAccessRefusal,
+  scopeRefusal,
+  scopeUnion,
+  stepUpDecision,
+  tokenScopeRefusal,
+} from "./scope-step-up";
 export { crossAppAccessToken } from "./cross-app-access";
 export {
   ClientCredentialsTokenSource,
@@ -19,3 +25,9 @@ export {
   requestClientCredentialsToken,
   type ClientCredentials,
 } from "./client-credentials";
+export {
+  authorizationServerPin,
+  pinDrift,
+  pinFromMetadata,
+  type AuthorizationServerPin,
+} from "./authorization-server-pin";

@@ -44,3 +44,13 @@ export const scopeRefusal = (connector: string, scope: string | undefined) =>
     `the server of connector "${connector}" refuses this call for want of the scope "${scope ?? ""}", which its authorization already asked for: the account may not hold that permission at the service. Switchyard does not ask for the same scope again`,
     { details: { requiredScope: scope ?? null } },
   );
+
+/** A call refused for want of scope on a connector whose token was set by hand (bearer): only a new token helps. */
+export const tokenScopeRefusal = (connector: string, account: "team" | "member", scope: string) =>
+  new AppError(
+    "USER.CONNECTOR.NEEDS_MORE_ACCESS",
+    `the token set for connector "${connector}" lacks the scope "${scope}" its server asks for this call: ${
+      account === "team" ? "an admin sets" : "set"
+    } a token that has it on the Connectors page, then try the call again`,
+    { details: { requiredScope: scope } },
+  );

@@ -45,7 +45,7 @@ function CredentialFacts(props: {
           <dt>Why</dt>
           <dd data-reconnect-reason={c.reconnectReason ?? ""}>
             {c.reconnectReason === "destination_changed"
-              ? "where the connector sends it (URL, command, arguments, environment or headers) changed since it was set: it is not sent there until it is set again"
+              ? "where the connector sends it (URL, command, arguments, environment, headers or authorization server) changed since it was set: it is not sent there until it is set again"
               : props.machine
                 ? "the authorization server refused its client secret or key: set it again"
                 : "its authorization expired or was revoked"}
