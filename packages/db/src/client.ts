@@ -15,7 +15,13 @@ const pools = new WeakMap<Db, pg.Pool>();
 /** A Prisma client on its own pg pool of at most `options.max` connections (10 unless told). */
 export const createDb = (databaseUrl: string, options: { max?: number } = {}): Db => {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: options.max ?? 10 });
-  const db = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const db = new PrismaClient({
+    adapter: new PrismaPg(pool, { disposeExternalPool: true }),
+    // Prisma's defaults (2 s to get a connection, 5 s to finish) answered a busy host's
+    // requests with "Unable to start a transaction in the given time" while the pool was
+    // only queued behind other requests: wait as long as an HTTP client would.
+    transactionOptions: { maxWait: 10_000, timeout: 15_000 },
+  });
   pools.set(db, pool);
   return db;
 };
