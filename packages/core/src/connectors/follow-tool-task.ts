@@ -5,19 +5,16 @@
  * goes to the journal at each step, so that whoever calls next (the agent asking again after
  * its CLI gave up, a worker after a restart) knows where it stands.
  */
-import { ProtocolError, type Client } from "@modelcontextprotocol/client";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../errors";
 import type { ConnectorHost } from "./connector-host";
 import {
-  askToolTask,
   pollDelayMs,
-  offersToolTasks,
-  startToolTask,
   TERMINAL_TASK_STATUSES,
-  toolTaskResult,
   type ToolTask,
   type ToolTaskJournal,
+  type ToolTaskWire,
 } from "./tool-task";
 
 /** What the flow needs of the pool. */
@@ -25,7 +22,7 @@ export type TaskHostPart = Pick<ConnectorHost, "listTools" | "callTool"> & {
   guarded<T>(
     connectorId: string,
     signal: AbortSignal | undefined,
-    run: (client: Client) => Promise<T>,
+    run: (wire: ToolTaskWire) => Promise<T>,
   ): Promise<T>;
   timeoutMs: number;
   ttlMs: number;
@@ -63,32 +60,31 @@ export const followToolTask = async (
 ): Promise<CallToolResult> => {
   const { connectorId, tool, args, journal } = call;
   const options = { timeout: host.timeoutMs, ...(signal ? { signal } : {}) };
-  // Only a server that runs calls as tasks is asked which tools it runs so (a cached list).
-  const offered = await host.guarded(connectorId, signal, (client) =>
-    Promise.resolve(offersToolTasks(client)),
-  );
-  const support = offered
-    ? (await host.listTools(connectorId, signal)).find((t) => t.name === tool)?.taskSupport
-    : undefined;
+  // A 2025-11-25 server is asked which tools it runs as tasks (a cached list); under the
+  // extension the server decides per call.
+  const form = await host.guarded(connectorId, signal, (wire) => Promise.resolve(wire.form));
+  const support =
+    form === "2025-11-25"
+      ? (await host.listTools(connectorId, signal)).find((t) => t.name === tool)?.taskSupport
+      : form;
   if (support === undefined) return host.callTool(connectorId, tool, args, signal);
-  const first = await host.guarded(connectorId, signal, async (client) => {
+  const first = await host.guarded(connectorId, signal, async (wire) => {
     if (journal.follow) {
       // The server may have forgotten it (restarted, or its ttl passed): then a new one.
-      const known = await askToolTask(client, "tasks/get", journal.follow, options).catch(
-        (error: unknown) => {
-          if (error instanceof ProtocolError) return undefined;
-          throw error;
-        },
-      );
+      const known = await wire.ask("tasks/get", journal.follow, options).catch((error: unknown) => {
+        if (error instanceof ProtocolError) return undefined;
+        throw error;
+      });
       if (known) {
         if (!ended(known)) await journal.observed(known);
         return { task: known };
       }
     }
-    const answer = await startToolTask(client, { tool, args, ttlMs: host.ttlMs }, options);
+    const answer = await wire.start({ tool, args, ttlMs: host.ttlMs }, options);
     if ("task" in answer) await journal.created(answer.task);
     return answer;
   });
+  if ("plain" in first) return host.callTool(connectorId, tool, args, signal);
   if (!("task" in first)) return first.result;
   let task: ToolTask = first.task;
   while (!ended(task)) {
@@ -99,16 +95,16 @@ export const followToolTask = async (
         `the task of tool "${tool}" on connector "${connectorId}" outlived the time its server keeps it`,
       );
     const taskId = task.taskId;
-    task = await host.guarded(connectorId, signal, (client) =>
-      askToolTask(client, "tasks/get", taskId, options),
+    task = await host.guarded(connectorId, signal, (wire) =>
+      wire.ask("tasks/get", taskId, options),
     );
     if (!ended(task)) await journal.observed(task);
     if (task.status === "input_required") {
       // The server waits for an answer it asks for on the task's result stream, which this
       // worker does not open yet: stopped now rather than polled until its ttl runs out.
       await host
-        .guarded(connectorId, undefined, (client) =>
-          askToolTask(client, "tasks/cancel", taskId, { timeout: host.timeoutMs }),
+        .guarded(connectorId, undefined, (wire) =>
+          wire.ask("tasks/cancel", taskId, { timeout: host.timeoutMs }),
         )
         .catch(() => undefined);
       throw new AppError(
@@ -140,7 +136,10 @@ const endResult = (
         },
       ],
     });
-  return host.guarded(connectorId, options.signal, (client) =>
-    toolTaskResult(client, task.taskId, options),
-  );
+  if (task.failure !== undefined)
+    return Promise.resolve({
+      isError: true,
+      content: [{ type: "text", text: `the task of tool "${tool}" failed: ${task.failure}` }],
+    });
+  return host.guarded(connectorId, options.signal, (wire) => wire.result(task, options));
 };

@@ -48,7 +48,8 @@ import type {
 } from "./connector-host";
 import { openTransport, type OpenStdio } from "./connector-transport";
 import { followToolTask, type TaskHostPart } from "./follow-tool-task";
-import { askToolTask, type ToolTaskJournal } from "./tool-task";
+import { withRawRequests, type RawRequest } from "./raw-requests";
+import { toolTaskWire, type ToolTaskJournal } from "./tool-task";
 import type { FetchLike } from "./oauth/oauth-types";
 
 type McpConnectorHostOptions = {
@@ -129,6 +130,8 @@ type Live = {
   tools?: UpstreamTool[];
   /** On 2026-07-28: the stream list changes come on. */
   changes?: McpSubscription;
+  /** Requests of the connection the client cannot make itself (a task's, under the tasks extension). */
+  raw: RawRequest;
 };
 
 /** The era a connector answered in, and when: a reconnect passes it as the client's `prior`. */
@@ -314,7 +317,7 @@ export class McpConnectorHost implements ConnectorHost {
         : undefined;
     const timeoutMs = this.options.connectTimeoutMs ?? 30_000;
     const live: Partial<Live> = { version: spec.version };
-    const transport = await openTransport(spec, this.options);
+    const { transport, request: raw } = withRawRequests(await openTransport(spec, this.options));
     const { client, era, changes } = await connectClient({
       transport,
       ...(prior ? { prior } : {}),
@@ -328,7 +331,12 @@ export class McpConnectorHost implements ConnectorHost {
       onElicit: (request, signal) => this.elicit(spec.id, request, signal),
     });
     if (!prior) this.eras.set(spec.id, { prior: era, at: this.now() });
-    return Object.assign(live, { client, transport, ...(changes ? { changes } : {}) }) as Live;
+    return Object.assign(live, {
+      client,
+      transport,
+      raw,
+      ...(changes ? { changes } : {}),
+    }) as Live;
   }
 
   /** Counts a use of connector `id` (not idle, not closed to make room) until the returned function is called. */
@@ -482,7 +490,8 @@ export class McpConnectorHost implements ConnectorHost {
     const part: TaskHostPart = {
       listTools: (id, s) => this.listTools(id, s),
       callTool: (id, t, a, s) => this.callTool(id, t, a, s, undefined, options),
-      guarded: (id, s, run) => this.guarded(id, s, (client) => run(client)),
+      guarded: (id, s, run) =>
+        this.guarded(id, s, (client, live) => run(toolTaskWire(client, live.raw))),
       timeoutMs: this.options.callTimeoutMs ?? 60_000,
       ttlMs: this.options.taskTtlMs ?? 86_400_000,
       pollBounds: this.options.taskPollBounds ?? { minMs: 100, maxMs: 30_000 },
@@ -498,8 +507,8 @@ export class McpConnectorHost implements ConnectorHost {
 
   /** Asks the server to stop a task (a cancelled run's); what it says of the task after. */
   cancelTask(connectorId: string, taskId: string, signal?: AbortSignal) {
-    return this.guarded(connectorId, signal, (client) =>
-      askToolTask(client, "tasks/cancel", taskId, {
+    return this.guarded(connectorId, signal, (client, live) =>
+      toolTaskWire(client, live.raw).ask("tasks/cancel", taskId, {
         timeout: this.options.callTimeoutMs ?? 60_000,
         ...(signal ? { signal } : {}),
       }),
