@@ -3,8 +3,8 @@
  * step against the scripted model calls the `report` tool of a server on the v2 server SDK
  * that runs it as a task taking seconds. The agent gets the tool's result when the task ends
  * (the call is held meanwhile, the worker polling the task), and a worker killed while it
- * polls loses nothing: the replacement worker runs the step again, the agent asks again, and
- * the call follows the same task at the server to its result.
+ * polls loses nothing: the replacement worker runs the step again and follows the open task to
+ * its end at once, and when the agent asks again the call takes the same task's result.
  */
 import { keyringOf, parseMasterKey } from "@switchyard/core/crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
@@ -43,6 +43,8 @@ const admin = () =>
     },
     stack.adminId,
   );
+
+const KILLED = { ms: 6_000, topic: "killed" };
 
 /** The model calls `report` (up to `times` times: once more after a restart), then answers. */
 const rules = (marker: string, args: Record<string, unknown>, times: number) => [
@@ -89,7 +91,13 @@ beforeAll(async () => {
       turns: [],
       rules: [
         ...rules("TASK-HELD", { ms: 3_000, topic: "held" }, 1),
-        ...rules("TASK-KILLED", { ms: 6_000, topic: "killed" }, 2),
+        // Killed once; after the restart the model takes its time before it asks again.
+        {
+          match: { messagesContain: "TASK-KILLED" },
+          times: 1,
+          toolCalls: [{ name: "reports_report", arguments: KILLED }],
+        },
+        ...rules("TASK-KILLED", KILLED, 1).map((rule) => ({ ...rule, delayMs: 5_000 })),
       ],
     },
   });
@@ -148,6 +156,16 @@ it("loses no task to a worker killed while it polls: the replacement follows it 
     { DATABASE_URL: stack.database.url, SWITCHYARD_QUEUE_PREFIX: stack.prefix, ...workerEnv },
     120_000,
   );
+  // The new worker follows the task to its end before the agent asks again: the row says it
+  // completed while no call has taken its result yet.
+  await waitFor(
+    async () =>
+      (await connectorTasksOfRun(stack.db, stack.teamId, id)).find(
+        (r) => r.status === "completed" && r.resultTakenAt === null,
+      ),
+    60_000,
+    "the new worker to follow the task to its end",
+  );
   const run = await ended(id);
   expect(
     run.status,
@@ -158,6 +176,8 @@ it("loses no task to a worker killed while it polls: the replacement follows it 
   expect(made.map((t) => [t.status, t.args.topic])).toEqual([["completed", "killed"]]);
   const rows = await connectorTasksOfRun(stack.db, stack.teamId, id);
   expect(rows.map((r) => [r.taskId, r.status])).toEqual([[made[0]!.taskId, "completed"]]);
+  // The call made again took the result (fetched from the server: none is kept).
+  expect(rows[0]!.resultTakenAt).not.toBeNull();
   const calls = await reportCalls(run);
   expect(JSON.stringify(calls.at(-1)!.result)).toContain("report for killed after 6000 ms");
 }, 300_000);

@@ -193,6 +193,36 @@ describe.each(FORMS)("$form", ({ ext }) => {
     await again.end();
   }, 60_000);
 
+  it("follows the open tasks of a step it takes over before the agent asks again, and the call made again takes the result at once", async () => {
+    const run = await startRun();
+    const args = { ms: 1_500, topic: "taken-over" };
+    await run.giveUp(args, 400);
+    // The worker goes while the task runs.
+    await run.end();
+    const [open] = await run.rows();
+    expect(open).toMatchObject({ status: "working", resultTakenAt: null });
+
+    // A new worker opens the step: nobody calls, yet the task is followed to its end.
+    const again = await startRun(run.runId);
+    await expect
+      .poll(async () => (await run.rows())[0]?.status, { timeout: 15_000 })
+      .toBe("completed");
+    expect((await run.rows())[0]?.resultTakenAt).toBeNull();
+    // The result is fetched when the call is made again, from the same task, with no poll to wait.
+    const asked = Date.now();
+    const result = await again.step.host.callTool("reports", "report", args);
+    expect(text(result)).toBe("report for taken-over after 1500 ms");
+    expect(Date.now() - asked).toBeLessThan(2_000);
+    expect((await run.made()).map((t) => t.taskId)).toEqual([open!.taskId]);
+    const [taken] = await run.rows();
+    expect(taken?.resultTakenAt).not.toBeNull();
+    // Taken: the same call made once more is a call of its own.
+    await again.step.host.callTool("reports", "report", { ...args, ms: 100 });
+    await again.step.host.callTool("reports", "report", { ...args, ms: 100 });
+    expect(await run.made()).toHaveLength(3);
+    await again.end();
+  }, 60_000);
+
   it("cancels a run's open tasks at their server when the run ends", async () => {
     const run = await startRun();
     await run.giveUp({ ms: 30_000 }, 500);

@@ -114,9 +114,33 @@ export const followToolTask = async (
     }
   }
   const result = await endResult(host, task, tool, connectorId, options);
-  // Kept as ended only once its result is in hand: a call cut before that is followed again.
-  await journal.observed(task);
+  // Taken only once its result is in hand: a call cut before that follows it again.
+  await journal.taken(task);
   return result;
+};
+
+/**
+ * Follows a task an earlier worker started, for a step this worker took over, until it ends
+ * (or asks for input, or outlives its server's ttl), telling `observed` the server's word at
+ * each poll. The result stays at the server: the call made again fetches it at once.
+ */
+export const watchToolTask = async (
+  host: TaskHostPart,
+  task: { connectorId: string; taskId: string },
+  observed: (task: ToolTask) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> => {
+  const options = { timeout: host.timeoutMs, signal };
+  const ask = () =>
+    host.guarded(task.connectorId, signal, (wire) => wire.ask("tasks/get", task.taskId, options));
+  let now = await ask();
+  await observed(now);
+  while (!ended(now) && now.status !== "input_required") {
+    if (now.expiresAt && now.expiresAt.getTime() < host.now()) return;
+    await wait(pollDelayMs(now, host.pollBounds), signal);
+    now = await ask();
+    await observed(now);
+  }
 };
 
 const endResult = (

@@ -47,9 +47,9 @@ import type {
   UpstreamTool,
 } from "./connector-host";
 import { openTransport, type OpenStdio } from "./connector-transport";
-import { followToolTask, type TaskHostPart } from "./follow-tool-task";
+import { followToolTask, watchToolTask, type TaskHostPart } from "./follow-tool-task";
 import { withRawRequests, type RawRequest } from "./raw-requests";
-import { toolTaskWire, type ToolTaskJournal } from "./tool-task";
+import { toolTaskWire, type ToolTask, type ToolTaskJournal } from "./tool-task";
 import type { FetchLike } from "./oauth/oauth-types";
 
 type McpConnectorHostOptions = {
@@ -487,7 +487,18 @@ export class McpConnectorHost implements ConnectorHost {
     /** For a plain call (a tool or server without tasks): where its forms go. */
     options: ConnectorCallOptions = {},
   ): Promise<CallToolResult> {
-    const part: TaskHostPart = {
+    const part = this.taskPart(options);
+    // In use for the whole follow, between polls too: the pool must not close it as idle
+    // (or to make room), which would end a stdio server's task.
+    // In use between polls too: closing it as idle would end a stdio server's task.
+    return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(
+      this.inUse(connectorId),
+    );
+  }
+
+  /** The pool as the task flows see it: calls (a plain one with `options`) and each connection's task methods. */
+  private taskPart(options: ConnectorCallOptions = {}): TaskHostPart {
+    return {
       listTools: (id, s) => this.listTools(id, s),
       callTool: (id, t, a, s) => this.callTool(id, t, a, s, undefined, options),
       guarded: (id, s, run) =>
@@ -497,10 +508,19 @@ export class McpConnectorHost implements ConnectorHost {
       pollBounds: this.options.taskPollBounds ?? { minMs: 100, maxMs: 30_000 },
       now: this.now,
     };
-    // In use for the whole follow, between polls too: the pool must not close it as idle
-    // (or to make room), which would end a stdio server's task.
-    // In use between polls too: closing it as idle would end a stdio server's task.
-    return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(
+  }
+
+  /**
+   * Follows a task an earlier worker started to its end (see watchToolTask), the connector
+   * in use meanwhile; `observed` hears the server's word at each poll.
+   */
+  watchTask(
+    connectorId: string,
+    taskId: string,
+    observed: (task: ToolTask) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    return watchToolTask(this.taskPart(), { connectorId, taskId }, observed, signal).finally(
       this.inUse(connectorId),
     );
   }

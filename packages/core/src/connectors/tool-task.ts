@@ -55,6 +55,8 @@ export type ToolTaskJournal = {
   follow?: string;
   created(task: ToolTask): Promise<void>;
   observed(task: ToolTask): Promise<void>;
+  /** The call has the ended task's result in hand: no later call follows it. */
+  taken(task: ToolTask): Promise<void>;
 };
 
 const TaskSchema = z.looseObject({
