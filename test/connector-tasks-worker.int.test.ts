@@ -29,6 +29,8 @@ const WORKER_ID = `tasks-${Math.random().toString(36).slice(2, 8)}`;
 let stack: RunStack;
 let model: ScriptedModel;
 let server: Awaited<ReturnType<typeof startTaskServer>>;
+/** The same server speaking the 2026-07-28 tasks extension, as connector "tasks26". */
+let extServer: Awaited<ReturnType<typeof startTaskServer>>;
 let workerEnv: Record<string, string>;
 
 const admin = () =>
@@ -47,16 +49,16 @@ const admin = () =>
 const KILLED = { ms: 6_000, topic: "killed" };
 
 /** The model calls `report` (up to `times` times: once more after a restart), then answers. */
-const rules = (marker: string, args: Record<string, unknown>, times: number) => [
+const rules = (marker: string, args: Record<string, unknown>, times: number, slug = "reports") => [
   {
     match: { messagesContain: marker },
     times,
-    toolCalls: [{ name: "reports_report", arguments: args }],
+    toolCalls: [{ name: `${slug}_report`, arguments: args }],
   },
   { match: { messagesContain: marker }, times: 1, text: `done ${marker}` },
 ];
 
-const start = async (name: string, prompt: string) => {
+const start = async (name: string, prompt: string, slug = "reports") => {
   const { workflowId } = await saveWorkflowVersion(stack.db, {
     teamId: stack.teamId,
     name,
@@ -65,7 +67,7 @@ const start = async (name: string, prompt: string) => {
       "workflow.yaml": `name: ${name}
 states:
   initial: agent
-${openAiAgentState(model.url, prompt, "done", connectorLines("reports"))}  done:
+${openAiAgentState(model.url, prompt, "done", connectorLines(slug))}  done:
     type: terminal
     status: success
 `,
@@ -74,23 +76,25 @@ ${openAiAgentState(model.url, prompt, "done", connectorLines("reports"))}  done:
   return (await admin().runs.start({ workflowId })).id;
 };
 const ended = (id: string) => runEnded(() => admin().runs.get({ id }), `run ${id}`, 150_000);
-const reportCalls = async (run: Awaited<ReturnType<typeof ended>>) =>
+const reportCalls = async (run: Awaited<ReturnType<typeof ended>>, slug = "reports") =>
   (
     await listStepToolCalls(
       stack.db,
       stack.teamId,
       run.steps.filter((s) => s.stateName === "agent").at(-1)!.id,
     )
-  ).filter((c) => c.toolName === "reports_report");
+  ).filter((c) => c.toolName === `${slug}_report`);
 
 beforeAll(async () => {
   server = await startTaskServer();
+  extServer = await startTaskServer({ ext: true });
   model = await startScriptedModel({
     host: "127.0.0.1",
     script: {
       turns: [],
       rules: [
         ...rules("TASK-HELD", { ms: 3_000, topic: "held" }, 1),
+        ...rules("EXT-HELD", { ms: 3_000, topic: "held" }, 1, "tasks26"),
         // Killed once; after the restart the model takes its time before it asks again.
         {
           match: { messagesContain: "TASK-KILLED" },
@@ -117,29 +121,40 @@ beforeAll(async () => {
   await admin().connectors.create({
     definition: server.connector,
   });
+  await admin().connectors.create({
+    definition: { ...extServer.connector, id: "tasks26", name: "Tasks 2026" },
+  });
 }, 300_000);
 afterAll(async () => {
   if (stack) await closeRunStack(stack);
   await model?.close();
   server?.close();
+  extServer?.close();
 });
 
-it("holds the agent's call while the task runs and answers it with the task's result", async () => {
-  const before = (await server.tasks()).length;
-  const run = await ended(await start("task-held", "TASK-HELD"));
-  expect(run.status, JSON.stringify([run.errorCode, run.errorMessage, model.failures])).toBe(
-    "succeeded",
-  );
-  const calls = await reportCalls(run);
-  expect(calls.map((c) => [c.source, c.isError])).toEqual([["reports", false]]);
-  expect(JSON.stringify(calls[0]!.result)).toContain("report for held after 3000 ms");
-  const made = (await server.tasks()).slice(before);
-  expect(made.map((t) => [t.status, t.args.topic])).toEqual([["completed", "held"]]);
-  const rows = await connectorTasksOfRun(stack.db, stack.teamId, run.id);
-  expect(rows.map((r) => [r.taskId, r.status, r.stateName])).toEqual([
-    [made[0]!.taskId, "completed", "agent"],
-  ]);
-}, 200_000);
+it.each([
+  { form: "2025-11-25 tasks form", slug: "reports", marker: "TASK-HELD", at: () => server },
+  { form: "2026-07-28 tasks extension", slug: "tasks26", marker: "EXT-HELD", at: () => extServer },
+])(
+  "holds the agent's call while the task runs and answers it with the task's result ($form)",
+  async ({ slug, marker, at }) => {
+    const before = (await at().tasks()).length;
+    const run = await ended(await start(`task-held-${slug}`, marker, slug));
+    expect(run.status, JSON.stringify([run.errorCode, run.errorMessage, model.failures])).toBe(
+      "succeeded",
+    );
+    const calls = await reportCalls(run, slug);
+    expect(calls.map((c) => [c.source, c.isError])).toEqual([[slug, false]]);
+    expect(JSON.stringify(calls[0]!.result)).toContain("report for held after 3000 ms");
+    const made = (await at().tasks()).slice(before);
+    expect(made.map((t) => [t.status, t.args.topic])).toEqual([["completed", "held"]]);
+    const rows = await connectorTasksOfRun(stack.db, stack.teamId, run.id);
+    expect(rows.map((r) => [r.taskId, r.status, r.stateName])).toEqual([
+      [made[0]!.taskId, "completed", "agent"],
+    ]);
+  },
+  200_000,
+);
 
 it("loses no task to a worker killed while it polls: the replacement follows it to its result", async () => {
   const before = (await server.tasks()).length;
