@@ -2,3 +2,5 @@
 -- AlterTable
 ALTER TABLE "ConnectorTask" ADD COLUMN     "resultTakenAt" TIMESTAMP(3);
 
+-- Until now a task was marked ended only once a call had its result in hand.
+UPDATE "ConnectorTask" SET "resultTakenAt" = "updatedAt" WHERE "status" IN ('completed', 'failed');
