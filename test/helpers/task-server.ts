@@ -1,6 +1,7 @@
 /**
  * The fixture MCP server whose `report` tool runs as a task (test/fixtures/fixture-mcp-task-server.mjs),
- * started as a process of its own so that it outlives whichever worker calls it.
+ * started as a process of its own so that it outlives whichever worker calls it: the 2025-11-25
+ * tasks form, or with `ext` the 2026-07-28 tasks extension.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -9,8 +10,10 @@ const FIXTURE = fileURLToPath(new URL("../fixtures/fixture-mcp-task-server.mjs",
 
 export type ServerTask = { taskId: string; status: string; args: Record<string, unknown> };
 
-export const startTaskServer = async () => {
-  const child = spawn(process.execPath, [FIXTURE], { stdio: ["ignore", "pipe", "inherit"] });
+export const startTaskServer = async (options: { ext?: boolean } = {}) => {
+  const child = spawn(process.execPath, [FIXTURE, ...(options.ext ? ["--ext"] : [])], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<string>((resolve, reject) => {
     child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString().trim()));
     child.once("exit", (code) => reject(new Error(`the task server exited (${code})`)));

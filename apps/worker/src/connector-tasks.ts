@@ -4,7 +4,10 @@
  * asking again after its CLI gave up on the call, or the step again after a worker restart)
  * follows the task instead of starting a second one, and when a run ends with tasks still
  * open they are cancelled at their servers (a server no longer reachable keeps its task
- * until its ttl; the row says the run ended).
+ * until its ttl; the row says the run ended). A worker that takes a step over follows the
+ * step's open tasks from the start, before the agent calls again: the rows say how they
+ * stand, and a task that ended meanwhile gives the call made again its result at once
+ * (fetched from the server then: no result is kept).
  */
 import type { ToolTask, ToolTaskJournal } from "@switchyard/core/connectors";
 import type { McpConnectorHost } from "@switchyard/core/connectors/host";
@@ -12,6 +15,7 @@ import { argumentsHash } from "@switchyard/core/governance";
 import {
   openConnectorTaskFor,
   openConnectorTasksOfRun,
+  openConnectorTasksOfStep,
   recordConnectorTask,
   updateConnectorTask,
   type Db,
@@ -63,7 +67,48 @@ export const connectorTaskJournal = async (
       recordConnectorTask(db, { ...key, stateName, taskId: task.taskId, ...stateOf(task, scrub) }),
     observed: (task) =>
       updateConnectorTask(db, { ...where, taskId: task.taskId }, stateOf(task, scrub)),
+    taken: (task) =>
+      updateConnectorTask(db, { ...where, taskId: task.taskId }, stateOf(task, scrub), true),
   };
+};
+
+/**
+ * Follows, in the background, the open tasks an earlier attempt of this step started (a
+ * worker that died while it polled them), until each ends or `signal` (the step's end)
+ * stops it. Never throws: a task not followed now is followed when the agent calls again.
+ */
+export const watchStepConnectorTasks = async (
+  deps: { db: Db; log: Logger; pool: McpConnectorHost; scrubber: Scrubber },
+  step: { teamId: string; runId: string; stateName: string },
+  signal: AbortSignal,
+): Promise<void> => {
+  const scrub = (text: string) => deps.scrubber.scrub(text);
+  const open = await openConnectorTasksOfStep(deps.db, step).catch(() => []);
+  await Promise.all(
+    open.map((task) => {
+      const where = {
+        teamId: step.teamId,
+        connectorSlug: task.connectorSlug,
+        owner: task.owner,
+        taskId: task.taskId,
+      };
+      return deps.pool
+        .watchTask(
+          poolId(step.teamId, task.connectorSlug, task.owner),
+          task.taskId,
+          (now) => updateConnectorTask(deps.db, where, stateOf(now, scrub)),
+          signal,
+        )
+        .catch((error: unknown) => {
+          if (signal.aborted) return;
+          deps.log.warn("an open connector task of the step could not be followed", {
+            runId: step.runId,
+            connector: task.connectorSlug,
+            error: scrub(error instanceof Error ? error.message : String(error)),
+          });
+        });
+    }),
+  );
 };
 
 /**

@@ -64,7 +64,7 @@ import {
   elicitThroughWaits,
   type ElicitationAsker,
 } from "./elicitation-waits";
-import { connectorTaskJournal, poolId } from "./connector-tasks";
+import { connectorTaskJournal, poolId, watchStepConnectorTasks } from "./connector-tasks";
 import { grantScrubbers, type GrantScrubbers } from "./grant-scrubbers";
 import { retryWithWiderScope, scopeStepUp, type WidenScope } from "./scope-step-up";
 import type { Logger } from "./logger";
@@ -412,6 +412,8 @@ const resolveStepConnectors = async (
   // Resolved under the attempt's span: each call continues that trace (connectorCallContext).
   const stepContext = context.active();
 
+  const stepEnded = new AbortController();
+
   /** The gate asks the database at every call: enabled, and open to the lane. */
   const gate = {
     allows: async (slug: string, asked: string) =>
@@ -522,6 +524,7 @@ const resolveStepConnectors = async (
       return input.scrubber.scrubValue(result);
     },
     close: () => {
+      stepEnded.abort(new Error("the step ended"));
       leave();
       return Promise.resolve();
     },
@@ -542,5 +545,13 @@ const resolveStepConnectors = async (
   const initialTools = catalog
     .filter((e) => defs.get(e.connector)?.def.initial_tools.includes(e.tool))
     .map((e) => e.name);
+  // Tasks an earlier attempt of the step left open (its worker died) are followed from now
+  // on, until the step ends.
+  if (input.runId !== null)
+    void watchStepConnectorTasks(
+      { db, log: input.log, pool: connectors.pool, scrubber: input.scrubber },
+      { teamId, runId: input.runId, stateName: input.stateName },
+      stepEnded.signal,
+    );
   return { host, gate, lane, catalog, secrets, initialTools };
 };

@@ -45,6 +45,13 @@ type ConnectedClient = {
 
 const UNSUPPORTED_PROTOCOL_VERSION = -32_022;
 
+/**
+ * Who the client says it is, and what it takes (raw requests send the same in their
+ * envelope). Form mode only: a URL-mode request is refused by the client itself.
+ */
+export const SWITCHYARD_CLIENT = { name: "switchyard", version: "0.1.0" };
+export const SWITCHYARD_CAPABILITIES = { elicitation: { form: {} } };
+
 export const sdkCode = (error: unknown): SdkErrorCode | undefined =>
   error instanceof SdkError ? error.code : undefined;
 
@@ -74,17 +81,13 @@ export const eraMismatch = (error: unknown): boolean =>
 
 export const connectClient = async (options: ConnectClientOptions): Promise<ConnectedClient> => {
   const { transport, prior, timeoutMs: timeout, deadline } = options;
-  const client = new Client(
-    { name: "switchyard", version: "0.1.0" },
-    {
-      // Form mode only: a URL-mode request is refused by the client itself.
-      capabilities: { elicitation: { form: {} } },
-      versionNegotiation: { mode: "auto", probe: { timeoutMs: options.probeTimeoutMs } },
-      listChanged: {
-        tools: { autoRefresh: false, debounceMs: 0, onChanged: () => options.onToolsChanged() },
-      },
+  const client = new Client(SWITCHYARD_CLIENT, {
+    capabilities: SWITCHYARD_CAPABILITIES,
+    versionNegotiation: { mode: "auto", probe: { timeoutMs: options.probeTimeoutMs } },
+    listChanged: {
+      tools: { autoRefresh: false, debounceMs: 0, onChanged: () => options.onToolsChanged() },
     },
-  );
+  });
   client.setRequestHandler("elicitation/create", (request, ctx) =>
     options.onElicit(request.params, { requestId: ctx.mcpReq.id, signal: ctx.mcpReq.signal }),
   );

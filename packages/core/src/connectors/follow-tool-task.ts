@@ -5,19 +5,16 @@
  * goes to the journal at each step, so that whoever calls next (the agent asking again after
  * its CLI gave up, a worker after a restart) knows where it stands.
  */
-import { ProtocolError, type Client } from "@modelcontextprotocol/client";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AppError } from "../errors";
 import type { ConnectorHost } from "./connector-host";
 import {
-  askToolTask,
   pollDelayMs,
-  offersToolTasks,
-  startToolTask,
   TERMINAL_TASK_STATUSES,
-  toolTaskResult,
   type ToolTask,
   type ToolTaskJournal,
+  type ToolTaskWire,
 } from "./tool-task";
 
 /** What the flow needs of the pool. */
@@ -25,7 +22,7 @@ export type TaskHostPart = Pick<ConnectorHost, "listTools" | "callTool"> & {
   guarded<T>(
     connectorId: string,
     signal: AbortSignal | undefined,
-    run: (client: Client) => Promise<T>,
+    run: (wire: ToolTaskWire) => Promise<T>,
   ): Promise<T>;
   /**
    * A task waiting for input (`input_required`): `tasks/result`, on which the server sends
@@ -77,32 +74,31 @@ export const followToolTask = async (
 ): Promise<CallToolResult> => {
   const { connectorId, tool, args, journal } = call;
   const options: RequestOptions = { timeout: host.timeoutMs, ...(signal ? { signal } : {}) };
-  // Only a server that runs calls as tasks is asked which tools it runs so (a cached list).
-  const offered = await host.guarded(connectorId, signal, (client) =>
-    Promise.resolve(offersToolTasks(client)),
-  );
-  const support = offered
-    ? (await host.listTools(connectorId, signal)).find((t) => t.name === tool)?.taskSupport
-    : undefined;
+  // A 2025-11-25 server is asked which tools it runs as tasks (a cached list); under the
+  // extension the server decides per call.
+  const form = await host.guarded(connectorId, signal, (wire) => Promise.resolve(wire.form));
+  const support =
+    form === "2025-11-25"
+      ? (await host.listTools(connectorId, signal)).find((t) => t.name === tool)?.taskSupport
+      : form;
   if (support === undefined) return host.callTool(connectorId, tool, args, signal);
-  const first = await host.guarded(connectorId, signal, async (client) => {
+  const first = await host.guarded(connectorId, signal, async (wire) => {
     if (journal.follow) {
       // The server may have forgotten it (restarted, or its ttl passed): then a new one.
-      const known = await askToolTask(client, "tasks/get", journal.follow, options).catch(
-        (error: unknown) => {
-          if (error instanceof ProtocolError) return undefined;
-          throw error;
-        },
-      );
+      const known = await wire.ask("tasks/get", journal.follow, options).catch((error: unknown) => {
+        if (error instanceof ProtocolError) return undefined;
+        throw error;
+      });
       if (known) {
         if (!ended(known)) await journal.observed(known);
         return { task: known };
       }
     }
-    const answer = await startToolTask(client, { tool, args, ttlMs: host.ttlMs }, options);
+    const answer = await wire.start({ tool, args, ttlMs: host.ttlMs }, options);
     if ("task" in answer) await journal.created(answer.task);
     return answer;
   });
+  if ("plain" in first) return host.callTool(connectorId, tool, args, signal);
   if (!("task" in first)) return first.result;
   // While it is followed, a form that names no call cannot be told apart from this task's.
   const unfollow = host.following?.(connectorId);
@@ -130,16 +126,16 @@ const pollToEnd = async (
         `the task of tool "${tool}" on connector "${connectorId}" outlived the time its server keeps it`,
       );
     const taskId = task.taskId;
-    task = await host.guarded(connectorId, signal, (client) =>
-      askToolTask(client, "tasks/get", taskId, options),
+    task = await host.guarded(connectorId, signal, (wire) =>
+      wire.ask("tasks/get", taskId, options),
     );
     if (!ended(task)) await journal.observed(task);
     if (task.status === "input_required")
       return answered(host, { connectorId, tool, journal }, task, options, signal);
   }
   const result = await endResult(host, task, tool, connectorId, options);
-  // Kept as ended only once its result is in hand: a call cut before that is followed again.
-  await journal.observed(task);
+  // Taken only once its result is in hand: a call cut before that follows it again.
+  await journal.taken(task);
   return result;
 };
 
@@ -152,26 +148,52 @@ const answered = async (
   signal: AbortSignal | undefined,
 ): Promise<CallToolResult> => {
   const { taskId } = task;
-  if (host.answerTask) {
+  // Only the 2025-11-25 form passes a task's questions on (`tasks/result`).
+  const form = await host.guarded(connectorId, signal, (wire) => Promise.resolve(wire.form));
+  if (host.answerTask && form === "2025-11-25") {
     const result = await host.answerTask(connectorId, taskId, signal);
     // Kept as ended with the server's last word on it, once its result is in hand.
     const last = await host
-      .guarded(connectorId, signal, (client) => askToolTask(client, "tasks/get", taskId, options))
+      .guarded(connectorId, signal, (wire) => wire.ask("tasks/get", taskId, options))
       .catch((): ToolTask => ({ ...task, status: result.isError ? "failed" : "completed" }));
-    await journal.observed(last);
+    await journal.taken(last);
     return result;
   }
   // Nobody can answer it (a step that asks no one): stopped now rather than polled until its
   // ttl runs out.
   await host
-    .guarded(connectorId, undefined, (client) =>
-      askToolTask(client, "tasks/cancel", taskId, { timeout: host.timeoutMs }),
+    .guarded(connectorId, undefined, (wire) =>
+      wire.ask("tasks/cancel", taskId, { timeout: host.timeoutMs }),
     )
     .catch(() => undefined);
   throw new AppError(
     "EXECUTION.CONNECTOR_TASK_INPUT_REQUIRED",
-    `the task of tool "${tool}" on connector "${connectorId}" asks for input, and this call has nobody to ask; the task was cancelled`,
+    `the task of tool "${tool}" on connector "${connectorId}" asks for input, and ${form === "2025-11-25" ? "this call has nobody to ask" : "its server's questions inside a task are not passed on yet"}; the task was cancelled`,
   );
+};
+
+/**
+ * Follows a task an earlier worker started, for a step this worker took over, until it ends
+ * (or asks for input, or outlives its server's ttl), telling `observed` the server's word at
+ * each poll. The result stays at the server: the call made again fetches it at once.
+ */
+export const watchToolTask = async (
+  host: TaskHostPart,
+  task: { connectorId: string; taskId: string },
+  observed: (task: ToolTask) => Promise<void>,
+  signal: AbortSignal,
+): Promise<void> => {
+  const options = { timeout: host.timeoutMs, signal };
+  const ask = () =>
+    host.guarded(task.connectorId, signal, (wire) => wire.ask("tasks/get", task.taskId, options));
+  let now = await ask();
+  await observed(now);
+  while (!ended(now) && now.status !== "input_required") {
+    if (now.expiresAt && now.expiresAt.getTime() < host.now()) return;
+    await wait(pollDelayMs(now, host.pollBounds), signal);
+    now = await ask();
+    await observed(now);
+  }
 };
 
 const endResult = (
@@ -191,7 +213,10 @@ const endResult = (
         },
       ],
     });
-  return host.guarded(connectorId, options.signal, (client) =>
-    toolTaskResult(client, task.taskId, options),
-  );
+  if (task.failure !== undefined)
+    return Promise.resolve({
+      isError: true,
+      content: [{ type: "text", text: `the task of tool "${tool}" failed: ${task.failure}` }],
+    });
+  return host.guarded(connectorId, options.signal, (wire) => wire.result(task, options));
 };

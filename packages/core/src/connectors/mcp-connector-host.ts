@@ -49,9 +49,10 @@ import type {
   UpstreamTool,
 } from "./connector-host";
 import { openTransport, type OpenStdio } from "./connector-transport";
-import { followToolTask, type TaskHostPart } from "./follow-tool-task";
+import { followToolTask, watchToolTask, type TaskHostPart } from "./follow-tool-task";
 import { formCall, FormRouter, type ElicitHandler } from "./form-routing";
-import { askToolTask, toolTaskResult, type ToolTaskJournal } from "./tool-task";
+import { withRawRequests, type RawRequest } from "./raw-requests";
+import { toolTaskWire, type ToolTask, type ToolTaskJournal } from "./tool-task";
 import type { FetchLike } from "./oauth/oauth-types";
 
 type McpConnectorHostOptions = {
@@ -132,6 +133,8 @@ type Live = {
   changes?: McpSubscription;
   /** Whose call each form of this connection is. */
   forms: FormRouter;
+  /** Requests of the connection the client cannot make itself (a task's, under the tasks extension). */
+  raw: RawRequest;
 };
 
 /** The era a connector answered in, and when: a reconnect passes it as the client's `prior`. */
@@ -319,11 +322,13 @@ export class McpConnectorHost implements ConnectorHost {
     const forms = new FormRouter();
     const live: Partial<Live> = { version: spec.version, forms };
     const { httpFetch } = this.options;
-    const transport = forms.watch(
-      await openTransport(spec, {
-        ...this.options,
-        ...(httpFetch ? { httpFetch: forms.tap(httpFetch) } : {}),
-      }),
+    const { transport, request: raw } = withRawRequests(
+      forms.watch(
+        await openTransport(spec, {
+          ...this.options,
+          ...(httpFetch ? { httpFetch: forms.tap(httpFetch) } : {}),
+        }),
+      ),
     );
     const { client, era, changes } = await connectClient({
       transport,
@@ -338,7 +343,12 @@ export class McpConnectorHost implements ConnectorHost {
       onElicit: (request, context) => this.elicit(spec.id, forms, request, context),
     });
     if (!prior) this.eras.set(spec.id, { prior: era, at: this.now() });
-    return Object.assign(live, { client, transport, ...(changes ? { changes } : {}) }) as Live;
+    return Object.assign(live, {
+      client,
+      transport,
+      raw,
+      ...(changes ? { changes } : {}),
+    }) as Live;
   }
 
   /** Counts a use of connector `id` (not idle, not closed to make room) until the returned function is called. */
@@ -477,14 +487,14 @@ export class McpConnectorHost implements ConnectorHost {
     signal: AbortSignal | undefined,
     { elicit, elicitMs }: ConnectorCallOptions,
     taskId: string | undefined,
-    send: (client: Client, timeout: number) => Promise<T>,
+    send: (client: Client, timeout: number, live: Live) => Promise<T>,
   ): Promise<T> {
     const timeout = (this.options.callTimeoutMs ?? 60_000) + (elicit ? (elicitMs ?? 0) : 0);
     return this.guarded(connectorId, signal, async (client, live) => {
       const call = formCall(elicit, signal);
       const stop = taskId === undefined ? undefined : live.forms.following(taskId, call);
       try {
-        return await live.forms.within(call, () => send(client, timeout));
+        return await live.forms.within(call, () => send(client, timeout, live));
       } finally {
         stop?.();
         // A form still open for a call that ended (timed out, say) is closed with it.
@@ -509,17 +519,31 @@ export class McpConnectorHost implements ConnectorHost {
     /** For a plain call (a tool or server without tasks): where its forms go. */
     options: ConnectorCallOptions = {},
   ): Promise<CallToolResult> {
-    const part: TaskHostPart = {
+    const part = this.taskPart(options);
+    // In use for the whole follow, between polls too: the pool must not close it as idle
+    // (or to make room), which would end a stdio server's task.
+    return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(
+      this.inUse(connectorId),
+    );
+  }
+
+  /** The pool as the task flows see it: calls (a plain one with `options`) and each connection's task methods. */
+  private taskPart(options: ConnectorCallOptions = {}): TaskHostPart {
+    return {
       listTools: (id, s) => this.listTools(id, s),
       callTool: (id, t, a, s) => this.callTool(id, t, a, s, undefined, options),
-      guarded: (id, s, run) => this.guarded(id, s, (client) => run(client)),
+      guarded: (id, s, run) =>
+        this.guarded(id, s, (client, live) => run(toolTaskWire(client, live.raw))),
       following: (id) => this.inUse(id, this.followed),
       // A task that asks for input is answered only when someone can be asked.
       ...(options.elicit
         ? {
             answerTask: (id: string, taskId: string, s: AbortSignal | undefined) =>
-              this.asking(id, s, options, taskId, (client, timeout) =>
-                toolTaskResult(client, taskId, { timeout, ...(s ? { signal: s } : {}) }),
+              this.asking(id, s, options, taskId, (client, timeout, live) =>
+                toolTaskWire(client, live.raw).result(
+                  { taskId, status: "input_required" },
+                  { timeout, ...(s ? { signal: s } : {}) },
+                ),
               ),
           }
         : {}),
@@ -528,17 +552,27 @@ export class McpConnectorHost implements ConnectorHost {
       pollBounds: this.options.taskPollBounds ?? { minMs: 100, maxMs: 30_000 },
       now: this.now,
     };
-    // In use for the whole follow, between polls too: the pool must not close it as idle
-    // (or to make room), which would end a stdio server's task.
-    return followToolTask(part, { connectorId, tool, args, journal }, signal).finally(
+  }
+
+  /**
+   * Follows a task an earlier worker started to its end (see watchToolTask), the connector
+   * in use meanwhile; `observed` hears the server's word at each poll.
+   */
+  watchTask(
+    connectorId: string,
+    taskId: string,
+    observed: (task: ToolTask) => Promise<void>,
+    signal: AbortSignal,
+  ): Promise<void> {
+    return watchToolTask(this.taskPart(), { connectorId, taskId }, observed, signal).finally(
       this.inUse(connectorId),
     );
   }
 
   /** Asks the server to stop a task (a cancelled run's); what it says of the task after. */
   cancelTask(connectorId: string, taskId: string, signal?: AbortSignal) {
-    return this.guarded(connectorId, signal, (client) =>
-      askToolTask(client, "tasks/cancel", taskId, {
+    return this.guarded(connectorId, signal, (client, live) =>
+      toolTaskWire(client, live.raw).ask("tasks/cancel", taskId, {
         timeout: this.options.callTimeoutMs ?? 60_000,
         ...(signal ? { signal } : {}),
       }),

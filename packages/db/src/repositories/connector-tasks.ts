@@ -45,10 +45,14 @@ const openSelect = {
   expiresAt: true,
 } as const;
 
+/** Ended with a result at the server (the tool's, or its error) that a call may still fetch. */
+const WITH_RESULT = ["completed", "failed"];
+
 /**
- * The newest task of this call (same run, connector, account, tool and arguments) that has
- * not ended and that its server still keeps; undefined when there is none. A call made in
- * the console (no run) never follows another.
+ * The newest task of this call (same run, connector, account, tool and arguments) that its
+ * server still keeps and that has not ended, or has ended with a result no call has taken
+ * yet (a worker that took over the run followed it to its end); undefined when there is
+ * none. A call made in the console (no run) never follows another.
  */
 export const openConnectorTaskFor = async (
   db: PrismaClientOrTransaction,
@@ -59,8 +63,12 @@ export const openConnectorTaskFor = async (
   const row = await db.connectorTask.findFirst({
     where: {
       ...key,
-      status: { notIn: ENDED },
-      OR: [{ expiresAt: null }, { expiresAt: { gt: now } }],
+      AND: [
+        {
+          OR: [{ status: { notIn: ENDED } }, { status: { in: WITH_RESULT }, resultTakenAt: null }],
+        },
+        { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
+      ],
     },
     orderBy: { createdAt: "desc" },
     select: openSelect,
@@ -76,17 +84,33 @@ export const recordConnectorTask = async (
   await db.connectorTask.create({ data: { ...input, lastPolledAt: new Date() } });
 };
 
-/** What the server last said of a task; a task that has ended is not changed again. */
+/**
+ * What the server last said of a task; a task that has ended is not changed again, except
+ * to say (`taken`) that a call got its result, which no later call then follows.
+ */
 export const updateConnectorTask = async (
   db: PrismaClientOrTransaction,
   key: { teamId: string; connectorSlug: string; owner: string; taskId: string },
   state: ConnectorTaskState,
+  taken = false,
 ): Promise<void> => {
+  const now = new Date();
   await db.connectorTask.updateMany({
-    where: { ...key, status: { notIn: ENDED } },
-    data: { ...state, lastPolledAt: new Date() },
+    where: { ...key, ...(taken ? { resultTakenAt: null } : { status: { notIn: ENDED } }) },
+    data: { ...state, lastPolledAt: now, ...(taken ? { resultTakenAt: now } : {}) },
   });
 };
+
+/** The tasks of one step of a run that have not ended: what a worker taking the step over follows. */
+export const openConnectorTasksOfStep = (
+  db: PrismaClientOrTransaction,
+  where: { teamId: string; runId: string; stateName: string },
+): Promise<OpenConnectorTask[]> =>
+  db.connectorTask.findMany({
+    where: { ...where, status: { notIn: ENDED } },
+    orderBy: { createdAt: "asc" },
+    select: openSelect,
+  });
 
 /** The run's tasks that have not ended: what cancelling the run cancels at the servers. */
 export const openConnectorTasksOfRun = (
@@ -105,5 +129,12 @@ export const connectorTasksOfRun = (db: PrismaClientOrTransaction, teamId: strin
   db.connectorTask.findMany({
     where: { teamId, runId },
     orderBy: { createdAt: "asc" },
-    select: { ...openSelect, tool: true, stateName: true, statusMessage: true, lastPolledAt: true },
+    select: {
+      ...openSelect,
+      tool: true,
+      stateName: true,
+      statusMessage: true,
+      lastPolledAt: true,
+      resultTakenAt: true,
+    },
   });
