@@ -262,7 +262,8 @@ describe("switchyard runs", () => {
     const failed = await withToken("runs start cli-fails --follow");
     expect(failed.code).toBe(3);
     expect(failed.out).toBe("about to fail\n");
-    expect(failed.err).toMatch(/^run \S+ failed: \[EXECUTION\.[A-Z_.]+\]/m);
+    expect(failed.err).toContain("< fail: failure (exit 7)");
+    expect(failed.err).toMatch(/^finished: failed \[EXECUTION\.[A-Z_.]+\] /m);
     const json = await withToken("runs start cli-fails --follow --json");
     expect(json.code).toBe(3);
     const lines = json.out

@@ -91,6 +91,7 @@ const follow = async (
   json: boolean,
 ): Promise<number> => {
   let end: RunStreamEnd;
+  let finishedSaid = false;
   try {
     const events = followRunEvents(client, runId);
     for (let next = await events.next(); ; next = await events.next()) {
@@ -99,6 +100,7 @@ const follow = async (
         break;
       }
       const event = next.value;
+      finishedSaid ||= event.type === "run.finished";
       if (json) io.out(`${JSON.stringify(event)}\n`);
       else if (event.type === "step.output") {
         const chunk = event.payload as { stream?: string; text?: string };
@@ -125,7 +127,7 @@ const follow = async (
     io.out(
       `${JSON.stringify({ end, run: { id: run.id, status: run.status, errorCode: run.errorCode, errorMessage: run.errorMessage } })}\n`,
     );
-  else if (run.status !== "succeeded")
+  else if (run.status !== "succeeded" && !finishedSaid)
     io.err(
       `run ${run.id} ${run.status}${run.errorCode ? `: [${run.errorCode}] ${run.errorMessage ?? ""}` : ""}\n`,
     );
