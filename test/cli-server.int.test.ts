@@ -86,6 +86,18 @@ states:
     type: terminal
     status: success
 `;
+const BUNDLED = `name: cli-bundled
+lane: default
+states:
+  initial: hi
+  hi:
+    type: step
+    script_file: scripts/hi.sh
+    on_success: done
+  done:
+    type: terminal
+    status: success
+`;
 const FAILS = `name: cli-fails
 lane: default
 states:
@@ -216,6 +228,26 @@ describe("switchyard workflows", () => {
       1,
       "`switchyard workflows list` shows their names",
     );
+  });
+
+  it("pushes a workflow with its folder's files as its bundle with --folder; pull writes them back", async () => {
+    const folder = personFolder(path.join(flows, "bundled"));
+    personFolder(path.join(folder, "scripts"));
+    writeFileSync(path.join(folder, "flow.yaml"), BUNDLED, { mode: 0o644 });
+    writeFileSync(path.join(folder, "scripts/hi.sh"), 'echo "from the bundle"\n', { mode: 0o644 });
+    // Alone, the file names a script its bundle does not have.
+    const alone = await withToken("workflows push bundled/flow.yaml");
+    expect(alone.code, alone.err).toBe(2);
+    expect(alone.err).toMatch(/^bundled\/flow\.yaml:6:5: \[USER\.INPUT\.MISSING_FILE\] /m);
+    expect(alone.err).toContain("scripts/hi.sh");
+    const pushed = await withToken("workflows push bundled/flow.yaml --folder");
+    expect(pushed.code, pushed.err).toBe(0);
+    const ran = await withToken("runs start cli-bundled --follow");
+    expect(ran.code, ran.err).toBe(0);
+    expect(ran.out).toBe("from the bundle\n");
+    const into = personFolder(path.join(base, "pulled-bundle"));
+    expect((await withToken(`workflows pull cli-bundled --dir ${into}`)).code).toBe(0);
+    expect(readFileSync(path.join(into, "scripts/hi.sh"), "utf8")).toBe('echo "from the bundle"\n');
   });
 
   it("refuses a workflow that does not validate with each problem at its file, line and column, and saves nothing", async () => {

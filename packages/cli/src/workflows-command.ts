@@ -3,7 +3,7 @@
  * workflow file saved as a new version (refused whole, with each problem's file, line and
  * column, when it does not validate), and a workflow's current files written to a folder.
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { AppError } from "@switchyard/core/errors";
 import { connect, call, type Connected } from "./server-access";
@@ -12,7 +12,10 @@ import type { Io } from "./validate-command";
 
 export const WORKFLOWS_USAGE = `usage: switchyard workflows <list|push|pull> [options]
   list [--json]                  the team's workflows: name, lane, current version, id
-  push <file.yaml> [--json]      save the file as the workflow's new version (its name is in the file)
+  push <file.yaml> [--folder] [--json]
+                                 save the file as the workflow's new version (its name is in the
+                                 file); --folder sends the other files of its folder with it (its
+                                 scripts, prompt files, skills), as the workflow's bundle
   pull <name> [--dir <folder>] [--json]
                                  write the workflow's current files into <folder> (. by default)`;
 
@@ -46,7 +49,11 @@ const list = async (argv: string[], io: Io, env: NodeJS.ProcessEnv) => {
 };
 
 const push = async (argv: string[], io: Io, env: NodeJS.ProcessEnv) => {
-  const { flags, positionals } = parseServerArgs(argv, { json: "boolean" }, WORKFLOWS_USAGE);
+  const { flags, positionals } = parseServerArgs(
+    argv,
+    { json: "boolean", folder: "boolean" },
+    WORKFLOWS_USAGE,
+  );
   const [file] = positionals;
   if (!file || positionals.length > 1)
     throw new AppError("USER.INPUT.VALIDATION_FAILED", WORKFLOWS_USAGE);
@@ -56,12 +63,11 @@ const push = async (argv: string[], io: Io, env: NodeJS.ProcessEnv) => {
     });
   });
   const entry = path.basename(file);
+  const files = flags.folder ? await folderFiles(path.dirname(file)) : {};
+  files[entry] = text;
   const { access, client } = await connect(env);
   try {
-    const saved = await call(
-      access,
-      client.POST("/workflows", { body: { entry, files: { [entry]: text } } }),
-    );
+    const saved = await call(access, client.POST("/workflows", { body: { entry, files } }));
     if (flags.json) io.out(`${JSON.stringify(saved)}\n`);
     else {
       io.out(`Saved ${file} as version ${saved.version} (workflow ${saved.workflowId}).\n`);
@@ -81,6 +87,24 @@ const push = async (argv: string[], io: Io, env: NodeJS.ProcessEnv) => {
     }
     throw error;
   }
+};
+
+/** Folders a bundle never holds: version control and installed packages. */
+const SKIPPED = new Set([".git", "node_modules"]);
+
+/**
+ * The regular files below `dir` by their path in it (symbolic links are not followed); the
+ * server checks the bundle's limits and says which one a folder passes.
+ */
+const folderFiles = async (dir: string) => {
+  const files: Record<string, string> = {};
+  for (const found of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const full = path.join(found.parentPath, found.name);
+    const relative = path.relative(dir, full);
+    if (!found.isFile() || relative.split(path.sep).some((part) => SKIPPED.has(part))) continue;
+    files[relative.split(path.sep).join("/")] = await readFile(full, "utf8");
+  }
+  return files;
 };
 
 type Diagnostic = { code: string; message: string; file?: string; line?: number; column?: number };
