@@ -4,8 +4,13 @@
  * a run, and print its logs.
  */
 import { AppError, surfaceOf } from "@switchyard/core/errors";
-import { followRunEvents, type RunEvent, type RunStreamEnd } from "@switchyard/client";
-import { call, connect, unreachable, type Connected } from "./server-access";
+import {
+  followRunEvents,
+  SwitchyardApiError,
+  type RunEvent,
+  type RunStreamEnd,
+} from "@switchyard/client";
+import { appErrorOf, call, connect, unreachable, type Connected } from "./server-access";
 import { inputPairs, parseServerArgs, subcommands } from "./server-args";
 import type { Io } from "./validate-command";
 import { workflowNamed } from "./workflows-command";
@@ -112,9 +117,7 @@ const follow = async (
     }
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const apiError = error as { code?: unknown; status?: unknown };
-    if (typeof apiError.code === "string" && typeof apiError.status === "number")
-      return call(access, Promise.reject(error as Error));
+    if (error instanceof SwitchyardApiError) throw appErrorOf(error);
     throw unreachable(access, error);
   }
   if (end.reason === "access_ended")
