@@ -8,6 +8,7 @@ COPY apps/web/package.json apps/web/
 COPY apps/worker/package.json apps/worker/
 COPY packages/core/package.json packages/core/
 COPY packages/cli/package.json packages/cli/
+COPY packages/client/package.json packages/client/
 COPY packages/db/package.json packages/db/
 COPY packages/scripted-model/package.json packages/scripted-model/
 COPY packages/testing/package.json packages/testing/

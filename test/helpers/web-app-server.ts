@@ -42,11 +42,18 @@ const bearerUser = async (db: Db, req: Request) => {
   return token ? (await authenticateApiToken(db, token))?.userId : undefined;
 };
 
+/** Writes the answer as it comes: an event stream's messages reach the client as they are sent. */
 const answer = async (res: ServerResponse, response: Response) => {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   res.writeHead(response.status, headers);
-  res.end(Buffer.from(await response.arrayBuffer()));
+  if (!response.body) return void res.end();
+  res.on("close", () => void response.body?.cancel().catch(() => undefined));
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (res.destroyed) break;
+    res.write(chunk);
+  }
+  res.end();
 };
 
 /** Listens on a free port of 127.0.0.1; `origin` is where the web app is reached (its AUTH_URL). */

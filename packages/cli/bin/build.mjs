@@ -37,7 +37,7 @@ const bundleDeps = !process.argv.includes("--external-deps");
 /** Every npm package the cli and the workspace packages it bundles depend on. */
 const npmPackages = async () => {
   const names = new Set();
-  for (const dir of [CLI, path.join(ROOT, "packages/core")]) {
+  for (const dir of [CLI, path.join(ROOT, "packages/core"), path.join(ROOT, "packages/client")]) {
     const manifest = JSON.parse(await readFile(path.join(dir, "package.json"), "utf8"));
     for (const name of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }))
       if (!name.startsWith("@switchyard/")) names.add(name);
@@ -76,7 +76,10 @@ try {
       : {},
   });
   const outputs = Object.keys(result.metafile.outputs).map((p) => path.resolve(process.cwd(), p));
-  const entryFile = Object.entries(result.metafile.outputs).find(([, o]) => o.entryPoint)?.[0];
+  // The build's own entry: lazily imported commands are entry points of their chunks too.
+  const entryFile = Object.entries(result.metafile.outputs).find(
+    ([, o]) => o.entryPoint && path.resolve(process.cwd(), o.entryPoint) === entry,
+  )?.[0];
   if (!entryFile) throw new Error("esbuild produced no entry file");
   const inputs = Object.keys(result.metafile.inputs)
     .map((p) => path.resolve(process.cwd(), p))
@@ -84,6 +87,7 @@ try {
     // Resolution and the build itself are inputs too.
     .concat(fileURLToPath(import.meta.url), path.join(CLI, "package.json"))
     .concat(path.join(ROOT, "packages/core/package.json"), path.join(ROOT, "package-lock.json"))
+    .concat(path.join(ROOT, "packages/client/package.json"))
     .map((p) => path.relative(outdir, p))
     .sort();
   // Scripts the bundle runs by path rather than imports: the loopback forwarder goes into

@@ -24,6 +24,23 @@ const commands: Record<string, Command> = {
       "run a workflow locally, every step sandboxed: run <file> [--input key=value]... (run --help)",
     run: async (argv) => (await import("./run-command")).runRun(argv, io, process.env),
   },
+  login: {
+    summary: "log in to a Switchyard server with an API token: login <url> (login --help)",
+    run: async (argv) => (await import("./login-command")).runLogin(argv, io, process.env),
+  },
+  workflows: {
+    summary: "the server's workflows: workflows list | push <file> | pull <name>",
+    run: async (argv) => (await import("./workflows-command")).runWorkflows(argv, io, process.env),
+  },
+  runs: {
+    summary:
+      "runs on the server: runs start <workflow> [--input k=v] [--follow] | list | get | cancel | logs",
+    run: async (argv) => (await import("./runs-command")).runRuns(argv, io, process.env),
+  },
+  waits: {
+    summary: "waits for your answer on the server: waits list | answer <id> --approve|--deny",
+    run: async (argv) => (await import("./waits-command")).runWaits(argv, io, process.env),
+  },
   "mcp-serve": {
     summary: "serve a step's tools over stdio MCP: mcp-serve --config <file>",
     run: async (argv) => (await import("./mcp-serve-command")).runMcpServe(argv),
