@@ -11,6 +11,7 @@ import { parseEgressAllowList } from "@switchyard/core/egress";
 import { listAuditLog, type Db } from "@switchyard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
+import { syncDueGitSources } from "~/server/git/git-schedule";
 import { receiveGitPush } from "~/server/git/receive-git-push";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { everyRow } from "./helpers/every-row";
@@ -271,6 +272,43 @@ describe("workflows from git", () => {
     await expect(
       receiveGitPush(deps, { sourceId: "git_nope", headers: new Headers(), rawBody: "{}" }),
     ).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("syncs on its schedule as the member who linked it, and keeps a failure when that member has left", async () => {
+    git.create("timed", { "timed-flow.yaml": flow("timed-flow", "one") });
+    const deps = { db, keyring: environmentKeyring, egress: egress() };
+    const linked = await admin().git.link({
+      url: git.url("timed"),
+      branch: "main",
+      token: TOKEN,
+      syncIntervalMinutes: 30,
+    });
+    const leaverId = await addMember(db, seeded.teamId, {
+      email: "leaver@test.local",
+      name: "Leaver",
+      role: "admin",
+    });
+    const orphan = await as(leaverId).git.link({
+      url: git.url("timed"),
+      branch: "main",
+      syncIntervalMinutes: 60,
+    });
+    await db.membership.deleteMany({ where: { userId: leaverId } });
+
+    const before = Date.now();
+    expect(await syncDueGitSources(deps)).toBe(1);
+    const timed = await admin().git.get({ id: linked.source.id });
+    expect(timed.lastStatus).toBe("ok");
+    expect(timed.workflows.map((w) => w.name)).toEqual(["timed-flow"]);
+    expect(timed.nextSyncAt!.getTime()).toBeGreaterThanOrEqual(before + 30 * 60_000);
+    const left = await admin().git.get({ id: orphan.source.id });
+    expect(left.lastStatus).toBe("failed");
+    expect(left.lastError).toMatch(/^FORBIDDEN: the member who linked this repository/);
+    expect(left.nextSyncAt!.getTime()).toBeGreaterThanOrEqual(before + 60 * 60_000);
+    // Nothing is due now; in 31 minutes the first is again.
+    expect(await syncDueGitSources(deps)).toBe(0);
+    expect(await syncDueGitSources(deps, new Date(before + 31 * 60_000))).toBe(1);
+    await admin().git.unlink({ id: orphan.source.id });
   });
 
   it("keeps each team's repositories to itself; members sync but only admins link", async () => {
