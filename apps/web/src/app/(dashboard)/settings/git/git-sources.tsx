@@ -2,6 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useState } from "react";
+import { LoadState } from "~/components/load-state";
+import { SecretOnce } from "~/components/secret-once";
 import { useTRPC } from "~/trpc/react";
 
 type Diagnostic = { code: string; message: string; line?: number; column?: number };
@@ -133,31 +135,24 @@ export function GitSources({ isAdmin }: { isAdmin: boolean }) {
         <p role="status">Only admins link repositories; members sync them.</p>
       )}
       {secret ? (
-        <div className="card wrap-anywhere" role="status">
+        <SecretOnce
+          secret={secret.secret}
+          testId="git-webhook-secret"
+          onDone={() => setSecret(null)}
+        >
           Add a push webhook to the repository: URL{" "}
           <code>{`${window.location.origin}${secret.path}`}</code>, content type JSON, and this
           secret (GitHub and Gitea sign with it, GitLab sends it as the token). Copy it now; it will
           not be shown again:
-          <pre className="output" data-testid="git-webhook-secret">
-            {secret.secret}
-          </pre>
-          <button type="button" className="link" onClick={() => setSecret(null)}>
-            I have copied it
-          </button>
-        </div>
+        </SecretOnce>
       ) : null}
+      <h2>Repositories</h2>
       {failed ? (
         <p className="error" role="alert">
           {failed.message}
         </p>
       ) : null}
-      <h2>Repositories</h2>
-      {sources.isPending ? <p className="muted">Loading repositories…</p> : null}
-      {sources.error ? (
-        <p className="error" role="alert">
-          Could not load repositories: {sources.error.message}. Reload the page to try again.
-        </p>
-      ) : null}
+      <LoadState query={sources} what="repositories" />
       {sources.data?.length === 0 ? <p className="muted">No repository linked yet.</p> : null}
       <ul className="card-list">
         {(sources.data ?? []).map((s) => (
