@@ -8,11 +8,12 @@
  */
 import { createHmac } from "node:crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
-import { listAuditLog, type Db } from "@switchyard/db";
+import { createApiToken, listAuditLog, type Db } from "@switchyard/db";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
 import { syncDueGitSources } from "~/server/git/git-schedule";
 import { receiveGitPush } from "~/server/git/receive-git-push";
+import { handleRest } from "~/server/rest/rest-api";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { everyRow } from "./helpers/every-row";
 import { startGitServer, type GitServer } from "./helpers/git-http-server";
@@ -309,6 +310,52 @@ describe("workflows from git", () => {
     expect(await syncDueGitSources(deps)).toBe(0);
     expect(await syncDueGitSources(deps, new Date(before + 31 * 60_000))).toBe(1);
     await admin().git.unlink({ id: orphan.source.id });
+  });
+
+  it("serves the same operations over REST with an API token", async () => {
+    git.create("rest", { "rest-flow.yaml": flow("rest-flow", "one") });
+    const { token } = await createApiToken(db, {
+      teamId: seeded.teamId,
+      userId: seeded.adminId,
+      name: "git-rest",
+    });
+    const rest = async (method: string, path: string, body?: unknown) => {
+      const res = await handleRest(
+        {
+          db,
+          queue: () => {
+            throw new Error("no queue");
+          },
+          prefix: "unused",
+          publish: () => Promise.resolve(0),
+          keyring: environmentKeyring,
+          egress: () => egress(),
+        },
+        new Request(`http://localhost/api/v1${path}`, {
+          method,
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }),
+        path,
+      );
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const linked = await rest("POST", "/git-sources", { url: git.url("rest"), token: TOKEN });
+    expect(linked.status).toBe(201);
+    const id = (linked.body.source as { id: string }).id;
+    const synced = await rest("POST", `/git-sources/${id}/sync`);
+    expect(synced).toMatchObject({
+      status: 200,
+      body: { status: "ok", files: [{ path: "rest-flow.yaml", status: "saved", version: 1 }] },
+    });
+    const listed = await rest("GET", "/git-sources");
+    expect(JSON.stringify(listed.body)).not.toContain(TOKEN);
+    expect(await rest("POST", "/git-sources", { url: "ftp://example.com/x.git" })).toMatchObject({
+      status: 400,
+      body: { error: { code: "USER.EGRESS.DENIED", location: { path: "url" } } },
+    });
+    expect((await rest("DELETE", `/git-sources/${id}`)).status).toBe(200);
+    expect((await rest("GET", `/git-sources/${id}`)).status).toBe(404);
   });
 
   it("keeps each team's repositories to itself; members sync but only admins link", async () => {
