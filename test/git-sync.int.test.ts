@@ -9,6 +9,7 @@
 import { createHmac } from "node:crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
 import { createApiToken, listAuditLog, type Db } from "@switchyard/db";
+import { startGitServer, type GitServer } from "@switchyard/testing/git";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
 import { syncDueGitSources } from "~/server/git/git-schedule";
@@ -16,7 +17,6 @@ import { receiveGitPush } from "~/server/git/receive-git-push";
 import { handleRest } from "~/server/rest/rest-api";
 import { dashboardCaller, environmentKeyring } from "./helpers/dashboard-caller";
 import { everyRow } from "./helpers/every-row";
-import { startGitServer, type GitServer } from "./helpers/git-http-server";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
 import { addMember } from "./helpers/team-member";
 
