@@ -308,6 +308,12 @@ describe("workflows from git", () => {
     expect(left.nextSyncAt!.getTime()).toBeGreaterThanOrEqual(before + 60 * 60_000);
     // Nothing is due now; in 31 minutes the first is again.
     expect(await syncDueGitSources(deps)).toBe(0);
+    // A sync whose process died holds its claim for ten minutes, then the schedule takes it over.
+    const claimed = (at: Date) =>
+      db.gitSource.update({ where: { id: linked.source.id }, data: { syncingSince: at } });
+    await claimed(new Date());
+    expect(await syncDueGitSources(deps, new Date(before + 31 * 60_000))).toBe(0);
+    await claimed(new Date(Date.now() - 11 * 60_000));
     expect(await syncDueGitSources(deps, new Date(before + 31 * 60_000))).toBe(1);
     await admin().git.unlink({ id: orphan.source.id });
   });

@@ -239,7 +239,11 @@ export const finishGitSync = async (
 /** Sources whose scheduled sync is due, across teams, for the scheduler. */
 export const dueGitSources = (db: Db, now = new Date(), take = 20) =>
   db.gitSource.findMany({
-    where: { nextSyncAt: { lte: now }, syncingSince: null },
+    where: {
+      nextSyncAt: { lte: now },
+      // a claim older than CLAIM_MS is a sync whose process died: due again
+      OR: [{ syncingSince: null }, { syncingSince: { lt: new Date(now.getTime() - CLAIM_MS) } }],
+    },
     orderBy: { nextSyncAt: "asc" },
     take,
     select: { id: true, teamId: true },
