@@ -14,6 +14,8 @@ import { dirname, join } from "node:path";
 const BACKEND = "/usr/lib/git-core/git-http-backend";
 
 const gitEnv = (home: string) => ({
+  // Next.js's types (a browser test is type-checked with the web app) want NODE_ENV in every environment.
+  NODE_ENV: "test" as const,
   PATH: process.env.PATH ?? "/usr/bin:/bin",
   HOME: home,
   GIT_CONFIG_NOSYSTEM: "1",
