@@ -3,8 +3,10 @@
  * http-backend on 127.0.0.2, which the browser stack's egress list names) is linked on
  * Settings → Git, whose webhook secret shows once; Sync now lists each file, a bad one with
  * its line and column; the synced workflow's page says where to change it and its editor
- * offers no save.
+ * offers no save. A push webhook through the real route is refused with a wrong signature and
+ * syncs with the right one.
  */
+import { createHmac } from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { startGitServer, type GitServer } from "@switchyard/testing/git";
 import { signIn } from "./sign-in";
@@ -38,6 +40,10 @@ test("a repository linked on Settings → Git syncs its workflows, which are rea
   await page.getByRole("button", { name: "Link repository" }).click();
   await expect(page.getByTestId("git-webhook-secret")).toContainText("gitwh_");
   await expect(page.getByRole("status")).toContainText("/api/hooks/git/");
+  const secret = (await page.getByTestId("git-webhook-secret").textContent())!.trim();
+  const hook = /\/api\/hooks\/git\/git_[0-9a-f]+/.exec(
+    (await page.getByRole("status").textContent())!,
+  )![0];
 
   const card = page.locator(`[data-git-source="${git.url("e2e-flows")}"]`);
   await expect(card.getByText("Never synced.")).toBeVisible();
@@ -51,6 +57,22 @@ test("a repository linked on Settings → Git syncs its workflows, which are rea
   await expect(bad).toHaveAttribute("data-status", "invalid");
   await expect(bad).toContainText(/line \d+, column \d+/);
   await expect(page.getByText("e2e-git-token-0123456789")).toHaveCount(0);
+
+  // A push webhook through the real route: a wrong signature is refused, the right one syncs.
+  const body = JSON.stringify({ ref: "refs/heads/main" });
+  const push = (signature: string) =>
+    page.request.post(hook, {
+      headers: {
+        "content-type": "application/json",
+        "x-github-event": "push",
+        "x-hub-signature-256": `sha256=${signature}`,
+      },
+      data: body,
+    });
+  expect((await push("0".repeat(64))).status()).toBe(401);
+  const accepted = await push(createHmac("sha256", secret).update(body).digest("hex"));
+  expect(accepted.status()).toBe(202);
+  expect(await accepted.json()).toEqual({ syncing: true });
 
   await card.getByRole("link", { name: "e2e-git-flow" }).click();
   await expect(page.getByTestId("from-git")).toContainText("flows/e2e-git-flow.yaml");
