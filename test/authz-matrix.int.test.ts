@@ -58,6 +58,7 @@ const keyring = keyringOf(parseMasterKey("k1", randomBytes(32).toString("base64"
 let stack: RunStack;
 let fx: Fixture;
 const unique = () => randomBytes(4).toString("hex");
+const GIT_URL = "https://git.invalid/flows.git";
 const packArchive = (name: string) =>
   goodPack(MANIFEST.replace("speckit", name)).toString("base64");
 const templateText = (name: string) =>
@@ -174,6 +175,9 @@ class Fixture {
     await this.owner().packs.install({ archive: packArchive(name) });
     return name;
   };
+  /** A linked git repository of team A, fresh each call (its host does not resolve: a sync fails after the guard). */
+  gitSource = async () =>
+    (await this.owner().git.link({ url: GIT_URL, branch: "main", folder: "" })).source.id;
   variable = async (secret = false) =>
     (
       await this.owner().variables.set({
@@ -362,6 +366,11 @@ const TRPC: Record<string, Row> = {
     cross: true,
     input: async (f) => ({ name: await f.skill() }),
   },
+  "git.list": { least: "viewer" },
+  "git.get": { least: "viewer", cross: true, input: async (f) => ({ id: await f.gitSource() }) },
+  "git.link": { least: "admin", input: () => ({ url: GIT_URL, branch: "main", folder: "" }) },
+  "git.sync": { least: "member", cross: true, input: async (f) => ({ id: await f.gitSource() }) },
+  "git.unlink": { least: "admin", cross: true, input: async (f) => ({ id: await f.gitSource() }) },
   "packs.list": { least: "viewer" },
   "packs.get": { least: "viewer", cross: true, input: async (f) => ({ name: await f.pack() }) },
   "packs.install": { least: "member", input: () => ({ archive: packArchive(`p${unique()}`) }) },
@@ -774,6 +783,26 @@ const REST: Record<string, RestRow> = {
     least: "member",
     cross: true,
     req: async (f) => ({ path: `/skills/${await f.skill()}` }),
+  },
+  "GET /git-sources": { least: "viewer" },
+  "GET /git-sources/{id}": {
+    least: "viewer",
+    cross: true,
+    req: async (f) => ({ path: `/git-sources/${await f.gitSource()}` }),
+  },
+  "POST /git-sources": {
+    least: "admin",
+    req: () => ({ path: "/git-sources", body: { url: GIT_URL } }),
+  },
+  "POST /git-sources/{id}/sync": {
+    least: "member",
+    cross: true,
+    req: async (f) => ({ path: `/git-sources/${await f.gitSource()}/sync` }),
+  },
+  "DELETE /git-sources/{id}": {
+    least: "admin",
+    cross: true,
+    req: async (f) => ({ path: `/git-sources/${await f.gitSource()}` }),
   },
   "GET /packs": { least: "viewer" },
   "GET /packs/{name}": {

@@ -38,6 +38,20 @@ export const webEnvSchema = z.object({
     ),
   /** The GitHub REST API workflow packs are installed from (owner/repo releases); obeys SWITCHYARD_EGRESS_ALLOW. */
   SWITCHYARD_GITHUB_API_URL: z.url({ protocol: /^https?$/ }).default("https://api.github.com"),
+  /** Folders under which a team may link a git repository by its local path, comma-separated; empty: none. */
+  SWITCHYARD_GIT_LOCAL_ROOTS: z
+    .string()
+    .default("")
+    .transform((text) =>
+      text
+        .split(",")
+        .map((p) => p.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (paths) => paths.every((p) => p.startsWith("/")),
+      "must be absolute paths, comma-separated",
+    ),
   SWITCHYARD_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   /** The worker's built-in demo model's port (0: none): Settings → Models labels its endpoint as the demo. */
   SWITCHYARD_DEMO_MODEL_PORT: z.coerce.number().int().min(0).max(65_535).default(0),

@@ -20,3 +20,14 @@ if (endpoint) {
     traceExporter: new OTLPTraceExporter({ url: `${endpoint.replace(/\/$/, "")}/v1/traces` }),
   }).start();
 }
+
+// Scheduled syncs of linked git repositories (docs/git-sync.md).
+{
+  const { startGitSchedule } = await import("./server/git/git-schedule");
+  const services = await import("./server/services");
+  startGitSchedule(() => ({
+    db: services.db(),
+    keyring: services.keyring,
+    egress: services.egress(),
+  }));
+}

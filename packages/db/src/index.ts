@@ -50,3 +50,4 @@ export * from "./repositories/budgets";
 export * from "./repositories/step-templates";
 export * from "./repositories/skills";
 export * from "./repositories/workflow-packs";
+export * from "./repositories/git-sources";

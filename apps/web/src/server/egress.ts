@@ -30,16 +30,20 @@ export type WebEgress = {
   /** workflow pack releases, from the GitHub API at `githubApiUrl` (SWITCHYARD_GITHUB_API_URL) */
   pack: FetchLike;
   githubApiUrl: string;
+  /** folders under which a linked git repository may be a local path (SWITCHYARD_GIT_LOCAL_ROOTS); none when unset */
+  gitLocalRoots?: readonly string[];
 };
 
 export const webEgress = (
   allow: EgressAllowList,
   githubApiUrl = "https://api.github.com",
+  gitLocalRoots: readonly string[] = [],
 ): WebEgress => ({
   allow,
   oauth: createEgressFetch(allow, EGRESS_PROFILES.oauth),
   pack: createEgressFetch(allow, PACK_RELEASE),
   githubApiUrl,
+  gitLocalRoots,
 });
 
 let strict: WebEgress | undefined;

@@ -68,4 +68,5 @@ export const egress = (): WebEgress =>
   (globals.__syEgress ??= webEgress(
     env().SWITCHYARD_EGRESS_ALLOW,
     env().SWITCHYARD_GITHUB_API_URL,
+    env().SWITCHYARD_GIT_LOCAL_ROOTS,
   ));

@@ -182,3 +182,21 @@ export const checkEgressUrl = (list: EgressAllowList, input: string | URL): URL 
   }
   return url;
 };
+
+/** checkEgressUrl for a URL a person gave in a field: a refusal names the field (`url`). */
+export const checkEgressUrlAt = (
+  list: EgressAllowList,
+  input: string | URL,
+  field = "url",
+): URL => {
+  try {
+    return checkEgressUrl(list, input);
+  } catch (error) {
+    if (error instanceof AppError)
+      throw new AppError(error.code, error.message, {
+        location: { path: field },
+        details: error.details,
+      });
+    throw error;
+  }
+};

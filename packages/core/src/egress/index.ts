@@ -10,6 +10,7 @@ export { egressLookup, literalRefusal, systemResolveAll, type ResolveAll } from 
 export {
   ANY_DESTINATION,
   checkEgressUrl,
+  checkEgressUrlAt,
   judgeConnection,
   NO_EGRESS_EXCEPTIONS,
   parseEgressAllowList,

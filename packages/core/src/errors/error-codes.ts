@@ -221,6 +221,16 @@ export const ERROR_CODES = {
   "USER.PACK.PLUGIN_REQUIRED": FAMILY.USER,
   /** A pack whose name, or one of whose workflows, is a name the team's own workflows use. */
   "USER.PACK.NAME_COLLISION": REQUEST.CONFLICT,
+  // Workflows from git (docs/git-sync.md): a source that is not an allowed URL or path, a
+  // branch or folder that does not read, a fetch git could not make, a folder over the limits;
+  // a synced workflow is changed in its repository, not in the editor.
+  "USER.GIT.INVALID_SOURCE": FAMILY.USER,
+  "USER.GIT.FETCH_FAILED": FAMILY.USER,
+  "USER.GIT.TOO_LARGE": FAMILY.USER,
+  "USER.GIT.READ_ONLY": REQUEST.CONFLICT,
+  /** A file names a workflow the team has from elsewhere (its own, a pack's, another repository's). */
+  "USER.GIT.NAME_TAKEN": REQUEST.CONFLICT,
+  "USER.GIT.SYNC_RUNNING": REQUEST.CONFLICT,
   "USER.PATTERN.INVALID": FAMILY.USER,
   "USER.PATTERN.TIMEOUT": FAMILY.USER,
   "USER.PATTERN.TOO_COMPLEX": FAMILY.USER,

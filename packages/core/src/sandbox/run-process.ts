@@ -48,7 +48,9 @@ export const runProcess = (opts: RunProcessOptions): Promise<ProcessResult> => {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, {
       cwd: opts.cwd,
-      env: opts.env,
+      // The web app's types (Next.js) require NODE_ENV in every environment; Node's own do not.
+      // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+      env: opts.env as NodeJS.ProcessEnv,
       detached: true,
       shell: false,
       stdio: ["pipe", "pipe", "pipe"],

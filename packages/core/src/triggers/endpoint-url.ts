@@ -4,7 +4,7 @@
  * credentials in the URL. Checked when an endpoint is saved; the worker's fetch checks again
  * at every delivery, at the address it connects to.
  */
-import { checkEgressUrl, type EgressAllowList } from "../egress/egress-policy";
+import { checkEgressUrlAt, type EgressAllowList } from "../egress/egress-policy";
 import { AppError } from "../errors/app-error";
 
 /** The URL as it will be called; throws USER.INPUT.VALIDATION_FAILED or USER.EGRESS.DENIED (path "url") otherwise. */
@@ -21,15 +21,6 @@ export const checkEndpointUrl = (text: string, allow: EgressAllowList) => {
     throw refuse(
       "the URL must not carry a user name or password; the signature authenticates the sender",
     );
-  try {
-    checkEgressUrl(allow, url);
-  } catch (error) {
-    if (error instanceof AppError)
-      throw new AppError(error.code, error.message, {
-        location: { path: "url" },
-        details: error.details,
-      });
-    throw error;
-  }
+  checkEgressUrlAt(allow, url);
   return url.toString();
 };

@@ -42,6 +42,11 @@ type SaveVersionInput = {
    * archive (a pack installed again after it was removed brings its workflows back).
    */
   pack?: string;
+  /**
+   * The git repository it is synced from, its file there and the commit read: set on the
+   * workflow (taken out of the archive too) and the commit on the new version.
+   */
+  git?: { sourceId: string; path: string; commit: string };
 };
 
 /** Creates the workflow if needed and a new version unless the bundle is unchanged. */
@@ -55,6 +60,10 @@ export const saveWorkflowVersionIn = async (
 ) => {
   const { bundleHash, manifest } = hashBundle(input.files);
   const fromPack = input.pack === undefined ? {} : { pack: input.pack, archivedAt: null };
+  const fromGit =
+    input.git === undefined
+      ? {}
+      : { gitSourceId: input.git.sourceId, gitPath: input.git.path, archivedAt: null };
   const workflow = await tx.workflow.upsert({
     where: { teamId_name: { teamId: input.teamId, name: input.name } },
     create: {
@@ -63,11 +72,13 @@ export const saveWorkflowVersionIn = async (
       description: input.description ?? "",
       lane: input.lane ?? "default",
       ...fromPack,
+      ...fromGit,
     },
     update: {
       description: input.description ?? undefined,
       lane: input.lane ?? undefined,
       ...fromPack,
+      ...fromGit,
     },
     include: { currentVersion: true },
   });
@@ -98,6 +109,7 @@ export const saveWorkflowVersionIn = async (
       files: manifest,
       entryPath: input.entryPath ?? "workflow.yaml",
       createdById: input.createdById,
+      commitId: input.git?.commit ?? null,
     },
   });
   await tx.workflow.update({

@@ -205,6 +205,7 @@ export const listWorkflowVersions = async (db: Db, teamId: string, workflowId: s
       entryPath: true,
       createdAt: true,
       createdById: true,
+      commitId: true,
     },
   });
   const ids = [

@@ -73,6 +73,11 @@ export const settingsGroups: readonly NavGroup[] = [
       },
       { href: "/settings/models", label: "Models", about: "Model providers and the team's keys." },
       { href: "/settings/skills", label: "Skills", about: "The team's library of agent skills." },
+      {
+        href: "/settings/git",
+        label: "Git",
+        about: "Workflows kept in a git repository, synced on demand, on a schedule or on push.",
+      },
     ],
   },
   {

@@ -28,6 +28,7 @@ import { workflowsApi } from "../workflows/workflows-api";
 import { templatesApi } from "../templates/templates-api";
 import { skillsApi } from "../skills/skills-api";
 import { packsApi } from "../packs/packs-api";
+import { gitApi } from "../git/git-api";
 import type { ImplementedArea } from "./implement";
 import { restRoutesOf } from "./rest-of";
 import { trpcRouterOf } from "./trpc-of";
@@ -37,6 +38,7 @@ const areas = {
   templates: templatesApi,
   skills: skillsApi,
   packs: packsApi,
+  git: gitApi,
   runs: runsApi,
   waits: waitsApi,
   replay: replayApi,

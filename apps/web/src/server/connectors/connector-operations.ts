@@ -21,7 +21,7 @@ import {
   type ConnectorDefinition,
 } from "@switchyard/core/connectors";
 import { newCredentialId, sealConnectorCredential, type Keyring } from "@switchyard/core/crypto";
-import { checkEgressUrl, type EgressAllowList, type FetchLike } from "@switchyard/core/egress";
+import { checkEgressUrlAt, type EgressAllowList, type FetchLike } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
 import { ALL_LANES } from "@switchyard/core/policy";
 import {
@@ -248,16 +248,7 @@ export const connectorRulesOf = async (db: Db, egress: WebEgress): Promise<Conne
  */
 const checkDestination = (def: ConnectorDefinition, rules: ConnectorRules) => {
   if (def.transport !== "http") return;
-  try {
-    checkEgressUrl(rules.egress, def.url);
-  } catch (error) {
-    if (error instanceof AppError)
-      throw new AppError(error.code, error.message, {
-        location: { path: "url" },
-        details: error.details,
-      });
-    throw error;
-  }
+  checkEgressUrlAt(rules.egress, def.url);
 };
 
 /**

@@ -116,6 +116,16 @@ export const workflowBundleResponse = z.object({
     .describe(
       "the workflow pack it comes from (read-only: the pack is installed again to change it)",
     ),
+  git: z
+    .object({
+      sourceId: z.string(),
+      url: z.string(),
+      branch: z.string(),
+      path: z.string().describe("the workflow file in the repository"),
+      commitId: z.string().nullable().describe("the commit the current version came from"),
+    })
+    .nullable()
+    .describe("the git repository it is synced from (read-only: change the file there and sync)"),
   version: z.number().int(),
   versionId: z.string(),
   bundleHash: z.string(),
@@ -168,6 +178,10 @@ export const versionSummary = z.object({
   bundleHash: z.string(),
   createdAt: timestamp,
   createdBy: person.describe("who saved it; null when unknown or no longer a member"),
+  commitId: z
+    .string()
+    .nullable()
+    .describe("the git commit a sync made it from; null for a version saved otherwise"),
   current: z.boolean(),
 });
 export const listVersionsResponse = z.object({ versions: z.array(versionSummary) });

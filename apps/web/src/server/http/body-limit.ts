@@ -43,3 +43,16 @@ export const withBodyLimit = (req: Request, limitBytes: number): Request => {
   );
   return new Request(req, { body: limited, duplex: "half" } as RequestInit);
 };
+
+/** The body as text, PAYLOAD_TOO_LARGE past `limitBytes` (the limit's own error, not the stream's wrapper). */
+export const limitedText = async (req: Request, limitBytes: number) => {
+  try {
+    return await withBodyLimit(req, limitBytes).text();
+  } catch (error) {
+    throw error instanceof AppError
+      ? error
+      : error instanceof Error && error.cause instanceof AppError
+        ? error.cause
+        : error;
+  }
+};

@@ -79,6 +79,12 @@ export const saveWorkflow = async (
   // it is in now, or a member could move an operator workflow out of its lane by saving it.
   const existing = await findWorkflowByName(db, input.teamId, wf.name);
   await refusePackNames(db, input.teamId, wf.name, existing?.pack ?? null, input.entry);
+  if (existing?.gitSourceId)
+    throw new AppError(
+      "USER.GIT.READ_ONLY",
+      `"${wf.name}" is synced from git (${existing.gitPath ?? "its repository"}) and is read-only here: change it in the repository and sync`,
+      { location: { file: input.entry, path: "name" } },
+    );
   if (existing && existing.lane !== laneName && maySave(lanes, input.role, existing.lane)) {
     throw new AppError(
       "FORBIDDEN",

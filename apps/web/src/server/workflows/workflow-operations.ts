@@ -12,6 +12,7 @@ import { workflowGraph, type WorkflowGraph } from "@switchyard/core/workflow/gra
 import {
   archiveWorkflow,
   findWorkflowVersion,
+  getGitSource,
   getWorkflow,
   laneRules,
   listWorkflowVersions,
@@ -50,6 +51,27 @@ const liveWorkflow = async (db: Db, caller: Caller, id: string) => {
   return workflow;
 };
 
+/** Where a workflow synced from git comes from, for the editor to say where to change it. */
+const gitOrigin = async (
+  db: Db,
+  teamId: string,
+  workflow: { gitSourceId: string | null; gitPath: string | null },
+  commitId: string | null,
+) => {
+  const source = workflow.gitSourceId
+    ? await getGitSource(db, teamId, workflow.gitSourceId)
+    : undefined;
+  return source
+    ? {
+        sourceId: source.id,
+        url: source.url,
+        branch: source.branch,
+        path: workflow.gitPath ?? "",
+        commitId,
+      }
+    : null;
+};
+
 /** The current version's bundle with its graph and inputs, for the workflow page. */
 export const readWorkflow = async (db: Db, caller: Caller, id: string) => {
   const workflow = await liveWorkflow(db, caller, id);
@@ -63,6 +85,7 @@ export const readWorkflow = async (db: Db, caller: Caller, id: string) => {
     description: workflow.description,
     lane: workflow.lane,
     pack: workflow.pack,
+    git: await gitOrigin(db, caller.teamId, workflow, bundle.version.commitId),
     version: bundle.version.number,
     versionId: bundle.version.id,
     bundleHash: bundle.version.bundleHash,
@@ -84,6 +107,7 @@ export const listVersions = async (db: Db, caller: Caller, id: string) => {
       bundleHash: v.bundleHash,
       createdAt: v.createdAt,
       createdBy: v.createdBy,
+      commitId: v.commitId,
       current: v.id === workflow.currentVersionId,
     })),
   };
@@ -117,6 +141,7 @@ export const readVersion = async (
     bundleHash: v.bundleHash,
     createdAt: v.createdAt,
     createdBy: saver,
+    commitId: v.commitId,
     current: v.id === workflow.currentVersionId,
     entry: v.entryPath,
     files: bundle.files,

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { SecretOnce } from "~/components/secret-once";
 
 const EVENTS = [
   "run.succeeded",
@@ -111,15 +112,9 @@ export function NotificationsEditor() {
         </button>
       </form>
       {secret ? (
-        <div className="card" role="status">
+        <SecretOnce secret={secret} testId="endpoint-secret" onDone={() => setSecret(null)}>
           Copy this signing secret now; it will not be shown again:
-          <pre className="output" data-testid="endpoint-secret">
-            {secret}
-          </pre>
-          <button type="button" className="link" onClick={() => setSecret(null)}>
-            I have copied it
-          </button>
-        </div>
+        </SecretOnce>
       ) : null}
       {failed ? (
         <p className="error" role="alert">

@@ -10,6 +10,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/trpc/react";
+import { SecretOnce } from "~/components/secret-once";
 
 type Kind = "schedule" | "webhook";
 
@@ -200,15 +201,9 @@ export function TriggersPanel({ workflowId }: { workflowId: string }) {
         own connector accounts: its creator, or the admin who last changed it.
       </p>
       {secret ? (
-        <div className="card" role="status">
+        <SecretOnce secret={secret} testId="trigger-secret" onDone={() => setSecret(null)}>
           Copy this signing secret now; it will not be shown again:
-          <pre className="output" data-testid="trigger-secret">
-            {secret}
-          </pre>
-          <button type="button" className="link" onClick={() => setSecret(null)}>
-            I have copied it
-          </button>
-        </div>
+        </SecretOnce>
       ) : null}
       {failed ? (
         <p className="error" role="alert">

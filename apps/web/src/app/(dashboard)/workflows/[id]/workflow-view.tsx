@@ -96,6 +96,12 @@ export function WorkflowView({
               from pack <Link href={`/packs#${w.pack}`}>{w.pack}</Link>
             </span>
           ) : null}
+          {w.git ? (
+            <span data-testid="from-git">
+              from git <Link href="/settings/git">{w.git.path}</Link>
+              {w.git.commitId ? <> at {w.git.commitId.slice(0, 12)}</> : null}
+            </span>
+          ) : null}
           {w.templates.length > 0 ? (
             <span data-testid="pinned-templates">
               templates {pinnedList(w.templates, "(bundle copy)")}
@@ -172,12 +178,19 @@ export function WorkflowView({
             installing the pack again (Packs page) makes its next version.
           </p>
         ) : null}
+        {tab === "editor" && w.git ? (
+          <p className="muted" role="note" data-testid="git-read-only">
+            This workflow is synced from git and is read-only here: change <code>{w.git.path}</code>{" "}
+            on branch <code>{w.git.branch}</code> of <code>{w.git.url}</code>, then sync it
+            (Settings → Git, or a push webhook).
+          </p>
+        ) : null}
         {tab === "editor" ? (
           <WorkflowEditor
             key={w.bundleHash}
             initial={{ entry: w.entry, files: w.files }}
             nonce={nonce}
-            canSave={can(role, "member") && !w.pack}
+            canSave={can(role, "member") && !w.pack && !w.git}
           />
         ) : null}
         {tab === "versions" ? <VersionsPanel id={w.id} canRun={canRun} /> : null}

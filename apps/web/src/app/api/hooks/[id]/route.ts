@@ -4,11 +4,10 @@
  * 401 bad signature, 409 paused or a delivery already accepted, 413 too large, 405 another
  * method, each as { error: { code, message } } with the request's x-request-id.
  */
-import { AppError } from "@switchyard/core/errors";
 import { SIGNATURE_HEADER } from "@switchyard/core/triggers";
 import { env } from "~/env";
 import { errorAnswer, jsonAnswer } from "~/server/http/api-answer";
-import { BODY_LIMITS, withBodyLimit } from "~/server/http/body-limit";
+import { BODY_LIMITS, limitedText } from "~/server/http/body-limit";
 import { otherMethods } from "~/server/http/other-methods";
 import { servedWithRequestId } from "~/server/http/request-id";
 import { db, keyring, redis, runQueue } from "~/server/services";
@@ -18,16 +17,7 @@ export const POST = (req: Request, { params }: { params: Promise<{ id: string }>
   servedWithRequestId(req, async () => {
     try {
       const { id } = await params;
-      let rawBody: string;
-      try {
-        rawBody = await withBodyLimit(req, BODY_LIMITS.default).text();
-      } catch (error) {
-        throw error instanceof AppError
-          ? error
-          : error instanceof Error && error.cause instanceof AppError
-            ? error.cause
-            : error;
-      }
+      const rawBody = await limitedText(req, BODY_LIMITS.default);
       const result = await receiveWebhook(
         {
           db: db(),

@@ -1,0 +1,1 @@
+export { startGitServer, type GitServer } from "./git-http-server";
