@@ -9,6 +9,8 @@ export default tseslint.config(
       "**/.next-*/**",
       "**/dist/**",
       "**/generated/**",
+      // Written by openapi-typescript from the API document (npm run generate -w @switchyard/client).
+      "packages/client/src/api-types.ts",
       "**/.data/**",
       "**/next-env.d.ts",
       "**/test-results/**",

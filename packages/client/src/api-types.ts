@@ -763,7 +763,7 @@ export type paths = {
                                     /** @description api_key or oauth */
                                     kind: string;
                                     lastUsedAt: string | null;
-                                    /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                                    /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                                     reconnectReason: ("refresh_refused" | "destination_changed") | null;
                                     /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                                     requiredScope: string | null;
@@ -792,7 +792,7 @@ export type paths = {
                                     /** @description api_key or oauth */
                                     kind: string;
                                     lastUsedAt: string | null;
-                                    /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                                    /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                                     reconnectReason: ("refresh_refused" | "destination_changed") | null;
                                     /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                                     requiredScope: string | null;
@@ -909,7 +909,7 @@ export type paths = {
                                 /** @description api_key or oauth */
                                 kind: string;
                                 lastUsedAt: string | null;
-                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                                 reconnectReason: ("refresh_refused" | "destination_changed") | null;
                                 /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                                 requiredScope: string | null;
@@ -938,7 +938,7 @@ export type paths = {
                                 /** @description api_key or oauth */
                                 kind: string;
                                 lastUsedAt: string | null;
-                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                                 reconnectReason: ("refresh_refused" | "destination_changed") | null;
                                 /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                                 requiredScope: string | null;
@@ -1087,7 +1087,7 @@ export type paths = {
                                 /** @description api_key or oauth */
                                 kind: string;
                                 lastUsedAt: string | null;
-                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                                 reconnectReason: ("refresh_refused" | "destination_changed") | null;
                                 /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                                 requiredScope: string | null;
@@ -1116,7 +1116,7 @@ export type paths = {
                                 /** @description api_key or oauth */
                                 kind: string;
                                 lastUsedAt: string | null;
-                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                                 reconnectReason: ("refresh_refused" | "destination_changed") | null;
                                 /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                                 requiredScope: string | null;
@@ -1532,7 +1532,7 @@ export type paths = {
                             /** @description api_key or oauth */
                             kind: string;
                             lastUsedAt: string | null;
-                            /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                            /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                             reconnectReason: ("refresh_refused" | "destination_changed") | null;
                             /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                             requiredScope: string | null;
@@ -1879,7 +1879,7 @@ export type paths = {
                                 /** @description api_key or oauth */
                                 kind: string;
                                 lastUsedAt: string | null;
-                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                                 reconnectReason: ("refresh_refused" | "destination_changed") | null;
                                 /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                                 requiredScope: string | null;
@@ -1908,7 +1908,7 @@ export type paths = {
                                 /** @description api_key or oauth */
                                 kind: string;
                                 lastUsedAt: string | null;
-                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected) */
+                                /** @description with needs_reconnect: refresh_refused (the OAuth grant expired or was revoked) or destination_changed (the connector's URL, command, arguments, environment or headers changed since it was connected, or its authorization server is not the one its credential was set for) */
                                 reconnectReason: ("refresh_refused" | "destination_changed") | null;
                                 /** @description with needs_more_access: the scope the next connection asks for (what was granted plus what the server asked for) */
                                 requiredScope: string | null;
@@ -1964,6 +1964,589 @@ export type paths = {
                 };
                 /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE) */
                 413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unavailable for now (the run queue, say); retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/git-sources": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's linked git repositories, with their last sync per file */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Git repositories */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            sources: {
+                                branch: string;
+                                /** @description ISO 8601 */
+                                createdAt: string;
+                                folder: string;
+                                hasToken: boolean;
+                                id: string;
+                                lastCommit: string | null;
+                                lastError: string | null;
+                                lastFiles: {
+                                    /** @description invalid: every problem, with line and column; else warnings */
+                                    diagnostics: {
+                                        code: string;
+                                        column?: number;
+                                        file?: string;
+                                        line?: number;
+                                        message: string;
+                                        path?: string;
+                                    }[];
+                                    /** @description the workflow file's path in the repository */
+                                    path: string;
+                                    /**
+                                     * @description saved: a new version; unchanged: the current version already has it; invalid: not saved, the current version stays; removed: the file is gone, the workflow archived
+                                     * @enum {string}
+                                     */
+                                    status: "saved" | "unchanged" | "invalid" | "removed";
+                                    version: number | null;
+                                    workflow: string | null;
+                                }[];
+                                lastStatus: ("ok" | "invalid" | "failed") | null;
+                                lastSyncAt: string | null;
+                                nextSyncAt: string | null;
+                                syncing: boolean;
+                                syncIntervalMinutes: number | null;
+                                url: string;
+                                username: string;
+                                /** @description push webhooks: POST here (under the dashboard's address), signed with the webhook secret */
+                                webhookPath: string;
+                                workflows: {
+                                    id: string;
+                                    name: string;
+                                    path: string | null;
+                                }[];
+                            }[];
+                        };
+                    };
+                };
+                /** @description Bad input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token's member may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in the token's team */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unavailable for now (the run queue, say); retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Admins: link a git repository whose folder's *.yaml files become the team's workflows (read-only in the editor); the token is stored sealed, the webhook secret is in this answer only */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @default main */
+                        branch?: string;
+                        /**
+                         * @description the folder whose *.yaml files are workflows; empty for the root
+                         * @default
+                         */
+                        folder?: string;
+                        /** @description sync on a schedule every so many minutes; null or unset: on demand and by webhook only */
+                        syncIntervalMinutes?: number | null;
+                        /** @description an access token that may read the repository; stored sealed, never shown again */
+                        token?: string;
+                        /** @description https URL of the repository (http only to a host the egress allow-list names), or a local path under SWITCHYARD_GIT_LOCAL_ROOTS */
+                        url: string;
+                        /** @description the user name sent with the token (x-access-token unless set; GitLab: oauth2) */
+                        username?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Linked */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            source: {
+                                branch: string;
+                                /** @description ISO 8601 */
+                                createdAt: string;
+                                folder: string;
+                                hasToken: boolean;
+                                id: string;
+                                lastCommit: string | null;
+                                lastError: string | null;
+                                lastFiles: {
+                                    /** @description invalid: every problem, with line and column; else warnings */
+                                    diagnostics: {
+                                        code: string;
+                                        column?: number;
+                                        file?: string;
+                                        line?: number;
+                                        message: string;
+                                        path?: string;
+                                    }[];
+                                    /** @description the workflow file's path in the repository */
+                                    path: string;
+                                    /**
+                                     * @description saved: a new version; unchanged: the current version already has it; invalid: not saved, the current version stays; removed: the file is gone, the workflow archived
+                                     * @enum {string}
+                                     */
+                                    status: "saved" | "unchanged" | "invalid" | "removed";
+                                    version: number | null;
+                                    workflow: string | null;
+                                }[];
+                                lastStatus: ("ok" | "invalid" | "failed") | null;
+                                lastSyncAt: string | null;
+                                nextSyncAt: string | null;
+                                syncing: boolean;
+                                syncIntervalMinutes: number | null;
+                                url: string;
+                                username: string;
+                                /** @description push webhooks: POST here (under the dashboard's address), signed with the webhook secret */
+                                webhookPath: string;
+                                workflows: {
+                                    id: string;
+                                    name: string;
+                                    path: string | null;
+                                }[];
+                            };
+                            /** @description the push webhook's secret, shown only in this answer */
+                            webhookSecret: string;
+                        };
+                    };
+                };
+                /** @description The URL, branch or folder is refused (USER.GIT.INVALID_SOURCE, USER.EGRESS.DENIED) */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token's member may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in the token's team */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The body is larger than 1 MiB (PAYLOAD_TOO_LARGE) */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unavailable for now (the run queue, say); retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/git-sources/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A linked git repository, with its last sync per file */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The git repository */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            branch: string;
+                            /** @description ISO 8601 */
+                            createdAt: string;
+                            folder: string;
+                            hasToken: boolean;
+                            id: string;
+                            lastCommit: string | null;
+                            lastError: string | null;
+                            lastFiles: {
+                                /** @description invalid: every problem, with line and column; else warnings */
+                                diagnostics: {
+                                    code: string;
+                                    column?: number;
+                                    file?: string;
+                                    line?: number;
+                                    message: string;
+                                    path?: string;
+                                }[];
+                                /** @description the workflow file's path in the repository */
+                                path: string;
+                                /**
+                                 * @description saved: a new version; unchanged: the current version already has it; invalid: not saved, the current version stays; removed: the file is gone, the workflow archived
+                                 * @enum {string}
+                                 */
+                                status: "saved" | "unchanged" | "invalid" | "removed";
+                                version: number | null;
+                                workflow: string | null;
+                            }[];
+                            lastStatus: ("ok" | "invalid" | "failed") | null;
+                            lastSyncAt: string | null;
+                            nextSyncAt: string | null;
+                            syncing: boolean;
+                            syncIntervalMinutes: number | null;
+                            url: string;
+                            username: string;
+                            /** @description push webhooks: POST here (under the dashboard's address), signed with the webhook secret */
+                            webhookPath: string;
+                            workflows: {
+                                id: string;
+                                name: string;
+                                path: string | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Bad input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token's member may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in the token's team */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unavailable for now (the run queue, say); retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Admins: unlink a git repository; its token and webhook secret are deleted, its workflows stay as the team's own (editable) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Unlinked */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                        };
+                    };
+                };
+                /** @description Bad input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token's member may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in the token's team */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Unavailable for now (the run queue, say); retry after Retry-After seconds */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/git-sources/{id}/sync": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Members: sync now; each workflow file that validates gets a new version with the commit id, one that does not keeps its current version and is reported with every problem's line and column */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description What the sync did, per file */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the commit id read */
+                            commit: string | null;
+                            error: {
+                                code: string;
+                                message: string;
+                            } | null;
+                            files: {
+                                /** @description invalid: every problem, with line and column; else warnings */
+                                diagnostics: {
+                                    code: string;
+                                    column?: number;
+                                    file?: string;
+                                    line?: number;
+                                    message: string;
+                                    path?: string;
+                                }[];
+                                /** @description the workflow file's path in the repository */
+                                path: string;
+                                /**
+                                 * @description saved: a new version; unchanged: the current version already has it; invalid: not saved, the current version stays; removed: the file is gone, the workflow archived
+                                 * @enum {string}
+                                 */
+                                status: "saved" | "unchanged" | "invalid" | "removed";
+                                version: number | null;
+                                workflow: string | null;
+                            }[];
+                            /** @enum {string} */
+                            status: "ok" | "invalid" | "failed";
+                        };
+                    };
+                };
+                /** @description Bad input */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Missing or unknown token */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token's member may not do this */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not found in the token's team */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description A sync of this repository is running (USER.GIT.SYNC_RUNNING) */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -9491,6 +10074,16 @@ export type paths = {
                             files: {
                                 [key: string]: string;
                             };
+                            /** @description the git repository it is synced from (read-only: change the file there and sync) */
+                            git: {
+                                branch: string;
+                                /** @description the commit the current version came from */
+                                commitId: string | null;
+                                /** @description the workflow file in the repository */
+                                path: string;
+                                sourceId: string;
+                                url: string;
+                            } | null;
                             graph: {
                                 edges: {
                                     from: string;
@@ -10423,6 +11016,8 @@ export type paths = {
                         "application/json": {
                             versions: {
                                 bundleHash: string;
+                                /** @description the git commit a sync made it from; null for a version saved otherwise */
+                                commitId: string | null;
                                 /** @description ISO 8601 */
                                 createdAt: string;
                                 /** @description who saved it; null when unknown or no longer a member */
@@ -10521,6 +11116,8 @@ export type paths = {
                     content: {
                         "application/json": {
                             bundleHash: string;
+                            /** @description the git commit a sync made it from; null for a version saved otherwise */
+                            commitId: string | null;
                             /** @description ISO 8601 */
                             createdAt: string;
                             /** @description who saved it; null when unknown or no longer a member */

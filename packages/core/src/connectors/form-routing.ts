@@ -35,7 +35,7 @@ export type FormCall = {
 };
 
 /** Where a form goes: a call, or why it went nowhere. */
-export type FormRoute = { call: FormCall } | { refused: string };
+type FormRoute = { call: FormCall } | { refused: string };
 
 /** The call being made in this async context: its requests are recorded as they are sent. */
 const current = new AsyncLocalStorage<FormCall>();

@@ -33,7 +33,6 @@ export {
   tokenScopeRefusal,
   OAuthTokenSource,
   requestClientCredentialsToken,
-  type AuthorizationServerPin,
   type ClientCredentials,
   type OAuthClientInfo,
   type OAuthServerInfo,

@@ -94,7 +94,7 @@ const toTask = (wire: z.infer<typeof TaskSchema>): ToolTask => {
 };
 
 /** Which form of tasks the server speaks, if any. */
-export type TaskForm = "2025-11-25" | "extension";
+type TaskForm = "2025-11-25" | "extension";
 
 /** One server's task methods, in the form it speaks. */
 export type ToolTaskWire = {

@@ -25,7 +25,7 @@ import { removeFolder } from "../sandbox/fd-tree";
 import { runProcess } from "../sandbox/run-process";
 import { checkGitRef, checkGitFolder } from "./git-source-fields";
 
-export type GitFolderRequest = {
+type GitFolderRequest = {
   url: string;
   branch: string;
   /** "" for the repository's root */
@@ -40,9 +40,9 @@ export type GitFolderRequest = {
 };
 
 /** The folder's files (paths relative to it) at `commit`. */
-export type GitFolder = { commit: string; files: Record<string, string> };
+type GitFolder = { commit: string; files: Record<string, string> };
 
-export const GIT_FOLDER_LIMITS = {
+const GIT_FOLDER_LIMITS = {
   files: 500,
   fileBytes: 1024 * 1024,
   totalBytes: 20 * 1024 * 1024,

@@ -10,7 +10,7 @@ import { AppError } from "../errors";
 
 type Headers = { get: (name: string) => string | null };
 
-export type PushWebhook = {
+type PushWebhook = {
   host: "github" | "gitea" | "gitlab";
   /** the pushed branch, or undefined for an event that is not a push (a ping) */
   branch: string | undefined;

@@ -58,7 +58,7 @@ const storeSealed = (
     },
   });
 
-export type GitSourceFields = {
+type GitSourceFields = {
   url: string;
   branch: string;
   folder: string;
@@ -192,7 +192,7 @@ export const claimGitSync = async (db: Db, teamId: string, id: string) => {
   return taken.count === 1;
 };
 
-export type GitSyncOutcome = {
+type GitSyncOutcome = {
   status: "ok" | "invalid" | "failed";
   commit: string | null;
   error: string | null;

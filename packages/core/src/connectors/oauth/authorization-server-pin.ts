@@ -5,7 +5,7 @@
  */
 import type { OAuthServerInfo } from "./oauth-types";
 
-export type AuthorizationServerPin = { issuer: string; tokenEndpoint: string };
+type AuthorizationServerPin = { issuer: string; tokenEndpoint: string };
 
 /** The pin of a discovered server, to keep with the credential (non-secret metadata). */
 export const authorizationServerPin = (server: OAuthServerInfo): AuthorizationServerPin => ({

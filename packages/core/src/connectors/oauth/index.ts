@@ -25,9 +25,4 @@ export {
   requestClientCredentialsToken,
   type ClientCredentials,
 } from "./client-credentials";
-export {
-  authorizationServerPin,
-  pinDrift,
-  pinFromMetadata,
-  type AuthorizationServerPin,
-} from "./authorization-server-pin";
+export { authorizationServerPin, pinDrift, pinFromMetadata } from "./authorization-server-pin";
