@@ -51,9 +51,18 @@ export const serverAccess = async (env: NodeJS.ProcessEnv): Promise<ServerAccess
     (): Partial<ServerAccess> => ({}),
   );
   const url = env.SWITCHYARD_URL || stored.url;
-  const token = env.SWITCHYARD_TOKEN || stored.token;
-  if (!url || !token) throw new AppError("UNAUTHORIZED", NOT_LOGGED_IN);
-  return { url: normalizedUrl(url), token };
+  if (!url) throw new AppError("UNAUTHORIZED", NOT_LOGGED_IN);
+  const server = normalizedUrl(url);
+  if (env.SWITCHYARD_TOKEN) return { url: server, token: env.SWITCHYARD_TOKEN };
+  // The stored token goes only to the server it was stored for: SWITCHYARD_URL naming
+  // another one (a CI job's, a staging host, anyone's) gets no token it was not given.
+  if (!stored.token || !stored.url) throw new AppError("UNAUTHORIZED", NOT_LOGGED_IN);
+  if (normalizedUrl(stored.url) !== server)
+    throw new AppError(
+      "UNAUTHORIZED",
+      `the stored login is for ${normalizedUrl(stored.url)}, not ${server} (SWITCHYARD_URL): set SWITCHYARD_TOKEN for that server, or run \`switchyard login ${server}\``,
+    );
+  return { url: server, token: stored.token };
 };
 
 /** `https://host/` → `https://host`; refuses what is not an http(s) URL. */
