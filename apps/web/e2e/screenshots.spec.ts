@@ -6,7 +6,9 @@
  */
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { randomBytes } from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
+import { createDb, saveWorkflowVersion, teamBySlug } from "@switchyard/db";
 import { mainPages, settle } from "./main-pages";
 import { signIn } from "./sign-in";
 
@@ -35,9 +37,75 @@ const widest = (page: Page) =>
 
 /**
  * What a team's tables hold in use, not the empty demo: a variable with a real URL as its
- * value and a secret (the Variables table ran 470 px wide with one such row).
+ * value and a secret (the Variables table ran 470 px wide with one such row), a member with a
+ * long address, a token, a lane and a linked repository with long names, and a workflow
+ * with a long name. Rows the pages only list are written straight into the database.
  */
 const realisticData = async (page: Page) => {
+  const db = createDb(process.env.E2E_DATABASE_URL!, { max: 1 });
+  try {
+    const teamId = (await teamBySlug(db, "demo")).id;
+    const admin = await db.user.findFirstOrThrow({
+      where: { email: process.env.E2E_ADMIN_EMAIL! },
+    });
+    const email = "maximilian.schneider-oberhauser@platform-engineering.example-corporation.com";
+    const person = await db.user.upsert({
+      where: { email },
+      create: { email, name: "Maximilian Schneider-Oberhauser (Platform Engineering)" },
+      update: {},
+    });
+    await db.membership.upsert({
+      where: { teamId_userId: { teamId, userId: person.id } },
+      create: { teamId, userId: person.id, role: "member" },
+      update: {},
+    });
+    if ((await db.apiToken.count({ where: { teamId, name: { startsWith: "nightly-" } } })) === 0)
+      await db.apiToken.create({
+        data: {
+          teamId,
+          userId: admin.id,
+          name: "nightly-release-pipeline (GitHub Actions, deploy-production-eu-west-1)",
+          prefix: "sy_e2e",
+          tokenHash: randomBytes(32).toString("hex"),
+          scopes: ["api"],
+        },
+      });
+    await db.lane.upsert({
+      where: { teamId_name: { teamId, name: "production-deploys-eu-west-1-release-train" } },
+      create: {
+        teamId,
+        name: "production-deploys-eu-west-1-release-train",
+        description:
+          "Release-train deploys to the EU production cluster; merges need an approver from the platform team.",
+        saveRoles: ["admin"],
+        startRoles: ["admin", "member"],
+      },
+      update: {},
+    });
+    if ((await db.gitSource.count({ where: { teamId } })) === 0)
+      await db.gitSource.create({
+        data: {
+          teamId,
+          url: "https://git.example-corporation.com/platform-engineering/switchyard-workflows.git",
+          branch: "release/2026-12-stabilisation",
+          folder: "workflows/production/release-automation",
+          lastSyncAt: new Date(),
+          lastCommit: randomBytes(20).toString("hex"),
+          lastStatus: "ok",
+        },
+      });
+    const long = "release-candidate-verification-and-changelog-publication";
+    if ((await db.workflow.count({ where: { teamId, name: long } })) === 0)
+      await saveWorkflowVersion(db, {
+        teamId,
+        name: long,
+        files: {
+          "workflow.yaml": `name: ${long}\ndescription: Verifies a release candidate against the staging cluster, writes the changelog from merged pull requests and publishes both\nstates:\n  initial: verify\n  verify:\n    type: step\n    command: echo https://artifacts.build.example.com/releases/switchyard/nightly/candidate\n    on_success: done\n  done:\n    type: terminal\n`,
+        },
+      });
+  } finally {
+    await db.$disconnect();
+  }
   await page.goto("/settings/variables");
   await settle(page);
   for (const [name, value, secret] of [
