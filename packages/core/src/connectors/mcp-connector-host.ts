@@ -488,8 +488,11 @@ export class McpConnectorHost implements ConnectorHost {
     { elicit, elicitMs }: ConnectorCallOptions,
     taskId: string | undefined,
     send: (client: Client, timeout: number, live: Live) => Promise<T>,
+    /** How long the request may take, when not a plain call's time (and a form's). */
+    timeoutMs?: number,
   ): Promise<T> {
-    const timeout = (this.options.callTimeoutMs ?? 60_000) + (elicit ? (elicitMs ?? 0) : 0);
+    const timeout =
+      timeoutMs ?? (this.options.callTimeoutMs ?? 60_000) + (elicit ? (elicitMs ?? 0) : 0);
     return this.guarded(connectorId, signal, async (client, live) => {
       const call = formCall(elicit, signal);
       const stop = taskId === undefined ? undefined : live.forms.following(taskId, call);
@@ -538,12 +541,22 @@ export class McpConnectorHost implements ConnectorHost {
       // A task that asks for input is answered only when someone can be asked.
       ...(options.elicit
         ? {
+            // `tasks/result` answers only once the task has ended, which may be long after
+            // the person answered: it may take the task's whole lifetime (a plain call's
+            // deadline cut it, and the timeout cooled the connector down and closed a stdio
+            // server's other tasks). The call's own signal still ends it early.
             answerTask: (id: string, taskId: string, s: AbortSignal | undefined) =>
-              this.asking(id, s, options, taskId, (client, timeout, live) =>
-                toolTaskWire(client, live.raw).result(
-                  { taskId, status: "input_required" },
-                  { timeout, ...(s ? { signal: s } : {}) },
-                ),
+              this.asking(
+                id,
+                s,
+                options,
+                taskId,
+                (client, timeout, live) =>
+                  toolTaskWire(client, live.raw).result(
+                    { taskId, status: "input_required" },
+                    { timeout, ...(s ? { signal: s } : {}) },
+                  ),
+                this.options.taskTtlMs ?? 86_400_000,
               ),
           }
         : {}),
