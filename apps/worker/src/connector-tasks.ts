@@ -61,15 +61,25 @@ export const connectorTaskJournal = async (
   const key = { ...rest, argsHash: argumentsHash(args) };
   const open = await openConnectorTaskFor(db, key);
   const where = { teamId: key.teamId, connectorSlug: key.connectorSlug, owner: key.owner };
-  return {
+  const journal: ToolTaskJournal = {
     ...(open ? { follow: open.taskId } : {}),
-    created: (task) =>
-      recordConnectorTask(db, { ...key, stateName, taskId: task.taskId, ...stateOf(task, scrub) }),
+    created: async (task) => {
+      await recordConnectorTask(db, {
+        ...key,
+        stateName,
+        taskId: task.taskId,
+        ...stateOf(task, scrub),
+      });
+      // The call made again with this journal (a retry with a wider scope) follows this task
+      // instead of running the tool a second time.
+      journal.follow = task.taskId;
+    },
     observed: (task) =>
       updateConnectorTask(db, { ...where, taskId: task.taskId }, stateOf(task, scrub)),
     taken: (task) =>
       updateConnectorTask(db, { ...where, taskId: task.taskId }, stateOf(task, scrub), true),
   };
+  return journal;
 };
 
 /**
