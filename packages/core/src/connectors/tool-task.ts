@@ -199,7 +199,9 @@ const extensionWire = (client: Client, raw: RawRequest): ToolTaskWire => {
       if (isCreateTaskResultV2(answer))
         return { task: fromExtension(CreateTaskResultV2Schema.parse(answer)) };
       // A server that needs input first: the SDK client's own call answers its requests.
-      if ((answer as { resultType?: unknown } | null)?.resultType !== "complete")
+      // Anything else is the tool's result (`complete`, or a server leaving the kind out):
+      // the tool has run, and is never called a second time.
+      if ((answer as { resultType?: unknown } | null)?.resultType === "input_required")
         return { plain: true };
       return { result: ResultSchema.parse(stripResultType(answer)) as CallToolResult };
     },
