@@ -6,7 +6,7 @@
  * outcome; mistakes (a bad token, no such workflow, an input that does not fit, a workflow
  * that does not validate) say what to do, with their codes.
  */
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -235,6 +235,8 @@ describe("switchyard workflows", () => {
     personFolder(path.join(folder, "scripts"));
     writeFileSync(path.join(folder, "flow.yaml"), BUNDLED, { mode: 0o644 });
     writeFileSync(path.join(folder, "scripts/hi.sh"), 'echo "from the bundle"\n', { mode: 0o644 });
+    // A person's hidden files stay on their machine: the bundle is the team's to read.
+    writeFileSync(path.join(folder, ".env"), "DEPLOY_KEY=kept-at-home\n", { mode: 0o644 });
     // Alone, the file names a script its bundle does not have.
     const alone = await withToken("workflows push bundled/flow.yaml");
     expect(alone.code, alone.err).toBe(2);
@@ -248,6 +250,7 @@ describe("switchyard workflows", () => {
     const into = personFolder(path.join(base, "pulled-bundle"));
     expect((await withToken(`workflows pull cli-bundled --dir ${into}`)).code).toBe(0);
     expect(readFileSync(path.join(into, "scripts/hi.sh"), "utf8")).toBe('echo "from the bundle"\n');
+    expect(existsSync(path.join(into, ".env"))).toBe(false);
   });
 
   it("refuses a workflow that does not validate with each problem at its file, line and column, and saves nothing", async () => {

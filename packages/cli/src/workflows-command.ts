@@ -89,8 +89,15 @@ const push = async (argv: string[], io: Io, env: NodeJS.ProcessEnv) => {
   }
 };
 
-/** Folders a bundle never holds: version control and installed packages. */
-const SKIPPED = new Set([".git", "node_modules"]);
+/** Folders a bundle never holds: installed packages (and, below, anything hidden). */
+const SKIPPED = new Set(["node_modules"]);
+
+/**
+ * Hidden files and folders (`.git`, `.env`, `.npmrc`, `.ssh`, …) stay behind, but for AWF's
+ * own `.awf/` (templates): they hold a person's secrets far more often than anything a
+ * workflow reads, and a bundle is readable by the whole team.
+ */
+const skipped = (part: string) => (part.startsWith(".") && part !== ".awf") || SKIPPED.has(part);
 
 /**
  * The regular files below `dir` by their path in it (symbolic links are not followed); the
@@ -101,7 +108,7 @@ const folderFiles = async (dir: string) => {
   for (const found of await readdir(dir, { recursive: true, withFileTypes: true })) {
     const full = path.join(found.parentPath, found.name);
     const relative = path.relative(dir, full);
-    if (!found.isFile() || relative.split(path.sep).some((part) => SKIPPED.has(part))) continue;
+    if (!found.isFile() || relative.split(path.sep).some(skipped)) continue;
     files[relative.split(path.sep).join("/")] = await readFile(full, "utf8");
   }
   return files;
