@@ -140,13 +140,19 @@ export const followRunEvents = async function* (
         code: "INTERNAL",
         message: "the event stream has no body",
       });
-    for await (const message of messagesOf(body)) {
-      if (message.event === "end") return JSON.parse(message.data ?? "{}") as RunStreamEnd;
-      if (message.data === undefined) continue;
-      const event = JSON.parse(message.data) as RunEvent;
-      after = event.seq;
-      dropped = 0;
-      yield event;
+    try {
+      for await (const message of messagesOf(body)) {
+        if (message.event === "end") return JSON.parse(message.data ?? "{}") as RunStreamEnd;
+        if (message.data === undefined) continue;
+        const event = JSON.parse(message.data) as RunEvent;
+        after = event.seq;
+        dropped = 0;
+        yield event;
+      }
+    } catch (error) {
+      // A connection reset mid-stream (the read fails) is a drop like a clean close; a
+      // follow the caller stopped is not.
+      if (options.signal?.aborted || error instanceof SyntaxError) throw error;
     }
     // The stream closed without its end message: the connection dropped. Resume, a few times.
     if (++dropped > 5)
