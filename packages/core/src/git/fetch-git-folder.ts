@@ -11,7 +11,7 @@
  */
 import { mkdtemp, realpath } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, sep } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { AppError } from "../errors";
 import {
   checkEgressUrl,
@@ -54,24 +54,39 @@ const invalid = (message: string, field: string) =>
 /** Whether the source is a local path rather than a URL. */
 export const isLocalGitPath = (url: string) => url.startsWith("/");
 
-const localRepository = async (path: string, roots: readonly string[]) => {
+const within = (path: string, base: string) =>
+  path === base || path.startsWith(base.endsWith(sep) ? base : base + sep);
+
+/**
+ * A local repository's path refused in one way whether it is missing or elsewhere: a team's
+ * admin learns nothing of which paths exist on the server outside the allowed folders.
+ */
+const notAllowed = (path: string) =>
+  invalid(
+    `${path} is not a repository folder this server allows (an operator allows folders in SWITCHYARD_GIT_LOCAL_ROOTS)`,
+    "url",
+  );
+
+/** Refuses a local path outside every allowed folder, as written (before anything is read). */
+export const checkLocalGitPath = (path: string, roots: readonly string[]) => {
   if (roots.length === 0)
     throw invalid(
       "local repositories are not allowed on this server (an operator allows folders in SWITCHYARD_GIT_LOCAL_ROOTS)",
       "url",
     );
-  let real: string;
-  try {
-    real = await realpath(path);
-  } catch {
-    throw invalid(`there is no folder at ${path}`, "url");
-  }
+  if (!roots.some((root) => within(resolve(path), resolve(root)))) throw notAllowed(path);
+};
+
+const localRepository = async (path: string, roots: readonly string[]) => {
+  checkLocalGitPath(path, roots);
+  // Then where it really is (a symbolic link may lead out of the folder).
+  const real = await realpath(path).catch(() => undefined);
+  if (real === undefined) throw notAllowed(path);
   for (const root of roots) {
     const base = await realpath(root).catch(() => undefined);
-    if (base && (real === base || real.startsWith(base.endsWith(sep) ? base : base + sep)))
-      return real;
+    if (base && within(real, base)) return real;
   }
-  throw invalid(`${path} is not under a folder this server allows local repositories in`, "url");
+  throw notAllowed(path);
 };
 
 /** The address git is pinned to for `url`'s host, judged by the egress rule now. */

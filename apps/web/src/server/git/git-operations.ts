@@ -7,7 +7,12 @@ import { randomBytes } from "node:crypto";
 import { newCredentialId, sealSecret, type Keyring } from "@switchyard/core/crypto";
 import { checkEgressUrlAt } from "@switchyard/core/egress";
 import { AppError } from "@switchyard/core/errors";
-import { checkGitFolder, checkGitRef, isLocalGitPath } from "@switchyard/core/git";
+import {
+  checkGitFolder,
+  checkGitRef,
+  checkLocalGitPath,
+  isLocalGitPath,
+} from "@switchyard/core/git";
 import type { Role } from "@switchyard/core/policy";
 import {
   createGitSource,
@@ -61,12 +66,7 @@ export const readGitSource = async (db: Db, caller: Caller, id: string) => {
 
 const checkUrl = (url: string, egress: WebEgress) => {
   if (isLocalGitPath(url)) {
-    if ((egress.gitLocalRoots ?? []).length === 0)
-      throw new AppError(
-        "USER.GIT.INVALID_SOURCE",
-        "local repositories are not allowed on this server (an operator allows folders in SWITCHYARD_GIT_LOCAL_ROOTS)",
-        { location: { path: "url" } },
-      );
+    checkLocalGitPath(url, egress.gitLocalRoots ?? []);
     return url.replace(/\/+$/, "") || "/";
   }
   return checkEgressUrlAt(egress.allow, url).href;
