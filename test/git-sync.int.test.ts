@@ -8,7 +8,7 @@
  */
 import { createHmac } from "node:crypto";
 import { parseEgressAllowList } from "@switchyard/core/egress";
-import { createApiToken, listAuditLog, type Db } from "@switchyard/db";
+import { claimGitSync, createApiToken, finishGitSync, listAuditLog, type Db } from "@switchyard/db";
 import { startGitServer, type GitServer } from "@switchyard/testing/git";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { webEgress } from "~/server/egress";
@@ -262,6 +262,23 @@ describe("workflows from git", () => {
       syncing: true,
     });
     expect((await workflowNamed("hook-flow")).git?.commitId).toBe(last);
+    // A push while another sync runs (which read the branch before it) is not lost: that
+    // sync's end makes one more due, and the scheduler's next pass reads the new commit.
+    expect(await claimGitSync(db, seeded.teamId, source.source.id)).toBe(true);
+    const during = git.commit("hooks", { "hook-flow.yaml": flow("hook-flow", "four") });
+    expect(await push({ "x-gitlab-event": "Push Hook", "x-gitlab-token": secret })).toEqual({
+      syncing: true,
+    });
+    expect((await workflowNamed("hook-flow")).git?.commitId).toBe(last);
+    await finishGitSync(db, {
+      teamId: seeded.teamId,
+      id: source.source.id,
+      actorUserId: null,
+      outcome: { status: "ok", commit: last, error: null, files: [] },
+    });
+    expect(await syncDueGitSources(deps)).toBe(1);
+    expect((await workflowNamed("hook-flow")).git?.commitId).toBe(during);
+    expect(await syncDueGitSources(deps)).toBe(0);
     // Another branch, or a ping: answered, nothing synced.
     const other = body("refs/heads/feature");
     expect(
@@ -438,8 +455,18 @@ describe("workflows from git", () => {
       status: "ok",
       files: [{ path: "local-flow.yaml", status: "saved" }],
     });
-    // A path outside it is refused when syncing (the instance may have narrowed the list since).
-    const elsewhere = await as(seeded.adminId, undefined, ["/nonexistent-root"]).git.link({
+    // A path outside the allowed folders is refused when linking, in the same words whether
+    // it exists or not (nothing tells which paths exist on the server).
+    const existing = await refused({ url: "/etc" }, [git.root]).catch((e: unknown) => e);
+    const missing = await refused({ url: "/no-such-folder-here" }, [git.root]).catch(
+      (e: unknown) => e,
+    );
+    expect(existing).toMatchObject({ cause: { code: "USER.GIT.INVALID_SOURCE" } });
+    expect(String((missing as Error).message).replace("/no-such-folder-here", "/etc")).toBe(
+      String((existing as Error).message),
+    );
+    // And when syncing (the instance may have narrowed the list since).
+    const elsewhere = await as(seeded.adminId, undefined, [git.root]).git.link({
       url: git.path("local"),
       branch: "main",
     });

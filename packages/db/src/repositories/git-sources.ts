@@ -187,9 +187,17 @@ export const claimGitSync = async (db: Db, teamId: string, id: string) => {
       teamId,
       OR: [{ syncingSince: null }, { syncingSince: { lt: new Date(now.getTime() - CLAIM_MS) } }],
     },
-    data: { syncingSince: now },
+    // This sync reads the branch as it is now: any earlier request for one more is met.
+    data: { syncingSince: now, resyncRequested: false },
   });
-  return taken.count === 1;
+  if (taken.count === 1) return true;
+  // Another sync runs (and may have read the branch before what asked for this one, a push):
+  // it queues one more when it ends (finishGitSync); if it has just ended, this is due now.
+  await db.gitSource.updateMany({
+    where: { id, teamId },
+    data: { resyncRequested: true, nextSyncAt: now },
+  });
+  return false;
 };
 
 type GitSyncOutcome = {
@@ -205,10 +213,12 @@ export const finishGitSync = async (
   input: { teamId: string; id: string; actorUserId: string | null; outcome: GitSyncOutcome },
 ) =>
   db.$transaction(async (tx) => {
-    const row = await tx.gitSource.findFirst({
-      where: { id: input.id, teamId: input.teamId },
-      select: { syncIntervalMinutes: true, lastCommit: true },
-    });
+    // Locked, so a request for one more sync (claimGitSync refused) lands before this read
+    // or after this commit, never between them.
+    const [row] = await tx.$queryRaw<
+      { syncIntervalMinutes: number | null; resyncRequested: boolean }[]
+    >`SELECT "syncIntervalMinutes", "resyncRequested" FROM "GitSource"
+      WHERE id = ${input.id} AND "teamId" = ${input.teamId} FOR UPDATE`;
     if (!row) return;
     const now = new Date();
     await tx.gitSource.update({
@@ -220,8 +230,11 @@ export const finishGitSync = async (
         lastError: input.outcome.error,
         lastFiles: input.outcome.files,
         ...(input.outcome.commit ? { lastCommit: input.outcome.commit } : {}),
-        nextSyncAt:
-          row.syncIntervalMinutes === null
+        // One more sync asked for while this one ran: due now, for the scheduler's next pass.
+        resyncRequested: false,
+        nextSyncAt: row.resyncRequested
+          ? now
+          : row.syncIntervalMinutes === null
             ? null
             : new Date(now.getTime() + row.syncIntervalMinutes * 60_000),
       },
