@@ -6,7 +6,7 @@
  * the next interval, not every minute.
  */
 import { AppError } from "@switchyard/core/errors";
-import { dueGitSources, finishGitSync } from "@switchyard/db";
+import { claimGitSync, dueGitSources, finishGitSync } from "@switchyard/db";
 import { syncAsLinker, type ReceiveGitPushDeps } from "./receive-git-push";
 
 const TICK_MS = 60_000;
@@ -22,6 +22,9 @@ export const syncDueGitSources = async (deps: ReceiveGitPushDeps, now = new Date
       if (error instanceof AppError && error.code === "USER.GIT.SYNC_RUNNING") continue;
       const e =
         error instanceof AppError ? error : new AppError("SYSTEM.INTERNAL", "the sync failed");
+      // It failed before taking the source (its member left, say): kept as its sync only
+      // when no other sync holds the source, whose claim and status it must not clear.
+      if (!(await claimGitSync(deps.db, source.teamId, source.id))) continue;
       await finishGitSync(deps.db, {
         teamId: source.teamId,
         id: source.id,
