@@ -266,9 +266,18 @@ describe("workflows from git", () => {
     // sync's end makes one more due, and the scheduler's next pass reads the new commit.
     expect(await claimGitSync(db, seeded.teamId, source.source.id)).toBe(true);
     const during = git.commit("hooks", { "hook-flow.yaml": flow("hook-flow", "four") });
-    expect(await push({ "x-gitlab-event": "Push Hook", "x-gitlab-token": secret })).toEqual({
-      syncing: true,
-    });
+    let refused: Promise<unknown> = Promise.resolve();
+    expect(
+      await receiveGitPush(deps, {
+        sourceId: source.source.id,
+        headers: new Headers({ "x-gitlab-event": "Push Hook", "x-gitlab-token": secret }),
+        rawBody: body("refs/heads/main"),
+        background: (p) => {
+          refused = p;
+        },
+      }),
+    ).toEqual({ syncing: true });
+    await expect(refused).rejects.toMatchObject({ code: "USER.GIT.SYNC_RUNNING" });
     expect((await workflowNamed("hook-flow")).git?.commitId).toBe(last);
     await finishGitSync(db, {
       teamId: seeded.teamId,
