@@ -24,12 +24,9 @@ it("uses the stored login for its own server, also when SWITCHYARD_URL names tha
 });
 
 it("never sends the stored token to another server named by SWITCHYARD_URL", async () => {
-  await expect(
-    serverAccess({ ...env, SWITCHYARD_URL: "https://staging.example.com" }),
-  ).rejects.toMatchObject({
-    code: "UNAUTHORIZED",
-    message: expect.stringContaining("the stored login is for https://prod.example.com"),
-  });
+  const elsewhere = serverAccess({ ...env, SWITCHYARD_URL: "https://staging.example.com" });
+  await expect(elsewhere).rejects.toMatchObject({ code: "UNAUTHORIZED" });
+  await expect(elsewhere).rejects.toThrow("the stored login is for https://prod.example.com");
   await expect(
     serverAccess({
       ...env,
