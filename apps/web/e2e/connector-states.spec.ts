@@ -20,6 +20,11 @@ import {
   TEAM_OWNER,
 } from "@switchyard/db";
 import type { ScriptedModel } from "@switchyard/scripted-model";
+import {
+  startClientCredentialsServer,
+  startMetadataOnlyAuthorizationServer,
+  startProtectedMcpServer,
+} from "@switchyard/testing/oauth";
 import { openConnectorAdmin, startProtectedPair } from "./connector-admin";
 import { startScriptedAgent } from "./scripted-agent";
 import { signIn } from "./sign-in";
@@ -121,7 +126,9 @@ test.beforeAll(async () => {
   deployer = await startDeployer();
   deployerUrl = `http://127.0.0.2:${(deployer.address() as AddressInfo).port}/mcp`;
 });
+const closers: (() => Promise<unknown>)[] = [];
 test.afterAll(async () => {
+  for (const close of closers) await close().catch(() => undefined);
   await model?.close();
   await pair?.close();
   deployer?.closeAllConnections();
@@ -179,6 +186,37 @@ test("a credential that needs more access says which scope, and reconnecting ask
 test("the connector form takes client credentials and enterprise connectors, refusing a misfit at its field, and their secrets write-only", async ({
   page,
 }) => {
+  // A secret is set for the authorization server the connector's server names then (it is
+  // discovered and kept with the secret): servers granting client credentials and the
+  // jwt-bearer grant, on the one address the web app may reach.
+  const machineAuthority = await startClientCredentialsServer({
+    clientId: "payouts-m2m",
+    clientSecret: SECRETS.client,
+    host: "127.0.0.2",
+  });
+  const enterpriseAuthority = await startMetadataOnlyAuthorizationServer(
+    { grant_types_supported: ["urn:ietf:params:oauth:grant-type:jwt-bearer"] },
+    "oauth-authorization-server",
+    "127.0.0.2",
+  );
+  const machine = {
+    mcp: await startProtectedMcpServer({
+      authorizationServer: machineAuthority,
+      host: "127.0.0.2",
+    }),
+  };
+  const enterprise = {
+    mcp: await startProtectedMcpServer({
+      authorizationServer: enterpriseAuthority,
+      host: "127.0.0.2",
+    }),
+  };
+  closers.push(
+    () => machine.mcp.close(),
+    () => machineAuthority.close(),
+    () => enterprise.mcp.close(),
+    () => enterpriseAuthority.close(),
+  );
   await signIn(page);
   await page.goto("/settings/connectors");
   await page.getByRole("button", { name: "Add a connector" }).click();
@@ -186,7 +224,7 @@ test("the connector form takes client credentials and enterprise connectors, ref
   await form.getByLabel("Id", { exact: true }).fill("payouts");
   await form.getByLabel("Name", { exact: true }).fill("Payouts");
   await form.getByRole("radio", { name: /^http/ }).check();
-  await form.getByLabel("URL").fill(pair.mcp.url);
+  await form.getByLabel("URL").fill(machine.mcp.url);
   await form.getByLabel("Sign-in").selectOption("client_credentials");
   await form.getByLabel(/^OAuth client id/).fill("payouts-m2m");
   await form.getByLabel("The client proves itself with").selectOption("client_secret");
@@ -216,7 +254,7 @@ test("the connector form takes client credentials and enterprise connectors, ref
   await form.getByLabel("Id", { exact: true }).fill("wiki");
   await form.getByLabel("Name", { exact: true }).fill("Wiki");
   await form.getByRole("radio", { name: /^http/ }).check();
-  await form.getByLabel("URL").fill(pair.mcp.url);
+  await form.getByLabel("URL").fill(enterprise.mcp.url);
   await form.getByLabel("Sign-in").selectOption("enterprise");
   await form.getByLabel("Switchyard's client id at the IdP").fill("switchyard-at-idp");
   await form.getByLabel("Switchyard's client id at the server's authorization server").fill("sy");

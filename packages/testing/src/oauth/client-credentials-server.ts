@@ -25,6 +25,8 @@ export type ClientCredentialsServerOptions = {
   expiresIn?: number;
   /** The scopes it grants (others asked for are left out of the token); default: whatever is asked. */
   grantable?: string[];
+  /** The loopback address it listens on (default 127.0.0.1), e.g. one an allow-list names alone. */
+  host?: string;
 };
 
 export type ClientCredentialsRequest = {
@@ -184,8 +186,9 @@ export const startClientCredentialsServer = async (
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  issuer = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
     get issuer() {
       return issuer;

@@ -188,13 +188,15 @@ export const startProtectedMcpServer = async (
 export const startMetadataOnlyAuthorizationServer = async (
   metadata: Record<string, unknown> = {},
   wellKnown: "oauth-authorization-server" | "openid-configuration" = "oauth-authorization-server",
+  /** The loopback address it listens on (default 127.0.0.1). */
+  host?: string,
 ): Promise<ResourceAuthority & { close(): Promise<void> }> => {
   let document: Record<string, unknown> = {};
   const http = await serve(async (req, res) => {
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     if (path === `/.well-known/${wellKnown}`) json(res, 200, document);
     else json(res, 404, { error: "not found" });
-  });
+  }, host);
   document = {
     issuer: http.base,
     authorization_endpoint: `${http.base}/authorize`,
