@@ -8,7 +8,15 @@
  */
 import { expect, test } from "@playwright/test";
 import { startScriptedModel, type ScriptedModel } from "@switchyard/scripted-model";
-import { createDb, hashPassword, saveWorkflowVersion, type Db } from "@switchyard/db";
+import { AppError } from "@switchyard/core/errors";
+import {
+  createDb,
+  hashPassword,
+  removeConnector,
+  removeModelAccess,
+  saveWorkflowVersion,
+  type Db,
+} from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { openSettings } from "./open-settings";
 import { signIn } from "./sign-in";
@@ -29,8 +37,11 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   // Later specs find the demo team as the global setup seeded it.
-  await db.modelAccess.deleteMany({ where: { teamId, vendor: "openai_compatible" } });
-  await db.connector.deleteMany({ where: { teamId, slug: "demo" } });
+  const unlessMissing = (error: unknown) => {
+    if (!(error instanceof AppError && error.code === "NOT_FOUND")) throw error;
+  };
+  await removeModelAccess(db, { teamId, vendor: "openai_compatible" }).catch(unlessMissing);
+  await db.$transaction((tx) => removeConnector(tx, { teamId, slug: "demo" })).catch(unlessMissing);
   await db.$disconnect();
   await model?.close();
 });

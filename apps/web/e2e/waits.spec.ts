@@ -6,7 +6,7 @@
  * into the database as the worker leaves them.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { createDb, teamBySlug, type Db } from "@switchyard/db";
+import { cancelRunWaits, createDb, teamBySlug, type Db } from "@switchyard/db";
 import { parkedRun, saveAgentWorkflow } from "../../../test/helpers/waiting-run";
 import { signIn } from "./sign-in";
 
@@ -25,7 +25,7 @@ test.beforeAll(async () => {
 const parked: string[] = [];
 test.afterAll(async ({ browser }) => {
   // Nothing of these runs may wait for anyone in later specs.
-  await db?.wait.updateMany({ where: { teamId, status: "open" }, data: { status: "cancelled" } });
+  for (const runId of parked) await cancelRunWaits(db, teamId, runId);
   // An answered wait queues its run again, and the worker resumes its agent step (Claude Code
   // against a vendor it cannot reach, retrying): cancelled here, so no later spec's run waits
   // for a worker slot behind them.
