@@ -5,7 +5,8 @@
  * the secret itself). Compared in constant time. Answers which branch was pushed, when the
  * body says (`ref: refs/heads/<branch>`), so a push to another branch syncs nothing.
  */
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac } from "node:crypto";
+import { sameText } from "../crypto/same-text";
 import { AppError } from "../errors";
 
 type Headers = { get: (name: string) => string | null };
@@ -14,12 +15,6 @@ type PushWebhook = {
   host: "github" | "gitea" | "gitlab";
   /** the pushed branch, or undefined for an event that is not a push (a ping) */
   branch: string | undefined;
-};
-
-const sameText = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 };
 
 const hmacHex = (secret: string, body: string) =>

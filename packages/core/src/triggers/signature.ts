@@ -16,8 +16,9 @@ const SIGNATURE_TOLERANCE_S = 300;
 const hmac = (secret: string, t: number, body: string | Uint8Array) =>
   createHmac("sha256", secret).update(`${t}.`).update(body).digest("hex");
 
-/** A fresh signing secret (shown once, then kept sealed). */
-export const newSigningSecret = () => `whsec_${randomBytes(24).toString("base64url")}`;
+/** A fresh signing secret (shown once, then kept sealed), after `prefix` and an underscore. */
+export const newSigningSecret = (prefix = "whsec") =>
+  `${prefix}_${randomBytes(24).toString("base64url")}`;
 
 /** The header value for `body` signed now (or at `at`, unix seconds). */
 export const signatureHeader = (

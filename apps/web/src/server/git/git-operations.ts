@@ -14,6 +14,7 @@ import {
   isLocalGitPath,
 } from "@switchyard/core/git";
 import type { Role } from "@switchyard/core/policy";
+import { newSigningSecret } from "@switchyard/core/triggers";
 import {
   createGitSource,
   deleteGitSource,
@@ -91,7 +92,7 @@ export const linkGitSource = async (
     );
     return { credentialId, envelope };
   };
-  const webhookSecret = `gitwh_${randomBytes(24).toString("base64url")}`;
+  const webhookSecret = newSigningSecret("gitwh");
   const token = input.token?.trim();
   const row = await createGitSource(deps.db, {
     id,

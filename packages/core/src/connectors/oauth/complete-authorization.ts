@@ -4,9 +4,9 @@
  * (RFC 9207), its own issuer; then the code is exchanged with the PKCE verifier and the
  * resource indicator for a token set.
  */
-import { timingSafeEqual } from "node:crypto";
 import { exchangeAuthorization } from "@modelcontextprotocol/sdk/client/auth.js";
 import { AppError } from "../../errors";
+import { sameText } from "../../crypto/same-text";
 import { assertClientOf } from "./begin-authorization";
 import type { FetchLike, OAuthClientInfo, OAuthServerInfo, OAuthTokenSet } from "./oauth-types";
 import { oauthRefusal, sameIssuer, sdkClient, toTokenSet, unreachable } from "./oauth-wire";
@@ -30,12 +30,6 @@ const failed = (message: string, cause?: unknown, oauthError?: string) =>
     ...(cause === undefined ? {} : { cause }),
     ...(oauthError ? { details: { oauthError } } : {}),
   });
-
-const sameText = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 export const completeAuthorization = async (
   input: CompleteAuthorizationInput,
