@@ -12,7 +12,7 @@ import type { Keyring } from "@switchyard/core/crypto";
 import { openSecret } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import { fetchGitFolder, gitWorkflowBundles, type GitWorkflowBundle } from "@switchyard/core/git";
-import { maySave, type Role } from "@switchyard/core/policy";
+import { maySave, type LaneTable, type Role } from "@switchyard/core/policy";
 import {
   archiveRemovedGitWorkflows,
   claimGitSync,
@@ -68,6 +68,8 @@ const syncFile = async (
   bundle: GitWorkflowBundle,
   commit: string,
   actor: Actor,
+  /** The team's lanes, read once per sync. */
+  lanes: LaneTable,
 ): Promise<GitFileResult> => {
   const { db } = deps;
   const path = inRepo(source.folder, bundle.path);
@@ -92,7 +94,6 @@ const syncFile = async (
     };
   const wf = result.workflow;
   const lane = wf.lane ?? "default";
-  const lanes = await laneRules(db, source.teamId);
   const existing = await findWorkflowByName(db, source.teamId, wf.name);
   const taken =
     existing && existing.archivedAt === null && existing.gitSourceId !== source.id
@@ -221,8 +222,9 @@ const readAndSave = async (
     localRoots: deps.egress.gitLocalRoots ?? [],
   });
   const files: GitFileResult[] = [];
+  const lanes = await laneRules(deps.db, source.teamId);
   for (const bundle of gitWorkflowBundles(folder.files))
-    files.push(await syncFile(deps, source, bundle, folder.commit, actor));
+    files.push(await syncFile(deps, source, bundle, folder.commit, actor, lanes));
   // A file that no longer reads keeps its workflow: only a file that left the folder archives one.
   const removed = await archiveRemovedGitWorkflows(deps.db, {
     teamId: source.teamId,
