@@ -103,7 +103,7 @@ export const followToolTask = async (
   // While it is followed, a form that names no call cannot be told apart from this task's.
   const unfollow = host.following?.(connectorId);
   try {
-    return await pollToEnd(host, call, first.task, options, signal);
+    return await pollToEnd(host, call, first.task, options, signal, form);
   } finally {
     unfollow?.();
   }
@@ -116,6 +116,7 @@ const pollToEnd = async (
   started: ToolTask,
   options: RequestOptions,
   signal: AbortSignal | undefined,
+  form: ToolTaskWire["form"],
 ): Promise<CallToolResult> => {
   let task = started;
   while (!ended(task)) {
@@ -131,7 +132,7 @@ const pollToEnd = async (
     );
     if (!ended(task)) await journal.observed(task);
     if (task.status === "input_required")
-      return answered(host, { connectorId, tool, journal }, task, options, signal);
+      return answered(host, { connectorId, tool, journal }, task, options, signal, form);
   }
   const result = await endResult(host, task, tool, connectorId, options);
   // Taken only once its result is in hand: a call cut before that follows it again.
@@ -146,10 +147,11 @@ const answered = async (
   task: ToolTask,
   options: RequestOptions,
   signal: AbortSignal | undefined,
+  /** The task form the server speaks (as the call found it). */
+  form: ToolTaskWire["form"],
 ): Promise<CallToolResult> => {
   const { taskId } = task;
   // Only the 2025-11-25 form passes a task's questions on (`tasks/result`).
-  const form = await host.guarded(connectorId, signal, (wire) => Promise.resolve(wire.form));
   if (host.answerTask && form === "2025-11-25") {
     const result = await host.answerTask(connectorId, taskId, signal);
     // Kept as ended with the server's last word on it, once its result is in hand.

@@ -224,9 +224,7 @@ const extensionWire = (client: Client, raw: RawRequest): ToolTaskWire => {
 
 /** The task methods of the server behind `client`: the form its era and capabilities say. */
 export const toolTaskWire = (client: Client, raw: RawRequest): ToolTaskWire =>
-  client.getProtocolEra() === "modern" && formOf(client) === "extension"
-    ? extensionWire(client, raw)
-    : experimentalWire(client);
+  formOf(client) === "extension" ? extensionWire(client, raw) : experimentalWire(client);
 
 /** How long to wait before the next poll: the server's interval, within sane bounds. */
 export const pollDelayMs = (task: ToolTask, bounds: { minMs: number; maxMs: number }) =>
