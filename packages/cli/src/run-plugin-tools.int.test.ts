@@ -74,7 +74,13 @@ const serversRunning = (name: string) =>
  */
 const setup = (
   name: string,
-  entry: { plugin: string; expose: string; interceptBuiltins?: boolean; toolTimeout?: string },
+  entry: {
+    plugin: string;
+    expose: string;
+    interceptBuiltins?: boolean;
+    toolTimeout?: string;
+    serverArgs?: string[];
+  },
   url: string,
   first = "touch ran.txt",
 ) => {
@@ -88,7 +94,7 @@ const setup = (
         mcpServers: {
           notes: {
             command: "node",
-            args: [`tools/${server}`],
+            args: [`tools/${server}`, ...(entry.serverArgs ?? [])],
             env: { FIXTURE_TOKEN: "${NOTES_TOKEN}" },
           },
         },
@@ -196,6 +202,26 @@ it.each([true, false])(
   },
   300_000,
 );
+
+it("answers a local server's form with cancel: nobody is asked on the person's laptop, and the run goes on", async () => {
+  model = await modelReplying(
+    { toolCalls: [{ name: "notes_ask", arguments: {} }] },
+    { text: "asked" },
+  );
+  const { file, workspace, server } = setup(
+    "ask",
+    { plugin: "notes", expose: "ask", serverArgs: ["--ask"] },
+    model.url,
+  );
+  const r = await runAs(workspace, file).ended;
+  expect(r.code, `${r.err}\n${JSON.stringify(model.failures)}`).toBe(0);
+  const toolResults = JSON.stringify(
+    (model.requests[1]?.body as Body | undefined)?.messages.filter((m) => m.role === "tool"),
+  );
+  expect(toolResults).toContain("action=cancel");
+  expect(r.out + r.err).not.toContain("Which name?");
+  expect(serversRunning(server)).toEqual([]);
+}, 300_000);
 
 it("gives up a local tool's call at the step's tool_timeout, and the agent hears that it failed", async () => {
   model = await modelReplying(
