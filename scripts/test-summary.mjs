@@ -7,6 +7,9 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
+// Each failure by its file and name, printed last, so the end of a long log says what broke.
+const failures = [];
+const rel = (file) => path.relative(process.cwd(), file);
 
 // Vitest's reports: unit and integration tests, then the fault-injection (chaos) project.
 for (const [name, file] of [
@@ -25,12 +28,31 @@ for (const [name, file] of [
     (f) => f.status === "failed" && !(f.assertionResults ?? []).some((t) => t.status === "failed"),
   ).length;
   failed += r.numFailedTests + brokenFiles;
+  for (const f of r.testResults ?? []) {
+    const tests = (f.assertionResults ?? []).filter((t) => t.status === "failed");
+    for (const t of tests) failures.push(`${name}: ${rel(f.name)} › ${t.fullName ?? t.title}`);
+    if (f.status === "failed" && tests.length === 0)
+      failures.push(
+        `${name}: ${rel(f.name)} (the file failed: ${(f.message ?? "").split("\n")[0]})`,
+      );
+  }
   skipped += r.numPendingTests + r.numTodoTests;
 }
 
 const pw = path.join(dir, "playwright.json");
 if (existsSync(pw)) {
-  const s = JSON.parse(readFileSync(pw, "utf8")).stats;
+  const report = JSON.parse(readFileSync(pw, "utf8"));
+  const s = report.stats;
+  const walk = (suite, file) => {
+    for (const spec of suite.specs ?? [])
+      for (const t of spec.tests ?? [])
+        if (t.status === "unexpected" || t.status === "flaky")
+          failures.push(
+            `playwright${t.status === "flaky" ? " (flaky)" : ""}: ${spec.file ?? file}:${spec.line} › ${spec.title}`,
+          );
+    for (const child of suite.suites ?? []) walk(child, suite.file ?? file);
+  };
+  for (const suite of report.suites ?? []) walk(suite, suite.file);
   passed += s.expected;
   failed += s.unexpected + s.flaky;
   skipped += s.skipped;
@@ -43,6 +65,7 @@ if (existsSync(checks)) {
   console.log(`failed checks: ${failedChecks.join(", ")}`);
   failed += failedChecks.length;
 }
+if (failures.length) console.log(`failed:\n${failures.map((f) => `  ${f}`).join("\n")}`);
 if (missing.length) console.log(`missing reports: ${missing.join(", ")}`);
 console.log(`Tests: ${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed > 0 || missing.length > 0 || passed === 0 ? 1 : 0);
