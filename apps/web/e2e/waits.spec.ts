@@ -6,7 +6,7 @@
  * into the database as the worker leaves them.
  */
 import { expect, test, type Page } from "@playwright/test";
-import { cancelRunWaits, createDb, teamBySlug, type Db } from "@switchyard/db";
+import { createDb, teamBySlug, type Db } from "@switchyard/db";
 import { parkedRun, saveAgentWorkflow } from "../../../test/helpers/waiting-run";
 import { signIn } from "./sign-in";
 
@@ -24,19 +24,20 @@ test.beforeAll(async () => {
 });
 const parked: string[] = [];
 test.afterAll(async ({ browser }) => {
-  // Nothing of these runs may wait for anyone in later specs.
-  for (const runId of parked) await cancelRunWaits(db, teamId, runId);
-  // An answered wait queues its run again, and the worker resumes its agent step (Claude Code
-  // against a vendor it cannot reach, retrying): cancelled here, so no later spec's run waits
-  // for a worker slot behind them.
+  // Nothing of these runs may wait for anyone, or hold a worker slot, in later specs. An
+  // answered wait queues its run again, and the worker resumes its agent step (Claude Code
+  // against a vendor it cannot reach, retrying); a cancelled waiting run closes its waits.
   const page = await browser.newPage();
   await signIn(page);
+  const badge = page.locator("h1 .badge");
   for (const runId of parked) {
     await page.goto(`/runs/${runId}`);
-    const cancel = page.getByRole("button", { name: "Cancel" });
-    if ((await cancel.count()) === 0) continue;
-    await cancel.click();
-    await expect(page.locator("h1 .badge")).not.toHaveText(/queued|running|waiting/);
+    // The page loads the run after it starts: its status is known once the badge shows.
+    await expect(badge).toBeVisible();
+    if (!/queued|running|waiting/.test(await badge.innerText())) continue;
+    await page.getByRole("button", { name: "Cancel" }).click();
+    // A running run ends once its worker has stopped its processes and freed its slot.
+    await expect(badge).not.toHaveText(/queued|running|waiting/, { timeout: 60_000 });
   }
   await page.close();
   await db?.$disconnect();
