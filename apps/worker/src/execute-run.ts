@@ -9,7 +9,7 @@ import type { Keyring } from "@switchyard/core/crypto";
 import { stepConnectors } from "@switchyard/core/connectors";
 import { AppError } from "@switchyard/core/errors";
 import type { BudgetWarning } from "@switchyard/core/governance";
-import { makeStepFolders, runOwnerId } from "@switchyard/core/sandbox";
+import { makeStepFolders, runOwnerId, trackOwner } from "@switchyard/core/sandbox";
 import { LOCK_LOST, RESUME_NOW, TEAM_LIMITED } from "@switchyard/core/runs";
 import { DEFAULT_HOLD_MS, isRunParked } from "@switchyard/core/governance";
 import type { ReplayChanges } from "@switchyard/core/replay";
@@ -327,6 +327,9 @@ export const executeRun = async (
     ...confinement.sandbox,
     ownerId: runOwnerId(confinement.sandbox.ownerId, runId),
   };
+  // Counted from here: a run whose processes all ended with their PID namespaces is cleaned
+  // up without a scan of /proc (the sweep at boot finds what a crashed worker left).
+  const untrack = trackOwner(sandbox.ownerId);
   // Aborted when the run ends for any reason: whatever of it still runs is stopped.
   const stop = new AbortController();
   const scope = { db, teamId, runId, pinned: run.pinnedVersions, pack: run.workflowPack };
@@ -578,6 +581,7 @@ export const executeRun = async (
         uid,
         uids: confinement.uids,
         log,
+        untrack,
       });
     }
   }

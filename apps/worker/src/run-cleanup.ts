@@ -18,6 +18,8 @@ export type RunLeftovers = {
   uid: number | undefined;
   uids: UidPool | undefined;
   log: Logger;
+  /** Forgets the run's process count (trackOwner) once nothing of it is left. */
+  untrack: () => void;
 };
 
 const RETRY_MS = 30_000;
@@ -33,6 +35,7 @@ export const cleanUpRun = async (run: RunLeftovers): Promise<void> => {
     setTimeout(() => void cleanUpRun(run), RETRY_MS).unref();
     return;
   }
+  run.untrack();
   try {
     await removeFolder(run.runDir);
   } catch (error) {

@@ -7,6 +7,7 @@ export { detectSandbox } from "./detect-sandbox";
 export type { DetectSandboxOptions } from "./detect-sandbox";
 export { sweepLeftovers } from "./sweep-leftovers";
 export { reapOwner, runOwnerId } from "./reap-owner";
+export { trackOwner } from "./process-ledger";
 export { removeFolder } from "./fd-tree";
 export { listPids, pidsWithEnv } from "./proc-scan";
 export { findSandboxHost } from "./find-sandbox-host";

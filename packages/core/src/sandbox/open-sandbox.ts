@@ -16,6 +16,7 @@ import { removeFolder } from "./fd-tree";
 import { lendTree, type LentTree } from "./lend-tree";
 import { makeStepFolders, type StepFolders } from "./make-step-folders";
 import { DEFAULT_STEP_UID_BASE, pickStepUid } from "./pick-step-uid";
+import { trackOwner } from "./process-ledger";
 import { reapOwner } from "./reap-owner";
 import { runSandboxed, type RunSandboxedOptions } from "./run-sandboxed";
 import {
@@ -162,10 +163,14 @@ export const openSandbox = async (options: SandboxOptions): Promise<Sandbox> => 
   let lending: ReturnType<typeof lender> | undefined;
   let closed = false;
   let closing: Promise<void> | undefined;
+  // Its processes are counted, so a sandbox whose processes all ended with their PID
+  // namespace closes without a scan of /proc.
+  const untrack = trackOwner(ownerId);
   const close = () => {
     closed = true;
     closing ??= (async () => {
       const left = await reapOwner(ownerId, { uid: options.ownsUid ? uid : undefined });
+      if (left.length === 0) untrack();
       if (left.length > 0)
         throw new AppError(
           "SYSTEM.SANDBOX_UNAVAILABLE",

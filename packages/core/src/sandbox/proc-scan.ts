@@ -7,12 +7,19 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 const PROC = "/proc";
 
+let scans = 0;
+
+/** How many times this process has listed /proc (each scan lists it once). */
+export const procScans = () => scans;
+
 /** The ids of all processes visible in /proc. */
-export const listPids = (): number[] =>
-  readdirSync(PROC)
+export const listPids = (): number[] => {
+  scans++;
+  return readdirSync(PROC)
     .filter((name) => /^\d+$/.test(name))
     .map(Number)
     .filter((pid) => pid !== process.pid);
+};
 
 const readEnviron = (pid: number): string | undefined => {
   try {

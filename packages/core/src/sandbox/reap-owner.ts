@@ -2,12 +2,15 @@
  * Ends every process of one owner (a run of the worker, a `switchyard run`) before its
  * folders are removed or its step uid is handed on: SIGKILLs whatever carries the owner's
  * tag or the tag of one of its sub-owners (`<owner>/<name>`: a run's step sandboxes) and,
- * when given, whatever runs as its step uid, until a scan of /proc finds none.
+ * when given, whatever runs as its step uid, until a scan of /proc finds none. A tracked
+ * owner whose every process ended with its PID namespace (see process-ledger) has nothing
+ * left, and is answered without the scan.
  * What is still alive at the deadline (normally nothing) is returned: the caller must then
  * keep the folders and the uid, since a live step could still change the one and would
  * share the other with the next run.
  */
 import { OWNER_TAG } from "./build-launch";
+import { nothingLeft, scannedClean } from "./process-ledger";
 import { killUntilGone, pidsOfUid, pidsWithEnv } from "./proc-scan";
 
 /** The owner id of one run (or step) of `ownerId`; `sweepLeftovers` and `reapOwner` of `ownerId` cover it. */
@@ -25,6 +28,7 @@ type ReapOptions = {
 
 /** SIGKILLs every process of `ownerId` until none is left; answers the pids alive at the deadline. */
 export const reapOwner = async (ownerId: string, options: ReapOptions = {}): Promise<number[]> => {
+  if (nothingLeft(ownerId)) return [];
   const { uid } = options;
   const byUid = uid !== undefined && uid > 0 && uid !== process.getuid?.();
   const find = () => [
@@ -34,5 +38,6 @@ export const reapOwner = async (ownerId: string, options: ReapOptions = {}): Pro
     ]),
   ];
   const { left } = await killUntilGone(find, Math.ceil((options.deadlineMs ?? 10_000) / 10));
+  if (left.length === 0) scannedClean(ownerId);
   return left;
 };

@@ -1,15 +1,19 @@
 /**
  * Stopping and leftovers: timeouts, cancellation, the SIGTERM-then-SIGKILL escalation,
  * detached children, fork bombs and a worker SIGKILLed mid-step. Every case ends by
- * scanning /proc for the step's tag and finding nothing.
+ * scanning /proc for the step's tag and finding nothing. And reaping a run's owner, with a
+ * scan of /proc only where its processes' PID namespaces do not prove them gone.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OWNER_TAG } from "./build-launch";
 import { runSandboxed } from "./run-sandboxed";
 import type { SandboxHost } from "./sandbox-types";
 import { startSandboxed } from "./start-sandboxed";
+import { procScans } from "./proc-scan";
+import { trackOwner } from "./process-ledger";
 import { reapOwner, runOwnerId } from "./reap-owner";
 import { sweepLeftovers } from "./sweep-leftovers";
 import {
@@ -208,5 +212,72 @@ describe("a worker SIGKILLed mid-step", () => {
       await proc.stop();
     }
     expect(ownedBy(host.ownerId)).toEqual([]);
+  });
+});
+
+// Reaping without reading /proc: a confined step runs in its own PID namespace, and once its
+// init has finished exiting the kernel has ended every process in it. A tracked owner all of
+// whose processes ended that way is reaped without a scan; anything else is proven by one.
+/** What `reap` returns, and whether it read /proc to answer. */
+const scanned = async (reap: () => Promise<number[]>) => {
+  const before = procScans();
+  const left = await reap();
+  return { left, scanned: procScans() > before };
+};
+
+describe("reaping an owner", () => {
+  it("needs no scan of /proc once every step of a run ended in its PID namespace", async (ctx) => {
+    if (base.level === "none") ctx.skip();
+    const run = runOwnerId(newOwnerId(), "run-a");
+    const untrack = trackOwner(run);
+    // Two steps, one of them under a sub-owner as an agent step's proxy sandbox is.
+    const first = await runSandboxed({ ...base, ownerId: run }, spec(dirs, UID, ["/bin/true"]));
+    expect(first.exitCode).toBe(0);
+    const second = await runSandboxed(
+      { ...base, ownerId: `${run}/proxy` },
+      spec(dirs, UID, ["/bin/sh", "-c", "sleep 1000 & exit 0"]),
+    );
+    expect(second.exitCode).toBe(0);
+    expect(await scanned(() => reapOwner(run, { uid: UID }))).toEqual({
+      left: [],
+      scanned: false,
+    });
+    // What the namespace's end ended is gone indeed: the background sleep with it.
+    expect(ownedBy(run)).toEqual([]);
+    expect(ownedBy(`${run}/proxy`)).toEqual([]);
+    // Forgotten, the owner is an owner like any other: a reap of it scans.
+    untrack();
+    expect(await scanned(() => reapOwner(run))).toEqual({ left: [], scanned: true });
+  });
+
+  it("scans, and ends it, while a step of the run still runs", async () => {
+    const host = withOwner(base);
+    trackOwner(host.ownerId);
+    const proc = await startSandboxed(host, spec(dirs, UID, ["/bin/sleep", "1000"]));
+    expect(await scanned(() => reapOwner(host.ownerId))).toEqual({ left: [], scanned: true });
+    expect(ownedBy(host.ownerId)).toEqual([]);
+    await proc.exited;
+    // Once the scan has proven it, the owner is clean: the next reap reads nothing.
+    expect(await scanned(() => reapOwner(host.ownerId))).toEqual({ left: [], scanned: false });
+  });
+
+  it("scans after a step at level none, which no PID namespace held", async () => {
+    const host: SandboxHost = { ...withOwner(base), level: "none" };
+    trackOwner(host.ownerId);
+    const r = await runSandboxed(host, spec(dirs, UID, ["/bin/true"]));
+    expect(r.exitCode).toBe(0);
+    expect(await scanned(() => reapOwner(host.ownerId))).toEqual({ left: [], scanned: true });
+  });
+
+  it("scans for an owner it never saw start, and ends what carries its tag", async () => {
+    const owner = newOwnerId();
+    const stray = spawn("/bin/sleep", ["1000"], {
+      env: { PATH: "/usr/bin:/bin", [OWNER_TAG]: owner },
+      stdio: "ignore",
+    });
+    const gone = new Promise((resolve) => stray.once("exit", resolve));
+    await new Promise((resolve) => stray.once("spawn", resolve));
+    expect(await scanned(() => reapOwner(owner))).toEqual({ left: [], scanned: true });
+    expect(await gone).toBeDefined();
   });
 });

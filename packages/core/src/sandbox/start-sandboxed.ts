@@ -11,6 +11,7 @@ import type { Readable, Writable } from "node:stream";
 import { AppError } from "../errors";
 import { buildLaunch, FD, SANDBOX_TAG } from "./build-launch";
 import { prepareStepDirs } from "./prepare-step-dirs";
+import { processStarted } from "./process-ledger";
 import {
   killTagged,
   pidNamespaceOf,
@@ -68,6 +69,7 @@ export const startSandboxed = async (
   const started = performance.now();
 
   const confined = launch.files !== undefined;
+  const ended = processStarted(host.ownerId);
   const child = spawn(launch.file, launch.args, {
     cwd: launch.cwd,
     env: launch.env,
@@ -165,6 +167,8 @@ export const startSandboxed = async (
 
   const exited = new Promise<SandboxExit>((resolve, reject) => {
     child.once("error", (error) => {
+      // Not started, or past knowing: the owner's reap scans.
+      ended(false);
       if (timer) clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       reject(
@@ -206,7 +210,11 @@ export const startSandboxed = async (
           durationMs,
         });
       const reaped = within(statusRead, CLOSE_WAIT_MS).then(async () => {
-        if (await mayBeLeft()) await killTagged(SANDBOX_TAG, sandboxId);
+        const left = await mayBeLeft();
+        if (left) await killTagged(SANDBOX_TAG, sandboxId);
+        // Only an empty PID namespace proves the step left nothing; a tag scan does not (a
+        // process may have dropped its tag), so the owner's reap scans by uid as well.
+        ended(!left);
       });
       // Its output is read meanwhile; what a leftover still holds open is cut after 2 s.
       let giveUp: NodeJS.Timeout | undefined;
