@@ -150,7 +150,7 @@ const bareThroughput = async (n: number, concurrency: number) => {
 };
 
 // --- the subject -------------------------------------------------------------------------
-type Setup = {
+export type Setup = {
   db: Db;
   queue: Queue<RunJob>;
   tracker: ReturnType<typeof completionTracker>;
@@ -162,7 +162,7 @@ type Setup = {
   databaseName: string;
 };
 
-const startRuns = (s: Setup, n: number) =>
+export const startRuns = (s: Setup, n: number) =>
   Promise.all(
     Array.from({ length: n }, () =>
       startRun(
@@ -242,7 +242,7 @@ const killWorkersWithId = (id: string) => {
   }
 };
 
-const startWorkers = async (s: Setup, count: number, concurrency: number) => {
+export const startWorkers = async (s: Setup, count: number, concurrency: number) => {
   if (concurrency + CONNECTORS_MAX > UID_STRIDE)
     throw new Error(`concurrency ${concurrency} needs more than ${UID_STRIDE} uids per worker`);
   const base = uidBase();
@@ -279,6 +279,26 @@ const startWorkers = async (s: Setup, count: number, concurrency: number) => {
   }
 };
 
+/**
+ * Drains a backlog of `n` runs: enqueued with the queue paused, timed from its resume
+ * (`onStart` runs just before) to the last completion.
+ */
+export const drain = async (s: Setup, n: number, onStart: () => void = () => undefined) => {
+  await s.queue.pause();
+  const ids = await startRuns(s, n);
+  const done = s.tracker.until(ids);
+  onStart();
+  const t0 = performance.now();
+  await s.queue.resume();
+  const ended = await done;
+  const rate = n / ((performance.now() - t0) / 1000);
+  const { service } = await jobTimes(s, ids);
+  const statuses = Object.entries(ended)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(", ");
+  return { rate, statuses, service };
+};
+
 type Measured = {
   rate: number;
   waitP50: number;
@@ -302,16 +322,11 @@ const measure = async (
     const warm = await startRuns(s, 4 * workerCount);
     await s.tracker.until(warm);
 
-    // 1. Drain a backlog: enqueue with the queue paused, then time from resume to the last completion.
-    await s.queue.pause();
-    const ids = await startRuns(s, n);
-    const done = s.tracker.until(ids);
-    const before = snapshot(workers, s.databaseName);
-    await s.queue.resume();
-    const statuses = await done;
+    // 1. Drain a backlog, with the CPU each part used meanwhile.
+    let before: CpuSnapshot | undefined;
+    const drained = await drain(s, n, () => (before = snapshot(workers, s.databaseName)));
     const after = snapshot(workers, s.databaseName);
-    const rate = n / ((after.at - before.at) / 1000);
-    const { service } = await jobTimes(s, ids);
+    const { rate, statuses, service } = drained;
 
     // 2. Open-loop arrivals at 80% of that rate: how long a run waits in the queue.
     const arrivals = Math.max(20, Math.round(n / 2));
@@ -331,30 +346,36 @@ const measure = async (
       waitP50: pick(waits, 0.5),
       waitP95: pick(waits, 0.95),
       serviceP50: pick(service, 0.5),
-      cpu: cpuBetween(before, after),
+      cpu: cpuBetween(before!, after),
       level,
-      statuses: Object.entries(statuses)
-        .map(([k, v]) => `${v} ${k}`)
-        .join(", "),
+      statuses,
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
   }
 };
 
-export const benchThroughput = async (options: ThroughputOptions = {}): Promise<Sample[]> => {
-  const quick = options.quick ?? process.env.SWITCHYARD_BENCH_QUICK === "1";
-  const n = quick ? 50 : 200;
-  const bare = await bareThroughput(quick ? 500 : 2000, 4);
-
+/**
+ * A fresh database with the demo seed and a one-step no-op workflow, and a run queue on a
+ * prefix of its own; `close` removes them.
+ */
+export const openSetup = async (
+  prefix = randomPrefix(),
+): Promise<Setup & { close: () => Promise<void> }> => {
   const database = await freshDatabase();
   const db = createDb(database.url, { max: 8 });
-  const prefix = randomPrefix();
   const queue = new Queue<RunJob>(RUN_QUEUE, { connection: connection(), prefix });
   queue.setMaxListeners(0); // many starts at once each wait on the queue's connection
   const events = new QueueEvents(RUN_QUEUE, { connection: connection(), prefix });
-  await events.waitUntilReady();
+  const close = async () => {
+    await events.close();
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+    await db.$disconnect();
+    await database.drop();
+  };
   try {
+    await events.waitUntilReady();
     const { team, admin } = await seed(db, {
       adminEmail: "bench@local",
       adminPassword: "bench-password",
@@ -367,7 +388,7 @@ export const benchThroughput = async (options: ThroughputOptions = {}): Promise<
           "name: bench-throughput\nstates:\n  initial: s\n  s:\n    type: step\n    command: 'true'\n",
       },
     });
-    const s: Setup = {
+    return {
       db,
       queue,
       tracker: completionTracker(events),
@@ -377,8 +398,21 @@ export const benchThroughput = async (options: ThroughputOptions = {}): Promise<
       workflowId: version.workflowId,
       databaseUrl: database.url,
       databaseName: new URL(database.url).pathname.slice(1),
+      close,
     };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+};
 
+export const benchThroughput = async (options: ThroughputOptions = {}): Promise<Sample[]> => {
+  const quick = options.quick ?? process.env.SWITCHYARD_BENCH_QUICK === "1";
+  const n = quick ? 50 : 200;
+  const bare = await bareThroughput(quick ? 500 : 2000, 4);
+
+  const s = await openSetup();
+  try {
     const load = readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
     const one = await measure(s, 1, 4, n);
     const two = await measure(s, 2, 4, n);
@@ -434,10 +468,6 @@ export const benchThroughput = async (options: ThroughputOptions = {}): Promise<
       })),
     ];
   } finally {
-    await events.close();
-    await queue.obliterate({ force: true }).catch(() => undefined);
-    await queue.close();
-    await db.$disconnect();
-    await database.drop();
+    await s.close();
   }
 };

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgent } from "./bench-agent";
 import { benchApi } from "./bench-api";
+import { benchHosts } from "./bench-hosts";
 import { benchIngest } from "./bench-ingest";
 import { benchMemory } from "./bench-memory";
 import { benchProxy } from "./bench-proxy";
@@ -36,6 +37,7 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   "run-page": benchRunPage,
   agent: benchAgent,
   snapshot: benchSnapshot,
+  hosts: benchHosts,
 };
 /** What `--quick` runs: the benches that need no agent CLI, no million-row seed and no browser. */
 const QUICK = [
