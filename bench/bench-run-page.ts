@@ -12,8 +12,10 @@ import {
   releaseScaleStack,
   SCALE,
   type ScaleStack,
+  webDistDir,
 } from "./fixtures/scale-stack";
 import type { Sample } from "./measure";
+import { routeBundles } from "./route-bundles";
 
 const LOADS = QUICK ? 3 : 7;
 
@@ -46,6 +48,42 @@ const loadRunPage = async (page: Page, stack: ScaleStack, runId: string): Promis
     nextPage = (await page.evaluate(() => performance.now())) - t0;
   }
   return { rows: shown, interactive, nextPage };
+};
+
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+
+/**
+ * What the run page ships before it runs, against the dashboard's lightest page; every
+ * route's first-load JavaScript and CSS is printed above the table.
+ */
+const bundleRows = (distDir: string): Sample[] => {
+  const bundles = routeBundles(distDir);
+  const run = bundles.find((b) => b.route === "/runs/[id]");
+  const floor = bundles.find((b) => b.route === "/settings");
+  if (!run || !floor)
+    return [
+      {
+        name: "run page first-load JS+CSS (gzip)",
+        unit: "KiB",
+        baseline: 0,
+        subject: 0,
+        skipped: `no client reference manifests in ${distDir}`,
+      },
+    ];
+  console.log("first-load JS+CSS per route (gzip, bytes, files):");
+  for (const b of bundles)
+    console.log(
+      `  ${b.route.padEnd(28)} ${kib(b.gzip).padStart(9)} ${kib(b.bytes).padStart(9)} ${b.files}`,
+    );
+  return [
+    {
+      name: "run page first-load JS+CSS (gzip)",
+      unit: "KiB",
+      baseline: floor.gzip / 1024,
+      subject: run.gzip / 1024,
+      note: `/settings, the dashboard's lightest page; ungzipped ${kib(run.bytes)} vs ${kib(floor.bytes)}; largest route ${bundles[0]!.route} ${kib(bundles[0]!.gzip)}`,
+    },
+  ];
 };
 
 export const benchRunPage = async (): Promise<Sample[]> => {
@@ -88,6 +126,7 @@ export const benchRunPage = async (): Promise<Sample[]> => {
     const of = (kind: "big" | "small", key: keyof Load) => median(loads[kind].map((l) => l[key]));
     const calls = `${SCALE.bigRunCalls.toLocaleString("en")} tool calls`;
     return [
+      ...bundleRows(webDistDir()),
       {
         name: `run page, ${calls}: first rows shown`,
         unit: "ms",
