@@ -4,6 +4,7 @@
  */
 import { AppError } from "@switchyard/core/errors";
 import { parseSandboxMode, type SandboxMode } from "./local-sandbox";
+import { inputPair } from "./server-args";
 
 export type RunOptions = {
   file: string | undefined;
@@ -46,13 +47,6 @@ shape of other MCP clients; each runs in a sandbox of its own at the run's level
 The level used is printed on stderr at the start. Without bubblewrap the run fails unless
 --sandbox none (or SWITCHYARD_SANDBOX=none) is given.`;
 
-const pairOf = (pair: string): [string, string] => {
-  const eq = pair.indexOf("=");
-  if (eq <= 0)
-    throw new AppError("USER.INPUT.VALIDATION_FAILED", `--input expects key=value, got "${pair}"`);
-  return [pair.slice(0, eq), pair.slice(eq + 1)];
-};
-
 /** The run's options from argv and the environment; throws on a bad flag or value. */
 export const parseRunOptions = (
   argv: string[],
@@ -85,7 +79,7 @@ export const parseRunOptions = (
     switch (name) {
       case "--input":
       case "-i": {
-        const [key, v] = pairOf(value());
+        const [key, v] = inputPair(value());
         options.inputs[key] = v;
         break;
       }

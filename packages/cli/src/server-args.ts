@@ -42,22 +42,18 @@ export const parseServerArgs = <K extends Kinds>(argv: string[], kinds: K, usage
   return { flags, positionals: parsed.positionals };
 };
 
+/** One `--input key=value` as its key and value (the value may hold more `=`). */
+export const inputPair = (pair: string): [string, string] => {
+  const eq = pair.indexOf("=");
+  if (eq <= 0)
+    throw new AppError("USER.INPUT.VALIDATION_FAILED", `--input expects key=value, got "${pair}"`, {
+      location: { path: "inputs" },
+    });
+  return [pair.slice(0, eq), pair.slice(eq + 1)];
+};
+
 /** `--input key=value` pairs as an object; the server checks them against the workflow's inputs. */
-export const inputPairs = (pairs: string[]) =>
-  Object.fromEntries(
-    pairs.map((pair) => {
-      const eq = pair.indexOf("=");
-      if (eq <= 0)
-        throw new AppError(
-          "USER.INPUT.VALIDATION_FAILED",
-          `--input expects key=value, got "${pair}"`,
-          {
-            location: { path: "inputs" },
-          },
-        );
-      return [pair.slice(0, eq), pair.slice(eq + 1)];
-    }),
-  );
+export const inputPairs = (pairs: string[]) => Object.fromEntries(pairs.map(inputPair));
 
 type Subcommand = (argv: string[], io: Io, env: NodeJS.ProcessEnv) => Promise<number>;
 
