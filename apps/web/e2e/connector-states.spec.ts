@@ -323,15 +323,19 @@ states:
   await wait.getByLabel("Branch").fill("release-7");
   await wait.getByLabel("env").selectOption("production");
   await wait.getByLabel("Really deploy?").check();
+  await expect(wait.getByLabel("Branch")).toHaveValue("release-7");
   await wait.getByRole("button", { name: "Submit" }).click();
   await expect(wait).toHaveCount(0);
 
+  // Exactly one answer: the form was asked once, and what was typed is what went.
   await expect
-    .poll(() => answered.at(-1), { timeout: 30_000 })
-    .toEqual({
-      action: "accept",
-      content: { branch: "release-7", confirm: true, env: "production" },
-    });
+    .poll(() => answered, { timeout: 30_000 })
+    .toEqual([
+      {
+        action: "accept",
+        content: { branch: "release-7", confirm: true, env: "production" },
+      },
+    ]);
   await page.goto(runUrl);
   await expect(page.locator("h1 .badge")).toHaveText("succeeded", { timeout: 60_000 });
   await expect(page.locator('[data-step="agent"]')).toContainText("Release 7 is out.");

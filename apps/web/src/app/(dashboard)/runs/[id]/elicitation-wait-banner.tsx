@@ -124,14 +124,31 @@ function FieldInput({
 
 type BannerProps = { wait: WaitView; onAnswered: () => void; showRun?: boolean };
 
+/**
+ * What a person has typed into each open form, by wait: a banner drawn again (the list
+ * refreshed, the page's tree rebuilt) shows it, not the server's defaults.
+ */
+const drafts = new Map<string, Record<string, unknown>>();
+
 export function ElicitationWaitBanner(props: BannerProps) {
   const { wait, showRun = false } = props;
   const answer = useMutation(
-    useTRPC().waits.answer.mutationOptions({ onSettled: props.onAnswered }),
+    useTRPC().waits.answer.mutationOptions({
+      onSuccess: () => drafts.delete(wait.id),
+      onSettled: props.onAnswered,
+    }),
   );
   const detail = detailOf(wait);
   const fields = detail.fields ?? [];
-  const [values, setValues] = useState<Record<string, unknown>>(() => initialOf(fields));
+  const [values, setDraft] = useState<Record<string, unknown>>(
+    () => drafts.get(wait.id) ?? initialOf(fields),
+  );
+  const setValues = (next: (old: Record<string, unknown>) => Record<string, unknown>) =>
+    setDraft((old) => {
+      const value = next(old);
+      drafts.set(wait.id, value);
+      return value;
+    });
   const location = (
     answer.error?.shape?.data as { location?: { path?: string } | null } | undefined
   )?.location;
