@@ -119,6 +119,18 @@ test("a step's 250 tool calls come a hundred at a time; Next and Previous work b
   await expect(rows).toHaveCount(100);
 });
 
+test("the page comes with the run and its first hundred calls in its HTML, before any script runs", async ({
+  page,
+}) => {
+  await signIn(page);
+  // The document as the server sends it, with the session's cookie: no script has run.
+  // React marks where one text part ends and the next begins with an empty comment.
+  const html = (await (await page.request.get(`/runs/${runId}`)).text()).replaceAll("<!-- -->", "");
+  expect(html).toContain("Calls 1–100 of 250");
+  expect(html).toContain('data-tool="Tool99"');
+  expect(html).not.toContain('data-tool="Tool100"');
+});
+
 for (const scheme of ["light", "dark"] as const)
   test(`the paged tool calls pass axe and fit a 390 px phone (${scheme})`, async ({ page }) => {
     await page.emulateMedia({ colorScheme: scheme });

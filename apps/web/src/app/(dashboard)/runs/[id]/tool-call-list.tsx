@@ -12,11 +12,9 @@ import { useTRPC } from "~/trpc/react";
 import { toolErrorSummary } from "./agent-transcript";
 import { JsonBlock } from "./json-block";
 import styles from "./tool-call-list.module.css";
+import { TOOL_CALL_PAGE } from "./page-sizes";
 
 type ToolCall = z.output<typeof runToolCallsResponse>["toolCalls"][number];
-
-/** Calls a page. */
-const TOOL_CALL_PAGE = 100;
 
 const durationOf = (ms: number) => (ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`);
 
