@@ -5,11 +5,18 @@
  * events that cannot be stored dropped without holding the run back.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { claimQueuedRun, createRun, listRunEvents, saveWorkflowVersion } from "@switchyard/db";
+import {
+  claimQueuedRun,
+  createRun,
+  endRun,
+  listRunEvents,
+  saveWorkflowVersion,
+} from "@switchyard/db";
 import { Scrubber } from "@switchyard/core/secrets";
 import { createRunWriter } from "../apps/worker/src/run-writer";
 import { createLogger } from "../apps/worker/src/logger";
 import { openSeededDatabase, type SeededDatabase } from "./helpers/seeded-database";
+import { addWait } from "./helpers/waiting-run";
 
 let seeded: SeededDatabase;
 const log = createLogger("error", { service: "test" });
@@ -204,4 +211,81 @@ END $$`);
     await db.$executeRawUnsafe(`DROP TRIGGER refuse_step ON "StepRun"`);
     await db.$executeRawUnsafe(`DROP TRIGGER refuse_event ON "RunEvent"`);
   }
+});
+
+it("ends a run in one statement: its open waits and waiting attempts close with it, and only while this worker holds it", async () => {
+  const { db, teamId } = seeded;
+  const setUp = async (name: string) => {
+    const run = await queuedRun(name);
+    await claimQueuedRun(db, teamId, run.id, "worker-a");
+    const step = await db.stepRun.create({
+      data: {
+        teamId,
+        runId: run.id,
+        stateName: "s",
+        attempt: 1,
+        status: "waiting",
+        stepType: "agent",
+      },
+    });
+    const wait = await addWait(db, { teamId, runId: run.id, stepRunId: step.id, lane: "default" });
+    await db.connectorTask.create({
+      data: {
+        teamId,
+        runId: run.id,
+        stateName: "s",
+        connectorSlug: "c",
+        owner: "team",
+        tool: "t",
+        argsHash: "a".repeat(64),
+        taskId: `t-${name}`,
+        status: "working",
+      },
+    });
+    return { run, step, wait };
+  };
+
+  // Another worker's end changes nothing of this run.
+  const kept = await setUp("ended-elsewhere");
+  expect(await endRun(db, teamId, kept.run.id, { status: "succeeded" }, "worker-b")).toEqual({
+    ended: false,
+    openTasks: true,
+  });
+  expect((await db.run.findUniqueOrThrow({ where: { id: kept.run.id } })).status).toBe("running");
+  expect((await db.wait.findUniqueOrThrow({ where: { id: kept.wait.id } })).status).toBe("open");
+  expect((await db.stepRun.findUniqueOrThrow({ where: { id: kept.step.id } })).status).toBe(
+    "waiting",
+  );
+
+  const ended = await setUp("ended-here");
+  expect(
+    await endRun(
+      db,
+      teamId,
+      ended.run.id,
+      { status: "cancelled", errorCode: "EXECUTION.CANCELLED", errorMessage: "stopped" },
+      "worker-a",
+    ),
+  ).toEqual({ ended: true, openTasks: true });
+  const run = await db.run.findUniqueOrThrow({ where: { id: ended.run.id } });
+  expect(run).toMatchObject({
+    status: "cancelled",
+    errorCode: "EXECUTION.CANCELLED",
+    errorMessage: "stopped",
+  });
+  expect(run.finishedAt).not.toBeNull();
+  const wait = await db.wait.findUniqueOrThrow({ where: { id: ended.wait.id } });
+  expect(wait.status).toBe("cancelled");
+  expect(wait.answeredAt).not.toBeNull();
+  expect(await db.stepRun.findUniqueOrThrow({ where: { id: ended.step.id } })).toMatchObject({
+    status: "cancelled",
+    errorCode: "EXECUTION.CANCELLED",
+    errorMessage: "the run ended while this step waited for a person",
+  });
+  // Ended once: a second end finds nothing to do.
+  expect(await endRun(db, teamId, ended.run.id, { status: "succeeded" }, "worker-a")).toMatchObject(
+    {
+      ended: false,
+    },
+  );
 });

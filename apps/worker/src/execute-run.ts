@@ -27,6 +27,7 @@ import {
   claimRun,
   closeLostStepRuns,
   finishedAttemptsOf,
+  endRun,
   finishRun,
   getRunForExecution,
   cancelRunWaits,
@@ -616,12 +617,12 @@ export const executeRun = async (
   const finish = { status: outcome.status, errorCode: outcome.errorCode, errorMessage };
   await whileDatabaseUnavailable(
     async () => {
-      await finishRun(db, teamId, runId, finish, deps.workerId);
-      // A call still held when the run ended (cancelled, timed out) has nobody to wait for.
-      await cancelRunWaits(db, teamId, runId);
-      await closeWaitingAttempts(db, teamId, runId);
+      // One statement: the run's end, and a call still held when it ended (cancelled, timed
+      // out) has nobody to wait for.
+      const { openTasks } = await endRun(db, teamId, runId, finish, deps.workerId);
       // Likewise a connector task still running at its server.
-      await cancelRunConnectorTasks({ db, log, pool: deps.connectors?.pool }, teamId, runId);
+      if (openTasks)
+        await cancelRunConnectorTasks({ db, log, pool: deps.connectors?.pool }, teamId, runId);
     },
     { outageMs },
   ).catch((error: unknown) => {

@@ -33,7 +33,9 @@ type OpenConnectorTask = {
 };
 
 /** Statuses after which a task changes no more. */
-const ENDED = ["completed", "failed", "cancelled", "expired"];
+/** The statuses of a task that has ended at its server. */
+export const CONNECTOR_TASK_ENDED = ["completed", "failed", "cancelled", "expired"];
+const ENDED = CONNECTOR_TASK_ENDED;
 
 const openSelect = {
   id: true,

@@ -8,6 +8,7 @@
  */
 import { inTransaction, rawQuery, type Db } from "../client";
 import { storableJson, storableText } from "../storable";
+import { CONNECTOR_TASK_ENDED } from "./connector-tasks";
 
 /** A queued run this worker now holds, with what executing it needs. */
 type ClaimedRun = {
@@ -246,4 +247,57 @@ export const writeRunBatch = async (
     params,
   );
   return { held: (rows[0]?.held ?? 0) > 0 };
+};
+
+/**
+ * Ends a run while this worker holds it, in one statement: the run's status, and what can
+ * no longer wait with it (its open waits cancelled, its attempts parked on a person closed
+ * as cancelled). Says whether it ended the run, and whether a connector task of the run is
+ * still open at its server (then the caller cancels it there).
+ */
+export const endRun = async (
+  db: Db,
+  teamId: string,
+  runId: string,
+  result: {
+    status: "succeeded" | "failed" | "cancelled";
+    errorCode?: string;
+    errorMessage?: string;
+  },
+  workerId: string,
+): Promise<{ ended: boolean; openTasks: boolean }> => {
+  const at = new Date().toISOString();
+  const [row] = await rawQuery<{ ended: boolean; openTasks: boolean }>(
+    db,
+    `WITH r AS (
+       UPDATE "Run" SET status = $3::"RunStatus", "errorCode" = $4, "errorMessage" = $5, "finishedAt" = $6::timestamp(3)
+       WHERE id = $1 AND "teamId" = $2 AND status = 'running' AND "workerId" = $7
+       RETURNING id
+     ),
+     w AS (
+       UPDATE "Wait" SET status = 'cancelled', "answeredAt" = $6::timestamp(3)
+       WHERE "runId" = $1 AND "teamId" = $2 AND status = 'open' AND EXISTS (SELECT 1 FROM r)
+       RETURNING id
+     ),
+     s AS (
+       UPDATE "StepRun" SET status = 'cancelled', "errorCode" = 'EXECUTION.CANCELLED',
+         "errorMessage" = 'the run ended while this step waited for a person', "finishedAt" = $6::timestamp(3)
+       WHERE "runId" = $1 AND "teamId" = $2 AND status = 'waiting' AND EXISTS (SELECT 1 FROM r)
+       RETURNING id
+     )
+     SELECT EXISTS (SELECT 1 FROM r) AS ended,
+       EXISTS (SELECT 1 FROM "ConnectorTask" t WHERE t."runId" = $1 AND t."teamId" = $2
+         AND t.status <> ALL ($8::text[])) AS "openTasks"`,
+    [
+      runId,
+      teamId,
+      result.status,
+      storableText(result.errorCode) ?? null,
+      storableText(result.errorMessage) ?? null,
+      at,
+      workerId,
+      CONNECTOR_TASK_ENDED,
+    ],
+  );
+  return { ended: row?.ended ?? false, openTasks: row?.openTasks ?? false };
 };
