@@ -157,15 +157,18 @@ export const discardQueuedRun = (db: PrismaClientOrTransaction, teamId: string, 
  * Ends a running run. Only a move the transition table allows is made, so a run that already
  * ended (cancelled by someone else, finished by another worker) is never overwritten.
  */
+/** How a run ended, as its row keeps it. */
+export type RunEnd = {
+  status: "succeeded" | "failed" | "cancelled";
+  errorCode?: string;
+  errorMessage?: string;
+};
+
 export const finishRun = async (
   db: PrismaClientOrTransaction,
   teamId: string,
   runId: string,
-  result: {
-    status: "succeeded" | "failed" | "cancelled";
-    errorCode?: string;
-    errorMessage?: string;
-  },
+  result: RunEnd,
   /** Only while this worker still holds the run. */
   workerId?: string,
 ) => {

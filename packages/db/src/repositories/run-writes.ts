@@ -9,6 +9,7 @@
 import { inTransaction, rawQuery, type Db } from "../client";
 import { storableJson, storableText } from "../storable";
 import { CONNECTOR_TASK_ENDED } from "./connector-tasks";
+import type { RunEnd } from "./run-lifecycle";
 
 /** A queued run this worker now holds, with what executing it needs. */
 type ClaimedRun = {
@@ -259,11 +260,7 @@ export const endRun = async (
   db: Db,
   teamId: string,
   runId: string,
-  result: {
-    status: "succeeded" | "failed" | "cancelled";
-    errorCode?: string;
-    errorMessage?: string;
-  },
+  result: RunEnd,
   workerId: string,
 ): Promise<{ ended: boolean; openTasks: boolean }> => {
   const at = new Date().toISOString();
