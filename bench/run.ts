@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgent } from "./bench-agent";
 import { benchApi } from "./bench-api";
+import { benchConnectorCall } from "./bench-connector-call";
 import { benchIngest } from "./bench-ingest";
 import { benchMemory } from "./bench-memory";
 import { benchProxy } from "./bench-proxy";
@@ -36,6 +37,7 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   "run-page": benchRunPage,
   agent: benchAgent,
   snapshot: benchSnapshot,
+  "connector-call": benchConnectorCall,
 };
 /** What `--quick` runs: the benches that need no agent CLI, no million-row seed and no browser. */
 const QUICK = [
@@ -49,6 +51,7 @@ const QUICK = [
   "throughput",
   "memory",
   "snapshot",
+  "connector-call",
 ];
 
 const args = process.argv.slice(2);
