@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgent } from "./bench-agent";
+import { benchAgentPaths } from "./bench-agent-paths";
 import { benchApi } from "./bench-api";
 import { benchConnectorCall } from "./bench-connector-call";
 import { benchIngest } from "./bench-ingest";
@@ -38,6 +39,7 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   agent: benchAgent,
   snapshot: benchSnapshot,
   "connector-call": benchConnectorCall,
+  "agent-paths": benchAgentPaths,
 };
 /** What `--quick` runs: the benches that need no agent CLI, no million-row seed and no browser. */
 const QUICK = [
@@ -52,6 +54,7 @@ const QUICK = [
   "memory",
   "snapshot",
   "connector-call",
+  "agent-paths",
 ];
 
 const args = process.argv.slice(2);
