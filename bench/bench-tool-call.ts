@@ -10,48 +10,13 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { createEventBus, type ChannelEvents } from "@switchyard/core/events";
-import type { ToolCallRecord } from "@switchyard/core/mcp";
-import { openStepProxyClient } from "@switchyard/core/providers";
 import { timeInTurns, type Sample } from "./measure";
-import { openStepKit, type StepKit } from "./step-kit";
+import { openStepKit, openStepProxySession, type StepKit } from "./step-kit";
 
 const CALLS = 1000;
 const WARMUP = 100;
 const OPENS = 10;
 const READ = { name: "Read", arguments: { path: "a.txt" } };
-
-/**
- * The step's proxy with a client; `call` resolves once the result and the call's record
- * are both in, and `untilResult` keeps how long the result alone took (what the agent waits).
- */
-const openStepProxySession = async (kit: StepKit, attemptId: string) => {
-  let waiting: ((record: ToolCallRecord) => void) | undefined;
-  const untilResult: number[] = [];
-  const events = createEventBus<ChannelEvents>();
-  events.subscribe("tool.recorded", (record) => waiting?.(record));
-  const step = await openStepProxyClient({
-    sandbox: kit.host,
-    attemptId,
-    uid: kit.uid,
-    runDir: kit.runDir,
-    workspace: kit.folders.workspace,
-    cli: kit.cli,
-    secrets: [],
-    events,
-    signal: new AbortController().signal,
-  });
-  const call = async () => {
-    const recorded = new Promise<ToolCallRecord>((resolve) => (waiting = resolve));
-    const t0 = performance.now();
-    const result = await step.client.callTool(READ);
-    untilResult.push(performance.now() - t0);
-    const record = await recorded;
-    if (result.isError || record.tool !== "Read")
-      throw new Error(`the step's Read failed: ${JSON.stringify(result)}`);
-  };
-  return { call, untilResult, close: step.close };
-};
 
 /** The same built proxy, unconfined: no sandbox, no channel, no record file, no log line. */
 const openBareProxy = async (kit: StepKit) => {
@@ -81,12 +46,12 @@ export const benchToolCall = async (): Promise<Sample[]> => {
     let n = 0;
     const opened = await timeInTurns(OPENS, {
       bare: async () => (await openBareProxy(kit)).close(),
-      step: async () => (await openStepProxySession(kit, `open-${n++}`)).close(),
+      step: async () => (await openStepProxySession(kit, `open-${n++}`, READ)).close(),
     });
 
     // Both open at once, calls taking turns, so both see the same machine load.
     const bare = await openBareProxy(kit);
-    const step = await openStepProxySession(kit, "calls").catch(async (error: unknown) => {
+    const step = await openStepProxySession(kit, "calls", READ).catch(async (error: unknown) => {
       await bare.close();
       throw error;
     });

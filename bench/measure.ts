@@ -14,7 +14,8 @@ export type Sample = {
 
 export type Timing = { mean: number; p50: number; p99: number };
 
-const summarise = (durations: number[]): Timing => {
+/** Mean, p50 and p99 of a list of durations. */
+export const summarise = (durations: number[]): Timing => {
   const sorted = [...durations].sort((a, b) => a - b);
   const pick = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
   return {

@@ -8,8 +8,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgent } from "./bench-agent";
+import { benchAgentPaths } from "./bench-agent-paths";
 import { benchApi } from "./bench-api";
 import { benchHosts } from "./bench-hosts";
+import { benchConnectorCall } from "./bench-connector-call";
 import { benchIngest } from "./bench-ingest";
 import { benchMemory } from "./bench-memory";
 import { benchProxy } from "./bench-proxy";
@@ -38,6 +40,8 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   agent: benchAgent,
   snapshot: benchSnapshot,
   hosts: benchHosts,
+  "connector-call": benchConnectorCall,
+  "agent-paths": benchAgentPaths,
 };
 /** What `--quick` runs: the benches that need no agent CLI, no million-row seed and no browser. */
 const QUICK = [
@@ -51,6 +55,8 @@ const QUICK = [
   "throughput",
   "memory",
   "snapshot",
+  "connector-call",
+  "agent-paths",
 ];
 
 const args = process.argv.slice(2);

@@ -9,7 +9,15 @@ import { chmod, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { findBuiltCli, stageBuiltCli, type BuiltCli } from "@switchyard/core/providers";
+import { createEventBus, type ChannelEvents } from "@switchyard/core/events";
+import type { ToolCallRecord } from "@switchyard/core/mcp";
+import {
+  findBuiltCli,
+  openStepProxyClient,
+  stageBuiltCli,
+  type BuiltCli,
+  type StepTools,
+} from "@switchyard/core/providers";
 import {
   findSandboxHost,
   makeStepFolders,
@@ -79,4 +87,47 @@ export const openStepKit = async (name: string): Promise<StepKit> => {
     await rm(scratch, { recursive: true, force: true });
     throw error;
   }
+};
+
+/**
+ * The step's proxy with the worker's client, as an openai_compatible step has it (`tools`:
+ * what it serves beyond the six built-ins); `call` makes `toolCall` and resolves once the
+ * result and the call's record are both in, and `untilResult` keeps how long the result alone
+ * took (what the agent waits).
+ */
+export const openStepProxySession = async (
+  kit: StepKit,
+  attemptId: string,
+  toolCall: { name: string; arguments: Record<string, unknown> },
+  tools?: StepTools,
+) => {
+  let waiting: ((record: ToolCallRecord) => void) | undefined;
+  const untilResult: number[] = [];
+  const events = createEventBus<ChannelEvents>();
+  events.subscribe("tool.recorded", (record) => waiting?.(record));
+  const step = await openStepProxyClient({
+    sandbox: kit.host,
+    attemptId,
+    uid: kit.uid,
+    runDir: kit.runDir,
+    workspace: kit.folders.workspace,
+    cli: kit.cli,
+    secrets: [],
+    events,
+    signal: new AbortController().signal,
+    ...(tools ? { tools } : {}),
+  });
+  const call = async () => {
+    const recorded = new Promise<ToolCallRecord>((resolve) => (waiting = resolve));
+    const t0 = performance.now();
+    const result = await step.client.callTool(toolCall);
+    untilResult.push(performance.now() - t0);
+    const record = await recorded;
+    if (result.isError || record.tool !== toolCall.name)
+      throw new Error(
+        `the step's ${toolCall.name} failed: ${JSON.stringify(result)}, recorded as ${record.tool}`,
+      );
+    return result;
+  };
+  return { call, untilResult, close: step.close };
 };
