@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { createEventBus, type ChannelEvents } from "@switchyard/core/events";
 import type { ToolCallRecord } from "@switchyard/core/mcp";
-import { openStepProxyClient } from "@switchyard/core/providers";
+import { openStepProxyClient, type StepProxyOptions } from "@switchyard/core/providers";
 import { timeInTurns, type Sample } from "./measure";
 import { openStepKit, type StepKit } from "./step-kit";
 
@@ -24,8 +24,13 @@ const READ = { name: "Read", arguments: { path: "a.txt" } };
 /**
  * The step's proxy with a client; `call` resolves once the result and the call's record
  * are both in, and `untilResult` keeps how long the result alone took (what the agent waits).
+ * `gate`: the worker's check before each call (approval rules, budgets), as a step gets it.
  */
-const openStepProxySession = async (kit: StepKit, attemptId: string) => {
+export const openStepProxySession = async (
+  kit: StepKit,
+  attemptId: string,
+  gate?: StepProxyOptions["gate"],
+) => {
   let waiting: ((record: ToolCallRecord) => void) | undefined;
   const untilResult: number[] = [];
   const events = createEventBus<ChannelEvents>();
@@ -40,6 +45,7 @@ const openStepProxySession = async (kit: StepKit, attemptId: string) => {
     secrets: [],
     events,
     signal: new AbortController().signal,
+    ...(gate ? { gate } : {}),
   });
   const call = async () => {
     const recorded = new Promise<ToolCallRecord>((resolve) => (waiting = resolve));

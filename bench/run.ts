@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
 import { benchAgent } from "./bench-agent";
 import { benchApi } from "./bench-api";
+import { benchBudget } from "./bench-budget";
 import { benchIngest } from "./bench-ingest";
 import { benchMemory } from "./bench-memory";
 import { benchProxy } from "./bench-proxy";
@@ -20,6 +21,7 @@ import { benchSpawn } from "./bench-spawn";
 import { benchThroughput } from "./bench-throughput";
 import { benchToolCall } from "./bench-tool-call";
 import { benchValidate } from "./bench-validate";
+import { benchWaits } from "./bench-waits";
 import { printTable, tableLines, type Sample } from "./measure";
 
 const BENCHES: Record<string, () => Promise<Sample[]>> = {
@@ -36,6 +38,8 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   "run-page": benchRunPage,
   agent: benchAgent,
   snapshot: benchSnapshot,
+  waits: benchWaits,
+  budget: benchBudget,
 };
 /** What `--quick` runs: the benches that need no agent CLI, no million-row seed and no browser. */
 const QUICK = [
@@ -49,6 +53,8 @@ const QUICK = [
   "throughput",
   "memory",
   "snapshot",
+  "waits",
+  "budget",
 ];
 
 const args = process.argv.slice(2);
