@@ -7,6 +7,8 @@
 import { chatCall } from "@switchyard/testing/gateway";
 import { timeInTurns } from "./measure";
 
+/** Between requests, as a CLI reads an answer before it asks again: what the gateway does after a response (the meter, the ledger write) ends before the next one. */
+const PAUSE_MS = 5;
 const [requests, warmup, model, targets] = process.argv.slice(2);
 const registrations = JSON.parse(targets!) as Record<string, { baseUrl: string; token: string }>;
 const call = chatCall(model!, false);
@@ -19,5 +21,6 @@ const timing = await timeInTurns(
   Number(requests),
   Object.fromEntries(Object.entries(registrations).map(([name, r]) => [name, send(r)])),
   Number(warmup),
+  PAUSE_MS,
 );
 process.stdout.write(`${JSON.stringify(timing)}\n`);
