@@ -26,10 +26,10 @@ const MB = 1024 * 1024;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const connection = () => new Redis(process.env.REDIS_URL!, { maxRetriesPerRequest: null });
 
-type Reading = { rss: number; heapUsed: number; external: number };
+export type Reading = { rss: number; heapUsed: number; external: number };
 
 /** Asks the worker to collect garbage (bench/fixtures/gc-on-signal.cjs), then reads its memory. */
-const settled = async (worker: WorkerHandle): Promise<Reading> => {
+export const settled = async (worker: WorkerHandle): Promise<Reading> => {
   const seen = (worker.logs().match(/bench-memory /g) ?? []).length;
   worker.child.kill("SIGUSR2");
   for (let i = 0; i < 100 && (worker.logs().match(/bench-memory /g) ?? []).length === seen; i++)
@@ -40,7 +40,7 @@ const settled = async (worker: WorkerHandle): Promise<Reading> => {
   const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
   return { rss, heapUsed: usage.heapUsed, external: usage.external };
 };
-const show = (r: Reading) =>
+export const show = (r: Reading) =>
   `rss ${(r.rss / MB).toFixed(1)} MB, heap ${(r.heapUsed / MB).toFixed(1)} MB, external ${(r.external / MB).toFixed(1)} MB`;
 
 export const benchMemory = async (options: MemoryOptions = {}): Promise<Sample[]> => {

@@ -42,12 +42,15 @@ export const timeIt = async (
 
 /**
  * Times each of `fns` `iterations` times, taking turns (a, b, a, b, ...), so slow subjects
- * such as an agent CLI run see the same machine load as their baseline.
+ * such as an agent CLI run see the same machine load as their baseline. `pauseMs` untimed
+ * before each call lets work a call leaves behind (a ledger write after a response) end
+ * before the next call, whichever subject that is, as a client's think time would.
  */
 export const timeInTurns = async <K extends string>(
   iterations: number,
   fns: Record<K, (i: number) => Promise<unknown>>,
   warmup = 1,
+  pauseMs = 0,
 ): Promise<Record<K, Timing>> => {
   const names = Object.keys(fns) as K[];
   for (let i = 0; i < warmup; i++) for (const name of names) await fns[name](-1 - i);
@@ -57,6 +60,7 @@ export const timeInTurns = async <K extends string>(
   >;
   for (let i = 0; i < iterations; i++)
     for (const name of names) {
+      if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
       const t0 = performance.now();
       await fns[name](i);
       durations[name].push(performance.now() - t0);

@@ -12,6 +12,7 @@ import { benchAgentPaths } from "./bench-agent-paths";
 import { benchApi } from "./bench-api";
 import { benchHosts } from "./bench-hosts";
 import { benchConnectorCall } from "./bench-connector-call";
+import { benchBudget } from "./bench-budget";
 import { benchIngest } from "./bench-ingest";
 import { benchMemory } from "./bench-memory";
 import { benchProxy } from "./bench-proxy";
@@ -23,6 +24,7 @@ import { benchSpawn } from "./bench-spawn";
 import { benchThroughput } from "./bench-throughput";
 import { benchToolCall } from "./bench-tool-call";
 import { benchValidate } from "./bench-validate";
+import { benchWaits } from "./bench-waits";
 import { printTable, tableLines, type Sample } from "./measure";
 
 const BENCHES: Record<string, () => Promise<Sample[]>> = {
@@ -42,6 +44,8 @@ const BENCHES: Record<string, () => Promise<Sample[]>> = {
   hosts: benchHosts,
   "connector-call": benchConnectorCall,
   "agent-paths": benchAgentPaths,
+  waits: benchWaits,
+  budget: benchBudget,
 };
 /** What `--quick` runs: the benches that need no agent CLI, no million-row seed and no browser. */
 const QUICK = [
@@ -57,6 +61,8 @@ const QUICK = [
   "snapshot",
   "connector-call",
   "agent-paths",
+  "waits",
+  "budget",
 ];
 
 const args = process.argv.slice(2);

@@ -16,6 +16,7 @@ import {
   openStepProxyClient,
   stageBuiltCli,
   type BuiltCli,
+  type StepProxyOptions,
   type StepTools,
 } from "@switchyard/core/providers";
 import {
@@ -100,6 +101,8 @@ export const openStepProxySession = async (
   attemptId: string,
   toolCall: { name: string; arguments: Record<string, unknown> },
   tools?: StepTools,
+  /** The worker's check before each call (approval rules, budgets), as a step gets it. */
+  gate?: StepProxyOptions["gate"],
 ) => {
   let waiting: ((record: ToolCallRecord) => void) | undefined;
   const untilResult: number[] = [];
@@ -116,6 +119,7 @@ export const openStepProxySession = async (
     events,
     signal: new AbortController().signal,
     ...(tools ? { tools } : {}),
+    ...(gate ? { gate } : {}),
   });
   const call = async () => {
     const recorded = new Promise<ToolCallRecord>((resolve) => (waiting = resolve));
