@@ -45,7 +45,8 @@ import type { Scrubber } from "@switchyard/core/secrets";
 import {
   connectorCredentialForUse,
   connectorDefinitionOf,
-  connectorRules,
+  connectorNow,
+  type ConnectorNow,
   connectorsBySlug,
   markConnectorCredentialNeedsReconnect,
   markConnectorCredentialUsed,
@@ -71,6 +72,9 @@ import type { Logger } from "./logger";
 import { connectorCallContext } from "./tracing";
 
 /** A credential as the pool asks for it: its current value, and word that the server refused one. */
+/** How long the connector the gate read stays the call's own (a held call reads it again). */
+const GATE_FRESH_MS = 100;
+
 type CredentialResolver = {
   resolve: () => Promise<string | undefined>;
   rejected?: (value: string) => void;
@@ -414,10 +418,22 @@ const resolveStepConnectors = async (
 
   const stepEnded = new AbortController();
 
+  /**
+   * The connector as the gate last read it: the call that follows within GATE_FRESH_MS (it
+   * was not held for a person meanwhile) takes it instead of reading it again.
+   */
+  let gated: { slug: string; at: number; row: ConnectorNow | undefined } | undefined;
+  const connectorForCall = (slug: string) =>
+    gated?.slug === slug && performance.now() - gated.at < GATE_FRESH_MS
+      ? Promise.resolve(gated.row)
+      : connectorNow(db, teamId, slug);
   /** The gate asks the database at every call: enabled, and open to the lane. */
   const gate = {
-    allows: async (slug: string, asked: string) =>
-      !mayReachConnector((await connectorRules(db, teamId, [slug])).get(slug), slug, asked),
+    allows: async (slug: string, asked: string) => {
+      const row = await connectorNow(db, teamId, slug);
+      gated = { slug, at: performance.now(), row };
+      return !mayReachConnector(row, slug, asked);
+    },
   };
   const entryOf = (slug: string) => {
     const entry = defs.get(slug);
@@ -449,7 +465,7 @@ const resolveStepConnectors = async (
     callTool: async (slug, tool, args, signal, trace): Promise<CallToolResult> => {
       const { def, owner, credentialId } = entryOf(slug);
       // The allow-list as stored now: an admin who switches a tool off stops it in running steps.
-      const [row] = await connectorsBySlug(db, teamId, [slug]);
+      const row = await connectorForCall(slug);
       const current = row ? parseConnectorDefinition(connectorDefinitionOf(row)) : def;
       if (!toolAllowed(current, lane, tool))
         return {

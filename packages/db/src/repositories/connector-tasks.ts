@@ -4,6 +4,7 @@
  * arguments follows the open task instead of starting another, and a cancelled run's open
  * tasks are found to cancel at their servers. Every query is scoped to the team.
  */
+import { rawQuery, type Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
 type ConnectorTaskKey = {
@@ -57,25 +58,37 @@ const WITH_RESULT = ["completed", "failed"];
  * none. A call made in the console (no run) never follows another.
  */
 export const openConnectorTaskFor = async (
-  db: PrismaClientOrTransaction,
+  db: Db,
   key: ConnectorTaskKey,
   now: Date = new Date(),
 ): Promise<OpenConnectorTask | undefined> => {
   if (key.runId === null) return undefined;
-  const row = await db.connectorTask.findFirst({
-    where: {
-      ...key,
-      AND: [
-        {
-          OR: [{ status: { notIn: ENDED } }, { status: { in: WITH_RESULT }, resultTakenAt: null }],
-        },
-        { OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] },
-      ],
-    },
-    orderBy: { createdAt: "desc" },
-    select: openSelect,
-  });
-  return row ?? undefined;
+  // A plain statement on the pool: this is read before every connector call.
+  const [row] = await rawQuery<OpenConnectorTask>(
+    db,
+    // Times are kept in UTC without a zone: read back as instants, whatever the host's zone.
+    `SELECT id, "taskId", "connectorSlug", owner, status, "pollIntervalMs",
+       "expiresAt" AT TIME ZONE 'UTC' AS "expiresAt"
+     FROM "ConnectorTask"
+     WHERE "teamId" = $1 AND "runId" = $2 AND "connectorSlug" = $3 AND owner = $4 AND tool = $5
+       AND "argsHash" = $6
+       AND (status <> ALL ($7::text[]) OR (status = ANY ($8::text[]) AND "resultTakenAt" IS NULL))
+       AND ("expiresAt" IS NULL OR "expiresAt" > $9::timestamp(3))
+     ORDER BY "createdAt" DESC
+     LIMIT 1`,
+    [
+      key.teamId,
+      key.runId,
+      key.connectorSlug,
+      key.owner,
+      key.tool,
+      key.argsHash,
+      ENDED,
+      WITH_RESULT,
+      now.toISOString(),
+    ],
+  );
+  return row;
 };
 
 /** Keeps a task the server just created for a call. */

@@ -9,6 +9,7 @@
 import { connectorCredentialHolder, type Envelope } from "@switchyard/core/crypto";
 import { AppError } from "@switchyard/core/errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
+import { rawQuery, type Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { envelopeOf, sealedColumns } from "./sealed-columns";
 import type { SealedValue } from "./variables";
@@ -497,6 +498,41 @@ export const connectorsBySlug = (
   teamId: string,
   slugs: readonly string[],
 ) => db.connector.findMany({ where: { teamId, slug: { in: [...slugs] } }, select: listed });
+
+/** What a connector call reads of its connector as it is now: its definition's columns. */
+export type ConnectorNow = Pick<
+  ConnectorRow,
+  | "slug"
+  | "name"
+  | "description"
+  | "transport"
+  | "config"
+  | "lanes"
+  | "credentialMode"
+  | "initialTools"
+  | "toolAllow"
+  | "enabled"
+>;
+
+/**
+ * One connector's definition as stored now, read before every call a running step makes
+ * (whether it is on, open to the lane, and which tools it allows): one plain statement on
+ * the pool. Undefined when the team has no such connector.
+ */
+export const connectorNow = async (
+  db: Db,
+  teamId: string,
+  slug: string,
+): Promise<ConnectorNow | undefined> =>
+  (
+    await rawQuery<ConnectorNow>(
+      db,
+      `SELECT slug, name, description, transport::text AS transport, config, lanes,
+         "credentialMode"::text AS "credentialMode", "initialTools", "toolAllow", enabled
+       FROM "Connector" WHERE "teamId" = $1 AND slug = $2`,
+      [teamId, slug],
+    )
+  )[0];
 
 /**
  * A stored connector as the definition a person writes (core's parseConnectorDefinition
