@@ -6,8 +6,8 @@
  * so a ratio shows what the run routes cost beyond any authenticated request of this app.
  * Every answer must be a 200, or the bench fails. Beside the latencies, each row's note gives
  * the web process's CPU per request: its CPU time (and its descendants', from /proc) over the
- * load, divided by the answers. `NEXT_CPU_PROF=1 NEXT_CPU_PROF_DIR=<dir>` in the environment
- * makes `next start` write a CPU profile of the whole run there when the stack closes.
+ * load, divided by the answers. `NEXT_CPU_PROF=1` in the environment makes `next start` write
+ * a CPU profile of its whole life to apps/web/.next-profiles/ when the stack closes.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -50,12 +50,10 @@ type Latency = { p50: number; p95: number; p99: number; requests: number; cpuMs:
 
 /** CPU ms (user + system) of `pid` and every process below it, now; 0 for one already gone. */
 const treeCpuMs = (pid: number): number => {
-  let ticks = 0;
-  let below: number[] = [];
+  let stat: string[];
+  let below: number[];
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    // After "pid (comm) ": state is field 3, so utime (14) and stime (15) sit at 11 and 12.
-    ticks = Number(stat[11]) + Number(stat[12]);
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
     below = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
       .split(" ")
       .filter(Boolean)
@@ -63,8 +61,10 @@ const treeCpuMs = (pid: number): number => {
   } catch {
     return 0;
   }
+  // After "pid (comm) ": state is field 3, so utime (14) and stime (15) sit at 11 and 12;
   // USER_HZ is 100 on Linux: a tick is 10 ms.
-  return ticks * 10 + below.reduce((sum, child) => sum + treeCpuMs(child), 0);
+  const own = (Number(stat[11]) + Number(stat[12])) * 10;
+  return own + below.reduce((sum, child) => sum + treeCpuMs(child), 0);
 };
 
 const pick = (sorted: number[], q: number) =>
