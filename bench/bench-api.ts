@@ -4,8 +4,12 @@
  * (`next start`) and the latency of every answer is kept: p50, p95 and p99 per route. The
  * baseline is GET /api/v1/lanes at the same rate: the same token check and one small query,
  * so a ratio shows what the run routes cost beyond any authenticated request of this app.
- * Every answer must be a 200, or the bench fails.
+ * Every answer must be a 200, or the bench fails. Beside the latencies, each row's note gives
+ * the web process's CPU per request: its CPU time (and its descendants', from /proc) over the
+ * load, divided by the answers. `NEXT_CPU_PROF=1` in the environment makes `next start` write
+ * a CPU profile of its whole life to apps/web/.next-profiles/ when the stack closes.
  */
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import {
   acquireScaleStack,
@@ -42,7 +46,26 @@ const RATE = 50;
 const SECONDS = QUICK ? 5 : 20;
 const CONNECTIONS = 8;
 
-type Latency = { p50: number; p95: number; p99: number; requests: number };
+type Latency = { p50: number; p95: number; p99: number; requests: number; cpuMs: number };
+
+/** CPU ms (user + system) of `pid` and every process below it, now; 0 for one already gone. */
+const treeCpuMs = (pid: number): number => {
+  let stat: string[];
+  let below: number[];
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    below = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .split(" ")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return 0;
+  }
+  // After "pid (comm) ": state is field 3, so utime (14) and stime (15) sit at 11 and 12;
+  // USER_HZ is 100 on Linux: a tick is 10 ms.
+  const own = (Number(stat[11]) + Number(stat[12])) * 10;
+  return own + below.reduce((sum, child) => sum + treeCpuMs(child), 0);
+};
 
 const pick = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -51,6 +74,7 @@ const pick = (sorted: number[], q: number) =>
 const load = async (stack: ScaleStack, path: string): Promise<Latency> => {
   const times: number[] = [];
   const statuses = new Map<number, number>();
+  const cpuBefore = treeCpuMs(stack.webPid);
   const instance = autocannon({
     url: `${stack.baseUrl}${path}`,
     headers: { authorization: `Bearer ${stack.token}` },
@@ -63,6 +87,7 @@ const load = async (stack: ScaleStack, path: string): Promise<Latency> => {
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
   });
   const result = await instance;
+  const cpuMs = treeCpuMs(stack.webPid) - cpuBefore;
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0)
     throw new Error(
       `${path}: ${result.non2xx} answers not 2xx (${JSON.stringify(Object.fromEntries(statuses))}), ${result.errors} errors, ${result.timeouts} timeouts`,
@@ -73,6 +98,7 @@ const load = async (stack: ScaleStack, path: string): Promise<Latency> => {
     p95: pick(times, 0.95),
     p99: pick(times, 0.99),
     requests: times.length,
+    cpuMs: cpuMs / Math.max(1, times.length),
   };
 };
 
@@ -111,7 +137,8 @@ export const benchApi = async (): Promise<Sample[]> => {
     const scale = `${SCALE.runs.toLocaleString("en")} runs, ${SCALE.toolCalls.toLocaleString("en")} calls`;
     console.error(`[bench] api: seeded ${scale} in ${(stack.seedMs / 1000).toFixed(1)} s`);
     const baseline = await load(stack, "/api/v1/lanes");
-    const ms = (l: Latency) => `p50 ${l.p50.toFixed(1)}, p99 ${l.p99.toFixed(1)}`;
+    const ms = (l: Latency) =>
+      `p50 ${l.p50.toFixed(1)}, p99 ${l.p99.toFixed(1)}, web CPU ${l.cpuMs.toFixed(2)} ms/request`;
     const samples: Sample[] = [];
     for (const [name, path] of routes) {
       const subject = await load(stack, `/api/v1${path}`);

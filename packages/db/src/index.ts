@@ -3,6 +3,7 @@ export type { Db } from "./client";
 export * from "./repositories/bundle-store";
 export * from "./repositories/workflows";
 export * from "./repositories/runs";
+export * from "./repositories/run-reads";
 export * from "./repositories/wait-holds";
 export * from "./repositories/conversation-sessions";
 export * from "./repositories/members";

@@ -2,8 +2,8 @@
  * Users, their team memberships and roles, and their passwords.
  */
 import { AppError } from "@switchyard/core/errors";
-import type { Db } from "../client";
-import type { Role } from "../generated/prisma/client";
+import { rawQuery, type Db } from "../client";
+import type { Membership, Role, Team } from "../generated/prisma/client";
 import {
   DUMMY_PASSWORD_HASH,
   hashPassword,
@@ -124,9 +124,75 @@ export const membershipsOf = (db: Db, userId: string) =>
 export const getMembership = (db: Db, teamId: string, userId: string) =>
   db.membership.findUnique({ where: { teamId_userId: { teamId, userId } } });
 
+type MembershipRow = Membership & {
+  teamSlug: string;
+  teamName: string;
+  teamMaxConcurrentRuns: number | null;
+  teamCreatedAt: Date;
+};
+
+/**
+ * A membership with its team, as plain SQL on the pool: every signed-in request reads one
+ * (the session check, then the procedure's team), so it skips Prisma's query compiler.
+ * Timestamps are read as the UTC instants they hold (see run-reads.ts).
+ */
+const MEMBERSHIP_COLUMNS = `m.id, m."teamId", m."userId", m.role::text AS role, m."createdAt" AT TIME ZONE 'UTC' AS "createdAt",
+  t.slug AS "teamSlug", t.name AS "teamName", t."maxConcurrentRuns" AS "teamMaxConcurrentRuns",
+  t."createdAt" AT TIME ZONE 'UTC' AS "teamCreatedAt"`;
+
+const withTeam = ({
+  teamSlug,
+  teamName,
+  teamMaxConcurrentRuns,
+  teamCreatedAt,
+  ...membership
+}: MembershipRow): Membership & { team: Team } => ({
+  ...membership,
+  team: {
+    id: membership.teamId,
+    slug: teamSlug,
+    name: teamName,
+    maxConcurrentRuns: teamMaxConcurrentRuns,
+    createdAt: teamCreatedAt,
+  },
+});
+
 /** One of the user's memberships, by its id or its team, with the team; null when there is none. */
-export const findMembership = (db: Db, userId: string, by: { id: string } | { teamId: string }) =>
-  db.membership.findFirst({ where: { userId, ...by }, include: { team: true } });
+export const findMembership = async (
+  db: Db,
+  userId: string,
+  by: { id: string } | { teamId: string },
+) => {
+  const [row] = await rawQuery<MembershipRow>(
+    db,
+    `SELECT ${MEMBERSHIP_COLUMNS} FROM "Membership" m JOIN "Team" t ON t.id = m."teamId"
+     WHERE m."userId" = $1 AND ${"id" in by ? "m.id" : `m."teamId"`} = $2`,
+    [userId, "id" in by ? by.id : by.teamId],
+  );
+  return row ? withTeam(row) : null;
+};
+
+/**
+ * What checking a session reads, in one statement: the user's session version (undefined
+ * for a user that no longer exists) and the membership the session acts in, with its team
+ * (null when the user no longer holds it).
+ */
+export const sessionMembership = async (db: Db, userId: string, membershipId: string) => {
+  const [row] = await rawQuery<{ sessionVersion: number } & Partial<MembershipRow>>(
+    db,
+    `SELECT u."sessionVersion", ${MEMBERSHIP_COLUMNS}
+     FROM "User" u LEFT JOIN ("Membership" m JOIN "Team" t ON t.id = m."teamId")
+       ON m."userId" = u.id AND m.id = $2
+     WHERE u.id = $1`,
+    [userId, membershipId],
+  );
+  if (!row) return { sessionVersion: undefined, membership: null };
+  const { sessionVersion, ...membership } = row;
+  return {
+    sessionVersion,
+    membership: membership.id ? withTeam(membership as MembershipRow) : null,
+  };
+};
 
 /** The user's id, email, name and when the email was verified, or null. */
 export const getUser = (db: Db, userId: string) =>

@@ -18,8 +18,3 @@ export const listRunEventsAfter = (
     take: Math.min(Math.max(limit, 1), 1000),
     select: { seq: true, type: true, payload: true, createdAt: true },
   });
-
-/** The run's status, for a stream that ends with the run; null when it is not the team's. */
-export const runStatusOf = async (db: Db, teamId: string, runId: string) =>
-  (await db.run.findFirst({ where: { id: runId, teamId }, select: { status: true } }))?.status ??
-  null;

@@ -7,7 +7,13 @@
  */
 import { getToken, type JWT } from "next-auth/jwt";
 import { AppError } from "@switchyard/core/errors";
-import { findMembership, membershipsOf, sessionVersionOf, type Db } from "@switchyard/db";
+import {
+  findMembership,
+  membershipsOf,
+  sessionMembership,
+  sessionVersionOf,
+  type Db,
+} from "@switchyard/db";
 
 export type SessionToken = JWT & { sv?: unknown; mid?: unknown; teamId?: unknown };
 
@@ -52,13 +58,15 @@ export const refreshSessionToken = async (
     return { ...token, sub: userId, sv, ...scope(memberships[0]) };
   }
   if (!token.sub || typeof token.sv !== "number") return null;
-  if ((await sessionVersionOf(db, token.sub)) !== token.sv) return null;
 
   let membership;
   if (typeof token.mid === "string") {
-    membership = await findMembership(db, token.sub, { id: token.mid });
-    if (!membership) return null;
+    // The session version and the membership in one statement: every request checks them.
+    const checked = await sessionMembership(db, token.sub, token.mid);
+    if (checked.sessionVersion !== token.sv || !checked.membership) return null;
+    membership = checked.membership;
   } else {
+    if ((await sessionVersionOf(db, token.sub)) !== token.sv) return null;
     // Signed in while in no team: the first team the user has joined since, if any.
     membership = (await membershipsOf(db, token.sub))[0];
   }

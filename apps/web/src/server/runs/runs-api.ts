@@ -101,12 +101,13 @@ export const runsApi = implement(runOperations, {
     return listRunSpans(db, caller.teamId, input.id, input.limit);
   },
   toolCalls: async ({ db, caller }, input) => {
-    await mustExist(db, caller.teamId, input.id);
-    return listRunToolCalls(db, caller.teamId, input.id, {
+    const page = await listRunToolCalls(db, caller.teamId, input.id, {
       after: input.after,
       take: input.limit,
       stepRunId: input.stepRunId,
     });
+    if (!page) throw new AppError("NOT_FOUND", "run not found");
+    return page;
   },
   events: async ({ db, caller }, input) => {
     await mustExist(db, caller.teamId, input.id);
