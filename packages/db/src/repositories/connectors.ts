@@ -538,21 +538,7 @@ export const connectorNow = async (
  * A stored connector as the definition a person writes (core's parseConnectorDefinition
  * reads it): the columns, and the transport's fields kept in `config`.
  */
-export const connectorDefinitionOf = (
-  row: Pick<
-    ConnectorRow,
-    | "slug"
-    | "name"
-    | "description"
-    | "transport"
-    | "config"
-    | "lanes"
-    | "credentialMode"
-    | "initialTools"
-    | "toolAllow"
-    | "enabled"
-  >,
-) => ({
+export const connectorDefinitionOf = (row: ConnectorNow) => ({
   ...(row.config as Record<string, unknown>),
   id: row.slug,
   name: row.name,
