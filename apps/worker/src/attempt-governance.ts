@@ -49,10 +49,11 @@ import {
   type Db,
 } from "@switchyard/db";
 import type { Logger } from "./logger";
+import type { WaitWakers } from "./wait-wakers";
 
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"] as const;
-/** How often a held call reads its wait. */
-const POLL_MS = 300;
+/** How often a held call reads its wait when no answer is announced (SWITCHYARD_WAIT_POLL_MS). */
+export const WAIT_POLL_MS = 1000;
 /** The most of the agent's text a person is shown with a held call. */
 const AGENT_TEXT_CHARS = 4000;
 
@@ -74,6 +75,13 @@ export type GovernanceDeps = {
   snapshotLimits: { maxBytes: number; teamBytes: number } | undefined;
   /** A wait opened (for notifications and the live views). */
   onWaitOpened: (waitId: string) => void;
+  /** Wakes a held call when its wait is announced answered; without it the call only polls. */
+  waitWakers?: WaitWakers;
+  /**
+   * How often a held call reads its wait anyway (a lost announcement).
+   * @default WAIT_POLL_MS
+   */
+  pollMs?: number;
 };
 
 type HeldCall = { tool: string; source: string; arguments: Record<string, unknown>; hash: string };
@@ -164,11 +172,14 @@ export const keepWorkspace = async (
   return snapshot;
 };
 
-const sleep = (ms: number, signal: AbortSignal) =>
+/** Sleeps `ms`, or less: until the signal aborts or `listen`'s wake is called. */
+const sleep = (ms: number, signal: AbortSignal, listen?: (wake: () => void) => () => void) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
+    const unlisten = listen?.(done);
     function done() {
       clearTimeout(timer);
+      unlisten?.();
       signal.removeEventListener("abort", done);
       resolve();
     }
@@ -276,7 +287,37 @@ export const createGovernance = (deps: GovernanceDeps) => {
         expiresAt: new Date(Date.now() + DEFAULT_APPROVAL_EXPIRY_MS),
         onExpiry: "deny",
       });
-      deps.onWaitOpened(waitId);
+      // Listening before the first read: an answer announced in between still wakes the hold.
+      let announced = false;
+      let wakeSleep: (() => void) | undefined;
+      const unlisten = deps.waitWakers?.listen(waitId, () => {
+        announced = true;
+        wakeSleep?.();
+      });
+      try {
+        deps.onWaitOpened(waitId);
+        await heldUntilAnswered(waitId, call, signal, {
+          listen: (wake) => {
+            if (announced) queueMicrotask(wake);
+            announced = false;
+            wakeSleep = wake;
+            return () => {
+              wakeSleep = undefined;
+            };
+          },
+        });
+      } finally {
+        unlisten?.();
+      }
+    };
+
+    const heldUntilAnswered = async (
+      waitId: string,
+      call: HeldCall,
+      signal: AbortSignal,
+      wakers: { listen: (wake: () => void) => () => void },
+    ) => {
+      const pollMs = deps.pollMs ?? WAIT_POLL_MS;
       const until = Date.now() + deps.holdMs;
       for (;;) {
         const state = await readWaitState(deps.db, deps.teamId, waitId);
@@ -292,7 +333,7 @@ export const createGovernance = (deps: GovernanceDeps) => {
           throw new AppError("EXECUTION.CANCELLED", "the call was cancelled");
         }
         if (Date.now() >= until) break;
-        await sleep(Math.min(POLL_MS, until - Date.now()), signal);
+        await sleep(Math.min(pollMs, until - Date.now()), signal, wakers.listen);
       }
       // Past the hold limit: the attempt stops and keeps its session; the call stays held.
       // One call is what the step is suspended on; another held past the limit meanwhile is

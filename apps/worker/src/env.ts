@@ -73,6 +73,11 @@ export const workerEnvSchema = z.object({
    * (the agent's session kept with the run, the worker slot freed: docs/governance.md).
    */
   SWITCHYARD_APPROVAL_HOLD_MS: z.coerce.number().int().min(0).max(3_600_000).default(120_000),
+  /**
+   * How often a held call reads its wait when no answer is announced (an answer wakes it at
+   * once over Redis; this is the fallback for a lost message or Redis down).
+   */
+  SWITCHYARD_WAIT_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1000),
   /** On SIGTERM, how long active runs may go on before the worker leaves them to be resumed elsewhere. */
   SWITCHYARD_SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**

@@ -56,6 +56,7 @@ import {
 import { keepAttemptWorkspace, recordAttemptStart, type SnapshotSettings } from "./attempt-start";
 import { conversationSessions } from "./conversation-sessions";
 import { createGovernance } from "./attempt-governance";
+import type { WaitWakers } from "./wait-wakers";
 import { createConversations } from "./conversation-turns";
 import { runReplay, type ReplayOf } from "./execute-replay";
 import { defaultAgentsDir } from "./env";
@@ -131,6 +132,13 @@ export type ExecuteRunDeps = {
    * @default DEFAULT_HOLD_MS (2 minutes)
    */
   holdMs?: number;
+  /** Held calls woken when their wait is announced answered (main.ts feeds it from Redis). */
+  waitWakers?: WaitWakers;
+  /**
+   * How often a held call reads its wait anyway (SWITCHYARD_WAIT_POLL_MS).
+   * @default WAIT_POLL_MS
+   */
+  waitPollMs?: number;
   /** A wait opened (notifications: wait.opened). */
   onWaitOpened?: (wait: { teamId: string; runId: string; waitId: string }) => void;
 };
@@ -479,6 +487,8 @@ export const executeRun = async (
         workerId: deps.workerId,
         laneRules: () => laneApprovalRules(db, teamId, run.lane),
         holdMs: deps.holdMs ?? DEFAULT_HOLD_MS,
+        ...(deps.waitWakers ? { waitWakers: deps.waitWakers } : {}),
+        ...(deps.waitPollMs ? { pollMs: deps.waitPollMs } : {}),
       }),
       conversations: createConversations(waitDeps),
     };

@@ -18,6 +18,7 @@ import {
   runCancelChannel,
   runJobSchema,
   runUpdatesChannel,
+  waitAnsweredChannel,
   RESUME_NOW,
   TEAM_LIMITED,
   teamLimitDelayMs,
@@ -35,6 +36,7 @@ import { startDemoModel } from "./demo-model";
 import { closeEgress, workerEgress } from "./egress";
 import { logDrift } from "./drift-log";
 import { executeRun } from "./execute-run";
+import { createWaitWakers } from "./wait-wakers";
 import { auditRefusedForm } from "./elicitation-waits";
 import { createWorkerConnectors } from "./team-connectors";
 import { liveTwin, startHeartbeat } from "./heartbeat";
@@ -212,6 +214,8 @@ const SNAPSHOT_SWEEP_MS = 60 * 60 * 1000;
 const STALLED_OUT = "job stalled more than allowable limit";
 
 const updates = runUpdatesChannel(env.SWITCHYARD_QUEUE_PREFIX);
+/** Calls held on a wait, woken when the web announces its answer (subscribed below). */
+const waitWakers = createWaitWakers();
 // Live views also poll while their stream is down, so a lost notice only delays them.
 const notify = (runId: string) =>
   void connection
@@ -286,6 +290,8 @@ const worker = new Worker(
           outageMs: env.SWITCHYARD_DB_OUTAGE_MS,
           teamRunLimit: env.SWITCHYARD_TEAM_RUN_LIMIT,
           holdMs: env.SWITCHYARD_APPROVAL_HOLD_MS,
+          waitWakers,
+          waitPollMs: env.SWITCHYARD_WAIT_POLL_MS,
           onBudgetWarning: ({ teamId, runId, warning }) =>
             void triggerWorkers.budgetWarning({
               teamId,
@@ -418,9 +424,14 @@ await consoleWorker.waitUntilReady();
 // Cancellation requests reach every worker; the one holding the run aborts its signal.
 const subscriber = connection.duplicate();
 watchRedis(subscriber, "cancel subscription");
-await subscriber.subscribe(runCancelChannel(env.SWITCHYARD_QUEUE_PREFIX));
-subscriber.on("message", (_channel: string, runId: string) => {
-  if (worker.cancelJob(runId, "cancelled by request")) log.info("cancelling run", { runId });
+// So do answered waits: a call held on one reads it at once.
+const cancels = runCancelChannel(env.SWITCHYARD_QUEUE_PREFIX);
+const answers = waitAnsweredChannel(env.SWITCHYARD_QUEUE_PREFIX);
+await subscriber.subscribe(cancels, answers);
+subscriber.on("message", (channel: string, id: string) => {
+  if (channel === answers) waitWakers.wake(id);
+  else if (channel === cancels && worker.cancelJob(id, "cancelled by request"))
+    log.info("cancelling run", { runId: id });
 });
 const heartbeat = startHeartbeat(
   connection,

@@ -1,6 +1,6 @@
 export { RUN_QUEUE, runJobSchema } from "./run-job";
 export type { RunJob } from "./run-job";
-export { LOCK_LOST, runCancelChannel, runUpdatesChannel } from "./run-cancel";
+export { LOCK_LOST, runCancelChannel, runUpdatesChannel, waitAnsweredChannel } from "./run-cancel";
 export {
   WORKER_HEARTBEAT_MS,
   WORKER_HEARTBEAT_TTL_S,

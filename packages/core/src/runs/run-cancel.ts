@@ -9,3 +9,10 @@ export const LOCK_LOST = "lock lost";
 
 /** Workers publish a run's id here whenever something of the run was recorded (live views). */
 export const runUpdatesChannel = (prefix: string) => `${prefix}:run-updates`;
+
+/**
+ * The web publishes a wait's id here when the wait is answered, so the worker holding a call
+ * on it reads it at once instead of at its next poll. Only the id: the worker reads the wait
+ * again from Postgres, scoped to its team, before it acts.
+ */
+export const waitAnsweredChannel = (prefix: string) => `${prefix}:wait-answered`;

@@ -1,14 +1,15 @@
 /**
  * Answers a wait for both surfaces: the answer, its text scrubbed of the team's secrets,
  * commits with its audit entry (the waits repository decides who may and refuses a second
- * answer), then a run parked on the wait is queued again to resume on any worker, and the
- * run's live views are told. An enqueue that
+ * answer), the worker holding a call on the wait is told (it reads the answer at once, not
+ * at its next poll), then a run parked on the wait is queued again to resume on any worker,
+ * and the run's live views are told. An enqueue that
  * fails leaves the answer standing: the worker's requeue sweep takes the run up.
  */
 import type { Queue } from "bullmq";
 import type { Keyring } from "@switchyard/core/crypto";
 import type { WaitAnswer } from "@switchyard/core/governance";
-import { runUpdatesChannel, type RunJob } from "@switchyard/core/runs";
+import { runUpdatesChannel, waitAnsweredChannel, type RunJob } from "@switchyard/core/runs";
 import { scrubAnswer } from "./scrub-answer";
 import { answerWait, getWait, resumeParkedRun, type Db, type WaitCaller } from "@switchyard/db";
 
@@ -30,6 +31,8 @@ export const answerTeamWait = async (
     input.answer,
   );
   const answered = await answerWait(deps.db, { ...input, answer });
+  // A lost message only delays the held call to its next poll.
+  await deps.publish(waitAnsweredChannel(deps.prefix), input.waitId).catch(() => 0);
   let resumed = false;
   const runId = answered.wait.runId;
   if (answered.resume && runId !== null) {
