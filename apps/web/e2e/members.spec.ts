@@ -44,7 +44,10 @@ test("an invited person signs up by link, and loses the Run button when made a v
     await page.reload();
     const row = page.locator('tr[data-member="riley@e2e.local"]');
     await expect(row).toContainText("Riley Newcomer");
+    // Saved before the page is read again (a reload would cut the request short).
+    const saved = page.waitForResponse((r) => r.url().includes("members.changeRole") && r.ok());
     await row.getByLabel("Role of Riley Newcomer").selectOption("viewer");
+    await saved;
     await page.reload();
     await expect(
       page.locator('tr[data-member="riley@e2e.local"]').getByLabel("Role of Riley Newcomer"),
