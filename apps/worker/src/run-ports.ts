@@ -26,7 +26,7 @@ import {
 import { mayStart, resolveCalleeName, type Role } from "@switchyard/core/policy";
 import {
   findWorkflowByName,
-  getMembership,
+  findMembership,
   laneRules,
   loadBundle,
   runReachRefusal,
@@ -62,7 +62,7 @@ export const runLaneRefusal = async (
 ) => {
   const [lanes, starter] = await Promise.all([
     laneRules(db, teamId),
-    run.startedById ? getMembership(db, teamId, run.startedById) : undefined,
+    run.startedById ? findMembership(db, run.startedById, { teamId }) : undefined,
   ]);
   let role: Role | undefined;
   if (run.startedById) {

@@ -8,7 +8,7 @@
 import { AppError } from "@switchyard/core/errors";
 import { variableHolder, type Envelope } from "@switchyard/core/crypto";
 import { mayUseSecret, type SecretRule } from "@switchyard/core/policy";
-import type { Db } from "../client";
+import { rawQuery, type Db } from "../client";
 import type { PrismaClientOrTransaction } from "../transaction";
 import { envelopeOf, sealedColumns } from "./sealed-columns";
 
@@ -130,10 +130,11 @@ export const listVariables = async (db: Db, teamId: string) =>
 export const secretRules = async (db: Db, teamId: string): Promise<Map<string, SecretRule>> =>
   new Map(
     (
-      await db.teamVariable.findMany({
-        where: { teamId, secret: true },
-        select: { name: true, lanes: true },
-      })
+      await rawQuery<{ name: string; lanes: string[] | null }>(
+        db,
+        `SELECT name, lanes FROM "TeamVariable" WHERE "teamId" = $1 AND secret`,
+        [teamId],
+      )
     ).map((v) => [v.name, { name: v.name, lanes: v.lanes ?? [] }]),
   );
 

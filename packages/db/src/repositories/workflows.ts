@@ -14,8 +14,7 @@ import {
 import { reconnectRefusal } from "@switchyard/core/connectors";
 import { AppError } from "@switchyard/core/errors";
 import { parseWorkflow, bundleTemplates } from "@switchyard/core/workflow";
-import type { Db } from "../client";
-import type { PrismaClientOrTransaction } from "../transaction";
+import { rawQuery, type Db } from "../client";
 import { loadBundle } from "./bundle-store";
 import { recordAudit } from "./audit-log";
 import { secretRules } from "./variables";
@@ -68,26 +67,30 @@ export const currentVersionIdByName = async (db: Db, teamId: string, name: strin
 
 /** The team's connectors as the lane policy reads them, by id. */
 export const connectorRules = async (
-  db: PrismaClientOrTransaction,
+  db: Db,
   teamId: string,
   slugs?: readonly string[],
 ): Promise<Map<string, ConnectorRule>> =>
   new Map(
     (
-      await db.connector.findMany({
-        where: { teamId, ...(slugs ? { slug: { in: [...slugs] } } : {}) },
-        select: { slug: true, lanes: true, enabled: true },
-      })
+      await rawQuery<ConnectorRule & { slug: string }>(
+        db,
+        `SELECT slug, lanes, enabled FROM "Connector"
+         WHERE "teamId" = $1 AND ($2::text[] IS NULL OR slug = ANY ($2::text[]))`,
+        [teamId, slugs ? [...slugs] : null],
+      )
     ).map((c) => [c.slug, c]),
   );
 
-/** The team's lanes, as the lane policy reads them. */
+/** The team's lanes, as the lane policy reads them (a run's start reads them: a plain statement). */
 export const laneRules = async (db: Db, teamId: string): Promise<LaneTable> =>
   laneTable(
-    await db.lane.findMany({
-      where: { teamId },
-      select: { name: true, saveRoles: true, startRoles: true },
-    }),
+    await rawQuery<{ name: string; saveRoles: Role[]; startRoles: Role[] }>(
+      db,
+      `SELECT name, "saveRoles"::text[] AS "saveRoles", "startRoles"::text[] AS "startRoles"
+       FROM "Lane" WHERE "teamId" = $1`,
+      [teamId],
+    ),
   );
 
 /**
