@@ -20,7 +20,7 @@ const HOSTS_WAIT_MS = 10 * 60_000;
 /** The connection string with its password hidden, as the worker hosts are told it. */
 const shown = (url: string) => {
   const u = new URL(url);
-  if (u.password) u.password = "…";
+  if (u.password) u.password = "PASSWORD";
   return u.toString();
 };
 
@@ -56,8 +56,8 @@ export const benchHosts = async (): Promise<Sample[]> => {
     console.error(
       [
         `[bench] hosts: start a worker on each of ${hosts} hosts with this environment, then the bench goes on:`,
-        `  DATABASE_URL=${shown(remote.databaseUrl)}  (this bench's database, the password as in SWITCHYARD_BENCH_DATABASE_URL)`,
-        `  REDIS_URL=${shown(process.env.REDIS_URL!)}`,
+        `  DATABASE_URL=${shown(remote.databaseUrl)}  (this bench's database; PASSWORD as in SWITCHYARD_BENCH_DATABASE_URL)`,
+        `  REDIS_URL=${shown(process.env.REDIS_URL!)}  (PASSWORD as in SWITCHYARD_BENCH_REDIS_URL)`,
         `  SWITCHYARD_QUEUE_PREFIX=${remote.prefix}`,
         "  and its own SWITCHYARD_WORKER_ID, then: npm run worker",
       ].join("\n"),
