@@ -49,7 +49,8 @@ type TeamOverview = {
 const TOP = 10;
 const NAIVE_UTC = `YYYY-MM-DD"T"HH24:MI:SS.MS`;
 
-const zeroRuns = (): Record<OverviewRunStatus, number> => ({
+/** A count of zero for every run status (the run list's counts start from it too). */
+export const zeroRuns = (): Record<OverviewRunStatus, number> => ({
   queued: 0,
   running: 0,
   waiting: 0,

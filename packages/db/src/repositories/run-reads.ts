@@ -13,6 +13,7 @@ import type { ConversationState } from "@switchyard/core/workflow";
 import { AppError } from "@switchyard/core/errors";
 import { isStorableTime } from "@switchyard/core/time";
 import { rawQuery, type Db } from "../client";
+import { zeroRuns } from "./overview";
 
 /** What the run list can be narrowed by; every field is optional and they combine (AND). */
 export type RunListFilter = {
@@ -158,14 +159,7 @@ export const countRunsByStatus = async (db: Db, teamId: string, filter: RunListF
     `SELECT r.status::text AS status, count(*)::int AS n FROM "Run" r WHERE ${where.join(" AND ")} GROUP BY r.status`,
     params,
   );
-  const counts: Record<RunStatus, number> = {
-    queued: 0,
-    running: 0,
-    waiting: 0,
-    succeeded: 0,
-    failed: 0,
-    cancelled: 0,
-  };
+  const counts = zeroRuns();
   for (const group of groups) counts[group.status] = group.n;
   return counts;
 };
