@@ -20,6 +20,7 @@ import {
   removeFolder,
   startNetworkFilter,
   sweepLeftovers,
+  useSpawnServer,
   type NetworkFilter,
   type SandboxHost,
   type UidPool,
@@ -140,6 +141,9 @@ export const bootConfinement = async (
   await mkdir(workspacesDir, { recursive: true, mode: 0o711 });
   await chmod(workspacesDir, 0o711);
   await access(workspacesDir);
+  // Sandboxes are started by a small resident process: a fork of the worker would copy its
+  // page tables for each one (spawn-server.ts).
+  useSpawnServer();
   const root = process.getuid?.() === 0;
   const strictPossible =
     root && env.SWITCHYARD_SANDBOX !== "namespaces" && env.SWITCHYARD_SANDBOX !== "none";

@@ -2,6 +2,7 @@ export { runProcess } from "./run-process";
 export { runSandboxed } from "./run-sandboxed";
 export type { RunSandboxedOptions } from "./run-sandboxed";
 export { startSandboxed } from "./start-sandboxed";
+export { useSpawnServer } from "./launch-process";
 export type { SandboxProcess, StartOptions } from "./start-sandboxed";
 export { detectSandbox } from "./detect-sandbox";
 export type { DetectSandboxOptions } from "./detect-sandbox";

@@ -5,6 +5,7 @@
  * scan of /proc only where its processes' PID namespaces do not prove them gone.
  */
 import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,7 +13,8 @@ import { OWNER_TAG } from "./build-launch";
 import { runSandboxed } from "./run-sandboxed";
 import type { SandboxHost } from "./sandbox-types";
 import { startSandboxed } from "./start-sandboxed";
-import { procScans } from "./proc-scan";
+import { listPids, procScans } from "./proc-scan";
+import { SPAWN_SERVER_MARK } from "./spawn-server";
 import { trackOwner } from "./process-ledger";
 import { reapOwner, runOwnerId } from "./reap-owner";
 import { sweepLeftovers } from "./sweep-leftovers";
@@ -32,6 +34,25 @@ import {
 } from "@switchyard/testing/sandbox";
 
 const UID = 61200;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const runs = (pid: number) => {
+  try {
+    return !readFileSync(`/proc/${pid}/stat`, "latin1").includes(") Z ");
+  } catch {
+    return false;
+  }
+};
+/** The spawn servers whose parent is `pid`. */
+const spawnServersOf = (pid: number) =>
+  listPids().filter((p) => {
+    try {
+      const status = readFileSync(`/proc/${p}/status`, "latin1");
+      const cmdline = readFileSync(`/proc/${p}/cmdline`, "latin1");
+      return status.includes(`\nPPid:\t${pid}\n`) && cmdline.includes(SPAWN_SERVER_MARK);
+    } catch {
+      return false;
+    }
+  });
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, "../../../..");
 
@@ -136,9 +157,9 @@ describe("stopping a sandboxed step", () => {
   );
 });
 
-const holdStep = (host: SandboxHost) => {
+const holdStep = (host: SandboxHost, spawnServer = false) => {
   const script = "setsid nohup sleep 300 >/dev/null 2>&1 & echo ready; sleep 300";
-  const arg = JSON.stringify({ host, spec: spec(dirs, UID, sh(script)) });
+  const arg = JSON.stringify({ host, spec: spec(dirs, UID, sh(script)), spawnServer });
   const driver = spawn(process.execPath, ["--import", "tsx", HOLD_STEP, arg], {
     cwd: REPO_ROOT,
     stdio: ["ignore", "pipe", "inherit"],
@@ -162,6 +183,20 @@ describe("a worker SIGKILLed mid-step", () => {
     expect(ownedBy(host.ownerId).length).toBeGreaterThanOrEqual(3);
     driver.kill("SIGKILL");
     expect(await waitNoneLeft(host.ownerId, 5000)).toEqual([]);
+  });
+
+  it("whose sandboxes a spawn server started, leaves nothing either, the server included", async (ctx) => {
+    if (base.level === "none") ctx.skip();
+    const host = withOwner(base);
+    const { driver, ready } = holdStep(host, true);
+    await ready;
+    const servers = spawnServersOf(driver.pid!);
+    expect(servers).toHaveLength(1);
+    expect(ownedBy(host.ownerId).length).toBeGreaterThanOrEqual(3);
+    driver.kill("SIGKILL");
+    expect(await waitNoneLeft(host.ownerId, 5000)).toEqual([]);
+    for (let i = 0; i < 100 && runs(servers[0]!); i++) await sleep(50);
+    expect(runs(servers[0]!)).toBe(false);
   });
 
   it("at level none, leaves a detached child that sweepLeftovers then kills", async () => {

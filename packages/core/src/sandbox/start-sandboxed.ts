@@ -5,11 +5,11 @@
  * every process the step made is gone. Servers that speak over stdio (the MCP proxy,
  * agent CLIs) use this directly; `runSandboxed` builds on it.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import type { Readable, Writable } from "node:stream";
 import { AppError } from "../errors";
 import { buildLaunch, FD, SANDBOX_TAG } from "./build-launch";
+import { launchProcess, type Launched } from "./launch-process";
 import { prepareStepDirs } from "./prepare-step-dirs";
 import { processStarted } from "./process-ledger";
 import {
@@ -68,20 +68,39 @@ export const startSandboxed = async (
   const grace = spec.killGraceMs ?? DEFAULT_GRACE_MS;
   const started = performance.now();
 
-  const confined = launch.files !== undefined;
   const ended = processStarted(host.ownerId);
-  const child = spawn(launch.file, launch.args, {
-    cwd: launch.cwd,
-    env: launch.env,
-    detached: true,
-    shell: false,
-    stdio: confined
-      ? ["pipe", "pipe", "pipe", "pipe", "pipe", "pipe", "pipe"]
-      : ["pipe", "pipe", "pipe"],
-  });
-  const { stdin, stdout, stderr } = child;
+  let child: Launched;
+  try {
+    child = await launchProcess({
+      file: launch.file,
+      args: launch.args,
+      cwd: launch.cwd,
+      env: launch.env,
+      count: launch.files ? 7 : 3,
+      inputs: launch.files
+        ? {
+            [FD.passwd]: launch.files.passwd,
+            [FD.group]: launch.files.group,
+            [FD.args]: launch.files.args,
+          }
+        : {},
+      status: launch.files ? FD.status : undefined,
+    });
+  } catch (error) {
+    // Not started: nothing of it to prove gone, so the owner's reap scans.
+    ended(false);
+    const message = error instanceof Error ? error.message : String(error);
+    throw new AppError("SYSTEM.SANDBOX_UNAVAILABLE", `cannot start the sandbox: ${message}`, {
+      cause: error,
+    });
+  }
+  const { stdin, stdout, stderr, status } = child;
   stdin.on("error", () => undefined);
-  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  const closedOne = (stream: Readable) =>
+    new Promise<void>((resolve) =>
+      stream.closed || stream.destroyed ? resolve() : stream.once("close", () => resolve()),
+    );
+  const closed = Promise.all([closedOne(stdout), closedOne(stderr)]).then(() => undefined);
 
   let nsInit: number | undefined;
   let namespace: string | undefined;
@@ -90,22 +109,16 @@ export const startSandboxed = async (
   let markStarted: () => void = () => undefined;
   const sandboxStarted = new Promise<void>((resolve) => (markStarted = resolve));
   let gone = false;
-  child.once("exit", () => {
+  void child.exited.then(() => {
     gone = true;
     markStarted();
   });
-  if (!launch.files) markStarted();
-  if (launch.files) {
-    const stdio = child.stdio as unknown as Array<(Writable & Readable) | null>;
-    const status = stdio[FD.status];
-    stdio[FD.passwd]?.on("error", () => undefined).end(launch.files.passwd);
-    stdio[FD.group]?.on("error", () => undefined).end(launch.files.group);
-    stdio[FD.args]?.on("error", () => undefined).end(launch.files.args);
+  if (!status) markStarted();
+  else {
     let buffered = "";
-    if (status) statusRead = new Promise((done) => status.once("close", () => done()));
-    status?.on("error", () => undefined);
-    status?.on("data", (chunk: Buffer) => {
-      buffered += chunk.toString("utf8");
+    statusRead = new Promise((done) => status.once("close", () => done()));
+    status.on("data", (chunk: Buffer | string) => {
+      buffered += chunk.toString();
       const m = /"child-pid"\s*:\s*(\d+)/.exec(buffered);
       if (m && nsInit === undefined) {
         nsInit = Number(m[1]);
@@ -131,7 +144,7 @@ export const startSandboxed = async (
     pidNamespaceOf(nsInit) === namespace;
 
   const killAll = (signal: NodeJS.Signals) => {
-    if (child.pid === undefined || gone) return;
+    if (gone) return;
     if (!namespaceIsOurs()) {
       signalPid(-child.pid, signal);
       return;
@@ -165,25 +178,14 @@ export const startSandboxed = async (
     requestStop();
   };
 
-  const exited = new Promise<SandboxExit>((resolve, reject) => {
-    child.once("error", (error) => {
-      // Not started, or past knowing: the owner's reap scans.
-      ended(false);
-      if (timer) clearTimeout(timer);
-      options.signal?.removeEventListener("abort", onAbort);
-      reject(
-        new AppError("SYSTEM.SANDBOX_UNAVAILABLE", `cannot start the sandbox: ${error.message}`, {
-          cause: error,
-        }),
-      );
-    });
-    child.once("exit", (exitCode, signal) => {
+  const exited = new Promise<SandboxExit>((resolve) => {
+    void child.exited.then(({ exitCode, signal }) => {
       if (timer) clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       options.signal?.removeEventListener("abort", onAbort);
       const durationMs = Math.round(performance.now() - started);
       // Whatever the step left goes with it: its group, then anything still carrying its tag.
-      if (child.pid !== undefined) signalPid(-child.pid, "SIGKILL");
+      signalPid(-child.pid, "SIGKILL");
       // Every process of a confined step lives in the sandbox's PID namespace, and the kernel
       // ends a namespace's processes before its init finishes exiting (becomes a zombie). So
       // once that init is a zombie or gone, nothing of the step is left, and the scan of
@@ -220,7 +222,7 @@ export const startSandboxed = async (
       let giveUp: NodeJS.Timeout | undefined;
       const late = new Promise<void>((done) => {
         giveUp = setTimeout(() => {
-          for (const stream of child.stdio) stream?.destroy();
+          child.destroyPipes();
           done();
         }, CLOSE_WAIT_MS);
       });
@@ -231,13 +233,12 @@ export const startSandboxed = async (
   if (options.signal?.aborted) onAbort();
   else options.signal?.addEventListener("abort", onAbort, { once: true });
 
-  if (child.pid === undefined) await exited;
   // bwrap reports its namespace's init once it exists: from then on a stop reaches every process.
   await sandboxStarted;
   return {
     level: host.level,
     sandboxId,
-    pid: child.pid ?? -1,
+    pid: child.pid,
     paths: launch.paths,
     stdin,
     stdout,
