@@ -9,6 +9,7 @@ import path from "node:path";
 import { Queue, QueueEvents } from "bullmq";
 import { Redis } from "ioredis";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { spawnServersOf } from "@switchyard/core/sandbox";
 import { createDb, saveWorkflowVersion, startRun } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
@@ -36,8 +37,12 @@ export const settled = async (worker: WorkerHandle): Promise<Reading> => {
     await sleep(50);
   const lines = [...worker.logs().matchAll(/bench-memory (\{.*\})/g)];
   const usage = JSON.parse(lines.at(-1)![1]!) as { heapUsed: number; external: number };
-  const status = readFileSync(`/proc/${worker.child.pid}/status`, "utf8");
-  const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+  // The worker's and its spawn server's (spawn-server.ts): a worker's resident memory is both.
+  let rss = 0;
+  for (const pid of [worker.child.pid!, ...spawnServersOf(worker.child.pid!)]) {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    rss += Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+  }
   return { rss, heapUsed: usage.heapUsed, external: usage.external };
 };
 export const show = (r: Reading) =>

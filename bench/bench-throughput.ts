@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { Queue, QueueEvents, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { RUN_QUEUE, type RunJob } from "@switchyard/core/runs";
+import { spawnServersOf } from "@switchyard/core/sandbox";
 import { createDb, saveWorkflowVersion, startRun, type Db } from "@switchyard/db";
 import { seed } from "@switchyard/db/seed";
 import { freshDatabase } from "@switchyard/testing/db";
@@ -80,14 +81,15 @@ const postgresOf = (database: string) =>
       return false;
     }
   });
+/** A worker and the spawn server that starts its sandboxes (and reaps them). */
+const workerProcesses = (w: WorkerHandle) => [w.child.pid!, ...spawnServersOf(w.child.pid!)];
 const snapshot = (workers: WorkerHandle[], database: string): CpuSnapshot => ({
   at: performance.now(),
-  workers: workers.reduce((sum, w) => sum + ticksOf(w.child.pid!, false), 0),
-  // the step processes (setpriv, launcher, bwrap, the command) once the worker has reaped them
-  steps: workers.reduce(
-    (sum, w) => sum + ticksOf(w.child.pid!, true) - ticksOf(w.child.pid!, false),
-    0,
-  ),
+  workers: workers.flatMap(workerProcesses).reduce((sum, pid) => sum + ticksOf(pid, false), 0),
+  // the step processes (setpriv, launcher, bwrap, the command) once they have been reaped
+  steps: workers
+    .flatMap(workerProcesses)
+    .reduce((sum, pid) => sum + ticksOf(pid, true) - ticksOf(pid, false), 0),
   postgres: new Map(postgresOf(database).map((p) => [p, ticksOf(p, false)])),
   redis: processesNamed("redis-server").reduce((sum, p) => sum + ticksOf(p, false), 0),
   self: process.cpuUsage(),

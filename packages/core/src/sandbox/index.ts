@@ -3,6 +3,7 @@ export { runSandboxed } from "./run-sandboxed";
 export type { RunSandboxedOptions } from "./run-sandboxed";
 export { startSandboxed } from "./start-sandboxed";
 export { useSpawnServer } from "./launch-process";
+export { spawnServersOf } from "./spawn-server";
 export type { SandboxProcess, StartOptions } from "./start-sandboxed";
 export { detectSandbox } from "./detect-sandbox";
 export type { DetectSandboxOptions } from "./detect-sandbox";

@@ -77,6 +77,8 @@ type Waiting = {
   fail: (error: Error) => void;
   exit?: (exit: LaunchExit) => void;
   launched?: Launched;
+  exited?: boolean;
+  statusEnded?: boolean;
 };
 
 type Message = {
@@ -112,18 +114,21 @@ const startServer = (): Server => {
       return;
     }
     if (message.error !== undefined) {
-      started.waiting.delete(message.id);
-      holdWhileBusy(started);
+      settled(started, message.id);
       entry.fail(new Error(message.error));
-    } else if (message.fd !== undefined && handle) {
-      entry.handles[message.fd] = handle;
+    } else if (message.fd !== undefined) {
+      if (handle) entry.handles[message.fd] = handle;
       entry.pid = message.pid;
       if (message.fd === 2) resolveLaunched(started, message.id, entry);
     } else if (message.status !== undefined) entry.status?.write(message.status, "latin1");
-    else if (message.statusEnd) entry.status?.end();
-    else if (message.exit) {
-      started.waiting.delete(message.id);
-      holdWhileBusy(started);
+    else if (message.statusEnd) {
+      entry.status?.end();
+      entry.statusEnded = true;
+      if (entry.exited) settled(started, message.id);
+    } else if (message.exit) {
+      // The status may end after the exit: the entry is done with once both have come.
+      entry.exited = true;
+      if (!entry.status || entry.statusEnded) settled(started, message.id);
       entry.exit?.({ exitCode: message.exit[0], signal: message.exit[1] });
     }
   });
@@ -151,6 +156,11 @@ const startServer = (): Server => {
   return started;
 };
 
+const settled = (owner: Server, id: number) => {
+  owner.waiting.delete(id);
+  holdWhileBusy(owner);
+};
+
 const holdWhileBusy = (owner: Server) => {
   const channel = owner.child.channel as { ref?: () => void; unref?: () => void } | undefined;
   if (owner.waiting.size > 0) {
@@ -163,7 +173,15 @@ const holdWhileBusy = (owner: Server) => {
 };
 
 const resolveLaunched = (owner: Server, id: number, entry: Waiting) => {
-  const [stdin, stdout, stderr] = entry.handles as [Socket, Socket, Socket];
+  const [stdin, stdout, stderr] = entry.handles;
+  if (!stdin || !stdout || !stderr) {
+    // Never seen: a pipe that did not come is a process nobody could talk to.
+    settled(owner, id);
+    if (entry.pid !== undefined) signalPid(-entry.pid, "SIGKILL");
+    for (const pipe of entry.handles) pipe?.destroy();
+    entry.fail(new Error("the spawn server did not hand over the process's pipes"));
+    return;
+  }
   stdin.on("error", () => undefined);
   const launched: Launched = {
     pid: entry.pid!,

@@ -13,8 +13,8 @@ import { OWNER_TAG } from "./build-launch";
 import { runSandboxed } from "./run-sandboxed";
 import type { SandboxHost } from "./sandbox-types";
 import { startSandboxed } from "./start-sandboxed";
-import { listPids, procScans } from "./proc-scan";
-import { SPAWN_SERVER_MARK } from "./spawn-server";
+import { procScans } from "./proc-scan";
+import { spawnServersOf } from "./spawn-server";
 import { trackOwner } from "./process-ledger";
 import { reapOwner, runOwnerId } from "./reap-owner";
 import { sweepLeftovers } from "./sweep-leftovers";
@@ -42,17 +42,6 @@ const runs = (pid: number) => {
     return false;
   }
 };
-/** The spawn servers whose parent is `pid`. */
-const spawnServersOf = (pid: number) =>
-  listPids().filter((p) => {
-    try {
-      const status = readFileSync(`/proc/${p}/status`, "latin1");
-      const cmdline = readFileSync(`/proc/${p}/cmdline`, "latin1");
-      return status.includes(`\nPPid:\t${pid}\n`) && cmdline.includes(SPAWN_SERVER_MARK);
-    } catch {
-      return false;
-    }
-  });
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const REPO_ROOT = path.resolve(HERE, "../../../..");
 

@@ -18,7 +18,8 @@ import {
   withOwner,
   type StepDirs,
 } from "@switchyard/testing/sandbox";
-import { useSpawnServer } from "./launch-process";
+import { finished } from "node:stream/promises";
+import { launchProcess, useSpawnServer } from "./launch-process";
 import { procScans } from "./proc-scan";
 import { trackOwner } from "./process-ledger";
 import { reapOwner } from "./reap-owner";
@@ -52,6 +53,49 @@ describe("a sandbox started by the spawn server", () => {
       { stdin: "hello\n" },
     );
     expect(r).toMatchObject({ exitCode: 3, stdout: "out:hello\n", stderr: "err\n" });
+  });
+
+  it("hands each of many started at once its own pipes, even when it ended before they were handed over", async () => {
+    // Each pipe is acknowledged before the next goes, and this process is too busy to
+    // acknowledge any for a while (as a loaded worker is): most of these have exited, which
+    // destroys a child's stdin, by the time their turn comes.
+    const starting = Array.from({ length: 24 }, (_, i) =>
+      runSandboxed(withOwner(base), spec(dirs, UID, sh(`echo ${i}; exit ${i % 3}`))),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const until = Date.now() + 1500; Date.now() < until;);
+    const results = await Promise.all(starting);
+    expect(results.map((r) => [r.stdout, r.exitCode])).toEqual(
+      Array.from({ length: 24 }, (_, i) => [`${i}\n`, i % 3]),
+    );
+  });
+
+  it("relays a process's status to its end, whether that comes before its exit or after", async () => {
+    // The server reads the status descriptor and reports its end and the exit as they
+    // come: either may be first, and neither may be lost.
+    const launched = await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        launchProcess({
+          file: "/bin/sh",
+          args: ["-c", `echo status-${i} >&5; exec 5>&-; exit 0`],
+          cwd: "/",
+          env: { PATH: "/usr/bin:/bin" },
+          count: 7,
+          inputs: {},
+          status: 5,
+        }),
+      ),
+    );
+    const statuses = await Promise.all(
+      launched.map(async (p) => {
+        let text = "";
+        p.status!.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        await Promise.all([p.exited, finished(p.status!)]);
+        p.destroyPipes();
+        return text;
+      }),
+    );
+    expect(statuses).toEqual(Array.from({ length: 16 }, (_, i) => `status-${i}\n`));
   });
 
   it("is the server's child, not this process's, and holds no descriptor of the server's channel", async () => {

@@ -18,7 +18,10 @@
  * It ends when the channel does (the worker went): every sandbox is started with
  * `--die-with-parent`, so theirs end with it, as they did when the worker was their parent.
  */
-/** The source's first line: how `ps` and the tests tell the spawn server. */
+import { readFileSync } from "node:fs";
+import { listPids } from "./proc-scan";
+
+/** The source's first line: how `ps`, the tests and the benches tell the spawn server. */
 export const SPAWN_SERVER_MARK = "// switchyard spawn server";
 
 const source = `${SPAWN_SERVER_MARK}
@@ -49,9 +52,25 @@ process.on("message", (m) => {
     status.on("data", (chunk) => send({ id: m.id, status: chunk.toString("latin1") }));
     status.once("close", () => send({ id: m.id, statusEnd: true }));
   }
-  for (const fd of [0, 1, 2]) send({ id: m.id, pid: child.pid, fd }, child.stdio[fd]);
+  // A handle waits its turn behind the others' (each is acknowledged before the next goes), and
+  // a child's exit destroys its stdin: the pipes are kept here, not by the child, until sent.
+  const pipes = [child.stdin, child.stdout, child.stderr];
+  child.stdin = null;
+  for (const fd of [0, 1, 2]) send({ id: m.id, pid: child.pid, fd }, pipes[fd]);
   child.once("exit", (code, signal) => send({ id: m.id, exit: [code, signal] }));
 });
 `;
 
 export const SPAWN_SERVER = source;
+
+/** The spawn servers a process (by pid) has started: its children that are one. */
+export const spawnServersOf = (parent: number) =>
+  listPids().filter((pid) => {
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "latin1");
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "latin1");
+      return status.includes(`\nPPid:\t${parent}\n`) && cmdline.includes(SPAWN_SERVER_MARK);
+    } catch {
+      return false;
+    }
+  });
