@@ -16,11 +16,9 @@ import type { ReplayChanges } from "@switchyard/core/replay";
 import { Scrubber } from "@switchyard/core/secrets";
 import {
   bundleReader,
-  parseWorkflow,
   runWorkflow,
   type Checkpoint,
   type RunOutcome,
-  bundleTemplates,
 } from "@switchyard/core/workflow";
 import {
   claimQueuedRun,
@@ -35,6 +33,7 @@ import {
   laneApprovalRules,
   loadBundle,
   markStepRunWaiting,
+  parseBundle,
   nextEventSeq,
   parkedSnapshotOf,
   parkRunOnWait,
@@ -354,9 +353,7 @@ export const executeRun = async (
     const bundle = await loadBundle(db, teamId, run.workflowVersionId);
     if (!bundle)
       throw new AppError("NOT_FOUND", `workflow version ${run.workflowVersionId} not found`);
-    const parsed = parseWorkflow(bundle.entry, bundle.version.entryPath, undefined, {
-      templates: bundleTemplates(bundle.files),
-    });
+    const parsed = parseBundle(bundle);
     if (!parsed.workflow) {
       throw new AppError(
         parsed.errors[0]?.code ?? "WORKFLOW.VALIDATION_FAILED",

@@ -13,7 +13,6 @@ import type { Scrubber } from "@switchyard/core/secrets";
 import type { BudgetSpend, BudgetStanding, BudgetWarning } from "@switchyard/core/governance";
 import {
   bundleReader,
-  parseWorkflow,
   type CheckpointStore,
   type EventSink,
   type RunEvent,
@@ -21,7 +20,6 @@ import {
   type BundleFiles,
   type Workflow,
   type WorkflowResolver,
-  bundleTemplates,
 } from "@switchyard/core/workflow";
 import { mayStart, resolveCalleeName, type Role } from "@switchyard/core/policy";
 import {
@@ -29,6 +27,7 @@ import {
   findMembership,
   laneRules,
   loadBundle,
+  parseBundle,
   runReachRefusal,
   type Db,
 } from "@switchyard/db";
@@ -102,9 +101,7 @@ export const teamWorkflowResolver = ({ db, teamId, pinned, pack }: Scope): Workf
       if (!bundle) return undefined;
       const file = `${name}/${bundle.version.entryPath}`;
       packOfFile.set(file, (await findWorkflowByName(db, teamId, name))?.pack ?? null);
-      const parsed = parseWorkflow(bundle.entry, file, undefined, {
-        templates: bundleTemplates(bundle.files),
-      });
+      const parsed = parseBundle(bundle, file);
       if (!parsed.workflow) {
         throw new AppError(
           "WORKFLOW.VALIDATION_FAILED",

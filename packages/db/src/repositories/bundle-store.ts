@@ -4,6 +4,7 @@
  * sorted path→hash list, so the same files always make the same bundle.
  */
 import { createHash } from "node:crypto";
+import { bundleTemplates, parseWorkflow, type ParseResult } from "@switchyard/core/workflow";
 import type { Db } from "../client";
 import type { Prisma, WorkflowVersion } from "../generated/prisma/client";
 
@@ -137,6 +138,34 @@ const remember = (key: string, bundle: LoadedBundle) => {
   Object.freeze(bundle.files);
   recentBundles.set(key, bundle);
   if (recentBundles.size > RECENT_BUNDLES) recentBundles.delete(recentBundles.keys().next().value!);
+};
+
+const parses = new WeakMap<LoadedBundle, Map<string, ParseResult>>();
+
+/** Freezes a parsed workflow through and through: every run of its version shares it. */
+const freezeDeep = (value: unknown, seen = new Set<unknown>()) => {
+  if (!value || typeof value !== "object" || seen.has(value)) return;
+  seen.add(value);
+  for (const key of Object.keys(value)) freezeDeep((value as Record<string, unknown>)[key], seen);
+  Object.freeze(value);
+};
+
+/**
+ * A bundle's entry parsed, named `file` in what it reports (the entry's path unless told).
+ * A version never changes, so the parse of a kept bundle is kept with it, frozen: a run's
+ * start on the web and its worker parse a version once, not once a run.
+ */
+export const parseBundle = (bundle: LoadedBundle, file = bundle.version.entryPath): ParseResult => {
+  let byFile = parses.get(bundle);
+  if (!byFile) parses.set(bundle, (byFile = new Map<string, ParseResult>()));
+  const kept = byFile.get(file);
+  if (kept) return kept;
+  const parsed = parseWorkflow(bundle.entry, file, undefined, {
+    templates: bundleTemplates(bundle.files),
+  });
+  freezeDeep(parsed.workflow);
+  byFile.set(file, parsed);
+  return parsed;
 };
 
 /** Reads a version's files back, checking each blob against its hash. */

@@ -13,9 +13,8 @@ import {
 } from "@switchyard/core/policy";
 import { reconnectRefusal } from "@switchyard/core/connectors";
 import { AppError } from "@switchyard/core/errors";
-import { parseWorkflow, bundleTemplates } from "@switchyard/core/workflow";
 import { rawQuery, type Db } from "../client";
-import { loadBundle } from "./bundle-store";
+import { loadBundle, parseBundle } from "./bundle-store";
 import { recordAudit } from "./audit-log";
 import { secretRules } from "./variables";
 
@@ -107,11 +106,7 @@ const calleeSource =
     const versionId = pinned ? pinned[name] : row?.archivedAt ? undefined : row?.currentVersionId;
     if (!row || !versionId) return undefined;
     const bundle = await loadBundle(db, teamId, versionId);
-    const workflow =
-      bundle &&
-      parseWorkflow(bundle.entry, `${name}/${bundle.version.entryPath}`, undefined, {
-        templates: bundleTemplates(bundle.files),
-      }).workflow;
+    const workflow = bundle && parseBundle(bundle, `${name}/${bundle.version.entryPath}`).workflow;
     return workflow && { workflow, lane: row.lane, pack: row.pack };
   };
 
