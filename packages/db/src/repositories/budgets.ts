@@ -13,6 +13,7 @@ import {
   type BudgetSpend,
 } from "@switchyard/core/governance";
 import { AppError } from "@switchyard/core/errors";
+import { rawQuery, type Db } from "../client";
 import type { Prisma } from "../generated/prisma/client";
 import type { PrismaClientOrTransaction } from "../transaction";
 
@@ -34,8 +35,9 @@ type LimitRow = {
   scope: AdminBudgetScope;
   target: string;
   period: BudgetPeriod;
-  costUsd: Prisma.Decimal | null;
-  tokens: bigint | null;
+  /** a Decimal and a bigint through Prisma, numeric text through the pool */
+  costUsd: Prisma.Decimal | string | null;
+  tokens: bigint | string | null;
   calls: unknown;
   updatedAt: Date;
 };
@@ -75,6 +77,21 @@ const limitColumns = {
   calls: true,
   updatedAt: true,
 } as const;
+
+/**
+ * The team's limits that match `where` (over scope, target and period, with its values from
+ * $2), as a plain statement: read at every run's start and every agent step's.
+ */
+const limitsWhere = async (db: Db, teamId: string, where: string, params: unknown[]) =>
+  (
+    await rawQuery<LimitRow>(
+      db,
+      `SELECT id, scope::text AS scope, target, period::text AS period, "costUsd", tokens, calls,
+              "updatedAt" AT TIME ZONE 'UTC' AS "updatedAt"
+       FROM "BudgetLimit" WHERE "teamId" = $1 AND (${where})`,
+      [teamId, ...params],
+    )
+  ).map(toLimit);
 
 /** The team's limits: the team's first, then lanes', then workflows'. */
 const listBudgetLimits = async (db: PrismaClientOrTransaction, teamId: string) => {
@@ -226,24 +243,19 @@ const filterOf = (limit: StoredBudgetLimit, now: Date): SpendFilter => ({
 
 /** The team's limits that apply to a run of this workflow in this lane, each with its period's spend so far. */
 export const budgetLimitsFor = async (
-  db: PrismaClientOrTransaction,
+  db: Db,
   teamId: string,
   run: { workflowId: string; lane: string; workflowName: string },
   now = new Date(),
 ): Promise<{ stored: StoredBudgetLimit; limit: BudgetLimit; spentBefore: BudgetSpend }[]> => {
-  const rows = await db.budgetLimit.findMany({
-    where: {
-      teamId,
-      OR: [
-        { scope: "team" },
-        { scope: "lane", target: run.lane },
-        { scope: "workflow", target: run.workflowId },
-      ],
-    },
-    select: limitColumns,
-  });
+  const rows = await limitsWhere(
+    db,
+    teamId,
+    `scope = 'team' OR (scope = 'lane' AND target = $2) OR (scope = 'workflow' AND target = $3)`,
+    [run.lane, run.workflowId],
+  );
   const out = [];
-  for (const stored of rows.map(toLimit)) {
+  for (const stored of rows) {
     const spentBefore = await sumSpend(db, teamId, filterOf(stored, now));
     out.push({
       stored,
@@ -319,21 +331,19 @@ export const budgetTargetOf = async (
 
 /** Why a run in this lane may not start: the team's or the lane's monthly limit is reached (USER.BUDGET.EXCEEDED). */
 export const budgetStartRefusal = async (
-  db: PrismaClientOrTransaction,
+  db: Db,
   teamId: string,
   lane: string,
   now = new Date(),
 ) => {
-  const rows = await db.budgetLimit.findMany({
-    where: {
-      teamId,
-      period: "month",
-      OR: [{ scope: "team" }, { scope: "lane", target: lane }],
-    },
-    select: limitColumns,
-  });
+  const rows = await limitsWhere(
+    db,
+    teamId,
+    `period = 'month' AND (scope = 'team' OR (scope = 'lane' AND target = $2))`,
+    [lane],
+  );
   const limits = [];
-  for (const stored of rows.map(toLimit))
+  for (const stored of rows)
     limits.push({
       limit: {
         ...stored.amounts,
