@@ -7,7 +7,8 @@
  * Answered through the API: an answer that does not fit the form is refused naming the field,
  * another member may not answer, an accept sends the values with the form's defaults, and
  * the tool's result (only that) reaches the agent. A decline and an expiry are sent to the
- * server as the spec says (decline, cancel).
+ * server as the spec says (decline, cancel). The worker reads a form's wait hourly here, so an
+ * answer reaches the server only through its announcement.
  */
 import type { Server } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -114,6 +115,9 @@ beforeAll(async () => {
     SWITCHYARD_EGRESS_ALLOW: LOOPBACK_EGRESS_ALLOW,
     SWITCHYARD_MODEL_ENDPOINTS: `${model.url}/v1`,
     SWITCHYARD_APPROVAL_HOLD_MS: String(HOLD_MS),
+    // An hour between reads of a form's wait: an answered form reaches the server only
+    // because the answer is announced (wait-wakers.ts).
+    SWITCHYARD_WAIT_POLL_MS: "3600000",
   });
   memberId = await addMember(stack.db, stack.teamId, {
     email: "member@test.local",

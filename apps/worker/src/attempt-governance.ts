@@ -49,7 +49,7 @@ import {
   type Db,
 } from "@switchyard/db";
 import type { Logger } from "./logger";
-import type { WaitWakers } from "./wait-wakers";
+import { wakeableSleep, type WaitWakers } from "./wait-wakers";
 
 const BUILTINS = ["Read", "Write", "Edit", "Bash", "Glob", "Grep"] as const;
 /** How often a held call reads its wait when no answer is announced (SWITCHYARD_WAIT_POLL_MS). */
@@ -173,19 +173,6 @@ export const keepWorkspace = async (
 };
 
 /** Sleeps `ms`, or less: until the signal aborts or `listen`'s wake is called. */
-const sleep = (ms: number, signal: AbortSignal, listen?: (wake: () => void) => () => void) =>
-  new Promise<void>((resolve) => {
-    const timer = setTimeout(done, ms);
-    const unlisten = listen?.(done);
-    function done() {
-      clearTimeout(timer);
-      unlisten?.();
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
-
 /** The refusal an answer (or expiry) gives the held call, or undefined when it may run. */
 const refusalOf = (status: string, answer: unknown): AppError | undefined => {
   const given = (answer ?? {}) as Partial<DecisionAnswer> & { decision?: string };
@@ -288,26 +275,12 @@ export const createGovernance = (deps: GovernanceDeps) => {
         onExpiry: "deny",
       });
       // Listening before the first read: an answer announced in between still wakes the hold.
-      let announced = false;
-      let wakeSleep: (() => void) | undefined;
-      const unlisten = deps.waitWakers?.listen(waitId, () => {
-        announced = true;
-        wakeSleep?.();
-      });
+      const waking = wakeableSleep(deps.waitWakers, waitId);
       try {
         deps.onWaitOpened(waitId);
-        await heldUntilAnswered(waitId, call, signal, {
-          listen: (wake) => {
-            if (announced) queueMicrotask(wake);
-            announced = false;
-            wakeSleep = wake;
-            return () => {
-              wakeSleep = undefined;
-            };
-          },
-        });
+        await heldUntilAnswered(waitId, call, signal, waking.sleep);
       } finally {
-        unlisten?.();
+        waking.close();
       }
     };
 
@@ -315,7 +288,7 @@ export const createGovernance = (deps: GovernanceDeps) => {
       waitId: string,
       call: HeldCall,
       signal: AbortSignal,
-      wakers: { listen: (wake: () => void) => () => void },
+      sleep: (ms: number, signal: AbortSignal) => Promise<void>,
     ) => {
       const pollMs = deps.pollMs ?? WAIT_POLL_MS;
       const until = Date.now() + deps.holdMs;
@@ -333,7 +306,7 @@ export const createGovernance = (deps: GovernanceDeps) => {
           throw new AppError("EXECUTION.CANCELLED", "the call was cancelled");
         }
         if (Date.now() >= until) break;
-        await sleep(Math.min(pollMs, until - Date.now()), signal, wakers.listen);
+        await sleep(Math.min(pollMs, until - Date.now()), signal);
       }
       // Past the hold limit: the attempt stops and keeps its session; the call stays held.
       // One call is what the step is suspended on; another held past the limit meanwhile is

@@ -10,11 +10,21 @@ import { Scrubber } from "@switchyard/core/secrets";
 import type { Db } from "@switchyard/db";
 import type { Logger } from "./logger";
 import { openStepConnectors, type WorkerConnectors } from "./team-connectors";
+import type { WaitWakers } from "./wait-wakers";
 
 /** How long a console call's form waits for its answer: the whole call has a minute. */
 const CONSOLE_FORM_MS = 40_000;
 
-type ConsoleDeps = { db: Db; keyring: Keyring; log: Logger; connectors: WorkerConnectors };
+type ConsoleDeps = {
+  db: Db;
+  keyring: Keyring;
+  log: Logger;
+  connectors: WorkerConnectors;
+  /** Wakes a call held on its form when the answer is announced. */
+  waitWakers?: WaitWakers;
+  /** How often a held form's wait is read when no answer is announced. */
+  waitPollMs?: number;
+};
 
 export const callConnectorByHand = async (
   deps: ConsoleDeps,
@@ -32,7 +42,12 @@ export const callConnectorByHand = async (
     slugs: [job.connector],
     stateName: "console",
     // A server's form is asked of the member who made the call, within the console's minute.
-    elicitation: { waitMs: CONSOLE_FORM_MS, askedById: job.userId },
+    elicitation: {
+      waitMs: CONSOLE_FORM_MS,
+      askedById: job.userId,
+      ...(deps.waitWakers ? { waitWakers: deps.waitWakers } : {}),
+      ...(deps.waitPollMs ? { pollMs: deps.waitPollMs } : {}),
+    },
   });
   try {
     const result = await step!.host.callTool(

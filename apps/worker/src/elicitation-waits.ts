@@ -9,7 +9,6 @@
  * tool's result. A form the pool could not tell the call of is cancelled there, and kept in
  * the team's audit log (`connector.form_cancelled`, with why: never the server's message).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { ElicitHandler } from "@switchyard/core/connectors/host";
 import { elicitationFields, type ElicitationWaitDetail } from "@switchyard/core/governance";
 import { capValue } from "@switchyard/core/mcp";
@@ -21,11 +20,11 @@ import {
   recordAudit,
   type Db,
 } from "@switchyard/db";
+import { WAIT_POLL_MS } from "./attempt-governance";
 import { ofPoolId } from "./connector-tasks";
 import type { Logger } from "./logger";
+import { wakeableSleep, type WaitWakers } from "./wait-wakers";
 
-/** How often a held call reads its form's wait. */
-const POLL_MS = 300;
 /** How long past its expiry a wait is still read, for the expiry sweep to close it. */
 const EXPIRY_GRACE_MS = 10_000;
 const QUESTION_CHARS = 200;
@@ -48,6 +47,14 @@ export type ElicitationAsker = {
   waitMs: number;
   /** A wait opened (for notifications and the live views). */
   onWaitOpened?: (waitId: string) => void;
+  /** Wakes the held call when its form's answer is announced. */
+  waitWakers?: WaitWakers;
+  /**
+   * How often the held call reads its form's wait when no answer is announced
+   * (SWITCHYARD_WAIT_POLL_MS).
+   * @default WAIT_POLL_MS
+   */
+  pollMs?: number;
 };
 
 type Answer = { action?: string; content?: Record<string, unknown> };
@@ -94,27 +101,49 @@ export const elicitThroughWaits =
       ...(deps.runId === null ? { minRole: "admin" as const } : {}),
       expiresAt,
     });
-    deps.onWaitOpened?.(waitId);
-    const giveUpAt = expiresAt.getTime() + EXPIRY_GRACE_MS;
-    for (;;) {
-      const state = await readWaitState(deps.db, deps.teamId, waitId);
-      if (!state) return { action: "cancel" };
-      if (state.status === "answered") {
-        const answer = (state.answer ?? {}) as Answer;
-        if (answer.action === "accept")
-          return { action: "accept", content: (answer.content ?? {}) as Accepted };
-        return { action: answer.action === "decline" ? "decline" : "cancel" };
-      }
-      // Expired, or cancelled with its run: dismissed.
-      if (state.status !== "open") return { action: "cancel" };
-      if (signal.aborted || Date.now() >= giveUpAt) {
-        // The call ended (or the server gave up): nobody is asked about a form no one reads.
-        await cancelWait(deps.db, deps.teamId, waitId);
-        return { action: "cancel" };
-      }
-      await sleep(POLL_MS, undefined, { signal }).catch(() => undefined);
+    // Listening before the first read: an answer announced in between still wakes the call.
+    const waking = wakeableSleep(deps.waitWakers, waitId);
+    try {
+      deps.onWaitOpened?.(waitId);
+      return await answerOf(deps, waitId, expiresAt, signal, waking.sleep);
+    } finally {
+      waking.close();
     }
   };
+
+/** Reads the form's wait until it is answered or closed, or the call gives up. */
+const answerOf = async (
+  deps: ElicitationAsker,
+  waitId: string,
+  expiresAt: Date,
+  signal: AbortSignal,
+  sleep: (ms: number, signal: AbortSignal) => Promise<void>,
+): Promise<{ action: "cancel" | "decline" } | { action: "accept"; content: Accepted }> => {
+  const pollMs = deps.pollMs ?? WAIT_POLL_MS;
+  const giveUpAt = expiresAt.getTime() + EXPIRY_GRACE_MS;
+  for (;;) {
+    const state = await readWaitState(deps.db, deps.teamId, waitId);
+    if (!state) return { action: "cancel" };
+    if (state.status === "answered") {
+      const answer = (state.answer ?? {}) as Answer;
+      if (answer.action === "accept")
+        return { action: "accept", content: (answer.content ?? {}) as Accepted };
+      return { action: answer.action === "decline" ? "decline" : "cancel" };
+    }
+    // Expired, or cancelled with its run: dismissed.
+    if (state.status !== "open") return { action: "cancel" };
+    if (signal.aborted || Date.now() >= giveUpAt) {
+      // The call ended (or the server gave up): nobody is asked about a form no one reads.
+      await cancelWait(deps.db, deps.teamId, waitId);
+      return { action: "cancel" };
+    }
+    // Read again at the wait's expiry at the latest, then each second until the expiry
+    // sweep has closed it or the give-up time has come.
+    const now = Date.now();
+    const next = now < expiresAt.getTime() ? expiresAt.getTime() : Math.min(giveUpAt, now + 1000);
+    await sleep(Math.max(1, Math.min(pollMs, next - now)), signal);
+  }
+};
 
 /** The pool's `onFormRefused`: a form that went to nobody, in the team's audit log. */
 export const auditRefusedForm =

@@ -445,6 +445,8 @@ export const executeRun = async (
             waitMs: deps.holdMs ?? DEFAULT_HOLD_MS,
             stepRunId: request.attemptId,
             onWaitOpened: waitDeps.onWaitOpened,
+            ...(deps.waitWakers ? { waitWakers: deps.waitWakers } : {}),
+            ...(deps.waitPollMs ? { pollMs: deps.waitPollMs } : {}),
           },
         });
       },

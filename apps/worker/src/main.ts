@@ -403,7 +403,10 @@ const consoleWorker = new Worker(
     const data = connectorCallJobSchema.safeParse(job.data);
     if (!data.success) throw new UnrecoverableError(`bad job data: ${data.error.message}`);
     try {
-      return await callConnectorByHand({ db, keyring, log, connectors }, data.data);
+      return await callConnectorByHand(
+        { db, keyring, log, connectors, waitWakers, waitPollMs: env.SWITCHYARD_WAIT_POLL_MS },
+        data.data,
+      );
     } catch (error) {
       throw new UnrecoverableError(
         error instanceof AppError

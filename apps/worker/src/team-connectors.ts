@@ -140,7 +140,10 @@ type StepConnectorsInput = {
    * Where a connector server's form during a call goes (a wait for a person): how long it
    * waits, the attempt it belongs to, and who is told; without it forms are cancelled.
    */
-  elicitation?: Pick<ElicitationAsker, "waitMs" | "stepRunId" | "askedById" | "onWaitOpened">;
+  elicitation?: Pick<
+    ElicitationAsker,
+    "waitMs" | "stepRunId" | "askedById" | "onWaitOpened" | "waitWakers" | "pollMs"
+  >;
 };
 
 const notConnected = (def: ConnectorDefinition, owner: string) =>

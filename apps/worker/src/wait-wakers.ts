@@ -28,3 +28,34 @@ export const createWaitWakers = (): WaitWakers => {
     },
   };
 };
+
+/**
+ * What a hold on `waitId` sleeps with between its reads of the wait: `pollMs` at most, cut
+ * short when the wait is said to be answered (also when that was said since the last read:
+ * it listens from before the first) or when `signal` aborts. `close()` when the hold ends.
+ */
+export const wakeableSleep = (wakers: WaitWakers | undefined, waitId: string) => {
+  let announced = false;
+  let wakeNow: (() => void) | undefined;
+  const unlisten = wakers?.listen(waitId, () => {
+    announced = true;
+    wakeNow?.();
+  });
+  return {
+    sleep: (ms: number, signal: AbortSignal) =>
+      new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          wakeNow = undefined;
+          signal.removeEventListener("abort", done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal.addEventListener("abort", done, { once: true });
+        if (announced || signal.aborted) done();
+        else wakeNow = done;
+        announced = false;
+      }),
+    close: () => unlisten?.(),
+  };
+};
