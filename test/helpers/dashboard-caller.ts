@@ -8,6 +8,7 @@ import { keyringOf, parseMasterKey, type Keyring } from "@switchyard/core/crypto
 import type { RunJob } from "@switchyard/core/runs";
 import type { Db } from "@switchyard/db";
 import type { WebEgress } from "~/server/egress";
+import type { TrpcContext } from "~/server/trpc/init";
 import { createCaller } from "~/server/trpc/root";
 
 /** `egress`: requests on a user's behalf (OAuth); the rule with no exceptions unless the test gives one. */
@@ -33,8 +34,16 @@ const missing = (what: string) => () => {
   throw new Error(`this test gave the caller no ${what}`);
 };
 
-/** `teamId` is the team the session acts in; without it, the user's first team. */
-export const dashboardCaller = (services: CallerServices, userId: string, teamId?: string) =>
+/**
+ * `teamId` is the team the session acts in; without it, the user's first team. `membership`:
+ * what the request's session check read (session-context.ts), when the test has one.
+ */
+export const dashboardCaller = (
+  services: CallerServices,
+  userId: string,
+  teamId?: string,
+  membership?: TrpcContext["membership"],
+) =>
   createCaller({
     db: services.db,
     queue: services.queue ? () => services.queue! : missing("queue"),
@@ -46,4 +55,5 @@ export const dashboardCaller = (services: CallerServices, userId: string, teamId
     ...(services.egress ? { egress: () => services.egress! } : {}),
     userId,
     teamId,
+    ...(membership ? { membership } : {}),
   });

@@ -148,7 +148,8 @@ const startServer = (): Server => {
     }
     started.waiting.clear();
   });
-  child.once("error", () => undefined);
+  // A send to a server that just died fails here; its exit (above) fails what waited on it.
+  child.on("error", () => undefined);
   // The worker ends when its work does, not when this process would: the server keeps it
   // alive only while a sandbox it started has not ended.
   holdWhileBusy(started);

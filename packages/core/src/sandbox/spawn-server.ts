@@ -40,7 +40,7 @@ process.on("message", (m) => {
   child.once("error", (error) => { if (child.pid === undefined) send({ id: m.id, error: String(error.message) }); });
   if (child.pid === undefined) return;
   // Nothing of the step's output may be read here: it goes, unread, with its pipe.
-  for (const fd of [1, 2]) child.stdio[fd]._handle.readStop();
+  for (const fd of [1, 2]) child.stdio[fd]._handle?.readStop();
   for (const [fd, text] of Object.entries(m.inputs)) {
     const pipe = child.stdio[Number(fd)];
     pipe.on("error", () => undefined);

@@ -10,7 +10,12 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { changePassword, createDb, hashPassword, removeMember, type Db } from "@switchyard/db";
 import { freshDatabase, type TestDatabase } from "@switchyard/testing/db";
 import { dashboardCaller } from "../../../../../test/helpers/dashboard-caller";
-import { chooseTeam, refreshSessionToken, type SessionToken } from "./session-token";
+import {
+  chooseTeam,
+  refreshSessionToken,
+  withCheckedMembership,
+  type SessionToken,
+} from "./session-token";
 
 const CHEAP = { logN: 10, r: 8, p: 1 };
 
@@ -52,6 +57,17 @@ const setup = async (name: string, teams: string[]) => {
   }
   return { user, teams: created };
 };
+
+/** A default lane in each team, open to every role. */
+const defaultLanes = (teams: { id: string }[]) =>
+  db.lane.createMany({
+    data: teams.map((t) => ({
+      teamId: t.id,
+      name: "default",
+      saveRoles: ["owner", "admin", "member"] as const,
+      startRoles: ["owner", "admin", "member"] as const,
+    })),
+  });
 
 /** What next-auth does: the callback at sign-in, then at each use of the cookie. */
 const signIn = (userId: string) =>
@@ -135,14 +151,7 @@ it("scopes every team procedure to the session's team and re-checks membership o
   const { user, teams } = await setup("scope", ["scope-a", "scope-b"]);
   const [a, b] = [teams[0]!, teams[1]!];
   const stranger = await db.team.create({ data: { slug: "scope-other", name: "Other" } });
-  await db.lane.createMany({
-    data: [a, b].map((t) => ({
-      teamId: t.id,
-      name: "default",
-      saveRoles: ["owner", "admin", "member"],
-      startRoles: ["owner", "admin", "member"],
-    })),
-  });
+  await defaultLanes([a, b]);
   const yaml = (name: string) =>
     `name: ${name}\nstates:\n  initial: a\n  a:\n    type: step\n    command: echo hi\n`;
   await dashboardCaller({ db }, user.id, a.id).workflows.save({
@@ -160,4 +169,29 @@ it("scopes every team procedure to the session's team and re-checks membership o
 
   await removeMember(db, b.id, user.id);
   await expect(names(b.id)).rejects.toMatchObject({ code: "FORBIDDEN" });
+});
+
+it("hands the membership a session's check read to the request's procedures, which act in it without reading it again", async () => {
+  const { user, teams } = await setup("once", ["once-a", "once-b"]);
+  const [a, b] = [teams[0]!, teams[1]!];
+  await defaultLanes([a, b]);
+  const token = await signIn(user.id);
+  const { value, membership } = await withCheckedMembership(() => use(token));
+  expect(value).toMatchObject({ teamId: a.id });
+  expect(membership).toMatchObject({ userId: user.id, teamId: a.id, role: "member" });
+  // Outside a check, nothing is kept.
+  expect((await withCheckedMembership(() => Promise.resolve(1))).membership).toBeUndefined();
+
+  // The member leaves the team after the request's check: the request acts in what its check
+  // read (it would be refused had the procedure read the membership again).
+  await removeMember(db, a.id, user.id);
+  const lanes = await dashboardCaller({ db }, user.id, a.id, membership).lanes.list();
+  expect(lanes.map((l) => l.name)).toEqual(["default"]);
+  // The next request's check sees the removal.
+  expect((await withCheckedMembership(() => use(token))).value).toBeNull();
+  // A membership of another team than the session's is not taken for it: it is read.
+  await removeMember(db, b.id, user.id);
+  await expect(
+    dashboardCaller({ db }, user.id, b.id, membership).lanes.list(),
+  ).rejects.toMatchObject({ code: "FORBIDDEN" });
 });

@@ -5,6 +5,7 @@
  * back makes a new one). When either no longer matches, the session is over: next-auth
  * drops the cookie and the request is treated as signed out.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { getToken, type JWT } from "next-auth/jwt";
 import { AppError } from "@switchyard/core/errors";
 import {
@@ -23,6 +24,22 @@ export type SessionTokenParams = {
   trigger?: "signIn" | "signUp" | "update";
   /** with trigger "update": what the client asked for; only `teamId` is read */
   session?: unknown;
+};
+
+type Membership = NonNullable<Awaited<ReturnType<typeof findMembership>>>;
+
+/** Where a session's check leaves the membership it read, for the rest of the request. */
+const checked = new AsyncLocalStorage<{ membership?: Membership | null }>();
+
+/**
+ * Runs `check` (next-auth's `auth()`, which checks the session) and answers what it returned
+ * with the membership that check read (undefined when it read none): the request's
+ * procedures act in it without reading it again.
+ */
+export const withCheckedMembership = async <T>(check: () => Promise<T>) => {
+  const seen: { membership?: Membership | null } = {};
+  const value = await checked.run(seen, check);
+  return { value, membership: seen.membership ?? undefined };
 };
 
 /** The membership of `teamId` that `userId` holds, or FORBIDDEN. */
@@ -75,6 +92,8 @@ export const refreshSessionToken = async (
     // Only a team the user is in; any other request leaves the session where it was.
     membership = (await findMembership(db, token.sub, { teamId: wanted })) ?? membership;
   }
+  const seen = checked.getStore();
+  if (seen) seen.membership = membership;
   return { ...token, ...scope(membership) };
 };
 

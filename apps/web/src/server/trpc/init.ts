@@ -26,7 +26,11 @@ export type TrpcContext = {
   userId: string | undefined;
   /** the team the session acts in (chosen in the dashboard header); the user's first team when unset */
   teamId: string | undefined;
+  /** the membership of `userId` in `teamId` as this request's session check read it */
+  membership?: Membership;
 };
+
+type Membership = NonNullable<Awaited<ReturnType<typeof findMembership>>>;
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
@@ -82,11 +86,20 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
   return next({ ctx: { ...ctx, userId: ctx.userId } });
 });
 
-/** Acts in the session's team; the membership is read again on every call, so a removed member is refused at once. */
+/**
+ * Acts in the session's team; the membership is read on every request (by the session's
+ * check, or here), so a removed member is refused at once.
+ */
 export const teamProcedure = authedProcedure.use(async ({ ctx, next }) => {
-  const membership = ctx.teamId
-    ? await findMembership(ctx.db, ctx.userId, { teamId: ctx.teamId })
-    : (await membershipsOf(ctx.db, ctx.userId))[0];
+  const checked =
+    ctx.membership?.userId === ctx.userId && ctx.membership.teamId === ctx.teamId
+      ? ctx.membership
+      : undefined;
+  const membership =
+    checked ??
+    (ctx.teamId
+      ? await findMembership(ctx.db, ctx.userId, { teamId: ctx.teamId })
+      : (await membershipsOf(ctx.db, ctx.userId))[0]);
   if (!membership)
     throw new TRPCError({ code: "FORBIDDEN", message: "you are not a member of this team" });
   return next({

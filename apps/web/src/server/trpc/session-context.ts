@@ -4,11 +4,13 @@
  */
 import { env } from "~/env";
 import { auth } from "~/server/auth/auth";
+import { withCheckedMembership } from "~/server/auth/session-token";
 import { db, egress, keyring, publish, redis, runQueue } from "~/server/services";
 import type { TrpcContext } from "./init";
 
 export const sessionContext = async (): Promise<TrpcContext> => {
-  const session = await auth();
+  const { value: session, membership } = await withCheckedMembership(() => auth());
+  const userId = session?.user.id;
   return {
     db: db(),
     queue: runQueue,
@@ -17,7 +19,11 @@ export const sessionContext = async (): Promise<TrpcContext> => {
     redis,
     keyring,
     egress,
-    userId: session?.user.id,
+    userId,
     teamId: session?.teamId,
+    // What the session's check just read, when it is the session's own.
+    ...(membership && membership.userId === userId && membership.teamId === session?.teamId
+      ? { membership }
+      : {}),
   };
 };
