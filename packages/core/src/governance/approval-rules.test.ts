@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  approvalRuleFor,
-  approvalRuleSchema,
-  globMatches,
-  ruleOnBuiltins,
-  ruleProblem,
-} from "./approval-rules";
+import { approvalRuleFor, approvalRuleSchema, ruleOnBuiltins, ruleProblem } from "./approval-rules";
+import { globMatches } from "./glob";
 import { argumentsHash } from "./arguments-hash";
 import { waitAnswerSchema } from "./waits";
 

@@ -10,6 +10,7 @@
  * built-ins go through the proxy.
  */
 import { z } from "zod";
+import { globMatches } from "./glob";
 
 export const approvalRuleSchema = z
   .object({
@@ -59,24 +60,6 @@ export const ruleProblem = (rule: ApprovalRule): string | null => {
 /** Whether a rule can match a built-in (so it needs the built-ins to go through the proxy). */
 export const ruleOnBuiltins = (rule: ApprovalRule): boolean =>
   [...BUILTINS].some((name) => globMatches(rule.tool, name));
-
-const globCache = new Map<string, RegExp>();
-
-/** `*` any run of characters; everything else literal; the whole name. */
-export const globMatches = (pattern: string, name: string): boolean => {
-  let re = globCache.get(pattern);
-  if (!re) {
-    re = new RegExp(
-      `^${pattern
-        .split("*")
-        .map((part) => part.replace(/[.+?^${}()|[\]\\-]/g, "\\$&"))
-        .join(".*")}$`,
-    );
-    if (globCache.size > 1000) globCache.clear();
-    globCache.set(pattern, re);
-  }
-  return re.test(name);
-};
 
 /** A workspace-relative path, normalised (no `.`, `..` resolved, no leading `./` or `/`). */
 const normalisedPath = (p: string): string => {

@@ -9,7 +9,7 @@
  * the agent makes of it. Crossing 80% of an amount is told once (`onWarning`).
  */
 import { AppError } from "../errors";
-import { globMatches } from "./approval-rules";
+import { globMatches } from "./glob";
 import {
   describeLimitPlace,
   emptySpend,

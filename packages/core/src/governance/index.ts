@@ -1,4 +1,5 @@
 export * from "./approval-rules";
+export { globMatches } from "./glob";
 export * from "./arguments-hash";
 export * from "./waits";
 export * from "./budget-limits";

@@ -4,7 +4,7 @@
  */
 import type { AppRouter } from "~/server/trpc/root";
 import type { inferRouterOutputs } from "@trpc/server";
-import { globMatches } from "@switchyard/core/governance";
+import { globMatches } from "@switchyard/core/governance/glob";
 
 export type BudgetRow = inferRouterOutputs<AppRouter>["budgets"]["list"][number];
 
