@@ -9,7 +9,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useTRPC } from "~/trpc/react";
-import { CodeEditor, type EditorDiagnostic } from "./code-editor";
+import type { EditorDiagnostic } from "./code-editor";
+import { CodeEditor } from "./lazy-code-editor";
 import { StateGraph } from "./state-graph";
 import styles from "./workflow-editor.module.css";
 

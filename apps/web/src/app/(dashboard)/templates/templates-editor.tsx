@@ -5,7 +5,8 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { CodeEditor, type EditorDiagnostic } from "~/components/code-editor";
+import type { EditorDiagnostic } from "~/components/code-editor";
+import { CodeEditor } from "~/components/lazy-code-editor";
 import { CheckAndSave, DeletePinnedButton, EmptyRow } from "~/components/library-controls";
 import { useTRPC } from "~/trpc/react";
 
