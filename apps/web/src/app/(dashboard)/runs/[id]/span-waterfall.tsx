@@ -2,10 +2,12 @@
 /**
  * The run's trace as a waterfall: each span a row, nested under its parent (parentSpanId),
  * with a bar from its start to its end on the run's time axis. Long traces are read a page
- * of spans at a time (oldest first), so a run of 10,000 tool calls does not load them all.
+ * of spans at a time (oldest first), so a run of 10,000 tool calls does not load them all,
+ * and only once the section comes near the screen: below a long list of steps and calls,
+ * a page that is never scrolled that far never reads them.
  */
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState, type ReactNode } from "react";
 import { ErrorState, Loading } from "~/components/states";
 import { useTRPC } from "~/trpc/react";
 import styles from "../runs.module.css";
@@ -15,7 +17,39 @@ const PAGE = 200;
 /** The most spans the page reads (the server's limit too). */
 const MOST = 2000;
 
+/** How far from the screen the trace starts to load. */
+const NEAR = "600px 0px";
+
+/** Whether the element has come within NEAR of the screen (true where that cannot be told). */
+const useNearScreen = () => {
+  const ref = useRef<HTMLDivElement>(null);
+  const [near, setNear] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (near || !element) return;
+    if (typeof IntersectionObserver === "undefined") return setNear(true);
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: NEAR },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [near]);
+  return { ref, near };
+};
+
 export function SpanWaterfall({ runId, active }: { runId: string; active: boolean }) {
+  const { ref, near } = useNearScreen();
+  return (
+    <div ref={ref}>
+      {near ? <Spans runId={runId} active={active} /> : <Loading label="Loading spans…" />}
+    </div>
+  );
+}
+
+function Spans({ runId, active }: { runId: string; active: boolean }): ReactNode {
   const trpc = useTRPC();
   const [limit, setLimit] = useState(PAGE);
   const spans = useQuery({
