@@ -17,7 +17,7 @@ type LaunchRequest = {
   env: NodeJS.ProcessEnv;
   /** How many pipes the process gets as its descriptors 0…count-1 (at least 3). */
   count: number;
-  /** Written to these descriptors (latin1), which are then closed. */
+  /** Written to these descriptors (UTF-8), which are then closed. */
   inputs: Record<number, string>;
   /** A descriptor whose output is read, as `status`. */
   status?: number;
@@ -51,7 +51,7 @@ const launchHere = (request: LaunchRequest): Promise<Launched> =>
       return;
     }
     for (const [fd, text] of Object.entries(request.inputs))
-      pipes[Number(fd)]?.on("error", () => undefined).end(Buffer.from(text, "latin1"));
+      pipes[Number(fd)]?.on("error", () => undefined).end(text, "utf8");
     const status = request.status === undefined ? undefined : pipes[request.status];
     status?.on("error", () => undefined);
     resolve({

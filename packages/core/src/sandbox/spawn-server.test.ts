@@ -55,6 +55,20 @@ describe("a sandbox started by the spawn server", () => {
     expect(r).toMatchObject({ exitCode: 3, stdout: "out:hello\n", stderr: "err\n" });
   });
 
+  it("passes text beyond Latin-1 in a step's command and environment as it is, started here or by the server", async () => {
+    const text = "é ß → 🙂 \u202e 漢字";
+    const run = () =>
+      runSandboxed(
+        withOwner(base),
+        spec(dirs, UID, sh(`printf '%s|%s' '${text}' "$WORD"`), { env: { WORD: text } }),
+      );
+    const byServer = await run();
+    useSpawnServer(false);
+    const here = await run().finally(() => useSpawnServer());
+    for (const r of [byServer, here])
+      expect(r).toMatchObject({ exitCode: 0, stdout: `${text}|${text}` });
+  });
+
   it("hands each of many started at once its own pipes, even when it ended before they were handed over", async () => {
     // Each pipe is acknowledged before the next goes, and this process is too busy to
     // acknowledge any for a while (as a loaded worker is): most of these have exited, which

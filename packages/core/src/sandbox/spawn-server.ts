@@ -9,10 +9,11 @@
  * Protocol, over the Node.js IPC channel (JSON), the only way to reach it:
  * - in: `{id, file, args, cwd, env, count, inputs, status}`: start `file` in a process group
  *   of its own with `count` pipes as its descriptors 0…count-1; write each of `inputs`
- *   (descriptor → latin1 text) and close it; read descriptor `status`, if given.
+ *   (descriptor → text, written as UTF-8) and close it; read descriptor `status`, if given.
  * - out, per request and in this order: `{id, pid, fd: 0|1|2}` with the pipe of that
  *   descriptor as the message's handle (the worker reads and writes them itself; this
- *   process stops reading before it hands them over), `{id, status}` chunks (latin1) and
+ *   process stops reading before it hands them over), `{id, status}` chunks (their bytes as
+ *   latin1, which keeps every byte whatever the chunks cut) and
  *   `{id, statusEnd}`, then `{id, exit: [code, signal]}`; or `{id, error}` if it did not start.
  *
  * It ends when the channel does (the worker went): every sandbox is started with
@@ -44,7 +45,7 @@ process.on("message", (m) => {
   for (const [fd, text] of Object.entries(m.inputs)) {
     const pipe = child.stdio[Number(fd)];
     pipe.on("error", () => undefined);
-    pipe.end(Buffer.from(text, "latin1"));
+    pipe.end(text, "utf8");
   }
   if (m.status !== undefined) {
     const status = child.stdio[m.status];

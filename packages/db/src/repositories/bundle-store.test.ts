@@ -34,7 +34,7 @@ describe("parseBundle", () => {
     expect(parseBundle(bundle)).toBe(first);
     const workflow = first.workflow!;
     expect(Object.isFrozen(workflow)).toBe(true);
-    expect(Object.isFrozen(workflow.states)).toBe(true);
+    expect(Object.isFrozen(workflow.states.get("hello"))).toBe(true);
     expect(Object.isFrozen(workflow.inputs[0])).toBe(true);
     expect(() => {
       (workflow as { name: string }).name = "changed";

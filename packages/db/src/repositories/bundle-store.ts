@@ -146,6 +146,9 @@ const parses = new WeakMap<LoadedBundle, Map<string, ParseResult>>();
 const freezeDeep = (value: unknown, seen = new Set<unknown>()) => {
   if (!value || typeof value !== "object" || seen.has(value)) return;
   seen.add(value);
+  // A workflow's states are a Map: its entries are frozen too (the Map itself cannot be).
+  if (value instanceof Map || value instanceof Set)
+    for (const entry of value.values()) freezeDeep(entry, seen);
   for (const key of Object.keys(value)) freezeDeep((value as Record<string, unknown>)[key], seen);
   Object.freeze(value);
 };
